@@ -1,0 +1,609 @@
+"""The ``armybuilder`` command line (contract in design.md: tests and scripts rely on it).
+
+Exit codes: 0 success / all lists legal, 1 some list illegal (or problems found),
+2 unreadable input or wrong usage.  The TUI and PDF packages are imported only by
+the commands that need them, so headless commands start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from armybuilder.core.errors import InputError
+
+EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, so usage errors share one path."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _out(text: str = "") -> None:
+    sys.stdout.write(text + "\n")
+
+
+def _err(text: str) -> None:
+    sys.stderr.write(text + "\n")
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def expand_paths(items: Sequence[str]) -> Iterator[Path]:
+    """Files, folders (their *.yaml / *.yml, recursively) and globs, in a stable order."""
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            found = sorted({*p.rglob("*.yaml"), *p.rglob("*.yml")})
+            yield from (f for f in found if not any(part.startswith(".") for part in f.relative_to(p).parts))
+        elif not p.exists() and glob.has_magic(item):
+            matches = sorted(glob.glob(item, recursive=True))
+            if not matches:
+                yield p  # reported as "no such file"
+            yield from (Path(m) for m in matches)
+        else:
+            yield p
+
+
+def _system(system_id: str):
+    from armybuilder.core.registry import get_system
+
+    return get_system(system_id)
+
+
+def _load(path: str):
+    from armybuilder.core.lists import load_list
+
+    return load_list(path)
+
+
+# --------------------------------------------------------------------------- validate
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from armybuilder.core.findings import is_legal
+    from armybuilder.core.lists import list_fingerprint
+
+    results: list[dict[str, Any]] = []
+    unreadable = invalid = legal = 0
+    text_blocks: list[str] = []
+    for path in expand_paths(args.lists):
+        try:
+            lf = _load(str(path))
+            cat = lf.system.catalogue_for(lf.army)
+            findings = lf.system.findings(lf.army, cat)
+            points = lf.system.points(lf.army, cat)
+            fp = list_fingerprint(lf.army, cat)
+        except InputError as exc:
+            unreadable += 1
+            results.append({"path": str(path), "readable": False, "valid": False, "error": str(exc)})
+            text_blocks.append(f"{path}: UNREADABLE\n  " + str(exc).replace("\n", "\n  "))
+            continue
+        ok = is_legal(findings)
+        legal += ok
+        invalid += not ok
+        entries = []
+        for f in findings:
+            line = f.line if f.line is not None else lf.line_of(f.where)
+            entries.append({"rule": f.rule, "severity": str(f.severity), "message": f.message, "where": f.where, "line": line, "source": f.source})
+        results.append(
+            {
+                "path": str(path),
+                "system": lf.system.id,
+                "catalogue_version": lf.army.catalogue,
+                "valid": ok,
+                "points": points.total,
+                "limit": points.limit,
+                "fingerprint": fp,
+                "findings": entries,
+            }
+        )
+        head = (
+            f"{path}: {'LEGAL' if ok else 'NOT LEGAL'} — {lf.system.name}, catalogue {lf.army.catalogue}, "
+            f"{points.total:g}/{points.limit} {points.unit}, fingerprint {fp}"
+        )
+        lines = [head]
+        for e in entries:
+            at = f" (line {e['line']})" if e["line"] else ""
+            lines.append(f"  {e['severity']:<7} {e['rule']}{at}: {e['message']}")
+        text_blocks.append("\n".join(lines))
+    total = len(results)
+    summary = f"{total} lists, {legal} legal, {invalid} with errors" + (f", {unreadable} unreadable" if unreadable else "")
+    if args.format == "json":
+        _out(json.dumps({"files": results, "summary": {"lists": total, "legal": legal, "invalid": invalid, "unreadable": unreadable}}, indent=2, ensure_ascii=False))
+    else:
+        for block in text_blocks:
+            _out(block)
+        _out(summary)
+    if total == 0:
+        _err("no list files found")
+        return EXIT_UNREADABLE
+    if unreadable:
+        return EXIT_UNREADABLE
+    return EXIT_INVALID if invalid else EXIT_OK
+
+
+# --------------------------------------------------------------------------- lists
+
+
+def cmd_fingerprint(args: argparse.Namespace) -> int:
+    from armybuilder.core.lists import list_fingerprint
+
+    lf = _load(args.list)
+    _out(list_fingerprint(lf.army, lf.system.catalogue_for(lf.army)))
+    return EXIT_OK
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from armybuilder.core.lists import new_list_file
+
+    system = _system(args.system)
+    cat = system.catalogue()
+    fmt_id = args.format
+    if args.limit is not None:
+        matching = [f for f in system.formats(cat) if f.limit == args.limit]
+        if not matching:
+            known = ", ".join(f"{f.limit} ({f.id})" for f in system.formats(cat))
+            raise InputError.at(f"no {system.name} format has a limit of {args.limit} (formats: {known})")
+        fmt_id = matching[0].id
+    if args.people is not None and args.people not in {c.value for c in system.factions(cat)}:
+        known = ", ".join(c.value for c in system.factions(cat))
+        raise InputError.at(f"unknown {system.faction_label.lower()} '{args.people}' (known: {known})")
+    army = system.new_list(cat, faction=args.people, format=fmt_id, name=args.name)
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        raise InputError.at("the file exists already; use --force to replace it", out)
+    new_list_file(army).save(out)
+    _out(f"created {out} ({system.name}, catalogue {cat.version}, format {army.format})")
+    return EXIT_OK
+
+
+def cmd_list_upgrade(args: argparse.Namespace) -> int:
+    from armybuilder.core.upgrade import upgrade_impact
+
+    lf = _load(args.list)
+    target = args.to or lf.system.source.latest
+    if not lf.system.source.has_version(target):
+        known = ", ".join(v.version for v in lf.system.source.versions())
+        raise InputError.at(f"no catalogue version {target} (known: {known})")
+    impact = upgrade_impact(lf.system, lf.army, target)
+    if args.json:
+        _out(json.dumps(impact.as_json(), indent=2, ensure_ascii=False))
+    else:
+        for line in impact.lines():
+            _out(line)
+    if args.dry_run or target == lf.army.catalogue:
+        if not args.json:
+            _out("dry run: the file was not changed" if args.dry_run else "the list is already on that version")
+        return EXIT_OK
+    lf.army = lf.army.model_copy(update={"catalogue": target})
+    lf.save()
+    if not args.json:
+        _out(f"{lf.path} now pinned to catalogue {target}")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- catalogue
+
+
+def cmd_catalog(args: argparse.Namespace) -> int:
+    from armybuilder.core.catalog import diff
+    from armybuilder.core.registry import KNOWN_SYSTEMS, all_systems
+
+    action = args.catalog_action
+    if action == "list":
+        rows = []
+        for system in all_systems():
+            versions = system.source.versions()
+            rows.append({"system": system.id, "name": system.name, "latest": versions[-1].version, "versions": [v.version for v in versions]})
+        if args.json:
+            _out(json.dumps(rows, indent=2, ensure_ascii=False))
+        else:
+            for r in rows:
+                _out(f"{r['system']:<18} {r['name']:<32} latest {r['latest']}  (versions: {', '.join(r['versions'])})")
+        return EXIT_OK
+    if action == "versions":
+        system = _system(args.system)
+        rows = []
+        for v in system.source.versions():
+            cat = system.catalogue(v.version)
+            rows.append({"version": v.version, "date": v.date, "summary": v.summary, "source": v.source, "provisional": v.provisional, "hash": cat.hash})
+        if args.json:
+            _out(json.dumps(rows, indent=2, ensure_ascii=False))
+        else:
+            for r in rows:
+                flag = " [provisional]" if r["provisional"] else ""
+                _out(f"{r['version']:<8} {r['date']:<11} {r['hash']}  {r['summary']}{flag}  ({r['source']})")
+        return EXIT_OK
+    if action == "show":
+        system = _system(args.system)
+        cat = system.catalogue(args.version)
+        if args.json:
+            _out(json.dumps({"system": system.id, "catalogue": cat.id, "version": cat.version, "hash": cat.hash, "data": cat.raw}, indent=1, ensure_ascii=False))
+        else:
+            _out(f"{cat.name} catalogue {cat.version} (hash {cat.hash})")
+            for name, value in cat.raw.items():
+                if isinstance(value, list):
+                    _out(f"  {name:<14} {len(value)} entries")
+                elif isinstance(value, dict):
+                    _out(f"  {name:<14} {', '.join(k for k, v in value.items() if v)}")
+        return EXIT_OK
+    if action == "diff":
+        system = _system(args.system)
+        a, b = system.catalogue(args.v1), system.catalogue(args.v2)
+        changes = diff(a.raw, b.raw)
+        if args.json:
+            _out(json.dumps({"system": system.id, "from": a.version, "to": b.version, "changes": [
+                {"collection": c.collection, "entry": c.entry, "kind": c.kind, "field": c.field, "old": c.old, "new": c.new} for c in changes
+            ]}, indent=2, ensure_ascii=False, default=str))
+        else:
+            _out(f"{system.name}: {a.version} → {b.version}, {len(changes)} changes")
+            for c in changes:
+                _out(f"  {c.describe()}")
+        return EXIT_OK
+    if action == "check":
+        systems = [_system(args.system)] if args.system else [_system(s) for s in KNOWN_SYSTEMS]
+        problems = 0
+        for system in systems:
+            for v in system.source.versions():
+                found = system.source.check(v.version)
+                problems += len(found)
+                cat = system.catalogue(v.version)
+                assigned = list(cat.data.assigned_fields())
+                status = "ok" if not found else f"{len(found)} problems"
+                _out(f"{system.id} {v.version}: {status}" + (f"; {len(assigned)} fields assigned by the project (CAT-D1)" if assigned else ""))
+                for p in found:
+                    _out(f"  error: {p}")
+                if args.verbose:
+                    for entry, field in assigned:
+                        _out(f"  info: {entry}.{field} assigned by armybuilder (CAT-D1)")
+        return EXIT_INVALID if problems else EXIT_OK
+    if action == "import-bsdata":
+        return _import_bsdata(args)
+    raise UsageError("armybuilder catalog: choose list, show, versions, diff, check or import-bsdata")
+
+
+IMPORTERS = {
+    "ragnarok2": "armybuilder.systems.ragnarok2.importer",
+    "morpheus-ragnarok": "armybuilder.systems.morpheus.importer",
+}
+
+
+def _import_bsdata(args: argparse.Namespace) -> int:
+    import importlib
+
+    from armybuilder.core.atomic import atomic_write_text
+
+    if args.system not in IMPORTERS:
+        raise InputError.at(f"no BattleScribe importer for '{args.system}' (importers: {', '.join(IMPORTERS)})")
+    module = importlib.import_module(IMPORTERS[args.system])
+    sources = [p for p in expand_paths(args.sources)]
+    for p in sources:
+        if not p.is_file():
+            raise InputError.at("no such file", p)
+    files: dict[str, str] = module.convert(sources)
+    out = Path(args.output)
+    for rel, text in sorted(files.items()):
+        target = out / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(target, text)
+        _out(f"wrote {target}")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- exports
+
+
+def _default_export(lf, suffix: str) -> Path:
+    stem = Path(lf.path).stem if lf.path else "list"
+    return Path("exports") / f"{stem}{suffix}"
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from armybuilder.core.lists import list_fingerprint
+
+    lf = _load(args.list)
+    cat = lf.system.catalogue_for(lf.army)
+    fp = list_fingerprint(lf.army, cat)
+    roster = lf.system.roster(lf.army, cat, fp)
+    if args.text:
+        from armybuilder.core.text_roster import render_text
+
+        text = render_text(roster)
+        if args.output == "-" or (args.output is None and not args.save_text):
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+            return EXIT_OK
+        from armybuilder.core.atomic import atomic_write_text
+
+        out = Path(args.output) if args.output else _default_export(lf, ".txt")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(out, text)
+        _out(f"wrote {out}")
+        return EXIT_OK
+    from armybuilder.pdf.roster import write_roster
+
+    out = Path(args.output) if args.output else _default_export(lf, ".pdf")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cards = lf.system.cards(lf.army, cat) if args.cards else None
+    write_roster(roster, cards, out, paper=args.paper)
+    _out(f"wrote {out} (fingerprint {fp})")
+    return EXIT_OK
+
+
+def cmd_sheets(args: argparse.Namespace) -> int:
+    from armybuilder.pdf.sheets import write_sheets
+
+    system = _system(args.system)
+    cat = system.catalogue(args.version)
+    out = Path(args.output) if args.output else Path("exports") / f"{system.id}-sheets.pdf"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_sheets(system.sheets(cat), out, paper=args.paper)
+    _out(f"wrote {out}")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- engine
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    system = _system(args.system)
+    params = system.odds_parameters()
+    sub = Parser(prog=f"armybuilder odds {system.id}", description=f"Exact odds for {system.name}")
+    for p in params:
+        flag = "--" + p.name.replace("_", "-")
+        if p.kind == "bool":
+            sub.add_argument(flag, dest=p.name, action="store_true", help=p.help or p.label)
+        elif p.kind == "choice":
+            sub.add_argument(flag, dest=p.name, choices=[str(c.value) for c in p.choices], default=p.default, help=p.help or p.label)
+        else:
+            kind = {"int": int, "float": float}.get(p.kind, str)
+            sub.add_argument(flag, dest=p.name, type=kind, default=p.default, required=p.default is None, help=p.help or p.label)
+    sub.add_argument("--json", action="store_true", help="print the result as JSON")
+    if not params:
+        raise InputError.at(f"{system.name} has no odds calculator yet")
+    opts = sub.parse_args(args.rest)
+    values = {p.name: getattr(opts, p.name) for p in params}
+    try:
+        result = system.odds(system.catalogue(), values)
+    except ValueError as exc:
+        raise InputError.at(str(exc)) from None
+    if opts.json:
+        _out(json.dumps(result.payload, indent=2))
+    else:
+        for line in result.lines:
+            _out(line)
+    return EXIT_OK
+
+
+def _opponent(system, name: str):
+    from armybuilder.core.lists import list_from_doc
+    from armybuilder.core.yamlio import decode_text, parse_text
+
+    path = Path(name)
+    if path.is_file():
+        return _load(name)
+    samples = dict(system.source.samples())
+    wanted = name if name.endswith(".yaml") else f"{name}.yaml"
+    if wanted in samples:
+        label = f"sample:{name}"
+        doc = parse_text(decode_text(samples[wanted].read_bytes(), label), label)
+        return list_from_doc(doc, label, None)
+    known = ", ".join(s.removesuffix(".yaml") for s in samples)
+    raise InputError.at(f"'{name}' is neither a list file nor a bundled sample of {system.name} (samples: {known})")
+
+
+def cmd_playtest(args: argparse.Namespace) -> int:
+    from armybuilder.core.playtest import run_playtest
+
+    lf = _load(args.list)
+    opponent = _opponent(lf.system, args.vs)
+    if opponent.system.id != lf.system.id:
+        raise InputError.at(f"the opponent plays {opponent.system.name}, the list {lf.system.name}")
+    if not lf.system.engine_ready():
+        raise InputError.at(f"{lf.system.name} has no battle simulator yet")
+    if args.games < 1:
+        raise UsageError("armybuilder playtest: --games must be at least 1")
+    show_progress = sys.stderr.isatty() and not args.json
+
+    def progress(done: int, total: int) -> None:
+        if show_progress:
+            width = 30
+            filled = width * done // total
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+            sys.stderr.flush()
+
+    summary = run_playtest(lf.army, opponent.army, args.games, args.seed, args.workers, progress, log=args.log)
+    if show_progress:
+        sys.stderr.write("\n")
+    if args.json:
+        payload = summary.as_json()
+        payload["list"] = str(lf.path)
+        payload["opponent"] = args.vs
+        if args.log:
+            payload["log"] = summary.log
+        _out(json.dumps(payload, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    low, high = summary.interval
+    _out(f"{lf.army.name} vs {opponent.army.name}: {summary.games} games (seed {summary.seed})")
+    _out(f"wins {summary.wins}, draws {summary.draws}, losses {summary.losses}")
+    _out(f"win rate {summary.win_rate:.1%} (95 % Wilson interval {low:.1%}–{high:.1%}; a draw counts half)")
+    _out(f"mean rounds {summary.mean_rounds:.2f}")
+    _out("units (survival, mean points eliminated per game):")
+    for u in summary.units:
+        side = "you" if u.side == 0 else "opp"
+        _out(f"  [{side}] {u.name:<40} survived {u.survival_rate:6.1%}  eliminated {u.mean_eliminated:7.1f}")
+    if args.log:
+        _out("")
+        _out("Log of game 1:")
+        for line in summary.log:
+            _out(f"  {line}")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- tui, bench
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    from armybuilder.tui.app import run
+
+    return run(Path(args.list) if getattr(args, "list", None) else None) or EXIT_OK
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from armybuilder.bench import run_bench
+
+    return run_bench(quick=args.quick, as_json=args.json)
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="armybuilder", description="Army builder, list validator and rules engine for Rag'Narok 2, Rattle and Rend and Ragnarok (Morpheus Engine).")
+    parser.add_argument("--version", action="version", version="armybuilder 0.1.0")
+    commands = parser.add_subparsers(dest="command", parser_class=Parser)
+
+    p = commands.add_parser("edit", help="open a list in the TUI")
+    p.add_argument("list")
+    p.set_defaults(func=cmd_edit)
+
+    p = commands.add_parser("new", help="create a new list file")
+    p.add_argument("system")
+    p.add_argument("--people", help="people or faction id")
+    p.add_argument("--limit", type=int, help="point limit (chooses the format with that limit)")
+    p.add_argument("--format", help="format id")
+    p.add_argument("--name", help="list name")
+    p.add_argument("-o", "--output", required=True)
+    p.add_argument("--force", action="store_true", help="replace an existing file")
+    p.set_defaults(func=cmd_new)
+
+    p = commands.add_parser("validate", help="validate list files, folders or globs")
+    p.add_argument("lists", nargs="+")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(func=cmd_validate)
+
+    p = commands.add_parser("fingerprint", help="print a list's fingerprint")
+    p.add_argument("list")
+    p.set_defaults(func=cmd_fingerprint)
+
+    p = commands.add_parser("export", help="PDF roster (and cards) or text roster of a list")
+    p.add_argument("list")
+    p.add_argument("-o", "--output")
+    p.add_argument("--text", action="store_true", help="plain-text roster (to stdout unless -o)")
+    p.add_argument("--save-text", action="store_true", help="with --text: write into exports/")
+    p.add_argument("--cards", action="store_true", help="append reference cards")
+    p.add_argument("--paper", choices=["A4", "Letter"], default="A4")
+    p.set_defaults(func=cmd_export)
+
+    p = commands.add_parser("sheets", help="reference sheets of a game system")
+    p.add_argument("system")
+    p.add_argument("-o", "--output")
+    p.add_argument("--version", help="catalogue version (default: latest)")
+    p.add_argument("--paper", choices=["A4", "Letter"], default="A4")
+    p.set_defaults(func=cmd_sheets)
+
+    p = commands.add_parser("odds", help="exact combat odds (options depend on the system)", add_help=False)
+    p.add_argument("system")
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p.set_defaults(func=cmd_odds)
+
+    p = commands.add_parser("playtest", help="simulate games against an opponent")
+    p.add_argument("list")
+    p.add_argument("--vs", required=True, help="opponent list file or bundled sample name")
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--log", action="store_true", help="narrate one game")
+    p.set_defaults(func=cmd_playtest)
+
+    p = commands.add_parser("catalog", help="catalogue versions, contents, checks and import")
+    actions = p.add_subparsers(dest="catalog_action", parser_class=Parser)
+    q = actions.add_parser("list")
+    q.add_argument("--json", action="store_true")
+    q = actions.add_parser("versions")
+    q.add_argument("system")
+    q.add_argument("--json", action="store_true")
+    q = actions.add_parser("show")
+    q.add_argument("system")
+    q.add_argument("--version")
+    q.add_argument("--json", action="store_true")
+    q = actions.add_parser("diff")
+    q.add_argument("system")
+    q.add_argument("v1")
+    q.add_argument("v2")
+    q.add_argument("--json", action="store_true")
+    q = actions.add_parser("check")
+    q.add_argument("system", nargs="?")
+    q.add_argument("-v", "--verbose", action="store_true", help="list every assigned field")
+    q = actions.add_parser("import-bsdata")
+    q.add_argument("system")
+    q.add_argument("sources", nargs="+")
+    q.add_argument("-o", "--output", required=True, help="folder to write the catalogue files into")
+    p.set_defaults(func=cmd_catalog)
+
+    p = commands.add_parser("list", help="list-file operations")
+    actions = p.add_subparsers(dest="list_action", parser_class=Parser)
+    q = actions.add_parser("upgrade", help="move a list to another catalogue version")
+    q.add_argument("list")
+    q.add_argument("--to")
+    q.add_argument("--dry-run", action="store_true")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=cmd_list_upgrade)
+
+    p = commands.add_parser("bench", help="measure the performance budgets")
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            from armybuilder.tui.app import run
+
+            return run(None) or EXIT_OK
+        if args.command == "catalog" and args.catalog_action is None:
+            raise UsageError("armybuilder catalog: choose list, show, versions, diff, check or import-bsdata")
+        if args.command == "list" and getattr(args, "list_action", None) is None:
+            raise UsageError("armybuilder list: choose upgrade")
+        return args.func(args)
+    except UsageError as exc:
+        _err(str(exc))
+        _err("run 'armybuilder --help' for the commands")
+        return EXIT_UNREADABLE
+    except InputError as exc:
+        _err(f"error: {exc}")
+        return EXIT_UNREADABLE
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - a bug must not show users a traceback
+        if os.environ.get("ARMYBUILDER_DEBUG"):
+            raise
+        _err(f"internal error: {type(exc).__name__}: {exc} (set ARMYBUILDER_DEBUG=1 for details; please report it)")
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

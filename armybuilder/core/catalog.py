@@ -1,0 +1,508 @@
+"""Versioned catalogues: a base version plus ordered errata, resolved on demand.
+
+A system's catalogue folder holds ``catalogue.yaml`` (its manifest), data files
+(every other ``*.yaml`` outside ``errata/`` and ``samples/``), ``errata/*.yaml`` (one
+erratum each) and ``samples/*.yaml`` (bundled army lists).  The catalogue at
+version V is the merged data files with every erratum up to V applied in version
+order.  Errata are data, not code, so old versions stay loadable forever and a
+list pinned to 1.0.0 keeps meaning what it meant when it was built.
+
+Errata operations address values with a small path language::
+
+    profiles[skull-warrior].cost          the "cost" of the entry whose id is skull-warrior
+    tables.contest.columns[3].success     index 3 of a list
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any, Generic, Literal, TypeVar
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import InputError, Problem
+from .fingerprint import content_hash
+from .yamlio import CATALOGUE_FILE_LIMIT, decode_text, parse_text, to_plain, validation_problems
+
+
+class Strict(BaseModel):
+    """Base of every schema: unknown fields are errors, not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class CatalogModel(Strict):
+    """Base of a system's catalogue schema; collections are lists of entries with ids."""
+
+    def references(self) -> Iterator[tuple[str, str, str]]:
+        """Yield (where, collection, id) for every id this data refers to."""
+        return iter(())
+
+    def assigned_fields(self) -> Iterator[tuple[str, str]]:
+        """Yield (entry id, field) for figures the project assigned (CAT-D1)."""
+        return iter(())
+
+
+C = TypeVar("C", bound=CatalogModel)
+
+
+class Manifest(Strict):
+    id: str
+    system: str
+    name: str
+    version: str
+    date: str
+    summary: str
+    notes: list[str] = Field(default_factory=list)
+
+
+class Operation(Strict):
+    op: Literal["set", "add", "remove", "rename", "add-item", "remove-item"]
+    path: str
+    value: Any = None
+    name: str | None = None
+    note: str | None = None
+
+
+class Erratum(Strict):
+    version: str
+    date: str
+    summary: str
+    source: str
+    provisional: bool = False
+    operations: list[Operation]
+
+
+@dataclass(frozen=True)
+class VersionInfo:
+    version: str
+    date: str
+    summary: str
+    source: str = ""
+    provisional: bool = False
+
+
+@dataclass(frozen=True)
+class Catalogue(Generic[C]):
+    """One resolved version of one system's catalogue."""
+
+    id: str
+    system: str
+    name: str
+    version: str
+    hash: str
+    data: C
+    raw: dict[str, Any] = field(repr=False, compare=False)
+    history: tuple[VersionInfo, ...] = ()
+
+    @functools.cached_property
+    def index(self) -> dict[str, dict[str, Any]]:
+        """collection name → id → entry model, for O(1) look-ups by rules and UI."""
+        out: dict[str, dict[str, Any]] = {}
+        for name in type(self.data).model_fields:
+            value = getattr(self.data, name)
+            if isinstance(value, list) and value and hasattr(value[0], "id"):
+                out[name] = {entry.id: entry for entry in value}
+        return out
+
+    def get(self, collection: str, entry_id: str) -> Any | None:
+        return self.index.get(collection, {}).get(entry_id)
+
+
+def parse_version(text: str) -> tuple[int, int, int]:
+    match = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", text.strip())
+    if not match:
+        raise InputError.at(f"'{text}' is not a version of the form MAJOR.MINOR.PATCH")
+    return int(match[1]), int(match[2]), int(match[3])
+
+
+# --------------------------------------------------------------------------- paths
+
+_SEGMENT = re.compile(r"([^.\[\]]+)((?:\[[^\]]+\])*)")
+
+
+def _parse_path(path: str) -> list[str | int | tuple[str]]:
+    """'a.b[x][2]' → ['a', 'b', ('x',), 2]; a tuple selects a list entry by id."""
+    parts: list[str | int | tuple[str]] = []
+    for chunk in path.split("."):
+        match = _SEGMENT.fullmatch(chunk)
+        if not match:
+            raise ValueError(f"bad path segment '{chunk}'")
+        parts.append(match[1])
+        for selector in re.findall(r"\[([^\]]+)\]", match[2]):
+            parts.append(int(selector) if selector.lstrip("-").isdigit() else (selector,))
+    return parts
+
+
+def _step(container: Any, part: str | int | tuple[str]) -> Any:
+    if isinstance(part, tuple):
+        if not isinstance(container, list):
+            raise KeyError(f"[{part[0]}] needs a list")
+        for item in container:
+            if isinstance(item, dict) and item.get("id") == part[0]:
+                return item
+        raise KeyError(f"no entry with id '{part[0]}'")
+    if isinstance(part, int):
+        if not isinstance(container, list) or not -len(container) <= part < len(container):
+            raise KeyError(f"no item {part}")
+        return container[part]
+    if not isinstance(container, dict) or part not in container:
+        raise KeyError(f"no field '{part}'")
+    return container[part]
+
+
+def _resolve_parent(data: Any, path: str) -> tuple[Any, str | int | tuple[str]]:
+    parts = _parse_path(path)
+    node = data
+    for part in parts[:-1]:
+        node = _step(node, part)
+    return node, parts[-1]
+
+
+def apply_operation(data: dict[str, Any], op: Operation) -> None:
+    """Apply one erratum operation to plain resolved data, in place."""
+    parent, last = _resolve_parent(data, op.path)
+    if op.op == "set":
+        if isinstance(last, str) and isinstance(parent, dict):
+            parent[last] = op.value
+        else:
+            target = _step(parent, last)
+            index = parent.index(target)
+            parent[index] = op.value
+    elif op.op == "add":
+        target = _step(parent, last)
+        if not isinstance(target, list):
+            raise KeyError("'add' needs a list")
+        new_id = op.value.get("id") if isinstance(op.value, dict) else None
+        if new_id is not None and any(isinstance(e, dict) and e.get("id") == new_id for e in target):
+            raise KeyError(f"an entry with id '{new_id}' exists already")
+        target.append(op.value)
+    elif op.op == "remove":
+        target = _step(parent, last)
+        if isinstance(parent, dict):
+            del parent[last]  # type: ignore[arg-type]
+        else:
+            parent.remove(target)
+    elif op.op == "rename":
+        target = _step(parent, last)
+        if not isinstance(target, dict) or not op.name:
+            raise KeyError("'rename' needs an entry and a name")
+        target["name"] = op.name
+    elif op.op in ("add-item", "remove-item"):
+        if isinstance(parent, dict) and isinstance(last, str) and last not in parent:
+            parent[last] = []  # a defaulted list field the entry did not spell out
+        target = _step(parent, last)
+        if not isinstance(target, list):
+            raise KeyError(f"'{op.op}' needs a list")
+        if op.op == "add-item":
+            if op.value in target:
+                raise KeyError(f"{op.value!r} is there already")
+            target.append(op.value)
+        else:
+            if op.value not in target:
+                raise KeyError(f"{op.value!r} is not there")
+            target.remove(op.value)
+
+
+# --------------------------------------------------------------------------- sources
+
+
+def catalog_root() -> Traversable:
+    """The packaged catalogue (``catalog/`` in a checkout, mapped into the wheel)."""
+    try:
+        return resources.files("armybuilder.catalog")
+    except ModuleNotFoundError:  # running from a checkout without installation
+        return Path(__file__).resolve().parents[2] / "catalog"
+
+
+def _walk(folder: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversable]]:
+    for child in sorted(folder.iterdir(), key=lambda c: c.name):
+        rel = f"{prefix}{child.name}"
+        if child.is_dir():
+            yield from _walk(child, rel + "/")
+        elif child.name.endswith(".yaml"):
+            yield rel, child
+
+
+def _merge_file(merged: dict[str, Any], plain: dict[str, Any], rel: str) -> None:
+    for key, value in plain.items():
+        if key not in merged:
+            merged[key] = value
+        elif isinstance(merged[key], list) and isinstance(value, list):
+            merged[key].extend(value)
+        elif isinstance(merged[key], dict) and isinstance(value, dict):
+            for sub, sub_value in value.items():
+                if sub in merged[key]:
+                    raise InputError.at(f"'{key}.{sub}' is defined in two files", rel)
+                merged[key][sub] = sub_value
+        else:
+            raise InputError.at(f"'{key}' is defined in two files", rel)
+
+
+class CatalogueSource(Generic[C]):
+    """The versions of one system's catalogue, loaded from a folder of YAML files."""
+
+    def __init__(self, system: str, model: type[C], folder: Traversable | None = None):
+        self.system = system
+        self.model = model
+        self.folder = folder if folder is not None else catalog_root() / system
+        self._files: list[tuple[str, bytes]] | None = None
+        self._resolved: dict[str, Catalogue[C]] = {}
+
+    # -- raw files ----------------------------------------------------------
+
+    def files(self) -> list[tuple[str, bytes]]:
+        if self._files is None:
+            self._files = [(rel, item.read_bytes()) for rel, item in _walk(self.folder)]
+        return self._files
+
+    def data_files(self) -> list[tuple[str, bytes]]:
+        return [
+            (rel, data)
+            for rel, data in self.files()
+            if rel != "catalogue.yaml" and not rel.startswith(("errata/", "samples/"))
+        ]
+
+    def _parse(self, rel: str, data: bytes) -> Any:
+        label = f"catalog/{self.system}/{rel}"
+        if len(data) > CATALOGUE_FILE_LIMIT:
+            raise InputError.at("catalogue file too large", label)
+        return parse_text(decode_text(data, label), label)
+
+    @functools.cached_property
+    def manifest(self) -> Manifest:
+        for rel, data in self.files():
+            if rel == "catalogue.yaml":
+                return self._validate(Manifest, rel, self._parse(rel, data))
+        raise InputError.at(f"the catalogue of {self.system} has no catalogue.yaml", self.system)
+
+    @functools.cached_property
+    def errata(self) -> list[tuple[str, Erratum]]:
+        found = []
+        for rel, data in self.files():
+            if rel.startswith("errata/"):
+                found.append((rel, self._validate(Erratum, rel, self._parse(rel, data))))
+        found.sort(key=lambda pair: parse_version(pair[1].version))
+        return found
+
+    def samples(self) -> list[tuple[str, Traversable]]:
+        samples = self.folder / "samples"
+        if not samples.is_dir():
+            return []
+        return [(rel, item) for rel, item in _walk(samples)]
+
+    def _validate(self, model: type[BaseModel], rel: str, doc: Any) -> Any:
+        label = f"catalog/{self.system}/{rel}"
+        try:
+            return model.model_validate(doc)
+        except ValidationError as exc:
+            raise InputError(validation_problems(exc, doc, label)) from None
+
+    # -- versions -----------------------------------------------------------
+
+    def versions(self) -> list[VersionInfo]:
+        base = self.manifest
+        out = [VersionInfo(base.version, base.date, base.summary, "base")]
+        out += [
+            VersionInfo(e.version, e.date, e.summary, e.source, e.provisional) for _, e in self.errata
+        ]
+        return out
+
+    @property
+    def latest(self) -> str:
+        return self.versions()[-1].version
+
+    def has_version(self, version: str) -> bool:
+        return any(v.version == version for v in self.versions())
+
+    # -- resolution ---------------------------------------------------------
+
+    def _source_key(self) -> str:
+        digest = hashlib.sha256()
+        digest.update(self.system.encode())
+        digest.update(json.dumps(self.model.model_json_schema(), sort_keys=True).encode())
+        for rel, data in self.files():
+            digest.update(rel.encode())
+            digest.update(hashlib.sha256(data).digest())
+        return digest.hexdigest()[:24]
+
+    def _merged_base(self) -> dict[str, Any]:
+        merged: dict[str, Any] = {}
+        for rel, data in self.data_files():
+            doc = self._parse(rel, data)
+            if doc is None:
+                continue
+            self._validate(self.model, rel, doc)  # positions for errors in this file
+            _merge_file(merged, to_plain(doc), f"catalog/{self.system}/{rel}")
+        return merged
+
+    def _resolve_raw(self, version: str) -> dict[str, Any]:
+        target = parse_version(version)
+        if not self.has_version(version):
+            known = ", ".join(v.version for v in self.versions())
+            raise InputError.at(
+                f"the {self.system} catalogue has no version {version} (known: {known})"
+            )
+        data = self._merged_base()
+        try:  # spell out every default so that errata can address any field
+            data = self.model.model_validate(data).model_dump(mode="json", by_alias=True)
+        except ValidationError as exc:
+            raise InputError(validation_problems(exc, None, f"catalog/{self.system}")) from None
+        for rel, erratum in self.errata:
+            if parse_version(erratum.version) > target:
+                break
+            for index, op in enumerate(erratum.operations):
+                try:
+                    apply_operation(data, op)
+                except (KeyError, ValueError) as exc:
+                    raise InputError.at(
+                        f"erratum {erratum.version}, operation {index + 1} ({op.op} {op.path}): "
+                        f"{exc.args[0] if exc.args else exc}",
+                        f"catalog/{self.system}/{rel}",
+                    ) from None
+        return data
+
+    def _cache_path(self, version: str) -> Path | None:
+        try:
+            folder = Path(platformdirs.user_cache_dir("armybuilder"))
+        except Exception:  # noqa: BLE001 - no cache is fine
+            return None
+        return folder / f"{self.system}-{version}-{self._source_key()}.json"
+
+    def resolve(self, version: str | None = None) -> Catalogue[C]:
+        version = version or self.latest
+        if version in self._resolved:
+            return self._resolved[version]
+        cache = self._cache_path(version)
+        data: C | None = None
+        raw: dict[str, Any] | None = None
+        if cache is not None and cache.is_file():
+            try:
+                text = cache.read_bytes()
+                raw = json.loads(text)
+                data = self.model.model_validate(raw)
+            except (OSError, ValueError, ValidationError):
+                data = raw = None  # a stale or broken cache is rebuilt, never trusted
+        if data is None or raw is None:
+            raw = self._resolve_raw(version)
+            try:
+                data = self.model.model_validate(raw)
+            except ValidationError as exc:
+                problems = validation_problems(exc, None, f"catalog/{self.system} @ {version}")
+                raise InputError(problems) from None
+            raw = data.model_dump(mode="json", by_alias=True)
+            if cache is not None:
+                try:
+                    cache.parent.mkdir(parents=True, exist_ok=True)
+                    tmp = cache.with_suffix(".tmp")
+                    tmp.write_text(json.dumps(raw), encoding="utf-8")
+                    tmp.replace(cache)
+                except OSError:
+                    pass
+        history = tuple(v for v in self.versions() if parse_version(v.version) <= parse_version(version))
+        catalogue = Catalogue(
+            id=self.manifest.id,
+            system=self.system,
+            name=self.manifest.name,
+            version=version,
+            hash=content_hash(raw),
+            data=data,
+            raw=raw,
+            history=history,
+        )
+        self._resolved[version] = catalogue
+        return catalogue
+
+    # -- checks -------------------------------------------------------------
+
+    def check(self, version: str | None = None) -> list[Problem]:
+        """Duplicate ids and dangling references; errors in files raise InputError."""
+        catalogue = self.resolve(version)
+        problems: list[Problem] = []
+        label = f"catalog/{self.system} @ {catalogue.version}"
+        for name, value in catalogue.raw.items():
+            if isinstance(value, list):
+                seen: set[str] = set()
+                for entry in value:
+                    if isinstance(entry, dict) and "id" in entry:
+                        if entry["id"] in seen:
+                            problems.append(Problem(f"duplicate id '{entry['id']}'", label, field=name))
+                        seen.add(entry["id"])
+        for where, collection, ref in catalogue.data.references():
+            if catalogue.get(collection, ref) is None:
+                problems.append(
+                    Problem(f"refers to unknown {collection} id '{ref}'", label, field=where)
+                )
+        return problems
+
+
+# --------------------------------------------------------------------------- diff
+
+
+@dataclass(frozen=True)
+class Change:
+    collection: str
+    entry: str
+    kind: Literal["added", "removed", "changed"]
+    field: str = ""
+    old: Any = None
+    new: Any = None
+
+    def describe(self) -> str:
+        if self.kind == "changed":
+            return f"{self.collection} {self.entry}: {self.field} {self.old!r} → {self.new!r}"
+        return f"{self.collection} {self.entry}: {self.kind}"
+
+
+def _field_changes(collection: str, entry: str, old: Any, new: Any, prefix: str = "") -> Iterable[Change]:
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in list(old) + [k for k in new if k not in old]:
+            sub = f"{prefix}.{key}" if prefix else key
+            if key not in new:
+                yield Change(collection, entry, "changed", sub, old[key], None)
+            elif key not in old:
+                yield Change(collection, entry, "changed", sub, None, new[key])
+            elif old[key] != new[key]:
+                yield from _field_changes(collection, entry, old[key], new[key], sub)
+    elif old != new:
+        yield Change(collection, entry, "changed", prefix, old, new)
+
+
+def diff(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+    """Entry-level differences between two resolved catalogues (raw data)."""
+    changes: list[Change] = []
+    for name in list(old) + [k for k in new if k not in old]:
+        a, b = old.get(name), new.get(name)
+        if a == b:
+            continue
+        a_ids = _by_id(a)
+        b_ids = _by_id(b)
+        if a_ids is not None and b_ids is not None:
+            for entry_id, entry in a_ids.items():
+                if entry_id not in b_ids:
+                    changes.append(Change(name, entry_id, "removed"))
+                elif entry != b_ids[entry_id]:
+                    changes.extend(_field_changes(name, entry_id, entry, b_ids[entry_id]))
+            for entry_id in b_ids:
+                if entry_id not in a_ids:
+                    changes.append(Change(name, entry_id, "added"))
+        else:
+            changes.extend(_field_changes(name, "", a, b))
+    return changes
+
+
+def _by_id(value: Any) -> dict[str, Any] | None:
+    if isinstance(value, list) and all(isinstance(e, dict) and "id" in e for e in value):
+        return {e["id"]: e for e in value}
+    if value is None:
+        return {}
+    return None

@@ -1,0 +1,64 @@
+"""Errors a user can cause, carrying where in which file they happened.
+
+Everything a person can get wrong (a broken list file, a bad catalogue entry, a
+hostile YAML document) is raised as :class:`InputError`.  The command line and the
+TUI catch exactly this type and print it as one paragraph, so no traceback ever
+reaches a user for their own mistakes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong at one place: ``file:line:column: field.path: message``."""
+
+    message: str
+    path: str | None = None
+    line: int | None = None  # 1-based
+    column: int | None = None  # 1-based
+    field: str | None = None
+
+    def __str__(self) -> str:
+        where = ""
+        if self.path:
+            where = self.path
+            if self.line is not None:
+                where += f":{self.line}"
+                if self.column is not None:
+                    where += f":{self.column}"
+            where += ": "
+        what = f"{self.field}: " if self.field else ""
+        return f"{where}{what}{self.message}"
+
+
+@dataclass
+class InputError(Exception):
+    """A user-caused failure; ``problems`` lists every located problem found."""
+
+    problems: list[Problem] = field(default_factory=list)
+
+    @classmethod
+    def at(
+        cls,
+        message: str,
+        path: str | Path | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        field: str | None = None,
+    ) -> InputError:
+        return cls([Problem(message, str(path) if path else None, line, column, field)])
+
+    @property
+    def first(self) -> Problem:
+        return self.problems[0] if self.problems else Problem("unknown input error")
+
+    def __str__(self) -> str:
+        shown = self.problems[:10]
+        text = "\n".join(str(p) for p in shown)
+        if len(self.problems) > len(shown):
+            text += f"\n(and {len(self.problems) - len(shown)} more problems)"
+        return text or "invalid input"

@@ -1,0 +1,144 @@
+"""Army-list files: load with positions, edit as models, save keeping the user's layout.
+
+A list file is YAML a person can read and edit.  We keep the round-trip document
+beside the validated model: edits happen on the model (immutable snapshots make
+undo trivial), and saving merges the model back into the document so comments,
+key order and quoting the user wrote survive.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap
+
+from .atomic import atomic_write_text
+from .catalog import Catalogue
+from .errors import InputError
+from .fingerprint import fingerprint
+from .registry import get_system
+from .system import ArmyListBase, GameSystem
+from .yamlio import (
+    dump_document,
+    load_document,
+    locate,
+    merge_into,
+    new_document,
+    parse_text,
+    validate_model,
+)
+
+HEADER = "Army list for armybuilder: edit by hand or with `armybuilder edit`."
+
+
+@dataclass
+class ListFile:
+    path: Path | None
+    doc: Any  # the round-trip document as loaded (comments, layout)
+    system: GameSystem
+    army: ArmyListBase
+
+    @property
+    def label(self) -> str:
+        return str(self.path) if self.path else "<new list>"
+
+    def content(self) -> dict[str, Any]:
+        return list_content(self.army)
+
+    def line_of(self, where: str) -> int | None:
+        return line_of(self.doc, where)
+
+    def render(self) -> str:
+        """The YAML text this list would be saved as."""
+        if isinstance(self.doc, CommentedMap):
+            merge_into(self.doc, self.content())
+        else:
+            self.doc = new_document(self.content(), HEADER)
+        return dump_document(self.doc)
+
+    def save(self, path: str | Path | None = None) -> Path:
+        target = Path(path) if path is not None else self.path
+        if target is None:
+            raise InputError.at("this list has no file name yet")
+        atomic_write_text(target, self.render())
+        self.path = target
+        return target
+
+
+def list_content(army: ArmyListBase) -> dict[str, Any]:
+    """Canonical content: what is saved, fingerprinted and compared."""
+    data = army.model_dump(mode="json", exclude_defaults=True)
+    # These identify the list and must always be written, default or not.
+    data = {
+        "armybuilder": army.armybuilder,
+        "system": army.system,
+        "catalogue": army.catalogue,
+        "format": army.format,
+        **{k: v for k, v in data.items() if k not in ("armybuilder", "system", "catalogue", "format")},
+    }
+    return data
+
+
+def _parse_where(where: str) -> list[str | int]:
+    parts: list[str | int] = []
+    for name, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", where):
+        parts.append(int(index) if index else name)
+    return parts
+
+
+def line_of(doc: Any, where: str) -> int | None:
+    if not where:
+        return None
+    line, _ = locate(doc, _parse_where(where))
+    return line
+
+
+def list_from_doc(doc: Any, label: str, path: Path | None) -> ListFile:
+    if not isinstance(doc, dict):
+        raise InputError.at(
+            "an army list must be a YAML mapping with at least 'system', 'catalogue' and 'format'",
+            label,
+            1,
+            1,
+        )
+    system_id = doc.get("system")
+    if not isinstance(system_id, str):
+        line, col = locate(doc, ["system"])
+        raise InputError.at("the list does not name its game system ('system: ragnarok2', ...)", label, line, col, "system")
+    try:
+        system = get_system(system_id)
+    except InputError as exc:
+        line, col = locate(doc, ["system"])
+        raise InputError.at(exc.first.message, label, line, col, "system") from None
+    army = validate_model(system.list_model, doc, label)
+    if not system.source.has_version(army.catalogue):
+        line, col = locate(doc, ["catalogue"])
+        known = ", ".join(v.version for v in system.source.versions())
+        raise InputError.at(
+            f"catalogue version {army.catalogue} does not exist for {system.name} (known: {known})",
+            label,
+            line,
+            col,
+            "catalogue",
+        )
+    return ListFile(path, doc, system, army)
+
+
+def load_list(path: str | Path) -> ListFile:
+    p = Path(path)
+    return list_from_doc(load_document(p), str(p), p)
+
+
+def parse_list(text: str, label: str = "<text>") -> ListFile:
+    return list_from_doc(parse_text(text, label), label, None)
+
+
+def new_list_file(army: ArmyListBase, path: Path | None = None) -> ListFile:
+    return ListFile(path, new_document(list_content(army), HEADER), get_system(army.system), army)
+
+
+def list_fingerprint(army: ArmyListBase, cat: Catalogue) -> str:
+    return fingerprint(list_content(army), cat.id, cat.version, cat.hash)

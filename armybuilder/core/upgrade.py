@@ -1,0 +1,100 @@
+"""What moving a list to another catalogue version changes, for that very list.
+
+Upgrading never drops anything the player chose: entries missing from the target
+version stay in the list and are reported (and flagged by validation as errors).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .catalog import Change, diff
+from .findings import Finding, Severity
+from .system import ArmyListBase, EntryRef, GameSystem
+
+
+@dataclass
+class UpgradeImpact:
+    from_version: str
+    to_version: str
+    points_before: float
+    points_after: float
+    changes: list[Change] = field(default_factory=list)  # catalogue changes touching this list
+    missing: list[tuple[str, EntryRef]] = field(default_factory=list)
+    new_findings: list[Finding] = field(default_factory=list)
+    gone_findings: list[Finding] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = [
+            f"catalogue {self.from_version} → {self.to_version}",
+            f"points: {self.points_before:g} → {self.points_after:g}",
+        ]
+        out += [f"changed: {c.describe()}" for c in self.changes]
+        out += [f"missing in {self.to_version}: {ref.collection} '{ref.id}' at {where}" for where, ref in self.missing]
+        out += [f"new finding: [{f.severity}] {f.message}" for f in self.new_findings]
+        out += [f"no longer: [{f.severity}] {f.message}" for f in self.gone_findings]
+        if len(out) == 2 and self.points_before == self.points_after:
+            out.append("nothing else changes for this list")
+        return out
+
+    def as_json(self) -> dict:
+        return {
+            "from": self.from_version,
+            "to": self.to_version,
+            "points_before": self.points_before,
+            "points_after": self.points_after,
+            "changes": [c.describe() for c in self.changes],
+            "missing": [{"where": w, "collection": r.collection, "id": r.id} for w, r in self.missing],
+            "new_findings": [f.as_json() for f in self.new_findings],
+            "gone_findings": [f.as_json() for f in self.gone_findings],
+        }
+
+
+def upgrade_impact(system: GameSystem, army: ArmyListBase, to_version: str | None = None) -> UpgradeImpact:
+    old_cat = system.catalogue_for(army)
+    new_cat = system.catalogue(to_version or system.source.latest)
+    moved = army.model_copy(update={"catalogue": new_cat.version})
+    refs = system.referenced_entries(army)
+    used = {(r.collection, r.id) for _, r in refs}
+    changes = [c for c in diff(old_cat.raw, new_cat.raw) if (c.collection, c.entry) in used]
+    missing = [(w, r) for w, r in refs if new_cat.get(r.collection, r.id) is None]
+    before = system.validate(army, old_cat)
+    after = system.validate(moved, new_cat)
+    key = lambda f: (f.rule, f.message)  # noqa: E731
+    before_keys = {key(f) for f in before}
+    after_keys = {key(f) for f in after}
+    return UpgradeImpact(
+        old_cat.version,
+        new_cat.version,
+        system.points(army, old_cat).total,
+        system.points(moved, new_cat).total,
+        changes,
+        missing,
+        [f for f in after if key(f) not in before_keys],
+        [f for f in before if key(f) not in after_keys],
+    )
+
+
+def newer_version_finding(system: GameSystem, army: ArmyListBase) -> Finding | None:
+    """Info finding when the catalogue has a version newer than the list's pin."""
+    latest = system.source.latest
+    if army.catalogue == latest or not system.source.has_version(army.catalogue):
+        return None
+    impact = upgrade_impact(system, army, latest)
+    parts = [f"points {impact.points_before:g} → {impact.points_after:g}"]
+    if impact.changes:
+        parts.append(f"{len(impact.changes)} changed entries used by this list")
+    if impact.missing:
+        parts.append(f"{len(impact.missing)} entries missing")
+    errors_after = sum(1 for f in impact.new_findings if f.severity is Severity.ERROR)
+    if errors_after:
+        parts.append(f"{errors_after} new errors")
+    return Finding(
+        f"{system.id}.catalogue.newer-version",
+        Severity.INFO,
+        f"catalogue {latest} exists (this list is pinned to {army.catalogue}); upgrading changes: "
+        + "; ".join(parts)
+        + f". Run 'armybuilder list upgrade' to see and apply it",
+        "catalogue",
+        "design: Army lists",
+    )

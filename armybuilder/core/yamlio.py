@@ -1,0 +1,376 @@
+"""Reading and writing YAML that people edit by hand, safely and with positions.
+
+Every file a user hands us goes through :func:`load_document`: it refuses what a
+YAML library would otherwise happily do to us (binary data, gigantic files,
+``!!python`` tags, alias bombs, nesting deep enough to blow the stack) *before*
+building any Python object, and it keeps ruamel's round-trip nodes so that an
+error can name a line and column and a save can keep the user's comments.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, Node, SequenceNode
+
+from .errors import InputError, Problem
+
+M = TypeVar("M", bound=BaseModel)
+
+#: Tags a hand-written document may carry; anything else (``!!python/...``,
+#: application tags) is refused rather than constructed.
+SAFE_TAGS = frozenset(
+    "tag:yaml.org,2002:" + name
+    for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "binary")
+)
+
+LIST_FILE_LIMIT = 5 * 1024 * 1024
+CATALOGUE_FILE_LIMIT = 16 * 1024 * 1024
+MAX_DEPTH = 48
+MAX_EXPANDED_NODES = 200_000
+
+
+def _line_col_of_offset(data: bytes, offset: int) -> tuple[int, int]:
+    line = data.count(b"\n", 0, offset) + 1
+    start = data.rfind(b"\n", 0, offset) + 1
+    return line, offset - start + 1
+
+
+def decode_text(data: bytes, path: str) -> str:
+    """Decode UTF-8 text, refusing binary data with the position of the first bad byte."""
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line, col = _line_col_of_offset(data, nul)
+        raise InputError.at("this is not a text file (it holds binary data)", path, line, col)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line, col = _line_col_of_offset(data, exc.start)
+        raise InputError.at(
+            "this is not a UTF-8 text file (invalid byte sequence)", path, line, col
+        ) from None
+    return text
+
+
+def read_text(path: str | Path, limit: int = LIST_FILE_LIMIT) -> str:
+    """Read a user's text file with a size limit, turning OS errors into InputError."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > limit:
+            raise InputError.at(
+                f"the file is {size / 1_048_576:.1f} MiB; files over "
+                f"{limit / 1_048_576:.0f} MiB are refused",
+                p,
+            )
+        data = p.read_bytes()
+    except IsADirectoryError:
+        raise InputError.at("this is a folder, not a file", p) from None
+    except FileNotFoundError:
+        raise InputError.at("no such file", p) from None
+    except PermissionError:
+        raise InputError.at("permission denied", p) from None
+    except OSError as exc:
+        raise InputError.at(f"cannot read the file ({exc.strerror or exc})", p) from None
+    return decode_text(data, str(p))
+
+
+def _node_mark(node: Node) -> tuple[int, int]:
+    mark = node.start_mark
+    return mark.line + 1, mark.column + 1
+
+
+def check_nodes(root: Node, path: str) -> None:
+    """Refuse unsafe tags, deep nesting and alias expansion before construction.
+
+    Aliases make the node graph a DAG; counting the *expanded* size with a memo keeps
+    this linear in the document while catching a billion-laughs document whose
+    expansion would exhaust memory in anything that walks it later.
+    """
+    expanded: dict[int, int] = {}
+    stack: list[tuple[Node, int, bool]] = [(root, 1, False)]
+    while stack:
+        node, depth, children_done = stack.pop()
+        key = id(node)
+        if children_done:
+            total = 1
+            for child in _children(node):
+                total += expanded[id(child)]
+            if total > MAX_EXPANDED_NODES:
+                line, col = _node_mark(node)
+                raise InputError.at(
+                    "the document expands to too many values (aliases repeated too often)",
+                    path,
+                    line,
+                    col,
+                )
+            expanded[key] = total
+            continue
+        if key in expanded:
+            continue
+        tag = str(node.tag)
+        if tag not in SAFE_TAGS:
+            line, col = _node_mark(node)
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            raise InputError.at(
+                f"the YAML tag {shown} is not allowed: list and catalogue files hold plain values only",
+                path,
+                line,
+                col,
+            )
+        if depth > MAX_DEPTH:
+            line, col = _node_mark(node)
+            raise InputError.at(f"values are nested more than {MAX_DEPTH} levels deep", path, line, col)
+        stack.append((node, depth, True))
+        for child in _children(node):
+            if id(child) not in expanded:
+                stack.append((child, depth + 1, False))
+
+
+def _children(node: Node) -> Iterable[Node]:
+    if isinstance(node, MappingNode):
+        for k, v in node.value:
+            yield k
+            yield v
+    elif isinstance(node, SequenceNode):
+        yield from node.value
+
+
+def _yaml_error(exc: YAMLError, path: str) -> InputError:
+    if isinstance(exc, MarkedYAMLError) and exc.problem_mark is not None:
+        mark = exc.problem_mark
+        problem = exc.problem or "invalid YAML"
+        context = f" ({exc.context})" if exc.context else ""
+        return InputError.at(f"YAML syntax error: {problem}{context}", path, mark.line + 1, mark.column + 1)
+    return InputError.at(f"YAML syntax error: {exc}", path)
+
+
+def _round_trip_yaml() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.preserve_quotes = True
+    yaml.width = 100
+    return yaml
+
+
+def parse_text(text: str, path: str) -> Any:
+    """Parse text round-trip after the safety checks; returns CommentedMap/Seq/scalars."""
+    yaml = _round_trip_yaml()
+    try:
+        node = yaml.compose(text)
+        if node is None:
+            return None
+        check_nodes(node, path)
+        return yaml.constructor.construct_document(node)
+    except InputError:
+        raise
+    except YAMLError as exc:
+        raise _yaml_error(exc, path) from None
+    except RecursionError:
+        raise InputError.at(f"values are nested more than {MAX_DEPTH} levels deep", path) from None
+    except (ValueError, TypeError) as exc:  # e.g. a timestamp out of range
+        raise InputError.at(f"invalid value: {exc}", path) from None
+
+
+def load_document(path: str | Path, limit: int = LIST_FILE_LIMIT) -> Any:
+    """Load a hand-edited YAML file round-trip (comments and positions kept)."""
+    return parse_text(read_text(path, limit), str(path))
+
+
+def dump_document(doc: Any) -> str:
+    buf = io.StringIO()
+    _round_trip_yaml().dump(doc, buf)
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------- positions
+
+
+def locate(doc: Any, loc: Sequence[str | int]) -> tuple[int | None, int | None]:
+    """1-based (line, column) of the deepest part of ``loc`` present in ``doc``."""
+    line: int | None = None
+    col: int | None = None
+    node = doc
+    for part in loc:
+        if isinstance(node, CommentedMap) and isinstance(part, str) and part in node:
+            try:
+                child = node[part]
+                if isinstance(child, (CommentedMap, CommentedSeq)):
+                    ln, cl = node.lc.key(part)
+                else:
+                    ln, cl = node.lc.value(part)
+                line, col = ln + 1, cl + 1
+            except (KeyError, TypeError, AttributeError):
+                pass
+            node = node[part]
+        elif isinstance(node, CommentedSeq) and isinstance(part, int) and 0 <= part < len(node):
+            try:
+                ln, cl = node.lc.item(part)
+                line, col = ln + 1, cl + 1
+            except (KeyError, TypeError, AttributeError):
+                pass
+            node = node[part]
+        else:
+            break
+    if line is None and isinstance(doc, (CommentedMap, CommentedSeq)):
+        try:
+            line, col = doc.lc.line + 1, doc.lc.col + 1
+        except AttributeError:
+            pass
+    return line, col
+
+
+def format_loc(loc: Sequence[str | int]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def validation_problems(exc: ValidationError, doc: Any, path: str | None) -> list[Problem]:
+    problems = []
+    for err in exc.errors(include_url=False):
+        loc = [p for p in err["loc"] if isinstance(p, (str, int))]
+        line, col = locate(doc, loc)
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown field (check its spelling; see the documented file format)"
+        problems.append(Problem(msg, path, line, col, format_loc(loc) or None))
+    return problems
+
+
+def validate_model(model: type[M], doc: Any, path: str | None) -> M:
+    """Validate a loaded document, mapping pydantic errors to file positions."""
+    try:
+        return model.model_validate(doc)
+    except ValidationError as exc:
+        raise InputError(validation_problems(exc, doc, path)) from None
+
+
+# --------------------------------------------------------------------------- merging
+
+
+def to_plain(value: Any) -> Any:
+    """Round-trip containers to plain dicts/lists (for hashing, JSON and pydantic)."""
+    if isinstance(value, Mapping):
+        return {str(k): to_plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_plain(v) for v in value]
+    return value
+
+
+def _fingerprint_of(value: Any) -> str:
+    return json.dumps(to_plain(value), sort_keys=True, default=str)
+
+
+def merge_into(target: Any, source: Any) -> Any:
+    """Make round-trip ``target`` equal ``source`` while keeping comments and layout.
+
+    Unchanged values keep their node (and so their comments and quoting); lists are
+    aligned with a diff so that deleting the first of ten units keeps the comments
+    of the nine others.  Returns the (possibly new) value to store.
+    """
+    if isinstance(target, CommentedMap) and isinstance(source, Mapping):
+        for key in [k for k in target if k not in source]:
+            del target[key]
+        for index, (key, value) in enumerate(source.items()):
+            if key in target:
+                target[key] = merge_into(target[key], value)
+            else:
+                target.insert(min(index, len(target)), key, _fresh(value))
+        return target
+    if isinstance(target, CommentedSeq) and isinstance(source, (list, tuple)):
+        old = [_fingerprint_of(v) for v in target]
+        new = [_fingerprint_of(v) for v in source]
+        ops = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+        result: list[Any] = []
+        for tag, i1, i2, j1, j2 in ops:
+            if tag == "equal":
+                result.extend(target[i1:i2])
+            elif tag == "replace":
+                for offset in range(j2 - j1):
+                    if i1 + offset < i2:
+                        result.append(merge_into(target[i1 + offset], source[j1 + offset]))
+                    else:
+                        result.append(_fresh(source[j1 + offset]))
+            elif tag == "insert":
+                result.extend(_fresh(v) for v in source[j1:j2])
+        # Rebuild in place so the sequence keeps its own comments and style.
+        kept_comments = {}
+        for i, item in enumerate(target):
+            for j, candidate in enumerate(result):
+                if candidate is item and i in target.ca.items:
+                    kept_comments[j] = target.ca.items[i]
+        del target[:]
+        target.ca.items.clear()
+        target.extend(result)
+        target.ca.items.update(kept_comments)
+        return target
+    if _fingerprint_of(target) == _fingerprint_of(source) and type(target) is not type(source):
+        return target  # same value, keep the user's spelling (quotes, style)
+    return _fresh(source) if isinstance(source, (Mapping, list, tuple)) else source
+
+
+def _fresh(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        out = CommentedMap()
+        for k, v in value.items():
+            out[k] = _fresh(v)
+        return out
+    if isinstance(value, (list, tuple)):
+        seq = CommentedSeq(_fresh(v) for v in value)
+        if value and len(value) <= 8 and all(_flow_safe(v) for v in value):
+            seq.fa.set_flow_style()  # short id lists read best as [a, b, c]
+        return seq
+    return value
+
+
+_SIMPLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+def _flow_safe(value: Any) -> bool:
+    """Plain ids and numbers only: ruamel mis-quotes some scalars ("?x") in flow style."""
+    if isinstance(value, bool) or value is None:
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    return isinstance(value, str) and bool(_SIMPLE.fullmatch(value)) and value.lower() not in (
+        "yes", "no", "on", "off", "true", "false", "null", "y", "n",
+    )
+
+
+def new_document(plain: Mapping[str, Any], header: str | None = None) -> CommentedMap:
+    doc = _fresh(plain)
+    if header:
+        doc.yaml_set_start_comment(header)
+    return doc
+
+
+__all__ = [
+    "CommentedMap",
+    "CommentedSeq",
+    "decode_text",
+    "dump_document",
+    "load_document",
+    "locate",
+    "merge_into",
+    "new_document",
+    "parse_text",
+    "read_text",
+    "to_plain",
+    "validate_model",
+    "validation_problems",
+]

@@ -1,0 +1,1 @@
+"""One package per game system, each exposing ``SYSTEM``, a :class:`GameSystem`."""

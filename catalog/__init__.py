@@ -1,0 +1,1 @@
+"""Catalogue data (YAML), shipped inside the package as ``armybuilder.catalog``."""

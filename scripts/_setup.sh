@@ -1,0 +1,21 @@
+# Sourced by scripts/run and scripts/test: make .venv (Python >= 3.11) and install the
+# project with its test extras, again only when pyproject.toml changed.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+PYTHON="${PYTHON:-python3}"
+if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    for candidate in python3.13 python3.12 python3.11; do
+        if command -v "$candidate" >/dev/null 2>&1; then PYTHON="$candidate"; break; fi
+    done
+fi
+"$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
+    echo "armybuilder needs Python 3.11 or newer" >&2; exit 2; }
+stamp=".venv/.armybuilder-installed"
+wanted="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+    echo "setting up .venv (first run or changed dependencies)..." >&2
+    "$PYTHON" -m venv .venv
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip >&2
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]' >&2
+    echo "$wanted" > "$stamp"
+fi
