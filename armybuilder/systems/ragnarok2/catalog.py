@@ -1,0 +1,389 @@
+"""Schema of the Rag'Narok 2 catalogue.
+
+Figures come from the seeds and the Confrontation reference data; the rank, size
+and role fields the reference data lacks are assigned by this project and listed in
+``assigned`` on each profile (CAT-D1), so ``catalog check`` can show them and a
+later catalogue version can correct them one by one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Literal
+
+from pydantic import Field
+
+from armybuilder.core.catalog import CatalogModel, Strict
+
+Formation = Literal["close", "scattered"]
+SchemeCategory = Literal["army-corps", "shock-troops", "support"]
+Size = Literal["small", "medium", "large", "enormous", "colossal", "gigantic"]
+Role = Literal[
+    "character",  # a Character (unlimited per unit, +1 combat die)
+    "incarnate",  # Incarnate Character: 4 Wound levels
+    "living-legend",
+    "commander",  # has Leadership/X and is neither musician nor standard bearer
+    "musician",
+    "standard-bearer",
+    "leader",  # may lead a unit (R2-D5 restrictions still apply)
+    "independent",  # an independent of another kind (one per unit)
+    "magician",
+    "warrior-mage",
+    "faithful",
+    "warrior-monk",
+    "war-machine",  # artillery rules: support, counts in the war-machine share
+    "construct",
+    "living-dead",
+    "familiar",
+    "marksman",
+]
+
+# --------------------------------------------------------------------------- tables
+
+
+class Provisional(Strict):
+    provisional: bool = False
+    decision: str = ""  # rules-decisions id, e.g. "R2-D1"
+    source: str = ""
+
+
+class ContestColumn(Strict):
+    label: str  # "+4..+7"
+    low: int | None  # inclusive bounds of (attacker - defender); None = open
+    high: int | None
+    result: str  # as printed: "2+/5", "6*"
+    success: int  # minimum natural result
+    reroll_from: int = 6  # natural results from which a die is rolled again
+    halved: bool = False  # threshold of impossible: successes halved, rounded up
+
+
+class ContestTable(Provisional):
+    columns: list[ContestColumn]
+    rules: list[str] = Field(default_factory=list)  # own-words reminders for the sheet
+
+
+class TacticalRow(Strict):
+    label: str  # "Failure", "1-5", ..., "21+"
+    low: int | None
+    high: int | None
+    points: list[int]  # index 0..3 = Leadership points 1..4 (0 where the seed prints "-")
+
+
+class TacticalTable(Provisional):
+    rows: list[TacticalRow]
+    tactic_cost: int = 2
+    per_complete_war_staff: int = 1
+
+
+class SchemeRow(Strict):
+    category: SchemeCategory
+    name: str
+    regiment: tuple[int, int]  # (min, max) fighters, close-formation peoples
+    horde: tuple[int, int]  # scattered peoples
+
+
+class ArmyScheme(Provisional):
+    rows: list[SchemeRow]
+    solo_unit_cost: int = 50  # a profile worth this much may form a unit alone (FAQ)
+
+
+class SizeRow(Strict):
+    size: Size
+    name: str
+    power: int
+    wound_levels: int
+
+
+class BalanceRow(Strict):
+    balance: str  # "3 to 1"
+    ratio: int  # 3, 2, 1, -2, -3 (negative: the unit is the weaker side)
+    value: int  # COU difficulty, or Fear modifier
+
+
+class RangeBand(Strict):
+    band: Literal["short", "medium", "long"]
+    difficulty: int
+
+
+class Modifier(Strict):
+    id: str
+    condition: str
+    modifier: int
+
+
+class ShootingTable(Provisional):
+    ranges: list[RangeBand]
+    modifiers: list[Modifier]
+
+
+class MovementRow(Strict):
+    action: str
+    multiplier: float  # of MOV, in cm
+
+
+class Action(Strict):
+    id: str
+    name: str
+    condition: str = ""
+    test: str = ""
+    text: str = ""
+
+
+class Order(Strict):
+    id: str
+    name: str
+    text: str = ""
+    actions: list[Action]
+
+
+class Phase(Strict):
+    id: str
+    name: str
+    steps: list[str]
+
+
+class Tables(Strict):
+    contest: ContestTable | None = None
+    tactical: TacticalTable | None = None
+    army_scheme: ArmyScheme | None = None
+    sizes: list[SizeRow] = Field(default_factory=list)
+    incarnate_wound_levels: int = 4
+    outcome_of_fray: list[BalanceRow] = Field(default_factory=list)  # loser's COU difficulty
+    fear_balance: list[BalanceRow] = Field(default_factory=list)  # Fear modifier
+    shooting: ShootingTable | None = None
+    movement: list[MovementRow] = Field(default_factory=list)
+    orders: list[Order] = Field(default_factory=list)
+    phases: list[Phase] = Field(default_factory=list)
+    faith_recovery: dict[str, int] = Field(default_factory=dict)  # devout: 1, zealot: 2...
+    familiar_cost: int = 0
+
+
+# --------------------------------------------------------------------------- entries
+
+
+class R2Format(Strict):
+    id: str
+    name: str
+    limit: int
+    unit: str = "A.P."
+    default: bool = False
+    character_share: int = 50  # % of the limit (R2-D7, FAQ)
+    war_machine_share: int = 25
+    source: str = ""
+
+
+class Rank(Strict):
+    id: str
+    name: str
+    category: int = Field(ge=1, le=4)  # rank category, also the tactical table column
+    scheme: SchemeCategory | None = None  # army-scheme category of a unit of such troops
+
+
+class People(Strict):
+    id: str
+    name: str
+    alliance: str
+    formation: Formation
+    source: str = ""
+    note: str = ""
+    aliases: list[str] = Field(default_factory=list)
+
+
+class Ability(Strict):
+    """Glossary entry of an ability or mystic skill, in this project's own words."""
+
+    id: str
+    name: str
+    kind: Literal["passive", "active", "mystic", "other"] = "passive"
+    takes_value: bool = False  # written "Name/X"
+    text: str
+    source: str
+    aliases: list[str] = Field(default_factory=list)
+
+
+class Aspects(Strict):
+    alteration: int = 0
+    creation: int = 0
+    destruction: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.alteration + self.creation + self.destruction
+
+
+class RangedWeapon(Strict):
+    name: str
+    strength: int
+    short: int  # cm
+    medium: int
+    long: int
+
+
+class ProfileOption(Strict):
+    id: str
+    name: str
+    cost: int  # A.P. per fighter
+    text: str = ""
+    source: str = ""
+    grants: list[str] = Field(default_factory=list)  # ability strings
+
+
+class Profile(Strict):
+    id: str
+    name: str
+    people: str
+    rank: str  # Rank id
+    size: Size
+    roles: list[Role] = Field(default_factory=list)
+    cost: int  # A.P. per fighter
+    mov: int
+    ini: int
+    att: int
+    str_: int = Field(alias="str")
+    def_: int = Field(alias="def")
+    res: int
+    aim: int | None = None
+    cou: int | None = None
+    fear: int | None = None
+    dis: int
+    power: int | None = None  # magician Power (POW)
+    elements: list[str] = Field(default_factory=list)
+    path: str | None = None
+    initiation_rank: int | None = None  # familiars allowed
+    aspects: Aspects | None = None  # faithful
+    cult: str | None = None
+    faith_rank: str | None = None  # devout / zealot / dean / avatar
+    abilities: list[str] = Field(default_factory=list)  # "bravery", "leadership/15"
+    ranged: RangedWeapon | None = None
+    options: list[ProfileOption] = Field(default_factory=list)
+    assigned: list[str] = Field(default_factory=list)  # fields assigned by the project (CAT-D1)
+    source: str = ""
+    note: str = ""
+
+    def has_role(self, role: str) -> bool:
+        return role in self.roles
+
+    def ability_value(self, ability_id: str) -> int | None:
+        """X of "ability/X", 0 for a bare ability, None when absent."""
+        for text in self.abilities:
+            name, _, value = text.partition("/")
+            if name == ability_id:
+                match = re.match(r"-?\d+", value)
+                return int(match.group()) if match else 0
+        return None
+
+    def has_ability(self, ability_id: str) -> bool:
+        return self.ability_value(ability_id) is not None
+
+
+class Tactic(Strict):
+    id: str
+    name: str
+    condition: str
+    pros: str
+    cons: str
+    provisional: bool = False
+    decision: str = ""
+    source: str = ""
+    # Machine-readable condition, checked against the army at build time (R2-D9).
+    min_rank_category: int | None = None
+    formation: Formation | None = None
+    scheme: SchemeCategory | None = None
+    min_effective: int | None = None
+
+
+class Communion(Strict):
+    id: str
+    name: str
+    cult: str
+    fervor: int  # T.F. cost to call
+    aspects: list[str]
+    difficulty: int | None = None
+    target: str = ""
+    range: str = ""
+    duration: str = ""
+    text: str
+    power: int  # litany budget cost during army building (R2-D8)
+    source: str
+
+
+class Miracle(Strict):
+    id: str
+    name: str
+    cults: list[str] = Field(default_factory=list)
+    fervor: int | None = None  # None → 2 for the litany budget (R2-D8)
+    aspects: list[str] = Field(default_factory=list)
+    difficulty: str = ""
+    text: str = ""
+    source: str = ""
+
+    @property
+    def budget_cost(self) -> int:
+        return self.fervor if self.fervor is not None else 2
+
+
+class Ritual(Strict):
+    id: str
+    name: str
+    path: str
+    mana: int
+    element: str
+    difficulty: int
+    target: str
+    range: str
+    duration: str
+    text: str
+    power: int  # A.P. during army building (R2-D8)
+    source: str
+
+
+class Restriction(Strict):
+    """A rule about profiles matched by name, e.g. the FAQ's battle toad (never a leader)."""
+
+    id: str
+    match: str  # case-insensitive fragment of a profile name
+    slot: Literal["commander", "musician", "standard-bearer", "character", "independent"] | None = None
+    can_lead: bool | None = None
+    text: str
+    source: str
+
+
+class Decision(Strict):
+    id: str
+    title: str
+    summary: str
+    provisional: bool = False
+
+
+class R2Catalog(CatalogModel):
+    formats: list[R2Format] = Field(default_factory=list)
+    ranks: list[Rank] = Field(default_factory=list)
+    peoples: list[People] = Field(default_factory=list)
+    profiles: list[Profile] = Field(default_factory=list)
+    abilities: list[Ability] = Field(default_factory=list)
+    tactics: list[Tactic] = Field(default_factory=list)
+    communions: list[Communion] = Field(default_factory=list)
+    miracles: list[Miracle] = Field(default_factory=list)
+    rituals: list[Ritual] = Field(default_factory=list)
+    decisions: list[Decision] = Field(default_factory=list)
+    restrictions: list[Restriction] = Field(default_factory=list)
+    tables: Tables = Field(default_factory=Tables)
+    notes: list[str] = Field(default_factory=list)
+
+    def references(self) -> Iterator[tuple[str, str, str]]:
+        ability_ids = {a.id for a in self.abilities}
+        for p in self.profiles:
+            yield f"profiles[{p.id}].people", "peoples", p.people
+            yield f"profiles[{p.id}].rank", "ranks", p.rank
+            if ability_ids:
+                for text in p.abilities:
+                    yield f"profiles[{p.id}].abilities", "abilities", text.partition("/")[0]
+            for option in p.options:
+                for text in option.grants:
+                    yield f"profiles[{p.id}].options[{option.id}]", "abilities", text.partition("/")[0]
+
+    def assigned_fields(self) -> Iterator[tuple[str, str]]:
+        for p in self.profiles:
+            for name in p.assigned:
+                yield p.id, name

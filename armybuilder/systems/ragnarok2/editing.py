@@ -1,0 +1,582 @@
+"""Rag'Narok 2 edits as pure functions: outline, the actions allowed at a place, apply.
+
+The TUI shows what :func:`actions` offers and calls :func:`apply`; it never knows
+what a unit is.  Each edit copies the list (models are treated as values), so the
+editor's undo stack is just a list of snapshots.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from armybuilder.core.catalog import Catalogue
+from armybuilder.core.system import (
+    BrowserEntry,
+    Choice,
+    Detail,
+    EditAction,
+    EntryRef,
+    OutlineNode,
+    Param,
+)
+
+from .army import Member, R2List, Troops, Unit, effective, member_cost, profile, slot_of, unit_cost
+from .catalog import Profile, R2Catalog
+from .rules import is_independent_profile, unit_category
+
+_PATH = re.compile(r"([a-z_]+)(?:\[(\d+)\])?")
+
+
+def parse_path(path: str) -> list[tuple[str, int | None]]:
+    return [(m[1], int(m[2]) if m[2] else None) for m in _PATH.finditer(path)]
+
+
+def _data(cat: Catalogue) -> R2Catalog:
+    return cat.data  # type: ignore[return-value]
+
+
+def profile_label(p: Profile | None, fallback: str) -> str:
+    return p.name if p is not None else f"{fallback} (missing from catalogue)"
+
+
+def unit_title(cat: Catalogue, unit: Unit, index: int) -> str:
+    if unit.name:
+        return unit.name
+    if unit.troops:
+        return profile_label(profile(cat, unit.troops.profile), unit.troops.profile)
+    if unit.members:
+        return profile_label(profile(cat, unit.members[0].profile), unit.members[0].profile)
+    return f"Unit {index + 1}"
+
+
+SCHEME_LABEL = {"army-corps": "army corps", "shock-troops": "shock troops", "support": "support"}
+
+
+def member_tags(m: Member, p: Profile | None) -> str:
+    tags = []
+    if p is not None:
+        tags.append(slot_of(p).replace("-", " "))
+    if m.leader:
+        tags.append("leader")
+    if m.commander_in_chief:
+        tags.append("Commander-in-Chief")
+    if m.army_standard:
+        tags.append("army standard")
+    if m.familiars:
+        tags.append(f"{m.familiars} familiar{'s' if m.familiars > 1 else ''}")
+    if m.miracles:
+        tags.append(f"{len(m.miracles)} miracle{'s' if len(m.miracles) > 1 else ''}")
+    return ", ".join(tags)
+
+
+def outline(army: R2List, cat: Catalogue) -> list[OutlineNode]:
+    units = []
+    for ui, unit in enumerate(army.units):
+        children = []
+        if unit.troops is not None:
+            p = profile(cat, unit.troops.profile)
+            detail = "troops" + (", leader" if unit.troops.leader else "")
+            if unit.troops.options:
+                detail += ", " + ", ".join(unit.troops.options)
+            children.append(
+                OutlineNode(
+                    f"units[{ui}].troops",
+                    f"{unit.troops.count} × {profile_label(p, unit.troops.profile)}",
+                    detail,
+                    (p.cost if p else 0) * unit.troops.count,
+                    EntryRef("profiles", unit.troops.profile),
+                )
+            )
+        for mi, m in enumerate(unit.members):
+            p = profile(cat, m.profile)
+            label = profile_label(p, m.profile) + (f" “{m.label}”" if m.label else "")
+            children.append(
+                OutlineNode(
+                    f"units[{ui}].members[{mi}]",
+                    label,
+                    member_tags(m, p),
+                    member_cost(cat, m),
+                    EntryRef("profiles", m.profile),
+                )
+            )
+        category = unit_category(cat, unit)
+        detail = f"{SCHEME_LABEL.get(category or '', 'no category')}, {effective(unit)} fighters"
+        units.append(
+            OutlineNode(f"units[{ui}]", unit_title(cat, unit, ui), detail, unit_cost(cat, unit), None, tuple(children))
+        )
+
+    def entries(field: str, collection: str) -> tuple[OutlineNode, ...]:
+        out = []
+        for i, entry_id in enumerate(getattr(army, field)):
+            entry = cat.get(collection, entry_id)
+            name = entry.name if entry is not None else f"{entry_id} (missing from catalogue)"
+            cost = getattr(entry, "power", None) if collection == "rituals" else None
+            detail = ""
+            if collection == "communions" and entry is not None:
+                detail = f"{entry.power} litany points"
+            if collection == "tactics" and entry is not None and entry.provisional:
+                detail = "provisional"
+            out.append(OutlineNode(f"{field}[{i}]", name, detail, cost, EntryRef(collection, entry_id)))
+        return tuple(out)
+
+    people = cat.get("peoples", army.people)
+    return [
+        OutlineNode("units", "Units", f"{len(army.units)} units", None, None, tuple(units)),
+        OutlineNode("tactics", "Tactical deck", f"{len(army.tactics)} tactics", None, None, entries("tactics", "tactics")),
+        OutlineNode("communions", "Communions", "", None, None, entries("communions", "communions")),
+        OutlineNode("rituals", "Rituals", "", None, None, entries("rituals", "rituals")),
+        OutlineNode("", "List settings", f"{people.name if people else army.people}, {army.format}"),
+    ]
+
+
+# --------------------------------------------------------------------------- choices
+
+
+def _profile_choice(p: Profile) -> Choice:
+    return Choice(p.id, p.name, f"{p.cost} A.P., {p.rank}, {p.size}" + (f", {', '.join(p.roles)}" if p.roles else ""))
+
+
+def troop_choices(cat: Catalogue, people: str) -> tuple[Choice, ...]:
+    return tuple(
+        _profile_choice(p)
+        for p in _data(cat).profiles
+        if p.people == people and not p.has_role("character") and not _only_independent(p)
+    )
+
+
+def _only_independent(p: Profile) -> bool:
+    return any(p.has_role(r) for r in ("musician", "standard-bearer", "familiar"))
+
+
+def member_choices(cat: Catalogue, people: str) -> tuple[Choice, ...]:
+    return tuple(_profile_choice(p) for p in _data(cat).profiles if p.people == people and is_independent_profile(p))
+
+
+def _entry_choices(cat: Catalogue, collection: str, detail_field: str = "") -> tuple[Choice, ...]:
+    out = []
+    for entry in getattr(_data(cat), collection):
+        detail = str(getattr(entry, detail_field, "")) if detail_field else ""
+        out.append(Choice(entry.id, entry.name, detail))
+    return tuple(out)
+
+
+def _unit_people(army: R2List, cat: Catalogue, unit: Unit) -> str:
+    for pid in ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members]:
+        p = profile(cat, pid)
+        if p is not None:
+            return p.people
+    return army.people
+
+
+TEXT = "text"
+
+
+def actions(army: R2List, cat: Catalogue, path: str) -> list[EditAction]:
+    parts = parse_path(path)
+    add_unit = EditAction(
+        "add-unit",
+        "Add a unit",
+        (
+            Param("profile", "Troops", "choice", troop_choices(cat, army.people)),
+            Param("count", "Number of troops", "int", default=5, minimum=1, maximum=99),
+        ),
+        "units",
+    )
+    if not parts:
+        return [
+            add_unit,
+            EditAction("rename-list", "Rename the list", (Param("name", "List name", "text", default=army.name),), "list"),
+            EditAction("edit-notes", "Edit the list notes", (Param("notes", "Notes", "text", default=army.notes),), "list"),
+            EditAction(
+                "set-people",
+                "Change the people",
+                (Param("people", "People", "choice", tuple(Choice(p.id, p.name, p.formation) for p in _data(cat).peoples)),),
+                "list",
+            ),
+            EditAction(
+                "set-format",
+                "Change the format",
+                (Param("format", "Format", "choice", tuple(Choice(f.id, f.name, f"{f.limit} {f.unit}") for f in _data(cat).formats)),),
+                "list",
+            ),
+            *_deck_adders(cat),
+        ]
+    head, index = parts[0]
+    if head == "units" and index is None:
+        return [add_unit]
+    if head in ("tactics", "communions", "rituals"):
+        if index is None:
+            return [a for a in _deck_adders(cat) if a.group == head]
+        return [EditAction(f"remove-{head}", f"Remove from {head}", (), head, destructive=True)]
+    if head != "units" or index is None or index >= len(army.units):
+        return []
+    unit = army.units[index]
+    people = _unit_people(army, cat, unit)
+    unit_actions = [
+        EditAction(
+            "add-member",
+            "Add a Character or independent",
+            (Param("profile", "Fighter", "choice", member_choices(cat, people)),),
+            "unit",
+        ),
+        EditAction(
+            "set-count",
+            "Change the number of troops",
+            (Param("count", "Number of troops", "int", default=unit.troops.count if unit.troops else 1, minimum=0, maximum=99),),
+            "unit",
+        ),
+        EditAction("rename-unit", "Rename the unit", (Param("name", "Unit name", "text", default=unit.name),), "unit"),
+        EditAction("edit-unit-notes", "Edit the unit notes", (Param("notes", "Notes", "text", default=unit.notes),), "unit"),
+        EditAction(
+            "set-troops",
+            "Change the troops' profile",
+            (Param("profile", "Troops", "choice", troop_choices(cat, people)),),
+            "unit",
+        ),
+        EditAction("duplicate-unit", "Duplicate the unit", (), "unit"),
+        EditAction("move-up", "Move the unit up", (), "unit"),
+        EditAction("move-down", "Move the unit down", (), "unit"),
+        EditAction("remove-unit", "Remove the unit", (), "unit", destructive=True),
+    ]
+    if len(parts) == 1:
+        return unit_actions
+    sub, sub_index = parts[1]
+    if sub == "troops" and unit.troops is not None:
+        p = profile(cat, unit.troops.profile)
+        options = tuple(Choice(o.id, o.name, f"+{o.cost} A.P. per fighter") for o in (p.options if p else []))
+        out = [unit_actions[1], EditAction("toggle-troop-leader", "Promote a trooper to leader (on/off)", (), "troops")]
+        if options:
+            out.append(EditAction("toggle-troop-option", "Add or remove an option", (Param("option", "Option", "choice", options),), "troops"))
+        return out + unit_actions
+    if sub == "members" and sub_index is not None and sub_index < len(unit.members):
+        member = unit.members[sub_index]
+        p = profile(cat, member.profile)
+        out = [
+            EditAction("toggle-leader", "Make leader of the unit (on/off)", (), "member"),
+            EditAction("set-commander-in-chief", "Make Commander-in-Chief", (), "member"),
+            EditAction("toggle-army-standard", "Make army standard (on/off)", (), "member"),
+            EditAction("set-label", "Give a personal name", (Param("label", "Name", "text", default=member.label),), "member"),
+            EditAction("remove-member", "Remove from the unit", (), "member", destructive=True),
+        ]
+        if p is not None and p.has_role("magician"):
+            out.append(
+                EditAction(
+                    "set-familiars",
+                    "Set the number of familiars",
+                    (Param("familiars", "Familiars", "int", default=member.familiars, minimum=0, maximum=p.initiation_rank or 5),),
+                    "member",
+                )
+            )
+        if p is not None and p.has_role("faithful"):
+            out.append(
+                EditAction(
+                    "toggle-miracle",
+                    "Give or take back a miracle",
+                    (Param("miracle", "Miracle", "choice", _entry_choices(cat, "miracles", "fervor")),),
+                    "member",
+                )
+            )
+        if p is not None and p.options:
+            out.append(
+                EditAction(
+                    "toggle-member-option",
+                    "Add or remove an option",
+                    (Param("option", "Option", "choice", tuple(Choice(o.id, o.name, f"+{o.cost} A.P.") for o in p.options)),),
+                    "member",
+                )
+            )
+        return out + unit_actions
+    return unit_actions
+
+
+def _deck_adders(cat: Catalogue) -> list[EditAction]:
+    return [
+        EditAction("add-tactics", "Add a tactic to the deck", (Param("id", "Tactic", "choice", _entry_choices(cat, "tactics", "condition")),), "tactics"),
+        EditAction("add-communions", "Buy a communion", (Param("id", "Communion", "choice", _entry_choices(cat, "communions", "power")),), "communions"),
+        EditAction("add-rituals", "Buy a ritual", (Param("id", "Ritual", "choice", _entry_choices(cat, "rituals", "power")),), "rituals"),
+    ]
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def _need(args: dict[str, Any], name: str) -> Any:
+    if name not in args or args[name] in (None, ""):
+        raise ValueError(f"'{name}' is needed for this edit")
+    return args[name]
+
+
+def _int(args: dict[str, Any], name: str, low: int = 0, high: int = 999) -> int:
+    try:
+        value = int(_need(args, name))
+    except (TypeError, ValueError):
+        raise ValueError(f"'{name}' must be a whole number") from None
+    if not low <= value <= high:
+        raise ValueError(f"'{name}' must be between {low} and {high}")
+    return value
+
+
+def _toggle(items: list[str], value: str) -> list[str]:
+    return [i for i in items if i != value] if value in items else [*items, value]
+
+
+def apply(army: R2List, cat: Catalogue, path: str, action: str, args: dict[str, Any]) -> tuple[R2List, str]:
+    new = army.model_copy(deep=True)
+    parts = parse_path(path)
+    if action == "add-unit":
+        pid = _need(args, "profile")
+        if profile(cat, pid) is None:
+            raise ValueError(f"no profile '{pid}' in the catalogue")
+        new.units.append(Unit(troops=Troops(profile=pid, count=_int(args, "count", 1, 99))))
+        return new, f"units[{len(new.units) - 1}]"
+    if action == "rename-list":
+        new.name = str(_need(args, "name"))
+        return new, path
+    if action == "edit-notes":
+        new.notes = str(args.get("notes") or "")
+        return new, path
+    if action == "set-people":
+        people = _need(args, "people")
+        if cat.get("peoples", people) is None:
+            raise ValueError(f"no people '{people}' in the catalogue")
+        new.people = people
+        return new, path
+    if action == "set-format":
+        fmt = _need(args, "format")
+        if cat.get("formats", fmt) is None:
+            raise ValueError(f"no format '{fmt}' in the catalogue")
+        new.format = fmt
+        return new, path
+    for field in ("tactics", "communions", "rituals"):
+        if action == f"add-{field}":
+            entry_id = _need(args, "id")
+            if cat.get(field, entry_id) is None:
+                raise ValueError(f"no {field[:-1]} '{entry_id}' in the catalogue")
+            getattr(new, field).append(entry_id)
+            return new, f"{field}[{len(getattr(new, field)) - 1}]"
+        if action == f"remove-{field}":
+            index = parts[0][1] if parts else None
+            items = getattr(new, field)
+            if index is None or index >= len(items):
+                raise ValueError(f"choose an entry of the {field} first")
+            del items[index]
+            return new, field
+    if not parts or parts[0][0] != "units" or parts[0][1] is None or parts[0][1] >= len(new.units):
+        raise ValueError("choose a unit first")
+    ui = parts[0][1]
+    unit = new.units[ui]
+    member_index = parts[1][1] if len(parts) > 1 and parts[1][0] == "members" else None
+    member = unit.members[member_index] if member_index is not None and member_index < len(unit.members) else None
+    if action == "add-member":
+        pid = _need(args, "profile")
+        if profile(cat, pid) is None:
+            raise ValueError(f"no profile '{pid}' in the catalogue")
+        unit.members.append(Member(profile=pid))
+        return new, f"units[{ui}].members[{len(unit.members) - 1}]"
+    if action == "set-count":
+        count = _int(args, "count", 0, 99)
+        if unit.troops is None:
+            raise ValueError("this unit has no troops; choose its troops' profile first")
+        unit.troops.count = count
+        return new, path
+    if action == "set-troops":
+        pid = _need(args, "profile")
+        if profile(cat, pid) is None:
+            raise ValueError(f"no profile '{pid}' in the catalogue")
+        unit.troops = Troops(profile=pid, count=unit.troops.count if unit.troops else 5)
+        return new, f"units[{ui}].troops"
+    if action == "rename-unit":
+        unit.name = str(args.get("name") or "")
+        return new, f"units[{ui}]"
+    if action == "edit-unit-notes":
+        unit.notes = str(args.get("notes") or "")
+        return new, f"units[{ui}]"
+    if action == "duplicate-unit":
+        new.units.insert(ui + 1, _without_unique_marks(unit.model_copy(deep=True)))
+        return new, f"units[{ui + 1}]"
+    if action in ("move-up", "move-down"):
+        target = ui - 1 if action == "move-up" else ui + 1
+        if not 0 <= target < len(new.units):
+            return new, f"units[{ui}]"
+        new.units[ui], new.units[target] = new.units[target], new.units[ui]
+        return new, f"units[{target}]"
+    if action == "remove-unit":
+        del new.units[ui]
+        return new, f"units[{min(ui, len(new.units) - 1)}]" if new.units else "units"
+    if action == "toggle-troop-leader":
+        if unit.troops is None:
+            raise ValueError("this unit has no troops")
+        unit.troops.leader = not unit.troops.leader
+        if unit.troops.leader:
+            for m in unit.members:
+                m.leader = False
+        return new, f"units[{ui}].troops"
+    if action == "toggle-troop-option":
+        if unit.troops is None:
+            raise ValueError("this unit has no troops")
+        unit.troops.options = _toggle(unit.troops.options, _need(args, "option"))
+        return new, f"units[{ui}].troops"
+    if member is None:
+        raise ValueError("choose a member of the unit first")
+    where = f"units[{ui}].members[{member_index}]"
+    if action == "remove-member":
+        del unit.members[member_index]  # type: ignore[arg-type]
+        return new, f"units[{ui}]"
+    if action == "toggle-leader":
+        member.leader = not member.leader
+        if member.leader:
+            for other in unit.members:
+                if other is not member:
+                    other.leader = False
+            if unit.troops:
+                unit.troops.leader = False
+        return new, where
+    if action == "set-commander-in-chief":
+        for u in new.units:
+            for m in u.members:
+                m.commander_in_chief = False
+        member.commander_in_chief = True
+        return new, where
+    if action == "toggle-army-standard":
+        turning_on = not member.army_standard
+        if turning_on:
+            for u in new.units:
+                for m in u.members:
+                    m.army_standard = False
+        member.army_standard = turning_on
+        return new, where
+    if action == "set-label":
+        member.label = str(args.get("label") or "")
+        return new, where
+    if action == "set-familiars":
+        member.familiars = _int(args, "familiars", 0, 20)
+        return new, where
+    if action == "toggle-miracle":
+        mid = _need(args, "miracle")
+        if cat.get("miracles", mid) is None:
+            raise ValueError(f"no miracle '{mid}' in the catalogue")
+        member.miracles = _toggle(member.miracles, mid)
+        return new, where
+    if action == "toggle-member-option":
+        member.options = _toggle(member.options, _need(args, "option"))
+        return new, where
+    raise ValueError(f"unknown edit '{action}'")
+
+
+def _without_unique_marks(unit: Unit) -> Unit:
+    """A duplicated unit must not copy the army-wide marks (one per army)."""
+    for m in unit.members:
+        m.commander_in_chief = False
+        m.army_standard = False
+    return unit
+
+
+# --------------------------------------------------------------------------- browse
+
+
+def browse(cat: Catalogue) -> list[BrowserEntry]:
+    data = _data(cat)
+    peoples = {p.id: p.name for p in data.peoples}
+    ranks = {r.id: r for r in data.ranks}
+    out: list[BrowserEntry] = []
+    for p in data.profiles:
+        rank = ranks.get(p.rank)
+        category = "character" if p.has_role("character") else (rank.scheme if rank and rank.scheme else "")
+        if p.has_role("war-machine"):
+            category = "support"
+        facets = {
+            "people": peoples.get(p.people, p.people),
+            "category": SCHEME_LABEL.get(category, category),
+            "rank": rank.name if rank else p.rank,
+            "role": ", ".join(p.roles) or "troop",
+        }
+        out.append(
+            BrowserEntry(
+                EntryRef("profiles", p.id),
+                p.name,
+                "profile",
+                f"{p.cost} A.P.",
+                facets,
+                " ".join([p.name, *facets.values(), *p.abilities]).lower(),
+            )
+        )
+    for collection, kind, cost_field in (
+        ("tactics", "tactic", ""),
+        ("communions", "communion", "power"),
+        ("miracles", "miracle", "fervor"),
+        ("rituals", "ritual", "power"),
+        ("abilities", "ability", ""),
+    ):
+        for entry in getattr(data, collection):
+            cost = getattr(entry, cost_field, None) if cost_field else None
+            out.append(
+                BrowserEntry(
+                    EntryRef(collection, entry.id),
+                    entry.name,
+                    kind,
+                    "" if cost is None else str(cost),
+                    {"people": "", "category": kind, "rank": "", "role": ""},
+                    f"{entry.name} {kind}".lower(),
+                )
+            )
+    return out
+
+
+def _glossary(cat: Catalogue, ability: str) -> tuple[str, str]:
+    name, _, value = ability.partition("/")
+    entry = cat.get("abilities", name)
+    if entry is None:
+        return ability, "(no glossary entry in this catalogue version)"
+    title = entry.name + (f"/{value}" if value else "")
+    return title, entry.text
+
+
+def detail(cat: Catalogue, ref: EntryRef) -> Detail:
+    entry = cat.get(ref.collection, ref.id)
+    if entry is None:
+        return Detail(f"{ref.id}", f"not in catalogue {cat.version}", (), (("Missing", "This entry does not exist in the list's catalogue version."),))
+    if ref.collection == "profiles":
+        p: Profile = entry
+        stats = [
+            ("MOV", str(p.mov)),
+            ("INI", str(p.ini)),
+            ("ATT", str(p.att)),
+            ("STR", str(p.str_)),
+            ("DEF", str(p.def_)),
+            ("RES", str(p.res)),
+            ("AIM", "-" if p.aim is None else str(p.aim)),
+            ("COU" if p.fear is None else "FEAR", str(p.cou if p.fear is None else p.fear) if (p.cou or p.fear) is not None else "-"),
+            ("DIS", str(p.dis)),
+        ]
+        if p.power is not None:
+            stats.append(("POW", str(p.power)))
+        if p.aspects is not None:
+            stats.append(("Aspects", f"Alt {p.aspects.alteration} / Cre {p.aspects.creation} / Des {p.aspects.destruction}"))
+        rank = cat.get("ranks", p.rank)
+        people = cat.get("peoples", p.people)
+        sections = [_glossary(cat, a) for a in p.abilities]
+        if p.ranged:
+            r = p.ranged
+            sections.append(("Ranged weapon", f"{r.name}: STR {r.strength}, ranges {r.short}/{r.medium}/{r.long} cm"))
+        for o in p.options:
+            sections.append((f"Option: {o.name}", f"+{o.cost} A.P. {o.text}".strip()))
+        if p.elements or p.path:
+            sections.append(("Magic", f"Elements: {', '.join(p.elements) or '-'}; path: {p.path or '-'}; initiation rank {p.initiation_rank or '-'}"))
+        if p.cult:
+            sections.append(("Faith", f"Cult: {p.cult}; rank: {p.faith_rank or '-'}"))
+        if p.assigned:
+            sections.append(("Assigned by armybuilder", ", ".join(p.assigned) + " (CAT-D1: not in the reference data)"))
+        subtitle = f"{people.name if people else p.people} · {rank.name if rank else p.rank} · {p.size}"
+        if p.roles:
+            subtitle += " · " + ", ".join(p.roles)
+        return Detail(p.name, subtitle, tuple(stats), tuple(sections), f"{p.cost} A.P.")
+    fields = entry.model_dump(exclude={"id", "name"})
+    stats = tuple((k.replace("_", " "), str(v)) for k, v in fields.items() if isinstance(v, (int, str)) and k not in ("text", "condition", "pros", "cons", "source") and v != "")
+    sections = tuple((k.capitalize(), str(fields[k])) for k in ("condition", "pros", "cons", "text", "source") if fields.get(k))
+    if fields.get("provisional"):
+        sections = (("Provisional", f"Written by armybuilder ({fields.get('decision') or 'rules-decisions'}); a later catalogue may correct it."),) + sections
+    cost = ""
+    if "power" in fields:
+        cost = f"Power {fields['power']}"
+    return Detail(entry.name, ref.collection.rstrip("s"), stats, sections, cost)

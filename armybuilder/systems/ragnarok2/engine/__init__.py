@@ -1,0 +1,1 @@
+"""Rag'Narok 2 rules engine: dice as distributions, combat, battles."""

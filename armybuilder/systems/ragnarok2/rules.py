@@ -1,0 +1,869 @@
+"""Rag'Narok 2 army-building rules, one small function per rule.
+
+Every message carries the numbers and a way to fix the list.  Rules read the
+catalogue the list is pinned to, so a list built on 1.0.0 is judged by 1.0.0.
+Rules receive a :class:`Context` with look-ups computed once per validation,
+which keeps a 1000 A.P. list well under a millisecond.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from armybuilder.core.catalog import Catalogue
+from armybuilder.core.findings import Finding, RuleBook, Severity
+
+from .army import (
+    Member,
+    R2List,
+    Unit,
+    breakdown,
+    effective,
+    is_commander,
+    member_cost,
+    profile,
+    slot_of,
+    troop_fighter_cost,
+)
+from .catalog import Profile, R2Catalog, R2Format
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+book = RuleBook("ragnarok2")
+
+GENERIC = "ragnarok2-generic-rules"
+MYSTICS = "ragnarok2-mystics"
+
+SCHEME_NAMES = {"army-corps": "army corps", "shock-troops": "shock troops", "support": "support"}
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+@dataclass
+class Context:
+    army: R2List
+    cat: Catalogue
+
+    @functools.cached_property
+    def data(self) -> R2Catalog:
+        return self.cat.data  # type: ignore[return-value]
+
+    @functools.cached_property
+    def format(self) -> R2Format | None:
+        return self.cat.get("formats", self.army.format)
+
+    @functools.cached_property
+    def points(self):
+        return breakdown(self.army, self.cat)
+
+    def unit_people(self, unit: Unit) -> str:
+        p = self.troop_profile(unit)
+        if p is None:
+            p = next((m for m in self.member_profiles(unit) if m is not None), None)
+        return p.people if p is not None else self.army.people
+
+    def troop_profile(self, unit: Unit) -> Profile | None:
+        return profile(self.cat, unit.troops.profile) if unit.troops else None
+
+    def member_profiles(self, unit: Unit) -> list[Profile | None]:
+        return [profile(self.cat, m.profile) for m in unit.members]
+
+    def formation(self, people_id: str) -> str:
+        people = self.cat.get("peoples", people_id)
+        return people.formation if people is not None else "scattered"
+
+    def rank_category(self, p: Profile) -> int:
+        rank = self.cat.get("ranks", p.rank)
+        return rank.category if rank is not None else 1
+
+    @functools.cached_property
+    def categories(self) -> list[str | None]:
+        return [unit_category(self.cat, u) for u in self.army.units]
+
+    def can_lead(self, p: Profile) -> tuple[bool, str]:
+        """R2-D5 leader restrictions, plus catalogue restrictions (FAQ battle toad)."""
+        for r in self.data.restrictions:
+            if r.can_lead is False and r.match.lower() in p.name.lower():
+                return False, f"{r.text} ({r.source})"
+        if p.has_role("standard-bearer"):
+            return False, "standard bearers cannot lead a unit"
+        if p.has_role("musician"):
+            return False, "musicians cannot lead a unit"
+        if p.has_role("construct"):
+            return False, "constructs cannot lead a unit"
+        if p.has_role("magician") and not p.has_role("warrior-mage"):
+            return False, "magicians (other than warrior-mages) cannot lead a unit"
+        if p.has_role("faithful") and not p.has_role("warrior-monk"):
+            return False, "faithful (other than warrior-monks) cannot lead a unit"
+        if p.has_role("living-dead") and p.power is None and p.aspects is None:
+            return False, "a Living-dead fighter can lead only if it has a Power or Faith value"
+        return True, ""
+
+
+def unit_category(cat: Catalogue, unit: Unit) -> str | None:
+    """Army-scheme category of a unit (R2-D3), from its troops, else its lone member."""
+    p = profile(cat, unit.troops.profile) if unit.troops and unit.troops.count > 0 else None
+    if p is None:
+        p = next((q for m in unit.members if (q := profile(cat, m.profile)) is not None), None)
+    if p is None:
+        return None
+    if p.has_role("war-machine") or p.has_role("magician") or p.has_role("faithful"):
+        return "support"
+    rank = cat.get("ranks", p.rank)
+    if rank is not None and rank.scheme is not None:
+        return rank.scheme
+    return "support" if p.has_role("character") else None
+
+
+def is_independent_profile(p: Profile) -> bool:
+    """Profiles that may stand beside a unit's troops rather than be troops themselves."""
+    return any(
+        p.has_role(r)
+        for r in (
+            "character",
+            "commander",
+            "musician",
+            "standard-bearer",
+            "independent",
+            "leader",
+            "magician",
+            "faithful",
+            "familiar",
+        )
+    )
+
+
+def _unit_label(ctx: Context, index: int, unit: Unit) -> str:
+    if unit.name:
+        return f"unit {index + 1} ({unit.name})"
+    p = ctx.troop_profile(unit)
+    if p is not None:
+        return f"unit {index + 1} ({p.name})"
+    return f"unit {index + 1}"
+
+
+# --------------------------------------------------------------------------- catalogue
+
+
+@book.rule("ragnarok2.catalogue.missing-entry")
+def missing_entries(ctx: Context) -> Iterator[Finding]:
+    from . import SYSTEM  # the protocol lists every reference the list makes
+
+    for where, ref in SYSTEM.referenced_entries(ctx.army):
+        if ctx.cat.get(ref.collection, ref.id) is None:
+            kind = ref.collection.rstrip("s")
+            yield Finding(
+                "ragnarok2.catalogue.missing-entry",
+                E,
+                f"{kind} '{ref.id}' does not exist in catalogue {ctx.cat.version}; it stays in "
+                f"the list, marked: replace it or remove it",
+                where,
+                "design: Army lists",
+            )
+
+
+@book.rule("ragnarok2.catalogue.unknown-option")
+def unknown_options(ctx: Context) -> Iterator[Finding]:
+    for ui, unit in enumerate(ctx.army.units):
+        holders: list[tuple[str, str, list[str]]] = []
+        if unit.troops:
+            holders.append((f"units[{ui}].troops", unit.troops.profile, unit.troops.options))
+        for mi, m in enumerate(unit.members):
+            holders.append((f"units[{ui}].members[{mi}]", m.profile, m.options))
+        for where, pid, options in holders:
+            p = profile(ctx.cat, pid)
+            if p is None:
+                continue
+            known = {o.id for o in p.options}
+            for option in options:
+                if option not in known:
+                    offered = ", ".join(sorted(known)) or "none"
+                    yield Finding(
+                        "ragnarok2.catalogue.unknown-option",
+                        E,
+                        f"{p.name} has no option '{option}' in catalogue {ctx.cat.version} "
+                        f"(options offered: {offered}); remove it",
+                        where,
+                        "catalogue",
+                    )
+
+
+@book.rule("ragnarok2.catalogue.people")
+def people_known(ctx: Context) -> Iterator[Finding]:
+    if ctx.cat.get("peoples", ctx.army.people) is None:
+        yield Finding(
+            "ragnarok2.catalogue.people",
+            E,
+            f"people '{ctx.army.people}' does not exist in catalogue {ctx.cat.version}; "
+            "choose one of the catalogue's peoples",
+            "people",
+            "catalogue",
+        )
+
+
+@book.rule("ragnarok2.format.unknown")
+def format_known(ctx: Context) -> Iterator[Finding]:
+    if ctx.format is None:
+        known = ", ".join(f.id for f in ctx.data.formats)
+        yield Finding(
+            "ragnarok2.format.unknown",
+            E,
+            f"format '{ctx.army.format}' does not exist (known: {known}); choose one",
+            "format",
+            "R2-D7",
+        )
+
+
+# --------------------------------------------------------------------------- points
+
+
+@book.rule("ragnarok2.points.limit")
+def point_limit(ctx: Context) -> Iterator[Finding]:
+    if ctx.format is None:
+        return
+    total, limit = ctx.points.total, ctx.format.limit
+    if total > limit:
+        yield Finding(
+            "ragnarok2.points.limit",
+            E,
+            f"the army costs {total} A.P.; the limit is {limit} A.P.: remove {total - limit} A.P.",
+            "",
+            "R2-D7",
+        )
+
+
+@book.rule("ragnarok2.points.characters")
+def character_share(ctx: Context) -> Iterator[Finding]:
+    if ctx.format is None:
+        return
+    share = ctx.format.character_share
+    allowed = ctx.format.limit * share // 100
+    spent = ctx.points.characters
+    if spent > allowed:
+        yield Finding(
+            "ragnarok2.points.characters",
+            E,
+            f"Characters cost {spent} A.P., more than {share} % of {ctx.format.limit} A.P. "
+            f"({allowed} A.P.): remove {spent - allowed} A.P. of Characters",
+            "",
+            "R2-D7; ragnarok-faq: Limitations",
+        )
+
+
+@book.rule("ragnarok2.points.war-machines")
+def war_machine_share(ctx: Context) -> Iterator[Finding]:
+    if ctx.format is None:
+        return
+    share = ctx.format.war_machine_share
+    allowed = ctx.format.limit * share // 100
+    spent = ctx.points.war_machines
+    if spent > allowed:
+        yield Finding(
+            "ragnarok2.points.war-machines",
+            E,
+            f"war machines cost {spent} A.P., more than {share} % of {ctx.format.limit} A.P. "
+            f"({allowed} A.P.): remove {spent - allowed} A.P. of war machines",
+            "",
+            "R2-D7; ragnarok-faq: Limitations",
+        )
+
+
+# --------------------------------------------------------------------------- army scheme
+
+
+@book.rule("ragnarok2.army.no-units")
+def has_units(ctx: Context) -> Iterator[Finding]:
+    if not ctx.army.units:
+        yield Finding(
+            "ragnarok2.army.no-units",
+            E,
+            "the army has no units yet: add a unit of army-corps troops to start",
+            "units",
+            f"{GENERIC}: The units",
+        )
+
+
+@book.rule("ragnarok2.scheme.corps-majority")
+def corps_majority(ctx: Context) -> Iterator[Finding]:
+    counts = Counter(c for c in ctx.categories if c)
+    corps = counts["army-corps"]
+    others = counts["shock-troops"] + counts["support"]
+    if corps < others:
+        missing = others - corps
+        yield Finding(
+            "ragnarok2.scheme.corps-majority",
+            E,
+            f"army corps has {plural(corps, 'unit')}; shock troops ({counts['shock-troops']}) and "
+            f"support ({counts['support']}) have {others} together: add {plural(missing, 'army-corps unit')} "
+            f"or remove {plural(missing, 'other unit')}",
+            "units",
+            "R2-D3",
+        )
+
+
+@book.rule("ragnarok2.scheme.unknown-category")
+def category_known(ctx: Context) -> Iterator[Finding]:
+    for ui, unit in enumerate(ctx.army.units):
+        if ctx.categories[ui] is None and (unit.troops or unit.members):
+            p = ctx.troop_profile(unit)
+            if p is None:
+                continue  # reported as a missing entry or an empty unit
+            yield Finding(
+                "ragnarok2.scheme.unknown-category",
+                W,
+                f"{_unit_label(ctx, ui, unit)}: rank '{p.rank}' has no army-scheme category in "
+                f"catalogue {ctx.cat.version}; it is left out of the army-scheme count",
+                f"units[{ui}]",
+                "R2-D3",
+            )
+
+
+@book.rule("ragnarok2.unit.effective")
+def unit_effective(ctx: Context) -> Iterator[Finding]:
+    scheme = ctx.data.tables.army_scheme
+    if scheme is None:
+        return
+    rows = {r.category: r for r in scheme.rows}
+    for ui, unit in enumerate(ctx.army.units):
+        category = ctx.categories[ui]
+        if category is None or category not in rows:
+            continue
+        formation = ctx.formation(ctx.unit_people(unit))
+        nature = "regiment" if formation == "close" else "horde"
+        low, high = getattr(rows[category], nature)
+        n = effective(unit)
+        solo = _solo_allowed(ctx, unit, scheme.solo_unit_cost)
+        if n == 0:
+            yield Finding(
+                "ragnarok2.unit.effective",
+                E,
+                f"{_unit_label(ctx, ui, unit)} has no fighters: add troops or remove the unit",
+                f"units[{ui}]",
+                "R2-D3",
+            )
+            continue
+        if n < low and not (solo and n >= 1):
+            yield Finding(
+                "ragnarok2.unit.effective",
+                E,
+                f"{_unit_label(ctx, ui, unit)} has {plural(n, 'fighter')}; a {SCHEME_NAMES[category]} "
+                f"unit of a {nature} army needs {low} to {high}: add {low - n}",
+                f"units[{ui}]",
+                "R2-D3",
+            )
+        elif n > high:
+            yield Finding(
+                "ragnarok2.unit.effective",
+                E,
+                f"{_unit_label(ctx, ui, unit)} has {plural(n, 'fighter')}; a {SCHEME_NAMES[category]} "
+                f"unit of a {nature} army holds {low} to {high}: remove {n - high}",
+                f"units[{ui}]",
+                "R2-D3",
+            )
+
+
+def _solo_allowed(ctx: Context, unit: Unit, threshold: int) -> bool:
+    """FAQ: a troop (or a leader) worth 50 A.P. or more may form a unit on its own."""
+    if unit.troops is not None and troop_fighter_cost(ctx.cat, unit.troops) >= threshold:
+        return True
+    return any(member_cost(ctx.cat, m) >= threshold for m in unit.members if m.leader or not unit.troops)
+
+
+# --------------------------------------------------------------------------- composition
+
+
+@book.rule("ragnarok2.unit.one-people")
+def one_people(ctx: Context) -> Iterator[Finding]:
+    for ui, unit in enumerate(ctx.army.units):
+        people = ctx.unit_people(unit)
+        for mi, p in enumerate(ctx.member_profiles(unit)):
+            if p is not None and p.people != people:
+                yield Finding(
+                    "ragnarok2.unit.one-people",
+                    E,
+                    f"{p.name} belongs to {_people_name(ctx, p.people)} but "
+                    f"{_unit_label(ctx, ui, unit)} is of {_people_name(ctx, people)}: all members "
+                    "of a unit belong to one people; move it to a unit of its own people",
+                    f"units[{ui}].members[{mi}]",
+                    "R2-D5",
+                )
+
+
+def _people_name(ctx: Context, people_id: str) -> str:
+    people = ctx.cat.get("peoples", people_id)
+    return people.name if people is not None else people_id
+
+
+@book.rule("ragnarok2.unit.one-troop-profile")
+def one_troop_profile(ctx: Context) -> Iterator[Finding]:
+    for ui, unit in enumerate(ctx.army.units):
+        for mi, p in enumerate(ctx.member_profiles(unit)):
+            if p is not None and not is_independent_profile(p):
+                troop = ctx.troop_profile(unit)
+                what = f"the unit's troops are {troop.name}" if troop else "the unit has no troops"
+                yield Finding(
+                    "ragnarok2.unit.one-troop-profile",
+                    E,
+                    f"{p.name} is a troop profile, not an independent, and {what}: troops of a unit "
+                    "share one profile; put it in a unit of its own",
+                    f"units[{ui}].members[{mi}]",
+                    "R2-D5",
+                )
+
+
+SLOT_NAMES = {
+    "commander": "commander",
+    "musician": "musician",
+    "standard-bearer": "standard bearer",
+    "independent": "other independent",
+}
+
+
+@book.rule("ragnarok2.unit.slots")
+def unit_slots(ctx: Context) -> Iterator[Finding]:
+    for ui, unit in enumerate(ctx.army.units):
+        seen: dict[str, list[int]] = {}
+        for mi, p in enumerate(ctx.member_profiles(unit)):
+            if p is None or not is_independent_profile(p):
+                continue
+            slot = _slot(ctx, p)
+            if slot != "character":
+                seen.setdefault(slot, []).append(mi)
+        for slot, indexes in seen.items():
+            if len(indexes) > 1:
+                yield Finding(
+                    "ragnarok2.unit.slots",
+                    E,
+                    f"{_unit_label(ctx, ui, unit)} has {len(indexes)} {SLOT_NAMES[slot]}s; a unit may "
+                    f"hold only one (and any number of Characters): remove {len(indexes) - 1}",
+                    f"units[{ui}].members[{indexes[1]}]",
+                    "R2-D5",
+                )
+
+
+def _slot(ctx: Context, p: Profile) -> str:
+    for r in ctx.data.restrictions:
+        if r.slot and r.match.lower() in p.name.lower():
+            return r.slot
+    return slot_of(p)
+
+
+@book.rule("ragnarok2.unit.leader")
+def unit_leader(ctx: Context) -> Iterator[Finding]:
+    for ui, unit in enumerate(ctx.army.units):
+        leaders: list[tuple[str, Profile | None]] = []
+        if unit.troops and unit.troops.leader:
+            leaders.append((f"units[{ui}].troops", ctx.troop_profile(unit)))
+        for mi, member in enumerate(unit.members):
+            if member.leader:
+                leaders.append((f"units[{ui}].members[{mi}]", profile(ctx.cat, member.profile)))
+        if len(leaders) > 1:
+            yield Finding(
+                "ragnarok2.unit.leader",
+                E,
+                f"{_unit_label(ctx, ui, unit)} has {len(leaders)} leaders; a unit has one leader: "
+                f"unmark {len(leaders) - 1}",
+                leaders[1][0],
+                "R2-D5",
+            )
+        for where, p in leaders:
+            if p is None:
+                continue
+            ok, why = ctx.can_lead(p)
+            if not ok:
+                yield Finding(
+                    "ragnarok2.unit.leader",
+                    E,
+                    f"{p.name} cannot be the leader of {_unit_label(ctx, ui, unit)}: {why}; "
+                    "choose another leader",
+                    where,
+                    "R2-D5",
+                )
+
+
+@book.rule("ragnarok2.unit.rank-category")
+def joining_rank(ctx: Context) -> Iterator[Finding]:
+    for ui, unit in enumerate(ctx.army.units):
+        troop = ctx.troop_profile(unit)
+        if troop is None:
+            continue
+        troop_category = ctx.rank_category(troop)
+        for mi, member in enumerate(unit.members):
+            p = profile(ctx.cat, member.profile)
+            if p is None or not (p.has_role("character") or member.leader):
+                continue
+            if p.has_role("warrior-mage") or p.has_role("warrior-monk"):
+                continue  # may join any unit of their people (R2-D5)
+            category = ctx.rank_category(p)
+            if troop_category > category:
+                yield Finding(
+                    "ragnarok2.unit.rank-category",
+                    E,
+                    f"{p.name} (rank category {category}) cannot join {_unit_label(ctx, ui, unit)} "
+                    f"whose troops are of rank category {troop_category}: a Character or leader joins "
+                    f"only units of rank category {category} or lower; move it to such a unit",
+                    f"units[{ui}].members[{mi}]",
+                    "R2-D5",
+                )
+
+
+@book.rule("ragnarok2.unit.unique-character")
+def unique_characters(ctx: Context) -> Iterator[Finding]:
+    seen: dict[str, str] = {}
+    for ui, unit in enumerate(ctx.army.units):
+        for mi, member in enumerate(unit.members):
+            p = profile(ctx.cat, member.profile)
+            if p is None or not p.has_role("character"):
+                continue
+            where = f"units[{ui}].members[{mi}]"
+            if p.id in seen:
+                yield Finding(
+                    "ragnarok2.unit.unique-character",
+                    E,
+                    f"{p.name} is in the army twice; a Character is unique: remove one",
+                    where,
+                    "Confrontation: Characters",
+                )
+            seen.setdefault(p.id, where)
+
+
+# --------------------------------------------------------------------------- command
+
+
+def _members(ctx: Context) -> Iterator[tuple[str, Member, Profile | None]]:
+    for ui, unit in enumerate(ctx.army.units):
+        for mi, member in enumerate(unit.members):
+            yield f"units[{ui}].members[{mi}]", member, profile(ctx.cat, member.profile)
+
+
+@book.rule("ragnarok2.command.commander-in-chief")
+def commander_in_chief(ctx: Context) -> Iterator[Finding]:
+    chosen = [(w, m, p) for w, m, p in _members(ctx) if m.commander_in_chief]
+    if not chosen:
+        candidates = sum(
+            1 for _, _, p in _members(ctx) if p is not None and is_commander(p) and p.people == ctx.army.people
+        )
+        hint = (
+            f"mark one of the army's {plural(candidates, 'commander')} as Commander-in-Chief"
+            if candidates
+            else "add a commander (a fighter with Leadership/X) of the army's people and mark it"
+        )
+        yield Finding(
+            "ragnarok2.command.commander-in-chief",
+            E,
+            f"the army has no Commander-in-Chief: {hint}",
+            "units" if ctx.army.units else "",
+            "R2-D6",
+        )
+        return
+    if len(chosen) > 1:
+        yield Finding(
+            "ragnarok2.command.commander-in-chief",
+            E,
+            f"{len(chosen)} fighters are marked Commander-in-Chief; an army has exactly one: unmark "
+            f"{len(chosen) - 1}",
+            chosen[1][0],
+            "R2-D6",
+        )
+    for where, _, p in chosen:
+        if p is None:
+            continue
+        if not is_commander(p):
+            yield Finding(
+                "ragnarok2.command.commander-in-chief",
+                E,
+                f"{p.name} is not a commander (no Leadership/X, or a musician or standard bearer) and "
+                "cannot be Commander-in-Chief: choose a commander",
+                where,
+                "R2-D6",
+            )
+        elif p.people != ctx.army.people:
+            yield Finding(
+                "ragnarok2.command.commander-in-chief",
+                E,
+                f"{p.name} is of {_people_name(ctx, p.people)}, not of the army's people "
+                f"({_people_name(ctx, ctx.army.people)}): choose a commander of the army's people",
+                where,
+                "R2-D6",
+            )
+
+
+@book.rule("ragnarok2.command.army-standard")
+def army_standard(ctx: Context) -> Iterator[Finding]:
+    chosen = [(w, m, p) for w, m, p in _members(ctx) if m.army_standard]
+    if len(chosen) > 1:
+        yield Finding(
+            "ragnarok2.command.army-standard",
+            E,
+            f"{len(chosen)} fighters are marked army standard; an army has at most one: unmark "
+            f"{len(chosen) - 1}",
+            chosen[1][0],
+            "R2-D6",
+        )
+    for where, _, p in chosen:
+        if p is None:
+            continue
+        if not (p.has_role("standard-bearer") and p.has_role("living-legend")):
+            yield Finding(
+                "ragnarok2.command.army-standard",
+                E,
+                f"{p.name} cannot be the army standard: only a Living-legend standard bearer can; "
+                "unmark it",
+                where,
+                "R2-D6",
+            )
+
+
+def war_staffs(ctx: Context) -> tuple[int, int]:
+    """(war staffs, complete war staffs): commander with musician and/or standard bearer."""
+    staffs = complete = 0
+    for unit in ctx.army.units:
+        profiles = [p for p in ctx.member_profiles(unit) if p is not None]
+        army_standard = any(
+            m.army_standard and (p := profile(ctx.cat, m.profile)) is not None and p.has_role("standard-bearer")
+            for m in unit.members
+        )
+        has_commander = any(is_commander(p) for p in profiles)
+        has_musician = any(p.has_role("musician") for p in profiles) or army_standard
+        has_standard = any(p.has_role("standard-bearer") for p in profiles)
+        if has_commander and (has_musician or has_standard):
+            staffs += 1
+            if has_musician and has_standard:
+                complete += 1
+    return staffs, complete
+
+
+@book.rule("ragnarok2.command.war-staffs")
+def report_war_staffs(ctx: Context) -> Iterator[Finding]:
+    staffs, complete = war_staffs(ctx)
+    if staffs:
+        yield Finding(
+            "ragnarok2.command.war-staffs",
+            I,
+            f"{plural(staffs, 'war staff', 'war staffs')}, {complete} complete: +{complete} tactical "
+            f"{'point' if complete == 1 else 'points'} per round",
+            "",
+            "R2-D6",
+        )
+
+
+# --------------------------------------------------------------------------- mystics
+
+
+@book.rule("ragnarok2.mystics.familiars")
+def familiars(ctx: Context) -> Iterator[Finding]:
+    for where, member, p in _members(ctx):
+        if p is None or member.familiars == 0:
+            continue
+        if not (p.has_role("magician") and p.has_role("character")):
+            yield Finding(
+                "ragnarok2.mystics.familiars",
+                E,
+                f"{p.name} has {plural(member.familiars, 'familiar')} but only Character magicians "
+                "bring familiars: remove them",
+                where,
+                "R2-D5",
+            )
+        elif member.familiars > (p.initiation_rank or 0):
+            allowed = p.initiation_rank or 0
+            yield Finding(
+                "ragnarok2.mystics.familiars",
+                E,
+                f"{p.name} has {plural(member.familiars, 'familiar')}; its initiation rank allows "
+                f"{allowed}: remove {member.familiars - allowed}",
+                where,
+                "R2-D5",
+            )
+
+
+def faithful_profiles(ctx: Context) -> Iterator[tuple[Profile, int]]:
+    for unit in ctx.army.units:
+        if unit.troops and (p := ctx.troop_profile(unit)) is not None and p.aspects is not None:
+            yield p, unit.troops.count
+        for p in ctx.member_profiles(unit):
+            if p is not None and p.aspects is not None:
+                yield p, 1
+
+
+@book.rule("ragnarok2.mystics.litany-budget")
+def litany_budget(ctx: Context) -> Iterator[Finding]:
+    budget = sum(p.aspects.total * n for p, n in faithful_profiles(ctx) if p.aspects)
+    communions = sum(c.power for cid in ctx.army.communions if (c := ctx.cat.get("communions", cid)))
+    miracles = sum(
+        m.budget_cost
+        for _, member, _ in _members(ctx)
+        for mid in member.miracles
+        if (m := ctx.cat.get("miracles", mid)) is not None
+    )
+    spent = communions + miracles
+    if spent > budget:
+        yield Finding(
+            "ragnarok2.mystics.litany-budget",
+            E,
+            f"communions ({communions}) and miracles ({miracles}) cost {spent} litany points; the "
+            f"army's faithful have {budget} Aspect points in all: drop {spent - budget} points of "
+            "litanies or add faithful",
+            "communions",
+            "R2-D8",
+        )
+
+
+def _cult_matches(cult: str | None, wanted: str) -> bool:
+    return wanted.lower() == "universal" or (cult or "").lower() == wanted.lower()
+
+
+@book.rule("ragnarok2.mystics.miracle-holder")
+def miracle_holders(ctx: Context) -> Iterator[Finding]:
+    for where, member, p in _members(ctx):
+        for mid in member.miracles:
+            miracle = ctx.cat.get("miracles", mid)
+            if miracle is None or p is None:
+                continue
+            if not (p.has_role("faithful") and p.has_role("character")):
+                yield Finding(
+                    "ragnarok2.mystics.miracle-holder",
+                    E,
+                    f"{p.name} holds the miracle {miracle.name} but only a Character faithful may: "
+                    "give it to one",
+                    where,
+                    "R2-D8",
+                )
+                continue
+            if miracle.cults and not any(_cult_matches(p.cult, c) for c in miracle.cults):
+                yield Finding(
+                    "ragnarok2.mystics.miracle-holder",
+                    E,
+                    f"{p.name} (cult {p.cult or 'none'}) cannot call {miracle.name} "
+                    f"(cults: {', '.join(miracle.cults)}): give it to a faithful of those cults",
+                    where,
+                    "R2-D8",
+                )
+            elif miracle.aspects and p.aspects is not None:
+                lacking = [a for a in miracle.aspects if getattr(p.aspects, a.lower(), 0) < 1]
+                if len(lacking) == len(miracle.aspects):
+                    yield Finding(
+                        "ragnarok2.mystics.miracle-holder",
+                        E,
+                        f"{p.name} has no {' or '.join(miracle.aspects)} Aspect and cannot call "
+                        f"{miracle.name}: give it to a faithful who has one",
+                        where,
+                        "R2-D8",
+                    )
+
+
+@book.rule("ragnarok2.mystics.communion-cult")
+def communion_cult(ctx: Context) -> Iterator[Finding]:
+    faithful = [p for p, _ in faithful_profiles(ctx)]
+    for ci, cid in enumerate(ctx.army.communions):
+        communion = ctx.cat.get("communions", cid)
+        if communion is None:
+            continue
+        able = [
+            p
+            for p in faithful
+            if _cult_matches(p.cult, communion.cult)
+            and p.aspects is not None
+            and any(getattr(p.aspects, a.lower(), 0) >= 1 for a in communion.aspects)
+        ]
+        if not able:
+            yield Finding(
+                "ragnarok2.mystics.communion-cult",
+                E,
+                f"no faithful of the army can call {communion.name} (cult {communion.cult}, Aspect "
+                f"{' or '.join(communion.aspects)}): add such a faithful or drop the communion",
+                f"communions[{ci}]",
+                f"{MYSTICS}: Calling a communion",
+            )
+
+
+@book.rule("ragnarok2.mystics.ritual-element")
+def ritual_element(ctx: Context) -> Iterator[Finding]:
+    elements: set[str] = set()
+    for unit in ctx.army.units:
+        profiles = [ctx.troop_profile(unit)] + ctx.member_profiles(unit)
+        for p in profiles:
+            if p is not None and p.has_role("magician"):
+                elements.update(e.lower() for e in p.elements)
+    for ri, rid in enumerate(ctx.army.rituals):
+        ritual = ctx.cat.get("rituals", rid)
+        if ritual is not None and ritual.element.lower() not in elements:
+            yield Finding(
+                "ragnarok2.mystics.ritual-element",
+                E,
+                f"the ritual {ritual.name} needs a magician who masters {ritual.element}; the army's "
+                f"magicians master {', '.join(sorted(elements)) or 'no Element'}: add one or drop it",
+                f"rituals[{ri}]",
+                "R2-D8",
+            )
+
+
+@book.rule("ragnarok2.mystics.duplicates")
+def mystic_duplicates(ctx: Context) -> Iterator[Finding]:
+    for field in ("communions", "rituals"):
+        for entry_id, n in Counter(getattr(ctx.army, field)).items():
+            if n > 1:
+                yield Finding(
+                    "ragnarok2.mystics.duplicates",
+                    E,
+                    f"{field[:-1]} '{entry_id}' is bought {n} times; once is enough: remove {n - 1}",
+                    field,
+                    "R2-D8",
+                )
+
+
+# --------------------------------------------------------------------------- tactics
+
+
+@book.rule("ragnarok2.tactics.duplicates")
+def tactic_duplicates(ctx: Context) -> Iterator[Finding]:
+    for tactic_id, n in Counter(ctx.army.tactics).items():
+        if n > 1:
+            yield Finding(
+                "ragnarok2.tactics.duplicates",
+                E,
+                f"the tactical deck holds '{tactic_id}' {n} times; a deck holds each tactic once: "
+                f"remove {n - 1}",
+                "tactics",
+                "R2-D9",
+            )
+
+
+@book.rule("ragnarok2.tactics.unreachable")
+def tactic_reachable(ctx: Context) -> Iterator[Finding]:
+    for ti, tactic_id in enumerate(ctx.army.tactics):
+        tactic = ctx.cat.get("tactics", tactic_id)
+        if tactic is None:
+            continue
+        if not any(_meets(ctx, ui, unit, tactic) for ui, unit in enumerate(ctx.army.units)):
+            yield Finding(
+                "ragnarok2.tactics.unreachable",
+                W,
+                f"no unit of the army can ever meet the condition of {tactic.name} "
+                f"({tactic.condition}): it will stay in the deck unused",
+                f"tactics[{ti}]",
+                "R2-D9",
+            )
+
+
+def _meets(ctx: Context, ui: int, unit: Unit, tactic) -> bool:
+    troop = ctx.troop_profile(unit) or next((p for p in ctx.member_profiles(unit) if p), None)
+    if troop is None:
+        return False
+    if tactic.min_rank_category is not None and ctx.rank_category(troop) < tactic.min_rank_category:
+        return False
+    if tactic.formation is not None:
+        n = effective(unit)
+        formation = ctx.formation(troop.people) if n >= 5 else "scattered"
+        if formation != tactic.formation:
+            return False
+    if tactic.scheme is not None and ctx.categories[ui] != tactic.scheme:
+        return False
+    return not (tactic.min_effective is not None and effective(unit) < tactic.min_effective)
+
+
+def run_rules(army: R2List, cat: Catalogue) -> list[Finding]:
+    return book.run(Context(army, cat))
