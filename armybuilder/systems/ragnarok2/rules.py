@@ -154,6 +154,8 @@ def missing_entries(ctx: Context) -> Iterator[Finding]:
     from . import SYSTEM  # the protocol lists every reference the list makes
 
     for where, ref in SYSTEM.referenced_entries(ctx.army):
+        if ref.collection in ("peoples", "formats"):
+            continue  # their own rules say more (ragnarok2.catalogue.people, .format.unknown)
         if ctx.cat.get(ref.collection, ref.id) is None:
             kind = ref.collection.rstrip("s")
             yield Finding(
@@ -350,7 +352,7 @@ def unit_effective(ctx: Context) -> Iterator[Finding]:
             yield Finding(
                 "ragnarok2.unit.effective",
                 E,
-                f"{_unit_label(ctx, ui, unit)} has {plural(n, 'fighter')}; a {SCHEME_NAMES[category]} "
+                f"{_unit_label(ctx, ui, unit)} has {plural(n, 'fighter')}; {_a(SCHEME_NAMES[category])} "
                 f"unit of a {nature} army needs {low} to {high}: add {low - n}",
                 f"units[{ui}]",
                 "R2-D3",
@@ -359,11 +361,15 @@ def unit_effective(ctx: Context) -> Iterator[Finding]:
             yield Finding(
                 "ragnarok2.unit.effective",
                 E,
-                f"{_unit_label(ctx, ui, unit)} has {plural(n, 'fighter')}; a {SCHEME_NAMES[category]} "
+                f"{_unit_label(ctx, ui, unit)} has {plural(n, 'fighter')}; {_a(SCHEME_NAMES[category])} "
                 f"unit of a {nature} army holds {low} to {high}: remove {n - high}",
                 f"units[{ui}]",
                 "R2-D3",
             )
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def _solo_allowed(ctx: Context, unit: Unit, threshold: int) -> bool:
