@@ -291,6 +291,9 @@ class Tactic(Strict):
     formation: Formation | None = None
     scheme: SchemeCategory | None = None
     min_effective: int | None = None
+    # What the battle simulator applies to a unit holding the tactic this round
+    # (keys: attack_shift, wound_shift, defense_shift, initiative, courage, rally).
+    effects: dict[str, int] = Field(default_factory=dict)
 
 
 class Communion(Strict):

@@ -1,0 +1,46 @@
+"""Battle simulation: complete games, reproducible, and plausible."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from armybuilder.systems.ragnarok2.engine.battle import Battle, play_game
+
+
+def test_a_game_plays_to_the_end_with_a_log(cat, legal):
+    record = play_game(cat, legal, legal, np.random.default_rng(3), log=True)
+    assert 1 <= record.rounds <= 6
+    assert record.winner in (0, 1, None)
+    assert any("tactical roll" in line for line in record.log)
+    assert {u.side for u in record.units} == {0, 1}
+    assert len({(u.side, u.name) for u in record.units}) == len(record.units)
+
+
+def test_same_seed_same_game(cat, legal):
+    a = play_game(cat, legal, legal, np.random.default_rng(11), log=True)
+    b = play_game(cat, legal, legal, np.random.default_rng(11), log=True)
+    assert a.log == b.log and a.scores == b.scores and a.winner == b.winner
+
+
+def test_mirror_match_is_balanced(cat, legal):
+    results = [play_game(cat, legal, legal, np.random.default_rng(seed)).winner for seed in range(300)]
+    wins, losses = results.count(0), results.count(1)
+    assert abs(wins - losses) < 0.25 * len(results)
+
+
+def test_stronger_army_wins_more(cat, legal):
+    strong = legal.model_copy(deep=True)
+    strong.units[0].troops.count = 20
+    strong.units[1].troops.count = 20
+    strong.units[2].troops.count = 12
+    results = [play_game(cat, strong, legal, np.random.default_rng(seed)).winner for seed in range(200)]
+    assert results.count(0) > 2 * results.count(1)
+
+
+def test_wound_allocation_eliminates_as_many_as_possible(cat, legal):
+    """Seed example: 4 Wounds on 4 fighters with 2 Wound levels kill 2 (not wound 4)."""
+    battle = Battle(cat, legal, legal, np.random.default_rng(0), log=False)
+    knights = battle.sides[1][2]  # 4 Large knights: 2 Wound levels each
+    assert knights.groups[0].wound_levels == 2
+    killed = battle.allocate(battle.sides[0][0], knights, 4)
+    assert killed == 2 and knights.count == 2
