@@ -177,9 +177,41 @@ def parse_text(text: str, path: str) -> Any:
     except YAMLError as exc:
         raise _yaml_error(exc, path) from None
     except RecursionError:
-        raise InputError.at(f"values are nested more than {MAX_DEPTH} levels deep", path) from None
+        line, col = _too_deep_position(text)
+        raise InputError.at(f"values are nested more than {MAX_DEPTH} levels deep", path, line, col) from None
     except (ValueError, TypeError) as exc:  # e.g. a timestamp out of range
         raise InputError.at(f"invalid value: {exc}", path) from None
+
+
+def _too_deep_position(text: str) -> tuple[int | None, int | None]:
+    """Where nesting first passes MAX_DEPTH, found without the parser.
+
+    The composer recurses once per level, so a document nested thousands of levels deep
+    fails before any position is known; a scan of flow brackets (the usual shape of such
+    files) and, failing that, of indentation still lets the error point at a place.
+    """
+    depth = 0
+    quote = ""
+    for line_no, line in enumerate(text.splitlines(), 1):
+        for col, char in enumerate(line, 1):
+            if quote:
+                if char == quote:
+                    quote = ""
+            elif char in "'\"":
+                quote = char
+            elif char == "#":
+                break
+            elif char in "[{":
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return line_no, col
+            elif char in "]}":
+                depth = max(0, depth - 1)
+    deepest = max(
+        ((len(line) - len(line.lstrip(" -")), n) for n, line in enumerate(text.splitlines(), 1)),
+        default=(0, 0),
+    )
+    return (deepest[1], deepest[0] + 1) if deepest[1] else (None, None)
 
 
 def load_document(path: str | Path, limit: int = LIST_FILE_LIMIT) -> Any:
