@@ -237,7 +237,7 @@ class Profile(Strict):
     size: Size
     roles: list[Role] = Field(default_factory=list)
     cost: int  # A.P. per fighter
-    mov: int
+    mov: int | float  # cm; the reference data has half steps (7.5, 12.5, 17.5)
     ini: int
     att: int
     str_: int = Field(alias="str")
