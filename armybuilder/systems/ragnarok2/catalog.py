@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from armybuilder.core.catalog import CatalogModel, Strict
 
@@ -157,6 +157,9 @@ class Tables(Strict):
     phases: list[Phase] = Field(default_factory=list)
     faith_recovery: dict[str, int] = Field(default_factory=dict)  # devout: 1, zealot: 2...
     familiar_cost: int = 0
+    # Source of each table field above that has no ``source`` of its own (the lists and
+    # mappings), keyed by field name: "sizes" → "seed: The fighters / Power".
+    sources: dict[str, str] = Field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- entries
@@ -277,6 +280,9 @@ class Profile(Strict):
         return self.ability_value(ability_id) is not None
 
 
+TACTIC_EFFECT_KEYS = ("attack_shift", "wound_shift", "defense_shift", "initiative", "courage", "rally")
+
+
 class Tactic(Strict):
     id: str
     name: str
@@ -294,6 +300,18 @@ class Tactic(Strict):
     # What the battle simulator applies to a unit holding the tactic this round
     # (keys: attack_shift, wound_shift, defense_shift, initiative, courage, rally).
     effects: dict[str, int] = Field(default_factory=dict)
+    # The cons in the same keys; the seed (Tactical deck) inflicts them on rank I units only
+    # (troops of rank category 1), so a simulator adds them to ``effects`` for such units.
+    cons_effects: dict[str, int] = Field(default_factory=dict)
+
+    @field_validator("effects", "cons_effects")
+    @classmethod
+    def _known_effect_keys(cls, value: dict[str, int]) -> dict[str, int]:
+        """A misspelt key would silently do nothing in the simulator: refuse it."""
+        unknown = sorted(set(value) - set(TACTIC_EFFECT_KEYS))
+        if unknown:
+            raise ValueError(f"unknown effect {', '.join(unknown)} (known: {', '.join(TACTIC_EFFECT_KEYS)})")
+        return value
 
 
 class Communion(Strict):
