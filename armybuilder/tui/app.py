@@ -1,0 +1,197 @@
+"""The armybuilder TUI: home screen and list editor for every game system.
+
+``run(path)`` is what ``armybuilder`` and ``armybuilder edit LIST`` call.  The list is
+loaded before the terminal is taken over, so a broken file gives a plain
+``file:line:column`` error and exit code 2 instead of a full-screen failure.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import App
+from textual.binding import Binding
+
+from armybuilder.core.errors import InputError
+
+from .commands import ScreenCommands
+from .session import Session, open_file, open_recovery, open_text
+from .storage import Recovery, Store
+
+
+class ArmyBuilderApp(App):
+    """Home screen at the bottom of the stack; each opened list is an editor screen."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "armybuilder"
+    COMMANDS = App.COMMANDS | {ScreenCommands}
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("question_mark", "help", "Help", show=False),
+    ]
+
+    def __init__(
+        self,
+        session: Session | None = None,
+        *,
+        store: Store | None = None,
+        recovery_delay: float = 3.0,
+        export_dir: Path | None = None,
+        offer_recovery: bool = True,
+    ) -> None:
+        super().__init__()
+        self.store = store or Store()
+        self.initial = session
+        self.recovery_delay = recovery_delay
+        self.export_dir = export_dir or Path("exports")
+        self.paper = "A4"
+        self.offer_recovery = offer_recovery
+
+    def on_mount(self) -> None:
+        from .screens.home import HomeScreen
+
+        self.push_screen(HomeScreen())
+        if self.initial is not None:
+            session, self.initial = self.initial, None
+            self._open_with_recovery_check(session)
+
+    # -- opening ---------------------------------------------------------------
+
+    @property
+    def editor(self):
+        from .screens.editor import EditorScreen
+
+        return next((s for s in reversed(self.screen_stack) if isinstance(s, EditorScreen)), None)
+
+    def open_session(self, session: Session) -> None:
+        from .screens.editor import EditorScreen
+
+        if session.store is None:
+            session.store = self.store
+        self.push_screen(EditorScreen(session, self.recovery_delay))
+
+    def _open_with_recovery_check(self, session: Session) -> None:
+        """If an earlier editor died with unsaved changes to this file, offer them."""
+        recovery = self.store.recovery_for(session.path) if (self.offer_recovery and session.path) else None
+        if recovery is None:
+            self.open_session(session)
+            return
+        from .screens.modals import Confirm
+
+        body = Text()
+        body.append("An editor closed without saving changes to\n")
+        body.append(str(session.path), style="bold")
+        body.append(f"\n(recovery copy written {recovery.when}).\n\nRecover those changes? They stay unsaved until you save.")
+
+        def chosen(key: str | None) -> None:
+            if key == "recover":
+                self.recover(recovery)
+            else:
+                if key == "discard":
+                    self.store.discard_recovery(recovery.key)
+                self.open_session(session)
+
+        self.push_screen(
+            Confirm(
+                "Recover unsaved work?",
+                body,
+                (("recover", "Recover", "primary"), ("discard", "Discard them", "error"), ("keep", "Not now", "default")),
+            ),
+            chosen,
+        )
+
+    def open_path(self, path: Path) -> None:
+        try:
+            session = open_file(path, self.store)
+        except InputError as exc:
+            self.notify(str(exc), title="cannot open", severity="error", markup=False, timeout=10)
+            return
+        self._open_with_recovery_check(session)
+
+    def open_sample(self, system_id: str, rel: str) -> None:
+        from armybuilder.core.registry import get_system
+        from armybuilder.core.yamlio import decode_text
+
+        try:
+            system = get_system(system_id)
+            item = dict(system.source.samples())[rel]
+            session = open_text(decode_text(item.read_bytes(), rel), rel, None, self.store)
+        except (InputError, KeyError) as exc:
+            self.notify(str(exc), title="cannot open the sample", severity="error", markup=False)
+            return
+        self.open_session(session)
+        self.notify("a bundled sample: ctrl+s saves your own copy")
+
+    def recover(self, recovery: Recovery) -> None:
+        try:
+            session = open_recovery(recovery.file, Path(recovery.path) if recovery.path else None, self.store)
+        except (InputError, OSError) as exc:
+            self.notify(f"the recovery copy is unreadable: {exc}", severity="error", markup=False)
+            return
+        session.recovery_key = recovery.key  # keep writing into the same slot until saved
+        self.open_session(session)
+        self.notify("recovered unsaved changes: ctrl+s to save them", timeout=8)
+
+    def close_editor(self, editor) -> None:
+        """Leave an editor (asking about unsaved changes) and return to the home screen."""
+
+        def leave() -> None:
+            editor.session.discard_recovery()
+            if editor in self.screen_stack:
+                if self.screen is not editor:
+                    return
+                self.pop_screen()
+
+        self._ask_unsaved(editor, leave)
+
+    def _ask_unsaved(self, editor, proceed) -> None:
+        if not editor.session.dirty:
+            proceed()
+            return
+        from .screens.modals import Confirm
+
+        body = Text("The list ")
+        body.append(editor.session.army.name, style="bold")
+        body.append(" has unsaved changes.")
+
+        def chosen(key: str | None) -> None:
+            if key == "save":
+                editor.action_save(then=proceed)
+            elif key == "discard":
+                proceed()
+
+        self.push_screen(
+            Confirm("Unsaved changes", body, (("save", "Save", "primary"), ("discard", "Don't save", "error"), ("cancel", "Cancel", "default"))),
+            chosen,
+        )
+
+    # -- app actions -------------------------------------------------------------
+
+    async def action_quit(self) -> None:
+        editor = self.editor
+        if editor is None:
+            self.exit()
+            return
+
+        def leave() -> None:
+            editor.session.discard_recovery()
+            self.exit()
+
+        self._ask_unsaved(editor, leave)
+
+    def action_help(self) -> None:
+        from .screens.modals import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+
+def run(path: Path | None) -> int:
+    """Entry point of ``armybuilder`` / ``armybuilder edit LIST``."""
+    session = None
+    store = Store()
+    if path is not None:
+        session = open_file(path, store)  # InputError → "error: file:line:col …", exit 2
+    ArmyBuilderApp(session, store=store).run()
+    return 0

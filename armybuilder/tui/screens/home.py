@@ -1,0 +1,264 @@
+"""Home: recent lists, recovery of unsaved work, new list, open a file, bundled samples."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from armybuilder.core.errors import InputError
+from armybuilder.core.registry import KNOWN_SYSTEMS, get_system
+from armybuilder.core.system import GameSystem
+
+
+def loadable_systems() -> list[GameSystem]:
+    """Systems whose package and catalogue load; a half-written one is simply left out."""
+    out = []
+    for system_id in KNOWN_SYSTEMS:
+        try:
+            system = get_system(system_id)
+            system.catalogue()
+        except Exception:  # noqa: BLE001 - a broken system must not break the home screen
+            continue
+        out.append(system)
+    return out
+
+
+class HomeScreen(Screen):
+    BINDINGS = [
+        Binding("n", "new", "New list"),
+        Binding("o", "open", "Open file"),
+        Binding("question_mark", "app.help", "Help"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="home"):
+            yield Static(Text("armybuilder", style="bold"), id="home-title")
+            yield Static(
+                Text("Rag'Narok 2 · Rattle and Rend · Ragnarok (Morpheus Engine)   — n new list, o open a file, ? help", style="dim"),
+                id="home-subtitle",
+            )
+            yield OptionList(id="home-menu")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.reload()
+        self.query_one("#home-menu", OptionList).focus()
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        """Rebuild the menu (recent lists and recoveries change while the app runs)."""
+        menu = self.query_one("#home-menu", OptionList)
+        menu.clear_options()
+        store = self.app.store  # type: ignore[attr-defined]
+        options: list[Option | None] = []
+        recoveries = store.recoveries()
+        if recoveries:
+            options.append(Option(Text("Unsaved work from a session that did not close", style="bold yellow"), disabled=True))
+            for r in recoveries:
+                label = Text("  ↺ recover ")
+                label.append(r.name, style="bold")
+                label.append(f"  {r.path or '(never saved)'}  · {r.when}", style="dim")
+                options.append(Option(label, id=f"recover:{r.key}"))
+            options.append(None)
+        options.append(Option(Text("＋ New list…", style="bold"), id="new"))
+        options.append(Option(Text("📂 Open a file…"), id="open"))
+        recent = store.recent()
+        if recent:
+            options.append(None)
+            options.append(Option(Text("Recent lists", style="bold"), disabled=True))
+            for i, r in enumerate(recent):
+                label = Text("  ")
+                label.append(r.name, style="bold")
+                label.append(f"  {r.path}", style="dim")
+                options.append(Option(label, id=f"recent:{i}"))
+        samples = []
+        for system in loadable_systems():
+            for rel, _item in system.source.samples():
+                samples.append((system, rel))
+        if samples:
+            options.append(None)
+            options.append(Option(Text("Bundled samples", style="bold"), disabled=True))
+            for system, rel in samples:
+                label = Text(f"  {system.name}: ")
+                label.append(Path(rel).stem, style="bold")
+                options.append(Option(label, id=f"sample:{system.id}:{rel}"))
+        for opt in options:
+            if opt is None:
+                menu.add_option(None)
+            else:
+                menu.add_option(opt)
+        self.recent = recent
+        self.recoveries = {r.key: r for r in recoveries}
+        if menu.option_count:
+            menu.highlighted = next(
+                (i for i in range(menu.option_count) if not menu.get_option_at_index(i).disabled), 0
+            )
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        key = event.option.id or ""
+        app = self.app
+        if key == "new":
+            self.action_new()
+        elif key == "open":
+            self.action_open()
+        elif key.startswith("recent:"):
+            app.open_path(Path(self.recent[int(key.split(":", 1)[1])].path))  # type: ignore[attr-defined]
+        elif key.startswith("sample:"):
+            _, system_id, rel = key.split(":", 2)
+            app.open_sample(system_id, rel)  # type: ignore[attr-defined]
+        elif key.startswith("recover:"):
+            app.recover(self.recoveries[key.split(":", 1)[1]])  # type: ignore[attr-defined]
+
+    def action_new(self) -> None:
+        def created(result) -> None:
+            if result is not None:
+                self.app.open_session(result)  # type: ignore[attr-defined]
+
+        self.app.push_screen(NewListScreen(), created)
+
+    def action_open(self) -> None:
+        from .modals import PathPrompt
+
+        def check(path: Path) -> str | None:
+            if not path.is_file():
+                return f"no file {path}"
+            return None
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.app.open_path(path)  # type: ignore[attr-defined]
+
+        self.app.push_screen(PathPrompt("Open a list file", "", check, browse=True), chosen)
+
+
+class NewListScreen(ModalScreen):
+    """System, people/faction, format, name and file → a new list saved at once."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.systems = loadable_systems()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog tall"):
+            yield Static(Text("New list", style="bold"), classes="dialog-title")
+            yield Label("Game system")
+            yield Select(
+                [(Text(s.name), s.id) for s in self.systems],
+                id="system",
+                allow_blank=False,
+                value=self.systems[0].id if self.systems else Select.NULL,
+            )
+            yield Label("People / faction", id="faction-label")
+            yield Select([], id="faction", prompt="choose")
+            yield Label("Format")
+            yield Select([], id="format", prompt="choose")
+            yield Label("Name")
+            yield Input("New army", id="name")
+            yield Label("File")
+            yield Input(str(Path.cwd() / "new-army.yaml"), id="file")
+            yield Static("", id="form-error", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button("Create", id="ok", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.fill()
+        self.query_one("#system", Select).focus()
+
+    def system(self) -> GameSystem | None:
+        value = self.query_one("#system", Select).value
+        return next((s for s in self.systems if s.id == value), None)
+
+    def fill(self) -> None:
+        system = self.system()
+        if system is None:
+            return
+        cat = system.catalogue()
+        self.query_one("#faction-label", Label).update(Text(system.faction_label))
+        factions = system.factions(cat)
+        faction = self.query_one("#faction", Select)
+        faction.set_options([(Text(f"{c.label}  ") + Text(c.detail, style="dim"), c.value) for c in factions])
+        if factions:
+            faction.value = factions[0].value
+        formats = system.formats(cat)
+        fmt = self.query_one("#format", Select)
+        fmt.set_options([(Text(f"{f.name} ({f.limit} {f.unit})"), f.id) for f in formats])
+        if formats:
+            fmt.value = system.default_format(cat).id
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "system":
+            self.fill()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "name":
+            import re
+
+            slug = re.sub(r"[^a-z0-9]+", "-", event.value.lower()).strip("-") or "army-list"
+            file_input = self.query_one("#file", Input)
+            current = Path(file_input.value)
+            file_input.value = str(current.with_name(slug + ".yaml"))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.create()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "ok":
+            self.create()
+        else:
+            self.dismiss(None)
+
+    def error(self, message: str) -> None:
+        self.query_one("#form-error", Static).update(Text(message, style="bold red"))
+
+    def create(self) -> None:
+        from ..session import new_session
+
+        system = self.system()
+        if system is None:
+            self.error("choose a game system")
+            return
+        faction = self.query_one("#faction", Select)
+        fmt = self.query_one("#format", Select)
+        name = self.query_one("#name", Input).value.strip() or "New army"
+        raw = self.query_one("#file", Input).value.strip()
+        if not raw:
+            self.error("type a file name")
+            return
+        path = Path(raw).expanduser()
+        if path.exists():
+            self.error(f"{path} exists already; choose another file name")
+            return
+        if not path.parent.is_dir():
+            self.error(f"no folder {path.parent}")
+            return
+        try:
+            session = new_session(
+                system,
+                None if faction.is_blank() else str(faction.value),
+                None if fmt.is_blank() else str(fmt.value),
+                name,
+                path,
+                self.app.store,  # type: ignore[attr-defined]
+            )
+            session.save(path)
+        except (InputError, ValueError) as exc:
+            self.error(str(exc))
+            return
+        self.dismiss(session)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

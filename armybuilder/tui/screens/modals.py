@@ -1,0 +1,334 @@
+"""Small dialogs: edit forms built from ``Param``, menus, confirmations, help."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static, TextArea
+from textual.widgets.option_list import Option
+
+from armybuilder.core.system import EditAction, Param
+
+
+def _choice_prompt(label: str, detail: str) -> Text:
+    text = Text(label)
+    if detail:
+        text.append(f"  {detail}", style="dim")
+    return text
+
+
+class Menu(ModalScreen[str | None]):
+    """Pick one item of a list (edits at a place, export kinds, recent files…)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, items: Sequence[tuple[str, Text | str]], subtitle: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.subtitle = subtitle
+        self.items = list(items)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
+            if self.subtitle:
+                yield Static(Text(self.subtitle, style="dim"))
+            yield OptionList(
+                *[Option(p if isinstance(p, Text) else Text(p), id=key) for key, p in self.items], id="menu"
+            )
+
+    def on_mount(self) -> None:
+        self.query_one("#menu", OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class Confirm(ModalScreen[str | None]):
+    """A question with a few buttons; returns the chosen button id (None on escape)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, body: Text | str, buttons: Sequence[tuple[str, str, str]] = (("yes", "Yes", "primary"), ("no", "No", "default"))) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body if isinstance(body, Text) else Text(body)
+        self.buttons = buttons
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static(self.body, markup=False)
+            with Horizontal(classes="buttons"):
+                for key, label, variant in self.buttons:
+                    yield Button(label, id=key, variant=variant)  # type: ignore[arg-type]
+
+    def on_mount(self) -> None:
+        self.query(Button).first().focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ActionForm(ModalScreen[dict[str, Any] | None]):
+    """Ask the ``Param`` values of one edit; ``apply`` decides if they are usable.
+
+    ``check`` is called with the values on submit; it returns an error message to show
+    (the form stays open) or None when the edit went through.
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "submit", "Apply", show=False)]
+
+    def __init__(self, action: EditAction, preset: dict[str, Any] | None = None, check=None) -> None:
+        super().__init__()
+        self.action = action
+        self.preset = preset or {}
+        self.check = check
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text(self.action.label, style="bold"), classes="dialog-title")
+            with VerticalScroll(classes="form"):
+                for p in self.action.params:
+                    yield Label(Text(p.label + (f"  ({p.help})" if p.help else "")))
+                    yield self._field(p)
+            yield Static("", id="form-error", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button("Apply", id="ok", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def _field(self, p: Param):
+        value = self.preset.get(p.name, p.default)
+        wid = f"p-{p.name}"
+        if p.kind == "choice":
+            options = [(_choice_prompt(c.label, c.detail), i) for i, c in enumerate(p.choices)]
+            index = next((i for i, c in enumerate(p.choices) if c.value == value), None)
+            if index is None and len(options) == 1:
+                index = 0
+            return Select(options, id=wid, prompt=p.label, allow_blank=index is None, value=Select.NULL if index is None else index)
+        if p.kind == "bool":
+            return Checkbox(p.label, bool(value), id=wid)
+        if p.kind == "text" and "note" in p.name:
+            area = TextArea(str(value or ""), id=wid)
+            area.show_line_numbers = False
+            return area
+        kind = {"int": "integer", "float": "number"}.get(p.kind, "text")
+        return Input("" if value is None else str(value), type=kind, id=wid)  # type: ignore[arg-type]
+
+    def on_mount(self) -> None:
+        fields = [w for w in self.query("Select, Input, Checkbox, TextArea")]
+        if fields:
+            fields[0].focus()
+
+    def values(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for p in self.action.params:
+            widget = self.query_one(f"#p-{p.name}")
+            if isinstance(widget, Select):
+                out[p.name] = None if widget.is_blank() else p.choices[int(widget.value)].value  # type: ignore[arg-type]
+            elif isinstance(widget, Checkbox):
+                out[p.name] = widget.value
+            elif isinstance(widget, TextArea):
+                out[p.name] = widget.text
+            elif isinstance(widget, Input):
+                raw = widget.value.strip()
+                if p.kind == "int":
+                    out[p.name] = int(raw) if raw.lstrip("-").isdigit() else raw
+                elif p.kind == "float":
+                    try:
+                        out[p.name] = float(raw)
+                    except ValueError:
+                        out[p.name] = raw
+                else:
+                    out[p.name] = widget.value
+        return out
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "ok":
+            self.action_submit()
+        else:
+            self.dismiss(None)
+
+    def action_submit(self) -> None:
+        values = self.values()
+        if self.check is not None:
+            error = self.check(values)
+            if error:
+                self.query_one("#form-error", Static).update(Text(error, style="bold red"))
+                return
+        self.dismiss(values)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PathPrompt(ModalScreen[Path | None]):
+    """Ask a file path (save as, open); ``check`` returns an error text or None."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, default: str = "", check=None, browse: bool = False) -> None:
+        super().__init__()
+        self.title_text = title
+        self.default = default
+        self.check = check
+        self.browse = browse
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import DirectoryTree
+
+        with Vertical(classes="dialog tall" if self.browse else "dialog"):
+            yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
+            yield Input(self.default, placeholder="path/to/list.yaml", id="path")
+            if self.browse:
+                yield DirectoryTree(Path.cwd(), id="files")
+            yield Static("", id="form-error", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button("OK", id="ok", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#path", Input).focus()
+
+    def on_directory_tree_file_selected(self, event) -> None:
+        self.query_one("#path", Input).value = str(event.path)
+        self.submit()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "ok":
+            self.submit()
+        else:
+            self.dismiss(None)
+
+    def submit(self) -> None:
+        raw = self.query_one("#path", Input).value.strip()
+        if not raw:
+            self.query_one("#form-error", Static).update(Text("type a file name", style="bold red"))
+            return
+        path = Path(raw).expanduser()
+        if self.check is not None:
+            error = self.check(path)
+            if error:
+                self.query_one("#form-error", Static).update(Text(error, style="bold red"))
+                return
+        self.dismiss(path)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class FacetFilters(ModalScreen[dict[str, str] | None]):
+    """Choose one value per facet (people, category, rank, role) for the browser."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, values: dict[str, list[str]], chosen: dict[str, str]) -> None:
+        super().__init__()
+        self.values = values
+        self.chosen = chosen
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text("Filter the catalogue", style="bold"), classes="dialog-title")
+            with VerticalScroll(classes="form"):
+                for key, values in self.values.items():
+                    yield Label(Text(key.capitalize()))
+                    current = self.chosen.get(key)
+                    yield Select(
+                        [(Text(v), v) for v in values],
+                        id=f"f-{key}",
+                        prompt="any",
+                        value=current if current in values else Select.NULL,
+                    )
+            with Horizontal(classes="buttons"):
+                yield Button("Apply", id="ok", variant="primary")
+                yield Button("Clear", id="clear")
+                yield Button("Cancel", id="cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "ok":
+            out = {}
+            for key in self.values:
+                select = self.query_one(f"#f-{key}", Select)
+                if not select.is_blank():
+                    out[key] = str(select.value)
+            self.dismiss(out)
+        elif event.button.id == "clear":
+            self.dismiss({})
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+HELP = """\
+armybuilder — keys
+
+Everywhere
+  ctrl+p   command palette: every action, searchable
+  ctrl+s   save (asks a file name for a new list)
+  ctrl+z   undo            ctrl+y  redo
+  /        search the catalogue
+  ?        this help       ctrl+q  quit (asks when unsaved)
+  tab      next area      shift+tab  previous area
+
+List tree (middle)
+  ↑ ↓      move            space  fold / unfold
+  enter    the edits allowed here (a menu)
+  a        add here (unit, member, tactic… the edits that add)
+  delete   remove the selected unit, member or entry
+  r        rename          n      notes
+
+Catalogue browser (left)
+  type to search; words must all match; rank:elite, role:leader,
+  people:…, category:… filter on a facet;  f  opens the facet filters
+  enter    add the highlighted entry at the tree's cursor
+
+Findings (bottom)
+  enter    jump to the finding's place in the list
+
+Other
+  d  show/hide the detail pane      b  show/hide the browser
+  u  upgrade the catalogue version  x  export (PDF roster, cards, sheets, text)
+  o  odds panel                     t  playtest
+  Mouse: click to focus and select; scroll wheels work.
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog tall"):
+            with VerticalScroll():
+                yield Static(Text(HELP), markup=False)
+            yield Button("Close", id="close")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,197 @@
+"""The state of one list being edited: current model, undo/redo, save, recovery.
+
+Kept free of Textual so the editing logic can be tested and benchmarked on its own.
+List models are treated as immutable values: every edit produces a new model and the
+previous one is pushed on the undo stack, so undo is a pointer move, never a re-parse.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from armybuilder.core.catalog import Catalogue
+from armybuilder.core.findings import Finding, Severity, sort_findings
+from armybuilder.core.lists import ListFile, list_from_doc, load_list, new_list_file
+from armybuilder.core.system import ArmyListBase, GameSystem
+from armybuilder.core.yamlio import decode_text, parse_text
+
+from .storage import Store
+
+MAX_UNDO = 500
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    army: ArmyListBase
+    selected: str
+
+
+@dataclass
+class Session:
+    listfile: ListFile
+    store: Store | None = None
+    session_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    selected: str = ""
+
+    def __post_init__(self) -> None:
+        self.army: ArmyListBase = self.listfile.army
+        self.saved_army: ArmyListBase | None = self.listfile.army if self.listfile.path else None
+        self.undo_stack: list[Snapshot] = []
+        self.redo_stack: list[Snapshot] = []
+        self.recovery_key = Store.recovery_key(self.listfile.path, self.session_id)
+        self._findings_cache: tuple[ArmyListBase, list[Finding]] | None = None
+
+    # -- derived ---------------------------------------------------------------------
+
+    @property
+    def system(self) -> GameSystem:
+        return self.listfile.system
+
+    @property
+    def path(self) -> Path | None:
+        return self.listfile.path
+
+    @property
+    def cat(self) -> Catalogue:
+        """The catalogue the current list is pinned to (resolved versions are cached)."""
+        return self.system.catalogue_for(self.army)
+
+    @property
+    def dirty(self) -> bool:
+        return self.saved_army is None or self.army != self.saved_army
+
+    def findings(self) -> list[Finding]:
+        """Validation of the current list, plus a cheap note when a newer catalogue exists.
+
+        The full upgrade impact (two validations and a catalogue diff) is computed only
+        when the player opens the upgrade dialog, keeping edits fast.
+        """
+        if self._findings_cache is not None and self._findings_cache[0] is self.army:
+            return self._findings_cache[1]
+        found = list(self.system.validate(self.army, self.cat))
+        newer = self.newer_version()
+        if newer:
+            found.append(
+                Finding(
+                    f"{self.system.id}.catalogue.newer-version",
+                    Severity.INFO,
+                    f"catalogue {newer} exists (this list is pinned to {self.army.catalogue}); "
+                    "use 'Upgrade the catalogue' (u) to see what changes for this list",
+                    "catalogue",
+                    "design: Army lists",
+                )
+            )
+        found = sort_findings(found)
+        self._findings_cache = (self.army, found)
+        return found
+
+    def newer_version(self) -> str | None:
+        latest = self.system.source.latest
+        return latest if latest != self.army.catalogue else None
+
+    # -- edits -----------------------------------------------------------------------------
+
+    def apply(self, path: str, action: str, args: dict[str, Any]) -> str:
+        """Apply one edit of the protocol; returns the path to select. ValueError if refused."""
+        new, select = self.system.apply(self.army, self.cat, path, action, args)
+        self.replace(new, select)
+        return select
+
+    def replace(self, army: ArmyListBase, select: str | None = None) -> None:
+        """Make ``army`` the current list, remembering the previous one for undo."""
+        if army == self.army:
+            if select is not None:
+                self.selected = select
+            return
+        self.undo_stack.append(Snapshot(self.army, self.selected))
+        del self.undo_stack[:-MAX_UNDO]
+        self.redo_stack.clear()
+        self.army = army
+        if select is not None:
+            self.selected = select
+
+    def undo(self) -> bool:
+        if not self.undo_stack:
+            return False
+        self.redo_stack.append(Snapshot(self.army, self.selected))
+        snap = self.undo_stack.pop()
+        self.army, self.selected = snap.army, snap.selected
+        return True
+
+    def redo(self) -> bool:
+        if not self.redo_stack:
+            return False
+        self.undo_stack.append(Snapshot(self.army, self.selected))
+        snap = self.redo_stack.pop()
+        self.army, self.selected = snap.army, snap.selected
+        return True
+
+    # -- files -------------------------------------------------------------------------------
+
+    def render(self) -> str:
+        """The YAML text of the current list (the user's comments and layout kept)."""
+        self.listfile.army = self.army
+        return self.listfile.render()
+
+    def save(self, path: Path | None = None) -> Path:
+        """Atomic save; the recovery copy is dropped once the list is safely on disk."""
+        old_key = self.recovery_key
+        self.listfile.army = self.army
+        target = self.listfile.save(path)
+        self.saved_army = self.army
+        if self.store is not None:
+            self.store.discard_recovery(old_key)
+            self.store.remember(target, self.army.name, self.system.id)
+        self.recovery_key = Store.recovery_key(target, self.session_id)
+        return target
+
+    def write_recovery(self) -> Path | None:
+        """Write the unsaved state to the recovery folder (nothing if clean)."""
+        if self.store is None:
+            return None
+        if not self.dirty:
+            self.store.discard_recovery(self.recovery_key)
+            return None
+        return self.store.write_recovery(self.recovery_key, self.render(), self.path, self.army.name, self.system.id)
+
+    def discard_recovery(self) -> None:
+        if self.store is not None:
+            self.store.discard_recovery(self.recovery_key)
+
+
+# --------------------------------------------------------------------------- opening
+
+
+def open_file(path: Path, store: Store | None = None) -> Session:
+    session = Session(load_list(path), store)
+    if store is not None:
+        store.remember(path, session.army.name, session.system.id)
+    return session
+
+
+def open_text(text: str, label: str, path: Path | None, store: Store | None = None) -> Session:
+    """A list from text (a bundled sample or a recovery copy); ``path`` is where it saves."""
+    lf = list_from_doc(parse_text(text, label), label, path)
+    return Session(lf, store)
+
+
+def open_recovery(recovery_file: Path, path: Path | None, store: Store | None = None) -> Session:
+    """The recovered state, unsaved (dirty) and bound to the list's own file."""
+    text = decode_text(recovery_file.read_bytes(), str(recovery_file))
+    session = open_text(text, str(recovery_file), path, store)
+    session.saved_army = None
+    if path is not None and path.is_file():
+        try:
+            session.saved_army = load_list(path).army
+        except Exception:  # noqa: BLE001 - the file on disk may be the broken one
+            session.saved_army = None
+    return session
+
+
+def new_session(system: GameSystem, faction: str | None, format: str | None, name: str, path: Path | None, store: Store | None = None) -> Session:
+    cat = system.catalogue()
+    army = system.new_list(cat, faction=faction, format=format, name=name)
+    return Session(new_list_file(army, path), store)

@@ -1,0 +1,373 @@
+"""The editor's panels: catalogue browser, list tree, detail, status bar, findings.
+
+Every piece of user or catalogue text goes through ``rich.text.Text`` objects, never
+through markup parsing: a list called ``[bold]x[/]`` must show those very characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Input, OptionList, Static, Tree
+from textual.widgets.option_list import Option
+from textual.widgets.tree import TreeNode
+
+from armybuilder.core.findings import Finding, Severity
+from armybuilder.core.system import BrowserEntry, Detail, OutlineNode, StatusItem
+
+SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+SEVERITY_MARK = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "ℹ"}
+
+
+def fmt_cost(cost: float | None) -> str:
+    if cost is None:
+        return ""
+    return f"{cost:g}"
+
+
+# --------------------------------------------------------------------------- browser
+
+
+def parse_query(query: str) -> tuple[list[str], dict[str, str]]:
+    """Split a search into words and ``facet:value`` filters (``rank:elite spear``)."""
+    words: list[str] = []
+    facets: dict[str, str] = {}
+    for token in query.lower().split():
+        key, sep, value = token.partition(":")
+        if sep and key and value:
+            facets[key] = value
+        else:
+            words.append(token)
+    return words, facets
+
+
+def filter_entries(
+    entries: Sequence[BrowserEntry], query: str, chosen: dict[str, str]
+) -> list[BrowserEntry]:
+    """Entries matching every word of ``query`` and every chosen facet value."""
+    words, typed = parse_query(query)
+    out = []
+    for e in entries:
+        hay = e.search or e.name.lower()
+        if any(w not in hay for w in words):
+            continue
+        if any(e.facets.get(k, "") != v for k, v in chosen.items()):
+            continue
+        if any(v not in e.facets.get(k, "").lower() for k, v in typed.items()):
+            continue
+        out.append(e)
+    return out
+
+
+def entry_prompt(e: BrowserEntry) -> Text:
+    text = Text(e.name, style="bold" if e.kind == "profile" else "", no_wrap=True, overflow="ellipsis")
+    if e.cost:
+        text.append(f"  {e.cost}", style="green")
+    extra = [e.kind] if e.kind != "profile" else []
+    extra += [v for k, v in e.facets.items() if v and k in ("rank", "category") and v != e.kind]
+    if extra:
+        text.append("  " + " · ".join(extra), style="dim")
+    return text
+
+
+class EntryList(OptionList):
+    """Catalogue entries; Enter adds the highlighted entry where the list cursor is."""
+
+    BINDINGS = [
+        Binding("enter", "select", "Add to list", show=True),
+        Binding("f", "screen.filters", "Filters", show=True),
+    ]
+
+
+class Browser(Vertical):
+    """Incremental search over ``GameSystem.browse`` entries with facet filters."""
+
+    class EntryHighlighted(Message):
+        def __init__(self, entry: BrowserEntry | None) -> None:
+            super().__init__()
+            self.entry = entry
+
+    class EntryChosen(Message):
+        def __init__(self, entry: BrowserEntry) -> None:
+            super().__init__()
+            self.entry = entry
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.entries: list[BrowserEntry] = []
+        self.shown: list[BrowserEntry] = []
+        self.chosen: dict[str, str] = {}
+
+    def compose(self):
+        yield Input(placeholder="search… (rank:elite)", id="search")
+        yield Static("", id="filters", markup=False)
+        yield EntryList(id="entries")
+
+    def set_entries(self, entries: list[BrowserEntry]) -> None:
+        self.entries = entries
+        self.refilter()
+
+    def facet_values(self) -> dict[str, list[str]]:
+        values: dict[str, set[str]] = {}
+        for e in self.entries:
+            for k, v in e.facets.items():
+                if v:
+                    values.setdefault(k, set()).add(v)
+        return {k: sorted(v) for k, v in values.items()}
+
+    def set_filters(self, chosen: dict[str, str]) -> None:
+        self.chosen = {k: v for k, v in chosen.items() if v}
+        self.refilter()
+
+    def refilter(self) -> None:
+        query = self.query_one("#search", Input).value
+        self.shown = filter_entries(self.entries, query, self.chosen)
+        options = self.query_one("#entries", EntryList)
+        options.clear_options()
+        options.add_options([Option(entry_prompt(e), id=str(i)) for i, e in enumerate(self.shown)])
+        if self.shown:
+            options.highlighted = 0
+        label = f"{len(self.shown)} of {len(self.entries)}"
+        if self.chosen:
+            label += " · " + ", ".join(f"{k}={v}" for k, v in self.chosen.items()) + " (f: change)"
+        else:
+            label += " · f: filters"
+        self.query_one("#filters", Static).update(Text(label, style="dim"))
+
+    def current(self) -> BrowserEntry | None:
+        options = self.query_one("#entries", EntryList)
+        if options.highlighted is None or options.highlighted >= len(self.shown):
+            return None
+        return self.shown[options.highlighted]
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "search":
+            event.stop()
+            self.refilter()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "search":
+            event.stop()
+            self.query_one("#entries", EntryList).focus()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "entries":
+            event.stop()
+            self.post_message(self.EntryHighlighted(self.current()))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "entries":
+            event.stop()
+            entry = self.current()
+            if entry is not None:
+                self.post_message(self.EntryChosen(entry))
+
+
+# --------------------------------------------------------------------------- list tree
+
+
+def node_label(node: OutlineNode) -> Text:
+    text = Text(node.label, style="bold" if node.children or "." not in node.path else "", no_wrap=True, overflow="ellipsis")
+    if node.cost is not None:
+        text.append(f"  {fmt_cost(node.cost)}", style="green")
+    if node.detail:
+        text.append(f"  {node.detail}", style="dim")
+    return text
+
+
+class ListTree(Tree[str]):
+    """The list as a tree of ``OutlineNode``; node data is the list path."""
+
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Edits here", show=True),
+        Binding("a", "screen.add_here", "Add", show=True),
+        Binding("delete", "screen.remove_here", "Remove", show=True),
+        Binding("r", "screen.rename_here", "Rename", show=True),
+        Binding("n", "screen.notes_here", "Notes", show=True),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("list", **kwargs)
+        self.show_root = False
+        self.auto_expand = False
+        self.guide_depth = 3
+        self.by_path: dict[str, TreeNode[str]] = {}
+        self.outline: tuple[OutlineNode, ...] | None = None
+        self.collapsed: set[str] = set()
+
+    def _on_tree_node_collapsed(self, event: Tree.NodeCollapsed) -> None:
+        if event.node.data is not None:
+            self.collapsed.add(event.node.data)
+
+    def _on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
+        if event.node.data is not None:
+            self.collapsed.discard(event.node.data)
+
+    def show(self, outline: Iterable[OutlineNode], select: str | None) -> None:
+        """Rebuild only when the outline changed; then put the cursor on ``select``."""
+        outline = tuple(outline)
+        if outline != self.outline:
+            self.outline = outline
+            with self.app.batch_update():
+                self.clear()
+                self.by_path = {}
+
+                def add(parent: TreeNode[str], item: OutlineNode) -> None:
+                    if item.children:
+                        child = parent.add(node_label(item), data=item.path, expand=item.path not in self.collapsed)
+                        for sub in item.children:
+                            add(child, sub)
+                    else:
+                        child = parent.add_leaf(node_label(item), data=item.path)
+                    self.by_path.setdefault(item.path, child)
+
+                for item in outline:
+                    add(self.root, item)
+        if select is not None:
+            self.goto(select)
+
+    def goto(self, path: str) -> bool:
+        """Move the cursor to ``path`` or its nearest shown ancestor."""
+        probe = path
+        while True:
+            node = self.by_path.get(probe)
+            if node is not None:
+                parent = node.parent
+                while parent is not None:
+                    if not parent.is_expanded and parent is not self.root:
+                        parent.expand()
+                    parent = parent.parent
+                _ = self.last_line  # build the lines so the node knows its line
+                self.move_cursor(node)
+                return probe == path
+            if not probe:
+                return False
+            cut = max(probe.rfind("."), probe.rfind("["))
+            probe = probe[:cut] if cut > 0 else ""
+
+    def current_path(self) -> str:
+        node = self.cursor_node
+        return node.data if node is not None and node.data is not None else ""
+
+    def node_of(self, path: str) -> OutlineNode | None:
+        def find(items: Iterable[OutlineNode]) -> OutlineNode | None:
+            for item in items:
+                if item.path == path:
+                    return item
+                found = find(item.children)
+                if found is not None:
+                    return found
+            return None
+
+        return find(self.outline or ())
+
+
+# --------------------------------------------------------------------------- detail
+
+
+def detail_text(d: Detail) -> Text:
+    text = Text()
+    text.append(d.title, style="bold")
+    if d.cost:
+        text.append(f"   {d.cost}", style="green")
+    text.append("\n")
+    if d.subtitle:
+        text.append(d.subtitle + "\n", style="dim italic")
+    if d.stats:
+        text.append("\n")
+        line = Text()
+        for label, value in d.stats:
+            piece = f"{label} {value}"
+            if line.cell_len + len(piece) + 2 > 60 and line.plain:
+                text.append_text(line)
+                text.append("\n")
+                line = Text()
+            line.append(label + " ", style="bold cyan")
+            line.append(value + "  ")
+        if line.plain:
+            text.append_text(line)
+            text.append("\n")
+    for heading, body in d.sections:
+        text.append("\n")
+        text.append(heading + "\n", style="bold")
+        text.append(body + "\n")
+    return text
+
+
+class DetailPane(VerticalScroll):
+    def compose(self):
+        yield Static("", id="detail-body", markup=False)
+
+    def show(self, content: Text | str) -> None:
+        self.query_one("#detail-body", Static).update(content if isinstance(content, Text) else Text(content))
+        self.scroll_home(animate=False)
+
+
+# --------------------------------------------------------------------------- status and findings
+
+
+def status_text(items: Sequence[StatusItem], extra: Sequence[tuple[str, str]] = ()) -> Text:
+    text = Text()
+    for item in items:
+        if text.plain:
+            text.append("  │  ", style="dim")
+        text.append(item.label + " ", style="bold")
+        style = {True: "green", False: "bold red", None: ""}[item.ok]
+        text.append(item.value, style=style)
+    for label, style in extra:
+        text.append("  │  ", style="dim")
+        text.append(label, style=style)
+    return text
+
+
+class StatusBar(Static):
+    pass
+
+
+def finding_prompt(f: Finding) -> Text:
+    text = Text(no_wrap=False)
+    text.append(SEVERITY_MARK[f.severity] + " ", style=SEVERITY_STYLE[f.severity])
+    text.append(f.message)
+    if f.where:
+        text.append(f"  @ {f.where}", style="dim")
+    return text
+
+
+class FindingsList(OptionList):
+    """Findings of the current list; Enter jumps to the finding's place in the tree."""
+
+    BINDINGS = [Binding("enter", "select", "Go to place", show=True)]
+
+    class Jump(Message):
+        def __init__(self, finding: Finding) -> None:
+            super().__init__()
+            self.finding = finding
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.findings: list[Finding] = []
+
+    def show(self, findings: list[Finding]) -> None:
+        if findings == self.findings and self.option_count:
+            return
+        self.findings = list(findings)
+        old = self.highlighted
+        self.clear_options()
+        if findings:
+            self.add_options([Option(finding_prompt(f), id=str(i)) for i, f in enumerate(findings)])
+            self.highlighted = min(old or 0, len(findings) - 1)
+        else:
+            self.add_option(Option(Text("✔ no findings: the list is legal", style="green"), disabled=True))
+        errors = sum(1 for f in findings if f.severity is Severity.ERROR)
+        warnings = sum(1 for f in findings if f.severity is Severity.WARNING)
+        self.border_title = f"Findings: {errors} errors, {warnings} warnings" if findings else "Findings"
+
+    def _on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        index = event.option_index
+        if 0 <= index < len(self.findings):
+            self.post_message(self.Jump(self.findings[index]))
