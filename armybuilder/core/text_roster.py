@@ -1,0 +1,101 @@
+"""The plain-text roster: compact, forum- and organiser-friendly, ending with the fingerprint.
+
+Built from the same neutral :class:`~armybuilder.core.system.Roster` as the PDF, so
+the two never disagree.  Unit tables are reduced to what organisers read — count,
+name and cost of each line — and the characteristics stay in the PDF.  The last
+line always reads ``Fingerprint: XXXX-XXXX-XXXX`` so ``armybuilder fingerprint``
+can check a pasted roster against its file.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .findings import Severity
+from .system import Heading, KeyValues, Paragraph, Roster, Table
+
+#: column headings that hold a model count or a cost, in any of the three systems
+_COUNT = {"n", "#", "count", "qty", "quantity", "models", "nb", "number", "x"}
+_COST = {"a.p.", "ap", "points", "pts", "cost", "glory", "pts.", "value", "price"}
+_SKIP_HEADER = {"fingerprint"}
+_WIDTH = 72
+
+
+def _clean(text: object) -> str:
+    """One line of text: control characters and line breaks become spaces."""
+    return re.sub(r"[\x00-\x1f\x7f]+", " ", str(text)).strip()
+
+
+def _find(columns: tuple[str, ...], names: set[str]) -> int | None:
+    for i, c in enumerate(columns):
+        if c.strip().lower() in names:
+            return i
+    return None
+
+
+def _table_lines(table: Table) -> list[str]:
+    lines: list[str] = []
+    if table.title:
+        lines.append(_clean(table.title) + (" [provisional]" if table.provisional else "") + ":")
+    cols = tuple(table.columns)
+    count_i, cost_i = _find(cols, _COUNT), _find(cols, _COST)
+    for row in table.rows:
+        cells = [_clean(c) for c in row]
+        if not cells:
+            continue
+        if count_i is not None or cost_i is not None:
+            name = cells[0]
+            count = cells[count_i] if count_i is not None and count_i < len(cells) else ""
+            cost = cells[cost_i] if cost_i is not None and cost_i < len(cells) else ""
+            prefix = f"{count}× " if count and count not in {"1", "-"} else ""
+            unit = cols[cost_i] if cost_i is not None else ""
+            suffix = f" — {cost} {unit}".rstrip() if cost and cost != "-" else ""
+            lines.append(f"  - {prefix}{name}{suffix}")
+        else:
+            lines.append("  - " + " — ".join(c for c in cells if c and c != "-"))
+    if table.provisional and not table.title:
+        lines.append("  (provisional)")
+    if table.note:
+        lines.append(f"  ({_clean(table.note)})")
+    return lines
+
+
+def render_text(roster: Roster) -> str:
+    """The roster as plain text; pure (no I/O), deterministic, last line = fingerprint."""
+    fp = roster.fingerprint or next((v for k, v in roster.header if k.lower() == "fingerprint"), "")
+    title = _clean(roster.title) or "Unnamed list"
+    lines = [title, "=" * min(max(len(title), 8), _WIDTH)]
+    for key, value in roster.header:
+        if key.lower() not in _SKIP_HEADER:
+            lines.append(f"{_clean(key)}: {_clean(value)}")
+    errors = [f for f in roster.findings if f.severity == Severity.ERROR]
+    warnings = [f for f in roster.findings if f.severity == Severity.WARNING]
+    if roster.legal:
+        status = "LEGAL" + (f" ({len(warnings)} warning{'s' * (len(warnings) != 1)})" if warnings else "")
+    else:
+        status = f"NOT LEGAL ({len(errors)} error{'s' * (len(errors) != 1)}" + (f", {len(warnings)} warning{'s' * (len(warnings) != 1)}" if warnings else "") + ")"
+    lines.append(f"Status: {status}")
+    for block in roster.blocks:
+        if isinstance(block, Heading):
+            text = _clean(block.text)
+            if block.level <= 1:
+                lines += ["", f"== {text} =="]
+            else:
+                lines += ["", text]
+        elif isinstance(block, Paragraph):
+            mark = {"provisional": "[provisional] ", "warning": "! ", "error": "!! "}.get(block.style, "")
+            lines.append(mark + _clean(block.text))
+        elif isinstance(block, KeyValues):
+            lines.append("")
+            lines += [f"{_clean(k)}: {_clean(v)}" for k, v in block.items]
+        elif isinstance(block, Table):
+            lines += _table_lines(block)
+    shown = [f for f in roster.findings if not roster.legal or f.severity != Severity.INFO]
+    if shown:
+        lines += ["", "== Findings =="]
+        for f in shown:
+            where = f" at {f.where}" if f.where else ""
+            line = f" (line {f.line})" if f.line is not None else ""
+            lines.append(f"  {str(f.severity).upper()}: {_clean(f.message)} [{f.rule}{where}{line}]")
+    lines += ["", f"Fingerprint: {fp or '-'}"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,394 @@
+"""Layout shared by the roster and the sheets: document, footer, neutral blocks → flowables.
+
+The game systems hand over neutral blocks (``core.system``: Heading, Paragraph,
+KeyValues, Table); this module turns them into ReportLab flowables that split across
+pages instead of failing: every cell is a wrapping Paragraph, tables repeat their
+header row and may split inside a row (``splitInRow``), long words break
+(``splitLongWords``), and every piece of text goes through :func:`styles.esc`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen import canvas as rl_canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    KeepTogether,
+    PageTemplate,
+    Spacer,
+    TableStyle,
+)
+from reportlab.platypus import Paragraph as RLParagraph
+from reportlab.platypus import Table as RLTable
+
+from armybuilder.core.system import Block, Heading, KeyValues, Paragraph, Table
+
+from . import styles as st
+from .styles import Styles, esc, plain
+
+# --------------------------------------------------------------------------- document
+
+
+def numbered_canvas(footer_left: str, footer_right: str) -> type[rl_canvas.Canvas]:
+    """A canvas class that draws "page N of M" footers once the page count is known.
+
+    Pages are kept until :meth:`save`, then each gets its footer; this is the usual
+    ReportLab recipe and avoids building the document twice.
+    """
+
+    class NumberedCanvas(rl_canvas.Canvas):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._pages: list[dict[str, Any]] = []
+            self.ab_cards_page = False
+
+        def showPage(self) -> None:  # noqa: N802 - ReportLab's name
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+            self.ab_cards_page = False
+
+        def save(self) -> None:
+            total = len(self._pages)
+            for state in self._pages:
+                self.__dict__.update(state)
+                self._draw_footer(total)
+                super().showPage()
+            super().save()
+
+        def _draw_footer(self, total: int) -> None:
+            width, _ = self._pagesize
+            cards = bool(getattr(self, "ab_cards_page", False))
+            base = 4.2 * mm if cards else 8 * mm
+            margin = st.MARGIN
+            self.saveState()
+            if not cards:
+                self.setStrokeColor(st.RULE)
+                self.setLineWidth(0.5)
+                self.line(margin, base + 3.6 * mm, width - margin, base + 3.6 * mm)
+            self.setFillColor(st.MUTED)
+            self.setFont(st.FONT, 7)
+            centre = f"Page {self._pageNumber} of {total}"
+            side = width / 2 - stringWidth(centre, st.FONT, 7) / 2 - margin - 4 * mm
+            self.drawCentredString(width / 2, base, centre)
+            if footer_right:
+                self.setFont(st.FONT_BOLD, 7.5)
+                self.setFillColor(st.INK)
+                self.drawRightString(width - margin, base, fit_text(footer_right, st.FONT_BOLD, 7.5, side))
+            self.setFont(st.FONT, 7)
+            self.setFillColor(st.MUTED)
+            self.drawString(margin, base, fit_text(footer_left, st.FONT, 7, side))
+            self.restoreState()
+
+    return NumberedCanvas
+
+
+def fit_text(text: str, font: str, size: float, width: float) -> str:
+    """``text`` cut with an ellipsis so it fits ``width`` points on one line."""
+    text = plain(text)
+    if stringWidth(text, font, size) <= width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # longest prefix that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if stringWidth(text[:mid] + "…", font, size) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…"
+
+
+def make_doc(out: Path, page_size: tuple[float, float], *, title: str, subject: str) -> BaseDocTemplate:
+    """A deterministic document (``invariant=1``) with a body template and a cards template."""
+    width, height = page_size
+    doc = BaseDocTemplate(
+        str(out),
+        pagesize=page_size,
+        leftMargin=st.MARGIN,
+        rightMargin=st.MARGIN,
+        topMargin=st.MARGIN,
+        bottomMargin=st.MARGIN + st.FOOTER_GAP,
+        title=plain(title),
+        author="armybuilder",
+        subject=plain(subject),
+        creator="armybuilder",
+        producer="armybuilder (ReportLab)",
+        invariant=1,
+    )
+    body = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    full = Frame(0, 0, width, height, id="full", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    doc.addPageTemplates([PageTemplate(id="body", frames=[body], pagesize=page_size), PageTemplate(id="cards", frames=[full], pagesize=page_size)])
+    return doc
+
+
+# --------------------------------------------------------------------------- small flowables
+
+
+class RuledHeading(RLParagraph):
+    """A section heading with an accent rule under it."""
+
+    def draw(self) -> None:
+        super().draw()
+        self.canv.saveState()
+        self.canv.setStrokeColor(st.ACCENT)
+        self.canv.setLineWidth(1.1)
+        self.canv.line(0, -2.2, self.width, -2.2)
+        self.canv.restoreState()
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        w, h = super().wrap(availWidth, availHeight)
+        return w, h + 3
+
+
+def tag(label: str, colour: colors.Color) -> str:
+    """Inline coloured tag markup, e.g. a PROVISIONAL badge inside a paragraph or cell."""
+    return f'<font color="{colour.hexval()}"><b>{esc(label)}</b></font>'
+
+
+def boxed(rows: list[list[Any]], width: float, *, border: colors.Color, fill: colors.Color, border_width: float = 1.2, header_fill: colors.Color | None = None, col_widths: Sequence[float] | None = None) -> RLTable:
+    """A framed box made of table rows, so that a long box splits across pages by rows."""
+    table = RLTable(rows, colWidths=list(col_widths) if col_widths else [width], repeatRows=1 if header_fill else 0, splitByRow=1, splitInRow=1, hAlign="LEFT")
+    style = [
+        ("BOX", (0, 0), (-1, -1), border_width, border),
+        ("BACKGROUND", (0, 0), (-1, -1), fill),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 6),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 6),
+        ("TOPPADDING", (0, 0), (-1, -1), 3),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+    ]
+    if header_fill is not None:
+        style.append(("BACKGROUND", (0, 0), (-1, 0), header_fill))
+    table.setStyle(TableStyle(style))
+    return table
+
+
+# --------------------------------------------------------------------------- column widths
+
+
+def _text_widths(text: str, font: str, size: float) -> tuple[float, float]:
+    """(width of the whole text on one line, width of its longest word)."""
+    s = plain(text)
+    whole = max((stringWidth(line, font, size) for line in s.split("\n")), default=0.0)
+    longest = max((stringWidth(word, font, size) for word in s.split()), default=0.0)
+    return whole, longest
+
+
+def column_widths(columns: Sequence[str], rows: Sequence[Sequence[str]], total: float, styles: Styles, relative: Sequence[float] | None = None) -> list[float]:
+    """Column widths summing to ``total`` that avoid breaking short words where possible.
+
+    Every column gets at least the width of its longest word (capped, since a
+    300-character word must break anyway); what is left goes to the columns in
+    proportion to their natural width, or to the system's relative widths when given.
+    """
+    n = len(columns)
+    if n == 0:
+        return []
+    pad = 6.0
+    cell, head = styles.cell, styles.cell_head
+    natural = [0.0] * n
+    minimum = [0.0] * n
+    for i, name in enumerate(columns):
+        whole, longest = _text_widths(name, head.fontName, head.fontSize)
+        natural[i], minimum[i] = whole + pad, longest + pad
+    for row in rows:
+        for i in range(n):
+            text = row[i] if i < len(row) else ""
+            whole, longest = _text_widths(text, cell.fontName, cell.fontSize)
+            natural[i] = max(natural[i], min(whole, total) + pad)
+            minimum[i] = max(minimum[i], longest + pad)
+    cap = max(total * 0.3, total / n)
+    minimum = [min(m, cap) for m in minimum]
+    if sum(minimum) > total:  # too many columns: shrink evenly, words will break
+        scale = total / sum(minimum)
+        return [m * scale for m in minimum]
+    if relative and len(relative) == n and sum(relative) > 0:
+        widths = [total * r / sum(relative) for r in relative]
+    else:
+        slack = total - sum(minimum)
+        extra = [max(nat - m, 0.0) for nat, m in zip(natural, minimum, strict=True)]
+        if sum(extra) <= slack:  # everything fits on one line: share the rest evenly-ish
+            widths = [m + e for m, e in zip(minimum, extra, strict=True)]
+            rest = total - sum(widths)
+            widths = [w + rest * w / sum(widths) for w in widths]
+            return widths
+        widths = [m + slack * e / sum(extra) for m, e in zip(minimum, extra, strict=True)]
+    # raise the columns under their minimum, taking from the columns with room to spare
+    for _ in range(n):
+        short = [i for i in range(n) if widths[i] < minimum[i] - 0.01]
+        if not short:
+            break
+        need = sum(minimum[i] - widths[i] for i in short)
+        spare = {i: widths[i] - minimum[i] for i in range(n) if i not in short and widths[i] > minimum[i]}
+        room = sum(spare.values())
+        if room <= 0:
+            break
+        take = min(need, room)
+        for i in short:
+            widths[i] = minimum[i] if take >= need else widths[i] + (minimum[i] - widths[i]) * take / need
+        for i, s in spare.items():
+            widths[i] -= take * s / room
+    return widths
+
+
+# --------------------------------------------------------------------------- blocks
+
+
+def _is_compact(values: Iterable[str]) -> bool:
+    vals = [v for v in values if v.strip()]
+    return bool(vals) and all(len(v) <= 7 for v in vals)
+
+
+def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable]:
+    """A neutral Table as a title, a styled splittable table and its note."""
+    out: list[Flowable] = []
+    title = esc(block.title) if block.title else ""
+    if block.provisional:
+        title = (title + "  " if title else "") + tag("PROVISIONAL", st.PROVISIONAL)
+    if title:
+        out.append(RLParagraph(title, styles.h3))
+    columns = tuple(block.columns)
+    n = max([len(columns), *(len(r) for r in block.rows)]) if (columns or block.rows) else 0
+    if n == 0:
+        return out
+    columns = columns + ("",) * (n - len(columns))
+    rows = [tuple(r) + ("",) * (n - len(r)) for r in block.rows]
+    widths = column_widths(columns, rows, width, styles, block.widths)
+    centred = [i > 0 and _is_compact(r[i] for r in rows) for i in range(n)]
+    data: list[list[Any]] = [
+        [RLParagraph(esc(c), styles.cell_head_centre if centred[i] else styles.cell_head) for i, c in enumerate(columns)]
+    ]
+    for row in rows:
+        data.append(
+            [
+                RLParagraph(esc(v), styles.cell_bold if i == 0 and n > 2 else (styles.cell_centre if centred[i] else styles.cell))
+                for i, v in enumerate(row)
+            ]
+        )
+    if not rows:
+        data.append([RLParagraph("—", styles.cell) for _ in range(n)])
+    border = st.PROVISIONAL if block.provisional else st.RULE
+    table = RLTable(data, colWidths=widths, repeatRows=1, splitByRow=1, splitInRow=1, hAlign="LEFT")
+    table.setStyle(
+        TableStyle(
+            [
+                ("BACKGROUND", (0, 0), (-1, 0), st.PROVISIONAL if block.provisional else st.HEADER_FILL),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, st.ZEBRA]),
+                ("LINEBELOW", (0, 0), (-1, -1), 0.25, st.RULE),
+                ("BOX", (0, 0), (-1, -1), 0.8 if block.provisional else 0.5, border),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 3),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+                ("TOPPADDING", (0, 0), (-1, -1), 2),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+            ]
+        )
+    )
+    out.append(table)
+    if block.note:
+        note_style = styles.provisional if block.provisional else styles.note
+        out.append(RLParagraph(esc(block.note), note_style.clone("table_note", spaceBefore=2)))
+    out.append(Spacer(1, styles.base * 0.5))
+    return out
+
+
+def _is_total(key: str) -> bool:
+    return key.strip().lower().startswith("total")
+
+
+def key_values_flowable(block: KeyValues, styles: Styles, width: float) -> Flowable:
+    """Key/value pairs as a light two-column table (four columns when the pairs are short).
+
+    A "Total…" pair is set in bold on its own shaded line, like the bottom line of
+    an invoice: it is what an organiser checks first.
+    """
+    items = [(str(k), str(v)) for k, v in block.items]
+    if not items:
+        return Spacer(1, 0)
+    key_w = min(max(stringWidth(plain(k), styles.key.fontName, styles.key.fontSize) for k, _ in items) + 10, width * 0.3)
+    total_key = styles.key.clone("total_key", textColor=st.INK, fontSize=styles.base, leading=styles.base * 1.25)
+    total_val = styles.cell_bold.clone("total_val", fontSize=styles.base, leading=styles.base * 1.25)
+    short = all(len(k) + len(v) <= 40 for k, v in items) and len(items) >= 4 and not any(_is_total(k) for k, _ in items)
+    rows: list[list[tuple[str, str]]] = [items[i : i + 2] for i in range(0, len(items), 2)] if short else [[kv] for kv in items]
+    per_row = 2 if short else 1
+    data = []
+    emphasis: list[tuple] = []
+    for r, pairs in enumerate(rows):
+        pairs = pairs + [("", "")] * (per_row - len(pairs))
+        total = any(_is_total(k) for k, _ in pairs)
+        if total:
+            emphasis += [("LINEABOVE", (0, r), (-1, r), 1.0, st.INK), ("BACKGROUND", (0, r), (-1, r), st.ACCENT_LIGHT)]
+        data.append([x for k, v in pairs for x in (RLParagraph(esc(k), total_key if total else styles.key), RLParagraph(esc(v), total_val if total else styles.cell))])
+    widths = [key_w, (width - 2 * key_w) / 2] * 2 if short else [key_w, width - key_w]
+    table = RLTable(data, colWidths=widths, splitByRow=1, splitInRow=1, hAlign="LEFT")
+    table.setStyle(
+        TableStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LINEBELOW", (0, 0), (-1, -1), 0.25, st.RULE),
+                ("LEFTPADDING", (0, 0), (-1, -1), 3),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+                ("TOPPADDING", (0, 0), (-1, -1), 2),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+                *emphasis,
+            ]
+        )
+    )
+    return table
+
+
+def paragraph_flowable(block: Paragraph, styles: Styles) -> Flowable:
+    text = esc(block.text)
+    if block.style == "provisional":
+        style = styles.provisional.clone("provisional_box", backColor=st.PROVISIONAL_FILL, borderPadding=(3, 4, 3, 4), spaceBefore=4, spaceAfter=7)
+        return RLParagraph(tag("PROVISIONAL", st.PROVISIONAL) + " — " + text, style)
+    if block.style == "warning":
+        style = styles.warning.clone("warning_box", backColor=st.WARNING_FILL, borderPadding=(3, 4, 3, 4), spaceBefore=4, spaceAfter=7)
+        return RLParagraph("⚠ " + text, style)
+    if block.style == "error":
+        style = styles.error.clone("error_box", backColor=st.ERROR_FILL, borderPadding=(3, 4, 3, 4), spaceBefore=4, spaceAfter=7)
+        return RLParagraph("✖ " + text, style)
+    return RLParagraph(text, styles.paragraph_style(block.style))
+
+
+def heading_flowable(block: Heading, styles: Styles) -> Flowable:
+    if block.level <= 1:
+        return RuledHeading(esc(block.text), styles.h1)
+    if block.level == 2:
+        style = styles.h2.clone("h2_bar", backColor=st.ACCENT_LIGHT, borderPadding=(2, 3, 2, 3), spaceBefore=styles.base * 1.0, spaceAfter=styles.base * 0.55)
+        return RLParagraph(esc(block.text), style)
+    return RLParagraph(esc(block.text), styles.h3)
+
+
+def blocks_to_flowables(blocks: Iterable[Block], styles: Styles, width: float) -> list[Flowable]:
+    """Lay out neutral blocks; a heading stays with what follows it."""
+    out: list[Flowable] = []
+    pending: list[Flowable] = []
+    for block in blocks:
+        if isinstance(block, Heading):
+            pending.append(heading_flowable(block, styles))
+            continue
+        if isinstance(block, Paragraph):
+            items: list[Flowable] = [paragraph_flowable(block, styles)]
+        elif isinstance(block, KeyValues):
+            items = [key_values_flowable(block, styles, width), Spacer(1, styles.base * 0.5)]
+        elif isinstance(block, Table):
+            items = table_flowables(block, styles, width)
+        else:  # an unknown block type from a newer system: print its text rather than fail
+            items = [RLParagraph(esc(str(block)), styles.body)]
+        if pending:
+            # keep headings with the first item only when that is small enough to move
+            out.append(KeepTogether([*pending, items[0]]))
+            out.extend(items[1:])
+            pending = []
+        else:
+            out.extend(items)
+    out.extend(pending)
+    return out

@@ -1,0 +1,173 @@
+"""Fonts, colours, paper sizes, paragraph styles and text escaping for every PDF.
+
+One place decides how armybuilder's printed matter looks, so the roster, the
+reference sheets and the cards read as one publication.  The font is DejaVu Sans,
+shipped inside the package (``fonts/``, licence in ``fonts/LICENSE.txt``) and
+embedded into each PDF: the PDF base fonts only cover Latin-1, and names such as
+"Tir-Nâ-Bor", "Воин" or "Ἀχιλλεύς" must print.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_LEFT
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+FONT = "ArmyBuilderSans"
+FONT_BOLD = "ArmyBuilderSans-Bold"
+FONT_ITALIC = "ArmyBuilderSans-Oblique"
+
+_FONT_FILES = {
+    FONT: "DejaVuSans.ttf",
+    FONT_BOLD: "DejaVuSans-Bold.ttf",
+    FONT_ITALIC: "DejaVuSans-Oblique.ttf",
+}
+
+PAPERS: dict[str, tuple[float, float]] = {"A4": A4, "LETTER": LETTER}
+
+# A restrained palette: dark ink, one accent, and signal colours kept for legality.
+INK = colors.HexColor("#1d1d1f")
+MUTED = colors.HexColor("#5f6368")
+ACCENT = colors.HexColor("#7a1f1f")  # deep red-brown, the "publisher" colour
+ACCENT_LIGHT = colors.HexColor("#f3e9e4")
+RULE = colors.HexColor("#b9a89f")
+ZEBRA = colors.HexColor("#f7f4f2")
+HEADER_FILL = colors.HexColor("#3a3431")
+ERROR = colors.HexColor("#c0141b")
+ERROR_FILL = colors.HexColor("#fde8e8")
+WARNING = colors.HexColor("#9a6400")
+WARNING_FILL = colors.HexColor("#fff4dc")
+OK = colors.HexColor("#1e6b34")
+OK_FILL = colors.HexColor("#e6f4ea")
+PROVISIONAL = colors.HexColor("#6a3d9a")
+PROVISIONAL_FILL = colors.HexColor("#f1eaf8")
+
+#: card band colours by Card.kind; anything else uses the accent
+KIND_COLOURS: dict[str, colors.Color] = {
+    "profile": colors.HexColor("#7a1f1f"),
+    "tactic": colors.HexColor("#1f4e7a"),
+    "communion": colors.HexColor("#8a6d1d"),
+    "miracle": colors.HexColor("#b0822a"),
+    "ritual": colors.HexColor("#4b2a7a"),
+    "spell": colors.HexColor("#4b2a7a"),
+    "equipment": colors.HexColor("#3d5a3a"),
+}
+
+
+def paper_size(paper: str) -> tuple[float, float]:
+    """Page size for "A4" or "Letter" (case-insensitive); a clear error otherwise."""
+    try:
+        return PAPERS[paper.upper()]
+    except KeyError:
+        raise ValueError(f"unknown paper size {paper!r} (choose A4 or Letter)") from None
+
+
+@cache
+def register_fonts() -> None:
+    """Register the bundled TTFs once per process (ReportLab keeps a global registry)."""
+    folder = resources.files("armybuilder.pdf") / "fonts"
+    for name, filename in _FONT_FILES.items():
+        with resources.as_file(folder / filename) as path:
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT_ITALIC, boldItalic=FONT_BOLD)
+
+
+# --------------------------------------------------------------------------- escaping
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+
+
+def esc(text: object) -> str:
+    """Make any user or catalogue text safe for ReportLab Paragraph markup.
+
+    ``&``, ``<`` and ``>`` become entities so a unit called ``<b>Bob & co</b>``
+    prints literally; control characters (which would corrupt the PDF text
+    operators or the parser) are dropped; line breaks become ``<br/>``.
+    """
+    s = _CONTROL.sub("", str(text))
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return s.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "<br/>")
+
+
+def plain(text: object) -> str:
+    """Text for canvas.drawString (no markup parsing): only control characters go."""
+    return _CONTROL.sub("", str(text)).replace("\n", " ")
+
+
+# --------------------------------------------------------------------------- styles
+
+
+class Styles:
+    """Paragraph styles at one base size; cards build smaller sets of the same family."""
+
+    def __init__(self, base: float = 9.0):
+        register_fonts()
+        self.base = base
+        lead = base * 1.28
+        self.body = ParagraphStyle(
+            "body", fontName=FONT, fontSize=base, leading=lead, textColor=INK, alignment=TA_LEFT, spaceAfter=base * 0.45
+        )
+        self.note = ParagraphStyle("note", parent=self.body, fontName=FONT_ITALIC, textColor=MUTED)
+        self.warning = ParagraphStyle("warning", parent=self.body, textColor=WARNING)
+        self.error = ParagraphStyle("error", parent=self.body, textColor=ERROR, fontName=FONT_BOLD)
+        self.provisional = ParagraphStyle("provisional", parent=self.body, textColor=PROVISIONAL)
+        self.title = ParagraphStyle(
+            "title", parent=self.body, fontName=FONT_BOLD, fontSize=base * 2.4, leading=base * 2.8, textColor=ACCENT, spaceAfter=2
+        )
+        self.subtitle = ParagraphStyle("subtitle", parent=self.body, fontName=FONT_ITALIC, fontSize=base * 1.05, textColor=MUTED)
+        self.h1 = ParagraphStyle(
+            "h1",
+            parent=self.body,
+            fontName=FONT_BOLD,
+            fontSize=base * 1.45,
+            leading=base * 1.75,
+            textColor=ACCENT,
+            spaceBefore=base * 1.1,
+            spaceAfter=base * 0.35,
+            keepWithNext=1,
+        )
+        self.h2 = ParagraphStyle(
+            "h2",
+            parent=self.body,
+            fontName=FONT_BOLD,
+            fontSize=base * 1.08,
+            leading=base * 1.35,
+            textColor=INK,
+            spaceBefore=base * 0.7,
+            spaceAfter=base * 0.25,
+            keepWithNext=1,
+        )
+        self.h3 = ParagraphStyle("h3", parent=self.h2, fontSize=base, spaceBefore=base * 0.5)
+        self.cell = ParagraphStyle("cell", parent=self.body, fontSize=base * 0.86, leading=base * 1.06, spaceAfter=0)
+        self.cell_bold = ParagraphStyle("cell_bold", parent=self.cell, fontName=FONT_BOLD)
+        self.cell_head = ParagraphStyle(
+            "cell_head", parent=self.cell, fontName=FONT_BOLD, textColor=colors.white, fontSize=base * 0.8, leading=base * 0.98
+        )
+        self.cell_centre = ParagraphStyle("cell_centre", parent=self.cell, alignment=TA_CENTER)
+        self.cell_head_centre = ParagraphStyle("cell_head_centre", parent=self.cell_head, alignment=TA_CENTER)
+        self.key = ParagraphStyle("key", parent=self.cell, fontName=FONT_BOLD, textColor=MUTED)
+        self.small = ParagraphStyle("small", parent=self.body, fontSize=base * 0.78, leading=base * 0.95, spaceAfter=0)
+        self.banner = ParagraphStyle("banner", parent=self.body, fontName=FONT_BOLD, fontSize=base * 1.35, leading=base * 1.65, spaceAfter=0)
+        self.fingerprint = ParagraphStyle(
+            "fingerprint", parent=self.body, fontName=FONT_BOLD, fontSize=base * 1.9, leading=base * 2.2, alignment=TA_CENTER, spaceAfter=0, textColor=INK
+        )
+        self.fingerprint_label = ParagraphStyle(
+            "fingerprint_label", parent=self.small, alignment=TA_CENTER, textColor=MUTED, fontName=FONT_BOLD
+        )
+
+    def paragraph_style(self, name: str) -> ParagraphStyle:
+        return {"body": self.body, "note": self.note, "warning": self.warning, "error": self.error, "provisional": self.provisional}.get(
+            name, self.body
+        )
+
+
+MARGIN = 15 * mm
+FOOTER_GAP = 7 * mm
