@@ -1,0 +1,179 @@
+"""The Rattle and Rend warband model and its point counting.
+
+A warband file looks like this (comments are kept when the program edits it)::
+
+    system: rattle-and-rend
+    catalogue: 1.0.0
+    format: 12-points
+    name: Vampire Court
+    traits: [soothsayers, poisoners]     # exactly two distinct warband traits
+    drive: compulsion
+    groups:
+      - {type: champion, champion_action: banishment}
+      - {type: fighters, label: Thralls}
+      - type: champion
+        champion_action: crashing-wave
+        attached_to: 1                   # index in groups (from 0): joins the Thralls
+      - {type: ward, warding_reaction: detonate}
+      - {type: heavy, heavy_trait: transport}
+      - {type: fighters, transported_by: 4}   # starts inside the Transport Heavy
+
+Attachments and transports point at another group by its index in ``groups``
+(the same index the findings' ``groups[N]`` paths use); the editor renumbers them
+when groups are removed or duplicated, so a hand-edited file and an edited one read
+the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import Field
+
+from armybuilder.core.catalog import Catalogue, Strict
+from armybuilder.core.system import ArmyListBase
+
+from .catalog import GroupType, RRCatalog
+
+
+class Group(Strict):
+    type: str  # id in group_types
+    label: str = ""
+    champion_action: str | None = None  # Champions (RR-D1)
+    heavy_trait: str | None = None  # Heavies
+    warding_reaction: str | None = None  # Wards
+    attached_to: int | None = Field(None, ge=0, description="index of the group a Champion joins")
+    transported_by: int | None = Field(None, ge=0, description="index of the Heavy carrying this group at the start")
+    notes: str = ""
+
+
+class RRList(ArmyListBase):
+    system: Literal["rattle-and-rend"] = "rattle-and-rend"
+    traits: list[str] = Field(default_factory=list)
+    drive: str | None = None
+    groups: list[Group] = Field(default_factory=list)
+
+
+def data(cat: Catalogue) -> RRCatalog:
+    return cat.data  # type: ignore[return-value]
+
+
+def group_type(cat: Catalogue, group: Group) -> GroupType | None:
+    return cat.get("group_types", group.type)
+
+
+def group_cost(cat: Catalogue, group: Group) -> int:
+    gt = group_type(cat, group)
+    return gt.cost if gt is not None else 0
+
+
+def group_title(cat: Catalogue, group: Group, index: int) -> str:
+    """How a group is named in messages and rosters: its label, else its type."""
+    gt = group_type(cat, group)
+    kind = gt.name if gt is not None else group.type
+    return f"{group.label} ({kind})" if group.label else kind
+
+
+def attachment_target(army: RRList, index: int) -> int | None:
+    """Index of the group that group ``index`` is attached to, if that group exists."""
+    target = army.groups[index].attached_to
+    if target is None or target == index or not 0 <= target < len(army.groups):
+        return None
+    return target
+
+
+def counted_groups(army: RRList, cat: Catalogue) -> int:
+    """Groups for the 4–8 rule: an attached Champion counts with its group (RR-D1).
+
+    Only an attachment that lands on an existing group other than itself merges;
+    a broken attachment is reported by its own rule and the Champion counts alone.
+    """
+    merged = 0
+    for i, g in enumerate(army.groups):
+        gt = group_type(cat, g)
+        if gt is not None and gt.can_attach and attachment_target(army, i) is not None:
+            merged += 1
+    return len(army.groups) - merged
+
+
+@dataclass(frozen=True)
+class PointsBreakdown:
+    total: int
+    by_type: tuple[tuple[str, int], ...]  # (group type name, points), catalogue order
+    line: int  # points in the format's line types (Fighters, Shooters, Skirmishers)
+
+
+def breakdown(army: RRList, cat: Catalogue) -> PointsBreakdown:
+    fmt = cat.get("formats", army.format)
+    line_types = set(fmt.line_types) if fmt is not None else {"fighters", "shooters", "skirmishers"}
+    per: dict[str, int] = {}
+    line = 0
+    total = 0
+    for g in army.groups:
+        cost = group_cost(cat, g)
+        total += cost
+        per[g.type] = per.get(g.type, 0) + cost
+        if g.type in line_types:
+            line += cost
+    names = [(gt.name, per[gt.id]) for gt in data(cat).group_types if gt.id in per]
+    names += [(k, v) for k, v in per.items() if cat.get("group_types", k) is None]
+    return PointsBreakdown(total, tuple(names), line)
+
+
+def transport_capacity(army: RRList, cat: Catalogue, index: int) -> int:
+    """Points group ``index`` may carry: its heavy trait, or Riders (seed: Transport, Riders)."""
+    g = army.groups[index]
+    if g.type != "heavy":
+        return 0
+    trait = cat.get("heavy_traits", g.heavy_trait) if g.heavy_trait else None
+    capacity = trait.transport if trait is not None else 0
+    for tid in army.traits:
+        wt = cat.get("warband_traits", tid)
+        if wt is None:
+            continue
+        if capacity and wt.transport_trait:
+            capacity = max(capacity, wt.transport_trait)
+        elif wt.transport:
+            capacity = max(capacity, wt.transport)
+    return capacity
+
+
+@dataclass(frozen=True)
+class Stats:
+    """A group's stats in play: its type's, changed by its heavy trait and warband traits."""
+
+    mov: str | None
+    rng: str | None
+    fury: int | None
+    guile: int | None
+    will: int | None
+
+
+def effective_stats(army: RRList, cat: Catalogue, group: Group) -> Stats | None:
+    """Stats with the permanent changes (Flyer/Transport MOV, Death-Defiers, Elites,
+    Harriers, Fusiliers) applied; round-by-round choices (Tacticians) are not included.
+    """
+    from .catalog import band_plus
+
+    gt = group_type(cat, group)
+    if gt is None:
+        return None
+    mov, rng = gt.mov, gt.rng
+    values = {"fury": gt.fury, "guile": gt.guile, "will": gt.will}
+    if group.heavy_trait and (trait := cat.get("heavy_traits", group.heavy_trait)) is not None and trait.mov:
+        mov = trait.mov
+    for tid in dict.fromkeys(army.traits):
+        wt = cat.get("warband_traits", tid)
+        if wt is None:
+            continue
+        for m in wt.stat_modifiers:
+            if m.group_types and gt.id not in m.group_types:
+                continue
+            if m.stat == "mov":
+                mov = band_plus(mov, m.delta)  # type: ignore[arg-type]
+            elif m.stat == "rng":
+                rng = band_plus(rng, m.delta)  # type: ignore[arg-type]
+            elif values[m.stat] is not None:
+                values[m.stat] = max(1, min(20, values[m.stat] + m.delta))  # type: ignore[operator]
+    return Stats(mov, rng, values["fury"], values["guile"], values["will"])

@@ -1,0 +1,509 @@
+"""Rattle and Rend edits as pure functions: outline, the actions allowed at a place, apply.
+
+The TUI shows what :func:`actions` offers and calls :func:`apply`; it never knows
+what a group is.  Each edit returns a new warband.  Attachments and transports
+point at groups by index, so every edit that adds, removes or reorders groups
+renumbers them (:func:`_renumber`) and a Champion never silently changes group.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from armybuilder.core.catalog import Catalogue
+from armybuilder.core.system import (
+    BrowserEntry,
+    Choice,
+    Detail,
+    EditAction,
+    EntryRef,
+    OutlineNode,
+    Param,
+)
+
+from .army import Group, RRList, group_cost, group_title, group_type, transport_capacity
+from .catalog import GroupType, RRCatalog
+from .rules import OPTION_KIND, TRAIT_FIELDS
+
+_PATH = re.compile(r"([a-z_]+)(?:\[(\d+)\])?")
+
+
+def parse_path(path: str) -> list[tuple[str, int | None]]:
+    return [(m[1], int(m[2]) if m[2] else None) for m in _PATH.finditer(path)]
+
+
+def _data(cat: Catalogue) -> RRCatalog:
+    return cat.data  # type: ignore[return-value]
+
+
+def stat_text(value: int | None) -> str:
+    return "-" if value is None else f"{value}+"
+
+
+def band_text(band: str | None) -> str:
+    return {"B": "B-to-B", None: "-"}.get(band, band or "-")
+
+
+def option_names(cat: Catalogue, group: Group) -> list[str]:
+    """Names of the group's champion action, heavy trait and warding reaction."""
+    out = []
+    for fld in OPTION_KIND:
+        value = getattr(group, fld)
+        if value is not None:
+            collection = TRAIT_FIELDS[OPTION_KIND[fld]][1]
+            entry = cat.get(collection, value)
+            out.append(entry.name if entry is not None else f"{value} (missing)")
+    return out
+
+
+def group_detail(army: RRList, cat: Catalogue, index: int) -> str:
+    g = army.groups[index]
+    parts = option_names(cat, g)
+    if g.attached_to is not None:
+        if 0 <= g.attached_to < len(army.groups) and g.attached_to != index:
+            parts.append(f"attached to {group_title(cat, army.groups[g.attached_to], g.attached_to)} (group {g.attached_to + 1})")
+        else:
+            parts.append(f"attached to group {g.attached_to + 1} (missing)")
+    if g.transported_by is not None:
+        parts.append(f"carried by group {g.transported_by + 1}")
+    capacity = transport_capacity(army, cat, index)
+    if capacity:
+        parts.append(f"carries {capacity} points")
+    return ", ".join(parts)
+
+
+def _group_node(army: RRList, cat: Catalogue, index: int, children: tuple[OutlineNode, ...] = ()) -> OutlineNode:
+    g = army.groups[index]
+    gt = group_type(cat, g)
+    label = group_title(cat, g, index) if gt is not None else f"{g.type} (missing from catalogue)"
+    return OutlineNode(
+        f"groups[{index}]",
+        label,
+        group_detail(army, cat, index),
+        group_cost(cat, g),
+        EntryRef("group_types", g.type),
+        children,
+    )
+
+
+def outline(army: RRList, cat: Catalogue) -> list[OutlineNode]:
+    """Groups with their attached Champions beneath them, then traits, drive, settings."""
+    attached: dict[int, list[int]] = {}
+    for i, g in enumerate(army.groups):
+        t = g.attached_to
+        if t is not None and t != i and 0 <= t < len(army.groups) and army.groups[t].attached_to is None:
+            attached.setdefault(t, []).append(i)
+    shown_under = {i for kids in attached.values() for i in kids}
+    nodes = []
+    for i in range(len(army.groups)):
+        if i in shown_under:
+            continue
+        kids = tuple(_group_node(army, cat, c) for c in attached.get(i, []))
+        nodes.append(_group_node(army, cat, i, kids))
+    traits = []
+    for ti, tid in enumerate(army.traits):
+        t = cat.get("warband_traits", tid)
+        traits.append(
+            OutlineNode(
+                f"traits[{ti}]",
+                t.name if t is not None else f"{tid} (missing from catalogue)",
+                t.summary if t is not None else "",
+                None,
+                EntryRef("warband_traits", tid),
+            )
+        )
+    drive = cat.get("drives", army.drive) if army.drive else None
+    fmt = cat.get("formats", army.format)
+    return [
+        OutlineNode("groups", "Groups", f"{len(army.groups)} entries", None, None, tuple(nodes)),
+        OutlineNode("traits", "Warband traits", f"{len(army.traits)} of 2", None, None, tuple(traits)),
+        OutlineNode(
+            "drive",
+            "Drive: " + (drive.name if drive else (f"{army.drive} (missing from catalogue)" if army.drive else "none")),
+            drive.setup if drive else "",
+            None,
+            EntryRef("drives", army.drive) if army.drive else None,
+        ),
+        OutlineNode("", "Warband settings", fmt.name if fmt else army.format),
+    ]
+
+
+# --------------------------------------------------------------------------- choices
+
+
+def type_choices(cat: Catalogue) -> tuple[Choice, ...]:
+    return tuple(
+        Choice(gt.id, gt.name, f"{gt.cost} pt{'s' if gt.cost > 1 else ''}, reaction {gt.reaction}")
+        for gt in _data(cat).group_types
+    )
+
+
+def option_choices(cat: Catalogue, kind: str) -> tuple[Choice, ...]:
+    data = _data(cat)
+    if kind == "champion-action":
+        return tuple(Choice(a.id, a.name, a.summary) for a in data.actions if a.kind == "champion")
+    if kind == "warding-reaction":
+        return tuple(Choice(r.id, r.name, r.summary) for r in data.reactions if r.kind == "warding")
+    return tuple(Choice(t.id, t.name, t.summary) for t in data.heavy_traits)
+
+
+def trait_choices(cat: Catalogue) -> tuple[Choice, ...]:
+    return tuple(Choice(t.id, t.name, t.summary) for t in _data(cat).warband_traits)
+
+
+def drive_choices(cat: Catalogue) -> tuple[Choice, ...]:
+    return tuple(Choice(d.id, d.name, d.setup) for d in _data(cat).drives)
+
+
+def attach_choices(army: RRList, cat: Catalogue, index: int) -> tuple[Choice, ...]:
+    gt = group_type(cat, army.groups[index])
+    allowed = set(gt.attach_targets) if gt is not None else set()
+    taken = {g.attached_to for i, g in enumerate(army.groups) if i != index}
+    return tuple(
+        Choice(i, f"{i + 1}. {group_title(cat, g, i)}")
+        for i, g in enumerate(army.groups)
+        if i != index and g.type in allowed and i not in taken and g.attached_to is None
+    )
+
+
+def carrier_choices(army: RRList, cat: Catalogue, index: int) -> tuple[Choice, ...]:
+    return tuple(
+        Choice(i, f"{i + 1}. {group_title(cat, g, i)}", f"carries {transport_capacity(army, cat, i)} points")
+        for i, g in enumerate(army.groups)
+        if i != index and transport_capacity(army, cat, i) > 0
+    )
+
+
+def actions(army: RRList, cat: Catalogue, path: str) -> list[EditAction]:
+    parts = parse_path(path)
+    add_group = EditAction(
+        "add-group",
+        "Add a group",
+        (Param("type", "Group type", "choice", type_choices(cat)), Param("label", "Label (optional)", "text", default="")),
+        "groups",
+    )
+    set_traits = EditAction(
+        "set-traits",
+        "Choose the two warband traits",
+        (
+            Param("first", "First trait", "choice", trait_choices(cat), default=army.traits[0] if army.traits else None),
+            Param("second", "Second trait", "choice", trait_choices(cat), default=army.traits[1] if len(army.traits) > 1 else None),
+        ),
+        "traits",
+    )
+    add_trait = EditAction("add-trait", "Add a warband trait", (Param("trait", "Trait", "choice", trait_choices(cat)),), "traits")
+    set_drive = EditAction("set-drive", "Choose the drive", (Param("drive", "Drive", "choice", drive_choices(cat), default=army.drive),), "drive")
+    if not parts:
+        return [
+            add_group,
+            set_traits,
+            add_trait,
+            set_drive,
+            EditAction("rename-list", "Rename the warband", (Param("name", "Warband name", "text", default=army.name),), "list"),
+            EditAction("edit-notes", "Edit the warband notes", (Param("notes", "Notes", "text", default=army.notes),), "list"),
+            EditAction(
+                "set-format",
+                "Change the format",
+                (Param("format", "Format", "choice", tuple(Choice(f.id, f.name, f"{f.limit} {f.unit}") for f in _data(cat).formats)),),
+                "list",
+            ),
+        ]
+    head, index = parts[0]
+    if head == "groups" and index is None:
+        return [add_group]
+    if head == "traits":
+        out = [set_traits, add_trait]
+        if index is not None and index < len(army.traits):
+            out.insert(0, EditAction("remove-trait", "Remove this trait", (), "traits", destructive=True))
+        return out
+    if head == "drive":
+        return [set_drive, EditAction("clear-drive", "Clear the drive", (), "drive", destructive=True)]
+    if head != "groups" or index is None or index >= len(army.groups):
+        return []
+    g = army.groups[index]
+    gt = group_type(cat, g)
+    out = [
+        EditAction("rename-group", "Label the group", (Param("label", "Label", "text", default=g.label),), "group"),
+        EditAction("edit-group-notes", "Edit the group notes", (Param("notes", "Notes", "text", default=g.notes),), "group"),
+        EditAction("set-type", "Change the group type", (Param("type", "Group type", "choice", type_choices(cat), default=g.type),), "group"),
+    ]
+    if gt is not None and gt.trait is not None:
+        fld, _, words = TRAIT_FIELDS[gt.trait]
+        out.insert(
+            0,
+            EditAction(
+                f"set-{fld.replace('_', '-')}",
+                f"Choose the {words}",
+                (Param("id", words.capitalize(), "choice", option_choices(cat, gt.trait), default=getattr(g, fld)),),
+                "group",
+            ),
+        )
+    if gt is not None and gt.can_attach:
+        choices = attach_choices(army, cat, index)
+        if choices:
+            out.append(EditAction("attach", "Attach to a group", (Param("target", "Group", "choice", choices),), "group"))
+        if g.attached_to is not None:
+            out.append(EditAction("detach", "Detach from its group", (), "group"))
+    carriers = carrier_choices(army, cat, index)
+    if carriers and (gt is None or gt.id != "heavy"):
+        out.append(EditAction("set-transport", "Start inside a transport", (Param("carrier", "Transport", "choice", carriers),), "group"))
+    if g.transported_by is not None:
+        out.append(EditAction("leave-transport", "Start outside the transport", (), "group"))
+    out += [
+        EditAction("duplicate-group", "Duplicate the group", (), "group"),
+        EditAction("move-up", "Move the group up", (), "group"),
+        EditAction("move-down", "Move the group down", (), "group"),
+        EditAction("remove-group", "Remove the group", (), "group", destructive=True),
+    ]
+    return out
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def _need(args: dict[str, Any], name: str) -> Any:
+    if name not in args or args[name] in (None, ""):
+        raise ValueError(f"'{name}' is needed for this edit")
+    return args[name]
+
+
+def _index(args: dict[str, Any], name: str, size: int) -> int:
+    try:
+        value = int(_need(args, name))
+    except (TypeError, ValueError):
+        raise ValueError(f"'{name}' must be a group number") from None
+    if not 0 <= value < size:
+        raise ValueError(f"'{name}' must name one of the {size} groups")
+    return value
+
+
+def _renumber(groups: list[Group], mapping: dict[int, int | None]) -> None:
+    """Point attachments and transports at the groups' new places (None: gone)."""
+    for g in groups:
+        if g.attached_to is not None:
+            g.attached_to = mapping.get(g.attached_to, g.attached_to)
+        if g.transported_by is not None:
+            g.transported_by = mapping.get(g.transported_by, g.transported_by)
+
+
+def _known(cat: Catalogue, collection: str, value: str, words: str) -> str:
+    canonical = _data(cat).canonical(collection, str(value))
+    if canonical is None:
+        raise ValueError(f"no {words} '{value}' in the catalogue")
+    return canonical
+
+
+def apply(army: RRList, cat: Catalogue, path: str, action: str, args: dict[str, Any]) -> tuple[RRList, str]:
+    new = army.model_copy(deep=True)
+    parts = parse_path(path)
+    groups = new.groups
+    if action == "add-group":
+        gtype = _known(cat, "group_types", _need(args, "type"), "group type")
+        groups.append(Group(type=gtype, label=str(args.get("label") or "")))
+        return new, f"groups[{len(groups) - 1}]"
+    if action == "rename-list":
+        new.name = str(_need(args, "name"))
+        return new, path
+    if action == "edit-notes":
+        new.notes = str(args.get("notes") or "")
+        return new, path
+    if action == "set-format":
+        fmt = _need(args, "format")
+        if cat.get("formats", fmt) is None:
+            raise ValueError(f"no format '{fmt}' in the catalogue")
+        new.format = fmt
+        return new, path
+    if action == "set-traits":
+        first = _known(cat, "warband_traits", _need(args, "first"), "warband trait")
+        second = _known(cat, "warband_traits", _need(args, "second"), "warband trait")
+        if first == second:
+            raise ValueError("the two warband traits must differ")
+        new.traits = [first, second]
+        return new, "traits"
+    if action == "add-trait":
+        trait = _known(cat, "warband_traits", _need(args, "trait"), "warband trait")
+        if trait in new.traits:
+            raise ValueError(f"the warband has '{trait}' already")
+        new.traits.append(trait)
+        return new, f"traits[{len(new.traits) - 1}]"
+    if action == "remove-trait":
+        index = parts[0][1] if parts and parts[0][0] == "traits" else None
+        if index is None or index >= len(new.traits):
+            raise ValueError("choose a trait first")
+        del new.traits[index]
+        return new, "traits"
+    if action == "set-drive":
+        new.drive = _known(cat, "drives", _need(args, "drive"), "drive")
+        return new, "drive"
+    if action == "clear-drive":
+        new.drive = None
+        return new, "drive"
+    if not parts or parts[0][0] != "groups" or parts[0][1] is None or parts[0][1] >= len(groups):
+        raise ValueError("choose a group first")
+    gi = parts[0][1]
+    g = groups[gi]
+    where = f"groups[{gi}]"
+    if action == "rename-group":
+        g.label = str(args.get("label") or "")
+        return new, where
+    if action == "edit-group-notes":
+        g.notes = str(args.get("notes") or "")
+        return new, where
+    if action == "set-type":
+        gtype = _known(cat, "group_types", _need(args, "type"), "group type")
+        gt: GroupType = cat.get("group_types", gtype)
+        g.type = gtype
+        for fld, kind in OPTION_KIND.items():  # a secondary trait belongs to its type only
+            if gt.trait != kind:
+                setattr(g, fld, None)
+        if not gt.can_attach:
+            g.attached_to = None
+        if gtype == "heavy":
+            g.transported_by = None
+        carries = transport_capacity(new, cat, gi) > 0
+        for other in groups:  # groups this one may no longer hold or carry
+            if other.attached_to == gi and gtype not in _attach_targets(cat, other):
+                other.attached_to = None
+            if other.transported_by == gi and not carries:
+                other.transported_by = None
+        return new, where
+    for fld, kind in OPTION_KIND.items():
+        if action == f"set-{fld.replace('_', '-')}":
+            value = str(_need(args, "id"))
+            collection = TRAIT_FIELDS[kind][1]
+            canonical = _data(cat).canonical(collection, value)
+            if canonical is None or canonical not in {c.value for c in option_choices(cat, kind)}:
+                raise ValueError(f"no {TRAIT_FIELDS[kind][2]} '{value}' in the catalogue")
+            setattr(g, fld, canonical)
+            return new, where
+    if action == "attach":
+        target = _index(args, "target", len(groups))
+        if target not in {c.value for c in attach_choices(army, cat, gi)}:
+            raise ValueError(f"group {gi + 1} cannot be attached to group {target + 1}")
+        g.attached_to = target
+        return new, where
+    if action == "detach":
+        g.attached_to = None
+        return new, where
+    if action == "set-transport":
+        carrier = _index(args, "carrier", len(groups))
+        if carrier not in {c.value for c in carrier_choices(army, cat, gi)}:
+            raise ValueError(f"group {carrier + 1} carries no groups")
+        g.transported_by = carrier
+        return new, where
+    if action == "leave-transport":
+        g.transported_by = None
+        return new, where
+    if action == "duplicate-group":
+        copy = g.model_copy(deep=True)
+        copy.attached_to = None  # one Champion per group: the copy starts on its own
+        mapping = {i: (i + 1 if i > gi else i) for i in range(len(groups))}
+        _renumber(groups, mapping)
+        groups.insert(gi + 1, copy)
+        return new, f"groups[{gi + 1}]"
+    if action in ("move-up", "move-down"):
+        target = gi - 1 if action == "move-up" else gi + 1
+        if not 0 <= target < len(groups):
+            return new, where
+        groups[gi], groups[target] = groups[target], groups[gi]
+        _renumber(groups, {gi: target, target: gi})
+        return new, f"groups[{target}]"
+    if action == "remove-group":
+        del groups[gi]
+        mapping: dict[int, int | None] = {gi: None}
+        mapping.update({i: i - 1 for i in range(gi + 1, len(groups) + 1)})
+        _renumber(groups, mapping)
+        return new, f"groups[{min(gi, len(groups) - 1)}]" if groups else "groups"
+    raise ValueError(f"unknown edit '{action}'")
+
+
+def _attach_targets(cat: Catalogue, g: Group) -> list[str]:
+    gt = group_type(cat, g)
+    return gt.attach_targets if gt is not None else []
+
+
+# --------------------------------------------------------------------------- browse
+
+
+def browse(cat: Catalogue) -> list[BrowserEntry]:
+    data = _data(cat)
+    out: list[BrowserEntry] = []
+    for gt in data.group_types:
+        facets = {"kind": "group type", "reaction": gt.reaction, "trait": gt.trait or ""}
+        out.append(
+            BrowserEntry(
+                EntryRef("group_types", gt.id),
+                gt.name,
+                "group type",
+                f"{gt.cost} pt{'s' if gt.cost > 1 else ''}",
+                facets,
+                f"{gt.name} group {gt.reaction} {gt.trait or ''}".lower(),
+            )
+        )
+    for collection, kind_of in (
+        ("actions", lambda e: f"{e.kind} action"),
+        ("reactions", lambda e: f"{e.kind} reaction"),
+        ("heavy_traits", lambda e: "heavy trait"),
+        ("warband_traits", lambda e: "warband trait"),
+        ("drives", lambda e: "drive"),
+        ("scenarios", lambda e: "scenario"),
+        ("deployments", lambda e: "deployment"),
+        ("terrain_types", lambda e: "terrain"),
+    ):
+        for entry in getattr(data, collection):
+            kind = kind_of(entry)
+            summary = getattr(entry, "summary", "") or getattr(entry, "text", "")
+            out.append(
+                BrowserEntry(
+                    EntryRef(collection, entry.id),
+                    entry.name,
+                    kind,
+                    "",
+                    {"kind": kind},
+                    " ".join([entry.name, kind, summary, *entry.aliases]).lower(),
+                )
+            )
+    return out
+
+
+def detail(cat: Catalogue, ref: EntryRef) -> Detail:
+    entry = cat.get(ref.collection, ref.id)
+    if entry is None:
+        return Detail(ref.id, f"not in catalogue {cat.version}", (), (("Missing", "This entry does not exist in the warband's catalogue version."),))
+    sections: list[tuple[str, str]] = []
+    if getattr(entry, "provisional", False):
+        sections.append(("Provisional", "A preview in the seed; a later catalogue version may change it."))
+    if ref.collection == "group_types":
+        gt: GroupType = entry
+        reaction = cat.get("reactions", gt.reaction)
+        stats = (
+            ("MOV", band_text(gt.mov)),
+            ("RNG", band_text(gt.rng)),
+            ("FURY", stat_text(gt.fury)),
+            ("GUILE", stat_text(gt.guile)),
+            ("WILL", stat_text(gt.will)),
+        )
+        sections += [("Base", gt.base), ("About", gt.text)]
+        if reaction is not None:
+            sections.append((f"Reaction: {reaction.name}", f"{reaction.trigger} {reaction.effect}"))
+        if gt.trait:
+            sections.append(("Takes", f"one {TRAIT_FIELDS[gt.trait][2]}"))
+        sections.append(("Source", gt.source))
+        return Detail(gt.name, "group type", stats, tuple(sections), f"{gt.cost} pt{'s' if gt.cost > 1 else ''}")
+    fields = entry.model_dump()
+    stats = []
+    for key in ("kind", "check", "movement", "low", "high", "rounds", "mov", "targets", "transport"):
+        value = fields.get(key)
+        if value not in (None, "", 0, False):
+            stats.append((key.replace("_", " "), str(value)))
+    if fields.get("penalty"):
+        stats.append(("penalty", "yes"))
+    for key in ("summary", "question", "trigger", "movement_text", "effect", "critical", "text", "setup", "victory", "examples"):
+        if fields.get(key):
+            sections.append((key.capitalize(), str(fields[key])))
+    if fields.get("aliases"):
+        sections.append(("Also called", ", ".join(fields["aliases"])))
+    if fields.get("source"):
+        sections.append(("Source", fields["source"]))
+    return Detail(entry.name, ref.collection.replace("_", " ").rstrip("s"), tuple(stats), tuple(sections))

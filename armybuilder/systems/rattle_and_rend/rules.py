@@ -1,0 +1,464 @@
+"""Rattle and Rend warband-building rules, one small function per rule (RR-D1).
+
+Every message carries the numbers and a way to fix the warband.  Limits (12 points,
+4–8 groups, 4 points of line groups, two traits, one drive) are read from the
+list's format in the catalogue it is pinned to, never from code.  Rules run on any
+half-built warband and never raise (the RuleBook also guards against a bug).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from armybuilder.core.catalog import Catalogue
+from armybuilder.core.findings import Finding, RuleBook, Severity
+
+from .army import (
+    PointsBreakdown,
+    RRList,
+    breakdown,
+    counted_groups,
+    group_cost,
+    group_title,
+    group_type,
+    transport_capacity,
+)
+from .catalog import RRCatalog, RRFormat
+
+E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+SYSTEM = "rattle-and-rend"
+book = RuleBook(SYSTEM)
+SEED = "rattle-and-rend-alpha02"
+
+#: the list field holding each secondary trait, and the catalogue collection it names
+TRAIT_FIELDS: dict[str, tuple[str, str, str]] = {
+    # trait kind: (group field, collection, words)
+    "champion-action": ("champion_action", "actions", "champion action"),
+    "heavy-trait": ("heavy_trait", "heavy_traits", "heavy trait"),
+    "warding-reaction": ("warding_reaction", "reactions", "warding reaction"),
+}
+OPTION_KIND = {fld: kind for kind, (fld, _, _) in TRAIT_FIELDS.items()}
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+@dataclass
+class Context:
+    army: RRList
+    cat: Catalogue
+
+    @functools.cached_property
+    def data(self) -> RRCatalog:
+        return self.cat.data  # type: ignore[return-value]
+
+    @functools.cached_property
+    def format(self) -> RRFormat | None:
+        return self.cat.get("formats", self.army.format)
+
+    @functools.cached_property
+    def points(self) -> PointsBreakdown:
+        return breakdown(self.army, self.cat)
+
+    def title(self, index: int) -> str:
+        return f"group {index + 1} ({group_title(self.cat, self.army.groups[index], index)})"
+
+
+def _option_entry_ok(ctx: Context, kind: str, value: str) -> bool:
+    """Does ``value`` name an entry of the right kind (a champion action is an action of kind champion)?"""
+    _, collection, _ = TRAIT_FIELDS[kind]
+    entry = ctx.cat.get(collection, value)
+    if entry is None:
+        return False
+    if kind == "champion-action":
+        return entry.kind == "champion"
+    if kind == "warding-reaction":
+        return entry.kind == "warding"
+    return True
+
+
+# --------------------------------------------------------------------------- catalogue
+
+
+@book.rule("rattle-and-rend.catalogue.missing-entry")
+def missing_entries(ctx: Context) -> Iterator[Finding]:
+    """Ids the pinned catalogue does not know: the entry stays in the list, marked."""
+    for gi, g in enumerate(ctx.army.groups):
+        if group_type(ctx.cat, g) is None:
+            known = ", ".join(gt.id for gt in ctx.data.group_types)
+            yield Finding(
+                "rattle-and-rend.catalogue.missing-entry",
+                E,
+                f"group {gi + 1}: group type '{g.type}' does not exist in catalogue {ctx.cat.version} "
+                f"(known: {known}); change its type or remove it",
+                f"groups[{gi}].type",
+                "design: Army lists",
+            )
+        for fld, kind in OPTION_KIND.items():
+            value = getattr(g, fld)
+            if value is not None and not _option_entry_ok(ctx, kind, value):
+                words = TRAIT_FIELDS[kind][2]
+                yield Finding(
+                    "rattle-and-rend.catalogue.missing-entry",
+                    E,
+                    f"group {gi + 1}: {words} '{value}' does not exist in catalogue {ctx.cat.version}; "
+                    f"choose one of: {', '.join(_choices(ctx, kind))}",
+                    f"groups[{gi}].{fld}",
+                    "design: Army lists",
+                )
+    for ti, tid in enumerate(ctx.army.traits):
+        if ctx.cat.get("warband_traits", tid) is None:
+            yield Finding(
+                "rattle-and-rend.catalogue.missing-entry",
+                E,
+                f"warband trait '{tid}' does not exist in catalogue {ctx.cat.version}; replace it "
+                f"with one of: {', '.join(t.id for t in ctx.data.warband_traits)}",
+                f"traits[{ti}]",
+                "design: Army lists",
+            )
+    if ctx.army.drive is not None and ctx.cat.get("drives", ctx.army.drive) is None:
+        yield Finding(
+            "rattle-and-rend.catalogue.missing-entry",
+            E,
+            f"drive '{ctx.army.drive}' does not exist in catalogue {ctx.cat.version}; choose one of: "
+            f"{', '.join(d.id for d in ctx.data.drives)}",
+            "drive",
+            "design: Army lists",
+        )
+
+
+def _choices(ctx: Context, kind: str) -> list[str]:
+    _, collection, _ = TRAIT_FIELDS[kind]
+    return [e.id for e in getattr(ctx.data, collection) if _option_entry_ok(ctx, kind, e.id)]
+
+
+@book.rule("rattle-and-rend.format.unknown")
+def format_known(ctx: Context) -> Iterator[Finding]:
+    if ctx.format is None:
+        known = ", ".join(f.id for f in ctx.data.formats)
+        yield Finding(
+            "rattle-and-rend.format.unknown",
+            E,
+            f"format '{ctx.army.format}' does not exist (known: {known}); choose one",
+            "format",
+            f"{SEED}: Your Warband",
+        )
+
+
+# --------------------------------------------------------------------------- points and groups
+
+
+@book.rule("rattle-and-rend.points.limit")
+def point_limit(ctx: Context) -> Iterator[Finding]:
+    if ctx.format is None:
+        return
+    total, limit = ctx.points.total, ctx.format.limit
+    if total > limit:
+        yield Finding(
+            "rattle-and-rend.points.limit",
+            E,
+            f"the warband costs {total} points; the limit is {limit}: remove {total - limit} points of groups",
+            "groups",
+            f"{SEED}: Your Warband",
+        )
+    elif total < limit and ctx.army.groups:
+        yield Finding(
+            "rattle-and-rend.points.unspent",
+            W,
+            f"the warband costs {total} of {limit} points: {limit - total} points are unspent",
+            "groups",
+            f"{SEED}: Your Warband",
+        )
+
+
+@book.rule("rattle-and-rend.groups.count")
+def group_count(ctx: Context) -> Iterator[Finding]:
+    if ctx.format is None:
+        return
+    n, low, high = counted_groups(ctx.army, ctx.cat), ctx.format.min_groups, ctx.format.max_groups
+    attached = len(ctx.army.groups) - n
+    note = f" ({len(ctx.army.groups)} entries; attached Champions count with their group)" if attached else ""
+    if n < low:
+        yield Finding(
+            "rattle-and-rend.groups.count",
+            E,
+            f"the warband has {plural(n, 'group')}{note}; it needs {low} to {high}: add {low - n}",
+            "groups",
+            f"{SEED}: Your Warband; RR-D1",
+        )
+    elif n > high:
+        yield Finding(
+            "rattle-and-rend.groups.count",
+            E,
+            f"the warband has {plural(n, 'group')}{note}; it may have {low} to {high}: remove {n - high} "
+            "or attach a Champion to a group",
+            "groups",
+            f"{SEED}: Your Warband; RR-D1",
+        )
+
+
+@book.rule("rattle-and-rend.groups.line-points")
+def line_points(ctx: Context) -> Iterator[Finding]:
+    if ctx.format is None or not ctx.army.groups:
+        return
+    spent, needed = ctx.points.line, ctx.format.min_line_points
+    if spent < needed:
+        names = ", ".join(
+            gt.name for t in ctx.format.line_types if (gt := ctx.cat.get("group_types", t)) is not None
+        )
+        yield Finding(
+            "rattle-and-rend.groups.line-points",
+            E,
+            f"{spent} points are spent on {names}; at least {needed} are needed: add {needed - spent} points of them",
+            "groups",
+            f"{SEED}: Your Warband",
+        )
+
+
+# --------------------------------------------------------------------------- traits and drive
+
+
+@book.rule("rattle-and-rend.traits.count")
+def trait_count(ctx: Context) -> Iterator[Finding]:
+    if ctx.format is None:
+        return
+    distinct = list(dict.fromkeys(ctx.army.traits))
+    wanted = ctx.format.traits
+    for ti, tid in enumerate(ctx.army.traits):
+        if tid in ctx.army.traits[:ti]:
+            yield Finding(
+                "rattle-and-rend.traits.distinct",
+                E,
+                f"warband trait '{tid}' is chosen twice; the {wanted} traits must differ: replace one",
+                f"traits[{ti}]",
+                f"{SEED}: Warband Traits; RR-D1",
+            )
+    if len(distinct) != wanted:
+        fix = f"add {wanted - len(distinct)}" if len(distinct) < wanted else f"remove {len(distinct) - wanted}"
+        yield Finding(
+            "rattle-and-rend.traits.count",
+            E,
+            f"the warband has {plural(len(distinct), 'distinct warband trait')}; it needs exactly {wanted}: {fix}",
+            "traits",
+            f"{SEED}: Warband Traits; RR-D1",
+        )
+
+
+@book.rule("rattle-and-rend.drive.required")
+def drive_required(ctx: Context) -> Iterator[Finding]:
+    if ctx.army.drive is None or not ctx.army.drive.strip():
+        yield Finding(
+            "rattle-and-rend.drive.required",
+            E,
+            f"the warband has no drive; it needs exactly 1: choose one of "
+            f"{', '.join(d.name for d in ctx.data.drives)}",
+            "drive",
+            f"{SEED}: Drives; RR-D1",
+        )
+
+
+# --------------------------------------------------------------------------- group traits
+
+
+@book.rule("rattle-and-rend.group.trait")
+def group_traits(ctx: Context) -> Iterator[Finding]:
+    """A Champion takes one champion action, a Heavy one heavy trait, a Ward one warding reaction."""
+    rule_of = {
+        "champion-action": "rattle-and-rend.champion.action",
+        "heavy-trait": "rattle-and-rend.heavy.trait",
+        "warding-reaction": "rattle-and-rend.ward.reaction",
+    }
+    for gi, g in enumerate(ctx.army.groups):
+        gt = group_type(ctx.cat, g)
+        if gt is None:
+            continue
+        for fld, kind in OPTION_KIND.items():
+            value = getattr(g, fld)
+            words = TRAIT_FIELDS[kind][2]
+            if gt.trait == kind and value is None:
+                yield Finding(
+                    rule_of[kind],
+                    E,
+                    f"{ctx.title(gi)} has no {words}; a {gt.name} takes exactly 1: choose one of "
+                    f"{', '.join(_choices(ctx, kind))}",
+                    f"groups[{gi}]",
+                    f"{SEED}: {gt.name}; RR-D1",
+                )
+            elif gt.trait != kind and value is not None:
+                yield Finding(
+                    "rattle-and-rend.group.option-not-allowed",
+                    E,
+                    f"{ctx.title(gi)} has a {words} ('{value}'), but only "
+                    f"{_holder(ctx, kind)} take one: remove it",
+                    f"groups[{gi}].{fld}",
+                    f"{SEED}: About Group Stats; RR-D1",
+                )
+
+
+def _holder(ctx: Context, kind: str) -> str:
+    names = [gt.name + "s" for gt in ctx.data.group_types if gt.trait == kind]
+    return " and ".join(names) or "no group type"
+
+
+# --------------------------------------------------------------------------- attachments
+
+
+@book.rule("rattle-and-rend.attachment")
+def attachments(ctx: Context) -> Iterator[Finding]:
+    groups = ctx.army.groups
+    per_target: dict[int, list[int]] = {}
+    for gi, g in enumerate(groups):
+        if g.attached_to is None:
+            continue
+        gt = group_type(ctx.cat, g)
+        where = f"groups[{gi}].attached_to"
+        source = f"{SEED}: Group Attachments; RR-D1"
+        if gt is not None and not gt.can_attach:
+            yield Finding(
+                "rattle-and-rend.attachment.source",
+                E,
+                f"{ctx.title(gi)} is attached to another group, but only "
+                f"{' and '.join(t.name + 's' for t in ctx.data.group_types if t.can_attach) or 'no group'} "
+                "may be attached: remove the attachment",
+                where,
+                source,
+            )
+            continue
+        target = g.attached_to
+        if target == gi or not 0 <= target < len(groups):
+            yield Finding(
+                "rattle-and-rend.attachment.target",
+                E,
+                f"{ctx.title(gi)} is attached to group {target + 1}, "
+                + ("itself" if target == gi else f"but the warband has {plural(len(groups), 'group')}")
+                + ": attach it to an existing Heavy, Fighters, Shooters or Skirmishers group or detach it",
+                where,
+                source,
+            )
+            continue
+        tt = group_type(ctx.cat, groups[target])
+        allowed = gt.attach_targets if gt is not None else []
+        if tt is not None and tt.id not in allowed:
+            names = ", ".join(n.name for t in allowed if (n := ctx.cat.get("group_types", t)) is not None)
+            yield Finding(
+                "rattle-and-rend.attachment.target",
+                E,
+                f"{ctx.title(gi)} is attached to {ctx.title(target)}; a {gt.name if gt else g.type} may join "
+                f"only {names}: attach it elsewhere or detach it",
+                where,
+                source,
+            )
+            continue
+        if groups[target].attached_to is not None:
+            yield Finding(
+                "rattle-and-rend.attachment.target",
+                E,
+                f"{ctx.title(gi)} is attached to {ctx.title(target)}, which is itself attached: "
+                "attach it to a group that stands on its own",
+                where,
+                source,
+            )
+            continue
+        per_target.setdefault(target, []).append(gi)
+    for target, champions in per_target.items():
+        if len(champions) > 1:
+            numbers = ", ".join(str(c + 1) for c in champions)
+            yield Finding(
+                "rattle-and-rend.attachment.one-per-group",
+                E,
+                f"{ctx.title(target)} has {len(champions)} Champions attached (groups {numbers}); "
+                f"a group takes 1: detach {len(champions) - 1}",
+                f"groups[{champions[1]}].attached_to",
+                f"{SEED}: Group Attachments; RR-D1",
+            )
+
+
+# --------------------------------------------------------------------------- transport
+
+
+@book.rule("rattle-and-rend.transport")
+def transports(ctx: Context) -> Iterator[Finding]:
+    groups = ctx.army.groups
+    loads: dict[int, list[int]] = {}
+    source = f"{SEED}: Heavy Traits (Transport), Warband Traits (Riders)"
+    for gi, g in enumerate(groups):
+        if g.transported_by is None:
+            continue
+        carrier = g.transported_by
+        where = f"groups[{gi}].transported_by"
+        if carrier == gi or not 0 <= carrier < len(groups):
+            yield Finding(
+                "rattle-and-rend.transport.carrier",
+                E,
+                f"{ctx.title(gi)} rides in group {carrier + 1}, "
+                + ("itself" if carrier == gi else f"but the warband has {plural(len(groups), 'group')}")
+                + ": choose a Transport Heavy or remove the transport",
+                where,
+                source,
+            )
+            continue
+        capacity = transport_capacity(ctx.army, ctx.cat, carrier)
+        if capacity == 0:
+            yield Finding(
+                "rattle-and-rend.transport.carrier",
+                E,
+                f"{ctx.title(gi)} rides in {ctx.title(carrier)}, which carries nothing (only a Heavy with "
+                "the Transport trait, or any Heavy of a Riders warband, carries groups): choose another",
+                where,
+                source,
+            )
+            continue
+        gt = group_type(ctx.cat, g)
+        if gt is not None and gt.id == "heavy":
+            yield Finding(
+                "rattle-and-rend.transport.cargo",
+                E,
+                f"{ctx.title(gi)} is a Heavy and cannot be carried: remove the transport",
+                where,
+                source,
+            )
+            continue
+        if g.attached_to is not None:
+            continue  # an attached Champion rides with its group, counted there
+        loads.setdefault(carrier, []).append(gi)
+    for carrier, cargo in loads.items():
+        capacity = transport_capacity(ctx.army, ctx.cat, carrier)
+        carried = 0
+        for gi in cargo:
+            carried += group_cost(ctx.cat, groups[gi])
+            carried += sum(
+                group_cost(ctx.cat, c) for ci, c in enumerate(groups) if c.attached_to == gi and ci != gi
+            )
+        if carried > capacity:
+            yield Finding(
+                "rattle-and-rend.transport.capacity",
+                E,
+                f"{ctx.title(carrier)} carries {carried} points; it holds {capacity}: "
+                f"take {carried - capacity} points out",
+                f"groups[{cargo[-1]}].transported_by",
+                source,
+            )
+
+
+@book.rule("rattle-and-rend.groups.none")
+def has_groups(ctx: Context) -> Iterator[Finding]:
+    if not ctx.army.groups:
+        yield Finding(
+            "rattle-and-rend.groups.none",
+            INFO,
+            "the warband has no groups yet: start with Fighters, Shooters or Skirmishers",
+            "groups",
+            f"{SEED}: Your Warband",
+        )
+
+
+def run_rules(army: RRList, cat: Catalogue) -> list[Finding]:
+    return book.run(Context(army, cat))
+
+
+def type_counts(army: RRList) -> Counter[str]:
+    return Counter(g.type for g in army.groups)

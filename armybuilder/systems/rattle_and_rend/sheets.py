@@ -1,0 +1,299 @@
+"""What Rattle and Rend prints: roster, reference sheets and cards, as neutral blocks.
+
+Layout belongs to ``armybuilder.pdf``; this module only decides content.  The
+roster shows each group's stats *in play* (heavy trait and warband traits applied,
+see :func:`army.effective_stats`) next to its type's, so a player never has to
+redo the arithmetic at the table.
+"""
+
+from __future__ import annotations
+
+from armybuilder.core.catalog import Catalogue
+from armybuilder.core.findings import is_legal
+from armybuilder.core.system import (
+    Block,
+    Card,
+    Heading,
+    KeyValues,
+    Paragraph,
+    Roster,
+    Sheets,
+    Table,
+)
+
+from .army import (
+    RRList,
+    breakdown,
+    counted_groups,
+    effective_stats,
+    group_cost,
+    group_title,
+    group_type,
+)
+from .catalog import RRCatalog
+from .editing import band_text, group_detail, stat_text
+from .rules import run_rules
+
+GROUP_COLUMNS = ("Group", "Pts", "MOV", "RNG", "FURY", "GUILE", "WILL", "Reaction")
+
+
+def _data(cat: Catalogue) -> RRCatalog:
+    return cat.data  # type: ignore[return-value]
+
+
+def _name(cat: Catalogue, collection: str, entry_id: str | None) -> str:
+    if entry_id is None:
+        return "none"
+    entry = cat.get(collection, entry_id)
+    return entry.name if entry is not None else f"{entry_id} (missing)"
+
+
+def roster(army: RRList, cat: Catalogue, fingerprint: str) -> Roster:
+    findings = tuple(run_rules(army, cat))
+    fmt = cat.get("formats", army.format)
+    points = breakdown(army, cat)
+    limit = fmt.limit if fmt else 0
+    header = (
+        ("System", "Rattle and Rend"),
+        ("Format", fmt.name if fmt else army.format),
+        ("Points", f"{points.total} / {limit}"),
+        ("Groups", f"{counted_groups(army, cat)} (attached Champions counted with their group)"),
+        ("Catalogue", f"{cat.version} (hash {cat.hash})"),
+        ("Fingerprint", fingerprint),
+    )
+    blocks: list[Block] = [
+        KeyValues(
+            (
+                ("Warband traits", ", ".join(_name(cat, "warband_traits", t) for t in army.traits) or "none"),
+                ("Drive", _name(cat, "drives", army.drive)),
+                ("Starting momentum", f"{points.total} (points of groups in play, RR-D2)"),
+            )
+        ),
+        Heading("Groups", 1),
+    ]
+    rows = []
+    for gi, g in enumerate(army.groups):
+        gt = group_type(cat, g)
+        s = effective_stats(army, cat, g)
+        detail = group_detail(army, cat, gi)
+        name = f"{gi + 1}. " + (group_title(cat, g, gi) if gt else f"{g.type} (missing)") + (f" — {detail}" if detail else "")
+        if gt is None or s is None:
+            rows.append((name, "-", "-", "-", "-", "-", "-", "-"))
+            continue
+        rows.append(
+            (
+                name,
+                str(group_cost(cat, g)),
+                band_text(s.mov),
+                band_text(s.rng),
+                stat_text(s.fury),
+                stat_text(s.guile),
+                stat_text(s.will),
+                _name(cat, "reactions", gt.reaction),
+            )
+        )
+    if rows:
+        blocks.append(
+            Table(
+                GROUP_COLUMNS,
+                tuple(rows),
+                note="Stats include the heavy trait and the warband traits; checks succeed on a d20 at or above the stat.",
+                widths=(5.0, 0.5, 0.6, 0.8, 0.7, 0.7, 0.7, 1.4),
+            )
+        )
+    else:
+        blocks.append(Paragraph("No groups yet.", "note"))
+    notes = [(gi, g) for gi, g in enumerate(army.groups) if g.notes]
+    for gi, g in notes:
+        blocks.append(Paragraph(f"Group {gi + 1}: {g.notes}", "note"))
+    wards = [g.warding_reaction for g in army.groups if g.type == "ward" and g.warding_reaction]
+    if wards:
+        blocks.append(Heading("Warding reactions", 2))
+        for rid in dict.fromkeys(wards):
+            r = cat.get("reactions", rid)
+            if r is not None:
+                blocks.append(Paragraph(f"{r.name}. Trigger: {r.trigger} Effect: {r.effect} [{r.source}]"))
+    blocks.append(
+        KeyValues(tuple((name, f"{pts} points") for name, pts in points.by_type) + (("Total", f"{points.total} / {limit} points"),))
+    )
+    if army.notes:
+        blocks.append(Paragraph(f"Notes: {army.notes}", "note"))
+    return Roster(army.name, header, is_legal(findings), findings, tuple(blocks), tuple(_glossary(army, cat)), fingerprint)
+
+
+def _glossary(army: RRList, cat: Catalogue) -> list[tuple[str, str]]:
+    """Every rule the warband's choices bring to the table, in our own words with source."""
+    seen: dict[str, tuple[str, str]] = {}
+    for tid in army.traits:
+        t = cat.get("warband_traits", tid)
+        if t is not None:
+            seen[f"t:{t.id}"] = (t.name, f"{t.text} [{t.source}]")
+    for g in army.groups:
+        gt = group_type(cat, g)
+        if gt is not None and (r := cat.get("reactions", gt.reaction)) is not None:
+            seen[f"r:{r.id}"] = (f"{r.name} (reaction)", f"{r.trigger} {r.effect} [{r.source}]")
+        if g.champion_action and (a := cat.get("actions", g.champion_action)) is not None:
+            seen[f"a:{a.id}"] = (f"{a.name} (champion action)", f"{a.effect} Critical: {a.critical} [{a.source}]")
+        if g.heavy_trait and (h := cat.get("heavy_traits", g.heavy_trait)) is not None:
+            seen[f"h:{h.id}"] = (f"{h.name} (heavy trait)", f"{h.text} [{h.source}]")
+    if army.drive and (d := cat.get("drives", army.drive)) is not None:
+        seen[f"d:{d.id}"] = (f"{d.name} (drive)", f"{d.setup} Provisional preview. [{d.source}]")
+    return sorted(seen.values())
+
+
+# --------------------------------------------------------------------------- sheets
+
+
+def _roll(low: int, high: int) -> str:
+    return f"{low}–{high}"
+
+
+def sheets(cat: Catalogue) -> Sheets:
+    data = _data(cat)
+    t = data.tables
+    blocks: list[Block] = []
+    if t.check_dice:
+        d = t.check_dice
+        blocks.append(Heading("Dice checks", 1))
+        blocks.append(
+            Table(
+                ("Check", "Dice"),
+                (
+                    ("Standard", f"{d.standard}d20"),
+                    ("Penalty (any number)", f"{d.penalty}d20"),
+                    ("Bonus (any number)", f"{d.bonus}d20"),
+                    ("Bonus and penalty", f"{d.standard}d20: they cancel"),
+                ),
+                note=f"Success: at least one die at or above the stat. Critical: {d.critical_dice} dice at or above it. "
+                "Lower stats are better. [rattle-and-rend-alpha02: Core Dice Mechanic]",
+            )
+        )
+    if t.ranges:
+        blocks.append(Heading("Range bands", 1))
+        blocks.append(
+            Table(
+                ("Band", "Distance (centre to centre)", "Pivots when moving"),
+                tuple((f"{r.band} ({r.name})", f"up to {r.distance_mm} mm" if r.distance_mm else "bases touching", str(r.pivots)) for r in t.ranges),
+            )
+        )
+    if data.group_types:
+        blocks.append(Heading("Group types", 1))
+        blocks.append(
+            Table(
+                ("Group", "Pts", "MOV", "RNG", "FURY", "GUILE", "WILL", "Reaction", "Takes"),
+                tuple(
+                    (
+                        g.name,
+                        str(g.cost),
+                        band_text(g.mov),
+                        band_text(g.rng),
+                        stat_text(g.fury),
+                        stat_text(g.guile),
+                        stat_text(g.will),
+                        _name(cat, "reactions", g.reaction),
+                        (g.trait or "-").replace("-", " "),
+                    )
+                    for g in data.group_types
+                ),
+            )
+        )
+    for kind, title in (("standard", "Standard actions"), ("champion", "Champion actions")):
+        rows = tuple(
+            (a.name, a.movement.replace("mov+1", "MOV + 1 band").replace("mov", "MOV").replace("none", "stay"), (a.check or "-") + (" (penalty)" if a.penalty else ""), a.effect, a.critical or "-")
+            for a in data.actions
+            if a.kind == kind
+        )
+        if rows:
+            blocks.append(Heading(title, 1))
+            blocks.append(Table(("Action", "Move", "Check", "Effect", "Critical"), rows, widths=(1.2, 0.9, 0.9, 4, 2)))
+    for kind, title in (("standard", "Reactions"), ("warding", "Warding reactions")):
+        rows = tuple((r.name, r.trigger, r.effect, r.critical or "-") for r in data.reactions if r.kind == kind)
+        if rows:
+            blocks.append(Heading(title, 1))
+            blocks.append(Table(("Reaction", "Trigger", "Effect", "Critical"), rows, widths=(1.1, 2.2, 3, 1.7)))
+    if t.momentum:
+        blocks.append(Heading("Momentum and turns", 1))
+        for line in t.momentum:
+            blocks.append(Paragraph(line))
+    if t.attack_modifiers:
+        blocks.append(Heading("Attacks", 1))
+        for line in t.attack_modifiers:
+            blocks.append(Paragraph(line))
+    if t.will_results:
+        blocks.append(Heading("Will checks", 1))
+        blocks.append(Table(("Result", "Name", "Effect"), tuple((w.id, w.name, w.text) for w in t.will_results)))
+    if data.heavy_traits:
+        blocks.append(Heading("Heavy traits", 1))
+        blocks.append(Table(("Trait", "Effect"), tuple((h.name, h.text) for h in data.heavy_traits), widths=(1, 5)))
+    if data.warband_traits:
+        blocks.append(Heading("Warband traits", 1))
+        blocks.append(Table(("Trait", "Effect"), tuple((w.name, w.text) for w in data.warband_traits), widths=(1.2, 5)))
+    if data.drives:
+        blocks.append(Heading("Drives", 1))
+        blocks.append(
+            Table(("Drive", "Setup rules"), tuple((d.name, d.setup) for d in data.drives), provisional=any(d.provisional for d in data.drives), note="Drives are previews in Alpha #02.")
+        )
+    if data.scenarios:
+        blocks.append(Heading("Scenarios (d20)", 1))
+        blocks.append(
+            Table(
+                ("d20", "Scenario", "Setup", "Victory"),
+                tuple((_roll(s.low, s.high), s.name, s.setup, s.victory) for s in data.scenarios),
+                note="RR-D4: the d20 roll selects the scenario.",
+                widths=(0.6, 1.3, 2.2, 3.5),
+            )
+        )
+    if data.deployments:
+        blocks.append(Heading("Deployment (d20)", 1))
+        blocks.append(Table(("d20", "Deployment", "Rules"), tuple((_roll(d.low, d.high), d.name, d.text) for d in data.deployments), widths=(0.6, 1.4, 5)))
+    if data.terrain_densities or data.terrain_types:
+        blocks.append(Heading("Terrain", 1))
+        if data.terrain_densities:
+            blocks.append(Table(("d20", "Density", "Placement"), tuple((_roll(d.low, d.high), d.name, d.text) for d in data.terrain_densities), widths=(0.6, 1.3, 5)))
+        if data.terrain_types:
+            blocks.append(Table(("Type", "For example", "Rules"), tuple((tt.name, tt.examples, tt.text) for tt in data.terrain_types), widths=(1.2, 1.8, 4)))
+    if data.decisions:
+        blocks.append(Heading("Readings of the rules", 1))
+        for d in data.decisions:
+            blocks.append(Paragraph(f"{d.id} {d.title}: {d.summary}", "provisional" if d.provisional else "note"))
+    return Sheets(f"Rattle and Rend — reference sheets (catalogue {cat.version})", tuple(blocks))
+
+
+# --------------------------------------------------------------------------- cards
+
+
+def cards(army: RRList, cat: Catalogue) -> list[Card]:
+    out: list[Card] = []
+    for gi, g in enumerate(army.groups):
+        gt = group_type(cat, g)
+        s = effective_stats(army, cat, g)
+        if gt is None or s is None:
+            continue
+        reaction = cat.get("reactions", gt.reaction)
+        text: list[tuple[str, str]] = []
+        if reaction is not None:
+            text.append((f"Reaction: {reaction.name}", f"{reaction.trigger} {reaction.effect}"))
+        if g.champion_action and (a := cat.get("actions", g.champion_action)) is not None:
+            text.append((f"Champion action: {a.name}", a.effect + (f" Critical: {a.critical}" if a.critical else "")))
+        if g.heavy_trait and (h := cat.get("heavy_traits", g.heavy_trait)) is not None:
+            text.append((f"Heavy trait: {h.name}", h.text))
+        if g.warding_reaction and (w := cat.get("reactions", g.warding_reaction)) is not None:
+            text.append((f"Warding reaction: {w.name}", f"{w.trigger} {w.effect}" + (f" Critical: {w.critical}" if w.critical else "")))
+        detail = group_detail(army, cat, gi)
+        out.append(
+            Card(
+                group_title(cat, g, gi),
+                "group",
+                f"{gt.name} · {gt.base}" + (f" · {detail}" if detail else ""),
+                (("MOV", band_text(s.mov)), ("RNG", band_text(s.rng)), ("FURY", stat_text(s.fury)), ("GUILE", stat_text(s.guile)), ("WILL", stat_text(s.will))),
+                tuple(text),
+                f"{gt.cost} pt{'s' if gt.cost > 1 else ''} · catalogue {cat.version}",
+            )
+        )
+    for tid in dict.fromkeys(army.traits):
+        t = cat.get("warband_traits", tid)
+        if t is not None:
+            out.append(Card(t.name, "warband trait", t.summary, (), (("Effect", t.text),), t.source))
+    if army.drive and (d := cat.get("drives", army.drive)) is not None:
+        out.append(Card(d.name, "drive", d.question, (), (("Setup", d.setup),), d.source, d.provisional))
+    return out
