@@ -1,0 +1,379 @@
+"""Ragnarok (Morpheus Engine) edits as pure functions: outline, actions at a place, apply.
+
+The TUI shows what :func:`actions` offers and calls :func:`apply`; it never knows
+what a Jarl or a shield is.  Every edit returns a new list (models are values), so
+the editor's undo stack is a list of snapshots.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from armybuilder.core.catalog import Catalogue
+from armybuilder.core.system import (
+    BrowserEntry,
+    Choice,
+    Detail,
+    EditAction,
+    EntryRef,
+    OutlineNode,
+    Param,
+)
+
+from .army import (
+    KINDS,
+    GodPowerPick,
+    WarClan,
+    Warrior,
+    counts,
+    data,
+    equipment_cost,
+    equipment_entry,
+    equipment_kind,
+    warrior_cost,
+    warrior_name,
+    warrior_type,
+)
+from .catalog import WarriorType, ability_args, ability_id
+
+_PATH = re.compile(r"([a-z_]+)(?:\[(\d+)\])?")
+
+KIND_LABEL = {"armour": "armour", "shields": "shield", "weapons": "weapon", "items": "item"}
+
+
+def parse_path(path: str) -> list[tuple[str, int | None]]:
+    return [(m[1], int(m[2]) if m[2] else None) for m in _PATH.finditer(path)]
+
+
+def item_label(cat: Catalogue, item_id: str) -> tuple[str, str]:
+    """(name, detail) of an equipment id for the outline."""
+    kind = equipment_kind(cat, item_id)
+    entry = equipment_entry(cat, item_id)
+    if entry is None:
+        return f"{item_id} (missing from catalogue)", ""
+    if kind == "weapons":
+        return entry.name, f"weapon, ST {entry.st}, {entry.range}" + (
+            ", " + ", ".join(entry.abilities) if entry.abilities else ""
+        ) + (", no shield" if entry.no_shield else "")
+    if kind == "armour":
+        return entry.name, f"armour, RS {entry.rs}"
+    if kind == "shields":
+        return entry.name, f"shield, +{entry.overwhelm_size} Size against Overwhelm"
+    return entry.name, "item"
+
+
+def warrior_tags(cat: Catalogue, w: Warrior) -> str:
+    tags = []
+    if w.jarl:
+        tags.append("Jarl")
+    c = counts(cat, w)
+    tags.append(f"{c['weapons']} weapon{'s' if c['weapons'] != 1 else ''}")
+    if c["armour"]:
+        tags.append("armour")
+    if c["shields"]:
+        tags.append("shield")
+    if c["items"]:
+        tags.append(f"{c['items']} items")
+    return ", ".join(tags)
+
+
+def outline(army: WarClan, cat: Catalogue) -> list[OutlineNode]:
+    warriors = []
+    for wi, w in enumerate(army.warriors):
+        children = []
+        for ei, item in enumerate(w.equipment):
+            name, detail = item_label(cat, item)
+            kind = equipment_kind(cat, item) or "items"
+            children.append(
+                OutlineNode(f"warriors[{wi}].equipment[{ei}]", name, detail, equipment_cost(cat, item), EntryRef(kind, item))
+            )
+        warriors.append(
+            OutlineNode(
+                f"warriors[{wi}]",
+                warrior_name(cat, w),
+                warrior_tags(cat, w),
+                warrior_cost(cat, w),
+                EntryRef("warriors", w.type),
+                tuple(children),
+            )
+        )
+    powers = []
+    for pi, pick in enumerate(army.god_powers):
+        p = cat.get("god_powers", pick.power)
+        name = p.name if p else f"{pick.power} (missing from catalogue)"
+        detail = (f"{p.godspark} Godspark" if p else "") + (", imprinted" if pick.imprinted else "")
+        powers.append(OutlineNode(f"god_powers[{pi}]", name, detail, None, EntryRef("god_powers", pick.power)))
+    return [
+        OutlineNode("warriors", "Warriors", f"{len(army.warriors)} models", sum(warrior_cost(cat, w) for w in army.warriors), None, tuple(warriors)),
+        OutlineNode("god_powers", "God powers", f"{len(army.god_powers)} chosen", None, None, tuple(powers)),
+    ]
+
+
+def _type_choice(t: WarriorType) -> Choice:
+    return Choice(t.id, t.name, f"{t.cost} Glory, AP {t.ap} MA {t.ma} RA {t.ra} DF {t.df} HP {t.hp}" + (", Jarl" if t.jarl else ""))
+
+
+def type_choices(cat: Catalogue) -> tuple[Choice, ...]:
+    return tuple(_type_choice(t) for t in data(cat).warriors)
+
+
+def equipment_choices(cat: Catalogue) -> tuple[Choice, ...]:
+    out = []
+    for kind in KINDS:
+        for entry in getattr(data(cat), kind):
+            name, detail = item_label(cat, entry.id)
+            out.append(Choice(entry.id, name, f"{entry.cost} Glory, {detail}"))
+    return tuple(out)
+
+
+def power_choices(cat: Catalogue) -> tuple[Choice, ...]:
+    return tuple(Choice(p.id, p.name, f"{p.godspark} Godspark · {p.text}") for p in data(cat).god_powers)
+
+
+def actions(army: WarClan, cat: Catalogue, path: str) -> list[EditAction]:
+    parts = parse_path(path)
+    add_warrior = EditAction(
+        "add-warrior", "Add a warrior", (Param("type", "Warrior type", "choice", type_choices(cat)),), "warriors"
+    )
+    add_power = EditAction(
+        "add-god-power", "Choose a God power", (Param("power", "God power", "choice", power_choices(cat)),), "god_powers"
+    )
+    if not parts:
+        return [
+            add_warrior,
+            add_power,
+            EditAction("rename-list", "Rename the war clan", (Param("name", "Clan name", "text", default=army.name),), "list"),
+            EditAction("edit-notes", "Edit the clan notes", (Param("notes", "Notes", "text", default=army.notes),), "list"),
+            EditAction(
+                "set-format",
+                "Change the format",
+                (Param("format", "Format", "choice", tuple(Choice(f.id, f.name, f"{f.limit} {f.unit}") for f in data(cat).formats)),),
+                "list",
+            ),
+        ]
+    head, index = parts[0]
+    if head == "warriors" and index is None:
+        return [add_warrior]
+    if head == "god_powers":
+        if index is None or index >= len(army.god_powers):
+            return [add_power]
+        return [
+            EditAction("toggle-imprinted", "Imprint this power (on/off)", (), "god_power"),
+            EditAction("remove-god-power", "Remove this God power", (), "god_power", destructive=True),
+            add_power,
+        ]
+    if head != "warriors" or index is None or index >= len(army.warriors):
+        return []
+    w = army.warriors[index]
+    warrior_actions = [
+        EditAction("add-equipment", "Add equipment", (Param("item", "Equipment", "choice", equipment_choices(cat)),), "warrior"),
+        EditAction("set-jarl", "Make this warrior the clan's Jarl", (), "warrior"),
+        EditAction("set-label", "Give a personal name", (Param("label", "Name", "text", default=w.label),), "warrior"),
+        EditAction("edit-warrior-notes", "Edit the warrior's notes", (Param("notes", "Notes", "text", default=w.notes),), "warrior"),
+        EditAction("set-type", "Change the warrior type", (Param("type", "Warrior type", "choice", type_choices(cat)),), "warrior"),
+        EditAction("duplicate-warrior", "Duplicate the warrior", (), "warrior"),
+        EditAction("move-up", "Move up", (), "warrior"),
+        EditAction("move-down", "Move down", (), "warrior"),
+        EditAction("remove-warrior", "Remove the warrior", (), "warrior", destructive=True),
+    ]
+    if len(parts) > 1 and parts[1][0] == "equipment" and parts[1][1] is not None and parts[1][1] < len(w.equipment):
+        return [EditAction("remove-equipment", "Remove this equipment", (), "equipment", destructive=True), *warrior_actions]
+    return warrior_actions
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def _need(args: dict[str, Any], name: str) -> Any:
+    if name not in args or args[name] in (None, ""):
+        raise ValueError(f"'{name}' is needed for this edit")
+    return args[name]
+
+
+def apply(army: WarClan, cat: Catalogue, path: str, action: str, args: dict[str, Any]) -> tuple[WarClan, str]:
+    new = army.model_copy(deep=True)
+    parts = parse_path(path)
+    if action == "add-warrior":
+        tid = _need(args, "type")
+        t = warrior_type(cat, tid)
+        if t is None:
+            raise ValueError(f"no warrior type '{tid}' in the catalogue")
+        # a Jarl warrior type always leads; mark it unless the clan already has a Jarl
+        new.warriors.append(Warrior(type=tid, jarl=t.jarl and not any(w.jarl for w in new.warriors)))
+        return new, f"warriors[{len(new.warriors) - 1}]"
+    if action == "add-god-power":
+        pid = _need(args, "power")
+        if cat.get("god_powers", pid) is None:
+            raise ValueError(f"no God power '{pid}' in the catalogue")
+        if any(p.power == pid for p in new.god_powers):
+            raise ValueError("the clan has this God power already")
+        new.god_powers.append(GodPowerPick(power=pid))
+        return new, f"god_powers[{len(new.god_powers) - 1}]"
+    if action == "rename-list":
+        new.name = str(_need(args, "name"))
+        return new, path
+    if action == "edit-notes":
+        new.notes = str(args.get("notes") or "")
+        return new, path
+    if action == "set-format":
+        fid = _need(args, "format")
+        if cat.get("formats", fid) is None:
+            raise ValueError(f"no format '{fid}' in the catalogue")
+        new.format = fid
+        return new, path
+    if parts and parts[0][0] == "god_powers":
+        pi = parts[0][1]
+        if pi is None or pi >= len(new.god_powers):
+            raise ValueError("choose a God power first")
+        if action == "remove-god-power":
+            del new.god_powers[pi]
+            return new, f"god_powers[{min(pi, len(new.god_powers) - 1)}]" if new.god_powers else "god_powers"
+        if action == "toggle-imprinted":
+            new.god_powers[pi].imprinted = not new.god_powers[pi].imprinted
+            return new, path
+        raise ValueError(f"unknown edit '{action}' for a God power")
+    if not parts or parts[0][0] != "warriors" or parts[0][1] is None or parts[0][1] >= len(new.warriors):
+        raise ValueError("choose a warrior first")
+    wi = parts[0][1]
+    w = new.warriors[wi]
+    where = f"warriors[{wi}]"
+    if action == "add-equipment":
+        item = _need(args, "item")
+        if equipment_kind(cat, item) is None:
+            raise ValueError(f"no equipment '{item}' in the catalogue")
+        w.equipment.append(item)
+        return new, f"{where}.equipment[{len(w.equipment) - 1}]"
+    if action == "remove-equipment":
+        ei = parts[1][1] if len(parts) > 1 and parts[1][0] == "equipment" else None
+        if ei is None or ei >= len(w.equipment):
+            raise ValueError("choose a piece of equipment first")
+        del w.equipment[ei]
+        return new, where
+    if action == "set-jarl":
+        for other in new.warriors:
+            other.jarl = False
+        w.jarl = True
+        return new, where
+    if action == "set-label":
+        w.label = str(args.get("label") or "")
+        return new, where
+    if action == "edit-warrior-notes":
+        w.notes = str(args.get("notes") or "")
+        return new, where
+    if action == "set-type":
+        tid = _need(args, "type")
+        if warrior_type(cat, tid) is None:
+            raise ValueError(f"no warrior type '{tid}' in the catalogue")
+        w.type = tid
+        return new, where
+    if action == "duplicate-warrior":
+        copy = w.model_copy(deep=True)
+        copy.jarl = False  # one Jarl per clan
+        new.warriors.insert(wi + 1, copy)
+        return new, f"warriors[{wi + 1}]"
+    if action in ("move-up", "move-down"):
+        target = wi - 1 if action == "move-up" else wi + 1
+        if not 0 <= target < len(new.warriors):
+            return new, where
+        new.warriors[wi], new.warriors[target] = new.warriors[target], new.warriors[wi]
+        return new, f"warriors[{target}]"
+    if action == "remove-warrior":
+        del new.warriors[wi]
+        return new, f"warriors[{min(wi, len(new.warriors) - 1)}]" if new.warriors else "warriors"
+    raise ValueError(f"unknown edit '{action}'")
+
+
+# --------------------------------------------------------------------------- browse and detail
+
+
+def browse(cat: Catalogue) -> list[BrowserEntry]:
+    d = data(cat)
+    out: list[BrowserEntry] = []
+    for t in d.warriors:
+        facets = {"category": "warrior", "role": "Jarl" if t.jarl else "warrior", "people": "War Clan", "rank": ""}
+        out.append(
+            BrowserEntry(EntryRef("warriors", t.id), t.name, "warrior", f"{t.cost} Glory", facets, " ".join([t.name, "warrior", *t.abilities]).lower())
+        )
+    for kind in KINDS:
+        for e in getattr(d, kind):
+            out.append(
+                BrowserEntry(
+                    EntryRef(kind, e.id),
+                    e.name,
+                    KIND_LABEL[kind],
+                    f"{e.cost} Glory",
+                    {"category": KIND_LABEL[kind], "role": "", "people": "", "rank": ""},
+                    f"{e.name} {KIND_LABEL[kind]}".lower(),
+                )
+            )
+    for p in d.god_powers:
+        out.append(
+            BrowserEntry(
+                EntryRef("god_powers", p.id),
+                p.name,
+                "God power",
+                f"{p.godspark} Godspark",
+                {"category": "God power", "role": f"group {p.group}", "people": "", "rank": ""},
+                f"{p.name} god power {p.text}".lower(),
+            )
+        )
+    for a in d.abilities:
+        out.append(
+            BrowserEntry(EntryRef("abilities", a.id), a.name, "ability", "", {"category": a.kind, "role": "", "people": "", "rank": ""}, f"{a.name} {a.kind}".lower())
+        )
+    return out
+
+
+def glossary_entry(cat: Catalogue, ref: str) -> tuple[str, str]:
+    entry = cat.get("abilities", ability_id(ref))
+    args = ability_args(ref)
+    if entry is None:
+        return ref, "(no glossary entry in this catalogue version)"
+    base = re_name(entry.name)
+    title = base + (" (" + ") (".join(a.upper() if len(a) <= 3 else a for a in args) + ")" if args else "")
+    return title, entry.text
+
+
+def re_name(name: str) -> str:
+    return re.sub(r"\s*\((?:x|Stat)\)", "", name).strip()
+
+
+def detail(cat: Catalogue, ref: EntryRef) -> Detail:
+    entry = cat.get(ref.collection, ref.id)
+    if entry is None:
+        return Detail(ref.id, f"not in catalogue {cat.version}", (), (("Missing", "This entry does not exist in the list's catalogue version."),))
+    if ref.collection == "warriors":
+        t: WarriorType = entry
+        stats = tuple((k.upper(), str(getattr(t, k))) for k in ("ap", "sp", "ma", "ra", "df", "rs", "dr", "mn", "hp", "size"))
+        sections = [glossary_entry(cat, a) for a in t.abilities]
+        if t.assigned:
+            sections.append(("Assigned by armybuilder", ", ".join(t.assigned) + " (CAT-D1: not in the reference data)"))
+        sections.append(("Source", t.source))
+        return Detail(t.name, "Jarl" if t.jarl else "warrior", stats, tuple(sections), f"{t.cost} Glory")
+    if ref.collection == "weapons":
+        stats = (("ST", str(entry.st)), ("Range", entry.range), ("Kind", entry.kind))
+        sections = [glossary_entry(cat, a) for a in entry.abilities]
+        if entry.no_shield:
+            sections.append(("No shield", "Cannot be used together with a shield."))
+        return Detail(entry.name, "weapon", stats, tuple(sections), f"{entry.cost} Glory")
+    if ref.collection == "armour":
+        return Detail(entry.name, "armour", (("RS", str(entry.rs)),), (), f"{entry.cost} Glory")
+    if ref.collection == "shields":
+        return Detail(entry.name, "shield", (("Size vs Overwhelm", f"+{entry.overwhelm_size}"),), (), f"{entry.cost} Glory")
+    if ref.collection == "god_powers":
+        p = entry
+        stats = [("Godspark", str(p.godspark)), ("Number", p.number)]
+        sections = [("Effect", p.text)]
+        for b in p.boosts:
+            sections.append((f"Boost +{b.cost} Godspark", b.effect))
+        if p.attack is not None:
+            sections.append(
+                ("Attack", f"RN {p.attack.range}" + (f", ST {p.attack.st}" if p.attack.st is not None else "") + ", " + ", ".join(glossary_entry(cat, a)[0] for a in p.attack.abilities))
+            )
+        sections += [glossary_entry(cat, g) for g in p.grants]
+        return Detail(p.name, f"God power, group {p.group}", tuple(stats), tuple(sections), f"{p.godspark} Godspark")
+    fields = entry.model_dump(exclude={"id", "name"})
+    stats = tuple((k.replace("_", " "), str(v)) for k, v in fields.items() if isinstance(v, (int, str)) and k not in ("text", "source") and v != "")
+    sections = tuple((k.capitalize(), str(fields[k])) for k in ("text", "source") if fields.get(k))
+    return Detail(entry.name, ref.collection.rstrip("s"), stats, sections, f"{fields['cost']} Glory" if "cost" in fields else "")

@@ -1,0 +1,140 @@
+"""Morpheus Engine dice (ME-D1, provisional): opposed 2d6 rolls, stages and damage.
+
+"X versus Y" is rolled on 2d6 against TN = base - (X - Y); a roll of TN or more
+succeeds and the success stages are the points above TN.  Damage is 1 + stages
+// step, with step 3 (normal), 2 (Savage) or 1 (Lethal).  The base, the dice and
+the steps are read from the catalogue's ``tables.opposed`` / ``tables.damage``
+(provisional data), with ME-D1 as the fallback, so a corrected table in a later
+catalogue version changes every figure without a code change.
+
+All distributions here are exact (small convolutions of a fair die).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from armybuilder.core.dice import Distribution
+
+
+@dataclass(frozen=True)
+class OpposedRules:
+    dice: int = 2
+    sides: int = 6
+    base: int = 7
+    step_normal: int = 3
+    step_savage: int = 2
+    step_lethal: int = 1
+
+    def tn(self, x: int, y: int) -> int:
+        """Target number of 'X versus Y'."""
+        return self.base - (x - y)
+
+    def step(self, savage: bool = False, lethal: bool = False) -> int:
+        if lethal:
+            return self.step_lethal
+        if savage:
+            return self.step_savage
+        return self.step_normal
+
+
+ME_D1 = OpposedRules()
+
+
+def rules_from(cat) -> OpposedRules:
+    """The catalogue's opposed-roll and damage tables (ME-D1 when the catalogue has none)."""
+    tables = getattr(getattr(cat, "data", None), "tables", None)
+    opposed = getattr(tables, "opposed", None)
+    damage = getattr(tables, "damage", None)
+    if opposed is None and damage is None:
+        return ME_D1
+    return OpposedRules(
+        dice=opposed.dice if opposed else ME_D1.dice,
+        sides=opposed.sides if opposed else ME_D1.sides,
+        base=opposed.base if opposed else ME_D1.base,
+        step_normal=damage.normal if damage else ME_D1.step_normal,
+        step_savage=damage.savage if damage else ME_D1.step_savage,
+        step_lethal=damage.lethal if damage else ME_D1.step_lethal,
+    )
+
+
+@lru_cache(maxsize=32)
+def roll_distribution(dice: int = 2, sides: int = 6) -> Distribution:
+    """Sum of ``dice`` fair dice with ``sides`` faces (2d6: values 2..12)."""
+    return Distribution.uniform(1, sides).power(dice)
+
+
+def success_probability(rules: OpposedRules, tn: int) -> float:
+    return roll_distribution(rules.dice, rules.sides).at_least(max(tn, 0))
+
+
+def stages_distribution(rules: OpposedRules, tn: int) -> tuple[float, Distribution | None]:
+    """(P(failure), distribution of success stages given success, or None if success is impossible).
+
+    A target number at or below the lowest roll makes every roll a success with
+    stages counted from TN (so TN 0 on 2d6 gives 2..12 stages).
+    """
+    roll = roll_distribution(rules.dice, rules.sides).pmf
+    low = max(tn, 0)
+    if low >= len(roll):
+        return 1.0, None
+    p_fail = float(roll[:low].sum())
+    pmf = np.zeros(len(roll) - tn)
+    for value in range(low, len(roll)):
+        pmf[value - tn] += roll[value]
+    return p_fail, Distribution(pmf / pmf.sum())
+
+
+def damage_of(stages: int, step: int) -> int:
+    """ME-D1: 1 Damage, +1 for every ``step`` success stages."""
+    return 1 + stages // step
+
+
+def damage_distribution(rules: OpposedRules, tn: int, savage: bool = False, lethal: bool = False) -> Distribution:
+    """Damage of one successful hit's damage roll (0 when the damage roll fails)."""
+    step = rules.step(savage, lethal)
+    p_fail, stages = stages_distribution(rules, tn)
+    out: dict[int, float] = {0: p_fail}
+    if stages is not None:
+        for s, p in enumerate(stages.pmf):
+            if p > 0:
+                d = damage_of(s, step)
+                out[d] = out.get(d, 0.0) + p * (1.0 - p_fail)
+    return Distribution.from_mapping(out)
+
+
+def attack_distribution(
+    rules: OpposedRules,
+    hit_tn: int,
+    damage_tn: int,
+    savage: bool = False,
+    lethal: bool = False,
+    attacks: int = 1,
+    auto_hit: bool = False,
+) -> tuple[Distribution, Distribution]:
+    """(hits, damage) of ``attacks`` independent attacks: each hits on 2d6 ≥ hit_tn, then rolls damage."""
+    p_hit = 1.0 if auto_hit else success_probability(rules, hit_tn)
+    one_hit = Distribution([1.0 - p_hit, p_hit]) if p_hit < 1.0 else Distribution.point(1)
+    per_hit = damage_distribution(rules, damage_tn, savage, lethal)
+    one_attack = {0: 1.0 - p_hit}
+    for d, p in enumerate(per_hit.pmf):
+        one_attack[d] = one_attack.get(d, 0.0) + p_hit * p
+    damage = Distribution.from_mapping(one_attack)
+    return one_hit.power(attacks), damage.power(attacks)
+
+
+# --------------------------------------------------------------------------- sampling
+
+
+def roll(rng: np.random.Generator, rules: OpposedRules = ME_D1) -> int:
+    return int(rng.integers(1, rules.sides + 1, size=rules.dice).sum())
+
+
+def opposed(rng: np.random.Generator, x: int, y: int, rules: OpposedRules = ME_D1) -> tuple[bool, int, int]:
+    """Roll 'X versus Y': (success, stages, natural roll)."""
+    natural = roll(rng, rules)
+    tn = rules.tn(x, y)
+    return natural >= tn, max(0, natural - tn), natural
