@@ -6,7 +6,9 @@ bundled one, so the editor's workflows are tested on data whose rules are known.
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
+import inspect
 import textwrap
 from pathlib import Path
 
@@ -15,6 +17,16 @@ import pytest
 from armybuilder.core import registry
 from armybuilder.core.catalog import CatalogueSource
 from armybuilder.tui.storage import DATA_ENV, Store
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem):
+    """Run ``async def`` tests (Pilot) on a fresh event loop; no asyncio plugin needed."""
+    if inspect.iscoroutinefunction(pyfuncitem.obj):
+        names = pyfuncitem._fixtureinfo.argnames
+        asyncio.run(pyfuncitem.obj(**{name: pyfuncitem.funcargs[name] for name in names}))
+        return True
+    return None
+
 
 _R2_CONFTEST = Path(__file__).resolve().parents[1] / "ragnarok2" / "conftest.py"
 

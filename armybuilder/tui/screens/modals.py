@@ -130,9 +130,12 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
         return Input("" if value is None else str(value), type=kind, id=wid)  # type: ignore[arg-type]
 
     def on_mount(self) -> None:
-        fields = [w for w in self.query("Select, Input, Checkbox, TextArea")]
-        if fields:
-            fields[0].focus()
+        # focus the first value still to give (a browser pick presets the profile)
+        for p in self.action.params:
+            if p.name not in self.preset:
+                self.query_one(f"#p-{p.name}").focus()
+                return
+        self.query_one("#ok", Button).focus()
 
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

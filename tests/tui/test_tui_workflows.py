@@ -1,0 +1,328 @@
+"""Whole editor workflows driven through Textual's Pilot, on the synthetic catalogue."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, OptionList
+
+from armybuilder.core.findings import is_legal
+from armybuilder.core.lists import load_list
+from armybuilder.tui.app import ArmyBuilderApp
+from armybuilder.tui.screens.editor import EditorScreen
+from armybuilder.tui.screens.home import HomeScreen, NewListScreen
+from armybuilder.tui.screens.modals import ActionForm, Confirm, Menu
+from armybuilder.tui.session import new_session, open_file
+from armybuilder.tui.widgets.panels import FindingsList, ListTree
+
+ILLEGAL = """\
+# my lions, drafted on the train
+armybuilder: 1
+system: ragnarok2
+catalogue: 1.0.0   # keep the old costs
+format: 1000-ap
+name: Dawn patrol
+people: lions
+units:
+  - troops: {profile: spearman, count: 10}
+    members:
+      - profile: captain   # the boss
+  - troops: {profile: knight, count: 4}
+  - troops: {profile: knight, count: 4}
+tactics: [wall]
+"""
+
+
+async def choose(pilot, text: str) -> None:
+    """In the open Menu, highlight the option containing ``text`` and press Enter."""
+    screen = pilot.app.screen
+    assert isinstance(screen, Menu), screen
+    menu = screen.query_one("#menu", OptionList)
+    for i in range(menu.option_count):
+        if text in menu.get_option_at_index(i).prompt.plain:
+            menu.highlighted = i
+            break
+    else:
+        raise AssertionError(f"no menu option with {text!r}")
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def search_and_add(pilot, words: str) -> None:
+    await pilot.press("slash")
+    search = pilot.app.screen.query_one("#search", Input)
+    search.value = ""
+    await pilot.press(*words)
+    await pilot.press("enter", "enter")
+    await pilot.pause()
+
+
+def errors(editor: EditorScreen) -> list:
+    return [f for f in editor.last_findings if f.severity == "error"]
+
+
+@pytest.fixture
+def illegal_file(tmp_path, r2) -> Path:
+    path = tmp_path / "dawn.yaml"
+    path.write_text(ILLEGAL, encoding="utf-8")
+    return path
+
+
+async def test_build_a_legal_list_from_nothing(r2, store, tmp_path):
+    app = ArmyBuilderApp(store=store, recovery_delay=60)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewListScreen)
+        form.query_one("#name", Input).value = "Dawn guard"
+        form.query_one("#file", Input).value = str(tmp_path / "dawn-guard.yaml")
+        await pilot.click("#ok")
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        assert editor.session.army.units == []
+
+        await search_and_add(pilot, "spearman")
+        assert isinstance(app.screen, ActionForm)  # asks the number of troops
+        await pilot.press("backspace", "1", "0", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, EditorScreen)
+        assert editor.session.army.units[0].troops.count == 10
+
+        await search_and_add(pilot, "captain")  # joins the selected unit
+        assert editor.session.army.units[0].members[0].profile == "captain"
+        assert [f.rule for f in errors(editor)] == ["ragnarok2.command.commander-in-chief"]
+
+        editor.query_one(ListTree).focus()
+        assert editor.query_one(ListTree).current_path() == "units[0].members[0]"
+        await pilot.press("enter")
+        await choose(pilot, "Commander-in-Chief")
+        assert errors(editor) == []
+        assert "no findings" in str(editor.query_one(FindingsList).get_option_at_index(0).prompt)
+
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not editor.session.dirty
+    saved = load_list(tmp_path / "dawn-guard.yaml")
+    assert saved.army.name == "Dawn guard"
+    assert is_legal(saved.system.validate(saved.army, saved.system.catalogue_for(saved.army)))
+    assert store.recent()[0].path == str((tmp_path / "dawn-guard.yaml").resolve())
+
+
+async def test_fix_an_illegal_list_by_following_its_findings(illegal_file, store):
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        rules = {f.rule for f in errors(editor)}
+        assert rules == {"ragnarok2.scheme.corps-majority", "ragnarok2.command.commander-in-chief"}
+
+        findings = editor.query_one(FindingsList)
+        findings.focus()
+        index = next(i for i, f in enumerate(findings.findings) if f.rule.endswith("commander-in-chief"))
+        findings.highlighted = index
+        await pilot.press("enter")  # jump to the place the finding names
+        await pilot.pause()
+        tree = editor.query_one(ListTree)
+        assert tree.has_focus and tree.current_path() == "units"
+        await pilot.press("down", "down", "down")  # the unit, its troops, the captain
+        assert tree.current_path() == "units[0].members[0]"
+        await pilot.press("enter")
+        await choose(pilot, "Commander-in-Chief")
+        assert {f.rule for f in errors(editor)} == {"ragnarok2.scheme.corps-majority"}
+
+        findings.focus()
+        findings.highlighted = 0
+        await pilot.press("enter")
+        await pilot.pause()
+        tree.goto("units[2]")
+        await pilot.press("delete")
+        await pilot.pause()
+        assert len(editor.session.army.units) == 2
+        assert errors(editor) == []
+        assert editor.session.dirty
+
+
+async def test_undo_redo_round_trip(illegal_file, store):
+    session = open_file(illegal_file, store)
+    original = session.army
+    app = ArmyBuilderApp(session, store=store, recovery_delay=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        editor.apply("units[0]", "set-count", {"count": 12})
+        editor.apply("units[0].members[0]", "set-commander-in-chief", {})
+        editor.apply("", "rename-list", {"name": "Renamed"})
+        final = editor.session.army
+        for _ in range(3):
+            await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert editor.session.army == original
+        assert not editor.session.dirty
+        assert len(errors(editor)) == 2
+        await pilot.press("ctrl+z")  # nothing left: a notice, no change
+        assert editor.session.army == original
+        for _ in range(3):
+            await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert editor.session.army == final
+        assert editor.session.army.name == "Renamed"
+        assert editor.query_one(ListTree).outline == tuple(
+            editor.session.system.outline(final, editor.session.cat)
+        )
+
+
+async def test_save_reload_identical_and_comments_kept(illegal_file, store):
+    session = open_file(illegal_file, store)
+    app = ArmyBuilderApp(session, store=store, recovery_delay=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        editor.apply("units[0].members[0]", "set-commander-in-chief", {})
+        editor.apply("units[0]", "add-member", {"profile": "musician"})
+        edited = editor.session.army
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not editor.session.dirty
+    text = illegal_file.read_text(encoding="utf-8")
+    assert "# my lions, drafted on the train" in text
+    assert "# keep the old costs" in text
+    assert "# the boss" in text
+    assert load_list(illegal_file).army == edited
+    # nothing pending: no recovery copy is left behind after a save
+    assert store.recoveries() == []
+
+
+async def test_recovery_after_a_crash(illegal_file, store):
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=0.05)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.screen.apply("", "rename-list", {"name": "Unsaved work"})
+        edited = app.screen.session.army
+        await pilot.pause(0.3)
+        # the process "dies" here: no quit, no save
+    assert load_list(illegal_file).army.name == "Dawn patrol"
+    [recovery] = store.recoveries()
+    assert recovery.path == str(illegal_file.resolve())
+
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)  # offered before anything else
+        await pilot.click("#recover")
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        assert editor.session.army == edited
+        assert editor.session.dirty
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert load_list(illegal_file).army.name == "Unsaved work"
+    assert "# the boss" in illegal_file.read_text(encoding="utf-8")
+    assert store.recoveries() == []
+
+
+async def test_home_lists_recoveries_of_never_saved_lists(r2, store):
+    session = new_session(r2, "lions", None, "Scratch", None, store)
+    app = ArmyBuilderApp(session, store=store, recovery_delay=0.05)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.screen.apply("", "add-unit", {"profile": "knight", "count": 3})
+        await pilot.pause(0.3)
+    app = ArmyBuilderApp(store=store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        menu = app.screen.query_one("#home-menu", OptionList)
+        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+        key = next(i for i in ids if i and i.startswith("recover:"))
+        menu.highlighted = ids.index(key)
+        await pilot.press("enter")
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        assert editor.session.army.units[0].troops.count == 3
+        assert editor.session.path is None and editor.session.dirty
+
+
+async def test_quit_with_unsaved_changes_asks(illegal_file, store):
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.screen.apply("", "rename-list", {"name": "Changed"})
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        await pilot.click("#cancel")
+        await pilot.pause()
+        assert isinstance(app.screen, EditorScreen) and app.is_running
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.click("#discard")
+        await pilot.pause()
+        assert not app.is_running
+    assert load_list(illegal_file).army.name == "Dawn patrol"
+    assert store.recoveries() == []
+
+
+async def test_upgrade_shows_the_impact_then_applies(illegal_file, store):
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        assert any(f.rule.endswith("newer-version") for f in editor.last_findings)
+        await pilot.press("u")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, Confirm)
+        shown = dialog.body.plain
+        assert "1.0.0 → 1.1.0" in shown and "spearman" in shown
+        await pilot.click("#yes")
+        await pilot.pause()
+        assert editor.session.army.catalogue == "1.1.0"
+        assert editor.session.cat.version == "1.1.0"
+        assert not any(f.rule.endswith("newer-version") for f in editor.last_findings)
+        await pilot.press("ctrl+z")
+        assert editor.session.army.catalogue == "1.0.0"
+
+
+async def test_edit_form_reports_refusals_and_stays_open(illegal_file, store):
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        editor.query_one(ListTree).goto("units[0]")
+        await pilot.press("enter")
+        await choose(pilot, "Change the number of troops")
+        assert isinstance(app.screen, ActionForm)
+        await pilot.press("backspace", "backspace", "1", "2", "0", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ActionForm)
+        assert "between" in str(app.screen.query_one("#form-error").render())
+        await pilot.press("escape")
+        assert editor.session.army.units[0].troops.count == 10
+
+
+async def test_palette_lists_the_edits_at_the_cursor(illegal_file, store):
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        editor.query_one(ListTree).goto("units[0].members[0]")
+        names = [name for name, _, _ in editor.palette_commands()]
+        for expected in ("Save", "Undo", "Redo", "Export…", "Upgrade the catalogue version", "Odds panel", "Playtest"):
+            assert expected in names
+        actions = editor.session.system.actions(editor.session.army, editor.session.cat, "units[0].members[0]")
+        for action in actions:
+            assert any(n.startswith(action.label) for n in names), action.label
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"commander-in-chief")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert editor.session.army.units[0].members[0].commander_in_chief
