@@ -320,7 +320,7 @@ def parse_abilities(text: str) -> tuple[list[str], Mystic, list[str]]:
     mystic = Mystic()
     remarks: list[str] = []
     after_magic = False
-    for raw in re.split(r"[;,]", text or ""):
+    for raw in re.split(r";|(?<!\d),|,(?!\d)", text or ""):
         token = clean(raw)
         if not token:
             continue

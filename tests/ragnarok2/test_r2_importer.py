@@ -1,0 +1,265 @@
+"""The Rag'Narok 2 BattleScribe importer: committed files, profile counts, hostile XML.
+
+The tests that need the Confrontation reference data (beside the repository, in
+``../shared/reference-data``) are skipped when it is absent, e.g. in a wheel test.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from armybuilder.cli import main
+from armybuilder.core.errors import InputError
+from armybuilder.core.yamlio import load_document, to_plain
+from armybuilder.systems.ragnarok2 import import_assignments as A
+from armybuilder.systems.ragnarok2.catalog import Profile, R2Catalog
+from armybuilder.systems.ragnarok2.importer import (
+    convert,
+    parse_abilities,
+    parse_aspects,
+    parse_weapon,
+    parse_xml_bytes,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+REFERENCE = (ROOT / ".." / "shared" / "reference-data" / "confrontation-c5").resolve()
+CATALOG = ROOT / "catalog" / "ragnarok2"
+
+needs_reference = pytest.mark.skipif(not REFERENCE.is_dir(), reason="reference data not present")
+
+MAIN_PEOPLES = ("akkylannie", "alahan", "acheron", "tir-na-bor")
+
+
+@pytest.fixture(scope="module")
+def converted() -> dict[str, str]:
+    if not REFERENCE.is_dir():
+        pytest.skip("reference data not present")
+    return convert(sorted(REFERENCE.glob("*.gst")) + sorted(REFERENCE.glob("*.cat")))
+
+
+# --------------------------------------------------------------------------- committed output
+
+
+@needs_reference
+def test_committed_files_are_exactly_the_importer_output(converted):
+    assert "miracles.yaml" in converted
+    for people in MAIN_PEOPLES:
+        assert f"profiles/{people}.yaml" in converted
+    for rel, text in converted.items():
+        committed = CATALOG / rel
+        assert committed.is_file(), f"{rel} is produced by the importer but not committed"
+        assert committed.read_text(encoding="utf-8") == text, (
+            f"{rel} differs from the importer's output: run "
+            "`armybuilder catalog import-bsdata ragnarok2 <reference files> -o catalog/ragnarok2`"
+        )
+    committed_profiles = {f"profiles/{p.name}" for p in (CATALOG / "profiles").glob("*.yaml")}
+    assert committed_profiles == {rel for rel in converted if rel.startswith("profiles/")}
+
+
+@needs_reference
+def test_output_is_deterministic(converted):
+    again = convert(sorted(REFERENCE.glob("*.cat"), reverse=True) + sorted(REFERENCE.glob("*.gst")))
+    assert again == converted
+
+
+def _reference_card_count(path: Path) -> int:
+    """Distinct Profile Cards of a catalogue, counted independently with ElementTree.
+
+    A card repeated with the same figures where BattleScribe nests an entry in another
+    counts once; model entries are named by the selection, upgrades by their card.
+    """
+    root = ET.parse(path).getroot()
+    ns = root.tag.split("}")[0] + "}"
+    seen = set()
+    for entry in root.iter(ns + "selectionEntry"):
+        for card in entry.findall(f"{ns}profiles/{ns}profile"):
+            if card.get("typeName") != "Profile Card":
+                continue
+            name = entry.get("name") if entry.get("type") in ("model", "unit") else card.get("name")
+            figures = tuple((c.text or "").strip() for c in card.iter(ns + "characteristic"))
+            seen.add((" ".join(name.split()).lower(), figures))
+    return len(seen)
+
+
+@needs_reference
+@pytest.mark.parametrize("catalogue,people", sorted(A.PEOPLE_BY_CATALOGUE.items()))
+def test_every_reference_profile_is_converted_and_valid(catalogue, people):
+    source = REFERENCE / f"{catalogue}.cat"
+    doc = load_document(CATALOG / "profiles" / f"{people}.yaml")
+    data = R2Catalog.model_validate(to_plain(doc))  # every converted profile validates
+    assert len(data.profiles) == _reference_card_count(source) > 0
+    assert len({p.id for p in data.profiles}) == len(data.profiles)
+    for p in data.profiles:
+        assert p.people == people
+        assert p.id.startswith(f"{people}-")
+        assert "rank" in p.assigned  # CAT-D1: the reference data has no ranks
+        assert p.source.startswith("reference-data: confrontation-c5/")
+
+
+@pytest.fixture(scope="module")
+def profiles() -> dict[str, Profile]:
+    out: dict[str, Profile] = {}
+    for path in sorted((CATALOG / "profiles").glob("*.yaml")):
+        for p in R2Catalog.model_validate(to_plain(load_document(path))).profiles:
+            out[p.id] = p
+    if not out:
+        pytest.skip("no imported profiles")
+    return out
+
+
+def test_four_peoples_at_least(profiles):
+    peoples = {p.people for p in profiles.values()}
+    assert set(MAIN_PEOPLES) <= peoples
+
+
+def test_seed_mentions_win(profiles):
+    """CAT-D1: Griffin conscripts have Power 1 (medium), Wolfen are Large."""
+    assert profiles["akkylannie-griffin-conscript"].size == "medium"
+    wolfen = [p for p in profiles.values() if "wolfen" in p.name.lower()]
+    assert wolfen and all(p.size == "large" for p in wolfen)
+    minotaurs = [p for p in profiles.values() if "minotaur" in p.name.lower()]
+    assert minotaurs and all(p.size == "large" for p in minotaurs)
+    # FAQ III: dwarves are Small, cavalry is Large
+    assert profiles["tir-na-bor-soldier-of-the-plains"].size == "small"
+    assert profiles["tir-na-bor-khor-on-razorback"].size == "large"
+    assert profiles["alahan-mounted-knight-of-the-lion"].size == "large"
+
+
+def test_figures_roles_and_mystics(profiles):
+    archer = profiles["alahan-arcer-of-alahan"]
+    assert (archer.cost, archer.mov, archer.att, archer.str_, archer.def_, archer.res) == (
+        10,
+        10,
+        2,
+        2,
+        2,
+        4,
+    )
+    assert archer.ranged is not None and (archer.ranged.strength, archer.ranged.long) == (3, 60)
+    dwarf = profiles["tir-na-bor-soldier-of-the-plains"]
+    assert dwarf.mov == 7.5
+    bard = profiles["alahan-meliador-the-celestial-2nd"]
+    assert bard.has_role("magician") and bard.power == 8
+    assert bard.elements == ["air", "light"] and bard.path == "hermetism"
+    assert bard.initiation_rank == 2
+    sered = profiles["akkylannie-sered-templar-commander"]
+    assert (
+        sered.has_role("faithful")
+        and sered.has_role("warrior-monk")
+        and sered.has_role("commander")
+    )
+    assert sered.aspects is not None and sered.aspects.total == 4
+    assert sered.cult == "light" and sered.faith_rank == "zealot"
+    assert sered.ability_value("leadership") == 10
+    skeleton = profiles["acheron-skeleton-warrior"]
+    assert skeleton.fear == 5 and skeleton.cou is None and skeleton.has_role("living-dead")
+    ballista = profiles["alahan-ballista-of-the-lion"]
+    assert ballista.has_role("war-machine")
+    musician = profiles["alahan-musician-of-alahan-1"]
+    assert musician.has_role("musician") and not musician.has_role("commander")
+    assert "roles" in musician.assigned
+
+
+def test_misprints_are_corrected_and_said(profiles):
+    agonn = profiles["alahan-agonn-the-ardent"]
+    assert agonn.mov == 10 and "mov" in agonn.assigned and "misprint" in agonn.note
+
+
+# --------------------------------------------------------------------------- parsing helpers
+
+
+def test_magic_entry_gives_power_elements_and_paths():
+    abilities, mystic, _ = parse_abilities(
+        "Light and Air Adept/Ermetism; Theurgy, Scout, Recovery/3"
+    )
+    assert abilities == ["scout", "recuperation/3"]
+    assert mystic.elements == ["air", "light"] and mystic.paths == ["hermetism", "theurgy"]
+    assert mystic.power_rank == 2
+
+
+def test_faith_entry_and_misspellings():
+    abilities, mystic, _ = parse_abilities(
+        "Fanaticis; Harrassment; Faithful of Merin/12.5; Leardership/12,5"
+    )
+    assert abilities == ["fanaticism", "harassment", "leadership/12.5"]
+    assert (mystic.faithful, mystic.cult, mystic.deity) == (True, "light", "Merin")
+
+
+def test_aspects_are_read_in_cad_order():
+    assert parse_aspects("0-1-2 (zealot)") == (
+        {"alteration": 1, "creation": 0, "destruction": 2},
+        "zealot",
+    )
+    assert parse_aspects("2\\1\\0") == ({"alteration": 1, "creation": 2, "destruction": 0}, None)
+    assert parse_aspects("Brutal; Fierce") == (None, None)
+
+
+def test_weapon_names():
+    w = parse_weapon("Steam cannon: STR 10+2d6, 30/60/90", 0, 1)
+    assert w is not None and (w.strength, w.short, w.medium, w.long) == (10, 30, 60, 90)
+    assert "10+2d6" in w.name
+    assert parse_weapon("Rifle: STR = 6. Range = 25/50/75", 0, 1) is not None
+    assert parse_weapon("Mace: +2 STR", 0, 1) is None
+
+
+# --------------------------------------------------------------------------- hostile input
+
+
+def _write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def test_doctype_and_entities_are_refused(tmp_path):
+    bomb = b'<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol">]>\n<catalogue name="x">&lol;</catalogue>'
+    with pytest.raises(InputError) as err:
+        convert([_write(tmp_path, "bomb.cat", bomb)])
+    assert err.value.first.line == 2 and "bomb.cat" in str(err.value)
+
+
+def test_broken_xml_names_file_and_line(tmp_path):
+    broken = b'<?xml version="1.0"?>\n<catalogue name="x">\n  <selectionEntries>\n</catalogue>\n'
+    with pytest.raises(InputError) as err:
+        convert([_write(tmp_path, "broken.cat", broken)])
+    assert err.value.first.line == 4 and "not well-formed" in err.value.first.message
+
+
+def test_unexpected_structure(tmp_path):
+    with pytest.raises(InputError, match="root element"):
+        convert([_write(tmp_path, "x.cat", b"<html/>")])
+    with pytest.raises(InputError, match="not mapped to a Rag'Narok 2 people"):
+        convert([_write(tmp_path, "y.cat", b'<catalogue name="Orcs of Bran-O-Kor"/>')])
+    card = (
+        b'<catalogue name="Alahan Lions [C5]"><selectionEntries>'
+        b'<selectionEntry name="Odd" type="model"><profiles>'
+        b'<profile name="Odd" typeName="Profile Card"><characteristics/></profile>'
+        b"</profiles></selectionEntry></selectionEntries></catalogue>"
+    )
+    with pytest.raises(InputError, match="no 'Mov' characteristic"):
+        convert([_write(tmp_path, "z.cat", card)])
+
+
+def test_cli_reports_bad_xml_without_traceback(tmp_path, capsys):
+    bad = _write(tmp_path, "bad.cat", b"<catalogue name='x'><oops></catalogue>")
+    assert (
+        main(["catalog", "import-bsdata", "ragnarok2", str(bad), "-o", str(tmp_path / "out")]) == 2
+    )
+    captured = capsys.readouterr()
+    assert "bad.cat:1" in captured.err + captured.out
+    assert "Traceback" not in captured.err + captured.out
+    assert not (tmp_path / "out").exists()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
+def test_any_bytes_parse_or_fail_cleanly(data):
+    try:
+        parse_xml_bytes(data, "fuzz.cat")
+    except InputError as exc:
+        assert "fuzz.cat" in str(exc)
