@@ -1,0 +1,98 @@
+"""Figures for ``armybuilder bench``: TUI start-up and edit latency.
+
+* start-up: wall time of a whole process (interpreter, imports, catalogue, list,
+  first layout) until the editor has drawn a bundled sample list, then exits;
+* edit: from applying an edit to the tree, status bar and findings being redrawn,
+  inside a running headless app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def _sample_path(folder: Path, system_id: str = "ragnarok2") -> Path:
+    from armybuilder.core.registry import get_system
+
+    samples = get_system(system_id).source.samples()
+    if not samples:
+        raise LookupError(f"{system_id} has no bundled sample")
+    name, item = samples[0]
+    target = folder / Path(name).name
+    target.write_bytes(item.read_bytes())
+    return target
+
+
+def _probe(path: str) -> None:
+    """Run in a child process: open the editor on ``path`` headless, exit once drawn."""
+    from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.screens.editor import EditorScreen
+    from armybuilder.tui.session import open_file
+    from armybuilder.tui.storage import Store
+
+    store = Store()
+    session = open_file(Path(path), store)
+
+    class Probe(ArmyBuilderApp):
+        def on_screen_resume(self) -> None:  # noqa: D401 - Textual hook
+            if isinstance(self.screen, EditorScreen):
+                self.call_after_refresh(self.exit)
+
+    app = Probe(session, store=store, offer_recovery=False)
+    app.run(headless=True, size=(160, 48))
+
+
+def measure_startup(repeat: int) -> float:
+    """Median seconds from process start to a drawn editor holding the sample list."""
+    with tempfile.TemporaryDirectory(prefix="armybuilder-tui-bench-") as tmp:
+        folder = Path(tmp)
+        path = _sample_path(folder)
+        env = {**os.environ, "ARMYBUILDER_DATA_DIR": str(folder / "data")}
+        cmd = [sys.executable, "-c", "import sys; from armybuilder.tui.bench import _probe; _probe(sys.argv[1])", str(path)]
+        subprocess.run(cmd, env=env, capture_output=True, check=True, timeout=60)  # warm caches
+        times = []
+        for _ in range(max(1, repeat)):
+            start = time.perf_counter()
+            subprocess.run(cmd, env=env, capture_output=True, check=True, timeout=60)
+            times.append(time.perf_counter() - start)
+        return statistics.median(times)
+
+
+def measure_edit(repeat: int) -> float:
+    """Median seconds for one edit (troop count ±1) until the panels are redrawn."""
+    return asyncio.run(_measure_edit(max(3, repeat)))
+
+
+async def _measure_edit(repeat: int) -> float:
+    from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.session import open_file
+    from armybuilder.tui.storage import Store
+
+    with tempfile.TemporaryDirectory(prefix="armybuilder-tui-bench-") as tmp:
+        folder = Path(tmp)
+        path = _sample_path(folder)
+        store = Store(folder / "data")
+        app = ArmyBuilderApp(open_file(path, store), store=store, recovery_delay=3600, offer_recovery=False)
+        times = []
+        async with app.run_test(size=(160, 48)) as pilot:
+            await pilot.pause()
+            editor = app.screen
+            s = editor.session
+            action = next((a for a in s.system.actions(s.army, s.cat, "units[0]") if a.id == "set-count"), None)
+            if action is None:
+                raise LookupError("the sample has no unit with a troop count")
+            base = s.army.units[0].troops.count
+            for i in range(repeat * 2):
+                count = base + 1 if i % 2 == 0 else base
+                start = time.perf_counter()
+                editor.apply("units[0]", "set-count", {"count": count})
+                await pilot.pause()
+                times.append(time.perf_counter() - start)
+        return statistics.median(times)
