@@ -42,5 +42,17 @@ def test_wound_allocation_eliminates_as_many_as_possible(cat, legal):
     battle = Battle(cat, legal, legal, np.random.default_rng(0), log=False)
     knights = battle.sides[1][2]  # 4 Large knights: 2 Wound levels each
     assert knights.groups[0].wound_levels == 2
-    killed = battle.allocate(battle.sides[0][0], knights, 4)
+    killed = battle.deal(battle.sides[0][0], knights, 4, in_contact=4, scattered=True)
     assert killed == 2 and knights.count == 2
+
+
+def test_game_length_is_a_parameter(cat, legal):
+    record = play_game(cat, legal, legal, np.random.default_rng(2), rounds=2)
+    assert record.rounds <= 2
+
+
+def test_units_close_in_and_fight(cat, legal):
+    """The AI engages: most games see Wounds dealt, and not every game is a draw."""
+    records = [play_game(cat, legal, legal, np.random.default_rng(seed)) for seed in range(60)]
+    assert sum(1 for r in records if max(r.scores) > 0) > 50
+    assert sum(1 for r in records if r.winner is not None) > 40

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Literal
+from typing import Literal, get_args
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from armybuilder.core.catalog import CatalogModel, Strict
 
@@ -280,7 +280,26 @@ class Profile(Strict):
         return self.ability_value(ability_id) is not None
 
 
-TACTIC_EFFECT_KEYS = ("attack_shift", "wound_shift", "defense_shift", "initiative", "courage", "rally")
+TacticEffect = Literal[
+    "attack_shift",  # columns right (+) for the unit's attack rolls
+    "wound_shift",  # columns right (+) for the unit's Wound rolls
+    "defense_shift",  # columns left for enemy attack rolls against the unit (+1 = one column left)
+    "toughness_shift",  # columns left for enemy Wound rolls against the unit
+    "initiative",  # added to the final result of its Initiative tests
+    "courage",  # added to the final result of its Courage tests and morale rolls
+    "discipline",  # added to the final result of its Discipline tests
+    "rally",  # added to its rallying test; the tactic may go to a Disorganized or routed unit
+    "power",  # added to the unit's Power for the balance of Power
+    "movement",  # cm added to its MOV
+    "extra_exchange",  # extra exchanges for all its fighters
+    "attack",  # added to ATT
+    "defense",  # added to DEF
+    "strength",  # added to STR
+    "resistance",  # added to RES
+    "to_enemy",  # 1: the tactic is given to an enemy unit (its effects then hurt that unit)
+    "order",  # 1: the unit receives an order without spending a tactical point
+]
+TACTIC_EFFECT_KEYS: tuple[str, ...] = get_args(TacticEffect)
 
 
 class Tactic(Strict):
@@ -297,21 +316,11 @@ class Tactic(Strict):
     formation: Formation | None = None
     scheme: SchemeCategory | None = None
     min_effective: int | None = None
-    # What the battle simulator applies to a unit holding the tactic this round
-    # (keys: attack_shift, wound_shift, defense_shift, initiative, courage, rally).
-    effects: dict[str, int] = Field(default_factory=dict)
-    # The cons in the same keys; the seed (Tactical deck) inflicts them on rank I units only
-    # (troops of rank category 1), so a simulator adds them to ``effects`` for such units.
-    cons_effects: dict[str, int] = Field(default_factory=dict)
-
-    @field_validator("effects", "cons_effects")
-    @classmethod
-    def _known_effect_keys(cls, value: dict[str, int]) -> dict[str, int]:
-        """A misspelt key would silently do nothing in the simulator: refuse it."""
-        unknown = sorted(set(value) - set(TACTIC_EFFECT_KEYS))
-        if unknown:
-            raise ValueError(f"unknown effect {', '.join(unknown)} (known: {', '.join(TACTIC_EFFECT_KEYS)})")
-        return value
+    # What the battle simulator applies to a unit holding the tactic this round:
+    # ``effects`` are the pros, ``cons_effects`` the cons (only rank I units, i.e.
+    # rank category 1, suffer them).  Keys: see TacticEffect.
+    effects: dict[TacticEffect, int] = Field(default_factory=dict)
+    cons_effects: dict[TacticEffect, int] = Field(default_factory=dict)
 
 
 class Communion(Strict):

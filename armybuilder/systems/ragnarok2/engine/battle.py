@@ -1,26 +1,48 @@
 """Whole Rag'Narok 2 battles on an abstract battlefield, fast enough for thousands of games.
 
-The battlefield model (also in the README):
+The battlefield model
+---------------------
+- **One axis.** The table is 120 cm deep; each army deploys its units on a line
+  20 cm from its own edge, so the armies start 80 cm apart (Scouts deploy 20 cm
+  further forward).  Distances between units are read along that axis only: no
+  lateral geometry, no terrain, no altitude, every unit sees every unit (so line
+  of sight, Consciousness, hidden Scouts and partial cover play no part).
+- **Movement** (seed: Movement table): March = MOV, Run, Charge and Engagement =
+  MOV × 2, where a unit's MOV is that of its slowest member.  An assault reaches
+  its target when the distance is at most MOV × 2; a failed charge runs MOV × 2
+  towards the target and Disorganizes the unit.
+- **Fronts and contact.** A scattered unit can bring all its fighters into
+  contact; a close unit fights with its front, ``max(5, ⌈n/2⌉)`` fighters wide
+  (two ranks), and never more than twice the enemy's front plus one.  Wounds go
+  to the fighters in contact first; the surplus spreads over the rest of a
+  scattered unit but is lost against a close one (seed: Exchange).  A unit
+  engaged by several enemies shares its fighters in contact between them.
+- **Shooting** uses the weapon's short / medium / long bands on the distance
+  between the two units (one volley per band that holds shooters); a close
+  unit shoots with its two front ranks only.  Aim difficulties and modifiers
+  come from the catalogue's shooting table.
+- **Leadership auras** are distances along the axis: a unit is in a commander's
+  (war staff's) aura when its distance to the commander's unit is at most X.
+- **Flight**: a routed unit flees MOV × 2 towards its own edge and is eliminated
+  when it crosses it.
 
-- one axis, 120 cm deep; each army deploys its units on a line 20 cm from its own
-  table edge, so the armies start 80 cm apart; distances between units are read
-  along that axis (no lateral geometry, no terrain, every unit sees every unit);
-- a unit moves MOV cm on a march and MOV × 2 on a run or an assault; an assault
-  reaches its target when the distance is at most MOV × 2 (a failed charge runs
-  towards it and disorganises the unit);
-- shooting uses the weapon's short / medium / long bands on that distance;
-- fleeing units run MOV × 2 towards their own edge and are lost when they cross it;
-- in a fray every fighter of the two units fights (all are in contact); a routed
-  loser loses the half of its fighters (rounded up) that is taken to be in contact.
-
-Each round follows the seed: strategic phase (orders, tactical roll on the tactical
-table, tactics bought at 2 points and given to units, rallying), activation phase
-(alternating units: assaults with Courage tests, runs, shooting volleys), combat
-phase (combat dice, Initiative with the +3 charge bonus, exchanges, wound
+Each round follows the seed: strategic phase (orders, tactical roll on the
+tactical table, tactics bought at the catalogue's cost and given to units,
+orders for tactical points, rallying), activation phase (alternating
+activations, the winner of the tactical roll first, passes for the player with
+fewer units; assaults with Courage tests and counter-charges, runs, volleys,
+rituals and communions with counter-magic and censure), combat phase (combat
+dice per fighter, Initiative with the +3 charge bonus, exchanges, wound
 allocation eliminating as many fighters as possible, extra exchanges, outcome of
-the fray and morale by balance of Power), maintenance (Regeneration/X).  A game
-ends after six rounds or when an army has no fighting unit left; the side that
-eliminated or routed more A.P. wins (a gap under 5 % of the larger army is a draw).
+the fray and morale by balance of Power, Implacable combats), mystic phase (mana
+and Temporary Faith recovery) and maintenance (Fierce removals, Regeneration/X,
+Reinforcement).  A game ends after six rounds, or earlier when an army has no
+unit left that is neither routed nor gone; the side that eliminated or routed
+more A.P. wins (a gap under 5 % of the larger army is a draw).
+
+Abilities act through the named hooks of :mod:`.abilities`; tactics through
+their ``effects`` data; rituals and communions through the effect hooks named
+by their ids in :data:`RITUAL_EFFECTS` and :data:`COMMUNION_EFFECTS`.
 
 All randomness comes from the injected ``numpy.random.Generator``: uniforms are
 drawn in blocks and exact distributions (shared with the odds calculator) are
@@ -32,6 +54,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -40,21 +63,38 @@ import numpy as np
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.system import GameRecord, UnitRecord
 
-from ..army import R2List, is_commander, profile
+from ..army import R2List, is_commander, option_cost, profile
 from ..catalog import Profile, R2Catalog
+from .abilities import Traits, traits_of
 from .dice import (
+    ContestColumn,
     characteristic_test_total,
-    contest_successes,
+    column_index,
+    die_successes,
     fear_test_success,
+    opposed_test_win_probability,
     test_success_probability,
+)
+from .dice import _contest as _contest_dist
+from .mystics import (
+    best_mastery,
+    counter_succeeds,
+    faith_recovery,
+    mana_recovery,
+    parse_range,
+    roll_mystic_test,
 )
 from .odds import contest_columns
 
 TABLE_DEPTH = 120.0
 DEPLOYMENT = 20.0
+SCOUT_ADVANCE = 20.0
 MAX_ROUNDS = 6
 DRAW_MARGIN = 0.05
-ABILITY_EXTRA_EXCHANGE = ("war-fury", "born-killer")
+CLOSE_MIN_FRONT = 5
+TEMPLATE_FIGHTERS = {"close": 4, "scattered": 2}  # fighters under an artillery template
+DEFAULT_RANGES = {"short": 4, "medium": 7, "long": 10}  # seed values if the catalogue has none
+VERY_LARGE = ("enormous", "colossal", "gigantic")
 
 # --------------------------------------------------------------------------- randomness
 
@@ -86,31 +126,57 @@ class Dice:
     def d6(self) -> int:
         return int(self.u() * 6) + 1
 
+    def binomial(self, n: int, p: float) -> int:
+        return sum(1 for _ in range(n) if self.u() < p)
 
-_COLUMNS: dict[str, tuple] = {}
+
+_TABLES: dict[str, tuple[ContestColumn, ...]] = {}
+_TACTIC_KEYS = {"att": "attack", "def": "defense", "str": "strength", "res": "resistance", "ini": "initiative"}
 
 
-@lru_cache(maxsize=8192)
-def _contest_cdf(table: str, difference: int, dice: int, shift: int) -> tuple[float, ...]:
-    """CDF of contest successes; ``table`` names a contest table registered in _COLUMNS."""
-    pmf = contest_successes(_COLUMNS[table], difference, dice, shift).pmf
+def _cdf(pmf: np.ndarray) -> tuple[float, ...]:
     return tuple(itertools.accumulate(float(x) for x in pmf))
 
 
+@lru_cache(maxsize=16384)
+def _column(table: str, difference: int, shift: int, reroll: str = "") -> ContestColumn:
+    cols = _TABLES[table]
+    col = cols[column_index(cols, difference, shift)]
+    return col.with_reroll(reroll) if reroll else col
+
+
+@lru_cache(maxsize=16384)
+def _contest_cdf(table: str, difference: int, dice: int, shift: int, reroll: str = "") -> tuple[float, ...]:
+    """CDF of contest successes; ``table`` names a contest table registered in _TABLES."""
+    return _cdf(_contest_dist(_column(table, difference, shift, reroll), dice).pmf)
+
+
 @lru_cache(maxsize=4096)
-def _test_p(value: int, difficulty: int, best_of: int) -> float:
-    return test_success_probability(value, difficulty, best_of)
+def _mean_per_die(table: str, att_diff: int, str_diff: int, a_shift: int, w_shift: int) -> float:
+    """Expected Wounds of one attack die (for the AI's choices), halving ignored."""
+    a = die_successes(_column(table, att_diff, a_shift)).mean()
+    w = die_successes(_column(table, str_diff, w_shift)).mean()
+    return a * w * (0.5 if _column(table, att_diff, a_shift).halved else 1.0)
+
+
+@lru_cache(maxsize=4096)
+def _test_p(value: int, difficulty: int, best_of: int, ones_fail: bool = True) -> float:
+    return test_success_probability(value, difficulty, best_of, ones_fail)
 
 
 @lru_cache(maxsize=1024)
 def _test_total_cdf(value: int, best_of: int) -> tuple[float, ...]:
-    pmf = characteristic_test_total(value, best_of).pmf
-    return tuple(itertools.accumulate(float(x) for x in pmf))
+    return _cdf(characteristic_test_total(value, best_of).pmf)
+
+
+@lru_cache(maxsize=4096)
+def _opposed_p(a: int, b: int, a_wins_ties: bool) -> float:
+    return opposed_test_win_probability(a, b, a_wins_ties)
 
 
 @lru_cache(maxsize=1024)
 def _fear_p(table: str, diff: int, shift: int) -> float:
-    return fear_test_success(_COLUMNS[table], diff, shift)
+    return fear_test_success(_TABLES[table], diff, shift)
 
 
 # --------------------------------------------------------------------------- pieces
@@ -127,36 +193,76 @@ class Group:
     character: bool
     cost: int
     power_each: int
-    damage: int = 0  # Wound levels already lost by the one wounded fighter
+    traits: Traits
     abilities: frozenset[str] = frozenset()
+    damage: int = 0  # Wound levels already lost by the one wounded fighter
+    lost: int = 0  # fighters eliminated this round (Regeneration, Reinforcement)
+    fierce_left: int = 0  # eliminated Fierce fighters still fighting until maintenance
+    reinforcements: int = 0  # eliminated fighters waiting at the edge (Reinforcement)
+    magician_pow: int = 0  # POW per fighter (familiars included) if a magician
+    faith: int = 0  # Faith value (sum of Aspects) if a faithful
+    leader: bool = False
+    commander: bool = False
+    base: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.abilities = frozenset(a.partition("/")[0] for a in self.profile.abilities)
+        p = self.profile
+        self.commander = is_commander(p)
+        self.base = {"att": p.att, "def": p.def_, "str": p.str_, "res": p.res, "ini": p.ini}
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities
 
+    def copy(self) -> Group:
+        return Group(
+            self.profile, self.count, self.wound_levels, self.dice_each, self.character, self.cost,
+            self.power_each, self.traits, self.abilities, magician_pow=self.magician_pow,
+            faith=self.faith, leader=self.leader,
+        )  # fmt: skip
+
 
 @dataclass(eq=False)
 class Fighting:
+    """A unit on the abstract battlefield, with its state during the game."""
+
     side: int
     name: str
     groups: list[Group]
-    formation: str
+    formation: str  # formation of the people; a unit under 5 is scattered anyway
     cost: int
+    rank_category: int = 1
+    scheme: str | None = None
     pos: float = 0.0
     state: str = "valiant"  # valiant | disorganized | rout | gone
     order: str = ""
-    charged: bool = False
+    order_by_points: bool = False
+    activated: bool = False
+    charged: bool = False  # charged this round (successfully)
+    was_charged: bool = False
     charge_bonus: bool = False
     engaged: set[int] = field(default_factory=set)
     immune_fear: int = -99
     tactic: dict[str, int] = field(default_factory=dict)
+    tactic_name: str = ""
     kills: float = 0.0
-    lost_this_round: dict[int, int] = field(default_factory=dict)
     start_count: int = 0
-    count: int = 0  # fighters left; kept in step with the groups by recount()
-    index: int = 0  # position in its army's list of units
+    count: int = 0  # fighters left (Fierce fighters still fighting are not counted)
+    index: int = 0
+    # leadership, recomputed each strategic phase
+    cou_value: int = 0
+    dis_value: int = 0
+    cou_bonus: int = 0
+    dis_bonus: int = 0
+    best_of: int = 1
+    has_leader: bool = False
+    commander_x: int | None = None  # Leadership/X of a commander in the unit
+    musician_x: int | None = None
+    standard_x: int | None = None
+    # mystics
+    mana: int = 0
+    faith: int = 0
+    round_effects: dict[str, int] = field(default_factory=dict)  # rituals/communions this round
+    wounds_dealt_round: int = 0
 
     def recount(self) -> None:
         self.count = sum(g.count for g in self.groups)
@@ -166,65 +272,173 @@ class Fighting:
         return self.count > 0 and self.state != "gone"
 
     @property
-    def power(self) -> int:
-        return sum(g.count * g.power_each for g in self.groups)
+    def fighting(self) -> bool:
+        return self.count > 0 and self.state in ("valiant", "disorganized")
 
     @property
     def troops(self) -> Group:
-        live = [g for g in self.groups if g.count > 0]
-        return (live or self.groups)[0]
+        for g in self.groups:
+            if g.count > 0:
+                return g
+        return self.groups[0]
+
+    @property
+    def current_formation(self) -> str:
+        return "close" if self.formation == "close" and self.count >= 5 and self.state != "rout" else "scattered"
 
     @property
     def mov(self) -> int:
-        return min((g.profile.mov for g in self.groups if g.count > 0), default=0)
+        return min((g.profile.mov for g in self.groups if g.count > 0), default=0) + self.tactic.get("movement", 0)
 
-    def best(self, stat: str) -> int:
-        values = [getattr(g.profile, stat) for g in self.groups if g.count > 0 and getattr(g.profile, stat) is not None]
-        return max(values, default=0)
+    def stat(self, name: str) -> int:
+        """Characteristic of the troops (the first live group) with tactic/effect modifiers."""
+        value = self.troops.base[name]
+        if self.tactic:
+            value += self.tactic.get(_TACTIC_KEYS[name], 0)
+        if self.round_effects:
+            value += self.round_effects.get(name, 0)
+        return value
 
     @property
     def fear(self) -> int | None:
         return self.troops.profile.fear
 
     @property
-    def courage(self) -> int:
-        p = self.troops.profile
-        return p.cou if p.cou is not None else (p.fear or 0)
+    def frightening(self) -> bool:
+        return self.fear is not None
 
-    def has_all(self, ability: str) -> bool:
-        return all(g.has(ability) for g in self.groups if g.count > 0)
+    def power(self, charging: bool = False, charged: bool = False) -> int:
+        """Sum of the fighters' Power; doubled for a close unit in a charge (either side)."""
+        total = 0
+        for g in self.groups:
+            if g.count:
+                bonus = (g.traits.charge_power if charging else 0) + (g.traits.charged_power if charged else 0)
+                total += g.count * (g.power_each + bonus)
+        if (charging or charged) and self.current_formation == "close":
+            total *= 2
+        return total + self.tactic.get("power", 0)
 
-    def has_any(self, ability: str) -> bool:
-        return any(g.has(ability) for g in self.groups if g.count > 0)
+    def all_have(self, attr: str) -> bool:
+        return all(getattr(g.traits, attr) for g in self.groups if g.count > 0)
 
     def points_alive(self) -> float:
         return sum(g.count * g.cost for g in self.groups)
 
+    def front(self) -> int:
+        if self.current_formation == "scattered":
+            return self.count
+        return min(self.count, max(CLOSE_MIN_FRONT, math.ceil(self.count / 2)))
 
-def _wound_levels(data: R2Catalog, p: Profile) -> int:
+
+# --------------------------------------------------------------------------- rules helpers (pure)
+
+
+def wound_levels(data: R2Catalog, p: Profile) -> int:
+    """Wound levels by Size, 4 for an Incarnate Character (seed: Health status)."""
     if p.has_role("incarnate"):
-        base = data.tables.incarnate_wound_levels
-    else:
-        by_size = {s.size: s.wound_levels for s in data.tables.sizes}
-        base = by_size.get(p.size, 2 if p.size not in ("small", "medium") else 1)
-    if p.has_role("warrior-mage") or p.has_role("warrior-monk"):
-        base += 1 if p.has_role("character") else 0  # FAQ: one more Wound level
-    return base
+        return data.tables.incarnate_wound_levels
+    by_size = {s.size: s.wound_levels for s in data.tables.sizes}
+    if p.size in by_size:
+        return by_size[p.size]
+    return 1 if p.size in ("small", "medium") else 2
 
 
-def _power(data: R2Catalog, p: Profile) -> int:
+def power_of(data: R2Catalog, p: Profile) -> int:
+    """Power by Size (seed: Power table)."""
     by_size = {s.size: s.power for s in data.tables.sizes}
-    return by_size.get(p.size, 1)
+    if p.size in by_size:
+        return by_size[p.size]
+    return {"small": 1, "medium": 1, "large": 2, "enormous": 3, "colossal": 4, "gigantic": 5}[p.size]
 
 
-def _dice_each(p: Profile) -> int:
+def combat_dice(p: Profile, cost: int | None = None) -> int:
+    """1, +1 for Large or bigger worth >= 50 A.P., +1 for a Character (seed: Combat dice)."""
     dice = 1
-    if p.size not in ("small", "medium") and p.cost >= 50:
+    if p.size not in ("small", "medium") and (cost if cost is not None else p.cost) >= 50:
         dice += 1
     if p.has_role("character"):
         dice += 1
     return dice
 
+
+def balance_of_power(mine: int, theirs: int) -> int:
+    """The seed's balance rows seen from *mine*: 3, 2, 1, -2, -3.
+
+    Higher Power divided by the lower, rounded in favour of the lower one (down),
+    at most 3 to 1.  16 conscripts (16) vs 5 brontops riders (10): 1 to 1;
+    20 conscripts: 2 to 1 (seed example).
+    """
+    if theirs <= 0:
+        return 3
+    if mine <= 0:
+        return -3
+    if mine >= theirs:
+        return min(mine // theirs, 3)
+    r = min(theirs // mine, 3)
+    return 1 if r == 1 else -r
+
+
+def row_value(rows, ratio: int, lower: int = 0, default: int = 8) -> int:
+    """Value of the balance row for *ratio*, read *lower* rows lower (clamped)."""
+    if not rows:
+        return default
+    ordered = sorted(rows, key=lambda r: -r.ratio)
+    index = next((i for i, r in enumerate(ordered) if r.ratio <= ratio), len(ordered) - 1)
+    return ordered[min(index + lower, len(ordered) - 1)].value
+
+
+def aim_difficulty(data: R2Catalog, band: str, target_size: str, moved: bool = False, partial: bool = False) -> int:
+    """Aim difficulty: range band + the seed's modifiers (moved +1, partial +1, Large -1, Very Large -2)."""
+    table = data.tables.shooting
+    bands = {r.band: r.difficulty for r in table.ranges} if table is not None else DEFAULT_RANGES
+    mods = {m.id: m.modifier for m in table.modifiers} if table is not None else {}
+    difficulty = bands.get(band, DEFAULT_RANGES[band])
+    if moved:
+        difficulty += mods.get("moved", 1)
+    if partial:
+        difficulty += mods.get("partially-visible", 1)
+    if target_size == "large":
+        difficulty += mods.get("large", -1)
+    elif target_size in VERY_LARGE:
+        difficulty += mods.get("very-large", -2)
+    return difficulty
+
+
+def allocate_wounds(groups: list[Group], wounds: int, in_contact: int, scattered: bool) -> tuple[int, list[tuple[Group, int]], int]:
+    """Deal *wounds* to eliminate as many fighters as possible (seed: Dealing the wounds).
+
+    Fighters in contact (the first *in_contact* of the unit, independents first)
+    take the Wounds; the surplus spreads to the others only if the unit is
+    scattered, else it is lost.  The fighter with the fewest Wound levels left is
+    always finished first, which maximises the eliminations.  Returns
+    (eliminated, [(group, eliminated)], Wounds lost).  Mutates the groups.
+    """
+    killed = 0
+    per_group: dict[int, int] = {}
+    reach = in_contact
+    while wounds > 0:
+        live = [g for g in groups if g.count > 0]
+        if not live:
+            break
+        if reach <= 0 and not scattered:
+            break
+        g = min(live, key=lambda g: (g.wound_levels - g.damage, g.character))
+        need = g.wound_levels - g.damage
+        if wounds >= need:
+            wounds -= need
+            g.count -= 1
+            g.damage = 0
+            killed += 1
+            reach -= 1
+            per_group[id(g)] = per_group.get(id(g), 0) + 1
+        else:
+            g.damage += wounds
+            wounds = 0
+    lost = wounds
+    return killed, [(g, per_group[id(g)]) for g in groups if id(g) in per_group], lost
+
+
+# --------------------------------------------------------------------------- building the armies
 
 _TEMPLATES: dict[tuple[str, str, int], tuple[list[Fighting], dict]] = {}
 
@@ -240,8 +454,11 @@ def build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting],
     units, info = template
     fresh = []
     for u in units:
-        groups = [Group(g.profile, g.count, g.wound_levels, g.dice_each, g.character, g.cost, g.power_each) for g in u.groups]
-        f = Fighting(u.side, u.name, groups, u.formation, u.cost)
+        f = Fighting(
+            u.side, u.name, [g.copy() for g in u.groups], u.formation, u.cost, u.rank_category, u.scheme,
+            has_leader=u.has_leader, commander_x=u.commander_x, musician_x=u.musician_x, standard_x=u.standard_x,
+            mana=u.mana, faith=u.faith,
+        )  # fmt: skip
         f.start_count = f.count = u.count
         f.index = u.index
         fresh.append(f)
@@ -251,67 +468,117 @@ def build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting],
 def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting], dict]:
     data: R2Catalog = cat.data  # type: ignore[assignment]
     people = cat.get("peoples", army.people)
-    close_people = people is not None and people.formation == "close"
+    formation = people.formation if people is not None else "scattered"
     units: list[Fighting] = []
     names: dict[str, int] = {}
     cic = None
     staffs = 0
-    for ui, unit in enumerate(army.units):
+    unhandled: set[str] = set()
+    for unit in army.units:
         groups: list[Group] = []
         specs = []
         if unit.troops and unit.troops.count > 0:
-            specs.append((unit.troops.profile, unit.troops.count))
-        specs += [(m.profile, 1) for m in unit.members]
-        for pid, count in specs:
+            specs.append((unit.troops.profile, unit.troops.count, unit.troops.options, 0, unit.troops.leader))
+        specs += [(m.profile, 1, m.options, m.familiars, m.leader) for m in unit.members]
+        for pid, count, options, familiars, leader in specs:
             p = profile(cat, pid)
             if p is None:
                 continue
-            groups.append(Group(p, count, _wound_levels(data, p), _dice_each(p), p.has_role("character"), p.cost, _power(data, p)))
+            grants = [a for o in p.options if o.id in options for a in o.grants]
+            traits = traits_of(tuple(p.abilities) + tuple(grants), tuple(p.roles))
+            unhandled |= traits.unhandled
+            cost = p.cost + option_cost(p, options) + familiars * data.tables.familiar_cost
+            g = Group(
+                p, count, wound_levels(data, p), combat_dice(p, cost), p.has_role("character"), cost,
+                power_of(data, p), traits, frozenset(a.partition("/")[0] for a in (*p.abilities, *grants)),
+                leader=leader or p.has_role("leader"),
+            )  # fmt: skip
+            if p.has_role("magician") and p.power:
+                g.magician_pow = p.power + familiars  # each familiar: +1 Power (mystics seed)
+            if p.has_role("faithful") and p.aspects is not None:
+                g.faith = p.aspects.total
+            groups.append(g)
         if not groups:
             continue
         base = unit.name or groups[0].profile.name
         names[base] = names.get(base, 0) + 1
         name = base if names[base] == 1 else f"{base} ({names[base]})"
         size = sum(g.count for g in groups)
-        f = Fighting(side, name, groups, "close" if close_people and size >= 5 else "scattered", sum(g.count * g.cost for g in groups))
+        troops = groups[0].profile
+        rank = cat.get("ranks", troops.rank)
+        f = Fighting(side, name, groups, formation, sum(g.count * g.cost for g in groups))
+        f.rank_category = rank.category if rank is not None else 1
+        f.scheme = "support" if troops.has_role("war-machine") else (rank.scheme if rank is not None else None)
         f.start_count = f.count = size
         f.index = len(units)
+        f.has_leader = any(g.leader for g in groups) or any(is_commander(g.profile) for g in groups)
+        for g in groups:
+            x = g.profile.ability_value("leadership")
+            if g.profile.has_role("musician"):
+                f.musician_x = x or 0
+            elif g.profile.has_role("standard-bearer"):
+                f.standard_x = x or 0
+            elif is_commander(g.profile):
+                f.commander_x = max(f.commander_x or 0, x or 0)
+        f.mana = sum(g.magician_pow * g.count for g in groups)
+        f.faith = sum(g.faith * g.count for g in groups)
+        if any(g.traits.scout for g in groups) and all(g.traits.scout for g in groups):
+            f.round_effects["scout"] = 1
         units.append(f)
         for m in unit.members:
             if m.commander_in_chief and (p := profile(cat, m.profile)) is not None:
                 cic = (len(units) - 1, p)
-        ps = [q for m in unit.members if (q := profile(cat, m.profile)) is not None]
-        if any(is_commander(q) for q in ps) and any(q.has_role("musician") for q in ps) and any(q.has_role("standard-bearer") for q in ps):
+        if f.commander_x is not None and f.musician_x is not None and f.standard_x is not None:
             staffs += 1
     deck = [t for tid in dict.fromkeys(army.tactics) if (t := cat.get("tactics", tid)) is not None]
-    return units, {"cic": cic, "staffs": staffs, "deck": deck}
+    rituals = [r for rid in dict.fromkeys(army.rituals) if (r := cat.get("rituals", rid)) is not None]
+    communions = [c for cid in dict.fromkeys(army.communions) if (c := cat.get("communions", cid)) is not None]
+    info = {
+        "cic": cic, "staffs": staffs, "deck": deck, "rituals": rituals, "communions": communions,
+        "unhandled": sorted(unhandled),
+    }  # fmt: skip
+    return units, info
 
 
 # --------------------------------------------------------------------------- the game
 
 
 class Battle:
-    def __init__(self, cat: Catalogue, first: R2List, second: R2List, rng: np.random.Generator, log: bool) -> None:
+    """One game between two lists; ``play()`` returns its :class:`GameRecord`."""
+
+    def __init__(
+        self, cat: Catalogue, first: R2List, second: R2List, rng: np.random.Generator, log: bool = False,
+        rounds: int = MAX_ROUNDS,
+    ) -> None:  # fmt: skip
         self.cat = cat
         self.data: R2Catalog = cat.data  # type: ignore[assignment]
         self.table = cat.hash
-        _COLUMNS.setdefault(self.table, tuple(contest_columns(cat)))
+        if self.table not in _TABLES:
+            _TABLES[self.table] = tuple(contest_columns(cat))
         self.dice = Dice(rng)
         self.logging = log
+        self.max_rounds = rounds
         self.lines: list[str] = []
         a, info_a = build_side(cat, first, 0)
         b, info_b = build_side(cat, second, 1)
         self.sides = [a, b]
         self.info = [info_a, info_b]
         for u in a:
-            u.pos = DEPLOYMENT
+            u.pos = DEPLOYMENT + (SCOUT_ADVANCE if u.round_effects.pop("scout", 0) else 0.0)
         for u in b:
-            u.pos = TABLE_DEPTH - DEPLOYMENT
+            u.pos = TABLE_DEPTH - DEPLOYMENT - (SCOUT_ADVANCE if u.round_effects.pop("scout", 0) else 0.0)
         self.winner_of_roll = 0
         self.scores = [0.0, 0.0]  # A.P. each side eliminated or routed
+        self.cic_index: list[int | None] = [info_a["cic"][0] if info_a["cic"] else None, info_b["cic"][0] if info_b["cic"] else None]
+        self.cic_profile: list[Profile | None] = [info_a["cic"][1] if info_a["cic"] else None, info_b["cic"][1] if info_b["cic"] else None]
+        self.temporary_cic = [False, False]
+        self.dis_penalty = [0, 0]
         tables = self.data.tables
         self.outcome_rows = sorted(tables.outcome_of_fray, key=lambda r: -r.ratio)
         self.fear_rows = sorted(tables.fear_balance, key=lambda r: -r.ratio)
+        self.round = 0
+        self.field_effects: dict[str, int] = {}
+        self._expected: dict[tuple, float] = {}
 
     # -- helpers -------------------------------------------------------------
 
@@ -325,77 +592,122 @@ class Battle:
     def enemies(self, side: int) -> list[Fighting]:
         return [u for u in self.sides[1 - side] if u.alive]
 
-    def nearest_enemy(self, unit: Fighting) -> Fighting | None:
-        best = None
-        best_d = 1e9
-        fallback = None
-        pos = unit.pos
-        for e in self.sides[1 - unit.side]:
-            if e.count > 0 and e.state != "gone":
-                d = abs(e.pos - pos)
-                if e.state == "rout":
-                    fallback = fallback or e
-                elif d < best_d:
-                    best, best_d = e, d
-        return best or fallback
+    def enemy_unit(self, unit: Fighting, index: int) -> Fighting:
+        return self.sides[1 - unit.side][index]
 
     def toward(self, unit: Fighting, target_pos: float, distance: float, stop_short: float = 1.0) -> None:
         gap = target_pos - unit.pos
         step = min(distance, max(0.0, abs(gap) - stop_short))
         unit.pos += math.copysign(step, gap)
 
-    def test(self, value: int, difficulty: int, best_of: int = 1, bonus: int = 0) -> bool:
-        return self.dice.chance(_test_p(value + bonus, difficulty, best_of))
-
-    def balance_ratio(self, mine: int, theirs: int) -> int:
-        """3, 2, 1, -2, -3: how the seed's "3 to 1 ... 1 to 3" rows read for *mine*."""
-        if mine <= 0 or theirs <= 0:
-            return 3 if theirs <= 0 else -3
-        if mine >= theirs:
-            r = mine // theirs  # rounded in favour of the lower side
-            return min(r, 3)
-        r = theirs // mine
-        return -min(r, 3) if r >= 2 else 1
-
-    def row_value(self, rows, ratio: int, lower: int = 0, default: int = 8) -> int:
-        if not rows:
-            return default
-        index = next((i for i, r in enumerate(rows) if r.ratio <= ratio), len(rows) - 1)
-        index = min(index + lower, len(rows) - 1)
-        return rows[index].value
+    def test(self, value: int, difficulty: int, best_of: int = 1, ones_fail: bool = True) -> bool:
+        return self.dice.chance(_test_p(value, difficulty, best_of, ones_fail))
 
     def eliminate_points(self, killer: Fighting | None, victim: Fighting, points: float) -> None:
         self.scores[1 - victim.side] += points
         if killer is not None:
             killer.kills += points
 
+    def expected_damage(self, attacker: Fighting, defender: Fighting) -> float:
+        """Mean Wounds of one exchange (the AI's yardstick for charges and targets), memoised per round."""
+        key = (attacker.side, attacker.index, defender.index, attacker.count, defender.count)
+        cached = self._expected.get(key)
+        if cached is not None:
+            return cached
+        total = 0.0
+        d_def, d_res = defender.stat("def"), defender.stat("res")
+        for g in attacker.groups:
+            if g.count:
+                total += g.count * g.dice_each * _mean_per_die(self.table, g.profile.att - d_def, g.profile.str_ - d_res, 0, 0)
+        self._expected[key] = total
+        return total
+
+    def value_of_wounds(self, unit: Fighting, wounds: float) -> float:
+        g = unit.troops
+        return wounds / max(g.wound_levels, 1) * g.cost
+
+    # -- leadership ------------------------------------------------------------
+
+    def update_leadership(self) -> None:
+        """COU/DIS values, bonuses and the privilege of every unit (seed: Leadership)."""
+        for side in (0, 1):
+            units = self.sides[side]
+            cic = self.cic_index[side]
+            cic_unit = units[cic] if cic is not None else None
+            privilege = (
+                cic_unit is not None and cic_unit.alive and cic_unit.state == "valiant" and not self.temporary_cic[side]
+            )
+            commanders = [u for u in units if u.alive and u.state == "valiant" and u.commander_x is not None]
+            cmds = []
+            for c in commanders:
+                cmd = next((g.profile for g in c.groups if g.count and g.commander), None)
+                if cmd is not None:
+                    cmds.append((c, cmd, cmd.cou if cmd.cou is not None else (cmd.fear or 0), c.musician_x is not None and c.standard_x is not None))
+            bearers = [c for c in units if c.alive and c.state == "valiant" and (c.standard_x is not None or c.musician_x is not None)]
+            for u in units:
+                if not u.alive:
+                    continue
+                troops = u.troops.profile
+                own_cou = troops.cou if troops.cou is not None else (troops.fear or 0)
+                own_dis = 0 if u.troops.traits.dis_zero else troops.dis
+                cou, dis, cou_b, dis_b = own_cou, own_dis, 0, 0
+                for c, cmd, ccou, complete in cmds:
+                    if u.state == "rout" and c is not u:
+                        continue
+                    if c is u or abs(u.pos - c.pos) <= (c.commander_x or 0):
+                        cou = max(cou, ccou)
+                        dis = max(dis, cmd.dis)
+                        if complete:
+                            cou_b, dis_b = 2, 2
+                        else:
+                            cou_b = max(cou_b, 1 if c.standard_x is not None else 0)
+                            dis_b = max(dis_b, 1 if c.musician_x is not None else 0)
+                for c in bearers:  # lone musicians and standard bearers
+                    if True:
+                        d = abs(u.pos - c.pos)
+                        if c.standard_x is not None and (c is u or d <= c.standard_x):
+                            cou_b = max(cou_b, 1)
+                        if c.musician_x is not None and (c is u or d <= c.musician_x):
+                            dis_b = max(dis_b, 1)
+                u.cou_value, u.dis_value = cou, dis - self.dis_penalty[side]
+                u.cou_bonus, u.dis_bonus = cou_b, dis_b
+                in_cic_aura = privilege and (u is cic_unit or self.distance(u, cic_unit) <= (cic_unit.commander_x or 0))
+                u.best_of = 2 if in_cic_aura else 1
+                u.has_leader = u.has_leader and any(g.count for g in u.groups)
+
     # -- strategic phase ------------------------------------------------------
 
     def tactical_roll(self) -> list[int]:
+        """Tactical roll with the Commander-in-Chief's DIS; a routed (or missing) one fails."""
         totals = []
         points = []
         for side in (0, 1):
-            cic = self.info[side]["cic"]
             units = self.sides[side]
+            cic = self.cic_index[side]
+            p = self.cic_profile[side]
             total = 0
-            if cic is not None and units[cic[0]].alive and units[cic[0]].state != "rout":
-                p = cic[1]
-                best_of = 2 if p.has_ability("leadership") or p.has_role("commander") else 1
-                total = self.dice.from_cdf(_test_total_cdf(p.dis, best_of))
-                category = (r.category if (r := self.cat.get("ranks", p.rank)) is not None else 1)
+            category = 1
+            if p is not None and (r := self.cat.get("ranks", p.rank)) is not None:
+                category = r.category  # a routed Commander-in-Chief still reads his rank's column
+            if cic is not None and p is not None and units[cic].alive and units[cic].state != "rout" and any(
+                g.count and g.profile.id == p.id for g in units[cic].groups
+            ):
+                best_of = 2 if p.has_ability("leadership") and not self.temporary_cic[side] else 1
+                bonus = units[cic].dis_bonus - self.dis_penalty[side]
+                total = self.dice.from_cdf(_test_total_cdf(max(p.dis + bonus, 0), best_of))
             else:
-                valiant = [u for u in units if u.alive and u.state != "rout"]
-                if valiant:
-                    dis = max(u.best("dis") for u in valiant) - 2
-                    total = self.dice.from_cdf(_test_total_cdf(max(dis, 0), 1))
-                category = 1
+                self.appoint_temporary_cic(side)
             totals.append(total)
             table = self.data.tables.tactical
             tp = 0
-            if table is not None:
-                row = next((r for r in table.rows if r.low is not None and r.low <= total and (r.high is None or total <= r.high)), None)
-                if total <= 0 or row is None:
-                    row = table.rows[0] if total <= 0 else table.rows[-1]
+            if table is not None and table.rows:
+                if total <= 0:
+                    row = table.rows[0]
+                else:
+                    row = next(
+                        (r for r in table.rows if r.low is not None and r.low <= total and (r.high is None or total <= r.high)),
+                        table.rows[-1],
+                    )
                 tp = row.points[min(max(category, 1), len(row.points)) - 1]
                 tp += self.info[side]["staffs"] * table.per_complete_war_staff
             points.append(tp)
@@ -403,188 +715,596 @@ class Battle:
             self.winner_of_roll = 0 if totals[0] > totals[1] else 1
         else:
             self.winner_of_roll = 0 if self.dice.u() < 0.5 else 1
-        self.say(f"tactical roll {totals[0]} vs {totals[1]}: side {self.winner_of_roll + 1} wins; tactical points {points}")
+        self.say(
+            f"tactical roll {totals[0]} vs {totals[1]}: side {self.winner_of_roll + 1} wins; tactical points {points[0]} and {points[1]}"
+        )
         return points
 
-    def give_orders_and_tactics(self, points: list[int]) -> None:
-        cost = self.data.tables.tactical.tactic_cost if self.data.tables.tactical else 2
+    def appoint_temporary_cic(self, side: int) -> None:
+        """Eliminated Commander-in-Chief: the best valiant fighter of the people takes over next round."""
+        units = self.sides[side]
+        cic = self.cic_index[side]
+        if cic is not None and units[cic].alive and units[cic].state == "rout":
+            return  # still alive but routed: the roll fails, no replacement
+        best = None
+        for u in units:
+            if u.alive and u.state == "valiant":
+                for g in u.groups:
+                    if g.count and (best is None or (is_commander(g.profile), g.profile.dis) > (is_commander(best[1]), best[1].dis)):
+                        best = (u.index, g.profile)
+        if best is None:
+            return
+        self.cic_index[side], self.cic_profile[side] = best
+        self.temporary_cic[side] = True
+        self.dis_penalty[side] = 1 if is_commander(best[1]) else 2
+        self.say(f"side {side + 1} appoints {best[1].name} temporary Commander-in-Chief")
+
+    def give_orders(self, points: list[int]) -> list[int]:
+        """Orders (free with a leader or in a commander's aura, else one tactical point each)."""
         for side in (0, 1):
             for u in self.sides[side]:
-                u.tactic = {}
-                u.charged = u.charge_bonus = False
-                u.order = self.choose_order(u) if u.alive and u.state == "valiant" else ""
-            affordable = points[side] // cost if cost else 0
+                u.tactic, u.tactic_name = {}, ""
+                u.charged = u.was_charged = u.charge_bonus = u.activated = False
+                u.order, u.order_by_points = "", False
+                u.round_effects = {}
+                u.wounds_dealt_round = 0
+                if not u.alive or u.state == "rout":
+                    continue
+                commanded = u.has_leader or any(
+                    c.alive and c.state == "valiant" and c.commander_x is not None and self.distance(u, c) <= c.commander_x
+                    for c in self.sides[side]
+                )
+                if u.state == "valiant" and commanded:
+                    u.order = self.choose_order(u)
+            for u in self.sides[side]:
+                if u.alive and u.state in ("valiant", "disorganized") and not u.order and points[side] >= 1:
+                    order = self.choose_order(u)
+                    if order and order != "progress-stay":
+                        u.order, u.order_by_points = order, True
+                        points[side] -= 1
+                        self.say(f"side {side + 1} spends a tactical point to order {u.name} ({order})")
+        return points
+
+    def tactic_fits(self, tactic, unit: Fighting) -> bool:
+        """The tactic's machine-readable condition (R2-D9) against the unit."""
+        if tactic.min_rank_category is not None and unit.rank_category < tactic.min_rank_category:
+            return False
+        if tactic.formation is not None and unit.current_formation != tactic.formation:
+            return False
+        if tactic.scheme is not None and unit.scheme != tactic.scheme:
+            return False
+        if tactic.min_effective is not None and unit.count < tactic.min_effective:
+            return False
+        return True
+
+    def tactic_score(self, effects: dict[str, int], unit: Fighting) -> float:
+        """How much a unit is expected to gain from these effects this round (AI)."""
+        fighting = unit.order == "assault" or bool(unit.engaged)
+        score = 0.0
+        for key, v in effects.items():
+            if key in ("attack_shift", "wound_shift", "attack", "strength", "extra_exchange"):
+                score += v * (3.0 if fighting else 0.2)
+            elif key in ("defense_shift", "toughness_shift", "defense", "resistance"):
+                score += v * (2.0 if fighting else 0.5)
+            elif key == "initiative":
+                score += v * (0.8 if fighting else 0.0)
+            elif key in ("courage", "discipline", "power"):
+                score += v * (1.0 if fighting else 0.3)
+            elif key == "movement":
+                score += v * (0.3 if unit.order in ("assault", "progress") else 0.0)
+            elif key == "rally":
+                score += v * (3.0 if unit.state != "valiant" else 0.0)
+        return score * (1.0 + unit.points_alive() / 500.0)
+
+    def buy_and_give_tactics(self, points: list[int]) -> None:
+        """The winner of the tactical roll buys and gives first (seed: Attribution of the tactics)."""
+        cost = self.data.tables.tactical.tactic_cost if self.data.tables.tactical else 2
+        for side in (self.winner_of_roll, 1 - self.winner_of_roll):
             deck = list(self.info[side]["deck"])
-            takers = sorted(
-                (u for u in self.sides[side] if u.order and u.state == "valiant"),
-                key=lambda u: (u.order != "assault", -u.points_alive()),
-            )
-            for tactic, unit in zip(deck[:affordable], takers, strict=False):
-                unit.tactic = dict(tactic.effects)
-                self.say(f"side {side + 1} gives {tactic.name} to {unit.name}")
+            budget = points[side] // cost if cost else len(deck)
+            offers = []
+            for tactic in deck:
+                to_enemy = tactic.effects.get("to_enemy", 0) > 0
+                pool = self.sides[1 - side] if to_enemy else self.sides[side]
+                for u in pool:
+                    if not u.alive or u.tactic_name:
+                        continue
+                    if "rally" in tactic.effects:
+                        eligible = u.state != "valiant"
+                    else:
+                        eligible = bool(u.order) and not u.order_by_points and u.state == "valiant"
+                    if not eligible or not self.tactic_fits(tactic, u):
+                        continue
+                    effects = dict(tactic.effects)
+                    if u.rank_category == 1:
+                        for k, v in tactic.cons_effects.items():
+                            effects[k] = effects.get(k, 0) + v
+                    effects.pop("to_enemy", None)
+                    gain = self.tactic_score(effects, u)
+                    offers.append((-gain if to_enemy else gain, tactic, u, effects))
+            offers.sort(key=lambda o: -o[0])
+            used_tactics: set[str] = set()
+            for gain, tactic, u, effects in offers:
+                if budget <= 0:
+                    break
+                if gain <= 0 or tactic.id in used_tactics or u.tactic_name:
+                    continue
+                u.tactic, u.tactic_name = effects, tactic.name
+                used_tactics.add(tactic.id)
+                budget -= 1
+                self.say(f"side {side + 1} gives {tactic.name} to {u.name}")
 
     def choose_order(self, unit: Fighting) -> str:
+        """Assault a target it can reach and beat, shoot what is in range, cast, or close in."""
         if unit.engaged:
-            return "support" if any(g.profile.ranged for g in unit.groups) else "assault"
-        foe = self.nearest_enemy(unit)
-        if foe is None:
-            return ""
-        d = self.distance(unit, foe)
-        shooters = [g for g in unit.groups if g.profile.ranged and g.profile.aim is not None and g.count > 0]
-        if shooters and d <= max(g.profile.ranged.long for g in shooters) and d > unit.mov * 2:
-            return "support"
-        if d <= unit.mov * 2:
             return "assault"
-        if shooters and d <= max(g.profile.ranged.long for g in shooters):
+        foes = [e for e in self.sides[1 - unit.side] if e.alive and e.state != "gone"]
+        if not foes:
+            return ""
+        reach = unit.mov * 2
+        shooters = self.shooters(unit)
+        mystic = unit.mana > 0 and self.info[unit.side]["rituals"] or unit.faith > 0 and self.info[unit.side]["communions"]
+        best, score = self.best_charge_target(unit, foes, reach)
+        if best is not None and score > 0:
+            return "assault"
+        if shooters:
+            longest = max(g.profile.ranged.long for g in shooters)  # type: ignore[union-attr]
+            if any(self.distance(unit, e) <= longest for e in foes):
+                return "support"
+        if mystic:
             return "support"
+        if any(e.mana > 0 for e in foes) and unit.mana > 0 and self.info[1 - unit.side]["rituals"]:
+            return "reaction"
+        if any(e.faith > 0 for e in foes) and unit.faith > 0 and self.info[1 - unit.side]["communions"]:
+            return "reaction"
+        # Threatened by an enemy that can reach it while it cannot reach anyone: counter-charge.
+        if any(e.fighting and self.distance(unit, e) <= e.mov * 2 for e in foes) and not any(
+            self.distance(unit, e) <= reach for e in foes
+        ):
+            return "reaction"
+        if best is not None:
+            return "assault"  # reachable but not favourable: will close in at its activation
         return "progress"
 
+    def best_charge_target(self, unit: Fighting, foes: list[Fighting], reach: float) -> tuple[Fighting | None, float]:
+        best, best_score = None, -1e9
+        for e in foes:
+            if self.distance(unit, e) > reach or e.state == "gone":
+                continue
+            gain = self.value_of_wounds(e, self.expected_damage(unit, e)) - self.value_of_wounds(unit, self.expected_damage(e, unit))
+            if e.state == "rout":
+                gain += e.points_alive()
+            if e.engaged:
+                gain += 0.25 * e.points_alive()  # ganging up on a fray
+            if gain > best_score:
+                best, best_score = e, gain
+        return best, best_score
+
     def rally(self) -> None:
+        """Rallying: COU or DIS test (difficulty 8) for each Disorganized or routed unit."""
         for side in (0, 1):
             for u in self.sides[side]:
                 if u.alive and u.state in ("rout", "disorganized"):
-                    value = max(u.courage, u.best("dis"))
-                    if self.test(value, 8, bonus=u.tactic.get("rally", 0)):
+                    bonus = u.tactic.get("rally", 0)
+                    cou = u.cou_value + u.cou_bonus + bonus
+                    dis = u.dis_value + u.dis_bonus + bonus
+                    if self.test(max(cou, dis), 8, u.best_of):
                         self.say(f"{u.name} rallies")
                         u.state = "valiant"
 
     # -- activation phase -----------------------------------------------------
 
-    def activation(self) -> None:
-        order = [self.winner_of_roll, 1 - self.winner_of_roll]
-        queues = [
-            sorted((u for u in self.sides[s] if u.alive), key=lambda u: (u.order != "support", u.order != "assault"))
-            for s in order
-        ]
-        for u in itertools.chain.from_iterable(itertools.zip_longest(*queues)):
-            if u is None or not u.alive:
-                continue
-            if u.state == "rout":
-                if not u.engaged:
-                    self.flee(u)
-                continue
-            if u.order == "assault" and not u.engaged:
-                self.assault(u)
-            elif u.order == "support":
-                self.shoot(u)
-            elif u.order == "progress" and not u.engaged:
-                foe = self.nearest_enemy(u)
-                if foe is not None:
-                    # run, but stop just outside the foe's charge reach when that is possible
-                    keep_off = foe.mov * 2 + 1 if foe.state == "valiant" else 1.0
-                    self.toward(u, foe.pos, u.mov * 2, stop_short=min(keep_off, self.distance(u, foe) - 1))
+    def shooters(self, unit: Fighting) -> list[Group]:
+        return [g for g in unit.groups if g.count and g.profile.ranged is not None and g.profile.aim is not None and g.profile.aim >= 0]
 
-    def flee(self, u: Fighting) -> None:
+    def activation(self) -> None:
+        first = self.winner_of_roll
+        queues = {
+            s: sorted(
+                (u for u in self.sides[s] if u.alive),
+                key=lambda u: ({"support": 0, "reaction": 3, "assault": 1}.get(u.order, 2), -u.points_alive()),
+            )
+            for s in (0, 1)
+        }
+        # Passing: the player with fewer units may pass once per extra enemy unit.
+        passes = {s: max(0, len(queues[1 - s]) - len(queues[s])) for s in (0, 1)}
+        turn = first
+        while queues[0] or queues[1]:
+            if not queues[turn]:
+                turn = 1 - turn
+                continue
+            nxt = queues[turn][0]
+            if passes[turn] and queues[1 - turn] and nxt.order == "assault" and not self.target_in_reach(nxt):
+                passes[turn] -= 1
+                turn = 1 - turn
+                continue
+            queues[turn].pop(0)
+            if nxt.alive:
+                self.activate(nxt)
+            turn = 1 - turn
+
+    def target_in_reach(self, u: Fighting) -> bool:
+        return any(self.distance(u, e) <= u.mov * 2 for e in self.sides[1 - u.side] if e.alive)
+
+    def activate(self, u: Fighting) -> None:
+        u.activated = True
+        if u.state == "rout":
+            if not u.engaged:
+                self.flee(u)
+            return
+        if u.order == "assault":
+            if not u.engaged:
+                self.assault(u)
+            if any(g.traits.warrior_mage for g in u.groups if g.count):
+                self.cast_rituals(u, warriors_only=True)
+            if any(g.traits.warrior_monk for g in u.groups if g.count):
+                self.call_communions(u, warriors_only=True)
+        elif u.order == "support":
+            self.call_communions(u)
+            self.cast_rituals(u)
+            self.shoot(u)
+        elif u.order == "progress":
+            self.advance(u)
+        # reaction: revealed when an enemy acts (counter-charge, counter-magic, censure)
+
+    def advance(self, u: Fighting) -> None:
+        """Progress (Run) towards the best target, stopping outside an unfavourable enemy's reach."""
+        if u.engaged:
+            return
+        foes = [e for e in self.sides[1 - u.side] if e.alive]
+        if not foes:
+            return
+        target = min(foes, key=lambda e: (e.state == "rout", self.distance(u, e)))
+        d = self.distance(u, target)
+        mine = self.value_of_wounds(target, self.expected_damage(u, target))
+        theirs = self.value_of_wounds(u, self.expected_damage(target, u))
+        stop = 1.0
+        if theirs > mine * 1.25 and target.fighting:
+            stop = min(d, target.mov * 2 + 1)  # stay out of its reach
+        self.toward(u, target.pos, u.mov * 2, stop_short=stop)
+
+    def flee(self, u: Fighting, away_from: Fighting | None = None) -> None:
+        """Flight: MOV × 2 towards its own edge; crossing it eliminates the unit."""
         edge = 0.0 if u.side == 0 else TABLE_DEPTH
-        u.pos += math.copysign(min(u.mov * 2, abs(u.pos - edge) + 1), edge - u.pos)
+        if u.engaged:
+            self.kill_in_contact(u, None)
+        u.pos += math.copysign(u.mov * 2, edge - u.pos)
         if (u.side == 0 and u.pos <= 0) or (u.side == 1 and u.pos >= TABLE_DEPTH):
             self.say(f"{u.name} flees off the table")
             self.eliminate_points(None, u, u.points_alive())
+            for g in u.groups:
+                g.count = 0
+            u.recount()
             u.state = "gone"
             self.break_contacts(u)
 
-    def courage_test(self, unit: Fighting, frightening: Fighting) -> bool:
-        """Contest table Courage test: COU − FEAR, FEAR modified by the balance of Power."""
-        fear = frightening.fear
-        if fear is None or unit.has_all("living-dead") or unit.has_all("righteous"):
+    def kill_in_contact(self, u: Fighting, killer: Fighting | None) -> None:
+        """A routed unit loses its fighters in contact, whatever their Wound levels."""
+        in_contact = min(u.count, sum(self.contact(u, self.enemy_unit(u, j)) for j in u.engaged))
+        for g in sorted(u.groups, key=lambda g: not g.character):
+            take = min(g.count, in_contact)
+            g.count -= take
+            in_contact -= take
+            if take:
+                self.eliminate_points(killer, u, take * g.cost)
+        u.recount()
+        if u.count == 0:
+            u.state = "gone"
+        self.break_contacts(u)
+
+    def needs_courage_test(self, unit: Fighting, other: Fighting) -> bool:
+        """Seed: Courage tests of the assailant and of the assailed."""
+        if unit.all_have("fear_immune"):
+            return False
+        other_fear = other.fear
+        frightening_other = other_fear is not None or other.all_have("frightening")
+        if not frightening_other:
+            return False
+        if unit.fear is None:  # courageous
             return True
-        if unit.fear is not None and unit.fear >= fear:
-            return True
+        if unit.all_have("born_killer") and unit.fear >= (other_fear or 0):
+            return False
+        return unit.fear < (max((g.profile.fear or 0) for g in other.groups if g.count) if other.count else 0)
+
+    def courage_test(self, unit: Fighting, frightening: Fighting, unit_charging: bool) -> bool:
+        """Contest table: COU − FEAR, FEAR modified by the balance of Power (seed: Repelling)."""
+        fear = frightening.fear if frightening.fear is not None else 0
         if fear <= unit.immune_fear:
             return True
-        modifier = self.row_value(self.fear_rows, self.balance_ratio(frightening.power, unit.power), default=0)
-        ok = self.dice.chance(_fear_p(self.table, unit.courage - (fear + modifier), unit.tactic.get("courage", 0)))
+        balance = balance_of_power(
+            frightening.power(charging=not unit_charging, charged=unit_charging),
+            unit.power(charging=unit_charging, charged=not unit_charging),
+        )
+        modifier = row_value(self.fear_rows, balance, default=0) if self.fear_rows else {3: 3, 2: 2, 1: 0, -2: -2, -3: -3}[balance]
+        cou = unit.cou_value + unit.cou_bonus + unit.tactic.get("courage", 0)
+        p = _fear_p(self.table, cou - (fear + modifier), 0)
+        if unit.best_of > 1:
+            p = 1 - (1 - p) ** unit.best_of
+        ok = self.dice.chance(p)
         if ok:
             unit.immune_fear = max(unit.immune_fear, fear)
         return ok
 
     def assault(self, u: Fighting) -> None:
-        foe = self.nearest_enemy(u)
-        if foe is None:
+        foes = [e for e in self.sides[1 - u.side] if e.alive]
+        if not foes:
             return
         reach = u.mov * 2
-        if self.distance(u, foe) > reach:
-            self.toward(u, foe.pos, reach)
-            u.state = "disorganized"
-            self.say(f"{u.name} charges {foe.name} but falls short")
+        target, _ = self.best_charge_target(u, foes, reach)
+        if target is None:
+            target = min(foes, key=lambda e: self.distance(u, e))
+            self.toward(u, target.pos, reach)
+            if target.state != "rout":
+                self.disorganize(u)
+            self.say(f"{u.name} charges {target.name} but falls short")
             return
-        if foe.fear is not None and not self.courage_test(u, foe):
-            u.state = "disorganized"
-            self.say(f"{u.name} fails its Courage test before {foe.name}")
-            return
-        if u.fear is not None and not self.courage_test(foe, u):
-            foe.state = "rout"
-            self.say(f"{foe.name} is terrified by {u.name} and routs")
-            if not foe.engaged:
-                self.flee(foe)
-                self.toward(u, foe.pos, reach)
+        # Reaction (counter-charge) of the target.
+        if target.order == "reaction" and not target.activated and not target.engaged and target.fighting:
+            target.activated = True
+            won = self.dice.chance(_opposed_p(target.stat("ini"), u.stat("ini"), target.side == self.winner_of_roll))
+            if won:
+                self.say(f"{target.name} counter-charges {u.name}")
+                self.resolve_charge(target, u)
                 return
-        u.pos = foe.pos + (-1.0 if u.side == 0 else 1.0)
+        self.resolve_charge(u, target)
+
+    def disorganize(self, u: Fighting) -> None:
+        u.state = "rout" if u.state == "disorganized" else "disorganized"
+
+    def resolve_charge(self, u: Fighting, target: Fighting) -> None:
+        if self.needs_courage_test(u, target) and not self.courage_test(u, target, True):
+            self.disorganize(u)
+            self.say(f"{u.name} fails its Courage test before {target.name} and stays put")
+            return
+        # Assault fire: shots before moving, difficulty 7, no modifier.
+        for g in u.groups:
+            if g.count and g.traits.assault_fire and g.profile.ranged is not None and g.profile.aim is not None:
+                if self.distance(u, target) <= g.profile.ranged.long:
+                    self.volley(u, g, target, g.count, 7, "assault fire")
+        if not target.alive or target.state == "rout":
+            u.pos = target.pos + (-1.0 if u.side == 0 else 1.0) if target.alive else u.pos
+            return
+        if self.needs_courage_test(target, u) and not self.courage_test(target, u, False):
+            if target.all_have("fanaticism") and self.test(target.dis_value + target.dis_bonus, 8, target.best_of):
+                target.state = "rout"
+                self.say(f"{target.name} is terrified by {u.name} but its fanaticism holds it in place (routed)")
+            else:
+                target.state = "rout"
+                self.say(f"{target.name} is terrified by {u.name} and routs")
+                if not target.activated and not target.engaged:
+                    old = target.pos
+                    self.flee(target)
+                    u.pos = old  # the frightening unit takes the spot it left
+                    return
+        u.pos = target.pos + (-1.0 if u.side == 0 else 1.0)
         u.charged = True
-        power = u.power + (sum(g.count for g in u.groups if g.has("brutal")))
-        u.charge_bonus = power >= foe.power
-        u.engaged.add(foe.index)
-        foe.engaged.add(u.index)
-        self.say(f"{u.name} charges {foe.name}" + (" (+3 Initiative)" if u.charge_bonus else ""))
+        target.was_charged = True
+        u.charge_bonus = u.power(charging=True) >= target.power(charged=True)
+        u.engaged.add(target.index)
+        target.engaged.add(u.index)
+        self.say(f"{u.name} charges {target.name}" + (" (+3 Initiative)" if u.charge_bonus else ""))
+
+    # -- shooting -------------------------------------------------------------
 
     def shoot(self, u: Fighting) -> None:
-        if u.engaged:
+        """Support (shooting): one volley per range band, nearest band first."""
+        if u.engaged or u.state == "rout":
             return
-        target = self.nearest_enemy(u)
-        if target is None or self.data.tables.shooting is None:
+        shooters = self.shooters(u)
+        if not shooters:
             return
-        d = self.distance(u, target)
-        bands = {r.band: r.difficulty for r in self.data.tables.shooting.ranges}
+        target = self.best_shooting_target(u, shooters)
+        if target is None:
+            return
         start = target.count
-        for g in u.groups:
-            weapon = g.profile.ranged
-            if weapon is None or g.profile.aim is None or g.count == 0 or not target.alive:
+        d = self.distance(u, target)
+        shooting_fighters = u.count if u.current_formation == "scattered" else min(u.count, 2 * u.front())
+        for band in ("short", "medium", "long"):
+            for g in shooters:
+                weapon = g.profile.ranged
+                assert weapon is not None
+                g_band = "short" if d <= weapon.short else "medium" if d <= weapon.medium else "long" if d <= weapon.long else None
+                if g_band != band or not target.alive:
+                    continue
+                if band != "short" and self.field_effects.get("downpour"):
+                    self.say(f"{u.name}: the downpour stops the {band}-range shots")
+                    continue
+                n = min(g.count, shooting_fighters)
+                shooting_fighters -= n
+                difficulty = aim_difficulty(self.data, band, target.troops.profile.size, moved=False)
+                self.volley(u, g, target, n, difficulty, f"{band} range")
+        self.shooting_morale(target, start)
+
+    def best_shooting_target(self, u: Fighting, shooters: list[Group]) -> Fighting | None:
+        best, best_value = None, 0.0
+        for e in self.sides[1 - u.side]:
+            if not e.alive or e.engaged:
+                continue  # never shoot into a fray (half the hits would go to friends)
+            d = self.distance(u, e)
+            value = 0.0
+            for g in shooters:
+                w = g.profile.ranged
+                assert w is not None
+                band = "short" if d <= w.short else "medium" if d <= w.medium else "long" if d <= w.long else None
+                if band is None:
+                    continue
+                p = _test_p(g.profile.aim or 0, aim_difficulty(self.data, band, e.troops.profile.size), 1)
+                value += g.count * p * die_successes(_column(self.table, w.strength - e.stat("res"), 0)).mean()
+            value = self.value_of_wounds(e, value)
+            if value > best_value:
+                best, best_value = e, value
+        return best
+
+    def volley(self, u: Fighting, g: Group, target: Fighting, shooters: int, difficulty: int, label: str) -> int:
+        """One volley: Aim tests, one Wound roll per hit, losses at most the fighters targeted."""
+        weapon = g.profile.ranged
+        assert weapon is not None and g.profile.aim is not None
+        hits = self.dice.binomial(shooters, _test_p(g.profile.aim, difficulty, 1))
+        if not hits:
+            self.say(f"{u.name} ({g.profile.name}) shoots {target.name} ({label}, difficulty {difficulty}): no hit")
+            return 0
+        hits = self.survival_thinning(target, hits)
+        shift = self.wound_shift_against(target)
+        wounds = self.dice.from_cdf(_contest_cdf(self.table, weapon.strength - target.stat("res"), hits, shift))
+        killed = self.deal(u, target, wounds, in_contact=target.count, scattered=True)
+        who = u.name if g.profile.name == u.name else f"{u.name} ({g.profile.name})"
+        self.say(f"{who} shoots {target.name} ({label}, difficulty {difficulty}): {hits} hits, {wounds} Wounds, {killed} eliminated")
+        return killed
+
+    def shooting_morale(self, target: Fighting, start: int) -> None:
+        """Losses >= half the unit's numbers: COU (8), or DIS (8) for a close unit; failure routs."""
+        if not target.alive or not start or start - target.count < (start + 1) // 2 or target.state == "rout":
+            return
+        if target.all_have("auto_morale"):
+            return
+        value = target.cou_value + target.cou_bonus + target.tactic.get("courage", 0)
+        if target.current_formation == "close":
+            value = max(value, target.dis_value + target.dis_bonus + target.tactic.get("discipline", 0))
+        if not self.test(value, 8, target.best_of, not target.all_have("morale_no_auto_fail")):
+            target.state = "rout"
+            self.say(f"{target.name} routs under fire")
+
+    # -- mystics --------------------------------------------------------------
+
+    def cast_rituals(self, u: Fighting, warriors_only: bool = False) -> None:
+        """Rituals with a magister of the unit, mastery gems, counter-magic (mystics seed)."""
+        if u.state == "rout" or u.mana <= 0:
+            return
+        for ritual in self.info[u.side]["rituals"]:
+            effect = RITUAL_EFFECTS.get(ritual.id)
+            if effect is None or u.mana < ritual.mana:
                 continue
-            band = "short" if d <= weapon.short else "medium" if d <= weapon.medium else "long" if d <= weapon.long else None
-            if band is None:
+            magisters = [
+                g for g in u.groups
+                if g.count and g.magician_pow and (not warriors_only or g.traits.warrior_mage)
+                and ritual.element.lower() in (e.lower() for e in g.profile.elements)
+                and (g.profile.path is None or g.profile.path.lower() == ritual.path.lower())
+            ]  # fmt: skip
+            if not magisters:
                 continue
-            difficulty = bands.get(band, 7)
-            size = target.troops.profile.size
-            difficulty += -1 if size == "large" else -2 if size in ("enormous", "colossal", "gigantic") else 0
-            p = _test_p(g.profile.aim, difficulty, 1)
-            hits = sum(1 for _ in range(g.count) if self.dice.u() < p)
-            if hits:
-                wounds = self.dice.from_cdf(_contest_cdf(self.table, weapon.strength - target.troops.profile.res, hits, self.wound_shift(target)))
-                self.allocate(u, target, wounds)
-                self.say(f"{u.name} shoots {target.name} at {band} range: {hits} hits, {wounds} Wounds")
-        if target.alive and start and start - target.count >= (start + 1) // 2:
-            value = max(target.courage, target.best("dis") if target.formation == "close" else 0)
-            if not (target.has_all("living-dead") or self.test(value, 8)):
-                target.state = "rout"
-                self.say(f"{target.name} routs under fire")
+            g = max(magisters, key=lambda g: g.magician_pow)
+            target = effect.choose(self, u, parse_range(ritual.range))
+            if target is None:
+                continue
+            spent = ritual.mana
+            u.mana -= spent
+            ones_fail = ritual.element.lower() not in g.traits.spirit_of
+            can_master = not u.engaged or g.traits.warrior_mage
+            extra = best_mastery(g.magician_pow, ritual.difficulty, u.mana if can_master else 0, ones_fail=ones_fail, reroll_fives=g.traits.focus)
+            u.mana -= extra
+            spent += extra
+            if self.countered(u, spent, "mana", "counter-magic"):
+                self.say(f"{u.name}: {ritual.name} is countered")
+                continue
+            if roll_mystic_test(self.dice.d6, g.magician_pow, ritual.difficulty, 1 + extra, ones_fail, g.traits.focus):
+                self.say(f"{g.profile.name} casts {ritual.name} ({extra} mastery dice)")
+                effect.apply(self, u, target)
+            else:
+                self.say(f"{g.profile.name} fails to cast {ritual.name} ({extra} mastery dice)")
+
+    def call_communions(self, u: Fighting, warriors_only: bool = False) -> None:
+        """Communions with an eminence of the unit, extra T.F. dice, censure (mystics seed)."""
+        if u.state == "rout" or u.faith <= 0:
+            return
+        for communion in self.info[u.side]["communions"]:
+            effect = COMMUNION_EFFECTS.get(communion.id)
+            if effect is None or u.faith < communion.fervor:
+                continue
+            eminences = [
+                g for g in u.groups
+                if g.count and g.faith and (not warriors_only or g.traits.warrior_monk)
+                and (communion.cult.lower() == "universal" or (g.profile.cult or "").lower() == communion.cult.lower())
+                and any(getattr(g.profile.aspects, a.lower(), 0) >= 1 for a in communion.aspects)
+            ]  # fmt: skip
+            if not eminences:
+                continue
+            g = max(eminences, key=lambda g: g.faith)
+            target = effect.choose(self, u, parse_range(communion.range))
+            if target is None:
+                continue
+            spent = communion.fervor
+            u.faith -= spent
+            can_bond = not u.engaged or g.traits.warrior_monk
+            difficulty = communion.difficulty if communion.difficulty is not None else 8
+            extra = best_mastery(g.faith, difficulty, u.faith if can_bond else 0, ones_fail=not g.traits.exalted, reroll_fives=g.traits.illuminated)
+            u.faith -= extra
+            spent += extra
+            if self.countered(u, spent, "faith", "censure"):
+                self.say(f"{u.name}: {communion.name} is censured")
+                continue
+            if roll_mystic_test(self.dice.d6, g.faith, difficulty, 1 + extra, not g.traits.exalted, g.traits.illuminated):
+                self.say(f"{g.profile.name} calls {communion.name} ({extra} extra dice)")
+                effect.apply(self, u, target)
+            else:
+                self.say(f"{g.profile.name} fails to call {communion.name}")
+
+    def countered(self, caster: Fighting, spent: int, reserve: str, label: str) -> bool:
+        """An enemy unit under a Reaction order matches the spending and cancels the effect."""
+        for e in self.sides[1 - caster.side]:
+            if e.alive and e.state != "rout" and e.order == "reaction" and not e.engaged and getattr(e, reserve) >= spent:
+                setattr(e, reserve, getattr(e, reserve) - spent)
+                self.say(f"{e.name} answers with {label} ({spent} spent)")
+                return counter_succeeds(spent, spent)
+        return False
+
+    def mystic_phase(self) -> None:
+        """Mana recovery and Temporary Faith recovery (mystics seed)."""
+        for side in (0, 1):
+            for u in self.sides[side]:
+                if not u.alive:
+                    continue
+                powers = [g.magician_pow for g in u.groups for _ in range(g.count) if g.magician_pow]
+                if powers:
+                    extra = sum(g.traits.recuperation * g.count for g in u.groups if g.count)
+                    u.mana = mana_recovery(self.dice.d6, powers, extra, u.mana, u.state == "rout")
+                ranks = [g.profile.faith_rank or "" for g in u.groups for _ in range(g.count) if g.faith]
+                if ranks:
+                    kept = min(u.faith, max((g.traits.piety for g in u.groups if g.count), default=0))
+                    loyal = sum(g.traits.loyal * g.count for g in u.groups if g.count)
+                    u.faith = faith_recovery(u.count, ranks, self.data.tables.faith_recovery or None, u.state == "rout", kept, loyal)
+                # Devotion/X and Martyr/X: gems and T.F. given at the price of a Wound roll (STR X vs RES = DIS).
+                for g in u.groups:
+                    for x, reserve in ((g.traits.devotion, "mana"), (g.traits.martyr, "faith")):
+                        if x and g.count and u.state != "rout" and (u.mana if reserve == "mana" else u.faith) < 2 * x:
+                            setattr(u, reserve, getattr(u, reserve) + x)
+                            wounds = self.dice.from_cdf(_contest_cdf(self.table, x - g.profile.dis, 1, 0))
+                            if wounds:
+                                self.deal(None, u, wounds, in_contact=u.count, scattered=True, victims=[g])
 
     # -- combat phase ---------------------------------------------------------
 
-    def wound_shift(self, target: Fighting) -> int:
-        return -1 if target.has_all("hard-boiled") else 0
+    def wound_shift_against(self, target: Fighting) -> int:
+        traits = [g.traits.wound_shift_against for g in target.groups if g.count]
+        return (min(traits) if traits and all(t == traits[0] for t in traits) else 0) - target.tactic.get("toughness_shift", 0)
 
-    def allocate(self, killer: Fighting, target: Fighting, wounds: int) -> int:
-        """Deal wounds so as to eliminate as many fighters as possible (seed example)."""
-        killed = 0
-        if target.has_any("survival-instinct"):
-            wounds -= sum(1 for _ in range(wounds) if self.dice.d6() == 6)
-        while wounds > 0 and target.count > 0:
-            live = [g for g in target.groups if g.count > 0]
-            # the cheapest fighter to finish off first: fewest Wound levels left
-            g = min(live, key=lambda g: (g.character, g.wound_levels - g.damage))
-            need = g.wound_levels - g.damage
-            if wounds >= need:
-                wounds -= need
-                g.count -= 1
-                target.count -= 1
-                g.damage = 0
-                killed += 1
-                self.eliminate_points(killer, target, g.cost)
-                target.lost_this_round[id(g)] = target.lost_this_round.get(id(g), 0) + 1
-            else:
-                g.damage += wounds
-                wounds = 0
-        if target.count == 0:
+    def survival_thinning(self, target: Fighting, rolls: int) -> int:
+        """Survival instinct: each Wound roll is cancelled on a 6 (when the whole unit has it)."""
+        faces = [g.traits.survival_face for g in target.groups if g.count]
+        if faces and all(faces):
+            cancel = (7 - max(faces)) / 6  # natural result >= face cancels the roll
+            return rolls - self.dice.binomial(rolls, cancel) if rolls else 0
+        return rolls
+
+    def deal(
+        self, killer: Fighting | None, target: Fighting, wounds: int, in_contact: int, scattered: bool,
+        victims: list[Group] | None = None,
+    ) -> int:  # fmt: skip
+        """Allocate Wounds, record the losses, Fierce/Possessed survivors and Thaumaturge faith."""
+        if wounds <= 0 or not target.alive:
+            return 0
+        groups = victims or target.groups
+        killed, per_group, _lost = allocate_wounds(groups, wounds, in_contact, scattered)
+        for g, n in per_group:
+            g.lost += n
+            if g.traits.fierce or (g.traits.possessed and g.wound_levels == 1):
+                g.fierce_left += n
+            self.eliminate_points(killer, target, n * g.cost)
+        if killer is not None:
+            killer.wounds_dealt_round += wounds
+        if any(g.traits.thaumaturge for g in target.groups if g.count):
+            target.faith += wounds
+        target.recount()
+        if target.count == 0 and not any(g.fierce_left for g in target.groups):
             target.state = "gone"
             self.break_contacts(target)
         return killed
@@ -595,135 +1315,292 @@ class Battle:
             self.sides[1 - unit.side][other].engaged.discard(me)
         unit.engaged.clear()
 
-    def strike(self, attacker: Fighting, defender: Fighting, extra: bool = False) -> int:
-        if not attacker.alive or not defender.alive:
+    def contact(self, unit: Fighting, enemy: Fighting) -> int:
+        """Fighters of *unit* in contact with *enemy* (see the battlefield model)."""
+        if unit.count == 0:
             return 0
-        target = defender.troops.profile
+        n = min(unit.front(), 2 * max(enemy.front(), 1) + 1)
+        share = max(len(unit.engaged), 1)
+        return max(1, math.ceil(n / share))
+
+    def attack_roll(self, column: ContestColumn, dice: int) -> tuple[int, int]:
+        """Physical attack roll (used when the target can counter-attack): (successes, first natural 1s)."""
+        succ = ones = 0
+        for _ in range(dice):
+            face = self.d6_reroll(column)
+            if face == 1:
+                ones += 1
+            while face != 1:
+                if face >= column.success:
+                    succ += 1
+                if face >= column.reroll_from:
+                    face = self.dice.d6()
+                    continue
+                break
+        return ((succ + 1) // 2 if column.halved else succ), ones
+
+    def d6_reroll(self, column: ContestColumn) -> int:
+        face = self.dice.d6()
+        if column.reroll == "ones" and face == 1:
+            face = self.dice.d6()
+        return face
+
+    def strike(self, attacker: Fighting, defender: Fighting, st: dict, extra: bool = False) -> int:
+        """One side's attacks of an exchange; returns the Wounds inflicted (before allocation)."""
+        if not attacker.count and not any(g.fierce_left for g in attacker.groups) or not defender.alive:
+            return 0
+        contact = st["contact"][id(attacker)]
+        d_group = defender.troops
+        d_def = 0 if st["lowered"].get(id(defender)) else defender.stat("def")
+        d_res = defender.stat("res")
+        base_a_shift = attacker.tactic.get("attack_shift", 0) - defender.tactic.get("defense_shift", 0)
+        base_w_shift = attacker.tactic.get("wound_shift", 0) + self.wound_shift_against(defender)
+        counter_face = d_group.traits.counter_attack_face if defender.all_have("counter_attack_face") else 0
         total = 0
-        for g in attacker.groups:
-            if g.count == 0:
+        counter_dice = 0
+        grace = "failures" if attacker.round_effects.get("grace") else ""
+        left = contact
+        for g in sorted(attacker.groups, key=lambda g: not g.character):
+            fighters = min(g.count, left) if not extra else min(g.count, left)
+            left -= fighters
+            fierce = g.fierce_left if not extra else 0
+            if fighters <= 0 and not fierce:
                 continue
-            if extra and not (any(g.has(a) for a in ABILITY_EXTRA_EXCHANGE) or (attacker.charged and g.has("brutish-charge"))):
-                continue
-            dice = g.count if extra else g.count * g.dice_each
-            if attacker.state == "rout":
-                att = 0
+            t = g.traits
+            if extra:
+                bonus = attacker.round_effects.get("war-fury", 0) + attacker.tactic.get("extra_exchange", 0)
+                n_extra = t.extra_exchanges + bonus + (1 if t.brutish_charge and attacker.charged else 0)
+                if attacker.state == "rout" and not t.brutish_charge:
+                    n_extra = 0  # War fury ceases in rout
+                if n_extra < st["extra_round"]:
+                    continue
+                dice = fighters
             else:
-                att = g.profile.att
-            a_shift = attacker.tactic.get("attack_shift", 0) - defender.tactic.get("defense_shift", 0)
-            strength = g.profile.str_
-            if g.has("master-strike"):
+                dice = fighters * g.dice_each
+            att = 0 if attacker.state == "rout" else g.profile.att + attacker.tactic.get("attack", 0) + attacker.round_effects.get("att", 0)
+            strength = g.profile.str_ + attacker.tactic.get("strength", 0) + attacker.round_effects.get("str", 0)
+            a_shift, w_shift = base_a_shift, base_w_shift
+            if st["lowered"].get(id(attacker)):
+                att += t.lower_def_att
+                strength += t.lower_def_str
+            if t.possessed and g.wound_levels > 1 and g.count == 1:
+                att += g.damage
+                strength += g.damage
+            if t.concentration and not extra:
+                att += t.concentration
+            if t.mutagenic is not None and id(g) in st["mutagenic"]:
+                att += st["mutagenic"][id(g)]
+            if t.sequence and not extra and attacker.state != "rout":
+                seq = max(0, min(t.sequence, att - 1 - d_def))
+                dice += seq * fighters
+                att -= seq
+            if t.master_strike is not None and attacker.state != "rout":
                 a_shift -= 1
-                strength += att + (g.profile.ability_value("master-strike") or 0)
-            attacks = self.dice.from_cdf(_contest_cdf(self.table, att - target.def_, dice, a_shift))
+                strength += min(att, g.profile.att) + t.master_strike
+            reroll = t.attack_reroll or grace
+            column_a = _column(self.table, att - d_def, a_shift, reroll)
+            if counter_face:
+                attacks, ones = self.attack_roll(column_a, dice)
+                counter_dice += ones
+            else:
+                attacks = self.dice.from_cdf(_contest_cdf(self.table, att - d_def, dice, a_shift, reroll))
+            if fierce:
+                # Eliminated Fierce (or one-level Possessed) fighters strike with ATT 0.
+                attacks += self.dice.from_cdf(_contest_cdf(self.table, 0 - d_def, fierce * g.dice_each, a_shift, reroll))
+            attacks = self.survival_thinning(defender, attacks)
             if attacks:
-                w_shift = attacker.tactic.get("wound_shift", 0) + self.wound_shift(defender)
-                wounds = self.dice.from_cdf(_contest_cdf(self.table, strength - target.res, attacks, w_shift))
-                total += wounds
-        self.allocate(attacker, defender, total)
+                total += self.dice.from_cdf(_contest_cdf(self.table, strength - d_res, attacks, w_shift, grace))
+        st["wounds"][id(attacker)] += total
+        in_contact = st["contact"][id(defender)]
+        killed = self.deal(attacker, defender, total, in_contact, defender.current_formation == "scattered")
+        if attacker.round_effects.get("anger") and total:
+            self.deal(defender, attacker, total, attacker.count, True)  # Divine anger
+        if counter_dice and defender.alive and attacker.alive:
+            self.counter_attack(defender, attacker, counter_dice)
+        if killed:
+            self.say(f"  {attacker.name} inflicts {total} Wounds on {defender.name}: {killed} eliminated")
         return total
 
-    def fray(self, a: Fighting, b: Fighting) -> None:
-        ini_a = a.troops.profile.ini + (3 if a.charge_bonus else 0) + a.tactic.get("initiative", 0)
-        ini_b = b.troops.profile.ini + (3 if b.charge_bonus else 0) + b.tactic.get("initiative", 0)
-        ra = self.dice.from_cdf(_test_total_cdf(ini_a, 1))
-        rb = self.dice.from_cdf(_test_total_cdf(ini_b, 1))
-        first, second = (a, b) if (ra > rb or (ra == rb and a.side == self.winner_of_roll)) else (b, a)
-        dealt = {id(first): 0, id(second): 0}
-        # Fierce and one-level Possessed fighters struck down still strike in this exchange.
-        before = {id(g): g.count for g in second.groups}
-        dealt[id(first)] += self.strike(first, second)
-        restored = []
-        for g in second.groups:
-            if g.has("fierce") or (g.has("possessed") and g.wound_levels == 1):
-                lost = before[id(g)] - g.count
-                if lost:
-                    g.count += lost
-                    restored.append((g, lost))
-        second.recount()
-        if restored and second.state == "gone":
-            second.state = "valiant"
-        dealt[id(second)] += self.strike(second, first)
-        for g, lost in restored:
-            g.count = max(0, g.count - lost)
-        second.recount()
-        if second.count == 0:
-            second.state = "gone"
-            self.break_contacts(second)
-        dealt[id(first)] += self.strike(first, second, extra=True)
-        dealt[id(second)] += self.strike(second, first, extra=True)
-        self.say(f"fray {a.name} vs {b.name}: {dealt[id(a)]} Wounds dealt, {dealt[id(b)]} taken")
+    def counter_attack(self, defender: Fighting, attacker: Fighting, dice: int) -> None:
+        g = defender.troops
+        att, strength = g.profile.att, g.profile.str_
+        attacks = self.dice.from_cdf(_contest_cdf(self.table, att - attacker.stat("def"), dice, 0))
+        if attacks:
+            wounds = self.dice.from_cdf(_contest_cdf(self.table, strength - attacker.stat("res"), attacks, self.wound_shift_against(attacker)))
+            self.deal(defender, attacker, wounds, attacker.count, attacker.current_formation == "scattered")
+            self.say(f"  {defender.name} counter-attacks with {dice} dice: {wounds} Wounds")
+
+    def fray(self, a: Fighting, b: Fighting, implacable: bool = False) -> tuple[int, int]:
+        """One combat between two units: Initiative, exchange, extra exchanges."""
+        st = {
+            "contact": {id(a): self.contact(a, b), id(b): self.contact(b, a)},
+            "wounds": {id(a): 0, id(b): 0},
+            "lowered": {},
+            "mutagenic": {},
+            "extra_round": 0,
+        }
+        for u in (a, b):
+            # Lower DEF to 0 for the Bravery/Righteous/Fanaticism bonus when DEF is worth little.
+            if (u.troops.traits.lower_def_att or u.troops.traits.lower_def_str) and u.stat("def") <= 1 and u.state != "rout":
+                st["lowered"][id(u)] = True
+            for g in u.groups:
+                if g.count and g.traits.mutagenic is not None and u.round_effects.get("mutagenic"):
+                    roll = self.dice.d6()
+                    bonus = 0 if roll == 1 else roll + g.traits.mutagenic
+                    st["mutagenic"][id(g)] = max(0, min(bonus, 2 + max(g.traits.mutagenic, 0)))
+        charge_a = 3 if a.charge_bonus and not implacable else 0
+        charge_b = 3 if b.charge_bonus and not implacable else 0
+        ini_a = (0 if a.state == "rout" else a.stat("ini")) + charge_a
+        ini_b = (0 if b.state == "rout" else b.stat("ini")) + charge_b
+        a_first = self.dice.chance(_opposed_p(ini_a, ini_b, a.side == self.winner_of_roll))
+        first, second = (a, b) if a_first else (b, a)
+        self.strike(first, second, st)
+        self.strike(second, first, st)
+        # Extra exchanges: War fury, Born killer, Brutish charge... one die per fighter.
+        most = 0
+        for u in (a, b):
+            for g in u.groups:
+                if g.count:
+                    n = g.traits.extra_exchanges + (1 if g.traits.brutish_charge and u.charged else 0)
+                    n += u.round_effects.get("war-fury", 0) + u.tactic.get("extra_exchange", 0)
+                    most = max(most, n)
+        for r in range(1, most + 1):
+            if not (first.alive and second.alive):
+                break
+            st["extra_round"] = r
+            self.strike(first, second, st, extra=True)
+            self.strike(second, first, st, extra=True)
+        return st["wounds"][id(a)], st["wounds"][id(b)]
+
+    def outcome(self, a: Fighting, b: Fighting, wa: int, wb: int) -> None:
+        """Outcome of the fray: more Wounds wins (ties: winner of the tactical roll); morale roll."""
+        self.say(f"fray {a.name} vs {b.name}: {wa} Wounds dealt, {wb} taken")
         if not a.alive or not b.alive:
             return
-        if dealt[id(a)] != dealt[id(b)]:
-            winner, loser = (a, b) if dealt[id(a)] > dealt[id(b)] else (b, a)
+        if wa != wb:
+            winner, loser = (a, b) if wa > wb else (b, a)
         else:
             winner, loser = (a, b) if a.side == self.winner_of_roll else (b, a)
         self.morale(winner, loser)
 
+    def morale_difficulty(self, winner: Fighting, loser: Fighting) -> int:
+        lower = 1 if (winner.frightening and not loser.frightening) else 0
+        balance = balance_of_power(
+            loser.power(charging=loser.charged, charged=loser.was_charged),
+            winner.power(charging=winner.charged, charged=winner.was_charged),
+        )
+        if self.outcome_rows:
+            return row_value(self.outcome_rows, balance, lower)
+        order = [3, 2, 1, -2, -3]
+        return (4, 6, 8, 10, 12)[min(order.index(balance) + lower, 4)]
+
     def morale(self, winner: Fighting, loser: Fighting) -> None:
-        if loser.has_all("living-dead") or loser.has_all("righteous"):
+        if loser.all_have("auto_morale") or loser.state == "rout":
             return
-        lower = 1 if (winner.fear is not None and loser.fear is None) else 0
-        difficulty = self.row_value(self.outcome_rows, self.balance_ratio(loser.power, winner.power), lower)
-        value = loser.courage
-        if self.test(value, difficulty, bonus=loser.tactic.get("courage", 0)):
+        difficulty = self.morale_difficulty(winner, loser)
+        value = loser.cou_value + loser.cou_bonus + loser.tactic.get("courage", 0)
+        if loser.current_formation == "close":
+            value = max(value, loser.dis_value + loser.dis_bonus + loser.tactic.get("discipline", 0))
+        ones_fail = not loser.all_have("morale_no_auto_fail")
+        if self.test(value, difficulty, loser.best_of, ones_fail):
             return
-        if loser.has_all("fanaticism") and self.test(loser.best("dis"), difficulty):
-            loser.state = "rout"
+        if loser.all_have("fanaticism") and self.test(loser.dis_value + loser.dis_bonus, difficulty, loser.best_of):
+            loser.state = "rout"  # routed, but does not flee
+            self.say(f"{loser.name} loses the fray; fanaticism keeps it in place (routed)")
             return
-        self.say(f"{loser.name} loses the fray and routs")
-        in_contact = (loser.count + 1) // 2
-        for g in sorted(loser.groups, key=lambda g: g.character):
-            take = min(g.count, in_contact)
-            g.count -= take
-            in_contact -= take
-            self.eliminate_points(winner, loser, take * g.cost)
-        loser.recount()
-        loser.state = "rout" if loser.count else "gone"
-        self.break_contacts(loser)
+        self.say(f"{loser.name} loses the fray (COU {value} vs {difficulty}) and routs")
+        loser.state = "rout"
+        self.kill_in_contact(loser, winner)
         if loser.alive:
             self.flee(loser)
 
     def combat(self) -> None:
+        """Frays in order: the tactical roll's winner picks first, then in turn (largest first)."""
         pairs = []
         for u in self.sides[0]:
             for j in sorted(u.engaged):
                 pairs.append((u, self.sides[1][j]))
-        order = sorted(pairs, key=lambda p: -(p[0].points_alive() + p[1].points_alive()))
-        for a, b in order:
+        pairs.sort(key=lambda p: -(p[0].points_alive() + p[1].points_alive()))
+        results = []
+        for a, b in pairs:
             if a.alive and b.alive and b.index in a.engaged:
-                self.fray(a, b)
+                wa, wb = self.fray(a, b)
+                results.append((a, b, wa, wb))
+        for a, b, wa, wb in results:
+            self.outcome(a, b, wa, wb)
+        # Implacable/X: new combats after pushing on, for fighters that caused a loss.
+        for a, b, wa, wb in results:
+            for unit, foe, dealt in ((a, b, wa), (b, a, wb)):
+                x = max((g.traits.implacable for g in unit.groups if g.count), default=0)
+                for _ in range(x):
+                    if not dealt or not unit.fighting:
+                        break
+                    target = foe if foe.alive and foe.index in unit.engaged else None
+                    if target is None:
+                        near = [e for e in self.sides[1 - unit.side] if e.alive and self.distance(unit, e) <= unit.mov]
+                        target = min(near, key=lambda e: self.distance(unit, e)) if near else None
+                    if target is None:
+                        break
+                    self.say(f"{unit.name} is implacable and strikes {target.name} again")
+                    w_unit, _ = self.fray(unit, target, implacable=True)
+                    dealt = w_unit
 
     def maintenance(self) -> None:
+        """Fierce removals, Regeneration/X, Reinforcement; formations checked."""
         for side in (0, 1):
             for u in self.sides[side]:
-                if u.alive:
-                    for g in u.groups:
-                        x = g.profile.ability_value("regeneration") if "regeneration" in g.abilities else None
-                        lost = u.lost_this_round.get(id(g), 0)
-                        if x and lost:
-                            back = sum(1 for _ in range(lost) if self.dice.d6() >= x)
+                for g in u.groups:
+                    g.fierce_left = 0
+                    x = g.traits.regeneration
+                    if x and u.count > 0 and (g.lost or g.damage):
+                        back = 0
+                        for _ in range(g.lost):
+                            if self.dice.d6() >= x:
+                                back += 1
+                                self.dice.d6()  # the second test: one more Wound level
+                        healed = g.damage and self.dice.d6() >= x
+                        if healed:
+                            g.damage = max(0, g.damage - (2 if self.dice.d6() >= x else 1))
+                        if back:
                             g.count += back
-                    u.recount()
-                u.lost_this_round = {}
+                            self.scores[1 - side] -= back * g.cost
+                            self.say(f"{back} {g.profile.name} regenerate")
+                    if g.traits.reinforcement and g.lost:
+                        g.reinforcements += g.lost
+                    if g.reinforcements and u.alive and self.dice.d6() >= 5:
+                        g.count += g.reinforcements
+                        self.scores[1 - side] -= g.reinforcements * g.cost
+                        self.say(f"{g.reinforcements} {g.profile.name} return as reinforcements")
+                        g.reinforcements = 0
+                    g.lost = 0
+                u.recount()
+                if u.count == 0 and u.state != "gone":
+                    u.state = "gone"
+                    self.break_contacts(u)
 
     # -- the whole game -------------------------------------------------------
 
-    def fighting_units(self, side: int) -> list[Fighting]:
+    def standing(self, side: int) -> list[Fighting]:
         return [u for u in self.sides[side] if u.alive and u.state != "rout"]
 
     def play(self) -> GameRecord:
         rounds = 0
-        for rounds in range(1, MAX_ROUNDS + 1):
+        for rounds in range(1, self.max_rounds + 1):
+            self.round = rounds
+            self.field_effects = {}
+            self._expected = {}
             self.say(f"— round {rounds} —")
+            self.update_leadership()
             points = self.tactical_roll()
-            self.give_orders_and_tactics(points)
+            points = self.give_orders(points)
+            self.buy_and_give_tactics(points)
             self.rally()
+            self.mutagenic_dice()
             self.activation()
             self.combat()
+            self.mystic_phase()
             self.maintenance()
-            if not self.fighting_units(0) or not self.fighting_units(1):
+            if not self.standing(0) or not self.standing(1):
                 break
         # Units still routing at the end count as routed (their A.P. to the enemy).
         for side in (0, 1):
@@ -734,11 +1611,15 @@ class Battle:
         margin = DRAW_MARGIN * max(costs + [1])
         gap = self.scores[0] - self.scores[1]
         winner = None if abs(gap) < margin else (0 if gap > 0 else 1)
-        if not self.fighting_units(1) and self.fighting_units(0):
+        standing = [bool(self.standing(0)), bool(self.standing(1))]
+        if standing[0] and not standing[1]:
             winner = 0
-        elif not self.fighting_units(0) and self.fighting_units(1):
+        elif standing[1] and not standing[0]:
             winner = 1
-        self.say(f"end after {rounds} rounds: A.P. eliminated or routed {self.scores[0]:g} vs {self.scores[1]:g}; " + ("draw" if winner is None else f"side {winner + 1} wins"))
+        self.say(
+            f"end after {rounds} rounds: A.P. eliminated or routed {self.scores[0]:g} vs {self.scores[1]:g}; "
+            + ("draw" if winner is None else f"side {winner + 1} wins")
+        )
         records = [
             UnitRecord(u.side, u.name, float(u.cost), u.alive and u.state != "rout", u.kills)
             for side in (0, 1)
@@ -746,6 +1627,137 @@ class Battle:
         ]
         return GameRecord(winner, rounds, (self.scores[0], self.scores[1]), records, self.lines)
 
+    def mutagenic_dice(self) -> None:
+        """One Mutagenic die per 500 A.P. section of Mutagenic fighters, each to one unit."""
+        for side in (0, 1):
+            units = [u for u in self.sides[side] if u.alive and u.troops.traits.mutagenic is not None]
+            if not units:
+                continue
+            points = sum(u.points_alive() for u in units)
+            dice = math.ceil(points / 500)
+            for u in sorted(units, key=lambda u: (not u.engaged, u.order != "assault"))[:dice]:
+                u.round_effects["mutagenic"] = 1
 
-def play_game(cat: Catalogue, first: R2List, second: R2List, rng: np.random.Generator, log: bool = False) -> GameRecord:
-    return Battle(cat, first, second, rng, log).play()
+
+# --------------------------------------------------------------------------- ritual and communion hooks
+
+
+@dataclass(frozen=True)
+class MysticEffect:
+    """A named ritual/communion effect: who it targets and what it does on the battlefield."""
+
+    id: str
+    summary: str
+    choose: Callable[[Battle, Fighting, float], Fighting | None]
+    apply: Callable[[Battle, Fighting, Fighting], None]
+
+
+def _enemy_in_range(pick: Callable[[Fighting], float]) -> Callable[[Battle, Fighting, float], Fighting | None]:
+    def choose(b: Battle, u: Fighting, reach: float) -> Fighting | None:
+        foes = [e for e in b.sides[1 - u.side] if e.alive and e.state != "rout" and b.distance(u, e) <= reach]
+        return max(foes, key=pick) if foes else None
+
+    return choose
+
+
+def _friend_in_range(pick: Callable[[Fighting], float]) -> Callable[[Battle, Fighting, float], Fighting | None]:
+    def choose(b: Battle, u: Fighting, reach: float) -> Fighting | None:
+        friends = [f for f in b.sides[u.side] if f.alive and f.state != "rout" and b.distance(u, f) <= reach]
+        friends = [f for f in friends if pick(f) > 0]
+        return max(friends, key=pick) if friends else None
+
+    return choose
+
+
+def _insensitive(b: Battle, target: Fighting) -> bool:
+    xs = [g.traits.insensitive for g in target.groups if g.count]
+    return bool(xs) and all(xs) and b.dice.d6() >= max(x for x in xs if x)
+
+
+def _column_of_light(b: Battle, u: Fighting, target: Fighting) -> None:
+    if _insensitive(b, target):
+        return
+    hit = min(target.count, TEMPLATE_FIGHTERS[target.current_formation])
+    wounds = b.dice.from_cdf(_contest_cdf(b.table, 4 - target.stat("res"), hit, b.wound_shift_against(target)))
+    killed = b.deal(u, target, wounds, hit, False)
+    b.say(f"  the column of light strikes {hit} {target.name}: {killed} eliminated")
+
+
+def _terror(b: Battle, u: Fighting, target: Fighting) -> None:
+    if _insensitive(b, target):
+        return
+    target.state = "rout"
+    b.say(f"  {target.name} is in Rout")
+    if not target.engaged and not target.activated:
+        b.flee(target)
+
+
+def _galvanise(b: Battle, u: Fighting, target: Fighting) -> None:
+    target.round_effects["war-fury"] = 1
+    b.say(f"  {target.name} gains War fury")
+
+
+def _downpour(b: Battle, u: Fighting, target: Fighting) -> None:
+    b.field_effects["downpour"] = 1
+
+
+def _divine_anger(b: Battle, u: Fighting, target: Fighting) -> None:
+    if not _insensitive(b, target):
+        target.round_effects["anger"] = 1
+
+
+def _divine_grace(b: Battle, u: Fighting, target: Fighting) -> None:
+    target.round_effects["grace"] = 1
+
+
+def _divine_hospice(b: Battle, u: Fighting, target: Fighting) -> None:
+    g = target.troops
+    lost = (target.start_count - target.count) if g is target.groups[0] else 0
+    back = min(lost, u.faith // max(g.power_each, 1))
+    if back:
+        u.faith -= back * g.power_each
+        g.count += back
+        target.recount()
+        b.scores[1 - target.side] -= back * g.cost
+        b.say(f"  {back} {g.profile.name} come back")
+
+
+def _divine_arsenal(b: Battle, u: Fighting, target: Fighting) -> None:
+    # Sacred weapon (Destruction) for units about to fight; sacred armour otherwise.
+    # Provisional reading: +1 STR or +1 RES (the card text is not in the seed).
+    key = "str" if target.engaged or target.order == "assault" else "res"
+    target.round_effects[key] = target.round_effects.get(key, 0) + 1
+
+
+def _weakness(b: Battle, u: Fighting, target: Fighting) -> None:
+    if not _insensitive(b, target):
+        target.round_effects["def"] = -target.troops.profile.def_
+
+
+RITUAL_EFFECTS: dict[str, MysticEffect] = {
+    e.id: e
+    for e in (
+        MysticEffect("column-of-light", "template: Wound roll STR 4 on the fighters under it", _enemy_in_range(lambda e: e.count), _column_of_light),
+        MysticEffect("terror", "the target unit is in Rout", _enemy_in_range(lambda e: e.points_alive() * (not e.all_have("fear_immune"))), _terror),
+        MysticEffect("igneous-galvanisation", "the target unit gains War fury (one extra exchange)", _friend_in_range(lambda f: f.points_alive() * (bool(f.engaged) or f.order == "assault")), _galvanise),
+        MysticEffect("downpour", "medium and long range shots fail this round", lambda b, u, r: u if any(b.shooters(e) for e in b.sides[1 - u.side] if e.alive) else None, _downpour),
+    )
+}  # teleportation and telluric manipulation move units or terrain: no effect on the abstract field.
+
+COMMUNION_EFFECTS: dict[str, MysticEffect] = {
+    e.id: e
+    for e in (
+        MysticEffect("divine-anger", "the target suffers the Wounds it inflicts", _enemy_in_range(lambda e: e.points_alive() * bool(e.engaged)), _divine_anger),
+        MysticEffect("divine-grace", "the target re-rolls its failed dice once", _friend_in_range(lambda f: f.points_alive() * (bool(f.engaged) or f.order == "assault")), _divine_grace),
+        MysticEffect("divine-hospice", "eliminated troops come back (T.F. = their Power)", _friend_in_range(lambda f: f.start_count - f.count), _divine_hospice),
+        MysticEffect("divine-arsenal", "sacred weapon (+1 STR) or armour (+1 RES), provisional reading", _friend_in_range(lambda f: f.points_alive()), _divine_arsenal),
+        MysticEffect("weakness", "the target's DEF is 0", _enemy_in_range(lambda e: e.points_alive() * bool(e.engaged)), _weakness),
+    )
+}  # oracle-of-destiny only reveals orders: no effect for this AI.
+
+
+def play_game(
+    cat: Catalogue, first: R2List, second: R2List, rng: np.random.Generator, log: bool = False, rounds: int = MAX_ROUNDS
+) -> GameRecord:
+    """One simulated game; all randomness from *rng*."""
+    return Battle(cat, first, second, rng, log, rounds).play()

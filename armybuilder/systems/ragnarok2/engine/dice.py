@@ -31,7 +31,7 @@ Rules (see docs R2-D1, R2-D2):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -85,7 +85,11 @@ class ContestColumn:
     ``None`` for an open end.  ``success``: a die succeeds on this natural result
     or more.  ``reroll_from``: natural results from this one up give a free extra
     roll (6 normally; 7 would mean never).  ``halved``: threshold of impossible
-    (``6*``), the roll's total is halved rounded up.
+    (``6*``), the roll's total is halved rounded up.  ``reroll``: a one-off
+    second chance granted by a game effect, not by the table: ``"ones"`` (a
+    first roll showing a natural 1 is rolled again once: Brutal on attacks) or
+    ``"failures"`` (a die that scored nothing is rolled again once: Divine
+    grace).  The second roll is a whole new die, chain included.
     """
 
     label: str
@@ -94,6 +98,7 @@ class ContestColumn:
     success: int
     reroll_from: int = 6
     halved: bool = False
+    reroll: str = ""
 
     def __post_init__(self) -> None:
         if not 1 <= self.success <= 7:
@@ -103,6 +108,16 @@ class ContestColumn:
             raise ValueError(f"{self.label}: reroll_from must be 2..7")
         if self.low is not None and self.high is not None and self.low > self.high:
             raise ValueError(f"{self.label}: low > high")
+        if self.reroll not in ("", "ones", "failures"):
+            raise ValueError(f"{self.label}: reroll must be '', 'ones' or 'failures'")
+        if self.reroll == "failures" and self.reroll_from < self.success:
+            # A failed first roll that chains could still score later; "scored
+            # nothing" would then not be decidable on the first roll.
+            raise ValueError(f"{self.label}: reroll of failures needs reroll_from >= success")
+
+    def with_reroll(self, kind: str) -> ContestColumn:
+        """The same column read with a one-off re-roll (see ``reroll``)."""
+        return replace(self, reroll=kind) if kind != self.reroll else self
 
     def contains(self, difference: int) -> bool:
         return (self.low is None or difference >= self.low) and (
@@ -199,13 +214,22 @@ def die_successes(column: ContestColumn) -> Distribution:
     """
     succeeds, rerolls = _face_rules(column)
     sixth = 1.0 / 6.0
-    return chained_successes(
+    base = chained_successes(
         success_reroll=float(np.sum(succeeds & rerolls)) * sixth,
         fail_reroll=float(np.sum(~succeeds & rerolls)) * sixth,
         success_stop=float(np.sum(succeeds & ~rerolls)) * sixth,
         fail_stop=float(np.sum(~succeeds & ~rerolls)) * sixth,
         tail=CHAIN_TAIL,
     )
+    if not column.reroll:
+        return base
+    # One-off second chance on an event E of probability q whose outcome is 0
+    # successes (a first natural 1, or a die that scored nothing): the die is
+    # then replaced by a fresh one, so law = base - q*point(0) + q*base.
+    q = sixth if column.reroll == "ones" else float(base.pmf[0])
+    pmf = base.pmf * (1.0 + q)
+    pmf[0] -= q
+    return Distribution(pmf)
 
 
 @lru_cache(maxsize=4096)
@@ -427,12 +451,21 @@ def _roll_contest_dice(
     rows = np.arange(dice.size)
     totals = np.zeros(dice.size, dtype=np.int64)
     pending = dice.copy()
+    first = True
     while True:
         count = int(pending.sum())
         if count == 0:
             return totals
         owner = np.repeat(rows, pending)
         faces = rng.integers(1, 7, size=count)
+        if first and column.reroll:
+            # The one-off second chance applies to the first roll of each die.
+            if column.reroll == "ones":
+                again = faces == 1
+            else:
+                again = ~succeeds[faces - 1] & ~rerolls[faces - 1]
+            faces[again] = rng.integers(1, 7, size=int(again.sum()))
+        first = False
         totals += np.bincount(owner, weights=succeeds[faces - 1], minlength=dice.size).astype(
             np.int64
         )
