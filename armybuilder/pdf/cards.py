@@ -10,20 +10,21 @@ rows still fit with room for the marks and the footer.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Flowable, KeepInFrame, TableStyle
+from reportlab.platypus import Flowable, KeepInFrame
 from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus import Table as RLTable
 
 from armybuilder.core.system import Card
 
 from . import styles as st
-from .styles import Styles, esc, plain
+from .styles import Styles, esc, plain, table_style
 
 CARD_W, CARD_H = 63 * mm, 88 * mm
 COLS, ROWS = 3, 3
@@ -69,7 +70,12 @@ class Face:
 
 
 def _colour(kind: str) -> colors.Color:
-    return st.KIND_COLOURS.get(kind.lower(), st.ACCENT)
+    """The band colour of a kind; unknown kinds (other systems) get a stable palette colour."""
+    key = kind.strip().lower()
+    if key in st.KIND_COLOURS:
+        return st.KIND_COLOURS[key]
+    digest = hashlib.sha1(key.encode("utf-8")).digest()  # stable across runs, unlike hash()
+    return st.PALETTE[digest[0] % len(st.PALETTE)]
 
 
 def _card_styles(size: float) -> Styles:
@@ -132,7 +138,7 @@ def _stats_flowable(stats: tuple[tuple[str, str], ...], styles: Styles, width: f
             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ]
-        table.setStyle(TableStyle(style))
+        table.setStyle(table_style(style))
         return table
     # long values: one "label | value" line per stat
     key = styles.key.clone("stat_key", fontSize=styles.base * 0.85)
@@ -140,7 +146,7 @@ def _stats_flowable(stats: tuple[tuple[str, str], ...], styles: Styles, width: f
     data = [[RLParagraph(esc(k), key), RLParagraph(esc(v), styles.cell)] for k, v in stats]
     table = RLTable(data, colWidths=[key_w, width - key_w], hAlign="LEFT", splitByRow=1, splitInRow=1)
     table.setStyle(
-        TableStyle(
+        table_style(
             [
                 ("LINEBELOW", (0, 0), (-1, -1), 0.25, st.RULE),
                 ("LEFTPADDING", (0, 0), (-1, -1), 1),

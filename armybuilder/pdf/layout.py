@@ -24,7 +24,6 @@ from reportlab.platypus import (
     KeepTogether,
     PageTemplate,
     Spacer,
-    TableStyle,
 )
 from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus import Table as RLTable
@@ -32,7 +31,7 @@ from reportlab.platypus import Table as RLTable
 from armybuilder.core.system import Block, Heading, KeyValues, Paragraph, Table
 
 from . import styles as st
-from .styles import Styles, esc, plain
+from .styles import Styles, esc, plain, table_style
 
 # --------------------------------------------------------------------------- document
 
@@ -46,6 +45,9 @@ def numbered_canvas(footer_left: str, footer_right: str) -> type[rl_canvas.Canva
 
     class NumberedCanvas(rl_canvas.Canvas):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
+            st.register_fonts()
+            # no Helvetica anywhere: the page's initial font is the bundled one too
+            kwargs["initialFontName"] = kwargs.get("initialFontName") or st.FONT
             super().__init__(*args, **kwargs)
             self._pages: list[dict[str, Any]] = []
             self.ab_cards_page = False
@@ -156,6 +158,7 @@ def boxed(rows: list[list[Any]], width: float, *, border: colors.Color, fill: co
     """A framed box made of table rows, so that a long box splits across pages by rows."""
     table = RLTable(rows, colWidths=list(col_widths) if col_widths else [width], repeatRows=1 if header_fill else 0, splitByRow=1, splitInRow=1, hAlign="LEFT")
     style = [
+        ("FONTNAME", (0, 0), (-1, -1), st.FONT),  # for plain-string cells (spans)
         ("BOX", (0, 0), (-1, -1), border_width, border),
         ("BACKGROUND", (0, 0), (-1, -1), fill),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -166,7 +169,7 @@ def boxed(rows: list[list[Any]], width: float, *, border: colors.Color, fill: co
     ]
     if header_fill is not None:
         style.append(("BACKGROUND", (0, 0), (-1, 0), header_fill))
-    table.setStyle(TableStyle(style))
+    table.setStyle(table_style(style))
     return table
 
 
@@ -219,6 +222,14 @@ def column_widths(columns: Sequence[str], rows: Sequence[Sequence[str]], total: 
             rest = total - sum(widths)
             widths = [w + rest * w / sum(widths) for w in widths]
             return widths
+        # narrow columns (labels, numbers) keep their text on one line when that leaves
+        # the wide columns at least their minimum; the wide ones share the rest
+        narrow = {i for i in range(n) if natural[i] <= total * 0.22}
+        base = [natural[i] if i in narrow else minimum[i] for i in range(n)]
+        if narrow and len(narrow) < n and sum(base) <= total:
+            minimum = base
+            slack = total - sum(minimum)
+            extra = [0.0 if i in narrow else max(natural[i] - minimum[i], 0.0) for i in range(n)]
         widths = [m + slack * e / sum(extra) for m, e in zip(minimum, extra, strict=True)]
     # raise the columns under their minimum, taking from the columns with room to spare
     for _ in range(n):
@@ -277,7 +288,7 @@ def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable
     border = st.PROVISIONAL if block.provisional else st.RULE
     table = RLTable(data, colWidths=widths, repeatRows=1, splitByRow=1, splitInRow=1, hAlign="LEFT")
     table.setStyle(
-        TableStyle(
+        table_style(
             [
                 ("BACKGROUND", (0, 0), (-1, 0), st.PROVISIONAL if block.provisional else st.HEADER_FILL),
                 ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, st.ZEBRA]),
@@ -329,7 +340,7 @@ def key_values_flowable(block: KeyValues, styles: Styles, width: float) -> Flowa
     widths = [key_w, (width - 2 * key_w) / 2] * 2 if short else [key_w, width - key_w]
     table = RLTable(data, colWidths=widths, splitByRow=1, splitInRow=1, hAlign="LEFT")
     table.setStyle(
-        TableStyle(
+        table_style(
             [
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LINEBELOW", (0, 0), (-1, -1), 0.25, st.RULE),

@@ -15,7 +15,7 @@ from pathlib import Path
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Spacer, TableStyle
+from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Spacer
 from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus import Table as RLTable
 
@@ -25,7 +25,7 @@ from armybuilder.core.system import Card, Roster
 from . import styles as st
 from .cards import card_flowables
 from .layout import blocks_to_flowables, boxed, column_widths, make_doc, numbered_canvas, tag
-from .styles import Styles, esc, paper_size
+from .styles import Styles, esc, paper_size, table_style
 
 _SEVERITY = {
     Severity.ERROR: ("ERROR", st.ERROR),
@@ -69,7 +69,7 @@ def _title_block(roster: Roster, styles: Styles, width: float) -> Flowable:
     ]
     table = RLTable([[left, right]], colWidths=[width - fp_w - 4 * mm, fp_w], hAlign="LEFT")
     table.setStyle(
-        TableStyle(
+        table_style(
             [
                 ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                 ("BOX", (1, 0), (1, 0), 1.6, st.ACCENT),
@@ -96,7 +96,7 @@ def _header_grid(roster: Roster, styles: Styles, width: float) -> Flowable | Non
         data.append([x for k, v in pair for x in (RLParagraph(esc(k), styles.key), RLParagraph(esc(v), styles.cell))])
     table = RLTable(data, colWidths=[key_w, half, key_w, half], hAlign="LEFT", splitByRow=1, splitInRow=1)
     table.setStyle(
-        TableStyle(
+        table_style(
             [
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LINEBELOW", (0, 0), (-1, -1), 0.25, st.RULE),
@@ -141,7 +141,7 @@ def _legality(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
         rows: list[list[object]] = [[head, ""]]
         rows += _finding_rows(findings, styles) or [[RLParagraph(tag("ERROR", st.ERROR), styles.cell), RLParagraph("the system reported the list illegal without a finding", styles.cell)]]
         box = boxed(rows, width, border=st.ERROR, fill=st.ERROR_FILL, border_width=2.2, header_fill=st.ERROR, col_widths=[sev_w, width - sev_w])
-        box.setStyle(TableStyle([("SPAN", (0, 0), (1, 0)), ("LINEBELOW", (0, 1), (-1, -1), 0.3, st.ERROR)]))
+        box.setStyle(table_style([("SPAN", (0, 0), (1, 0)), ("LINEBELOW", (0, 1), (-1, -1), 0.3, st.ERROR)]))
         out.append(box)
     else:
         extra = f" ({warnings} warning{'s' * (warnings != 1)} below)" if warnings else ""
@@ -149,7 +149,7 @@ def _legality(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
         rows = [[head, ""]]
         rows += _finding_rows(findings, styles)
         box = boxed(rows, width, border=st.WARNING if warnings else st.OK, fill=st.WARNING_FILL if warnings else st.OK_FILL, border_width=1.2, col_widths=[sev_w, width - sev_w])
-        box.setStyle(TableStyle([("SPAN", (0, 0), (1, 0))]))
+        box.setStyle(table_style([("SPAN", (0, 0), (1, 0))]))
         out.append(box)
     out.append(Spacer(1, 4 * mm))
     return out
@@ -166,7 +166,7 @@ def _glossary(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
     data = [[RLParagraph(esc(t), styles.cell_bold), RLParagraph(esc(x), styles.cell)] for t, x in terms]
     table = RLTable(data, colWidths=[term_w, width - term_w], splitByRow=1, splitInRow=1, hAlign="LEFT")
     table.setStyle(
-        TableStyle(
+        table_style(
             [
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LINEBELOW", (0, 0), (-1, -1), 0.25, st.RULE),

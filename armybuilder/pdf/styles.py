@@ -20,6 +20,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import TableStyle
 
 FONT = "ArmyBuilderSans"
 FONT_BOLD = "ArmyBuilderSans-Bold"
@@ -60,6 +61,19 @@ KIND_COLOURS: dict[str, colors.Color] = {
     "spell": colors.HexColor("#4b2a7a"),
     "equipment": colors.HexColor("#3d5a3a"),
 }
+
+
+#: band colours for card kinds the table above does not know (e.g. other systems' kinds)
+PALETTE: tuple[colors.Color, ...] = (
+    colors.HexColor("#7a1f1f"),
+    colors.HexColor("#1f4e7a"),
+    colors.HexColor("#3d5a3a"),
+    colors.HexColor("#4b2a7a"),
+    colors.HexColor("#8a4b12"),
+    colors.HexColor("#1d5e5e"),
+    colors.HexColor("#5a3d2b"),
+    colors.HexColor("#6b2a52"),
+)
 
 
 def paper_size(paper: str) -> tuple[float, float]:
@@ -167,6 +181,15 @@ class Styles:
         return {"body": self.body, "note": self.note, "warning": self.warning, "error": self.error, "provisional": self.provisional}.get(
             name, self.body
         )
+
+
+def table_style(commands: list) -> TableStyle:
+    """A TableStyle whose cells use the bundled font.
+
+    ReportLab's tables set their cell font (Helvetica by default) even around
+    Paragraph cells, which would put a non-embedded base font into every PDF.
+    """
+    return TableStyle([("FONTNAME", (0, 0), (-1, -1), FONT), *commands])
 
 
 MARGIN = 15 * mm

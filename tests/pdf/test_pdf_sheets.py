@@ -1,0 +1,84 @@
+"""Reference sheets for every registered system that has a catalogue, and for odd shapes."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from conftest import LONG_WORD, pdf_pages, pdf_text
+from pypdf import PdfReader
+
+from armybuilder.core.registry import KNOWN_SYSTEMS, get_system
+from armybuilder.core.system import Heading, KeyValues, Paragraph, Sheets, Table
+from armybuilder.pdf.sheets import write_sheets
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _system_sheets(system_id: str) -> Sheets:
+    system = get_system(system_id)
+    try:
+        cat = system.catalogue()
+    except Exception as exc:  # noqa: BLE001 - a system whose data has not landed yet
+        pytest.skip(f"{system_id} has no usable catalogue yet: {exc}")
+    return system.sheets(cat)
+
+
+@pytest.mark.parametrize("system_id", sorted(KNOWN_SYSTEMS))
+def test_sheets_of_every_system(tmp_path, system_id):
+    sheets = _system_sheets(system_id)
+    out = tmp_path / f"{system_id}.pdf"
+    write_sheets(sheets, out)
+    data = out.read_bytes()
+    text = squash(pdf_text(data))
+    assert squash(sheets.title) in text
+    headings = [b.text for b in sheets.blocks if isinstance(b, Heading)]
+    tables = [b for b in sheets.blocks if isinstance(b, Table)]
+    assert headings and tables
+    for h in headings:
+        assert squash(h) in text, h
+    for t in tables:
+        for row in t.rows[:3]:
+            assert squash(row[0]) in text
+    if any(t.provisional for t in tables) or any(isinstance(b, Paragraph) and b.style == "provisional" for b in sheets.blocks):
+        assert "PROVISIONAL" in text
+    out2 = tmp_path / f"{system_id}-again.pdf"
+    write_sheets(sheets, out2, paper="Letter")
+    page = PdfReader(io.BytesIO(out2.read_bytes())).pages[0]
+    assert round(float(page.mediabox.height)) == 792
+
+
+def test_long_table_repeats_its_header_on_every_page(tmp_path):
+    rows = tuple((f"Row {i}", f"value & <{i}>", LONG_WORD if i % 25 == 0 else "short") for i in range(220))
+    sheets = Sheets(
+        "Длинные таблицы & <tables>",
+        (
+            Heading("A very long table", 1),
+            Table(("Label", "Value", "Comment"), rows, title="Big one", provisional=True, note="made up"),
+            KeyValues((("Key <k>", "Value & v"),)),
+            Paragraph("Ends here & <nowhere>.", "provisional"),
+            Paragraph("Careful.", "warning"),
+            Paragraph("Broken.", "error"),
+            Heading("Minor", 3),
+            Table(("Only",), ()),
+        ),
+    )
+    out = tmp_path / "long.pdf"
+    write_sheets(sheets, out)
+    data = out.read_bytes()
+    pages = pdf_pages(data)
+    assert len(pages) >= 4
+    table_pages = [p for p in pages if "Row " in p]
+    assert len(table_pages) >= 3
+    for page in table_pages:
+        assert "Label" in page and "Comment" in page  # header row repeated
+    text = pdf_text(data)
+    for i in range(220):
+        assert f"value & <{i}>" in text
+    assert "Ends here & <nowhere>." in text and "PROVISIONAL" in text
+    again = tmp_path / "long2.pdf"
+    write_sheets(sheets, again)
+    assert again.read_bytes() == data
