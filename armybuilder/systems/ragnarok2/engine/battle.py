@@ -131,7 +131,13 @@ class Dice:
 
 
 _TABLES: dict[str, tuple[ContestColumn, ...]] = {}
-_TACTIC_KEYS = {"att": "attack", "def": "defense", "str": "strength", "res": "resistance", "ini": "initiative"}
+_TACTIC_KEYS = {
+    "att": "attack",
+    "def": "defense",
+    "str": "strength",
+    "res": "resistance",
+    "ini": "initiative",
+}
 
 
 def _cdf(pmf: np.ndarray) -> tuple[float, ...]:
@@ -146,7 +152,9 @@ def _column(table: str, difference: int, shift: int, reroll: str = "") -> Contes
 
 
 @lru_cache(maxsize=16384)
-def _contest_cdf(table: str, difference: int, dice: int, shift: int, reroll: str = "") -> tuple[float, ...]:
+def _contest_cdf(
+    table: str, difference: int, dice: int, shift: int, reroll: str = ""
+) -> tuple[float, ...]:
     """CDF of contest successes; ``table`` names a contest table registered in _TABLES."""
     return _cdf(_contest_dist(_column(table, difference, shift, reroll), dice).pmf)
 
@@ -284,11 +292,17 @@ class Fighting:
 
     @property
     def current_formation(self) -> str:
-        return "close" if self.formation == "close" and self.count >= 5 and self.state != "rout" else "scattered"
+        return (
+            "close"
+            if self.formation == "close" and self.count >= 5 and self.state != "rout"
+            else "scattered"
+        )
 
     @property
     def mov(self) -> int:
-        return min((g.profile.mov for g in self.groups if g.count > 0), default=0) + self.tactic.get("movement", 0)
+        return min(
+            (g.profile.mov for g in self.groups if g.count > 0), default=0
+        ) + self.tactic.get("movement", 0)
 
     def stat(self, name: str) -> int:
         """Characteristic of the troops (the first live group) with tactic/effect modifiers."""
@@ -312,7 +326,9 @@ class Fighting:
         total = 0
         for g in self.groups:
             if g.count:
-                bonus = (g.traits.charge_power if charging else 0) + (g.traits.charged_power if charged else 0)
+                bonus = (g.traits.charge_power if charging else 0) + (
+                    g.traits.charged_power if charged else 0
+                )
                 total += g.count * (g.power_each + bonus)
         if (charging or charged) and self.current_formation == "close":
             total *= 2
@@ -348,7 +364,9 @@ def power_of(data: R2Catalog, p: Profile) -> int:
     by_size = {s.size: s.power for s in data.tables.sizes}
     if p.size in by_size:
         return by_size[p.size]
-    return {"small": 1, "medium": 1, "large": 2, "enormous": 3, "colossal": 4, "gigantic": 5}[p.size]
+    return {"small": 1, "medium": 1, "large": 2, "enormous": 3, "colossal": 4, "gigantic": 5}[
+        p.size
+    ]
 
 
 def combat_dice(p: Profile, cost: int | None = None) -> int:
@@ -387,7 +405,9 @@ def row_value(rows, ratio: int, lower: int = 0, default: int = 8) -> int:
     return ordered[min(index + lower, len(ordered) - 1)].value
 
 
-def aim_difficulty(data: R2Catalog, band: str, target_size: str, moved: bool = False, partial: bool = False) -> int:
+def aim_difficulty(
+    data: R2Catalog, band: str, target_size: str, moved: bool = False, partial: bool = False
+) -> int:
     """Aim difficulty: range band + the seed's modifiers (moved +1, partial +1, Large -1, Very Large -2)."""
     table = data.tables.shooting
     bands = {r.band: r.difficulty for r in table.ranges} if table is not None else DEFAULT_RANGES
@@ -404,7 +424,9 @@ def aim_difficulty(data: R2Catalog, band: str, target_size: str, moved: bool = F
     return difficulty
 
 
-def allocate_wounds(groups: list[Group], wounds: int, in_contact: int, scattered: bool) -> tuple[int, list[tuple[Group, int]], int]:
+def allocate_wounds(
+    groups: list[Group], wounds: int, in_contact: int, scattered: bool
+) -> tuple[int, list[tuple[Group, int]], int]:
     """Deal *wounds* to eliminate as many fighters as possible (seed: Dealing the wounds).
 
     Fighters in contact (the first *in_contact* of the unit, independents first)
@@ -478,7 +500,9 @@ def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting]
         groups: list[Group] = []
         specs = []
         if unit.troops and unit.troops.count > 0:
-            specs.append((unit.troops.profile, unit.troops.count, unit.troops.options, 0, unit.troops.leader))
+            specs.append(
+                (unit.troops.profile, unit.troops.count, unit.troops.options, 0, unit.troops.leader)
+            )
         specs += [(m.profile, 1, m.options, m.familiars, m.leader) for m in unit.members]
         for pid, count, options, familiars, leader in specs:
             p = profile(cat, pid)
@@ -508,7 +532,11 @@ def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting]
         rank = cat.get("ranks", troops.rank)
         f = Fighting(side, name, groups, formation, sum(g.count * g.cost for g in groups))
         f.rank_category = rank.category if rank is not None else 1
-        f.scheme = "support" if troops.has_role("war-machine") else (rank.scheme if rank is not None else None)
+        f.scheme = (
+            "support"
+            if troops.has_role("war-machine")
+            else (rank.scheme if rank is not None else None)
+        )
         f.start_count = f.count = size
         f.index = len(units)
         f.has_leader = any(g.leader for g in groups) or any(is_commander(g.profile) for g in groups)
@@ -531,8 +559,12 @@ def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting]
         if f.commander_x is not None and f.musician_x is not None and f.standard_x is not None:
             staffs += 1
     deck = [t for tid in dict.fromkeys(army.tactics) if (t := cat.get("tactics", tid)) is not None]
-    rituals = [r for rid in dict.fromkeys(army.rituals) if (r := cat.get("rituals", rid)) is not None]
-    communions = [c for cid in dict.fromkeys(army.communions) if (c := cat.get("communions", cid)) is not None]
+    rituals = [
+        r for rid in dict.fromkeys(army.rituals) if (r := cat.get("rituals", rid)) is not None
+    ]
+    communions = [
+        c for cid in dict.fromkeys(army.communions) if (c := cat.get("communions", cid)) is not None
+    ]
     info = {
         "cic": cic, "staffs": staffs, "deck": deck, "rituals": rituals, "communions": communions,
         "unhandled": sorted(unhandled),
@@ -566,11 +598,21 @@ class Battle:
         for u in a:
             u.pos = DEPLOYMENT + (SCOUT_ADVANCE if u.round_effects.pop("scout", 0) else 0.0)
         for u in b:
-            u.pos = TABLE_DEPTH - DEPLOYMENT - (SCOUT_ADVANCE if u.round_effects.pop("scout", 0) else 0.0)
+            u.pos = (
+                TABLE_DEPTH
+                - DEPLOYMENT
+                - (SCOUT_ADVANCE if u.round_effects.pop("scout", 0) else 0.0)
+            )
         self.winner_of_roll = 0
         self.scores = [0.0, 0.0]  # A.P. each side eliminated or routed
-        self.cic_index: list[int | None] = [info_a["cic"][0] if info_a["cic"] else None, info_b["cic"][0] if info_b["cic"] else None]
-        self.cic_profile: list[Profile | None] = [info_a["cic"][1] if info_a["cic"] else None, info_b["cic"][1] if info_b["cic"] else None]
+        self.cic_index: list[int | None] = [
+            info_a["cic"][0] if info_a["cic"] else None,
+            info_b["cic"][0] if info_b["cic"] else None,
+        ]
+        self.cic_profile: list[Profile | None] = [
+            info_a["cic"][1] if info_a["cic"] else None,
+            info_b["cic"][1] if info_b["cic"] else None,
+        ]
         self.temporary_cic = [False, False]
         self.dis_penalty = [0, 0]
         tables = self.data.tables
@@ -595,7 +637,9 @@ class Battle:
     def enemy_unit(self, unit: Fighting, index: int) -> Fighting:
         return self.sides[1 - unit.side][index]
 
-    def toward(self, unit: Fighting, target_pos: float, distance: float, stop_short: float = 1.0) -> None:
+    def toward(
+        self, unit: Fighting, target_pos: float, distance: float, stop_short: float = 1.0
+    ) -> None:
         gap = target_pos - unit.pos
         step = min(distance, max(0.0, abs(gap) - stop_short))
         unit.pos += math.copysign(step, gap)
@@ -618,7 +662,11 @@ class Battle:
         d_def, d_res = defender.stat("def"), defender.stat("res")
         for g in attacker.groups:
             if g.count:
-                total += g.count * g.dice_each * _mean_per_die(self.table, g.profile.att - d_def, g.profile.str_ - d_res, 0, 0)
+                total += (
+                    g.count
+                    * g.dice_each
+                    * _mean_per_die(self.table, g.profile.att - d_def, g.profile.str_ - d_res, 0, 0)
+                )
         self._expected[key] = total
         return total
 
@@ -635,15 +683,33 @@ class Battle:
             cic = self.cic_index[side]
             cic_unit = units[cic] if cic is not None else None
             privilege = (
-                cic_unit is not None and cic_unit.alive and cic_unit.state == "valiant" and not self.temporary_cic[side]
+                cic_unit is not None
+                and cic_unit.alive
+                and cic_unit.state == "valiant"
+                and not self.temporary_cic[side]
             )
-            commanders = [u for u in units if u.alive and u.state == "valiant" and u.commander_x is not None]
+            commanders = [
+                u for u in units if u.alive and u.state == "valiant" and u.commander_x is not None
+            ]
             cmds = []
             for c in commanders:
                 cmd = next((g.profile for g in c.groups if g.count and g.commander), None)
                 if cmd is not None:
-                    cmds.append((c, cmd, cmd.cou if cmd.cou is not None else (cmd.fear or 0), c.musician_x is not None and c.standard_x is not None))
-            bearers = [c for c in units if c.alive and c.state == "valiant" and (c.standard_x is not None or c.musician_x is not None)]
+                    cmds.append(
+                        (
+                            c,
+                            cmd,
+                            cmd.cou if cmd.cou is not None else (cmd.fear or 0),
+                            c.musician_x is not None and c.standard_x is not None,
+                        )
+                    )
+            bearers = [
+                c
+                for c in units
+                if c.alive
+                and c.state == "valiant"
+                and (c.standard_x is not None or c.musician_x is not None)
+            ]
             for u in units:
                 if not u.alive:
                     continue
@@ -671,7 +737,9 @@ class Battle:
                             dis_b = max(dis_b, 1)
                 u.cou_value, u.dis_value = cou, dis - self.dis_penalty[side]
                 u.cou_bonus, u.dis_bonus = cou_b, dis_b
-                in_cic_aura = privilege and (u is cic_unit or self.distance(u, cic_unit) <= (cic_unit.commander_x or 0))
+                in_cic_aura = privilege and (
+                    u is cic_unit or self.distance(u, cic_unit) <= (cic_unit.commander_x or 0)
+                )
                 u.best_of = 2 if in_cic_aura else 1
                 u.has_leader = u.has_leader and any(g.count for g in u.groups)
 
@@ -689,8 +757,12 @@ class Battle:
             category = 1
             if p is not None and (r := self.cat.get("ranks", p.rank)) is not None:
                 category = r.category  # a routed Commander-in-Chief still reads his rank's column
-            if cic is not None and p is not None and units[cic].alive and units[cic].state != "rout" and any(
-                g.count and g.profile.id == p.id for g in units[cic].groups
+            if (
+                cic is not None
+                and p is not None
+                and units[cic].alive
+                and units[cic].state != "rout"
+                and any(g.count and g.profile.id == p.id for g in units[cic].groups)
             ):
                 best_of = 2 if p.has_ability("leadership") and not self.temporary_cic[side] else 1
                 bonus = units[cic].dis_bonus - self.dis_penalty[side]
@@ -705,7 +777,13 @@ class Battle:
                     row = table.rows[0]
                 else:
                     row = next(
-                        (r for r in table.rows if r.low is not None and r.low <= total and (r.high is None or total <= r.high)),
+                        (
+                            r
+                            for r in table.rows
+                            if r.low is not None
+                            and r.low <= total
+                            and (r.high is None or total <= r.high)
+                        ),
                         table.rows[-1],
                     )
                 tp = row.points[min(max(category, 1), len(row.points)) - 1]
@@ -730,7 +808,11 @@ class Battle:
         for u in units:
             if u.alive and u.state == "valiant":
                 for g in u.groups:
-                    if g.count and (best is None or (is_commander(g.profile), g.profile.dis) > (is_commander(best[1]), best[1].dis)):
+                    if g.count and (
+                        best is None
+                        or (is_commander(g.profile), g.profile.dis)
+                        > (is_commander(best[1]), best[1].dis)
+                    ):
                         best = (u.index, g.profile)
         if best is None:
             return
@@ -751,18 +833,28 @@ class Battle:
                 if not u.alive or u.state == "rout":
                     continue
                 commanded = u.has_leader or any(
-                    c.alive and c.state == "valiant" and c.commander_x is not None and self.distance(u, c) <= c.commander_x
+                    c.alive
+                    and c.state == "valiant"
+                    and c.commander_x is not None
+                    and self.distance(u, c) <= c.commander_x
                     for c in self.sides[side]
                 )
                 if u.state == "valiant" and commanded:
                     u.order = self.choose_order(u)
             for u in self.sides[side]:
-                if u.alive and u.state in ("valiant", "disorganized") and not u.order and points[side] >= 1:
+                if (
+                    u.alive
+                    and u.state in ("valiant", "disorganized")
+                    and not u.order
+                    and points[side] >= 1
+                ):
                     order = self.choose_order(u)
                     if order and order != "progress-stay":
                         u.order, u.order_by_points = order, True
                         points[side] -= 1
-                        self.say(f"side {side + 1} spends a tactical point to order {u.name} ({order})")
+                        self.say(
+                            f"side {side + 1} spends a tactical point to order {u.name} ({order})"
+                        )
         return points
 
     def tactic_fits(self, tactic, unit: Fighting) -> bool:
@@ -843,19 +935,28 @@ class Battle:
             return ""
         reach = unit.mov * 2
         shooters = self.shooters(unit)
-        mystic = unit.mana > 0 and self.info[unit.side]["rituals"] or unit.faith > 0 and self.info[unit.side]["communions"]
+        mystic = (
+            unit.mana > 0
+            and self.info[unit.side]["rituals"]
+            or unit.faith > 0
+            and self.info[unit.side]["communions"]
+        )
         best, score = self.best_charge_target(unit, foes, reach)
         if best is not None and score > 0:
             return "assault"
         if shooters:
             longest = max(g.profile.ranged.long for g in shooters)  # type: ignore[union-attr]
-            if any(self.distance(unit, e) <= longest for e in foes):
-                return "support"
+            if any(self.distance(unit, e) <= longest + unit.mov for e in foes):
+                return "support"  # Support (dynamic): march, then shoot
         if mystic:
             return "support"
         if any(e.mana > 0 for e in foes) and unit.mana > 0 and self.info[1 - unit.side]["rituals"]:
             return "reaction"
-        if any(e.faith > 0 for e in foes) and unit.faith > 0 and self.info[1 - unit.side]["communions"]:
+        if (
+            any(e.faith > 0 for e in foes)
+            and unit.faith > 0
+            and self.info[1 - unit.side]["communions"]
+        ):
             return "reaction"
         # Threatened by an enemy that can reach it while it cannot reach anyone: counter-charge.
         if any(e.fighting and self.distance(unit, e) <= e.mov * 2 for e in foes) and not any(
@@ -866,12 +967,16 @@ class Battle:
             return "assault"  # reachable but not favourable: will close in at its activation
         return "progress"
 
-    def best_charge_target(self, unit: Fighting, foes: list[Fighting], reach: float) -> tuple[Fighting | None, float]:
+    def best_charge_target(
+        self, unit: Fighting, foes: list[Fighting], reach: float
+    ) -> tuple[Fighting | None, float]:
         best, best_score = None, -1e9
         for e in foes:
             if self.distance(unit, e) > reach or e.state == "gone":
                 continue
-            gain = self.value_of_wounds(e, self.expected_damage(unit, e)) - self.value_of_wounds(unit, self.expected_damage(e, unit))
+            gain = self.value_of_wounds(e, self.expected_damage(unit, e)) - self.value_of_wounds(
+                unit, self.expected_damage(e, unit)
+            )
             if e.state == "rout":
                 gain += e.points_alive()
             if e.engaged:
@@ -895,14 +1000,24 @@ class Battle:
     # -- activation phase -----------------------------------------------------
 
     def shooters(self, unit: Fighting) -> list[Group]:
-        return [g for g in unit.groups if g.count and g.profile.ranged is not None and g.profile.aim is not None and g.profile.aim >= 0]
+        return [
+            g
+            for g in unit.groups
+            if g.count
+            and g.profile.ranged is not None
+            and g.profile.aim is not None
+            and g.profile.aim >= 0
+        ]
 
     def activation(self) -> None:
         first = self.winner_of_roll
         queues = {
             s: sorted(
                 (u for u in self.sides[s] if u.alive),
-                key=lambda u: ({"support": 0, "reaction": 3, "assault": 1}.get(u.order, 2), -u.points_alive()),
+                key=lambda u: (
+                    {"support": 0, "reaction": 3, "assault": 1}.get(u.order, 2),
+                    -u.points_alive(),
+                ),
             )
             for s in (0, 1)
         }
@@ -914,7 +1029,12 @@ class Battle:
                 turn = 1 - turn
                 continue
             nxt = queues[turn][0]
-            if passes[turn] and queues[1 - turn] and nxt.order == "assault" and not self.target_in_reach(nxt):
+            if (
+                passes[turn]
+                and queues[1 - turn]
+                and nxt.order == "assault"
+                and not self.target_in_reach(nxt)
+            ):
                 passes[turn] -= 1
                 turn = 1 - turn
                 continue
@@ -922,6 +1042,17 @@ class Battle:
             if nxt.alive:
                 self.activate(nxt)
             turn = 1 - turn
+
+    def nearest_enemy(self, u: Fighting) -> Fighting | None:
+        foes = [e for e in self.sides[1 - u.side] if e.alive]
+        return min(foes, key=lambda e: abs(e.pos - u.pos)) if foes else None
+
+    def something_in_range(self, u: Fighting) -> bool:
+        """A shooting target within its longest range (or a mystic target within 50 cm)."""
+        reach = max((g.profile.ranged.long for g in self.shooters(u)), default=0)  # type: ignore[union-attr]
+        if u.mana > 0 or u.faith > 0:
+            reach = max(reach, 50)
+        return any(abs(e.pos - u.pos) <= reach for e in self.sides[1 - u.side] if e.alive)
 
     def target_in_reach(self, u: Fighting) -> bool:
         return any(self.distance(u, e) <= u.mov * 2 for e in self.sides[1 - u.side] if e.alive)
@@ -940,9 +1071,22 @@ class Battle:
             if any(g.traits.warrior_monk for g in u.groups if g.count):
                 self.call_communions(u, warriors_only=True)
         elif u.order == "support":
+            # Support (dynamic): march first when nothing is in range yet, then act.
+            moved = False
+            if not u.engaged and not self.something_in_range(u):
+                foe = self.nearest_enemy(u)
+                if foe is not None:
+                    before = u.pos
+                    self.toward(
+                        u,
+                        foe.pos,
+                        u.mov,
+                        stop_short=max(foe.mov * 2 + 1, 1.0) if foe.fighting else 1.0,
+                    )
+                    moved = u.pos != before
             self.call_communions(u)
             self.cast_rituals(u)
-            self.shoot(u)
+            self.shoot(u, moved)
         elif u.order == "progress":
             self.advance(u)
         # reaction: revealed when an enemy acts (counter-charge, counter-magic, censure)
@@ -1004,7 +1148,9 @@ class Battle:
             return True
         if unit.all_have("born_killer") and unit.fear >= (other_fear or 0):
             return False
-        return unit.fear < (max((g.profile.fear or 0) for g in other.groups if g.count) if other.count else 0)
+        return unit.fear < (
+            max((g.profile.fear or 0) for g in other.groups if g.count) if other.count else 0
+        )
 
     def courage_test(self, unit: Fighting, frightening: Fighting, unit_charging: bool) -> bool:
         """Contest table: COU − FEAR, FEAR modified by the balance of Power (seed: Repelling)."""
@@ -1015,7 +1161,11 @@ class Battle:
             frightening.power(charging=not unit_charging, charged=unit_charging),
             unit.power(charging=unit_charging, charged=not unit_charging),
         )
-        modifier = row_value(self.fear_rows, balance, default=0) if self.fear_rows else {3: 3, 2: 2, 1: 0, -2: -2, -3: -3}[balance]
+        modifier = (
+            row_value(self.fear_rows, balance, default=0)
+            if self.fear_rows
+            else {3: 3, 2: 2, 1: 0, -2: -2, -3: -3}[balance]
+        )
         cou = unit.cou_value + unit.cou_bonus + unit.tactic.get("courage", 0)
         p = _fear_p(self.table, cou - (fear + modifier), 0)
         if unit.best_of > 1:
@@ -1039,9 +1189,16 @@ class Battle:
             self.say(f"{u.name} charges {target.name} but falls short")
             return
         # Reaction (counter-charge) of the target.
-        if target.order == "reaction" and not target.activated and not target.engaged and target.fighting:
+        if (
+            target.order == "reaction"
+            and not target.activated
+            and not target.engaged
+            and target.fighting
+        ):
             target.activated = True
-            won = self.dice.chance(_opposed_p(target.stat("ini"), u.stat("ini"), target.side == self.winner_of_roll))
+            won = self.dice.chance(
+                _opposed_p(target.stat("ini"), u.stat("ini"), target.side == self.winner_of_roll)
+            )
             if won:
                 self.say(f"{target.name} counter-charges {u.name}")
                 self.resolve_charge(target, u)
@@ -1058,16 +1215,25 @@ class Battle:
             return
         # Assault fire: shots before moving, difficulty 7, no modifier.
         for g in u.groups:
-            if g.count and g.traits.assault_fire and g.profile.ranged is not None and g.profile.aim is not None:
+            if (
+                g.count
+                and g.traits.assault_fire
+                and g.profile.ranged is not None
+                and g.profile.aim is not None
+            ):
                 if self.distance(u, target) <= g.profile.ranged.long:
                     self.volley(u, g, target, g.count, 7, "assault fire")
         if not target.alive or target.state == "rout":
             u.pos = target.pos + (-1.0 if u.side == 0 else 1.0) if target.alive else u.pos
             return
         if self.needs_courage_test(target, u) and not self.courage_test(target, u, False):
-            if target.all_have("fanaticism") and self.test(target.dis_value + target.dis_bonus, 8, target.best_of):
+            if target.all_have("fanaticism") and self.test(
+                target.dis_value + target.dis_bonus, 8, target.best_of
+            ):
                 target.state = "rout"
-                self.say(f"{target.name} is terrified by {u.name} but its fanaticism holds it in place (routed)")
+                self.say(
+                    f"{target.name} is terrified by {u.name} but its fanaticism holds it in place (routed)"
+                )
             else:
                 target.state = "rout"
                 self.say(f"{target.name} is terrified by {u.name} and routs")
@@ -1086,7 +1252,7 @@ class Battle:
 
     # -- shooting -------------------------------------------------------------
 
-    def shoot(self, u: Fighting) -> None:
+    def shoot(self, u: Fighting, moved: bool = False) -> None:
         """Support (shooting): one volley per range band, nearest band first."""
         if u.engaged or u.state == "rout":
             return
@@ -1098,12 +1264,22 @@ class Battle:
             return
         start = target.count
         d = self.distance(u, target)
-        shooting_fighters = u.count if u.current_formation == "scattered" else min(u.count, 2 * u.front())
+        shooting_fighters = (
+            u.count if u.current_formation == "scattered" else min(u.count, 2 * u.front())
+        )
         for band in ("short", "medium", "long"):
             for g in shooters:
                 weapon = g.profile.ranged
                 assert weapon is not None
-                g_band = "short" if d <= weapon.short else "medium" if d <= weapon.medium else "long" if d <= weapon.long else None
+                g_band = (
+                    "short"
+                    if d <= weapon.short
+                    else "medium"
+                    if d <= weapon.medium
+                    else "long"
+                    if d <= weapon.long
+                    else None
+                )
                 if g_band != band or not target.alive:
                     continue
                 if band != "short" and self.field_effects.get("downpour"):
@@ -1111,55 +1287,110 @@ class Battle:
                     continue
                 n = min(g.count, shooting_fighters)
                 shooting_fighters -= n
-                difficulty = aim_difficulty(self.data, band, target.troops.profile.size, moved=False)
+                difficulty = aim_difficulty(
+                    self.data, band, target.troops.profile.size, moved=moved
+                )
                 self.volley(u, g, target, n, difficulty, f"{band} range")
         self.shooting_morale(target, start)
 
     def best_shooting_target(self, u: Fighting, shooters: list[Group]) -> Fighting | None:
         best, best_value = None, 0.0
         for e in self.sides[1 - u.side]:
-            if not e.alive or e.engaged:
-                continue  # never shoot into a fray (half the hits would go to friends)
+            if not e.alive:
+                continue
             d = self.distance(u, e)
             value = 0.0
             for g in shooters:
                 w = g.profile.ranged
                 assert w is not None
-                band = "short" if d <= w.short else "medium" if d <= w.medium else "long" if d <= w.long else None
+                band = (
+                    "short"
+                    if d <= w.short
+                    else "medium"
+                    if d <= w.medium
+                    else "long"
+                    if d <= w.long
+                    else None
+                )
                 if band is None:
                     continue
-                p = _test_p(g.profile.aim or 0, aim_difficulty(self.data, band, e.troops.profile.size), 1)
-                value += g.count * p * die_successes(_column(self.table, w.strength - e.stat("res"), 0)).mean()
+                p = _test_p(
+                    g.profile.aim or 0, aim_difficulty(self.data, band, e.troops.profile.size), 1
+                )
+                value += (
+                    g.count
+                    * p
+                    * die_successes(_column(self.table, w.strength - e.stat("res"), 0)).mean()
+                )
             value = self.value_of_wounds(e, value)
+            if e.engaged:
+                # Shooting into the fray: half the hits go to the friends in contact.
+                friend = self.enemy_unit(e, next(iter(e.engaged)))
+                value = 0.5 * value - 0.5 * self.value_of_wounds(
+                    friend, value / max(e.troops.cost, 1) * e.troops.wound_levels
+                )
             if value > best_value:
                 best, best_value = e, value
         return best
 
-    def volley(self, u: Fighting, g: Group, target: Fighting, shooters: int, difficulty: int, label: str) -> int:
+    def volley(
+        self, u: Fighting, g: Group, target: Fighting, shooters: int, difficulty: int, label: str
+    ) -> int:
         """One volley: Aim tests, one Wound roll per hit, losses at most the fighters targeted."""
         weapon = g.profile.ranged
         assert weapon is not None and g.profile.aim is not None
         hits = self.dice.binomial(shooters, _test_p(g.profile.aim, difficulty, 1))
         if not hits:
-            self.say(f"{u.name} ({g.profile.name}) shoots {target.name} ({label}, difficulty {difficulty}): no hit")
+            self.say(
+                f"{u.name} ({g.profile.name}) shoots {target.name} ({label}, difficulty {difficulty}): no hit"
+            )
             return 0
+        if target.engaged:
+            # Shooting into the fray: hits shared as equally as possible, the odd one on the enemy.
+            friends = [self.enemy_unit(target, j) for j in sorted(target.engaged)]
+            to_friends = hits // 2
+            hits -= to_friends
+            for i, friend in enumerate(friends):
+                share = to_friends // len(friends) + (1 if i < to_friends % len(friends) else 0)
+                if share and friend.alive:
+                    w = self.dice.from_cdf(
+                        _contest_cdf(
+                            self.table,
+                            weapon.strength - friend.stat("res"),
+                            share,
+                            self.wound_shift_against(friend),
+                        )
+                    )
+                    self.deal(None, friend, w, friend.count, True)
+                    self.say(f"  {share} shots hit {friend.name} in the fray: {w} Wounds")
         hits = self.survival_thinning(target, hits)
         shift = self.wound_shift_against(target)
-        wounds = self.dice.from_cdf(_contest_cdf(self.table, weapon.strength - target.stat("res"), hits, shift))
+        wounds = self.dice.from_cdf(
+            _contest_cdf(self.table, weapon.strength - target.stat("res"), hits, shift)
+        )
         killed = self.deal(u, target, wounds, in_contact=target.count, scattered=True)
         who = u.name if g.profile.name == u.name else f"{u.name} ({g.profile.name})"
-        self.say(f"{who} shoots {target.name} ({label}, difficulty {difficulty}): {hits} hits, {wounds} Wounds, {killed} eliminated")
+        self.say(
+            f"{who} shoots {target.name} ({label}, difficulty {difficulty}): {hits} hits, {wounds} Wounds, {killed} eliminated"
+        )
         return killed
 
     def shooting_morale(self, target: Fighting, start: int) -> None:
         """Losses >= half the unit's numbers: COU (8), or DIS (8) for a close unit; failure routs."""
-        if not target.alive or not start or start - target.count < (start + 1) // 2 or target.state == "rout":
+        if (
+            not target.alive
+            or not start
+            or start - target.count < (start + 1) // 2
+            or target.state == "rout"
+        ):
             return
         if target.all_have("auto_morale"):
             return
         value = target.cou_value + target.cou_bonus + target.tactic.get("courage", 0)
         if target.current_formation == "close":
-            value = max(value, target.dis_value + target.dis_bonus + target.tactic.get("discipline", 0))
+            value = max(
+                value, target.dis_value + target.dis_bonus + target.tactic.get("discipline", 0)
+            )
         if not self.test(value, 8, target.best_of, not target.all_have("morale_no_auto_fail")):
             target.state = "rout"
             self.say(f"{target.name} routs under fire")
@@ -1190,13 +1421,26 @@ class Battle:
             u.mana -= spent
             ones_fail = ritual.element.lower() not in g.traits.spirit_of
             can_master = not u.engaged or g.traits.warrior_mage
-            extra = best_mastery(g.magician_pow, ritual.difficulty, u.mana if can_master else 0, ones_fail=ones_fail, reroll_fives=g.traits.focus)
+            extra = best_mastery(
+                g.magician_pow,
+                ritual.difficulty,
+                u.mana if can_master else 0,
+                ones_fail=ones_fail,
+                reroll_fives=g.traits.focus,
+            )
             u.mana -= extra
             spent += extra
             if self.countered(u, spent, "mana", "counter-magic"):
                 self.say(f"{u.name}: {ritual.name} is countered")
                 continue
-            if roll_mystic_test(self.dice.d6, g.magician_pow, ritual.difficulty, 1 + extra, ones_fail, g.traits.focus):
+            if roll_mystic_test(
+                self.dice.d6,
+                g.magician_pow,
+                ritual.difficulty,
+                1 + extra,
+                ones_fail,
+                g.traits.focus,
+            ):
                 self.say(f"{g.profile.name} casts {ritual.name} ({extra} mastery dice)")
                 effect.apply(self, u, target)
             else:
@@ -1226,13 +1470,26 @@ class Battle:
             u.faith -= spent
             can_bond = not u.engaged or g.traits.warrior_monk
             difficulty = communion.difficulty if communion.difficulty is not None else 8
-            extra = best_mastery(g.faith, difficulty, u.faith if can_bond else 0, ones_fail=not g.traits.exalted, reroll_fives=g.traits.illuminated)
+            extra = best_mastery(
+                g.faith,
+                difficulty,
+                u.faith if can_bond else 0,
+                ones_fail=not g.traits.exalted,
+                reroll_fives=g.traits.illuminated,
+            )
             u.faith -= extra
             spent += extra
             if self.countered(u, spent, "faith", "censure"):
                 self.say(f"{u.name}: {communion.name} is censured")
                 continue
-            if roll_mystic_test(self.dice.d6, g.faith, difficulty, 1 + extra, not g.traits.exalted, g.traits.illuminated):
+            if roll_mystic_test(
+                self.dice.d6,
+                g.faith,
+                difficulty,
+                1 + extra,
+                not g.traits.exalted,
+                g.traits.illuminated,
+            ):
                 self.say(f"{g.profile.name} calls {communion.name} ({extra} extra dice)")
                 effect.apply(self, u, target)
             else:
@@ -1241,7 +1498,13 @@ class Battle:
     def countered(self, caster: Fighting, spent: int, reserve: str, label: str) -> bool:
         """An enemy unit under a Reaction order matches the spending and cancels the effect."""
         for e in self.sides[1 - caster.side]:
-            if e.alive and e.state != "rout" and e.order == "reaction" and not e.engaged and getattr(e, reserve) >= spent:
+            if (
+                e.alive
+                and e.state != "rout"
+                and e.order == "reaction"
+                and not e.engaged
+                and getattr(e, reserve) >= spent
+            ):
                 setattr(e, reserve, getattr(e, reserve) - spent)
                 self.say(f"{e.name} answers with {label} ({spent} spent)")
                 return counter_succeeds(spent, spent)
@@ -1253,29 +1516,53 @@ class Battle:
             for u in self.sides[side]:
                 if not u.alive:
                     continue
-                powers = [g.magician_pow for g in u.groups for _ in range(g.count) if g.magician_pow]
+                powers = [
+                    g.magician_pow for g in u.groups for _ in range(g.count) if g.magician_pow
+                ]
                 if powers:
                     extra = sum(g.traits.recuperation * g.count for g in u.groups if g.count)
                     u.mana = mana_recovery(self.dice.d6, powers, extra, u.mana, u.state == "rout")
-                ranks = [g.profile.faith_rank or "" for g in u.groups for _ in range(g.count) if g.faith]
+                ranks = [
+                    g.profile.faith_rank or "" for g in u.groups for _ in range(g.count) if g.faith
+                ]
                 if ranks:
-                    kept = min(u.faith, max((g.traits.piety for g in u.groups if g.count), default=0))
+                    kept = min(
+                        u.faith, max((g.traits.piety for g in u.groups if g.count), default=0)
+                    )
                     loyal = sum(g.traits.loyal * g.count for g in u.groups if g.count)
-                    u.faith = faith_recovery(u.count, ranks, self.data.tables.faith_recovery or None, u.state == "rout", kept, loyal)
+                    u.faith = faith_recovery(
+                        u.count,
+                        ranks,
+                        self.data.tables.faith_recovery or None,
+                        u.state == "rout",
+                        kept,
+                        loyal,
+                    )
                 # Devotion/X and Martyr/X: gems and T.F. given at the price of a Wound roll (STR X vs RES = DIS).
                 for g in u.groups:
                     for x, reserve in ((g.traits.devotion, "mana"), (g.traits.martyr, "faith")):
-                        if x and g.count and u.state != "rout" and (u.mana if reserve == "mana" else u.faith) < 2 * x:
+                        if (
+                            x
+                            and g.count
+                            and u.state != "rout"
+                            and (u.mana if reserve == "mana" else u.faith) < 2 * x
+                        ):
                             setattr(u, reserve, getattr(u, reserve) + x)
-                            wounds = self.dice.from_cdf(_contest_cdf(self.table, x - g.profile.dis, 1, 0))
+                            wounds = self.dice.from_cdf(
+                                _contest_cdf(self.table, x - g.profile.dis, 1, 0)
+                            )
                             if wounds:
-                                self.deal(None, u, wounds, in_contact=u.count, scattered=True, victims=[g])
+                                self.deal(
+                                    None, u, wounds, in_contact=u.count, scattered=True, victims=[g]
+                                )
 
     # -- combat phase ---------------------------------------------------------
 
     def wound_shift_against(self, target: Fighting) -> int:
         traits = [g.traits.wound_shift_against for g in target.groups if g.count]
-        return (min(traits) if traits and all(t == traits[0] for t in traits) else 0) - target.tactic.get("toughness_shift", 0)
+        return (
+            min(traits) if traits and all(t == traits[0] for t in traits) else 0
+        ) - target.tactic.get("toughness_shift", 0)
 
     def survival_thinning(self, target: Fighting, rolls: int) -> int:
         """Survival instinct: each Wound roll is cancelled on a 6 (when the whole unit has it)."""
@@ -1347,15 +1634,23 @@ class Battle:
 
     def strike(self, attacker: Fighting, defender: Fighting, st: dict, extra: bool = False) -> int:
         """One side's attacks of an exchange; returns the Wounds inflicted (before allocation)."""
-        if not attacker.count and not any(g.fierce_left for g in attacker.groups) or not defender.alive:
+        if (
+            not attacker.count
+            and not any(g.fierce_left for g in attacker.groups)
+            or not defender.alive
+        ):
             return 0
         contact = st["contact"][id(attacker)]
         d_group = defender.troops
         d_def = 0 if st["lowered"].get(id(defender)) else defender.stat("def")
         d_res = defender.stat("res")
-        base_a_shift = attacker.tactic.get("attack_shift", 0) - defender.tactic.get("defense_shift", 0)
+        base_a_shift = attacker.tactic.get("attack_shift", 0) - defender.tactic.get(
+            "defense_shift", 0
+        )
         base_w_shift = attacker.tactic.get("wound_shift", 0) + self.wound_shift_against(defender)
-        counter_face = d_group.traits.counter_attack_face if defender.all_have("counter_attack_face") else 0
+        counter_face = (
+            d_group.traits.counter_attack_face if defender.all_have("counter_attack_face") else 0
+        )
         total = 0
         counter_dice = 0
         grace = "failures" if attacker.round_effects.get("grace") else ""
@@ -1368,8 +1663,12 @@ class Battle:
                 continue
             t = g.traits
             if extra:
-                bonus = attacker.round_effects.get("war-fury", 0) + attacker.tactic.get("extra_exchange", 0)
-                n_extra = t.extra_exchanges + bonus + (1 if t.brutish_charge and attacker.charged else 0)
+                bonus = attacker.round_effects.get("war-fury", 0) + attacker.tactic.get(
+                    "extra_exchange", 0
+                )
+                n_extra = (
+                    t.extra_exchanges + bonus + (1 if t.brutish_charge and attacker.charged else 0)
+                )
                 if attacker.state == "rout" and not t.brutish_charge:
                     n_extra = 0  # War fury ceases in rout
                 if n_extra < st["extra_round"]:
@@ -1377,8 +1676,18 @@ class Battle:
                 dice = fighters
             else:
                 dice = fighters * g.dice_each
-            att = 0 if attacker.state == "rout" else g.profile.att + attacker.tactic.get("attack", 0) + attacker.round_effects.get("att", 0)
-            strength = g.profile.str_ + attacker.tactic.get("strength", 0) + attacker.round_effects.get("str", 0)
+            att = (
+                0
+                if attacker.state == "rout"
+                else g.profile.att
+                + attacker.tactic.get("attack", 0)
+                + attacker.round_effects.get("att", 0)
+            )
+            strength = (
+                g.profile.str_
+                + attacker.tactic.get("strength", 0)
+                + attacker.round_effects.get("str", 0)
+            )
             a_shift, w_shift = base_a_shift, base_w_shift
             if st["lowered"].get(id(attacker)):
                 att += t.lower_def_att
@@ -1403,22 +1712,32 @@ class Battle:
                 attacks, ones = self.attack_roll(column_a, dice)
                 counter_dice += ones
             else:
-                attacks = self.dice.from_cdf(_contest_cdf(self.table, att - d_def, dice, a_shift, reroll))
+                attacks = self.dice.from_cdf(
+                    _contest_cdf(self.table, att - d_def, dice, a_shift, reroll)
+                )
             if fierce:
                 # Eliminated Fierce (or one-level Possessed) fighters strike with ATT 0.
-                attacks += self.dice.from_cdf(_contest_cdf(self.table, 0 - d_def, fierce * g.dice_each, a_shift, reroll))
+                attacks += self.dice.from_cdf(
+                    _contest_cdf(self.table, 0 - d_def, fierce * g.dice_each, a_shift, reroll)
+                )
             attacks = self.survival_thinning(defender, attacks)
             if attacks:
-                total += self.dice.from_cdf(_contest_cdf(self.table, strength - d_res, attacks, w_shift, grace))
+                total += self.dice.from_cdf(
+                    _contest_cdf(self.table, strength - d_res, attacks, w_shift, grace)
+                )
         st["wounds"][id(attacker)] += total
         in_contact = st["contact"][id(defender)]
-        killed = self.deal(attacker, defender, total, in_contact, defender.current_formation == "scattered")
+        killed = self.deal(
+            attacker, defender, total, in_contact, defender.current_formation == "scattered"
+        )
         if attacker.round_effects.get("anger") and total:
             self.deal(defender, attacker, total, attacker.count, True)  # Divine anger
         if counter_dice and defender.alive and attacker.alive:
             self.counter_attack(defender, attacker, counter_dice)
         if killed:
-            self.say(f"  {attacker.name} inflicts {total} Wounds on {defender.name}: {killed} eliminated")
+            self.say(
+                f"  {attacker.name} inflicts {total} Wounds on {defender.name}: {killed} eliminated"
+            )
         return total
 
     def counter_attack(self, defender: Fighting, attacker: Fighting, dice: int) -> None:
@@ -1426,8 +1745,21 @@ class Battle:
         att, strength = g.profile.att, g.profile.str_
         attacks = self.dice.from_cdf(_contest_cdf(self.table, att - attacker.stat("def"), dice, 0))
         if attacks:
-            wounds = self.dice.from_cdf(_contest_cdf(self.table, strength - attacker.stat("res"), attacks, self.wound_shift_against(attacker)))
-            self.deal(defender, attacker, wounds, attacker.count, attacker.current_formation == "scattered")
+            wounds = self.dice.from_cdf(
+                _contest_cdf(
+                    self.table,
+                    strength - attacker.stat("res"),
+                    attacks,
+                    self.wound_shift_against(attacker),
+                )
+            )
+            self.deal(
+                defender,
+                attacker,
+                wounds,
+                attacker.count,
+                attacker.current_formation == "scattered",
+            )
             self.say(f"  {defender.name} counter-attacks with {dice} dice: {wounds} Wounds")
 
     def fray(self, a: Fighting, b: Fighting, implacable: bool = False) -> tuple[int, int]:
@@ -1441,7 +1773,11 @@ class Battle:
         }
         for u in (a, b):
             # Lower DEF to 0 for the Bravery/Righteous/Fanaticism bonus when DEF is worth little.
-            if (u.troops.traits.lower_def_att or u.troops.traits.lower_def_str) and u.stat("def") <= 1 and u.state != "rout":
+            if (
+                (u.troops.traits.lower_def_att or u.troops.traits.lower_def_str)
+                and u.stat("def") <= 1
+                and u.state != "rout"
+            ):
                 st["lowered"][id(u)] = True
             for g in u.groups:
                 if g.count and g.traits.mutagenic is not None and u.round_effects.get("mutagenic"):
@@ -1461,7 +1797,9 @@ class Battle:
         for u in (a, b):
             for g in u.groups:
                 if g.count:
-                    n = g.traits.extra_exchanges + (1 if g.traits.brutish_charge and u.charged else 0)
+                    n = g.traits.extra_exchanges + (
+                        1 if g.traits.brutish_charge and u.charged else 0
+                    )
                     n += u.round_effects.get("war-fury", 0) + u.tactic.get("extra_exchange", 0)
                     most = max(most, n)
         for r in range(1, most + 1):
@@ -1500,11 +1838,15 @@ class Battle:
         difficulty = self.morale_difficulty(winner, loser)
         value = loser.cou_value + loser.cou_bonus + loser.tactic.get("courage", 0)
         if loser.current_formation == "close":
-            value = max(value, loser.dis_value + loser.dis_bonus + loser.tactic.get("discipline", 0))
+            value = max(
+                value, loser.dis_value + loser.dis_bonus + loser.tactic.get("discipline", 0)
+            )
         ones_fail = not loser.all_have("morale_no_auto_fail")
         if self.test(value, difficulty, loser.best_of, ones_fail):
             return
-        if loser.all_have("fanaticism") and self.test(loser.dis_value + loser.dis_bonus, difficulty, loser.best_of):
+        if loser.all_have("fanaticism") and self.test(
+            loser.dis_value + loser.dis_bonus, difficulty, loser.best_of
+        ):
             loser.state = "rout"  # routed, but does not flee
             self.say(f"{loser.name} loses the fray; fanaticism keeps it in place (routed)")
             return
@@ -1537,7 +1879,11 @@ class Battle:
                         break
                     target = foe if foe.alive and foe.index in unit.engaged else None
                     if target is None:
-                        near = [e for e in self.sides[1 - unit.side] if e.alive and self.distance(unit, e) <= unit.mov]
+                        near = [
+                            e
+                            for e in self.sides[1 - unit.side]
+                            if e.alive and self.distance(unit, e) <= unit.mov
+                        ]
                         target = min(near, key=lambda e: self.distance(unit, e)) if near else None
                     if target is None:
                         break
@@ -1630,7 +1976,9 @@ class Battle:
     def mutagenic_dice(self) -> None:
         """One Mutagenic die per 500 A.P. section of Mutagenic fighters, each to one unit."""
         for side in (0, 1):
-            units = [u for u in self.sides[side] if u.alive and u.troops.traits.mutagenic is not None]
+            units = [
+                u for u in self.sides[side] if u.alive and u.troops.traits.mutagenic is not None
+            ]
             if not units:
                 continue
             points = sum(u.points_alive() for u in units)
@@ -1652,17 +2000,29 @@ class MysticEffect:
     apply: Callable[[Battle, Fighting, Fighting], None]
 
 
-def _enemy_in_range(pick: Callable[[Fighting], float]) -> Callable[[Battle, Fighting, float], Fighting | None]:
+def _enemy_in_range(
+    pick: Callable[[Fighting], float],
+) -> Callable[[Battle, Fighting, float], Fighting | None]:
     def choose(b: Battle, u: Fighting, reach: float) -> Fighting | None:
-        foes = [e for e in b.sides[1 - u.side] if e.alive and e.state != "rout" and b.distance(u, e) <= reach]
+        foes = [
+            e
+            for e in b.sides[1 - u.side]
+            if e.alive and e.state != "rout" and b.distance(u, e) <= reach
+        ]
         return max(foes, key=pick) if foes else None
 
     return choose
 
 
-def _friend_in_range(pick: Callable[[Fighting], float]) -> Callable[[Battle, Fighting, float], Fighting | None]:
+def _friend_in_range(
+    pick: Callable[[Fighting], float],
+) -> Callable[[Battle, Fighting, float], Fighting | None]:
     def choose(b: Battle, u: Fighting, reach: float) -> Fighting | None:
-        friends = [f for f in b.sides[u.side] if f.alive and f.state != "rout" and b.distance(u, f) <= reach]
+        friends = [
+            f
+            for f in b.sides[u.side]
+            if f.alive and f.state != "rout" and b.distance(u, f) <= reach
+        ]
         friends = [f for f in friends if pick(f) > 0]
         return max(friends, key=pick) if friends else None
 
@@ -1678,7 +2038,9 @@ def _column_of_light(b: Battle, u: Fighting, target: Fighting) -> None:
     if _insensitive(b, target):
         return
     hit = min(target.count, TEMPLATE_FIGHTERS[target.current_formation])
-    wounds = b.dice.from_cdf(_contest_cdf(b.table, 4 - target.stat("res"), hit, b.wound_shift_against(target)))
+    wounds = b.dice.from_cdf(
+        _contest_cdf(b.table, 4 - target.stat("res"), hit, b.wound_shift_against(target))
+    )
     killed = b.deal(u, target, wounds, hit, False)
     b.say(f"  the column of light strikes {hit} {target.name}: {killed} eliminated")
 
@@ -1737,27 +2099,83 @@ def _weakness(b: Battle, u: Fighting, target: Fighting) -> None:
 RITUAL_EFFECTS: dict[str, MysticEffect] = {
     e.id: e
     for e in (
-        MysticEffect("column-of-light", "template: Wound roll STR 4 on the fighters under it", _enemy_in_range(lambda e: e.count), _column_of_light),
-        MysticEffect("terror", "the target unit is in Rout", _enemy_in_range(lambda e: e.points_alive() * (not e.all_have("fear_immune"))), _terror),
-        MysticEffect("igneous-galvanisation", "the target unit gains War fury (one extra exchange)", _friend_in_range(lambda f: f.points_alive() * (bool(f.engaged) or f.order == "assault")), _galvanise),
-        MysticEffect("downpour", "medium and long range shots fail this round", lambda b, u, r: u if any(b.shooters(e) for e in b.sides[1 - u.side] if e.alive) else None, _downpour),
+        MysticEffect(
+            "column-of-light",
+            "template: Wound roll STR 4 on the fighters under it",
+            _enemy_in_range(lambda e: e.count),
+            _column_of_light,
+        ),
+        MysticEffect(
+            "terror",
+            "the target unit is in Rout",
+            _enemy_in_range(lambda e: e.points_alive() * (not e.all_have("fear_immune"))),
+            _terror,
+        ),
+        MysticEffect(
+            "igneous-galvanisation",
+            "the target unit gains War fury (one extra exchange)",
+            _friend_in_range(
+                lambda f: f.points_alive() * (bool(f.engaged) or f.order == "assault")
+            ),
+            _galvanise,
+        ),
+        MysticEffect(
+            "downpour",
+            "medium and long range shots fail this round",
+            lambda b, u, r: (
+                u if any(b.shooters(e) for e in b.sides[1 - u.side] if e.alive) else None
+            ),
+            _downpour,
+        ),
     )
 }  # teleportation and telluric manipulation move units or terrain: no effect on the abstract field.
 
 COMMUNION_EFFECTS: dict[str, MysticEffect] = {
     e.id: e
     for e in (
-        MysticEffect("divine-anger", "the target suffers the Wounds it inflicts", _enemy_in_range(lambda e: e.points_alive() * bool(e.engaged)), _divine_anger),
-        MysticEffect("divine-grace", "the target re-rolls its failed dice once", _friend_in_range(lambda f: f.points_alive() * (bool(f.engaged) or f.order == "assault")), _divine_grace),
-        MysticEffect("divine-hospice", "eliminated troops come back (T.F. = their Power)", _friend_in_range(lambda f: f.start_count - f.count), _divine_hospice),
-        MysticEffect("divine-arsenal", "sacred weapon (+1 STR) or armour (+1 RES), provisional reading", _friend_in_range(lambda f: f.points_alive()), _divine_arsenal),
-        MysticEffect("weakness", "the target's DEF is 0", _enemy_in_range(lambda e: e.points_alive() * bool(e.engaged)), _weakness),
+        MysticEffect(
+            "divine-anger",
+            "the target suffers the Wounds it inflicts",
+            _enemy_in_range(lambda e: e.points_alive() * bool(e.engaged)),
+            _divine_anger,
+        ),
+        MysticEffect(
+            "divine-grace",
+            "the target re-rolls its failed dice once",
+            _friend_in_range(
+                lambda f: f.points_alive() * (bool(f.engaged) or f.order == "assault")
+            ),
+            _divine_grace,
+        ),
+        MysticEffect(
+            "divine-hospice",
+            "eliminated troops come back (T.F. = their Power)",
+            _friend_in_range(lambda f: f.start_count - f.count),
+            _divine_hospice,
+        ),
+        MysticEffect(
+            "divine-arsenal",
+            "sacred weapon (+1 STR) or armour (+1 RES), provisional reading",
+            _friend_in_range(lambda f: f.points_alive()),
+            _divine_arsenal,
+        ),
+        MysticEffect(
+            "weakness",
+            "the target's DEF is 0",
+            _enemy_in_range(lambda e: e.points_alive() * bool(e.engaged)),
+            _weakness,
+        ),
     )
 }  # oracle-of-destiny only reveals orders: no effect for this AI.
 
 
 def play_game(
-    cat: Catalogue, first: R2List, second: R2List, rng: np.random.Generator, log: bool = False, rounds: int = MAX_ROUNDS
+    cat: Catalogue,
+    first: R2List,
+    second: R2List,
+    rng: np.random.Generator,
+    log: bool = False,
+    rounds: int = MAX_ROUNDS,
 ) -> GameRecord:
     """One simulated game; all randomness from *rng*."""
     return Battle(cat, first, second, rng, log, rounds).play()
