@@ -320,6 +320,12 @@ DARKNESS_CULTS = ["darkness"]
 #: this project (never the reference text).  ``fervor``/``difficulty`` are set here
 #: only where the card leaves the field empty or explains it in prose.
 MIRACLES: dict[str, dict[str, object]] = {
+    "Onore dei Paladini Neri": {
+        "name": "Honour of the Black Paladins",
+        "cults": DARKNESS_CULTS,
+        "text": "Acheron: a miracle of Kain the scourge; the reference card gives no figures, so it "
+        "costs the default 2 points of the litany budget (R2-D8).",
+    },
     "Lame oscure": {
         "name": "Dark Blades",
         "cults": ["darkness"],

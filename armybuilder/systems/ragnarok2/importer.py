@@ -240,9 +240,15 @@ class Context:
         names = []
         for link in entry.findall("categoryLinks/categoryLink"):
             target = self.target(link)
-            names.append(
-                clean(link.get("name") or (target.get("name") if target is not None else ""))
-            )
+            name = link.get("name") or (target.get("name") if target is not None else "")
+            if not name:
+                hint = "" if self.system else ": give the game system file (.gst) too"
+                raise InputError.at(
+                    f"category '{link.get('targetId')}' of '{entry.get('name')}' is not defined{hint}",
+                    self.source.path,
+                    link.line,
+                )
+            names.append(clean(name))
         return names
 
 
@@ -836,22 +842,31 @@ def convert_people(ctx: Context, people: str) -> list[dict[str, Any]]:
 def convert_miracles(ctx: Context) -> list[dict[str, Any]]:
     """Miracle Cards with figures → Miracle entries (names and summaries from our table)."""
     out = []
+    # A miracle may appear twice (a Character's copy with an empty card): the card with
+    # figures wins; a miracle known only by an empty card is kept with what our table says.
+    cards: dict[str, tuple[XNode, XNode, str]] = {}
     for entry in ctx.source.root.iter("selectionEntry"):
         card = card_of(entry, MIRACLE_CARD)
         if card is None:
             continue
-        chars = characteristics(card)
-        aspects_text = " ".join(clean(chars.get("Aspetti", "")).split())
-        if not re.fullmatch(r"\d \d \d", aspects_text):
-            continue  # an empty card (no figures): nothing to import
         reference_name = re.sub(r"\s*\([\d ]+\)\s*$", "", clean(entry.get("name")))
+        aspects_text = " ".join(clean(characteristics(card).get("Aspetti", "")).split())
+        has_figures = re.fullmatch(r"\d \d \d", aspects_text) is not None
+        if reference_name not in cards or has_figures:
+            if reference_name in cards and cards[reference_name][2]:
+                continue  # keep the first card with figures
+            cards[reference_name] = (entry, card, aspects_text if has_figures else "")
+    for reference_name, (entry, card, aspects_text) in cards.items():
+        chars = characteristics(card)
         known = A.MIRACLES.get(reference_name)
         if known is None:
+            if not aspects_text:
+                continue  # an empty card we know nothing about
             raise ctx.source.error(
                 f"miracle '{reference_name}' has no English name and summary in import_assignments.MIRACLES",
                 entry,
             )
-        creation, alteration, destruction = (int(x) for x in aspects_text.split())
+        creation, alteration, destruction = (int(x) for x in (aspects_text or "0 0 0").split())
         aspects = [
             name
             for name, value in (
@@ -878,7 +893,11 @@ def convert_miracles(ctx: Context) -> list[dict[str, Any]]:
         miracle["text"] = known["text"]
         miracle["source"] = (
             f"reference-data: confrontation-c5/{ctx.source.path.name}, line {card.line} "
-            f"({reference_name}; Aspects C/A/D {creation}/{alteration}/{destruction})"
+            + (
+                f"({reference_name}; Aspects C/A/D {creation}/{alteration}/{destruction})"
+                if aspects_text
+                else f"({reference_name}; the card gives no figures)"
+            )
         )
         try:
             Miracle.model_validate(miracle)
