@@ -263,3 +263,11 @@ def test_any_bytes_parse_or_fail_cleanly(data):
         parse_xml_bytes(data, "fuzz.cat")
     except InputError as exc:
         assert "fuzz.cat" in str(exc)
+
+
+@needs_reference
+def test_categories_need_the_game_system_file():
+    """Tir-Na-Bor links its categories by id only: without the .gst the importer says so."""
+    with pytest.raises(InputError, match=r"give the game system file \(\.gst\) too") as err:
+        convert([REFERENCE / "Tir-Na-Bor Dwarves [C5].cat"])
+    assert err.value.first.line is not None
