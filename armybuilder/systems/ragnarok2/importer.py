@@ -822,7 +822,7 @@ def convert_people(ctx: Context, people: str) -> list[dict[str, Any]]:
     names = {c.name for c in cards}
     incarnates: set[str] = set()
     for c in cards:
-        second = re.sub(r"\s*\(2nd\)", "", c.name)
+        second = re.sub(r"\s*\(2nd\)|\s+II$", "", c.name)  # "(2nd)" or "II": a later incarnation
         if second != c.name and c.character:
             incarnates.add(c.name)
             if second in names:
