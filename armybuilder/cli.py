@@ -246,14 +246,26 @@ def cmd_catalog(args: argparse.Namespace) -> int:
         system = _system(args.system)
         a, b = system.catalogue(args.v1), system.catalogue(args.v2)
         changes = diff(a.raw, b.raw)
+        # The errata lying between the two versions, with the source each operation cites.
+        from armybuilder.core.catalog import parse_version
+
+        low, high = sorted((parse_version(a.version), parse_version(b.version)))
+        errata = [e for _, e in system.source.errata if low < parse_version(e.version) <= high]
         if args.json:
             _out(json.dumps({"system": system.id, "from": a.version, "to": b.version, "changes": [
                 {"collection": c.collection, "entry": c.entry, "kind": c.kind, "field": c.field, "old": c.old, "new": c.new} for c in changes
+            ], "errata": [
+                {"version": e.version, "date": e.date, "summary": e.summary, "source": e.source, "provisional": e.provisional,
+                 "operations": [{"op": o.op, "path": o.path, "note": o.note} for o in e.operations]} for e in errata
             ]}, indent=2, ensure_ascii=False, default=str))
         else:
             _out(f"{system.name}: {a.version} → {b.version}, {len(changes)} changes")
             for c in changes:
                 _out(f"  {c.describe()}")
+            for e in errata:
+                _out(f"erratum {e.version} ({e.date}): {e.summary} [{e.source}]")
+                for o in e.operations:
+                    _out(f"  {o.op} {o.path}" + (f": {o.note}" if o.note else ""))
         return EXIT_OK
     if action == "check":
         systems = [_system(args.system)] if args.system else [_system(s) for s in KNOWN_SYSTEMS]

@@ -328,3 +328,32 @@ def test_rule_texts_are_in_our_own_words(v100):
     texts += [(f"tactics[{t.id}]", f"{t.condition} {t.pros} {t.cons}") for t in v100.data.tactics]
     copied = [(where, sorted(" ".join(s) for s in _shingles(text) & seeds)) for where, text in texts if _shingles(text) & seeds]
     assert copied == []
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def test_catalog_commands_on_the_shipped_catalogue(capsys):
+    import json
+
+    from armybuilder.cli import main
+
+    assert main(["catalog", "versions", "ragnarok2", "--json"]) == 0
+    versions = json.loads(capsys.readouterr().out)
+    assert [v["version"] for v in versions][:2] == ["1.0.0", "1.1.0"]
+    assert versions[0]["hash"] != versions[1]["hash"]
+
+    assert main(["catalog", "show", "ragnarok2", "--version", "1.0.0", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["version"] == "1.0.0" and shown["hash"] == versions[0]["hash"]
+    assert len(shown["data"]["tables"]["contest"]["columns"]) == 9
+
+    assert main(["catalog", "diff", "ragnarok2", "1.0.0", "1.1.0", "--json"]) == 0
+    diffed = json.loads(capsys.readouterr().out)
+    assert {"collection": "peoples", "entry": "no-dan-kar", "kind": "changed", "field": "formation", "old": "scattered", "new": "close"} in diffed["changes"]
+    (erratum,) = [e for e in diffed["errata"] if e["version"] == "1.1.0"]
+    assert erratum["source"] and all(op["note"] for op in erratum["operations"])
+
+    assert main(["catalog", "check", "ragnarok2"]) == 0
+    out = capsys.readouterr().out
+    assert "ragnarok2 1.0.0: ok" in out and "ragnarok2 1.1.0: ok" in out
