@@ -23,7 +23,7 @@ from .storage import Recovery, Store
 class ArmyBuilderApp(App):
     """Home screen at the bottom of the stack; each opened list is an editor screen."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = str(Path(__file__).with_name("app.tcss"))
     TITLE = "armybuilder"
     COMMANDS = App.COMMANDS | {ScreenCommands}
     BINDINGS = [
@@ -49,14 +49,23 @@ class ArmyBuilderApp(App):
         self.offer_recovery = offer_recovery
 
     def on_mount(self) -> None:
-        from .screens.home import HomeScreen
-
-        self.push_screen(HomeScreen())
+        # Opened on a list: the editor comes first and the home screen is built only
+        # when the player closes the list (it loads every system: not worth the wait).
         if self.initial is not None:
             session, self.initial = self.initial, None
             self._open_with_recovery_check(session)
+        else:
+            self.show_home()
+
+    def show_home(self) -> None:
+        from .screens.home import HomeScreen
+
+        self.push_screen(HomeScreen())
 
     # -- opening ---------------------------------------------------------------
+
+    def editor_ready(self, editor) -> None:
+        """Called once an editor has drawn its list (the start-up benchmark hooks here)."""
 
     @property
     def editor(self):
@@ -138,10 +147,14 @@ class ArmyBuilderApp(App):
 
         def leave() -> None:
             editor.session.discard_recovery()
-            if editor in self.screen_stack:
-                if self.screen is not editor:
-                    return
+            from .screens.home import HomeScreen
+
+            if self.screen is not editor:
+                return
+            if any(isinstance(s, HomeScreen) for s in self.screen_stack):
                 self.pop_screen()
+            else:
+                self.switch_screen(HomeScreen())
 
         self._ask_unsaved(editor, leave)
 

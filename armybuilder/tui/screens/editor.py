@@ -87,7 +87,7 @@ class EditorScreen(Screen):
     # -- layout ----------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="titlebar", markup=False)
+        yield StatusBar("", id="titlebar", markup=False)
         with Horizontal(id="main"):
             yield Browser(id="browser")
             with Vertical(id="centre"):
@@ -104,6 +104,9 @@ class EditorScreen(Screen):
         self.refresh_all(self.session.selected or "units")
         self.query_one(ListTree).focus()
         self._apply_size(self.size.width)
+        ready = getattr(self.app, "editor_ready", None)
+        if ready is not None:
+            self.call_after_refresh(ready, self)
 
     def on_resize(self, event) -> None:
         self._apply_size(event.size.width)
@@ -136,7 +139,7 @@ class EditorScreen(Screen):
             extra.insert(0, (f"{points.total:g}/{points.limit} {points.unit}", "bold"))
         newer = s.newer_version()
         extra.append((f"catalogue {s.army.catalogue}" + (f" ({newer} available: u)" if newer else ""), "yellow" if newer else "dim"))
-        self.query_one(StatusBar).update(status_text(items, extra))
+        self.query_one(StatusBar).show(status_text(items, extra))
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append("● unsaved  " if s.dirty else "✔ saved  ", style="bold yellow" if s.dirty else "green")
         title.append(s.army.name, style="bold")
@@ -147,7 +150,7 @@ class EditorScreen(Screen):
         fmt = s.system.format_of(s.army, cat)
         title.append(f", {fmt.name if fmt else s.army.format}")
         title.append(f"   {s.path if s.path else '(not saved yet)'}", style="dim")
-        self.query_one("#titlebar", Static).update(title)
+        self.query_one("#titlebar", StatusBar).show(title)
 
     def show_detail_for_tree(self) -> None:
         tree = self.query_one(ListTree)

@@ -207,28 +207,55 @@ class ListTree(Tree[str]):
         if event.node.data is not None:
             self.collapsed.discard(event.node.data)
 
+    @staticmethod
+    def _shape(outline: tuple[OutlineNode, ...]) -> tuple:
+        """Paths and nesting only: equal shapes can be updated label by label."""
+
+        def walk(items: Iterable[OutlineNode]) -> tuple:
+            return tuple((item.path, bool(item.children), walk(item.children)) for item in items)
+
+        return walk(outline)
+
     def show(self, outline: Iterable[OutlineNode], select: str | None) -> None:
-        """Rebuild only when the outline changed; then put the cursor on ``select``."""
+        """Show ``outline``; relabel in place when only labels changed, else rebuild.
+
+        Relabelling keeps Textual from re-laying out the whole tree on every edit
+        (a count or an option changes labels, not the shape), which keeps edits fast.
+        """
         outline = tuple(outline)
         if outline != self.outline:
-            self.outline = outline
-            with self.app.batch_update():
-                self.clear()
-                self.by_path = {}
-
-                def add(parent: TreeNode[str], item: OutlineNode) -> None:
-                    if item.children:
-                        child = parent.add(node_label(item), data=item.path, expand=item.path not in self.collapsed)
-                        for sub in item.children:
-                            add(child, sub)
-                    else:
-                        child = parent.add_leaf(node_label(item), data=item.path)
-                    self.by_path.setdefault(item.path, child)
-
-                for item in outline:
-                    add(self.root, item)
+            old, self.outline = self.outline, outline
+            if old is not None and self._shape(old) == self._shape(outline):
+                self._relabel(old, outline)
+            else:
+                self._rebuild(outline)
         if select is not None:
             self.goto(select)
+
+    def _relabel(self, old: tuple[OutlineNode, ...], new: tuple[OutlineNode, ...]) -> None:
+        for before, after in zip(old, new):
+            if before != after:
+                node = self.by_path.get(after.path)
+                if node is not None and (before.label, before.detail, before.cost) != (after.label, after.detail, after.cost):
+                    node.set_label(node_label(after))
+                self._relabel(before.children, after.children)
+
+    def _rebuild(self, outline: tuple[OutlineNode, ...]) -> None:
+        with self.app.batch_update():
+            self.clear()
+            self.by_path = {}
+
+            def add(parent: TreeNode[str], item: OutlineNode) -> None:
+                if item.children:
+                    child = parent.add(node_label(item), data=item.path, expand=item.path not in self.collapsed)
+                    for sub in item.children:
+                        add(child, sub)
+                else:
+                    child = parent.add_leaf(node_label(item), data=item.path)
+                self.by_path.setdefault(item.path, child)
+
+            for item in outline:
+                add(self.root, item)
 
     def goto(self, path: str) -> bool:
         """Move the cursor to ``path`` or its nearest shown ancestor."""
@@ -241,8 +268,9 @@ class ListTree(Tree[str]):
                     if not parent.is_expanded and parent is not self.root:
                         parent.expand()
                     parent = parent.parent
-                _ = self.last_line  # build the lines so the node knows its line
-                self.move_cursor(node)
+                if self.cursor_node is not node:
+                    _ = self.last_line  # build the lines so the node knows its line
+                    self.move_cursor(node)
                 return probe == path
             if not probe:
                 return False
@@ -302,8 +330,14 @@ class DetailPane(VerticalScroll):
     def compose(self):
         yield Static("", id="detail-body", markup=False)
 
+    shown: Text | None = None
+
     def show(self, content: Text | str) -> None:
-        self.query_one("#detail-body", Static).update(content if isinstance(content, Text) else Text(content))
+        text = content if isinstance(content, Text) else Text(content)
+        if self.shown is not None and text.plain == self.shown.plain and text.spans == self.shown.spans:
+            return
+        self.shown = text
+        self.query_one("#detail-body", Static).update(text)
         self.scroll_home(animate=False)
 
 
@@ -325,7 +359,14 @@ def status_text(items: Sequence[StatusItem], extra: Sequence[tuple[str, str]] = 
 
 
 class StatusBar(Static):
-    pass
+    shown: Text | None = None
+
+    def show(self, text: Text) -> None:
+        """Update only on change: an unchanged bar costs nothing to redraw."""
+        if self.shown is not None and text.plain == self.shown.plain and text.spans == self.shown.spans:
+            return
+        self.shown = text
+        self.update(text)
 
 
 def finding_prompt(f: Finding) -> Text:
