@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -107,11 +107,11 @@ def fit_text(text: str, font: str, size: float, width: float) -> str:
     return text[:lo].rstrip() + "…"
 
 
-def make_doc(out: Path, page_size: tuple[float, float], *, title: str, subject: str) -> BaseDocTemplate:
+def make_doc(out: Path | BinaryIO, page_size: tuple[float, float], *, title: str, subject: str) -> BaseDocTemplate:
     """A deterministic document (``invariant=1``) with a body template and a cards template."""
     width, height = page_size
     doc = BaseDocTemplate(
-        str(out),
+        out if not isinstance(out, (str, Path)) else str(out),
         pagesize=page_size,
         leftMargin=st.MARGIN,
         rightMargin=st.MARGIN,

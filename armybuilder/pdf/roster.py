@@ -10,6 +10,7 @@ footer repeats page number and fingerprint, since pages get separated.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from reportlab.lib import colors
@@ -19,6 +20,7 @@ from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Spacer
 from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus import Table as RLTable
 
+from armybuilder.core.atomic import atomic_write_bytes
 from armybuilder.core.findings import Finding, Severity
 from armybuilder.core.system import Card, Roster
 
@@ -67,7 +69,7 @@ def _title_block(roster: Roster, styles: Styles, width: float) -> Flowable:
         RLParagraph(esc(fp or "—"), _fingerprint_style(fp or "—", styles, fp_w - 14)),
         RLParagraph("check with: armybuilder fingerprint LIST", styles.small.clone("fp_hint", alignment=1, textColor=st.MUTED, fontSize=styles.base * 0.62, leading=styles.base * 0.8)),
     ]
-    table = RLTable([[left, right]], colWidths=[width - fp_w - 4 * mm, fp_w], hAlign="LEFT")
+    table = RLTable([[left, right]], colWidths=[width - fp_w, fp_w], hAlign="LEFT")
     table.setStyle(
         table_style(
             [
@@ -190,21 +192,27 @@ def roster_story(roster: Roster, styles: Styles, width: float) -> list[Flowable]
     return story
 
 
-def write_roster(roster: Roster, cards: list[Card] | None, out: Path, paper: str = "A4") -> None:
-    """Write the roster (and, when ``cards`` is given, its cards) as a PDF at ``out``.
+def render_roster(roster: Roster, cards: list[Card] | None = None, paper: str = "A4") -> bytes:
+    """The roster PDF (and, when ``cards`` is given, its cards) as bytes.
 
     The bytes depend only on the arguments (``invariant=1``), so two exports of the
     same list are identical and can be compared or cached.
     """
     size = paper_size(paper)
     styles = Styles()
-    out = Path(out)
     fp = roster_fingerprint(roster)
     system = _header_value(roster, "system", "game")
-    doc = make_doc(out, size, title=roster.title or "Roster", subject=f"{system} roster, fingerprint {fp}".strip())
+    buffer = io.BytesIO()
+    doc = make_doc(buffer, size, title=roster.title or "Roster", subject=f"{system} roster, fingerprint {fp}".strip())
     story = roster_story(roster, styles, doc.width)
     if cards:
         story += [NextPageTemplate("cards"), PageBreak()]
         story += card_flowables(cards, size)
     footer_left = " · ".join(x for x in (roster.title, system) if x)
     doc.build(story, canvasmaker=numbered_canvas(footer_left, f"Fingerprint {fp}" if fp else ""))
+    return buffer.getvalue()
+
+
+def write_roster(roster: Roster, cards: list[Card] | None, out: Path, paper: str = "A4") -> None:
+    """Write the roster PDF at ``out`` atomically: a failed export never leaves half a file."""
+    atomic_write_bytes(out, render_roster(roster, cards, paper))

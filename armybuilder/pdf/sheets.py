@@ -7,12 +7,14 @@ provisional content carries a visible PROVISIONAL mark (see ``layout``).
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 from reportlab.platypus import Paragraph as RLParagraph
 
+from armybuilder.core.atomic import atomic_write_bytes
 from armybuilder.core.system import Paragraph as Para
 from armybuilder.core.system import Sheets, Table
 
@@ -37,11 +39,17 @@ def sheets_story(sheets: Sheets, styles: Styles, width: float) -> list[Flowable]
     return story
 
 
-def write_sheets(sheets: Sheets, out: Path, paper: str = "A4") -> None:
-    """Write the reference sheets as a deterministic PDF (``invariant=1``) at ``out``."""
+def render_sheets(sheets: Sheets, paper: str = "A4") -> bytes:
+    """The reference sheets as deterministic PDF bytes (``invariant=1``)."""
     size = paper_size(paper)
     styles = Styles()
-    out = Path(out)
-    doc = make_doc(out, size, title=sheets.title or "Reference sheets", subject="armybuilder reference sheets")
+    buffer = io.BytesIO()
+    doc = make_doc(buffer, size, title=sheets.title or "Reference sheets", subject="armybuilder reference sheets")
     story = sheets_story(sheets, styles, doc.width)
     doc.build(story, canvasmaker=numbered_canvas(sheets.title, "armybuilder"))
+    return buffer.getvalue()
+
+
+def write_sheets(sheets: Sheets, out: Path, paper: str = "A4") -> None:
+    """Write the reference sheets PDF at ``out`` atomically."""
+    atomic_write_bytes(out, render_sheets(sheets, paper))

@@ -148,3 +148,15 @@ def test_legal_roster_with_warnings_shows_them(tmp_path):
     assert "LEGAL" in first and "NOT LEGAL" not in first
     assert "mind the <gap> & the rest" in first
     assert "PROVISIONAL" in pdf_text(render(tmp_path, roster, name="p.pdf"))
+
+
+def test_empty_roster_and_unwritable_target(tmp_path):
+    from armybuilder.core.errors import InputError
+    from armybuilder.core.system import Roster
+
+    empty = Roster("", (), True, (), ())
+    text = pdf_text(render(tmp_path, empty, []))
+    assert "Unnamed list" in text and "LEGAL" in text
+    with pytest.raises(InputError, match="cannot write"):
+        write_roster(empty, None, tmp_path / "missing-folder" / "r.pdf")
+    assert not (tmp_path / "missing-folder").exists()
