@@ -767,7 +767,10 @@ def build_profile(ctx: Context, people: str, card: Card, incarnates: set[str]) -
         if mystic.paths:
             profile["path"] = mystic.paths[0]
             if len(mystic.paths) > 1:
-                notes.append("also masters the paths " + ", ".join(mystic.paths[1:]))
+                more = mystic.paths[1:]
+                notes.append(
+                    f"also masters the path{'s' if len(more) > 1 else ''} " + ", ".join(more)
+                )
         if mystic.power_rank:
             profile["initiation_rank"] = mystic.power_rank
     if faithful:
@@ -805,7 +808,8 @@ def build_profile(ctx: Context, people: str, card: Card, incarnates: set[str]) -
     profile["assigned"] = sorted(set(assigned))
     profile["source"] = f"reference-data: confrontation-c5/{src.path.name}, line {card.card.line}"
     if notes:
-        profile["note"] = "; ".join(n[0].upper() + n[1:] for n in notes if n) + "."
+        text = "; ".join(n for n in notes if n)
+        profile["note"] = text[0].upper() + text[1:] + "."
     try:
         Profile.model_validate(profile)
     except ValidationError as exc:
