@@ -318,7 +318,7 @@ def _shingles(text: str, n: int = 7) -> set[tuple[str, ...]]:
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="the seeds are not beside the checkout")
 def test_rule_texts_are_in_our_own_words(v100):
-    """No summary repeats seven words in a row of the seeds."""
+    """No summary, table text, decision or note repeats seven words in a row of the seeds."""
     seeds = set()
     for path in SEEDS.glob("*.txt"):
         seeds |= _shingles(path.read_text(encoding="utf-8"))
@@ -326,6 +326,15 @@ def test_rule_texts_are_in_our_own_words(v100):
     texts += [(f"rituals[{r.id}]", r.text) for r in v100.data.rituals]
     texts += [(f"communions[{c.id}]", c.text) for c in v100.data.communions]
     texts += [(f"tactics[{t.id}]", f"{t.condition} {t.pros} {t.cons}") for t in v100.data.tactics]
+    tables = v100.data.tables
+    texts += [("tables.contest.rules", rule) for rule in tables.contest.rules]
+    for order in tables.orders:
+        texts.append((f"tables.orders[{order.id}]", order.text))
+        texts += [(f"tables.orders[{order.id}][{a.id}]", f"{a.condition} {a.test} {a.text}") for a in order.actions]
+    texts += [(f"tables.phases[{p.id}]", " ".join(p.steps)) for p in tables.phases]
+    texts += [(f"decisions[{d.id}]", d.summary) for d in v100.data.decisions]
+    texts += [(f"peoples[{p.id}]", p.note) for p in v100.data.peoples]
+    texts += [("notes", note) for note in v100.data.notes]
     copied = [(where, sorted(" ".join(s) for s in _shingles(text) & seeds)) for where, text in texts if _shingles(text) & seeds]
     assert copied == []
 
