@@ -780,6 +780,7 @@ def build_profile(ctx: Context, people: str, card: Card, incarnates: set[str]) -
             notes.append("the reference card gives no Aspects")
         if mystic.cult:
             profile["cult"] = mystic.cult
+            assigned.append("cult")  # the deity is read; its Rag'Narok 2 cult is our mapping
             notes.append(f"faithful of {mystic.deity} (cult of {mystic.cult.capitalize()})")
         faith_rank = aspect_rank or mystic.faith_rank
         if faith_rank not in A.FAITH_RANKS:
