@@ -33,6 +33,22 @@ def _find(columns: tuple[str, ...], names: set[str]) -> int | None:
     return None
 
 
+def _described(cols: tuple[str, ...], cells: list[str]) -> str:
+    """``Name — COL value; COL: a longer value`` for a row without count or cost."""
+    parts = []
+    for i, value in enumerate(cells[1:], start=1):
+        if not value or value == "-":
+            continue
+        label = _clean(cols[i]) if i < len(cols) else ""
+        if not label:
+            parts.append(value)
+        else:
+            parts.append(f"{label} {value}" if len(value) <= 16 else f"{label}: {value}")
+    # a sentence's final full stop would read ".;" before the next part
+    parts = [p[:-1] if p.endswith(".") and i < len(parts) - 1 else p for i, p in enumerate(parts)]
+    return cells[0] + (" — " + "; ".join(parts) if parts else "")
+
+
 def _table_lines(table: Table) -> list[str]:
     lines: list[str] = []
     if table.title:
@@ -52,8 +68,8 @@ def _table_lines(table: Table) -> list[str]:
             suffix = f" — {cost} {unit}".rstrip() if cost and cost != "-" else ""
             lines.append(f"  - {prefix}{name}{suffix}")
         else:
-            lines.append("  - " + " — ".join(c for c in cells if c and c != "-"))
-    if table.provisional and not table.title:
+            lines.append("  - " + _described(cols, cells))
+    if table.provisional and not table.title and "provisional" not in table.note.lower():
         lines.append("  (provisional)")
     if table.note:
         lines.append(f"  ({_clean(table.note)})")
