@@ -479,7 +479,7 @@ def build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting],
         f = Fighting(
             u.side, u.name, [g.copy() for g in u.groups], u.formation, u.cost, u.rank_category, u.scheme,
             has_leader=u.has_leader, commander_x=u.commander_x, musician_x=u.musician_x, standard_x=u.standard_x,
-            mana=u.mana, faith=u.faith,
+            mana=u.mana, faith=u.faith, round_effects=dict(u.round_effects),
         )  # fmt: skip
         f.start_count = f.count = u.count
         f.index = u.index
@@ -1403,7 +1403,7 @@ class Battle:
             return
         for ritual in self.info[u.side]["rituals"]:
             effect = RITUAL_EFFECTS.get(ritual.id)
-            if effect is None or u.mana < ritual.mana:
+            if effect is None:
                 continue
             magisters = [
                 g for g in u.groups
@@ -1414,9 +1414,17 @@ class Battle:
             if not magisters:
                 continue
             g = max(magisters, key=lambda g: g.magician_pow)
+            missing = ritual.mana - u.mana
+            if missing > 0 and not (g.traits.arcane_mastery and g.magician_pow - missing >= 1):
+                continue
             target = effect.choose(self, u, parse_range(ritual.range))
             if target is None:
                 continue
+            if missing > 0:
+                # Arcane mastery: the magister lowers its POW (not below 1) to pay the missing mana.
+                g.magician_pow -= missing
+                u.mana += missing
+                self.say(f"{g.profile.name} lowers its POW by {missing} (arcane mastery)")
             spent = ritual.mana
             u.mana -= spent
             ones_fail = ritual.element.lower() not in g.traits.spirit_of

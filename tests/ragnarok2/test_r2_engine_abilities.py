@@ -1,0 +1,423 @@
+"""Every ability and mystic skill of the seeds with a game effect is a named hook with a test."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from r2engine_data import build_catalogue
+
+from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
+from armybuilder.systems.ragnarok2.engine import battle as b
+from armybuilder.systems.ragnarok2.engine.abilities import HOOKS, SEED_ABILITIES, SEED_MYSTIC_SKILLS, traits_of
+from armybuilder.systems.ragnarok2.engine.battle import Battle
+from armybuilder.systems.ragnarok2.engine.dice import die_successes
+from armybuilder.systems.ragnarok2.engine.odds import contest_columns
+
+
+@pytest.fixture(scope="module")
+def ecat(tmp_path_factory):
+    return build_catalogue(tmp_path_factory.mktemp("r2abilities"))
+
+
+def army(people, *units, rituals=(), communions=()) -> R2List:
+    return R2List(
+        catalogue="1.0.0", format="1000-ap", name="t", people=people,
+        units=[
+            Unit(troops=Troops(profile=p, count=n) if n else None, members=[Member(profile=m) for m in ms])
+            for p, n, *ms in units
+        ],
+        rituals=list(rituals), communions=list(communions),
+    )  # fmt: skip
+
+
+def duel(ecat, left=("warrior", 10), right=("warrior", 10), seed=0) -> Battle:
+    bt = Battle(ecat, army("beasts", left), army("beasts", right), np.random.default_rng(seed))
+    bt.update_leadership()
+    x, y = bt.sides[0][0], bt.sides[1][0]
+    x.engaged, y.engaged = {0}, {0}
+    return bt
+
+
+def give(unit, *abilities: str) -> None:
+    for g in unit.groups:
+        g.traits = traits_of(abilities)
+
+
+def state(bt, x, y, extra_round=0) -> dict:
+    return {
+        "contact": {id(x): bt.contact(x, y), id(y): bt.contact(y, x)},
+        "wounds": {id(x): 0, id(y): 0},
+        "lowered": {},
+        "mutagenic": {},
+        "extra_round": extra_round,
+    }
+
+
+@pytest.fixture
+def cdf_calls(monkeypatch):
+    """Records every contest roll the engine samples: (difference, dice, shift, reroll)."""
+    calls = []
+    real = b._contest_cdf
+
+    def spy(table, difference, dice, shift, reroll=""):
+        calls.append((difference, dice, shift, reroll))
+        return real(table, difference, dice, shift, reroll)
+
+    monkeypatch.setattr(b, "_contest_cdf", spy)
+    return calls
+
+
+# Expected trait of each hook (ability string -> (field, value)).
+EXPECTED = {
+    "war-fury": ("extra_exchanges", 1),
+    "born-killer": ("born_killer", True),
+    "brutish-charge": ("brutish_charge", True),
+    "brutal": ("attack_reroll", "ones"),
+    "bravery": ("morale_no_auto_fail", True),
+    "righteous": ("auto_morale", True),
+    "fanaticism": ("fanaticism", True),
+    "hard-boiled": ("wound_shift_against", -1),
+    "master-strike/2": ("master_strike", 2),
+    "sequence": ("sequence", 1),
+    "counter-attack": ("counter_attack_face", 1),
+    "fierce": ("fierce", True),
+    "possessed": ("possessed", True),
+    "implacable/2": ("implacable", 2),
+    "survival-instinct": ("survival_face", 6),
+    "regeneration/4": ("regeneration", 4),
+    "reinforcement": ("reinforcement", True),
+    "concentration/2": ("concentration", 2),
+    "mutagenic/1": ("mutagenic", 1),
+    "assault-fire": ("assault_fire", True),
+    "living-dead": ("dis_zero", True),
+    "leadership/15": ("leadership", 15),
+    "scout": ("scout", True),
+    "consciousness": ("consciousness", True),
+    "spirit-of/light": ("spirit_of", frozenset({"light"})),
+    "exalted": ("exalted", True),
+    "focus": ("focus", True),
+    "illuminated": ("illuminated", True),
+    "warrior-mage": ("warrior_mage", True),
+    "warrior-monk": ("warrior_monk", True),
+    "insensitive/5": ("insensitive", 5),
+    "arcane-mastery": ("arcane_mastery", True),
+    "recuperation/2": ("recuperation", 2),
+    "piety/3": ("piety", 3),
+    "thaumaturge": ("thaumaturge", True),
+    "devotion/2": ("devotion", 2),
+    "martyr/2": ("martyr", 2),
+    "loyal/2": ("loyal", 2),
+    "iconoclast": ("iconoclast", True),
+}
+
+
+def test_every_seed_ability_and_mystic_skill_has_a_hook():
+    for ability in SEED_ABILITIES + SEED_MYSTIC_SKILLS:
+        assert ability in HOOKS, ability
+        assert HOOKS[ability].summary and HOOKS[ability].source
+    assert {a.partition("/")[0] for a in EXPECTED} == set(SEED_ABILITIES + SEED_MYSTIC_SKILLS) | {"war-fury"}
+
+
+@pytest.mark.parametrize("ability", sorted(EXPECTED))
+def test_hook_sets_its_trait(ability):
+    name, value = EXPECTED[ability]
+    traits = traits_of([ability])
+    assert getattr(traits, name) == value
+    assert ability.partition("/")[0] in traits.handled and not traits.unhandled
+
+
+def test_unknown_abilities_are_reported_not_ignored():
+    t = traits_of(["war-fury", "made-up-thing/3"])
+    assert t.unhandled == {"made-up-thing"} and t.extra_exchanges == 1
+    assert traits_of(["spirit-of-light"]).spirit_of == {"light"}
+    assert traits_of(["immunity/fear"]).fear_immune
+
+
+def test_brutal_rerolls_first_ones_on_attacks(ecat, cdf_calls):
+    col = contest_columns(ecat)[4]  # 3+
+    base, brutal = die_successes(col), die_successes(col.with_reroll("ones"))
+    assert brutal.mean() == pytest.approx(base.mean() * 7 / 6)
+    bt = duel(ecat)
+    x, y = bt.sides[0][0], bt.sides[1][0]
+    give(x, "brutal")
+    bt.strike(x, y, state(bt, x, y))
+    assert cdf_calls[0][3] == "ones" and cdf_calls[-1][3] == ""  # attacks only, not the Wound roll
+    assert x.power(charging=True) == 2 * x.count  # +1 Power per fighter on a charge
+
+
+def test_hard_boiled_wound_rolls_read_one_column_left(ecat, cdf_calls):
+    bt = duel(ecat)
+    x, y = bt.sides[0][0], bt.sides[1][0]
+    give(y, "hard-boiled")
+    for seed in range(30):
+        bt.dice = b.Dice(np.random.default_rng(seed))
+        bt.strike(x, y, state(bt, x, y))
+    wound_calls = [c for c in cdf_calls if c[1] != 10]  # the attack roll has 10 dice
+    assert wound_calls and all(c[2] == -1 for c in wound_calls)
+    assert y.power(charged=True) == 2 * y.count
+
+
+def test_master_strike_left_column_and_stronger_wounds(ecat, cdf_calls):
+    bt = duel(ecat)
+    x, y = bt.sides[0][0], bt.sides[1][0]
+    give(x, "master-strike/2")
+    for seed in range(20):
+        bt.dice = b.Dice(np.random.default_rng(seed))
+        bt.strike(x, y, state(bt, x, y))
+    attack_calls = [c for c in cdf_calls if c[2] == -1]
+    wound_calls = [c for c in cdf_calls if c[2] == 0]
+    assert attack_calls and all(c[0] == 0 for c in attack_calls)  # ATT 3 - DEF 3, one column left
+    assert wound_calls and all(c[0] == 3 + 3 + 2 - 3 for c in wound_calls)  # STR + ATT + X - RES
+
+
+def test_sequence_trades_att_for_dice(ecat, cdf_calls):
+    bt = duel(ecat)
+    x, y = bt.sides[0][0], bt.sides[1][0]
+    for g in x.groups:
+        g.base = dict(g.base, att=6)
+        g.profile = g.profile.model_copy(update={"att": 6})
+    give(x, "sequence/2")
+    st = state(bt, x, y)
+    bt.strike(x, y, st)
+    assert cdf_calls[0][:2] == (6 - 2 - 3, st["contact"][id(x)] * 3)  # 1 + 2 dice each
+
+
+def test_survival_instinct_cancels_a_sixth_of_the_wound_rolls(ecat):
+    bt = duel(ecat)
+    y = bt.sides[1][0]
+    give(y, "survival-instinct")
+    kept = sum(bt.survival_thinning(y, 60) for _ in range(200))
+    assert abs(kept / (200 * 60) - 5 / 6) < 0.02
+    give(y)
+    assert bt.survival_thinning(y, 60) == 60
+
+
+def test_regeneration_brings_fighters_back_at_maintenance(ecat):
+    back = 0
+    for seed in range(300):
+        bt = duel(ecat, seed=seed)
+        y = bt.sides[1][0]
+        give(y, "regeneration/4")
+        bt.deal(bt.sides[0][0], y, 1, in_contact=5, scattered=True)
+        bt.maintenance()
+        back += y.count == 10
+    assert abs(back / 300 - 0.5) < 0.1  # 1d6 >= 4
+
+
+def test_fierce_fighters_strike_back_then_leave_at_maintenance(ecat, cdf_calls):
+    bt = duel(ecat)
+    x, y = bt.sides[0][0], bt.sides[1][0]
+    give(y, "fierce")
+    bt.deal(x, y, 3, in_contact=5, scattered=True)
+    assert y.count == 7 and y.troops.fierce_left == 3
+    cdf_calls.clear()
+    bt.strike(y, x, state(bt, y, x))
+    assert any(c[0] == 0 - 3 and c[1] == 3 for c in cdf_calls)  # three fallen strike with ATT 0
+    bt.maintenance()
+    assert y.troops.fierce_left == 0 and y.count == 7
+
+
+def test_possessed_with_several_wound_levels_gains_att_and_str(ecat, cdf_calls):
+    bt = duel(ecat, right=("marauder", 1))
+    x, y = bt.sides[0][0], bt.sides[1][0]
+    give(y, "possessed")
+    y.troops.damage = 1
+    bt.strike(y, x, state(bt, y, x))
+    assert cdf_calls[0][0] == 3 + 1 - 3  # marauder ATT 3 + 1 Wound level lost - DEF 3
+
+
+def test_counter_attack_gives_dice_for_natural_ones(ecat, monkeypatch):
+    got = []
+    monkeypatch.setattr(Battle, "counter_attack", lambda self, d, a, dice: got.append(dice))
+    monkeypatch.setattr(Battle, "deal", lambda self, *a, **k: 0)  # keep the defenders standing
+    bt = duel(ecat, left=("warrior", 30))
+    x, y = bt.sides[0][0], bt.sides[1][0]
+    give(y, "counter-attack")
+    for seed in range(60):
+        bt.dice = b.Dice(np.random.default_rng(seed))
+        y.groups[0].count = 10
+        y.recount()
+        bt.strike(x, y, state(bt, x, y))
+    assert got and abs(np.mean(got) - 21 / 6) < 0.5  # 21 attack dice in contact, one in six shows 1
+
+
+def test_implacable_fights_again_after_a_loss(ecat, monkeypatch):
+    frays = []
+    real = Battle.fray
+
+    def spy(self, a, c, implacable=False):
+        frays.append(implacable)
+        return real(self, a, c, implacable)
+
+    monkeypatch.setattr(Battle, "fray", spy)
+    bt = duel(ecat, left=("warrior", 20))
+    give(bt.sides[0][0], "implacable/2")
+    give(bt.sides[1][0], "righteous")  # holds its ground, so the implacable fighters find it again
+    bt.combat()
+    assert frays[0] is False and 1 <= frays.count(True) <= 2
+
+
+def test_assault_fire_shoots_before_the_charge(ecat):
+    bt = Battle(ecat, army("griffin", ("fusilier", 10)), army("beasts", ("warrior", 10)), np.random.default_rng(1), log=True)
+    bt.update_leadership()
+    x, y = bt.sides[0][0], bt.sides[1][0]
+    give(x, "assault-fire")
+    x.pos = y.pos - 15
+    bt.resolve_charge(x, y)
+    assert any("assault fire, difficulty 7" in line for line in bt.lines)
+
+
+def test_fanaticism_second_try_routs_without_fleeing(ecat):
+    kept = 0
+    for seed in range(300):
+        bt = duel(ecat, seed=seed)
+        x, y = bt.sides[0][0], bt.sides[1][0]
+        give(y, "fanaticism")
+        pos = y.pos
+        bt.morale(x, y)
+        if y.state == "rout" and y.pos == pos and y.count == 10:
+            kept += 1
+    assert kept > 0
+
+
+def test_born_killer_skips_courage_against_lower_fear(ecat):
+    bt = Battle(ecat, army("beasts", ("tyrant", 2)), army("beasts", ("marauder", 4)), np.random.default_rng(0))
+    tyrants, marauders = bt.sides[0][0], bt.sides[1][0]
+    assert not bt.needs_courage_test(tyrants, marauders)  # FEAR 7 > 5 anyway
+    assert bt.needs_courage_test(marauders, tyrants)
+    give(marauders, "born-killer")
+    marauders.groups[0].profile = marauders.groups[0].profile.model_copy(update={"fear": 7})
+    assert not bt.needs_courage_test(marauders, tyrants)
+
+
+def test_bravery_and_born_killer_ignore_natural_ones_on_morale(ecat, monkeypatch):
+    seen = []
+    monkeypatch.setattr(Battle, "test", lambda self, v, d, best_of=1, ones_fail=True: seen.append(ones_fail) or True)
+    bt = duel(ecat)
+    x, y = bt.sides[0][0], bt.sides[1][0]
+    bt.morale(x, y)
+    give(y, "bravery")
+    bt.morale(x, y)
+    assert seen == [True, False]
+
+
+@pytest.mark.parametrize("ability", ["righteous", "living-dead"])
+def test_righteous_and_living_dead_pass_morale_and_ignore_fear(ecat, ability):
+    bt = duel(ecat, left=("marauder", 10))
+    x, y = bt.sides[0][0], bt.sides[1][0]
+    give(y, ability)
+    for _ in range(50):
+        bt.morale(x, y)
+    assert y.state == "valiant"
+    assert not bt.needs_courage_test(y, x)
+
+
+def test_living_dead_dis_is_zero_for_tests(ecat):
+    bt = Battle(ecat, army("beasts", ("puppet", 10)), army("beasts", ("warrior", 10)), np.random.default_rng(0))
+    bt.update_leadership()
+    assert bt.sides[0][0].dis_value == 0
+
+
+def test_leadership_aura_shares_cou_and_dis(ecat):
+    bt = Battle(ecat, army("beasts", ("warrior", 10, "chief"), ("warrior", 10), ("warrior", 10)), army("beasts", ("warrior", 5)), np.random.default_rng(0))
+    near, far = bt.sides[0][1], bt.sides[0][2]
+    far.pos = 80
+    bt.update_leadership()
+    assert bt.sides[0][0].commander_x == 15
+    assert near.cou_value == 5 and near.best_of == 1  # chief COU 5; no Commander-in-Chief named
+    assert far.cou_value == 5 and far.dis_value == 3
+
+
+def test_scouts_deploy_forward(ecat):
+    bt = Battle(ecat, army("beasts", ("warrior", 10)), army("beasts", ("warrior", 10)), np.random.default_rng(0))
+    normal = bt.sides[0][0].pos
+    from armybuilder.systems.ragnarok2.engine import abilities
+
+    abilities._traits_cached.cache_clear()
+    b._TEMPLATES.clear()
+    prof = ecat.get("profiles", "warrior")
+    original = list(prof.abilities)
+    try:
+        prof.abilities.append("scout")
+        bt = Battle(ecat, army("beasts", ("warrior", 10)), army("beasts", ("warrior", 10)), np.random.default_rng(0))
+        assert bt.sides[0][0].pos == normal + b.SCOUT_ADVANCE
+    finally:
+        prof.abilities[:] = original
+        b._TEMPLATES.clear()
+
+
+def test_reinforcements_return_on_five_or_six(ecat):
+    returned = 0
+    for seed in range(300):
+        bt = duel(ecat, seed=seed)
+        y = bt.sides[1][0]
+        give(y, "reinforcement")
+        bt.deal(bt.sides[0][0], y, 2, in_contact=5, scattered=True)
+        bt.maintenance()
+        returned += y.count == 10
+    assert abs(returned / 300 - 1 / 3) < 0.1
+
+
+def test_concentration_adds_to_att(ecat, cdf_calls):
+    bt = duel(ecat)
+    x, y = bt.sides[0][0], bt.sides[1][0]
+    give(x, "concentration/2")
+    bt.strike(x, y, state(bt, x, y))
+    assert cdf_calls[0][0] == 3 + 2 - 3
+
+
+def test_mutagenic_die_bonus_is_capped(ecat, cdf_calls):
+    bt = duel(ecat)
+    x, y = bt.sides[0][0], bt.sides[1][0]
+    give(x, "mutagenic/1")
+    x.round_effects["mutagenic"] = 1
+    for seed in range(20):
+        bt.dice = b.Dice(np.random.default_rng(seed))
+        cdf_calls.clear()
+        bt.fray(x, y)
+        diffs = {c[0] for c in cdf_calls if c[1] == 5}  # x's five fighters in contact attack
+        assert diffs <= {0, 1, 2, 3}  # ATT 3 + at most 2 + 1 - DEF 3
+
+
+def test_war_fury_and_brutish_charge_give_extra_exchanges(ecat, monkeypatch):
+    extra = []
+    real = Battle.strike
+
+    def spy(self, attacker, defender, st, extra_=False, **kw):
+        if extra_:
+            extra.append(attacker.side)
+        return real(self, attacker, defender, st, extra_)
+
+    monkeypatch.setattr(Battle, "strike", lambda self, a, d, st, extra=False: spy(self, a, d, st, extra))
+    monkeypatch.setattr(Battle, "deal", lambda self, *a, **k: 0)  # nobody falls: only count exchanges
+    bt = duel(ecat)
+    give(bt.sides[0][0], "brutish-charge")
+    bt.fray(bt.sides[0][0], bt.sides[1][0])
+    assert extra == []  # did not charge
+    bt.sides[0][0].charged = True
+    bt.fray(bt.sides[0][0], bt.sides[1][0])
+    assert len(extra) == 2  # both sides are called; only the chargers have dice
+    extra.clear()
+    bt = duel(ecat)
+    give(bt.sides[0][0], "war-fury/0")
+    give(bt.sides[1][0], "war-fury")
+    bt.fray(bt.sides[0][0], bt.sides[1][0])
+    assert len(extra) == 2
+
+
+def test_thaumaturge_turns_wounds_into_faith(ecat):
+    bt = duel(ecat)
+    y = bt.sides[1][0]
+    give(y, "thaumaturge")
+    bt.deal(bt.sides[0][0], y, 3, in_contact=5, scattered=True)
+    assert y.faith == 3
+
+
+def test_devotion_and_martyr_give_mana_and_faith_for_a_wound_roll(ecat):
+    bt = Battle(ecat, army("beasts", ("warrior", 0, "mage")), army("griffin", ("conscript", 0, "priest")), np.random.default_rng(0))
+    mage, priest = bt.sides[0][0], bt.sides[1][0]
+    give(mage, "devotion/2")
+    give(priest, "martyr/2")
+    mage.mana, priest.faith = 0, 0
+    bt.mystic_phase()
+    assert mage.mana >= 2 and priest.faith >= 2
