@@ -6,6 +6,7 @@ The tests that need the Confrontation reference data (beside the repository, in
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -271,3 +272,46 @@ def test_categories_need_the_game_system_file():
     with pytest.raises(InputError, match=r"give the game system file \(\.gst\) too") as err:
         convert([REFERENCE / "Tir-Na-Bor Dwarves [C5].cat"])
     assert err.value.first.line is not None
+
+
+def _reference_figures(path: Path) -> dict[str, tuple[str, str, str]]:
+    """name → (Atk-Str, Def-Res, pts) straight from the XML, for a cross-check."""
+    root = ET.parse(path).getroot()
+    ns = root.tag.split("}")[0] + "}"
+    out = {}
+    for entry in root.iter(ns + "selectionEntry"):
+        for card in entry.findall(f"{ns}profiles/{ns}profile"):
+            if card.get("typeName") != "Profile Card":
+                continue
+            name = entry.get("name") if entry.get("type") in ("model", "unit") else card.get("name")
+            chars = {c.get("name"): (c.text or "") for c in card.iter(ns + "characteristic")}
+            costs = entry.findall(f"{ns}costs/{ns}cost")
+            pts = next((c.get("value") for c in costs if c.get("name") == "pts"), "0")
+            out.setdefault(
+                " ".join(name.split()), (chars.get("Atk-Str", ""), chars.get("Def-Res", ""), pts)
+            )
+    return out
+
+
+@needs_reference
+@pytest.mark.parametrize("people", MAIN_PEOPLES)
+def test_figures_match_the_reference_unless_assigned(people, profiles):
+    catalogue = next(c for c, p in A.PEOPLE_BY_CATALOGUE.items() if p == people)
+    figures = _reference_figures(REFERENCE / f"{catalogue}.cat")
+    ours = [p for p in profiles.values() if p.people == people]
+    assert len(ours) == len(figures)
+    for p in ours:
+        atk_str, def_res, pts = figures[p.name]
+        printed = {}
+        for text, keys in ((atk_str, ("att", "str")), (def_res, ("def", "res"))):
+            m = re.match(r"^\s*(\d+)?\s*-\s*(\d+)?\s*$", text)
+            for key, value in zip(keys, m.groups() if m else (None, None), strict=True):
+                printed[key] = int(value) if value else None
+        ours_figures = {"att": p.att, "str": p.str_, "def": p.def_, "res": p.res}
+        for key, value in ours_figures.items():
+            if key in p.assigned:
+                assert printed[key] is None, (p.id, key)  # assigned only where the card is silent
+            else:
+                assert value == printed[key], (p.id, key)
+        if "cost" not in p.assigned:
+            assert p.cost == int(float(pts)), p.id
