@@ -1,0 +1,184 @@
+"""Rattle and Rend engine: exact check and attack odds, sampling, whole games, reproducibility."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from armybuilder.core.lists import parse_list
+from armybuilder.core.playtest import run_playtest
+from armybuilder.systems.rattle_and_rend.engine.dice import (
+    BREAK,
+    CRITICAL,
+    DEFY,
+    FAIL,
+    MISS,
+    STAND,
+    SUCCESS,
+    attack,
+    check_probabilities,
+    dice_count,
+    outcome_of,
+)
+from armybuilder.systems.rattle_and_rend.engine.game import Game, play_game
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "catalog" / "rattle-and-rend" / "samples"
+NAMES = ("vampire-court", "dwarven-throng", "ogrekin-hunting-party")
+
+
+def sample(name):
+    return parse_list((SAMPLES / f"{name}.yaml").read_text(), name).army
+
+
+def enumerate_check(stat: int, dice: int) -> list[float]:
+    """Independent computation: every face combination of ``dice`` d20s, counted."""
+    counts = [0, 0, 0]
+    for faces in itertools.product(range(1, 21), repeat=dice):
+        counts[outcome_of(list(faces), stat)] += 1
+    total = 20**dice
+    return [c / total for c in counts]
+
+
+@pytest.mark.parametrize("dice", [1, 2, 3])
+@pytest.mark.parametrize("stat", [1, 2, 8, 10, 11, 13, 16, 20, 21])
+def test_check_matches_enumeration(stat, dice):
+    assert np.allclose(check_probabilities(stat, dice), enumerate_check(stat, dice), atol=1e-12)
+
+
+def test_seed_statements():
+    # "Rolling high means lower stats are better"; one die never criticals.
+    assert check_probabilities(10, 2)[FAIL] < check_probabilities(13, 2)[FAIL]
+    assert check_probabilities(11, 1)[CRITICAL] == 0.0
+    # Standard checks roll 2d20, penalties 1d20, bonuses 3d20, both together cancel.
+    assert (dice_count(0, 0), dice_count(0, 3), dice_count(2, 0), dice_count(1, 3)) == (2, 1, 3, 2)
+    # Fighters (Fury 11+) at 2d20: one die in two hits, so a critical needs both: 1/4.
+    assert check_probabilities(11, 2) == pytest.approx((0.25, 0.5, 0.25))
+
+
+@settings(max_examples=60, deadline=None)
+@given(stat=st.integers(1, 21), dice=st.integers(1, 3))
+def test_check_distribution_sums_to_one_and_bonus_helps(stat, dice):
+    probs = check_probabilities(stat, dice)
+    assert sum(probs) == pytest.approx(1.0)
+    assert min(probs) >= 0
+    if dice < 3:
+        assert check_probabilities(stat, dice + 1)[FAIL] <= probs[FAIL] + 1e-15
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    fury=st.integers(1, 21),
+    will=st.integers(1, 21),
+    fd=st.integers(1, 3),
+    wd=st.integers(1, 3),
+    poisoned=st.booleans(),
+)
+def test_attack_distribution_sums_to_one_and_matches_composition(fury, will, fd, wd, poisoned):
+    cd = max(1, wd - 1) if wd != 3 else 2  # a penalty on a critical: 3 -> 2 (cancels a bonus), 2 -> 1
+    dist = attack(fury, fd, will, wd, cd, poisoned, 1)
+    pmf = [float(dist.pmf[k]) if k < len(dist.pmf) else 0.0 for k in range(4)]
+    assert sum(pmf) == pytest.approx(1.0)
+    f = enumerate_check(fury, fd)
+    w1, w2 = enumerate_check(will, wd), enumerate_check(will, cd)
+    if poisoned:
+        r = enumerate_check(will, 1)
+        w1 = [w1[0] + w1[2] * r[0], w1[1] + w1[2] * r[1], w1[2] * r[2]]
+        w2 = [w2[0] + w2[2] * r[0], w2[1] + w2[2] * r[1], w2[2] * r[2]]
+    expected = [f[0], f[1] * w1[2] + f[2] * w2[2], f[1] * w1[1] + f[2] * w2[1], f[1] * w1[0] + f[2] * w2[0]]
+    assert np.allclose(pmf, expected, atol=1e-12)
+
+
+def test_sampled_frequencies_agree_with_exact():
+    rng = np.random.default_rng(7)
+    n = 200_000
+    fury, will = 11, 13
+    faces = rng.integers(1, 21, size=(n, 2))
+    hits = (faces >= fury).sum(axis=1)
+    fury_result = np.where(hits >= 2, CRITICAL, np.where(hits == 1, SUCCESS, FAIL))
+    will_faces = rng.integers(1, 21, size=(n, 2))
+    will_faces[fury_result == CRITICAL, 1] = 0  # a penalty: one die only
+    will_hits = (will_faces >= will).sum(axis=1)
+    outcome = np.where(
+        fury_result == FAIL, MISS, np.where(will_hits >= 2, DEFY, np.where(will_hits == 1, STAND, BREAK))
+    )
+    freq = np.bincount(outcome, minlength=4) / n
+    exact = attack(fury, 2, will, 2, 1).pmf
+    sd = np.sqrt(exact * (1 - exact) / n)
+    assert np.all(np.abs(freq - exact) < 5 * sd + 1e-9)
+
+
+def test_odds_command_json(system, cat):
+    result = system.odds(cat, {"mode": "attack", "attacker": "fighters", "target": "shooters"})
+    outcome = result.payload["outcome"]
+    # Fury 11+ on 2d20 against Will 13+: break = 1/2 * 0.36 + 1/4 * 0.6
+    assert outcome["break"] == pytest.approx(0.33)
+    assert outcome["defy"] == pytest.approx(0.08)
+    assert sum(outcome.values()) == pytest.approx(1.0)
+    out = subprocess.run(
+        [sys.executable, "-m", "armybuilder", "odds", "rattle-and-rend", "--mode", "check", "--stat", "12", "--penalty", "1", "--json"],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert out.returncode == 0, out.stderr
+    payload = json.loads(out.stdout)
+    assert payload["dice"] == 1 and payload["success"] == pytest.approx(0.45) and payload["critical"] == 0.0
+
+
+@pytest.mark.parametrize(("first", "second"), list(itertools.product(NAMES, NAMES)))
+def test_sample_warbands_play_whole_games(cat, first, second):
+    for seed in range(3):
+        record = play_game(cat, sample(first), sample(second), np.random.default_rng(seed))
+        assert record.winner in (0, 1, None)
+        assert record.rounds >= 1
+        assert {u.side for u in record.units} == {0, 1}
+        for side in (0, 1):  # a side's score is the points its groups removed
+            assert record.scores[side] == sum(u.eliminated_points for u in record.units if u.side == side)
+
+
+def test_every_scenario_and_deployment_is_played(cat):
+    seen_scenarios, seen_deployments = set(), set()
+    a, b = sample("vampire-court"), sample("dwarven-throng")
+    for seed in range(60):
+        game = Game(cat, a, b, np.random.default_rng(seed), False)
+        record = game.play()
+        seen_scenarios.add(game.scenario)
+        seen_deployments.add(game.deployment)
+        assert record.winner in (0, 1, None)
+    assert seen_scenarios == {s.id for s in cat.data.scenarios}
+    assert seen_deployments == {d.id for d in cat.data.deployments}
+
+
+def test_same_seed_same_game(cat):
+    a, b = sample("ogrekin-hunting-party"), sample("vampire-court")
+    one = play_game(cat, a, b, np.random.default_rng(11), log=True)
+    two = play_game(cat, a, b, np.random.default_rng(11), log=True)
+    assert one.log == two.log and one.winner == two.winner
+    assert any("attacks" in line for line in one.log)
+
+
+def test_playtest_reproducible_across_worker_counts():
+    a, b = sample("vampire-court"), sample("dwarven-throng")
+    one = run_playtest(a, b, games=12, seed=5, workers=1)
+    two = run_playtest(a, b, games=12, seed=5, workers=2)
+    assert one.as_json() == two.as_json()
+    assert one.wins + one.draws + one.losses == 12
+
+
+def test_playtest_command(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "-m", "armybuilder", "playtest", str(SAMPLES / "dwarven-throng.yaml"), "--vs", "ogrekin-hunting-party",
+         "--games", "6", "--seed", "3", "--workers", "1", "--json"],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert out.returncode == 0, out.stderr
+    payload = json.loads(out.stdout)
+    assert payload["games"] == 6 and payload["wins"] + payload["draws"] + payload["losses"] == 6
+    assert {u["side"] for u in payload["units"]} == {"list", "opponent"}
