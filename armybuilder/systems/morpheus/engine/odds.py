@@ -1,0 +1,139 @@
+"""Exact odds of one Morpheus Engine attack: the hit roll, then the Damage it causes.
+
+``armybuilder odds morpheus-ragnarok --attack 3 --defense 2 --strength 3 --resistance 3``
+The opposed-roll base and damage steps come from the catalogue (ME-D1 is
+provisional data), so a corrected table changes the odds without a code change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from armybuilder.core.catalog import Catalogue
+from armybuilder.core.dice import Distribution
+from armybuilder.core.system import Choice, OddsResult, Param
+
+from .dice import (
+    attack_distribution,
+    damage_distribution,
+    rules_from,
+    stages_distribution,
+    success_probability,
+)
+
+PARAMETERS: tuple[Param, ...] = (
+    Param("attack", "Attacker's MA or RA", "int", help="MA (melee) or RA (ranged) of the attacker"),
+    Param("defense", "Target's DF", "int", help="DF of the target (MN for a Psi attack)"),
+    Param("strength", "Attack ST", "int", help="ST of the weapon or attack"),
+    Param("resistance", "Target's RS", "int", help="RS of the target, armour included (DR for Psi)"),
+    Param("attacks", "Number of attacks", "int", default=1, minimum=1, maximum=60, help="e.g. 3 for Rapid Attack"),
+    Param(
+        "damage",
+        "Damage ability",
+        "choice",
+        (Choice("normal", "normal", "+1 Damage per 3 stages"), Choice("savage", "Savage", "per 2 stages"), Choice("lethal", "Lethal", "per stage")),
+        default="normal",
+        help="normal, savage or lethal",
+    ),
+    Param("charge", "Charge", "bool", default=False, help="Charge: +1 ST"),
+    Param("overwhelm", "Overwhelm", "bool", default=False, help="Overwhelm: +1 MA and +1 ST"),
+    Param("attack_bonus", "Other attack modifier", "int", default=0, help="cover, prone, focus, distance... (+/-)"),
+    Param("strength_bonus", "Other ST modifier", "int", default=0, help="heavy cover, focus... (+/-)"),
+    Param("hp", "Target's HP", "int", default=0, minimum=0, maximum=99, help="if given, the chance to remove the target"),
+)
+
+PMF_TAIL = 1e-12
+
+
+def _pmf(dist: Distribution) -> list[float]:
+    pmf = dist.pmf
+    end = len(pmf)
+    tail = 0.0
+    while end > 1 and tail + pmf[end - 1] < PMF_TAIL:
+        tail += pmf[end - 1]
+        end -= 1
+    return [float(x) for x in pmf[:end]]
+
+
+def _int(params: dict[str, Any], name: str, default: int | None = None) -> int:
+    value = params.get(name, default)
+    if value is None:
+        raise ValueError(f"--{name.replace('_', '-')} is needed")
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"--{name.replace('_', '-')} must be a whole number") from None
+
+
+def attack_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
+    rules = rules_from(cat)
+    att, df = _int(params, "attack"), _int(params, "defense")
+    st, rs = _int(params, "strength"), _int(params, "resistance")
+    attacks = _int(params, "attacks", 1)
+    if not 1 <= attacks <= 60:
+        raise ValueError("--attacks must be between 1 and 60")
+    hp = _int(params, "hp", 0)
+    if not 0 <= hp <= 99:
+        raise ValueError("--hp must be between 0 and 99")
+    kind = str(params.get("damage") or "normal")
+    if kind not in ("normal", "savage", "lethal"):
+        raise ValueError("--damage must be normal, savage or lethal")
+    charge, overwhelm = bool(params.get("charge")), bool(params.get("overwhelm"))
+    att_total = att + _int(params, "attack_bonus", 0) + (1 if overwhelm else 0)
+    st_total = st + _int(params, "strength_bonus", 0) + (1 if charge else 0) + (1 if overwhelm else 0)
+    hit_tn = rules.tn(att_total, df)
+    dmg_tn = rules.tn(st_total, rs)
+    savage, lethal = kind == "savage", kind == "lethal"
+    hits, damage = attack_distribution(rules, hit_tn, dmg_tn, savage, lethal, attacks)
+    per_hit = damage_distribution(rules, dmg_tn, savage, lethal)
+    p_hit = success_probability(rules, hit_tn)
+    _, stages = stages_distribution(rules, dmg_tn)
+    payload: dict[str, Any] = {
+        "hit": {"tn": hit_tn, "probability": p_hit, "pmf": _pmf(hits), "mean": hits.mean()},
+        "damage_roll": {
+            "tn": dmg_tn,
+            "probability": success_probability(rules, dmg_tn),
+            "stages_given_success": _pmf(stages) if stages is not None else [],
+            "per_hit_pmf": _pmf(per_hit),
+        },
+        "damage": {"pmf": _pmf(damage), "mean": damage.mean()},
+        "input": {
+            "attack": att,
+            "defense": df,
+            "strength": st,
+            "resistance": rs,
+            "attacks": attacks,
+            "damage": kind,
+            "charge": charge,
+            "overwhelm": overwhelm,
+            "attack_bonus": _int(params, "attack_bonus", 0),
+            "strength_bonus": _int(params, "strength_bonus", 0),
+            "hp": hp,
+            "catalogue": getattr(cat, "version", None),
+        },
+        "provisional": "ME-D1",
+    }
+    if hp:
+        payload["removed"] = damage.at_least(hp)
+    step = rules.step(savage, lethal)
+    lines = [
+        f"{attacks} attack{'s' if attacks > 1 else ''}: {att_total} versus DF {df} → hit on {hit_tn}+ on 2d6 ({p_hit:.2%})",
+        f"damage roll: ST {st_total} versus RS {rs} → {dmg_tn}+ ({success_probability(rules, dmg_tn):.2%}), "
+        f"+1 Damage every {step} success stage{'s' if step > 1 else ''}"
+        + (f" (+1 on {dmg_tn + step}+)" if dmg_tn + step <= rules.dice * rules.sides else ""),
+        f"mean hits {hits.mean():.3f}, mean Damage {damage.mean():.3f}",
+        "",
+        f"{'k':>3} {'P(hits = k)':>12} {'P(Damage = k)':>14} {'P(Damage >= k)':>15}",
+    ]
+    h_pmf, d_pmf, d_tail = _pmf(hits), _pmf(damage), damage.at_least_table()
+    for k in range(max(len(h_pmf), len(d_pmf))):
+        hp_k = h_pmf[k] if k < len(h_pmf) else 0.0
+        dp_k = d_pmf[k] if k < len(d_pmf) else 0.0
+        tail = float(d_tail[k]) if k < len(d_tail) else 0.0
+        if hp_k < 5e-5 and dp_k < 5e-5 and k > 0:
+            continue
+        lines.append(f"{k:>3} {hp_k:>12.4%} {dp_k:>14.4%} {tail:>15.4%}")
+    if hp:
+        lines.append(f"chance to remove a target with {hp} HP: {payload['removed']:.2%}")
+    lines += ["", "Opposed rolls follow ME-D1, a provisional reading (see the reference sheets)."]
+    return OddsResult(payload, tuple(lines))

@@ -1,0 +1,232 @@
+"""Morpheus Engine dice (ME-D1), exact odds, and whole simulated games."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from armybuilder.cli import main
+from armybuilder.core.catalog import catalog_root
+from armybuilder.core.lists import load_list
+from armybuilder.core.playtest import run_playtest
+from armybuilder.systems.morpheus import SYSTEM
+from armybuilder.systems.morpheus.engine import battle as B
+from armybuilder.systems.morpheus.engine.dice import (
+    ME_D1,
+    attack_distribution,
+    damage_distribution,
+    rules_from,
+    success_probability,
+)
+
+SAMPLES = {p.stem: p for p in Path(str(catalog_root() / "morpheus-ragnarok" / "samples")).glob("*.yaml")}
+
+
+@pytest.fixture(scope="module")
+def clans():
+    return {name: load_list(path).army for name, path in SAMPLES.items()}
+
+
+# --------------------------------------------------------------------------- dice
+
+
+def test_seed_need_a_7_to_damage_plus_one_on_10_11_12(me_cat):
+    rules = rules_from(me_cat)
+    assert rules.tn(3, 3) == 7
+    damage = damage_distribution(rules, 7)
+    assert damage.pmf[0] == pytest.approx(15 / 36)  # 2..6 fail
+    assert damage.pmf[1] == pytest.approx(15 / 36)  # 7, 8, 9: 1 Damage
+    assert damage.pmf[2] == pytest.approx(6 / 36)  # 10, 11, 12: +1 Damage
+    assert len(damage.pmf) == 3
+    lethal = damage_distribution(rules, 7, lethal=True)  # every stage: 7 → 1, 8 → 2 ... 12 → 6
+    assert [round(p * 36) for p in lethal.pmf] == [15, 6, 5, 4, 3, 2, 1]
+    savage = damage_distribution(rules, 7, savage=True)  # every 2 stages: 7,8 → 1; 9,10 → 2; 11,12 → 3
+    assert [round(p * 36) for p in savage.pmf] == [15, 11, 7, 3]
+
+
+def test_me_d1_target_numbers():
+    assert ME_D1.tn(5, 2) == 4 and ME_D1.tn(2, 5) == 10
+    assert success_probability(ME_D1, 7) == pytest.approx(21 / 36)
+    assert success_probability(ME_D1, 2) == pytest.approx(1.0)
+    assert success_probability(ME_D1, 13) == 0.0
+    assert success_probability(ME_D1, -4) == pytest.approx(1.0)  # no automatic failure on 2 (ME-D1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(-3, 8), st.integers(-3, 8), st.integers(-2, 8), st.integers(-2, 8), st.integers(1, 6),
+    st.sampled_from(["normal", "savage", "lethal"]),
+)  # fmt: skip
+def test_distributions_sum_to_one(att, df, strength, rs, attacks, kind):
+    hits, damage = attack_distribution(ME_D1, ME_D1.tn(att, df), ME_D1.tn(strength, rs), kind == "savage", kind == "lethal", attacks)
+    assert math.isclose(hits.total(), 1.0, abs_tol=1e-12)
+    assert math.isclose(damage.total(), 1.0, abs_tol=1e-12)
+    assert hits.max_value <= attacks
+    assert damage.mean() <= hits.mean() * 11 + 1e-9
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(-2, 14), st.integers(1, 3))
+def test_more_strength_never_hurts(tn, step):
+    weaker = damage_distribution(ME_D1, tn + 1, step == 2, step == 1)
+    stronger = damage_distribution(ME_D1, tn, step == 2, step == 1)
+    assert stronger.mean() >= weaker.mean() - 1e-12
+
+
+def test_odds_command_json(capsys):
+    args = ["odds", "morpheus-ragnarok", "--attack", "3", "--defense", "3", "--strength", "3", "--resistance", "3", "--json"]
+    assert main(args) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["hit"]["tn"] == 7 and payload["damage_roll"]["tn"] == 7
+    assert payload["damage_roll"]["per_hit_pmf"] == pytest.approx([15 / 36, 15 / 36, 6 / 36])
+    assert sum(payload["damage"]["pmf"]) == pytest.approx(1.0)
+    assert payload["provisional"] == "ME-D1"
+
+
+def test_odds_modifiers_and_text(me_cat):
+    base = SYSTEM.odds(me_cat, {"attack": 3, "defense": 2, "strength": 2, "resistance": 3})
+    charged = SYSTEM.odds(me_cat, {"attack": 3, "defense": 2, "strength": 2, "resistance": 3, "charge": True, "overwhelm": True, "attacks": 3, "hp": 2})
+    assert charged.payload["damage_roll"]["tn"] == base.payload["damage_roll"]["tn"] - 2
+    assert charged.payload["hit"]["tn"] == base.payload["hit"]["tn"] - 1
+    assert 0 < charged.payload["removed"] < 1
+    assert any("hit on" in line for line in base.lines)
+    with pytest.raises(ValueError):
+        SYSTEM.odds(me_cat, {"attack": 3, "defense": 2, "strength": 2, "resistance": 3, "damage": "brutal"})
+
+
+# --------------------------------------------------------------------------- the engine's rolls
+
+
+def duel(me_cat, clans, seed=0):
+    battle = B.Battle(me_cat, clans["ravens-of-hrafnsey"], clans["wolves-of-the-fjord"], np.random.default_rng(seed))
+    jarl, ulf = battle.sides[0][0], battle.sides[1][0]
+    jarl.x, jarl.y, ulf.x, ulf.y = 10.0, 10.0, 11.2, 10.0  # base contact
+    for f in battle.sides[0][1:] + battle.sides[1][1:]:
+        f.x, f.y = 40.0 + f.index, 40.0 if f.side else 45.0
+    return battle, jarl, ulf
+
+
+def test_sampled_damage_agrees_with_exact(me_cat, clans):
+    battle, jarl, ulf = duel(me_cat, clans, seed=11)
+    ulfbert = next(w for w in jarl.weapons if w.name == "Ulfbert")
+    att, df, kind = battle.hit_value(jarl, ulf, ulfbert)
+    strength = battle.strength(jarl, ulf, ulfbert, charge=False)
+    assert kind == "lethal" and strength == 3 and ulf.rs == 1 + 2  # scale/chain armour adds 2
+    _, exact = attack_distribution(ME_D1, ME_D1.tn(att, df), ME_D1.tn(strength, ulf.rs), lethal=True)
+    n = 6000
+    counts = np.zeros(16)
+    for _ in range(n):
+        ulf.hp = 100
+        battle.resolve(jarl, ulf, ulfbert)
+        counts[100 - ulf.hp] += 1
+    for k, p in enumerate(exact.pmf):
+        sigma = math.sqrt(p * (1 - p) / n)
+        assert abs(counts[k] / n - p) <= 4.5 * sigma + 1e-9, (k, counts[k] / n, p)
+
+
+def test_charge_bonus_brace_and_overwhelm(me_cat, clans):
+    battle, jarl, ulf = duel(me_cat, clans)
+    great = next(w for w in ulf.weapons if w.name == "Great Weapon")
+    assert battle.strength(ulf, jarl, great, charge=True) == great.st + 1
+    huskarl = battle.sides[0][1]
+    assert huskarl.has("brace")
+    assert battle.strength(ulf, huskarl, great, charge=True) == great.st  # Brace: no Charge bonus
+    assert battle.overwhelm(jarl, ulf) == 0
+    bondi = battle.sides[0][4]
+    bondi.x, bondi.y = 11.2, 11.2  # engaged with Ulf too: sizes 2 + 2 > 2
+    assert battle.overwhelm(jarl, ulf) == 2  # +1, and +1 more for the Jarl's Teamwork
+    berserker = battle.sides[1][1]
+    berserker.x, berserker.y = 10.0, 8.8
+    assert battle.overwhelm(ulf, jarl) == 0  # the Jarl's shield: 2 + 2 is not more than 2 + 2
+
+
+def test_status_effects(me_cat, clans):
+    battle, jarl, ulf = duel(me_cat, clans, seed=3)
+    for _ in range(30):
+        battle.apply_statuses(jarl, ulf, ["knockdown/6", "shock/8", "fire/2", "ice/1", "restrain/0"], psi=False)
+    assert ulf.prone and ulf.shocked and ulf.fire == 2 and ulf.ice == 1 and ulf.restrain == 0
+    assert ulf.stat("ma") == ulf.ma - 1 and ulf.speed() < ulf.sp
+    ulf.aid = {}
+    battle.apply_statuses(jarl, ulf, ["drain/rs/3"] * 20, psi=False)
+    assert ulf.drain.get("rs", 0) >= 3
+    before = (ulf.x, ulf.y)
+    ulf.prone = False
+    for _ in range(20):
+        battle.apply_statuses(jarl, ulf, ["push/8"], psi=False)
+    assert math.hypot(ulf.x - before[0], ulf.y - before[1]) > 1
+
+
+def test_blast_scatter_and_spray_geometry(me_cat, clans):
+    battle, jarl, ulf = duel(me_cat, clans, seed=5)
+    for _ in range(50):
+        x, y = battle.scatter(jarl, 30.0, 10.0)
+        assert math.hypot(x - 30.0, y - 10.0) <= 10.0 + 1e-9  # at most half of the 20" shot
+    others = battle.sides[1][1:4]
+    for i, o in enumerate(others):
+        o.x, o.y = 20.0 + 3 * i, 10.0 + 0.5 * (i - 1)
+    ulf.x, ulf.y = 18.0, 10.0
+    spray = B.Weapon("breath", 1, 18, False, ("spray/2",))
+    line = B.Weapon("bolt", 1, 18, False, ("line",))
+    blast = B.Weapon("pot", 1, 18, False, ("blast/3",))
+    assert set(battle.area_targets(jarl, ulf, spray)) >= {ulf, *others}
+    assert ulf in battle.area_targets(jarl, ulf, line) and others[1] in battle.area_targets(jarl, ulf, line)
+    assert {ulf, others[0]} <= set(battle.area_targets(jarl, ulf, blast, 19.0, 10.0))
+    far = battle.sides[1][5]
+    far.x, far.y = 10.0, 40.0
+    assert far not in battle.area_targets(jarl, ulf, spray)
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+@pytest.mark.parametrize("first", sorted(SAMPLES))
+@pytest.mark.parametrize("second", sorted(SAMPLES))
+def test_samples_play_full_games(me_cat, clans, first, second):
+    for seed in range(3):
+        record = SYSTEM.play_game(me_cat, clans[first], clans[second], np.random.default_rng(seed), log=seed == 0)
+        assert record.winner in (0, 1, None)
+        assert 1 <= record.rounds <= 6
+        assert len(record.units) == len(clans[first].warriors) + len(clans[second].warriors)
+        removed = [sum(u.points for u in record.units if u.side == s and not u.survived) for s in (0, 1)]
+        assert record.scores == (removed[1], removed[0])
+        assert sum(u.eliminated_points for u in record.units) <= sum(removed) + 1e-9
+        if seed == 0:
+            assert record.log and record.log[-1].startswith("result:")
+
+
+def test_games_are_reproducible_and_log_does_not_change_them(me_cat, clans):
+    a, b = clans["ravens-of-hrafnsey"], clans["wolves-of-the-fjord"]
+    one = SYSTEM.play_game(me_cat, a, b, np.random.default_rng(42), log=True)
+    two = SYSTEM.play_game(me_cat, a, b, np.random.default_rng(42), log=False)
+    assert (one.winner, one.rounds, one.scores) == (two.winner, two.rounds, two.scores)
+    assert one.log == SYSTEM.play_game(me_cat, a, b, np.random.default_rng(42), log=True).log
+
+
+def test_same_result_with_one_and_two_workers(clans):
+    a, b = clans["ravens-of-hrafnsey"], clans["wolves-of-the-fjord"]
+    one = run_playtest(a, b, games=6, seed=7, workers=1)
+    two = run_playtest(a, b, games=6, seed=7, workers=2)
+    assert one.as_json() == two.as_json()
+    assert one.games == 6
+
+
+def test_playtest_command(capsys):
+    path = str(SAMPLES["ravens-of-hrafnsey"])
+    assert main(["playtest", path, "--vs", "wolves-of-the-fjord", "--games", "4", "--seed", "1", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["games"] == 4 and payload["wins"] + payload["draws"] + payload["losses"] == 4
+    assert {u["side"] for u in payload["units"]} == {"list", "opponent"}
+
+
+def test_unknown_entries_do_not_break_a_game(me_cat, clans):
+    broken = clans["wolves-of-the-fjord"].model_copy(deep=True)
+    broken.warriors[1].type = "troll"
+    broken.warriors[2].equipment.append("laser")
+    record = SYSTEM.play_game(me_cat, clans["ravens-of-hrafnsey"], broken, np.random.default_rng(0))
+    assert len(record.units) == len(broken.warriors) - 1 + len(clans["ravens-of-hrafnsey"].warriors)
