@@ -113,6 +113,7 @@ class ArmyBuilderApp(App):
     def open_path(self, path: Path) -> None:
         try:
             session = open_file(path, self.store)
+            session.cat  # resolve the pinned catalogue now: its errors belong here
         except InputError as exc:
             self.notify(str(exc), title="cannot open", severity="error", markup=False, timeout=10)
             return
@@ -126,6 +127,7 @@ class ArmyBuilderApp(App):
             system = get_system(system_id)
             item = dict(system.source.samples())[rel]
             session = open_text(decode_text(item.read_bytes(), rel), rel, None, self.store)
+            session.cat
         except (InputError, KeyError) as exc:
             self.notify(str(exc), title="cannot open the sample", severity="error", markup=False)
             return
@@ -135,6 +137,7 @@ class ArmyBuilderApp(App):
     def recover(self, recovery: Recovery) -> None:
         try:
             session = open_recovery(recovery.file, Path(recovery.path) if recovery.path else None, self.store)
+            session.cat
         except (InputError, OSError) as exc:
             self.notify(f"the recovery copy is unreadable: {exc}", severity="error", markup=False)
             return
@@ -206,5 +209,6 @@ def run(path: Path | None) -> int:
     store = Store()
     if path is not None:
         session = open_file(path, store)  # InputError → "error: file:line:col …", exit 2
+        session.cat  # the pinned catalogue must load too, before the terminal is taken
     ArmyBuilderApp(session, store=store).run()
     return 0

@@ -121,13 +121,36 @@ class EditorScreen(Screen):
         s = self.session
         cat = s.cat
         if self._browser_version != cat.version:
+            first = self._browser_version is None
             self._browser_version = cat.version
-            self.query_one(Browser).set_entries(s.system.browse(cat))
+            browser = self.query_one(Browser)
+            entries = s.system.browse(cat)
+            if first:
+                browser.chosen = self._default_filters(entries)
+            browser.set_entries(entries)
         self.query_one(ListTree).show(s.system.outline(s.army, cat), select)
         self.refresh_status()
         self.last_findings = s.findings()
         self.query_one(FindingsList).show(self.last_findings)
         self.show_detail_for_tree()
+
+    def _default_filters(self, entries: list[BrowserEntry]) -> dict[str, str]:
+        """Start the browser on the list's own people / faction, when entries say theirs."""
+        s = self.session
+        faction = next(
+            (getattr(s.army, f) for f in ("people", "faction", "clan", "warband") if isinstance(getattr(s.army, f, None), str)),
+            None,
+        )
+        if not faction:
+            return {}
+        try:
+            label = next((c.label for c in s.system.factions(s.cat) if c.value == faction), faction)
+        except Exception:  # noqa: BLE001 - a filter is a convenience, never a failure
+            return {}
+        for key in ("people", "faction", "clan"):
+            if any(e.facets.get(key) == label for e in entries):
+                return {key: label}
+        return {}
 
     def refresh_status(self) -> None:
         s = self.session
@@ -139,7 +162,7 @@ class EditorScreen(Screen):
             extra.insert(0, (f"{points.total:g}/{points.limit} {points.unit}", "bold"))
         newer = s.newer_version()
         extra.append((f"catalogue {s.army.catalogue}" + (f" ({newer} available: u)" if newer else ""), "yellow" if newer else "dim"))
-        self.query_one(StatusBar).show(status_text(items, extra))
+        self.query_one("#status", StatusBar).show(status_text(items, extra))
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append("● unsaved  " if s.dirty else "✔ saved  ", style="bold yellow" if s.dirty else "green")
         title.append(s.army.name, style="bold")

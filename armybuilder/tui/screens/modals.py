@@ -27,6 +27,7 @@ def _choice_prompt(label: str, detail: str) -> Text:
 class Menu(ModalScreen[str | None]):
     """Pick one item of a list (edits at a place, export kinds, recent files…)."""
 
+    AUTO_FOCUS = "#menu"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, items: Sequence[tuple[str, Text | str]], subtitle: str = "") -> None:
@@ -57,7 +58,12 @@ class Menu(ModalScreen[str | None]):
 class Confirm(ModalScreen[str | None]):
     """A question with a few buttons; returns the chosen button id (None on escape)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    AUTO_FOCUS = "Button"  # not the scrollable body: Enter must press the first button
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("left", "app.focus_previous", show=False),
+        Binding("right", "app.focus_next", show=False),
+    ]
 
     def __init__(self, title: str, body: Text | str, buttons: Sequence[tuple[str, str, str]] = (("yes", "Yes", "primary"), ("no", "No", "default"))) -> None:
         super().__init__()
@@ -90,6 +96,8 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
     ``check`` is called with the values on submit; it returns an error message to show
     (the form stays open) or None when the edit went through.
     """
+
+    AUTO_FOCUS = None  # on_mount focuses the first value still to give
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "submit", "Apply", show=False)]
 
@@ -186,6 +194,7 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
 class PathPrompt(ModalScreen[Path | None]):
     """Ask a file path (save as, open); ``check`` returns an error text or None."""
 
+    AUTO_FOCUS = "#path"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, default: str = "", check=None, browse: bool = False) -> None:
@@ -245,6 +254,7 @@ class PathPrompt(ModalScreen[Path | None]):
 class FacetFilters(ModalScreen[dict[str, str] | None]):
     """Choose one value per facet (people, category, rank, role) for the browser."""
 
+    AUTO_FOCUS = "Select"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, values: dict[str, list[str]], chosen: dict[str, str]) -> None:

@@ -36,6 +36,7 @@ def parse_query(query: str) -> tuple[list[str], dict[str, str]]:
     """Split a search into words and ``facet:value`` filters (``rank:elite spear``)."""
     words: list[str] = []
     facets: dict[str, str] = {}
+    query = query.lstrip("/")  # the key that opened the search may land in the box
     for token in query.lower().split():
         key, sep, value = token.partition(":")
         if sep and key and value:
@@ -55,7 +56,8 @@ def filter_entries(
         hay = e.search or e.name.lower()
         if any(w not in hay for w in words):
             continue
-        if any(e.facets.get(k, "") != v for k, v in chosen.items()):
+        # an entry without a value for a facet (a tactic has no people) is never hidden by it
+        if any(e.facets.get(k) and e.facets[k] != v for k, v in chosen.items()):
             continue
         if any(v not in e.facets.get(k, "").lower() for k, v in typed.items()):
             continue

@@ -1,0 +1,257 @@
+"""The odds panel: exact odds of one combat, while building a list.
+
+Generic over game systems.  Every system with an odds calculator exposes
+``odds_parameters()`` and ``odds(cat, params)``; the panel shows a form built from
+those parameters.  A system that can also derive the parameters from two units
+(``odds_units(army, cat)`` and ``unit_odds_params(cat, army, i, other, j)``, as
+Rag'Narok 2 does) gets the unit-against-unit view: one of my units against a unit
+of a chosen opponent (a bundled sample or the list itself), both directions,
+each with its "at least k" chart.
+
+The payload convention read here is the one of ``armybuilder odds --json``: for
+each kind of result (``attacks``, ``wounds``...) a ``pmf`` list and a ``mean``;
+anything else in the payload is ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from armybuilder.core.catalog import Catalogue
+from armybuilder.core.system import ArmyListBase, GameSystem, OddsResult
+
+SELF = "\x00self"  # the opponent choice "this list"
+BAR = 30
+
+
+def at_least_chart(title: str, pmf: list[float], mean: float | None = None, width: int = BAR) -> Text:
+    """Horizontal bars of P(X >= k) for k = 1.. while it is at least 0.05 %."""
+    text = Text()
+    text.append(title, style="bold")
+    if mean is not None:
+        text.append(f"   mean {mean:.2f}")
+    text.append("\n")
+    tail = 1.0
+    for k, p in enumerate(pmf):
+        if k:
+            if tail < 0.0005:
+                break
+            filled = round(tail * width)
+            text.append(f"≥{k:<3}", style="dim")
+            text.append("█" * filled, style="green")
+            text.append("·" * (width - filled), style="dim")
+            text.append(f" {tail:6.1%}\n")
+        tail -= p
+    if len(pmf) <= 1:
+        text.append("no success possible\n", style="dim")
+    return text
+
+
+def render_result(result: OddsResult, heading: str) -> Text:
+    """Charts of every distribution of an odds payload (``{"name": {"pmf": [...], "mean": m}}``)."""
+    out = Text()
+    out.append(heading + "\n", style="bold underline")
+    for name, value in result.payload.items():
+        if isinstance(value, dict) and isinstance(value.get("pmf"), list):
+            label = name.capitalize()
+            if value.get("column"):
+                label += f" (column {value['column']}" + (f", {value['result']}" if value.get("result") else "") + ")"
+            out.append_text(at_least_chart(label, value["pmf"], value.get("mean")))
+            out.append("\n")
+    return out
+
+
+class OddsScreen(Screen[None]):
+    """Exact combat odds: unit against unit (both directions) or a free form."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("ctrl+r", "compute", "Compute"),
+    ]
+    DEFAULT_CSS = """
+    OddsScreen { layout: vertical; }
+    OddsScreen #odds-top { height: auto; }
+    OddsScreen .odds-row { height: auto; }
+    OddsScreen .odds-row Label { width: 16; padding: 1 1 0 0; }
+    OddsScreen .odds-row Select { width: 1fr; }
+    OddsScreen #odds-form { height: auto; }
+    OddsScreen #odds-form Input { width: 14; }
+    OddsScreen #odds-results { height: 1fr; }
+    OddsScreen .odds-panel { width: 1fr; height: auto; padding: 0 1; }
+    OddsScreen #odds-message { height: auto; color: $warning; }
+    """
+
+    def __init__(self, system: GameSystem, army: ArmyListBase, catalogue: Catalogue) -> None:
+        super().__init__()
+        self.system = system
+        self.army = army
+        self.cat = catalogue
+        self.params = list(system.odds_parameters())
+        self.unit_mode = hasattr(system, "odds_units") and hasattr(system, "unit_odds_params")
+        self.opponents: dict[str, ArmyListBase] = {}
+
+    # -- layout ------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="odds-top"):
+            yield Static(Text(f"Odds — {self.system.name}: {self.army.name}", style="bold"))
+            yield Static("", id="odds-message")
+            if self.unit_mode and self.params:
+                with Horizontal(classes="odds-row"):
+                    yield Label("My unit")
+                    yield Select(self._my_units(), id="odds-mine", allow_blank=True, prompt="choose a unit")
+                with Horizontal(classes="odds-row"):
+                    yield Label("Opponent")
+                    yield Select(self._opponent_choices(), id="odds-opponent", allow_blank=False, value=SELF)
+                with Horizontal(classes="odds-row"):
+                    yield Label("Their unit")
+                    yield Select([], id="odds-theirs", allow_blank=True, prompt="choose a unit")
+            if self.params:
+                with Horizontal(id="odds-form"):
+                    for p in self.params:
+                        default = "" if p.default is None else str(p.default)
+                        yield Input(default, placeholder=p.label, id=f"odds-p-{p.name}", tooltip=p.help or p.label)
+                    yield Button("Compute", id="odds-compute", variant="primary")
+        with VerticalScroll(id="odds-results"):
+            with Horizontal():
+                yield Static("", id="odds-forward", classes="odds-panel")
+                yield Static("", id="odds-backward", classes="odds-panel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if not self.params:
+            self._message(f"{self.system.name} has no odds calculator yet.")
+            return
+        if self.unit_mode:
+            self._refresh_their_units()
+
+    # -- choices -----------------------------------------------------------------------
+
+    def _my_units(self) -> list[tuple[str, int]]:
+        try:
+            return [(c.label, c.value) for c in self.system.odds_units(self.army, self.cat)]  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - a half-built list must not break the panel
+            return []
+
+    def _opponent_choices(self) -> list[tuple[str, str]]:
+        choices = [("this list (mirror)", SELF)]
+        try:
+            from armybuilder.core.playtest import sample_names
+
+            choices += [(f"sample: {name}", name) for name in sample_names(self.system)]
+        except Exception:  # noqa: BLE001
+            pass
+        return choices
+
+    def opponent(self) -> ArmyListBase:
+        value = self.query_one("#odds-opponent", Select).value
+        if value == SELF or value is Select.NULL:
+            return self.army
+        name = str(value)
+        if name not in self.opponents:
+            from armybuilder.core.playtest import load_sample
+
+            self.opponents[name] = load_sample(self.system, name)
+        return self.opponents[name]
+
+    def _refresh_their_units(self) -> None:
+        select = self.query_one("#odds-theirs", Select)
+        try:
+            other = self.opponent()
+            cat = self.system.catalogue_for(other) if other is not self.army else self.cat
+            units = [(c.label, c.value) for c in self.system.odds_units(other, cat)]  # type: ignore[attr-defined]
+        except Exception as exc:  # noqa: BLE001
+            self._message(f"cannot read the opponent: {exc}")
+            units = []
+        select.set_options(units)
+        if units:
+            select.value = units[0][1]
+
+    # -- events ------------------------------------------------------------------------
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "odds-opponent":
+            self._refresh_their_units()
+        if event.select.id in ("odds-mine", "odds-theirs", "odds-opponent"):
+            self.compute_units()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "odds-compute":
+            self.action_compute()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_compute()
+
+    def action_close(self) -> None:
+        self.app.pop_screen()
+
+    # -- computing ---------------------------------------------------------------------
+
+    def _message(self, text: str) -> None:
+        self.query_one("#odds-message", Static).update(Text(text))
+
+    def _form_values(self) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for p in self.params:
+            raw = self.query_one(f"#odds-p-{p.name}", Input).value.strip()
+            if raw == "" and p.default is not None:
+                values[p.name] = p.default
+                continue
+            if p.kind == "int":
+                try:
+                    values[p.name] = int(raw)
+                except ValueError:
+                    raise ValueError(f"{p.label}: a whole number is needed") from None
+            elif p.kind == "float":
+                try:
+                    values[p.name] = float(raw)
+                except ValueError:
+                    raise ValueError(f"{p.label}: a number is needed") from None
+            elif p.kind == "bool":
+                values[p.name] = raw.lower() in ("1", "yes", "true", "y")
+            else:
+                values[p.name] = raw
+        return values
+
+    def _fill_form(self, params: dict[str, Any]) -> None:
+        for p in self.params:
+            if p.name in params:
+                self.query_one(f"#odds-p-{p.name}", Input).value = str(params[p.name])
+
+    def action_compute(self) -> None:
+        """Odds of the free form (after a unit pick, the form holds my unit's attack)."""
+        try:
+            result = self.system.odds(self.cat, self._form_values())
+        except (ValueError, NotImplementedError) as exc:
+            self._message(str(exc))
+            return
+        self._message("")
+        self.query_one("#odds-forward", Static).update(render_result(result, "Attack"))
+        self.query_one("#odds-backward", Static).update("")
+
+    def compute_units(self) -> None:
+        """Both directions of my unit against theirs, exact."""
+        mine = self.query_one("#odds-mine", Select).value
+        theirs = self.query_one("#odds-theirs", Select).value
+        if mine is Select.NULL or theirs is Select.NULL:
+            return
+        try:
+            other = self.opponent()
+            forward = self.system.unit_odds_params(self.cat, self.army, mine, other, theirs)  # type: ignore[attr-defined]
+            backward = self.system.unit_odds_params(self.cat, other, theirs, self.army, mine)  # type: ignore[attr-defined]
+            out = self.system.odds(self.cat, forward)
+            back = self.system.odds(self.cat, backward)
+        except (ValueError, KeyError, IndexError, NotImplementedError) as exc:
+            self._message(f"cannot compute these odds: {exc}")
+            return
+        self._message("")
+        self._fill_form(forward)
+        self.query_one("#odds-forward", Static).update(render_result(out, "My unit attacks"))
+        self.query_one("#odds-backward", Static).update(render_result(back, "Their unit attacks"))

@@ -1,0 +1,218 @@
+"""The playtest screen: many simulated games against a sample opponent, with honest statistics.
+
+Generic over game systems (``GameSystem.play_game`` through
+:func:`armybuilder.core.playtest.run_playtest`).  The games run in a thread worker
+(the engine is pure Python; with more than one worker process the work leaves
+this process anyway), report progress after every chunk and stop at the next
+chunk when cancelled.  Results: wins, draws and losses, the win rate with its
+Wilson 95 % interval, mean rounds, a histogram of the score margin per game and
+per-unit statistics.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, ProgressBar, Select, Static
+
+from armybuilder.core.catalog import Catalogue
+from armybuilder.core.playtest import PlaytestSummary, histogram, load_sample, run_playtest, sample_names
+from armybuilder.core.system import ArmyListBase, GameSystem
+
+SELF = "\x00self"
+MAX_GAMES = 1_000_000
+
+
+def summary_text(summary: PlaytestSummary, unit: str = "points") -> Text:
+    """W/D/L, win rate with its interval, mean rounds, per-unit lines."""
+    low, high = summary.interval
+    text = Text()
+    head = "Cancelled after " if summary.cancelled else ""
+    text.append(f"{head}{summary.games} games (seed {summary.seed})\n", style="bold")
+    text.append(f"wins {summary.wins}   draws {summary.draws}   losses {summary.losses}\n")
+    text.append(f"win rate {summary.win_rate:.1%}  (95 % Wilson interval {low:.1%} – {high:.1%}; a draw counts half)\n")
+    text.append(f"mean rounds {summary.mean_rounds:.2f}\n\n")
+    text.append("unit                                   survival   eliminated/game\n", style="bold")
+    for u in summary.units:
+        side = "you" if u.side == 0 else "opp"
+        text.append(f"[{side}] {u.name[:32]:<32} {u.survival_rate:8.1%} {u.mean_eliminated:12.1f}\n")
+    return text
+
+
+def histogram_text(values: list[float], unit: str = "points", width: int = 30, bins: int = 10) -> Text:
+    """Bars of the score margin (my score minus the opponent's) per game."""
+    text = Text()
+    text.append(f"Score margin per game ({unit}: mine − theirs)\n", style="bold")
+    rows = histogram(values, bins)
+    if not rows:
+        return text
+    top = max(c for _, _, c in rows) or 1
+    for low, high, count in rows:
+        filled = round(count / top * width)
+        style = "green" if low >= 0 else "red" if high <= 0 else "yellow"
+        text.append(f"{low:8.0f} … {high:8.0f} ", style="dim")
+        text.append("█" * filled, style=style)
+        text.append(f" {count}\n")
+    return text
+
+
+class PlaytestScreen(Screen[None]):
+    """Choose an opponent, a number of games and a seed; run; read the statistics."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("ctrl+r", "run", "Run"),
+        Binding("ctrl+c", "cancel", "Cancel", show=False),
+    ]
+    DEFAULT_CSS = """
+    PlaytestScreen { layout: vertical; }
+    PlaytestScreen #pt-top { height: auto; }
+    PlaytestScreen .pt-row { height: auto; }
+    PlaytestScreen .pt-row Label { width: 12; padding: 1 1 0 0; }
+    PlaytestScreen .pt-row Input { width: 16; }
+    PlaytestScreen .pt-row Select { width: 1fr; }
+    PlaytestScreen #pt-progress { height: auto; margin: 1 0; }
+    PlaytestScreen #pt-results { height: 1fr; }
+    PlaytestScreen .pt-panel { width: 1fr; height: auto; padding: 0 1; }
+    PlaytestScreen #pt-message { height: auto; }
+    """
+
+    def __init__(self, system: GameSystem, army: ArmyListBase, catalogue: Catalogue) -> None:
+        super().__init__()
+        self.system = system
+        self.army = army
+        self.cat = catalogue
+        self.summary: PlaytestSummary | None = None
+        self._cancel = threading.Event()
+        self.running = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pt-top"):
+            yield Static(Text(f"Playtest — {self.system.name}: {self.army.name}", style="bold"))
+            with Horizontal(classes="pt-row"):
+                yield Label("Opponent")
+                yield Select(self._opponent_choices(), id="pt-opponent", allow_blank=False, value=self._default_opponent())
+            with Horizontal(classes="pt-row"):
+                yield Label("Games")
+                yield Input("1000", id="pt-games", type="integer")
+                yield Label("Seed")
+                yield Input("1", id="pt-seed", type="integer")
+                yield Label("Workers")
+                yield Input(str(min(2, os.cpu_count() or 1)), id="pt-workers", type="integer")
+            with Horizontal(classes="pt-row"):
+                yield Button("Run", id="pt-run", variant="primary")
+                yield Button("Cancel", id="pt-cancel", disabled=True)
+            yield ProgressBar(id="pt-progress", show_eta=True)
+            yield Static("", id="pt-message")
+        with VerticalScroll(id="pt-results"):
+            with Horizontal():
+                yield Static("", id="pt-summary", classes="pt-panel")
+                yield Static("", id="pt-histogram", classes="pt-panel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if not self.system.engine_ready():
+            self._message(f"{self.system.name} has no battle simulator yet.", error=True)
+            self.query_one("#pt-run", Button).disabled = True
+
+    # -- choices -------------------------------------------------------------------------
+
+    def _opponent_choices(self) -> list[tuple[str, str]]:
+        choices = []
+        try:
+            choices = [(f"sample: {name}", name) for name in sample_names(self.system)]
+        except Exception:  # noqa: BLE001
+            pass
+        return choices + [("this list (mirror match)", SELF)]
+
+    def _default_opponent(self) -> str:
+        choices = self._opponent_choices()
+        return choices[0][1]
+
+    def _message(self, text: str, error: bool = False) -> None:
+        self.query_one("#pt-message", Static).update(Text(text, style="red" if error else ""))
+
+    def _int(self, widget_id: str, label: str, low: int, high: int) -> int:
+        raw = self.query_one(widget_id, Input).value.strip()
+        try:
+            value = int(raw)
+        except ValueError:
+            raise ValueError(f"{label}: a whole number is needed") from None
+        if not low <= value <= high:
+            raise ValueError(f"{label}: between {low} and {high}")
+        return value
+
+    # -- running -------------------------------------------------------------------------
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "pt-run":
+            self.action_run()
+        elif event.button.id == "pt-cancel":
+            self.action_cancel()
+
+    def action_run(self) -> None:
+        if self.running or not self.system.engine_ready():
+            return
+        try:
+            games = self._int("#pt-games", "Games", 1, MAX_GAMES)
+            seed = self._int("#pt-seed", "Seed", 0, 2**63 - 1)
+            workers = self._int("#pt-workers", "Workers", 1, 64)
+            value = self.query_one("#pt-opponent", Select).value
+            opponent = self.army if value == SELF else load_sample(self.system, str(value))
+        except (ValueError, KeyError) as exc:
+            self._message(str(exc), error=True)
+            return
+        except Exception as exc:  # noqa: BLE001 - a broken sample file
+            self._message(f"cannot load the opponent: {exc}", error=True)
+            return
+        self._cancel.clear()
+        self.running = True
+        self.query_one("#pt-run", Button).disabled = True
+        self.query_one("#pt-cancel", Button).disabled = False
+        bar = self.query_one("#pt-progress", ProgressBar)
+        bar.update(total=games, progress=0)
+        self._message(f"running {games} games…")
+        self.run_games(opponent, games, seed, workers)
+
+    def action_cancel(self) -> None:
+        if self.running:
+            self._cancel.set()
+            self._message("cancelling after the current chunk…")
+
+    @work(thread=True, exclusive=True, group="playtest")
+    def run_games(self, opponent: ArmyListBase, games: int, seed: int, workers: int) -> None:
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(self.query_one("#pt-progress", ProgressBar).update, progress=done)
+
+        try:
+            summary = run_playtest(
+                self.army, opponent, games, seed, workers, progress, cancelled=self._cancel.is_set
+            )
+        except Exception as exc:  # noqa: BLE001 - show it, keep the editor alive
+            self.app.call_from_thread(self._finished, None, f"the simulation failed: {type(exc).__name__}: {exc}")
+            return
+        self.app.call_from_thread(self._finished, summary, "")
+
+    def _finished(self, summary: PlaytestSummary | None, error: str) -> None:
+        self.running = False
+        self.query_one("#pt-run", Button).disabled = False
+        self.query_one("#pt-cancel", Button).disabled = True
+        if summary is None:
+            self._message(error, error=True)
+            return
+        self.summary = summary
+        unit = self.system.format_of(self.army, self.cat).unit if self.system.format_of(self.army, self.cat) else "points"
+        self._message("cancelled" if summary.cancelled else "done")
+        self.query_one("#pt-summary", Static).update(summary_text(summary, unit))
+        self.query_one("#pt-histogram", Static).update(histogram_text(summary.margins, unit))
+
+    def action_close(self) -> None:
+        self._cancel.set()
+        self.app.pop_screen()

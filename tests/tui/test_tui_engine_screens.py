@@ -1,0 +1,160 @@
+"""The odds panel and the playtest screen, driven with Textual's Pilot."""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.widgets import Button, Input, Select, Static
+
+from armybuilder.core.registry import get_system
+from armybuilder.tui.screens.odds import SELF, OddsScreen, at_least_chart
+from armybuilder.tui.screens.playtest import PlaytestScreen, histogram_text
+
+from conftest import other_system  # noqa: E402  (tests are collected without packages)
+
+
+class Host(App):
+    """A bare app that shows one screen (the editor wires the real ones)."""
+
+    def __init__(self, screen) -> None:
+        super().__init__()
+        self.first = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self.first)
+
+
+def _r2_sample():
+    from armybuilder.core.playtest import load_sample, sample_names
+
+    system = get_system("ragnarok2")
+    names = sample_names(system)
+    army = load_sample(system, names[0])
+    return system, army, system.catalogue_for(army), names
+
+
+def _text(screen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+def test_at_least_chart_bars():
+    chart = str(at_least_chart("Wounds", [0.25, 0.5, 0.25], 1.0))
+    lines = chart.splitlines()
+    assert "mean 1.00" in lines[0]
+    assert lines[1].startswith("≥1") and "75.0%" in lines[1]
+    assert lines[2].startswith("≥2") and "25.0%" in lines[2]
+    assert lines[1].count("█") == round(0.75 * 30) and lines[2].count("█") == round(0.25 * 30)
+
+
+def test_histogram_text_counts_every_game():
+    text = str(histogram_text([-10, 0, 5, 5, 40], bins=5))
+    counts = [int(line.rsplit(" ", 1)[1]) for line in text.splitlines()[1:]]
+    assert sum(counts) == 5
+
+
+async def test_odds_unit_against_sample_unit_both_directions():
+    system, army, cat, names = _r2_sample()
+    screen = OddsScreen(system, army, cat)
+    async with Host(screen).run_test(size=(140, 50)) as pilot:
+        await pilot.pause()
+        opponent = screen.query_one("#odds-opponent", Select)
+        opponent.value = names[1]
+        await pilot.pause()
+        screen.query_one("#odds-mine", Select).value = 0
+        await pilot.pause()
+        theirs = screen.query_one("#odds-theirs", Select)
+        assert theirs.value is not Select.NULL
+        forward, backward = _text(screen, "#odds-forward"), _text(screen, "#odds-backward")
+        assert "My unit attacks" in forward and "Their unit attacks" in backward
+        assert "Wounds" in forward and "≥1" in forward and "≥1" in backward
+        # The form now holds my unit's attack: the same exact numbers as the system's odds().
+        other = screen.opponent()
+        params = system.unit_odds_params(cat, army, 0, other, theirs.value)
+        assert screen.query_one("#odds-p-attack", Input).value == str(params["attack"])
+        mean = system.odds(cat, params).payload["wounds"]["mean"]
+        assert f"mean {mean:.2f}" in forward
+
+
+async def test_odds_free_form_and_bad_input(r2, cat=None):
+    system = r2
+    cat = system.catalogue()
+    army = system.new_list(cat, faction="lions")
+    screen = OddsScreen(system, army, cat)
+    async with Host(screen).run_test(size=(140, 50)) as pilot:
+        await pilot.pause()
+        assert screen.query_one("#odds-opponent", Select).value == SELF
+        values = {"attack": "4", "defense": "2", "strength": "5", "resistance": "3", "dice": "20"}
+        for name, value in values.items():
+            screen.query_one(f"#odds-p-{name}", Input).value = value
+        await pilot.click("#odds-compute")
+        await pilot.pause()
+        assert "Attacks" in _text(screen, "#odds-forward")
+        screen.query_one("#odds-p-dice", Input).value = "lots"
+        await pilot.click("#odds-compute")
+        await pilot.pause()
+        assert "whole number" in _text(screen, "#odds-message")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(pilot.app.screen, OddsScreen)
+
+
+async def test_playtest_runs_in_a_worker_and_shows_statistics():
+    system, army, cat, names = _r2_sample()
+    screen = PlaytestScreen(system, army, cat)
+    async with Host(screen).run_test(size=(140, 50)) as pilot:
+        await pilot.pause()
+        screen.query_one("#pt-games", Input).value = "40"
+        screen.query_one("#pt-seed", Input).value = "7"
+        screen.query_one("#pt-workers", Input).value = "1"
+        await pilot.click("#pt-run")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        summary = screen.summary
+        assert summary is not None and summary.games == 40 and not summary.cancelled
+        assert summary.wins + summary.draws + summary.losses == 40
+        text = _text(screen, "#pt-summary")
+        assert f"wins {summary.wins}" in text and "Wilson" in text
+        assert "Score margin" in _text(screen, "#pt-histogram")
+        assert str(screen.query_one("#pt-progress").progress) in ("40", "40.0")
+        assert not screen.query_one("#pt-run", Button).disabled
+
+
+async def test_playtest_cancel_stops_early():
+    system, army, cat, names = _r2_sample()
+    screen = PlaytestScreen(system, army, cat)
+    async with Host(screen).run_test(size=(140, 50)) as pilot:
+        await pilot.pause()
+        screen.query_one("#pt-games", Input).value = "100000"
+        screen.query_one("#pt-workers", Input).value = "1"
+        await pilot.click("#pt-run")
+        await pilot.pause()
+        await pilot.click("#pt-cancel")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.summary is not None and screen.summary.cancelled
+        assert screen.summary.games < 100000
+        assert "Cancelled" in _text(screen, "#pt-summary")
+
+
+async def test_playtest_rejects_bad_numbers(r2):
+    cat = r2.catalogue()
+    army = r2.new_list(cat, faction="lions")
+    screen = PlaytestScreen(r2, army, cat)
+    async with Host(screen).run_test(size=(140, 50)) as pilot:
+        await pilot.pause()
+        screen.query_one("#pt-games", Input).value = "0"
+        await pilot.click("#pt-run")
+        await pilot.pause()
+        assert "Games: between 1" in _text(screen, "#pt-message")
+        assert screen.summary is None
+
+
+async def test_screens_on_another_system_stay_usable():
+    system, samples = other_system("rattle-and-rend")
+    from armybuilder.core.playtest import load_sample
+
+    army = load_sample(system, samples[0][0])
+    cat = system.catalogue_for(army)
+    for screen in (OddsScreen(system, army, cat), PlaytestScreen(system, army, cat)):
+        async with Host(screen).run_test(size=(140, 50)) as pilot:
+            await pilot.pause()
+            assert pilot.app.screen is screen
