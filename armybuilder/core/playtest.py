@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .registry import get_system
-from .system import ArmyListBase, GameRecord
+from .system import ArmyListBase, GameRecord, GameSystem
 
 Z95 = 1.959963984540054
 
@@ -62,6 +62,8 @@ class PlaytestSummary:
     units: list[UnitStats]
     log: list[str] = field(default_factory=list)
     cancelled: bool = False
+    #: per game, in game order: the list's score minus the opponent's (A.P., points...)
+    margins: list[float] = field(default_factory=list)
 
     @property
     def win_rate(self) -> float:
@@ -139,7 +141,13 @@ def run_playtest(
                 progress(len(records), games)
     else:
         a, b = first.model_dump(mode="json"), second.model_dump(mode="json")
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        # fork is cheap, but forking a process with other threads (the TUI runs this in
+        # a thread worker) can deadlock: spawn there.
+        import multiprocessing
+        import threading
+
+        method = "fork" if threading.current_thread() is threading.main_thread() and os.name == "posix" else "spawn"
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
             futures = [
                 pool.submit(_play_chunk, system.id, cat.version, a, b, seed, s, e) for s, e in bounds
             ]
@@ -172,4 +180,39 @@ def summarise(records: list[GameRecord], seed: int) -> PlaytestSummary:
             stats.survived += int(u.survived)
             stats.eliminated_points += u.eliminated_points
     mean_rounds = sum(r.rounds for r in records) / len(records) if records else 0.0
-    return PlaytestSummary(len(records), wins, draws, losses, seed, mean_rounds, list(units.values()))
+    margins = [float(r.scores[0] - r.scores[1]) for r in records]
+    return PlaytestSummary(
+        len(records), wins, draws, losses, seed, mean_rounds, list(units.values()), margins=margins
+    )
+
+
+def histogram(values: list[float], bins: int = 10) -> list[tuple[float, float, int]]:
+    """Equal-width bins over the values' range: [(low, high, count)], for charts."""
+    if not values:
+        return []
+    low, high = min(values), max(values)
+    if high == low:
+        return [(low, high, len(values))]
+    width = (high - low) / bins
+    counts = [0] * bins
+    for v in values:
+        counts[min(int((v - low) / width), bins - 1)] += 1
+    return [(low + i * width, low + (i + 1) * width, c) for i, c in enumerate(counts)]
+
+
+def sample_names(system: GameSystem) -> list[str]:
+    """Names of the bundled sample lists of a system (the sample opponents)."""
+    return [name.removesuffix(".yaml") for name, _ in system.source.samples()]
+
+
+def load_sample(system: GameSystem, name: str) -> ArmyListBase:
+    """A bundled sample list of *system*, parsed and validated (raises InputError if broken)."""
+    from .lists import list_from_doc
+    from .yamlio import decode_text, parse_text
+
+    wanted = name if name.endswith(".yaml") else f"{name}.yaml"
+    for rel, item in system.source.samples():
+        if rel == wanted:
+            label = f"sample:{name}"
+            return list_from_doc(parse_text(decode_text(item.read_bytes(), label), label), label, None).army
+    raise KeyError(f"{system.name} has no sample named {name!r}")

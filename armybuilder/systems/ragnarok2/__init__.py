@@ -183,6 +183,18 @@ class Ragnarok2(GameSystem):
 
         return odds.combat_odds(cat, params)
 
+    def odds_units(self, army: R2List, cat: Catalogue) -> list[Choice]:
+        """Units of a list the odds panel can pit against each other (index, label)."""
+        from .engine import odds
+
+        return [Choice(i, label) for i, label in odds.unit_choices(army, cat)]
+
+    def unit_odds_params(self, cat: Catalogue, army: R2List, unit: int, other: R2List, other_unit: int) -> dict[str, Any]:
+        """Parameters of :meth:`odds` for *unit* of *army* attacking *other_unit* of *other*."""
+        from .engine import odds
+
+        return odds.unit_odds_params(army, unit, other, other_unit, cat)
+
     def engine_ready(self) -> bool:
         import importlib.util
 

@@ -117,3 +117,58 @@ def combat_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
     lines.append("")
     lines.append("Contest table R2-D1 is provisional (reconstructed; see the reference sheets).")
     return OddsResult(payload, tuple(lines))
+
+
+# --------------------------------------------------------------------------- unit against unit
+
+
+def unit_choices(army: Any, cat: Catalogue) -> list[tuple[int, str]]:
+    """(index, label) of the list's units that can fight (they have a profile in *cat*)."""
+    from ..army import profile
+
+    out = []
+    for i, unit in enumerate(army.units):
+        pid = unit.troops.profile if unit.troops and unit.troops.count else (unit.members[0].profile if unit.members else None)
+        p = profile(cat, pid) if pid else None
+        if p is None:
+            continue
+        count = unit.troops.count if unit.troops and unit.troops.count else 1
+        out.append((i, f"{unit.name or p.name} ({count} × {p.name})"))
+    return out
+
+
+def unit_odds_params(army: Any, index: int, other: Any, other_index: int, cat: Catalogue) -> dict[str, Any]:
+    """Odds parameters for unit *index* of *army* attacking unit *other_index* of *other*.
+
+    The attacker's troops (or its first member) roll all their combat dice (seed:
+    Combat dice) with their ATT and STR against the DEF and RES of the target's
+    troops; Master strike moves the attacks one column left, Hard boiled the
+    Wound rolls against the target.  Characters of the unit are not added (they
+    have their own profile and would make a second combat).
+    """
+    from ..army import profile
+    from .abilities import traits_of
+    from .battle import combat_dice
+
+    def troops(lst: Any, i: int):
+        unit = lst.units[i]
+        if unit.troops and unit.troops.count:
+            return profile(cat, unit.troops.profile), unit.troops.count
+        return (profile(cat, unit.members[0].profile), 1) if unit.members else (None, 0)
+
+    mine, n = troops(army, index)
+    theirs, _ = troops(other, other_index)
+    if mine is None or theirs is None:
+        raise ValueError("that unit has no known profile in this catalogue")
+    t_mine = traits_of(tuple(mine.abilities), tuple(mine.roles))
+    t_theirs = traits_of(tuple(theirs.abilities), tuple(theirs.roles))
+    strength = mine.str_ + (mine.att + t_mine.master_strike if t_mine.master_strike is not None else 0)
+    return {
+        "attack": mine.att,
+        "defense": theirs.def_,
+        "strength": strength,
+        "resistance": theirs.res,
+        "dice": min(n * combat_dice(mine), 200),
+        "attack_shift": -1 if t_mine.master_strike is not None else 0,
+        "wound_shift": t_theirs.wound_shift_against,
+    }
