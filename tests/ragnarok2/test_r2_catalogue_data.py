@@ -32,7 +32,12 @@ SEED_PEOPLES = {
     "ashinan": ("The Web of Ashinân", "Meanders of Darkness", "scattered", "scattered"),
     "caer-maed": ("The Seers of Caer Maed", "Meanders of Darkness", "scattered", "scattered"),
     "abyss": ("The Possessed of the Abyss", "Meanders of Darkness", "close", "close"),
-    "ophidian-alliance": ("The Ophidian Alliance", "Meanders of Darkness", "scattered", "scattered"),
+    "ophidian-alliance": (
+        "The Ophidian Alliance",
+        "Meanders of Darkness",
+        "scattered",
+        "scattered",
+    ),
     "quithayran": ("The Guardians of Quithayran", "Paths of Destiny", "scattered", "scattered"),
     "bran-o-kor": ("The Braves of Bran-Ô-Kor", "Paths of Destiny", "scattered", "scattered"),
     "yllia": ("The Children of Yllia", "Paths of Destiny", "scattered", "scattered"),
@@ -101,9 +106,29 @@ def test_contest_table_is_r2_d1_and_provisional(v100):
     contest = v100.data.tables.contest
     assert contest is not None and contest.provisional and contest.decision == "R2-D1"
     assert len(contest.columns) == 9
-    assert [c.result for c in contest.columns] == ["6*", "6", "5+", "4+", "3+", "2+", "2+/5", "2+/4", "2+/3"]
+    assert [c.result for c in contest.columns] == [
+        "6*",
+        "6",
+        "5+",
+        "4+",
+        "3+",
+        "2+",
+        "2+/5",
+        "2+/4",
+        "2+/3",
+    ]
     bounds = [(c.low, c.high) for c in contest.columns]
-    assert bounds == [(None, -13), (-12, -8), (-7, -4), (-3, -2), (-1, 1), (2, 3), (4, 7), (8, 12), (13, None)]
+    assert bounds == [
+        (None, -13),
+        (-12, -8),
+        (-7, -4),
+        (-3, -2),
+        (-1, 1),
+        (2, 3),
+        (4, 7),
+        (8, 12),
+        (13, None),
+    ]
     # The data and the engine's default reconstruction agree die for die.
     engine = [(c.success, c.reroll_from, c.halved) for c in R2_D1_COLUMNS]
     assert [(c.success, c.reroll_from, c.halved) for c in contest.columns] == engine
@@ -112,7 +137,11 @@ def test_contest_table_is_r2_d1_and_provisional(v100):
 def test_contest_columns_cover_every_difference_once(v100):
     columns = v100.data.tables.contest.columns
     for difference in range(-40, 41):
-        hits = [c for c in columns if (c.low is None or c.low <= difference) and (c.high is None or difference <= c.high)]
+        hits = [
+            c
+            for c in columns
+            if (c.low is None or c.low <= difference) and (c.high is None or difference <= c.high)
+        ]
         assert len(hits) == 1, difference
 
 
@@ -162,20 +191,54 @@ def test_power_wound_levels_fray_and_fear_tables(v100):
         "enormous": (3, 2), "colossal": (4, 2), "gigantic": (5, 2),
     }  # fmt: skip
     assert t.incarnate_wound_levels == 4
-    assert [(r.ratio, r.value) for r in t.outcome_of_fray] == [(3, 4), (2, 6), (1, 8), (-2, 10), (-3, 12)]
-    assert [(r.ratio, r.value) for r in t.fear_balance] == [(3, 3), (2, 2), (1, 0), (-2, -2), (-3, -3)]
+    assert [(r.ratio, r.value) for r in t.outcome_of_fray] == [
+        (3, 4),
+        (2, 6),
+        (1, 8),
+        (-2, 10),
+        (-3, 12),
+    ]
+    assert [(r.ratio, r.value) for r in t.fear_balance] == [
+        (3, 3),
+        (2, 2),
+        (1, 0),
+        (-2, -2),
+        (-3, -3),
+    ]
 
 
 def test_shooting_movement_orders_and_phases(v100):
     t = v100.data.tables
-    assert {r.band: r.difficulty for r in t.shooting.ranges} == {"short": 4, "medium": 7, "long": 10}
+    assert {r.band: r.difficulty for r in t.shooting.ranges} == {
+        "short": 4,
+        "medium": 7,
+        "long": 10,
+    }
     assert sorted(m.modifier for m in t.shooting.modifiers) == [-2, -1, 1, 1, 2]
-    assert {m.action: m.multiplier for m in t.movement} == {"March": 1, "Run": 2, "Engagement": 2, "Charge": 2}
+    assert {m.action: m.multiplier for m in t.movement} == {
+        "March": 1,
+        "Run": 2,
+        "Engagement": 2,
+        "Charge": 2,
+    }
     actions = {o.id: [a.id for a in o.actions] for o in t.orders}
     assert actions["progress"] == ["stationary", "march", "run", "disengagement"]
     assert actions["assault"] == ["charge", "engagement"]
-    assert set(actions["reaction"]) >= {"counter-charge", "withstand-charge", "retreat", "counter-magic", "censure"}
-    assert [p.id for p in t.phases] == ["strategic", "activation", "combat", "mystic", "maintenance", "time-out"]
+    assert set(actions["reaction"]) >= {
+        "counter-charge",
+        "withstand-charge",
+        "retreat",
+        "counter-magic",
+        "censure",
+    }
+    assert [p.id for p in t.phases] == [
+        "strategic",
+        "activation",
+        "combat",
+        "mystic",
+        "maintenance",
+        "time-out",
+    ]
     assert t.faith_recovery == {"devout": 1, "zealot": 2, "dean": 3, "avatar": 4}
 
 
@@ -184,13 +247,23 @@ def test_every_table_names_its_source(v100):
     for name in ("contest", "tactical", "army_scheme", "shooting"):
         assert getattr(t, name).source.startswith(("seed", "mystics seed")), name
     for name, value in t:
-        if isinstance(value, list) and value or isinstance(value, dict) and value and name != "sources":
+        if (
+            isinstance(value, list)
+            and value
+            or isinstance(value, dict)
+            and value
+            and name != "sources"
+        ):
             assert t.sources.get(name), f"tables.{name} has no source"
 
 
 def test_formats_carry_the_shares_of_r2_d7(v100):
     formats = {f.id: f for f in v100.data.formats}
-    assert {k: f.limit for k, f in formats.items()} == {"1000-ap": 1000, "1500-ap": 1500, "2000-ap": 2000}
+    assert {k: f.limit for k, f in formats.items()} == {
+        "1000-ap": 1000,
+        "1500-ap": 1500,
+        "2000-ap": 2000,
+    }
     assert [f.id for f in v100.data.formats if f.default] == ["1000-ap"]
     assert all(f.character_share == 50 and f.war_machine_share == 25 for f in formats.values())
 
@@ -235,7 +308,9 @@ def test_battle_toad_never_leads_from_1_1_0(v100, v110):
 
 
 def _skull_warriors(cat):
-    return [p for p in cat.data.profiles if p.people == "acheron" and "crane warrior" in p.name.lower()]
+    return [
+        p for p in cat.data.profiles if p.people == "acheron" and "crane warrior" in p.name.lower()
+    ]
 
 
 def test_horns_of_damnation_cost_17_for_skull_warriors_from_1_1_0(v100, v110):
@@ -248,6 +323,41 @@ def test_horns_of_damnation_cost_17_for_skull_warriors_from_1_1_0(v100, v110):
         assert [o.cost for o in horns] == [17], p.id
         before = v100.get("profiles", p.id)
         assert all(o.cost != 17 for o in before.options if o.id == SKULL_WARRIOR_HORNS)
+
+
+def test_the_formation_erratum_changes_what_a_tir_na_bor_unit_may_hold(v100, v110):
+    """Four dwarves are a legal army-corps horde at 1.0.0 (3-12) but too few for a regiment at 1.1.0 (5-20)."""
+    from armybuilder.systems.ragnarok2.army import R2List, Troops, Unit
+    from armybuilder.systems.ragnarok2.rules import run_rules
+
+    boors = next(
+        p.id
+        for p in v110.data.profiles
+        if p.people == "tir-na-bor" and p.rank == "regular" and not p.roles
+    )
+
+    def effective_findings(cat):
+        army = R2List(
+            catalogue=cat.version,
+            format="1000-ap",
+            name="t",
+            people="tir-na-bor",
+            units=[Unit(troops=Troops(profile=boors, count=4))],
+        )
+        return [f.message for f in run_rules(army, cat) if f.rule == "ragnarok2.unit.effective"]
+
+    assert effective_findings(v100) == []
+    (message,) = effective_findings(v110)
+    assert "5 to 20" in message
+
+
+def test_the_horns_of_damnation_add_17_points_to_a_skull_warrior(v110):
+    from armybuilder.systems.ragnarok2.army import Member, member_cost
+
+    warrior = _skull_warriors(v110)[0]
+    plain = member_cost(v110, Member(profile=warrior.id))
+    horned = member_cost(v110, Member(profile=warrior.id, options=[SKULL_WARRIOR_HORNS]))
+    assert (plain, horned - plain) == (warrior.cost, 17)
 
 
 # --------------------------------------------------------------------------- mystics, tactics
@@ -263,7 +373,10 @@ def test_six_rituals_and_six_communions_with_their_figures(v100):
         "teleportation": ("Air", 10, 10, 10),
         "terror": ("Darkness", 15, 12, 15),
     }
-    communions = {c.id: (c.cult, c.fervor, tuple(c.aspects), c.difficulty, c.power) for c in v100.data.communions}
+    communions = {
+        c.id: (c.cult, c.fervor, tuple(c.aspects), c.difficulty, c.power)
+        for c in v100.data.communions
+    }
     assert communions == {
         "divine-anger": ("Universal", 15, ("destruction",), 10, 21),
         "divine-grace": ("Universal", 10, ("alteration",), 8, 16),
@@ -283,13 +396,27 @@ def test_four_provisional_tactics_with_simulator_effects(v100):
         assert t.effects and set(t.effects) <= set(TACTIC_EFFECT_KEYS)
         assert sum(t.effects.values()) > 0, "pros help the unit"
         assert sum(t.cons_effects.values()) < 0, "cons hurt it"
-    assert tactics["unfailing-wall"].formation == "close" and tactics["unfailing-wall"].min_effective == 5
+    assert (
+        tactics["unfailing-wall"].formation == "close"
+        and tactics["unfailing-wall"].min_effective == 5
+    )
 
 
 def test_misspelt_tactic_effect_is_refused():
     with pytest.raises(ValidationError, match="atack_shift"):
         R2Catalog.model_validate(
-            {"tactics": [{"id": "x", "name": "X", "condition": "c", "pros": "p", "cons": "c", "effects": {"atack_shift": 1}}]}
+            {
+                "tactics": [
+                    {
+                        "id": "x",
+                        "name": "X",
+                        "condition": "c",
+                        "pros": "p",
+                        "cons": "c",
+                        "effects": {"atack_shift": 1},
+                    }
+                ]
+            }
         )
 
 
@@ -330,12 +457,19 @@ def test_rule_texts_are_in_our_own_words(v100):
     texts += [("tables.contest.rules", rule) for rule in tables.contest.rules]
     for order in tables.orders:
         texts.append((f"tables.orders[{order.id}]", order.text))
-        texts += [(f"tables.orders[{order.id}][{a.id}]", f"{a.condition} {a.test} {a.text}") for a in order.actions]
+        texts += [
+            (f"tables.orders[{order.id}][{a.id}]", f"{a.condition} {a.test} {a.text}")
+            for a in order.actions
+        ]
     texts += [(f"tables.phases[{p.id}]", " ".join(p.steps)) for p in tables.phases]
     texts += [(f"decisions[{d.id}]", d.summary) for d in v100.data.decisions]
     texts += [(f"peoples[{p.id}]", p.note) for p in v100.data.peoples]
     texts += [("notes", note) for note in v100.data.notes]
-    copied = [(where, sorted(" ".join(s) for s in _shingles(text) & seeds)) for where, text in texts if _shingles(text) & seeds]
+    copied = [
+        (where, sorted(" ".join(s) for s in _shingles(text) & seeds))
+        for where, text in texts
+        if _shingles(text) & seeds
+    ]
     assert copied == []
 
 
@@ -359,7 +493,14 @@ def test_catalog_commands_on_the_shipped_catalogue(capsys):
 
     assert main(["catalog", "diff", "ragnarok2", "1.0.0", "1.1.0", "--json"]) == 0
     diffed = json.loads(capsys.readouterr().out)
-    assert {"collection": "peoples", "entry": "no-dan-kar", "kind": "changed", "field": "formation", "old": "scattered", "new": "close"} in diffed["changes"]
+    assert {
+        "collection": "peoples",
+        "entry": "no-dan-kar",
+        "kind": "changed",
+        "field": "formation",
+        "old": "scattered",
+        "new": "close",
+    } in diffed["changes"]
     (erratum,) = [e for e in diffed["errata"] if e["version"] == "1.1.0"]
     assert erratum["source"] and all(op["note"] for op in erratum["operations"])
 
