@@ -85,13 +85,15 @@ def _card_styles(size: float) -> Styles:
 def _title_paragraph(card: Card, styles: Styles, width: float, suffix: str = "") -> tuple[RLParagraph, float]:
     title_style = styles.h2.clone("card_title", textColor=colors.white, fontSize=styles.base * 1.45, leading=styles.base * 1.65, spaceBefore=0, spaceAfter=0, keepWithNext=0)
     text = plain(card.title) or "Untitled"
+    if len(text) > 140:  # four lines at most fit in the band; cut before measuring
+        text = text[:139] + "…"
     para = RLParagraph(esc(text) + suffix, title_style)
     _, h = para.wrap(width, 10_000)
     limit = title_style.leading * 4
     if h > limit:  # an absurdly long title: keep the first lines, never the whole card
         while len(text) > 8 and h > limit:
             text = text[: int(len(text) * 0.8)]
-            para = RLParagraph(esc(text) + "…" + suffix, title_style)
+            para = RLParagraph(esc(text.rstrip("…")) + "…" + suffix, title_style)
             _, h = para.wrap(width, 10_000)
     return para, h
 

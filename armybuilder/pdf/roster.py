@@ -45,6 +45,14 @@ def roster_fingerprint(roster: Roster) -> str:
     return roster.fingerprint or _header_value(roster, "fingerprint")
 
 
+#: longest title printed in the (unsplittable) title box; a longer one follows in full below
+TITLE_CAP = 160
+
+
+def _cap(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def _fingerprint_style(fp: str, styles: Styles, width: float):
     """The big fingerprint style, shrunk until the code fits on one line of the box."""
     style = styles.fingerprint
@@ -61,9 +69,9 @@ def _title_block(roster: Roster, styles: Styles, width: float) -> Flowable:
     subtitle = " · ".join(
         v for v in (_header_value(roster, "system", "game"), _header_value(roster, "people", "faction", "clan", "warband"), _header_value(roster, "format")) if v
     )
-    left = [RLParagraph(esc(roster.title or "Unnamed list"), styles.title)]
+    left = [RLParagraph(esc(_cap(roster.title or "Unnamed list", TITLE_CAP)), styles.title)]
     if subtitle:
-        left.append(RLParagraph(esc(subtitle), styles.subtitle))
+        left.append(RLParagraph(esc(_cap(subtitle, TITLE_CAP)), styles.subtitle))
     right = [
         RLParagraph("FINGERPRINT", styles.fingerprint_label),
         RLParagraph(esc(fp or "—"), _fingerprint_style(fp or "—", styles, fp_w - 14)),
@@ -183,10 +191,13 @@ def _glossary(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
 
 def roster_story(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
     story: list[Flowable] = [_title_block(roster, styles, width), Spacer(1, 3 * mm)]
+    # legality comes right under the title, so it starts on page 1 whatever follows
+    story += _legality(roster, styles, width)
+    if len(roster.title) > TITLE_CAP:  # the box shows the start; the whole name prints here
+        story.append(RLParagraph("<b>Full name:</b> " + esc(roster.title), styles.body))
     grid = _header_grid(roster, styles, width)
     if grid is not None:
         story += [grid, Spacer(1, 4 * mm)]
-    story += _legality(roster, styles, width)
     story += blocks_to_flowables(roster.blocks, styles, width)
     story += _glossary(roster, styles, width)
     return story
