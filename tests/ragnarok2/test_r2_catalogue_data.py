@@ -444,8 +444,10 @@ def _shingles(text: str, n: int = 7) -> set[tuple[str, ...]]:
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="the seeds are not beside the checkout")
-def test_rule_texts_are_in_our_own_words(v100):
-    """No summary, table text, decision or note repeats seven words in a row of the seeds."""
+@pytest.mark.parametrize("version", ["1.0.0", "1.1.0"])
+def test_rule_texts_are_in_our_own_words(shipped, version):
+    """No summary, table text, decision, note or erratum text repeats seven words in a row of the seeds."""
+    v100 = shipped.resolve(version)
     seeds = set()
     for path in SEEDS.glob("*.txt"):
         seeds |= _shingles(path.read_text(encoding="utf-8"))
@@ -465,6 +467,12 @@ def test_rule_texts_are_in_our_own_words(v100):
     texts += [(f"decisions[{d.id}]", d.summary) for d in v100.data.decisions]
     texts += [(f"peoples[{p.id}]", p.note) for p in v100.data.peoples]
     texts += [("notes", note) for note in v100.data.notes]
+    texts += [(f"restrictions[{r.id}]", r.text) for r in v100.data.restrictions]
+    texts += [
+        (f"profiles[{p.id}].options[{o.id}]", o.text)
+        for p in _skull_warriors(v100)
+        for o in p.options
+    ]
     copied = [
         (where, sorted(" ".join(s) for s in _shingles(text) & seeds))
         for where, text in texts
