@@ -119,6 +119,9 @@ ABILITY_REMARKS: dict[str, str] = {
 
 ELEMENTS = ("air", "darkness", "earth", "fire", "light", "water")
 
+#: Misspelt Elements of the reference data.
+ELEMENT_ALIASES = {"darkenss": "darkness"}
+
 #: Magic paths as the reference spells them → our spelling.
 PATHS: dict[str, str] = {
     "affliction": "affliction",
@@ -271,6 +274,16 @@ OVERRIDES: dict[str, tuple[dict[str, object], str]] = {
     "syharhalna-dirz-halberdier": (
         {"mov": 10},
         "the reference prints MOV 1, a misprint for 10 like every foot fighter of Syharhalna",
+    ),
+    "akkylannie-eschelius-the-ardent": (
+        {"elements": ["fire"], "path": "exorcism"},
+        "the reference says only 'Adept/special'; Fire and Exorcism assigned, as for the "
+        "Griffin's other inquisitor magicians (darkness hunters, Celeas Mundi)",
+    ),
+    "caer-maed-soul-snatcher": (
+        {"elements": ["darkness"]},
+        "the reference says 'Special Initiate/Affliction'; Darkness assigned, as Tyramon casts "
+        "Affliction with Darkness and Fire",
     ),
     "alahan-agent-of-the-chimera": (
         {"mov": 10},

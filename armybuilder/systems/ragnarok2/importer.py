@@ -302,6 +302,8 @@ _FAITH = re.compile(
 
 def _elements(text: str) -> list[str]:
     t = text.lower()
+    for wrong, right in A.ELEMENT_ALIASES.items():
+        t = t.replace(wrong, right)
     found = set()
     if "4 elements" in t:
         found.update(("air", "earth", "fire", "water"))
