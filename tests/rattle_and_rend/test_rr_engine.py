@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from armybuilder.core.lists import parse_list
 from armybuilder.core.playtest import run_playtest
+from armybuilder.systems.rattle_and_rend.army import Group, RRList
 from armybuilder.systems.rattle_and_rend.engine.dice import (
     BREAK,
     CRITICAL,
@@ -182,3 +183,49 @@ def test_playtest_command(tmp_path):
     payload = json.loads(out.stdout)
     assert payload["games"] == 6 and payload["wins"] + payload["draws"] + payload["losses"] == 6
     assert {u["side"] for u in payload["units"]} == {"list", "opponent"}
+
+
+def _variant(i: int, cat) -> RRList:
+    """A legal warband using the i-th warband traits, champion actions, heavy trait and warding reaction."""
+    traits = [t.id for t in cat.data.warband_traits]
+    wards = [r.id for r in cat.data.reactions if r.kind == "warding"]
+    champions = [a.id for a in cat.data.actions if a.kind == "champion"]
+    heavies = [h.id for h in cat.data.heavy_traits]
+    first, second = traits[i % len(traits)], traits[(i * 7 + 3) % len(traits)]
+    if first == second:
+        second = traits[(i + 1) % len(traits)]
+    heavy = heavies[i % len(heavies)]
+    return RRList(
+        catalogue="1.0.0",
+        format="12-points",
+        name=f"variant {i}",
+        traits=[first, second],
+        drive="frenzy",
+        groups=[
+            Group(type="fighters"),
+            Group(type="champion", champion_action=champions[i % len(champions)], attached_to=0),
+            Group(type="shooters"),
+            Group(type="skirmishers", transported_by=4 if heavy == "transport" else None),
+            Group(type="heavy", heavy_trait=heavy),
+            Group(type="ward", warding_reaction=wards[i % len(wards)]),
+            Group(type="champion", champion_action=champions[(i + 3) % len(champions)]),
+        ],
+    )
+
+
+def test_every_trait_action_and_warding_reaction_plays(cat):
+    """Warbands covering every warband trait, champion action, heavy trait and warding reaction."""
+    from armybuilder.systems.rattle_and_rend.rules import run_rules
+
+    variants = [_variant(i, cat) for i in range(18)]
+    covered = {t for v in variants for t in v.traits}
+    assert covered == {t.id for t in cat.data.warband_traits}
+    reactions = set()
+    for i in range(9):
+        a, b = variants[i], variants[17 - i]
+        assert not [f for f in run_rules(a, cat) if f.severity == "error"]
+        for seed in range(2):
+            record = play_game(cat, a, b, np.random.default_rng(100 * i + seed), log=True)
+            assert record.winner in (0, 1, None)
+            reactions |= {line.split("reacts with ")[1].split(" (")[0] for line in record.log if "reacts with" in line}
+    assert {"Intimidate", "Suppression", "Evade", "Countercharge"} <= reactions

@@ -70,7 +70,7 @@ from .board import (
 from .dice import CRITICAL, FAIL, SUCCESS, check_probabilities, dice_count
 
 MAX_ACTIONS_PER_ROUND = 240
-REMOVE_VALUE = 1.5  # value of removing one enemy point, in momentum points
+REMOVE_VALUE = 3.0  # value of removing one enemy point, in momentum points (it is lost every round)
 COST_WEIGHT = 0.45  # how much one momentum point spent weighs against that
 
 
@@ -562,7 +562,7 @@ class Game:
             travelled = max(0.0, hit_t * step - 0.5)
             x, y = x + (ex - x) * (travelled / step), y + (ey - y) * (travelled / step)
             length -= travelled
-            if hit is None or hit[3] != "terrain" or pivots <= 0:
+            if hit is None or pivots <= 0:
                 break
             # pivot round the piece: aim for a point beside it, on the side nearer the target
             nx, ny = -(ty - y), tx - x
@@ -931,7 +931,7 @@ class Game:
                 options.append((value, w, "Follow", follow))
         for _w, ally in self._warding_groups(enemy, "pursuit"):
             if self.within(ally, u, ally.rng) and dist(ally.x, ally.y, ex, ey) > self.mm(ally.rng) and ally.mov:
-                value = 0.9 * self.p_success(ally.guile)
+                value = 1.3 * self.p_success(ally.guile)
 
                 def pursue(ally: Unit = ally) -> None:
                     if self.roll(ally.guile, 0, 0, enemy, True) != FAIL:
@@ -979,7 +979,7 @@ class Game:
         if "regroup" in t.reactions and t.guile is not None:
             helpers = [o for o in self.allies(t) if self.within(t, o, "M") and self.los(t, o) and o.mov and o.fury is not None]
             if helpers:
-                value = 0.5 * self.p_success(t.guile) + 0.3
+                value = 0.6 + 0.6 * self.p_success(t.guile)
 
                 def regroup(helpers: list[Unit] = helpers) -> None:
                     r = self.roll(t.guile, 0, 0, target_side, True)
@@ -1153,9 +1153,9 @@ class Game:
     def move_value(self, u: Unit, ex: float, ey: float) -> float:
         gx, gy = self.goal(u)
         progress = dist(u.x, u.y, gx, gy) - dist(ex, ey, gx, gy)
-        weight = 0.7
+        weight = 0.35
         if self.scenario in ("king-of-the-hill", "capture-the-flags", "conquest"):
-            weight = 1.1 if self.round >= 3 else 0.8
+            weight = 1.0 if self.round >= 3 else 0.6
         return weight * progress / 80.0
 
     def cost_of(self, side: Side, u: Unit, free: bool) -> int:
@@ -1443,7 +1443,9 @@ class Game:
             mine = sum(o.points for o in self.allies(u, True) if self.within(u, o, reach)) + u.points
             if not near or mine > sum(e.points for e in near):
                 p = self.p_success(g)
-                out.append(Option(p * 3.5 - w, cost, u, "Scheming Plot", lambda ctx: self._scheme(ctx, u)))
+                room = side.total - (side.momentum - cost)
+                theirs = self.sides[1 - side.idx].momentum
+                out.append(Option(p * 0.8 * (min(2, room) + min(2, theirs)) - w, cost, u, "Scheming Plot", lambda ctx: self._scheme(ctx, u)))
         elif a == "distant-doom" and u.fury is not None:
             band = band_plus(reach, 1)
             targets = [e for e in enemies if self.within(u, e, band) and not self.within(u, e, reach)]
