@@ -160,3 +160,36 @@ def test_empty_roster_and_unwritable_target(tmp_path):
     with pytest.raises(InputError, match="cannot write"):
         write_roster(empty, None, tmp_path / "missing-folder" / "r.pdf")
     assert not (tmp_path / "missing-folder").exists()
+
+
+def test_absurd_sizes_never_raise_layout_errors(tmp_path):
+    """Everything far larger than a page or a card: split, capped or shrunk, never a LayoutError."""
+    from armybuilder.core.findings import Finding, Severity
+    from armybuilder.core.system import Card, Heading, KeyValues, Paragraph, Roster
+
+    big = " ".join([LONG_WORD] * 6)
+    roster = Roster(
+        title=big,
+        header=(("System", big), ("People", LONG_WORD * 2)),
+        legal=False,
+        findings=(Finding("r.x", Severity.ERROR, " ".join(["message"] * 1500), LONG_WORD, LONG_WORD),),
+        blocks=(
+            Heading(big, 1),
+            Heading(big, 2),
+            Table(tuple(f"C{i}" for i in range(20)), ((LONG_WORD,) * 20,)),
+            Table(("A", "B"), (("x", " ".join(["word"] * 2500)),)),
+            KeyValues(((big, big),)),
+            Paragraph(" ".join([LONG_WORD] * 30), "provisional"),
+        ),
+        glossary=((big, big),),
+        fingerprint="ABCD-EFGH-JKLM",
+    )
+    cards = [
+        Card(big, LONG_WORD, big, tuple((LONG_WORD[:30], LONG_WORD[:40]) for _ in range(20)), ((big, " ".join(["text"] * 1500)),), big, True),
+        Card("x", "profile", "", tuple((f"S{i}", str(i)) for i in range(40))),
+    ]
+    data = render(tmp_path, roster, cards, paper="Letter")
+    pages = pdf_pages(data)
+    assert "NOT LEGAL" in pages[0]
+    assert all("ABCD-EFGH-JKLM" in p for p in pages)
+    assert squash(LONG_WORD) in squash("".join(pages))

@@ -72,7 +72,7 @@ SAMPLES = _samples()
 
 
 @pytest.mark.skipif(not SAMPLES, reason="no bundled sample lists yet")
-@pytest.mark.parametrize("sample", SAMPLES[:8], ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+@pytest.mark.parametrize("sample", SAMPLES[:12], ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
 def test_export_samples_end_to_end(tmp_path, capsys, sample):
     out = tmp_path / "roster.pdf"
     assert cli.main(["export", str(sample), "--cards", "-o", str(out)]) == 0
