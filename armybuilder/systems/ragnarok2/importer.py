@@ -592,6 +592,8 @@ def build_profile(ctx: Context, people: str, card: Card, incarnates: set[str]) -
             fear = int(m.group(1))
         else:
             cou = int(m.group(1))
+    else:
+        notes.append("the reference card gives no COU or FEAR value")
     pow_value = whole(number(chars.get("Pow", "")))
     cost = points(card.entry, src)
     override = A.OVERRIDES.get(pid)
