@@ -320,3 +320,130 @@ def test_figures_match_the_reference_unless_assigned(people, profiles):
                 assert value == printed[key], (p.id, key)
         if "cost" not in p.assigned:
             assert p.cost == int(float(pts)), p.id
+
+
+# --------------------------------------------------------------------------- synthetic catalogue
+
+GST = b"""<?xml version="1.0" encoding="UTF-8"?>
+<gameSystem id="gs" name="Confrontation [C5]" xmlns="http://www.battlescribe.net/schema/gameSystemSchema">
+  <categoryEntries>
+    <categoryEntry id="cat-char" name="Characters"/>
+    <categoryEntry id="cat-troop" name="Troops"/>
+  </categoryEntries>
+  <sharedSelectionEntries>
+    <selectionEntry id="bow" name="Bow: STR 3, 20/40/60" type="upgrade">
+      <costs><cost name="pts" typeId="points" value="0"/></costs>
+    </selectionEntry>
+  </sharedSelectionEntries>
+</gameSystem>
+"""
+
+
+def _card(
+    name: str, kind: str, category: str, cost: str, chars: dict[str, str], extra: str = ""
+) -> str:
+    cells = "".join(f'<characteristic name="{k}">{v}</characteristic>' for k, v in chars.items())
+    return (
+        f'<selectionEntry id="{name}" name="{name}" type="{kind}">'
+        f'<profiles><profile name="{name}" typeName="Profile Card"><characteristics>{cells}'
+        f"</characteristics></profile></profiles>"
+        f'<categoryLinks><categoryLink id="l-{name}" targetId="{category}" primary="true"/></categoryLinks>'
+        f"{extra}"
+        f'<costs><cost name="pts" typeId="points" value="{cost}"/></costs></selectionEntry>'
+    )
+
+
+def _stats(**over: str) -> dict[str, str]:
+    base = {
+        "Mov": "10",
+        "Ini": "2",
+        "Atk-Str": "3-3",
+        "Def-Res": "2-4",
+        "Aim": "-",
+        "Cou/Fea": "5 C",
+        "Dis": "2",
+    }
+    base.update({"Pow": "", "Fervour": "", "Abilities": "Bravery"})
+    base.update(over)
+    return base
+
+
+def test_synthetic_catalogue_gets_ranks_sizes_and_roles(tmp_path):
+    bow_link = '<entryLinks><entryLink id="e1" targetId="bow" type="selectionEntry"/></entryLinks>'
+    entries = "".join(
+        [
+            _card("Spearman of Alahan", "model", "cat-troop", "10", _stats()),
+            _card("Archer of Alahan", "model", "cat-troop", "12", _stats(Aim="3"), bow_link),
+            _card(
+                "Musician of Alahan",
+                "model",
+                "cat-troop",
+                "13",
+                _stats(Abilities="Bravery, Leadership/10"),
+            ),
+            _card(
+                "Knight of the Lion",
+                "model",
+                "cat-troop",
+                "60",
+                _stats(Mov="20", Abilities="War horse"),
+            ),
+            _card(
+                "Sage the wise",
+                "model",
+                "cat-char",
+                "45",
+                _stats(Pow="4", Abilities="Light and Air Adept/Ermetism; Theurgy, Leadership/12,5"),
+            ),
+            _card(
+                "Sage the wise (2nd)",
+                "model",
+                "cat-char",
+                "125",
+                _stats(Fervour="1-2-0 (zealot)", Abilities="Faithful of Arin/10"),
+            ),
+        ]
+    )
+    cat = (
+        '<?xml version="1.0"?><catalogue id="c" name="Alahan Lions [C5]" '
+        'xmlns="http://www.battlescribe.net/schema/catalogueSchema">'
+        f"<selectionEntries>{entries}</selectionEntries></catalogue>"
+    ).encode()
+    out = convert(
+        [_write(tmp_path, "sys.gst", GST), _write(tmp_path, "Alahan Lions [C5].cat", cat)]
+    )
+    assert list(out) == ["profiles/alahan.yaml"]
+    assert out["profiles/alahan.yaml"].startswith("# Profiles of alahan")
+    data = R2Catalog.model_validate(
+        to_plain(load_document(_write(tmp_path, "out.yaml", out["profiles/alahan.yaml"].encode())))
+    )
+    by_id = {p.id: p for p in data.profiles}
+    spear = by_id["alahan-spearman-of-alahan"]
+    assert (spear.rank, spear.size, spear.roles, spear.abilities) == (
+        "regular",
+        "medium",
+        [],
+        ["bravery"],
+    )
+    archer = by_id["alahan-archer-of-alahan"]
+    assert archer.ranged is not None and archer.ranged.name == "Bow" and "marksman" in archer.roles
+    musician = by_id["alahan-musician-of-alahan"]
+    assert musician.roles == ["musician"] and "roles" in musician.assigned
+    knight = by_id["alahan-knight-of-the-lion"]
+    assert (knight.rank, knight.size) == ("special", "large")
+    sage = by_id["alahan-sage-the-wise"]
+    assert sage.roles == ["character", "incarnate", "commander", "magician"]
+    assert (sage.power, sage.elements, sage.path, sage.initiation_rank) == (
+        4,
+        ["air", "light"],
+        "hermetism",
+        2,
+    )
+    assert sage.rank == "elite" and sage.ability_value("leadership") == 12
+    second = by_id["alahan-sage-the-wise-2nd"]
+    assert second.rank == "living-legend" and "living-legend" in second.roles
+    assert second.aspects is not None and (second.aspects.creation, second.aspects.alteration) == (
+        1,
+        2,
+    )
+    assert (second.cult, second.faith_rank) == ("light", "zealot")
