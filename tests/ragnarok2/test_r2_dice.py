@@ -526,3 +526,67 @@ def test_tail_bound_constant():
     assert CHAIN_TAIL == 1e-15
     for column in COLS:
         assert 1 - die_successes(column).total() < CHAIN_TAIL
+
+
+# ---------------------------------------------------------------------------
+# Every difference and every shift against an independent reading of R2-D1
+# ---------------------------------------------------------------------------
+# The R2-D1 table written out independently: (upper bound of the difference, success,
+# re-roll from, halved), and the shift rule (clamp to the ends) re-implemented here.
+_R2_D1 = [(-13, 6, 6, True), (-8, 6, 6, False), (-4, 5, 6, False), (-2, 4, 6, False), (1, 3, 6, False),
+          (3, 2, 6, False), (7, 2, 5, False), (12, 2, 4, False), (10**9, 2, 3, False)]  # fmt: skip
+
+
+def _independent_column(difference: int, shift: int) -> tuple[int, int, bool]:
+    index = next(i for i, row in enumerate(_R2_D1) if difference <= row[0])
+    index = min(max(index + shift, 0), len(_R2_D1) - 1)
+    return _R2_D1[index][1:]
+
+
+@pytest.mark.parametrize("shift", range(-9, 10))
+def test_every_difference_and_shift_matches_brute_force(shift):
+    for difference in range(-16, 17):
+        success, reroll_from, halved = _independent_column(difference, shift)
+        column = contest_column(COLS, difference, shift)
+        assert (column.success, column.reroll_from, column.halved) == (success, reroll_from, halved)
+        ref = brute_contest(ContestColumn("ref", None, None, success, reroll_from, halved), 2)
+        got = contest_successes(COLS, difference, 2, shift)
+        for k in range(max(ref) + 2):
+            assert got.at_least(k) == pytest.approx(brute_at_least(ref, k), abs=1e-9)
+
+
+def _brute_reroll_die(column: ContestColumn, kind: str) -> dict[int, Fraction]:
+    """One die with a one-off second chance, enumerated face by face (exact fractions)."""
+    plain = dict(brute_die(column.success, column.reroll_from, brute_depth(column)))
+    out: dict[int, Fraction] = {}
+    sixth = Fraction(1, 6)
+    for face in range(1, 7):
+        hit = int(face != 1 and face >= column.success)
+        chains = face != 1 and face >= column.reroll_from
+        again = face == 1 if kind == "ones" else (not hit and not chains)
+        if again:
+            for k, p in plain.items():
+                out[k] = out.get(k, Fraction(0)) + sixth * p
+        elif chains:
+            for k, p in brute_die(column.success, column.reroll_from, brute_depth(column) - 1):
+                out[k + hit] = out.get(k + hit, Fraction(0)) + sixth * p
+        else:
+            out[hit] = out.get(hit, Fraction(0)) + sixth
+    return out
+
+
+@pytest.mark.parametrize("kind", ["ones", "failures"])
+@pytest.mark.parametrize("index", range(len(COLS)))
+def test_one_off_rerolls_match_enumeration_and_dice(kind, index):
+    column = COLS[index].with_reroll(kind)
+    exact = die_successes(column)
+    ref = _brute_reroll_die(COLS[index], kind)
+    for k in range(max(ref) + 1):
+        assert exact.pmf[k] == pytest.approx(float(ref.get(k, 0)), abs=1e-9)
+    assert exact.total() == pytest.approx(1.0, abs=1e-12)
+    # A second chance never lowers any "at least k".
+    base = die_successes(COLS[index])
+    for k in range(len(exact) + 1):
+        assert exact.at_least(k) >= base.at_least(k) - 1e-12
+    rng = np.random.default_rng(400 + index)
+    chi_square_ok(r2.roll_die_successes(rng, column, size=30_000), exact)

@@ -76,20 +76,11 @@ def combat_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
     attacks, wounds = attack_then_wounds(columns, att - defense, strength - res, dice, a_shift, w_shift)
     a_col = contest_column(columns, att - defense, a_shift)
     w_col = contest_column(columns, strength - res, w_shift)
+    # Exactly the JSON contract of the issue: column label, pmf (cut only where the
+    # remaining mass is below 1e-12) and mean, for the attacks and for the Wounds.
     payload = {
-        "attacks": {"column": a_col.label, "result": a_col.notation, "pmf": _pmf(attacks), "mean": attacks.mean()},
-        "wounds": {"column": w_col.label, "result": w_col.notation, "pmf": _pmf(wounds), "mean": wounds.mean()},
-        "input": {
-            "attack": att,
-            "defense": defense,
-            "strength": strength,
-            "resistance": res,
-            "dice": dice,
-            "attack_shift": a_shift,
-            "wound_shift": w_shift,
-            "catalogue": getattr(cat, "version", None),
-        },
-        "provisional": "R2-D1",
+        "attacks": {"column": a_col.label, "pmf": _pmf(attacks), "mean": attacks.mean()},
+        "wounds": {"column": w_col.label, "pmf": _pmf(wounds), "mean": wounds.mean()},
     }
     lines = [
         f"{dice} combat dice, ATT {att} vs DEF {defense}: column {a_col.label} ({a_col.notation})"
