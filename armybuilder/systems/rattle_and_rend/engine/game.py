@@ -231,6 +231,7 @@ class Game:
         self.extra_round = False
         self.placed: set[int] = set()
         self.cache: dict | None = None
+        self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float, str]]] = {}
         self.actions_this_round = 0
         self.player_a = 0
         self.deployment = "side"
@@ -369,6 +370,7 @@ class Game:
         self._deploy(self.sides[a], first_wave)
         self._deploy(self.sides[b], [u for u in self.sides[b].units if u.state == "board"])
         self._deploy(self.sides[a], [u for u in self.sides[a].units if u.state == "board" and u not in first_wave])
+        self.terrain_obstacles.clear()  # terrain is final from here on
 
     def _place_terrain(self, density: str) -> None:
         count = 6 if density == "dense" else 3
@@ -530,15 +532,21 @@ class Game:
         return [o for o in self.sides[u.side].units if o.on_board and o is not u and (wards or not o.is_ward)]
 
     def _obstacles(self, u: Unit, voluntary: bool) -> list[tuple[float, float, float, str]]:
-        flyer = u.heavy_trait == "flyer"
-        out = []
-        if not flyer:
-            for p in self.pieces:
-                if p.kind == "blocking" or (voluntary and p.kind == "hazardous") or (u.heavy_trait == "transport" and p.kind != "blocking"):
-                    out.append((p.x, p.y, p.r, "terrain"))
+        """Discs a moving centre may not enter: terrain (never changes after setup) and bases."""
+        key = (u.heavy_trait, voluntary)
+        terrain = self.terrain_obstacles.get(key)
+        if terrain is None:
+            terrain = []
+            if u.heavy_trait != "flyer":
+                for p in self.pieces:
+                    if p.kind == "blocking" or (voluntary and p.kind == "hazardous") or (u.heavy_trait == "transport" and p.kind != "blocking"):
+                        terrain.append((p.x, p.y, p.r, "terrain"))
+            self.terrain_obstacles[key] = terrain
+        out = list(terrain)
+        r = u.radius
         for o in self.units:
-            if o is not u and o.on_board:
-                out.append((o.x, o.y, o.radius + u.radius, "group"))
+            if o.state == "board" and o is not u:
+                out.append((o.x, o.y, o.radius + r, "group"))
         return out
 
     def path_end(self, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool = True) -> tuple[float, float]:
