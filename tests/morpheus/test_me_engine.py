@@ -230,3 +230,51 @@ def test_unknown_entries_do_not_break_a_game(me_cat, clans):
     broken.warriors[2].equipment.append("laser")
     record = SYSTEM.play_game(me_cat, clans["ravens-of-hrafnsey"], broken, np.random.default_rng(0))
     assert len(record.units) == len(broken.warriors) - 1 + len(clans["ravens-of-hrafnsey"].warriors)
+
+
+def test_every_god_power_can_be_used(me_cat, clans):
+    for power in me_cat.data.god_powers:
+        battle, jarl, ulf = duel(me_cat, clans, seed=2)
+        battle.godspark[0] = 20
+        jarl.ap_left = 3
+        jarl.hp = 1
+        battle.use_power(jarl, power, ulf if power.attack is not None and "self" not in power.attack.abilities else None)
+        assert battle.godspark[0] <= 20 - power.godspark and jarl.ap_left == 2
+        assert power.id in battle.powers_used[0]
+    battle, jarl, ulf = duel(me_cat, clans)
+    battle.godspark[0] = 20
+    jarl.ap_left = 3
+    battle.use_power(jarl, me_cat.get("god_powers", "stride-of-1000-leagues"))
+    assert jarl.speed() == jarl.sp + 5
+    battle.use_power(jarl, me_cat.get("god_powers", "thunderous-blows"))
+    assert "shock/0" in battle.attack_refs(jarl, jarl.weapons[0]) or "shock/1" in battle.attack_refs(jarl, jarl.weapons[0])
+    jarl.hp = 1
+    battle.use_power(jarl, me_cat.get("god_powers", "touch-of-life"))
+    assert jarl.hp == 2
+
+
+def random_clan(cat, rng) -> "WarClan":
+    from armybuilder.systems.morpheus.army import GodPowerPick, WarClan, Warrior
+
+    types = [t.id for t in cat.data.warriors if not t.jarl]
+    weapons = [w.id for w in cat.data.weapons]
+    warriors = [Warrior(type="jarl", jarl=True)]
+    for _ in range(int(rng.integers(6, 12))):
+        warriors.append(Warrior(type=str(rng.choice(types))))
+    for w in warriors:
+        w.equipment = [str(x) for x in rng.choice(weapons, size=int(rng.integers(0, 4)), replace=False)]
+        if rng.random() < 0.6:
+            w.equipment.append(str(rng.choice([a.id for a in cat.data.armour])))
+        if rng.random() < 0.4:
+            w.equipment.append("shield")
+    powers = rng.choice([p.id for p in cat.data.god_powers], size=int(rng.integers(0, 4)), replace=False)
+    return WarClan(catalogue="1.0.0", format="800-glory", warriors=warriors, god_powers=[GodPowerPick(power=str(p)) for p in powers])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_clans_play_without_error(me_cat, seed):
+    rng = np.random.default_rng(1000 + seed)
+    a, b = random_clan(me_cat, rng), random_clan(me_cat, rng)
+    record = SYSTEM.play_game(me_cat, a, b, np.random.default_rng(seed), log=True)
+    assert record.winner in (0, 1, None) and 1 <= record.rounds <= 6
+    assert record.scores[0] >= 0 and record.scores[1] >= 0

@@ -133,6 +133,8 @@ class Fighter:
     delusional: bool = False
     spotted: bool = False
     taunted_by: Fighter | None = None
+    taunt_forced: bool = False
+    foresight_used: bool = False
     berserk: bool = False
     berserk_hit_this_round: bool = False
     berserk_penalty: bool = False
@@ -336,6 +338,13 @@ class Battle:
                     f.y = self.board * (0.35 if side == 0 else 0.65)
                     f.x = 3.0 if k % 2 else self.board - 3.0
             self.say(f"clan {side + 1}: " + ", ".join(f.name for f in fighters))
+        for side in (0, 1):  # Combat Sense: no Stealth deployment within 18" of it
+            sensers = [e for e in self.sides[1 - side] if e.has("combat-sense")]
+            for f in self.sides[side]:
+                if f.has("stealth"):
+                    while any(dist(f, e) < 18 for e in sensers) and 0 < f.y < self.board:
+                        f.y += -1.0 if side == 0 else 1.0
+                    f.y = min(self.board, max(0.0, f.y))
         for t in self.terrain:
             self.say(f"terrain: {t.name} at ({t.x:.0f}, {t.y:.0f}), radius {t.r:.1f}\"")
 
@@ -583,10 +592,15 @@ class Battle:
         return 1 + (1 if f.has("teamwork") else 0)
 
     def choose_melee(self, f: Fighter, t: Fighter, charge: bool = False) -> Weapon | None:
+        """The melee weapon with the best expected Damage on t (any reach when about to charge)."""
+        usable = [
+            w for w in f.melee_weapons()
+            if (charge or self.in_reach(f, t, w)) and not (w.has("cumbersome") and w.name in f.used_weapons)
+        ]  # fmt: skip
+        if len(usable) <= 1:
+            return usable[0] if usable else None
         best, best_value = None, -1.0
-        for w in f.melee_weapons():
-            if not (self.in_reach(f, t, w) or charge) or (w.has("cumbersome") and w.name in f.used_weapons):
-                continue
+        for w in usable:
             value = self.attack_value(f, t, w, charge)
             if value > best_value:
                 best, best_value = w, value
@@ -653,8 +667,8 @@ class Battle:
             if not ok and w.melee and f.has("war-gods-prowess") and not f.war_god_used:
                 f.war_god_used = True
                 ok, _, natural = self.roll(att, defence)
-            if ok and t.has("wise-queens-foresight") and not t.war_god_used:
-                t.war_god_used = True
+            if ok and t.has("wise-queens-foresight") and not t.foresight_used:
+                t.foresight_used = True
                 ok, _, natural = self.roll(att, defence)
         self.say(f"  {f.name} {label} {t.name} with {w.name}: {'hit' if ok else 'miss'} ({att} vs {defence})")
         if not ok:
@@ -665,13 +679,15 @@ class Battle:
         psi = w.has("psi")
         self.apply_statuses(f, t, refs, psi)
         if t.side == f.side:
-            for ref in refs:  # Aid and healing on a friend (or oneself)
+            for ref in refs:  # Aid on a friend (or oneself)
                 aid, args = ability_id(ref), ability_args(ref)
                 if aid == "aid" and args:
                     t.aid[args[0]] = t.aid.get(args[0], 0) + int(args[-1])
-                if aid in ("healer", "patch") and t.hp < t.hp_max:
-                    t.hp += 1
-                    t.incapacitated = False
+            # Healer heals the living, Patch the non-living: every warrior is living, so 1 HP once
+            if any(ability_id(r) == "healer" for r in refs) and t.hp < t.hp_max:
+                t.hp += 1
+                t.incapacitated = False
+                self.say(f"  {t.name} is healed to {t.hp} HP")
             return True
         if w.st is None:
             return True
@@ -970,7 +986,7 @@ class Battle:
         f.ap_left = 0
 
     def best_target(self, f: Fighter, candidates: list[Fighter]) -> Fighter:
-        if f.taunted_by is not None and f.taunted_by in candidates:
+        if f.taunt_forced and f.taunted_by in candidates:
             return f.taunted_by
         if f.has("berserker"):
             return min(candidates, key=lambda e: dist(f, e))
@@ -1134,8 +1150,8 @@ class Battle:
             enemies = self.enemies(f)
             shots = [
                 (e, w)
-                for e in enemies
-                if self.los(f, e) and not self.shot_blocked_by_models(f, e) and (w := self.best_ranged(f, e))
+                for e in (enemies if f.ranged_weapons() else ())
+                if (w := self.best_ranged(f, e)) and self.los(f, e) and not self.shot_blocked_by_models(f, e)
                 and (not self.engaged_with(e) or self.attack_value(f, e, w) >= 0.3)
             ]  # fmt: skip
             if shots and (f.has("concealment") or not f.has("berserker")):
@@ -1146,9 +1162,14 @@ class Battle:
                     self.ranged_attack(f, e, w)
                     continue
             target = self.best_target(f, enemies) if f.has("berserker") else min(enemies, key=lambda e: (gap(f, e), e.index))
-            if f.taunted_by is not None and f.taunted_by.alive:
-                target = f.taunted_by
+            if f.taunt_forced and f.taunted_by is not None and f.taunted_by.alive:
+                target = f.taunted_by  # a Taunt with 3+ stages: it must come at the taunter
             if self.taunt(f, enemies):
+                continue
+            if target.has("concealment") and not target.spotted and f.ap_left >= 2:
+                f.ap_left -= 1
+                target.spotted = self.test(f, f.stat("mn"), target.stat("dr"), "mn")[0]
+                self.say(f"  {f.name} {'spots' if target.spotted else 'fails to spot'} {target.name}")
                 continue
             if f.ranged_weapons() and not f.has("berserker") and gap(f, target) > max(w.reach for w in f.ranged_weapons()):
                 if self.move_towards(f, target.x, target.y, f.speed(), max(w.reach for w in f.ranged_weapons()) * 0.9) > 0:
@@ -1172,7 +1193,8 @@ class Battle:
         ok, stages = self.test(e, x, e.stat("mn"))
         if ok:
             e.taunted_by = f
-            self.say(f"  {f.name} taunts {e.name}")
+            e.taunt_forced = stages >= 3
+            self.say(f"  {f.name} taunts {e.name}" + (" into coming at it" if e.taunt_forced else ""))
         return True
 
     def disengage(self, f: Fighter, engaged: list[Fighter], toward: Fighter | None = None) -> None:
@@ -1232,6 +1254,7 @@ class Battle:
                 f.used_weapons = set()
                 f.war_god_used = False
                 f.taunted_by = None
+                f.taunt_forced = f.foresight_used = f.spotted = False
                 f.activated = False
         self.powers_used = [set(), set()]
 
