@@ -364,7 +364,7 @@ def _cut_marks(canv, grid: Grid, used: int) -> None:
     left, right = grid.x0, grid.x0 + cols_used * grid.card_w
     top = grid.y0 + ROWS * grid.card_h
     bottom = top - rows_used * grid.card_h
-    gap, length = 1.5 * mm, 4 * mm
+    gap, length = 2 * mm, 3 * mm  # clear of the footer line even on Letter (12 mm margins)
     canv.saveState()
     canv.setStrokeColor(colors.black)
     canv.setLineWidth(0.35)

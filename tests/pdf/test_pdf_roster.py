@@ -122,6 +122,7 @@ def test_repeat_exports_are_byte_identical(tmp_path, r2_cat):
 
     cards = SYSTEM.cards(illegal_army(), r2_cat)
     first = render(tmp_path, roster, cards, name="a.pdf")
+    render(tmp_path, hostile_roster(units=7), hostile_cards(), paper="Letter", name="between.pdf")  # no state leaks
     second = render(tmp_path, roster, cards, name="b.pdf")
     assert first == second
     assert render(tmp_path, hostile_roster(), hostile_cards(), name="c.pdf") == render(tmp_path, hostile_roster(), hostile_cards(), name="d.pdf")
