@@ -16,6 +16,7 @@ from armybuilder.core.catalog import catalog_root
 from armybuilder.core.lists import load_list
 from armybuilder.core.playtest import run_playtest
 from armybuilder.systems.morpheus import SYSTEM
+from armybuilder.systems.morpheus.army import GodPowerPick, WarClan, Warrior
 from armybuilder.systems.morpheus.engine import battle as B
 from armybuilder.systems.morpheus.engine.dice import (
     ME_D1,
@@ -253,8 +254,7 @@ def test_every_god_power_can_be_used(me_cat, clans):
     assert jarl.hp == 2
 
 
-def random_clan(cat, rng) -> "WarClan":
-    from armybuilder.systems.morpheus.army import GodPowerPick, WarClan, Warrior
+def random_clan(cat, rng) -> WarClan:
 
     types = [t.id for t in cat.data.warriors if not t.jarl]
     weapons = [w.id for w in cat.data.weapons]
