@@ -32,7 +32,7 @@ from .army import (
     warrior_type,
 )
 from .catalog import WarriorType, ability_id
-from .editing import glossary_entry
+from .editing import KIND_LABEL, glossary_entry
 from .engine.dice import damage_of, rules_from, success_probability
 from .rules import run_rules
 
@@ -121,7 +121,7 @@ def roster(army: WarClan, cat: Catalogue, fingerprint: str) -> Roster:
         for e in w.equipment:
             entry = equipment_entry(cat, e)
             kind = equipment_kind(cat, e)
-            gear.append(f"{entry.name} ({kind}, {entry.cost})" if entry else f"{e} (missing)")
+            gear.append(f"{entry.name} ({KIND_LABEL.get(kind or '', kind)}, {entry.cost} Glory)" if entry else f"{e} (missing)")
         blocks.append(
             KeyValues(
                 (
