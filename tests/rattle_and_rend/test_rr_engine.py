@@ -229,3 +229,26 @@ def test_every_trait_action_and_warding_reaction_plays(cat):
             assert record.winner in (0, 1, None)
             reactions |= {line.split("reacts with ")[1].split(" (")[0] for line in record.log if "reacts with" in line}
     assert {"Intimidate", "Suppression", "Evade", "Countercharge"} <= reactions
+
+
+def test_group_against_group_odds(system, cat):
+    court, throng = sample("vampire-court"), sample("dwarven-throng")
+    choices = system.odds_units(court, cat)
+    assert [c.value for c in choices] == [0, 1, 2, 3, 5, 6, 7, 8]  # the attached Champion (4) rides with group 3
+    assert choices[3].label == "4. Fighters (Champion: Crashing Wave)"
+    # Court Fighters (Fury 11+, Poisoners) on Throng Fighters (Will 11+ - 2 = 9+, Death-Defiers)
+    params = system.unit_odds_params(cat, court, 3, throng, 1)
+    assert (params["fury"], params["will"], params["poisoners"]) == (11, 9, True)
+    outcome = system.odds(cat, params).payload["outcome"]
+    assert outcome["defy"] == 0.0  # Poisoners: a DEFY! is rolled again on one die, which cannot be critical
+    # break = P(success) x (fail on 2d20 + DEFY! then fail on 1d20) + P(critical) x fail on 1d20
+    assert outcome["break"] == pytest.approx(0.5 * (0.16 + 0.36 * 0.4) + 0.25 * 0.4)
+    # the Throng's Fighters on the Court's Fighters, whose attached Champion gives a Will bonus
+    back = system.unit_odds_params(cat, throng, 1, court, 3)
+    assert back["will_bonus"] == 1
+    exact = attack(11, 2, 11, 3, 2).pmf
+    got = system.odds(cat, back).payload["outcome"]["pmf"]
+    assert np.allclose(got, exact)
+    # a Ward never attacks
+    ward = system.unit_odds_params(cat, court, 7, throng, 1)
+    assert system.odds(cat, ward).payload["outcome"]["miss"] == 1.0

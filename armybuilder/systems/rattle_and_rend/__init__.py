@@ -156,6 +156,18 @@ class RattleAndRend(GameSystem):
 
         return odds.odds(cat, params)
 
+    def odds_units(self, army: RRList, cat: Catalogue) -> list[Choice]:
+        """Groups of a warband the odds panel can pit against each other (index, label)."""
+        from .engine import odds
+
+        return [Choice(i, label) for i, label in odds.unit_choices(army, cat)]
+
+    def unit_odds_params(self, cat: Catalogue, army: RRList, unit: int, other: RRList, other_unit: int) -> dict[str, Any]:
+        """Parameters of :meth:`odds` for group ``unit`` of ``army`` attacking ``other_unit`` of ``other``."""
+        from .engine import odds
+
+        return odds.unit_odds_params(army, unit, other, other_unit, cat)
+
     def engine_ready(self) -> bool:
         import importlib.util
 

@@ -86,6 +86,7 @@ def odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
             "success": success,
             "critical": critical,
             "at_least_success": success + critical,
+            "check": {"pmf": [fail, success, critical], "mean": success + 2 * critical},  # 0 fail, 1 success, 2 critical
         }
         lines = (
             f"check against {stat}+ with {n}d20 ({bonus} bonus, {penalty} penalty)",
@@ -99,8 +100,6 @@ def odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
         raise ValueError("--mode must be attack or check")
     fury, fury_label = _stat_of(cat, params.get("attacker"), "fury", _int(params, "fury", 11, 1, 21))
     will, will_label = _stat_of(cat, params.get("target"), "will", _int(params, "will", 11, 1, 21))
-    if fury is None:
-        raise ValueError(f"{fury_label}: this group type never attacks")
     will_bonus, will_penalty = _int(params, "will_bonus"), _int(params, "will_penalty")
     poisoners = bool(params.get("poisoners"))
     fury_dice = dice_count(bonus, penalty, dice)
@@ -124,9 +123,24 @@ def odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
             "poisoners": poisoners,
             "catalogue": getattr(cat, "version", None),
         },
-        "fury_check": {"dice": fury_dice, "fail": f_fail, "success": f_success, "critical": f_critical},
+        "fury_check": {
+            "dice": fury_dice,
+            "fail": f_fail,
+            "success": f_success,
+            "critical": f_critical,
+            "pmf": [f_fail, f_success, f_critical],  # 0 fail, 1 success, 2 critical
+            "mean": f_success + 2 * f_critical,
+        },
         "will_dice": {"after_success": will_dice, "after_critical": critical_will_dice},
-        "outcome": {"miss": pmf[0], "defy": pmf[1], "stand_firm": pmf[2], "break": pmf[3]},
+        "outcome": {
+            "miss": pmf[0],
+            "defy": pmf[1],
+            "stand_firm": pmf[2],
+            "break": pmf[3],
+            # by harm to the target: 0 miss, 1 DEFY!, 2 Stand Firm (pushed back), 3 BREAK
+            "pmf": pmf,
+            "mean": pmf[1] + 2 * pmf[2] + 3 * pmf[3],
+        },
     }
     lines = [
         f"{fury_label} with {fury_dice}d20 against {will_label} "
@@ -138,3 +152,60 @@ def odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
     for name, p in zip(ATTACK_NAMES, pmf, strict=True):
         lines.append(f"{name:<22} {_pct(p)}")
     return OddsResult(payload, tuple(lines))
+
+
+# --------------------------------------------------------------------------- group against group
+
+
+def unit_choices(army: Any, cat: Catalogue) -> list[tuple[int, str]]:
+    """Groups of a warband the odds panel can pit against each other; an attached
+    Champion is part of its group, so it is not offered on its own."""
+    from ..army import attachment_target, group_title, group_type
+    from ..editing import option_names
+
+    out = []
+    for gi, g in enumerate(army.groups):
+        gt = group_type(cat, g)
+        if gt is None or (gt.can_attach and attachment_target(army, gi) is not None):
+            continue
+        names = option_names(cat, g)
+        names += [
+            f"Champion: {', '.join(option_names(cat, c)) or 'no action'}"
+            for ci, c in enumerate(army.groups)
+            if ci != gi and c.attached_to == gi and c.type == "champion"
+        ]
+        out.append((gi, f"{gi + 1}. {group_title(cat, g, gi)}" + (f" ({'; '.join(names)})" if names else "")))
+    return out
+
+
+def unit_odds_params(army: Any, unit: int, other: Any, other_unit: int, cat: Catalogue) -> dict[str, Any]:
+    """Parameters of :func:`odds` for group ``unit`` of ``army`` attacking ``other_unit`` of ``other``.
+
+    Stats are those in play (heavy trait and warband traits applied); a target with an
+    attached Champion makes its Will check with a bonus; Poisoners and Fearsome come
+    from the attacker's traits (Fearsome assumes the attacker is within S).
+    """
+    from ..army import effective_stats, group_type
+
+    g, t = army.groups[unit], other.groups[other_unit]
+    mine, theirs = effective_stats(army, cat, g), effective_stats(other, cat, t)
+    if mine is None or theirs is None:
+        raise ValueError("one of the groups has a type missing from the catalogue")
+    attached = any(c.attached_to == other_unit for i, c in enumerate(other.groups) if i != other_unit and c.type == "champion")
+    params: dict[str, Any] = {
+        "mode": "attack",
+        "bonus": 0,
+        "penalty": 0,
+        "will_bonus": 1 if attached else 0,
+        "will_penalty": 1 if "fearsome" in army.traits else 0,
+        "poisoners": "poisoners" in army.traits,
+        "will": theirs.will if theirs.will is not None else 21,
+    }
+    if mine.fury is None:
+        gt = group_type(cat, g)
+        params["attacker"] = gt.id if gt is not None else None
+    else:
+        params["fury"] = mine.fury
+    if theirs.will is None:
+        params["target"] = t.type
+    return params
