@@ -123,7 +123,7 @@ def test_odds_command_json(system, cat):
     # Fury 11+ on 2d20 against Will 13+: break = 1/2 * 0.36 + 1/4 * 0.6
     assert outcome["break"] == pytest.approx(0.33)
     assert outcome["defy"] == pytest.approx(0.08)
-    assert sum(outcome.values()) == pytest.approx(1.0)
+    assert sum(outcome[k] for k in ("miss", "defy", "stand_firm", "break")) == pytest.approx(1.0) == sum(outcome["pmf"])
     out = subprocess.run(
         [sys.executable, "-m", "armybuilder", "odds", "rattle-and-rend", "--mode", "check", "--stat", "12", "--penalty", "1", "--json"],
         capture_output=True, text=True, cwd=ROOT,
