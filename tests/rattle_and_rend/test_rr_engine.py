@@ -252,3 +252,15 @@ def test_group_against_group_odds(system, cat):
     # a Ward never attacks
     ward = system.unit_odds_params(cat, court, 7, throng, 1)
     assert system.odds(cat, ward).payload["outcome"]["miss"] == 1.0
+
+
+@pytest.mark.parametrize(("stat", "bonus", "penalty"), [(11, 0, 0), (13, 1, 0), (8, 0, 2), (16, 2, 1)])
+def test_simulator_rolls_agree_with_exact(cat, stat, bonus, penalty):
+    """The simulator's own dice (drawn from the injected generator) follow the exact distribution."""
+    game = Game(cat, sample("vampire-court"), sample("dwarven-throng"), np.random.default_rng(stat), False)
+    side = game.sides[0]
+    n = 40_000
+    counts = np.bincount([game.roll(stat, bonus, penalty, side, True) for _ in range(n)], minlength=3) / n
+    exact = np.array(check_probabilities(stat, dice_count(bonus, penalty)))
+    sd = np.sqrt(exact * (1 - exact) / n)
+    assert np.all(np.abs(counts - exact) <= 5 * sd + 1e-12)

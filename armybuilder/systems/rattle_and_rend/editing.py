@@ -62,7 +62,10 @@ def group_detail(army: RRList, cat: Catalogue, index: int) -> str:
     parts = option_names(cat, g)
     if g.attached_to is not None:
         if 0 <= g.attached_to < len(army.groups) and g.attached_to != index:
-            parts.append(f"attached to {group_title(cat, army.groups[g.attached_to], g.attached_to)} (group {g.attached_to + 1})")
+            parts.append(
+                f"attached to {group_title(cat, army.groups[g.attached_to], g.attached_to)} "
+                f"(group {g.attached_to + 1}): acts with its stats, its Will checks with a bonus"
+            )
         else:
             parts.append(f"attached to group {g.attached_to + 1} (missing)")
     if g.transported_by is not None:
