@@ -7,6 +7,8 @@ import re
 
 import pytest
 from conftest import LONG_WORD, pdf_pages, pdf_text
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pypdf import PdfReader
 
 from armybuilder.core.registry import KNOWN_SYSTEMS, get_system
@@ -82,3 +84,30 @@ def test_long_table_repeats_its_header_on_every_page(tmp_path):
     again = tmp_path / "long2.pdf"
     write_sheets(sheets, again)
     assert again.read_bytes() == data
+
+
+_text = st.text(alphabet="ab <>&;Жω—\n", max_size=120)
+_blocks = st.lists(
+    st.one_of(
+        st.builds(Heading, _text, st.integers(min_value=0, max_value=4)),
+        st.builds(Paragraph, _text, st.sampled_from(["body", "note", "warning", "error", "provisional"])),
+        st.builds(KeyValues, st.lists(st.tuples(_text, _text), max_size=6).map(tuple)),
+        st.builds(
+            Table,
+            st.lists(_text, max_size=8).map(tuple),
+            st.lists(st.lists(_text, max_size=9).map(tuple), max_size=12).map(tuple),  # ragged rows
+            _text,
+            _text,
+            st.booleans(),
+        ),
+    ),
+    max_size=14,
+)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(title=_text, blocks=_blocks, paper=st.sampled_from(["A4", "Letter"]))
+def test_any_blocks_render(tmp_path, title, blocks, paper):
+    out = tmp_path / "any.pdf"
+    write_sheets(Sheets(title, tuple(blocks)), out, paper=paper)
+    assert PdfReader(io.BytesIO(out.read_bytes())).pages
