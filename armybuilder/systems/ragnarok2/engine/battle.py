@@ -168,6 +168,31 @@ def _mean_per_die(table: str, att_diff: int, str_diff: int, a_shift: int, w_shif
 
 
 @lru_cache(maxsize=4096)
+def _effect_weight(effects: tuple[tuple[str, int], ...], fighting: bool, moving: bool, shaken: bool) -> float:
+    """The AI's value of tactic effects for a unit (fighting this round or not)."""
+    score = 0.0
+    for key, v in effects:
+        if key in ("attack_shift", "wound_shift", "attack", "strength", "extra_exchange"):
+            score += v * (3.0 if fighting else 0.2)
+        elif key in ("defense_shift", "toughness_shift", "defense", "resistance"):
+            score += v * (2.0 if fighting else 0.5)
+        elif key == "initiative":
+            score += v * (0.8 if fighting else 0.0)
+        elif key in ("courage", "discipline", "power"):
+            score += v * (1.0 if fighting else 0.3)
+        elif key == "movement":
+            score += v * (0.3 if moving else 0.0)
+        elif key == "rally":
+            score += v * (3.0 if shaken else 0.0)
+    return score
+
+
+@lru_cache(maxsize=4096)
+def _die_mean(table: str, difference: int, shift: int = 0) -> float:
+    return die_successes(_column(table, difference, shift)).mean()
+
+
+@lru_cache(maxsize=4096)
 def _test_p(value: int, difficulty: int, best_of: int, ones_fail: bool = True) -> float:
     return test_success_probability(value, difficulty, best_of, ones_fail)
 
@@ -271,24 +296,28 @@ class Fighting:
     faith: int = 0
     round_effects: dict[str, int] = field(default_factory=dict)  # rituals/communions this round
     wounds_dealt_round: int = 0
+    troops: Group | None = None  # type: ignore[assignment]  # first live group, kept by recount()
+    alive: bool = True  # some fighter left (a gone unit has none), kept by recount()
+    ordered: list[Group] = field(default_factory=list)  # independents first: they lead the contact
+    _mov: int = 0  # MOV of the slowest live member, kept by recount()
+
+    def __post_init__(self) -> None:
+        self.ordered = sorted(self.groups, key=lambda g: not g.character)
+        self.recount()
 
     def recount(self) -> None:
-        self.count = sum(g.count for g in self.groups)
+        """Numbers, troops and MOV after a change of the groups' counts (call after every change)."""
+        live = [g for g in self.groups if g.count > 0]
+        self.count = sum(g.count for g in live)
+        self.alive = self.count > 0
+        self.troops = live[0] if live else (self.groups[0] if self.groups else None)
+        self._mov = min(g.profile.mov for g in live) if live else 0
 
-    @property
-    def alive(self) -> bool:
-        return self.count > 0 and self.state != "gone"
 
     @property
     def fighting(self) -> bool:
         return self.count > 0 and self.state in ("valiant", "disorganized")
 
-    @property
-    def troops(self) -> Group:
-        for g in self.groups:
-            if g.count > 0:
-                return g
-        return self.groups[0]
 
     @property
     def current_formation(self) -> str:
@@ -300,9 +329,7 @@ class Fighting:
 
     @property
     def mov(self) -> int:
-        return min(
-            (g.profile.mov for g in self.groups if g.count > 0), default=0
-        ) + self.tactic.get("movement", 0)
+        return self._mov + self.tactic.get("movement", 0) if self.tactic else self._mov
 
     def stat(self, name: str) -> int:
         """Characteristic of the troops (the first live group) with tactic/effect modifiers."""
@@ -408,20 +435,50 @@ def row_value(rows, ratio: int, lower: int = 0, default: int = 8) -> int:
 def aim_difficulty(
     data: R2Catalog, band: str, target_size: str, moved: bool = False, partial: bool = False
 ) -> int:
-    """Aim difficulty: range band + the seed's modifiers (moved +1, partial +1, Large -1, Very Large -2)."""
-    table = data.tables.shooting
-    bands = {r.band: r.difficulty for r in table.ranges} if table is not None else DEFAULT_RANGES
-    mods = {m.id: m.modifier for m in table.modifiers} if table is not None else {}
+    """Aim difficulty: range band + the seed's modifiers (moved +1, partial +1, Large -1, Very Large -2).
+
+    Read from the catalogue's shooting table (modifier ids ``moved``,
+    ``partly-visible``, ``large-target``, ``very-large-target``; the seed's values
+    when the table lacks one).
+    """
+    bands, mods = _shooting_table(data)
     difficulty = bands.get(band, DEFAULT_RANGES[band])
     if moved:
-        difficulty += mods.get("moved", 1)
+        difficulty += mods["moved"]
     if partial:
-        difficulty += mods.get("partially-visible", 1)
+        difficulty += mods["partial"]
     if target_size == "large":
-        difficulty += mods.get("large", -1)
+        difficulty += mods["large"]
     elif target_size in VERY_LARGE:
-        difficulty += mods.get("very-large", -2)
+        difficulty += mods["very-large"]
     return difficulty
+
+
+_SHOOTING: dict[int, tuple[dict[str, int], dict[str, int]]] = {}
+_MODIFIER_IDS = {
+    "moved": ("moved",),
+    "partial": ("partly-visible", "partially-visible"),
+    "large": ("large-target", "large"),
+    "very-large": ("very-large-target", "very-large"),
+}
+_MODIFIER_DEFAULTS = {"moved": 1, "partial": 1, "large": -1, "very-large": -2}
+
+
+def _shooting_table(data: R2Catalog) -> tuple[dict[str, int], dict[str, int]]:
+    key = id(data)
+    cached = _SHOOTING.get(key)
+    if cached is None or len(_SHOOTING) > 32:
+        table = data.tables.shooting
+        bands = {r.band: r.difficulty for r in table.ranges} if table is not None else dict(DEFAULT_RANGES)
+        found = {m.id: m.modifier for m in table.modifiers} if table is not None else {}
+        mods = {
+            name: next((found[i] for i in ids if i in found), _MODIFIER_DEFAULTS[name])
+            for name, ids in _MODIFIER_IDS.items()
+        }
+        if len(_SHOOTING) > 32:
+            _SHOOTING.clear()
+        cached = _SHOOTING[key] = (bands, mods)
+    return cached
 
 
 def allocate_wounds(
@@ -435,6 +492,25 @@ def allocate_wounds(
     always finished first, which maximises the eliminations.  Returns
     (eliminated, [(group, eliminated)], Wounds lost).  Mutates the groups.
     """
+    live = [g for g in groups if g.count > 0]
+    if len(live) == 1:
+        # One kind of fighter: the same greedy result in closed form (the hot path).
+        g = live[0]
+        wl = g.wound_levels
+        cap = g.count if scattered else min(g.count, max(in_contact, 0))
+        killed = 0
+        if g.damage and cap > 0 and wounds >= wl - g.damage:
+            wounds -= wl - g.damage
+            g.damage = 0
+            killed = 1
+        more = min(cap - killed, wounds // wl) if cap > killed else 0
+        killed += more
+        wounds -= more * wl
+        g.count -= killed
+        if wounds and g.count > 0 and cap > killed:
+            g.damage += wounds  # < wl - damage here: a wounded survivor
+            wounds = 0
+        return killed, ([(g, killed)] if killed else []), wounds
     killed = 0
     per_group: dict[int, int] = {}
     reach = in_contact
@@ -621,6 +697,7 @@ class Battle:
         self.round = 0
         self.field_effects: dict[str, int] = {}
         self._expected: dict[tuple, float] = {}
+        self._decks: list[list[tuple] | None] = [None, None]
 
     # -- helpers -------------------------------------------------------------
 
@@ -654,7 +731,7 @@ class Battle:
 
     def expected_damage(self, attacker: Fighting, defender: Fighting) -> float:
         """Mean Wounds of one exchange (the AI's yardstick for charges and targets), memoised per round."""
-        key = (attacker.side, attacker.index, defender.index, attacker.count, defender.count)
+        key = (id(attacker), id(defender))
         cached = self._expected.get(key)
         if cached is not None:
             return cached
@@ -673,6 +750,16 @@ class Battle:
     def value_of_wounds(self, unit: Fighting, wounds: float) -> float:
         g = unit.troops
         return wounds / max(g.wound_levels, 1) * g.cost
+
+    def exchange_gain(self, unit: Fighting, foe: Fighting) -> float:
+        """A.P. value of what *unit* expects to inflict minus what it expects to suffer (memoised per round)."""
+        key = (id(unit), id(foe), 1)
+        cached = self._expected.get(key)
+        if cached is None:
+            cached = self._expected[key] = self.value_of_wounds(foe, self.expected_damage(unit, foe)) - self.value_of_wounds(
+                unit, self.expected_damage(foe, unit)
+            )
+        return cached
 
     # -- leadership ------------------------------------------------------------
 
@@ -793,7 +880,7 @@ class Battle:
             self.winner_of_roll = 0 if totals[0] > totals[1] else 1
         else:
             self.winner_of_roll = 0 if self.dice.u() < 0.5 else 1
-        self.say(
+        self.logging and self.say(
             f"tactical roll {totals[0]} vs {totals[1]}: side {self.winner_of_roll + 1} wins; tactical points {points[0]} and {points[1]}"
         )
         return points
@@ -819,7 +906,7 @@ class Battle:
         self.cic_index[side], self.cic_profile[side] = best
         self.temporary_cic[side] = True
         self.dis_penalty[side] = 1 if is_commander(best[1]) else 2
-        self.say(f"side {side + 1} appoints {best[1].name} temporary Commander-in-Chief")
+        self.logging and self.say(f"side {side + 1} appoints {best[1].name} temporary Commander-in-Chief")
 
     def give_orders(self, points: list[int]) -> list[int]:
         """Orders (free with a leader or in a commander's aura, else one tactical point each)."""
@@ -852,7 +939,7 @@ class Battle:
                     if order and order != "progress-stay":
                         u.order, u.order_by_points = order, True
                         points[side] -= 1
-                        self.say(
+                        self.logging and self.say(
                             f"side {side + 1} spends a tactical point to order {u.name} ({order})"
                         )
         return points
@@ -872,46 +959,46 @@ class Battle:
     def tactic_score(self, effects: dict[str, int], unit: Fighting) -> float:
         """How much a unit is expected to gain from these effects this round (AI)."""
         fighting = unit.order == "assault" or bool(unit.engaged)
-        score = 0.0
-        for key, v in effects.items():
-            if key in ("attack_shift", "wound_shift", "attack", "strength", "extra_exchange"):
-                score += v * (3.0 if fighting else 0.2)
-            elif key in ("defense_shift", "toughness_shift", "defense", "resistance"):
-                score += v * (2.0 if fighting else 0.5)
-            elif key == "initiative":
-                score += v * (0.8 if fighting else 0.0)
-            elif key in ("courage", "discipline", "power"):
-                score += v * (1.0 if fighting else 0.3)
-            elif key == "movement":
-                score += v * (0.3 if unit.order in ("assault", "progress") else 0.0)
-            elif key == "rally":
-                score += v * (3.0 if unit.state != "valiant" else 0.0)
-        return score * (1.0 + unit.points_alive() / 500.0)
+        moving = unit.order in ("assault", "progress")
+        weight = _effect_weight(tuple(effects.items()), fighting, moving, unit.state != "valiant")
+        return weight * (1.0 + unit.points_alive() / 500.0)
+
+    def _deck(self, side: int) -> list[tuple]:
+        """The side's tactics with their effects merged once: (tactic, to_enemy, rally, pros, rank-I effects)."""
+        cached = self._decks[side]
+        if cached is None:
+            cached = []
+            for tactic in self.info[side]["deck"]:
+                pros = {k: v for k, v in tactic.effects.items() if k != "to_enemy"}
+                rank1 = dict(pros)
+                for k, v in tactic.cons_effects.items():
+                    if k != "to_enemy":
+                        rank1[k] = rank1.get(k, 0) + v
+                cached.append((tactic, tactic.effects.get("to_enemy", 0) > 0, "rally" in tactic.effects, pros, rank1))
+            self._decks[side] = cached
+        return cached
 
     def buy_and_give_tactics(self, points: list[int]) -> None:
         """The winner of the tactical roll buys and gives first (seed: Attribution of the tactics)."""
         cost = self.data.tables.tactical.tactic_cost if self.data.tables.tactical else 2
         for side in (self.winner_of_roll, 1 - self.winner_of_roll):
-            deck = list(self.info[side]["deck"])
+            deck = self._deck(side)
             budget = points[side] // cost if cost else len(deck)
+            if budget <= 0 or not deck:
+                continue
             offers = []
-            for tactic in deck:
-                to_enemy = tactic.effects.get("to_enemy", 0) > 0
+            for tactic, to_enemy, rally, pros, rank1 in deck:
                 pool = self.sides[1 - side] if to_enemy else self.sides[side]
                 for u in pool:
-                    if not u.alive or u.tactic_name:
+                    if u.tactic_name or not u.alive:
                         continue
-                    if "rally" in tactic.effects:
+                    if rally:
                         eligible = u.state != "valiant"
                     else:
                         eligible = bool(u.order) and not u.order_by_points and u.state == "valiant"
                     if not eligible or not self.tactic_fits(tactic, u):
                         continue
-                    effects = dict(tactic.effects)
-                    if u.rank_category == 1:
-                        for k, v in tactic.cons_effects.items():
-                            effects[k] = effects.get(k, 0) + v
-                    effects.pop("to_enemy", None)
+                    effects = rank1 if u.rank_category == 1 else pros
                     gain = self.tactic_score(effects, u)
                     offers.append((-gain if to_enemy else gain, tactic, u, effects))
             offers.sort(key=lambda o: -o[0])
@@ -924,7 +1011,7 @@ class Battle:
                 u.tactic, u.tactic_name = effects, tactic.name
                 used_tactics.add(tactic.id)
                 budget -= 1
-                self.say(f"side {side + 1} gives {tactic.name} to {u.name}")
+                self.logging and self.say(f"side {side + 1} gives {tactic.name} to {u.name}")
 
     def choose_order(self, unit: Fighting) -> str:
         """Assault a target it can reach and beat, shoot what is in range, cast, or close in."""
@@ -971,12 +1058,11 @@ class Battle:
         self, unit: Fighting, foes: list[Fighting], reach: float
     ) -> tuple[Fighting | None, float]:
         best, best_score = None, -1e9
+        pos = unit.pos
         for e in foes:
-            if self.distance(unit, e) > reach or e.state == "gone":
+            if abs(e.pos - pos) > reach or e.state == "gone":
                 continue
-            gain = self.value_of_wounds(e, self.expected_damage(unit, e)) - self.value_of_wounds(
-                unit, self.expected_damage(e, unit)
-            )
+            gain = self.exchange_gain(unit, e)
             if e.state == "rout":
                 gain += e.points_alive()
             if e.engaged:
@@ -994,7 +1080,7 @@ class Battle:
                     cou = u.cou_value + u.cou_bonus + bonus
                     dis = u.dis_value + u.dis_bonus + bonus
                     if self.test(max(cou, dis), 8, u.best_of):
-                        self.say(f"{u.name} rallies")
+                        self.logging and self.say(f"{u.name} rallies")
                         u.state = "valiant"
 
     # -- activation phase -----------------------------------------------------
@@ -1114,7 +1200,7 @@ class Battle:
             self.kill_in_contact(u, None)
         u.pos += math.copysign(u.mov * 2, edge - u.pos)
         if (u.side == 0 and u.pos <= 0) or (u.side == 1 and u.pos >= TABLE_DEPTH):
-            self.say(f"{u.name} flees off the table")
+            self.logging and self.say(f"{u.name} flees off the table")
             self.eliminate_points(None, u, u.points_alive())
             for g in u.groups:
                 g.count = 0
@@ -1125,7 +1211,7 @@ class Battle:
     def kill_in_contact(self, u: Fighting, killer: Fighting | None) -> None:
         """A routed unit loses its fighters in contact, whatever their Wound levels."""
         in_contact = min(u.count, sum(self.contact(u, self.enemy_unit(u, j)) for j in u.engaged))
-        for g in sorted(u.groups, key=lambda g: not g.character):
+        for g in u.ordered:
             take = min(g.count, in_contact)
             g.count -= take
             in_contact -= take
@@ -1186,7 +1272,7 @@ class Battle:
             self.toward(u, target.pos, reach)
             if target.state != "rout":
                 self.disorganize(u)
-            self.say(f"{u.name} charges {target.name} but falls short")
+            self.logging and self.say(f"{u.name} charges {target.name} but falls short")
             return
         # Reaction (counter-charge) of the target.
         if (
@@ -1200,7 +1286,7 @@ class Battle:
                 _opposed_p(target.stat("ini"), u.stat("ini"), target.side == self.winner_of_roll)
             )
             if won:
-                self.say(f"{target.name} counter-charges {u.name}")
+                self.logging and self.say(f"{target.name} counter-charges {u.name}")
                 self.resolve_charge(target, u)
                 return
         self.resolve_charge(u, target)
@@ -1211,7 +1297,7 @@ class Battle:
     def resolve_charge(self, u: Fighting, target: Fighting) -> None:
         if self.needs_courage_test(u, target) and not self.courage_test(u, target, True):
             self.disorganize(u)
-            self.say(f"{u.name} fails its Courage test before {target.name} and stays put")
+            self.logging and self.say(f"{u.name} fails its Courage test before {target.name} and stays put")
             return
         # Assault fire: shots before moving, difficulty 7, no modifier.
         for g in u.groups:
@@ -1231,12 +1317,12 @@ class Battle:
                 target.dis_value + target.dis_bonus, 8, target.best_of
             ):
                 target.state = "rout"
-                self.say(
+                self.logging and self.say(
                     f"{target.name} is terrified by {u.name} but its fanaticism holds it in place (routed)"
                 )
             else:
                 target.state = "rout"
-                self.say(f"{target.name} is terrified by {u.name} and routs")
+                self.logging and self.say(f"{target.name} is terrified by {u.name} and routs")
                 if not target.activated and not target.engaged:
                     old = target.pos
                     self.flee(target)
@@ -1248,7 +1334,7 @@ class Battle:
         u.charge_bonus = u.power(charging=True) >= target.power(charged=True)
         u.engaged.add(target.index)
         target.engaged.add(u.index)
-        self.say(f"{u.name} charges {target.name}" + (" (+3 Initiative)" if u.charge_bonus else ""))
+        self.logging and self.say(f"{u.name} charges {target.name}" + (" (+3 Initiative)" if u.charge_bonus else ""))
 
     # -- shooting -------------------------------------------------------------
 
@@ -1283,7 +1369,7 @@ class Battle:
                 if g_band != band or not target.alive:
                     continue
                 if band != "short" and self.field_effects.get("downpour"):
-                    self.say(f"{u.name}: the downpour stops the {band}-range shots")
+                    self.logging and self.say(f"{u.name}: the downpour stops the {band}-range shots")
                     continue
                 n = min(g.count, shooting_fighters)
                 shooting_fighters -= n
@@ -1317,11 +1403,7 @@ class Battle:
                 p = _test_p(
                     g.profile.aim or 0, aim_difficulty(self.data, band, e.troops.profile.size), 1
                 )
-                value += (
-                    g.count
-                    * p
-                    * die_successes(_column(self.table, w.strength - e.stat("res"), 0)).mean()
-                )
+                value += g.count * p * _die_mean(self.table, w.strength - e.stat("res"))
             value = self.value_of_wounds(e, value)
             if e.engaged:
                 # Shooting into the fray: half the hits go to the friends in contact.
@@ -1341,7 +1423,7 @@ class Battle:
         assert weapon is not None and g.profile.aim is not None
         hits = self.dice.binomial(shooters, _test_p(g.profile.aim, difficulty, 1))
         if not hits:
-            self.say(
+            self.logging and self.say(
                 f"{u.name} ({g.profile.name}) shoots {target.name} ({label}, difficulty {difficulty}): no hit"
             )
             return 0
@@ -1362,7 +1444,7 @@ class Battle:
                         )
                     )
                     self.deal(None, friend, w, friend.count, True)
-                    self.say(f"  {share} shots hit {friend.name} in the fray: {w} Wounds")
+                    self.logging and self.say(f"  {share} shots hit {friend.name} in the fray: {w} Wounds")
         hits = self.survival_thinning(target, hits)
         shift = self.wound_shift_against(target)
         wounds = self.dice.from_cdf(
@@ -1370,7 +1452,7 @@ class Battle:
         )
         killed = self.deal(u, target, wounds, in_contact=target.count, scattered=True)
         who = u.name if g.profile.name == u.name else f"{u.name} ({g.profile.name})"
-        self.say(
+        self.logging and self.say(
             f"{who} shoots {target.name} ({label}, difficulty {difficulty}): {hits} hits, {wounds} Wounds, {killed} eliminated"
         )
         return killed
@@ -1393,7 +1475,7 @@ class Battle:
             )
         if not self.test(value, 8, target.best_of, not target.all_have("morale_no_auto_fail")):
             target.state = "rout"
-            self.say(f"{target.name} routs under fire")
+            self.logging and self.say(f"{target.name} routs under fire")
 
     # -- mystics --------------------------------------------------------------
 
@@ -1424,7 +1506,7 @@ class Battle:
                 # Arcane mastery: the magister lowers its POW (not below 1) to pay the missing mana.
                 g.magician_pow -= missing
                 u.mana += missing
-                self.say(f"{g.profile.name} lowers its POW by {missing} (arcane mastery)")
+                self.logging and self.say(f"{g.profile.name} lowers its POW by {missing} (arcane mastery)")
             spent = ritual.mana
             u.mana -= spent
             ones_fail = ritual.element.lower() not in g.traits.spirit_of
@@ -1439,7 +1521,7 @@ class Battle:
             u.mana -= extra
             spent += extra
             if self.countered(u, spent, "mana", "counter-magic"):
-                self.say(f"{u.name}: {ritual.name} is countered")
+                self.logging and self.say(f"{u.name}: {ritual.name} is countered")
                 continue
             if roll_mystic_test(
                 self.dice.d6,
@@ -1449,10 +1531,10 @@ class Battle:
                 ones_fail,
                 g.traits.focus,
             ):
-                self.say(f"{g.profile.name} casts {ritual.name} ({extra} mastery dice)")
+                self.logging and self.say(f"{g.profile.name} casts {ritual.name} ({extra} mastery dice)")
                 effect.apply(self, u, target)
             else:
-                self.say(f"{g.profile.name} fails to cast {ritual.name} ({extra} mastery dice)")
+                self.logging and self.say(f"{g.profile.name} fails to cast {ritual.name} ({extra} mastery dice)")
 
     def call_communions(self, u: Fighting, warriors_only: bool = False) -> None:
         """Communions with an eminence of the unit, extra T.F. dice, censure (mystics seed)."""
@@ -1488,7 +1570,7 @@ class Battle:
             u.faith -= extra
             spent += extra
             if self.countered(u, spent, "faith", "censure"):
-                self.say(f"{u.name}: {communion.name} is censured")
+                self.logging and self.say(f"{u.name}: {communion.name} is censured")
                 continue
             if roll_mystic_test(
                 self.dice.d6,
@@ -1498,10 +1580,10 @@ class Battle:
                 not g.traits.exalted,
                 g.traits.illuminated,
             ):
-                self.say(f"{g.profile.name} calls {communion.name} ({extra} extra dice)")
+                self.logging and self.say(f"{g.profile.name} calls {communion.name} ({extra} extra dice)")
                 effect.apply(self, u, target)
             else:
-                self.say(f"{g.profile.name} fails to call {communion.name}")
+                self.logging and self.say(f"{g.profile.name} fails to call {communion.name}")
 
     def countered(self, caster: Fighting, spent: int, reserve: str, label: str) -> bool:
         """An enemy unit under a Reaction order matches the spending and cancels the effect."""
@@ -1514,7 +1596,7 @@ class Battle:
                 and getattr(e, reserve) >= spent
             ):
                 setattr(e, reserve, getattr(e, reserve) - spent)
-                self.say(f"{e.name} answers with {label} ({spent} spent)")
+                self.logging and self.say(f"{e.name} answers with {label} ({spent} spent)")
                 return counter_succeeds(spent, spent)
         return False
 
@@ -1663,8 +1745,8 @@ class Battle:
         counter_dice = 0
         grace = "failures" if attacker.round_effects.get("grace") else ""
         left = contact
-        for g in sorted(attacker.groups, key=lambda g: not g.character):
-            fighters = min(g.count, left) if not extra else min(g.count, left)
+        for g in attacker.ordered:
+            fighters = min(g.count, left)
             left -= fighters
             fierce = g.fierce_left if not extra else 0
             if fighters <= 0 and not fierce:
@@ -1743,7 +1825,7 @@ class Battle:
         if counter_dice and defender.alive and attacker.alive:
             self.counter_attack(defender, attacker, counter_dice)
         if killed:
-            self.say(
+            self.logging and self.say(
                 f"  {attacker.name} inflicts {total} Wounds on {defender.name}: {killed} eliminated"
             )
         return total
@@ -1768,7 +1850,7 @@ class Battle:
                 attacker.count,
                 attacker.current_formation == "scattered",
             )
-            self.say(f"  {defender.name} counter-attacks with {dice} dice: {wounds} Wounds")
+            self.logging and self.say(f"  {defender.name} counter-attacks with {dice} dice: {wounds} Wounds")
 
     def fray(self, a: Fighting, b: Fighting, implacable: bool = False) -> tuple[int, int]:
         """One combat between two units: Initiative, exchange, extra exchanges."""
@@ -1820,7 +1902,7 @@ class Battle:
 
     def outcome(self, a: Fighting, b: Fighting, wa: int, wb: int) -> None:
         """Outcome of the fray: more Wounds wins (ties: winner of the tactical roll); morale roll."""
-        self.say(f"fray {a.name} vs {b.name}: {wa} Wounds dealt, {wb} taken")
+        self.logging and self.say(f"fray {a.name} vs {b.name}: {wa} Wounds dealt, {wb} taken")
         if not a.alive or not b.alive:
             return
         if wa != wb:
@@ -1856,9 +1938,9 @@ class Battle:
             loser.dis_value + loser.dis_bonus, difficulty, loser.best_of
         ):
             loser.state = "rout"  # routed, but does not flee
-            self.say(f"{loser.name} loses the fray; fanaticism keeps it in place (routed)")
+            self.logging and self.say(f"{loser.name} loses the fray; fanaticism keeps it in place (routed)")
             return
-        self.say(f"{loser.name} loses the fray (COU {value} vs {difficulty}) and routs")
+        self.logging and self.say(f"{loser.name} loses the fray (COU {value} vs {difficulty}) and routs")
         loser.state = "rout"
         self.kill_in_contact(loser, winner)
         if loser.alive:
@@ -1895,7 +1977,7 @@ class Battle:
                         target = min(near, key=lambda e: self.distance(unit, e)) if near else None
                     if target is None:
                         break
-                    self.say(f"{unit.name} is implacable and strikes {target.name} again")
+                    self.logging and self.say(f"{unit.name} is implacable and strikes {target.name} again")
                     w_unit, _ = self.fray(unit, target, implacable=True)
                     dealt = w_unit
 
@@ -1918,13 +2000,13 @@ class Battle:
                         if back:
                             g.count += back
                             self.scores[1 - side] -= back * g.cost
-                            self.say(f"{back} {g.profile.name} regenerate")
+                            self.logging and self.say(f"{back} {g.profile.name} regenerate")
                     if g.traits.reinforcement and g.lost:
                         g.reinforcements += g.lost
                     if g.reinforcements and u.alive and self.dice.d6() >= 5:
                         g.count += g.reinforcements
                         self.scores[1 - side] -= g.reinforcements * g.cost
-                        self.say(f"{g.reinforcements} {g.profile.name} return as reinforcements")
+                        self.logging and self.say(f"{g.reinforcements} {g.profile.name} return as reinforcements")
                         g.reinforcements = 0
                     g.lost = 0
                 u.recount()
@@ -1943,7 +2025,7 @@ class Battle:
             self.round = rounds
             self.field_effects = {}
             self._expected = {}
-            self.say(f"— round {rounds} —")
+            self.logging and self.say(f"— round {rounds} —")
             self.update_leadership()
             points = self.tactical_roll()
             points = self.give_orders(points)
@@ -1970,7 +2052,7 @@ class Battle:
             winner = 0
         elif standing[1] and not standing[0]:
             winner = 1
-        self.say(
+        self.logging and self.say(
             f"end after {rounds} rounds: A.P. eliminated or routed {self.scores[0]:g} vs {self.scores[1]:g}; "
             + ("draw" if winner is None else f"side {winner + 1} wins")
         )
@@ -2050,21 +2132,21 @@ def _column_of_light(b: Battle, u: Fighting, target: Fighting) -> None:
         _contest_cdf(b.table, 4 - target.stat("res"), hit, b.wound_shift_against(target))
     )
     killed = b.deal(u, target, wounds, hit, False)
-    b.say(f"  the column of light strikes {hit} {target.name}: {killed} eliminated")
+    b.logging and b.say(f"  the column of light strikes {hit} {target.name}: {killed} eliminated")
 
 
 def _terror(b: Battle, u: Fighting, target: Fighting) -> None:
     if _insensitive(b, target):
         return
     target.state = "rout"
-    b.say(f"  {target.name} is in Rout")
+    b.logging and b.say(f"  {target.name} is in Rout")
     if not target.engaged and not target.activated:
         b.flee(target)
 
 
 def _galvanise(b: Battle, u: Fighting, target: Fighting) -> None:
     target.round_effects["war-fury"] = 1
-    b.say(f"  {target.name} gains War fury")
+    b.logging and b.say(f"  {target.name} gains War fury")
 
 
 def _downpour(b: Battle, u: Fighting, target: Fighting) -> None:
@@ -2089,7 +2171,7 @@ def _divine_hospice(b: Battle, u: Fighting, target: Fighting) -> None:
         g.count += back
         target.recount()
         b.scores[1 - target.side] -= back * g.cost
-        b.say(f"  {back} {g.profile.name} come back")
+        b.logging and b.say(f"  {back} {g.profile.name} come back")
 
 
 def _divine_arsenal(b: Battle, u: Fighting, target: Fighting) -> None:
