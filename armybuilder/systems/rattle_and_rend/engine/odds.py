@@ -185,27 +185,23 @@ def unit_odds_params(army: Any, unit: int, other: Any, other_unit: int, cat: Cat
     attached Champion makes its Will check with a bonus; Poisoners and Fearsome come
     from the attacker's traits (Fearsome assumes the attacker is within S).
     """
-    from ..army import effective_stats, group_type
+    from ..army import effective_stats
 
     g, t = army.groups[unit], other.groups[other_unit]
     mine, theirs = effective_stats(army, cat, g), effective_stats(other, cat, t)
     if mine is None or theirs is None:
         raise ValueError("one of the groups has a type missing from the catalogue")
     attached = any(c.attached_to == other_unit for i, c in enumerate(other.groups) if i != other_unit and c.type == "champion")
-    params: dict[str, Any] = {
+    return {
         "mode": "attack",
         "bonus": 0,
         "penalty": 0,
+        # stat 21 never succeeds: a group without Fury (a Ward) never hits
+        "fury": mine.fury if mine.fury is not None else 21,
+        "will": theirs.will if theirs.will is not None else 1,
+        "attacker": "",  # the stats above are those in play, not the type's
+        "target": "",
         "will_bonus": 1 if attached else 0,
         "will_penalty": 1 if "fearsome" in army.traits else 0,
         "poisoners": "poisoners" in army.traits,
-        "will": theirs.will if theirs.will is not None else 21,
     }
-    if mine.fury is None:
-        gt = group_type(cat, g)
-        params["attacker"] = gt.id if gt is not None else None
-    else:
-        params["fury"] = mine.fury
-    if theirs.will is None:
-        params["target"] = t.type
-    return params
