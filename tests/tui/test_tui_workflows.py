@@ -326,3 +326,23 @@ async def test_palette_lists_the_edits_at_the_cursor(illegal_file, store):
         await pilot.press("enter")
         await pilot.pause()
         assert editor.session.army.units[0].members[0].commander_in_chief
+
+
+@pytest.mark.parametrize("key,module,name", [("o", "odds", "OddsScreen"), ("t", "playtest", "PlaytestScreen")])
+async def test_odds_and_playtest_screens_open_on_the_list(key, module, name, illegal_file, store):
+    import importlib
+
+    try:
+        screen_class = getattr(importlib.import_module(f"armybuilder.tui.screens.{module}"), name)
+    except (ImportError, AttributeError) as exc:
+        pytest.skip(f"{module} screen not available: {exc}")
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        await pilot.press(key)
+        await pilot.pause()
+        assert isinstance(app.screen, screen_class)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is editor

@@ -516,10 +516,14 @@ class EditorScreen(Screen):
         self.run_worker(run, thread=True, group="export", name=f"export-{kind}")
 
     def _external_screen(self, module: str):
+        """The Screen class of an optional panel (written separately), if present."""
         try:
             mod = importlib.import_module(f"armybuilder.tui.screens.{module}")
         except ImportError:
             return None
+        named = getattr(mod, f"{module.capitalize()}Screen", None)
+        if inspect.isclass(named) and issubclass(named, Screen):
+            return named
         for _, obj in inspect.getmembers(mod, inspect.isclass):
             if issubclass(obj, Screen) and obj.__module__ == mod.__name__:
                 return obj
