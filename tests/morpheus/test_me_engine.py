@@ -278,3 +278,15 @@ def test_random_clans_play_without_error(me_cat, seed):
     record = SYSTEM.play_game(me_cat, a, b, np.random.default_rng(seed), log=True)
     assert record.winner in (0, 1, None) and 1 <= record.rounds <= 6
     assert record.scores[0] >= 0 and record.scores[1] >= 0
+
+
+def test_warrior_against_warrior_odds(me_cat, clans):
+    ravens, wolves = clans["ravens-of-hrafnsey"], clans["wolves-of-the-fjord"]
+    units = SYSTEM.odds_units(ravens, me_cat)
+    assert [c.value for c in units] == list(range(len(ravens.warriors)))
+    params = SYSTEM.unit_odds_params(me_cat, ravens, 0, wolves, 1)  # Ulfbert Jarl against a Berserker
+    assert params == {**params, "attack": 3, "defense": 1, "strength": 3, "resistance": 2, "damage": "lethal", "hp": 2}
+    back = SYSTEM.unit_odds_params(me_cat, wolves, 1, ravens, 0)  # Great Weapon, Rapid Attack, into heavy armour
+    assert back["attacks"] == 3 and back["resistance"] == 1 + 3 and back["strength"] == 3
+    result = SYSTEM.odds(me_cat, params)
+    assert 0 < result.payload["removed"] < 1

@@ -160,6 +160,18 @@ class Morpheus(GameSystem):
 
         return odds.attack_odds(cat, params)
 
+    def odds_units(self, army: WarClan, cat: Catalogue) -> list[Choice]:
+        """Warriors the odds panel can pit against each other (index, label)."""
+        from .engine import odds
+
+        return [Choice(i, label) for i, label in odds.unit_choices(army, cat)]
+
+    def unit_odds_params(self, cat: Catalogue, army: WarClan, unit: int, other: WarClan, other_unit: int) -> dict[str, Any]:
+        """Parameters of :meth:`odds` for warrior *unit* of *army* attacking *other_unit* of *other*."""
+        from .engine import odds
+
+        return odds.unit_odds_params(army, unit, other, other_unit, cat)
+
     def engine_ready(self) -> bool:
         import importlib.util
 

@@ -137,3 +137,54 @@ def attack_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
         lines.append(f"chance to remove a target with {hp} HP: {payload['removed']:.2%}")
     lines += ["", "Opposed rolls follow ME-D1, a provisional reading (see the reference sheets)."]
     return OddsResult(payload, tuple(lines))
+
+
+# --------------------------------------------------------------------------- warrior against warrior
+
+
+def unit_choices(army, cat: Catalogue) -> list[tuple[int, str]]:
+    """(index, label) of every warrior of a clan whose type the catalogue knows."""
+    from ..army import warrior_name, warrior_type
+
+    return [(i, f"{i + 1}. {warrior_name(cat, w)}") for i, w in enumerate(army.warriors) if warrior_type(cat, w.type) is not None]
+
+
+def unit_odds_params(army, index: int, other, other_index: int, cat: Catalogue) -> dict[str, Any]:
+    """Parameters of :func:`attack_odds` for warrior ``index`` of ``army`` attacking ``other_index`` of ``other``.
+
+    The attacker uses its melee weapon with the best expected Damage (fists, ST 0, if
+    it has none); the target's RS includes its armour.
+    """
+    from ..army import warrior_type
+    from .battle import expected_damage
+    from .dice import rules_from
+
+    me, them = army.warriors[index], other.warriors[other_index]
+    t_me, t_them = warrior_type(cat, me.type), warrior_type(cat, them.type)
+    if t_me is None or t_them is None:
+        raise KeyError("a warrior type is missing from the catalogue")
+    rs = t_them.rs + sum(a.rs for e in them.equipment if (a := cat.get("armour", e)) is not None)
+    weapons = [w for e in me.equipment if (w := cat.get("weapons", e)) is not None and w.kind == "melee"]
+    rules = rules_from(cat)
+
+    def value(w) -> float:
+        kind = "lethal" if "lethal" in w.abilities else "savage" if "savage" in w.abilities else "normal"
+        return expected_damage(rules, rules.tn(t_me.ma, t_them.df), rules.tn(w.st, rs), kind)
+
+    best = max(weapons, key=value) if weapons else None
+    kind = "normal"
+    if best is not None:
+        kind = "lethal" if "lethal" in best.abilities else "savage" if "savage" in best.abilities else "normal"
+    return {
+        "attack": t_me.ma,
+        "defense": t_them.df,
+        "strength": best.st if best is not None else 0,
+        "resistance": rs,
+        "attacks": 3 if any(a.startswith("rapid-attack") for a in t_me.abilities) else 1,
+        "damage": kind,
+        "charge": False,
+        "overwhelm": False,
+        "attack_bonus": 0,
+        "strength_bonus": 0,
+        "hp": t_them.hp,
+    }
