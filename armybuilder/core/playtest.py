@@ -126,7 +126,8 @@ def run_playtest(
     system = get_system(first.system)
     cat = system.catalogue_for(first)
     workers = max(1, min(workers, os.cpu_count() or 1, games or 1))
-    chunk = max(1, min(500, math.ceil(games / (workers * 4))))
+    # In-process: small chunks, so progress and cancellation respond quickly.
+    chunk = 25 if workers == 1 else max(1, min(500, math.ceil(games / (workers * 4))))
     bounds = [(s, min(games, s + chunk)) for s in range(0, games, chunk)]
     records: list[GameRecord] = []
     stopped = False

@@ -131,6 +131,7 @@ class Dice:
 
 
 _TABLES: dict[str, tuple[ContestColumn, ...]] = {}
+_EMPTY: dict[str, int] = {}  # shared "no tactic" (never mutated)
 _TACTIC_KEYS = {
     "att": "attack",
     "def": "defense",
@@ -299,10 +300,16 @@ class Fighting:
     troops: Group | None = None  # type: ignore[assignment]  # first live group, kept by recount()
     alive: bool = True  # some fighter left (a gone unit has none), kept by recount()
     ordered: list[Group] = field(default_factory=list)  # independents first: they lead the contact
+    shooting_groups: list[Group] = field(default_factory=list)  # marksmen (AIM >= 0 and a weapon)
+    mystic: bool = False  # has magicians, faithful, Devotion or Martyr: takes part in the mystic phase
     _mov: int = 0  # MOV of the slowest live member, kept by recount()
 
     def __post_init__(self) -> None:
         self.ordered = sorted(self.groups, key=lambda g: not g.character)
+        self.mystic = any(g.magician_pow or g.faith or g.traits.devotion or g.traits.martyr for g in self.groups)
+        self.shooting_groups = [
+            g for g in self.groups if g.profile.ranged is not None and g.profile.aim is not None and g.profile.aim >= 0
+        ]
         self.recount()
 
     def recount(self) -> None:
@@ -911,37 +918,28 @@ class Battle:
     def give_orders(self, points: list[int]) -> list[int]:
         """Orders (free with a leader or in a commander's aura, else one tactical point each)."""
         for side in (0, 1):
-            for u in self.sides[side]:
-                u.tactic, u.tactic_name = {}, ""
+            units = self.sides[side]
+            foes = [e for e in self.sides[1 - side] if e.alive]
+            commanders = [c for c in units if c.alive and c.state == "valiant" and c.commander_x is not None]
+            for u in units:
+                u.tactic, u.tactic_name = _EMPTY, ""
                 u.charged = u.was_charged = u.charge_bonus = u.activated = False
                 u.order, u.order_by_points = "", False
-                u.round_effects = {}
+                if u.round_effects:
+                    u.round_effects = {}
                 u.wounds_dealt_round = 0
-                if not u.alive or u.state == "rout":
+                if not u.alive or u.state != "valiant":
                     continue
-                commanded = u.has_leader or any(
-                    c.alive
-                    and c.state == "valiant"
-                    and c.commander_x is not None
-                    and self.distance(u, c) <= c.commander_x
-                    for c in self.sides[side]
-                )
-                if u.state == "valiant" and commanded:
-                    u.order = self.choose_order(u)
-            for u in self.sides[side]:
-                if (
-                    u.alive
-                    and u.state in ("valiant", "disorganized")
-                    and not u.order
-                    and points[side] >= 1
-                ):
-                    order = self.choose_order(u)
-                    if order and order != "progress-stay":
+                pos = u.pos
+                if u.has_leader or any(abs(pos - c.pos) <= c.commander_x for c in commanders):  # type: ignore[operator]
+                    u.order = self.choose_order(u, foes)
+            for u in units:
+                if points[side] >= 1 and u.alive and not u.order and u.state in ("valiant", "disorganized"):
+                    order = self.choose_order(u, foes)
+                    if order:
                         u.order, u.order_by_points = order, True
                         points[side] -= 1
-                        self.logging and self.say(
-                            f"side {side + 1} spends a tactical point to order {u.name} ({order})"
-                        )
+                        self.logging and self.say(f"side {side + 1} spends a tactical point to order {u.name} ({order})")
         return points
 
     def tactic_fits(self, tactic, unit: Fighting) -> bool:
@@ -1013,45 +1011,38 @@ class Battle:
                 budget -= 1
                 self.logging and self.say(f"side {side + 1} gives {tactic.name} to {u.name}")
 
-    def choose_order(self, unit: Fighting) -> str:
+    def choose_order(self, unit: Fighting, foes: list[Fighting] | None = None) -> str:
         """Assault a target it can reach and beat, shoot what is in range, cast, or close in."""
         if unit.engaged:
             return "assault"
-        foes = [e for e in self.sides[1 - unit.side] if e.alive and e.state != "gone"]
+        if foes is None:
+            foes = [e for e in self.sides[1 - unit.side] if e.alive]
         if not foes:
             return ""
+        pos = unit.pos
         reach = unit.mov * 2
-        shooters = self.shooters(unit)
-        mystic = (
-            unit.mana > 0
-            and self.info[unit.side]["rituals"]
-            or unit.faith > 0
-            and self.info[unit.side]["communions"]
-        )
         best, score = self.best_charge_target(unit, foes, reach)
         if best is not None and score > 0:
             return "assault"
+        shooters = self.shooters(unit)
         if shooters:
-            longest = max(g.profile.ranged.long for g in shooters)  # type: ignore[union-attr]
-            if any(self.distance(unit, e) <= longest + unit.mov for e in foes):
-                return "support"  # Support (dynamic): march, then shoot
-        if mystic:
+            longest = max(g.profile.ranged.long for g in shooters) + unit.mov  # type: ignore[union-attr]
+            for e in foes:
+                if abs(e.pos - pos) <= longest:
+                    return "support"  # Support (dynamic): march, then shoot
+        info = self.info
+        if (unit.mana > 0 and info[unit.side]["rituals"]) or (unit.faith > 0 and info[unit.side]["communions"]):
             return "support"
-        if any(e.mana > 0 for e in foes) and unit.mana > 0 and self.info[1 - unit.side]["rituals"]:
-            return "reaction"
-        if (
-            any(e.faith > 0 for e in foes)
-            and unit.faith > 0
-            and self.info[1 - unit.side]["communions"]
-        ):
-            return "reaction"
-        # Threatened by an enemy that can reach it while it cannot reach anyone: counter-charge.
-        if any(e.fighting and self.distance(unit, e) <= e.mov * 2 for e in foes) and not any(
-            self.distance(unit, e) <= reach for e in foes
-        ):
-            return "reaction"
+        if unit.mana > 0 and info[1 - unit.side]["rituals"] and any(e.mana > 0 for e in foes):
+            return "reaction"  # counter-magic
+        if unit.faith > 0 and info[1 - unit.side]["communions"] and any(e.faith > 0 for e in foes):
+            return "reaction"  # censure
         if best is not None:
             return "assault"  # reachable but not favourable: will close in at its activation
+        # Threatened by an enemy that can reach it while it cannot reach anyone: counter-charge.
+        for e in foes:
+            if abs(e.pos - pos) <= e.mov * 2 and e.fighting:
+                return "reaction"
         return "progress"
 
     def best_charge_target(
@@ -1086,14 +1077,7 @@ class Battle:
     # -- activation phase -----------------------------------------------------
 
     def shooters(self, unit: Fighting) -> list[Group]:
-        return [
-            g
-            for g in unit.groups
-            if g.count
-            and g.profile.ranged is not None
-            and g.profile.aim is not None
-            and g.profile.aim >= 0
-        ]
+        return [g for g in unit.shooting_groups if g.count] if unit.shooting_groups else []
 
     def activation(self) -> None:
         first = self.winner_of_roll
@@ -1604,7 +1588,7 @@ class Battle:
         """Mana recovery and Temporary Faith recovery (mystics seed)."""
         for side in (0, 1):
             for u in self.sides[side]:
-                if not u.alive:
+                if not u.alive or not u.mystic:
                     continue
                 powers = [
                     g.magician_pow for g in u.groups for _ in range(g.count) if g.magician_pow
