@@ -293,6 +293,8 @@ class Battle:
         self.logging = log
         self.lines: list[str] = []
         self.terrain: list[Terrain] = []
+        self._dice: list[int] = []
+        self._next = 0
 
     # -- log and dice -----------------------------------------------------
 
@@ -300,8 +302,17 @@ class Battle:
         if self.logging:
             self.lines.append(text)
 
+    def natural(self) -> int:
+        """One roll of the dice (2d6), drawn from a buffer the injected generator refills."""
+        if self._next + self.rules.dice > len(self._dice):
+            self._dice = self.rng.integers(1, self.rules.sides + 1, size=1024).tolist()
+            self._next = 0
+        total = sum(self._dice[self._next : self._next + self.rules.dice])
+        self._next += self.rules.dice
+        return total
+
     def roll(self, x: int, y: int) -> tuple[bool, int, int]:
-        natural = int(self.rng.integers(1, self.rules.sides + 1, size=self.rules.dice).sum())
+        natural = self.natural()
         tn = self.rules.tn(x, y)
         return natural >= tn, max(0, natural - tn), natural
 
@@ -357,7 +368,14 @@ class Battle:
         return [o for o in self.sides[f.side] if o.alive and o is not f]
 
     def engaged_with(self, f: Fighter) -> list[Fighter]:
-        return [e for e in self.sides[1 - f.side] if not e.removed and not e.incapacitated and gap(f, e) <= max(f._reach, e._reach) + CONTACT]
+        out = []
+        for e in self.sides[1 - f.side]:
+            if e.removed or e.incapacitated:
+                continue
+            reach = 2 * BASE_RADIUS + CONTACT + (f._reach if f._reach > e._reach else e._reach)
+            if (f.x - e.x) ** 2 + (f.y - e.y) ** 2 <= reach * reach:
+                out.append(e)
+        return out
 
     def in_reach(self, f: Fighter, e: Fighter, w: Weapon) -> bool:
         return gap(f, e) <= w.reach + CONTACT
@@ -773,9 +791,12 @@ class Battle:
     # -- movement ---------------------------------------------------------------
 
     def free_of_overlap(self, f: Fighter, x: float, y: float) -> bool:
-        return all(
-            o is f or not o.alive or math.hypot(o.x - x, o.y - y) >= 2 * BASE_RADIUS - 1e-6 for o in self.sides[0] + self.sides[1]
-        )
+        limit = (2 * BASE_RADIUS - 1e-6) ** 2
+        for side in self.sides:
+            for o in side:
+                if o is not f and not o.removed and (o.x - x) ** 2 + (o.y - y) ** 2 < limit:
+                    return False
+        return True
 
     def move_towards(self, f: Fighter, tx: float, ty: float, budget: float, stop_at: float, target: Fighter | None = None,
                      free_strikes: bool = True) -> float:  # fmt: skip
@@ -1224,7 +1245,7 @@ class Battle:
         enemies = [e for e in self.sides[1 - side] if e.alive]
         if not enemies:
             return ready[0]
-        return min(ready, key=lambda f: (min(gap(f, e) for e in enemies), f.index))
+        return min(ready, key=lambda f: (min((f.x - e.x) ** 2 + (f.y - e.y) ** 2 for e in enemies), f.index))
 
     def end_phase(self) -> None:
         for side in (0, 1):
