@@ -7,7 +7,7 @@ from pathlib import Path
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -42,7 +42,7 @@ class HomeScreen(Screen):
         with Vertical(id="home"):
             yield Static(Text("armybuilder", style="bold"), id="home-title")
             yield Static(
-                Text("Rag'Narok 2 · Rattle and Rend · Ragnarok (Morpheus Engine)   — n new list, o open a file, ? help", style="dim"),
+                Text("Rag'Narok 2 · Rattle and Rend · Ragnarok (Morpheus Engine)", style="dim"),
                 id="home-subtitle",
             )
             yield OptionList(id="home-menu")
@@ -153,25 +153,27 @@ class NewListScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog tall"):
             yield Static(Text("New list", style="bold"), classes="dialog-title")
-            yield Label("Game system")
-            yield Select(
-                [(Text(s.name), s.id) for s in self.systems],
-                id="system",
-                allow_blank=False,
-                value=self.systems[0].id if self.systems else Select.NULL,
-            )
-            yield Label("People / faction", id="faction-label")
-            yield Select([], id="faction", prompt="choose")
-            yield Label("Format")
-            yield Select([], id="format", prompt="choose")
-            yield Label("Name")
-            yield Input("New army", id="name")
-            yield Label("File")
-            yield Input(str(Path.cwd() / "new-army.yaml"), id="file")
+            with VerticalScroll(classes="form"):
+                yield Label("Game system")
+                yield Select(
+                    [(Text(s.name), s.id) for s in self.systems],
+                    id="system",
+                    allow_blank=False,
+                    value=self.systems[0].id if self.systems else Select.NULL,
+                    compact=True,
+                )
+                yield Label("People / faction", id="faction-label")
+                yield Select([], id="faction", prompt="choose", compact=True)
+                yield Label("Format")
+                yield Select([], id="format", prompt="choose", compact=True)
+                yield Label("Name")
+                yield Input("New army", id="name", compact=True)
+                yield Label("File")
+                yield Input(str(Path.cwd() / "new-army.yaml"), id="file", compact=True)
             yield Static("", id="form-error", markup=False)
             with Horizontal(classes="buttons"):
-                yield Button("Create", id="ok", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Button("Create", id="ok", variant="primary", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
 
     def on_mount(self) -> None:
         self.fill()

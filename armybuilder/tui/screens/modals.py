@@ -78,7 +78,7 @@ class Confirm(ModalScreen[str | None]):
                 yield Static(self.body, markup=False)
             with Horizontal(classes="buttons"):
                 for key, label, variant in self.buttons:
-                    yield Button(label, id=key, variant=variant)  # type: ignore[arg-type]
+                    yield Button(label, id=key, variant=variant, compact=True)  # type: ignore[arg-type]
 
     def on_mount(self) -> None:
         self.query(Button).first().focus()
@@ -116,8 +116,8 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
                     yield self._field(p)
             yield Static("", id="form-error", markup=False)
             with Horizontal(classes="buttons"):
-                yield Button("Apply", id="ok", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Button("Apply", id="ok", variant="primary", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
 
     def _field(self, p: Param):
         value = self.preset.get(p.name, p.default)
@@ -127,15 +127,15 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
             index = next((i for i, c in enumerate(p.choices) if c.value == value), None)
             if index is None and len(options) == 1:
                 index = 0
-            return Select(options, id=wid, prompt=p.label, allow_blank=index is None, value=Select.NULL if index is None else index)
+            return Select(options, id=wid, prompt=p.label, allow_blank=index is None, value=Select.NULL if index is None else index, compact=True)
         if p.kind == "bool":
-            return Checkbox(p.label, bool(value), id=wid)
+            return Checkbox(p.label, bool(value), id=wid, compact=True)
         if p.kind == "text" and "note" in p.name:
             area = TextArea(str(value or ""), id=wid)
             area.show_line_numbers = False
             return area
         kind = {"int": "integer", "float": "number"}.get(p.kind, "text")
-        return Input("" if value is None else str(value), type=kind, id=wid)  # type: ignore[arg-type]
+        return Input("" if value is None else str(value), type=kind, id=wid, compact=True)  # type: ignore[arg-type]
 
     def on_mount(self) -> None:
         # focus the first value still to give (a browser pick presets the profile)
@@ -209,13 +209,13 @@ class PathPrompt(ModalScreen[Path | None]):
 
         with Vertical(classes="dialog tall" if self.browse else "dialog"):
             yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
-            yield Input(self.default, placeholder="path/to/list.yaml", id="path")
+            yield Input(self.default, placeholder="path/to/list.yaml", id="path", compact=True)
             if self.browse:
                 yield DirectoryTree(Path.cwd(), id="files")
             yield Static("", id="form-error", markup=False)
             with Horizontal(classes="buttons"):
-                yield Button("OK", id="ok", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Button("OK", id="ok", variant="primary", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#path", Input).focus()
@@ -274,11 +274,12 @@ class FacetFilters(ModalScreen[dict[str, str] | None]):
                         id=f"f-{key}",
                         prompt="any",
                         value=current if current in values else Select.NULL,
+                        compact=True,
                     )
             with Horizontal(classes="buttons"):
-                yield Button("Apply", id="ok", variant="primary")
-                yield Button("Clear", id="clear")
-                yield Button("Cancel", id="cancel")
+                yield Button("Apply", id="ok", variant="primary", compact=True)
+                yield Button("Clear", id="clear", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "ok":
@@ -338,7 +339,7 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(classes="dialog tall"):
             with VerticalScroll():
                 yield Static(Text(HELP), markup=False)
-            yield Button("Close", id="close")
+            yield Button("Close", id="close", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(None)
