@@ -20,7 +20,7 @@ Concealment, Healer and Incapacitated, Tactician, Taunt, Weapon Master); God
 powers bought with Godspark; victory by the Glory of the models removed.
 
 Assumptions the seed page does not settle are catalogue data
-(``tables.engine``, provisional) or listed in :data:`ASSUMPTIONS`.  All
+(``tables.engine`` with its ``notes``, provisional).  All
 randomness comes from the injected ``numpy.random.Generator``.
 """
 
@@ -41,13 +41,8 @@ from .dice import OpposedRules, damage_distribution, rules_from, success_probabi
 
 BASE_RADIUS = 0.6  # a 30 mm round base, in inches
 CONTACT = 0.05  # bases this close count as touching
-ASSUMPTIONS = (
-    "Using a God power costs 1 AP; each chosen power can be used once per Round by its clan.",
-    "A warrior without a melee weapon fights with fists: ST 0, ML.",
-    "Armour RS adds to the profile's RS.",
-    "An Incapacitated model that takes more damage is removed.",
-    "Sides alternate activations; the side that wins a 2d6 roll-off activates first each Round.",
-)
+# The simulator's own assumptions (the seed page does not settle them) are catalogue
+# data: ``tables.engine.notes``, flagged provisional and printed on the reference sheets.
 STATS = ("ap", "sp", "ma", "ra", "df", "rs", "dr", "mn", "st")
 
 
@@ -496,8 +491,7 @@ class Battle:
                 size = target.size + (2 if target.has("steady") else 0)
                 ok, stages, _ = self.roll(x, size)
                 if ok:
-                    if stages:
-                        self.shove(attacker, target, 2.0 * stages, away=aid == "push")
+                    self.shove(attacker, target, 2.0 * max(1, stages), away=aid == "push")
             elif aid == "drain" and args:
                 stat = args[0]
                 if not self.roll(target.stat("rs"), x)[0]:
