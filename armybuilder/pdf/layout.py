@@ -208,7 +208,10 @@ def column_widths(columns: Sequence[str], rows: Sequence[Sequence[str]], total: 
             natural[i] = max(natural[i], min(whole, total) + pad)
             minimum[i] = max(minimum[i], longest + pad)
     cap = max(total * 0.3, total / n)
-    minimum = [min(m, cap) for m in minimum]
+    # never narrower than the padding plus a few characters (a zero-width cell never ends)
+    floor = min(pad + 3 * cell.fontSize, total / n)
+    minimum = [max(min(m, cap), floor) for m in minimum]
+    natural = [max(nat, floor) for nat in natural]
     if sum(minimum) > total:  # too many columns: shrink evenly, words will break
         scale = total / sum(minimum)
         return [m * scale for m in minimum]
@@ -271,6 +274,22 @@ def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable
         return out
     columns = columns + ("",) * (n - len(columns))
     rows = [tuple(r) + ("",) * (n - len(r)) for r in block.rows]
+    most = max(2, int(width // (6 + 3 * styles.cell.fontSize)))
+    if n > most:  # too many columns for the page: print them in bands, first column repeated
+        out = out[:0]
+        rel = block.widths if block.widths and len(block.widths) == n else None
+        for k, start in enumerate(range(1, n, most - 1)):
+            keep = [0, *range(start, min(start + most - 1, n))]
+            part = Table(
+                tuple(columns[i] for i in keep),
+                tuple(tuple(r[i] for i in keep) for r in rows),
+                title=(block.title + (" (continued)" if k else "")) if block.title else "",
+                note=block.note if start + most - 1 >= n else "",
+                provisional=block.provisional,
+                widths=tuple(rel[i] for i in keep) if rel else None,
+            )
+            out += table_flowables(part, styles, width)
+        return out
     widths = column_widths(columns, rows, width, styles, block.widths)
     centred = [i > 0 and _is_compact(r[i] for r in rows) for i in range(n)]
     data: list[list[Any]] = [
@@ -394,6 +413,8 @@ def blocks_to_flowables(blocks: Iterable[Block], styles: Styles, width: float) -
             items = table_flowables(block, styles, width)
         else:  # an unknown block type from a newer system: print its text rather than fail
             items = [RLParagraph(esc(str(block)), styles.body)]
+        if not items:  # e.g. a table without columns or rows: nothing to print
+            continue
         if pending:
             # keep headings with the first item only when that is small enough to move
             out.append(KeepTogether([*pending, items[0]]))

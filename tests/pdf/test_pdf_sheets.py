@@ -111,3 +111,13 @@ def test_any_blocks_render(tmp_path, title, blocks, paper):
     out = tmp_path / "any.pdf"
     write_sheets(Sheets(title, tuple(blocks)), out, paper=paper)
     assert PdfReader(io.BytesIO(out.read_bytes())).pages
+
+
+def test_table_wider_than_the_page_prints_in_bands(tmp_path):
+    columns = tuple(f"Col{i}" for i in range(100))
+    rows = tuple(tuple(f"r{j}c{i}" for i in range(100)) for j in range(5))
+    out = tmp_path / "wide.pdf"
+    write_sheets(Sheets("wide", (Table(columns, rows, title="Wide", note="the end"),)), out)
+    text = pdf_text(out.read_bytes())
+    assert all(f"r{j}c{i}" in text for i in range(100) for j in range(5))
+    assert "Wide (continued)" in text and text.count("the end") == 1
