@@ -15,9 +15,15 @@ from textual.binding import Binding
 
 from armybuilder.core.errors import InputError
 
-from .commands import ScreenCommands
 from .session import Session, open_file, open_recovery, open_text
 from .storage import Recovery, Store
+
+
+def _screen_commands():
+    """The palette provider, imported when the palette first opens (faster start)."""
+    from .commands import ScreenCommands
+
+    return ScreenCommands
 
 
 class ArmyBuilderApp(App):
@@ -25,7 +31,7 @@ class ArmyBuilderApp(App):
 
     CSS_PATH = str(Path(__file__).with_name("app.tcss"))
     TITLE = "armybuilder"
-    COMMANDS = App.COMMANDS | {ScreenCommands}
+    COMMANDS = App.COMMANDS | {_screen_commands}
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("question_mark", "help", "Help", show=False),
@@ -203,12 +209,28 @@ class ArmyBuilderApp(App):
             self.push_screen(HelpScreen())
 
 
+def _is_bundled(path: Path) -> bool:
+    """A sample shipped inside the package: edited as a copy, never saved over."""
+    from armybuilder.core.catalog import catalog_root
+
+    try:
+        root = Path(str(catalog_root())).resolve()
+        return path.resolve().is_relative_to(root)
+    except (OSError, ValueError):
+        return False
+
+
 def run(path: Path | None) -> int:
     """Entry point of ``armybuilder`` / ``armybuilder edit LIST``."""
     session = None
     store = Store()
     if path is not None:
-        session = open_file(path, store)  # InputError → "error: file:line:col …", exit 2
+        if _is_bundled(path) and path.is_file():
+            from armybuilder.core.yamlio import decode_text
+
+            session = open_text(decode_text(path.read_bytes(), str(path)), str(path), None, store)
+        else:
+            session = open_file(path, store)  # InputError → "error: file:line:col …", exit 2
         session.cat  # the pinned catalogue must load too, before the terminal is taken
     ArmyBuilderApp(session, store=store).run()
     return 0
