@@ -41,6 +41,7 @@ def duel(ecat, left=("warrior", 10), right=("warrior", 10), seed=0) -> Battle:
 def give(unit, *abilities: str) -> None:
     for g in unit.groups:
         g.traits = traits_of(abilities)
+    unit.__post_init__()  # recompute the unit-wide flags
 
 
 def state(bt, x, y, extra_round=0) -> dict:

@@ -302,6 +302,11 @@ class Fighting:
     ordered: list[Group] = field(default_factory=list)  # independents first: they lead the contact
     shooting_groups: list[Group] = field(default_factory=list)  # marksmen (AIM >= 0 and a weapon)
     mystic: bool = False  # has magicians, faithful, Devotion or Martyr: takes part in the mystic phase
+    base_wound_shift: int = 0  # Hard boiled when all live fighters have it (kept by recount())
+    survival_face: int = 0  # Survival instinct when all live fighters have it
+    counter_face: int = 0  # Counter-attack when all live fighters have it
+    thaumaturge: bool = False
+    points: int = 0  # A.P. of the fighters left, kept by recount()
     _mov: int = 0  # MOV of the slowest live member, kept by recount()
 
     def __post_init__(self) -> None:
@@ -313,13 +318,52 @@ class Fighting:
         self.recount()
 
     def recount(self) -> None:
-        """Numbers, troops and MOV after a change of the groups' counts (call after every change)."""
-        live = [g for g in self.groups if g.count > 0]
-        self.count = sum(g.count for g in live)
-        self.alive = self.count > 0
-        self.troops = live[0] if live else (self.groups[0] if self.groups else None)
-        self._mov = min(g.profile.mov for g in live) if live else 0
+        """Numbers, troops, MOV, A.P. and unit-wide traits after a change of the groups' counts.
 
+        Call it after every change of a group's ``count``: hot paths read these fields.
+        """
+        count = 0
+        points = 0
+        troops = None
+        mov = 0
+        shift = None
+        same_shift = True
+        face = 6
+        survival = counter = True
+        thaumaturge = False
+        for g in self.groups:
+            n = g.count
+            if n <= 0:
+                continue
+            t = g.traits
+            count += n
+            points += n * g.cost
+            m = g.profile.mov
+            if troops is None:
+                troops, mov, shift = g, m, t.wound_shift_against
+            else:
+                if m < mov:
+                    mov = m
+                if t.wound_shift_against != shift:
+                    same_shift = False
+            if t.survival_face:
+                face = min(face, t.survival_face)
+            else:
+                survival = False
+            if not t.counter_attack_face:
+                counter = False
+            if t.thaumaturge:
+                thaumaturge = True
+        self.count = count
+        self.points = points
+        self.alive = count > 0
+        self.troops = troops if troops is not None else (self.groups[0] if self.groups else None)
+        self._mov = mov
+        # Unit-wide traits need every live fighter to have them (Hard boiled, Survival instinct...).
+        self.base_wound_shift = shift if troops is not None and same_shift else 0
+        self.survival_face = face if troops is not None and survival else 0
+        self.counter_face = troops.traits.counter_attack_face if troops is not None and counter else 0
+        self.thaumaturge = thaumaturge
 
     @property
     def fighting(self) -> bool:
@@ -372,7 +416,7 @@ class Fighting:
         return all(getattr(g.traits, attr) for g in self.groups if g.count > 0)
 
     def points_alive(self) -> float:
-        return sum(g.count * g.cost for g in self.groups)
+        return self.points
 
     def front(self) -> int:
         if self.current_formation == "scattered":
@@ -811,24 +855,24 @@ class Battle:
                 own_cou = troops.cou if troops.cou is not None else (troops.fear or 0)
                 own_dis = 0 if u.troops.traits.dis_zero else troops.dis
                 cou, dis, cou_b, dis_b = own_cou, own_dis, 0, 0
+                pos = u.pos
+                routed = u.state == "rout"
                 for c, cmd, ccou, complete in cmds:
-                    if u.state == "rout" and c is not u:
+                    if routed and c is not u:
                         continue
-                    if c is u or abs(u.pos - c.pos) <= (c.commander_x or 0):
-                        cou = max(cou, ccou)
-                        dis = max(dis, cmd.dis)
+                    if c is u or abs(pos - c.pos) <= (c.commander_x or 0):
+                        if ccou > cou:
+                            cou = ccou
+                        if cmd.dis > dis:
+                            dis = cmd.dis
                         if complete:
-                            cou_b, dis_b = 2, 2
-                        else:
-                            cou_b = max(cou_b, 1 if c.standard_x is not None else 0)
-                            dis_b = max(dis_b, 1 if c.musician_x is not None else 0)
-                for c in bearers:  # lone musicians and standard bearers
-                    if True:
-                        d = abs(u.pos - c.pos)
-                        if c.standard_x is not None and (c is u or d <= c.standard_x):
-                            cou_b = max(cou_b, 1)
-                        if c.musician_x is not None and (c is u or d <= c.musician_x):
-                            dis_b = max(dis_b, 1)
+                            cou_b = dis_b = 2
+                for c in bearers:  # musicians and standard bearers (in a war staff or alone)
+                    d = abs(pos - c.pos)
+                    if c.standard_x is not None and cou_b < 1 and (c is u or d <= c.standard_x):
+                        cou_b = 1
+                    if c.musician_x is not None and dis_b < 1 and (c is u or d <= c.musician_x):
+                        dis_b = 1
                 u.cou_value, u.dis_value = cou, dis - self.dis_penalty[side]
                 u.cou_bonus, u.dis_bonus = cou_b, dis_b
                 in_cic_aura = privilege and (
@@ -1293,9 +1337,16 @@ class Battle:
             ):
                 if self.distance(u, target) <= g.profile.ranged.long:
                     self.volley(u, g, target, g.count, 7, "assault fire")
-        if not target.alive or target.state == "rout":
-            u.pos = target.pos + (-1.0 if u.side == 0 else 1.0) if target.alive else u.pos
+        if not target.alive:
             return
+        if target.state == "rout":
+            # A routed unit that is assailed flees at once; the assailants take its place.
+            old = target.pos
+            self.logging and self.say(f"{u.name} charges the routed {target.name}, which flees")
+            if not target.engaged:
+                self.flee(target)
+                u.pos = old
+                return
         if self.needs_courage_test(target, u) and not self.courage_test(target, u, False):
             if target.all_have("fanaticism") and self.test(
                 target.dis_value + target.dis_bonus, 8, target.best_of
@@ -1633,17 +1684,14 @@ class Battle:
     # -- combat phase ---------------------------------------------------------
 
     def wound_shift_against(self, target: Fighting) -> int:
-        traits = [g.traits.wound_shift_against for g in target.groups if g.count]
-        return (
-            min(traits) if traits and all(t == traits[0] for t in traits) else 0
-        ) - target.tactic.get("toughness_shift", 0)
+        return target.base_wound_shift - target.tactic.get("toughness_shift", 0) if target.tactic else target.base_wound_shift
 
     def survival_thinning(self, target: Fighting, rolls: int) -> int:
         """Survival instinct: each Wound roll is cancelled on a 6 (when the whole unit has it)."""
-        faces = [g.traits.survival_face for g in target.groups if g.count]
-        if faces and all(faces):
-            cancel = (7 - max(faces)) / 6  # natural result >= face cancels the roll
-            return rolls - self.dice.binomial(rolls, cancel) if rolls else 0
+        face = target.survival_face
+        if face and rolls:
+            cancel = (7 - face) / 6  # natural result >= face cancels the roll
+            return rolls - self.dice.binomial(rolls, cancel)
         return rolls
 
     def deal(
@@ -1662,7 +1710,7 @@ class Battle:
             self.eliminate_points(killer, target, n * g.cost)
         if killer is not None:
             killer.wounds_dealt_round += wounds
-        if any(g.traits.thaumaturge for g in target.groups if g.count):
+        if target.thaumaturge:
             target.faith += wounds
         target.recount()
         if target.count == 0 and not any(g.fierce_left for g in target.groups):
@@ -1722,9 +1770,7 @@ class Battle:
             "defense_shift", 0
         )
         base_w_shift = attacker.tactic.get("wound_shift", 0) + self.wound_shift_against(defender)
-        counter_face = (
-            d_group.traits.counter_attack_face if defender.all_have("counter_attack_face") else 0
-        )
+        counter_face = defender.counter_face
         total = 0
         counter_dice = 0
         grace = "failures" if attacker.round_effects.get("grace") else ""
@@ -1969,7 +2015,11 @@ class Battle:
         """Fierce removals, Regeneration/X, Reinforcement; formations checked."""
         for side in (0, 1):
             for u in self.sides[side]:
+                changed = False
                 for g in u.groups:
+                    if not (g.lost or g.damage or g.fierce_left or g.reinforcements):
+                        continue
+                    changed = True
                     g.fierce_left = 0
                     x = g.traits.regeneration
                     if x and u.count > 0 and (g.lost or g.damage):
@@ -1993,7 +2043,8 @@ class Battle:
                         self.logging and self.say(f"{g.reinforcements} {g.profile.name} return as reinforcements")
                         g.reinforcements = 0
                     g.lost = 0
-                u.recount()
+                if changed:
+                    u.recount()
                 if u.count == 0 and u.state != "gone":
                     u.state = "gone"
                     self.break_contacts(u)
