@@ -93,3 +93,40 @@ async def test_basics_on_a_bundled_sample(system_id, store, tmp_path):
         await pilot.pause()
         assert not s.dirty
     assert load_list(target).army == edited
+
+
+async def test_bundled_ragnarok2_sample_broken_then_fixed_through_findings(store, tmp_path):
+    """The real catalogue: over the limit after an edit, fixed by following the finding."""
+    system, samples = other_system("ragnarok2")
+    rel = next((r for r, _ in samples if "alahan" in r), samples[0][0])
+    target = tmp_path / "mine.yaml"
+    target.write_bytes(dict(samples)[rel].read_bytes())
+    from armybuilder.tui.session import open_file
+    from armybuilder.tui.widgets.panels import FindingsList
+
+    app = ArmyBuilderApp(open_file(target, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        s = editor.session
+        assert not [f for f in editor.last_findings if f.severity == "error"], "the sample should be legal"
+        units_before = len(s.army.units)
+        editor.apply("units[0]", "duplicate-unit", {})
+        await pilot.pause()
+        errors = [f for f in editor.last_findings if f.severity == "error"]
+        assert errors, "a duplicated unit should break the limit or the army scheme"
+        findings = editor.query_one(FindingsList)
+        findings.focus()
+        findings.highlighted = 0
+        await pilot.press("enter")
+        await pilot.pause()
+        tree = editor.query_one(ListTree)
+        assert tree.has_focus
+        tree.goto("units[1]")  # the copy sits right after the original
+        await pilot.press("delete")
+        await pilot.pause()
+        assert len(s.army.units) == units_before
+        assert not [f for f in editor.last_findings if f.severity == "error"]
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert load_list(target).army == s.army
