@@ -19,6 +19,11 @@ Push, Pull, Aid, Drain, Deceptive, Psi, Delusional, Terrifying, Berserker,
 Concealment, Healer and Incapacitated, Tactician, Taunt, Weapon Master); God
 powers bought with Godspark; victory by the Glory of the models removed.
 
+Not simulated: climbing, falling, jumping and Levels, Hills, Walls, Deep Water and the
+weaponized terrain (no such pieces are placed), objectives, Invasion, Phasing and other
+abilities no catalogued warrior or power has.  Movement is a straight line (turning aside
+when the way is blocked) that only checks where it ends.
+
 Assumptions the seed page does not settle are catalogue data
 (``tables.engine`` with its ``notes``, provisional).  All
 randomness comes from the injected ``numpy.random.Generator``.
