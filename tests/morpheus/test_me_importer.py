@@ -110,3 +110,9 @@ def test_cli_reports_hostile_xml_without_traceback(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err and "bad.cat:1" in err
     assert not (tmp_path / "out").exists()
+
+
+@needs_reference
+def test_catalogue_without_its_game_system_is_explained():
+    with pytest.raises(InputError, match="give the game system file"):
+        convert([REFERENCE / "War_Clan.cat"])

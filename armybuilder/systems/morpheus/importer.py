@@ -358,7 +358,11 @@ def convert(sources: list[Path]) -> dict[str, str]:
             used |= {ref.partition("/")[0] for ref in p["attack"]["abilities"]}
     missing = sorted(used - known)
     if missing:
-        raise InputError.at(f"abilities without a summary in the importer: {', '.join(missing)}")
+        raise InputError.at(
+            f"abilities used but not defined by the given files: {', '.join(missing)} "
+            "(give the game system file Ragnarok.gst together with the catalogue)",
+            sources[0] if sources else None,
+        )
     return {
         "warriors.yaml": _dump({"warriors": warriors}),
         "equipment.yaml": _dump({"armour": armour, "shields": shields, "weapons": weapons}),
