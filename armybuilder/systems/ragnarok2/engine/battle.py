@@ -132,6 +132,7 @@ class Dice:
 
 _TABLES: dict[str, tuple[ContestColumn, ...]] = {}
 _EMPTY: dict[str, int] = {}  # shared "no tactic" (never mutated)
+_PER_DIE: dict[tuple[str, str, str], float] = {}  # mean Wounds per fighter: (table, attacker, target)
 _TACTIC_KEYS = {
     "att": "attack",
     "def": "defense",
@@ -781,20 +782,28 @@ class Battle:
             killer.kills += points
 
     def expected_damage(self, attacker: Fighting, defender: Fighting) -> float:
-        """Mean Wounds of one exchange (the AI's yardstick for charges and targets), memoised per round."""
+        """Mean Wounds of one exchange (the AI's yardstick for charges and targets), memoised per round.
+
+        Characteristics as printed (tactics and effects of the round are left out).
+        """
         key = (id(attacker), id(defender))
         cached = self._expected.get(key)
         if cached is not None:
             return cached
+        target = defender.troops.profile
+        per_die = _PER_DIE
         total = 0.0
-        d_def, d_res = defender.stat("def"), defender.stat("res")
         for g in attacker.groups:
             if g.count:
-                total += (
-                    g.count
-                    * g.dice_each
-                    * _mean_per_die(self.table, g.profile.att - d_def, g.profile.str_ - d_res, 0, 0)
-                )
+                pk = (self.table, g.profile.id, target.id)
+                m = per_die.get(pk)
+                if m is None:
+                    if len(per_die) > 100_000:
+                        per_die.clear()
+                    m = per_die[pk] = g.dice_each * _mean_per_die(
+                        self.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, 0
+                    )
+                total += g.count * m
         self._expected[key] = total
         return total
 
