@@ -158,3 +158,28 @@ async def test_screens_on_another_system_stay_usable():
         async with Host(screen).run_test(size=(140, 50)) as pilot:
             await pilot.pause()
             assert pilot.app.screen is screen
+
+
+async def test_editor_opens_both_screens(store, tmp_path):
+    """The editor's o and t keys push these screens for the list being edited."""
+    from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.session import open_file
+
+    system, samples = other_system("ragnarok2")
+    target = tmp_path / "mine.yaml"
+    target.write_bytes(samples[0][1].read_bytes())
+    app = ArmyBuilderApp(open_file(target, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        editor.action_odds()
+        await pilot.pause()
+        assert isinstance(app.screen, OddsScreen) and app.screen.army == editor.session.army
+        await pilot.press("escape")
+        await pilot.pause()
+        editor.action_playtest()
+        await pilot.pause()
+        assert isinstance(app.screen, PlaytestScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is editor
