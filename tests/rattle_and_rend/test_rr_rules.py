@@ -137,7 +137,7 @@ def test_secondary_trait_on_wrong_type(base, cat):
 def test_warding_reaction_must_be_a_warding_one(base, cat):
     base.groups[5].warding_reaction = "countercharge"  # a standard reaction, not a warding one
     f = only_error(base, cat, "rattle-and-rend.catalogue.missing-entry")
-    assert "warding reaction 'countercharge' does not exist" in f.message
+    assert "warding reaction 'countercharge' is not a warding reaction; choose one of: defiance, vengeance" in f.message
 
 
 @pytest.mark.parametrize(
@@ -289,3 +289,32 @@ def test_rules_never_raise_on_any_warband(cat, groups, traits, drive):
     assert breakdown(army, cat).total == sum(
         {"champion": 1, "ward": 1, "heavy": 3}.get(g.type, 0 if g.type == "nonsense" else 2) for g in groups
     )
+
+
+def test_names_and_the_seeds_spellings_are_read_as_ids(system, cat):
+    """RR-D3: a hand-written warband may use names or the seed's misspellings."""
+    from armybuilder.core.lists import parse_list
+
+    text = """
+system: rattle-and-rend
+catalogue: 1.0.0
+format: 12-points
+traits: [Tactitians, Ressurectionists]
+drive: Frenzy
+groups:
+  - {type: Fighters}
+  - {type: Champion, champion_action: Spot Weakness, attached_to: 0}
+  - {type: shooters}
+  - {type: skirmishers}
+  - {type: Heavy, heavy_trait: Colossal}
+  - {type: ward, warding_reaction: Defiance}
+  - {type: champion, champion_action: scheming-plot}
+"""
+    army = parse_list(text, "aliases").army
+    found = run_rules(army, cat)
+    assert [f for f in found if f.severity is not Severity.INFO] == []
+    read = {f.where: f.message for f in found if f.rule == "rattle-and-rend.catalogue.alias"}
+    assert read["traits[0]"] == "'Tactitians' is read as 'tacticians' (a name or the seed's spelling; RR-D3)"
+    assert "groups[1].champion_action" in read and "groups[4].heavy_trait" in read
+    assert system.points(army, cat).total == 12
+    assert all(item.ok for item in system.status(army, cat))

@@ -28,7 +28,7 @@ from armybuilder.core.system import (
 )
 
 from . import editing, sheets
-from .army import RRList, breakdown, counted_groups
+from .army import RRList, breakdown, counted_groups, normalize
 from .catalog import RRCatalog
 
 
@@ -73,6 +73,7 @@ class RattleAndRend(GameSystem):
         return RRList(catalogue=cat.version, format=format or self.default_format(cat).id, name=name or "New warband")
 
     def points(self, army: RRList, cat: Catalogue) -> Points:  # type: ignore[override]
+        army, _ = normalize(army, cat)
         b = breakdown(army, cat)
         fmt = cat.get("formats", army.format)
         return Points(b.total, fmt.limit if fmt else 0, "points", b.by_type)
@@ -83,6 +84,7 @@ class RattleAndRend(GameSystem):
         return run_rules(army, cat)
 
     def status(self, army: RRList, cat: Catalogue) -> list[StatusItem]:  # type: ignore[override]
+        army, _ = normalize(army, cat)
         fmt = cat.get("formats", army.format)
         b = breakdown(army, cat)
         groups = counted_groups(army, cat)
@@ -115,7 +117,7 @@ class RattleAndRend(GameSystem):
     # -- editor ---------------------------------------------------------------
 
     def outline(self, army: RRList, cat: Catalogue) -> list[OutlineNode]:  # type: ignore[override]
-        return editing.outline(army, cat)
+        return editing.outline(normalize(army, cat)[0], cat)
 
     def actions(self, army: RRList, cat: Catalogue, path: str) -> list[EditAction]:  # type: ignore[override]
         return editing.actions(army, cat, path)
@@ -132,13 +134,13 @@ class RattleAndRend(GameSystem):
     # -- printing -------------------------------------------------------------
 
     def roster(self, army: RRList, cat: Catalogue, fingerprint: str) -> Roster:  # type: ignore[override]
-        return sheets.roster(army, cat, fingerprint)
+        return sheets.roster(normalize(army, cat)[0], cat, fingerprint)
 
     def sheets(self, cat: Catalogue) -> Sheets:
         return sheets.sheets(cat)
 
     def cards(self, army: RRList, cat: Catalogue) -> list[Card]:  # type: ignore[override]
-        return sheets.cards(army, cat)
+        return sheets.cards(normalize(army, cat)[0], cat)
 
     # -- engine ---------------------------------------------------------------
 
@@ -160,13 +162,13 @@ class RattleAndRend(GameSystem):
         """Groups of a warband the odds panel can pit against each other (index, label)."""
         from .engine import odds
 
-        return [Choice(i, label) for i, label in odds.unit_choices(army, cat)]
+        return [Choice(i, label) for i, label in odds.unit_choices(normalize(army, cat)[0], cat)]
 
     def unit_odds_params(self, cat: Catalogue, army: RRList, unit: int, other: RRList, other_unit: int) -> dict[str, Any]:
         """Parameters of :meth:`odds` for group ``unit`` of ``army`` attacking ``other_unit`` of ``other``."""
         from .engine import odds
 
-        return odds.unit_odds_params(army, unit, other, other_unit, cat)
+        return odds.unit_odds_params(normalize(army, cat)[0], unit, normalize(other, cat)[0], other_unit, cat)
 
     def engine_ready(self) -> bool:
         import importlib.util

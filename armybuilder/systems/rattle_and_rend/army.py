@@ -177,3 +177,49 @@ def effective_stats(army: RRList, cat: Catalogue, group: Group) -> Stats | None:
             elif values[m.stat] is not None:
                 values[m.stat] = max(1, min(20, values[m.stat] + m.delta))  # type: ignore[operator]
     return Stats(mov, rng, values["fury"], values["guile"], values["will"])
+
+
+#: list fields naming catalogue entries: (field of a group or None for the list, collection)
+_NAMED = (
+    ("type", "group_types"),
+    ("champion_action", "actions"),
+    ("heavy_trait", "heavy_traits"),
+    ("warding_reaction", "reactions"),
+)
+
+
+def normalize(army: RRList, cat: Catalogue) -> tuple[RRList, list[tuple[str, str, str]]]:
+    """The warband with every name or alias replaced by its catalogue id (RR-D3).
+
+    A hand-written file may say ``Tactitians`` or ``Stand and Shoot`` as the seed
+    does; the program reads them as ``tacticians`` and ``suppression``.  Returns
+    the (possibly same) warband and, for each replacement, ``(where, given, id)``
+    so validation can say what it read.  Unknown names are left as they are (the
+    missing-entry rule reports them).
+    """
+    data: RRCatalog = cat.data  # type: ignore[assignment]
+    changes: list[tuple[str, str, str]] = []
+
+    def resolve(collection: str, value: str | None, where: str) -> str | None:
+        if value is None or cat.get(collection, value) is not None:
+            return value
+        found = data.canonical(collection, value)
+        if found is None:
+            return value
+        changes.append((where, value, found))
+        return found
+
+    traits = [resolve("warband_traits", t, f"traits[{i}]") or t for i, t in enumerate(army.traits)]
+    drive = resolve("drives", army.drive, "drive")
+    groups = []
+    for gi, g in enumerate(army.groups):
+        update = {}
+        for fld, collection in _NAMED:
+            value = getattr(g, fld)
+            new = resolve(collection, value, f"groups[{gi}].{fld}")
+            if new != value:
+                update[fld] = new
+        groups.append(g.model_copy(update=update) if update else g)
+    if not changes:
+        return army, changes
+    return army.model_copy(update={"traits": traits, "drive": drive, "groups": groups}), changes

@@ -24,6 +24,7 @@ from .army import (
     group_cost,
     group_title,
     group_type,
+    normalize,
     transport_capacity,
 )
 from .catalog import RRCatalog, RRFormat
@@ -102,10 +103,12 @@ def missing_entries(ctx: Context) -> Iterator[Finding]:
             value = getattr(g, fld)
             if value is not None and not _option_entry_ok(ctx, kind, value):
                 words = TRAIT_FIELDS[kind][2]
+                exists = ctx.cat.get(TRAIT_FIELDS[kind][1], value) is not None
+                what = f"is not a {words}" if exists else f"does not exist in catalogue {ctx.cat.version}"
                 yield Finding(
                     "rattle-and-rend.catalogue.missing-entry",
                     E,
-                    f"group {gi + 1}: {words} '{value}' does not exist in catalogue {ctx.cat.version}; "
+                    f"group {gi + 1}: {words} '{value}' {what}; "
                     f"choose one of: {', '.join(_choices(ctx, kind))}",
                     f"groups[{gi}].{fld}",
                     "design: Army lists",
@@ -457,7 +460,23 @@ def has_groups(ctx: Context) -> Iterator[Finding]:
 
 
 def run_rules(army: RRList, cat: Catalogue) -> list[Finding]:
-    return book.run(Context(army, cat))
+    """All findings; names and the seed's spellings are read as catalogue ids first (RR-D3)."""
+    try:
+        army, aliases = normalize(army, cat)
+    except Exception:  # noqa: BLE001 - a half-built list is judged as it stands
+        aliases = []
+    found = book.run(Context(army, cat))
+    found += [
+        Finding(
+            "rattle-and-rend.catalogue.alias",
+            INFO,
+            f"'{given}' is read as '{canonical}' (a name or the seed's spelling; RR-D3)",
+            where,
+            "RR-D3",
+        )
+        for where, given, canonical in aliases
+    ]
+    return found
 
 
 def type_counts(army: RRList) -> Counter[str]:

@@ -54,7 +54,7 @@ import numpy as np
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.system import GameRecord, UnitRecord
 
-from ..army import RRList, effective_stats, group_title, group_type, transport_capacity
+from ..army import RRList, effective_stats, group_title, group_type, normalize, transport_capacity
 from ..catalog import BANDS, RRCatalog, band_plus
 from .board import (
     BOARD,
@@ -217,7 +217,7 @@ class Game:
         self.morale_threshold = t.morale_threshold
         self.round_limit = t.round_limit
         self.bid_max = t.initiative_bid[1]
-        self.sides = [self._side(0, first), self._side(1, second)]
+        self.sides = [self._side(0, normalize(first, cat)[0]), self._side(1, normalize(second, cat)[0])]
         self.units = [u for s in self.sides for u in s.units]
         self.pieces: list[Piece] = []
         self.round = 0
