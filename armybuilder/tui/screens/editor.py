@@ -101,7 +101,9 @@ class EditorScreen(Screen):
         self.query_one("#browser").border_title = "Catalogue"
         self.query_one("#tree").border_title = "List"
         self.query_one("#detail").border_title = "Detail"
-        self.refresh_all(self.session.selected or "units")
+        s = self.session
+        first = next(iter(s.system.outline(s.army, s.cat)), None)
+        self.refresh_all(s.selected or (first.path if first is not None else ""))
         self.query_one(ListTree).focus()
         self._apply_size(self.size.width)
         ready = getattr(self.app, "editor_ready", None)
@@ -158,7 +160,7 @@ class EditorScreen(Screen):
         items = s.system.status(s.army, cat)
         points = s.system.points(s.army, cat)
         extra: list[tuple[str, str]] = []
-        if not any(i.label == points.unit for i in items):
+        if not any(i.label.lower() in (points.unit.lower(), "points", "a.p.") for i in items):
             extra.insert(0, (f"{points.total:g}/{points.limit} {points.unit}", "bold"))
         newer = s.newer_version()
         extra.append((f"catalogue {s.army.catalogue}" + (f" ({newer} available: u)" if newer else ""), "yellow" if newer else "dim"))
