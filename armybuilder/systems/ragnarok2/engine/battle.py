@@ -169,6 +169,21 @@ def _mean_per_die(table: str, att_diff: int, str_diff: int, a_shift: int, w_shif
     return a * w * (0.5 if _column(table, att_diff, a_shift).halved else 1.0)
 
 
+_CIC: dict[tuple[int, int], tuple[int, bool]] = {}
+
+
+def _cic_facts(cat: Catalogue, p: Profile) -> tuple[int, bool]:
+    """(rank category, has Leadership/X) of a Commander-in-Chief, cached."""
+    key = (id(cat), id(p))
+    facts = _CIC.get(key)
+    if facts is None:
+        if len(_CIC) > 1024:
+            _CIC.clear()
+        rank = cat.get("ranks", p.rank)
+        facts = _CIC[key] = (rank.category if rank is not None else 1, p.has_ability("leadership"))
+    return facts
+
+
 @lru_cache(maxsize=4096)
 def _effect_weight(effects: tuple[tuple[str, int], ...], fighting: bool, moving: bool, shaken: bool) -> float:
     """The AI's value of tactic effects for a unit (fighting this round or not)."""
@@ -591,16 +606,25 @@ def allocate_wounds(
 # --------------------------------------------------------------------------- building the armies
 
 _TEMPLATES: dict[tuple[str, str, int], tuple[list[Fighting], dict]] = {}
+# side -> (list object, catalogue, template) of the last game; lists are immutable values
+# (edits build new objects), so identity is a safe key.
+_LAST: dict[int, tuple[R2List, Catalogue, tuple[list[Fighting], dict]]] = {}
 
 
 def build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting], dict]:
     """Fresh pieces for one game; the list is read once per playtest, then copied."""
-    key = (cat.hash, army.model_dump_json(), side)
-    template = _TEMPLATES.get(key)
-    if template is None:
-        if len(_TEMPLATES) > 64:
-            _TEMPLATES.clear()
-        template = _TEMPLATES[key] = _build_side(cat, army, side)
+    # Same list object as the previous game (a playtest): skip even the JSON dump.
+    last = _LAST.get(side)
+    if last is not None and last[0] is army and last[1] is cat:
+        template = last[2]
+    else:
+        key = (cat.hash, army.model_dump_json(), side)
+        template = _TEMPLATES.get(key)
+        if template is None:
+            if len(_TEMPLATES) > 64:
+                _TEMPLATES.clear()
+            template = _TEMPLATES[key] = _build_side(cat, army, side)
+        _LAST[side] = (army, cat, template)
     units, info = template
     fresh = []
     for u in units:
@@ -901,9 +925,8 @@ class Battle:
             cic = self.cic_index[side]
             p = self.cic_profile[side]
             total = 0
-            category = 1
-            if p is not None and (r := self.cat.get("ranks", p.rank)) is not None:
-                category = r.category  # a routed Commander-in-Chief still reads his rank's column
+            # A routed Commander-in-Chief still reads his rank's column.
+            category, leadership = _cic_facts(self.cat, p) if p is not None else (1, False)
             if (
                 cic is not None
                 and p is not None
@@ -911,7 +934,7 @@ class Battle:
                 and units[cic].state != "rout"
                 and any(g.count and g.profile.id == p.id for g in units[cic].groups)
             ):
-                best_of = 2 if p.has_ability("leadership") and not self.temporary_cic[side] else 1
+                best_of = 2 if leadership and not self.temporary_cic[side] else 1
                 bonus = units[cic].dis_bonus - self.dis_penalty[side]
                 total = self.dice.from_cdf(_test_total_cdf(max(p.dis + bonus, 0), best_of))
             else:
