@@ -55,7 +55,7 @@ from armybuilder.core.catalog import Catalogue
 from armybuilder.core.system import GameRecord, UnitRecord
 
 from ..army import RRList, effective_stats, group_title, group_type, normalize, transport_capacity
-from ..catalog import BANDS, RRCatalog, band_plus
+from ..catalog import RRCatalog, band_plus
 from .board import (
     BOARD,
     EPS,
@@ -67,7 +67,7 @@ from .board import (
     segment_distance,
     terrain_at,
 )
-from .dice import CRITICAL, FAIL, SUCCESS, check_probabilities, dice_count
+from .dice import CRITICAL, FAIL, SUCCESS, check_probabilities, dice_count, outcome_of
 
 MAX_ACTIONS_PER_ROUND = 240
 REMOVE_VALUE = 3.0  # value of removing one enemy point, in momentum points (it is lost every round)
@@ -596,26 +596,21 @@ class Game:
         rolls = [self.dice.d20() for _ in range(n)]
         if stat is None:
             return FAIL
-        result = self._outcome(rolls, stat)
+        result = outcome_of(rolls, stat)
         if important:
             other = self.sides[1 - side.idx]
             if want_success and result == FAIL and side.soothsayer is not None and side.soothsayer >= stat:
                 rolls[0] = side.soothsayer
                 side.soothsayer = None
-                result = self._outcome(rolls, stat)
+                result = outcome_of(rolls, stat)
                 self.log(f"{side.name}: Soothsayers turn a die into a {rolls[0]}")
             elif want_success and result == SUCCESS and other.soothsayer is not None and other.soothsayer < stat:
                 hit = next(i for i, r in enumerate(rolls) if r >= stat)
                 rolls[hit] = other.soothsayer
                 other.soothsayer = None
-                result = self._outcome(rolls, stat)
+                result = outcome_of(rolls, stat)
                 self.log(f"{other.name}: Soothsayers turn a die into a {rolls[hit]}")
         return result
-
-    @staticmethod
-    def _outcome(rolls: list[int], stat: int) -> int:
-        hits = sum(1 for r in rolls if r >= stat)
-        return CRITICAL if hits >= 2 else (SUCCESS if hits else FAIL)
 
     def p_success(self, stat: int | None, bonus: int = 0, penalty: int = 0) -> float:
         f, s, c = check_probabilities(stat, dice_count(bonus, penalty, self.dice_table))
@@ -1811,4 +1806,4 @@ def play_game(cat: Catalogue, first: RRList, second: RRList, rng: np.random.Gene
     return Game(cat, first, second, rng, log).play()
 
 
-__all__ = ["play_game", "Game", "BANDS"]
+__all__ = ["play_game", "Game"]
