@@ -8,7 +8,12 @@ from r2engine_data import build_catalogue
 
 from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
 from armybuilder.systems.ragnarok2.engine import battle as b
-from armybuilder.systems.ragnarok2.engine.abilities import HOOKS, SEED_ABILITIES, SEED_MYSTIC_SKILLS, traits_of
+from armybuilder.systems.ragnarok2.engine.abilities import (
+    HOOKS,
+    SEED_ABILITIES,
+    SEED_MYSTIC_SKILLS,
+    traits_of,
+)
 from armybuilder.systems.ragnarok2.engine.battle import Battle
 from armybuilder.systems.ragnarok2.engine.dice import die_successes
 from armybuilder.systems.ragnarok2.engine.odds import contest_columns

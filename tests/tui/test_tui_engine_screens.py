@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+from conftest import other_system  # noqa: E402  (tests are collected without packages)
 from textual.app import App
 from textual.widgets import Button, Input, Select, Static
 
 from armybuilder.core.registry import get_system
 from armybuilder.tui.screens.odds import SELF, OddsScreen, at_least_chart
 from armybuilder.tui.screens.playtest import PlaytestScreen, histogram_text
-
-from conftest import other_system  # noqa: E402  (tests are collected without packages)
 
 
 class Host(App):

@@ -23,7 +23,13 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, ProgressBar, Select, Static
 
 from armybuilder.core.catalog import Catalogue
-from armybuilder.core.playtest import PlaytestSummary, histogram, load_sample, run_playtest, sample_names
+from armybuilder.core.playtest import (
+    PlaytestSummary,
+    histogram,
+    load_sample,
+    run_playtest,
+    sample_names,
+)
 from armybuilder.core.system import ArmyListBase, GameSystem
 
 SELF = "\x00self"

@@ -1795,7 +1795,6 @@ class Battle:
         ):
             return 0
         contact = st["contact"][id(attacker)]
-        d_group = defender.troops
         d_def = 0 if st["lowered"].get(id(defender)) else defender.stat("def")
         d_res = defender.stat("res")
         base_a_shift = attacker.tactic.get("attack_shift", 0) - defender.tactic.get(
