@@ -526,13 +526,28 @@ class Game:
         return True
 
     def enemies(self, u: Unit) -> list[Unit]:
-        return [o for o in self.sides[1 - u.side].units if o.on_board]
+        if self.cache is not None:
+            key = ("enemies", u.side)
+            found = self.cache.get(key)
+            if found is None:
+                found = self.cache[key] = [o for o in self.sides[1 - u.side].units if o.state == "board"]
+            return found
+        return [o for o in self.sides[1 - u.side].units if o.state == "board"]
 
     def allies(self, u: Unit, wards: bool = False) -> list[Unit]:
         return [o for o in self.sides[u.side].units if o.on_board and o is not u and (wards or not o.is_ward)]
 
     def _obstacles(self, u: Unit, voluntary: bool) -> list[tuple[float, float, float, str]]:
         """Discs a moving centre may not enter: terrain (never changes after setup) and bases."""
+        if self.cache is not None:
+            ckey = ("obstacles", u.uid, voluntary)
+            found = self.cache.get(ckey)
+            if found is None:
+                found = self.cache[ckey] = self._obstacles_now(u, voluntary)
+            return found
+        return self._obstacles_now(u, voluntary)
+
+    def _obstacles_now(self, u: Unit, voluntary: bool) -> list[tuple[float, float, float, str]]:
         key = (u.heavy_trait, voluntary)
         terrain = self.terrain_obstacles.get(key)
         if terrain is None:
