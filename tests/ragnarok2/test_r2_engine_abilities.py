@@ -402,7 +402,7 @@ def test_war_fury_and_brutish_charge_give_extra_exchanges(ecat, monkeypatch):
     assert extra == []  # did not charge
     bt.sides[0][0].charged = True
     bt.fray(bt.sides[0][0], bt.sides[1][0])
-    assert len(extra) == 2  # both sides are called; only the chargers have dice
+    assert extra == [0]  # only the side that charged gets the extra exchange
     extra.clear()
     bt = duel(ecat)
     give(bt.sides[0][0], "war-fury/0")

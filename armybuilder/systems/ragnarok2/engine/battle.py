@@ -232,7 +232,7 @@ def _fear_p(table: str, diff: int, shift: int) -> float:
 # --------------------------------------------------------------------------- pieces
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Group:
     """Fighters of one profile inside a unit (its troops, or one independent)."""
 
@@ -271,7 +271,7 @@ class Group:
         )  # fmt: skip
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Fighting:
     """A unit on the abstract battlefield, with its state during the game."""
 
@@ -1944,21 +1944,26 @@ class Battle:
         self.strike(first, second, st)
         self.strike(second, first, st)
         # Extra exchanges: War fury, Born killer, Brutish charge... one die per fighter.
-        most = 0
+        extra = {}
         for u in (a, b):
+            bonus = (u.round_effects.get("war-fury", 0) if u.round_effects else 0) + (
+                u.tactic.get("extra_exchange", 0) if u.tactic else 0
+            )
+            most = 0
             for g in u.groups:
                 if g.count:
-                    n = g.traits.extra_exchanges + (
-                        1 if g.traits.brutish_charge and u.charged else 0
-                    )
-                    n += u.round_effects.get("war-fury", 0) + u.tactic.get("extra_exchange", 0)
-                    most = max(most, n)
-        for r in range(1, most + 1):
+                    n = g.traits.extra_exchanges + (1 if g.traits.brutish_charge and u.charged else 0) + bonus
+                    if n > most:
+                        most = n
+            extra[id(u)] = most
+        for r in range(1, max(extra.values()) + 1):
             if not (first.alive and second.alive):
                 break
             st["extra_round"] = r
-            self.strike(first, second, st, extra=True)
-            self.strike(second, first, st, extra=True)
+            if extra[id(first)] >= r:
+                self.strike(first, second, st, extra=True)
+            if extra[id(second)] >= r and second.alive and first.alive:
+                self.strike(second, first, st, extra=True)
         return st["wounds"][id(a)], st["wounds"][id(b)]
 
     def outcome(self, a: Fighting, b: Fighting, wa: int, wb: int) -> None:
