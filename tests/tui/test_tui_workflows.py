@@ -346,3 +346,61 @@ async def test_odds_and_playtest_screens_open_on_the_list(key, module, name, ill
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is editor
+
+
+async def test_mouse_first_click_selects_second_click_acts(illegal_file, store):
+    from armybuilder.tui.screens.modals import Menu as MenuScreen
+
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        tree = editor.query_one(ListTree)
+        target = tree.by_path["units[1]"]
+        offset = (8, target.line + 1)  # inside the border
+        await pilot.click("#tree", offset=offset)
+        await pilot.pause()
+        assert tree.current_path() == "units[1]"
+        assert app.screen is editor  # no menu yet
+        await pilot.click("#tree", offset=offset)
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        # browser: a click shows the entry, a second click adds it
+        entries = editor.query_one("#entries")
+        await pilot.click("#entries", offset=(3, 2))
+        await pilot.pause()
+        assert app.screen is editor
+        await pilot.click("#entries", offset=(3, 2))
+        await pilot.pause()
+        assert app.screen is not editor or len(editor.session.army.units[1].members) == 1
+        assert entries is not None
+
+
+async def test_facet_filters_dialog_narrows_the_browser(illegal_file, store):
+    from textual.widgets import Select
+
+    from armybuilder.tui.screens.modals import FacetFilters
+    from armybuilder.tui.widgets.panels import Browser
+
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        browser = editor.query_one(Browser)
+        assert browser.chosen == {"people": "Lions"}  # starts on the list's people
+        editor.action_filters()
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, FacetFilters)
+        dialog.query_one("#f-rank", Select).value = "Elite"
+        await pilot.click("#ok")
+        await pilot.pause()
+        assert {e.name for e in browser.shown if e.kind == "profile"} == {"Knight"}
+        editor.action_filters()
+        await pilot.pause()
+        await pilot.click("#clear")
+        await pilot.pause()
+        assert browser.chosen == {}
+        assert any(e.name == "Wolf warrior" for e in browser.shown)

@@ -323,12 +323,17 @@ class EditorScreen(Screen):
     def add_from_browser(self, entry: BrowserEntry) -> None:
         """Find the edit (here, or at an enclosing place) whose choices hold this entry."""
         path = self.query_one(ListTree).current_path()
-        for place in ancestors(path):
-            for action in self.actions_at(place):
-                for param in action.params:
-                    if param.kind == "choice" and any(c.value == entry.ref.id for c in param.choices):
-                        self.run_action(place, action, {param.name: entry.ref.id})
-                        return
+        # edits that add come first (picking a troop profile on a unit adds a unit, it
+        # does not swap the unit's troops); any other edit offering the entry comes next
+        for adding in (True, False):
+            for place in ancestors(path):
+                for action in self.actions_at(place):
+                    if action.id.startswith("add") != adding:
+                        continue
+                    for param in action.params:
+                        if param.kind == "choice" and any(c.value == entry.ref.id for c in param.choices):
+                            self.run_action(place, action, {param.name: entry.ref.id})
+                            return
         self.notify(f"{entry.name} cannot be added here; select a place in the list first", severity="warning", markup=False)
 
     def jump_to(self, finding: Finding) -> None:

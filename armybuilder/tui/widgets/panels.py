@@ -84,6 +84,13 @@ class EntryList(OptionList):
         Binding("f", "screen.filters", "Filters", show=True),
     ]
 
+    async def _on_click(self, event) -> None:
+        # first click shows the entry's detail; a click on the highlighted one adds it
+        clicked = event.style.meta.get("option")
+        if clicked is not None and clicked != self.highlighted:
+            event.prevent_default()
+            self.highlighted = clicked
+
 
 class Browser(Vertical):
     """Incremental search over ``GameSystem.browse`` entries with facet filters."""
@@ -200,6 +207,13 @@ class ListTree(Tree[str]):
         self.by_path: dict[str, TreeNode[str]] = {}
         self.outline: tuple[OutlineNode, ...] | None = None
         self.collapsed: set[str] = set()
+
+    async def _on_click(self, event) -> None:
+        # first click moves the cursor; a click on the cursor's node opens its edits
+        meta = event.style.meta
+        if "line" in meta and not meta.get("toggle", False) and meta["line"] != self.cursor_line:
+            event.prevent_default()
+            self.cursor_line = meta["line"]
 
     def _on_tree_node_collapsed(self, event: Tree.NodeCollapsed) -> None:
         if event.node.data is not None:
