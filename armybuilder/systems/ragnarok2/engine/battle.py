@@ -323,10 +323,15 @@ class Fighting:
     counter_face: int = 0  # Counter-attack when all live fighters have it
     thaumaturge: bool = False
     points: int = 0  # A.P. of the fighters left, kept by recount()
+    all_cache: dict[str, bool] = field(default_factory=dict)  # all_have() answers until recount()
+    warrior_mage: bool = False  # some member casts under an Assault order
+    warrior_monk: bool = False
     _mov: int = 0  # MOV of the slowest live member, kept by recount()
 
     def __post_init__(self) -> None:
         self.ordered = sorted(self.groups, key=lambda g: not g.character)
+        self.warrior_mage = any(g.traits.warrior_mage for g in self.groups)
+        self.warrior_monk = any(g.traits.warrior_monk for g in self.groups)
         self.mystic = any(g.magician_pow or g.faith or g.traits.devotion or g.traits.martyr for g in self.groups)
         self.shooting_groups = [
             g for g in self.groups if g.profile.ranged is not None and g.profile.aim is not None and g.profile.aim >= 0
@@ -372,6 +377,7 @@ class Fighting:
                 thaumaturge = True
         self.count = count
         self.points = points
+        self.all_cache = {}
         self.alive = count > 0
         self.troops = troops if troops is not None else (self.groups[0] if self.groups else None)
         self._mov = mov
@@ -429,7 +435,11 @@ class Fighting:
         return total + self.tactic.get("power", 0)
 
     def all_have(self, attr: str) -> bool:
-        return all(getattr(g.traits, attr) for g in self.groups if g.count > 0)
+        """Every live fighter has this trait (memoised until the next recount())."""
+        cached = self.all_cache.get(attr)
+        if cached is None:
+            cached = self.all_cache[attr] = all(getattr(g.traits, attr) for g in self.groups if g.count > 0)
+        return cached
 
     def points_alive(self) -> float:
         return self.points
@@ -1212,9 +1222,9 @@ class Battle:
         if u.order == "assault":
             if not u.engaged:
                 self.assault(u)
-            if any(g.traits.warrior_mage for g in u.groups if g.count):
+            if u.warrior_mage:
                 self.cast_rituals(u, warriors_only=True)
-            if any(g.traits.warrior_monk for g in u.groups if g.count):
+            if u.warrior_monk:
                 self.call_communions(u, warriors_only=True)
         elif u.order == "support":
             # Support (dynamic): march first when nothing is in range yet, then act.
