@@ -231,6 +231,7 @@ class Game:
         self.extra_round = False
         self.placed: set[int] = set()
         self.cache: dict | None = None
+        self.bar = -math.inf
         self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float, str]]] = {}
         self.actions_this_round = 0
         self.player_a = 0
@@ -559,8 +560,9 @@ class Game:
             self.terrain_obstacles[key] = terrain
         out = list(terrain)
         r = u.radius
+        through_friends = self.sides[u.side].has("raiders")  # Raiders pass through their own groups
         for o in self.units:
-            if o.state == "board" and o is not u:
+            if o.state == "board" and o is not u and not (through_friends and o.side == u.side):
                 out.append((o.x, o.y, o.radius + r, "group"))
         return out
 
@@ -1171,10 +1173,13 @@ class Game:
     def move_value(self, u: Unit, ex: float, ey: float) -> float:
         gx, gy = self.goal(u)
         progress = dist(u.x, u.y, gx, gy) - dist(ex, ey, gx, gy)
-        weight = 0.35
+        return self.move_weight() * progress / 80.0
+
+    def move_weight(self) -> float:
+        """Value of 80 mm of progress towards the goal: more in objective scenarios, late."""
         if self.scenario in ("king-of-the-hill", "capture-the-flags", "conquest"):
-            weight = 1.0 if self.round >= 3 else 0.6
-        return weight * progress / 80.0
+            return 1.0 if self.round >= 3 else 0.6
+        return 0.35
 
     def cost_of(self, side: Side, u: Unit, free: bool) -> int:
         if free or u.free_next or side.free_action:
@@ -1195,6 +1200,7 @@ class Game:
 
     def _options(self, side: Side, only: Unit | None, free: bool) -> list[Option]:
         out: list[Option] = []
+        self.bar = -math.inf  # best score so far: lets costly options be skipped when they cannot win
         lms = sum(1 for u in side.units if u.on_board and not u.is_ward) == 1
         for u in side.units:
             if only is not None and u is not only:
@@ -1209,7 +1215,10 @@ class Game:
             if u.state == "reserve":
                 out += self._entry_options(side, u, cost)
                 continue
-            out += self._unit_options(side, u, cost)
+            found = self._unit_options(side, u, cost)
+            if found:
+                self.bar = max(self.bar, max(o.score for o in found))
+            out += found
         return out
 
     def _entry_options(self, side: Side, u: Unit, cost: int) -> list[Option]:
@@ -1277,9 +1286,10 @@ class Game:
                 pb, ps = self.expected_break(u, t, 0, 0 if side.has("elites") else 1)
                 score = 0.8 * pb * self.target_value(t) + 0.15 * ps - w
                 out.append(Option(score, cost, u, "Charge", lambda ctx, t=t: self._charge(ctx, u, t)))
-        # Sprint towards the goal
-        if u.mov:
-            band = band_plus(u.mov, 1)
+        # Sprint towards the goal (not worked out when even a full move could not beat the best option)
+        bar = max([self.bar, *(o.score for o in out)])
+        band = band_plus(u.mov, 1) if u.mov else None
+        if band is not None and self.move_weight() * self.mm(band) / 80.0 - w >= bar - 1e-9:
             gx, gy = self.goal(u)
             save = (u.x, u.y)
             u.x, u.y = ux, uy
@@ -1715,7 +1725,7 @@ class Game:
             for u in side.units:
                 if u.state == "out" and u.points <= budget:
                     budget -= u.points
-                    if self.roll(u.guile if u.guile is not None else u.will, 0, 0, side, True) != FAIL:
+                    if self.roll(u.guile, 0, 0, side, True) != FAIL:  # a Ward has no Guile: it stays out
                         ax, ay = side.anchor
                         u.x, u.y = clamp(ax + (self.dice.u() - 0.5) * 120, ay, u.radius)
                         u.state = "board"
