@@ -1291,7 +1291,7 @@ class Game:
         band = band_plus(u.mov, 1) if u.mov else None
         if band is not None and self.move_weight() * self.mm(band) / 80.0 - w >= bar - 1e-9:
             gx, gy = self.goal(u)
-            save = (u.x, u.y)
+            save = (u.x, u.y)  # a passenger moves from where its Transport stands now
             u.x, u.y = ux, uy
             length = min(self.mm(band), max(0.0, dist(ux, uy, gx, gy) - 2 * u.radius))
             ex, ey = self.path_end(u, gx, gy, length, self.pivots.get(band or "S", 0))
