@@ -65,8 +65,8 @@ def measure_startup(repeat: int) -> float:
 
 
 def measure_edit(repeat: int) -> float:
-    """Median seconds for one edit (troop count ±1) until the panels are redrawn."""
-    return asyncio.run(_measure_edit(max(3, repeat)))
+    """Median seconds for one edit until tree, status and findings are redrawn."""
+    return asyncio.run(_measure_edit(max(2, repeat)))
 
 
 async def _measure_edit(repeat: int) -> float:
@@ -88,11 +88,19 @@ async def _measure_edit(repeat: int) -> float:
             if action is None:
                 raise LookupError("the sample has no unit with a troop count")
             base = s.army.units[0].troops.count
-            for i in range(repeat * 2):
-                count = base + 1 if i % 2 == 0 else base
+            # a mix of edits: two that only relabel the tree (troop count ±1) and two
+            # that change its shape (duplicate the unit, remove the copy)
+            cycle = [
+                ("units[0]", "set-count", {"count": base + 1}),
+                ("units[0]", "set-count", {"count": base}),
+                ("units[0]", "duplicate-unit", {}),
+                ("units[1]", "remove-unit", {}),
+            ]
+            for i in range(repeat * len(cycle)):
+                path, action_id, args = cycle[i % len(cycle)]
                 await pilot.pause()  # start from a settled screen
                 start = time.perf_counter()
-                editor.apply("units[0]", "set-count", {"count": count})
+                editor.apply(path, action_id, args)
                 # every message the edit caused is handled, then the frame is drawn
                 # (pilot.pause() would add its own 20 ms idle-detection sleep)
                 await pilot._wait_for_screen()
