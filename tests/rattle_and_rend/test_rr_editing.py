@@ -193,3 +193,39 @@ def test_cli_validate_reports_a_broken_warband(tmp_path):
     assert out.returncode == 1
     finding = json.loads(out.stdout)["files"][0]["findings"][0]
     assert finding["rule"] == "rattle-and-rend.traits.count" and finding["line"] is not None
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from armybuilder.systems.rattle_and_rend.army import Group, RRList  # noqa: E402
+
+# letters, digits, punctuation and spaces of any script (control characters such as NEL are a
+# YAML-level matter of core/yamlio, not of this system)
+_text = st.text(st.characters(whitelist_categories=("L", "N", "P", "Zs")), max_size=20)
+_groups = st.builds(
+    Group,
+    type=st.sampled_from(["champion", "heavy", "fighters", "shooters", "skirmishers", "ward", "dragons"]),
+    label=_text,
+    champion_action=st.one_of(st.none(), st.sampled_from(["banishment", "Spot Weakness"])),
+    heavy_trait=st.one_of(st.none(), st.just("transport")),
+    warding_reaction=st.one_of(st.none(), st.just("rally")),
+    attached_to=st.one_of(st.none(), st.integers(0, 9)),
+    transported_by=st.one_of(st.none(), st.integers(0, 9)),
+    notes=_text,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    name=_text.filter(lambda s: s.strip() != ""),
+    notes=_text,
+    traits=st.lists(st.sampled_from(["elites", "Tactitians", "riders", "unknown"]), max_size=3),
+    drive=st.one_of(st.none(), st.sampled_from(["frenzy", "greed"])),
+    groups=st.lists(_groups, max_size=9),
+)
+def test_any_warband_survives_save_and_load(name, notes, traits, drive, groups):
+    army = RRList(catalogue="1.0.0", format="12-points", name=name, notes=notes, traits=traits, drive=drive, groups=groups)
+    lf = new_list_file(army)
+    again = parse_list(lf.render(), "round trip").army
+    assert list_content(again) == list_content(army)
