@@ -320,3 +320,54 @@ def test_tactics_cons_only_for_rank_one_units(ecat):
     u = holders[0]
     assert u.tactic.get("attack_shift") == 1
     assert ("defense" in u.tactic) == (u.rank_category == 1)
+
+
+def _reference_allocation(groups, wounds, in_contact, scattered):
+    """The plain greedy of the seed, one fighter at a time (reference for the fast paths)."""
+    killed, reach = 0, in_contact
+    while wounds > 0:
+        live = [g for g in groups if g["count"] > 0]
+        if not live or (reach <= 0 and not scattered):
+            break
+        g = min(live, key=lambda g: (g["wl"] - g["damage"], g["character"]))
+        need = g["wl"] - g["damage"]
+        if wounds >= need:
+            wounds -= need
+            g["count"] -= 1
+            g["damage"] = 0
+            killed += 1
+            reach -= 1
+        else:
+            g["damage"] += wounds
+            wounds = 0
+    return killed, wounds
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 8), st.integers(1, 4), st.integers(0, 3), st.booleans()), min_size=1, max_size=3),
+    st.integers(0, 40),
+    st.integers(0, 12),
+    st.booleans(),
+)
+def test_wound_allocation_fast_paths_match_the_plain_greedy(ecat, specs, wounds, in_contact, scattered):
+    profile = ecat.get("profiles", "conscript")
+    from armybuilder.systems.ragnarok2.engine.abilities import traits_of
+
+    groups = [
+        b.Group(profile, count, wl, 1, character, 10, 1, traits_of(()), damage=min(damage, wl - 1))
+        for count, wl, damage, character in specs
+    ]
+    ref = [{"count": g.count, "wl": g.wound_levels, "damage": g.damage if g.count else 0, "character": g.character} for g in groups]
+    for g, r in zip(groups, ref, strict=True):
+        g.damage = r["damage"]
+    killed, per_group, lost = allocate_wounds(groups, wounds, in_contact, scattered)
+    ref_killed, ref_lost = _reference_allocation(ref, wounds, in_contact, scattered)
+    assert (killed, lost) == (ref_killed, ref_lost)
+    assert [g.count for g in groups] == [r["count"] for r in ref]
+    assert [g.damage for g in groups] == [r["damage"] for r in ref]
+    assert sum(n for _, n in per_group) == killed

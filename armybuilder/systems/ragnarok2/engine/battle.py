@@ -326,11 +326,13 @@ class Fighting:
     all_cache: dict[str, bool] = field(default_factory=dict)  # all_have() answers until recount()
     warrior_mage: bool = False  # some member casts under an Assault order
     warrior_monk: bool = False
+    implacable: int = 0  # Implacable/X of its fighters
     _mov: int = 0  # MOV of the slowest live member, kept by recount()
 
     def __post_init__(self) -> None:
         self.ordered = sorted(self.groups, key=lambda g: not g.character)
         self.warrior_mage = any(g.traits.warrior_mage for g in self.groups)
+        self.implacable = max((g.traits.implacable for g in self.groups), default=0)
         self.warrior_monk = any(g.traits.warrior_monk for g in self.groups)
         self.mystic = any(g.magician_pow or g.faith or g.traits.devotion or g.traits.martyr for g in self.groups)
         self.shooting_groups = [
@@ -504,9 +506,14 @@ def row_value(rows, ratio: int, lower: int = 0, default: int = 8) -> int:
     """Value of the balance row for *ratio*, read *lower* rows lower (clamped)."""
     if not rows:
         return default
-    ordered = sorted(rows, key=lambda r: -r.ratio)
-    index = next((i for i, r in enumerate(ordered) if r.ratio <= ratio), len(ordered) - 1)
-    return ordered[min(index + lower, len(ordered) - 1)].value
+    ordered = rows if isinstance(rows, tuple) else tuple(sorted(rows, key=lambda r: -r.ratio))
+    last = len(ordered) - 1
+    index = last
+    for i, r in enumerate(ordered):
+        if r.ratio <= ratio:
+            index = i
+            break
+    return ordered[index + lower if index + lower < last else last].value
 
 
 def aim_difficulty(
@@ -591,24 +598,44 @@ def allocate_wounds(
     killed = 0
     per_group: dict[int, int] = {}
     reach = in_contact
-    while wounds > 0:
-        live = [g for g in groups if g.count > 0]
-        if not live:
+    while wounds > 0 and (reach > 0 or scattered):
+        # The fighter closest to death (fewest Wound levels left); troops before Characters.
+        g = None
+        best = (1 << 30, True)
+        for h in live:
+            if h.count > 0:
+                key = (h.wound_levels - h.damage, h.character)
+                if key < best:
+                    g, best = h, key
+        if g is None:
             break
-        if reach <= 0 and not scattered:
-            break
-        g = min(live, key=lambda g: (g.wound_levels - g.damage, g.character))
-        need = g.wound_levels - g.damage
-        if wounds >= need:
-            wounds -= need
-            g.count -= 1
-            g.damage = 0
-            killed += 1
-            reach -= 1
-            per_group[id(g)] = per_group.get(id(g), 0) + 1
-        else:
+        need = best[0]
+        if wounds < need:
             g.damage += wounds
             wounds = 0
+            break
+        wounds -= need
+        g.count -= 1
+        g.damage = 0
+        n = 1
+        reach -= 1
+        # Then as many fresh fighters of that group as stay the cheapest to finish.
+        wl = g.wound_levels
+        # (Ties go to the group listed first, as the one-at-a-time greedy would do.)
+        gi = live.index(g)
+        if all(
+            h is g or h.count == 0 or (key := (h.wound_levels - h.damage, h.character)) > (wl, g.character)
+            or (key == (wl, g.character) and i > gi)
+            for i, h in enumerate(live)
+        ):
+            more = min(g.count, wounds // wl, reach if not scattered else g.count)
+            if more > 0:
+                g.count -= more
+                wounds -= more * wl
+                n += more
+                reach -= more
+        killed += n
+        per_group[id(g)] = per_group.get(id(g), 0) + n
     lost = wounds
     return killed, [(g, per_group[id(g)]) for g in groups if id(g) in per_group], lost
 
@@ -778,8 +805,9 @@ class Battle:
         self.temporary_cic = [False, False]
         self.dis_penalty = [0, 0]
         tables = self.data.tables
-        self.outcome_rows = sorted(tables.outcome_of_fray, key=lambda r: -r.ratio)
-        self.fear_rows = sorted(tables.fear_balance, key=lambda r: -r.ratio)
+        # Tuples: row_value() takes a tuple as already sorted (strongest balance first).
+        self.outcome_rows = tuple(sorted(tables.outcome_of_fray, key=lambda r: -r.ratio))
+        self.fear_rows = tuple(sorted(tables.fear_balance, key=lambda r: -r.ratio))
         self.round = 0
         self.field_effects: dict[str, int] = {}
         self._expected: dict[tuple, float] = {}
@@ -922,7 +950,7 @@ class Battle:
                     u is cic_unit or self.distance(u, cic_unit) <= (cic_unit.commander_x or 0)
                 )
                 u.best_of = 2 if in_cic_aura else 1
-                u.has_leader = u.has_leader and any(g.count for g in u.groups)
+                u.has_leader = u.has_leader and u.count > 0
 
     # -- strategic phase ------------------------------------------------------
 
@@ -2039,7 +2067,7 @@ class Battle:
         # Implacable/X: new combats after pushing on, for fighters that caused a loss.
         for a, b, wa, wb in results:
             for unit, foe, dealt in ((a, b, wa), (b, a, wb)):
-                x = max((g.traits.implacable for g in unit.groups if g.count), default=0)
+                x = unit.implacable
                 for _ in range(x):
                     if not dealt or not unit.fighting:
                         break
