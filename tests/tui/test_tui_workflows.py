@@ -404,3 +404,34 @@ async def test_facet_filters_dialog_narrows_the_browser(illegal_file, store):
         await pilot.pause()
         assert browser.chosen == {}
         assert any(e.name == "Wolf warrior" for e in browser.shown)
+
+
+async def test_help_notes_and_fingerprint(illegal_file, store):
+    from armybuilder.core.lists import list_fingerprint
+    from armybuilder.tui.screens.modals import HelpScreen
+    from armybuilder.tui.widgets.panels import DetailPane
+
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is editor
+        tree = editor.query_one(ListTree)
+        tree.goto("units[0]")
+        await pilot.press("n")  # the unit's notes, in a text box
+        await pilot.pause()
+        assert isinstance(app.screen, ActionForm)
+        await pilot.press(*"flank", "enter", *"left")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is editor
+        assert editor.session.army.units[0].notes == "flank\nleft"
+        tree.goto("")
+        editor.show_detail_for_tree()
+        body = str(editor.query_one(DetailPane).query_one("#detail-body").render())
+        assert list_fingerprint(editor.session.army, editor.session.cat) in body

@@ -191,7 +191,12 @@ class EditorScreen(Screen):
             if node.detail:
                 text.append(node.detail + "\n", style="dim")
         if path == "":
-            text.append(f"Notes\n", style="bold")
+            from armybuilder.core.lists import list_fingerprint
+
+            text.append("Fingerprint ", style="bold")
+            text.append(list_fingerprint(s.army, s.cat) + "\n")
+            text.append(f"Catalogue {s.cat.name} {s.army.catalogue}\n", style="dim")
+            text.append("\nNotes\n", style="bold")
             text.append((s.army.notes or "(none: press n to write some)") + "\n")
         notes = self._unit_notes(path)
         if notes:

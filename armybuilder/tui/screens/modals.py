@@ -115,6 +115,7 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
                     yield Label(Text(p.label + (f"  ({p.help})" if p.help else "")))
                     yield self._field(p)
             yield Static("", id="form-error", markup=False)
+            yield Static(Text("enter applies · ctrl+s applies from a text box · escape cancels", style="dim"), classes="hint")
             with Horizontal(classes="buttons"):
                 yield Button("Apply", id="ok", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
