@@ -51,8 +51,8 @@ def give(unit, *abilities: str) -> None:
 
 def state(bt, x, y, extra_round=0) -> dict:
     return {
-        "contact": {id(x): bt.contact(x, y), id(y): bt.contact(y, x)},
-        "wounds": {id(x): 0, id(y): 0},
+        "contact": {x: bt.contact(x, y), y: bt.contact(y, x)},
+        "wounds": {x: 0, y: 0},
         "lowered": {},
         "mutagenic": {},
         "extra_round": extra_round,
@@ -185,7 +185,7 @@ def test_sequence_trades_att_for_dice(ecat, cdf_calls):
     give(x, "sequence/2")
     st = state(bt, x, y)
     bt.strike(x, y, st)
-    assert cdf_calls[0][:2] == (6 - 2 - 3, st["contact"][id(x)] * 3)  # 1 + 2 dice each
+    assert cdf_calls[0][:2] == (6 - 2 - 3, st["contact"][x] * 3)  # 1 + 2 dice each
 
 
 def test_survival_instinct_cancels_a_sixth_of_the_wound_rolls(ecat):

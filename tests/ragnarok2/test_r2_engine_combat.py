@@ -250,7 +250,7 @@ def test_extra_exchanges_only_for_fighters_with_them(ecat, monkeypatch):
     bt.fray(x, y)
     assert [c for c in calls if not c[1]] and [c[0] for c in calls if c[1]] == [x.name]
     # In the extra exchange the warriors (no extra exchange) deal nothing.
-    st = {"contact": {id(x): 5, id(y): 5}, "wounds": {id(x): 0, id(y): 0}, "lowered": {}, "mutagenic": {}, "extra_round": 1}
+    st = {"contact": {x: 5, y: 5}, "wounds": {x: 0, y: 0}, "lowered": {}, "mutagenic": {}, "extra_round": 1}
     assert bt.strike(y, x, st, extra=True) == 0
 
 

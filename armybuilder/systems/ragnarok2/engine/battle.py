@@ -848,7 +848,7 @@ class Battle:
 
         Characteristics as printed (tactics and effects of the round are left out).
         """
-        key = (id(attacker), id(defender))
+        key = (attacker, defender)
         cached = self._expected.get(key)
         if cached is not None:
             return cached
@@ -875,7 +875,7 @@ class Battle:
 
     def exchange_gain(self, unit: Fighting, foe: Fighting) -> float:
         """A.P. value of what *unit* expects to inflict minus what it expects to suffer (memoised per round)."""
-        key = (id(unit), id(foe), 1)
+        key = (unit, foe, 1)
         cached = self._expected.get(key)
         if cached is None:
             cached = self._expected[key] = self.value_of_wounds(foe, self.expected_damage(unit, foe)) - self.value_of_wounds(
@@ -1832,8 +1832,8 @@ class Battle:
             or not defender.alive
         ):
             return 0
-        contact = st["contact"][id(attacker)]
-        d_def = 0 if st["lowered"].get(id(defender)) else defender.stat("def")
+        contact = st["contact"][attacker]
+        d_def = 0 if st["lowered"].get(defender) else defender.stat("def")
         d_res = defender.stat("res")
         base_a_shift = attacker.tactic.get("attack_shift", 0) - defender.tactic.get(
             "defense_shift", 0
@@ -1878,7 +1878,7 @@ class Battle:
                 + attacker.round_effects.get("str", 0)
             )
             a_shift, w_shift = base_a_shift, base_w_shift
-            if st["lowered"].get(id(attacker)):
+            if st["lowered"].get(attacker):
                 att += t.lower_def_att
                 strength += t.lower_def_str
             if t.possessed and g.wound_levels > 1 and g.count == 1:
@@ -1886,8 +1886,8 @@ class Battle:
                 strength += g.damage
             if t.concentration and not extra:
                 att += t.concentration
-            if t.mutagenic is not None and id(g) in st["mutagenic"]:
-                att += st["mutagenic"][id(g)]
+            if t.mutagenic is not None and g in st["mutagenic"]:
+                att += st["mutagenic"][g]
             if t.sequence and not extra and attacker.state != "rout":
                 seq = max(0, min(t.sequence, att - 1 - d_def))
                 dice += seq * fighters
@@ -1914,8 +1914,8 @@ class Battle:
                 total += self.dice.from_cdf(
                     _contest_cdf(self.table, strength - d_res, attacks, w_shift, grace)
                 )
-        st["wounds"][id(attacker)] += total
-        in_contact = st["contact"][id(defender)]
+        st["wounds"][attacker] += total
+        in_contact = st["contact"][defender]
         killed = self.deal(
             attacker, defender, total, in_contact, defender.current_formation == "scattered"
         )
@@ -1954,8 +1954,8 @@ class Battle:
     def fray(self, a: Fighting, b: Fighting, implacable: bool = False) -> tuple[int, int]:
         """One combat between two units: Initiative, exchange, extra exchanges."""
         st = {
-            "contact": {id(a): self.contact(a, b), id(b): self.contact(b, a)},
-            "wounds": {id(a): 0, id(b): 0},
+            "contact": {a: self.contact(a, b), b: self.contact(b, a)},
+            "wounds": {a: 0, b: 0},
             "lowered": {},
             "mutagenic": {},
             "extra_round": 0,
@@ -1967,12 +1967,12 @@ class Battle:
                 and u.stat("def") <= 1
                 and u.state != "rout"
             ):
-                st["lowered"][id(u)] = True
+                st["lowered"][u] = True
             for g in u.groups:
                 if g.count and g.traits.mutagenic is not None and u.round_effects.get("mutagenic"):
                     roll = self.dice.d6()
                     bonus = 0 if roll == 1 else roll + g.traits.mutagenic
-                    st["mutagenic"][id(g)] = max(0, min(bonus, 2 + max(g.traits.mutagenic, 0)))
+                    st["mutagenic"][g] = max(0, min(bonus, 2 + max(g.traits.mutagenic, 0)))
         charge_a = 3 if a.charge_bonus and not implacable else 0
         charge_b = 3 if b.charge_bonus and not implacable else 0
         ini_a = (0 if a.state == "rout" else a.stat("ini")) + charge_a
@@ -1993,16 +1993,16 @@ class Battle:
                     n = g.traits.extra_exchanges + (1 if g.traits.brutish_charge and u.charged else 0) + bonus
                     if n > most:
                         most = n
-            extra[id(u)] = most
+            extra[u] = most
         for r in range(1, max(extra.values()) + 1):
             if not (first.alive and second.alive):
                 break
             st["extra_round"] = r
-            if extra[id(first)] >= r:
+            if extra[first] >= r:
                 self.strike(first, second, st, extra=True)
-            if extra[id(second)] >= r and second.alive and first.alive:
+            if extra[second] >= r and second.alive and first.alive:
                 self.strike(second, first, st, extra=True)
-        return st["wounds"][id(a)], st["wounds"][id(b)]
+        return st["wounds"][a], st["wounds"][b]
 
     def outcome(self, a: Fighting, b: Fighting, wa: int, wb: int) -> None:
         """Outcome of the fray: more Wounds wins (ties: winner of the tactical roll); morale roll."""
