@@ -318,3 +318,31 @@ groups:
     assert "groups[1].champion_action" in read and "groups[4].heavy_trait" in read
     assert system.points(army, cat).total == 12
     assert all(item.ok for item in system.status(army, cat))
+
+
+@pytest.mark.parametrize(
+    ("index", "field", "values", "rule", "words"),
+    [
+        (1, "champion_action", ["spot-weakness", "banishment"], "rattle-and-rend.champion.action",
+         "has 2 champion actions (spot-weakness, banishment); a Champion takes exactly 1: remove 1"),
+        (4, "heavy_trait", ["colossal", "flyer", "transport"], "rattle-and-rend.heavy.trait",
+         "has 3 heavy traits (colossal, flyer, transport); a Heavy takes exactly 1: remove 2"),
+        (5, "warding_reaction", ["defiance", "rally"], "rattle-and-rend.ward.reaction",
+         "has 2 warding reactions (defiance, rally); a Ward takes exactly 1: remove 1"),
+    ],
+)
+def test_several_choices_where_one_is_taken(base, cat, index, field, values, rule, words):
+    setattr(base.groups[index], field, values)
+    f = only_error(base, cat, rule)
+    assert words in f.message and f.where == f"groups[{index}].{field}"
+    setattr(base.groups[index], field, values[:1])  # a list of one is that one choice
+    assert errors(base, cat) == []
+
+
+def test_one_drive_only(base, cat, system):
+    base.drive = ["frenzy", "discipline"]
+    f = only_error(base, cat, "rattle-and-rend.drive.count")
+    assert "has 2 drives (frenzy, discipline); it takes exactly 1: remove 1" in f.message
+    assert system.points(base, cat).total == 12  # everything else still reads the warband
+    roster = system.roster(base, cat, "X")
+    assert not roster.legal and dict(roster.blocks[0].items)["Drive"] == "Frenzy"

@@ -28,7 +28,7 @@ from armybuilder.core.system import (
 )
 
 from . import editing, sheets
-from .army import RRList, breakdown, counted_groups, normalize
+from .army import RRList, breakdown, choices_of, counted_groups, normalize
 from .catalog import RRCatalog
 
 
@@ -103,15 +103,10 @@ class RattleAndRend(GameSystem):
         refs: list[tuple[str, EntryRef]] = [("format", EntryRef("formats", army.format))]
         for gi, g in enumerate(army.groups):
             refs.append((f"groups[{gi}].type", EntryRef("group_types", g.type)))
-            if g.champion_action:
-                refs.append((f"groups[{gi}].champion_action", EntryRef("actions", g.champion_action)))
-            if g.heavy_trait:
-                refs.append((f"groups[{gi}].heavy_trait", EntryRef("heavy_traits", g.heavy_trait)))
-            if g.warding_reaction:
-                refs.append((f"groups[{gi}].warding_reaction", EntryRef("reactions", g.warding_reaction)))
+            for fld, collection in (("champion_action", "actions"), ("heavy_trait", "heavy_traits"), ("warding_reaction", "reactions")):
+                refs += [(f"groups[{gi}].{fld}", EntryRef(collection, v)) for v in choices_of(getattr(g, fld))]
         refs += [(f"traits[{i}]", EntryRef("warband_traits", t)) for i, t in enumerate(army.traits)]
-        if army.drive:
-            refs.append(("drive", EntryRef("drives", army.drive)))
+        refs += [("drive", EntryRef("drives", d)) for d in choices_of(army.drive)]
         return refs
 
     # -- editor ---------------------------------------------------------------
@@ -134,7 +129,7 @@ class RattleAndRend(GameSystem):
     # -- printing -------------------------------------------------------------
 
     def roster(self, army: RRList, cat: Catalogue, fingerprint: str) -> Roster:  # type: ignore[override]
-        return sheets.roster(normalize(army, cat)[0], cat, fingerprint)
+        return sheets.roster(army, cat, fingerprint)
 
     def sheets(self, cat: Catalogue) -> Sheets:
         return sheets.sheets(cat)

@@ -36,13 +36,25 @@ from armybuilder.core.system import ArmyListBase
 
 from .catalog import GroupType, RRCatalog
 
+#: A choice the rules want exactly one of.  A file may list several (``[a, b]``) so that
+#: validation can say "2 champion actions: remove 1" instead of refusing to load it;
+#: :func:`normalize` keeps the first for everything but the rules.
+OneOf = str | list[str] | None
+
+
+def choices_of(value: OneOf) -> list[str]:
+    """The ids a one-of field holds, as a list."""
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
+
 
 class Group(Strict):
     type: str  # id in group_types
     label: str = ""
-    champion_action: str | None = None  # Champions (RR-D1)
-    heavy_trait: str | None = None  # Heavies
-    warding_reaction: str | None = None  # Wards
+    champion_action: OneOf = None  # Champions (RR-D1)
+    heavy_trait: OneOf = None  # Heavies
+    warding_reaction: OneOf = None  # Wards
     attached_to: int | None = Field(None, ge=0, description="index of the group a Champion joins")
     transported_by: int | None = Field(None, ge=0, description="index of the Heavy carrying this group at the start")
     notes: str = ""
@@ -51,7 +63,7 @@ class Group(Strict):
 class RRList(ArmyListBase):
     system: Literal["rattle-and-rend"] = "rattle-and-rend"
     traits: list[str] = Field(default_factory=list)
-    drive: str | None = None
+    drive: OneOf = None
     groups: list[Group] = Field(default_factory=list)
 
 
@@ -200,7 +212,9 @@ def normalize(army: RRList, cat: Catalogue) -> tuple[RRList, list[tuple[str, str
     data: RRCatalog = cat.data  # type: ignore[assignment]
     changes: list[tuple[str, str, str]] = []
 
-    def resolve(collection: str, value: str | None, where: str) -> str | None:
+    def resolve(collection: str, value: OneOf, where: str) -> str | None:
+        if isinstance(value, list):  # several where one is allowed: the rules count them
+            value = value[0] if value else None
         if value is None or cat.get(collection, value) is not None:
             return value
         found = data.canonical(collection, value)
@@ -212,6 +226,7 @@ def normalize(army: RRList, cat: Catalogue) -> tuple[RRList, list[tuple[str, str
     traits = [resolve("warband_traits", t, f"traits[{i}]") or t for i, t in enumerate(army.traits)]
     drive = resolve("drives", army.drive, "drive")
     groups = []
+    collapsed = drive != army.drive
     for gi, g in enumerate(army.groups):
         update = {}
         for fld, collection in _NAMED:
@@ -220,6 +235,7 @@ def normalize(army: RRList, cat: Catalogue) -> tuple[RRList, list[tuple[str, str
             if new != value:
                 update[fld] = new
         groups.append(g.model_copy(update=update) if update else g)
-    if not changes:
+        collapsed = collapsed or bool(update)
+    if not changes and not collapsed:
         return army, changes
     return army.model_copy(update={"traits": traits, "drive": drive, "groups": groups}), changes

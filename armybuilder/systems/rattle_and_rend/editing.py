@@ -22,7 +22,7 @@ from armybuilder.core.system import (
     Param,
 )
 
-from .army import Group, RRList, group_cost, group_title, group_type, transport_capacity
+from .army import Group, RRList, group_cost, group_title, group_type, normalize, transport_capacity
 from .catalog import GroupType, RRCatalog
 from .rules import OPTION_KIND, TRAIT_FIELDS
 
@@ -179,6 +179,7 @@ def carrier_choices(army: RRList, cat: Catalogue, index: int) -> tuple[Choice, .
 
 
 def actions(army: RRList, cat: Catalogue, path: str) -> list[EditAction]:
+    army = normalize(army, cat)[0]  # names and lists read as single ids, for the defaults shown
     parts = parse_path(path)
     add_group = EditAction(
         "add-group",

@@ -20,6 +20,7 @@ from .army import (
     PointsBreakdown,
     RRList,
     breakdown,
+    choices_of,
     counted_groups,
     group_cost,
     group_title,
@@ -459,13 +460,44 @@ def has_groups(ctx: Context) -> Iterator[Finding]:
         )
 
 
+def _several(army: RRList, cat: Catalogue) -> Iterator[Finding]:
+    """Several champion actions, heavy traits, warding reactions or drives where one is taken."""
+    rule_of = {
+        "champion_action": ("rattle-and-rend.champion.action", "champion action", "a Champion"),
+        "heavy_trait": ("rattle-and-rend.heavy.trait", "heavy trait", "a Heavy"),
+        "warding_reaction": ("rattle-and-rend.ward.reaction", "warding reaction", "a Ward"),
+    }
+    for gi, g in enumerate(army.groups):
+        for fld, (rule, words, holder) in rule_of.items():
+            values = choices_of(getattr(g, fld))
+            if len(values) > 1:
+                yield Finding(
+                    rule,
+                    E,
+                    f"group {gi + 1} ({group_title(cat, g, gi)}) has {len(values)} {words}s ({', '.join(values)}); "
+                    f"{holder} takes exactly 1: remove {len(values) - 1}",
+                    f"groups[{gi}].{fld}",
+                    f"{SEED}: Your Warband; RR-D1",
+                )
+    drives = choices_of(army.drive)
+    if len(drives) > 1:
+        yield Finding(
+            "rattle-and-rend.drive.count",
+            E,
+            f"the warband has {len(drives)} drives ({', '.join(drives)}); it takes exactly 1: remove {len(drives) - 1}",
+            "drive",
+            f"{SEED}: Drives; RR-D1",
+        )
+
+
 def run_rules(army: RRList, cat: Catalogue) -> list[Finding]:
     """All findings; names and the seed's spellings are read as catalogue ids first (RR-D3)."""
+    found = list(_several(army, cat))
     try:
         army, aliases = normalize(army, cat)
     except Exception:  # noqa: BLE001 - a half-built list is judged as it stands
         aliases = []
-    found = book.run(Context(army, cat))
+    found += book.run(Context(army, cat))
     found += [
         Finding(
             "rattle-and-rend.catalogue.alias",

@@ -29,6 +29,7 @@ from .army import (
     group_cost,
     group_title,
     group_type,
+    normalize,
 )
 from .catalog import RRCatalog
 from .editing import band_text, group_detail, stat_text
@@ -49,7 +50,8 @@ def _name(cat: Catalogue, collection: str, entry_id: str | None) -> str:
 
 
 def roster(army: RRList, cat: Catalogue, fingerprint: str) -> Roster:
-    findings = tuple(run_rules(army, cat))
+    findings = tuple(run_rules(army, cat))  # on the warband as written
+    army = normalize(army, cat)[0]  # shown with names and the seed's spellings read as ids
     fmt = cat.get("formats", army.format)
     points = breakdown(army, cat)
     limit = fmt.limit if fmt else 0
