@@ -22,6 +22,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, SequenceNode
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from .errors import InputError, Problem
 
@@ -219,9 +220,28 @@ def load_document(path: str | Path, limit: int = LIST_FILE_LIMIT) -> Any:
     return parse_text(read_text(path, limit), str(path))
 
 
+# Line breaks that YAML folds away inside plain and single-quoted scalars: such strings
+# must be written double-quoted, where the emitter escapes them, or a save would alter them.
+_FOLDED_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+def _protect_breaks(node: Any) -> Any:
+    if isinstance(node, str):
+        if any(ch in node for ch in _FOLDED_BREAKS):
+            return DoubleQuotedScalarString(node)
+        return node
+    if isinstance(node, dict):
+        for key in list(node):
+            node[key] = _protect_breaks(node[key])
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            node[index] = _protect_breaks(item)
+    return node
+
+
 def dump_document(doc: Any) -> str:
     buf = io.StringIO()
-    _round_trip_yaml().dump(doc, buf)
+    _round_trip_yaml().dump(_protect_breaks(doc), buf)
     return buf.getvalue()
 
 

@@ -128,3 +128,12 @@ def test_any_text_loads_or_fails_cleanly(text):
         parse_text(text, "fuzz.yaml")
     except InputError as exc:
         assert str(exc)
+
+
+@pytest.mark.parametrize("text", ["a\x85b", "a\u2028b", "a\u2029b", "end\x85"])
+def test_unicode_line_breaks_survive_a_save(text):
+    from ruamel.yaml.comments import CommentedMap
+
+    doc = CommentedMap(name=text, notes=[text])
+    back = parse_text(dump_document(doc), "x.yaml")
+    assert back["name"] == text and back["notes"] == [text]
