@@ -346,3 +346,33 @@ def test_one_drive_only(base, cat, system):
     assert system.points(base, cat).total == 12  # everything else still reads the warband
     roster = system.roster(base, cat, "X")
     assert not roster.legal and dict(roster.blocks[0].items)["Drive"] == "Frenzy"
+
+
+def test_attachment_and_transport_by_name(cat, system):
+    """As the seed writes it: "Champion (Spot Weakness) Attached to Fighters"."""
+    from armybuilder.core.lists import parse_list
+
+    text = """
+system: rattle-and-rend
+catalogue: 1.0.0
+format: 12-points
+traits: [death-defiers, riders]
+drive: discipline
+groups:
+  - {type: champion, champion_action: spot-weakness, attached_to: Hearth guard}
+  - {type: fighters, label: Hearth guard}
+  - {type: fighters, transported_by: Heavy}
+  - {type: heavy, heavy_trait: transport}
+  - {type: shooters}
+  - {type: ward, warding_reaction: rally}
+  - {type: champion, champion_action: banishment, attached_to: Shooters}
+"""
+    army = parse_list(text, "names").army
+    assert run_rules(army, cat) == []
+    assert system.outline(army, cat)[0].children[0].children[0].path == "groups[0]"
+    army.groups[6].attached_to = "Fighters"  # two Fighters groups: which one?
+    f = only_error(army, cat, "rattle-and-rend.attachment.target")
+    assert "names 'Fighters' in attached_to, but 2 groups are called 'Fighters'" in f.message
+    army.groups[6].attached_to = "Trolls"
+    f = only_error(army, cat, "rattle-and-rend.attachment.target")
+    assert "no group is called 'Trolls'" in f.message

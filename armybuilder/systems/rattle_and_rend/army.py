@@ -21,7 +21,9 @@ A warband file looks like this (comments are kept when the program edits it)::
 Attachments and transports point at another group by its index in ``groups``
 (the same index the findings' ``groups[N]`` paths use); the editor renumbers them
 when groups are removed or duplicated, so a hand-edited file and an edited one read
-the same way.
+the same way.  A hand-written file may also name the group, by its label or, when
+only one group has it, by its type (``attached_to: Fighters``, as the seed writes
+"Attached to Fighters"); :func:`normalize` turns the name into the index.
 """
 
 from __future__ import annotations
@@ -55,8 +57,8 @@ class Group(Strict):
     champion_action: OneOf = None  # Champions (RR-D1)
     heavy_trait: OneOf = None  # Heavies
     warding_reaction: OneOf = None  # Wards
-    attached_to: int | None = Field(None, ge=0, description="index of the group a Champion joins")
-    transported_by: int | None = Field(None, ge=0, description="index of the Heavy carrying this group at the start")
+    attached_to: int | str | None = Field(None, description="the group a Champion joins: index, label or type")
+    transported_by: int | str | None = Field(None, description="the Heavy carrying this group at the start")
     notes: str = ""
 
 
@@ -90,7 +92,7 @@ def group_title(cat: Catalogue, group: Group, index: int) -> str:
 def attachment_target(army: RRList, index: int) -> int | None:
     """Index of the group that group ``index`` is attached to, if that group exists."""
     target = army.groups[index].attached_to
-    if target is None or target == index or not 0 <= target < len(army.groups):
+    if not isinstance(target, int) or target == index or not 0 <= target < len(army.groups):
         return None
     return target
 
@@ -191,6 +193,26 @@ def effective_stats(army: RRList, cat: Catalogue, group: Group) -> Stats | None:
     return Stats(mov, rng, values["fury"], values["guile"], values["will"])
 
 
+def find_group(army: RRList, cat: Catalogue, name: str, exclude: int) -> tuple[int | None, str]:
+    """The index of the group called ``name`` (its label, else its type when only one
+    group other than ``exclude`` has that type) and, when none or several match, why."""
+    wanted = name.strip().lower()
+    if wanted.isdigit():
+        return int(wanted), ""
+    labelled = [i for i, g in enumerate(army.groups) if i != exclude and g.label.strip().lower() == wanted]
+    if len(labelled) == 1:
+        return labelled[0], ""
+    data: RRCatalog = cat.data  # type: ignore[assignment]
+    type_id = data.canonical("group_types", name)
+    typed = [i for i, g in enumerate(army.groups) if i != exclude and type_id is not None and (g.type == type_id or data.canonical("group_types", g.type) == type_id)]
+    if len(labelled) > 1 or len(typed) > 1:
+        count = len(labelled) if len(labelled) > 1 else len(typed)
+        return None, f"{count} groups are called '{name}': give the group's index or a unique label"
+    if typed:
+        return typed[0], ""
+    return None, f"no group is called '{name}'"
+
+
 #: list fields naming catalogue entries: (field of a group or None for the list, collection)
 _NAMED = (
     ("type", "group_types"),
@@ -236,6 +258,16 @@ def normalize(army: RRList, cat: Catalogue) -> tuple[RRList, list[tuple[str, str
                 update[fld] = new
         groups.append(g.model_copy(update=update) if update else g)
         collapsed = collapsed or bool(update)
+    for gi, g in enumerate(groups):  # group names → indexes (unresolved names: see find_group)
+        update = {}
+        for fld in ("attached_to", "transported_by"):
+            value = getattr(g, fld)
+            if isinstance(value, str):
+                index, _ = find_group(army, cat, value, gi)
+                update[fld] = index
+        if update:
+            groups[gi] = g.model_copy(update=update)
+            collapsed = True
     if not changes and not collapsed:
         return army, changes
     return army.model_copy(update={"traits": traits, "drive": drive, "groups": groups}), changes

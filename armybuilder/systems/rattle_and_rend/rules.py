@@ -22,6 +22,7 @@ from .army import (
     breakdown,
     choices_of,
     counted_groups,
+    find_group,
     group_cost,
     group_title,
     group_type,
@@ -479,6 +480,19 @@ def _several(army: RRList, cat: Catalogue) -> Iterator[Finding]:
                     f"groups[{gi}].{fld}",
                     f"{SEED}: Your Warband; RR-D1",
                 )
+    for gi, g in enumerate(army.groups):  # attachments and transports given by name
+        for fld, rule in (("attached_to", "rattle-and-rend.attachment.target"), ("transported_by", "rattle-and-rend.transport.carrier")):
+            value = getattr(g, fld)
+            if isinstance(value, str):
+                index, why = find_group(army, cat, value, gi)
+                if index is None:
+                    yield Finding(
+                        rule,
+                        E,
+                        f"group {gi + 1} ({group_title(cat, g, gi)}) names '{value}' in {fld}, but {why}",
+                        f"groups[{gi}].{fld}",
+                        f"{SEED}: Group Attachments, Heavy Traits",
+                    )
     drives = choices_of(army.drive)
     if len(drives) > 1:
         yield Finding(
