@@ -12,11 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ruamel.yaml.comments import CommentedMap
+
+from armybuilder.core.atomic import atomic_write_text
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.errors import InputError
 from armybuilder.core.findings import Finding, Severity, sort_findings
-from armybuilder.core.lists import ListFile, list_from_doc, load_list, new_list_file
+from armybuilder.core.lists import HEADER, ListFile, list_content, list_from_doc, load_list, new_list_file
 from armybuilder.core.system import ArmyListBase, GameSystem
-from armybuilder.core.yamlio import decode_text, parse_text
+from armybuilder.core.yamlio import decode_text, dump_document, merge_into, new_document, parse_text
 
 from .storage import Store
 
@@ -131,16 +135,36 @@ class Session:
 
     # -- files -------------------------------------------------------------------------------
 
+    def content(self) -> dict[str, Any]:
+        """What is written: the canonical content, plus every key the user wrote himself.
+
+        ``list_content`` leaves out values equal to their default; a key the player
+        typed (``communions: []  # no priest``) would then vanish with its comment on
+        the first save.  Keys present in the loaded document are therefore kept, with
+        the current model's value.
+        """
+        content = list_content(self.army)
+        _keep_written(self.listfile.doc, content, self.army.model_dump(mode="json"))
+        return content
+
     def render(self) -> str:
         """The YAML text of the current list (the user's comments and layout kept)."""
         self.listfile.army = self.army
-        return self.listfile.render()
+        doc = self.listfile.doc
+        if isinstance(doc, CommentedMap):
+            merge_into(doc, self.content())
+        else:
+            self.listfile.doc = new_document(self.content(), HEADER)
+        return dump_document(self.listfile.doc)
 
     def save(self, path: Path | None = None) -> Path:
         """Atomic save; the recovery copy is dropped once the list is safely on disk."""
         old_key = self.recovery_key
-        self.listfile.army = self.army
-        target = self.listfile.save(path)
+        target = Path(path) if path is not None else self.listfile.path
+        if target is None:
+            raise InputError.at("this list has no file name yet")
+        atomic_write_text(target, self.render())
+        self.listfile.path = target
         self.saved_army = self.army
         if self.store is not None:
             self.store.discard_recovery(old_key)
@@ -160,6 +184,21 @@ class Session:
     def discard_recovery(self) -> None:
         if self.store is not None:
             self.store.discard_recovery(self.recovery_key)
+
+
+def _keep_written(doc: Any, content: Any, full: Any) -> None:
+    """Add back to ``content`` the defaulted keys ``doc`` spells out (values from ``full``)."""
+    if isinstance(doc, dict) and isinstance(content, dict) and isinstance(full, dict):
+        for key in doc:
+            if key not in full:
+                continue
+            if key not in content:
+                content[key] = full[key]
+            else:
+                _keep_written(doc[key], content[key], full[key])
+    elif isinstance(doc, list) and isinstance(content, list) and isinstance(full, list):
+        for d, c, f in zip(doc, content, full):
+            _keep_written(d, c, f)
 
 
 # --------------------------------------------------------------------------- opening

@@ -28,9 +28,11 @@ units:
   - troops: {profile: spearman, count: 10}
     members:
       - profile: captain   # the boss
+        leader: false      # not yet
   - troops: {profile: knight, count: 4}
   - troops: {profile: knight, count: 4}
 tactics: [wall]
+communions: []   # no priest, no litany
 """
 
 
@@ -193,6 +195,9 @@ async def test_save_reload_identical_and_comments_kept(illegal_file, store):
     assert "# my lions, drafted on the train" in text
     assert "# keep the old costs" in text
     assert "# the boss" in text
+    # keys the player wrote keep their comments even when their value is the default
+    assert "communions: []   # no priest, no litany" in text
+    assert "leader: false      # not yet" in text
     assert load_list(illegal_file).army == edited
     # nothing pending: no recovery copy is left behind after a save
     assert store.recoveries() == []
