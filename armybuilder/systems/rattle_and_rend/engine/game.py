@@ -181,6 +181,7 @@ class Action:
     cancelled: bool = False
     attack: bool = False
     countercharge: Unit | None = None  # Fighters meeting this attack (simultaneous melee)
+    target: Unit | None = None  # the enemy the action means to attack, once declared
 
 
 @dataclass
@@ -927,7 +928,7 @@ class Game:
 
                 options.append((value, s, "Suppression", suppress))
             if "evade" in s.reactions and dist(s.x, s.y, ex, ey) <= self.mm(s.mov) + EPS and s.guile is not None:
-                danger = 1.5 if ctx.attack else 0.4
+                danger = 1.5 if ctx.target is s else 0.4
                 value = self.p_success(s.guile) * danger * s.points
 
                 def evade(s: Unit = s) -> None:
@@ -1388,6 +1389,7 @@ class Game:
 
     def _stand(self, ctx: Action, u: Unit, t: Unit) -> None:
         ctx.attack = True
+        ctx.target = t
         side = self.sides[u.side]
         if not self._fearsome_ok(u):
             return
@@ -1420,6 +1422,7 @@ class Game:
 
     def _charge(self, ctx: Action, u: Unit, t: Unit) -> None:
         ctx.attack = True
+        ctx.target = t
         self._start(u)
         if u.rng == "B" or u.gtype == "heavy":
             gap = t.radius + u.radius
