@@ -121,7 +121,15 @@ class Dice:
         return self.u() < p
 
     def from_cdf(self, cdf: tuple[float, ...]) -> int:
-        return min(bisect.bisect_right(cdf, self.u()), len(cdf) - 1)
+        """Inverse-CDF draw (the buffer is read inline: this is the hottest call of a game)."""
+        i = self.index
+        if i >= len(self.buffer):
+            self.buffer = self.rng.random(512).tolist()
+            i = 0
+        self.index = i + 1
+        k = bisect.bisect_right(cdf, self.buffer[i])
+        last = len(cdf) - 1
+        return k if k < last else last
 
     def d6(self) -> int:
         return int(self.u() * 6) + 1
@@ -1896,9 +1904,8 @@ class Battle:
                 a_shift -= 1
                 strength += min(att, g.profile.att) + t.master_strike
             reroll = t.attack_reroll or grace
-            column_a = _column(self.table, att - d_def, a_shift, reroll)
             if counter_face:
-                attacks, ones = self.attack_roll(column_a, dice)
+                attacks, ones = self.attack_roll(_column(self.table, att - d_def, a_shift, reroll), dice)
                 counter_dice += ones
             else:
                 attacks = self.dice.from_cdf(
