@@ -29,9 +29,12 @@ What is simulated (seed sections in brackets; the README repeats the board model
 - **Terrain**: rough (leave on a Guile check or for 1 momentum), hazardous (leave
   on a Will check or for 2; a failed check removes the group), blocking (no entry,
   no line of sight).
-- **Warband traits** with an effect in play: all but Coordinated's reaction half
-  and Raiders' split moves, which the AI would not use; drives are previews with
-  no rules yet (none simulated).
+- **Warband traits** with an effect in play: all of them, with these simplifications:
+  Coordinated joins one ally to a Stand and Fight (not to reactions), Raiders do not
+  split their moves, Riders never get back into a Transport, Tacticians always pick
+  Fury, Teleporters and Ambushers place their groups just beyond S of the enemy the
+  AI wants most.  A Ward carried in a Transport stays inside (it never acts).  Drives
+  are previews with no rules yet (none simulated).
 - **Victory** per scenario; a warband with no group left loses.  Scenarios without
   a round count end after the catalogue's ``round_limit`` rounds (6), won by the
   side that removed more points (equal: a draw).
