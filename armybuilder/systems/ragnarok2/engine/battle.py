@@ -834,6 +834,11 @@ class Battle:
         self.field_effects: dict[str, int] = {}
         self._expected: dict[tuple, float] = {}
         self._decks: list[list[tuple] | None] = [None, None]
+        if log:
+            for side, info in enumerate(self.info):
+                if info["unhandled"]:
+                    # Abilities outside the seeds (Confrontation cards): kept, not simulated.
+                    self.say(f"side {side + 1}: abilities without a simulated effect: {', '.join(info['unhandled'])}")
 
     # -- helpers -------------------------------------------------------------
 
