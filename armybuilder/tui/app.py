@@ -148,6 +148,7 @@ class ArmyBuilderApp(App):
             self.notify(f"the recovery copy is unreadable: {exc}", severity="error", markup=False)
             return
         session.recovery_key = recovery.key  # keep writing into the same slot until saved
+        session.owns_recovery = True
         self.open_session(session)
         self.notify("recovered unsaved changes: ctrl+s to save them", timeout=8)
 

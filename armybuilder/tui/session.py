@@ -46,6 +46,9 @@ class Session:
         self.undo_stack: list[Snapshot] = []
         self.redo_stack: list[Snapshot] = []
         self.recovery_key = Store.recovery_key(self.listfile.path, self.session_id)
+        # True once the copy in our slot is ours (written by us, or the one we recovered);
+        # a crash copy the player chose to keep for later is never deleted behind his back
+        self.owns_recovery = False
         self._findings_cache: tuple[ArmyListBase, list[Finding]] | None = None
 
     # -- derived ---------------------------------------------------------------------
@@ -167,8 +170,10 @@ class Session:
         self.listfile.path = target
         self.saved_army = self.army
         if self.store is not None:
-            self.store.discard_recovery(old_key)
+            if self.owns_recovery:
+                self.store.discard_recovery(old_key)
             self.store.remember(target, self.army.name, self.system.id)
+        self.owns_recovery = False
         self.recovery_key = Store.recovery_key(target, self.session_id)
         return target
 
@@ -177,13 +182,15 @@ class Session:
         if self.store is None:
             return None
         if not self.dirty:
-            self.store.discard_recovery(self.recovery_key)
+            self.discard_recovery()
             return None
+        self.owns_recovery = True
         return self.store.write_recovery(self.recovery_key, self.render(), self.path, self.army.name, self.system.id)
 
     def discard_recovery(self) -> None:
-        if self.store is not None:
+        if self.store is not None and self.owns_recovery:
             self.store.discard_recovery(self.recovery_key)
+            self.owns_recovery = False
 
 
 def _keep_written(doc: Any, content: Any, full: Any) -> None:

@@ -440,3 +440,22 @@ async def test_help_notes_and_fingerprint(illegal_file, store):
         editor.show_detail_for_tree()
         body = str(editor.query_one(DetailPane).query_one("#detail-body").render())
         assert list_fingerprint(editor.session.army, editor.session.cat) in body
+
+
+async def test_a_crash_copy_kept_for_later_survives_a_clean_quit(illegal_file, store):
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=0.05)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.screen.apply("", "rename-list", {"name": "Work in progress"})
+        await pilot.pause(0.3)
+    assert len(store.recoveries()) == 1
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.click("#keep")  # "Not now"
+        await pilot.pause()
+        assert isinstance(app.screen, EditorScreen)
+        await pilot.press("ctrl+q")  # nothing changed: quits at once
+        await pilot.pause()
+    [kept] = store.recoveries()
+    assert "Work in progress" in kept.file.read_text(encoding="utf-8")
