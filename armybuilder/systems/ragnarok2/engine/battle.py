@@ -1103,7 +1103,7 @@ class Battle:
         return weight * (1.0 + unit.points_alive() / 500.0)
 
     def _deck(self, side: int) -> list[tuple]:
-        """The side's tactics with their effects merged once: (tactic, to_enemy, rally, pros, rank-I effects)."""
+        """The side's tactics, merged once: (tactic, to_enemy, rally, pros, rank-I effects, AI weights)."""
         cached = self._decks[side]
         if cached is None:
             cached = []
@@ -1113,7 +1113,16 @@ class Battle:
                 for k, v in tactic.cons_effects.items():
                     if k != "to_enemy":
                         rank1[k] = rank1.get(k, 0) + v
-                cached.append((tactic, tactic.effects.get("to_enemy", 0) > 0, "rally" in tactic.effects, pros, rank1))
+                weights = {
+                    id(effects): {
+                        (f, m, sh): _effect_weight(tuple(effects.items()), f, m, sh)
+                        for f in (False, True) for m in (False, True) for sh in (False, True)
+                    }
+                    for effects in (pros, rank1)
+                }
+                cached.append(
+                    (tactic, tactic.effects.get("to_enemy", 0) > 0, "rally" in tactic.effects, pros, rank1, weights)
+                )
             self._decks[side] = cached
         return cached
 
@@ -1126,7 +1135,7 @@ class Battle:
             if budget <= 0 or not deck:
                 continue
             offers = []
-            for tactic, to_enemy, rally, pros, rank1 in deck:
+            for tactic, to_enemy, rally, pros, rank1, weights in deck:
                 pool = self.sides[1 - side] if to_enemy else self.sides[side]
                 for u in pool:
                     if u.tactic_name or not u.alive:
@@ -1138,7 +1147,9 @@ class Battle:
                     if not eligible or not self.tactic_fits(tactic, u):
                         continue
                     effects = rank1 if u.rank_category == 1 else pros
-                    gain = self.tactic_score(effects, u)
+                    fighting = u.order == "assault" or bool(u.engaged)
+                    moving = u.order in ("assault", "progress")
+                    gain = weights[id(effects)][(fighting, moving, u.state != "valiant")] * (1.0 + u.points / 500.0)
                     offers.append((-gain if to_enemy else gain, tactic, u, effects))
             offers.sort(key=lambda o: -o[0])
             used_tactics: set[str] = set()
