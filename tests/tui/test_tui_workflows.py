@@ -459,3 +459,27 @@ async def test_a_crash_copy_kept_for_later_survives_a_clean_quit(illegal_file, s
         await pilot.pause()
     [kept] = store.recoveries()
     assert "Work in progress" in kept.file.read_text(encoding="utf-8")
+
+
+async def test_home_can_discard_a_recovery_copy(r2, store):
+    session = new_session(r2, "lions", None, "Scratch", None, store)
+    app = ArmyBuilderApp(session, store=store, recovery_delay=0.05)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.screen.apply("", "add-unit", {"profile": "knight", "count": 3})
+        await pilot.pause(0.3)
+    assert len(store.recoveries()) == 1
+    app = ArmyBuilderApp(store=store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        menu = app.screen.query_one("#home-menu", OptionList)
+        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+        menu.highlighted = next(i for i, k in enumerate(ids) if k and k.startswith("recover:"))
+        await pilot.press("delete")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        await pilot.click("#delete")
+        await pilot.pause()
+        assert store.recoveries() == []
+        menu = app.screen.query_one("#home-menu", OptionList)
+        assert not any((menu.get_option_at_index(i).id or "").startswith("recover:") for i in range(menu.option_count))

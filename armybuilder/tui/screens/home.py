@@ -34,9 +34,51 @@ class HomeScreen(Screen):
     BINDINGS = [
         Binding("n", "new", "New list"),
         Binding("o", "open", "Open file"),
+        Binding("delete", "discard", "Discard recovery copy"),
         Binding("question_mark", "app.help", "Help"),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "discard":  # only offered on a recovery entry
+            return self._highlighted_recovery() is not None
+        return True
+
+    def _highlighted_recovery(self):
+        try:
+            menu = self.query_one("#home-menu", OptionList)
+        except Exception:  # noqa: BLE001 - not composed yet
+            return None
+        if menu.highlighted is None:
+            return None
+        key = menu.get_option_at_index(menu.highlighted).id or ""
+        return self.recoveries.get(key.split(":", 1)[1]) if key.startswith("recover:") else None
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.refresh_bindings()
+
+    def action_discard(self) -> None:
+        from .modals import Confirm
+
+        recovery = self._highlighted_recovery()
+        if recovery is None:
+            return
+        body = Text("Delete the unsaved changes of ")
+        body.append(recovery.name, style="bold")
+        body.append(f" ({recovery.when})? This cannot be undone.")
+
+        def chosen(key: str | None) -> None:
+            if key == "delete":
+                self.app.store.discard_recovery(recovery.key)  # type: ignore[attr-defined]
+                self.reload()
+
+        self.app.push_screen(
+            Confirm("Discard the recovery copy?", body, (("keep", "Keep it", "primary"), ("delete", "Delete", "error"))),
+            chosen,
+        )
+
+    recoveries: dict = {}
+    recent: list = []
 
     def compose(self) -> ComposeResult:
         with Vertical(id="home"):
