@@ -833,7 +833,6 @@ class Battle:
         self.round = 0
         self.field_effects: dict[str, int] = {}
         self._expected: dict[tuple, float] = {}
-        self._decks: list[list[tuple] | None] = [None, None]
         if log:
             for side, info in enumerate(self.info):
                 if info["unhandled"]:
@@ -1104,7 +1103,8 @@ class Battle:
 
     def _deck(self, side: int) -> list[tuple]:
         """The side's tactics, merged once: (tactic, to_enemy, rally, pros, rank-I effects, AI weights)."""
-        cached = self._decks[side]
+        # Kept in the list's template info, shared by every game of a playtest.
+        cached = self.info[side].get("merged_deck")
         if cached is None:
             cached = []
             for tactic in self.info[side]["deck"]:
@@ -1123,7 +1123,7 @@ class Battle:
                 cached.append(
                     (tactic, tactic.effects.get("to_enemy", 0) > 0, "rally" in tactic.effects, pros, rank1, weights)
                 )
-            self._decks[side] = cached
+            self.info[side]["merged_deck"] = cached
         return cached
 
     def buy_and_give_tactics(self, points: list[int]) -> None:
