@@ -112,7 +112,7 @@ class Browser(Vertical):
         self.chosen: dict[str, str] = {}
 
     def compose(self):
-        yield Input(placeholder="search… (rank:elite)", id="search")
+        yield Input(placeholder="/ search… (rank:elite)", id="search", compact=True)
         yield Static("", id="filters", markup=False)
         yield EntryList(id="entries")
 
