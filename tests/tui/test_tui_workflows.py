@@ -483,3 +483,21 @@ async def test_home_can_discard_a_recovery_copy(r2, store):
         assert store.recoveries() == []
         menu = app.screen.query_one("#home-menu", OptionList)
         assert not any((menu.get_option_at_index(i).id or "").startswith("recover:") for i in range(menu.option_count))
+
+
+async def test_a_crashing_system_edit_does_not_kill_the_editor(illegal_file, store, monkeypatch):
+    session = open_file(illegal_file, store)
+
+    def broken(*args, **kwargs):
+        raise KeyError("boom")
+
+    monkeypatch.setattr(type(session.system), "apply", broken)
+    app = ArmyBuilderApp(session, store=store, recovery_delay=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        editor.query_one(ListTree).goto("units[0]")
+        await pilot.press("delete")
+        await pilot.pause()
+        assert app.is_running and app.screen is editor
+        assert "failed inside" in [n.message for n in app._notifications][-1]

@@ -270,8 +270,17 @@ class EditorScreen(Screen):
     # -- edits ------------------------------------------------------------------------
 
     def apply(self, path: str, action_id: str, args: dict[str, Any]) -> str:
-        """Apply an edit and refresh; ValueError (the system's refusal) propagates."""
-        select = self.session.apply(path, action_id, args)
+        """Apply an edit and refresh; ValueError (the system's refusal) propagates.
+
+        Any other exception is a bug in a game system: it becomes a ValueError with a
+        plain message, so the editor (and the player's unsaved list) survives it.
+        """
+        try:
+            select = self.session.apply(path, action_id, args)
+        except ValueError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - never lose the list to a system bug
+            raise ValueError(f"this edit failed inside {self.session.system.name} ({type(exc).__name__}: {exc}); please report it") from exc
         self.after_edit(select)
         return select
 
