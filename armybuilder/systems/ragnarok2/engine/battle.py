@@ -286,11 +286,14 @@ class Group:
         return ability in self.abilities
 
     def copy(self) -> Group:
-        return Group(
-            self.profile, self.count, self.wound_levels, self.dice_each, self.character, self.cost,
-            self.power_each, self.traits, self.abilities, magician_pow=self.magician_pow,
-            faith=self.faith, leader=self.leader,
-        )  # fmt: skip
+        """A fresh group for a new game (static fields shared, game state reset; no __init__ cost)."""
+        g = object.__new__(Group)
+        g.profile, g.count, g.wound_levels, g.dice_each = self.profile, self.count, self.wound_levels, self.dice_each
+        g.character, g.cost, g.power_each, g.traits = self.character, self.cost, self.power_each, self.traits
+        g.abilities, g.magician_pow, g.faith, g.leader = self.abilities, self.magician_pow, self.faith, self.leader
+        g.commander, g.base = self.commander, self.base  # base is never mutated during a game
+        g.damage = g.lost = g.fierce_left = g.reinforcements = 0
+        return g
 
 
 @dataclass(eq=False, slots=True)
