@@ -189,6 +189,18 @@ class ArmyBuilderApp(App):
             chosen,
         )
 
+    def _handle_exception(self, error: Exception) -> None:
+        """Before an unexpected error ends the program, write every unsaved list out."""
+        from .screens.editor import EditorScreen
+
+        for screen in list(self.screen_stack):
+            if isinstance(screen, EditorScreen):
+                try:
+                    screen.session.write_recovery()
+                except Exception:  # noqa: BLE001 - best effort while going down
+                    pass
+        super()._handle_exception(error)
+
     # -- app actions -------------------------------------------------------------
 
     async def action_quit(self) -> None:

@@ -501,3 +501,19 @@ async def test_a_crashing_system_edit_does_not_kill_the_editor(illegal_file, sto
         await pilot.pause()
         assert app.is_running and app.screen is editor
         assert "failed inside" in [n.message for n in app._notifications][-1]
+
+
+async def test_an_unexpected_error_writes_the_recovery_copy_first(illegal_file, store):
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=3600)
+    with pytest.raises(RuntimeError):
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            app.screen.apply("", "rename-list", {"name": "Just before the crash"})
+
+            def explode() -> None:
+                raise RuntimeError("a bug somewhere")
+
+            app.call_later(explode)
+            await pilot.pause()
+    [recovery] = store.recoveries()
+    assert "Just before the crash" in recovery.file.read_text(encoding="utf-8")
