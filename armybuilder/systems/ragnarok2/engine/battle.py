@@ -1748,49 +1748,46 @@ class Battle:
 
     def mystic_phase(self) -> None:
         """Mana recovery and Temporary Faith recovery (mystics seed)."""
+        faith_table = self.data.tables.faith_recovery or None
+        d6 = self.dice.d6
         for side in (0, 1):
             for u in self.sides[side]:
-                if not u.alive or not u.mystic:
+                if not u.mystic or not u.alive:
                     continue
-                powers = [
-                    g.magician_pow for g in u.groups for _ in range(g.count) if g.magician_pow
-                ]
-                if powers:
-                    extra = sum(g.traits.recuperation * g.count for g in u.groups if g.count)
-                    u.mana = mana_recovery(self.dice.d6, powers, extra, u.mana, u.state == "rout")
-                ranks = [
-                    g.profile.faith_rank or "" for g in u.groups for _ in range(g.count) if g.faith
-                ]
-                if ranks:
-                    kept = min(
-                        u.faith, max((g.traits.piety for g in u.groups if g.count), default=0)
-                    )
-                    loyal = sum(g.traits.loyal * g.count for g in u.groups if g.count)
-                    u.faith = faith_recovery(
-                        u.count,
-                        ranks,
-                        self.data.tables.faith_recovery or None,
-                        u.state == "rout",
-                        kept,
-                        loyal,
-                    )
-                # Devotion/X and Martyr/X: gems and T.F. given at the price of a Wound roll (STR X vs RES = DIS).
+                routed = u.state == "rout"
+                powers: list[int] = []
+                ranks: list[str] = []
+                extra = loyal = piety = 0
                 for g in u.groups:
-                    for x, reserve in ((g.traits.devotion, "mana"), (g.traits.martyr, "faith")):
-                        if (
-                            x
-                            and g.count
-                            and u.state != "rout"
-                            and (u.mana if reserve == "mana" else u.faith) < 2 * x
-                        ):
+                    n = g.count
+                    if not n:
+                        continue
+                    if g.magician_pow:
+                        powers += [g.magician_pow] * n
+                    if g.faith:
+                        ranks += [g.profile.faith_rank or ""] * n
+                    t = g.traits
+                    extra += t.recuperation * n
+                    loyal += t.loyal * n
+                    if t.piety > piety:
+                        piety = t.piety
+                if powers:
+                    u.mana = mana_recovery(d6, powers, extra, u.mana, routed)
+                if ranks:
+                    u.faith = faith_recovery(u.count, ranks, faith_table, routed, min(u.faith, piety), loyal)
+                # Devotion/X and Martyr/X: gems and T.F. given at the price of a Wound roll (STR X vs RES = DIS).
+                if routed:
+                    continue
+                for g in u.groups:
+                    if not g.count:
+                        continue
+                    t = g.traits
+                    for x, reserve in ((t.devotion, "mana"), (t.martyr, "faith")):
+                        if x and (u.mana if reserve == "mana" else u.faith) < 2 * x:
                             setattr(u, reserve, getattr(u, reserve) + x)
-                            wounds = self.dice.from_cdf(
-                                _contest_cdf(self.table, x - g.profile.dis, 1, 0)
-                            )
+                            wounds = self.dice.from_cdf(_contest_cdf(self.table, x - g.profile.dis, 1, 0))
                             if wounds:
-                                self.deal(
-                                    None, u, wounds, in_contact=u.count, scattered=True, victims=[g]
-                                )
+                                self.deal(None, u, wounds, in_contact=u.count, scattered=True, victims=[g])
 
     # -- combat phase ---------------------------------------------------------
 
