@@ -782,6 +782,8 @@ def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting]
     info = {
         "cic": cic, "staffs": staffs, "deck": deck, "rituals": rituals, "communions": communions,
         "unhandled": sorted(unhandled),
+        # The cheapest communion a unit could call (effects the engine knows only).
+        "min_fervor": min((c.fervor for c in communions if c.id in COMMUNION_EFFECTS), default=1 << 30),
     }  # fmt: skip
     return units, info
 
@@ -1684,7 +1686,7 @@ class Battle:
 
     def call_communions(self, u: Fighting, warriors_only: bool = False) -> None:
         """Communions with an eminence of the unit, extra T.F. dice, censure (mystics seed)."""
-        if u.state == "rout" or u.faith <= 0:
+        if u.state == "rout" or u.faith < self.info[u.side]["min_fervor"]:
             return
         for communion in self.info[u.side]["communions"]:
             effect = COMMUNION_EFFECTS.get(communion.id)
