@@ -1139,22 +1139,28 @@ class Battle:
             budget = points[side] // cost if cost else len(deck)
             if budget <= 0 or not deck:
                 continue
+            # Each unit's eligibility and AI situation, once (not once per tactic).
+            pools = {}
+            for pool_side in (side, 1 - side):
+                ordered, shaken = [], []
+                for u in self.sides[pool_side]:
+                    if not u.alive or u.tactic_name:
+                        continue
+                    key = (u.order == "assault" or bool(u.engaged), u.order in ("assault", "progress"), u.state != "valiant")
+                    entry = (u, key, 1.0 + u.points / 500.0)
+                    if u.state != "valiant":
+                        shaken.append(entry)
+                    elif u.order and not u.order_by_points:
+                        ordered.append(entry)
+                pools[pool_side] = (ordered, shaken)
             offers = []
             for tactic, to_enemy, rally, pros, rank1, weights in deck:
-                pool = self.sides[1 - side] if to_enemy else self.sides[side]
-                for u in pool:
-                    if u.tactic_name or not u.alive:
-                        continue
-                    if rally:
-                        eligible = u.state != "valiant"
-                    else:
-                        eligible = bool(u.order) and not u.order_by_points and u.state == "valiant"
-                    if not eligible or not self.tactic_fits(tactic, u):
+                ordered, shaken = pools[1 - side if to_enemy else side]
+                for u, key, scale in shaken if rally else ordered:
+                    if not self.tactic_fits(tactic, u):
                         continue
                     effects = rank1 if u.rank_category == 1 else pros
-                    fighting = u.order == "assault" or bool(u.engaged)
-                    moving = u.order in ("assault", "progress")
-                    gain = weights[id(effects)][(fighting, moving, u.state != "valiant")] * (1.0 + u.points / 500.0)
+                    gain = weights[id(effects)][key] * scale
                     offers.append((-gain if to_enemy else gain, tactic, u, effects))
             offers.sort(key=lambda o: -o[0])
             used_tactics: set[str] = set()
