@@ -54,7 +54,32 @@ class ArmyBuilderApp(App):
         self.paper = "A4"
         self.offer_recovery = offer_recovery
 
+    def _write_all_recoveries(self) -> None:
+        from .screens.editor import EditorScreen
+
+        for screen in list(self.screen_stack):
+            if isinstance(screen, EditorScreen):
+                try:
+                    screen.session.write_recovery()
+                except Exception:  # noqa: BLE001 - best effort while going down
+                    pass
+
+    def _on_terminate(self) -> None:
+        """SIGTERM / SIGHUP (terminal closed): keep the unsaved work, then leave."""
+        self._write_all_recoveries()
+        self.exit(return_code=1)
+
     def on_mount(self) -> None:
+        import asyncio
+        import signal
+
+        for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+            if signum is None:
+                continue
+            try:
+                asyncio.get_running_loop().add_signal_handler(signum, self._on_terminate)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass  # not on this platform / not the main thread (tests)
         # Opened on a list: the editor comes first and the home screen is built only
         # when the player closes the list (it loads every system: not worth the wait).
         if self.initial is not None:
@@ -191,14 +216,7 @@ class ArmyBuilderApp(App):
 
     def _handle_exception(self, error: Exception) -> None:
         """Before an unexpected error ends the program, write every unsaved list out."""
-        from .screens.editor import EditorScreen
-
-        for screen in list(self.screen_stack):
-            if isinstance(screen, EditorScreen):
-                try:
-                    screen.session.write_recovery()
-                except Exception:  # noqa: BLE001 - best effort while going down
-                    pass
+        self._write_all_recoveries()
         super()._handle_exception(error)
 
     # -- app actions -------------------------------------------------------------
@@ -245,5 +263,6 @@ def run(path: Path | None) -> int:
         else:
             session = open_file(path, store)  # InputError → "error: file:line:col …", exit 2
         session.cat  # the pinned catalogue must load too, before the terminal is taken
-    ArmyBuilderApp(session, store=store).run()
-    return 0
+    app = ArmyBuilderApp(session, store=store)
+    app.run()
+    return app.return_code or 0
