@@ -85,3 +85,14 @@ def test_bundled_samples_are_recognised(tmp_path):
 
     assert _is_bundled(Path(str(catalog_root())) / "ragnarok2" / "samples" / "x.yaml")
     assert not _is_bundled(tmp_path / "x.yaml")
+
+
+def test_edit_command_reports_a_broken_list_before_taking_the_terminal(tmp_path, capsys):
+    from armybuilder.cli import main
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("system: ragnarok2\ncatalogue: [oops\n", encoding="utf-8")
+    assert main(["edit", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:" in err and "error" in err
+    assert main(["edit", str(tmp_path / "missing.yaml")]) == 2
