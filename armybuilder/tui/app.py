@@ -144,7 +144,7 @@ class ArmyBuilderApp(App):
     def open_path(self, path: Path) -> None:
         try:
             session = open_file(path, self.store)
-            session.cat  # resolve the pinned catalogue now: its errors belong here
+            session.catalogue_check()  # resolve the pinned catalogue now: its errors belong here
         except InputError as exc:
             self.notify(str(exc), title="cannot open", severity="error", markup=False, timeout=10)
             return
@@ -158,7 +158,7 @@ class ArmyBuilderApp(App):
             system = get_system(system_id)
             item = dict(system.source.samples())[rel]
             session = open_text(decode_text(item.read_bytes(), rel), rel, None, self.store)
-            session.cat
+            session.catalogue_check()
         except (InputError, KeyError) as exc:
             self.notify(str(exc), title="cannot open the sample", severity="error", markup=False)
             return
@@ -168,7 +168,7 @@ class ArmyBuilderApp(App):
     def recover(self, recovery: Recovery) -> None:
         try:
             session = open_recovery(recovery.file, Path(recovery.path) if recovery.path else None, self.store)
-            session.cat
+            session.catalogue_check()
         except (InputError, OSError) as exc:
             self.notify(f"the recovery copy is unreadable: {exc}", severity="error", markup=False)
             return
@@ -262,7 +262,7 @@ def run(path: Path | None) -> int:
             session = open_text(decode_text(path.read_bytes(), str(path)), str(path), None, store)
         else:
             session = open_file(path, store)  # InputError → "error: file:line:col …", exit 2
-        session.cat  # the pinned catalogue must load too, before the terminal is taken
+        session.catalogue_check()  # the pinned catalogue must load too, before the terminal is taken
     app = ArmyBuilderApp(session, store=store)
     app.run()
     return app.return_code or 0

@@ -18,7 +18,14 @@ from armybuilder.core.atomic import atomic_write_text
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.errors import InputError
 from armybuilder.core.findings import Finding, Severity, sort_findings
-from armybuilder.core.lists import HEADER, ListFile, list_content, list_from_doc, load_list, new_list_file
+from armybuilder.core.lists import (
+    HEADER,
+    ListFile,
+    list_content,
+    list_from_doc,
+    load_list,
+    new_list_file,
+)
 from armybuilder.core.system import ArmyListBase, GameSystem
 from armybuilder.core.yamlio import decode_text, dump_document, merge_into, new_document, parse_text
 
@@ -65,6 +72,10 @@ class Session:
     def cat(self) -> Catalogue:
         """The catalogue the current list is pinned to (resolved versions are cached)."""
         return self.system.catalogue_for(self.army)
+
+    def catalogue_check(self) -> None:
+        """Resolve the pinned catalogue now, so its errors surface before the editor opens."""
+        _ = self.cat
 
     @property
     def dirty(self) -> bool:
@@ -204,7 +215,7 @@ def _keep_written(doc: Any, content: Any, full: Any) -> None:
             else:
                 _keep_written(doc[key], content[key], full[key])
     elif isinstance(doc, list) and isinstance(content, list) and isinstance(full, list):
-        for d, c, f in zip(doc, content, full):
+        for d, c, f in zip(doc, content, full, strict=False):
             _keep_written(d, c, f)
 
 

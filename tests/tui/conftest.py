@@ -18,6 +18,7 @@ from armybuilder.core import registry
 from armybuilder.core.catalog import CatalogueSource
 from armybuilder.tui.storage import DATA_ENV, Store
 
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem):
     """Run ``async def`` tests (Pilot) on a fresh event loop; no asyncio plugin needed."""

@@ -19,7 +19,7 @@ async def test_hostile_names_and_notes_are_shown_literally(r2, store):
         title = editor.query_one("#titlebar").render()
         assert "[bold]x[/] <b>&" in str(title)
 
-        for i, name in enumerate(HOSTILE):
+        for name in HOSTILE:
             editor.apply("units[0]", "rename-unit", {"name": name})
             await pilot.pause()
             tree = editor.query_one(ListTree)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import other_system  # noqa: E402  (tests are collected without packages)
 from textual.widgets import Input
 
 from armybuilder.core.lists import load_list
@@ -15,8 +16,6 @@ from armybuilder.tui.app import ArmyBuilderApp
 from armybuilder.tui.screens.editor import EditorScreen
 from armybuilder.tui.screens.modals import PathPrompt
 from armybuilder.tui.widgets.panels import ListTree
-
-from conftest import other_system  # noqa: E402  (tests are collected without packages)
 
 
 def _args(action) -> dict[str, Any]:

@@ -19,17 +19,16 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Static, Tree
+from textual.widgets import Footer, Input, Tree
 
 from armybuilder.core.errors import InputError
 from armybuilder.core.findings import Finding
-from armybuilder.core.system import BrowserEntry, EditAction, EntryRef
+from armybuilder.core.system import BrowserEntry, EditAction
 
 from ..session import Session
 from ..widgets.panels import (
     Browser,
     DetailPane,
-    EntryList,
     FindingsList,
     ListTree,
     StatusBar,
@@ -606,7 +605,7 @@ class EditorScreen(Screen):
                     continue
                 seen.add((action.id, place))
                 out.append((f"{action.label} ({where})", partial(self.run_action, place, action), f"edit at {place or 'the list'}"))
-        for i, f in enumerate(self.last_findings):
+        for f in self.last_findings:
             if f.where:
                 out.append((f"Go to finding: {f.message[:70]}", partial(self.jump_to, f), f.rule))
         return out

@@ -249,7 +249,7 @@ class ListTree(Tree[str]):
             self.goto(select)
 
     def _relabel(self, old: tuple[OutlineNode, ...], new: tuple[OutlineNode, ...]) -> None:
-        for before, after in zip(old, new):
+        for before, after in zip(old, new, strict=True):
             if before != after:
                 node = self.by_path.get(after.path)
                 if node is not None and (before.label, before.detail, before.cost) != (after.label, after.detail, after.cost):
