@@ -535,6 +535,10 @@ class EditorScreen(Screen):
         self.notify("exporting…")
         self.run_worker(run, thread=True, group="export", name=f"export-{kind}")
 
+    def set_paper(self, paper: str) -> None:
+        self.app.paper = paper  # type: ignore[attr-defined]
+        self.notify(f"PDF exports now use {paper} paper")
+
     def _external_screen(self, module: str):
         """The Screen class of an optional panel (written separately), if present."""
         try:
@@ -585,6 +589,9 @@ class EditorScreen(Screen):
         ]
         for key, label in EXPORT_KINDS:
             out.append((f"Export: {label}", partial(self.export, key), "in the background"))
+        paper = getattr(self.app, "paper", "A4")
+        other = "Letter" if paper == "A4" else "A4"
+        out.append((f"Export paper: use {other} (now {paper})", partial(self.set_paper, other), "for PDF exports"))
         out += [
             ("Odds panel", self.action_odds, "o"),
             ("Playtest", self.action_playtest, "t"),
