@@ -46,6 +46,7 @@ class Session:
     store: Store | None = None
     session_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     selected: str = ""
+    suggested_name: str = ""  # file name offered by "save as" (a sample's own name)
 
     def __post_init__(self) -> None:
         self.army: ArmyListBase = self.listfile.army
@@ -232,7 +233,7 @@ def open_file(path: Path, store: Store | None = None) -> Session:
 def open_text(text: str, label: str, path: Path | None, store: Store | None = None) -> Session:
     """A list from text (a bundled sample or a recovery copy); ``path`` is where it saves."""
     lf = list_from_doc(parse_text(text, label), label, path)
-    return Session(lf, store)
+    return Session(lf, store, suggested_name=Path(label).name if label.endswith((".yaml", ".yml")) else "")
 
 
 def open_recovery(recovery_file: Path, path: Path | None, store: Store | None = None) -> Session:

@@ -420,7 +420,7 @@ class EditorScreen(Screen):
     def action_save(self, then: Callable[[], None] | None = None) -> None:
         s = self.session
         if s.path is None:
-            default = str(Path.cwd() / (_slug(s.army.name) + ".yaml"))
+            default = str(Path.cwd() / (s.suggested_name or _slug(s.army.name) + ".yaml"))
 
             def check(path: Path) -> str | None:
                 if not path.parent.is_dir():
