@@ -517,3 +517,19 @@ async def test_an_unexpected_error_writes_the_recovery_copy_first(illegal_file, 
             await pilot.pause()
     [recovery] = store.recoveries()
     assert "Just before the crash" in recovery.file.read_text(encoding="utf-8")
+
+
+async def test_findings_name_the_line_while_the_list_matches_its_file(illegal_file, store):
+    from armybuilder.tui.widgets.panels import FindingsList
+
+    app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        findings = editor.query_one(FindingsList)
+        prompts = [findings.get_option_at_index(i).prompt.plain for i in range(findings.option_count)]
+        assert any("(line " in p for p in prompts), prompts
+        editor.apply("", "rename-list", {"name": "Changed"})  # now the file is out of date
+        await pilot.pause()
+        prompts = [findings.get_option_at_index(i).prompt.plain for i in range(findings.option_count)]
+        assert not any("(line " in p for p in prompts), prompts

@@ -132,7 +132,9 @@ class EditorScreen(Screen):
         self.query_one(ListTree).show(s.system.outline(s.army, cat), select)
         self.refresh_status()
         self.last_findings = s.findings()
-        self.query_one(FindingsList).show(self.last_findings)
+        # lines refer to the file as saved: shown only while the list matches it
+        line_of = s.listfile.line_of if (s.path is not None and not s.dirty) else None
+        self.query_one(FindingsList).show(self.last_findings, line_of)
         self.show_detail_for_tree()
 
     def _default_filters(self, entries: list[BrowserEntry]) -> dict[str, str]:

@@ -385,12 +385,12 @@ class StatusBar(Static):
         self.update(text)
 
 
-def finding_prompt(f: Finding) -> Text:
+def finding_prompt(f: Finding, line: int | None = None) -> Text:
     text = Text(no_wrap=False)
     text.append(SEVERITY_MARK[f.severity] + " ", style=SEVERITY_STYLE[f.severity])
     text.append(f.message)
     if f.where:
-        text.append(f"  @ {f.where}", style="dim")
+        text.append(f"  @ {f.where}" + (f" (line {line})" if line else ""), style="dim")
     return text
 
 
@@ -407,15 +407,28 @@ class FindingsList(OptionList):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.findings: list[Finding] = []
+        self._with_lines = False
 
-    def show(self, findings: list[Finding]) -> None:
-        if findings == self.findings and self.option_count:
+    def show(self, findings: list[Finding], line_of=None) -> None:
+        """Show ``findings``; ``line_of(where)`` gives the line in the file, when known."""
+        with_lines = line_of is not None
+        if findings == self.findings and self.option_count and with_lines == self._with_lines:
             return
         self.findings = list(findings)
+        self._with_lines = with_lines
         old = self.highlighted
         self.clear_options()
         if findings:
-            self.add_options([Option(finding_prompt(f), id=str(i)) for i, f in enumerate(findings)])
+
+            def line(f: Finding) -> int | None:
+                if f.line is not None or line_of is None or not f.where:
+                    return f.line
+                try:
+                    return line_of(f.where)
+                except Exception:  # noqa: BLE001 - a position is a hint, never a failure
+                    return None
+
+            self.add_options([Option(finding_prompt(f, line(f)), id=str(i)) for i, f in enumerate(findings)])
             self.highlighted = min(old or 0, len(findings) - 1)
         else:
             self.add_option(Option(Text("✔ no findings: the list is legal", style="green"), disabled=True))
