@@ -68,6 +68,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -153,6 +154,8 @@ class Dice:
 
 
 _TABLES: dict[str, tuple[ContestColumn, ...]] = {}
+_ACTIVATION_RANK = {"support": 0, "reaction": 3, "assault": 1}  # supports first, reactions last
+_ROWS: dict[int, tuple[object, tuple, tuple]] = {}  # id(tables) -> (tables, outcome rows, fear rows)
 _EMPTY: dict[str, int] = {}  # shared "no tactic" (never mutated)
 _PER_DIE: dict[tuple[str, str, str], float] = {}  # mean Wounds per fighter: (table, attacker, target)
 _TACTIC_KEYS = {
@@ -162,6 +165,9 @@ _TACTIC_KEYS = {
     "res": "resistance",
     "ini": "initiative",
 }
+
+
+_first = operator.itemgetter(0)
 
 
 def _cdf(pmf: np.ndarray) -> tuple[float, ...]:
@@ -364,6 +370,34 @@ class Fighting:
             g for g in self.groups if g.profile.ranged is not None and g.profile.aim is not None and g.profile.aim >= 0
         ]
         self.recount()
+
+    def fresh(self) -> Fighting:
+        """A copy for a new game of this (never played) template unit, without __init__ cost.
+
+        Static and derived fields are shared or copied as they are (recount() of fresh
+        groups would give the same values); everything a game mutates is new.
+        """
+        f = object.__new__(Fighting)
+        groups = [g.copy() for g in self.groups]
+        same = {id(old): new for old, new in zip(self.groups, groups)}
+        f.side, f.name, f.groups, f.formation, f.cost = self.side, self.name, groups, self.formation, self.cost
+        f.rank_category, f.scheme, f.pos, f.state, f.order = self.rank_category, self.scheme, 0.0, "valiant", ""
+        f.order_by_points = f.activated = f.charged = f.was_charged = f.charge_bonus = False
+        f.engaged, f.immune_fear, f.tactic, f.tactic_name, f.kills = set(), -99, {}, "", 0.0
+        f.start_count = f.count = self.count
+        f.index = self.index
+        f.cou_value = f.dis_value = f.cou_bonus = f.dis_bonus = 0
+        f.best_of, f.has_leader = 1, self.has_leader
+        f.commander_x, f.musician_x, f.standard_x = self.commander_x, self.musician_x, self.standard_x
+        f.mana, f.faith, f.round_effects, f.wounds_dealt_round = self.mana, self.faith, dict(self.round_effects), 0
+        f.troops = same[id(self.troops)] if self.troops is not None else None
+        f.alive = self.alive
+        f.ordered = [same[id(g)] for g in self.ordered]
+        f.shooting_groups = [same[id(g)] for g in self.shooting_groups]
+        f.mystic, f.base_wound_shift, f.survival_face = self.mystic, self.base_wound_shift, self.survival_face
+        f.counter_face, f.thaumaturge, f.points, f.all_cache = self.counter_face, self.thaumaturge, self.points, {}
+        f.warrior_mage, f.warrior_monk, f.implacable, f._mov = self.warrior_mage, self.warrior_monk, self.implacable, self._mov
+        return f
 
     def recount(self) -> None:
         """Numbers, troops, MOV, A.P. and unit-wide traits after a change of the groups' counts.
@@ -688,17 +722,7 @@ def build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting],
             template = _TEMPLATES[key] = _build_side(cat, army, side)
         _LAST[side] = (army, cat, template)
     units, info = template
-    fresh = []
-    for u in units:
-        f = Fighting(
-            u.side, u.name, [g.copy() for g in u.groups], u.formation, u.cost, u.rank_category, u.scheme,
-            has_leader=u.has_leader, commander_x=u.commander_x, musician_x=u.musician_x, standard_x=u.standard_x,
-            mana=u.mana, faith=u.faith, round_effects=dict(u.round_effects),
-        )  # fmt: skip
-        f.start_count = f.count = u.count
-        f.index = u.index
-        fresh.append(f)
-    return fresh, info
+    return [u.fresh() for u in units], info
 
 
 def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting], dict]:
@@ -832,9 +856,17 @@ class Battle:
         self.temporary_cic = [False, False]
         self.dis_penalty = [0, 0]
         tables = self.data.tables
-        # Tuples: row_value() takes a tuple as already sorted (strongest balance first).
-        self.outcome_rows = tuple(sorted(tables.outcome_of_fray, key=lambda r: -r.ratio))
-        self.fear_rows = tuple(sorted(tables.fear_balance, key=lambda r: -r.ratio))
+        rows = _ROWS.get(id(tables))
+        if rows is None or rows[0] is not tables:
+            if len(_ROWS) > 32:
+                _ROWS.clear()
+            # Tuples: row_value() takes a tuple as already sorted (strongest balance first).
+            rows = _ROWS[id(tables)] = (
+                tables,
+                tuple(sorted(tables.outcome_of_fray, key=lambda r: -r.ratio)),
+                tuple(sorted(tables.fear_balance, key=lambda r: -r.ratio)),
+            )
+        self.outcome_rows, self.fear_rows = rows[1], rows[2]
         self.round = 0
         self.field_effects: dict[str, int] = {}
         self._expected: dict[tuple, float] = {}
@@ -1126,8 +1158,12 @@ class Battle:
                     for effects in (pros, rank1)
                 }
                 cached.append(
-                    (tactic, tactic.effects.get("to_enemy", 0) > 0, "rally" in tactic.effects, pros, rank1, weights)
-                )
+                    (
+                        tactic, tactic.effects.get("to_enemy", 0) > 0, "rally" in tactic.effects, pros, rank1,
+                        weights[id(pros)], weights[id(rank1)],
+                        tactic.min_rank_category, tactic.formation, tactic.scheme, tactic.min_effective,
+                    )
+                )  # fmt: skip
             self.info[side]["merged_deck"] = cached
         return cached
 
@@ -1154,15 +1190,24 @@ class Battle:
                         ordered.append(entry)
                 pools[pool_side] = (ordered, shaken)
             offers = []
-            for tactic, to_enemy, rally, pros, rank1, weights in deck:
+            for tactic, to_enemy, rally, pros, rank1, w_pros, w_rank1, min_rank, formation, scheme, min_eff in deck:
                 ordered, shaken = pools[1 - side if to_enemy else side]
                 for u, key, scale in shaken if rally else ordered:
-                    if not self.tactic_fits(tactic, u):
+                    # tactic_fits(), inlined (the hot loop of the strategic phase)
+                    if (
+                        (min_rank is not None and u.rank_category < min_rank)
+                        or (formation is not None and u.current_formation != formation)
+                        or (scheme is not None and u.scheme != scheme)
+                        or (min_eff is not None and u.count < min_eff)
+                    ):
                         continue
-                    effects = rank1 if u.rank_category == 1 else pros
-                    gain = weights[id(effects)][key] * scale
-                    offers.append((-gain if to_enemy else gain, tactic, u, effects))
-            offers.sort(key=lambda o: -o[0])
+                    if u.rank_category == 1:
+                        gain = w_rank1[key] * scale
+                        offers.append((-gain if to_enemy else gain, tactic, u, rank1))
+                    else:
+                        gain = w_pros[key] * scale
+                        offers.append((-gain if to_enemy else gain, tactic, u, pros))
+            offers.sort(key=_first, reverse=True)  # stable: equal gains keep their order
             used_tactics: set[str] = set()
             for gain, tactic, u, effects in offers:
                 if budget <= 0:
@@ -1244,14 +1289,9 @@ class Battle:
 
     def activation(self) -> None:
         first = self.winner_of_roll
+        rank = _ACTIVATION_RANK
         queues = {
-            s: sorted(
-                (u for u in self.sides[s] if u.alive),
-                key=lambda u: (
-                    {"support": 0, "reaction": 3, "assault": 1}.get(u.order, 2),
-                    -u.points_alive(),
-                ),
-            )
+            s: sorted((u for u in self.sides[s] if u.alive), key=lambda u: (rank.get(u.order, 2), -u.points))
             for s in (0, 1)
         }
         # Passing: the player with fewer units may pass once per extra enemy unit.
@@ -1879,16 +1919,34 @@ class Battle:
         ):
             return 0
         contact = st["contact"][attacker]
-        d_def = 0 if st["lowered"].get(defender) else defender.stat("def")
+        lowered = st["lowered"]
+        d_def = 0 if lowered.get(defender) else defender.stat("def")
         d_res = defender.stat("res")
-        base_a_shift = attacker.tactic.get("attack_shift", 0) - defender.tactic.get(
-            "defense_shift", 0
-        )
-        base_w_shift = attacker.tactic.get("wound_shift", 0) + self.wound_shift_against(defender)
+        a_tactic = attacker.tactic
+        a_effects = attacker.round_effects
+        d_tactic = defender.tactic
+        if a_tactic or d_tactic:
+            base_a_shift = a_tactic.get("attack_shift", 0) - d_tactic.get("defense_shift", 0)
+            base_w_shift = a_tactic.get("wound_shift", 0) + self.wound_shift_against(defender)
+            att_bonus, str_bonus = a_tactic.get("attack", 0), a_tactic.get("strength", 0)
+        else:
+            base_a_shift, base_w_shift = 0, defender.base_wound_shift
+            att_bonus = str_bonus = 0
+        if a_effects:
+            att_bonus += a_effects.get("att", 0)
+            str_bonus += a_effects.get("str", 0)
+            grace = "failures" if a_effects.get("grace") else ""
+        else:
+            grace = ""
         counter_face = defender.counter_face
+        survival_face = defender.survival_face
+        routed = attacker.state == "rout"
+        attacker_lowered = lowered.get(attacker)
+        table = self.table
+        from_cdf = self.dice.from_cdf
+        contest_cdf = _contest_cdf
         total = 0
         counter_dice = 0
-        grace = "failures" if attacker.round_effects.get("grace") else ""
         left = contact
         for g in attacker.ordered:
             fighters = min(g.count, left)
@@ -1898,33 +1956,24 @@ class Battle:
                 continue
             t = g.traits
             if extra:
-                bonus = attacker.round_effects.get("war-fury", 0) + attacker.tactic.get(
-                    "extra_exchange", 0
+                bonus = (a_effects.get("war-fury", 0) if a_effects else 0) + (
+                    a_tactic.get("extra_exchange", 0) if a_tactic else 0
                 )
                 n_extra = (
                     t.extra_exchanges + bonus + (1 if t.brutish_charge and attacker.charged else 0)
                 )
-                if attacker.state == "rout" and not t.brutish_charge:
+                if routed and not t.brutish_charge:
                     n_extra = 0  # War fury ceases in rout
                 if n_extra < st["extra_round"]:
                     continue
                 dice = fighters
             else:
                 dice = fighters * g.dice_each
-            att = (
-                0
-                if attacker.state == "rout"
-                else g.profile.att
-                + attacker.tactic.get("attack", 0)
-                + attacker.round_effects.get("att", 0)
-            )
-            strength = (
-                g.profile.str_
-                + attacker.tactic.get("strength", 0)
-                + attacker.round_effects.get("str", 0)
-            )
+            profile = g.profile
+            att = 0 if routed else profile.att + att_bonus
+            strength = profile.str_ + str_bonus
             a_shift, w_shift = base_a_shift, base_w_shift
-            if st["lowered"].get(attacker):
+            if attacker_lowered:
                 att += t.lower_def_att
                 strength += t.lower_def_str
             if t.possessed and g.wound_levels > 1 and g.count == 1:
@@ -1934,31 +1983,26 @@ class Battle:
                 att += t.concentration
             if t.mutagenic is not None and g in st["mutagenic"]:
                 att += st["mutagenic"][g]
-            if t.sequence and not extra and attacker.state != "rout":
+            if t.sequence and not extra and not routed:
                 seq = max(0, min(t.sequence, att - 1 - d_def))
                 dice += seq * fighters
                 att -= seq
-            if t.master_strike is not None and attacker.state != "rout":
+            if t.master_strike is not None and not routed:
                 a_shift -= 1
-                strength += min(att, g.profile.att) + t.master_strike
+                strength += min(att, profile.att) + t.master_strike
             reroll = t.attack_reroll or grace
             if counter_face:
-                attacks, ones = self.attack_roll(_column(self.table, att - d_def, a_shift, reroll), dice)
+                attacks, ones = self.attack_roll(_column(table, att - d_def, a_shift, reroll), dice)
                 counter_dice += ones
             else:
-                attacks = self.dice.from_cdf(
-                    _contest_cdf(self.table, att - d_def, dice, a_shift, reroll)
-                )
+                attacks = from_cdf(contest_cdf(table, att - d_def, dice, a_shift, reroll))
             if fierce:
                 # Eliminated Fierce (or one-level Possessed) fighters strike with ATT 0.
-                attacks += self.dice.from_cdf(
-                    _contest_cdf(self.table, 0 - d_def, fierce * g.dice_each, a_shift, reroll)
-                )
-            attacks = self.survival_thinning(defender, attacks)
+                attacks += from_cdf(contest_cdf(table, 0 - d_def, fierce * g.dice_each, a_shift, reroll))
+            if survival_face:
+                attacks = self.survival_thinning(defender, attacks)
             if attacks:
-                total += self.dice.from_cdf(
-                    _contest_cdf(self.table, strength - d_res, attacks, w_shift, grace)
-                )
+                total += from_cdf(contest_cdf(table, strength - d_res, attacks, w_shift, grace))
         st["wounds"][attacker] += total
         in_contact = st["contact"][defender]
         killed = self.deal(
