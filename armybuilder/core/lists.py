@@ -54,7 +54,7 @@ class ListFile:
     def render(self) -> str:
         """The YAML text this list would be saved as."""
         if isinstance(self.doc, CommentedMap):
-            merge_into(self.doc, self.content())
+            merge_into(self.doc, written_content(self.army, self.doc))
         else:
             self.doc = new_document(self.content(), HEADER)
         return dump_document(self.doc)
@@ -80,6 +80,34 @@ def list_content(army: ArmyListBase) -> dict[str, Any]:
         **{k: v for k, v in data.items() if k not in ("armybuilder", "system", "catalogue", "format")},
     }
     return data
+
+
+def written_content(army: ArmyListBase, doc: Any) -> dict[str, Any]:
+    """What a save writes: the canonical content plus every key the user spelled out.
+
+    ``list_content`` leaves out values equal to their default (so fingerprints do not
+    depend on them); a key the player typed (``communions: []  # no priest``) would
+    then vanish with its comment on the first save.  Keys present in the loaded
+    document are kept, with the current model's value.
+    """
+    content = list_content(army)
+    _keep_written(doc, content, army.model_dump(mode="json"))
+    return content
+
+
+def _keep_written(doc: Any, content: Any, full: Any) -> None:
+    """Add back to ``content`` the defaulted keys ``doc`` spells out (values from ``full``)."""
+    if isinstance(doc, dict) and isinstance(content, dict) and isinstance(full, dict):
+        for key in doc:
+            if key not in full:
+                continue
+            if key not in content:
+                content[key] = full[key]
+            else:
+                _keep_written(doc[key], content[key], full[key])
+    elif isinstance(doc, list) and isinstance(content, list) and isinstance(full, list):
+        for d, c, f in zip(doc, content, full, strict=False):
+            _keep_written(d, c, f)
 
 
 def _parse_where(where: str) -> list[str | int]:

@@ -21,10 +21,10 @@ from armybuilder.core.findings import Finding, Severity, sort_findings
 from armybuilder.core.lists import (
     HEADER,
     ListFile,
-    list_content,
     list_from_doc,
     load_list,
     new_list_file,
+    written_content,
 )
 from armybuilder.core.system import ArmyListBase, GameSystem
 from armybuilder.core.yamlio import decode_text, dump_document, merge_into, new_document, parse_text
@@ -158,9 +158,7 @@ class Session:
         the first save.  Keys present in the loaded document are therefore kept, with
         the current model's value.
         """
-        content = list_content(self.army)
-        _keep_written(self.listfile.doc, content, self.army.model_dump(mode="json"))
-        return content
+        return written_content(self.army, self.listfile.doc)
 
     def render(self) -> str:
         """The YAML text of the current list (the user's comments and layout kept)."""
@@ -203,21 +201,6 @@ class Session:
         if self.store is not None and self.owns_recovery:
             self.store.discard_recovery(self.recovery_key)
             self.owns_recovery = False
-
-
-def _keep_written(doc: Any, content: Any, full: Any) -> None:
-    """Add back to ``content`` the defaulted keys ``doc`` spells out (values from ``full``)."""
-    if isinstance(doc, dict) and isinstance(content, dict) and isinstance(full, dict):
-        for key in doc:
-            if key not in full:
-                continue
-            if key not in content:
-                content[key] = full[key]
-            else:
-                _keep_written(doc[key], content[key], full[key])
-    elif isinstance(doc, list) and isinstance(content, list) and isinstance(full, list):
-        for d, c, f in zip(doc, content, full, strict=False):
-            _keep_written(d, c, f)
 
 
 # --------------------------------------------------------------------------- opening
