@@ -4,62 +4,42 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from armybuilder.core.catalog import Catalogue
-from armybuilder.core.findings import Finding
 from armybuilder.core.system import (
-    BrowserEntry,
-    Card,
     Choice,
-    Detail,
-    EditAction,
     EntryRef,
-    Format,
-    GameRecord,
-    GameSystem,
     OddsResult,
-    OutlineNode,
-    Param,
+    PackagedSystem,
     Points,
-    Roster,
-    Sheets,
     StatusItem,
 )
 
-from . import editing, sheets
+from . import editing, rules, sheets
 from .army import KINDS, WarClan, breakdown, counts, data, equipment_kind
 from .catalog import MECatalog
 
 
-class Morpheus(GameSystem):
+class Morpheus(PackagedSystem):
     id = "morpheus-ragnarok"
     name = "Ragnarok (Morpheus Engine)"
     catalog_model = MECatalog
     list_model = WarClan
     faction_label = "Clan"
-
-    def formats(self, cat: Catalogue) -> list[Format]:
-        return [
-            Format(
-                f.id,
-                f.name,
-                f.limit,
-                f.unit,
-                f.default,
-                {
-                    "min_models": f.min_models,
-                    "max_models": f.max_models,
-                    "jarls": f.jarls,
-                    "max_armour": f.max_armour,
-                    "max_shields": f.max_shields,
-                    "max_weapons": f.max_weapons,
-                    "max_items": f.max_items,
-                    "max_god_powers": f.max_god_powers,
-                },
-            )
-            for f in data(cat).formats
-        ]
+    editing_module = editing
+    sheets_module = sheets
+    rules_module = rules
+    odds_module = f"{__name__}.engine.odds"
+    game_module = f"{__name__}.engine.battle"
+    format_params = (
+        "min_models",
+        "max_models",
+        "jarls",
+        "max_armour",
+        "max_shields",
+        "max_weapons",
+        "max_items",
+        "max_god_powers",
+    )
 
     def factions(self, cat: Catalogue) -> list[Choice]:
         return [Choice("war-clan", "War Clan", f"{len(data(cat).warriors)} warrior types")]
@@ -77,13 +57,7 @@ class Morpheus(GameSystem):
 
     def points(self, army: WarClan, cat: Catalogue) -> Points:  # type: ignore[override]
         b = breakdown(army, cat)
-        fmt = cat.get("formats", army.format)
-        return Points(b.total, fmt.limit if fmt else 0, "Glory", (("warriors", b.warriors), ("equipment", b.equipment)))
-
-    def validate(self, army: WarClan, cat: Catalogue) -> list[Finding]:  # type: ignore[override]
-        from .rules import run_rules
-
-        return run_rules(army, cat)
+        return Points(b.total, self.format_limit(army, cat), "Glory", (("warriors", b.warriors), ("equipment", b.equipment)))
 
     def status(self, army: WarClan, cat: Catalogue) -> list[StatusItem]:  # type: ignore[override]
         fmt = cat.get("formats", army.format)
@@ -120,67 +94,12 @@ class Morpheus(GameSystem):
             refs.append((f"god_powers[{pi}]", EntryRef("god_powers", p.power)))
         return refs
 
-    # -- editor ---------------------------------------------------------------
-
-    def outline(self, army: WarClan, cat: Catalogue) -> list[OutlineNode]:  # type: ignore[override]
-        return editing.outline(army, cat)
-
-    def actions(self, army: WarClan, cat: Catalogue, path: str) -> list[EditAction]:  # type: ignore[override]
-        return editing.actions(army, cat, path)
-
-    def apply(self, army: WarClan, cat: Catalogue, path: str, action: str, args: dict[str, Any]) -> tuple[WarClan, str]:  # type: ignore[override]
-        return editing.apply(army, cat, path, action, args)
-
-    def browse(self, cat: Catalogue) -> list[BrowserEntry]:
-        return editing.browse(cat)
-
-    def detail(self, cat: Catalogue, ref: EntryRef) -> Detail:
-        return editing.detail(cat, ref)
-
-    # -- printing -------------------------------------------------------------
-
-    def roster(self, army: WarClan, cat: Catalogue, fingerprint: str) -> Roster:  # type: ignore[override]
-        return sheets.roster(army, cat, fingerprint)
-
-    def sheets(self, cat: Catalogue) -> Sheets:
-        return sheets.sheets(cat)
-
-    def cards(self, army: WarClan, cat: Catalogue) -> list[Card]:  # type: ignore[override]
-        return sheets.cards(army, cat)
-
     # -- engine ---------------------------------------------------------------
-
-    def odds_parameters(self) -> tuple[Param, ...]:
-        from .engine import odds
-
-        return odds.PARAMETERS
 
     def odds(self, cat: Catalogue, params: dict[str, Any]) -> OddsResult:
         from .engine import odds
 
         return odds.attack_odds(cat, params)
-
-    def odds_units(self, army: WarClan, cat: Catalogue) -> list[Choice]:
-        """Warriors the odds panel can pit against each other (index, label)."""
-        from .engine import odds
-
-        return [Choice(i, label) for i, label in odds.unit_choices(army, cat)]
-
-    def unit_odds_params(self, cat: Catalogue, army: WarClan, unit: int, other: WarClan, other_unit: int) -> dict[str, Any]:
-        """Parameters of :meth:`odds` for warrior *unit* of *army* attacking *other_unit* of *other*."""
-        from .engine import odds
-
-        return odds.unit_odds_params(army, unit, other, other_unit, cat)
-
-    def engine_ready(self) -> bool:
-        import importlib.util
-
-        return importlib.util.find_spec("armybuilder.systems.morpheus.engine.battle") is not None
-
-    def play_game(self, cat: Catalogue, first, second, rng: np.random.Generator, log: bool = False) -> GameRecord:
-        from .engine import battle
-
-        return battle.play_game(cat, first, second, rng, log)
 
 
 SYSTEM = Morpheus()
