@@ -3,10 +3,10 @@
 Generic over game systems.  Every system with an odds calculator exposes
 ``odds_parameters()`` and ``odds(cat, params)``; the panel shows a form built from
 those parameters.  A system that can also derive the parameters from two units
-(``odds_units(army, cat)`` and ``unit_odds_params(cat, army, i, other, j)``, as
-Rag'Narok 2 does) gets the unit-against-unit view: one of my units against a unit
-of a chosen opponent (a bundled sample or the list itself), both directions,
-each with its "at least k" chart.
+(``odds_units(army, cat)`` and ``unit_odds_params(cat, army, i, other, j)`` of the
+protocol, see ``GameSystem.has_unit_odds``) gets the unit-against-unit view: one of
+my units against a unit of a chosen opponent (a bundled sample or the list itself),
+both directions, each with its "at least k" chart.
 
 The payload convention read here is the one of ``armybuilder odds --json``: for
 each kind of result (``attacks``, ``wounds``...) a ``pmf`` list and a ``mean``;
@@ -94,7 +94,7 @@ class OddsScreen(Screen[None]):
         self.army = army
         self.cat = catalogue
         self.params = list(system.odds_parameters())
-        self.unit_mode = hasattr(system, "odds_units") and hasattr(system, "unit_odds_params")
+        self.unit_mode = system.has_unit_odds()
         self.opponents: dict[str, ArmyListBase] = {}
 
     # -- layout ------------------------------------------------------------------
@@ -136,7 +136,7 @@ class OddsScreen(Screen[None]):
 
     def _my_units(self) -> list[tuple[str, int]]:
         try:
-            return [(c.label, c.value) for c in self.system.odds_units(self.army, self.cat)]  # type: ignore[attr-defined]
+            return [(c.label, c.value) for c in self.system.odds_units(self.army, self.cat)]
         except Exception:  # noqa: BLE001 - a half-built list must not break the panel
             return []
 
@@ -166,7 +166,7 @@ class OddsScreen(Screen[None]):
         try:
             other = self.opponent()
             cat = self.system.catalogue_for(other) if other is not self.army else self.cat
-            units = [(c.label, c.value) for c in self.system.odds_units(other, cat)]  # type: ignore[attr-defined]
+            units = [(c.label, c.value) for c in self.system.odds_units(other, cat)]
         except Exception as exc:  # noqa: BLE001
             self._message(f"cannot read the opponent: {exc}")
             units = []
@@ -244,8 +244,8 @@ class OddsScreen(Screen[None]):
             return
         try:
             other = self.opponent()
-            forward = self.system.unit_odds_params(self.cat, self.army, mine, other, theirs)  # type: ignore[attr-defined]
-            backward = self.system.unit_odds_params(self.cat, other, theirs, self.army, mine)  # type: ignore[attr-defined]
+            forward = self.system.unit_odds_params(self.cat, self.army, mine, other, theirs)
+            backward = self.system.unit_odds_params(self.cat, other, theirs, self.army, mine)
             out = self.system.odds(self.cat, forward)
             back = self.system.odds(self.cat, backward)
         except (ValueError, KeyError, IndexError, NotImplementedError) as exc:
