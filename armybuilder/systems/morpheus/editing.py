@@ -11,6 +11,14 @@ import re
 from typing import Any
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.editing import (
+    apply_list_edit,
+    format_action,
+    need,
+    notes_action,
+    parse_path,
+    rename_action,
+)
 from armybuilder.core.system import (
     BrowserEntry,
     Choice,
@@ -37,13 +45,7 @@ from .army import (
 )
 from .catalog import WarriorType, ability_args, ability_id
 
-_PATH = re.compile(r"([a-z_]+)(?:\[(\d+)\])?")
-
 KIND_LABEL = {"armour": "armour", "shields": "shield", "weapons": "weapon", "items": "item"}
-
-
-def parse_path(path: str) -> list[tuple[str, int | None]]:
-    return [(m[1], int(m[2]) if m[2] else None) for m in _PATH.finditer(path)]
 
 
 def item_label(cat: Catalogue, item_id: str) -> tuple[str, str]:
@@ -143,14 +145,9 @@ def actions(army: WarClan, cat: Catalogue, path: str) -> list[EditAction]:
         return [
             add_warrior,
             add_power,
-            EditAction("rename-list", "Rename the war clan", (Param("name", "Clan name", "text", default=army.name),), "list"),
-            EditAction("edit-notes", "Edit the clan notes", (Param("notes", "Notes", "text", default=army.notes),), "list"),
-            EditAction(
-                "set-format",
-                "Change the format",
-                (Param("format", "Format", "choice", tuple(Choice(f.id, f.name, f"{f.limit} {f.unit}") for f in data(cat).formats)),),
-                "list",
-            ),
+            rename_action(army, "war clan", "Clan name"),
+            notes_action(army, "clan"),
+            format_action(cat),
         ]
     head, index = parts[0]
     if head == "warriors" and index is None:
@@ -185,17 +182,11 @@ def actions(army: WarClan, cat: Catalogue, path: str) -> list[EditAction]:
 # --------------------------------------------------------------------------- apply
 
 
-def _need(args: dict[str, Any], name: str) -> Any:
-    if name not in args or args[name] in (None, ""):
-        raise ValueError(f"'{name}' is needed for this edit")
-    return args[name]
-
-
 def apply(army: WarClan, cat: Catalogue, path: str, action: str, args: dict[str, Any]) -> tuple[WarClan, str]:
     new = army.model_copy(deep=True)
     parts = parse_path(path)
     if action == "add-warrior":
-        tid = _need(args, "type")
+        tid = need(args, "type")
         t = warrior_type(cat, tid)
         if t is None:
             raise ValueError(f"no warrior type '{tid}' in the catalogue")
@@ -203,24 +194,14 @@ def apply(army: WarClan, cat: Catalogue, path: str, action: str, args: dict[str,
         new.warriors.append(Warrior(type=tid, jarl=t.jarl and not any(w.jarl for w in new.warriors)))
         return new, f"warriors[{len(new.warriors) - 1}]"
     if action == "add-god-power":
-        pid = _need(args, "power")
+        pid = need(args, "power")
         if cat.get("god_powers", pid) is None:
             raise ValueError(f"no God power '{pid}' in the catalogue")
         if any(p.power == pid for p in new.god_powers):
             raise ValueError("the clan has this God power already")
         new.god_powers.append(GodPowerPick(power=pid))
         return new, f"god_powers[{len(new.god_powers) - 1}]"
-    if action == "rename-list":
-        new.name = str(_need(args, "name"))
-        return new, path
-    if action == "edit-notes":
-        new.notes = str(args.get("notes") or "")
-        return new, path
-    if action == "set-format":
-        fid = _need(args, "format")
-        if cat.get("formats", fid) is None:
-            raise ValueError(f"no format '{fid}' in the catalogue")
-        new.format = fid
+    if apply_list_edit(new, cat, action, args):
         return new, path
     if parts and parts[0][0] == "god_powers":
         pi = parts[0][1]
@@ -239,7 +220,7 @@ def apply(army: WarClan, cat: Catalogue, path: str, action: str, args: dict[str,
     w = new.warriors[wi]
     where = f"warriors[{wi}]"
     if action == "add-equipment":
-        item = _need(args, "item")
+        item = need(args, "item")
         if equipment_kind(cat, item) is None:
             raise ValueError(f"no equipment '{item}' in the catalogue")
         w.equipment.append(item)
@@ -262,7 +243,7 @@ def apply(army: WarClan, cat: Catalogue, path: str, action: str, args: dict[str,
         w.notes = str(args.get("notes") or "")
         return new, where
     if action == "set-type":
-        tid = _need(args, "type")
+        tid = need(args, "type")
         if warrior_type(cat, tid) is None:
             raise ValueError(f"no warrior type '{tid}' in the catalogue")
         w.type = tid

@@ -7,10 +7,17 @@ editor's undo stack is just a list of snapshots.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.editing import (
+    apply_list_edit,
+    format_action,
+    need,
+    notes_action,
+    parse_path,
+    rename_action,
+)
 from armybuilder.core.system import (
     BrowserEntry,
     Choice,
@@ -24,12 +31,6 @@ from armybuilder.core.system import (
 from .army import Member, R2List, Troops, Unit, effective, member_cost, profile, slot_of, unit_cost
 from .catalog import Profile, R2Catalog
 from .rules import is_independent_profile, unit_category
-
-_PATH = re.compile(r"([a-z_]+)(?:\[(\d+)\])?")
-
-
-def parse_path(path: str) -> list[tuple[str, int | None]]:
-    return [(m[1], int(m[2]) if m[2] else None) for m in _PATH.finditer(path)]
 
 
 def _data(cat: Catalogue) -> R2Catalog:
@@ -186,20 +187,15 @@ def actions(army: R2List, cat: Catalogue, path: str) -> list[EditAction]:
     if not parts:
         return [
             add_unit,
-            EditAction("rename-list", "Rename the list", (Param("name", "List name", "text", default=army.name),), "list"),
-            EditAction("edit-notes", "Edit the list notes", (Param("notes", "Notes", "text", default=army.notes),), "list"),
+            rename_action(army, "list", "List name"),
+            notes_action(army, "list"),
             EditAction(
                 "set-people",
                 "Change the people",
                 (Param("people", "People", "choice", tuple(Choice(p.id, p.name, p.formation) for p in _data(cat).peoples)),),
                 "list",
             ),
-            EditAction(
-                "set-format",
-                "Change the format",
-                (Param("format", "Format", "choice", tuple(Choice(f.id, f.name, f"{f.limit} {f.unit}") for f in _data(cat).formats)),),
-                "list",
-            ),
+            format_action(cat),
             *_deck_adders(cat),
         ]
     head, index = parts[0]
@@ -301,15 +297,9 @@ def _deck_adders(cat: Catalogue) -> list[EditAction]:
 # --------------------------------------------------------------------------- apply
 
 
-def _need(args: dict[str, Any], name: str) -> Any:
-    if name not in args or args[name] in (None, ""):
-        raise ValueError(f"'{name}' is needed for this edit")
-    return args[name]
-
-
 def _int(args: dict[str, Any], name: str, low: int = 0, high: int = 999) -> int:
     try:
-        value = int(_need(args, name))
+        value = int(need(args, name))
     except (TypeError, ValueError):
         raise ValueError(f"'{name}' must be a whole number") from None
     if not low <= value <= high:
@@ -325,32 +315,22 @@ def apply(army: R2List, cat: Catalogue, path: str, action: str, args: dict[str, 
     new = army.model_copy(deep=True)
     parts = parse_path(path)
     if action == "add-unit":
-        pid = _need(args, "profile")
+        pid = need(args, "profile")
         if profile(cat, pid) is None:
             raise ValueError(f"no profile '{pid}' in the catalogue")
         new.units.append(Unit(troops=Troops(profile=pid, count=_int(args, "count", 1, 99))))
         return new, f"units[{len(new.units) - 1}]"
-    if action == "rename-list":
-        new.name = str(_need(args, "name"))
-        return new, path
-    if action == "edit-notes":
-        new.notes = str(args.get("notes") or "")
+    if apply_list_edit(new, cat, action, args):
         return new, path
     if action == "set-people":
-        people = _need(args, "people")
+        people = need(args, "people")
         if cat.get("peoples", people) is None:
             raise ValueError(f"no people '{people}' in the catalogue")
         new.people = people
         return new, path
-    if action == "set-format":
-        fmt = _need(args, "format")
-        if cat.get("formats", fmt) is None:
-            raise ValueError(f"no format '{fmt}' in the catalogue")
-        new.format = fmt
-        return new, path
     for field in ("tactics", "communions", "rituals"):
         if action == f"add-{field}":
-            entry_id = _need(args, "id")
+            entry_id = need(args, "id")
             if cat.get(field, entry_id) is None:
                 raise ValueError(f"no {field[:-1]} '{entry_id}' in the catalogue")
             getattr(new, field).append(entry_id)
@@ -369,7 +349,7 @@ def apply(army: R2List, cat: Catalogue, path: str, action: str, args: dict[str, 
     member_index = parts[1][1] if len(parts) > 1 and parts[1][0] == "members" else None
     member = unit.members[member_index] if member_index is not None and member_index < len(unit.members) else None
     if action == "add-member":
-        pid = _need(args, "profile")
+        pid = need(args, "profile")
         if profile(cat, pid) is None:
             raise ValueError(f"no profile '{pid}' in the catalogue")
         unit.members.append(Member(profile=pid))
@@ -381,7 +361,7 @@ def apply(army: R2List, cat: Catalogue, path: str, action: str, args: dict[str, 
         unit.troops.count = count
         return new, path
     if action == "set-troops":
-        pid = _need(args, "profile")
+        pid = need(args, "profile")
         if profile(cat, pid) is None:
             raise ValueError(f"no profile '{pid}' in the catalogue")
         unit.troops = Troops(profile=pid, count=unit.troops.count if unit.troops else 5)
@@ -415,7 +395,7 @@ def apply(army: R2List, cat: Catalogue, path: str, action: str, args: dict[str, 
     if action == "toggle-troop-option":
         if unit.troops is None:
             raise ValueError("this unit has no troops")
-        unit.troops.options = _toggle(unit.troops.options, _need(args, "option"))
+        unit.troops.options = _toggle(unit.troops.options, need(args, "option"))
         return new, f"units[{ui}].troops"
     if member is None:
         raise ValueError("choose a member of the unit first")
@@ -453,13 +433,13 @@ def apply(army: R2List, cat: Catalogue, path: str, action: str, args: dict[str, 
         member.familiars = _int(args, "familiars", 0, 20)
         return new, where
     if action == "toggle-miracle":
-        mid = _need(args, "miracle")
+        mid = need(args, "miracle")
         if cat.get("miracles", mid) is None:
             raise ValueError(f"no miracle '{mid}' in the catalogue")
         member.miracles = _toggle(member.miracles, mid)
         return new, where
     if action == "toggle-member-option":
-        member.options = _toggle(member.options, _need(args, "option"))
+        member.options = _toggle(member.options, need(args, "option"))
         return new, where
     raise ValueError(f"unknown edit '{action}'")
 

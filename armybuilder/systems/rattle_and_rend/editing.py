@@ -8,10 +8,17 @@ renumbers them (:func:`_renumber`) and a Champion never silently changes group.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.editing import (
+    apply_list_edit,
+    format_action,
+    need,
+    notes_action,
+    parse_path,
+    rename_action,
+)
 from armybuilder.core.system import (
     BrowserEntry,
     Choice,
@@ -25,12 +32,6 @@ from armybuilder.core.system import (
 from .army import Group, RRList, group_cost, group_title, group_type, normalize, transport_capacity
 from .catalog import GroupType, RRCatalog
 from .rules import OPTION_KIND, TRAIT_FIELDS
-
-_PATH = re.compile(r"([a-z_]+)(?:\[(\d+)\])?")
-
-
-def parse_path(path: str) -> list[tuple[str, int | None]]:
-    return [(m[1], int(m[2]) if m[2] else None) for m in _PATH.finditer(path)]
 
 
 def _data(cat: Catalogue) -> RRCatalog:
@@ -204,14 +205,9 @@ def actions(army: RRList, cat: Catalogue, path: str) -> list[EditAction]:
             set_traits,
             add_trait,
             set_drive,
-            EditAction("rename-list", "Rename the warband", (Param("name", "Warband name", "text", default=army.name),), "list"),
-            EditAction("edit-notes", "Edit the warband notes", (Param("notes", "Notes", "text", default=army.notes),), "list"),
-            EditAction(
-                "set-format",
-                "Change the format",
-                (Param("format", "Format", "choice", tuple(Choice(f.id, f.name, f"{f.limit} {f.unit}") for f in _data(cat).formats)),),
-                "list",
-            ),
+            rename_action(army, "warband", "Warband name"),
+            notes_action(army, "warband"),
+            format_action(cat),
         ]
     head, index = parts[0]
     if head == "groups" and index is None:
@@ -266,15 +262,9 @@ def actions(army: RRList, cat: Catalogue, path: str) -> list[EditAction]:
 # --------------------------------------------------------------------------- apply
 
 
-def _need(args: dict[str, Any], name: str) -> Any:
-    if name not in args or args[name] in (None, ""):
-        raise ValueError(f"'{name}' is needed for this edit")
-    return args[name]
-
-
 def _index(args: dict[str, Any], name: str, size: int) -> int:
     try:
-        value = int(_need(args, name))
+        value = int(need(args, name))
     except (TypeError, ValueError):
         raise ValueError(f"'{name}' must be a group number") from None
     if not 0 <= value < size:
@@ -303,30 +293,20 @@ def apply(army: RRList, cat: Catalogue, path: str, action: str, args: dict[str, 
     parts = parse_path(path)
     groups = new.groups
     if action == "add-group":
-        gtype = _known(cat, "group_types", _need(args, "type"), "group type")
+        gtype = _known(cat, "group_types", need(args, "type"), "group type")
         groups.append(Group(type=gtype, label=str(args.get("label") or "")))
         return new, f"groups[{len(groups) - 1}]"
-    if action == "rename-list":
-        new.name = str(_need(args, "name"))
-        return new, path
-    if action == "edit-notes":
-        new.notes = str(args.get("notes") or "")
-        return new, path
-    if action == "set-format":
-        fmt = _need(args, "format")
-        if cat.get("formats", fmt) is None:
-            raise ValueError(f"no format '{fmt}' in the catalogue")
-        new.format = fmt
+    if apply_list_edit(new, cat, action, args):
         return new, path
     if action == "set-traits":
-        first = _known(cat, "warband_traits", _need(args, "first"), "warband trait")
-        second = _known(cat, "warband_traits", _need(args, "second"), "warband trait")
+        first = _known(cat, "warband_traits", need(args, "first"), "warband trait")
+        second = _known(cat, "warband_traits", need(args, "second"), "warband trait")
         if first == second:
             raise ValueError("the two warband traits must differ")
         new.traits = [first, second]
         return new, "traits"
     if action == "add-trait":
-        trait = _known(cat, "warband_traits", _need(args, "trait"), "warband trait")
+        trait = _known(cat, "warband_traits", need(args, "trait"), "warband trait")
         if trait in new.traits:
             raise ValueError(f"the warband has '{trait}' already")
         new.traits.append(trait)
@@ -338,7 +318,7 @@ def apply(army: RRList, cat: Catalogue, path: str, action: str, args: dict[str, 
         del new.traits[index]
         return new, "traits"
     if action == "set-drive":
-        new.drive = _known(cat, "drives", _need(args, "drive"), "drive")
+        new.drive = _known(cat, "drives", need(args, "drive"), "drive")
         return new, "drive"
     if action == "clear-drive":
         new.drive = None
@@ -355,7 +335,7 @@ def apply(army: RRList, cat: Catalogue, path: str, action: str, args: dict[str, 
         g.notes = str(args.get("notes") or "")
         return new, where
     if action == "set-type":
-        gtype = _known(cat, "group_types", _need(args, "type"), "group type")
+        gtype = _known(cat, "group_types", need(args, "type"), "group type")
         gt: GroupType = cat.get("group_types", gtype)
         g.type = gtype
         for fld, kind in OPTION_KIND.items():  # a secondary trait belongs to its type only
@@ -374,7 +354,7 @@ def apply(army: RRList, cat: Catalogue, path: str, action: str, args: dict[str, 
         return new, where
     for fld, kind in OPTION_KIND.items():
         if action == f"set-{fld.replace('_', '-')}":
-            value = str(_need(args, "id"))
+            value = str(need(args, "id"))
             collection = TRAIT_FIELDS[kind][1]
             canonical = _data(cat).canonical(collection, value)
             if canonical is None or canonical not in {c.value for c in option_choices(cat, kind)}:

@@ -1,0 +1,73 @@
+"""Editor helpers every game system's ``editing`` module shares.
+
+The systems' edits are pure functions over list paths (``units[2].members[0]``) and
+argument dicts filled in by the UI.  Parsing those paths, asking for a required
+argument and the list-level edits (rename, notes, format) are the same in every
+game, so they live here once and each system keeps only its own edits.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .catalog import Catalogue
+from .system import ArmyListBase, Choice, EditAction, Param
+
+_PATH = re.compile(r"([a-z_]+)(?:\[(\d+)\])?")
+
+
+def parse_path(path: str) -> list[tuple[str, int | None]]:
+    """``"units[2].members[0]"`` → ``[("units", 2), ("members", 0)]``; ``""`` → ``[]``."""
+    return [(m[1], int(m[2]) if m[2] else None) for m in _PATH.finditer(path)]
+
+
+def need(args: dict[str, Any], name: str) -> Any:
+    """The argument ``name``; a user-readable ``ValueError`` when it is missing or blank."""
+    if name not in args or args[name] in (None, ""):
+        raise ValueError(f"'{name}' is needed for this edit")
+    return args[name]
+
+
+# --------------------------------------------------------------------------- list-level edits
+
+
+def rename_action(army: ArmyListBase, what: str, name_label: str) -> EditAction:
+    """"Rename the <what>", asking for the new name (``name_label``)."""
+    return EditAction("rename-list", f"Rename the {what}", (Param("name", name_label, "text", default=army.name),), "list")
+
+
+def notes_action(army: ArmyListBase, what: str) -> EditAction:
+    """"Edit the <what> notes"."""
+    return EditAction("edit-notes", f"Edit the {what} notes", (Param("notes", "Notes", "text", default=army.notes),), "list")
+
+
+def format_choices(cat: Catalogue) -> tuple[Choice, ...]:
+    """The catalogue's formats, with their limit as the detail."""
+    return tuple(Choice(f.id, f.name, f"{f.limit} {f.unit}") for f in cat.data.formats)  # type: ignore[attr-defined]
+
+
+def format_action(cat: Catalogue) -> EditAction:
+    """"Change the format", among the catalogue's formats."""
+    return EditAction("set-format", "Change the format", (Param("format", "Format", "choice", format_choices(cat)),), "list")
+
+
+def apply_list_edit(new: ArmyListBase, cat: Catalogue, action: str, args: dict[str, Any]) -> bool:
+    """Apply a list-level edit (rename-list, edit-notes, set-format) to ``new`` in place.
+
+    Returns False when ``action`` is none of them, so the system's own edits run;
+    the selection stays where it was after any of them.
+    """
+    if action == "rename-list":
+        new.name = str(need(args, "name"))
+        return True
+    if action == "edit-notes":
+        new.notes = str(args.get("notes") or "")
+        return True
+    if action == "set-format":
+        fmt = need(args, "format")
+        if cat.get("formats", fmt) is None:
+            raise ValueError(f"no format '{fmt}' in the catalogue")
+        new.format = fmt
+        return True
+    return False
