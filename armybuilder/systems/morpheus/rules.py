@@ -12,8 +12,10 @@ import functools
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.checks import ListContext, plural
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
 from .army import KINDS, WarClan, breakdown, counts, equipment_kind, warrior_name, warrior_type
@@ -26,18 +28,12 @@ book = RuleBook(SYSTEM_ID)
 KIND_WORDS = {"armour": ("armour", "armours"), "shields": ("shield", "shields"), "weapons": ("weapon", "weapons"), "items": ("other item", "other items")}
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
 @dataclass
-class Context:
+class Context(ListContext):
     army: WarClan
     cat: Catalogue
-
-    @functools.cached_property
-    def format(self) -> MEFormat | None:
-        return self.cat.get("formats", self.army.format)
+    if TYPE_CHECKING:  # narrower type of ListContext's look-up
+        format: MEFormat | None
 
     @functools.cached_property
     def glory(self):

@@ -12,8 +12,10 @@ import functools
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.checks import ListContext, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
 from .army import (
@@ -30,7 +32,7 @@ from .army import (
 )
 from .catalog import Profile, R2Catalog, R2Format
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 book = RuleBook("ragnarok2")
 
 GENERIC = "ragnarok2-generic-rules"
@@ -39,22 +41,13 @@ MYSTICS = "ragnarok2-mystics"
 SCHEME_NAMES = {"army-corps": "army corps", "shock-troops": "shock troops", "support": "support"}
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
 @dataclass
-class Context:
+class Context(ListContext):
     army: R2List
     cat: Catalogue
-
-    @functools.cached_property
-    def data(self) -> R2Catalog:
-        return self.cat.data  # type: ignore[return-value]
-
-    @functools.cached_property
-    def format(self) -> R2Format | None:
-        return self.cat.get("formats", self.army.format)
+    if TYPE_CHECKING:  # narrower types of ListContext's look-ups
+        data: R2Catalog
+        format: R2Format | None
 
     @functools.cached_property
     def points(self):
@@ -209,15 +202,7 @@ def people_known(ctx: Context) -> Iterator[Finding]:
 
 @book.rule("ragnarok2.format.unknown")
 def format_known(ctx: Context) -> Iterator[Finding]:
-    if ctx.format is None:
-        known = ", ".join(f.id for f in ctx.data.formats)
-        yield Finding(
-            "ragnarok2.format.unknown",
-            E,
-            f"format '{ctx.army.format}' does not exist (known: {known}); choose one",
-            "format",
-            "R2-D7",
-        )
+    return unknown_format(ctx, "ragnarok2.format.unknown", "R2-D7")
 
 
 # --------------------------------------------------------------------------- points
@@ -649,7 +634,7 @@ def report_war_staffs(ctx: Context) -> Iterator[Finding]:
     if staffs:
         yield Finding(
             "ragnarok2.command.war-staffs",
-            I,
+            INFO,
             f"{plural(staffs, 'war staff', 'war staffs')}, {complete} complete: +{complete} tactical "
             f"{'point' if complete == 1 else 'points'} per round",
             "",

@@ -12,8 +12,10 @@ import functools
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.checks import ListContext, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
 from .army import (
@@ -46,22 +48,13 @@ TRAIT_FIELDS: dict[str, tuple[str, str, str]] = {
 OPTION_KIND = {fld: kind for kind, (fld, _, _) in TRAIT_FIELDS.items()}
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
 @dataclass
-class Context:
+class Context(ListContext):
     army: RRList
     cat: Catalogue
-
-    @functools.cached_property
-    def data(self) -> RRCatalog:
-        return self.cat.data  # type: ignore[return-value]
-
-    @functools.cached_property
-    def format(self) -> RRFormat | None:
-        return self.cat.get("formats", self.army.format)
+    if TYPE_CHECKING:  # narrower types of ListContext's look-ups
+        data: RRCatalog
+        format: RRFormat | None
 
     @functools.cached_property
     def points(self) -> PointsBreakdown:
@@ -143,15 +136,7 @@ def _choices(ctx: Context, kind: str) -> list[str]:
 
 @book.rule("rattle-and-rend.format.unknown")
 def format_known(ctx: Context) -> Iterator[Finding]:
-    if ctx.format is None:
-        known = ", ".join(f.id for f in ctx.data.formats)
-        yield Finding(
-            "rattle-and-rend.format.unknown",
-            E,
-            f"format '{ctx.army.format}' does not exist (known: {known}); choose one",
-            "format",
-            f"{SEED}: Your Warband",
-        )
+    return unknown_format(ctx, "rattle-and-rend.format.unknown", f"{SEED}: Your Warband")
 
 
 # --------------------------------------------------------------------------- points and groups
