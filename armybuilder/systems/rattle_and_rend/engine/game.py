@@ -55,6 +55,7 @@ from functools import lru_cache
 import numpy as np
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.rng import Uniforms
 from armybuilder.core.system import GameRecord, UnitRecord
 
 from ..army import RRList, effective_stats, group_title, group_type, normalize, transport_capacity
@@ -77,29 +78,16 @@ REMOVE_VALUE = 3.0  # value of removing one enemy point, in momentum points (it 
 COST_WEIGHT = 0.45  # how much one momentum point spent weighs against that
 
 
-class Dice:
-    """d20s and uniforms drawn from the injected generator in blocks."""
+class Dice(Uniforms):
+    """d20s and uniforms drawn from the injected generator in blocks of 256."""
 
-    __slots__ = ("rng", "buffer", "index")
+    __slots__ = ()
 
     def __init__(self, rng: np.random.Generator) -> None:
-        self.rng = rng
-        self.buffer: list[float] = []
-        self.index = 0
-
-    def u(self) -> float:
-        if self.index >= len(self.buffer):
-            self.buffer = self.rng.random(256).tolist()
-            self.index = 0
-        value = self.buffer[self.index]
-        self.index += 1
-        return value
+        super().__init__(rng, 256)
 
     def d20(self) -> int:
         return int(self.u() * 20) + 1
-
-    def pick(self, items: list):
-        return items[int(self.u() * len(items))]
 
 
 @dataclass(eq=False)
