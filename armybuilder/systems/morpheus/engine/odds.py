@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from armybuilder.core.catalog import Catalogue
-from armybuilder.core.dice import Distribution
+from armybuilder.core.odds import int_param, pmf_list
 from armybuilder.core.system import Choice, OddsResult, Param
 
 from .dice import (
@@ -42,45 +42,23 @@ PARAMETERS: tuple[Param, ...] = (
     Param("hp", "Target's HP", "int", default=0, minimum=0, maximum=99, help="if given, the chance to remove the target"),
 )
 
-PMF_TAIL = 1e-12
-
-
-def _pmf(dist: Distribution) -> list[float]:
-    pmf = dist.pmf
-    end = len(pmf)
-    tail = 0.0
-    while end > 1 and tail + pmf[end - 1] < PMF_TAIL:
-        tail += pmf[end - 1]
-        end -= 1
-    return [float(x) for x in pmf[:end]]
-
-
-def _int(params: dict[str, Any], name: str, default: int | None = None) -> int:
-    value = params.get(name, default)
-    if value is None:
-        raise ValueError(f"--{name.replace('_', '-')} is needed")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"--{name.replace('_', '-')} must be a whole number") from None
-
 
 def attack_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
     rules = rules_from(cat)
-    att, df = _int(params, "attack"), _int(params, "defense")
-    st, rs = _int(params, "strength"), _int(params, "resistance")
-    attacks = _int(params, "attacks", 1)
+    att, df = int_param(params, "attack"), int_param(params, "defense")
+    st, rs = int_param(params, "strength"), int_param(params, "resistance")
+    attacks = int_param(params, "attacks", 1)
     if not 1 <= attacks <= 60:
         raise ValueError("--attacks must be between 1 and 60")
-    hp = _int(params, "hp", 0)
+    hp = int_param(params, "hp", 0)
     if not 0 <= hp <= 99:
         raise ValueError("--hp must be between 0 and 99")
     kind = str(params.get("damage") or "normal")
     if kind not in ("normal", "savage", "lethal"):
         raise ValueError("--damage must be normal, savage or lethal")
     charge, overwhelm = bool(params.get("charge")), bool(params.get("overwhelm"))
-    att_total = att + _int(params, "attack_bonus", 0) + (1 if overwhelm else 0)
-    st_total = st + _int(params, "strength_bonus", 0) + (1 if charge else 0) + (1 if overwhelm else 0)
+    att_total = att + int_param(params, "attack_bonus", 0) + (1 if overwhelm else 0)
+    st_total = st + int_param(params, "strength_bonus", 0) + (1 if charge else 0) + (1 if overwhelm else 0)
     hit_tn = rules.tn(att_total, df)
     dmg_tn = rules.tn(st_total, rs)
     savage, lethal = kind == "savage", kind == "lethal"
@@ -89,14 +67,14 @@ def attack_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
     p_hit = success_probability(rules, hit_tn)
     _, stages = stages_distribution(rules, dmg_tn)
     payload: dict[str, Any] = {
-        "hit": {"tn": hit_tn, "probability": p_hit, "pmf": _pmf(hits), "mean": hits.mean()},
+        "hit": {"tn": hit_tn, "probability": p_hit, "pmf": pmf_list(hits), "mean": hits.mean()},
         "damage_roll": {
             "tn": dmg_tn,
             "probability": success_probability(rules, dmg_tn),
-            "stages_given_success": _pmf(stages) if stages is not None else [],
-            "per_hit_pmf": _pmf(per_hit),
+            "stages_given_success": pmf_list(stages) if stages is not None else [],
+            "per_hit_pmf": pmf_list(per_hit),
         },
-        "damage": {"pmf": _pmf(damage), "mean": damage.mean()},
+        "damage": {"pmf": pmf_list(damage), "mean": damage.mean()},
         "input": {
             "attack": att,
             "defense": df,
@@ -106,8 +84,8 @@ def attack_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
             "damage": kind,
             "charge": charge,
             "overwhelm": overwhelm,
-            "attack_bonus": _int(params, "attack_bonus", 0),
-            "strength_bonus": _int(params, "strength_bonus", 0),
+            "attack_bonus": int_param(params, "attack_bonus", 0),
+            "strength_bonus": int_param(params, "strength_bonus", 0),
             "hp": hp,
             "catalogue": getattr(cat, "version", None),
         },
@@ -125,7 +103,7 @@ def attack_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
         "",
         f"{'k':>3} {'P(hits = k)':>12} {'P(Damage = k)':>14} {'P(Damage >= k)':>15}",
     ]
-    h_pmf, d_pmf, d_tail = _pmf(hits), _pmf(damage), damage.at_least_table()
+    h_pmf, d_pmf, d_tail = pmf_list(hits), pmf_list(damage), damage.at_least_table()
     for k in range(max(len(h_pmf), len(d_pmf))):
         hp_k = h_pmf[k] if k < len(h_pmf) else 0.0
         dp_k = d_pmf[k] if k < len(d_pmf) else 0.0

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from armybuilder.core.catalog import Catalogue
-from armybuilder.core.dice import Distribution
+from armybuilder.core.odds import int_param, pmf_list
 from armybuilder.core.system import OddsResult, Param
 
 from .dice import R2_D1_COLUMNS, ContestColumn, attack_then_wounds, contest_column
@@ -25,8 +25,6 @@ PARAMETERS: tuple[Param, ...] = (
     Param("attack_shift", "Attack column shift", "int", default=0, help="columns right (+) or left (-) for the attacks"),
     Param("wound_shift", "Wound column shift", "int", default=0, help="columns right (+) or left (-) for the Wound rolls"),
 )
-
-PMF_TAIL = 1e-12
 
 
 @lru_cache(maxsize=16)
@@ -44,34 +42,13 @@ def contest_columns(cat: Catalogue | None) -> tuple[ContestColumn, ...]:
     return _columns_for(cat.hash, raw)
 
 
-def _pmf(dist: Distribution) -> list[float]:
-    """The pmf cut where what remains is below 1e-12 (the JSON contract of design.md)."""
-    pmf = dist.pmf
-    tail = 0.0
-    end = len(pmf)
-    while end > 1 and tail + pmf[end - 1] < PMF_TAIL:
-        tail += pmf[end - 1]
-        end -= 1
-    return [float(x) for x in pmf[:end]]
-
-
-def _int(params: dict[str, Any], name: str, default: int | None = None) -> int:
-    value = params.get(name, default)
-    if value is None:
-        raise ValueError(f"--{name.replace('_', '-')} is needed")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"--{name.replace('_', '-')} must be a whole number") from None
-
-
 def combat_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
-    att, defense = _int(params, "attack"), _int(params, "defense")
-    strength, res = _int(params, "strength"), _int(params, "resistance")
-    dice = _int(params, "dice")
+    att, defense = int_param(params, "attack"), int_param(params, "defense")
+    strength, res = int_param(params, "strength"), int_param(params, "resistance")
+    dice = int_param(params, "dice")
     if not 0 <= dice <= 200:
         raise ValueError("--dice must be between 0 and 200")
-    a_shift, w_shift = _int(params, "attack_shift", 0), _int(params, "wound_shift", 0)
+    a_shift, w_shift = int_param(params, "attack_shift", 0), int_param(params, "wound_shift", 0)
     columns = contest_columns(cat)
     attacks, wounds = attack_then_wounds(columns, att - defense, strength - res, dice, a_shift, w_shift)
     a_col = contest_column(columns, att - defense, a_shift)
@@ -79,8 +56,8 @@ def combat_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
     # Exactly the JSON contract of the issue: column label, pmf (cut only where the
     # remaining mass is below 1e-12) and mean, for the attacks and for the Wounds.
     payload = {
-        "attacks": {"column": a_col.label, "pmf": _pmf(attacks), "mean": attacks.mean()},
-        "wounds": {"column": w_col.label, "pmf": _pmf(wounds), "mean": wounds.mean()},
+        "attacks": {"column": a_col.label, "pmf": pmf_list(attacks), "mean": attacks.mean()},
+        "wounds": {"column": w_col.label, "pmf": pmf_list(wounds), "mean": wounds.mean()},
     }
     lines = [
         f"{dice} combat dice, ATT {att} vs DEF {defense}: column {a_col.label} ({a_col.notation})"
@@ -91,7 +68,7 @@ def combat_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
         "",
         f"{'k':>3} {'P(attacks = k)':>15} {'P(attacks >= k)':>16} {'P(wounds = k)':>14} {'P(wounds >= k)':>15}",
     ]
-    a_pmf, w_pmf = _pmf(attacks), _pmf(wounds)
+    a_pmf, w_pmf = pmf_list(attacks), pmf_list(wounds)
     a_at_least, w_at_least = attacks.at_least_table(), wounds.at_least_table()
     shown = [
         k
