@@ -77,3 +77,15 @@ def test_browse_and_detail(cat):
     detail = SYSTEM.detail(cat, hero.ref)
     assert detail.cost == "120 A.P." and ("MOV", "10") in detail.stats
     assert any(title.startswith("Leadership/20") for title, _ in detail.sections)
+
+
+def test_no_edit_is_offered_twice_at_any_place(cat, legal):
+    paths = [""]
+    stack = list(SYSTEM.outline(legal, cat))
+    while stack:
+        node = stack.pop()
+        paths.append(node.path)
+        stack.extend(node.children)
+    for path in paths:
+        ids = [a.id for a in SYSTEM.actions(legal, cat, path)]
+        assert len(ids) == len(set(ids)), (path, ids)

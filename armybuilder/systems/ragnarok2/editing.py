@@ -244,7 +244,7 @@ def actions(army: R2List, cat: Catalogue, path: str) -> list[EditAction]:
         out = [unit_actions[1], EditAction("toggle-troop-leader", "Promote a trooper to leader (on/off)", (), "troops")]
         if options:
             out.append(EditAction("toggle-troop-option", "Add or remove an option", (Param("option", "Option", "choice", options),), "troops"))
-        return out + unit_actions
+        return out + [a for a in unit_actions if a.id != "set-count"]
     if sub == "members" and sub_index is not None and sub_index < len(unit.members):
         member = unit.members[sub_index]
         p = profile(cat, member.profile)
