@@ -154,10 +154,10 @@ class Dice:
 
 
 _TABLES: dict[str, tuple[ContestColumn, ...]] = {}
+_TACTICAL_ROWS: dict[int, tuple[object, dict]] = {}  # id(tactical table) -> (table, {roll total: row})
 _ACTIVATION_RANK = {"support": 0, "reaction": 3, "assault": 1}  # supports first, reactions last
 _ROWS: dict[int, tuple[object, tuple, tuple]] = {}  # id(tables) -> (tables, outcome rows, fear rows)
 _EMPTY: dict[str, int] = {}  # shared "no tactic" (never mutated)
-_PER_DIE: dict[tuple[str, str, str], float] = {}  # mean Wounds per fighter: (table, attacker, target)
 _TACTIC_KEYS = {
     "att": "attack",
     "def": "defense",
@@ -282,6 +282,7 @@ class Group:
     leader: bool = False
     commander: bool = False
     base: dict[str, int] = field(default_factory=dict)
+    per_die: dict[str, float] = field(default_factory=dict)  # mean Wounds per fighter by target profile id
 
     def __post_init__(self) -> None:
         p = self.profile
@@ -298,6 +299,7 @@ class Group:
         g.character, g.cost, g.power_each, g.traits = self.character, self.cost, self.power_each, self.traits
         g.abilities, g.magician_pow, g.faith, g.leader = self.abilities, self.magician_pow, self.faith, self.leader
         g.commander, g.base = self.commander, self.base  # base is never mutated during a game
+        g.per_die = self.per_die  # the AI's memo, shared by the template's copies
         g.damage = g.lost = g.fierce_left = g.reinforcements = 0
         return g
 
@@ -635,7 +637,7 @@ def allocate_wounds(
     always finished first, which maximises the eliminations.  Returns
     (eliminated, [(group, eliminated)], Wounds lost).  Mutates the groups.
     """
-    live = [g for g in groups if g.count > 0]
+    live = groups if len(groups) == 1 and groups[0].count > 0 else [g for g in groups if g.count > 0]
     if len(live) == 1:
         # One kind of fighter: the same greedy result in closed form (the hot path).
         g = live[0]
@@ -806,6 +808,7 @@ def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting]
     info = {
         "cic": cic, "staffs": staffs, "deck": deck, "rituals": rituals, "communions": communions,
         "unhandled": sorted(unhandled),
+        "mutagenic": any(g.traits.mutagenic is not None for u in units for g in u.groups),
         # The cheapest communion a unit could call (effects the engine knows only).
         "min_fervor": min((c.fervor for c in communions if c.id in COMMUNION_EFFECTS), default=1 << 30),
     }  # fmt: skip
@@ -916,16 +919,15 @@ class Battle:
         if cached is not None:
             return cached
         target = defender.troops.profile
-        per_die = _PER_DIE
+        tid = target.id
         total = 0.0
         for g in attacker.groups:
             if g.count:
-                pk = (self.table, g.profile.id, target.id)
-                m = per_die.get(pk)
+                # Per template group (shared by the games of a playtest; one catalogue per template).
+                per_die = g.per_die
+                m = per_die.get(tid)
                 if m is None:
-                    if len(per_die) > 100_000:
-                        per_die.clear()
-                    m = per_die[pk] = g.dice_each * _mean_per_die(
+                    m = per_die[tid] = g.dice_each * _mean_per_die(
                         self.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, 0
                     )
                 total += g.count * m
@@ -1010,7 +1012,7 @@ class Battle:
                 u.cou_value, u.dis_value = cou, dis - self.dis_penalty[side]
                 u.cou_bonus, u.dis_bonus = cou_b, dis_b
                 in_cic_aura = privilege and (
-                    u is cic_unit or self.distance(u, cic_unit) <= (cic_unit.commander_x or 0)
+                    u is cic_unit or abs(cic_unit.pos - pos) <= (cic_unit.commander_x or 0)  # type: ignore[union-attr]
                 )
                 u.best_of = 2 if in_cic_aura else 1
                 u.has_leader = u.has_leader and u.count > 0
@@ -1044,19 +1046,27 @@ class Battle:
             table = self.data.tables.tactical
             tp = 0
             if table is not None and table.rows:
-                if total <= 0:
-                    row = table.rows[0]
-                else:
-                    row = next(
-                        (
-                            r
-                            for r in table.rows
-                            if r.low is not None
-                            and r.low <= total
-                            and (r.high is None or total <= r.high)
-                        ),
-                        table.rows[-1],
-                    )
+                rows = _TACTICAL_ROWS.get(id(table))
+                if rows is None or rows[0] is not table:
+                    if len(_TACTICAL_ROWS) > 32:
+                        _TACTICAL_ROWS.clear()
+                    rows = _TACTICAL_ROWS[id(table)] = (table, {})
+                row = rows[1].get(total)
+                if row is None:
+                    if total <= 0:
+                        row = table.rows[0]
+                    else:
+                        row = next(
+                            (
+                                r
+                                for r in table.rows
+                                if r.low is not None
+                                and r.low <= total
+                                and (r.high is None or total <= r.high)
+                            ),
+                            table.rows[-1],
+                        )
+                    rows[1][total] = row
                 tp = row.points[min(max(category, 1), len(row.points)) - 1]
                 tp += self.info[side]["staffs"] * table.per_complete_war_staff
             points.append(tp)
@@ -1107,9 +1117,14 @@ class Battle:
                 u.wounds_dealt_round = 0
                 if not u.alive or u.state != "valiant":
                     continue
-                pos = u.pos
-                if u.has_leader or any(abs(pos - c.pos) <= c.commander_x for c in commanders):  # type: ignore[operator]
+                if u.has_leader:
                     u.order = self.choose_order(u, foes)
+                elif commanders:
+                    pos = u.pos
+                    for c in commanders:
+                        if abs(pos - c.pos) <= c.commander_x:  # type: ignore[operator]
+                            u.order = self.choose_order(u, foes)
+                            break
             for u in units:
                 if points[side] >= 1 and u.alive and not u.order and u.state in ("valiant", "disorganized"):
                     order = self.choose_order(u, foes)
@@ -1228,13 +1243,16 @@ class Battle:
         if not foes:
             return ""
         pos = unit.pos
-        reach = unit.mov * 2
-        best, score = self.best_charge_target(unit, foes, reach)
+        mov = unit.mov
+        best, score = self.best_charge_target(unit, foes, mov * 2)
         if best is not None and score > 0:
             return "assault"
-        shooters = self.shooters(unit)
-        if shooters:
-            longest = max(g.profile.ranged.long for g in shooters) + unit.mov  # type: ignore[union-attr]
+        longest = None
+        for g in unit.shooting_groups:
+            if g.count and (longest is None or g.profile.ranged.long > longest):  # type: ignore[union-attr]
+                longest = g.profile.ranged.long  # type: ignore[union-attr]
+        if longest is not None:
+            longest += mov
             for e in foes:
                 if abs(e.pos - pos) <= longest:
                     return "support"  # Support (dynamic): march, then shoot
@@ -1258,14 +1276,17 @@ class Battle:
     ) -> tuple[Fighting | None, float]:
         best, best_score = None, -1e9
         pos = unit.pos
+        expected = self._expected
         for e in foes:
             if abs(e.pos - pos) > reach or e.state == "gone":
                 continue
-            gain = self.exchange_gain(unit, e)
+            gain = expected.get((unit, e, 1))
+            if gain is None:
+                gain = self.exchange_gain(unit, e)
             if e.state == "rout":
-                gain += e.points_alive()
+                gain += e.points
             if e.engaged:
-                gain += 0.25 * e.points_alive()  # ganging up on a fray
+                gain += 0.25 * e.points  # ganging up on a fray
             if gain > best_score:
                 best, best_score = e, gain
         return best, best_score
@@ -1322,10 +1343,17 @@ class Battle:
 
     def something_in_range(self, u: Fighting) -> bool:
         """A shooting target within its longest range (or a mystic target within 50 cm)."""
-        reach = max((g.profile.ranged.long for g in self.shooters(u)), default=0)  # type: ignore[union-attr]
-        if u.mana > 0 or u.faith > 0:
-            reach = max(reach, 50)
-        return any(abs(e.pos - u.pos) <= reach for e in self.sides[1 - u.side] if e.alive)
+        reach = 0
+        for g in u.shooting_groups:
+            if g.count and g.profile.ranged.long > reach:  # type: ignore[union-attr]
+                reach = g.profile.ranged.long  # type: ignore[union-attr]
+        if (u.mana > 0 or u.faith > 0) and reach < 50:
+            reach = 50
+        pos = u.pos
+        for e in self.sides[1 - u.side]:
+            if e.alive and abs(e.pos - pos) <= reach:
+                return True
+        return False
 
     def target_in_reach(self, u: Fighting) -> bool:
         return any(self.distance(u, e) <= u.mov * 2 for e in self.sides[1 - u.side] if e.alive)
@@ -1368,11 +1396,17 @@ class Battle:
         """Progress (Run) towards the best target, stopping outside an unfavourable enemy's reach."""
         if u.engaged:
             return
-        foes = [e for e in self.sides[1 - u.side] if e.alive]
-        if not foes:
+        # The nearest enemy, routed ones last (the first of equals, as min() would pick).
+        target, best = None, None
+        pos = u.pos
+        for e in self.sides[1 - u.side]:
+            if e.alive:
+                key = (e.state == "rout", abs(e.pos - pos))
+                if best is None or key < best:
+                    target, best = e, key
+        if target is None:
             return
-        target = min(foes, key=lambda e: (e.state == "rout", self.distance(u, e)))
-        d = self.distance(u, target)
+        d = best[1]
         mine = self.value_of_wounds(target, self.expected_damage(u, target))
         theirs = self.value_of_wounds(u, self.expected_damage(target, u))
         stop = 1.0
@@ -2217,6 +2251,12 @@ class Battle:
     def standing(self, side: int) -> list[Fighting]:
         return [u for u in self.sides[side] if u.alive and u.state != "rout"]
 
+    def any_standing(self, side: int) -> bool:
+        for u in self.sides[side]:
+            if u.alive and u.state != "rout":
+                return True
+        return False
+
     def play(self) -> GameRecord:
         rounds = 0
         for rounds in range(1, self.max_rounds + 1):
@@ -2234,7 +2274,7 @@ class Battle:
             self.combat()
             self.mystic_phase()
             self.maintenance()
-            if not self.standing(0) or not self.standing(1):
+            if not self.any_standing(0) or not self.any_standing(1):
                 break
         # Units still routing at the end count as routed (their A.P. to the enemy).
         for side in (0, 1):
@@ -2245,7 +2285,7 @@ class Battle:
         margin = DRAW_MARGIN * max(costs + [1])
         gap = self.scores[0] - self.scores[1]
         winner = None if abs(gap) < margin else (0 if gap > 0 else 1)
-        standing = [bool(self.standing(0)), bool(self.standing(1))]
+        standing = [self.any_standing(0), self.any_standing(1)]
         if standing[0] and not standing[1]:
             winner = 0
         elif standing[1] and not standing[0]:
@@ -2264,6 +2304,8 @@ class Battle:
     def mutagenic_dice(self) -> None:
         """One Mutagenic die per 500 A.P. section of Mutagenic fighters, each to one unit."""
         for side in (0, 1):
+            if not self.info[side].get("mutagenic", True):
+                continue  # no Mutagenic fighter in the list at all
             units = [
                 u for u in self.sides[side] if u.alive and u.troops.traits.mutagenic is not None
             ]
