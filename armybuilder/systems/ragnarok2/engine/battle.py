@@ -150,7 +150,18 @@ class Dice:
         return int(self.u() * 6) + 1
 
     def binomial(self, n: int, p: float) -> int:
-        return sum(1 for _ in range(n) if self.u() < p)
+        """Successes of *n* draws below *p* (the same uniforms, in order, as n calls of u())."""
+        hits = 0
+        buffer, i = self.buffer, self.index
+        for _ in range(n):
+            if i >= len(buffer):
+                buffer = self.buffer = self.rng.random(512).tolist()
+                i = 0
+            if buffer[i] < p:
+                hits += 1
+            i += 1
+        self.index = i
+        return hits
 
 
 _TABLES: dict[str, tuple[ContestColumn, ...]] = {}
@@ -283,6 +294,7 @@ class Group:
     commander: bool = False
     base: dict[str, int] = field(default_factory=dict)
     per_die: dict[str, float] = field(default_factory=dict)  # mean Wounds per fighter by target profile id
+    shot_value: dict[tuple, tuple[float, float]] = field(default_factory=dict)  # (hit chance, mean Wounds) by (band, size, RES)
 
     def __post_init__(self) -> None:
         p = self.profile
@@ -299,7 +311,7 @@ class Group:
         g.character, g.cost, g.power_each, g.traits = self.character, self.cost, self.power_each, self.traits
         g.abilities, g.magician_pow, g.faith, g.leader = self.abilities, self.magician_pow, self.faith, self.leader
         g.commander, g.base = self.commander, self.base  # base is never mutated during a game
-        g.per_die = self.per_die  # the AI's memo, shared by the template's copies
+        g.per_die, g.shot_value = self.per_die, self.shot_value  # the AI's memos, shared by the template's copies
         g.damage = g.lost = g.fierce_left = g.reinforcements = 0
         return g
 
@@ -508,9 +520,11 @@ class Fighting:
         return self.points
 
     def front(self) -> int:
-        if self.current_formation == "scattered":
-            return self.count
-        return min(self.count, max(CLOSE_MIN_FRONT, math.ceil(self.count / 2)))
+        n = self.count
+        if self.formation == "close" and n >= 5 and self.state != "rout":  # current_formation == "close"
+            half = (n + 1) // 2  # ceil(n / 2); never more than n here
+            return half if half > CLOSE_MIN_FRONT else CLOSE_MIN_FRONT
+        return n
 
 
 # --------------------------------------------------------------------------- rules helpers (pure)
@@ -586,6 +600,10 @@ def aim_difficulty(
     ``partly-visible``, ``large-target``, ``very-large-target``; the seed's values
     when the table lacks one).
     """
+    key = (id(data), band, target_size, moved, partial)
+    known = _AIM.get(key)
+    if known is not None and known[0] is data:
+        return known[1]
     bands, mods = _shooting_table(data)
     difficulty = bands.get(band, DEFAULT_RANGES[band])
     if moved:
@@ -596,10 +614,14 @@ def aim_difficulty(
         difficulty += mods["large"]
     elif target_size in VERY_LARGE:
         difficulty += mods["very-large"]
+    if len(_AIM) > 4096:
+        _AIM.clear()
+    _AIM[key] = (data, difficulty)
     return difficulty
 
 
 _SHOOTING: dict[int, tuple[dict[str, int], dict[str, int]]] = {}
+_AIM: dict[tuple, tuple[R2Catalog, int]] = {}  # aim_difficulty() answers, keyed with id(data)
 _MODIFIER_IDS = {
     "moved": ("moved",),
     "partial": ("partly-visible", "partially-visible"),
@@ -1216,12 +1238,15 @@ class Battle:
                         or (min_eff is not None and u.count < min_eff)
                     ):
                         continue
+                    # Offers worth nothing are never taken: left out before sorting.
                     if u.rank_category == 1:
                         gain = w_rank1[key] * scale
-                        offers.append((-gain if to_enemy else gain, tactic, u, rank1))
+                        if (-gain if to_enemy else gain) > 0:
+                            offers.append((-gain if to_enemy else gain, tactic, u, rank1))
                     else:
                         gain = w_pros[key] * scale
-                        offers.append((-gain if to_enemy else gain, tactic, u, pros))
+                        if (-gain if to_enemy else gain) > 0:
+                            offers.append((-gain if to_enemy else gain, tactic, u, pros))
             offers.sort(key=_first, reverse=True)  # stable: equal gains keep their order
             used_tactics: set[str] = set()
             for gain, tactic, u, effects in offers:
@@ -1628,10 +1653,16 @@ class Battle:
                 )
                 if band is None:
                     continue
-                p = _test_p(
-                    g.profile.aim or 0, aim_difficulty(self.data, band, e.troops.profile.size), 1
-                )
-                value += g.count * p * _die_mean(self.table, w.strength - e.stat("res"))
+                size = e.troops.profile.size
+                res = e.stat("res")
+                # Per template group (one catalogue per template): hit chance x mean Wounds of a shot.
+                shot = g.shot_value.get((band, size, res))
+                if shot is None:
+                    shot = g.shot_value[(band, size, res)] = (
+                        _test_p(g.profile.aim or 0, aim_difficulty(self.data, band, size), 1),
+                        _die_mean(self.table, w.strength - res),
+                    )
+                value += g.count * shot[0] * shot[1]
             value = self.value_of_wounds(e, value)
             if e.engaged:
                 # Shooting into the fray: half the hits go to the friends in contact.
@@ -1893,11 +1924,17 @@ class Battle:
             return 0
         groups = victims or target.groups
         killed, per_group, _lost = allocate_wounds(groups, wounds, in_contact, scattered)
+        scores, other = self.scores, 1 - target.side
         for g, n in per_group:
             g.lost += n
-            if g.traits.fierce or (g.traits.possessed and g.wound_levels == 1):
+            t = g.traits
+            if t.fierce or (t.possessed and g.wound_levels == 1):
                 g.fierce_left += n
-            self.eliminate_points(killer, target, n * g.cost)
+            # eliminate_points(), inlined
+            points = n * g.cost
+            scores[other] += points
+            if killer is not None:
+                killer.kills += points
         if killer is not None:
             killer.wounds_dealt_round += wounds
         if target.thaumaturge:
