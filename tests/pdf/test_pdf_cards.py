@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 import re
 
-from conftest import LONG_WORD, hostile_cards, hostile_roster, illegal_army, pdf_pages, r2_roster
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pdf_samples import LONG_WORD, hostile_cards, hostile_roster, illegal_army, pdf_pages, r2_roster
 from pypdf import PdfReader
 
 from armybuilder.core.system import Card

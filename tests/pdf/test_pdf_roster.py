@@ -6,7 +6,7 @@ import io
 import re
 
 import pytest
-from conftest import (
+from pdf_samples import (
     HOSTILE,
     LONG_WORD,
     hostile_cards,

@@ -6,9 +6,9 @@ import io
 import re
 
 import pytest
-from conftest import LONG_WORD, pdf_pages, pdf_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pdf_samples import LONG_WORD, pdf_pages, pdf_text
 from pypdf import PdfReader
 
 from armybuilder.core.registry import KNOWN_SYSTEMS, get_system

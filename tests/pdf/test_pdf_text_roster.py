@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import (
+from pdf_samples import (
     HOSTILE,
     LONG_WORD,
     hostile_roster,

@@ -1,18 +1,18 @@
 """TUI test fixtures: a private data folder and the synthetic Rag'Narok 2 catalogue.
 
-The synthetic catalogue (tests/ragnarok2/conftest.py) is registered in place of the
+The synthetic catalogue (tests/synthetic_r2.py, with its errata) is registered in place of the
 bundled one, so the editor's workflows are tested on data whose rules are known.
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import inspect
 import textwrap
 from pathlib import Path
 
 import pytest
+from synthetic_r2 import CATALOGUE, ERRATA_1_1_0
 
 from armybuilder.core import registry
 from armybuilder.core.catalog import CatalogueSource
@@ -29,15 +29,8 @@ def pytest_pyfunc_call(pyfuncitem):
     return None
 
 
-_R2_CONFTEST = Path(__file__).resolve().parents[1] / "ragnarok2" / "conftest.py"
-
-
 def _synthetic_catalogue() -> dict[str, str]:
-    spec = importlib.util.spec_from_file_location("r2_synthetic_conftest", _R2_CONFTEST)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module.CATALOGUE
+    return {**CATALOGUE, "errata/1.1.0.yaml": ERRATA_1_1_0}
 
 
 @pytest.fixture(autouse=True)
@@ -74,16 +67,3 @@ def r2(r2_folder, monkeypatch):
     system.__dict__["source"] = CatalogueSource("ragnarok2", R2Catalog, r2_folder)
     monkeypatch.setitem(registry._loaded, "ragnarok2", system)
     return system
-
-
-def other_system(system_id: str):
-    """A registered system with a bundled sample, or skip the test cleanly."""
-    try:
-        system = registry.get_system(system_id)
-        system.catalogue()
-        samples = system.source.samples()
-    except Exception as exc:  # noqa: BLE001 - the package may not exist yet
-        pytest.skip(f"{system_id} is not loadable here: {type(exc).__name__}: {exc}")
-    if not samples:
-        pytest.skip(f"{system_id} has no bundled sample")
-    return system, samples

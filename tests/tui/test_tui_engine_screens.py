@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from conftest import other_system  # noqa: E402  (tests are collected without packages)
 from textual.app import App
 from textual.widgets import Button, Input, Select, Static
+from tui_other_system import other_system  # tests are collected without packages
 
 from armybuilder.core.registry import get_system
 from armybuilder.tui.screens.odds import SELF, OddsScreen, at_least_chart

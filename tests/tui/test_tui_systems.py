@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import other_system  # noqa: E402  (tests are collected without packages)
 from textual.widgets import Input
+from tui_other_system import other_system  # tests are collected without packages
 
 from armybuilder.core.lists import load_list
 from armybuilder.tui.app import ArmyBuilderApp

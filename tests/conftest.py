@@ -1,0 +1,17 @@
+"""Root of the test tree: makes the helper modules shared across test folders importable.
+
+Tests are collected without packages (no ``__init__.py``), so a test or a conftest
+imports a helper module by its basename.  Helpers shared by several folders live
+here in tests/ (``synthetic_r2.py``), helpers of one folder in that folder, each
+under a name no other module of the tree uses; a conftest is never imported by
+name, since several folders each have one.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_TESTS = str(Path(__file__).resolve().parent)
+if _TESTS not in sys.path:
+    sys.path.insert(0, _TESTS)
