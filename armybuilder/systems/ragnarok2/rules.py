@@ -535,19 +535,21 @@ def _members(ctx: Context) -> Iterator[tuple[str, Member, Profile | None]]:
 def commander_in_chief(ctx: Context) -> Iterator[Finding]:
     chosen = [(w, m, p) for w, m, p in _members(ctx) if m.commander_in_chief]
     if not chosen:
-        candidates = sum(
-            1 for _, _, p in _members(ctx) if p is not None and is_commander(p) and p.people == ctx.army.people
-        )
+        candidates = [
+            w for w, _, p in _members(ctx) if p is not None and is_commander(p) and p.people == ctx.army.people
+        ]
         hint = (
-            f"mark one of the army's {plural(candidates, 'commander')} as Commander-in-Chief"
+            f"mark one of the army's {plural(len(candidates), 'commander')} as Commander-in-Chief"
             if candidates
             else "add a commander (a fighter with Leadership/X) of the army's people and mark it"
         )
+        # Point at the first commander who could take the post, so "jump to" lands on it.
+        where = candidates[0] if candidates else ("units" if ctx.army.units else "")
         yield Finding(
             "ragnarok2.command.commander-in-chief",
             E,
             f"the army has no Commander-in-Chief: {hint}",
-            "units" if ctx.army.units else "",
+            where,
             "R2-D6",
         )
         return
