@@ -114,6 +114,11 @@ VERY_LARGE = ("enormous", "colossal", "gigantic")
 # --------------------------------------------------------------------------- randomness
 
 
+# Uniforms per draw from the generator: a game uses about 170, and numpy's cost grows with the
+# block (the stream of doubles is the same whatever the block size, so results do not depend on it).
+_BLOCK = 256
+
+
 class Dice:
     """Uniforms drawn from the injected generator in blocks, consumed in pure Python."""
 
@@ -126,7 +131,7 @@ class Dice:
 
     def u(self) -> float:
         if self.index >= len(self.buffer):
-            self.buffer = self.rng.random(512).tolist()
+            self.buffer = self.rng.random(_BLOCK).tolist()
             self.index = 0
         value = self.buffer[self.index]
         self.index += 1
@@ -139,7 +144,7 @@ class Dice:
         """Inverse-CDF draw (the buffer is read inline: this is the hottest call of a game)."""
         i = self.index
         if i >= len(self.buffer):
-            self.buffer = self.rng.random(512).tolist()
+            self.buffer = self.rng.random(_BLOCK).tolist()
             i = 0
         self.index = i + 1
         k = bisect.bisect_right(cdf, self.buffer[i])
@@ -155,7 +160,7 @@ class Dice:
         buffer, i = self.buffer, self.index
         for _ in range(n):
             if i >= len(buffer):
-                buffer = self.buffer = self.rng.random(512).tolist()
+                buffer = self.buffer = self.rng.random(_BLOCK).tolist()
                 i = 0
             if buffer[i] < p:
                 hits += 1
@@ -271,6 +276,11 @@ def _fear_p(table: str, diff: int, shift: int) -> float:
 # --------------------------------------------------------------------------- pieces
 
 
+def _plain_attacks(t: Traits) -> bool:
+    """No trait that changes a group's attacks in strike() (lets the hot loop skip five tests)."""
+    return not (t.possessed or t.concentration or t.mutagenic is not None or t.sequence or t.master_strike is not None)
+
+
 @dataclass(eq=False, slots=True)
 class Group:
     """Fighters of one profile inside a unit (its troops, or one independent)."""
@@ -293,6 +303,7 @@ class Group:
     leader: bool = False
     commander: bool = False
     base: dict[str, int] = field(default_factory=dict)
+    plain: bool = True  # no trait that changes its attacks' ATT/STR/dice (Possessed, Sequence...): set by __post_init__
     per_die: dict[str, float] = field(default_factory=dict)  # mean Wounds per fighter by target profile id
     shot_value: dict[tuple, tuple[float, float]] = field(default_factory=dict)  # (hit chance, mean Wounds) by (band, size, RES)
 
@@ -300,6 +311,7 @@ class Group:
         p = self.profile
         self.commander = is_commander(p)
         self.base = {"att": p.att, "def": p.def_, "str": p.str_, "res": p.res, "ini": p.ini}
+        self.plain = _plain_attacks(self.traits)
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities
@@ -311,7 +323,7 @@ class Group:
         g.character, g.cost, g.power_each, g.traits = self.character, self.cost, self.power_each, self.traits
         g.abilities, g.magician_pow, g.faith, g.leader = self.abilities, self.magician_pow, self.faith, self.leader
         g.commander, g.base = self.commander, self.base  # base is never mutated during a game
-        g.per_die, g.shot_value = self.per_die, self.shot_value  # the AI's memos, shared by the template's copies
+        g.plain, g.per_die, g.shot_value = self.plain, self.per_die, self.shot_value  # the AI's memos, shared by the template's copies
         g.damage = g.lost = g.fierce_left = g.reinforcements = 0
         return g
 
@@ -373,12 +385,16 @@ class Fighting:
     warrior_monk: bool = False
     implacable: int = 0  # Implacable/X of its fighters
     _mov: int = 0  # MOV of the slowest live member, kept by recount()
+    extra_traits: bool = False  # some member has extra exchanges or Brutish charge
 
     def __post_init__(self) -> None:
         self.ordered = sorted(self.groups, key=lambda g: not g.character)
         self.warrior_mage = any(g.traits.warrior_mage for g in self.groups)
         self.implacable = max((g.traits.implacable for g in self.groups), default=0)
         self.warrior_monk = any(g.traits.warrior_monk for g in self.groups)
+        self.extra_traits = any(g.traits.extra_exchanges or g.traits.brutish_charge for g in self.groups)
+        for g in self.groups:
+            g.plain = _plain_attacks(g.traits)  # again: traits may have been replaced since (tests)
         self.mystic = any(g.magician_pow or g.faith or g.traits.devotion or g.traits.martyr for g in self.groups)
         self.shooting_groups = [
             g for g in self.groups if g.profile.ranged is not None and g.profile.aim is not None and g.profile.aim >= 0
@@ -411,6 +427,7 @@ class Fighting:
         f.mystic, f.base_wound_shift, f.survival_face = self.mystic, self.base_wound_shift, self.survival_face
         f.counter_face, f.thaumaturge, f.points, f.all_cache = self.counter_face, self.thaumaturge, self.points, {}
         f.warrior_mage, f.warrior_monk, f.implacable, f._mov = self.warrior_mage, self.warrior_monk, self.implacable, self._mov
+        f.extra_traits = self.extra_traits
         return f
 
     def recount(self) -> None:
@@ -2047,20 +2064,21 @@ class Battle:
             if attacker_lowered:
                 att += t.lower_def_att
                 strength += t.lower_def_str
-            if t.possessed and g.wound_levels > 1 and g.count == 1:
-                att += g.damage
-                strength += g.damage
-            if t.concentration and not extra:
-                att += t.concentration
-            if t.mutagenic is not None and g in st["mutagenic"]:
-                att += st["mutagenic"][g]
-            if t.sequence and not extra and not routed:
-                seq = max(0, min(t.sequence, att - 1 - d_def))
-                dice += seq * fighters
-                att -= seq
-            if t.master_strike is not None and not routed:
-                a_shift -= 1
-                strength += min(att, profile.att) + t.master_strike
+            if not g.plain:
+                if t.possessed and g.wound_levels > 1 and g.count == 1:
+                    att += g.damage
+                    strength += g.damage
+                if t.concentration and not extra:
+                    att += t.concentration
+                if t.mutagenic is not None and g in st["mutagenic"]:
+                    att += st["mutagenic"][g]
+                if t.sequence and not extra and not routed:
+                    seq = max(0, min(t.sequence, att - 1 - d_def))
+                    dice += seq * fighters
+                    att -= seq
+                if t.master_strike is not None and not routed:
+                    a_shift -= 1
+                    strength += min(att, profile.att) + t.master_strike
             reroll = t.attack_reroll or grace
             if counter_face:
                 attacks, ones = self.attack_roll(_column(table, att - d_def, a_shift, reroll), dice)
@@ -2128,8 +2146,10 @@ class Battle:
                 and u.state != "rout"
             ):
                 st["lowered"][u] = True
+            if not u.round_effects or not u.round_effects.get("mutagenic"):
+                continue  # (nothing else follows in this loop)
             for g in u.groups:
-                if g.count and g.traits.mutagenic is not None and u.round_effects.get("mutagenic"):
+                if g.count and g.traits.mutagenic is not None:
                     roll = self.dice.d6()
                     bonus = 0 if roll == 1 else roll + g.traits.mutagenic
                     st["mutagenic"][g] = max(0, min(bonus, 2 + max(g.traits.mutagenic, 0)))
@@ -2148,11 +2168,12 @@ class Battle:
                 u.tactic.get("extra_exchange", 0) if u.tactic else 0
             )
             most = 0
-            for g in u.groups:
-                if g.count:
-                    n = g.traits.extra_exchanges + (1 if g.traits.brutish_charge and u.charged else 0) + bonus
-                    if n > most:
-                        most = n
+            if bonus or u.extra_traits:
+                for g in u.groups:
+                    if g.count:
+                        n = g.traits.extra_exchanges + (1 if g.traits.brutish_charge and u.charged else 0) + bonus
+                        if n > most:
+                            most = n
             extra[u] = most
         for r in range(1, max(extra.values()) + 1):
             if not (first.alive and second.alive):
