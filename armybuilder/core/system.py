@@ -408,6 +408,8 @@ class PackagedSystem(GameSystem):
     game_module: ClassVar[str | None] = None
     #: fields of a catalogue format passed on as :attr:`Format.params`, in this order
     format_params: ClassVar[tuple[str, ...]] = ()
+    #: the name of a new list when the player gives none
+    new_list_name: ClassVar[str] = "New list"
 
     def shown(self, army: ArmyListBase, cat: Catalogue) -> ArmyListBase:
         """The list as displayed and measured; the stored list by default."""
@@ -418,6 +420,22 @@ class PackagedSystem(GameSystem):
             Format(f.id, f.name, f.limit, f.unit, f.default, {name: getattr(f, name) for name in self.format_params})
             for f in cat.data.formats  # type: ignore[attr-defined]
         ]
+
+    def new_list(
+        self, cat: Catalogue, *, faction: str | None = None, format: str | None = None, name: str | None = None
+    ) -> ArmyListBase:
+        """An empty list pinned to ``cat``, on ``format`` or the catalogue's default one."""
+        return self.list_model(
+            catalogue=cat.version,
+            format=format or self.default_format(cat).id,
+            name=name or self.new_list_name,
+            **self.faction_fields(cat, faction),
+        )
+
+    def faction_fields(self, cat: Catalogue, faction: str | None) -> dict[str, Any]:
+        """List fields a new list gets from the chosen faction: none for a game with one
+        faction or none (the choice is then ignored)."""
+        return {}
 
     def format_limit(self, army: ArmyListBase, cat: Catalogue) -> int:
         """The points limit of the list's format; 0 when the format is unknown."""
@@ -485,14 +503,7 @@ class PackagedSystem(GameSystem):
     def engine_ready(self) -> bool:
         return self.game_module is not None and importlib.util.find_spec(self.game_module) is not None
 
-    def play_game(
-        self,
-        cat: Catalogue,
-        first: ArmyListBase,
-        second: ArmyListBase,
-        rng: np.random.Generator,
-        log: bool = False,
-    ) -> GameRecord:
+    def play_game(self, cat: Catalogue, first: ArmyListBase, second: ArmyListBase, rng: np.random.Generator, log: bool = False) -> GameRecord:
         if self.game_module is None:
             return super().play_game(cat, first, second, rng, log)
         return importlib.import_module(self.game_module).play_game(cat, first, second, rng, log)

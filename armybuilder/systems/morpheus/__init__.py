@@ -40,20 +40,10 @@ class Morpheus(PackagedSystem):
         "max_items",
         "max_god_powers",
     )
+    new_list_name = "New war clan"  # one faction: the war clan
 
     def factions(self, cat: Catalogue) -> list[Choice]:
         return [Choice("war-clan", "War Clan", f"{len(data(cat).warriors)} warrior types")]
-
-    def new_list(
-        self,
-        cat: Catalogue,
-        *,
-        faction: str | None = None,
-        format: str | None = None,
-        name: str | None = None,
-    ) -> WarClan:
-        del faction  # one faction: the war clan
-        return WarClan(catalogue=cat.version, format=format or self.default_format(cat).id, name=name or "New war clan")
 
     def points(self, army: WarClan, cat: Catalogue) -> Points:  # type: ignore[override]
         b = breakdown(army, cat)

@@ -31,6 +31,7 @@ class Ragnarok2(PackagedSystem):
     odds_module = f"{__name__}.engine.odds"
     game_module = f"{__name__}.engine.battle"
     format_params = ("character_share", "war_machine_share")
+    new_list_name = "New army"
 
     def factions(self, cat: Catalogue) -> list[Choice]:
         counts: dict[str, int] = {}
@@ -41,21 +42,10 @@ class Ragnarok2(PackagedSystem):
             for p in cat.data.peoples
         ]
 
-    def new_list(
-        self,
-        cat: Catalogue,
-        *,
-        faction: str | None = None,
-        format: str | None = None,
-        name: str | None = None,
-    ) -> R2List:
+    def faction_fields(self, cat: Catalogue, faction: str | None) -> dict[str, Any]:
+        """The people of a new list: the chosen one, else the first that has profiles."""
         people = faction or next((p.id for p in cat.data.peoples if any(q.people == p.id for q in cat.data.profiles)), "alahan")
-        return R2List(
-            catalogue=cat.version,
-            format=format or self.default_format(cat).id,
-            name=name or "New army",
-            people=people,
-        )
+        return {"people": people}
 
     def points(self, army: R2List, cat: Catalogue) -> Points:  # type: ignore[override]
         b = breakdown(army, cat)

@@ -31,6 +31,7 @@ class RattleAndRend(PackagedSystem):
     odds_module = f"{__name__}.engine.odds"
     game_module = f"{__name__}.engine.game"
     format_params = ("min_groups", "max_groups", "min_line_points", "traits")
+    new_list_name = "New warband"  # no factions in this game
 
     def shown(self, army: RRList, cat: Catalogue) -> RRList:  # type: ignore[override]
         """Names and the seed's spellings read as ids, before the outline, cards and odds."""
@@ -39,17 +40,6 @@ class RattleAndRend(PackagedSystem):
     def factions(self, cat: Catalogue) -> list[Choice]:
         """Rattle and Rend has no factions: warbands are miniatures-agnostic (one choice)."""
         return [Choice("warband", "Warband", "any miniatures; choose groups, two traits and a drive")]
-
-    def new_list(
-        self,
-        cat: Catalogue,
-        *,
-        faction: str | None = None,
-        format: str | None = None,
-        name: str | None = None,
-    ) -> RRList:
-        del faction  # no factions in this game
-        return RRList(catalogue=cat.version, format=format or self.default_format(cat).id, name=name or "New warband")
 
     def points(self, army: RRList, cat: Catalogue) -> Points:  # type: ignore[override]
         army, _ = normalize(army, cat)
