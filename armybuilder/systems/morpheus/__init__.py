@@ -5,14 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from armybuilder.core.catalog import Catalogue
-from armybuilder.core.system import (
-    Choice,
-    EntryRef,
-    OddsResult,
-    PackagedSystem,
-    Points,
-    StatusItem,
-)
+from armybuilder.core.system import Choice, EntryRef, OddsResult, PackagedSystem, Points, StatusItem
 
 from . import editing, rules, sheets
 from .army import KINDS, WarClan, breakdown, counts, data, equipment_kind
