@@ -982,8 +982,10 @@ class Battle:
         key = (unit, foe, 1)
         cached = self._expected.get(key)
         if cached is None:
-            cached = self._expected[key] = self.value_of_wounds(foe, self.expected_damage(unit, foe)) - self.value_of_wounds(
-                unit, self.expected_damage(foe, unit)
+            # value_of_wounds(), inlined
+            g, h = foe.troops, unit.troops
+            cached = self._expected[key] = self.expected_damage(unit, foe) / max(g.wound_levels, 1) * g.cost - (
+                self.expected_damage(foe, unit) / max(h.wound_levels, 1) * h.cost
             )
         return cached
 
@@ -1001,28 +1003,31 @@ class Battle:
                 and cic_unit.state == "valiant"
                 and not self.temporary_cic[side]
             )
-            commanders = [
-                u for u in units if u.alive and u.state == "valiant" and u.commander_x is not None
-            ]
+            cic_pos = cic_unit.pos if cic_unit is not None else 0.0
+            cic_x = (cic_unit.commander_x or 0) if cic_unit is not None else 0
+            # (unit, position, aura, COU, DIS, complete war staff) of each valiant commander
             cmds = []
-            for c in commanders:
-                cmd = next((g.profile for g in c.groups if g.count and g.commander), None)
-                if cmd is not None:
-                    cmds.append(
-                        (
-                            c,
-                            cmd,
-                            cmd.cou if cmd.cou is not None else (cmd.fear or 0),
-                            c.musician_x is not None and c.standard_x is not None,
-                        )
-                    )
-            bearers = [
-                c
-                for c in units
-                if c.alive
-                and c.state == "valiant"
-                and (c.standard_x is not None or c.musician_x is not None)
-            ]
+            bearers = []  # (unit, position, standard aura or None, musician aura or None)
+            for c in units:
+                if not c.alive or c.state != "valiant":
+                    continue
+                if c.commander_x is not None:
+                    cmd = None
+                    for g in c.groups:
+                        if g.count and g.commander:
+                            cmd = g.profile
+                            break
+                    if cmd is not None:
+                        cmds.append(
+                            (
+                                c, c.pos, c.commander_x or 0,
+                                cmd.cou if cmd.cou is not None else (cmd.fear or 0), cmd.dis,
+                                c.musician_x is not None and c.standard_x is not None,
+                            )
+                        )  # fmt: skip
+                if c.standard_x is not None or c.musician_x is not None:
+                    bearers.append((c, c.pos, c.standard_x, c.musician_x))
+            penalty = self.dis_penalty[side]
             for u in units:
                 if not u.alive:
                     continue
@@ -1032,27 +1037,25 @@ class Battle:
                 cou, dis, cou_b, dis_b = own_cou, own_dis, 0, 0
                 pos = u.pos
                 routed = u.state == "rout"
-                for c, cmd, ccou, complete in cmds:
+                for c, c_pos, c_x, ccou, cdis, complete in cmds:
                     if routed and c is not u:
                         continue
-                    if c is u or abs(pos - c.pos) <= (c.commander_x or 0):
+                    if c is u or abs(pos - c_pos) <= c_x:
                         if ccou > cou:
                             cou = ccou
-                        if cmd.dis > dis:
-                            dis = cmd.dis
+                        if cdis > dis:
+                            dis = cdis
                         if complete:
                             cou_b = dis_b = 2
-                for c in bearers:  # musicians and standard bearers (in a war staff or alone)
-                    d = abs(pos - c.pos)
-                    if c.standard_x is not None and cou_b < 1 and (c is u or d <= c.standard_x):
+                for c, c_pos, standard_x, musician_x in bearers:  # musicians and standard bearers
+                    d = abs(pos - c_pos)
+                    if standard_x is not None and cou_b < 1 and (c is u or d <= standard_x):
                         cou_b = 1
-                    if c.musician_x is not None and dis_b < 1 and (c is u or d <= c.musician_x):
+                    if musician_x is not None and dis_b < 1 and (c is u or d <= musician_x):
                         dis_b = 1
-                u.cou_value, u.dis_value = cou, dis - self.dis_penalty[side]
+                u.cou_value, u.dis_value = cou, dis - penalty
                 u.cou_bonus, u.dis_bonus = cou_b, dis_b
-                in_cic_aura = privilege and (
-                    u is cic_unit or abs(cic_unit.pos - pos) <= (cic_unit.commander_x or 0)  # type: ignore[union-attr]
-                )
+                in_cic_aura = privilege and (u is cic_unit or abs(cic_pos - pos) <= cic_x)
                 u.best_of = 2 if in_cic_aura else 1
                 u.has_leader = u.has_leader and u.count > 0
 
@@ -1224,25 +1227,29 @@ class Battle:
     def buy_and_give_tactics(self, points: list[int]) -> None:
         """The winner of the tactical roll buys and gives first (seed: Attribution of the tactics)."""
         cost = self.data.tables.tactical.tactic_cost if self.data.tables.tactical else 2
+        pools: dict[int, tuple[list, list]] = {}
         for side in (self.winner_of_roll, 1 - self.winner_of_roll):
             deck = self._deck(side)
             budget = points[side] // cost if cost else len(deck)
             if budget <= 0 or not deck:
                 continue
-            # Each unit's eligibility and AI situation, once (not once per tactic).
-            pools = {}
-            for pool_side in (side, 1 - side):
-                ordered, shaken = [], []
-                for u in self.sides[pool_side]:
-                    if not u.alive or u.tactic_name:
-                        continue
-                    key = (u.order == "assault" or bool(u.engaged), u.order in ("assault", "progress"), u.state != "valiant")
-                    entry = (u, key, 1.0 + u.points / 500.0)
-                    if u.state != "valiant":
-                        shaken.append(entry)
-                    elif u.order and not u.order_by_points:
-                        ordered.append(entry)
-                pools[pool_side] = (ordered, shaken)
+            # Each unit's eligibility and AI situation, once a round (not once per tactic or
+            # buyer): giving a tactic changes none of it, and units that already hold one
+            # are skipped when the offers are taken.
+            if not pools:
+                for pool_side in (0, 1):
+                    ordered, shaken = [], []
+                    for u in self.sides[pool_side]:
+                        if not u.alive or u.tactic_name:
+                            continue
+                        order = u.order
+                        key = (order == "assault" or bool(u.engaged), order == "assault" or order == "progress", u.state != "valiant")
+                        entry = (u, key, 1.0 + u.points / 500.0)
+                        if u.state != "valiant":
+                            shaken.append(entry)
+                        elif order and not u.order_by_points:
+                            ordered.append(entry)
+                    pools[pool_side] = (ordered, shaken)
             offers = []
             for tactic, to_enemy, rally, pros, rank1, w_pros, w_rank1, min_rank, formation, scheme, min_eff in deck:
                 ordered, shaken = pools[1 - side if to_enemy else side]
