@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from rule_checks import rule_helpers
 
 from armybuilder.core.catalog import CatalogueSource, catalog_root
 from armybuilder.core.findings import Severity
@@ -17,14 +18,7 @@ from armybuilder.systems.morpheus.rules import run_rules
 P = "morpheus-ragnarok"
 
 
-def errors(army, cat):
-    return [f for f in run_rules(army, cat) if f.severity is Severity.ERROR]
-
-
-def only_error(army, cat, rule):
-    found = errors(army, cat)
-    assert [f.rule for f in found] == [rule], [f"{f.rule}: {f.message}" for f in found]
-    return found[0]
+errors, only_error = rule_helpers(run_rules)
 
 
 def test_base_clan_is_legal(me_base, me_cat):

@@ -4,22 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
-from textual.app import App
+from screen_host import Host
 from textual.widgets import Input, Select, Static
 
 from armybuilder.core.playtest import load_sample, sample_names
 from armybuilder.systems.morpheus import SYSTEM
 from armybuilder.tui.screens.odds import OddsScreen
 from armybuilder.tui.screens.playtest import PlaytestScreen
-
-
-class Host(App):
-    def __init__(self, screen) -> None:
-        super().__init__()
-        self.first = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self.first)
 
 
 def _sample():

@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from rule_checks import rule_helpers
 
 from armybuilder.core.findings import Severity
 from armybuilder.systems.ragnarok2.army import Member, Troops, Unit, breakdown
 from armybuilder.systems.ragnarok2.rules import run_rules
 
-
-def errors(army, cat):
-    return [f for f in run_rules(army, cat) if f.severity is Severity.ERROR]
-
-
-def only_error(army, cat, rule):
-    found = errors(army, cat)
-    assert [f.rule for f in found] == [rule], [f"{f.rule}: {f.message}" for f in found]
-    return found[0]
+errors, only_error = rule_helpers(run_rules)
 
 
 def test_base_list_is_legal_and_reports_its_war_staff(legal, cat):

@@ -5,20 +5,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rule_checks import rule_helpers
 
 from armybuilder.core.findings import Severity
 from armybuilder.systems.rattle_and_rend.army import Group, RRList, breakdown, counted_groups
 from armybuilder.systems.rattle_and_rend.rules import run_rules
 
-
-def errors(army, cat):
-    return [f for f in run_rules(army, cat) if f.severity is Severity.ERROR]
-
-
-def only_error(army, cat, rule):
-    found = errors(army, cat)
-    assert [f.rule for f in found] == [rule], [f"{f.rule}: {f.message}" for f in found]
-    return found[0]
+errors, only_error = rule_helpers(run_rules)
 
 
 def test_base_warband_is_legal(base, cat):

@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-from textual.app import App
+from screen_host import Host
 from textual.widgets import Button, Input, Select, Static
 from tui_other_system import other_system  # tests are collected without packages
 
 from armybuilder.core.registry import get_system
 from armybuilder.tui.screens.odds import SELF, OddsScreen, at_least_chart
 from armybuilder.tui.screens.playtest import PlaytestScreen, histogram_text
-
-
-class Host(App):
-    """A bare app that shows one screen (the editor wires the real ones)."""
-
-    def __init__(self, screen) -> None:
-        super().__init__()
-        self.first = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self.first)
 
 
 def _r2_sample():
