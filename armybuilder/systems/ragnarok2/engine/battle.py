@@ -1293,9 +1293,27 @@ class Battle:
             return ""
         pos = unit.pos
         mov = unit.mov
-        best, score = self.best_charge_target(unit, foes, mov * 2)
-        if best is not None and score > 0:
+        # best_charge_target(), inlined. Every target in reach is valued even once one is
+        # good enough: the values are memoised for the round, and later choices must see
+        # the values of this moment.
+        reach = mov * 2
+        expected = self._expected
+        best_score = -1e9
+        for e in foes:
+            if abs(e.pos - pos) > reach or e.state == "gone":
+                continue
+            gain = expected.get((unit, e, 1))
+            if gain is None:
+                gain = self.exchange_gain(unit, e)
+            if e.state == "rout":
+                gain += e.points
+            if e.engaged:
+                gain += 0.25 * e.points
+            if gain > best_score:
+                best_score = gain
+        if best_score > 0:
             return "assault"
+        reachable = best_score > -1e9  # best_charge_target() found a target (a bad one)
         longest = None
         for g in unit.shooting_groups:
             if g.count and (longest is None or g.profile.ranged.long > longest):  # type: ignore[union-attr]
@@ -1312,7 +1330,7 @@ class Battle:
             return "reaction"  # counter-magic
         if unit.faith > 0 and info[1 - unit.side]["communions"] and any(e.faith > 0 for e in foes):
             return "reaction"  # censure
-        if best is not None:
+        if reachable:
             return "assault"  # reachable but not favourable: will close in at its activation
         # Threatened by an enemy that can reach it while it cannot reach anyone: counter-charge.
         for e in foes:
@@ -1963,6 +1981,8 @@ class Battle:
             killer.wounds_dealt_round += wounds
         if target.thaumaturge:
             target.faith += wounds
+        if not killed:
+            return 0  # nobody fell: numbers, troops and unit-wide traits are unchanged (no recount)
         target.recount()
         if target.count == 0 and not any(g.fierce_left for g in target.groups):
             target.state = "gone"
