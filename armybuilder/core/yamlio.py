@@ -180,7 +180,9 @@ def parse_text(text: str, path: str) -> Any:
     except RecursionError:
         line, col = _too_deep_position(text)
         raise InputError.at(f"values are nested more than {MAX_DEPTH} levels deep", path, line, col) from None
-    except (ValueError, TypeError) as exc:  # e.g. a timestamp out of range
+    except (ValueError, TypeError, IndexError, OverflowError) as exc:
+        # e.g. a timestamp out of range, or "-_", which ruamel reads as an integer and
+        # then fails to construct: a broken value, never a traceback.
         raise InputError.at(f"invalid value: {exc}", path) from None
 
 

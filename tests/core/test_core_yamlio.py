@@ -137,3 +137,9 @@ def test_unicode_line_breaks_survive_a_save(text):
     doc = CommentedMap(name=text, notes=[text])
     back = parse_text(dump_document(doc), "x.yaml")
     assert back["name"] == text and back["notes"] == [text]
+
+
+@pytest.mark.parametrize("text", ["-_", "a: -_", "- [-_]"])
+def test_values_ruamel_cannot_construct_fail_cleanly(text):
+    with pytest.raises(InputError):
+        parse_text(text, "f.yaml")
