@@ -16,13 +16,15 @@ import importlib.util
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-import numpy as np
 from pydantic import Field
 
 from .catalog import CatalogModel, Catalogue, CatalogueSource, Strict
 from .findings import Finding
+
+if TYPE_CHECKING:  # numpy costs a noticeable part of the editor's start-up; only the engines need it
+    import numpy as np
 
 # --------------------------------------------------------------------------- list base
 
