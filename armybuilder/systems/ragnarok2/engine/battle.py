@@ -303,6 +303,8 @@ class Group:
     leader: bool = False
     commander: bool = False
     base: dict[str, int] = field(default_factory=dict)
+    own_cou: int = 0  # COU (FEAR for the fearsome) and DIS (0 for Living dead) as troops: set by __post_init__
+    own_dis: int = 0
     plain: bool = True  # no trait that changes its attacks' ATT/STR/dice (Possessed, Sequence...): set by __post_init__
     per_die: dict[str, float] = field(default_factory=dict)  # mean Wounds per fighter by target profile id
     shot_value: dict[tuple, tuple[float, float]] = field(default_factory=dict)  # (hit chance, mean Wounds) by (band, size, RES)
@@ -312,6 +314,8 @@ class Group:
         self.commander = is_commander(p)
         self.base = {"att": p.att, "def": p.def_, "str": p.str_, "res": p.res, "ini": p.ini}
         self.plain = _plain_attacks(self.traits)
+        self.own_cou = p.cou if p.cou is not None else (p.fear or 0)
+        self.own_dis = 0 if self.traits.dis_zero else p.dis
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities
@@ -323,7 +327,8 @@ class Group:
         g.character, g.cost, g.power_each, g.traits = self.character, self.cost, self.power_each, self.traits
         g.abilities, g.magician_pow, g.faith, g.leader = self.abilities, self.magician_pow, self.faith, self.leader
         g.commander, g.base = self.commander, self.base  # base is never mutated during a game
-        g.plain, g.per_die, g.shot_value = self.plain, self.per_die, self.shot_value  # the AI's memos, shared by the template's copies
+        g.plain, g.per_die, g.shot_value = self.plain, self.per_die, self.shot_value
+        g.own_cou, g.own_dis = self.own_cou, self.own_dis  # the AI's memos, shared by the template's copies
         g.damage = g.lost = g.fierce_left = g.reinforcements = 0
         return g
 
@@ -386,6 +391,7 @@ class Fighting:
     implacable: int = 0  # Implacable/X of its fighters
     _mov: int = 0  # MOV of the slowest live member, kept by recount()
     extra_traits: bool = False  # some member has extra exchanges or Brutish charge
+    layout: tuple | None = None  # template only: indices of troops, ordered and shooting groups (fresh())
 
     def __post_init__(self) -> None:
         self.ordered = sorted(self.groups, key=lambda g: not g.character)
@@ -395,6 +401,7 @@ class Fighting:
         self.extra_traits = any(g.traits.extra_exchanges or g.traits.brutish_charge for g in self.groups)
         for g in self.groups:
             g.plain = _plain_attacks(g.traits)  # again: traits may have been replaced since (tests)
+            g.own_dis = 0 if g.traits.dis_zero else g.profile.dis
         self.mystic = any(g.magician_pow or g.faith or g.traits.devotion or g.traits.martyr for g in self.groups)
         self.shooting_groups = [
             g for g in self.groups if g.profile.ranged is not None and g.profile.aim is not None and g.profile.aim >= 0
@@ -409,7 +416,15 @@ class Fighting:
         """
         f = object.__new__(Fighting)
         groups = [g.copy() for g in self.groups]
-        same = {id(old): new for old, new in zip(self.groups, groups)}
+        layout = self.layout
+        if layout is None:
+            where = {id(g): i for i, g in enumerate(self.groups)}
+            layout = self.layout = (
+                where[id(self.troops)] if self.troops is not None else None,
+                tuple(where[id(g)] for g in self.ordered),
+                tuple(where[id(g)] for g in self.shooting_groups),
+            )
+        troops_at, ordered_at, shooting_at = layout
         f.side, f.name, f.groups, f.formation, f.cost = self.side, self.name, groups, self.formation, self.cost
         f.rank_category, f.scheme, f.pos, f.state, f.order = self.rank_category, self.scheme, 0.0, "valiant", ""
         f.order_by_points = f.activated = f.charged = f.was_charged = f.charge_bonus = False
@@ -420,14 +435,14 @@ class Fighting:
         f.best_of, f.has_leader = 1, self.has_leader
         f.commander_x, f.musician_x, f.standard_x = self.commander_x, self.musician_x, self.standard_x
         f.mana, f.faith, f.round_effects, f.wounds_dealt_round = self.mana, self.faith, dict(self.round_effects), 0
-        f.troops = same[id(self.troops)] if self.troops is not None else None
+        f.troops = groups[troops_at] if troops_at is not None else None
         f.alive = self.alive
-        f.ordered = [same[id(g)] for g in self.ordered]
-        f.shooting_groups = [same[id(g)] for g in self.shooting_groups]
+        f.ordered = [groups[i] for i in ordered_at]
+        f.shooting_groups = [groups[i] for i in shooting_at] if shooting_at else []
         f.mystic, f.base_wound_shift, f.survival_face = self.mystic, self.base_wound_shift, self.survival_face
         f.counter_face, f.thaumaturge, f.points, f.all_cache = self.counter_face, self.thaumaturge, self.points, {}
         f.warrior_mage, f.warrior_monk, f.implacable, f._mov = self.warrior_mage, self.warrior_monk, self.implacable, self._mov
-        f.extra_traits = self.extra_traits
+        f.extra_traits, f.layout = self.extra_traits, None
         return f
 
     def recount(self) -> None:
@@ -676,10 +691,15 @@ def allocate_wounds(
     always finished first, which maximises the eliminations.  Returns
     (eliminated, [(group, eliminated)], Wounds lost).  Mutates the groups.
     """
-    live = groups if len(groups) == 1 and groups[0].count > 0 else [g for g in groups if g.count > 0]
-    if len(live) == 1:
+    only = None
+    n_live = 0
+    for h in groups:
+        if h.count > 0:
+            only = h
+            n_live += 1
+    if n_live == 1:
         # One kind of fighter: the same greedy result in closed form (the hot path).
-        g = live[0]
+        g = only
         wl = g.wound_levels
         cap = g.count if scattered else min(g.count, max(in_contact, 0))
         killed = 0
@@ -695,21 +715,22 @@ def allocate_wounds(
             g.damage += wounds  # < wl - damage here: a wounded survivor
             wounds = 0
         return killed, ([(g, killed)] if killed else []), wounds
+    live = [g for g in groups if g.count > 0]
     killed = 0
     per_group: dict[int, int] = {}
     reach = in_contact
     while wounds > 0 and (reach > 0 or scattered):
         # The fighter closest to death (fewest Wound levels left); troops before Characters.
+        # (Tuple order on (levels left, character), written out: this loop is hot.)
         g = None
-        best = (1 << 30, True)
-        for h in live:
+        need, g_char, gi = 1 << 30, True, -1
+        for i, h in enumerate(live):
             if h.count > 0:
-                key = (h.wound_levels - h.damage, h.character)
-                if key < best:
-                    g, best = h, key
+                left = h.wound_levels - h.damage
+                if left < need or (left == need and h.character < g_char):
+                    g, need, g_char, gi = h, left, h.character, i
         if g is None:
             break
-        need = best[0]
         if wounds < need:
             g.damage += wounds
             wounds = 0
@@ -722,12 +743,16 @@ def allocate_wounds(
         # Then as many fresh fighters of that group as stay the cheapest to finish.
         wl = g.wound_levels
         # (Ties go to the group listed first, as the one-at-a-time greedy would do.)
-        gi = live.index(g)
-        if all(
-            h is g or h.count == 0 or (key := (h.wound_levels - h.damage, h.character)) > (wl, g.character)
-            or (key == (wl, g.character) and i > gi)
-            for i, h in enumerate(live)
-        ):
+        cheapest = True
+        for i, h in enumerate(live):
+            if h is g or h.count == 0:
+                continue
+            left = h.wound_levels - h.damage
+            if left > wl or (left == wl and (h.character > g_char or (h.character == g_char and i > gi))):
+                continue  # (left, character) > (wl, g's), or equal and listed after g
+            cheapest = False
+            break
+        if cheapest:
             more = min(g.count, wounds // wl, reach if not scattered else g.count)
             if more > 0:
                 g.count -= more
@@ -1031,10 +1056,8 @@ class Battle:
             for u in units:
                 if not u.alive:
                     continue
-                troops = u.troops.profile
-                own_cou = troops.cou if troops.cou is not None else (troops.fear or 0)
-                own_dis = 0 if u.troops.traits.dis_zero else troops.dis
-                cou, dis, cou_b, dis_b = own_cou, own_dis, 0, 0
+                troops = u.troops
+                cou, dis, cou_b, dis_b = troops.own_cou, troops.own_dis, 0, 0
                 pos = u.pos
                 routed = u.state == "rout"
                 for c, c_pos, c_x, ccou, cdis, complete in cmds:
