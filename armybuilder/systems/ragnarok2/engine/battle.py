@@ -94,7 +94,7 @@ from .dice import _contest as _contest_dist
 from .mystics import (
     best_mastery,
     counter_succeeds,
-    faith_recovery,
+    faith_recovery_counts,
     mana_recovery,
     parse_range,
     roll_mystic_test,
@@ -152,7 +152,12 @@ class Dice:
         return k if k < last else last
 
     def d6(self) -> int:
-        return int(self.u() * 6) + 1
+        i = self.index  # u(), inlined
+        if i >= len(self.buffer):
+            self.buffer = self.rng.random(_BLOCK).tolist()
+            i = 0
+        self.index = i + 1
+        return int(self.buffer[i] * 6) + 1
 
     def binomial(self, n: int, p: float) -> int:
         """Successes of *n* draws below *p* (the same uniforms, in order, as n calls of u())."""
@@ -271,6 +276,37 @@ def _opposed_p(a: int, b: int, a_wins_ties: bool) -> float:
 @lru_cache(maxsize=1024)
 def _fear_p(table: str, diff: int, shift: int) -> float:
     return fear_test_success(_TABLES[table], diff, shift)
+
+
+_MYSTIC_FIT: dict[tuple[int, int], tuple[object, object, bool]] = {}
+
+
+def _knows_ritual(p: Profile, ritual) -> bool:
+    """Element and path of the magician fit the ritual (memoised: profiles and rituals are immutable)."""
+    key = (id(p), id(ritual))
+    known = _MYSTIC_FIT.get(key)
+    if known is None or known[0] is not p or known[1] is not ritual:
+        fits = ritual.element.lower() in (e.lower() for e in p.elements) and (
+            p.path is None or p.path.lower() == ritual.path.lower()
+        )
+        if len(_MYSTIC_FIT) > 4096:
+            _MYSTIC_FIT.clear()
+        known = _MYSTIC_FIT[key] = (p, ritual, fits)
+    return known[2]
+
+
+def _may_call(p: Profile, communion) -> bool:
+    """Cult and aspects of the faithful fit the communion (memoised like _knows_ritual)."""
+    key = (id(p), id(communion))
+    known = _MYSTIC_FIT.get(key)
+    if known is None or known[0] is not p or known[1] is not communion:
+        fits = (
+            communion.cult.lower() == "universal" or (p.cult or "").lower() == communion.cult.lower()
+        ) and any(getattr(p.aspects, a.lower(), 0) >= 1 for a in communion.aspects)
+        if len(_MYSTIC_FIT) > 4096:
+            _MYSTIC_FIT.clear()
+        known = _MYSTIC_FIT[key] = (p, communion, fits)
+    return known[2]
 
 
 # --------------------------------------------------------------------------- pieces
@@ -1814,8 +1850,7 @@ class Battle:
             magisters = [
                 g for g in u.groups
                 if g.count and g.magician_pow and (not warriors_only or g.traits.warrior_mage)
-                and ritual.element.lower() in (e.lower() for e in g.profile.elements)
-                and (g.profile.path is None or g.profile.path.lower() == ritual.path.lower())
+                and _knows_ritual(g.profile, ritual)
             ]  # fmt: skip
             if not magisters:
                 continue
@@ -1871,8 +1906,7 @@ class Battle:
             eminences = [
                 g for g in u.groups
                 if g.count and g.faith and (not warriors_only or g.traits.warrior_monk)
-                and (communion.cult.lower() == "universal" or (g.profile.cult or "").lower() == communion.cult.lower())
-                and any(getattr(g.profile.aspects, a.lower(), 0) >= 1 for a in communion.aspects)
+                and _may_call(g.profile, communion)
             ]  # fmt: skip
             if not eminences:
                 continue
@@ -1934,7 +1968,7 @@ class Battle:
                     continue
                 routed = u.state == "rout"
                 powers: list[int] = []
-                ranks: list[str] = []
+                ranks: list[tuple[str, int]] = []
                 extra = loyal = piety = 0
                 for g in u.groups:
                     n = g.count
@@ -1943,7 +1977,7 @@ class Battle:
                     if g.magician_pow:
                         powers += [g.magician_pow] * n
                     if g.faith:
-                        ranks += [g.profile.faith_rank or ""] * n
+                        ranks.append((g.profile.faith_rank or "", n))
                     t = g.traits
                     extra += t.recuperation * n
                     loyal += t.loyal * n
@@ -1952,7 +1986,7 @@ class Battle:
                 if powers:
                     u.mana = mana_recovery(d6, powers, extra, u.mana, routed)
                 if ranks:
-                    u.faith = faith_recovery(u.count, ranks, faith_table, routed, min(u.faith, piety), loyal)
+                    u.faith = faith_recovery_counts(u.count, ranks, faith_table, routed, min(u.faith, piety), loyal)
                 # Devotion/X and Martyr/X: gems and T.F. given at the price of a Wound roll (STR X vs RES = DIS).
                 if routed:
                     continue

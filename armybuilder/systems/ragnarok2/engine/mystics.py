@@ -109,6 +109,7 @@ def counter_succeeds(spent_by_caster: int, spent_against: int) -> bool:
     return spent_against >= spent_by_caster > 0
 
 
+@lru_cache(maxsize=4096)  # pure; asked at every cast and call of a game
 def best_mastery(
     value: int, difficulty: int, available: int, target: float = 0.9, ones_fail: bool = True, reroll_fives: bool = False
 ) -> int:
@@ -139,8 +140,12 @@ def mana_recovery(
     """
     if not powers:
         return reserve
-    results = sorted((d6() - (ROUT_MANA_PENALTY if routed else 0) for _ in range(len(powers) + extra_dice)), reverse=True)
-    successes = sum(1 for r in results if r >= MANA_SUCCESS)
+    # Only the number of successes matters (the dice are rolled all the same, in order).
+    need = MANA_SUCCESS + (ROUT_MANA_PENALTY if routed else 0)
+    successes = 0
+    for _ in range(len(powers) + extra_dice):
+        if d6() >= need:
+            successes += 1
     ranked = sorted(powers, reverse=True)
     # Extra dice beyond one per magician go to the most powerful magician again.
     gained = sum(ranked[i] if i < len(ranked) else ranked[0] for i in range(successes))
@@ -163,6 +168,23 @@ def faith_recovery(
     return max(total, 0)
 
 
+def faith_recovery_counts(
+    members: int,
+    faith_ranks: Sequence[tuple[str, int]],
+    table: Mapping[str, int] | None,
+    routed: bool,
+    kept: int = 0,
+    loyal: int = 0,
+) -> int:
+    """:func:`faith_recovery` with the ranks given as (rank, number of faithful) pairs (the engine's hot path)."""
+    bonuses = table or DEFAULT_FAITH_RECOVERY
+    total = members + sum(bonuses.get((r or "").lower(), 0) * n for r, n in faith_ranks) + loyal + kept
+    if routed:
+        total -= ROUT_FAITH_LOSS
+    return max(total, 0)
+
+
+@lru_cache(maxsize=256)  # pure; asked at every cast and call of a game
 def parse_range(text: str) -> float:
     """Range of a ritual/communion in cm ("50 cm" → 50; "LOS", "-" or "Special" → unlimited)."""
     digits = "".join(ch for ch in text if ch.isdigit())
