@@ -1099,7 +1099,7 @@ class Battle:
                 for c, c_pos, c_x, ccou, cdis, complete in cmds:
                     if routed and c is not u:
                         continue
-                    if c is u or abs(pos - c_pos) <= c_x:
+                    if c is u or -c_x <= pos - c_pos <= c_x:  # |pos - c_pos| <= c_x, without a call
                         if ccou > cou:
                             cou = ccou
                         if cdis > dis:
@@ -1107,14 +1107,16 @@ class Battle:
                         if complete:
                             cou_b = dis_b = 2
                 for c, c_pos, standard_x, musician_x in bearers:  # musicians and standard bearers
-                    d = abs(pos - c_pos)
+                    d = pos - c_pos
+                    if d < 0:
+                        d = -d
                     if standard_x is not None and cou_b < 1 and (c is u or d <= standard_x):
                         cou_b = 1
                     if musician_x is not None and dis_b < 1 and (c is u or d <= musician_x):
                         dis_b = 1
                 u.cou_value, u.dis_value = cou, dis - penalty
                 u.cou_bonus, u.dis_bonus = cou_b, dis_b
-                in_cic_aura = privilege and (u is cic_unit or abs(cic_pos - pos) <= cic_x)
+                in_cic_aura = privilege and (u is cic_unit or -cic_x <= cic_pos - pos <= cic_x)
                 u.best_of = 2 if in_cic_aura else 1
                 u.has_leader = u.has_leader and u.count > 0
 
@@ -1358,8 +1360,9 @@ class Battle:
         reach = mov * 2
         expected = self._expected
         best_score = -1e9
+        low = -reach  # |e.pos - pos| <= reach, without a call per foe (same difference, same result)
         for e in foes:
-            if abs(e.pos - pos) > reach or e.state == "gone":
+            if not low <= e.pos - pos <= reach or e.state == "gone":
                 continue
             gain = expected.get((unit, e, 1))
             if gain is None:
@@ -2215,8 +2218,22 @@ class Battle:
 
     def fray(self, a: Fighting, b: Fighting, implacable: bool = False) -> tuple[int, int]:
         """One combat between two units: Initiative, exchange, extra exchanges."""
+        # contact(a, b) and contact(b, a), each front computed once
+        fa, fb = a.front(), b.front()
+        if a.count:
+            n = min(fa, 2 * (fb if fb > 1 else 1) + 1)
+            share = len(a.engaged) or 1
+            ca = max(1, -(-n // share))  # ceil(n / share), exact on integers
+        else:
+            ca = 0
+        if b.count:
+            n = min(fb, 2 * (fa if fa > 1 else 1) + 1)
+            share = len(b.engaged) or 1
+            cb = max(1, -(-n // share))
+        else:
+            cb = 0
         st = {
-            "contact": {a: self.contact(a, b), b: self.contact(b, a)},
+            "contact": {a: ca, b: cb},
             "wounds": {a: 0, b: 0},
             "lowered": {},
             "mutagenic": {},
