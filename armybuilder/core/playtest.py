@@ -114,13 +114,22 @@ def game_rngs(seed: int, start: int, stop: int) -> list[np.random.Generator]:
     ]
 
 
-def _play_chunk(
-    system_id: str, version: str, first: dict, second: dict, seed: int, start: int, stop: int
-) -> list[GameRecord]:
+# One worker process's game: system, catalogue and the two validated lists, set once by
+# _init_worker (the pool's initializer) so that a task carries only (seed, start, stop)
+# and the engine's per-list caches stay warm across the worker's chunks.
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(system_id: str, version: str, first: dict, second: dict) -> None:
     system = get_system(system_id)
-    cat = system.catalogue(version)
-    a = system.list_model.model_validate(first)
-    b = system.list_model.model_validate(second)
+    _WORKER["system"] = system
+    _WORKER["cat"] = system.catalogue(version)
+    _WORKER["first"] = system.list_model.model_validate(first)
+    _WORKER["second"] = system.list_model.model_validate(second)
+
+
+def _play_range(seed: int, start: int, stop: int) -> list[GameRecord]:
+    system, cat, a, b = _WORKER["system"], _WORKER["cat"], _WORKER["first"], _WORKER["second"]
     return [system.play_game(cat, a, b, rng) for rng in game_rngs(seed, start, stop)]
 
 
@@ -159,10 +168,13 @@ def run_playtest(
         import threading
 
         method = "fork" if threading.current_thread() is threading.main_thread() and os.name == "posix" else "spawn"
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
-            futures = [
-                pool.submit(_play_chunk, system.id, cat.version, a, b, seed, s, e) for s, e in bounds
-            ]
+        with ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context(method),
+            initializer=_init_worker,
+            initargs=(system.id, cat.version, a, b),  # the lists travel once per worker, not per chunk
+        ) as pool:
+            futures = [pool.submit(_play_range, seed, s, e) for s, e in bounds]
             for future in futures:  # in game order, whatever finishes first
                 if cancelled and cancelled():
                     stopped = True
