@@ -716,6 +716,20 @@ def _shooting_table(data: R2Catalog) -> tuple[dict[str, int], dict[str, int]]:
     return cached
 
 
+_BAND_LABELS = {"short": "short range", "medium": "medium range", "long": "long range"}
+
+
+def _band(weapon, d: float) -> str | None:
+    """Range band of a weapon at distance *d* (None: out of range)."""
+    if d <= weapon.short:
+        return "short"
+    if d <= weapon.medium:
+        return "medium"
+    if d <= weapon.long:
+        return "long"
+    return None
+
+
 def allocate_wounds(
     groups: list[Group], wounds: int, in_contact: int, scattered: bool
 ) -> tuple[int, list[tuple[Group, int]], int]:
@@ -1396,7 +1410,9 @@ class Battle:
             return "assault"  # reachable but not favourable: will close in at its activation
         # Threatened by an enemy that can reach it while it cannot reach anyone: counter-charge.
         for e in foes:
-            if abs(e.pos - pos) <= e.mov * 2 and e.fighting:
+            tactic = e.tactic  # e.mov and e.fighting, inlined: every idle unit asks this of every foe
+            reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2
+            if -reach <= e.pos - pos <= reach and e.count > 0 and e.state in ("valiant", "disorganized"):
                 return "reaction"
         return "progress"
 
@@ -1710,19 +1726,9 @@ class Battle:
         shooting_fighters = (
             u.count if u.current_formation == "scattered" else min(u.count, 2 * u.front())
         )
+        g_bands = [(g, _band(g.profile.ranged, d)) for g in shooters]  # the distance does not change
         for band in ("short", "medium", "long"):
-            for g in shooters:
-                weapon = g.profile.ranged
-                assert weapon is not None
-                g_band = (
-                    "short"
-                    if d <= weapon.short
-                    else "medium"
-                    if d <= weapon.medium
-                    else "long"
-                    if d <= weapon.long
-                    else None
-                )
+            for g, g_band in g_bands:
                 if g_band != band or not target.alive:
                     continue
                 if band != "short" and self.field_effects.get("downpour"):
@@ -1733,32 +1739,26 @@ class Battle:
                 difficulty = aim_difficulty(
                     self.data, band, target.troops.profile.size, moved=moved
                 )
-                self.volley(u, g, target, n, difficulty, f"{band} range")
+                self.volley(u, g, target, n, difficulty, _BAND_LABELS[band])
         self.shooting_morale(target, start)
 
     def best_shooting_target(self, u: Fighting, shooters: list[Group]) -> Fighting | None:
         best, best_value = None, 0.0
+        pos = u.pos
         for e in self.sides[1 - u.side]:
             if not e.alive:
                 continue
-            d = self.distance(u, e)
+            d = abs(e.pos - pos)
             value = 0.0
+            size = res = None
             for g in shooters:
                 w = g.profile.ranged
-                assert w is not None
-                band = (
-                    "short"
-                    if d <= w.short
-                    else "medium"
-                    if d <= w.medium
-                    else "long"
-                    if d <= w.long
-                    else None
-                )
+                band = _band(w, d)
                 if band is None:
                     continue
-                size = e.troops.profile.size
-                res = e.stat("res")
+                if size is None:
+                    size = e.troops.profile.size
+                    res = e.stat("res")
                 # Per template group (one catalogue per template): hit chance x mean Wounds of a shot.
                 shot = g.shot_value.get((band, size, res))
                 if shot is None:
