@@ -175,7 +175,7 @@ class Dice:
 
 
 _TABLES: dict[str, tuple[ContestColumn, ...]] = {}
-_TACTICAL_ROWS: dict[int, tuple[object, dict]] = {}  # id(tactical table) -> (table, {roll total: row})
+_TACTICAL_ROWS: dict[int, tuple[object, dict]] = {}  # id(tactical table) -> (table, {(total, category, staffs): points})
 _ACTIVATION_RANK = {"support": 0, "reaction": 3, "assault": 1}  # supports first, reactions last
 _ROWS: dict[int, tuple[object, tuple, tuple]] = {}  # id(tables) -> (tables, outcome rows, fear rows)
 _EMPTY: dict[str, int] = {}  # shared "no tactic" (never mutated)
@@ -1168,8 +1168,9 @@ class Battle:
                     if len(_TACTICAL_ROWS) > 32:
                         _TACTICAL_ROWS.clear()
                     rows = _TACTICAL_ROWS[id(table)] = (table, {})
-                row = rows[1].get(total)
-                if row is None:
+                staffs = self.info[side]["staffs"]
+                tp = rows[1].get((total, category, staffs))
+                if tp is None:
                     if total <= 0:
                         row = table.rows[0]
                     else:
@@ -1183,9 +1184,9 @@ class Battle:
                             ),
                             table.rows[-1],
                         )
-                    rows[1][total] = row
-                tp = row.points[min(max(category, 1), len(row.points)) - 1]
-                tp += self.info[side]["staffs"] * table.per_complete_war_staff
+                    tp = row.points[min(max(category, 1), len(row.points)) - 1]
+                    tp += staffs * table.per_complete_war_staff
+                    rows[1][(total, category, staffs)] = tp
             points.append(tp)
         if totals[0] != totals[1]:
             self.winner_of_roll = 0 if totals[0] > totals[1] else 1
@@ -1997,6 +1998,8 @@ class Battle:
                     if not g.count:
                         continue
                     t = g.traits
+                    if not (t.devotion or t.martyr):
+                        continue
                     for x, reserve in ((t.devotion, "mana"), (t.martyr, "faith")):
                         if x and (u.mana if reserve == "mana" else u.faith) < 2 * x:
                             setattr(u, reserve, getattr(u, reserve) + x)
