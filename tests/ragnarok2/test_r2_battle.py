@@ -56,3 +56,55 @@ def test_units_close_in_and_fight(cat, legal):
     records = [play_game(cat, legal, legal, np.random.default_rng(seed)) for seed in range(60)]
     assert sum(1 for r in records if max(r.scores) > 0) > 50
     assert sum(1 for r in records if r.winner is not None) > 40
+
+
+def test_game_i_draws_from_child_i_of_the_seed_sequence():
+    """The reproducibility contract of playtests, whatever the chunking of games."""
+    from armybuilder.core.playtest import game_rngs
+
+    children = np.random.SeedSequence(21).spawn(40)
+    expected = [np.random.Generator(np.random.PCG64(c)).random(3).tolist() for c in children]
+    for start, stop in ((0, 40), (0, 1), (7, 19), (39, 40)):
+        got = [g.random(3).tolist() for g in game_rngs(21, start, stop)]
+        assert got == expected[start:stop]
+
+
+def test_games_do_not_depend_on_the_games_played_before():
+    """Template copies and the AI's memos carry nothing from one game into the next."""
+    from armybuilder.core.playtest import load_sample, sample_names
+    from armybuilder.core.registry import get_system
+    from armybuilder.systems.ragnarok2.engine import battle as b
+
+    system = get_system("ragnarok2")
+    names = sample_names(system)
+    lists = [load_sample(system, n) for n in names]
+    cat = system.catalogue_for(lists[0])
+
+    def game(i: int, j: int, seed: int):
+        record = play_game(cat, lists[i], lists[j], np.random.default_rng(seed), log=True)
+        return record.winner, record.scores, record.log
+
+    b._TEMPLATES.clear()
+    b._LAST.clear()
+    fresh = game(0, 1, 5)
+    for seed in range(6):  # other games, other pairings: templates and memos warm up
+        game(seed % len(lists), (seed + 1) % len(lists), seed)
+    assert game(0, 1, 5) == fresh
+
+
+def test_block_draws_use_the_same_uniforms_as_single_draws():
+    """binomial() and d6() read the uniform buffer inline: same values, same order as u()."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from armybuilder.systems.ragnarok2.engine.battle import Dice
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.integers(0, 2**32), st.lists(st.tuples(st.integers(0, 700), st.floats(0, 1)), max_size=6))
+    def check(seed, draws):
+        fast, slow = Dice(np.random.default_rng(seed)), Dice(np.random.default_rng(seed))
+        for n, p in draws:
+            assert fast.binomial(n, p) == sum(1 for _ in range(n) if slow.u() < p)
+            assert fast.d6() == int(slow.u() * 6) + 1
+
+    check()
