@@ -1283,11 +1283,12 @@ class Battle:
                 for k, v in tactic.cons_effects.items():
                     if k != "to_enemy":
                         rank1[k] = rank1.get(k, 0) + v
+                # AI weights by situation, indexed fighting * 4 + moving * 2 + shaken (see buy_and_give_tactics)
                 weights = {
-                    id(effects): {
-                        (f, m, sh): _effect_weight(tuple(effects.items()), f, m, sh)
+                    id(effects): [
+                        _effect_weight(tuple(effects.items()), f, m, sh)
                         for f in (False, True) for m in (False, True) for sh in (False, True)
-                    }
+                    ]
                     for effects in (pros, rank1)
                 }
                 cached.append(
@@ -1319,9 +1320,13 @@ class Battle:
                         if not u.alive or u.tactic_name:
                             continue
                         order = u.order
-                        key = (order == "assault" or bool(u.engaged), order == "assault" or order == "progress", u.state != "valiant")
+                        not_valiant = u.state != "valiant"
+                        # (fighting, moving, shaken) as an index into the deck's weight lists
+                        key = (4 if order == "assault" or u.engaged else 0) + (
+                            2 if order == "assault" or order == "progress" else 0
+                        ) + (1 if not_valiant else 0)
                         entry = (u, key, 1.0 + u.points / 500.0)
-                        if u.state != "valiant":
+                        if not_valiant:
                             shaken.append(entry)
                         elif order and not u.order_by_points:
                             ordered.append(entry)
