@@ -1548,18 +1548,24 @@ class Battle:
         if u.engaged:
             return
         # The nearest enemy, routed ones last (the first of equals, as min() would pick).
-        target, best = None, None
+        target = None
+        best_rout, d = True, 0.0
         pos = u.pos
         for e in self.sides[1 - u.side]:
             if e.alive:
-                key = (e.state == "rout", abs(e.pos - pos))
-                if best is None or key < best:
-                    target, best = e, key
+                rout = e.state == "rout"
+                dist = e.pos - pos
+                if dist < 0:
+                    dist = -dist
+                # (rout, distance) < (best_rout, d), written out
+                if target is None or rout < best_rout or (rout == best_rout and dist < d):
+                    target, best_rout, d = e, rout, dist
         if target is None:
             return
-        d = best[1]
-        mine = self.value_of_wounds(target, self.expected_damage(u, target))
-        theirs = self.value_of_wounds(u, self.expected_damage(target, u))
+        # value_of_wounds(), inlined
+        g, h = target.troops, u.troops
+        mine = self.expected_damage(u, target) / max(g.wound_levels, 1) * g.cost
+        theirs = self.expected_damage(target, u) / max(h.wound_levels, 1) * h.cost
         stop = 1.0
         if theirs > mine * 1.25 and target.fighting:
             stop = min(d, target.mov * 2 + 1)  # stay out of its reach
@@ -2346,7 +2352,7 @@ class Battle:
         for u in self.sides[0]:
             for j in sorted(u.engaged):
                 pairs.append((u, self.sides[1][j]))
-        pairs.sort(key=lambda p: -(p[0].points_alive() + p[1].points_alive()))
+        pairs.sort(key=lambda p: -(p[0].points + p[1].points))  # points_alive(), inlined
         results = []
         for a, b in pairs:
             if a.alive and b.alive and b.index in a.engaged:
