@@ -972,6 +972,12 @@ class Battle:
         ]
         self.temporary_cic = [False, False]
         self.dis_penalty = [0, 0]
+        # Units with a commander, musician or standard bearer, in side order: these fields are
+        # fixed for the game, so update_leadership() scans only them for auras.
+        self.aura_units = [
+            [u for u in side if u.commander_x is not None or u.standard_x is not None or u.musician_x is not None]
+            for side in self.sides
+        ]
         tables = self.data.tables
         rows = _ROWS.get(id(tables))
         if rows is None or rows[0] is not tables:
@@ -1083,7 +1089,7 @@ class Battle:
             # (unit, position, aura, COU, DIS, complete war staff) of each valiant commander
             cmds = []
             bearers = []  # (unit, position, standard aura or None, musician aura or None)
-            for c in units:
+            for c in self.aura_units[side]:
                 if not c.alive or c.state != "valiant":
                     continue
                 if c.commander_x is not None:
@@ -1103,6 +1109,17 @@ class Battle:
                 if c.standard_x is not None or c.musician_x is not None:
                     bearers.append((c, c.pos, c.standard_x, c.musician_x))
             penalty = self.dis_penalty[side]
+            if not cmds and not bearers:
+                # No aura at all on this side: own values only (the loop below, without auras).
+                for u in units:
+                    if not u.alive:
+                        continue
+                    troops = u.troops
+                    u.cou_value, u.dis_value = troops.own_cou, troops.own_dis - penalty
+                    u.cou_bonus = u.dis_bonus = 0
+                    u.best_of = 2 if privilege and (u is cic_unit or -cic_x <= cic_pos - u.pos <= cic_x) else 1
+                    u.has_leader = u.has_leader and u.count > 0
+                continue
             for u in units:
                 if not u.alive:
                     continue
@@ -1225,7 +1242,9 @@ class Battle:
         for side in (0, 1):
             units = self.sides[side]
             foes = [e for e in self.sides[1 - side] if e.alive]
-            commanders = [c for c in units if c.alive and c.state == "valiant" and c.commander_x is not None]
+            commanders = [
+                c for c in self.aura_units[side] if c.alive and c.state == "valiant" and c.commander_x is not None
+            ]  # fmt: skip
             for u in units:
                 u.tactic, u.tactic_name = _EMPTY, ""
                 u.charged = u.was_charged = u.charge_bonus = u.activated = False
