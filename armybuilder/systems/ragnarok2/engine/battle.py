@@ -993,6 +993,7 @@ class Battle:
         self.round = 0
         self.field_effects: dict[str, int] = {}
         self._expected: dict[tuple, float] = {}
+        self._gains: dict[Fighting, dict[Fighting, float]] = {}  # exchange_gain() memo, per round
         if log:
             for side, info in enumerate(self.info):
                 if info["unhandled"]:
@@ -1059,13 +1060,19 @@ class Battle:
         return wounds / max(g.wound_levels, 1) * g.cost
 
     def exchange_gain(self, unit: Fighting, foe: Fighting) -> float:
-        """A.P. value of what *unit* expects to inflict minus what it expects to suffer (memoised per round)."""
-        key = (unit, foe, 1)
-        cached = self._expected.get(key)
+        """A.P. value of what *unit* expects to inflict minus what it expects to suffer (memoised per round).
+
+        The memo is a dict per unit (``self._gains[unit][foe]``): the hot loops look a foe up
+        without building a key tuple.
+        """
+        gains = self._gains.get(unit)
+        if gains is None:
+            gains = self._gains[unit] = {}
+        cached = gains.get(foe)
         if cached is None:
             # value_of_wounds(), inlined
             g, h = foe.troops, unit.troops
-            cached = self._expected[key] = self.expected_damage(unit, foe) / max(g.wound_levels, 1) * g.cost - (
+            cached = gains[foe] = self.expected_damage(unit, foe) / max(g.wound_levels, 1) * g.cost - (
                 self.expected_damage(foe, unit) / max(h.wound_levels, 1) * h.cost
             )
         return cached
@@ -1126,30 +1133,40 @@ class Battle:
                 troops = u.troops
                 cou, dis, cou_b, dis_b = troops.own_cou, troops.own_dis, 0, 0
                 pos = u.pos
-                routed = u.state == "rout"
-                for c, c_pos, c_x, ccou, cdis, complete in cmds:
-                    if routed and c is not u:
-                        continue
-                    if c is u or -c_x <= pos - c_pos <= c_x:  # |pos - c_pos| <= c_x, without a call
-                        if ccou > cou:
-                            cou = ccou
-                        if cdis > dis:
-                            dis = cdis
-                        if complete:
-                            cou_b = dis_b = 2
-                for c, c_pos, standard_x, musician_x in bearers:  # musicians and standard bearers
-                    d = pos - c_pos
-                    if d < 0:
-                        d = -d
-                    if standard_x is not None and cou_b < 1 and (c is u or d <= standard_x):
-                        cou_b = 1
-                    if musician_x is not None and dis_b < 1 and (c is u or d <= musician_x):
-                        dis_b = 1
-                u.cou_value, u.dis_value = cou, dis - penalty
-                u.cou_bonus, u.dis_bonus = cou_b, dis_b
-                in_cic_aura = privilege and (u is cic_unit or -cic_x <= cic_pos - pos <= cic_x)
-                u.best_of = 2 if in_cic_aura else 1
-                u.has_leader = u.has_leader and u.count > 0
+                if u.state == "rout":  # a routed unit hears only its own commander
+                    for c, c_pos, c_x, ccou, cdis, complete in cmds:
+                        if c is u:
+                            if ccou > cou:
+                                cou = ccou
+                            if cdis > dis:
+                                dis = cdis
+                            if complete:
+                                cou_b = dis_b = 2
+                else:
+                    for c, c_pos, c_x, ccou, cdis, complete in cmds:
+                        if c is u or -c_x <= pos - c_pos <= c_x:  # |pos - c_pos| <= c_x, without a call
+                            if ccou > cou:
+                                cou = ccou
+                            if cdis > dis:
+                                dis = cdis
+                            if complete:
+                                cou_b = dis_b = 2
+                if not (cou_b and dis_b):  # both bonuses already won: a bearer adds nothing
+                    for c, c_pos, standard_x, musician_x in bearers:  # musicians and standard bearers
+                        d = pos - c_pos
+                        if d < 0:
+                            d = -d
+                        if standard_x is not None and cou_b < 1 and (c is u or d <= standard_x):
+                            cou_b = 1
+                        if musician_x is not None and dis_b < 1 and (c is u or d <= musician_x):
+                            dis_b = 1
+                u.cou_value = cou
+                u.dis_value = dis - penalty
+                u.cou_bonus = cou_b
+                u.dis_bonus = dis_b
+                u.best_of = 2 if privilege and (u is cic_unit or -cic_x <= cic_pos - pos <= cic_x) else 1
+                if u.has_leader and not u.count:
+                    u.has_leader = False
 
     # -- strategic phase ------------------------------------------------------
 
@@ -1392,18 +1409,21 @@ class Battle:
         if not foes:
             return ""
         pos = unit.pos
-        mov = unit.mov
+        tactic = unit.tactic
+        mov = unit._mov + tactic.get("movement", 0) if tactic else unit._mov  # unit.mov, inlined
         # best_charge_target(), inlined. Every target in reach is valued even once one is
         # good enough: the values are memoised for the round, and later choices must see
         # the values of this moment.
         reach = mov * 2
-        expected = self._expected
+        gains = self._gains.get(unit)
+        if gains is None:
+            gains = self._gains[unit] = {}
         best_score = -1e9
         low = -reach  # |e.pos - pos| <= reach, without a call per foe (same difference, same result)
         for e in foes:
             if not low <= e.pos - pos <= reach or e.state == "gone":
                 continue
-            gain = expected.get((unit, e, 1))
+            gain = gains.get(e)
             if gain is None:
                 gain = self.exchange_gain(unit, e)
             if e.state == "rout":
@@ -1446,11 +1466,13 @@ class Battle:
     ) -> tuple[Fighting | None, float]:
         best, best_score = None, -1e9
         pos = unit.pos
-        expected = self._expected
+        gains = self._gains.get(unit)
+        if gains is None:
+            gains = self._gains[unit] = {}
         for e in foes:
             if abs(e.pos - pos) > reach or e.state == "gone":
                 continue
-            gain = expected.get((unit, e, 1))
+            gain = gains.get(e)
             if gain is None:
                 gain = self.exchange_gain(unit, e)
             if e.state == "rout":
@@ -2455,6 +2477,7 @@ class Battle:
             self.round = rounds
             self.field_effects = {}
             self._expected = {}
+            self._gains = {}
             self.logging and self.say(f"— round {rounds} —")
             self.update_leadership()
             points = self.tactical_roll()
