@@ -428,6 +428,7 @@ class Fighting:
     _mov: int = 0  # MOV of the slowest live member, kept by recount()
     extra_traits: bool = False  # some member has extra exchanges or Brutish charge
     layout: tuple | None = None  # template only: indices of troops, ordered and shooting groups (fresh())
+    version: int = 0  # bumped by recount(): the AI's memos across rounds stay valid while it is unchanged
 
     def __post_init__(self) -> None:
         self.ordered = sorted(self.groups, key=lambda g: not g.character)
@@ -478,7 +479,7 @@ class Fighting:
         f.mystic, f.base_wound_shift, f.survival_face = self.mystic, self.base_wound_shift, self.survival_face
         f.counter_face, f.thaumaturge, f.points, f.all_cache = self.counter_face, self.thaumaturge, self.points, {}
         f.warrior_mage, f.warrior_monk, f.implacable, f._mov = self.warrior_mage, self.warrior_monk, self.implacable, self._mov
-        f.extra_traits, f.layout = self.extra_traits, None
+        f.extra_traits, f.layout, f.version = self.extra_traits, None, 0
         return f
 
     def recount(self) -> None:
@@ -521,6 +522,7 @@ class Fighting:
         self.count = count
         self.points = points
         self.all_cache = {}
+        self.version += 1
         self.alive = count > 0
         self.troops = troops if troops is not None else (self.groups[0] if self.groups else None)
         self._mov = mov
@@ -994,6 +996,7 @@ class Battle:
         self.field_effects: dict[str, int] = {}
         self._expected: dict[tuple, float] = {}
         self._gains: dict[Fighting, dict[Fighting, float]] = {}  # exchange_gain() memo, per round
+        self._damage_memo: dict[tuple, tuple[int, int, float]] = {}  # expected_damage() across rounds
         if log:
             for side, info in enumerate(self.info):
                 if info["unhandled"]:
@@ -1039,6 +1042,13 @@ class Battle:
         cached = self._expected.get(key)
         if cached is not None:
             return cached
+        # The value depends only on the attacker's counts and the defender's troops, which change
+        # only with a recount(): a value from an earlier round is reused while neither unit's
+        # version moved (the same float as a new computation).
+        earlier = self._damage_memo.get(key)
+        if earlier is not None and earlier[0] == attacker.version and earlier[1] == defender.version:
+            self._expected[key] = total = earlier[2]
+            return total
         target = defender.troops.profile
         tid = target.id
         total = 0.0
@@ -1053,6 +1063,7 @@ class Battle:
                     )
                 total += g.count * m
         self._expected[key] = total
+        self._damage_memo[key] = (attacker.version, defender.version, total)
         return total
 
     def value_of_wounds(self, unit: Fighting, wounds: float) -> float:
@@ -1327,11 +1338,17 @@ class Battle:
                     ]
                     for effects in (pros, rank1)
                 }
+                to_enemy = tactic.effects.get("to_enemy", 0) > 0
+                # Signed weights (a tactic given to the enemy gains its opposite): -(w * s) == (-w) * s exactly.
+                signed = {k: [-w for w in ws] if to_enemy else ws for k, ws in weights.items()}
                 cached.append(
                     (
-                        tactic, tactic.effects.get("to_enemy", 0) > 0, "rally" in tactic.effects, pros, rank1,
+                        tactic, to_enemy, "rally" in tactic.effects, pros, rank1,
                         weights[id(pros)], weights[id(rank1)],
                         tactic.min_rank_category, tactic.formation, tactic.scheme, tactic.min_effective,
+                        signed[id(pros)], signed[id(rank1)],
+                        tactic.min_rank_category is None and tactic.formation is None
+                        and tactic.scheme is None and tactic.min_effective is None,  # no condition to test
                     )
                 )  # fmt: skip
             self.info[side]["merged_deck"] = cached
@@ -1361,18 +1378,21 @@ class Battle:
                         key = (4 if order == "assault" or u.engaged else 0) + (
                             2 if order == "assault" or order == "progress" else 0
                         ) + (1 if not_valiant else 0)
-                        entry = (u, key, 1.0 + u.points / 500.0)
+                        entry = (u, key, 1.0 + u.points / 500.0, u.rank_category == 1)
                         if not_valiant:
                             shaken.append(entry)
                         elif order and not u.order_by_points:
                             ordered.append(entry)
                     pools[pool_side] = (ordered, shaken)
             offers = []
-            for tactic, to_enemy, rally, pros, rank1, w_pros, w_rank1, min_rank, formation, scheme, min_eff in deck:
+            for (
+                tactic, to_enemy, rally, pros, rank1, _w_pros, _w_rank1, min_rank, formation, scheme, min_eff,
+                s_pros, s_rank1, free,
+            ) in deck:  # fmt: skip
                 ordered, shaken = pools[1 - side if to_enemy else side]
-                for u, key, scale in shaken if rally else ordered:
+                for u, key, scale, first_rank in shaken if rally else ordered:
                     # tactic_fits(), inlined (the hot loop of the strategic phase)
-                    if (
+                    if not free and (
                         (min_rank is not None and u.rank_category < min_rank)
                         or (formation is not None and u.current_formation != formation)
                         or (scheme is not None and u.scheme != scheme)
@@ -1380,14 +1400,14 @@ class Battle:
                     ):
                         continue
                     # Offers worth nothing are never taken: left out before sorting.
-                    if u.rank_category == 1:
-                        gain = w_rank1[key] * scale
-                        if (-gain if to_enemy else gain) > 0:
-                            offers.append((-gain if to_enemy else gain, tactic, u, rank1))
+                    if first_rank:
+                        gain = s_rank1[key] * scale
+                        if gain > 0:
+                            offers.append((gain, tactic, u, rank1))
                     else:
-                        gain = w_pros[key] * scale
-                        if (-gain if to_enemy else gain) > 0:
-                            offers.append((-gain if to_enemy else gain, tactic, u, pros))
+                        gain = s_pros[key] * scale
+                        if gain > 0:
+                            offers.append((gain, tactic, u, pros))
             offers.sort(key=_first, reverse=True)  # stable: equal gains keep their order
             used_tactics: set[str] = set()
             for gain, tactic, u, effects in offers:
@@ -2426,11 +2446,10 @@ class Battle:
         """Fierce removals, Regeneration/X, Reinforcement; formations checked."""
         for side in (0, 1):
             for u in self.sides[side]:
-                changed = False
+                changed = False  # a count changed (recount() is kept in step with counts elsewhere)
                 for g in u.groups:
                     if not (g.lost or g.damage or g.fierce_left or g.reinforcements):
                         continue
-                    changed = True
                     g.fierce_left = 0
                     x = g.traits.regeneration
                     if x and u.count > 0 and (g.lost or g.damage):
@@ -2444,12 +2463,14 @@ class Battle:
                             g.damage = max(0, g.damage - (2 if self.dice.d6() >= x else 1))
                         if back:
                             g.count += back
+                            changed = True
                             self.scores[1 - side] -= back * g.cost
                             self.logging and self.say(f"{back} {g.profile.name} regenerate")
                     if g.traits.reinforcement and g.lost:
                         g.reinforcements += g.lost
                     if g.reinforcements and u.alive and self.dice.d6() >= 5:
                         g.count += g.reinforcements
+                        changed = True
                         self.scores[1 - side] -= g.reinforcements * g.cost
                         self.logging and self.say(f"{g.reinforcements} {g.profile.name} return as reinforcements")
                         g.reinforcements = 0
