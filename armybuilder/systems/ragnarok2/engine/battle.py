@@ -92,9 +92,10 @@ from .dice import (
 )
 from .dice import _contest as _contest_dist
 from .mystics import (
+    DEFAULT_FAITH_RECOVERY,
+    ROUT_FAITH_LOSS,
     best_mastery,
     counter_succeeds,
-    faith_recovery_counts,
     mana_recovery,
     parse_range,
     roll_mystic_test,
@@ -1145,7 +1146,7 @@ class Battle:
                 cou, dis, cou_b, dis_b = troops.own_cou, troops.own_dis, 0, 0
                 pos = u.pos
                 if u.state == "rout":  # a routed unit hears only its own commander
-                    for c, c_pos, c_x, ccou, cdis, complete in cmds:
+                    for c, _c_pos, _c_x, ccou, cdis, complete in cmds:
                         if c is u:
                             if ccou > cou:
                                 cou = ccou
@@ -1185,6 +1186,15 @@ class Battle:
         """Tactical roll with the Commander-in-Chief's DIS; a routed (or missing) one fails."""
         totals = []
         points = []
+        table = self.data.tables.tactical
+        memo = None  # {(total, category, staffs): points} of this tactical table
+        if table is not None and table.rows:
+            rows = _TACTICAL_ROWS.get(id(table))
+            if rows is None or rows[0] is not table:
+                if len(_TACTICAL_ROWS) > 32:
+                    _TACTICAL_ROWS.clear()
+                rows = _TACTICAL_ROWS[id(table)] = (table, {})
+            memo = rows[1]
         for side in (0, 1):
             units = self.sides[side]
             cic = self.cic_index[side]
@@ -1192,29 +1202,24 @@ class Battle:
             total = 0
             # A routed Commander-in-Chief still reads his rank's column.
             category, leadership = _cic_facts(self.cat, p) if p is not None else (1, False)
-            if (
-                cic is not None
-                and p is not None
-                and units[cic].alive
-                and units[cic].state != "rout"
-                and any(g.count and g.profile.id == p.id for g in units[cic].groups)
-            ):
+            present = False  # the profile still has a fighter in the unit
+            if cic is not None and p is not None and units[cic].alive and units[cic].state != "rout":
+                pid = p.id
+                for g in units[cic].groups:
+                    if g.count and g.profile.id == pid:
+                        present = True
+                        break
+            if present:
                 best_of = 2 if leadership and not self.temporary_cic[side] else 1
                 bonus = units[cic].dis_bonus - self.dis_penalty[side]
                 total = self.dice.from_cdf(_test_total_cdf(max(p.dis + bonus, 0), best_of))
             else:
                 self.appoint_temporary_cic(side)
             totals.append(total)
-            table = self.data.tables.tactical
             tp = 0
-            if table is not None and table.rows:
-                rows = _TACTICAL_ROWS.get(id(table))
-                if rows is None or rows[0] is not table:
-                    if len(_TACTICAL_ROWS) > 32:
-                        _TACTICAL_ROWS.clear()
-                    rows = _TACTICAL_ROWS[id(table)] = (table, {})
+            if memo is not None:
                 staffs = self.info[side]["staffs"]
-                tp = rows[1].get((total, category, staffs))
+                tp = memo.get((total, category, staffs))
                 if tp is None:
                     if total <= 0:
                         row = table.rows[0]
@@ -1231,7 +1236,7 @@ class Battle:
                         )
                     tp = row.points[min(max(category, 1), len(row.points)) - 1]
                     tp += staffs * table.per_complete_war_staff
-                    rows[1][(total, category, staffs)] = tp
+                    memo[(total, category, staffs)] = tp
             points.append(tp)
         if totals[0] != totals[1]:
             self.winner_of_roll = 0 if totals[0] > totals[1] else 1
@@ -1523,10 +1528,12 @@ class Battle:
     def activation(self) -> None:
         first = self.winner_of_roll
         rank = _ACTIVATION_RANK
-        queues = {
-            s: sorted((u for u in self.sides[s] if u.alive), key=lambda u: (rank.get(u.order, 2), -u.points))
-            for s in (0, 1)
-        }
+        queues = {}
+        for s in (0, 1):
+            # Sorted on (rank, -points, side order): the same order as a stable sort on (rank, -points).
+            keyed = [(rank.get(u.order, 2), -u.points, i, u) for i, u in enumerate(self.sides[s]) if u.alive]
+            keyed.sort()
+            queues[s] = [k[3] for k in keyed]
         # Passing: the player with fewer units may pass once per extra enemy unit.
         passes = {s: max(0, len(queues[1 - s]) - len(queues[s])) for s in (0, 1)}
         turn = first
@@ -1597,9 +1604,13 @@ class Battle:
                         stop_short=max(foe.mov * 2 + 1, 1.0) if foe.fighting else 1.0,
                     )
                     moved = u.pos != before
-            self.call_communions(u)
-            self.cast_rituals(u)
-            self.shoot(u, moved)
+            # The callees' own first tests, done here: most supporting units neither pray, cast nor shoot.
+            if u.faith >= self.info[u.side]["min_fervor"]:
+                self.call_communions(u)
+            if u.mana > 0:
+                self.cast_rituals(u)
+            if u.shooting_groups:
+                self.shoot(u, moved)
         elif u.order == "progress":
             self.advance(u)
         # reaction: revealed when an enemy acts (counter-charge, counter-magic, censure)
@@ -2037,6 +2048,8 @@ class Battle:
     def mystic_phase(self) -> None:
         """Mana recovery and Temporary Faith recovery (mystics seed)."""
         faith_table = self.data.tables.faith_recovery or None
+        bonuses = faith_table or DEFAULT_FAITH_RECOVERY
+        rank_bonus: dict[str | None, int] = {}  # faith_recovery_counts()'s bonus per rank, looked up once
         d6 = self.dice.d6
         for side in (0, 1):
             for u in self.sides[side]:
@@ -2044,8 +2057,8 @@ class Battle:
                     continue
                 routed = u.state == "rout"
                 powers: list[int] = []
-                ranks: list[tuple[str, int]] = []
-                extra = loyal = piety = 0
+                faithful = False
+                extra = loyal = piety = ranked_bonus = 0
                 for g in u.groups:
                     n = g.count
                     if not n:
@@ -2053,7 +2066,12 @@ class Battle:
                     if g.magician_pow:
                         powers += [g.magician_pow] * n
                     if g.faith:
-                        ranks.append((g.profile.faith_rank or "", n))
+                        faithful = True
+                        r = g.profile.faith_rank
+                        b = rank_bonus.get(r)
+                        if b is None:
+                            b = rank_bonus[r] = bonuses.get((r or "").lower(), 0)
+                        ranked_bonus += b * n
                     t = g.traits
                     extra += t.recuperation * n
                     loyal += t.loyal * n
@@ -2061,8 +2079,12 @@ class Battle:
                         piety = t.piety
                 if powers:
                     u.mana = mana_recovery(d6, powers, extra, u.mana, routed)
-                if ranks:
-                    u.faith = faith_recovery_counts(u.count, ranks, faith_table, routed, min(u.faith, piety), loyal)
+                if faithful:
+                    # faith_recovery_counts(), inlined: one T.F. per member, rank bonuses, Loyal, Piety.
+                    total = u.count + ranked_bonus + loyal + min(u.faith, piety)
+                    if routed:
+                        total -= ROUT_FAITH_LOSS
+                    u.faith = total if total > 0 else 0
                 # Devotion/X and Martyr/X: gems and T.F. given at the price of a Wound roll (STR X vs RES = DIS).
                 if routed:
                     continue
