@@ -429,7 +429,6 @@ class Fighting:
     _mov: int = 0  # MOV of the slowest live member, kept by recount()
     extra_traits: bool = False  # some member has extra exchanges or Brutish charge
     layout: tuple | None = None  # template only: indices of troops, ordered and shooting groups (fresh())
-    version: int = 0  # bumped by recount(): the AI's memos across rounds stay valid while it is unchanged
 
     def __post_init__(self) -> None:
         self.ordered = sorted(self.groups, key=lambda g: not g.character)
@@ -480,7 +479,7 @@ class Fighting:
         f.mystic, f.base_wound_shift, f.survival_face = self.mystic, self.base_wound_shift, self.survival_face
         f.counter_face, f.thaumaturge, f.points, f.all_cache = self.counter_face, self.thaumaturge, self.points, {}
         f.warrior_mage, f.warrior_monk, f.implacable, f._mov = self.warrior_mage, self.warrior_monk, self.implacable, self._mov
-        f.extra_traits, f.layout, f.version = self.extra_traits, None, 0
+        f.extra_traits, f.layout = self.extra_traits, None
         return f
 
     def recount(self) -> None:
@@ -523,7 +522,6 @@ class Fighting:
         self.count = count
         self.points = points
         self.all_cache = {}
-        self.version += 1
         self.alive = count > 0
         self.troops = troops if troops is not None else (self.groups[0] if self.groups else None)
         self._mov = mov
@@ -981,6 +979,8 @@ class Battle:
             [u for u in side if u.commander_x is not None or u.standard_x is not None or u.musician_x is not None]
             for side in self.sides
         ]
+        # Units with magicians, faithful, Devotion or Martyr (fixed for the game): the mystic phase's only concern.
+        self.mystic_units = [[u for u in side if u.mystic] for side in self.sides]
         tables = self.data.tables
         rows = _ROWS.get(id(tables))
         if rows is None or rows[0] is not tables:
@@ -996,8 +996,6 @@ class Battle:
         self.round = 0
         self.field_effects: dict[str, int] = {}
         self._expected: dict[tuple, float] = {}
-        self._gains: dict[Fighting, dict[Fighting, float]] = {}  # exchange_gain() memo, per round
-        self._damage_memo: dict[tuple, tuple[int, int, float]] = {}  # expected_damage() across rounds
         if log:
             for side, info in enumerate(self.info):
                 if info["unhandled"]:
@@ -1043,13 +1041,6 @@ class Battle:
         cached = self._expected.get(key)
         if cached is not None:
             return cached
-        # The value depends only on the attacker's counts and the defender's troops, which change
-        # only with a recount(): a value from an earlier round is reused while neither unit's
-        # version moved (the same float as a new computation).
-        earlier = self._damage_memo.get(key)
-        if earlier is not None and earlier[0] == attacker.version and earlier[1] == defender.version:
-            self._expected[key] = total = earlier[2]
-            return total
         target = defender.troops.profile
         tid = target.id
         total = 0.0
@@ -1064,7 +1055,6 @@ class Battle:
                     )
                 total += g.count * m
         self._expected[key] = total
-        self._damage_memo[key] = (attacker.version, defender.version, total)
         return total
 
     def value_of_wounds(self, unit: Fighting, wounds: float) -> float:
@@ -1072,19 +1062,13 @@ class Battle:
         return wounds / max(g.wound_levels, 1) * g.cost
 
     def exchange_gain(self, unit: Fighting, foe: Fighting) -> float:
-        """A.P. value of what *unit* expects to inflict minus what it expects to suffer (memoised per round).
-
-        The memo is a dict per unit (``self._gains[unit][foe]``): the hot loops look a foe up
-        without building a key tuple.
-        """
-        gains = self._gains.get(unit)
-        if gains is None:
-            gains = self._gains[unit] = {}
-        cached = gains.get(foe)
+        """A.P. value of what *unit* expects to inflict minus what it expects to suffer (memoised per round)."""
+        key = (unit, foe, 1)
+        cached = self._expected.get(key)
         if cached is None:
             # value_of_wounds(), inlined
             g, h = foe.troops, unit.troops
-            cached = gains[foe] = self.expected_damage(unit, foe) / max(g.wound_levels, 1) * g.cost - (
+            cached = self._expected[key] = self.expected_damage(unit, foe) / max(g.wound_levels, 1) * g.cost - (
                 self.expected_damage(foe, unit) / max(h.wound_levels, 1) * h.cost
             )
         return cached
@@ -1440,15 +1424,13 @@ class Battle:
         # good enough: the values are memoised for the round, and later choices must see
         # the values of this moment.
         reach = mov * 2
-        gains = self._gains.get(unit)
-        if gains is None:
-            gains = self._gains[unit] = {}
+        expected = self._expected
         best_score = -1e9
         low = -reach  # |e.pos - pos| <= reach, without a call per foe (same difference, same result)
         for e in foes:
             if not low <= e.pos - pos <= reach or e.state == "gone":
                 continue
-            gain = gains.get(e)
+            gain = expected.get((unit, e, 1))
             if gain is None:
                 gain = self.exchange_gain(unit, e)
             if e.state == "rout":
@@ -1491,13 +1473,11 @@ class Battle:
     ) -> tuple[Fighting | None, float]:
         best, best_score = None, -1e9
         pos = unit.pos
-        gains = self._gains.get(unit)
-        if gains is None:
-            gains = self._gains[unit] = {}
+        expected = self._expected
         for e in foes:
             if abs(e.pos - pos) > reach or e.state == "gone":
                 continue
-            gain = gains.get(e)
+            gain = expected.get((unit, e, 1))
             if gain is None:
                 gain = self.exchange_gain(unit, e)
             if e.state == "rout":
@@ -1898,10 +1878,11 @@ class Battle:
             _contest_cdf(self.table, weapon.strength - target.stat("res"), hits, shift)
         )
         killed = self.deal(u, target, wounds, in_contact=target.count, scattered=True)
-        who = u.name if g.profile.name == u.name else f"{u.name} ({g.profile.name})"
-        self.logging and self.say(
-            f"{who} shoots {target.name} ({label}, difficulty {difficulty}): {hits} hits, {wounds} Wounds, {killed} eliminated"
-        )
+        if self.logging:
+            who = u.name if g.profile.name == u.name else f"{u.name} ({g.profile.name})"
+            self.say(
+                f"{who} shoots {target.name} ({label}, difficulty {difficulty}): {hits} hits, {wounds} Wounds, {killed} eliminated"
+            )
         return killed
 
     def shooting_morale(self, target: Fighting, start: int) -> None:
@@ -2052,8 +2033,8 @@ class Battle:
         rank_bonus: dict[str | None, int] = {}  # faith_recovery_counts()'s bonus per rank, looked up once
         d6 = self.dice.d6
         for side in (0, 1):
-            for u in self.sides[side]:
-                if not u.mystic or not u.alive:
+            for u in self.mystic_units[side]:
+                if not u.alive:
                     continue
                 routed = u.state == "rout"
                 powers: list[int] = []
@@ -2192,11 +2173,25 @@ class Battle:
             return 0
         contact = st["contact"][attacker]
         lowered = st["lowered"]
-        d_def = 0 if lowered.get(defender) else defender.stat("def")
-        d_res = defender.stat("res")
         a_tactic = attacker.tactic
         a_effects = attacker.round_effects
         d_tactic = defender.tactic
+        # defender.stat("def") and stat("res"), inlined
+        d_effects = defender.round_effects
+        d_base = defender.troops.base
+        d_res = d_base["res"]
+        if lowered.get(defender):
+            d_def = 0
+        else:
+            d_def = d_base["def"]
+            if d_tactic:
+                d_def += d_tactic.get("defense", 0)
+            if d_effects:
+                d_def += d_effects.get("def", 0)
+        if d_tactic:
+            d_res += d_tactic.get("resistance", 0)
+        if d_effects:
+            d_res += d_effects.get("res", 0)
         if a_tactic or d_tactic:
             base_a_shift = a_tactic.get("attack_shift", 0) - d_tactic.get("defense_shift", 0)
             base_w_shift = a_tactic.get("wound_shift", 0) + self.wound_shift_against(defender)
@@ -2431,13 +2426,18 @@ class Battle:
 
     def combat(self) -> None:
         """Frays in order: the tactical roll's winner picks first, then in turn (largest first)."""
-        pairs = []
+        keyed = []  # (-(points of both), discovery order, a, b): a stable sort on the points, written out
+        enemies = self.sides[1]
         for u in self.sides[0]:
-            for j in sorted(u.engaged):
-                pairs.append((u, self.sides[1][j]))
-        pairs.sort(key=lambda p: -(p[0].points + p[1].points))  # points_alive(), inlined
+            if u.engaged:
+                for j in sorted(u.engaged):
+                    e = enemies[j]
+                    keyed.append((-(u.points + e.points), len(keyed), u, e))  # points_alive(), inlined
+        if not keyed:
+            return
+        keyed.sort()
         results = []
-        for a, b in pairs:
+        for _, _, a, b in keyed:
             if a.alive and b.alive and b.index in a.engaged:
                 wa, wb = self.fray(a, b)
                 results.append((a, b, wa, wb))
@@ -2520,7 +2520,6 @@ class Battle:
             self.round = rounds
             self.field_effects = {}
             self._expected = {}
-            self._gains = {}
             self.logging and self.say(f"— round {rounds} —")
             self.update_leadership()
             points = self.tactical_roll()
