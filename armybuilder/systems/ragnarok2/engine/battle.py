@@ -1508,20 +1508,23 @@ class Battle:
     def activation(self) -> None:
         first = self.winner_of_roll
         rank = _ACTIVATION_RANK
-        queues = {}
+        queues = []
         for s in (0, 1):
             # Sorted on (rank, -points, side order): the same order as a stable sort on (rank, -points).
             keyed = [(rank.get(u.order, 2), -u.points, i, u) for i, u in enumerate(self.sides[s]) if u.alive]
             keyed.sort()
-            queues[s] = [k[3] for k in keyed]
+            queues.append([k[3] for k in keyed])
         # Passing: the player with fewer units may pass once per extra enemy unit.
-        passes = {s: max(0, len(queues[1 - s]) - len(queues[s])) for s in (0, 1)}
+        n0, n1 = len(queues[0]), len(queues[1])
+        passes = [n1 - n0 if n1 > n0 else 0, n0 - n1 if n0 > n1 else 0]
         turn = first
+        activate = self.activate
         while queues[0] or queues[1]:
-            if not queues[turn]:
+            queue = queues[turn]
+            if not queue:
                 turn = 1 - turn
                 continue
-            nxt = queues[turn][0]
+            nxt = queue[0]
             if (
                 passes[turn]
                 and queues[1 - turn]
@@ -1531,9 +1534,9 @@ class Battle:
                 passes[turn] -= 1
                 turn = 1 - turn
                 continue
-            queues[turn].pop(0)
+            queue.pop(0)
             if nxt.alive:
-                self.activate(nxt)
+                activate(nxt)
             turn = 1 - turn
 
     def nearest_enemy(self, u: Fighting) -> Fighting | None:
@@ -2210,7 +2213,9 @@ class Battle:
         routed = attacker.state == "rout"
         attacker_lowered = lowered.get(attacker)
         table = self.table
-        from_cdf = self.dice.from_cdf
+        dice_box = self.dice
+        from_cdf = dice_box.from_cdf
+        bisect_right = bisect.bisect_right
         contest_cdf = _contest_cdf
         total = 0
         counter_dice = 0
@@ -2263,14 +2268,32 @@ class Battle:
                 attacks, ones = self.attack_roll(_column(table, att - d_def, a_shift, reroll), dice)
                 counter_dice += ones
             else:
-                attacks = from_cdf(contest_cdf(table, att - d_def, dice, a_shift, reroll))
+                # from_cdf(), inlined (the commonest draw of a game): the same uniform, the same answer
+                cdf = contest_cdf(table, att - d_def, dice, a_shift, reroll)
+                i = dice_box.index
+                buffer = dice_box.buffer
+                if i >= len(buffer):
+                    buffer = dice_box.buffer = dice_box.rng.random(_BLOCK).tolist()
+                    i = 0
+                dice_box.index = i + 1
+                attacks = bisect_right(cdf, buffer[i])
+                if attacks >= len(cdf) - 1:
+                    attacks = len(cdf) - 1
             if fierce:
                 # Eliminated Fierce (or one-level Possessed) fighters strike with ATT 0.
                 attacks += from_cdf(contest_cdf(table, 0 - d_def, fierce * g.dice_each, a_shift, reroll))
             if survival_face:
                 attacks = self.survival_thinning(defender, attacks)
             if attacks:
-                total += from_cdf(contest_cdf(table, strength - d_res, attacks, w_shift, grace))
+                cdf = contest_cdf(table, strength - d_res, attacks, w_shift, grace)  # from_cdf(), inlined
+                i = dice_box.index
+                buffer = dice_box.buffer
+                if i >= len(buffer):
+                    buffer = dice_box.buffer = dice_box.rng.random(_BLOCK).tolist()
+                    i = 0
+                dice_box.index = i + 1
+                k = bisect_right(cdf, buffer[i])
+                total += k if k < len(cdf) - 1 else len(cdf) - 1
         st["wounds"][attacker] += total
         in_contact = st["contact"][defender]
         killed = self.deal(
