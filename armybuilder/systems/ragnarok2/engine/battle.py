@@ -574,8 +574,8 @@ class Fighting:
                     g.traits.charged_power if charged else 0
                 )
                 total += g.count * (g.power_each + bonus)
-        if (charging or charged) and self.current_formation == "close":
-            total *= 2
+        if (charging or charged) and self.formation == "close" and self.count >= 5 and self.state != "rout":
+            total *= 2  # (current_formation == "close", inlined)
         return total + self.tactic.get("power", 0)
 
     def all_have(self, attr: str) -> bool:
@@ -1834,7 +1834,8 @@ class Battle:
                         _die_mean(self.table, w.strength - res),
                     )
                 value += g.count * shot[0] * shot[1]
-            value = self.value_of_wounds(e, value)
+            troops = e.troops  # value_of_wounds(), inlined
+            value = value / max(troops.wound_levels, 1) * troops.cost
             if e.engaged:
                 # Shooting into the fray: half the hits go to the friends in contact.
                 friend = self.enemy_unit(e, next(iter(e.engaged)))
