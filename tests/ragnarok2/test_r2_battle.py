@@ -108,3 +108,81 @@ def test_block_draws_use_the_same_uniforms_as_single_draws():
             assert fast.d6() == int(slow.u() * 6) + 1
 
     check()
+
+
+def test_mystic_phase_faith_recovery_matches_the_rules_helper():
+    """The mystic phase's inlined recovery gives faith_recovery_counts() for every faithful unit."""
+    from armybuilder.core.playtest import load_sample, sample_names
+    from armybuilder.core.registry import get_system
+    from armybuilder.systems.ragnarok2.engine.mystics import faith_recovery_counts
+
+    system = get_system("ragnarok2")
+    lists = [load_sample(system, n) for n in sample_names(system)]
+    cat = system.catalogue_for(lists[0])
+    checked = 0
+    for seed in range(4):
+        for first in lists:
+            bt = Battle(cat, first, lists[seed % len(lists)], np.random.default_rng(seed))
+            for _ in range(3):
+                expected = {}
+                for side in (0, 1):
+                    for u in bt.sides[side]:
+                        live = [g for g in u.groups if g.count]
+                        faithful = [g for g in live if g.faith]
+                        if not u.alive or not faithful or any(g.traits.martyr or g.traits.devotion for g in live):
+                            continue
+                        expected[id(u)] = faith_recovery_counts(
+                            u.count,
+                            [(g.profile.faith_rank or "", g.count) for g in faithful],
+                            bt.data.tables.faith_recovery or None,
+                            u.state == "rout",
+                            min(u.faith, max((g.traits.piety for g in live), default=0)),
+                            sum(g.traits.loyal * g.count for g in live),
+                        )
+                bt.mystic_phase()
+                for side in (0, 1):
+                    for u in bt.sides[side]:
+                        if id(u) in expected:
+                            assert u.faith == expected[id(u)], u.name
+                            checked += 1
+                bt.update_leadership()
+                bt.give_orders(bt.tactical_roll())
+                bt.activation()
+                bt.combat()
+    assert checked > 0  # the samples do have faithful units
+
+
+def test_leadership_auras_match_a_plain_recomputation(cat, legal):
+    """update_leadership() (scanning only the units with auras) gives the rules' values."""
+    bt = Battle(cat, legal, legal, np.random.default_rng(4))
+    for _ in range(3):
+        bt.update_leadership()
+        for side in (0, 1):
+            units = bt.sides[side]
+            for u in units:
+                if not u.alive:
+                    continue
+                cou, dis, cou_b, dis_b = u.troops.own_cou, u.troops.own_dis, 0, 0
+                for c in units:
+                    if not c.alive or c.state != "valiant":
+                        continue
+                    near = c is u or (u.state != "rout" and abs(u.pos - c.pos) <= (c.commander_x or 0))
+                    cmd = next((g.profile for g in c.groups if g.count and g.commander), None)
+                    if c.commander_x is not None and cmd is not None and near:
+                        cou = max(cou, cmd.cou if cmd.cou is not None else (cmd.fear or 0))
+                        dis = max(dis, cmd.dis)
+                        if c.musician_x is not None and c.standard_x is not None:
+                            cou_b = dis_b = 2
+                for c in units:
+                    if not c.alive or c.state != "valiant":
+                        continue
+                    d = abs(u.pos - c.pos)
+                    if c.standard_x is not None and (c is u or d <= c.standard_x):
+                        cou_b = max(cou_b, 1)
+                    if c.musician_x is not None and (c is u or d <= c.musician_x):
+                        dis_b = max(dis_b, 1)
+                assert (u.cou_value, u.dis_value + bt.dis_penalty[side]) == (cou, dis), u.name
+                assert (u.cou_bonus, u.dis_bonus) == (cou_b, dis_b), u.name
+        bt.give_orders(bt.tactical_roll())
+        bt.activation()
+        bt.combat()
