@@ -74,53 +74,76 @@ def _load(path: str):
 # --------------------------------------------------------------------------- validate
 
 
-def cmd_validate(args: argparse.Namespace) -> int:
+def _validate_one(path: Path) -> tuple[str, dict[str, Any], str]:
+    """Validate one file: (status, JSON entry, text block); status is legal/invalid/unreadable."""
     from armybuilder.core.findings import is_legal
     from armybuilder.core.lists import list_fingerprint
 
-    results: list[dict[str, Any]] = []
-    unreadable = invalid = legal = 0
-    text_blocks: list[str] = []
-    for path in expand_paths(args.lists):
-        try:
-            lf = _load(str(path))
-            cat = lf.system.catalogue_for(lf.army)
-            findings = lf.system.findings(lf.army, cat)
-            points = lf.system.points(lf.army, cat)
-            fp = list_fingerprint(lf.army, cat)
-        except InputError as exc:
-            unreadable += 1
-            results.append({"path": str(path), "readable": False, "valid": False, "error": str(exc)})
-            text_blocks.append(f"{path}: UNREADABLE\n  " + str(exc).replace("\n", "\n  "))
-            continue
-        ok = is_legal(findings)
-        legal += ok
-        invalid += not ok
-        entries = []
-        for f in findings:
-            line = f.line if f.line is not None else lf.line_of(f.where)
-            entries.append({"rule": f.rule, "severity": str(f.severity), "message": f.message, "where": f.where, "line": line, "source": f.source})
-        results.append(
-            {
-                "path": str(path),
-                "system": lf.system.id,
-                "catalogue_version": lf.army.catalogue,
-                "valid": ok,
-                "points": points.total,
-                "limit": points.limit,
-                "fingerprint": fp,
-                "findings": entries,
-            }
-        )
-        head = (
-            f"{path}: {'LEGAL' if ok else 'NOT LEGAL'} — {lf.system.name}, catalogue {lf.army.catalogue}, "
-            f"{points.total:g}/{points.limit} {points.unit}, fingerprint {fp}"
-        )
-        lines = [head]
-        for e in entries:
-            at = f" (line {e['line']})" if e["line"] else ""
-            lines.append(f"  {e['severity']:<7} {e['rule']}{at}: {e['message']}")
-        text_blocks.append("\n".join(lines))
+    try:
+        lf = _load(str(path))
+        cat = lf.system.catalogue_for(lf.army)
+        findings = lf.system.findings(lf.army, cat)
+        points = lf.system.points(lf.army, cat)
+        fp = list_fingerprint(lf.army, cat)
+    except InputError as exc:
+        entry = {"path": str(path), "readable": False, "valid": False, "error": str(exc)}
+        return "unreadable", entry, f"{path}: UNREADABLE\n  " + str(exc).replace("\n", "\n  ")
+    ok = is_legal(findings)
+    entries = []
+    for f in findings:
+        line = f.line if f.line is not None else lf.line_of(f.where)
+        entries.append({"rule": f.rule, "severity": str(f.severity), "message": f.message, "where": f.where, "line": line, "source": f.source})
+    entry = {
+        "path": str(path),
+        "system": lf.system.id,
+        "catalogue_version": lf.army.catalogue,
+        "valid": ok,
+        "points": points.total,
+        "limit": points.limit,
+        "fingerprint": fp,
+        "findings": entries,
+    }
+    head = (
+        f"{path}: {'LEGAL' if ok else 'NOT LEGAL'} — {lf.system.name}, catalogue {lf.army.catalogue}, "
+        f"{points.total:g}/{points.limit} {points.unit}, fingerprint {fp}"
+    )
+    lines = [head]
+    for e in entries:
+        at = f" (line {e['line']})" if e["line"] else ""
+        lines.append(f"  {e['severity']:<7} {e['rule']}{at}: {e['message']}")
+    return ("legal" if ok else "invalid"), entry, "\n".join(lines)
+
+
+#: Below this many files one process is quicker than starting workers.
+PARALLEL_VALIDATION_FROM = 64
+
+
+def _validate_all(paths: list[Path]) -> list[tuple[str, dict[str, Any], str]]:
+    """Validate in order; a big batch (an organiser's folder) is spread over the cores.
+
+    Parsing round-trip YAML is pure Python and dominates the cost, so a folder of a
+    thousand lists is split between worker processes; results come back in file order.
+    """
+    workers = min(os.cpu_count() or 1, 4)
+    if len(paths) < PARALLEL_VALIDATION_FROM or workers < 2:
+        return [_validate_one(p) for p in paths]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    context = multiprocessing.get_context(method)
+    chunk = max(8, len(paths) // (workers * 4))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        return list(pool.map(_validate_one, paths, chunksize=chunk))
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    outcomes = _validate_all(list(expand_paths(args.lists)))
+    results = [entry for _, entry, _ in outcomes]
+    text_blocks = [block for _, _, block in outcomes]
+    legal = sum(status == "legal" for status, _, _ in outcomes)
+    invalid = sum(status == "invalid" for status, _, _ in outcomes)
+    unreadable = sum(status == "unreadable" for status, _, _ in outcomes)
     total = len(results)
     summary = f"{total} lists, {legal} legal, {invalid} with errors" + (f", {unreadable} unreadable" if unreadable else "")
     if args.format == "json":
