@@ -94,7 +94,7 @@ def newer_version_finding(system: GameSystem, army: ArmyListBase) -> Finding | N
         Severity.INFO,
         f"catalogue {latest} exists (this list is pinned to {army.catalogue}); upgrading changes: "
         + "; ".join(parts)
-        + f". Run 'armybuilder list upgrade' to see and apply it",
+        + ". Run 'armybuilder list upgrade' to see and apply it",
         "catalogue",
         "design: Army lists",
     )

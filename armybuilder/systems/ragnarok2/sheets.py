@@ -22,7 +22,7 @@ from armybuilder.core.system import (
 from .army import R2List, breakdown, effective, member_cost, profile, unit_cost
 from .catalog import Profile, R2Catalog
 from .editing import SCHEME_LABEL, member_tags, unit_title
-from .rules import run_rules, unit_category, war_staffs, Context
+from .rules import Context, run_rules, unit_category, war_staffs
 
 STAT_COLUMNS = ("Fighter", "N", "A.P.", "MOV", "INI", "ATT", "STR", "DEF", "RES", "AIM", "COU/FEAR", "DIS", "POW")
 
