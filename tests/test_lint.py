@@ -1,0 +1,15 @@
+"""The code base stays clean under the project's ruff configuration (pyproject.toml)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_ruff_finds_nothing():
+    ruff = Path(sys.executable).with_name("ruff")
+    out = subprocess.run([str(ruff), "check", "--no-cache", "armybuilder", "tests"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
