@@ -165,7 +165,14 @@ def parse_list(text: str, label: str = "<text>") -> ListFile:
 
 
 def new_list_file(army: ArmyListBase, path: Path | None = None) -> ListFile:
-    return ListFile(path, new_document(list_content(army), HEADER), get_system(army.system), army)
+    """A new list spells out every field, empty ones too, so a player sees what to fill in.
+
+    The written keys then stay on later saves (``written_content``); fingerprints use
+    the canonical content, so they do not depend on them.
+    """
+    content = list_content(army)
+    content.update({k: v for k, v in army.model_dump(mode="json").items() if k not in content})
+    return ListFile(path, new_document(content, HEADER), get_system(army.system), army)
 
 
 def list_fingerprint(army: ArmyListBase, cat: Catalogue) -> str:

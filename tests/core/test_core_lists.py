@@ -33,3 +33,22 @@ def test_unchanged_list_saves_byte_identical(tmp_path):
     path.write_bytes(SAMPLE.read_bytes())
     load_list(path).save()
     assert path.read_bytes() == SAMPLE.read_bytes()
+
+
+def test_new_list_file_spells_out_every_field_and_keeps_them(tmp_path):
+    from armybuilder.core.lists import list_content, new_list_file
+    from armybuilder.core.registry import get_system
+
+    system = get_system("ragnarok2")
+    cat = system.catalogue()
+    army = system.new_list(cat, faction="alahan")
+    path = tmp_path / "new.yaml"
+    new_list_file(army).save(path)
+    text = path.read_text(encoding="utf-8")
+    for key in ("units: []", "tactics: []", "communions: []", "rituals: []"):
+        assert key in text
+    loaded = load_list(path)
+    assert list_content(loaded.army) == list_content(army)
+    loaded.army = loaded.army.model_copy(update={"name": "Dawn"})
+    loaded.save()
+    assert "units: []" in path.read_text(encoding="utf-8")
