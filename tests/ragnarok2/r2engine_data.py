@@ -12,6 +12,7 @@ import textwrap
 from pathlib import Path
 
 from armybuilder.core.catalog import Catalogue, CatalogueSource
+from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
 from armybuilder.systems.ragnarok2.catalog import R2Catalog
 
 S = "mov: 10, ini: 3, att: 3, str: 3, def: 3, res: 3, cou: 5, dis: 3"
@@ -121,3 +122,15 @@ def build_catalogue(folder: Path) -> Catalogue:
     for rel, text in files.items():
         (folder / rel).write_text(textwrap.dedent(text), encoding="utf-8")
     return CatalogueSource("ragnarok2", R2Catalog, folder).resolve("1.0.0")
+
+
+def engine_army(people: str, *units, rituals=(), communions=()) -> R2List:
+    """A list from compact specs: (troop profile, count, member profiles...) per unit."""
+    return R2List(
+        catalogue="1.0.0", format="1000-ap", name="t", people=people,
+        units=[
+            Unit(troops=Troops(profile=p, count=n) if n else None, members=[Member(profile=m) for m in ms])
+            for p, n, *ms in units
+        ],
+        rituals=list(rituals), communions=list(communions),
+    )  # fmt: skip

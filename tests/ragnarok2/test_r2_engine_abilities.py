@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from r2engine_data import build_catalogue
+from r2engine_data import engine_army as army
 
-from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
 from armybuilder.systems.ragnarok2.engine import battle as b
 from armybuilder.systems.ragnarok2.engine.abilities import (
     HOOKS,
@@ -24,15 +24,6 @@ def ecat(tmp_path_factory):
     return build_catalogue(tmp_path_factory.mktemp("r2abilities"))
 
 
-def army(people, *units, rituals=(), communions=()) -> R2List:
-    return R2List(
-        catalogue="1.0.0", format="1000-ap", name="t", people=people,
-        units=[
-            Unit(troops=Troops(profile=p, count=n) if n else None, members=[Member(profile=m) for m in ms])
-            for p, n, *ms in units
-        ],
-        rituals=list(rituals), communions=list(communions),
-    )  # fmt: skip
 
 
 def duel(ecat, left=("warrior", 10), right=("warrior", 10), seed=0) -> Battle:

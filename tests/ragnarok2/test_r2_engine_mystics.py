@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from r2engine_data import build_catalogue
+from r2engine_data import engine_army as army
 
-from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
 from armybuilder.systems.ragnarok2.engine.abilities import traits_of
 from armybuilder.systems.ragnarok2.engine.battle import RITUAL_EFFECTS, Battle, Dice
 from armybuilder.systems.ragnarok2.engine.dice import test_success_probability
@@ -28,15 +28,6 @@ def ecat(tmp_path_factory):
     return build_catalogue(tmp_path_factory.mktemp("r2mystics"))
 
 
-def army(people, *units, rituals=(), communions=()) -> R2List:
-    return R2List(
-        catalogue="1.0.0", format="1000-ap", name="t", people=people,
-        units=[
-            Unit(troops=Troops(profile=p, count=n) if n else None, members=[Member(profile=m) for m in ms])
-            for p, n, *ms in units
-        ],
-        rituals=list(rituals), communions=list(communions),
-    )  # fmt: skip
 
 
 @settings(max_examples=60, deadline=None)
