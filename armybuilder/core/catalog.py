@@ -40,6 +40,15 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
+class Decision(Strict):
+    """A rules decision (rules-decisions.md) the data relies on, shown with what it decides."""
+
+    id: str
+    title: str
+    summary: str
+    provisional: bool = False
+
+
 class CatalogModel(Strict):
     """Base of a system's catalogue schema; collections are lists of entries with ids."""
 

@@ -14,7 +14,7 @@ from typing import Literal, get_args
 
 from pydantic import Field
 
-from armybuilder.core.catalog import CatalogModel, Strict
+from armybuilder.core.catalog import CatalogModel, Decision, Strict
 
 Formation = Literal["close", "scattered"]
 SchemeCategory = Literal["army-corps", "shock-troops", "support"]
@@ -377,13 +377,6 @@ class Restriction(Strict):
     can_lead: bool | None = None
     text: str
     source: str
-
-
-class Decision(Strict):
-    id: str
-    title: str
-    summary: str
-    provisional: bool = False
 
 
 class R2Catalog(CatalogModel):

@@ -19,7 +19,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from armybuilder.core.catalog import CatalogModel, Strict
+from armybuilder.core.catalog import CatalogModel, Decision, Strict
 
 Band = Literal["B", "S", "M", "L"]  # base-to-base, short, medium, long (RR: Ranges)
 Stat = Literal["fury", "guile", "will"]
@@ -205,13 +205,6 @@ class Tables(Strict):
     board_mm: int = 400
     attack_modifiers: list[str] = Field(default_factory=list)
     round_limit: int = 6  # the engine's cap for a scenario with no round count (project choice)
-
-
-class Decision(Strict):
-    id: str
-    title: str
-    summary: str
-    provisional: bool = False
 
 
 class RRCatalog(CatalogModel):
