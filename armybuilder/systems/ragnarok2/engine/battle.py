@@ -2109,6 +2109,8 @@ class Battle:
         groups = victims or target.groups
         killed, per_group, _lost = allocate_wounds(groups, wounds, in_contact, scattered)
         scores, other = self.scores, 1 - target.side
+        emptied = False
+        lost_points = 0
         for g, n in per_group:
             g.lost += n
             t = g.traits
@@ -2116,15 +2118,24 @@ class Battle:
                 g.fierce_left += n
             # eliminate_points(), inlined
             points = n * g.cost
+            lost_points += points
             scores[other] += points
             if killer is not None:
                 killer.kills += points
+            if not g.count:
+                emptied = True
         if killer is not None:
             killer.wounds_dealt_round += wounds
         if target.thaumaturge:
             target.faith += wounds
         if not killed:
             return 0  # nobody fell: numbers, troops and unit-wide traits are unchanged (no recount)
+        if not emptied:
+            # recount(), incrementally: no group was emptied, so the live groups (hence troops, MOV,
+            # unit-wide traits and the all_have() answers) are unchanged; only the numbers drop.
+            target.count -= killed
+            target.points -= lost_points
+            return killed
         target.recount()
         if target.count == 0 and not any(g.fierce_left for g in target.groups):
             target.state = "gone"
