@@ -2180,13 +2180,9 @@ class Battle:
 
     def strike(self, attacker: Fighting, defender: Fighting, st: dict, extra: bool = False) -> int:
         """One side's attacks of an exchange; returns the Wounds inflicted (before allocation)."""
-        if (
-            not attacker.count
-            and not any(g.fierce_left for g in attacker.groups)
-            or not defender.alive
-        ):
+        if not defender.alive or not attacker.count and not any(g.fierce_left for g in attacker.groups):
             return 0
-        contact = st["contact"][attacker]
+        contact = st["contact"]
         lowered = st["lowered"]
         a_tactic = attacker.tactic
         a_effects = attacker.round_effects
@@ -2195,7 +2191,7 @@ class Battle:
         d_effects = defender.round_effects
         d_base = defender.troops.base
         d_res = d_base["res"]
-        if lowered.get(defender):
+        if lowered and lowered.get(defender):
             d_def = 0
         else:
             d_def = d_base["def"]
@@ -2209,7 +2205,10 @@ class Battle:
             d_res += d_effects.get("res", 0)
         if a_tactic or d_tactic:
             base_a_shift = a_tactic.get("attack_shift", 0) - d_tactic.get("defense_shift", 0)
-            base_w_shift = a_tactic.get("wound_shift", 0) + self.wound_shift_against(defender)
+            # (wound_shift_against(defender), inlined)
+            base_w_shift = a_tactic.get("wound_shift", 0) + (
+                defender.base_wound_shift - d_tactic.get("toughness_shift", 0) if d_tactic else defender.base_wound_shift
+            )
             att_bonus, str_bonus = a_tactic.get("attack", 0), a_tactic.get("strength", 0)
         else:
             base_a_shift, base_w_shift = 0, defender.base_wound_shift
@@ -2223,17 +2222,17 @@ class Battle:
         counter_face = defender.counter_face
         survival_face = defender.survival_face
         routed = attacker.state == "rout"
-        attacker_lowered = lowered.get(attacker)
+        attacker_lowered = lowered.get(attacker) if lowered else None
         table = self.table
         dice_box = self.dice
-        from_cdf = dice_box.from_cdf
         bisect_right = bisect.bisect_right
         contest_cdf = _contest_cdf
         total = 0
         counter_dice = 0
-        left = contact
+        left = contact[attacker]
         for g in attacker.ordered:
-            fighters = min(g.count, left)
+            n = g.count
+            fighters = n if n < left else left  # min(), written out
             left -= fighters
             fierce = g.fierce_left if not extra else 0
             if fighters <= 0 and not fierce:
@@ -2293,7 +2292,7 @@ class Battle:
                     attacks = len(cdf) - 1
             if fierce:
                 # Eliminated Fierce (or one-level Possessed) fighters strike with ATT 0.
-                attacks += from_cdf(contest_cdf(table, 0 - d_def, fierce * g.dice_each, a_shift, reroll))
+                attacks += dice_box.from_cdf(contest_cdf(table, 0 - d_def, fierce * g.dice_each, a_shift, reroll))
             if survival_face:
                 attacks = self.survival_thinning(defender, attacks)
             if attacks:
@@ -2307,12 +2306,16 @@ class Battle:
                 k = bisect_right(cdf, buffer[i])
                 total += k if k < len(cdf) - 1 else len(cdf) - 1
         st["wounds"][attacker] += total
-        in_contact = st["contact"][defender]
-        killed = self.deal(
-            attacker, defender, total, in_contact, defender.current_formation == "scattered"
-        )
-        if attacker.round_effects.get("anger") and total:
-            self.deal(defender, attacker, total, attacker.count, True)  # Divine anger
+        if total:
+            # (defender.current_formation == "scattered", inlined)
+            killed = self.deal(
+                attacker, defender, total, contact[defender],
+                not (defender.formation == "close" and defender.count >= 5 and defender.state != "rout"),
+            )  # fmt: skip
+            if a_effects and a_effects.get("anger"):
+                self.deal(defender, attacker, total, attacker.count, True)  # Divine anger
+        else:
+            killed = 0  # (deal() of no Wounds does nothing)
         if counter_dice and defender.alive and attacker.alive:
             self.counter_attack(defender, attacker, counter_dice)
         if killed:
@@ -2345,73 +2348,100 @@ class Battle:
 
     def fray(self, a: Fighting, b: Fighting, implacable: bool = False) -> tuple[int, int]:
         """One combat between two units: Initiative, exchange, extra exchanges."""
-        # contact(a, b) and contact(b, a), each front computed once
-        fa, fb = a.front(), b.front()
-        if a.count:
+        # contact(a, b) and contact(b, a), each front computed once (front(), inlined)
+        na, nb = a.count, b.count
+        if a.formation == "close" and na >= 5 and a.state != "rout":
+            fa = (na + 1) // 2 if na > 2 * CLOSE_MIN_FRONT else CLOSE_MIN_FRONT
+        else:
+            fa = na
+        if b.formation == "close" and nb >= 5 and b.state != "rout":
+            fb = (nb + 1) // 2 if nb > 2 * CLOSE_MIN_FRONT else CLOSE_MIN_FRONT
+        else:
+            fb = nb
+        if na:
             n = min(fa, 2 * (fb if fb > 1 else 1) + 1)
             share = len(a.engaged) or 1
             ca = max(1, -(-n // share))  # ceil(n / share), exact on integers
         else:
             ca = 0
-        if b.count:
+        if nb:
             n = min(fb, 2 * (fa if fa > 1 else 1) + 1)
             share = len(b.engaged) or 1
             cb = max(1, -(-n // share))
         else:
             cb = 0
-        st = {
-            "contact": {a: ca, b: cb},
-            "wounds": {a: 0, b: 0},
-            "lowered": {},
-            "mutagenic": {},
-            "extra_round": 0,
-        }
+        lowered: dict[Fighting, bool] = {}
+        mutagenic: dict[Group, int] = {}
+        wounds = {a: 0, b: 0}
+        st = {"contact": {a: ca, b: cb}, "wounds": wounds, "lowered": lowered, "mutagenic": mutagenic, "extra_round": 0}
         for u in (a, b):
             # Lower DEF to 0 for the Bravery/Righteous/Fanaticism bonus when DEF is worth little.
-            if (
-                (u.troops.traits.lower_def_att or u.troops.traits.lower_def_str)
-                and u.stat("def") <= 1
-                and u.state != "rout"
-            ):
-                st["lowered"][u] = True
+            t = u.troops.traits
+            if (t.lower_def_att or t.lower_def_str) and u.stat("def") <= 1 and u.state != "rout":
+                lowered[u] = True
             if not u.round_effects or not u.round_effects.get("mutagenic"):
                 continue  # (nothing else follows in this loop)
             for g in u.groups:
                 if g.count and g.traits.mutagenic is not None:
                     roll = self.dice.d6()
                     bonus = 0 if roll == 1 else roll + g.traits.mutagenic
-                    st["mutagenic"][g] = max(0, min(bonus, 2 + max(g.traits.mutagenic, 0)))
-        charge_a = 3 if a.charge_bonus and not implacable else 0
-        charge_b = 3 if b.charge_bonus and not implacable else 0
-        ini_a = (0 if a.state == "rout" else a.stat("ini")) + charge_a
-        ini_b = (0 if b.state == "rout" else b.stat("ini")) + charge_b
+                    mutagenic[g] = max(0, min(bonus, 2 + max(g.traits.mutagenic, 0)))
+        # stat("ini"), inlined
+        if a.state == "rout":
+            ini_a = 0
+        else:
+            ini_a = a.troops.base["ini"]
+            if a.tactic:
+                ini_a += a.tactic.get("initiative", 0)
+            if a.round_effects:
+                ini_a += a.round_effects.get("ini", 0)
+        if b.state == "rout":
+            ini_b = 0
+        else:
+            ini_b = b.troops.base["ini"]
+            if b.tactic:
+                ini_b += b.tactic.get("initiative", 0)
+            if b.round_effects:
+                ini_b += b.round_effects.get("ini", 0)
+        if not implacable:
+            if a.charge_bonus:
+                ini_a += 3
+            if b.charge_bonus:
+                ini_b += 3
         a_first = self.dice.chance(_opposed_p(ini_a, ini_b, a.side == self.winner_of_roll))
         first, second = (a, b) if a_first else (b, a)
-        self.strike(first, second, st)
-        self.strike(second, first, st)
+        strike = self.strike
+        strike(first, second, st)
+        strike(second, first, st)
         # Extra exchanges: War fury, Born killer, Brutish charge... one die per fighter.
-        extra = {}
-        for u in (a, b):
-            bonus = (u.round_effects.get("war-fury", 0) if u.round_effects else 0) + (
-                u.tactic.get("extra_exchange", 0) if u.tactic else 0
-            )
-            most = 0
-            if bonus or u.extra_traits:
-                for g in u.groups:
-                    if g.count:
-                        n = g.traits.extra_exchanges + (1 if g.traits.brutish_charge and u.charged else 0) + bonus
-                        if n > most:
-                            most = n
-            extra[u] = most
-        for r in range(1, max(extra.values()) + 1):
-            if not (first.alive and second.alive):
-                break
-            st["extra_round"] = r
-            if extra[first] >= r:
-                self.strike(first, second, st, extra=True)
-            if extra[second] >= r and second.alive and first.alive:
-                self.strike(second, first, st, extra=True)
-        return st["wounds"][a], st["wounds"][b]
+        ea = self._extra_exchanges(a) if a.extra_traits or a.round_effects or a.tactic else 0
+        eb = self._extra_exchanges(b) if b.extra_traits or b.round_effects or b.tactic else 0
+        if ea or eb:
+            e_first, e_second = (ea, eb) if a_first else (eb, ea)
+            for r in range(1, (ea if ea > eb else eb) + 1):
+                if not (first.alive and second.alive):
+                    break
+                st["extra_round"] = r
+                if e_first >= r:
+                    strike(first, second, st, extra=True)
+                if e_second >= r and second.alive and first.alive:
+                    strike(second, first, st, extra=True)
+        return wounds[a], wounds[b]
+
+    @staticmethod
+    def _extra_exchanges(u: Fighting) -> int:
+        """Extra exchanges of a unit in a fray (the most of its live groups)."""
+        bonus = (u.round_effects.get("war-fury", 0) if u.round_effects else 0) + (
+            u.tactic.get("extra_exchange", 0) if u.tactic else 0
+        )
+        most = 0
+        if bonus or u.extra_traits:
+            for g in u.groups:
+                if g.count:
+                    n = g.traits.extra_exchanges + (1 if g.traits.brutish_charge and u.charged else 0) + bonus
+                    if n > most:
+                        most = n
+        return most
 
     def outcome(self, a: Fighting, b: Fighting, wa: int, wb: int) -> None:
         """Outcome of the fray: more Wounds wins (ties: winner of the tactical roll); morale roll."""
