@@ -768,7 +768,11 @@ def allocate_wounds(
         return killed, ([(g, killed)] if killed else []), wounds
     live = [g for g in groups if g.count > 0]
     killed = 0
-    per_group: dict[int, int] = {}
+    # Eliminations per group: (first_g, first_n) while one group only is hit (the usual case),
+    # then a dict by id(group).
+    first_g: Group | None = None
+    first_n = 0
+    per_group: dict[int, int] | None = None
     reach = in_contact
     while wounds > 0 and (reach > 0 or scattered):
         # The fighter closest to death (fewest Wound levels left); troops before Characters.
@@ -788,21 +792,24 @@ def allocate_wounds(
             break
         wounds -= need
         g.count -= 1
-        g.damage = 0
+        wl = g.wound_levels
+        # Then as many fresh fighters of that group as stay the cheapest to finish.  When the one
+        # finished was unwounded (need == wl), g's fresh fighters are the argmin above, so they are
+        # the cheapest: the scan below is only needed after finishing a wounded fighter.
+        cheapest = True
+        if g.damage:
+            g.damage = 0
+            # (Ties go to the group listed first, as the one-at-a-time greedy would do.)
+            for i, h in enumerate(live):
+                if h is g or h.count == 0:
+                    continue
+                left = h.wound_levels - h.damage
+                if left > wl or (left == wl and (h.character > g_char or (h.character == g_char and i > gi))):
+                    continue  # (left, character) > (wl, g's), or equal and listed after g
+                cheapest = False
+                break
         n = 1
         reach -= 1
-        # Then as many fresh fighters of that group as stay the cheapest to finish.
-        wl = g.wound_levels
-        # (Ties go to the group listed first, as the one-at-a-time greedy would do.)
-        cheapest = True
-        for i, h in enumerate(live):
-            if h is g or h.count == 0:
-                continue
-            left = h.wound_levels - h.damage
-            if left > wl or (left == wl and (h.character > g_char or (h.character == g_char and i > gi))):
-                continue  # (left, character) > (wl, g's), or equal and listed after g
-            cheapest = False
-            break
         if cheapest:
             more = min(g.count, wounds // wl, reach if not scattered else g.count)
             if more > 0:
@@ -811,9 +818,17 @@ def allocate_wounds(
                 n += more
                 reach -= more
         killed += n
-        per_group[id(g)] = per_group.get(id(g), 0) + n
-    lost = wounds
-    return killed, [(g, per_group[id(g)]) for g in groups if id(g) in per_group], lost
+        if first_g is None:
+            first_g, first_n = g, n
+        elif per_group is None and g is first_g:
+            first_n += n
+        else:
+            if per_group is None:
+                per_group = {id(first_g): first_n}
+            per_group[id(g)] = per_group.get(id(g), 0) + n
+    if per_group is None:
+        return killed, ([(first_g, first_n)] if first_g is not None else []), wounds
+    return killed, [(g, per_group[id(g)]) for g in groups if id(g) in per_group], wounds
 
 
 # --------------------------------------------------------------------------- building the armies
