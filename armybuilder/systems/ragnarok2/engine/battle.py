@@ -164,13 +164,16 @@ class Dice:
         """Successes of *n* draws below *p* (the same uniforms, in order, as n calls of u())."""
         hits = 0
         buffer, i = self.buffer, self.index
-        for _ in range(n):
+        while n > 0:
             if i >= len(buffer):
                 buffer = self.buffer = self.rng.random(_BLOCK).tolist()
                 i = 0
-            if buffer[i] < p:
-                hits += 1
-            i += 1
+            j = i + n if i + n < len(buffer) else len(buffer)
+            for x in buffer[i:j]:  # (a slice of the block: cheaper than indexing one by one)
+                if x < p:
+                    hits += 1
+            n -= j - i
+            i = j
         self.index = i
         return hits
 
@@ -1804,10 +1807,23 @@ class Battle:
         if target is None:
             return
         start = target.count
-        d = self.distance(u, target)
-        shooting_fighters = (
-            u.count if u.current_formation == "scattered" else min(u.count, 2 * u.front())
-        )
+        d = abs(target.pos - u.pos)
+        # A close unit shoots with its two front ranks: 2 x front() >= its numbers, so all of
+        # its fighters (as for a scattered unit); the count, as min(u.count, 2 * u.front()) was.
+        shooting_fighters = u.count
+        if len(shooters) == 1:
+            # One group of marksmen (the usual case): its band only, no band loop.
+            g = shooters[0]
+            band = _band(g.profile.ranged, d)
+            if band is not None:
+                if band != "short" and self.field_effects.get("downpour"):
+                    self.logging and self.say(f"{u.name}: the downpour stops the {band}-range shots")
+                else:
+                    n = g.count if g.count < shooting_fighters else shooting_fighters
+                    difficulty = aim_difficulty(self.data, band, target.troops.profile.size, moved=moved)
+                    self.volley(u, g, target, n, difficulty, _BAND_LABELS[band])
+            self.shooting_morale(target, start)
+            return
         g_bands = [(g, _band(g.profile.ranged, d)) for g in shooters]  # the distance does not change
         for band in ("short", "medium", "long"):
             for g, g_band in g_bands:
@@ -1827,20 +1843,37 @@ class Battle:
     def best_shooting_target(self, u: Fighting, shooters: list[Group]) -> Fighting | None:
         best, best_value = None, 0.0
         pos = u.pos
+        reach = 0
+        for g in shooters:
+            if g.profile.ranged.long > reach:
+                reach = g.profile.ranged.long
         for e in self.sides[1 - u.side]:
             if not e.alive:
                 continue
             d = abs(e.pos - pos)
+            if d > reach:
+                continue  # no shooter in range: worth 0, never better than best_value (>= 0)
             value = 0.0
             size = res = None
             for g in shooters:
                 w = g.profile.ranged
-                band = _band(w, d)
-                if band is None:
+                # _band(w, d), inlined
+                if d <= w.short:
+                    band = "short"
+                elif d <= w.medium:
+                    band = "medium"
+                elif d <= w.long:
+                    band = "long"
+                else:
                     continue
                 if size is None:
-                    size = e.troops.profile.size
-                    res = e.stat("res")
+                    troops = e.troops
+                    size = troops.profile.size
+                    res = troops.base["res"]  # e.stat("res"), inlined
+                    if e.tactic:
+                        res += e.tactic.get("resistance", 0)
+                    if e.round_effects:
+                        res += e.round_effects.get("res", 0)
                 # Per template group (one catalogue per template): hit chance x mean Wounds of a shot.
                 shot = g.shot_value.get((band, size, res))
                 if shot is None:
@@ -1892,11 +1925,18 @@ class Battle:
                     self.deal(None, friend, w, friend.count, True)
                     self.logging and self.say(f"  {share} shots hit {friend.name} in the fray: {w} Wounds")
         hits = self.survival_thinning(target, hits)
-        shift = self.wound_shift_against(target)
-        wounds = self.dice.from_cdf(
-            _contest_cdf(self.table, weapon.strength - target.stat("res"), hits, shift)
-        )
-        killed = self.deal(u, target, wounds, in_contact=target.count, scattered=True)
+        # wound_shift_against(target) and target.stat("res"), inlined
+        tactic, effects = target.tactic, target.round_effects
+        res = target.troops.base["res"]
+        if tactic:
+            shift = target.base_wound_shift - tactic.get("toughness_shift", 0)
+            res += tactic.get("resistance", 0)
+        else:
+            shift = target.base_wound_shift
+        if effects:
+            res += effects.get("res", 0)
+        wounds = self.dice.from_cdf(_contest_cdf(self.table, weapon.strength - res, hits, shift))
+        killed = self.deal(u, target, wounds, target.count, True)
         if self.logging:
             who = u.name if g.profile.name == u.name else f"{u.name} ({g.profile.name})"
             self.say(
