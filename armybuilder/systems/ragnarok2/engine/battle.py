@@ -571,15 +571,23 @@ class Fighting:
     def power(self, charging: bool = False, charged: bool = False) -> int:
         """Sum of the fighters' Power; doubled for a close unit in a charge (either side)."""
         total = 0
-        for g in self.groups:
-            if g.count:
-                bonus = (g.traits.charge_power if charging else 0) + (
-                    g.traits.charged_power if charged else 0
-                )
-                total += g.count * (g.power_each + bonus)
-        if (charging or charged) and self.formation == "close" and self.count >= 5 and self.state != "rout":
-            total *= 2  # (current_formation == "close", inlined)
-        return total + self.tactic.get("power", 0)
+        if charging or charged:
+            for g in self.groups:
+                n = g.count
+                if n:
+                    t = g.traits
+                    total += n * (
+                        g.power_each + (t.charge_power if charging else 0) + (t.charged_power if charged else 0)
+                    )
+            if self.formation == "close" and self.count >= 5 and self.state != "rout":
+                total *= 2  # (current_formation == "close", inlined)
+        else:
+            for g in self.groups:
+                n = g.count
+                if n:
+                    total += n * g.power_each
+        tactic = self.tactic
+        return total + tactic.get("power", 0) if tactic else total
 
     def all_have(self, attr: str) -> bool:
         """Every live fighter has this trait (memoised until the next recount())."""
@@ -1014,6 +1022,9 @@ class Battle:
         self.round = 0
         self.field_effects: dict[str, int] = {}
         self._expected: dict[tuple, float] = {}
+        # Units maintenance() must visit: dealt Wounds since the last one, or with Reinforcements
+        # waiting or a wounded Regenerating fighter (filled by deal(), renewed by maintenance()).
+        self._upkeep: set[Fighting] = set()
         if log:
             for side, info in enumerate(self.info):
                 if info["unhandled"]:
@@ -1677,17 +1688,23 @@ class Battle:
         """Seed: Courage tests of the assailant and of the assailed."""
         if unit.all_have("fear_immune"):
             return False
-        other_fear = other.fear
-        frightening_other = other_fear is not None or other.all_have("frightening")
-        if not frightening_other:
+        other_fear = other.troops.profile.fear  # (the fear property, inlined)
+        if other_fear is None and not other.all_have("frightening"):
             return False
-        if unit.fear is None:  # courageous
+        fear = unit.troops.profile.fear
+        if fear is None:  # courageous
             return True
-        if unit.all_have("born_killer") and unit.fear >= (other_fear or 0):
+        if unit.all_have("born_killer") and fear >= (other_fear or 0):
             return False
-        return unit.fear < (
-            max((g.profile.fear or 0) for g in other.groups if g.count) if other.count else 0
-        )
+        if not other.count:
+            return fear < 0
+        most = None  # max((g.profile.fear or 0) for live groups), written out
+        for g in other.groups:
+            if g.count:
+                f = g.profile.fear or 0
+                if most is None or f > most:
+                    most = f
+        return most is not None and fear < most
 
     def courage_test(self, unit: Fighting, frightening: Fighting, unit_charging: bool) -> bool:
         """Contest table: COU − FEAR, FEAR modified by the balance of Power (seed: Repelling)."""
@@ -1695,8 +1712,7 @@ class Battle:
         if fear <= unit.immune_fear:
             return True
         balance = balance_of_power(
-            frightening.power(charging=not unit_charging, charged=unit_charging),
-            unit.power(charging=unit_charging, charged=not unit_charging),
+            frightening.power(not unit_charging, unit_charging), unit.power(unit_charging, not unit_charging)
         )
         modifier = (
             row_value(self.fear_rows, balance, default=0)
@@ -1789,7 +1805,7 @@ class Battle:
         u.pos = target.pos + (-1.0 if u.side == 0 else 1.0)
         u.charged = True
         target.was_charged = True
-        u.charge_bonus = u.power(charging=True) >= target.power(charged=True)
+        u.charge_bonus = u.power(True) >= target.power(False, True)
         u.engaged.add(target.index)
         target.engaged.add(u.index)
         self.logging and self.say(f"{u.name} charges {target.name}" + (" (+3 Initiative)" if u.charge_bonus else ""))
@@ -2163,6 +2179,7 @@ class Battle:
             return 0
         groups = victims or target.groups
         killed, per_group, _lost = allocate_wounds(groups, wounds, in_contact, scattered)
+        self._upkeep.add(target)  # lost, damage or fierce_left may have changed: maintenance() looks
         scores, other = self.scores, 1 - target.side
         emptied = False
         lost_points = 0
@@ -2510,10 +2527,10 @@ class Battle:
         self.morale(winner, loser)
 
     def morale_difficulty(self, winner: Fighting, loser: Fighting) -> int:
-        lower = 1 if (winner.frightening and not loser.frightening) else 0
+        # (winner.frightening and not loser.frightening, inlined)
+        lower = 1 if winner.troops.profile.fear is not None and loser.troops.profile.fear is None else 0
         balance = balance_of_power(
-            loser.power(charging=loser.charged, charged=loser.was_charged),
-            winner.power(charging=winner.charged, charged=winner.was_charged),
+            loser.power(loser.charged, loser.was_charged), winner.power(winner.charged, winner.was_charged)
         )
         if self.outcome_rows:
             return row_value(self.outcome_rows, balance, lower)
@@ -2521,14 +2538,13 @@ class Battle:
         return (4, 6, 8, 10, 12)[min(order.index(balance) + lower, 4)]
 
     def morale(self, winner: Fighting, loser: Fighting) -> None:
-        if loser.all_have("auto_morale") or loser.state == "rout":
+        if loser.state == "rout" or loser.all_have("auto_morale"):
             return
         difficulty = self.morale_difficulty(winner, loser)
-        value = loser.cou_value + loser.cou_bonus + loser.tactic.get("courage", 0)
-        if loser.current_formation == "close":
-            value = max(
-                value, loser.dis_value + loser.dis_bonus + loser.tactic.get("discipline", 0)
-            )
+        tactic = loser.tactic
+        value = loser.cou_value + loser.cou_bonus + (tactic.get("courage", 0) if tactic else 0)
+        if loser.formation == "close" and loser.count >= 5:  # current_formation == "close" (not routed here)
+            value = max(value, loser.dis_value + loser.dis_bonus + (tactic.get("discipline", 0) if tactic else 0))
         ones_fail = not loser.all_have("morale_no_auto_fail")
         if self.test(value, difficulty, loser.best_of, ones_fail):
             return
@@ -2586,8 +2602,17 @@ class Battle:
 
     def maintenance(self) -> None:
         """Fierce removals, Regeneration/X, Reinforcement; formations checked."""
+        # Only the units in _upkeep can have a group with lost, fierce_left, reinforcements or a
+        # Regenerating wounded fighter, or no fighter left without being gone (deal() adds every unit
+        # it touches): for the others the loop below changes nothing and rolls no die.
+        upkeep = self._upkeep
+        if not upkeep:
+            return
+        keep: set[Fighting] = set()
         for side in (0, 1):
             for u in self.sides[side]:
+                if u not in upkeep:
+                    continue
                 changed = False  # a count changed (recount() is kept in step with counts elsewhere)
                 for g in u.groups:
                     if not (g.lost or g.damage or g.fierce_left or g.reinforcements):
@@ -2617,11 +2642,14 @@ class Battle:
                         self.logging and self.say(f"{g.reinforcements} {g.profile.name} return as reinforcements")
                         g.reinforcements = 0
                     g.lost = 0
+                    if g.reinforcements or (g.damage and x):
+                        keep.add(u)  # something left to do at the next maintenance
                 if changed:
                     u.recount()
                 if u.count == 0 and u.state != "gone":
                     u.state = "gone"
                     self.break_contacts(u)
+        self._upkeep = keep
 
     # -- the whole game -------------------------------------------------------
 
