@@ -593,7 +593,12 @@ class Fighting:
         """Every live fighter has this trait (memoised until the next recount())."""
         cached = self.all_cache.get(attr)
         if cached is None:
-            cached = self.all_cache[attr] = all(getattr(g.traits, attr) for g in self.groups if g.count > 0)
+            cached = True  # all(getattr(g.traits, attr) for the live groups), without a generator
+            for g in self.groups:
+                if g.count > 0 and not getattr(g.traits, attr):
+                    cached = False
+                    break
+            self.all_cache[attr] = cached
         return cached
 
     def points_alive(self) -> float:
@@ -1899,7 +1904,8 @@ class Battle:
                     )
                 value += g.count * shot[0] * shot[1]
             troops = e.troops  # value_of_wounds(), inlined
-            value = value / max(troops.wound_levels, 1) * troops.cost
+            wl = troops.wound_levels
+            value = value / (wl if wl > 1 else 1) * troops.cost
             if e.engaged:
                 # Shooting into the fray: half the hits go to the friends in contact.
                 friend = self.enemy_unit(e, next(iter(e.engaged)))
@@ -2480,14 +2486,18 @@ class Battle:
                 ini_a += 3
             if b.charge_bonus:
                 ini_b += 3
-        a_first = self.dice.chance(_opposed_p(ini_a, ini_b, a.side == self.winner_of_roll))
+        a_first = self.dice.u() < _opposed_p(ini_a, ini_b, a.side == self.winner_of_roll)  # (chance(), inlined)
         first, second = (a, b) if a_first else (b, a)
         strike = self.strike
         strike(first, second, st)
         strike(second, first, st)
         # Extra exchanges: War fury, Born killer, Brutish charge... one die per fighter.
-        ea = self._extra_exchanges(a) if a.extra_traits or a.round_effects or a.tactic else 0
-        eb = self._extra_exchanges(b) if b.extra_traits or b.round_effects or b.tactic else 0
+        effects, tactic = a.round_effects, a.tactic
+        bonus = (effects.get("war-fury", 0) if effects else 0) + (tactic.get("extra_exchange", 0) if tactic else 0)
+        ea = self._extra_exchanges(a, bonus) if bonus or a.extra_traits else 0
+        effects, tactic = b.round_effects, b.tactic
+        bonus = (effects.get("war-fury", 0) if effects else 0) + (tactic.get("extra_exchange", 0) if tactic else 0)
+        eb = self._extra_exchanges(b, bonus) if bonus or b.extra_traits else 0
         if ea or eb:
             e_first, e_second = (ea, eb) if a_first else (eb, ea)
             for r in range(1, (ea if ea > eb else eb) + 1):
@@ -2501,18 +2511,14 @@ class Battle:
         return wounds[a], wounds[b]
 
     @staticmethod
-    def _extra_exchanges(u: Fighting) -> int:
-        """Extra exchanges of a unit in a fray (the most of its live groups)."""
-        bonus = (u.round_effects.get("war-fury", 0) if u.round_effects else 0) + (
-            u.tactic.get("extra_exchange", 0) if u.tactic else 0
-        )
+    def _extra_exchanges(u: Fighting, bonus: int) -> int:
+        """Extra exchanges of a unit in a fray (the most of its live groups; *bonus*: War fury, tactic)."""
         most = 0
-        if bonus or u.extra_traits:
-            for g in u.groups:
-                if g.count:
-                    n = g.traits.extra_exchanges + (1 if g.traits.brutish_charge and u.charged else 0) + bonus
-                    if n > most:
-                        most = n
+        for g in u.groups:
+            if g.count:
+                n = g.traits.extra_exchanges + (1 if g.traits.brutish_charge and u.charged else 0) + bonus
+                if n > most:
+                    most = n
         return most
 
     def outcome(self, a: Fighting, b: Fighting, wa: int, wb: int) -> None:
