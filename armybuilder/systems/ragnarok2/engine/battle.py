@@ -1868,43 +1868,46 @@ class Battle:
         for g in shooters:
             if g.profile.ranged.long > reach:
                 reach = g.profile.ranged.long
+        single = shooters[0] if len(shooters) == 1 else None  # one group of marksmen: the usual case
         for e in self.sides[1 - u.side]:
             if not e.alive:
                 continue
             d = abs(e.pos - pos)
             if d > reach:
                 continue  # no shooter in range: worth 0, never better than best_value (>= 0)
-            value = 0.0
-            size = res = None
-            for g in shooters:
-                w = g.profile.ranged
-                # _band(w, d), inlined
-                if d <= w.short:
-                    band = "short"
-                elif d <= w.medium:
-                    band = "medium"
-                elif d <= w.long:
-                    band = "long"
-                else:
-                    continue
-                if size is None:
-                    troops = e.troops
-                    size = troops.profile.size
-                    res = troops.base["res"]  # e.stat("res"), inlined
-                    if e.tactic:
-                        res += e.tactic.get("resistance", 0)
-                    if e.round_effects:
-                        res += e.round_effects.get("res", 0)
-                # Per template group (one catalogue per template): hit chance x mean Wounds of a shot.
-                shot = g.shot_value.get((band, size, res))
+            troops = e.troops
+            size = troops.profile.size
+            res = troops.base["res"]  # e.stat("res"), inlined
+            if e.tactic:
+                res += e.tactic.get("resistance", 0)
+            if e.round_effects:
+                res += e.round_effects.get("res", 0)
+            if single is not None:
+                # The loop below for one group (in range: d <= reach); 0.0 + x == x, the same float.
+                w = single.profile.ranged
+                band = "short" if d <= w.short else ("medium" if d <= w.medium else "long")
+                shot = single.shot_value.get((band, size, res))
                 if shot is None:
-                    shot = g.shot_value[(band, size, res)] = (
-                        _test_p(g.profile.aim or 0, aim_difficulty(self.data, band, size), 1),
-                        _die_mean(self.table, w.strength - res),
-                    )
-                value += g.count * shot[0] * shot[1]
-            troops = e.troops  # value_of_wounds(), inlined
-            wl = troops.wound_levels
+                    shot = self._shot_value(single, band, size, res)
+                value = single.count * shot[0] * shot[1]
+            else:
+                value = 0.0
+                for g in shooters:
+                    w = g.profile.ranged
+                    # _band(w, d), inlined
+                    if d <= w.short:
+                        band = "short"
+                    elif d <= w.medium:
+                        band = "medium"
+                    elif d <= w.long:
+                        band = "long"
+                    else:
+                        continue
+                    shot = g.shot_value.get((band, size, res))
+                    if shot is None:
+                        shot = self._shot_value(g, band, size, res)
+                    value += g.count * shot[0] * shot[1]
+            wl = troops.wound_levels  # value_of_wounds(), inlined
             value = value / (wl if wl > 1 else 1) * troops.cost
             if e.engaged:
                 # Shooting into the fray: half the hits go to the friends in contact.
@@ -1915,6 +1918,14 @@ class Battle:
             if value > best_value:
                 best, best_value = e, value
         return best
+
+    def _shot_value(self, g: Group, band: str, size: str, res: int) -> tuple[float, float]:
+        """(hit chance, mean Wounds) of one shot of *g*, memoised per template group (one catalogue per template)."""
+        shot = g.shot_value[(band, size, res)] = (
+            _test_p(g.profile.aim or 0, aim_difficulty(self.data, band, size), 1),
+            _die_mean(self.table, g.profile.ranged.strength - res),
+        )
+        return shot
 
     def volley(
         self, u: Fighting, g: Group, target: Fighting, shooters: int, difficulty: int, label: str
@@ -2312,11 +2323,11 @@ class Battle:
             n = g.count
             fighters = n if n < left else left  # min(), written out
             left -= fighters
-            fierce = g.fierce_left if not extra else 0
-            if fighters <= 0 and not fierce:
-                continue
             t = g.traits
             if extra:
+                if fighters <= 0:
+                    continue
+                fierce = 0
                 bonus = (a_effects.get("war-fury", 0) if a_effects else 0) + (
                     a_tactic.get("extra_exchange", 0) if a_tactic else 0
                 )
@@ -2329,29 +2340,22 @@ class Battle:
                     continue
                 dice = fighters
             else:
+                fierce = g.fierce_left
+                if fighters <= 0 and not fierce:
+                    continue
                 dice = fighters * g.dice_each
             profile = g.profile
             att = 0 if routed else profile.att + att_bonus
             strength = profile.str_ + str_bonus
-            a_shift, w_shift = base_a_shift, base_w_shift
             if attacker_lowered:
                 att += t.lower_def_att
                 strength += t.lower_def_str
-            if not g.plain:
-                if t.possessed and g.wound_levels > 1 and g.count == 1:
-                    att += g.damage
-                    strength += g.damage
-                if t.concentration and not extra:
-                    att += t.concentration
-                if t.mutagenic is not None and g in st["mutagenic"]:
-                    att += st["mutagenic"][g]
-                if t.sequence and not extra and not routed:
-                    seq = max(0, min(t.sequence, att - 1 - d_def))
-                    dice += seq * fighters
-                    att -= seq
-                if t.master_strike is not None and not routed:
-                    a_shift -= 1
-                    strength += min(att, profile.att) + t.master_strike
+            if g.plain:
+                a_shift = base_a_shift
+            else:
+                att, strength, dice, a_shift = self._special_attacks(
+                    g, st, extra, routed, fighters, dice, att, strength, base_a_shift, d_def
+                )
             reroll = t.attack_reroll or grace
             if counter_face:
                 attacks, ones = self.attack_roll(_column(table, att - d_def, a_shift, reroll), dice)
@@ -2374,7 +2378,7 @@ class Battle:
             if survival_face:
                 attacks = self.survival_thinning(defender, attacks)
             if attacks:
-                cdf = contest_cdf(table, strength - d_res, attacks, w_shift, grace)  # from_cdf(), inlined
+                cdf = contest_cdf(table, strength - d_res, attacks, base_w_shift, grace)  # from_cdf(), inlined
                 i = dice_box.index
                 buffer = dice_box.buffer
                 if i >= len(buffer):
@@ -2401,6 +2405,30 @@ class Battle:
                 f"  {attacker.name} inflicts {total} Wounds on {defender.name}: {killed} eliminated"
             )
         return total
+
+    @staticmethod
+    def _special_attacks(
+        g: Group, st: dict, extra: bool, routed: bool, fighters: int, dice: int, att: int, strength: int,
+        a_shift: int, d_def: int,
+    ) -> tuple[int, int, int, int]:  # fmt: skip
+        """(ATT, STR, dice, attack shift) of a group with a trait that changes its attacks (not plain)."""
+        t = g.traits
+        profile = g.profile
+        if t.possessed and g.wound_levels > 1 and g.count == 1:
+            att += g.damage
+            strength += g.damage
+        if t.concentration and not extra:
+            att += t.concentration
+        if t.mutagenic is not None and g in st["mutagenic"]:
+            att += st["mutagenic"][g]
+        if t.sequence and not extra and not routed:
+            seq = max(0, min(t.sequence, att - 1 - d_def))
+            dice += seq * fighters
+            att -= seq
+        if t.master_strike is not None and not routed:
+            a_shift -= 1
+            strength += min(att, profile.att) + t.master_strike
+        return att, strength, dice, a_shift
 
     def counter_attack(self, defender: Fighting, attacker: Fighting, dice: int) -> None:
         g = defender.troops
