@@ -758,23 +758,29 @@ def allocate_wounds(
     always finished first, which maximises the eliminations.  Returns
     (eliminated, [(group, eliminated)], Wounds lost).  Mutates the groups.
     """
-    only = None
-    n_live = 0
+    live = []
     for h in groups:
         if h.count > 0:
-            only = h
-            n_live += 1
-    if n_live == 1:
+            live.append(h)
+    if len(live) == 1:
         # One kind of fighter: the same greedy result in closed form (the hot path).
-        g = only
+        # (min()/max() written out in this function: builtin calls cost more than the tests.)
+        g = live[0]
         wl = g.wound_levels
-        cap = g.count if scattered else min(g.count, max(in_contact, 0))
+        cap = g.count
+        if not scattered and in_contact < cap:
+            cap = in_contact if in_contact > 0 else 0
         killed = 0
         if g.damage and cap > 0 and wounds >= wl - g.damage:
             wounds -= wl - g.damage
             g.damage = 0
             killed = 1
-        more = min(cap - killed, wounds // wl) if cap > killed else 0
+        if cap > killed:
+            more = wounds // wl
+            if cap - killed < more:
+                more = cap - killed
+        else:
+            more = 0
         killed += more
         wounds -= more * wl
         g.count -= killed
@@ -782,7 +788,6 @@ def allocate_wounds(
             g.damage += wounds  # < wl - damage here: a wounded survivor
             wounds = 0
         return killed, ([(g, killed)] if killed else []), wounds
-    live = [g for g in groups if g.count > 0]
     killed = 0
     # Eliminations per group: (first_g, first_n) while one group only is hit (the usual case),
     # then a dict by id(group).
@@ -827,7 +832,11 @@ def allocate_wounds(
         n = 1
         reach -= 1
         if cheapest:
-            more = min(g.count, wounds // wl, reach if not scattered else g.count)
+            more = wounds // wl
+            if g.count < more:
+                more = g.count
+            if not scattered and reach < more:
+                more = reach
             if more > 0:
                 g.count -= more
                 wounds -= more * wl
@@ -2464,16 +2473,25 @@ class Battle:
             fb = (nb + 1) // 2 if nb > 2 * CLOSE_MIN_FRONT else CLOSE_MIN_FRONT
         else:
             fb = nb
+        # (min()/max() written out: builtin calls cost more than the tests)
         if na:
-            n = min(fa, 2 * (fb if fb > 1 else 1) + 1)
+            n = 2 * (fb if fb > 1 else 1) + 1
+            if fa < n:
+                n = fa
             share = len(a.engaged) or 1
-            ca = max(1, -(-n // share))  # ceil(n / share), exact on integers
+            ca = -(-n // share)  # ceil(n / share), exact on integers
+            if ca < 1:
+                ca = 1
         else:
             ca = 0
         if nb:
-            n = min(fb, 2 * (fa if fa > 1 else 1) + 1)
+            n = 2 * (fa if fa > 1 else 1) + 1
+            if fb < n:
+                n = fb
             share = len(b.engaged) or 1
-            cb = max(1, -(-n // share))
+            cb = -(-n // share)
+            if cb < 1:
+                cb = 1
         else:
             cb = 0
         lowered: dict[Fighting, bool] = {}
@@ -2600,7 +2618,7 @@ class Battle:
         enemies = self.sides[1]
         for u in self.sides[0]:
             if u.engaged:
-                for j in sorted(u.engaged):
+                for j in sorted(u.engaged) if len(u.engaged) > 1 else u.engaged:
                     e = enemies[j]
                     keyed.append((-(u.points + e.points), len(keyed), u, e))  # points_alive(), inlined
         if not keyed:
