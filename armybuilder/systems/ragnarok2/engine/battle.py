@@ -480,7 +480,10 @@ class Fighting:
         f.ordered = [groups[i] for i in ordered_at]
         f.shooting_groups = [groups[i] for i in shooting_at] if shooting_at else []
         f.mystic, f.base_wound_shift, f.survival_face = self.mystic, self.base_wound_shift, self.survival_face
-        f.counter_face, f.thaumaturge, f.points, f.all_cache = self.counter_face, self.thaumaturge, self.points, {}
+        f.counter_face, f.thaumaturge, f.points = self.counter_face, self.thaumaturge, self.points
+        # all_have() answers depend only on which groups are alive (and their traits): shared with the
+        # template and its other copies until this copy's live groups change (recount() gives it a new dict).
+        f.all_cache = self.all_cache
         f.warrior_mage, f.warrior_monk, f.implacable, f._mov = self.warrior_mage, self.warrior_monk, self.implacable, self._mov
         f.extra_traits, f.layout = self.extra_traits, None
         return f
@@ -657,9 +660,10 @@ def balance_of_power(mine: int, theirs: int) -> int:
     if mine <= 0:
         return -3
     if mine >= theirs:
-        return min(mine // theirs, 3)
-    r = min(theirs // mine, 3)
-    return 1 if r == 1 else -r
+        r = mine // theirs
+        return r if r < 3 else 3
+    r = theirs // mine
+    return 1 if r == 1 else (-r if r < 3 else -3)
 
 
 def row_value(rows, ratio: int, lower: int = 0, default: int = 8) -> int:
@@ -1998,7 +2002,7 @@ class Battle:
         if target.all_have("auto_morale"):
             return
         value = target.cou_value + target.cou_bonus + target.tactic.get("courage", 0)
-        if target.current_formation == "close":
+        if target.formation == "close" and target.count >= 5:  # current_formation == "close" (not routed here)
             value = max(
                 value, target.dis_value + target.dis_bonus + target.tactic.get("discipline", 0)
             )
