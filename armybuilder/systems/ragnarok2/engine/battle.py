@@ -1882,6 +1882,11 @@ class Battle:
             if g.profile.ranged.long > reach:
                 reach = g.profile.ranged.long
         single = shooters[0] if len(shooters) == 1 else None  # one group of marksmen: the usual case
+        if single is not None:
+            # (read once: attributes of the pydantic profile and weapon cost more than locals)
+            w = single.profile.ranged
+            short, medium = w.short, w.medium
+            memo, count = single.shot_value, single.count
         for e in self.sides[1 - u.side]:
             if not e.alive:
                 continue
@@ -1897,12 +1902,11 @@ class Battle:
                 res += e.round_effects.get("res", 0)
             if single is not None:
                 # The loop below for one group (in range: d <= reach); 0.0 + x == x, the same float.
-                w = single.profile.ranged
-                band = "short" if d <= w.short else ("medium" if d <= w.medium else "long")
-                shot = single.shot_value.get((band, size, res))
+                band = "short" if d <= short else ("medium" if d <= medium else "long")
+                shot = memo.get((band, size, res))
                 if shot is None:
                     shot = self._shot_value(single, band, size, res)
-                value = single.count * shot[0] * shot[1]
+                value = count * shot[0] * shot[1]
             else:
                 value = 0.0
                 for g in shooters:
@@ -1944,9 +1948,10 @@ class Battle:
         self, u: Fighting, g: Group, target: Fighting, shooters: int, difficulty: int, label: str
     ) -> int:
         """One volley: Aim tests, one Wound roll per hit, losses at most the fighters targeted."""
-        weapon = g.profile.ranged
-        assert weapon is not None and g.profile.aim is not None
-        hits = self.dice.binomial(shooters, _test_p(g.profile.aim, difficulty, 1))
+        profile = g.profile
+        weapon, aim = profile.ranged, profile.aim
+        assert weapon is not None and aim is not None
+        hits = self.dice.binomial(shooters, _test_p(aim, difficulty, 1))
         if not hits:
             self.logging and self.say(
                 f"{u.name} ({g.profile.name}) shoots {target.name} ({label}, difficulty {difficulty}): no hit"
