@@ -552,7 +552,8 @@ class Fighting:
 
     @property
     def mov(self) -> int:
-        return self._mov + self.tactic.get("movement", 0) if self.tactic else self._mov
+        tactic = self.tactic
+        return self._mov + tactic.get("movement", 0) if tactic else self._mov
 
     def stat(self, name: str) -> int:
         """Characteristic of the troops (the first live group) with tactic/effect modifiers."""
@@ -803,12 +804,12 @@ def allocate_wounds(
         # The fighter closest to death (fewest Wound levels left); troops before Characters.
         # (Tuple order on (levels left, character), written out: this loop is hot.)
         g = None
-        need, g_char, gi = 1 << 30, True, -1
-        for i, h in enumerate(live):
+        need, g_char = 1 << 30, True
+        for h in live:
             if h.count > 0:
                 left = h.wound_levels - h.damage
                 if left < need or (left == need and h.character < g_char):
-                    g, need, g_char, gi = h, left, h.character, i
+                    g, need, g_char = h, left, h.character
         if g is None:
             break
         if wounds < need:
@@ -825,6 +826,7 @@ def allocate_wounds(
         if g.damage:
             g.damage = 0
             # (Ties go to the group listed first, as the one-at-a-time greedy would do.)
+            gi = live.index(g)
             for i, h in enumerate(live):
                 if h is g or h.count == 0:
                     continue
@@ -2642,6 +2644,8 @@ class Battle:
             self.outcome(a, b, wa, wb)
         # Implacable/X: new combats after pushing on, for fighters that caused a loss.
         for a, b, wa, wb in results:
+            if not (a.implacable or b.implacable):
+                continue  # (the usual case: nothing below would run)
             for unit, foe, dealt in ((a, b, wa), (b, a, wb)):
                 x = unit.implacable
                 for _ in range(x):
