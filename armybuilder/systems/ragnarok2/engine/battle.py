@@ -115,6 +115,8 @@ VERY_LARGE = ("enormous", "colossal", "gigantic")
 # --------------------------------------------------------------------------- randomness
 
 
+_bisect_right = bisect.bisect_right  # (a global, not a module attribute, on the hot paths)
+
 # Uniforms per draw from the generator: a game uses about 170, and numpy's cost grows with the
 # block (the stream of doubles is the same whatever the block size, so results do not depend on it).
 _BLOCK = 256
@@ -131,34 +133,43 @@ class Dice:
         self.index = 0
 
     def u(self) -> float:
-        if self.index >= len(self.buffer):
-            self.buffer = self.rng.random(_BLOCK).tolist()
-            self.index = 0
-        value = self.buffer[self.index]
-        self.index += 1
-        return value
+        i = self.index
+        buffer = self.buffer
+        if i >= len(buffer):
+            buffer = self.buffer = self.rng.random(_BLOCK).tolist()
+            i = 0
+        self.index = i + 1
+        return buffer[i]
 
     def chance(self, p: float) -> bool:
-        return self.u() < p
+        i = self.index  # u(), inlined
+        buffer = self.buffer
+        if i >= len(buffer):
+            buffer = self.buffer = self.rng.random(_BLOCK).tolist()
+            i = 0
+        self.index = i + 1
+        return buffer[i] < p
 
     def from_cdf(self, cdf: tuple[float, ...]) -> int:
         """Inverse-CDF draw (the buffer is read inline: this is the hottest call of a game)."""
         i = self.index
-        if i >= len(self.buffer):
-            self.buffer = self.rng.random(_BLOCK).tolist()
+        buffer = self.buffer
+        if i >= len(buffer):
+            buffer = self.buffer = self.rng.random(_BLOCK).tolist()
             i = 0
         self.index = i + 1
-        k = bisect.bisect_right(cdf, self.buffer[i])
+        k = _bisect_right(cdf, buffer[i])
         last = len(cdf) - 1
         return k if k < last else last
 
     def d6(self) -> int:
         i = self.index  # u(), inlined
-        if i >= len(self.buffer):
-            self.buffer = self.rng.random(_BLOCK).tolist()
+        buffer = self.buffer
+        if i >= len(buffer):
+            buffer = self.buffer = self.rng.random(_BLOCK).tolist()
             i = 0
         self.index = i + 1
-        return int(self.buffer[i] * 6) + 1
+        return int(buffer[i] * 6) + 1
 
     def binomial(self, n: int, p: float) -> int:
         """Successes of *n* draws below *p* (the same uniforms, in order, as n calls of u())."""
@@ -2334,7 +2345,7 @@ class Battle:
         attacker_lowered = lowered.get(attacker) if lowered else None
         table = self.table
         dice_box = self.dice
-        bisect_right = bisect.bisect_right
+        bisect_right = _bisect_right
         contest_cdf = _contest_cdf
         total = 0
         counter_dice = 0
@@ -2543,7 +2554,7 @@ class Battle:
                 ini_a += 3
             if b.charge_bonus:
                 ini_b += 3
-        a_first = self.dice.u() < _opposed_p(ini_a, ini_b, a.side == self.winner_of_roll)  # (chance(), inlined)
+        a_first = self.dice.chance(_opposed_p(ini_a, ini_b, a.side == self.winner_of_roll))
         first, second = (a, b) if a_first else (b, a)
         strike = self.strike
         strike(first, second, st)
