@@ -692,6 +692,23 @@ def row_value(rows, ratio: int, lower: int = 0, default: int = 8) -> int:
     return ordered[index + lower if index + lower < last else last].value
 
 
+_ROW_VALUES: dict[tuple[int, int, int], tuple[tuple, int]] = {}  # (id(rows), ratio, lower) -> (rows, value)
+
+
+def _row_value(rows: tuple, ratio: int, lower: int = 0) -> int:
+    """row_value() of a non-empty sorted rows tuple, memoised (the rows are catalogue data, never
+    mutated; the tuple's identity is checked like the other memos keyed by id)."""
+    key = (id(rows), ratio, lower)
+    known = _ROW_VALUES.get(key)
+    if known is not None and known[0] is rows:
+        return known[1]
+    value = row_value(rows, ratio, lower)
+    if len(_ROW_VALUES) > 1024:
+        _ROW_VALUES.clear()
+    _ROW_VALUES[key] = (rows, value)
+    return value
+
+
 def aim_difficulty(
     data: R2Catalog, band: str, target_size: str, moved: bool = False, partial: bool = False
 ) -> int:
@@ -1739,14 +1756,16 @@ class Battle:
 
     def courage_test(self, unit: Fighting, frightening: Fighting, unit_charging: bool) -> bool:
         """Contest table: COU − FEAR, FEAR modified by the balance of Power (seed: Repelling)."""
-        fear = frightening.fear if frightening.fear is not None else 0
+        fear = frightening.troops.profile.fear  # (the fear property, read once)
+        if fear is None:
+            fear = 0
         if fear <= unit.immune_fear:
             return True
         balance = balance_of_power(
             frightening.power(not unit_charging, unit_charging), unit.power(unit_charging, not unit_charging)
         )
         modifier = (
-            row_value(self.fear_rows, balance, default=0)
+            _row_value(self.fear_rows, balance)
             if self.fear_rows
             else {3: 3, 2: 2, 1: 0, -2: -2, -3: -3}[balance]
         )
@@ -2607,7 +2626,7 @@ class Battle:
             loser.power(loser.charged, loser.was_charged), winner.power(winner.charged, winner.was_charged)
         )
         if self.outcome_rows:
-            return row_value(self.outcome_rows, balance, lower)
+            return _row_value(self.outcome_rows, balance, lower)
         order = [3, 2, 1, -2, -3]
         return (4, 6, 8, 10, 12)[min(order.index(balance) + lower, 4)]
 
