@@ -2369,6 +2369,10 @@ class Battle:
         total = 0
         counter_dice = 0
         left = contact[attacker]
+        # The dice block is read through locals for the whole loop (from_cdf(), inlined: the commonest
+        # draws of a game): written back before and reread after any call that draws, and at the end.
+        buffer = dice_box.buffer
+        i = dice_box.index
         for g in attacker.ordered:
             n = g.count
             fighters = n if n < left else left  # min(), written out
@@ -2408,35 +2412,37 @@ class Battle:
                 )
             reroll = t.attack_reroll or grace
             if counter_face:
+                dice_box.index = i
                 attacks, ones = self.attack_roll(_column(table, att - d_def, a_shift, reroll), dice)
+                buffer, i = dice_box.buffer, dice_box.index
                 counter_dice += ones
             else:
-                # from_cdf(), inlined (the commonest draw of a game): the same uniform, the same answer
                 cdf = contest_cdf(table, att - d_def, dice, a_shift, reroll)
-                i = dice_box.index
-                buffer = dice_box.buffer
                 if i >= len(buffer):
                     buffer = dice_box.buffer = dice_box.rng.random(_BLOCK).tolist()
                     i = 0
-                dice_box.index = i + 1
                 attacks = bisect_right(cdf, buffer[i])
+                i += 1
                 if attacks >= len(cdf) - 1:
                     attacks = len(cdf) - 1
             if fierce:
                 # Eliminated Fierce (or one-level Possessed) fighters strike with ATT 0.
+                dice_box.index = i
                 attacks += dice_box.from_cdf(contest_cdf(table, 0 - d_def, fierce * g.dice_each, a_shift, reroll))
+                buffer, i = dice_box.buffer, dice_box.index
             if survival_face:
+                dice_box.index = i
                 attacks = self.survival_thinning(defender, attacks)
+                buffer, i = dice_box.buffer, dice_box.index
             if attacks:
-                cdf = contest_cdf(table, strength - d_res, attacks, base_w_shift, grace)  # from_cdf(), inlined
-                i = dice_box.index
-                buffer = dice_box.buffer
+                cdf = contest_cdf(table, strength - d_res, attacks, base_w_shift, grace)
                 if i >= len(buffer):
                     buffer = dice_box.buffer = dice_box.rng.random(_BLOCK).tolist()
                     i = 0
-                dice_box.index = i + 1
                 k = bisect_right(cdf, buffer[i])
+                i += 1
                 total += k if k < len(cdf) - 1 else len(cdf) - 1
+        dice_box.index = i
         st["wounds"][attacker] += total
         if total:
             # (defender.current_formation == "scattered", inlined)
