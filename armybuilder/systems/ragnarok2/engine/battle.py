@@ -2298,15 +2298,19 @@ class Battle:
     def attack_roll(self, column: ContestColumn, dice: int) -> tuple[int, int]:
         """Physical attack roll (used when the target can counter-attack): (successes, first natural 1s)."""
         succ = ones = 0
+        d6 = self.dice.d6
+        success, reroll_from, reroll_ones = column.success, column.reroll_from, column.reroll == "ones"
         for _ in range(dice):
-            face = self.d6_reroll(column)
+            face = d6()  # d6_reroll(column), inlined
+            if reroll_ones and face == 1:
+                face = d6()
             if face == 1:
                 ones += 1
             while face != 1:
-                if face >= column.success:
+                if face >= success:
                     succ += 1
-                if face >= column.reroll_from:
-                    face = self.dice.d6()
+                if face >= reroll_from:
+                    face = d6()
                     continue
                 break
         return ((succ + 1) // 2 if column.halved else succ), ones
