@@ -115,6 +115,8 @@ VERY_LARGE = ("enormous", "colossal", "gigantic")
 # --------------------------------------------------------------------------- randomness
 
 
+_bisect_right = bisect.bisect_right  # (a global, not a module attribute, on the hot paths)
+
 # Uniforms per draw from the generator: a game uses about 170, and numpy's cost grows with the
 # block (the stream of doubles is the same whatever the block size, so results do not depend on it).
 _BLOCK = 256
@@ -131,46 +133,58 @@ class Dice:
         self.index = 0
 
     def u(self) -> float:
-        if self.index >= len(self.buffer):
-            self.buffer = self.rng.random(_BLOCK).tolist()
-            self.index = 0
-        value = self.buffer[self.index]
-        self.index += 1
-        return value
+        i = self.index
+        buffer = self.buffer
+        if i >= len(buffer):
+            buffer = self.buffer = self.rng.random(_BLOCK).tolist()
+            i = 0
+        self.index = i + 1
+        return buffer[i]
 
     def chance(self, p: float) -> bool:
-        return self.u() < p
+        i = self.index  # u(), inlined
+        buffer = self.buffer
+        if i >= len(buffer):
+            buffer = self.buffer = self.rng.random(_BLOCK).tolist()
+            i = 0
+        self.index = i + 1
+        return buffer[i] < p
 
     def from_cdf(self, cdf: tuple[float, ...]) -> int:
         """Inverse-CDF draw (the buffer is read inline: this is the hottest call of a game)."""
         i = self.index
-        if i >= len(self.buffer):
-            self.buffer = self.rng.random(_BLOCK).tolist()
+        buffer = self.buffer
+        if i >= len(buffer):
+            buffer = self.buffer = self.rng.random(_BLOCK).tolist()
             i = 0
         self.index = i + 1
-        k = bisect.bisect_right(cdf, self.buffer[i])
+        k = _bisect_right(cdf, buffer[i])
         last = len(cdf) - 1
         return k if k < last else last
 
     def d6(self) -> int:
         i = self.index  # u(), inlined
-        if i >= len(self.buffer):
-            self.buffer = self.rng.random(_BLOCK).tolist()
+        buffer = self.buffer
+        if i >= len(buffer):
+            buffer = self.buffer = self.rng.random(_BLOCK).tolist()
             i = 0
         self.index = i + 1
-        return int(self.buffer[i] * 6) + 1
+        return int(buffer[i] * 6) + 1
 
     def binomial(self, n: int, p: float) -> int:
         """Successes of *n* draws below *p* (the same uniforms, in order, as n calls of u())."""
         hits = 0
         buffer, i = self.buffer, self.index
-        for _ in range(n):
+        while n > 0:
             if i >= len(buffer):
                 buffer = self.buffer = self.rng.random(_BLOCK).tolist()
                 i = 0
-            if buffer[i] < p:
-                hits += 1
-            i += 1
+            j = i + n if i + n < len(buffer) else len(buffer)
+            for x in buffer[i:j]:  # (a slice of the block: cheaper than indexing one by one)
+                if x < p:
+                    hits += 1
+            n -= j - i
+            i = j
         self.index = i
         return hits
 
@@ -477,7 +491,10 @@ class Fighting:
         f.ordered = [groups[i] for i in ordered_at]
         f.shooting_groups = [groups[i] for i in shooting_at] if shooting_at else []
         f.mystic, f.base_wound_shift, f.survival_face = self.mystic, self.base_wound_shift, self.survival_face
-        f.counter_face, f.thaumaturge, f.points, f.all_cache = self.counter_face, self.thaumaturge, self.points, {}
+        f.counter_face, f.thaumaturge, f.points = self.counter_face, self.thaumaturge, self.points
+        # all_have() answers depend only on which groups are alive (and their traits): shared with the
+        # template and its other copies until this copy's live groups change (recount() gives it a new dict).
+        f.all_cache = self.all_cache
         f.warrior_mage, f.warrior_monk, f.implacable, f._mov = self.warrior_mage, self.warrior_monk, self.implacable, self._mov
         f.extra_traits, f.layout = self.extra_traits, None
         return f
@@ -546,7 +563,8 @@ class Fighting:
 
     @property
     def mov(self) -> int:
-        return self._mov + self.tactic.get("movement", 0) if self.tactic else self._mov
+        tactic = self.tactic
+        return self._mov + tactic.get("movement", 0) if tactic else self._mov
 
     def stat(self, name: str) -> int:
         """Characteristic of the troops (the first live group) with tactic/effect modifiers."""
@@ -568,21 +586,34 @@ class Fighting:
     def power(self, charging: bool = False, charged: bool = False) -> int:
         """Sum of the fighters' Power; doubled for a close unit in a charge (either side)."""
         total = 0
-        for g in self.groups:
-            if g.count:
-                bonus = (g.traits.charge_power if charging else 0) + (
-                    g.traits.charged_power if charged else 0
-                )
-                total += g.count * (g.power_each + bonus)
-        if (charging or charged) and self.formation == "close" and self.count >= 5 and self.state != "rout":
-            total *= 2  # (current_formation == "close", inlined)
-        return total + self.tactic.get("power", 0)
+        if charging or charged:
+            for g in self.groups:
+                n = g.count
+                if n:
+                    t = g.traits
+                    total += n * (
+                        g.power_each + (t.charge_power if charging else 0) + (t.charged_power if charged else 0)
+                    )
+            if self.formation == "close" and self.count >= 5 and self.state != "rout":
+                total *= 2  # (current_formation == "close", inlined)
+        else:
+            for g in self.groups:
+                n = g.count
+                if n:
+                    total += n * g.power_each
+        tactic = self.tactic
+        return total + tactic.get("power", 0) if tactic else total
 
     def all_have(self, attr: str) -> bool:
         """Every live fighter has this trait (memoised until the next recount())."""
         cached = self.all_cache.get(attr)
         if cached is None:
-            cached = self.all_cache[attr] = all(getattr(g.traits, attr) for g in self.groups if g.count > 0)
+            cached = True  # all(getattr(g.traits, attr) for the live groups), without a generator
+            for g in self.groups:
+                if g.count > 0 and not getattr(g.traits, attr):
+                    cached = False
+                    break
+            self.all_cache[attr] = cached
         return cached
 
     def points_alive(self) -> float:
@@ -641,9 +672,10 @@ def balance_of_power(mine: int, theirs: int) -> int:
     if mine <= 0:
         return -3
     if mine >= theirs:
-        return min(mine // theirs, 3)
-    r = min(theirs // mine, 3)
-    return 1 if r == 1 else -r
+        r = mine // theirs
+        return r if r < 3 else 3
+    r = theirs // mine
+    return 1 if r == 1 else (-r if r < 3 else -3)
 
 
 def row_value(rows, ratio: int, lower: int = 0, default: int = 8) -> int:
@@ -658,6 +690,23 @@ def row_value(rows, ratio: int, lower: int = 0, default: int = 8) -> int:
             index = i
             break
     return ordered[index + lower if index + lower < last else last].value
+
+
+_ROW_VALUES: dict[tuple[int, int, int], tuple[tuple, int]] = {}  # (id(rows), ratio, lower) -> (rows, value)
+
+
+def _row_value(rows: tuple, ratio: int, lower: int = 0) -> int:
+    """row_value() of a non-empty sorted rows tuple, memoised (the rows are catalogue data, never
+    mutated; the tuple's identity is checked like the other memos keyed by id)."""
+    key = (id(rows), ratio, lower)
+    known = _ROW_VALUES.get(key)
+    if known is not None and known[0] is rows:
+        return known[1]
+    value = row_value(rows, ratio, lower)
+    if len(_ROW_VALUES) > 1024:
+        _ROW_VALUES.clear()
+    _ROW_VALUES[key] = (rows, value)
+    return value
 
 
 def aim_difficulty(
@@ -742,23 +791,29 @@ def allocate_wounds(
     always finished first, which maximises the eliminations.  Returns
     (eliminated, [(group, eliminated)], Wounds lost).  Mutates the groups.
     """
-    only = None
-    n_live = 0
+    live = []
     for h in groups:
         if h.count > 0:
-            only = h
-            n_live += 1
-    if n_live == 1:
+            live.append(h)
+    if len(live) == 1:
         # One kind of fighter: the same greedy result in closed form (the hot path).
-        g = only
+        # (min()/max() written out in this function: builtin calls cost more than the tests.)
+        g = live[0]
         wl = g.wound_levels
-        cap = g.count if scattered else min(g.count, max(in_contact, 0))
+        cap = g.count
+        if not scattered and in_contact < cap:
+            cap = in_contact if in_contact > 0 else 0
         killed = 0
         if g.damage and cap > 0 and wounds >= wl - g.damage:
             wounds -= wl - g.damage
             g.damage = 0
             killed = 1
-        more = min(cap - killed, wounds // wl) if cap > killed else 0
+        if cap > killed:
+            more = wounds // wl
+            if cap - killed < more:
+                more = cap - killed
+        else:
+            more = 0
         killed += more
         wounds -= more * wl
         g.count -= killed
@@ -766,20 +821,23 @@ def allocate_wounds(
             g.damage += wounds  # < wl - damage here: a wounded survivor
             wounds = 0
         return killed, ([(g, killed)] if killed else []), wounds
-    live = [g for g in groups if g.count > 0]
     killed = 0
-    per_group: dict[int, int] = {}
+    # Eliminations per group: (first_g, first_n) while one group only is hit (the usual case),
+    # then a dict by id(group).
+    first_g: Group | None = None
+    first_n = 0
+    per_group: dict[int, int] | None = None
     reach = in_contact
     while wounds > 0 and (reach > 0 or scattered):
         # The fighter closest to death (fewest Wound levels left); troops before Characters.
         # (Tuple order on (levels left, character), written out: this loop is hot.)
         g = None
-        need, g_char, gi = 1 << 30, True, -1
-        for i, h in enumerate(live):
+        need, g_char = 1 << 30, True
+        for h in live:
             if h.count > 0:
                 left = h.wound_levels - h.damage
                 if left < need or (left == need and h.character < g_char):
-                    g, need, g_char, gi = h, left, h.character, i
+                    g, need, g_char = h, left, h.character
         if g is None:
             break
         if wounds < need:
@@ -788,32 +846,48 @@ def allocate_wounds(
             break
         wounds -= need
         g.count -= 1
-        g.damage = 0
+        wl = g.wound_levels
+        # Then as many fresh fighters of that group as stay the cheapest to finish.  When the one
+        # finished was unwounded (need == wl), g's fresh fighters are the argmin above, so they are
+        # the cheapest: the scan below is only needed after finishing a wounded fighter.
+        cheapest = True
+        if g.damage:
+            g.damage = 0
+            # (Ties go to the group listed first, as the one-at-a-time greedy would do.)
+            gi = live.index(g)
+            for i, h in enumerate(live):
+                if h is g or h.count == 0:
+                    continue
+                left = h.wound_levels - h.damage
+                if left > wl or (left == wl and (h.character > g_char or (h.character == g_char and i > gi))):
+                    continue  # (left, character) > (wl, g's), or equal and listed after g
+                cheapest = False
+                break
         n = 1
         reach -= 1
-        # Then as many fresh fighters of that group as stay the cheapest to finish.
-        wl = g.wound_levels
-        # (Ties go to the group listed first, as the one-at-a-time greedy would do.)
-        cheapest = True
-        for i, h in enumerate(live):
-            if h is g or h.count == 0:
-                continue
-            left = h.wound_levels - h.damage
-            if left > wl or (left == wl and (h.character > g_char or (h.character == g_char and i > gi))):
-                continue  # (left, character) > (wl, g's), or equal and listed after g
-            cheapest = False
-            break
         if cheapest:
-            more = min(g.count, wounds // wl, reach if not scattered else g.count)
+            more = wounds // wl
+            if g.count < more:
+                more = g.count
+            if not scattered and reach < more:
+                more = reach
             if more > 0:
                 g.count -= more
                 wounds -= more * wl
                 n += more
                 reach -= more
         killed += n
-        per_group[id(g)] = per_group.get(id(g), 0) + n
-    lost = wounds
-    return killed, [(g, per_group[id(g)]) for g in groups if id(g) in per_group], lost
+        if first_g is None:
+            first_g, first_n = g, n
+        elif per_group is None and g is first_g:
+            first_n += n
+        else:
+            if per_group is None:
+                per_group = {id(first_g): first_n}
+            per_group[id(g)] = per_group.get(id(g), 0) + n
+    if per_group is None:
+        return killed, ([(first_g, first_n)] if first_g is not None else []), wounds
+    return killed, [(g, per_group[id(g)]) for g in groups if id(g) in per_group], wounds
 
 
 # --------------------------------------------------------------------------- building the armies
@@ -996,6 +1070,9 @@ class Battle:
         self.round = 0
         self.field_effects: dict[str, int] = {}
         self._expected: dict[tuple, float] = {}
+        # Units maintenance() must visit: dealt Wounds since the last one, or with Reinforcements
+        # waiting or a wounded Regenerating fighter (filled by deal(), renewed by maintenance()).
+        self._upkeep: set[Fighting] = set()
         if log:
             for side, info in enumerate(self.info):
                 if info["unhandled"]:
@@ -1659,29 +1736,36 @@ class Battle:
         """Seed: Courage tests of the assailant and of the assailed."""
         if unit.all_have("fear_immune"):
             return False
-        other_fear = other.fear
-        frightening_other = other_fear is not None or other.all_have("frightening")
-        if not frightening_other:
+        other_fear = other.troops.profile.fear  # (the fear property, inlined)
+        if other_fear is None and not other.all_have("frightening"):
             return False
-        if unit.fear is None:  # courageous
+        fear = unit.troops.profile.fear
+        if fear is None:  # courageous
             return True
-        if unit.all_have("born_killer") and unit.fear >= (other_fear or 0):
+        if unit.all_have("born_killer") and fear >= (other_fear or 0):
             return False
-        return unit.fear < (
-            max((g.profile.fear or 0) for g in other.groups if g.count) if other.count else 0
-        )
+        if not other.count:
+            return fear < 0
+        most = None  # max((g.profile.fear or 0) for live groups), written out
+        for g in other.groups:
+            if g.count:
+                f = g.profile.fear or 0
+                if most is None or f > most:
+                    most = f
+        return most is not None and fear < most
 
     def courage_test(self, unit: Fighting, frightening: Fighting, unit_charging: bool) -> bool:
         """Contest table: COU − FEAR, FEAR modified by the balance of Power (seed: Repelling)."""
-        fear = frightening.fear if frightening.fear is not None else 0
+        fear = frightening.troops.profile.fear  # (the fear property, read once)
+        if fear is None:
+            fear = 0
         if fear <= unit.immune_fear:
             return True
         balance = balance_of_power(
-            frightening.power(charging=not unit_charging, charged=unit_charging),
-            unit.power(charging=unit_charging, charged=not unit_charging),
+            frightening.power(not unit_charging, unit_charging), unit.power(unit_charging, not unit_charging)
         )
         modifier = (
-            row_value(self.fear_rows, balance, default=0)
+            _row_value(self.fear_rows, balance)
             if self.fear_rows
             else {3: 3, 2: 2, 1: 0, -2: -2, -3: -3}[balance]
         )
@@ -1771,7 +1855,7 @@ class Battle:
         u.pos = target.pos + (-1.0 if u.side == 0 else 1.0)
         u.charged = True
         target.was_charged = True
-        u.charge_bonus = u.power(charging=True) >= target.power(charged=True)
+        u.charge_bonus = u.power(True) >= target.power(False, True)
         u.engaged.add(target.index)
         target.engaged.add(u.index)
         self.logging and self.say(f"{u.name} charges {target.name}" + (" (+3 Initiative)" if u.charge_bonus else ""))
@@ -1789,10 +1873,23 @@ class Battle:
         if target is None:
             return
         start = target.count
-        d = self.distance(u, target)
-        shooting_fighters = (
-            u.count if u.current_formation == "scattered" else min(u.count, 2 * u.front())
-        )
+        d = abs(target.pos - u.pos)
+        # A close unit shoots with its two front ranks: 2 x front() >= its numbers, so all of
+        # its fighters (as for a scattered unit); the count, as min(u.count, 2 * u.front()) was.
+        shooting_fighters = u.count
+        if len(shooters) == 1:
+            # One group of marksmen (the usual case): its band only, no band loop.
+            g = shooters[0]
+            band = _band(g.profile.ranged, d)
+            if band is not None:
+                if band != "short" and self.field_effects.get("downpour"):
+                    self.logging and self.say(f"{u.name}: the downpour stops the {band}-range shots")
+                else:
+                    n = g.count if g.count < shooting_fighters else shooting_fighters
+                    difficulty = aim_difficulty(self.data, band, target.troops.profile.size, moved=moved)
+                    self.volley(u, g, target, n, difficulty, _BAND_LABELS[band])
+            self.shooting_morale(target, start)
+            return
         g_bands = [(g, _band(g.profile.ranged, d)) for g in shooters]  # the distance does not change
         for band in ("short", "medium", "long"):
             for g, g_band in g_bands:
@@ -1812,30 +1909,55 @@ class Battle:
     def best_shooting_target(self, u: Fighting, shooters: list[Group]) -> Fighting | None:
         best, best_value = None, 0.0
         pos = u.pos
+        reach = 0
+        for g in shooters:
+            if g.profile.ranged.long > reach:
+                reach = g.profile.ranged.long
+        single = shooters[0] if len(shooters) == 1 else None  # one group of marksmen: the usual case
+        if single is not None:
+            # (read once: attributes of the pydantic profile and weapon cost more than locals)
+            w = single.profile.ranged
+            short, medium = w.short, w.medium
+            memo, count = single.shot_value, single.count
         for e in self.sides[1 - u.side]:
             if not e.alive:
                 continue
             d = abs(e.pos - pos)
-            value = 0.0
-            size = res = None
-            for g in shooters:
-                w = g.profile.ranged
-                band = _band(w, d)
-                if band is None:
-                    continue
-                if size is None:
-                    size = e.troops.profile.size
-                    res = e.stat("res")
-                # Per template group (one catalogue per template): hit chance x mean Wounds of a shot.
-                shot = g.shot_value.get((band, size, res))
+            if d > reach:
+                continue  # no shooter in range: worth 0, never better than best_value (>= 0)
+            troops = e.troops
+            size = troops.profile.size
+            res = troops.base["res"]  # e.stat("res"), inlined
+            if e.tactic:
+                res += e.tactic.get("resistance", 0)
+            if e.round_effects:
+                res += e.round_effects.get("res", 0)
+            if single is not None:
+                # The loop below for one group (in range: d <= reach); 0.0 + x == x, the same float.
+                band = "short" if d <= short else ("medium" if d <= medium else "long")
+                shot = memo.get((band, size, res))
                 if shot is None:
-                    shot = g.shot_value[(band, size, res)] = (
-                        _test_p(g.profile.aim or 0, aim_difficulty(self.data, band, size), 1),
-                        _die_mean(self.table, w.strength - res),
-                    )
-                value += g.count * shot[0] * shot[1]
-            troops = e.troops  # value_of_wounds(), inlined
-            value = value / max(troops.wound_levels, 1) * troops.cost
+                    shot = self._shot_value(single, band, size, res)
+                value = count * shot[0] * shot[1]
+            else:
+                value = 0.0
+                for g in shooters:
+                    w = g.profile.ranged
+                    # _band(w, d), inlined
+                    if d <= w.short:
+                        band = "short"
+                    elif d <= w.medium:
+                        band = "medium"
+                    elif d <= w.long:
+                        band = "long"
+                    else:
+                        continue
+                    shot = g.shot_value.get((band, size, res))
+                    if shot is None:
+                        shot = self._shot_value(g, band, size, res)
+                    value += g.count * shot[0] * shot[1]
+            wl = troops.wound_levels  # value_of_wounds(), inlined
+            value = value / (wl if wl > 1 else 1) * troops.cost
             if e.engaged:
                 # Shooting into the fray: half the hits go to the friends in contact.
                 friend = self.enemy_unit(e, next(iter(e.engaged)))
@@ -1846,13 +1968,22 @@ class Battle:
                 best, best_value = e, value
         return best
 
+    def _shot_value(self, g: Group, band: str, size: str, res: int) -> tuple[float, float]:
+        """(hit chance, mean Wounds) of one shot of *g*, memoised per template group (one catalogue per template)."""
+        shot = g.shot_value[(band, size, res)] = (
+            _test_p(g.profile.aim or 0, aim_difficulty(self.data, band, size), 1),
+            _die_mean(self.table, g.profile.ranged.strength - res),
+        )
+        return shot
+
     def volley(
         self, u: Fighting, g: Group, target: Fighting, shooters: int, difficulty: int, label: str
     ) -> int:
         """One volley: Aim tests, one Wound roll per hit, losses at most the fighters targeted."""
-        weapon = g.profile.ranged
-        assert weapon is not None and g.profile.aim is not None
-        hits = self.dice.binomial(shooters, _test_p(g.profile.aim, difficulty, 1))
+        profile = g.profile
+        weapon, aim = profile.ranged, profile.aim
+        assert weapon is not None and aim is not None
+        hits = self.dice.binomial(shooters, _test_p(aim, difficulty, 1))
         if not hits:
             self.logging and self.say(
                 f"{u.name} ({g.profile.name}) shoots {target.name} ({label}, difficulty {difficulty}): no hit"
@@ -1877,11 +2008,18 @@ class Battle:
                     self.deal(None, friend, w, friend.count, True)
                     self.logging and self.say(f"  {share} shots hit {friend.name} in the fray: {w} Wounds")
         hits = self.survival_thinning(target, hits)
-        shift = self.wound_shift_against(target)
-        wounds = self.dice.from_cdf(
-            _contest_cdf(self.table, weapon.strength - target.stat("res"), hits, shift)
-        )
-        killed = self.deal(u, target, wounds, in_contact=target.count, scattered=True)
+        # wound_shift_against(target) and target.stat("res"), inlined
+        tactic, effects = target.tactic, target.round_effects
+        res = target.troops.base["res"]
+        if tactic:
+            shift = target.base_wound_shift - tactic.get("toughness_shift", 0)
+            res += tactic.get("resistance", 0)
+        else:
+            shift = target.base_wound_shift
+        if effects:
+            res += effects.get("res", 0)
+        wounds = self.dice.from_cdf(_contest_cdf(self.table, weapon.strength - res, hits, shift))
+        killed = self.deal(u, target, wounds, target.count, True)
         if self.logging:
             who = u.name if g.profile.name == u.name else f"{u.name} ({g.profile.name})"
             self.say(
@@ -1901,7 +2039,7 @@ class Battle:
         if target.all_have("auto_morale"):
             return
         value = target.cou_value + target.cou_bonus + target.tactic.get("courage", 0)
-        if target.current_formation == "close":
+        if target.formation == "close" and target.count >= 5:  # current_formation == "close" (not routed here)
             value = max(
                 value, target.dis_value + target.dis_bonus + target.tactic.get("discipline", 0)
             )
@@ -2108,7 +2246,10 @@ class Battle:
             return 0
         groups = victims or target.groups
         killed, per_group, _lost = allocate_wounds(groups, wounds, in_contact, scattered)
+        self._upkeep.add(target)  # lost, damage or fierce_left may have changed: maintenance() looks
         scores, other = self.scores, 1 - target.side
+        emptied = False
+        lost_points = 0
         for g, n in per_group:
             g.lost += n
             t = g.traits
@@ -2116,15 +2257,24 @@ class Battle:
                 g.fierce_left += n
             # eliminate_points(), inlined
             points = n * g.cost
+            lost_points += points
             scores[other] += points
             if killer is not None:
                 killer.kills += points
+            if not g.count:
+                emptied = True
         if killer is not None:
             killer.wounds_dealt_round += wounds
         if target.thaumaturge:
             target.faith += wounds
         if not killed:
             return 0  # nobody fell: numbers, troops and unit-wide traits are unchanged (no recount)
+        if not emptied:
+            # recount(), incrementally: no group was emptied, so the live groups (hence troops, MOV,
+            # unit-wide traits and the all_have() answers) are unchanged; only the numbers drop.
+            target.count -= killed
+            target.points -= lost_points
+            return killed
         target.recount()
         if target.count == 0 and not any(g.fierce_left for g in target.groups):
             target.state = "gone"
@@ -2148,15 +2298,19 @@ class Battle:
     def attack_roll(self, column: ContestColumn, dice: int) -> tuple[int, int]:
         """Physical attack roll (used when the target can counter-attack): (successes, first natural 1s)."""
         succ = ones = 0
+        d6 = self.dice.d6
+        success, reroll_from, reroll_ones = column.success, column.reroll_from, column.reroll == "ones"
         for _ in range(dice):
-            face = self.d6_reroll(column)
+            face = d6()  # d6_reroll(column), inlined
+            if reroll_ones and face == 1:
+                face = d6()
             if face == 1:
                 ones += 1
             while face != 1:
-                if face >= column.success:
+                if face >= success:
                     succ += 1
-                if face >= column.reroll_from:
-                    face = self.dice.d6()
+                if face >= reroll_from:
+                    face = d6()
                     continue
                 break
         return ((succ + 1) // 2 if column.halved else succ), ones
@@ -2169,13 +2323,9 @@ class Battle:
 
     def strike(self, attacker: Fighting, defender: Fighting, st: dict, extra: bool = False) -> int:
         """One side's attacks of an exchange; returns the Wounds inflicted (before allocation)."""
-        if (
-            not attacker.count
-            and not any(g.fierce_left for g in attacker.groups)
-            or not defender.alive
-        ):
+        if not defender.alive or not attacker.count and not any(g.fierce_left for g in attacker.groups):
             return 0
-        contact = st["contact"][attacker]
+        contact = st["contact"]
         lowered = st["lowered"]
         a_tactic = attacker.tactic
         a_effects = attacker.round_effects
@@ -2184,7 +2334,7 @@ class Battle:
         d_effects = defender.round_effects
         d_base = defender.troops.base
         d_res = d_base["res"]
-        if lowered.get(defender):
+        if lowered and lowered.get(defender):
             d_def = 0
         else:
             d_def = d_base["def"]
@@ -2198,7 +2348,10 @@ class Battle:
             d_res += d_effects.get("res", 0)
         if a_tactic or d_tactic:
             base_a_shift = a_tactic.get("attack_shift", 0) - d_tactic.get("defense_shift", 0)
-            base_w_shift = a_tactic.get("wound_shift", 0) + self.wound_shift_against(defender)
+            # (wound_shift_against(defender), inlined)
+            base_w_shift = a_tactic.get("wound_shift", 0) + (
+                defender.base_wound_shift - d_tactic.get("toughness_shift", 0) if d_tactic else defender.base_wound_shift
+            )
             att_bonus, str_bonus = a_tactic.get("attack", 0), a_tactic.get("strength", 0)
         else:
             base_a_shift, base_w_shift = 0, defender.base_wound_shift
@@ -2212,23 +2365,27 @@ class Battle:
         counter_face = defender.counter_face
         survival_face = defender.survival_face
         routed = attacker.state == "rout"
-        attacker_lowered = lowered.get(attacker)
+        attacker_lowered = lowered.get(attacker) if lowered else None
         table = self.table
         dice_box = self.dice
-        from_cdf = dice_box.from_cdf
-        bisect_right = bisect.bisect_right
+        bisect_right = _bisect_right
         contest_cdf = _contest_cdf
         total = 0
         counter_dice = 0
-        left = contact
+        left = contact[attacker]
+        # The dice block is read through locals for the whole loop (from_cdf(), inlined: the commonest
+        # draws of a game): written back before and reread after any call that draws, and at the end.
+        buffer = dice_box.buffer
+        i = dice_box.index
         for g in attacker.ordered:
-            fighters = min(g.count, left)
+            n = g.count
+            fighters = n if n < left else left  # min(), written out
             left -= fighters
-            fierce = g.fierce_left if not extra else 0
-            if fighters <= 0 and not fierce:
-                continue
             t = g.traits
             if extra:
+                if fighters <= 0:
+                    continue
+                fierce = 0
                 bonus = (a_effects.get("war-fury", 0) if a_effects else 0) + (
                     a_tactic.get("extra_exchange", 0) if a_tactic else 0
                 )
@@ -2241,67 +2398,66 @@ class Battle:
                     continue
                 dice = fighters
             else:
+                fierce = g.fierce_left
+                if fighters <= 0 and not fierce:
+                    continue
                 dice = fighters * g.dice_each
             profile = g.profile
             att = 0 if routed else profile.att + att_bonus
             strength = profile.str_ + str_bonus
-            a_shift, w_shift = base_a_shift, base_w_shift
             if attacker_lowered:
                 att += t.lower_def_att
                 strength += t.lower_def_str
-            if not g.plain:
-                if t.possessed and g.wound_levels > 1 and g.count == 1:
-                    att += g.damage
-                    strength += g.damage
-                if t.concentration and not extra:
-                    att += t.concentration
-                if t.mutagenic is not None and g in st["mutagenic"]:
-                    att += st["mutagenic"][g]
-                if t.sequence and not extra and not routed:
-                    seq = max(0, min(t.sequence, att - 1 - d_def))
-                    dice += seq * fighters
-                    att -= seq
-                if t.master_strike is not None and not routed:
-                    a_shift -= 1
-                    strength += min(att, profile.att) + t.master_strike
+            if g.plain:
+                a_shift = base_a_shift
+            else:
+                att, strength, dice, a_shift = self._special_attacks(
+                    g, st, extra, routed, fighters, dice, att, strength, base_a_shift, d_def
+                )
             reroll = t.attack_reroll or grace
             if counter_face:
+                dice_box.index = i
                 attacks, ones = self.attack_roll(_column(table, att - d_def, a_shift, reroll), dice)
+                buffer, i = dice_box.buffer, dice_box.index
                 counter_dice += ones
             else:
-                # from_cdf(), inlined (the commonest draw of a game): the same uniform, the same answer
                 cdf = contest_cdf(table, att - d_def, dice, a_shift, reroll)
-                i = dice_box.index
-                buffer = dice_box.buffer
                 if i >= len(buffer):
                     buffer = dice_box.buffer = dice_box.rng.random(_BLOCK).tolist()
                     i = 0
-                dice_box.index = i + 1
                 attacks = bisect_right(cdf, buffer[i])
+                i += 1
                 if attacks >= len(cdf) - 1:
                     attacks = len(cdf) - 1
             if fierce:
                 # Eliminated Fierce (or one-level Possessed) fighters strike with ATT 0.
-                attacks += from_cdf(contest_cdf(table, 0 - d_def, fierce * g.dice_each, a_shift, reroll))
+                dice_box.index = i
+                attacks += dice_box.from_cdf(contest_cdf(table, 0 - d_def, fierce * g.dice_each, a_shift, reroll))
+                buffer, i = dice_box.buffer, dice_box.index
             if survival_face:
+                dice_box.index = i
                 attacks = self.survival_thinning(defender, attacks)
+                buffer, i = dice_box.buffer, dice_box.index
             if attacks:
-                cdf = contest_cdf(table, strength - d_res, attacks, w_shift, grace)  # from_cdf(), inlined
-                i = dice_box.index
-                buffer = dice_box.buffer
+                cdf = contest_cdf(table, strength - d_res, attacks, base_w_shift, grace)
                 if i >= len(buffer):
                     buffer = dice_box.buffer = dice_box.rng.random(_BLOCK).tolist()
                     i = 0
-                dice_box.index = i + 1
                 k = bisect_right(cdf, buffer[i])
+                i += 1
                 total += k if k < len(cdf) - 1 else len(cdf) - 1
+        dice_box.index = i
         st["wounds"][attacker] += total
-        in_contact = st["contact"][defender]
-        killed = self.deal(
-            attacker, defender, total, in_contact, defender.current_formation == "scattered"
-        )
-        if attacker.round_effects.get("anger") and total:
-            self.deal(defender, attacker, total, attacker.count, True)  # Divine anger
+        if total:
+            # (defender.current_formation == "scattered", inlined)
+            killed = self.deal(
+                attacker, defender, total, contact[defender],
+                not (defender.formation == "close" and defender.count >= 5 and defender.state != "rout"),
+            )  # fmt: skip
+            if a_effects and a_effects.get("anger"):
+                self.deal(defender, attacker, total, attacker.count, True)  # Divine anger
+        else:
+            killed = 0  # (deal() of no Wounds does nothing)
         if counter_dice and defender.alive and attacker.alive:
             self.counter_attack(defender, attacker, counter_dice)
         if killed:
@@ -2309,6 +2465,30 @@ class Battle:
                 f"  {attacker.name} inflicts {total} Wounds on {defender.name}: {killed} eliminated"
             )
         return total
+
+    @staticmethod
+    def _special_attacks(
+        g: Group, st: dict, extra: bool, routed: bool, fighters: int, dice: int, att: int, strength: int,
+        a_shift: int, d_def: int,
+    ) -> tuple[int, int, int, int]:  # fmt: skip
+        """(ATT, STR, dice, attack shift) of a group with a trait that changes its attacks (not plain)."""
+        t = g.traits
+        profile = g.profile
+        if t.possessed and g.wound_levels > 1 and g.count == 1:
+            att += g.damage
+            strength += g.damage
+        if t.concentration and not extra:
+            att += t.concentration
+        if t.mutagenic is not None and g in st["mutagenic"]:
+            att += st["mutagenic"][g]
+        if t.sequence and not extra and not routed:
+            seq = max(0, min(t.sequence, att - 1 - d_def))
+            dice += seq * fighters
+            att -= seq
+        if t.master_strike is not None and not routed:
+            a_shift -= 1
+            strength += min(att, profile.att) + t.master_strike
+        return att, strength, dice, a_shift
 
     def counter_attack(self, defender: Fighting, attacker: Fighting, dice: int) -> None:
         g = defender.troops
@@ -2334,73 +2514,109 @@ class Battle:
 
     def fray(self, a: Fighting, b: Fighting, implacable: bool = False) -> tuple[int, int]:
         """One combat between two units: Initiative, exchange, extra exchanges."""
-        # contact(a, b) and contact(b, a), each front computed once
-        fa, fb = a.front(), b.front()
-        if a.count:
-            n = min(fa, 2 * (fb if fb > 1 else 1) + 1)
+        # contact(a, b) and contact(b, a), each front computed once (front(), inlined)
+        na, nb = a.count, b.count
+        if a.formation == "close" and na >= 5 and a.state != "rout":
+            fa = (na + 1) // 2 if na > 2 * CLOSE_MIN_FRONT else CLOSE_MIN_FRONT
+        else:
+            fa = na
+        if b.formation == "close" and nb >= 5 and b.state != "rout":
+            fb = (nb + 1) // 2 if nb > 2 * CLOSE_MIN_FRONT else CLOSE_MIN_FRONT
+        else:
+            fb = nb
+        # (min()/max() written out: builtin calls cost more than the tests)
+        if na:
+            n = 2 * (fb if fb > 1 else 1) + 1
+            if fa < n:
+                n = fa
             share = len(a.engaged) or 1
-            ca = max(1, -(-n // share))  # ceil(n / share), exact on integers
+            ca = -(-n // share)  # ceil(n / share), exact on integers
+            if ca < 1:
+                ca = 1
         else:
             ca = 0
-        if b.count:
-            n = min(fb, 2 * (fa if fa > 1 else 1) + 1)
+        if nb:
+            n = 2 * (fa if fa > 1 else 1) + 1
+            if fb < n:
+                n = fb
             share = len(b.engaged) or 1
-            cb = max(1, -(-n // share))
+            cb = -(-n // share)
+            if cb < 1:
+                cb = 1
         else:
             cb = 0
-        st = {
-            "contact": {a: ca, b: cb},
-            "wounds": {a: 0, b: 0},
-            "lowered": {},
-            "mutagenic": {},
-            "extra_round": 0,
-        }
+        lowered: dict[Fighting, bool] = {}
+        mutagenic: dict[Group, int] = {}
+        wounds = {a: 0, b: 0}
+        st = {"contact": {a: ca, b: cb}, "wounds": wounds, "lowered": lowered, "mutagenic": mutagenic, "extra_round": 0}
         for u in (a, b):
             # Lower DEF to 0 for the Bravery/Righteous/Fanaticism bonus when DEF is worth little.
-            if (
-                (u.troops.traits.lower_def_att or u.troops.traits.lower_def_str)
-                and u.stat("def") <= 1
-                and u.state != "rout"
-            ):
-                st["lowered"][u] = True
+            t = u.troops.traits
+            if (t.lower_def_att or t.lower_def_str) and u.stat("def") <= 1 and u.state != "rout":
+                lowered[u] = True
             if not u.round_effects or not u.round_effects.get("mutagenic"):
                 continue  # (nothing else follows in this loop)
             for g in u.groups:
                 if g.count and g.traits.mutagenic is not None:
                     roll = self.dice.d6()
                     bonus = 0 if roll == 1 else roll + g.traits.mutagenic
-                    st["mutagenic"][g] = max(0, min(bonus, 2 + max(g.traits.mutagenic, 0)))
-        charge_a = 3 if a.charge_bonus and not implacable else 0
-        charge_b = 3 if b.charge_bonus and not implacable else 0
-        ini_a = (0 if a.state == "rout" else a.stat("ini")) + charge_a
-        ini_b = (0 if b.state == "rout" else b.stat("ini")) + charge_b
+                    mutagenic[g] = max(0, min(bonus, 2 + max(g.traits.mutagenic, 0)))
+        # stat("ini"), inlined
+        if a.state == "rout":
+            ini_a = 0
+        else:
+            ini_a = a.troops.base["ini"]
+            if a.tactic:
+                ini_a += a.tactic.get("initiative", 0)
+            if a.round_effects:
+                ini_a += a.round_effects.get("ini", 0)
+        if b.state == "rout":
+            ini_b = 0
+        else:
+            ini_b = b.troops.base["ini"]
+            if b.tactic:
+                ini_b += b.tactic.get("initiative", 0)
+            if b.round_effects:
+                ini_b += b.round_effects.get("ini", 0)
+        if not implacable:
+            if a.charge_bonus:
+                ini_a += 3
+            if b.charge_bonus:
+                ini_b += 3
         a_first = self.dice.chance(_opposed_p(ini_a, ini_b, a.side == self.winner_of_roll))
         first, second = (a, b) if a_first else (b, a)
-        self.strike(first, second, st)
-        self.strike(second, first, st)
+        strike = self.strike
+        strike(first, second, st)
+        strike(second, first, st)
         # Extra exchanges: War fury, Born killer, Brutish charge... one die per fighter.
-        extra = {}
-        for u in (a, b):
-            bonus = (u.round_effects.get("war-fury", 0) if u.round_effects else 0) + (
-                u.tactic.get("extra_exchange", 0) if u.tactic else 0
-            )
-            most = 0
-            if bonus or u.extra_traits:
-                for g in u.groups:
-                    if g.count:
-                        n = g.traits.extra_exchanges + (1 if g.traits.brutish_charge and u.charged else 0) + bonus
-                        if n > most:
-                            most = n
-            extra[u] = most
-        for r in range(1, max(extra.values()) + 1):
-            if not (first.alive and second.alive):
-                break
-            st["extra_round"] = r
-            if extra[first] >= r:
-                self.strike(first, second, st, extra=True)
-            if extra[second] >= r and second.alive and first.alive:
-                self.strike(second, first, st, extra=True)
-        return st["wounds"][a], st["wounds"][b]
+        effects, tactic = a.round_effects, a.tactic
+        bonus = (effects.get("war-fury", 0) if effects else 0) + (tactic.get("extra_exchange", 0) if tactic else 0)
+        ea = self._extra_exchanges(a, bonus) if bonus or a.extra_traits else 0
+        effects, tactic = b.round_effects, b.tactic
+        bonus = (effects.get("war-fury", 0) if effects else 0) + (tactic.get("extra_exchange", 0) if tactic else 0)
+        eb = self._extra_exchanges(b, bonus) if bonus or b.extra_traits else 0
+        if ea or eb:
+            e_first, e_second = (ea, eb) if a_first else (eb, ea)
+            for r in range(1, (ea if ea > eb else eb) + 1):
+                if not (first.alive and second.alive):
+                    break
+                st["extra_round"] = r
+                if e_first >= r:
+                    strike(first, second, st, extra=True)
+                if e_second >= r and second.alive and first.alive:
+                    strike(second, first, st, extra=True)
+        return wounds[a], wounds[b]
+
+    @staticmethod
+    def _extra_exchanges(u: Fighting, bonus: int) -> int:
+        """Extra exchanges of a unit in a fray (the most of its live groups; *bonus*: War fury, tactic)."""
+        most = 0
+        for g in u.groups:
+            if g.count:
+                n = g.traits.extra_exchanges + (1 if g.traits.brutish_charge and u.charged else 0) + bonus
+                if n > most:
+                    most = n
+        return most
 
     def outcome(self, a: Fighting, b: Fighting, wa: int, wb: int) -> None:
         """Outcome of the fray: more Wounds wins (ties: winner of the tactical roll); morale roll."""
@@ -2414,25 +2630,24 @@ class Battle:
         self.morale(winner, loser)
 
     def morale_difficulty(self, winner: Fighting, loser: Fighting) -> int:
-        lower = 1 if (winner.frightening and not loser.frightening) else 0
+        # (winner.frightening and not loser.frightening, inlined)
+        lower = 1 if winner.troops.profile.fear is not None and loser.troops.profile.fear is None else 0
         balance = balance_of_power(
-            loser.power(charging=loser.charged, charged=loser.was_charged),
-            winner.power(charging=winner.charged, charged=winner.was_charged),
+            loser.power(loser.charged, loser.was_charged), winner.power(winner.charged, winner.was_charged)
         )
         if self.outcome_rows:
-            return row_value(self.outcome_rows, balance, lower)
+            return _row_value(self.outcome_rows, balance, lower)
         order = [3, 2, 1, -2, -3]
         return (4, 6, 8, 10, 12)[min(order.index(balance) + lower, 4)]
 
     def morale(self, winner: Fighting, loser: Fighting) -> None:
-        if loser.all_have("auto_morale") or loser.state == "rout":
+        if loser.state == "rout" or loser.all_have("auto_morale"):
             return
         difficulty = self.morale_difficulty(winner, loser)
-        value = loser.cou_value + loser.cou_bonus + loser.tactic.get("courage", 0)
-        if loser.current_formation == "close":
-            value = max(
-                value, loser.dis_value + loser.dis_bonus + loser.tactic.get("discipline", 0)
-            )
+        tactic = loser.tactic
+        value = loser.cou_value + loser.cou_bonus + (tactic.get("courage", 0) if tactic else 0)
+        if loser.formation == "close" and loser.count >= 5:  # current_formation == "close" (not routed here)
+            value = max(value, loser.dis_value + loser.dis_bonus + (tactic.get("discipline", 0) if tactic else 0))
         ones_fail = not loser.all_have("morale_no_auto_fail")
         if self.test(value, difficulty, loser.best_of, ones_fail):
             return
@@ -2454,7 +2669,7 @@ class Battle:
         enemies = self.sides[1]
         for u in self.sides[0]:
             if u.engaged:
-                for j in sorted(u.engaged):
+                for j in sorted(u.engaged) if len(u.engaged) > 1 else u.engaged:
                     e = enemies[j]
                     keyed.append((-(u.points + e.points), len(keyed), u, e))  # points_alive(), inlined
         if not keyed:
@@ -2469,6 +2684,8 @@ class Battle:
             self.outcome(a, b, wa, wb)
         # Implacable/X: new combats after pushing on, for fighters that caused a loss.
         for a, b, wa, wb in results:
+            if not (a.implacable or b.implacable):
+                continue  # (the usual case: nothing below would run)
             for unit, foe, dealt in ((a, b, wa), (b, a, wb)):
                 x = unit.implacable
                 for _ in range(x):
@@ -2490,8 +2707,17 @@ class Battle:
 
     def maintenance(self) -> None:
         """Fierce removals, Regeneration/X, Reinforcement; formations checked."""
+        # Only the units in _upkeep can have a group with lost, fierce_left, reinforcements or a
+        # Regenerating wounded fighter, or no fighter left without being gone (deal() adds every unit
+        # it touches): for the others the loop below changes nothing and rolls no die.
+        upkeep = self._upkeep
+        if not upkeep:
+            return
+        keep: set[Fighting] = set()
         for side in (0, 1):
             for u in self.sides[side]:
+                if u not in upkeep:
+                    continue
                 changed = False  # a count changed (recount() is kept in step with counts elsewhere)
                 for g in u.groups:
                     if not (g.lost or g.damage or g.fierce_left or g.reinforcements):
@@ -2521,11 +2747,14 @@ class Battle:
                         self.logging and self.say(f"{g.reinforcements} {g.profile.name} return as reinforcements")
                         g.reinforcements = 0
                     g.lost = 0
+                    if g.reinforcements or (g.damage and x):
+                        keep.add(u)  # something left to do at the next maintenance
                 if changed:
                     u.recount()
                 if u.count == 0 and u.state != "gone":
                     u.state = "gone"
                     self.break_contacts(u)
+        self._upkeep = keep
 
     # -- the whole game -------------------------------------------------------
 
