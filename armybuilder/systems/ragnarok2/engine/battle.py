@@ -429,6 +429,9 @@ class Fighting:
     _mov: int = 0  # MOV of the slowest live member, kept by recount()
     extra_traits: bool = False  # some member has extra exchanges or Brutish charge
     layout: tuple | None = None  # template only: indices of troops, ordered and shooting groups (fresh())
+    # The AI's mean Wounds of one exchange against a target's troops group (expected_damage()):
+    # they depend on this unit's counts only, so recount() empties it.
+    damage_memo: dict[Group, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.ordered = sorted(self.groups, key=lambda g: not g.character)
@@ -479,7 +482,7 @@ class Fighting:
         f.mystic, f.base_wound_shift, f.survival_face = self.mystic, self.base_wound_shift, self.survival_face
         f.counter_face, f.thaumaturge, f.points, f.all_cache = self.counter_face, self.thaumaturge, self.points, {}
         f.warrior_mage, f.warrior_monk, f.implacable, f._mov = self.warrior_mage, self.warrior_monk, self.implacable, self._mov
-        f.extra_traits, f.layout = self.extra_traits, None
+        f.extra_traits, f.layout, f.damage_memo = self.extra_traits, None, {}
         return f
 
     def recount(self) -> None:
@@ -522,6 +525,8 @@ class Fighting:
         self.count = count
         self.points = points
         self.all_cache = {}
+        if self.damage_memo:
+            self.damage_memo = {}
         self.alive = count > 0
         self.troops = troops if troops is not None else (self.groups[0] if self.groups else None)
         self._mov = mov
@@ -995,7 +1000,8 @@ class Battle:
         self.outcome_rows, self.fear_rows = rows[1], rows[2]
         self.round = 0
         self.field_effects: dict[str, int] = {}
-        self._expected: dict[tuple, float] = {}
+        self._expected: dict[tuple, float] = {}  # expected_damage() answers of the round, by (attacker, defender)
+        self._gains: dict[Fighting, dict[Fighting, float]] = {}  # exchange_gain() answers of the round, unit -> foe
         if log:
             for side, info in enumerate(self.info):
                 if info["unhandled"]:
@@ -1041,19 +1047,25 @@ class Battle:
         cached = self._expected.get(key)
         if cached is not None:
             return cached
-        target = defender.troops.profile
-        tid = target.id
-        total = 0.0
-        for g in attacker.groups:
-            if g.count:
-                # Per template group (shared by the games of a playtest; one catalogue per template).
-                per_die = g.per_die
-                m = per_die.get(tid)
-                if m is None:
-                    m = per_die[tid] = g.dice_each * _mean_per_die(
-                        self.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, 0
-                    )
-                total += g.count * m
+        # Across rounds: the same value while the attacker's counts (recount() empties the memo)
+        # and the defender's troops group are the same.
+        troops = defender.troops
+        total = attacker.damage_memo.get(troops)
+        if total is None:
+            target = troops.profile
+            tid = target.id
+            total = 0.0
+            for g in attacker.groups:
+                if g.count:
+                    # Per template group (shared by the games of a playtest; one catalogue per template).
+                    per_die = g.per_die
+                    m = per_die.get(tid)
+                    if m is None:
+                        m = per_die[tid] = g.dice_each * _mean_per_die(
+                            self.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, 0
+                        )
+                    total += g.count * m
+            attacker.damage_memo[troops] = total
         self._expected[key] = total
         return total
 
@@ -1063,12 +1075,14 @@ class Battle:
 
     def exchange_gain(self, unit: Fighting, foe: Fighting) -> float:
         """A.P. value of what *unit* expects to inflict minus what it expects to suffer (memoised per round)."""
-        key = (unit, foe, 1)
-        cached = self._expected.get(key)
+        row = self._gains.get(unit)
+        if row is None:
+            row = self._gains[unit] = {}
+        cached = row.get(foe)
         if cached is None:
             # value_of_wounds(), inlined
             g, h = foe.troops, unit.troops
-            cached = self._expected[key] = self.expected_damage(unit, foe) / max(g.wound_levels, 1) * g.cost - (
+            cached = row[foe] = self.expected_damage(unit, foe) / max(g.wound_levels, 1) * g.cost - (
                 self.expected_damage(foe, unit) / max(h.wound_levels, 1) * h.cost
             )
         return cached
@@ -1424,13 +1438,15 @@ class Battle:
         # good enough: the values are memoised for the round, and later choices must see
         # the values of this moment.
         reach = mov * 2
-        expected = self._expected
+        row = self._gains.get(unit)
+        if row is None:
+            row = self._gains[unit] = {}
         best_score = -1e9
         low = -reach  # |e.pos - pos| <= reach, without a call per foe (same difference, same result)
         for e in foes:
             if not low <= e.pos - pos <= reach or e.state == "gone":
                 continue
-            gain = expected.get((unit, e, 1))
+            gain = row.get(e)
             if gain is None:
                 gain = self.exchange_gain(unit, e)
             if e.state == "rout":
@@ -1473,11 +1489,13 @@ class Battle:
     ) -> tuple[Fighting | None, float]:
         best, best_score = None, -1e9
         pos = unit.pos
-        expected = self._expected
+        row = self._gains.get(unit)
+        if row is None:
+            row = self._gains[unit] = {}
         for e in foes:
             if abs(e.pos - pos) > reach or e.state == "gone":
                 continue
-            gain = expected.get((unit, e, 1))
+            gain = row.get(e)
             if gain is None:
                 gain = self.exchange_gain(unit, e)
             if e.state == "rout":
@@ -2544,6 +2562,7 @@ class Battle:
             self.round = rounds
             self.field_effects = {}
             self._expected = {}
+            self._gains = {}
             self.logging and self.say(f"— round {rounds} —")
             self.update_leadership()
             points = self.tactical_roll()
