@@ -1002,6 +1002,8 @@ class Battle:
         self.field_effects: dict[str, int] = {}
         self._expected: dict[tuple, float] = {}  # expected_damage() answers of the round, by (attacker, defender)
         self._gains: dict[Fighting, dict[Fighting, float]] = {}  # exchange_gain() answers of the round, unit -> foe
+        self._tactical_memo: dict | None = None  # tactical_roll()'s points by (total, category, staffs)
+        self._cic_seen: list[tuple | None] = [None, None]  # (profile, _cic_facts()) of each side's C.-in-C.
         if log:
             for side, info in enumerate(self.info):
                 if info["unhandled"]:
@@ -1080,11 +1082,16 @@ class Battle:
             row = self._gains[unit] = {}
         cached = row.get(foe)
         if cached is None:
-            # value_of_wounds(), inlined
+            # value_of_wounds(), inlined; expected_damage()'s memo of the round read here first
             g, h = foe.troops, unit.troops
-            cached = row[foe] = self.expected_damage(unit, foe) / max(g.wound_levels, 1) * g.cost - (
-                self.expected_damage(foe, unit) / max(h.wound_levels, 1) * h.cost
-            )
+            expected = self._expected
+            mine = expected.get((unit, foe))
+            if mine is None:
+                mine = self.expected_damage(unit, foe)
+            theirs = expected.get((foe, unit))
+            if theirs is None:
+                theirs = self.expected_damage(foe, unit)
+            cached = row[foe] = mine / max(g.wound_levels, 1) * g.cost - (theirs / max(h.wound_levels, 1) * h.cost)
         return cached
 
     # -- leadership ------------------------------------------------------------
@@ -1182,38 +1189,46 @@ class Battle:
 
     def tactical_roll(self) -> list[int]:
         """Tactical roll with the Commander-in-Chief's DIS; a routed (or missing) one fails."""
-        totals = []
-        points = []
+        totals = [0, 0]
+        points = [0, 0]
         table = self.data.tables.tactical
-        memo = None  # {(total, category, staffs): points} of this tactical table
-        if table is not None and table.rows:
+        memo = self._tactical_memo  # {(total, category, staffs): points} of this tactical table
+        if memo is None and table is not None and table.rows:
             rows = _TACTICAL_ROWS.get(id(table))
             if rows is None or rows[0] is not table:
                 if len(_TACTICAL_ROWS) > 32:
                     _TACTICAL_ROWS.clear()
                 rows = _TACTICAL_ROWS[id(table)] = (table, {})
-            memo = rows[1]
+            memo = self._tactical_memo = rows[1]  # the catalogue's: kept for the game
         for side in (0, 1):
             units = self.sides[side]
             cic = self.cic_index[side]
             p = self.cic_profile[side]
             total = 0
             # A routed Commander-in-Chief still reads his rank's column.
-            category, leadership = _cic_facts(self.cat, p) if p is not None else (1, False)
+            if p is None:
+                category, leadership = 1, False
+            else:
+                facts = self._cic_seen[side]  # (profile, facts) of the last call: _cic_facts() once a game
+                if facts is None or facts[0] is not p:
+                    facts = self._cic_seen[side] = (p, _cic_facts(self.cat, p))
+                category, leadership = facts[1]
             present = False  # the profile still has a fighter in the unit
-            if cic is not None and p is not None and units[cic].alive and units[cic].state != "rout":
-                pid = p.id
-                for g in units[cic].groups:
-                    if g.count and g.profile.id == pid:
-                        present = True
-                        break
+            if cic is not None and p is not None:
+                unit = units[cic]
+                if unit.alive and unit.state != "rout":
+                    pid = p.id
+                    for g in unit.groups:
+                        if g.count and g.profile.id == pid:
+                            present = True
+                            break
             if present:
                 best_of = 2 if leadership and not self.temporary_cic[side] else 1
-                bonus = units[cic].dis_bonus - self.dis_penalty[side]
-                total = self.dice.from_cdf(_test_total_cdf(max(p.dis + bonus, 0), best_of))
+                bonus = units[cic].dis_bonus - self.dis_penalty[side]  # type: ignore[index]
+                total = self.dice.from_cdf(_test_total_cdf(max(p.dis + bonus, 0), best_of))  # type: ignore[union-attr]
             else:
                 self.appoint_temporary_cic(side)
-            totals.append(total)
+            totals[side] = total
             tp = 0
             if memo is not None:
                 staffs = self.info[side]["staffs"]
@@ -1235,7 +1250,7 @@ class Battle:
                     tp = row.points[min(max(category, 1), len(row.points)) - 1]
                     tp += staffs * table.per_complete_war_staff
                     memo[(total, category, staffs)] = tp
-            points.append(tp)
+            points[side] = tp
         if totals[0] != totals[1]:
             self.winner_of_roll = 0 if totals[0] > totals[1] else 1
         else:
@@ -1558,8 +1573,15 @@ class Battle:
             turn = 1 - turn
 
     def nearest_enemy(self, u: Fighting) -> Fighting | None:
-        foes = [e for e in self.sides[1 - u.side] if e.alive]
-        return min(foes, key=lambda e: abs(e.pos - u.pos)) if foes else None
+        # min() on the distance, written out: the first of equals, as min() picks.
+        best, best_d = None, 0.0
+        pos = u.pos
+        for e in self.sides[1 - u.side]:
+            if e.alive:
+                d = abs(e.pos - pos)
+                if best is None or d < best_d:
+                    best, best_d = e, d
+        return best
 
     def something_in_range(self, u: Fighting) -> bool:
         """A shooting target within its longest range (or a mystic target within 50 cm)."""
@@ -1576,7 +1598,12 @@ class Battle:
         return False
 
     def target_in_reach(self, u: Fighting) -> bool:
-        return any(self.distance(u, e) <= u.mov * 2 for e in self.sides[1 - u.side] if e.alive)
+        reach = u.mov * 2
+        pos = u.pos
+        for e in self.sides[1 - u.side]:
+            if e.alive and abs(e.pos - pos) <= reach:  # distance(), inlined
+                return True
+        return False
 
     def activate(self, u: Fighting) -> None:
         u.activated = True
@@ -1598,12 +1625,9 @@ class Battle:
                 foe = self.nearest_enemy(u)
                 if foe is not None:
                     before = u.pos
-                    self.toward(
-                        u,
-                        foe.pos,
-                        u.mov,
-                        stop_short=max(foe.mov * 2 + 1, 1.0) if foe.fighting else 1.0,
-                    )
+                    # foe.fighting, inlined
+                    fighting = foe.count > 0 and (foe.state == "valiant" or foe.state == "disorganized")
+                    self.toward(u, foe.pos, u.mov, stop_short=max(foe.mov * 2 + 1, 1.0) if fighting else 1.0)
                     moved = u.pos != before
             # The callees' own first tests, done here: most supporting units neither pray, cast nor shoot.
             if u.faith >= self.info[u.side]["min_fervor"]:
@@ -1635,14 +1659,23 @@ class Battle:
                     target, best_rout, d = e, rout, dist
         if target is None:
             return
-        # value_of_wounds(), inlined
+        # value_of_wounds(), inlined; expected_damage()'s memo of the round read here first
         g, h = target.troops, u.troops
-        mine = self.expected_damage(u, target) / max(g.wound_levels, 1) * g.cost
-        theirs = self.expected_damage(target, u) / max(h.wound_levels, 1) * h.cost
+        expected = self._expected
+        mine = expected.get((u, target))
+        if mine is None:
+            mine = self.expected_damage(u, target)
+        theirs = expected.get((target, u))
+        if theirs is None:
+            theirs = self.expected_damage(target, u)
+        mine = mine / max(g.wound_levels, 1) * g.cost
+        theirs = theirs / max(h.wound_levels, 1) * h.cost
         stop = 1.0
-        if theirs > mine * 1.25 and target.fighting:
-            stop = min(d, target.mov * 2 + 1)  # stay out of its reach
-        self.toward(u, target.pos, u.mov * 2, stop_short=stop)
+        if theirs > mine * 1.25 and target.count > 0 and target.state in ("valiant", "disorganized"):
+            tactic = target.tactic  # target.mov, inlined
+            stop = min(d, (target._mov + tactic.get("movement", 0) if tactic else target._mov) * 2 + 1)  # out of its reach
+        tactic = u.tactic
+        self.toward(u, target.pos, (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2, stop_short=stop)
 
     def flee(self, u: Fighting, away_from: Fighting | None = None) -> None:
         """Flight: MOV × 2 towards its own edge; crossing it eliminates the unit."""
