@@ -93,10 +93,11 @@ from .dice import (
 from .dice import _contest as _contest_dist
 from .mystics import (
     DEFAULT_FAITH_RECOVERY,
+    MANA_SUCCESS,
     ROUT_FAITH_LOSS,
+    ROUT_MANA_PENALTY,
     best_mastery,
     counter_succeeds,
-    mana_recovery,
     parse_range,
     roll_mystic_test,
 )
@@ -1002,6 +1003,7 @@ class Battle:
         self.field_effects: dict[str, int] = {}
         self._expected: dict[tuple, float] = {}  # expected_damage() answers of the round, by (attacker, defender)
         self._gains: dict[Fighting, dict[Fighting, float]] = {}  # exchange_gain() answers of the round, unit -> foe
+        self._tactic_cost = tables.tactical.tactic_cost if tables.tactical else 2
         self._tactical_memo: dict | None = None  # tactical_roll()'s points by (total, category, staffs)
         self._cic_seen: list[tuple | None] = [None, None]  # (profile, _cic_facts()) of each side's C.-in-C.
         if log:
@@ -1047,28 +1049,31 @@ class Battle:
         """
         key = (attacker, defender)
         cached = self._expected.get(key)
-        if cached is not None:
-            return cached
-        # Across rounds: the same value while the attacker's counts (recount() empties the memo)
-        # and the defender's troops group are the same.
-        troops = defender.troops
-        total = attacker.damage_memo.get(troops)
-        if total is None:
-            target = troops.profile
-            tid = target.id
-            total = 0.0
-            for g in attacker.groups:
-                if g.count:
-                    # Per template group (shared by the games of a playtest; one catalogue per template).
-                    per_die = g.per_die
-                    m = per_die.get(tid)
-                    if m is None:
-                        m = per_die[tid] = g.dice_each * _mean_per_die(
-                            self.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, 0
-                        )
-                    total += g.count * m
-            attacker.damage_memo[troops] = total
-        self._expected[key] = total
+        if cached is None:
+            # Across rounds: the same value while the attacker's counts (recount() empties the memo)
+            # and the defender's troops group are the same.
+            cached = attacker.damage_memo.get(defender.troops)
+            if cached is None:
+                cached = self._mean_damage(attacker, defender.troops)
+            self._expected[key] = cached
+        return cached
+
+    def _mean_damage(self, attacker: Fighting, troops: Group) -> float:
+        """expected_damage() computed (and kept in the attacker's damage_memo)."""
+        target = troops.profile
+        tid = target.id
+        total = 0.0
+        for g in attacker.groups:
+            if g.count:
+                # Per template group (shared by the games of a playtest; one catalogue per template).
+                per_die = g.per_die
+                m = per_die.get(tid)
+                if m is None:
+                    m = per_die[tid] = g.dice_each * _mean_per_die(
+                        self.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, 0
+                    )
+                total += g.count * m
+        attacker.damage_memo[troops] = total
         return total
 
     def value_of_wounds(self, unit: Fighting, wounds: float) -> float:
@@ -1085,12 +1090,18 @@ class Battle:
             # value_of_wounds(), inlined; expected_damage()'s memo of the round read here first
             g, h = foe.troops, unit.troops
             expected = self._expected
-            mine = expected.get((unit, foe))
-            if mine is None:
-                mine = self.expected_damage(unit, foe)
-            theirs = expected.get((foe, unit))
+            mine = expected.get(key := (unit, foe))
+            if mine is None:  # expected_damage(unit, foe), inlined
+                mine = unit.damage_memo.get(g)
+                if mine is None:
+                    mine = self._mean_damage(unit, g)
+                expected[key] = mine
+            theirs = expected.get(key := (foe, unit))
             if theirs is None:
-                theirs = self.expected_damage(foe, unit)
+                theirs = foe.damage_memo.get(h)
+                if theirs is None:
+                    theirs = self._mean_damage(foe, h)
+                expected[key] = theirs
             cached = row[foe] = mine / max(g.wound_levels, 1) * g.cost - (theirs / max(h.wound_levels, 1) * h.cost)
         return cached
 
@@ -1374,7 +1385,7 @@ class Battle:
 
     def buy_and_give_tactics(self, points: list[int]) -> None:
         """The winner of the tactical roll buys and gives first (seed: Attribution of the tactics)."""
-        cost = self.data.tables.tactical.tactic_cost if self.data.tables.tactical else 2
+        cost = self._tactic_cost
         pools: dict[int, tuple[list, list]] = {}
         for side in (self.winner_of_roll, 1 - self.winner_of_roll):
             deck = self._deck(side)
@@ -1409,6 +1420,11 @@ class Battle:
             ) in deck:  # fmt: skip
                 ordered, shaken = pools[1 - side if to_enemy else side]
                 for u, key, scale, first_rank in shaken if rally else ordered:
+                    # Offers worth nothing are never taken: left out before sorting, and before the
+                    # tactic's condition is tested (scale >= 1: the gain has the weight's sign).
+                    weight = s_rank1[key] if first_rank else s_pros[key]
+                    if weight <= 0:
+                        continue
                     # tactic_fits(), inlined (the hot loop of the strategic phase)
                     if not free and (
                         (min_rank is not None and u.rank_category < min_rank)
@@ -1417,15 +1433,7 @@ class Battle:
                         or (min_eff is not None and u.count < min_eff)
                     ):
                         continue
-                    # Offers worth nothing are never taken: left out before sorting.
-                    if first_rank:
-                        gain = s_rank1[key] * scale
-                        if gain > 0:
-                            offers.append((gain, tactic, u, rank1))
-                    else:
-                        gain = s_pros[key] * scale
-                        if gain > 0:
-                            offers.append((gain, tactic, u, pros))
+                    offers.append((weight * scale, tactic, u, rank1 if first_rank else pros))
             offers.sort(key=_first, reverse=True)  # stable: equal gains keep their order
             used_tactics: set[str] = set()
             for gain, tactic, u, effects in offers:
@@ -2114,7 +2122,23 @@ class Battle:
                     if t.piety > piety:
                         piety = t.piety
                 if powers:
-                    u.mana = mana_recovery(d6, powers, extra, u.mana, routed)
+                    # mana_recovery(), inlined: the same dice in the same order, integer sums.
+                    need = MANA_SUCCESS + (ROUT_MANA_PENALTY if routed else 0)
+                    successes = 0
+                    for _ in range(len(powers) + extra):
+                        if d6() >= need:
+                            successes += 1
+                    gained = 0
+                    if successes:
+                        ranked = sorted(powers, reverse=True)
+                        # Dice beyond one per magician go to the most powerful one again.
+                        if successes <= len(ranked):
+                            gained = sum(ranked[:successes])
+                        else:
+                            gained = sum(ranked) + (successes - len(ranked)) * ranked[0]
+                    cap = 2 * sum(powers)
+                    mana = u.mana + gained
+                    u.mana = mana if mana < cap else cap
                 if faithful:
                     # faith_recovery_counts(), inlined: one T.F. per member, rank bonuses, Loyal, Piety.
                     total = u.count + ranked_bonus + loyal + min(u.faith, piety)
