@@ -1461,35 +1461,42 @@ class Battle:
         # good enough: the values are memoised for the round, and later choices must see
         # the values of this moment.
         reach = mov * 2
-        row = self._gains.get(unit)
-        if row is None:
-            row = self._gains[unit] = {}
-        best_score = -1e9
-        low = -reach  # |e.pos - pos| <= reach, without a call per foe (same difference, same result)
+        # The nearest foe's distance answers "some foe within X" at once (the same |e.pos - pos|).
+        nearest = 1e18
         for e in foes:
-            if not low <= e.pos - pos <= reach or e.state == "gone":
-                continue
-            gain = row.get(e)
-            if gain is None:
-                gain = self.exchange_gain(unit, e)
-            if e.state == "rout":
-                gain += e.points
-            if e.engaged:
-                gain += 0.25 * e.points
-            if gain > best_score:
-                best_score = gain
-        if best_score > 0:
-            return "assault"
-        reachable = best_score > -1e9  # best_charge_target() found a target (a bad one)
-        longest = None
-        for g in unit.shooting_groups:
-            if g.count and (longest is None or g.profile.ranged.long > longest):  # type: ignore[union-attr]
-                longest = g.profile.ranged.long  # type: ignore[union-attr]
-        if longest is not None:
-            longest += mov
+            d = e.pos - pos
+            if d < 0:
+                d = -d
+            if d < nearest:
+                nearest = d
+        best_score = -1e9
+        if nearest <= reach:
+            row = self._gains.get(unit)
+            if row is None:
+                row = self._gains[unit] = {}
+            low = -reach  # |e.pos - pos| <= reach, without a call per foe (same difference, same result)
             for e in foes:
-                if abs(e.pos - pos) <= longest:
-                    return "support"  # Support (dynamic): march, then shoot
+                if not low <= e.pos - pos <= reach or e.state == "gone":
+                    continue
+                gain = row.get(e)
+                if gain is None:
+                    gain = self.exchange_gain(unit, e)
+                if e.state == "rout":
+                    gain += e.points
+                if e.engaged:
+                    gain += 0.25 * e.points
+                if gain > best_score:
+                    best_score = gain
+            if best_score > 0:
+                return "assault"
+        reachable = best_score > -1e9  # best_charge_target() found a target (a bad one)
+        if unit.shooting_groups:
+            longest = None
+            for g in unit.shooting_groups:
+                if g.count and (longest is None or g.profile.ranged.long > longest):  # type: ignore[union-attr]
+                    longest = g.profile.ranged.long  # type: ignore[union-attr]
+            if longest is not None and nearest <= longest + mov:
+                return "support"  # Support (dynamic): march, then shoot
         info = self.info
         if (unit.mana > 0 and info[unit.side]["rituals"]) or (unit.faith > 0 and info[unit.side]["communions"]):
             return "support"
