@@ -1102,7 +1102,8 @@ class Battle:
                 if theirs is None:
                     theirs = self._mean_damage(foe, h)
                 expected[key] = theirs
-            cached = row[foe] = mine / max(g.wound_levels, 1) * g.cost - (theirs / max(h.wound_levels, 1) * h.cost)
+            gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
+            cached = row[foe] = mine / (gl if gl > 1 else 1) * g.cost - (theirs / (hl if hl > 1 else 1) * h.cost)
         return cached
 
     # -- leadership ------------------------------------------------------------
@@ -1567,25 +1568,23 @@ class Battle:
         passes = [n1 - n0 if n1 > n0 else 0, n0 - n1 if n0 > n1 else 0]
         turn = first
         activate = self.activate
-        while queues[0] or queues[1]:
+        heads = [0, 0]  # next unit of each queue (read in place, not popped)
+        while heads[0] < n0 and heads[1] < n1:
             queue = queues[turn]
-            if not queue:
-                turn = 1 - turn
-                continue
-            nxt = queue[0]
-            if (
-                passes[turn]
-                and queues[1 - turn]
-                and nxt.order == "assault"
-                and not self.target_in_reach(nxt)
-            ):
+            nxt = queue[heads[turn]]
+            if passes[turn] and nxt.order == "assault" and not self.target_in_reach(nxt):
                 passes[turn] -= 1
                 turn = 1 - turn
                 continue
-            queue.pop(0)
+            heads[turn] += 1
             if nxt.alive:
                 activate(nxt)
             turn = 1 - turn
+        # One queue is empty: the other side activates its remaining units in a row (no passing).
+        for side in (0, 1):
+            for nxt in queues[side][heads[side]:]:
+                if nxt.alive:
+                    activate(nxt)
 
     def nearest_enemy(self, u: Fighting) -> Fighting | None:
         # min() on the distance, written out: the first of equals, as min() picks.
@@ -1683,8 +1682,9 @@ class Battle:
         theirs = expected.get((target, u))
         if theirs is None:
             theirs = self.expected_damage(target, u)
-        mine = mine / max(g.wound_levels, 1) * g.cost
-        theirs = theirs / max(h.wound_levels, 1) * h.cost
+        gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
+        mine = mine / (gl if gl > 1 else 1) * g.cost
+        theirs = theirs / (hl if hl > 1 else 1) * h.cost
         stop = 1.0
         if theirs > mine * 1.25 and target.count > 0 and target.state in ("valiant", "disorganized"):
             tactic = target.tactic  # target.mov, inlined
