@@ -467,7 +467,7 @@ class Fighting:
             )
         troops_at, ordered_at, shooting_at = layout
         f.side, f.name, f.groups, f.formation, f.cost = self.side, self.name, groups, self.formation, self.cost
-        f.rank_category, f.scheme, f.pos, f.state, f.order = self.rank_category, self.scheme, 0.0, "valiant", ""
+        f.rank_category, f.scheme, f.pos, f.state, f.order = self.rank_category, self.scheme, self.pos, "valiant", ""
         f.order_by_points = f.activated = f.charged = f.was_charged = f.charge_bonus = False
         f.engaged, f.immune_fear, f.tactic, f.tactic_name, f.kills = set(), -99, {}, "", 0.0
         f.start_count = f.count = self.count
@@ -475,7 +475,7 @@ class Fighting:
         f.cou_value = f.dis_value = f.cou_bonus = f.dis_bonus = 0
         f.best_of, f.has_leader = 1, self.has_leader
         f.commander_x, f.musician_x, f.standard_x = self.commander_x, self.musician_x, self.standard_x
-        f.mana, f.faith, f.round_effects, f.wounds_dealt_round = self.mana, self.faith, dict(self.round_effects), 0
+        f.mana, f.faith, f.round_effects, f.wounds_dealt_round = self.mana, self.faith, {}, 0  # (none before play)
         f.troops = groups[troops_at] if troops_at is not None else None
         f.alive = self.alive
         f.ordered = [groups[i] for i in ordered_at]
@@ -911,8 +911,9 @@ def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting]
                 f.commander_x = max(f.commander_x or 0, x or 0)
         f.mana = sum(g.magician_pow * g.count for g in groups)
         f.faith = sum(g.faith * g.count for g in groups)
-        if any(g.traits.scout for g in groups) and all(g.traits.scout for g in groups):
-            f.round_effects["scout"] = 1
+        # Deployment line (Scouts 20 cm further forward), kept by the template: fresh() copies it.
+        scout = SCOUT_ADVANCE if any(g.traits.scout for g in groups) and all(g.traits.scout for g in groups) else 0.0
+        f.pos = DEPLOYMENT + scout if side == 0 else TABLE_DEPTH - DEPLOYMENT - scout
         units.append(f)
         for m in unit.members:
             if m.commander_in_chief and (p := profile(cat, m.profile)) is not None:
@@ -932,6 +933,12 @@ def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting]
         "mutagenic": any(g.traits.mutagenic is not None for u in units for g in u.groups),
         # The cheapest communion a unit could call (effects the engine knows only).
         "min_fervor": min((c.fervor for c in communions if c.id in COMMUNION_EFFECTS), default=1 << 30),
+        # Units with auras, and units in the mystic phase (fixed for a game): Battle's lists of them.
+        "aura_at": tuple(
+            i for i, u in enumerate(units)
+            if u.commander_x is not None or u.standard_x is not None or u.musician_x is not None
+        ),
+        "mystic_at": tuple(i for i, u in enumerate(units) if u.mystic),
     }  # fmt: skip
     return units, info
 
@@ -958,15 +965,7 @@ class Battle:
         a, info_a = build_side(cat, first, 0)
         b, info_b = build_side(cat, second, 1)
         self.sides = [a, b]
-        self.info = [info_a, info_b]
-        for u in a:
-            u.pos = DEPLOYMENT + (SCOUT_ADVANCE if u.round_effects.pop("scout", 0) else 0.0)
-        for u in b:
-            u.pos = (
-                TABLE_DEPTH
-                - DEPLOYMENT
-                - (SCOUT_ADVANCE if u.round_effects.pop("scout", 0) else 0.0)
-            )
+        self.info = [info_a, info_b]  # (the units are on their deployment lines: see _build_side())
         self.winner_of_roll = 0
         self.scores = [0.0, 0.0]  # A.P. each side eliminated or routed
         self.cic_index: list[int | None] = [
@@ -981,12 +980,10 @@ class Battle:
         self.dis_penalty = [0, 0]
         # Units with a commander, musician or standard bearer, in side order: these fields are
         # fixed for the game, so update_leadership() scans only them for auras.
-        self.aura_units = [
-            [u for u in side if u.commander_x is not None or u.standard_x is not None or u.musician_x is not None]
-            for side in self.sides
-        ]
+        # (Indices found once per list: _build_side().)
+        self.aura_units = [[a[i] for i in info_a["aura_at"]], [b[i] for i in info_b["aura_at"]]]
         # Units with magicians, faithful, Devotion or Martyr (fixed for the game): the mystic phase's only concern.
-        self.mystic_units = [[u for u in side if u.mystic] for side in self.sides]
+        self.mystic_units = [[a[i] for i in info_a["mystic_at"]], [b[i] for i in info_b["mystic_at"]]]
         tables = self.data.tables
         rows = _ROWS.get(id(tables))
         if rows is None or rows[0] is not tables:
