@@ -1297,6 +1297,7 @@ class Battle:
         for side in (0, 1):
             units = self.sides[side]
             foes = [e for e in self.sides[1 - side] if e.alive]
+            spots = sorted([e.pos for e in foes])  # (nothing moves while orders are given)
             commanders = [
                 c for c in self.aura_units[side] if c.alive and c.state == "valiant" and c.commander_x is not None
             ]  # fmt: skip
@@ -1310,16 +1311,16 @@ class Battle:
                 if not u.alive or u.state != "valiant":
                     continue
                 if u.has_leader:
-                    u.order = self.choose_order(u, foes)
+                    u.order = self.choose_order(u, foes, spots)
                 elif commanders:
                     pos = u.pos
                     for c in commanders:
                         if abs(pos - c.pos) <= c.commander_x:  # type: ignore[operator]
-                            u.order = self.choose_order(u, foes)
+                            u.order = self.choose_order(u, foes, spots)
                             break
             for u in units:
                 if points[side] >= 1 and u.alive and not u.order and u.state in ("valiant", "disorganized"):
-                    order = self.choose_order(u, foes)
+                    order = self.choose_order(u, foes, spots)
                     if order:
                         u.order, u.order_by_points = order, True
                         points[side] -= 1
@@ -1444,14 +1445,22 @@ class Battle:
                 budget -= 1
                 self.logging and self.say(f"side {side + 1} gives {tactic.name} to {u.name}")
 
-    def choose_order(self, unit: Fighting, foes: list[Fighting] | None = None) -> str:
-        """Assault a target it can reach and beat, shoot what is in range, cast, or close in."""
+    def choose_order(
+        self, unit: Fighting, foes: list[Fighting] | None = None, spots: list[float] | None = None
+    ) -> str:
+        """Assault a target it can reach and beat, shoot what is in range, cast, or close in.
+
+        *foes*: the live enemies; *spots*: their positions, sorted (both found once for a
+        series of calls by give_orders()).
+        """
         if unit.engaged:
             return "assault"
         if foes is None:
             foes = [e for e in self.sides[1 - unit.side] if e.alive]
         if not foes:
             return ""
+        if spots is None:
+            spots = sorted([e.pos for e in foes])
         pos = unit.pos
         tactic = unit.tactic
         mov = unit._mov + tactic.get("movement", 0) if tactic else unit._mov  # unit.mov, inlined
@@ -1459,14 +1468,12 @@ class Battle:
         # good enough: the values are memoised for the round, and later choices must see
         # the values of this moment.
         reach = mov * 2
-        # The nearest foe's distance answers "some foe within X" at once (the same |e.pos - pos|).
-        nearest = 1e18
-        for e in foes:
-            d = e.pos - pos
-            if d < 0:
-                d = -d
-            if d < nearest:
-                nearest = d
+        # The nearest foe's distance answers "some foe within X" at once: one of the two
+        # positions around the unit's (the same |e.pos - pos| values: subtraction is monotonic).
+        i = bisect.bisect_left(spots, pos)
+        nearest = spots[i] - pos if i < len(spots) else 1e18
+        if i and pos - spots[i - 1] < nearest:
+            nearest = pos - spots[i - 1]
         best_score = -1e9
         if nearest <= reach:
             row = self._gains.get(unit)
