@@ -1402,6 +1402,8 @@ class Battle:
                             continue
                         order = u.order
                         not_valiant = u.state != "valiant"
+                        if not not_valiant and (not order or u.order_by_points):
+                            continue  # in neither pool
                         # (fighting, moving, shaken) as an index into the deck's weight lists
                         key = (4 if order == "assault" or u.engaged else 0) + (
                             2 if order == "assault" or order == "progress" else 0
@@ -1409,7 +1411,7 @@ class Battle:
                         entry = (u, key, 1.0 + u.points / 500.0, u.rank_category == 1)
                         if not_valiant:
                             shaken.append(entry)
-                        elif order and not u.order_by_points:
+                        else:
                             ordered.append(entry)
                     pools[pool_side] = (ordered, shaken)
             offers = []
@@ -1427,7 +1429,11 @@ class Battle:
                     # tactic_fits(), inlined (the hot loop of the strategic phase)
                     if not free and (
                         (min_rank is not None and u.rank_category < min_rank)
-                        or (formation is not None and u.current_formation != formation)
+                        or (
+                            formation is not None  # u.current_formation, inlined
+                            and ("close" if u.formation == "close" and u.count >= 5 and u.state != "rout" else "scattered")
+                            != formation
+                        )
                         or (scheme is not None and u.scheme != scheme)
                         or (min_eff is not None and u.count < min_eff)
                     ):
