@@ -1083,25 +1083,28 @@ class Battle:
         if row is None:
             row = self._gains[unit] = {}
         cached = row.get(foe)
-        if cached is None:
-            # value_of_wounds(), inlined; expected_damage()'s memo of the round read here first
-            g, h = foe.troops, unit.troops
-            expected = self._expected
-            mine = expected.get(key := (unit, foe))
-            if mine is None:  # expected_damage(unit, foe), inlined
-                mine = unit.damage_memo.get(g)
-                if mine is None:
-                    mine = self._mean_damage(unit, g)
-                expected[key] = mine
-            theirs = expected.get(key := (foe, unit))
+        return cached if cached is not None else self._new_gain(unit, foe, row)
+
+    def _new_gain(self, unit: Fighting, foe: Fighting, row: dict[Fighting, float]) -> float:
+        """exchange_gain() computed and kept in the unit's *row* of the round (known to lack it)."""
+        # value_of_wounds(), inlined; expected_damage()'s memo of the round read here first
+        g, h = foe.troops, unit.troops
+        expected = self._expected
+        mine = expected.get(key := (unit, foe))
+        if mine is None:  # expected_damage(unit, foe), inlined
+            mine = unit.damage_memo.get(g)
+            if mine is None:
+                mine = self._mean_damage(unit, g)
+            expected[key] = mine
+        theirs = expected.get(key := (foe, unit))
+        if theirs is None:
+            theirs = foe.damage_memo.get(h)
             if theirs is None:
-                theirs = foe.damage_memo.get(h)
-                if theirs is None:
-                    theirs = self._mean_damage(foe, h)
-                expected[key] = theirs
-            gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
-            cached = row[foe] = mine / (gl if gl > 1 else 1) * g.cost - (theirs / (hl if hl > 1 else 1) * h.cost)
-        return cached
+                theirs = self._mean_damage(foe, h)
+            expected[key] = theirs
+        gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
+        gain = row[foe] = mine / (gl if gl > 1 else 1) * g.cost - (theirs / (hl if hl > 1 else 1) * h.cost)
+        return gain
 
     # -- leadership ------------------------------------------------------------
 
@@ -1298,9 +1301,8 @@ class Battle:
             units = self.sides[side]
             foes = [e for e in self.sides[1 - side] if e.alive]
             spots = sorted([e.pos for e in foes])  # (nothing moves while orders are given)
-            commanders = [
-                c for c in self.aura_units[side] if c.alive and c.state == "valiant" and c.commander_x is not None
-            ]  # fmt: skip
+            commanders = None  # the valiant commanders, found for the first unit without a leader
+            unordered = []  # units that could take an order for a tactical point, in side order
             for u in units:
                 u.tactic, u.tactic_name = _EMPTY, ""
                 u.charged = u.was_charged = u.charge_bonus = u.activated = False
@@ -1308,23 +1310,35 @@ class Battle:
                 if u.round_effects:
                     u.round_effects = {}
                 u.wounds_dealt_round = 0
-                if not u.alive or u.state != "valiant":
+                if not u.alive:
+                    continue
+                if u.state != "valiant":
+                    if u.state == "disorganized":
+                        unordered.append(u)
                     continue
                 if u.has_leader:
                     u.order = self.choose_order(u, foes, spots)
-                elif commanders:
+                else:
+                    if commanders is None:
+                        commanders = [
+                            c for c in self.aura_units[side]
+                            if c.alive and c.state == "valiant" and c.commander_x is not None
+                        ]  # fmt: skip
                     pos = u.pos
                     for c in commanders:
                         if abs(pos - c.pos) <= c.commander_x:  # type: ignore[operator]
                             u.order = self.choose_order(u, foes, spots)
                             break
-            for u in units:
-                if points[side] >= 1 and u.alive and not u.order and u.state in ("valiant", "disorganized"):
-                    order = self.choose_order(u, foes, spots)
-                    if order:
-                        u.order, u.order_by_points = order, True
-                        points[side] -= 1
-                        self.logging and self.say(f"side {side + 1} spends a tactical point to order {u.name} ({order})")
+                if not u.order:
+                    unordered.append(u)
+            for u in unordered:
+                if points[side] < 1:
+                    break
+                order = self.choose_order(u, foes, spots)
+                if order:
+                    u.order, u.order_by_points = order, True
+                    points[side] -= 1
+                    self.logging and self.say(f"side {side + 1} spends a tactical point to order {u.name} ({order})")
         return points
 
     def tactic_fits(self, tactic, unit: Fighting) -> bool:
@@ -1491,7 +1505,7 @@ class Battle:
                     continue
                 gain = row.get(e)
                 if gain is None:
-                    gain = self.exchange_gain(unit, e)
+                    gain = self._new_gain(unit, e, row)
                 if e.state == "rout":
                     gain += e.points
                 if e.engaged:
@@ -1538,7 +1552,7 @@ class Battle:
                 continue
             gain = row.get(e)
             if gain is None:
-                gain = self.exchange_gain(unit, e)
+                gain = self._new_gain(unit, e, row)
             if e.state == "rout":
                 gain += e.points
             if e.engaged:
