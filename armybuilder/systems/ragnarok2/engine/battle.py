@@ -1160,7 +1160,9 @@ class Battle:
                 if not u.alive:
                     continue
                 troops = u.troops
-                cou, dis, cou_b, dis_b = troops.own_cou, troops.own_dis, 0, 0
+                cou = troops.own_cou
+                dis = troops.own_dis
+                cou_b = dis_b = 0
                 pos = u.pos
                 if u.state == "rout":  # a routed unit hears only its own commander
                     for c, _c_pos, _c_x, ccou, cdis, complete in cmds:
@@ -1193,7 +1195,10 @@ class Battle:
                 u.dis_value = dis - penalty
                 u.cou_bonus = cou_b
                 u.dis_bonus = dis_b
-                u.best_of = 2 if privilege and (u is cic_unit or -cic_x <= cic_pos - pos <= cic_x) else 1
+                if privilege:
+                    u.best_of = 2 if u is cic_unit or -cic_x <= cic_pos - pos <= cic_x else 1
+                else:
+                    u.best_of = 1
                 if u.has_leader and not u.count:
                     u.has_leader = False
 
