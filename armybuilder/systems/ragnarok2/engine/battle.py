@@ -2010,10 +2010,17 @@ class Battle:
         """Rituals with a magister of the unit, mastery gems, counter-magic (mystics seed)."""
         if u.state == "rout" or u.mana <= 0:
             return
+        arcane = None  # some live fighter has Arcane mastery (found when a ritual costs too much)
         for ritual in self.info[u.side]["rituals"]:
             effect = RITUAL_EFFECTS.get(ritual.id)
             if effect is None:
                 continue
+            if ritual.mana > u.mana:
+                # Unaffordable without Arcane mastery: no need to look for the magister.
+                if arcane is None:
+                    arcane = any(g.count and g.traits.arcane_mastery for g in u.groups)
+                if not arcane:
+                    continue
             magisters = [
                 g for g in u.groups
                 if g.count and g.magician_pow and (not warriors_only or g.traits.warrior_mage)
