@@ -1589,29 +1589,29 @@ class Battle:
         queues = []
         for s in (0, 1):
             # Sorted on (rank, -points, side order): the same order as a stable sort on (rank, -points).
+            # Kept reversed (the keys are distinct): the next unit is popped from the end.
             keyed = [(rank.get(u.order, 2), -u.points, i, u) for i, u in enumerate(self.sides[s]) if u.alive]
-            keyed.sort()
+            keyed.sort(reverse=True)
             queues.append([k[3] for k in keyed])
         # Passing: the player with fewer units may pass once per extra enemy unit.
         n0, n1 = len(queues[0]), len(queues[1])
         passes = [n1 - n0 if n1 > n0 else 0, n0 - n1 if n0 > n1 else 0]
         turn = first
         activate = self.activate
-        heads = [0, 0]  # next unit of each queue (read in place, not popped)
-        while heads[0] < n0 and heads[1] < n1:
+        while queues[0] and queues[1]:
             queue = queues[turn]
-            nxt = queue[heads[turn]]
+            nxt = queue[-1]
             if passes[turn] and nxt.order == "assault" and not self.target_in_reach(nxt):
                 passes[turn] -= 1
                 turn = 1 - turn
                 continue
-            heads[turn] += 1
+            queue.pop()
             if nxt.alive:
                 activate(nxt)
             turn = 1 - turn
         # One queue is empty: the other side activates its remaining units in a row (no passing).
-        for side in (0, 1):
-            for nxt in queues[side][heads[side]:]:
+        for queue in queues:
+            for nxt in reversed(queue):
                 if nxt.alive:
                     activate(nxt)
 
@@ -1687,21 +1687,24 @@ class Battle:
         """Progress (Run) towards the best target, stopping outside an unfavourable enemy's reach."""
         if u.engaged:
             return
-        # The nearest enemy, routed ones last (the first of equals, as min() would pick).
-        target = None
-        best_rout, d = True, 0.0
+        # The nearest enemy, routed ones last (the first of equals, as min() on (routed, distance) picks).
+        target = routed = None
+        d = d_routed = 0.0
         pos = u.pos
         for e in self.sides[1 - u.side]:
             if e.alive:
-                rout = e.state == "rout"
                 dist = e.pos - pos
                 if dist < 0:
                     dist = -dist
-                # (rout, distance) < (best_rout, d), written out
-                if target is None or rout < best_rout or (rout == best_rout and dist < d):
-                    target, best_rout, d = e, rout, dist
+                if e.state == "rout":
+                    if routed is None or dist < d_routed:
+                        routed, d_routed = e, dist
+                elif target is None or dist < d:
+                    target, d = e, dist
         if target is None:
-            return
+            if routed is None:
+                return
+            target, d = routed, d_routed
         # value_of_wounds(), inlined; expected_damage()'s memo of the round read here first
         g, h = target.troops, u.troops
         expected = self._expected
@@ -2160,8 +2163,10 @@ class Battle:
                             b = rank_bonus[r] = bonuses.get((r or "").lower(), 0)
                         ranked_bonus += b * n
                     t = g.traits
-                    extra += t.recuperation * n
-                    loyal += t.loyal * n
+                    if t.recuperation:
+                        extra += t.recuperation * n
+                    if t.loyal:
+                        loyal += t.loyal * n
                     if t.piety > piety:
                         piety = t.piety
                 if powers:
