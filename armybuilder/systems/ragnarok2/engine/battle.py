@@ -1241,8 +1241,8 @@ class Battle:
                             break
             if present:
                 best_of = 2 if leadership and not self.temporary_cic[side] else 1
-                bonus = units[cic].dis_bonus - self.dis_penalty[side]  # type: ignore[index]
-                total = self.dice.from_cdf(_test_total_cdf(max(p.dis + bonus, 0), best_of))  # type: ignore[union-attr]
+                bonus = units[cic].dis_bonus - self.dis_penalty[side]
+                total = self.dice.from_cdf(_test_total_cdf(max(p.dis + bonus, 0), best_of))
             else:
                 self.appoint_temporary_cic(side)
             totals[side] = total
