@@ -2147,7 +2147,7 @@ class Battle:
                     continue
                 routed = u.state == "rout"
                 powers: list[int] = []
-                faithful = False
+                faithful = devoted = False
                 extra = loyal = piety = ranked_bonus = 0
                 for g in u.groups:
                     n = g.count
@@ -2169,6 +2169,8 @@ class Battle:
                         loyal += t.loyal * n
                     if t.piety > piety:
                         piety = t.piety
+                    if t.devotion or t.martyr:
+                        devoted = True
                 if powers:
                     # mana_recovery(), inlined: the same dice in the same order, integer sums.
                     need = MANA_SUCCESS + (ROUT_MANA_PENALTY if routed else 0)
@@ -2194,7 +2196,7 @@ class Battle:
                         total -= ROUT_FAITH_LOSS
                     u.faith = total if total > 0 else 0
                 # Devotion/X and Martyr/X: gems and T.F. given at the price of a Wound roll (STR X vs RES = DIS).
-                if routed:
+                if routed or not devoted:  # (devoted: some live fighter has either, seen above)
                     continue
                 for g in u.groups:
                     if not g.count:
