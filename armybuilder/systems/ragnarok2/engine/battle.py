@@ -430,9 +430,10 @@ class Fighting:
     _mov: int = 0  # MOV of the slowest live member, kept by recount()
     extra_traits: bool = False  # some member has extra exchanges or Brutish charge
     layout: tuple | None = None  # template only: indices of troops, ordered and shooting groups (fresh())
-    # The AI's mean Wounds of one exchange against a target's troops group (expected_damage()):
-    # they depend on this unit's counts only, so recount() empties it.
-    damage_memo: dict[Group, float] = field(default_factory=dict)
+    # The AI's mean Wounds of one exchange against a target troops profile (expected_damage(), by
+    # profile id): they depend on this unit's counts only, so recount() gives it a new one. A fresh()
+    # copy shares its template's until then (full strength: the same values in every game).
+    damage_memo: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.ordered = sorted(self.groups, key=lambda g: not g.character)
@@ -453,7 +454,9 @@ class Fighting:
         """A copy for a new game of this (never played) template unit, without __init__ cost.
 
         Static and derived fields are shared or copied as they are (recount() of fresh
-        groups would give the same values); everything a game mutates is new.
+        groups would give the same values); everything a game mutates is new, but for the
+        AI's memos of values that hold in every game (damage_memo until a recount, the
+        groups' per_die and shot_value).
         """
         f = object.__new__(Fighting)
         groups = [g.copy() for g in self.groups]
@@ -483,7 +486,7 @@ class Fighting:
         f.mystic, f.base_wound_shift, f.survival_face = self.mystic, self.base_wound_shift, self.survival_face
         f.counter_face, f.thaumaturge, f.points, f.all_cache = self.counter_face, self.thaumaturge, self.points, {}
         f.warrior_mage, f.warrior_monk, f.implacable, f._mov = self.warrior_mage, self.warrior_monk, self.implacable, self._mov
-        f.extra_traits, f.layout, f.damage_memo = self.extra_traits, None, {}
+        f.extra_traits, f.layout, f.damage_memo = self.extra_traits, None, self.damage_memo
         return f
 
     def recount(self) -> None:
@@ -526,8 +529,7 @@ class Fighting:
         self.count = count
         self.points = points
         self.all_cache = {}
-        if self.damage_memo:
-            self.damage_memo = {}
+        self.damage_memo = {}  # (a new one: the old one may be the template's, shared)
         self.alive = count > 0
         self.troops = troops if troops is not None else (self.groups[0] if self.groups else None)
         self._mov = mov
@@ -1047,9 +1049,9 @@ class Battle:
         key = (attacker, defender)
         cached = self._expected.get(key)
         if cached is None:
-            # Across rounds: the same value while the attacker's counts (recount() empties the memo)
-            # and the defender's troops group are the same.
-            cached = attacker.damage_memo.get(defender.troops)
+            # Across rounds (and games, at full strength): the same value while the attacker's
+            # counts (recount() gives it a new memo) and the defender's troops profile are the same.
+            cached = attacker.damage_memo.get(defender.troops.profile.id)
             if cached is None:
                 cached = self._mean_damage(attacker, defender.troops)
             self._expected[key] = cached
@@ -1070,7 +1072,7 @@ class Battle:
                         self.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, 0
                     )
                 total += g.count * m
-        attacker.damage_memo[troops] = total
+        attacker.damage_memo[tid] = total
         return total
 
     def value_of_wounds(self, unit: Fighting, wounds: float) -> float:
@@ -1092,13 +1094,13 @@ class Battle:
         expected = self._expected
         mine = expected.get(key := (unit, foe))
         if mine is None:  # expected_damage(unit, foe), inlined
-            mine = unit.damage_memo.get(g)
+            mine = unit.damage_memo.get(g.profile.id)
             if mine is None:
                 mine = self._mean_damage(unit, g)
             expected[key] = mine
         theirs = expected.get(key := (foe, unit))
         if theirs is None:
-            theirs = foe.damage_memo.get(h)
+            theirs = foe.damage_memo.get(h.profile.id)
             if theirs is None:
                 theirs = self._mean_damage(foe, h)
             expected[key] = theirs
