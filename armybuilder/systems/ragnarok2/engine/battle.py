@@ -472,7 +472,7 @@ class Fighting:
         f.side, f.name, f.groups, f.formation, f.cost = self.side, self.name, groups, self.formation, self.cost
         f.rank_category, f.scheme, f.pos, f.state, f.order = self.rank_category, self.scheme, self.pos, "valiant", ""
         f.order_by_points = f.activated = f.charged = f.was_charged = f.charge_bonus = False
-        f.engaged, f.immune_fear, f.tactic, f.tactic_name, f.kills = set(), -99, {}, "", 0.0
+        f.engaged, f.immune_fear, f.tactic, f.tactic_name, f.kills = set(), -99, _EMPTY, "", 0.0  # (tactics: read only)
         f.start_count = f.count = self.count
         f.index = self.index
         f.cou_value = f.dis_value = f.cou_bonus = f.dis_bonus = 0
