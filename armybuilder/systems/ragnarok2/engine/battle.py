@@ -1004,6 +1004,7 @@ class Battle:
         self._gains: dict[Fighting, dict[Fighting, float]] = {}  # exchange_gain() answers of the round, unit -> foe
         self._tactic_cost = tables.tactical.tactic_cost if tables.tactical else 2
         self._tactical_memo: dict | None = None  # tactical_roll()'s points by (total, category, staffs)
+        self._charge_bound: tuple = (None, -1)  # choose_order(): (foes' spots, their longest charge)
         self._cic_seen: list[tuple | None] = [None, None]  # (profile, _cic_facts()) of each side's C.-in-C.
         if log:
             for side, info in enumerate(self.info):
@@ -1539,6 +1540,18 @@ class Battle:
         if reachable:
             return "assault"  # reachable but not favourable: will close in at its activation
         # Threatened by an enemy that can reach it while it cannot reach anyone: counter-charge.
+        if self._charge_bound[0] is not spots:
+            # The foes' longest charge, found once for these spots (give_orders(): one list per side).
+            longest = -1
+            for e in foes:
+                if e.count > 0 and e.state in ("valiant", "disorganized"):
+                    tactic = e.tactic
+                    reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2
+                    if reach > longest:
+                        longest = reach
+            self._charge_bound = (spots, longest)
+        if nearest > self._charge_bound[1]:
+            return "progress"  # no foe's charge reaches this far
         for e in foes:
             tactic = e.tactic  # e.mov and e.fighting, inlined: every idle unit asks this of every foe
             reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2
