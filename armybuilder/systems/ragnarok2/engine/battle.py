@@ -93,10 +93,11 @@ from .dice import (
 from .dice import _contest as _contest_dist
 from .mystics import (
     DEFAULT_FAITH_RECOVERY,
+    MANA_SUCCESS,
     ROUT_FAITH_LOSS,
+    ROUT_MANA_PENALTY,
     best_mastery,
     counter_succeeds,
-    mana_recovery,
     parse_range,
     roll_mystic_test,
 )
@@ -443,6 +444,10 @@ class Fighting:
     _mov: int = 0  # MOV of the slowest live member, kept by recount()
     extra_traits: bool = False  # some member has extra exchanges or Brutish charge
     layout: tuple | None = None  # template only: indices of troops, ordered and shooting groups (fresh())
+    # The AI's mean Wounds of one exchange against a target troops profile (expected_damage(), by
+    # profile id): they depend on this unit's counts only, so recount() gives it a new one. A fresh()
+    # copy shares its template's until then (full strength: the same values in every game).
+    damage_memo: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.ordered = sorted(self.groups, key=lambda g: not g.character)
@@ -463,7 +468,9 @@ class Fighting:
         """A copy for a new game of this (never played) template unit, without __init__ cost.
 
         Static and derived fields are shared or copied as they are (recount() of fresh
-        groups would give the same values); everything a game mutates is new.
+        groups would give the same values); everything a game mutates is new, but for the
+        AI's memos of values that hold in every game (damage_memo until a recount, the
+        groups' per_die and shot_value).
         """
         f = object.__new__(Fighting)
         groups = [g.copy() for g in self.groups]
@@ -477,15 +484,15 @@ class Fighting:
             )
         troops_at, ordered_at, shooting_at = layout
         f.side, f.name, f.groups, f.formation, f.cost = self.side, self.name, groups, self.formation, self.cost
-        f.rank_category, f.scheme, f.pos, f.state, f.order = self.rank_category, self.scheme, 0.0, "valiant", ""
+        f.rank_category, f.scheme, f.pos, f.state, f.order = self.rank_category, self.scheme, self.pos, "valiant", ""
         f.order_by_points = f.activated = f.charged = f.was_charged = f.charge_bonus = False
-        f.engaged, f.immune_fear, f.tactic, f.tactic_name, f.kills = set(), -99, {}, "", 0.0
+        f.engaged, f.immune_fear, f.tactic, f.tactic_name, f.kills = set(), -99, _EMPTY, "", 0.0  # (tactics: read only)
         f.start_count = f.count = self.count
         f.index = self.index
         f.cou_value = f.dis_value = f.cou_bonus = f.dis_bonus = 0
         f.best_of, f.has_leader = 1, self.has_leader
         f.commander_x, f.musician_x, f.standard_x = self.commander_x, self.musician_x, self.standard_x
-        f.mana, f.faith, f.round_effects, f.wounds_dealt_round = self.mana, self.faith, dict(self.round_effects), 0
+        f.mana, f.faith, f.round_effects, f.wounds_dealt_round = self.mana, self.faith, {}, 0  # (none before play)
         f.troops = groups[troops_at] if troops_at is not None else None
         f.alive = self.alive
         f.ordered = [groups[i] for i in ordered_at]
@@ -496,7 +503,7 @@ class Fighting:
         # template and its other copies until this copy's live groups change (recount() gives it a new dict).
         f.all_cache = self.all_cache
         f.warrior_mage, f.warrior_monk, f.implacable, f._mov = self.warrior_mage, self.warrior_monk, self.implacable, self._mov
-        f.extra_traits, f.layout = self.extra_traits, None
+        f.extra_traits, f.layout, f.damage_memo = self.extra_traits, None, self.damage_memo
         return f
 
     def recount(self) -> None:
@@ -539,6 +546,7 @@ class Fighting:
         self.count = count
         self.points = points
         self.all_cache = {}
+        self.damage_memo = {}  # (a new one: the old one may be the template's, shared)
         self.alive = count > 0
         self.troops = troops if troops is not None else (self.groups[0] if self.groups else None)
         self._mov = mov
@@ -979,8 +987,9 @@ def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting]
                 f.commander_x = max(f.commander_x or 0, x or 0)
         f.mana = sum(g.magician_pow * g.count for g in groups)
         f.faith = sum(g.faith * g.count for g in groups)
-        if any(g.traits.scout for g in groups) and all(g.traits.scout for g in groups):
-            f.round_effects["scout"] = 1
+        # Deployment line (Scouts 20 cm further forward), kept by the template: fresh() copies it.
+        scout = SCOUT_ADVANCE if any(g.traits.scout for g in groups) and all(g.traits.scout for g in groups) else 0.0
+        f.pos = DEPLOYMENT + scout if side == 0 else TABLE_DEPTH - DEPLOYMENT - scout
         units.append(f)
         for m in unit.members:
             if m.commander_in_chief and (p := profile(cat, m.profile)) is not None:
@@ -1000,6 +1009,12 @@ def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting]
         "mutagenic": any(g.traits.mutagenic is not None for u in units for g in u.groups),
         # The cheapest communion a unit could call (effects the engine knows only).
         "min_fervor": min((c.fervor for c in communions if c.id in COMMUNION_EFFECTS), default=1 << 30),
+        # Units with auras, and units in the mystic phase (fixed for a game): Battle's lists of them.
+        "aura_at": tuple(
+            i for i, u in enumerate(units)
+            if u.commander_x is not None or u.standard_x is not None or u.musician_x is not None
+        ),
+        "mystic_at": tuple(i for i, u in enumerate(units) if u.mystic),
     }  # fmt: skip
     return units, info
 
@@ -1026,15 +1041,7 @@ class Battle:
         a, info_a = build_side(cat, first, 0)
         b, info_b = build_side(cat, second, 1)
         self.sides = [a, b]
-        self.info = [info_a, info_b]
-        for u in a:
-            u.pos = DEPLOYMENT + (SCOUT_ADVANCE if u.round_effects.pop("scout", 0) else 0.0)
-        for u in b:
-            u.pos = (
-                TABLE_DEPTH
-                - DEPLOYMENT
-                - (SCOUT_ADVANCE if u.round_effects.pop("scout", 0) else 0.0)
-            )
+        self.info = [info_a, info_b]  # (the units are on their deployment lines: see _build_side())
         self.winner_of_roll = 0
         self.scores = [0.0, 0.0]  # A.P. each side eliminated or routed
         self.cic_index: list[int | None] = [
@@ -1049,12 +1056,10 @@ class Battle:
         self.dis_penalty = [0, 0]
         # Units with a commander, musician or standard bearer, in side order: these fields are
         # fixed for the game, so update_leadership() scans only them for auras.
-        self.aura_units = [
-            [u for u in side if u.commander_x is not None or u.standard_x is not None or u.musician_x is not None]
-            for side in self.sides
-        ]
+        # (Indices found once per list: _build_side().)
+        self.aura_units = [[a[i] for i in info_a["aura_at"]], [b[i] for i in info_b["aura_at"]]]
         # Units with magicians, faithful, Devotion or Martyr (fixed for the game): the mystic phase's only concern.
-        self.mystic_units = [[u for u in side if u.mystic] for side in self.sides]
+        self.mystic_units = [[a[i] for i in info_a["mystic_at"]], [b[i] for i in info_b["mystic_at"]]]
         tables = self.data.tables
         rows = _ROWS.get(id(tables))
         if rows is None or rows[0] is not tables:
@@ -1069,7 +1074,12 @@ class Battle:
         self.outcome_rows, self.fear_rows = rows[1], rows[2]
         self.round = 0
         self.field_effects: dict[str, int] = {}
-        self._expected: dict[tuple, float] = {}
+        self._expected: dict[tuple, float] = {}  # expected_damage() answers of the round, by (attacker, defender)
+        self._gains: dict[Fighting, dict[Fighting, float]] = {}  # exchange_gain() answers of the round, unit -> foe
+        self._tactic_cost = tables.tactical.tactic_cost if tables.tactical else 2
+        self._tactical_memo: dict | None = None  # tactical_roll()'s points by (total, category, staffs)
+        self._charge_bound: tuple = (None, -1)  # choose_order(): (foes' spots, their longest charge)
+        self._cic_seen: list[tuple | None] = [None, None]  # (profile, _cic_facts()) of each side's C.-in-C.
         # Units maintenance() must visit: dealt Wounds since the last one, or with Reinforcements
         # waiting or a wounded Regenerating fighter (filled by deal(), renewed by maintenance()).
         self._upkeep: set[Fighting] = set()
@@ -1116,9 +1126,18 @@ class Battle:
         """
         key = (attacker, defender)
         cached = self._expected.get(key)
-        if cached is not None:
-            return cached
-        target = defender.troops.profile
+        if cached is None:
+            # Across rounds (and games, at full strength): the same value while the attacker's
+            # counts (recount() gives it a new memo) and the defender's troops profile are the same.
+            cached = attacker.damage_memo.get(defender.troops.profile.id)
+            if cached is None:
+                cached = self._mean_damage(attacker, defender.troops)
+            self._expected[key] = cached
+        return cached
+
+    def _mean_damage(self, attacker: Fighting, troops: Group) -> float:
+        """expected_damage() computed (and kept in the attacker's damage_memo)."""
+        target = troops.profile
         tid = target.id
         total = 0.0
         for g in attacker.groups:
@@ -1131,7 +1150,7 @@ class Battle:
                         self.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, 0
                     )
                 total += g.count * m
-        self._expected[key] = total
+        attacker.damage_memo[tid] = total
         return total
 
     def value_of_wounds(self, unit: Fighting, wounds: float) -> float:
@@ -1140,15 +1159,32 @@ class Battle:
 
     def exchange_gain(self, unit: Fighting, foe: Fighting) -> float:
         """A.P. value of what *unit* expects to inflict minus what it expects to suffer (memoised per round)."""
-        key = (unit, foe, 1)
-        cached = self._expected.get(key)
-        if cached is None:
-            # value_of_wounds(), inlined
-            g, h = foe.troops, unit.troops
-            cached = self._expected[key] = self.expected_damage(unit, foe) / max(g.wound_levels, 1) * g.cost - (
-                self.expected_damage(foe, unit) / max(h.wound_levels, 1) * h.cost
-            )
-        return cached
+        row = self._gains.get(unit)
+        if row is None:
+            row = self._gains[unit] = {}
+        cached = row.get(foe)
+        return cached if cached is not None else self._new_gain(unit, foe, row)
+
+    def _new_gain(self, unit: Fighting, foe: Fighting, row: dict[Fighting, float]) -> float:
+        """exchange_gain() computed and kept in the unit's *row* of the round (known to lack it)."""
+        # value_of_wounds(), inlined; expected_damage()'s memo of the round read here first
+        g, h = foe.troops, unit.troops
+        expected = self._expected
+        mine = expected.get(key := (unit, foe))
+        if mine is None:  # expected_damage(unit, foe), inlined
+            mine = unit.damage_memo.get(g.profile.id)
+            if mine is None:
+                mine = self._mean_damage(unit, g)
+            expected[key] = mine
+        theirs = expected.get(key := (foe, unit))
+        if theirs is None:
+            theirs = foe.damage_memo.get(h.profile.id)
+            if theirs is None:
+                theirs = self._mean_damage(foe, h)
+            expected[key] = theirs
+        gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
+        gain = row[foe] = mine / (gl if gl > 1 else 1) * g.cost - (theirs / (hl if hl > 1 else 1) * h.cost)
+        return gain
 
     # -- leadership ------------------------------------------------------------
 
@@ -1204,7 +1240,9 @@ class Battle:
                 if not u.alive:
                     continue
                 troops = u.troops
-                cou, dis, cou_b, dis_b = troops.own_cou, troops.own_dis, 0, 0
+                cou = troops.own_cou
+                dis = troops.own_dis
+                cou_b = dis_b = 0
                 pos = u.pos
                 if u.state == "rout":  # a routed unit hears only its own commander
                     for c, _c_pos, _c_x, ccou, cdis, complete in cmds:
@@ -1237,7 +1275,10 @@ class Battle:
                 u.dis_value = dis - penalty
                 u.cou_bonus = cou_b
                 u.dis_bonus = dis_b
-                u.best_of = 2 if privilege and (u is cic_unit or -cic_x <= cic_pos - pos <= cic_x) else 1
+                if privilege:
+                    u.best_of = 2 if u is cic_unit or -cic_x <= cic_pos - pos <= cic_x else 1
+                else:
+                    u.best_of = 1
                 if u.has_leader and not u.count:
                     u.has_leader = False
 
@@ -1245,38 +1286,46 @@ class Battle:
 
     def tactical_roll(self) -> list[int]:
         """Tactical roll with the Commander-in-Chief's DIS; a routed (or missing) one fails."""
-        totals = []
-        points = []
+        totals = [0, 0]
+        points = [0, 0]
         table = self.data.tables.tactical
-        memo = None  # {(total, category, staffs): points} of this tactical table
-        if table is not None and table.rows:
+        memo = self._tactical_memo  # {(total, category, staffs): points} of this tactical table
+        if memo is None and table is not None and table.rows:
             rows = _TACTICAL_ROWS.get(id(table))
             if rows is None or rows[0] is not table:
                 if len(_TACTICAL_ROWS) > 32:
                     _TACTICAL_ROWS.clear()
                 rows = _TACTICAL_ROWS[id(table)] = (table, {})
-            memo = rows[1]
+            memo = self._tactical_memo = rows[1]  # the catalogue's: kept for the game
         for side in (0, 1):
             units = self.sides[side]
             cic = self.cic_index[side]
             p = self.cic_profile[side]
             total = 0
             # A routed Commander-in-Chief still reads his rank's column.
-            category, leadership = _cic_facts(self.cat, p) if p is not None else (1, False)
+            if p is None:
+                category, leadership = 1, False
+            else:
+                facts = self._cic_seen[side]  # (profile, facts) of the last call: _cic_facts() once a game
+                if facts is None or facts[0] is not p:
+                    facts = self._cic_seen[side] = (p, _cic_facts(self.cat, p))
+                category, leadership = facts[1]
             present = False  # the profile still has a fighter in the unit
-            if cic is not None and p is not None and units[cic].alive and units[cic].state != "rout":
-                pid = p.id
-                for g in units[cic].groups:
-                    if g.count and g.profile.id == pid:
-                        present = True
-                        break
+            if cic is not None and p is not None:
+                unit = units[cic]
+                if unit.alive and unit.state != "rout":
+                    pid = p.id
+                    for g in unit.groups:
+                        if g.count and g.profile.id == pid:
+                            present = True
+                            break
             if present:
                 best_of = 2 if leadership and not self.temporary_cic[side] else 1
                 bonus = units[cic].dis_bonus - self.dis_penalty[side]
                 total = self.dice.from_cdf(_test_total_cdf(max(p.dis + bonus, 0), best_of))
             else:
                 self.appoint_temporary_cic(side)
-            totals.append(total)
+            totals[side] = total
             tp = 0
             if memo is not None:
                 staffs = self.info[side]["staffs"]
@@ -1298,7 +1347,7 @@ class Battle:
                     tp = row.points[min(max(category, 1), len(row.points)) - 1]
                     tp += staffs * table.per_complete_war_staff
                     memo[(total, category, staffs)] = tp
-            points.append(tp)
+            points[side] = tp
         if totals[0] != totals[1]:
             self.winner_of_roll = 0 if totals[0] > totals[1] else 1
         else:
@@ -1336,9 +1385,9 @@ class Battle:
         for side in (0, 1):
             units = self.sides[side]
             foes = [e for e in self.sides[1 - side] if e.alive]
-            commanders = [
-                c for c in self.aura_units[side] if c.alive and c.state == "valiant" and c.commander_x is not None
-            ]  # fmt: skip
+            spots = sorted([e.pos for e in foes])  # (nothing moves while orders are given)
+            commanders = None  # the valiant commanders, found for the first unit without a leader
+            unordered = []  # units that could take an order for a tactical point, in side order
             for u in units:
                 u.tactic, u.tactic_name = _EMPTY, ""
                 u.charged = u.was_charged = u.charge_bonus = u.activated = False
@@ -1346,23 +1395,35 @@ class Battle:
                 if u.round_effects:
                     u.round_effects = {}
                 u.wounds_dealt_round = 0
-                if not u.alive or u.state != "valiant":
+                if not u.alive:
+                    continue
+                if u.state != "valiant":
+                    if u.state == "disorganized":
+                        unordered.append(u)
                     continue
                 if u.has_leader:
-                    u.order = self.choose_order(u, foes)
-                elif commanders:
+                    u.order = self.choose_order(u, foes, spots)
+                else:
+                    if commanders is None:
+                        commanders = [
+                            c for c in self.aura_units[side]
+                            if c.alive and c.state == "valiant" and c.commander_x is not None
+                        ]  # fmt: skip
                     pos = u.pos
                     for c in commanders:
                         if abs(pos - c.pos) <= c.commander_x:  # type: ignore[operator]
-                            u.order = self.choose_order(u, foes)
+                            u.order = self.choose_order(u, foes, spots)
                             break
-            for u in units:
-                if points[side] >= 1 and u.alive and not u.order and u.state in ("valiant", "disorganized"):
-                    order = self.choose_order(u, foes)
-                    if order:
-                        u.order, u.order_by_points = order, True
-                        points[side] -= 1
-                        self.logging and self.say(f"side {side + 1} spends a tactical point to order {u.name} ({order})")
+                if not u.order:
+                    unordered.append(u)
+            for u in unordered:
+                if points[side] < 1:
+                    break
+                order = self.choose_order(u, foes, spots)
+                if order:
+                    u.order, u.order_by_points = order, True
+                    points[side] -= 1
+                    self.logging and self.say(f"side {side + 1} spends a tactical point to order {u.name} ({order})")
         return points
 
     def tactic_fits(self, tactic, unit: Fighting) -> bool:
@@ -1422,7 +1483,7 @@ class Battle:
 
     def buy_and_give_tactics(self, points: list[int]) -> None:
         """The winner of the tactical roll buys and gives first (seed: Attribution of the tactics)."""
-        cost = self.data.tables.tactical.tactic_cost if self.data.tables.tactical else 2
+        cost = self._tactic_cost
         pools: dict[int, tuple[list, list]] = {}
         for side in (self.winner_of_roll, 1 - self.winner_of_roll):
             deck = self._deck(side)
@@ -1440,6 +1501,8 @@ class Battle:
                             continue
                         order = u.order
                         not_valiant = u.state != "valiant"
+                        if not not_valiant and (not order or u.order_by_points):
+                            continue  # in neither pool
                         # (fighting, moving, shaken) as an index into the deck's weight lists
                         key = (4 if order == "assault" or u.engaged else 0) + (
                             2 if order == "assault" or order == "progress" else 0
@@ -1447,7 +1510,7 @@ class Battle:
                         entry = (u, key, 1.0 + u.points / 500.0, u.rank_category == 1)
                         if not_valiant:
                             shaken.append(entry)
-                        elif order and not u.order_by_points:
+                        else:
                             ordered.append(entry)
                     pools[pool_side] = (ordered, shaken)
             offers = []
@@ -1457,23 +1520,24 @@ class Battle:
             ) in deck:  # fmt: skip
                 ordered, shaken = pools[1 - side if to_enemy else side]
                 for u, key, scale, first_rank in shaken if rally else ordered:
+                    # Offers worth nothing are never taken: left out before sorting, and before the
+                    # tactic's condition is tested (scale >= 1: the gain has the weight's sign).
+                    weight = s_rank1[key] if first_rank else s_pros[key]
+                    if weight <= 0:
+                        continue
                     # tactic_fits(), inlined (the hot loop of the strategic phase)
                     if not free and (
                         (min_rank is not None and u.rank_category < min_rank)
-                        or (formation is not None and u.current_formation != formation)
+                        or (
+                            formation is not None  # u.current_formation, inlined
+                            and ("close" if u.formation == "close" and u.count >= 5 and u.state != "rout" else "scattered")
+                            != formation
+                        )
                         or (scheme is not None and u.scheme != scheme)
                         or (min_eff is not None and u.count < min_eff)
                     ):
                         continue
-                    # Offers worth nothing are never taken: left out before sorting.
-                    if first_rank:
-                        gain = s_rank1[key] * scale
-                        if gain > 0:
-                            offers.append((gain, tactic, u, rank1))
-                    else:
-                        gain = s_pros[key] * scale
-                        if gain > 0:
-                            offers.append((gain, tactic, u, pros))
+                    offers.append((weight * scale, tactic, u, rank1 if first_rank else pros))
             offers.sort(key=_first, reverse=True)  # stable: equal gains keep their order
             used_tactics: set[str] = set()
             for gain, tactic, u, effects in offers:
@@ -1486,14 +1550,22 @@ class Battle:
                 budget -= 1
                 self.logging and self.say(f"side {side + 1} gives {tactic.name} to {u.name}")
 
-    def choose_order(self, unit: Fighting, foes: list[Fighting] | None = None) -> str:
-        """Assault a target it can reach and beat, shoot what is in range, cast, or close in."""
+    def choose_order(
+        self, unit: Fighting, foes: list[Fighting] | None = None, spots: list[float] | None = None
+    ) -> str:
+        """Assault a target it can reach and beat, shoot what is in range, cast, or close in.
+
+        *foes*: the live enemies; *spots*: their positions, sorted (both found once for a
+        series of calls by give_orders()).
+        """
         if unit.engaged:
             return "assault"
         if foes is None:
             foes = [e for e in self.sides[1 - unit.side] if e.alive]
         if not foes:
             return ""
+        if spots is None:
+            spots = sorted([e.pos for e in foes])
         pos = unit.pos
         tactic = unit.tactic
         mov = unit._mov + tactic.get("movement", 0) if tactic else unit._mov  # unit.mov, inlined
@@ -1501,33 +1573,40 @@ class Battle:
         # good enough: the values are memoised for the round, and later choices must see
         # the values of this moment.
         reach = mov * 2
-        expected = self._expected
+        # The nearest foe's distance answers "some foe within X" at once: one of the two
+        # positions around the unit's (the same |e.pos - pos| values: subtraction is monotonic).
+        i = bisect.bisect_left(spots, pos)
+        nearest = spots[i] - pos if i < len(spots) else 1e18
+        if i and pos - spots[i - 1] < nearest:
+            nearest = pos - spots[i - 1]
         best_score = -1e9
-        low = -reach  # |e.pos - pos| <= reach, without a call per foe (same difference, same result)
-        for e in foes:
-            if not low <= e.pos - pos <= reach or e.state == "gone":
-                continue
-            gain = expected.get((unit, e, 1))
-            if gain is None:
-                gain = self.exchange_gain(unit, e)
-            if e.state == "rout":
-                gain += e.points
-            if e.engaged:
-                gain += 0.25 * e.points
-            if gain > best_score:
-                best_score = gain
-        if best_score > 0:
-            return "assault"
-        reachable = best_score > -1e9  # best_charge_target() found a target (a bad one)
-        longest = None
-        for g in unit.shooting_groups:
-            if g.count and (longest is None or g.profile.ranged.long > longest):  # type: ignore[union-attr]
-                longest = g.profile.ranged.long  # type: ignore[union-attr]
-        if longest is not None:
-            longest += mov
+        if nearest <= reach:
+            row = self._gains.get(unit)
+            if row is None:
+                row = self._gains[unit] = {}
+            low = -reach  # |e.pos - pos| <= reach, without a call per foe (same difference, same result)
             for e in foes:
-                if abs(e.pos - pos) <= longest:
-                    return "support"  # Support (dynamic): march, then shoot
+                if not low <= e.pos - pos <= reach or e.state == "gone":
+                    continue
+                gain = row.get(e)
+                if gain is None:
+                    gain = self._new_gain(unit, e, row)
+                if e.state == "rout":
+                    gain += e.points
+                if e.engaged:
+                    gain += 0.25 * e.points
+                if gain > best_score:
+                    best_score = gain
+            if best_score > 0:
+                return "assault"
+        reachable = best_score > -1e9  # best_charge_target() found a target (a bad one)
+        if unit.shooting_groups:
+            longest = None
+            for g in unit.shooting_groups:
+                if g.count and (longest is None or g.profile.ranged.long > longest):  # type: ignore[union-attr]
+                    longest = g.profile.ranged.long  # type: ignore[union-attr]
+            if longest is not None and nearest <= longest + mov:
+                return "support"  # Support (dynamic): march, then shoot
         info = self.info
         if (unit.mana > 0 and info[unit.side]["rituals"]) or (unit.faith > 0 and info[unit.side]["communions"]):
             return "support"
@@ -1538,6 +1617,18 @@ class Battle:
         if reachable:
             return "assault"  # reachable but not favourable: will close in at its activation
         # Threatened by an enemy that can reach it while it cannot reach anyone: counter-charge.
+        if self._charge_bound[0] is not spots:
+            # The foes' longest charge, found once for these spots (give_orders(): one list per side).
+            longest = -1
+            for e in foes:
+                if e.count > 0 and e.state in ("valiant", "disorganized"):
+                    tactic = e.tactic
+                    reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2
+                    if reach > longest:
+                        longest = reach
+            self._charge_bound = (spots, longest)
+        if nearest > self._charge_bound[1]:
+            return "progress"  # no foe's charge reaches this far
         for e in foes:
             tactic = e.tactic  # e.mov and e.fighting, inlined: every idle unit asks this of every foe
             reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2
@@ -1550,13 +1641,15 @@ class Battle:
     ) -> tuple[Fighting | None, float]:
         best, best_score = None, -1e9
         pos = unit.pos
-        expected = self._expected
+        row = self._gains.get(unit)
+        if row is None:
+            row = self._gains[unit] = {}
         for e in foes:
             if abs(e.pos - pos) > reach or e.state == "gone":
                 continue
-            gain = expected.get((unit, e, 1))
+            gain = row.get(e)
             if gain is None:
-                gain = self.exchange_gain(unit, e)
+                gain = self._new_gain(unit, e, row)
             if e.state == "rout":
                 gain += e.points
             if e.engaged:
@@ -1588,37 +1681,42 @@ class Battle:
         queues = []
         for s in (0, 1):
             # Sorted on (rank, -points, side order): the same order as a stable sort on (rank, -points).
+            # Kept reversed (the keys are distinct): the next unit is popped from the end.
             keyed = [(rank.get(u.order, 2), -u.points, i, u) for i, u in enumerate(self.sides[s]) if u.alive]
-            keyed.sort()
+            keyed.sort(reverse=True)
             queues.append([k[3] for k in keyed])
         # Passing: the player with fewer units may pass once per extra enemy unit.
         n0, n1 = len(queues[0]), len(queues[1])
         passes = [n1 - n0 if n1 > n0 else 0, n0 - n1 if n0 > n1 else 0]
         turn = first
         activate = self.activate
-        while queues[0] or queues[1]:
+        while queues[0] and queues[1]:
             queue = queues[turn]
-            if not queue:
-                turn = 1 - turn
-                continue
-            nxt = queue[0]
-            if (
-                passes[turn]
-                and queues[1 - turn]
-                and nxt.order == "assault"
-                and not self.target_in_reach(nxt)
-            ):
+            nxt = queue[-1]
+            if passes[turn] and nxt.order == "assault" and not self.target_in_reach(nxt):
                 passes[turn] -= 1
                 turn = 1 - turn
                 continue
-            queue.pop(0)
+            queue.pop()
             if nxt.alive:
                 activate(nxt)
             turn = 1 - turn
+        # One queue is empty: the other side activates its remaining units in a row (no passing).
+        for queue in queues:
+            for nxt in reversed(queue):
+                if nxt.alive:
+                    activate(nxt)
 
     def nearest_enemy(self, u: Fighting) -> Fighting | None:
-        foes = [e for e in self.sides[1 - u.side] if e.alive]
-        return min(foes, key=lambda e: abs(e.pos - u.pos)) if foes else None
+        # min() on the distance, written out: the first of equals, as min() picks.
+        best, best_d = None, 0.0
+        pos = u.pos
+        for e in self.sides[1 - u.side]:
+            if e.alive:
+                d = abs(e.pos - pos)
+                if best is None or d < best_d:
+                    best, best_d = e, d
+        return best
 
     def something_in_range(self, u: Fighting) -> bool:
         """A shooting target within its longest range (or a mystic target within 50 cm)."""
@@ -1635,7 +1733,12 @@ class Battle:
         return False
 
     def target_in_reach(self, u: Fighting) -> bool:
-        return any(self.distance(u, e) <= u.mov * 2 for e in self.sides[1 - u.side] if e.alive)
+        reach = u.mov * 2
+        pos = u.pos
+        for e in self.sides[1 - u.side]:
+            if e.alive and abs(e.pos - pos) <= reach:  # distance(), inlined
+                return True
+        return False
 
     def activate(self, u: Fighting) -> None:
         u.activated = True
@@ -1657,12 +1760,9 @@ class Battle:
                 foe = self.nearest_enemy(u)
                 if foe is not None:
                     before = u.pos
-                    self.toward(
-                        u,
-                        foe.pos,
-                        u.mov,
-                        stop_short=max(foe.mov * 2 + 1, 1.0) if foe.fighting else 1.0,
-                    )
+                    # foe.fighting, inlined
+                    fighting = foe.count > 0 and (foe.state == "valiant" or foe.state == "disorganized")
+                    self.toward(u, foe.pos, u.mov, stop_short=max(foe.mov * 2 + 1, 1.0) if fighting else 1.0)
                     moved = u.pos != before
             # The callees' own first tests, done here: most supporting units neither pray, cast nor shoot.
             if u.faith >= self.info[u.side]["min_fervor"]:
@@ -1679,29 +1779,42 @@ class Battle:
         """Progress (Run) towards the best target, stopping outside an unfavourable enemy's reach."""
         if u.engaged:
             return
-        # The nearest enemy, routed ones last (the first of equals, as min() would pick).
-        target = None
-        best_rout, d = True, 0.0
+        # The nearest enemy, routed ones last (the first of equals, as min() on (routed, distance) picks).
+        target = routed = None
+        d = d_routed = 0.0
         pos = u.pos
         for e in self.sides[1 - u.side]:
             if e.alive:
-                rout = e.state == "rout"
                 dist = e.pos - pos
                 if dist < 0:
                     dist = -dist
-                # (rout, distance) < (best_rout, d), written out
-                if target is None or rout < best_rout or (rout == best_rout and dist < d):
-                    target, best_rout, d = e, rout, dist
+                if e.state == "rout":
+                    if routed is None or dist < d_routed:
+                        routed, d_routed = e, dist
+                elif target is None or dist < d:
+                    target, d = e, dist
         if target is None:
-            return
-        # value_of_wounds(), inlined
+            if routed is None:
+                return
+            target, d = routed, d_routed
+        # value_of_wounds(), inlined; expected_damage()'s memo of the round read here first
         g, h = target.troops, u.troops
-        mine = self.expected_damage(u, target) / max(g.wound_levels, 1) * g.cost
-        theirs = self.expected_damage(target, u) / max(h.wound_levels, 1) * h.cost
+        expected = self._expected
+        mine = expected.get((u, target))
+        if mine is None:
+            mine = self.expected_damage(u, target)
+        theirs = expected.get((target, u))
+        if theirs is None:
+            theirs = self.expected_damage(target, u)
+        gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
+        mine = mine / (gl if gl > 1 else 1) * g.cost
+        theirs = theirs / (hl if hl > 1 else 1) * h.cost
         stop = 1.0
-        if theirs > mine * 1.25 and target.fighting:
-            stop = min(d, target.mov * 2 + 1)  # stay out of its reach
-        self.toward(u, target.pos, u.mov * 2, stop_short=stop)
+        if theirs > mine * 1.25 and target.count > 0 and target.state in ("valiant", "disorganized"):
+            tactic = target.tactic  # target.mov, inlined
+            stop = min(d, (target._mov + tactic.get("movement", 0) if tactic else target._mov) * 2 + 1)  # out of its reach
+        tactic = u.tactic
+        self.toward(u, target.pos, (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2, stop_short=stop)
 
     def flee(self, u: Fighting, away_from: Fighting | None = None) -> None:
         """Flight: MOV × 2 towards its own edge; crossing it eliminates the unit."""
@@ -2053,10 +2166,17 @@ class Battle:
         """Rituals with a magister of the unit, mastery gems, counter-magic (mystics seed)."""
         if u.state == "rout" or u.mana <= 0:
             return
+        arcane = None  # some live fighter has Arcane mastery (found when a ritual costs too much)
         for ritual in self.info[u.side]["rituals"]:
             effect = RITUAL_EFFECTS.get(ritual.id)
             if effect is None:
                 continue
+            if ritual.mana > u.mana:
+                # Unaffordable without Arcane mastery: no need to look for the magister.
+                if arcane is None:
+                    arcane = any(g.count and g.traits.arcane_mastery for g in u.groups)
+                if not arcane:
+                    continue
             magisters = [
                 g for g in u.groups
                 if g.count and g.magician_pow and (not warriors_only or g.traits.warrior_mage)
@@ -2180,7 +2300,7 @@ class Battle:
                     continue
                 routed = u.state == "rout"
                 powers: list[int] = []
-                faithful = False
+                faithful = devoted = False
                 extra = loyal = piety = ranked_bonus = 0
                 for g in u.groups:
                     n = g.count
@@ -2196,12 +2316,32 @@ class Battle:
                             b = rank_bonus[r] = bonuses.get((r or "").lower(), 0)
                         ranked_bonus += b * n
                     t = g.traits
-                    extra += t.recuperation * n
-                    loyal += t.loyal * n
+                    if t.recuperation:
+                        extra += t.recuperation * n
+                    if t.loyal:
+                        loyal += t.loyal * n
                     if t.piety > piety:
                         piety = t.piety
+                    if t.devotion or t.martyr:
+                        devoted = True
                 if powers:
-                    u.mana = mana_recovery(d6, powers, extra, u.mana, routed)
+                    # mana_recovery(), inlined: the same dice in the same order, integer sums.
+                    need = MANA_SUCCESS + (ROUT_MANA_PENALTY if routed else 0)
+                    successes = 0
+                    for _ in range(len(powers) + extra):
+                        if d6() >= need:
+                            successes += 1
+                    gained = 0
+                    if successes:
+                        ranked = sorted(powers, reverse=True)
+                        # Dice beyond one per magician go to the most powerful one again.
+                        if successes <= len(ranked):
+                            gained = sum(ranked[:successes])
+                        else:
+                            gained = sum(ranked) + (successes - len(ranked)) * ranked[0]
+                    cap = 2 * sum(powers)
+                    mana = u.mana + gained
+                    u.mana = mana if mana < cap else cap
                 if faithful:
                     # faith_recovery_counts(), inlined: one T.F. per member, rank bonuses, Loyal, Piety.
                     total = u.count + ranked_bonus + loyal + min(u.faith, piety)
@@ -2209,7 +2349,7 @@ class Battle:
                         total -= ROUT_FAITH_LOSS
                     u.faith = total if total > 0 else 0
                 # Devotion/X and Martyr/X: gems and T.F. given at the price of a Wound roll (STR X vs RES = DIS).
-                if routed:
+                if routed or not devoted:  # (devoted: some live fighter has either, seen above)
                     continue
                 for g in u.groups:
                     if not g.count:
@@ -2274,6 +2414,7 @@ class Battle:
             # unit-wide traits and the all_have() answers) are unchanged; only the numbers drop.
             target.count -= killed
             target.points -= lost_points
+            target.damage_memo = {}  # the AI's expected damage follows the numbers (a new dict, as recount() gives)
             return killed
         target.recount()
         if target.count == 0 and not any(g.fierce_left for g in target.groups):
@@ -2773,6 +2914,7 @@ class Battle:
             self.round = rounds
             self.field_effects = {}
             self._expected = {}
+            self._gains = {}
             self.logging and self.say(f"— round {rounds} —")
             self.update_leadership()
             points = self.tactical_roll()
