@@ -273,6 +273,21 @@ def test_lost_fray_routs_kills_those_in_contact_and_flees(ecat):
     assert fled > 0
 
 
+def test_the_ais_expected_damage_follows_losses_in_this_game_only(ecat):
+    """The AI's memo of expected damage is shared by the games of a playtest while a unit is whole;
+    losses (even ones that empty no group) must renew it, and never leak into the next game."""
+    first, second = army("griffin", ("conscript", 10)), army("beasts", ("brute", 6))
+    bt = battle(ecat, first, second)
+    u, foe = bt.sides[0][0], bt.sides[1][0]
+    whole = bt.expected_damage(u, foe)
+    assert whole > 0
+    assert bt.deal(foe, u, 4, in_contact=u.count, scattered=True) == 4  # 4 of 10 fall, the group lives
+    bt._expected.clear()  # (the per-round memo; a new round starts with an empty one)
+    assert bt.expected_damage(u, foe) == pytest.approx(whole * 6 / 10)
+    nxt = battle(ecat, first, second, seed=1)  # the next game of the playtest starts whole again
+    assert nxt.expected_damage(nxt.sides[0][0], nxt.sides[1][0]) == pytest.approx(whole)
+
+
 def test_flight_off_the_table_eliminates(ecat):
     bt = battle(ecat, army("griffin", ("conscript", 10)), army("beasts", ("warrior", 10)))
     u = bt.sides[0][0]
