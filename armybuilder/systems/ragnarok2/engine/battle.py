@@ -2463,11 +2463,29 @@ class Battle:
         return face
 
     def strike(self, attacker: Fighting, defender: Fighting, st: dict, extra: bool = False) -> int:
-        """One side's attacks of an exchange; returns the Wounds inflicted (before allocation)."""
+        """One side's attacks with the fray's state in a dict (contact, wounds, lowered, mutagenic,
+        extra_round): the interface of old, for direct calls; fray() calls _strike()."""
+        contact, lowered = st["contact"], st["lowered"]
+        total = self._strike(
+            attacker, defender, contact[attacker], contact[defender], bool(lowered.get(attacker)),
+            bool(lowered.get(defender)), st["mutagenic"] or None, extra, st["extra_round"],
+        )  # fmt: skip
+        st["wounds"][attacker] += total
+        return total
+
+    def _strike(
+        self, attacker: Fighting, defender: Fighting, left: int, d_contact: int, a_lowered: bool,
+        d_lowered: bool, mutagenic: dict[Group, int] | None, extra: bool = False, extra_round: int = 0,
+    ) -> int:  # fmt: skip
+        """One side's attacks of an exchange; returns the Wounds inflicted (before allocation).
+
+        fray() passes the state of the fray as arguments (no per-fray dicts): *left* and *d_contact*
+        are the attacker's and the defender's fighters in contact, *a_lowered*/*d_lowered* whether
+        they lowered DEF to 0, *mutagenic* the Mutagenic bonuses by group (None: none), *extra* and
+        *extra_round* the extra exchange being fought (War fury...).
+        """
         if not defender.alive or not attacker.count and not any(g.fierce_left for g in attacker.groups):
             return 0
-        contact = st["contact"]
-        lowered = st["lowered"]
         a_tactic = attacker.tactic
         a_effects = attacker.round_effects
         d_tactic = defender.tactic
@@ -2475,7 +2493,7 @@ class Battle:
         d_effects = defender.round_effects
         d_base = defender.troops.base
         d_res = d_base["res"]
-        if lowered and lowered.get(defender):
+        if d_lowered:
             d_def = 0
         else:
             d_def = d_base["def"]
@@ -2506,14 +2524,12 @@ class Battle:
         counter_face = defender.counter_face
         survival_face = defender.survival_face
         routed = attacker.state == "rout"
-        attacker_lowered = lowered.get(attacker) if lowered else None
         table = self.table
         dice_box = self.dice
         bisect_right = _bisect_right
         contest_cdf = _contest_cdf
         total = 0
         counter_dice = 0
-        left = contact[attacker]
         # The dice block is read through locals for the whole loop (from_cdf(), inlined: the commonest
         # draws of a game): written back before and reread after any call that draws, and at the end.
         buffer = dice_box.buffer
@@ -2535,7 +2551,7 @@ class Battle:
                 )
                 if routed and not t.brutish_charge:
                     n_extra = 0  # War fury ceases in rout
-                if n_extra < st["extra_round"]:
+                if n_extra < extra_round:
                     continue
                 dice = fighters
             else:
@@ -2546,14 +2562,14 @@ class Battle:
             profile = g.profile
             att = 0 if routed else profile.att + att_bonus
             strength = profile.str_ + str_bonus
-            if attacker_lowered:
+            if a_lowered:
                 att += t.lower_def_att
                 strength += t.lower_def_str
             if g.plain:
                 a_shift = base_a_shift
             else:
                 att, strength, dice, a_shift = self._special_attacks(
-                    g, st, extra, routed, fighters, dice, att, strength, base_a_shift, d_def
+                    g, mutagenic, extra, routed, fighters, dice, att, strength, base_a_shift, d_def
                 )
             reroll = t.attack_reroll or grace
             if counter_face:
@@ -2588,11 +2604,10 @@ class Battle:
                 i += 1
                 total += k if k < len(cdf) - 1 else len(cdf) - 1
         dice_box.index = i
-        st["wounds"][attacker] += total
         if total:
             # (defender.current_formation == "scattered", inlined)
             killed = self.deal(
-                attacker, defender, total, contact[defender],
+                attacker, defender, total, d_contact,
                 not (defender.formation == "close" and defender.count >= 5 and defender.state != "rout"),
             )  # fmt: skip
             if a_effects and a_effects.get("anger"):
@@ -2609,7 +2624,7 @@ class Battle:
 
     @staticmethod
     def _special_attacks(
-        g: Group, st: dict, extra: bool, routed: bool, fighters: int, dice: int, att: int, strength: int,
+        g: Group, mutagenic: dict[Group, int] | None, extra: bool, routed: bool, fighters: int, dice: int, att: int, strength: int,
         a_shift: int, d_def: int,
     ) -> tuple[int, int, int, int]:  # fmt: skip
         """(ATT, STR, dice, attack shift) of a group with a trait that changes its attacks (not plain)."""
@@ -2620,8 +2635,8 @@ class Battle:
             strength += g.damage
         if t.concentration and not extra:
             att += t.concentration
-        if t.mutagenic is not None and g in st["mutagenic"]:
-            att += st["mutagenic"][g]
+        if t.mutagenic is not None and mutagenic and g in mutagenic:
+            att += mutagenic[g]
         if t.sequence and not extra and not routed:
             seq = max(0, min(t.sequence, att - 1 - d_def))
             dice += seq * fighters
@@ -2686,17 +2701,18 @@ class Battle:
                 cb = 1
         else:
             cb = 0
-        lowered: dict[Fighting, bool] = {}
-        mutagenic: dict[Group, int] = {}
-        wounds = {a: 0, b: 0}
-        st = {"contact": {a: ca, b: cb}, "wounds": wounds, "lowered": lowered, "mutagenic": mutagenic, "extra_round": 0}
-        for u in (a, b):
+        # The fray's state goes to strike() as arguments (no per-fray dicts): DEF lowered, Mutagenic.
+        lowered = [False, False]  # a's, b's
+        mutagenic: dict[Group, int] | None = None
+        for k, u in enumerate((a, b)):
             # Lower DEF to 0 for the Bravery/Righteous/Fanaticism bonus when DEF is worth little.
             t = u.troops.traits
             if (t.lower_def_att or t.lower_def_str) and u.stat("def") <= 1 and u.state != "rout":
-                lowered[u] = True
+                lowered[k] = True
             if not u.round_effects or not u.round_effects.get("mutagenic"):
                 continue  # (nothing else follows in this loop)
+            if mutagenic is None:
+                mutagenic = {}
             for g in u.groups:
                 if g.count and g.traits.mutagenic is not None:
                     roll = self.dice.d6()
@@ -2725,10 +2741,14 @@ class Battle:
             if b.charge_bonus:
                 ini_b += 3
         a_first = self.dice.chance(_opposed_p(ini_a, ini_b, a.side == self.winner_of_roll))
-        first, second = (a, b) if a_first else (b, a)
-        strike = self.strike
-        strike(first, second, st)
-        strike(second, first, st)
+        la, lb = lowered
+        if a_first:
+            first, second, c1, c2, l1, l2 = a, b, ca, cb, la, lb
+        else:
+            first, second, c1, c2, l1, l2 = b, a, cb, ca, lb, la
+        strike = self._strike
+        w1 = strike(first, second, c1, c2, l1, l2, mutagenic)
+        w2 = strike(second, first, c2, c1, l2, l1, mutagenic)
         # Extra exchanges: War fury, Born killer, Brutish charge... one die per fighter.
         effects, tactic = a.round_effects, a.tactic
         bonus = (effects.get("war-fury", 0) if effects else 0) + (tactic.get("extra_exchange", 0) if tactic else 0)
@@ -2741,12 +2761,11 @@ class Battle:
             for r in range(1, (ea if ea > eb else eb) + 1):
                 if not (first.alive and second.alive):
                     break
-                st["extra_round"] = r
                 if e_first >= r:
-                    strike(first, second, st, extra=True)
+                    w1 += strike(first, second, c1, c2, l1, l2, mutagenic, True, r)
                 if e_second >= r and second.alive and first.alive:
-                    strike(second, first, st, extra=True)
-        return wounds[a], wounds[b]
+                    w2 += strike(second, first, c2, c1, l2, l1, mutagenic, True, r)
+        return (w1, w2) if a_first else (w2, w1)
 
     @staticmethod
     def _extra_exchanges(u: Fighting, bonus: int) -> int:
