@@ -2702,13 +2702,13 @@ class Battle:
         else:
             cb = 0
         # The fray's state goes to strike() as arguments (no per-fray dicts): DEF lowered, Mutagenic.
-        lowered = [False, False]  # a's, b's
+        # Lower DEF to 0 for the Bravery/Righteous/Fanaticism bonus when DEF is worth little.
+        t = a.troops.traits
+        la = bool((t.lower_def_att or t.lower_def_str) and a.stat("def") <= 1 and a.state != "rout")
+        t = b.troops.traits
+        lb = bool((t.lower_def_att or t.lower_def_str) and b.stat("def") <= 1 and b.state != "rout")
         mutagenic: dict[Group, int] | None = None
-        for k, u in enumerate((a, b)):
-            # Lower DEF to 0 for the Bravery/Righteous/Fanaticism bonus when DEF is worth little.
-            t = u.troops.traits
-            if (t.lower_def_att or t.lower_def_str) and u.stat("def") <= 1 and u.state != "rout":
-                lowered[k] = True
+        for u in (a, b):
             if not u.round_effects or not u.round_effects.get("mutagenic"):
                 continue  # (nothing else follows in this loop)
             if mutagenic is None:
@@ -2740,8 +2740,15 @@ class Battle:
                 ini_a += 3
             if b.charge_bonus:
                 ini_b += 3
-        a_first = self.dice.chance(_opposed_p(ini_a, ini_b, a.side == self.winner_of_roll))
-        la, lb = lowered
+        # self.dice.chance(), inlined
+        dice = self.dice
+        i = dice.index
+        buffer = dice.buffer
+        if i >= len(buffer):
+            buffer = dice.buffer = dice.rng.random(_BLOCK).tolist()
+            i = 0
+        dice.index = i + 1
+        a_first = buffer[i] < _opposed_p(ini_a, ini_b, a.side == self.winner_of_roll)
         if a_first:
             first, second, c1, c2, l1, l2 = a, b, ca, cb, la, lb
         else:
