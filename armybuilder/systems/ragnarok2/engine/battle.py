@@ -2385,6 +2385,8 @@ class Battle:
         if wounds <= 0 or not target.alive:
             return 0
         groups = victims or target.groups
+        if len(groups) == 1 and groups[0].count > 0:
+            return self._deal_one(killer, target, groups[0], wounds, in_contact, scattered)
         killed, per_group, _lost = allocate_wounds(groups, wounds, in_contact, scattered)
         self._upkeep.add(target)  # lost, damage or fierce_left may have changed: maintenance() looks
         scores, other = self.scores, 1 - target.side
@@ -2418,6 +2420,57 @@ class Battle:
             return killed
         target.recount()
         if target.count == 0 and not any(g.fierce_left for g in target.groups):
+            target.state = "gone"
+            self.break_contacts(target)
+        return killed
+
+    def _deal_one(
+        self, killer: Fighting | None, target: Fighting, g: Group, wounds: int, in_contact: int, scattered: bool
+    ) -> int:  # fmt: skip
+        """deal() to a single live group (the commonest case): allocate_wounds()'s closed form for one
+        group and the bookkeeping of its one (group, eliminated) pair, inlined (no lists, no tuples)."""
+        wl = g.wound_levels
+        cap = g.count
+        if not scattered and in_contact < cap:
+            cap = in_contact if in_contact > 0 else 0
+        killed = 0
+        left = wounds
+        if g.damage and cap > 0 and left >= wl - g.damage:
+            left -= wl - g.damage
+            g.damage = 0
+            killed = 1
+        if cap > killed:
+            more = left // wl
+            if cap - killed < more:
+                more = cap - killed
+            killed += more
+            left -= more * wl
+        g.count -= killed
+        if left and g.count > 0 and cap > killed:
+            g.damage += left  # < wl - damage here: a wounded survivor
+        self._upkeep.add(target)  # lost, damage or fierce_left may have changed: maintenance() looks
+        if killer is not None:
+            killer.wounds_dealt_round += wounds
+        if target.thaumaturge:
+            target.faith += wounds
+        if not killed:
+            return 0  # nobody fell: numbers, troops and unit-wide traits are unchanged (no recount)
+        g.lost += killed
+        t = g.traits
+        if t.fierce or (t.possessed and wl == 1):
+            g.fierce_left += killed
+        points = killed * g.cost  # eliminate_points(), inlined
+        self.scores[1 - target.side] += points
+        if killer is not None:
+            killer.kills += points
+        if g.count:
+            # recount(), incrementally (see deal())
+            target.count -= killed
+            target.points -= points
+            target.damage_memo = {}
+            return killed
+        target.recount()
+        if target.count == 0 and not any(h.fierce_left for h in target.groups):
             target.state = "gone"
             self.break_contacts(target)
         return killed
