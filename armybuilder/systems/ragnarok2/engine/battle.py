@@ -2546,27 +2546,26 @@ class Battle:
         d_effects = defender.round_effects
         d_base = defender.troops.base
         d_res = d_base["res"]
-        if d_lowered:
-            d_def = 0
-        else:
-            d_def = d_base["def"]
-            if d_tactic:
-                d_def += d_tactic.get("defense", 0)
-            if d_effects:
-                d_def += d_effects.get("def", 0)
+        d_def = 0 if d_lowered else d_base["def"]
+        base_w_shift = defender.base_wound_shift  # (wound_shift_against(defender), inlined below)
+        # Each tactic's modifiers read only when the unit has one (integer sums: order is free).
         if d_tactic:
+            if not d_lowered:
+                d_def += d_tactic.get("defense", 0)
             d_res += d_tactic.get("resistance", 0)
+            base_a_shift = -d_tactic.get("defense_shift", 0)
+            base_w_shift -= d_tactic.get("toughness_shift", 0)
+        else:
+            base_a_shift = 0
         if d_effects:
+            if not d_lowered:
+                d_def += d_effects.get("def", 0)
             d_res += d_effects.get("res", 0)
-        if a_tactic or d_tactic:
-            base_a_shift = a_tactic.get("attack_shift", 0) - d_tactic.get("defense_shift", 0)
-            # (wound_shift_against(defender), inlined)
-            base_w_shift = a_tactic.get("wound_shift", 0) + (
-                defender.base_wound_shift - d_tactic.get("toughness_shift", 0) if d_tactic else defender.base_wound_shift
-            )
+        if a_tactic:
+            base_a_shift += a_tactic.get("attack_shift", 0)
+            base_w_shift += a_tactic.get("wound_shift", 0)
             att_bonus, str_bonus = a_tactic.get("attack", 0), a_tactic.get("strength", 0)
         else:
-            base_a_shift, base_w_shift = 0, defender.base_wound_shift
             att_bonus = str_bonus = 0
         if a_effects:
             att_bonus += a_effects.get("att", 0)
