@@ -172,6 +172,27 @@ class Dice:
         self.index = i + 1
         return int(buffer[i] * 6) + 1
 
+    def regenerations(self, n: int, x: int) -> int:
+        """Regeneration/X of *n* fighters: each rolls a d6 and comes back on *x* or more, then
+        rolls a second d6 (one more Wound level; its result is not used). The same draws, in
+        order, as the d6() calls it replaces, read from the block without a call per die."""
+        back = 0
+        buffer, i = self.buffer, self.index
+        for _ in range(n):
+            if i >= len(buffer):
+                buffer = self.buffer = self.rng.random(_BLOCK).tolist()
+                i = 0
+            face = int(buffer[i] * 6) + 1
+            i += 1
+            if face >= x:
+                back += 1
+                if i >= len(buffer):  # the second test
+                    buffer = self.buffer = self.rng.random(_BLOCK).tolist()
+                    i = 0
+                i += 1
+        self.index = i
+        return back
+
     def binomial(self, n: int, p: float) -> int:
         """Successes of *n* draws below *p* (the same uniforms, in order, as n calls of u())."""
         hits = 0
@@ -2944,11 +2965,7 @@ class Battle:
                     g.fierce_left = 0
                     x = g.traits.regeneration
                     if x and u.count > 0 and (g.lost or g.damage):
-                        back = 0
-                        for _ in range(g.lost):
-                            if self.dice.d6() >= x:
-                                back += 1
-                                self.dice.d6()  # the second test: one more Wound level
+                        back = self.dice.regenerations(g.lost, x)
                         healed = g.damage and self.dice.d6() >= x
                         if healed:
                             g.damage = max(0, g.damage - (2 if self.dice.d6() >= x else 1))
