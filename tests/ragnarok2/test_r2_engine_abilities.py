@@ -378,14 +378,14 @@ def test_mutagenic_die_bonus_is_capped(ecat, cdf_calls):
 
 def test_war_fury_and_brutish_charge_give_extra_exchanges(ecat, monkeypatch):
     extra = []
-    real = Battle.strike
+    real = Battle._strike  # (fray() calls _strike(), the fray's state as arguments)
 
-    def spy(self, attacker, defender, st, extra_=False, **kw):
-        if extra_:
+    def spy(self, attacker, defender, *args):
+        if len(args) > 5 and args[5]:  # extra
             extra.append(attacker.side)
-        return real(self, attacker, defender, st, extra_)
+        return real(self, attacker, defender, *args)
 
-    monkeypatch.setattr(Battle, "strike", lambda self, a, d, st, extra=False: spy(self, a, d, st, extra))
+    monkeypatch.setattr(Battle, "_strike", spy)
     monkeypatch.setattr(Battle, "deal", lambda self, *a, **k: 0)  # nobody falls: only count exchanges
     bt = duel(ecat)
     give(bt.sides[0][0], "brutish-charge")

@@ -236,13 +236,13 @@ def test_charge_bonus_adds_three_to_initiative(ecat, monkeypatch):
 
 def test_extra_exchanges_only_for_fighters_with_them(ecat, monkeypatch):
     calls = []
-    real = Battle.strike
+    real = Battle._strike  # (fray() calls _strike(), the fray's state as arguments)
 
-    def spy(self, attacker, defender, st, extra=False):
-        calls.append((attacker.name, extra, st["extra_round"]))
-        return real(self, attacker, defender, st, extra)
+    def spy(self, attacker, defender, left, d_contact, a_lowered, d_lowered, mutagenic, extra=False, extra_round=0):
+        calls.append((attacker.name, extra, extra_round))
+        return real(self, attacker, defender, left, d_contact, a_lowered, d_lowered, mutagenic, extra, extra_round)
 
-    monkeypatch.setattr(Battle, "strike", spy)
+    monkeypatch.setattr(Battle, "_strike", spy)
     bt = battle(ecat, army("griffin", ("conscript", 10)), army("beasts", ("warrior", 10)))
     x, y = bt.sides[0][0], bt.sides[1][0]
     x.round_effects["war-fury"] = 1  # e.g. Igneous galvanisation

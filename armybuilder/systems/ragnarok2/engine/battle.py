@@ -172,6 +172,27 @@ class Dice:
         self.index = i + 1
         return int(buffer[i] * 6) + 1
 
+    def regenerations(self, n: int, x: int) -> int:
+        """Regeneration/X of *n* fighters: each rolls a d6 and comes back on *x* or more, then
+        rolls a second d6 (one more Wound level; its result is not used). The same draws, in
+        order, as the d6() calls it replaces, read from the block without a call per die."""
+        back = 0
+        buffer, i = self.buffer, self.index
+        for _ in range(n):
+            if i >= len(buffer):
+                buffer = self.buffer = self.rng.random(_BLOCK).tolist()
+                i = 0
+            face = int(buffer[i] * 6) + 1
+            i += 1
+            if face >= x:
+                back += 1
+                if i >= len(buffer):  # the second test
+                    buffer = self.buffer = self.rng.random(_BLOCK).tolist()
+                    i = 0
+                i += 1
+        self.index = i
+        return back
+
     def binomial(self, n: int, p: float) -> int:
         """Successes of *n* draws below *p* (the same uniforms, in order, as n calls of u())."""
         hits = 0
@@ -2385,6 +2406,8 @@ class Battle:
         if wounds <= 0 or not target.alive:
             return 0
         groups = victims or target.groups
+        if len(groups) == 1 and groups[0].count > 0:
+            return self._deal_one(killer, target, groups[0], wounds, in_contact, scattered)
         killed, per_group, _lost = allocate_wounds(groups, wounds, in_contact, scattered)
         self._upkeep.add(target)  # lost, damage or fierce_left may have changed: maintenance() looks
         scores, other = self.scores, 1 - target.side
@@ -2418,6 +2441,57 @@ class Battle:
             return killed
         target.recount()
         if target.count == 0 and not any(g.fierce_left for g in target.groups):
+            target.state = "gone"
+            self.break_contacts(target)
+        return killed
+
+    def _deal_one(
+        self, killer: Fighting | None, target: Fighting, g: Group, wounds: int, in_contact: int, scattered: bool
+    ) -> int:  # fmt: skip
+        """deal() to a single live group (the commonest case): allocate_wounds()'s closed form for one
+        group and the bookkeeping of its one (group, eliminated) pair, inlined (no lists, no tuples)."""
+        wl = g.wound_levels
+        cap = g.count
+        if not scattered and in_contact < cap:
+            cap = in_contact if in_contact > 0 else 0
+        killed = 0
+        left = wounds
+        if g.damage and cap > 0 and left >= wl - g.damage:
+            left -= wl - g.damage
+            g.damage = 0
+            killed = 1
+        if cap > killed:
+            more = left // wl
+            if cap - killed < more:
+                more = cap - killed
+            killed += more
+            left -= more * wl
+        g.count -= killed
+        if left and g.count > 0 and cap > killed:
+            g.damage += left  # < wl - damage here: a wounded survivor
+        self._upkeep.add(target)  # lost, damage or fierce_left may have changed: maintenance() looks
+        if killer is not None:
+            killer.wounds_dealt_round += wounds
+        if target.thaumaturge:
+            target.faith += wounds
+        if not killed:
+            return 0  # nobody fell: numbers, troops and unit-wide traits are unchanged (no recount)
+        g.lost += killed
+        t = g.traits
+        if t.fierce or (t.possessed and wl == 1):
+            g.fierce_left += killed
+        points = killed * g.cost  # eliminate_points(), inlined
+        self.scores[1 - target.side] += points
+        if killer is not None:
+            killer.kills += points
+        if g.count:
+            # recount(), incrementally (see deal())
+            target.count -= killed
+            target.points -= points
+            target.damage_memo = {}
+            return killed
+        target.recount()
+        if target.count == 0 and not any(h.fierce_left for h in target.groups):
             target.state = "gone"
             self.break_contacts(target)
         return killed
@@ -2463,11 +2537,29 @@ class Battle:
         return face
 
     def strike(self, attacker: Fighting, defender: Fighting, st: dict, extra: bool = False) -> int:
-        """One side's attacks of an exchange; returns the Wounds inflicted (before allocation)."""
+        """One side's attacks with the fray's state in a dict (contact, wounds, lowered, mutagenic,
+        extra_round): the interface of old, for direct calls; fray() calls _strike()."""
+        contact, lowered = st["contact"], st["lowered"]
+        total = self._strike(
+            attacker, defender, contact[attacker], contact[defender], bool(lowered.get(attacker)),
+            bool(lowered.get(defender)), st["mutagenic"] or None, extra, st["extra_round"],
+        )  # fmt: skip
+        st["wounds"][attacker] += total
+        return total
+
+    def _strike(
+        self, attacker: Fighting, defender: Fighting, left: int, d_contact: int, a_lowered: bool,
+        d_lowered: bool, mutagenic: dict[Group, int] | None, extra: bool = False, extra_round: int = 0,
+    ) -> int:  # fmt: skip
+        """One side's attacks of an exchange; returns the Wounds inflicted (before allocation).
+
+        fray() passes the state of the fray as arguments (no per-fray dicts): *left* and *d_contact*
+        are the attacker's and the defender's fighters in contact, *a_lowered*/*d_lowered* whether
+        they lowered DEF to 0, *mutagenic* the Mutagenic bonuses by group (None: none), *extra* and
+        *extra_round* the extra exchange being fought (War fury...).
+        """
         if not defender.alive or not attacker.count and not any(g.fierce_left for g in attacker.groups):
             return 0
-        contact = st["contact"]
-        lowered = st["lowered"]
         a_tactic = attacker.tactic
         a_effects = attacker.round_effects
         d_tactic = defender.tactic
@@ -2475,27 +2567,26 @@ class Battle:
         d_effects = defender.round_effects
         d_base = defender.troops.base
         d_res = d_base["res"]
-        if lowered and lowered.get(defender):
-            d_def = 0
-        else:
-            d_def = d_base["def"]
-            if d_tactic:
-                d_def += d_tactic.get("defense", 0)
-            if d_effects:
-                d_def += d_effects.get("def", 0)
+        d_def = 0 if d_lowered else d_base["def"]
+        base_w_shift = defender.base_wound_shift  # (wound_shift_against(defender), inlined below)
+        # Each tactic's modifiers read only when the unit has one (integer sums: order is free).
         if d_tactic:
+            if not d_lowered:
+                d_def += d_tactic.get("defense", 0)
             d_res += d_tactic.get("resistance", 0)
+            base_a_shift = -d_tactic.get("defense_shift", 0)
+            base_w_shift -= d_tactic.get("toughness_shift", 0)
+        else:
+            base_a_shift = 0
         if d_effects:
+            if not d_lowered:
+                d_def += d_effects.get("def", 0)
             d_res += d_effects.get("res", 0)
-        if a_tactic or d_tactic:
-            base_a_shift = a_tactic.get("attack_shift", 0) - d_tactic.get("defense_shift", 0)
-            # (wound_shift_against(defender), inlined)
-            base_w_shift = a_tactic.get("wound_shift", 0) + (
-                defender.base_wound_shift - d_tactic.get("toughness_shift", 0) if d_tactic else defender.base_wound_shift
-            )
+        if a_tactic:
+            base_a_shift += a_tactic.get("attack_shift", 0)
+            base_w_shift += a_tactic.get("wound_shift", 0)
             att_bonus, str_bonus = a_tactic.get("attack", 0), a_tactic.get("strength", 0)
         else:
-            base_a_shift, base_w_shift = 0, defender.base_wound_shift
             att_bonus = str_bonus = 0
         if a_effects:
             att_bonus += a_effects.get("att", 0)
@@ -2506,14 +2597,12 @@ class Battle:
         counter_face = defender.counter_face
         survival_face = defender.survival_face
         routed = attacker.state == "rout"
-        attacker_lowered = lowered.get(attacker) if lowered else None
         table = self.table
         dice_box = self.dice
         bisect_right = _bisect_right
         contest_cdf = _contest_cdf
         total = 0
         counter_dice = 0
-        left = contact[attacker]
         # The dice block is read through locals for the whole loop (from_cdf(), inlined: the commonest
         # draws of a game): written back before and reread after any call that draws, and at the end.
         buffer = dice_box.buffer
@@ -2535,7 +2624,7 @@ class Battle:
                 )
                 if routed and not t.brutish_charge:
                     n_extra = 0  # War fury ceases in rout
-                if n_extra < st["extra_round"]:
+                if n_extra < extra_round:
                     continue
                 dice = fighters
             else:
@@ -2546,14 +2635,14 @@ class Battle:
             profile = g.profile
             att = 0 if routed else profile.att + att_bonus
             strength = profile.str_ + str_bonus
-            if attacker_lowered:
+            if a_lowered:
                 att += t.lower_def_att
                 strength += t.lower_def_str
             if g.plain:
                 a_shift = base_a_shift
             else:
                 att, strength, dice, a_shift = self._special_attacks(
-                    g, st, extra, routed, fighters, dice, att, strength, base_a_shift, d_def
+                    g, mutagenic, extra, routed, fighters, dice, att, strength, base_a_shift, d_def
                 )
             reroll = t.attack_reroll or grace
             if counter_face:
@@ -2588,11 +2677,10 @@ class Battle:
                 i += 1
                 total += k if k < len(cdf) - 1 else len(cdf) - 1
         dice_box.index = i
-        st["wounds"][attacker] += total
         if total:
             # (defender.current_formation == "scattered", inlined)
             killed = self.deal(
-                attacker, defender, total, contact[defender],
+                attacker, defender, total, d_contact,
                 not (defender.formation == "close" and defender.count >= 5 and defender.state != "rout"),
             )  # fmt: skip
             if a_effects and a_effects.get("anger"):
@@ -2609,7 +2697,7 @@ class Battle:
 
     @staticmethod
     def _special_attacks(
-        g: Group, st: dict, extra: bool, routed: bool, fighters: int, dice: int, att: int, strength: int,
+        g: Group, mutagenic: dict[Group, int] | None, extra: bool, routed: bool, fighters: int, dice: int, att: int, strength: int,
         a_shift: int, d_def: int,
     ) -> tuple[int, int, int, int]:  # fmt: skip
         """(ATT, STR, dice, attack shift) of a group with a trait that changes its attacks (not plain)."""
@@ -2620,8 +2708,8 @@ class Battle:
             strength += g.damage
         if t.concentration and not extra:
             att += t.concentration
-        if t.mutagenic is not None and g in st["mutagenic"]:
-            att += st["mutagenic"][g]
+        if t.mutagenic is not None and mutagenic and g in mutagenic:
+            att += mutagenic[g]
         if t.sequence and not extra and not routed:
             seq = max(0, min(t.sequence, att - 1 - d_def))
             dice += seq * fighters
@@ -2686,17 +2774,18 @@ class Battle:
                 cb = 1
         else:
             cb = 0
-        lowered: dict[Fighting, bool] = {}
-        mutagenic: dict[Group, int] = {}
-        wounds = {a: 0, b: 0}
-        st = {"contact": {a: ca, b: cb}, "wounds": wounds, "lowered": lowered, "mutagenic": mutagenic, "extra_round": 0}
+        # The fray's state goes to strike() as arguments (no per-fray dicts): DEF lowered, Mutagenic.
+        # Lower DEF to 0 for the Bravery/Righteous/Fanaticism bonus when DEF is worth little.
+        t = a.troops.traits
+        la = bool((t.lower_def_att or t.lower_def_str) and a.stat("def") <= 1 and a.state != "rout")
+        t = b.troops.traits
+        lb = bool((t.lower_def_att or t.lower_def_str) and b.stat("def") <= 1 and b.state != "rout")
+        mutagenic: dict[Group, int] | None = None
         for u in (a, b):
-            # Lower DEF to 0 for the Bravery/Righteous/Fanaticism bonus when DEF is worth little.
-            t = u.troops.traits
-            if (t.lower_def_att or t.lower_def_str) and u.stat("def") <= 1 and u.state != "rout":
-                lowered[u] = True
             if not u.round_effects or not u.round_effects.get("mutagenic"):
                 continue  # (nothing else follows in this loop)
+            if mutagenic is None:
+                mutagenic = {}
             for g in u.groups:
                 if g.count and g.traits.mutagenic is not None:
                     roll = self.dice.d6()
@@ -2724,11 +2813,22 @@ class Battle:
                 ini_a += 3
             if b.charge_bonus:
                 ini_b += 3
-        a_first = self.dice.chance(_opposed_p(ini_a, ini_b, a.side == self.winner_of_roll))
-        first, second = (a, b) if a_first else (b, a)
-        strike = self.strike
-        strike(first, second, st)
-        strike(second, first, st)
+        # self.dice.chance(), inlined
+        dice = self.dice
+        i = dice.index
+        buffer = dice.buffer
+        if i >= len(buffer):
+            buffer = dice.buffer = dice.rng.random(_BLOCK).tolist()
+            i = 0
+        dice.index = i + 1
+        a_first = buffer[i] < _opposed_p(ini_a, ini_b, a.side == self.winner_of_roll)
+        if a_first:
+            first, second, c1, c2, l1, l2 = a, b, ca, cb, la, lb
+        else:
+            first, second, c1, c2, l1, l2 = b, a, cb, ca, lb, la
+        strike = self._strike
+        w1 = strike(first, second, c1, c2, l1, l2, mutagenic)
+        w2 = strike(second, first, c2, c1, l2, l1, mutagenic)
         # Extra exchanges: War fury, Born killer, Brutish charge... one die per fighter.
         effects, tactic = a.round_effects, a.tactic
         bonus = (effects.get("war-fury", 0) if effects else 0) + (tactic.get("extra_exchange", 0) if tactic else 0)
@@ -2741,12 +2841,11 @@ class Battle:
             for r in range(1, (ea if ea > eb else eb) + 1):
                 if not (first.alive and second.alive):
                     break
-                st["extra_round"] = r
                 if e_first >= r:
-                    strike(first, second, st, extra=True)
+                    w1 += strike(first, second, c1, c2, l1, l2, mutagenic, True, r)
                 if e_second >= r and second.alive and first.alive:
-                    strike(second, first, st, extra=True)
-        return wounds[a], wounds[b]
+                    w2 += strike(second, first, c2, c1, l2, l1, mutagenic, True, r)
+        return (w1, w2) if a_first else (w2, w1)
 
     @staticmethod
     def _extra_exchanges(u: Fighting, bonus: int) -> int:
@@ -2866,11 +2965,7 @@ class Battle:
                     g.fierce_left = 0
                     x = g.traits.regeneration
                     if x and u.count > 0 and (g.lost or g.damage):
-                        back = 0
-                        for _ in range(g.lost):
-                            if self.dice.d6() >= x:
-                                back += 1
-                                self.dice.d6()  # the second test: one more Wound level
+                        back = self.dice.regenerations(g.lost, x)
                         healed = g.damage and self.dice.d6() >= x
                         if healed:
                             g.damage = max(0, g.damage - (2 if self.dice.d6() >= x else 1))
