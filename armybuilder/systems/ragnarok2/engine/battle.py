@@ -1476,8 +1476,11 @@ class Battle:
                         signed[id(pros)], signed[id(rank1)],
                         tactic.min_rank_category is None and tactic.formation is None
                         and tactic.scheme is None and tactic.min_effective is None,  # no condition to test
+                        tactic.id, tactic.name,  # (read once here, not once per offer)
                     )
                 )  # fmt: skip
+            # At most one of each tactic is given a round: caps the tactics bought (see buy_and_give_tactics).
+            self.info[side]["deck_ids"] = len({entry[0].id for entry in cached})
             self.info[side]["merged_deck"] = cached
         return cached
 
@@ -1490,6 +1493,11 @@ class Battle:
             budget = points[side] // cost if cost else len(deck)
             if budget <= 0 or not deck:
                 continue
+            # Each gift uses up a tactic id: no more than the deck's distinct ids are ever given, so
+            # the offers' loop below may stop after that many (the same gifts as running on).
+            distinct = self.info[side]["deck_ids"]
+            if budget > distinct:
+                budget = distinct
             # Each unit's eligibility and AI situation, once a round (not once per tactic or
             # buyer): giving a tactic changes none of it, and units that already hold one
             # are skipped when the offers are taken.
@@ -1515,8 +1523,8 @@ class Battle:
                     pools[pool_side] = (ordered, shaken)
             offers = []
             for (
-                tactic, to_enemy, rally, pros, rank1, _w_pros, _w_rank1, min_rank, formation, scheme, min_eff,
-                s_pros, s_rank1, free,
+                _tactic, to_enemy, rally, pros, rank1, _w_pros, _w_rank1, min_rank, formation, scheme, min_eff,
+                s_pros, s_rank1, free, tid, tname,
             ) in deck:  # fmt: skip
                 ordered, shaken = pools[1 - side if to_enemy else side]
                 for u, key, scale, first_rank in shaken if rally else ordered:
@@ -1537,18 +1545,18 @@ class Battle:
                         or (min_eff is not None and u.count < min_eff)
                     ):
                         continue
-                    offers.append((weight * scale, tactic, u, rank1 if first_rank else pros))
+                    offers.append((weight * scale, tid, tname, u, rank1 if first_rank else pros))
             offers.sort(key=_first, reverse=True)  # stable: equal gains keep their order
             used_tactics: set[str] = set()
-            for gain, tactic, u, effects in offers:
+            for gain, tid, tname, u, effects in offers:
+                if gain <= 0 or tid in used_tactics or u.tactic_name:
+                    continue
+                u.tactic, u.tactic_name = effects, tname
+                used_tactics.add(tid)
+                self.logging and self.say(f"side {side + 1} gives {tname} to {u.name}")
+                budget -= 1
                 if budget <= 0:
                     break
-                if gain <= 0 or tactic.id in used_tactics or u.tactic_name:
-                    continue
-                u.tactic, u.tactic_name = effects, tactic.name
-                used_tactics.add(tactic.id)
-                budget -= 1
-                self.logging and self.say(f"side {side + 1} gives {tactic.name} to {u.name}")
 
     def choose_order(
         self, unit: Fighting, foes: list[Fighting] | None = None, spots: list[float] | None = None
