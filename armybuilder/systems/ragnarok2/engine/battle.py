@@ -1078,6 +1078,8 @@ class Battle:
         self._gains: dict[Fighting, dict[Fighting, float]] = {}  # exchange_gain() answers of the round, unit -> foe
         self._tactic_cost = tables.tactical.tactic_cost if tables.tactical else 2
         self._tactical_memo: dict | None = None  # tactical_roll()'s points by (total, category, staffs)
+        # mystic_phase(): per mystic unit, (its damage_memo when computed, its members' sums: see there)
+        self._mystic_sums: dict[Fighting, tuple] = {}
         self._charge_bound: tuple = (None, -1)  # choose_order(): (foes' spots, their longest charge)
         self._cic_seen: list[tuple | None] = [None, None]  # (profile, _cic_facts()) of each side's C.-in-C.
         # Units maintenance() must visit: dealt Wounds since the last one, or with Reinforcements
@@ -2202,6 +2204,7 @@ class Battle:
             if missing > 0:
                 # Arcane mastery: the magister lowers its POW (not below 1) to pay the missing mana.
                 g.magician_pow -= missing
+                self._mystic_sums.pop(u, None)  # (the mystic phase's sums of the unit include its POW)
                 u.mana += missing
                 self.logging and self.say(f"{g.profile.name} lowers its POW by {missing} (arcane mastery)")
             spent = ritual.mana
@@ -2302,52 +2305,61 @@ class Battle:
         bonuses = faith_table or DEFAULT_FAITH_RECOVERY
         rank_bonus: dict[str | None, int] = {}  # faith_recovery_counts()'s bonus per rank, looked up once
         d6 = self.dice.d6
+        memo = self._mystic_sums
         for side in (0, 1):
             for u in self.mystic_units[side]:
                 if not u.alive:
                     continue
                 routed = u.state == "rout"
-                powers: list[int] = []
-                faithful = devoted = False
-                extra = loyal = piety = ranked_bonus = 0
-                for g in u.groups:
-                    n = g.count
-                    if not n:
-                        continue
-                    if g.magician_pow:
-                        powers += [g.magician_pow] * n
-                    if g.faith:
-                        faithful = True
-                        r = g.profile.faith_rank
-                        b = rank_bonus.get(r)
-                        if b is None:
-                            b = rank_bonus[r] = bonuses.get((r or "").lower(), 0)
-                        ranked_bonus += b * n
-                    t = g.traits
-                    if t.recuperation:
-                        extra += t.recuperation * n
-                    if t.loyal:
-                        loyal += t.loyal * n
-                    if t.piety > piety:
-                        piety = t.piety
-                    if t.devotion or t.martyr:
-                        devoted = True
-                if powers:
+                # The members' sums, kept while the unit's counts stay the same: every change of a count
+                # gives the unit a new damage_memo dict (recount(), deal()), the only other input, a
+                # magician's POW, changes in cast_rituals() only, which drops the entry.
+                sums = memo.get(u)
+                if sums is None or sums[0] is not u.damage_memo:
+                    powers: list[int] = []
+                    faithful = devoted = False
+                    extra = loyal = piety = ranked_bonus = 0
+                    for g in u.groups:
+                        n = g.count
+                        if not n:
+                            continue
+                        if g.magician_pow:
+                            powers += [g.magician_pow] * n
+                        if g.faith:
+                            faithful = True
+                            r = g.profile.faith_rank
+                            b = rank_bonus.get(r)
+                            if b is None:
+                                b = rank_bonus[r] = bonuses.get((r or "").lower(), 0)
+                            ranked_bonus += b * n
+                        t = g.traits
+                        if t.recuperation:
+                            extra += t.recuperation * n
+                        if t.loyal:
+                            loyal += t.loyal * n
+                        if t.piety > piety:
+                            piety = t.piety
+                        if t.devotion or t.martyr:
+                            devoted = True
+                    ranked = sorted(powers, reverse=True)
+                    cap = 2 * sum(ranked)  # (integers: the same sum in any order)
+                    sums = memo[u] = (u.damage_memo, ranked, cap, faithful, devoted, extra, loyal, piety, ranked_bonus)
+                else:
+                    _, ranked, cap, faithful, devoted, extra, loyal, piety, ranked_bonus = sums
+                if ranked:
                     # mana_recovery(), inlined: the same dice in the same order, integer sums.
                     need = MANA_SUCCESS + (ROUT_MANA_PENALTY if routed else 0)
                     successes = 0
-                    for _ in range(len(powers) + extra):
+                    for _ in range(len(ranked) + extra):
                         if d6() >= need:
                             successes += 1
                     gained = 0
                     if successes:
-                        ranked = sorted(powers, reverse=True)
                         # Dice beyond one per magician go to the most powerful one again.
                         if successes <= len(ranked):
                             gained = sum(ranked[:successes])
                         else:
-                            gained = sum(ranked) + (successes - len(ranked)) * ranked[0]
-                    cap = 2 * sum(powers)
+                            gained = cap // 2 + (successes - len(ranked)) * ranked[0]
                     mana = u.mana + gained
                     u.mana = mana if mana < cap else cap
                 if faithful:
