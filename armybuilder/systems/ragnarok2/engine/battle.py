@@ -1809,15 +1809,22 @@ class Battle:
             if routed is None:
                 return
             target, d = routed, d_routed
-        # value_of_wounds(), inlined; expected_damage()'s memo of the round read here first
+        # value_of_wounds() and expected_damage() inlined (as in _new_gain()): the round's memo,
+        # then the attacker's damage_memo, then _mean_damage()
         g, h = target.troops, u.troops
         expected = self._expected
-        mine = expected.get((u, target))
+        mine = expected.get(key := (u, target))
         if mine is None:
-            mine = self.expected_damage(u, target)
-        theirs = expected.get((target, u))
+            mine = u.damage_memo.get(g.profile.id)
+            if mine is None:
+                mine = self._mean_damage(u, g)
+            expected[key] = mine
+        theirs = expected.get(key := (target, u))
         if theirs is None:
-            theirs = self.expected_damage(target, u)
+            theirs = target.damage_memo.get(h.profile.id)
+            if theirs is None:
+                theirs = self._mean_damage(target, h)
+            expected[key] = theirs
         gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
         mine = mine / (gl if gl > 1 else 1) * g.cost
         theirs = theirs / (hl if hl > 1 else 1) * h.cost
@@ -1826,7 +1833,15 @@ class Battle:
             tactic = target.tactic  # target.mov, inlined
             stop = min(d, (target._mov + tactic.get("movement", 0) if tactic else target._mov) * 2 + 1)  # out of its reach
         tactic = u.tactic
-        self.toward(u, target.pos, (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2, stop_short=stop)
+        distance = (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2
+        # toward(), inlined: min() and max() written out with their choice among equals
+        gap = target.pos - pos
+        step = (gap if gap >= 0.0 else -gap) - stop
+        if not step > 0.0:
+            step = 0.0
+        if not step < distance:
+            step = distance
+        u.pos = pos + math.copysign(step, gap)
 
     def flee(self, u: Fighting, away_from: Fighting | None = None) -> None:
         """Flight: MOV × 2 towards its own edge; crossing it eliminates the unit."""
