@@ -1205,7 +1205,9 @@ class Battle:
                 and not self.temporary_cic[side]
             )
             cic_pos = cic_unit.pos if cic_unit is not None else 0.0
-            cic_x = (cic_unit.commander_x or 0) if cic_unit is not None else 0
+            # (Bounds as floats, here and below: float-to-float comparisons are the interpreter's
+            # fast path, and an int's float is exact, so every comparison answers the same.)
+            cic_x = float(cic_unit.commander_x or 0) if cic_unit is not None else 0.0
             # (unit, position, aura, COU, DIS, complete war staff) of each valiant commander
             cmds = []
             bearers = []  # (unit, position, standard aura or None, musician aura or None)
@@ -1221,7 +1223,7 @@ class Battle:
                     if cmd is not None:
                         cmds.append(
                             (
-                                c, c.pos, c.commander_x or 0,
+                                c, c.pos, float(c.commander_x or 0),
                                 cmd.cou if cmd.cou is not None else (cmd.fear or 0), cmd.dis,
                                 c.musician_x is not None and c.standard_x is not None,
                             )
@@ -1406,7 +1408,8 @@ class Battle:
                         unordered.append(u)
                     continue
                 if u.has_leader:
-                    u.order = self.choose_order(u, foes, spots)
+                    # (an engaged unit: choose_order()'s first answer, without the call)
+                    u.order = "assault" if u.engaged else self.choose_order(u, foes, spots)
                 else:
                     if commanders is None:
                         commanders = [
@@ -1584,7 +1587,7 @@ class Battle:
         # best_charge_target(), inlined. Every target in reach is valued even once one is
         # good enough: the values are memoised for the round, and later choices must see
         # the values of this moment.
-        reach = mov * 2
+        reach = mov * 2.0  # (a float bound: see update_leadership())
         # The nearest foe's distance answers "some foe within X" at once: one of the two
         # positions around the unit's (the same |e.pos - pos| values: subtraction is monotonic).
         i = bisect.bisect_left(spots, pos)
@@ -1635,7 +1638,7 @@ class Battle:
             for e in foes:
                 if e.count > 0 and e.state in ("valiant", "disorganized"):
                     tactic = e.tactic
-                    reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2
+                    reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2.0
                     if reach > longest:
                         longest = reach
             self._charge_bound = (spots, longest)
@@ -1643,7 +1646,7 @@ class Battle:
             return "progress"  # no foe's charge reaches this far
         for e in foes:
             tactic = e.tactic  # e.mov and e.fighting, inlined: every idle unit asks this of every foe
-            reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2
+            reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2.0
             if -reach <= e.pos - pos <= reach and e.count > 0 and e.state in ("valiant", "disorganized"):
                 return "reaction"
         return "progress"
@@ -1656,8 +1659,9 @@ class Battle:
         row = self._gains.get(unit)
         if row is None:
             row = self._gains[unit] = {}
+        low = -reach  # |e.pos - pos| <= reach, without a call per foe (the same test)
         for e in foes:
-            if abs(e.pos - pos) > reach or e.state == "gone":
+            if not low <= e.pos - pos <= reach or e.state == "gone":
                 continue
             gain = row.get(e)
             if gain is None:
@@ -1738,17 +1742,21 @@ class Battle:
                 reach = g.profile.ranged.long  # type: ignore[union-attr]
         if (u.mana > 0 or u.faith > 0) and reach < 50:
             reach = 50
+        reach = float(reach)  # (a float bound: see update_leadership())
         pos = u.pos
+        low = -reach  # |e.pos - pos| <= reach, without a call per foe (the same test)
         for e in self.sides[1 - u.side]:
-            if e.alive and abs(e.pos - pos) <= reach:
+            if e.alive and low <= e.pos - pos <= reach:
                 return True
         return False
 
     def target_in_reach(self, u: Fighting) -> bool:
-        reach = u.mov * 2
+        tactic = u.tactic  # u.mov, inlined
+        reach = (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2.0  # (a float bound)
         pos = u.pos
+        low = -reach  # |e.pos - pos| <= reach (distance(), inlined), without a call per foe
         for e in self.sides[1 - u.side]:
-            if e.alive and abs(e.pos - pos) <= reach:  # distance(), inlined
+            if e.alive and low <= e.pos - pos <= reach:
                 return True
         return False
 
@@ -1833,7 +1841,7 @@ class Battle:
             tactic = target.tactic  # target.mov, inlined
             stop = min(d, (target._mov + tactic.get("movement", 0) if tactic else target._mov) * 2 + 1)  # out of its reach
         tactic = u.tactic
-        distance = (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2
+        distance = (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2.0
         # toward(), inlined: min() and max() written out with their choice among equals
         gap = target.pos - pos
         step = (gap if gap >= 0.0 else -gap) - stop
@@ -1922,7 +1930,7 @@ class Battle:
         foes = [e for e in self.sides[1 - u.side] if e.alive]
         if not foes:
             return
-        reach = u.mov * 2
+        reach = u.mov * 2.0  # (a float bound: see update_leadership(); toward() moves the same)
         target, _ = self.best_charge_target(u, foes, reach)
         if target is None:
             target = min(foes, key=lambda e: self.distance(u, e))
@@ -2053,6 +2061,7 @@ class Battle:
         for g in shooters:
             if g.profile.ranged.long > reach:
                 reach = g.profile.ranged.long
+        reach = float(reach)  # (a float bound: see update_leadership())
         single = shooters[0] if len(shooters) == 1 else None  # one group of marksmen: the usual case
         if single is not None:
             # (read once: attributes of the pydantic profile and weapon cost more than locals)
