@@ -1271,7 +1271,7 @@ class Battle:
                 if not (cou_b and dis_b):  # both bonuses already won: a bearer adds nothing
                     for c, c_pos, standard_x, musician_x in bearers:  # musicians and standard bearers
                         d = pos - c_pos
-                        if d < 0:
+                        if d < 0.0:
                             d = -d
                         if standard_x is not None and cou_b < 1 and (c is u or d <= standard_x):
                             cou_b = 1
@@ -1538,7 +1538,7 @@ class Battle:
                     # Offers worth nothing are never taken: left out before sorting, and before the
                     # tactic's condition is tested (scale >= 1: the gain has the weight's sign).
                     weight = s_rank1[key] if first_rank else s_pros[key]
-                    if weight <= 0:
+                    if weight <= 0.0:  # (float literals against floats here: the fast comparison)
                         continue
                     # tactic_fits(), inlined (the hot loop of the strategic phase)
                     if not free and (
@@ -1556,7 +1556,7 @@ class Battle:
             offers.sort(key=_first, reverse=True)  # stable: equal gains keep their order
             used_tactics: set[str] = set()
             for gain, tid, tname, u, effects in offers:
-                if gain <= 0 or tid in used_tactics or u.tactic_name:
+                if gain <= 0.0 or tid in used_tactics or u.tactic_name:
                     continue
                 u.tactic, u.tactic_name = effects, tname
                 used_tactics.add(tid)
@@ -1612,7 +1612,7 @@ class Battle:
                     gain += 0.25 * e.points
                 if gain > best_score:
                     best_score = gain
-            if best_score > 0:
+            if best_score > 0.0:
                 return "assault"
         reachable = best_score > -1e9  # best_charge_target() found a target (a bad one)
         if unit.shooting_groups:
@@ -1806,7 +1806,7 @@ class Battle:
         for e in self.sides[1 - u.side]:
             if e.alive:
                 dist = e.pos - pos
-                if dist < 0:
+                if dist < 0.0:
                     dist = -dist
                 if e.state == "rout":
                     if routed is None or dist < d_routed:
@@ -2066,7 +2066,7 @@ class Battle:
         if single is not None:
             # (read once: attributes of the pydantic profile and weapon cost more than locals)
             w = single.profile.ranged
-            short, medium = w.short, w.medium
+            short, medium = float(w.short), float(w.medium)  # (float bounds: exact, and the fast comparison)
             memo, count = single.shot_value, single.count
         for e in self.sides[1 - u.side]:
             if not e.alive:
