@@ -2979,7 +2979,14 @@ class Battle:
             for u in self.sides[side]:
                 if u.alive and u.state == "rout":
                     self.scores[1 - side] += u.points_alive()
-        costs = [sum(u.cost for u in self.sides[s]) for s in (0, 1)]
+        costs = []
+        for side in (0, 1):
+            # The list's total cost, once per template (its units' costs are fixed).
+            info = self.info[side]
+            total = info.get("total_cost")
+            if total is None:
+                total = info["total_cost"] = sum(u.cost for u in self.sides[side])
+            costs.append(total)
         margin = DRAW_MARGIN * max(costs + [1])
         gap = self.scores[0] - self.scores[1]
         winner = None if abs(gap) < margin else (0 if gap > 0 else 1)
