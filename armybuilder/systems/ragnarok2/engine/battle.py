@@ -1099,6 +1099,10 @@ class Battle:
         self._gains: dict[Fighting, dict[Fighting, float]] = {}  # exchange_gain() answers of the round, unit -> foe
         self._tactic_cost = tables.tactical.tactic_cost if tables.tactical else 2
         self._tactical_memo: dict | None = None  # tactical_roll()'s points by (total, category, staffs)
+        # mystic_phase(): per mystic unit, (its damage_memo when computed, its members' sums: see there)
+        # (Keep Battle under 30 instance attributes: at 30, CPython 3.11 drops the shared-key
+        # instance dict and every self.x access gets slower; measured +2.5 % instructions a game.)
+        self._mystic_sums: dict[Fighting, tuple] = {}
         self._charge_bound: tuple = (None, -1)  # choose_order(): (foes' spots, their longest charge)
         self._cic_seen: list[tuple | None] = [None, None]  # (profile, _cic_facts()) of each side's C.-in-C.
         # Units maintenance() must visit: dealt Wounds since the last one, or with Reinforcements
@@ -1222,7 +1226,9 @@ class Battle:
                 and not self.temporary_cic[side]
             )
             cic_pos = cic_unit.pos if cic_unit is not None else 0.0
-            cic_x = (cic_unit.commander_x or 0) if cic_unit is not None else 0
+            # (Bounds as floats, here and below: float-to-float comparisons are the interpreter's
+            # fast path, and an int's float is exact, so every comparison answers the same.)
+            cic_x = float(cic_unit.commander_x or 0) if cic_unit is not None else 0.0
             # (unit, position, aura, COU, DIS, complete war staff) of each valiant commander
             cmds = []
             bearers = []  # (unit, position, standard aura or None, musician aura or None)
@@ -1238,7 +1244,7 @@ class Battle:
                     if cmd is not None:
                         cmds.append(
                             (
-                                c, c.pos, c.commander_x or 0,
+                                c, c.pos, float(c.commander_x or 0),
                                 cmd.cou if cmd.cou is not None else (cmd.fear or 0), cmd.dis,
                                 c.musician_x is not None and c.standard_x is not None,
                             )
@@ -1286,7 +1292,7 @@ class Battle:
                 if not (cou_b and dis_b):  # both bonuses already won: a bearer adds nothing
                     for c, c_pos, standard_x, musician_x in bearers:  # musicians and standard bearers
                         d = pos - c_pos
-                        if d < 0:
+                        if d < 0.0:
                             d = -d
                         if standard_x is not None and cou_b < 1 and (c is u or d <= standard_x):
                             cou_b = 1
@@ -1423,7 +1429,8 @@ class Battle:
                         unordered.append(u)
                     continue
                 if u.has_leader:
-                    u.order = self.choose_order(u, foes, spots)
+                    # (an engaged unit: choose_order()'s first answer, without the call)
+                    u.order = "assault" if u.engaged else self.choose_order(u, foes, spots)
                 else:
                     if commanders is None:
                         commanders = [
@@ -1497,8 +1504,11 @@ class Battle:
                         signed[id(pros)], signed[id(rank1)],
                         tactic.min_rank_category is None and tactic.formation is None
                         and tactic.scheme is None and tactic.min_effective is None,  # no condition to test
+                        tactic.id, tactic.name,  # (read once here, not once per offer)
                     )
                 )  # fmt: skip
+            # At most one of each tactic is given a round: caps the tactics bought (see buy_and_give_tactics).
+            self.info[side]["deck_ids"] = len({entry[0].id for entry in cached})
             self.info[side]["merged_deck"] = cached
         return cached
 
@@ -1511,6 +1521,11 @@ class Battle:
             budget = points[side] // cost if cost else len(deck)
             if budget <= 0 or not deck:
                 continue
+            # Each gift uses up a tactic id: no more than the deck's distinct ids are ever given, so
+            # the offers' loop below may stop after that many (the same gifts as running on).
+            distinct = self.info[side]["deck_ids"]
+            if budget > distinct:
+                budget = distinct
             # Each unit's eligibility and AI situation, once a round (not once per tactic or
             # buyer): giving a tactic changes none of it, and units that already hold one
             # are skipped when the offers are taken.
@@ -1536,15 +1551,15 @@ class Battle:
                     pools[pool_side] = (ordered, shaken)
             offers = []
             for (
-                tactic, to_enemy, rally, pros, rank1, _w_pros, _w_rank1, min_rank, formation, scheme, min_eff,
-                s_pros, s_rank1, free,
+                _tactic, to_enemy, rally, pros, rank1, _w_pros, _w_rank1, min_rank, formation, scheme, min_eff,
+                s_pros, s_rank1, free, tid, tname,
             ) in deck:  # fmt: skip
                 ordered, shaken = pools[1 - side if to_enemy else side]
                 for u, key, scale, first_rank in shaken if rally else ordered:
                     # Offers worth nothing are never taken: left out before sorting, and before the
                     # tactic's condition is tested (scale >= 1: the gain has the weight's sign).
                     weight = s_rank1[key] if first_rank else s_pros[key]
-                    if weight <= 0:
+                    if weight <= 0.0:  # (float literals against floats here: the fast comparison)
                         continue
                     # tactic_fits(), inlined (the hot loop of the strategic phase)
                     if not free and (
@@ -1558,18 +1573,18 @@ class Battle:
                         or (min_eff is not None and u.count < min_eff)
                     ):
                         continue
-                    offers.append((weight * scale, tactic, u, rank1 if first_rank else pros))
+                    offers.append((weight * scale, tid, tname, u, rank1 if first_rank else pros))
             offers.sort(key=_first, reverse=True)  # stable: equal gains keep their order
             used_tactics: set[str] = set()
-            for gain, tactic, u, effects in offers:
+            for gain, tid, tname, u, effects in offers:
+                if gain <= 0.0 or tid in used_tactics or u.tactic_name:
+                    continue
+                u.tactic, u.tactic_name = effects, tname
+                used_tactics.add(tid)
+                self.logging and self.say(f"side {side + 1} gives {tname} to {u.name}")
+                budget -= 1
                 if budget <= 0:
                     break
-                if gain <= 0 or tactic.id in used_tactics or u.tactic_name:
-                    continue
-                u.tactic, u.tactic_name = effects, tactic.name
-                used_tactics.add(tactic.id)
-                budget -= 1
-                self.logging and self.say(f"side {side + 1} gives {tactic.name} to {u.name}")
 
     def choose_order(
         self, unit: Fighting, foes: list[Fighting] | None = None, spots: list[float] | None = None
@@ -1593,7 +1608,7 @@ class Battle:
         # best_charge_target(), inlined. Every target in reach is valued even once one is
         # good enough: the values are memoised for the round, and later choices must see
         # the values of this moment.
-        reach = mov * 2
+        reach = mov * 2.0  # (a float bound: see update_leadership())
         # The nearest foe's distance answers "some foe within X" at once: one of the two
         # positions around the unit's (the same |e.pos - pos| values: subtraction is monotonic).
         i = bisect.bisect_left(spots, pos)
@@ -1618,7 +1633,7 @@ class Battle:
                     gain += 0.25 * e.points
                 if gain > best_score:
                     best_score = gain
-            if best_score > 0:
+            if best_score > 0.0:
                 return "assault"
         reachable = best_score > -1e9  # best_charge_target() found a target (a bad one)
         if unit.shooting_groups:
@@ -1644,7 +1659,7 @@ class Battle:
             for e in foes:
                 if e.count > 0 and e.state in ("valiant", "disorganized"):
                     tactic = e.tactic
-                    reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2
+                    reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2.0
                     if reach > longest:
                         longest = reach
             self._charge_bound = (spots, longest)
@@ -1652,7 +1667,7 @@ class Battle:
             return "progress"  # no foe's charge reaches this far
         for e in foes:
             tactic = e.tactic  # e.mov and e.fighting, inlined: every idle unit asks this of every foe
-            reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2
+            reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2.0
             if -reach <= e.pos - pos <= reach and e.count > 0 and e.state in ("valiant", "disorganized"):
                 return "reaction"
         return "progress"
@@ -1665,8 +1680,9 @@ class Battle:
         row = self._gains.get(unit)
         if row is None:
             row = self._gains[unit] = {}
+        low = -reach  # |e.pos - pos| <= reach, without a call per foe (the same test)
         for e in foes:
-            if abs(e.pos - pos) > reach or e.state == "gone":
+            if not low <= e.pos - pos <= reach or e.state == "gone":
                 continue
             gain = row.get(e)
             if gain is None:
@@ -1747,17 +1763,21 @@ class Battle:
                 reach = g.profile.ranged.long  # type: ignore[union-attr]
         if (u.mana > 0 or u.faith > 0) and reach < 50:
             reach = 50
+        reach = float(reach)  # (a float bound: see update_leadership())
         pos = u.pos
+        low = -reach  # |e.pos - pos| <= reach, without a call per foe (the same test)
         for e in self.sides[1 - u.side]:
-            if e.alive and abs(e.pos - pos) <= reach:
+            if e.alive and low <= e.pos - pos <= reach:
                 return True
         return False
 
     def target_in_reach(self, u: Fighting) -> bool:
-        reach = u.mov * 2
+        tactic = u.tactic  # u.mov, inlined
+        reach = (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2.0  # (a float bound)
         pos = u.pos
+        low = -reach  # |e.pos - pos| <= reach (distance(), inlined), without a call per foe
         for e in self.sides[1 - u.side]:
-            if e.alive and abs(e.pos - pos) <= reach:  # distance(), inlined
+            if e.alive and low <= e.pos - pos <= reach:
                 return True
         return False
 
@@ -1807,7 +1827,7 @@ class Battle:
         for e in self.sides[1 - u.side]:
             if e.alive:
                 dist = e.pos - pos
-                if dist < 0:
+                if dist < 0.0:
                     dist = -dist
                 if e.state == "rout":
                     if routed is None or dist < d_routed:
@@ -1818,15 +1838,22 @@ class Battle:
             if routed is None:
                 return
             target, d = routed, d_routed
-        # value_of_wounds(), inlined; expected_damage()'s memo of the round read here first
+        # value_of_wounds() and expected_damage() inlined (as in _new_gain()): the round's memo,
+        # then the attacker's damage_memo, then _mean_damage()
         g, h = target.troops, u.troops
         expected = self._expected
-        mine = expected.get((u, target))
+        mine = expected.get(key := (u, target))
         if mine is None:
-            mine = self.expected_damage(u, target)
-        theirs = expected.get((target, u))
+            mine = u.damage_memo.get(g.profile.id)
+            if mine is None:
+                mine = self._mean_damage(u, g)
+            expected[key] = mine
+        theirs = expected.get(key := (target, u))
         if theirs is None:
-            theirs = self.expected_damage(target, u)
+            theirs = target.damage_memo.get(h.profile.id)
+            if theirs is None:
+                theirs = self._mean_damage(target, h)
+            expected[key] = theirs
         gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
         mine = mine / (gl if gl > 1 else 1) * g.cost
         theirs = theirs / (hl if hl > 1 else 1) * h.cost
@@ -1835,7 +1862,15 @@ class Battle:
             tactic = target.tactic  # target.mov, inlined
             stop = min(d, (target._mov + tactic.get("movement", 0) if tactic else target._mov) * 2 + 1)  # out of its reach
         tactic = u.tactic
-        self.toward(u, target.pos, (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2, stop_short=stop)
+        distance = (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2.0
+        # toward(), inlined: min() and max() written out with their choice among equals
+        gap = target.pos - pos
+        step = (gap if gap >= 0.0 else -gap) - stop
+        if not step > 0.0:
+            step = 0.0
+        if not step < distance:
+            step = distance
+        u.pos = pos + math.copysign(step, gap)
 
     def flee(self, u: Fighting, away_from: Fighting | None = None) -> None:
         """Flight: MOV × 2 towards its own edge; crossing it eliminates the unit."""
@@ -1916,7 +1951,7 @@ class Battle:
         foes = [e for e in self.sides[1 - u.side] if e.alive]
         if not foes:
             return
-        reach = u.mov * 2
+        reach = u.mov * 2.0  # (a float bound: see update_leadership(); toward() moves the same)
         target, _ = self.best_charge_target(u, foes, reach)
         if target is None:
             target = min(foes, key=lambda e: self.distance(u, e))
@@ -2047,11 +2082,12 @@ class Battle:
         for g in shooters:
             if g.profile.ranged.long > reach:
                 reach = g.profile.ranged.long
+        reach = float(reach)  # (a float bound: see update_leadership())
         single = shooters[0] if len(shooters) == 1 else None  # one group of marksmen: the usual case
         if single is not None:
             # (read once: attributes of the pydantic profile and weapon cost more than locals)
             w = single.profile.ranged
-            short, medium = w.short, w.medium
+            short, medium = float(w.short), float(w.medium)  # (float bounds: exact, and the fast comparison)
             memo, count = single.shot_value, single.count
         for e in self.sides[1 - u.side]:
             if not e.alive:
@@ -2215,6 +2251,7 @@ class Battle:
             if missing > 0:
                 # Arcane mastery: the magister lowers its POW (not below 1) to pay the missing mana.
                 g.magician_pow -= missing
+                self._mystic_sums.pop(u, None)  # (the mystic phase's sums of the unit include its POW)
                 u.mana += missing
                 self.logging and self.say(f"{g.profile.name} lowers its POW by {missing} (arcane mastery)")
             spent = ritual.mana
@@ -2315,52 +2352,61 @@ class Battle:
         bonuses = faith_table or DEFAULT_FAITH_RECOVERY
         rank_bonus: dict[str | None, int] = {}  # faith_recovery_counts()'s bonus per rank, looked up once
         d6 = self.dice.d6
+        memo = self._mystic_sums
         for side in (0, 1):
             for u in self.mystic_units[side]:
                 if not u.alive:
                     continue
                 routed = u.state == "rout"
-                powers: list[int] = []
-                faithful = devoted = False
-                extra = loyal = piety = ranked_bonus = 0
-                for g in u.groups:
-                    n = g.count
-                    if not n:
-                        continue
-                    if g.magician_pow:
-                        powers += [g.magician_pow] * n
-                    if g.faith:
-                        faithful = True
-                        r = g.profile.faith_rank
-                        b = rank_bonus.get(r)
-                        if b is None:
-                            b = rank_bonus[r] = bonuses.get((r or "").lower(), 0)
-                        ranked_bonus += b * n
-                    t = g.traits
-                    if t.recuperation:
-                        extra += t.recuperation * n
-                    if t.loyal:
-                        loyal += t.loyal * n
-                    if t.piety > piety:
-                        piety = t.piety
-                    if t.devotion or t.martyr:
-                        devoted = True
-                if powers:
+                # The members' sums, kept while the unit's counts stay the same: every change of a count
+                # gives the unit a new damage_memo dict (recount(), deal()), the only other input, a
+                # magician's POW, changes in cast_rituals() only, which drops the entry.
+                sums = memo.get(u)
+                if sums is None or sums[0] is not u.damage_memo:
+                    powers: list[int] = []
+                    faithful = devoted = False
+                    extra = loyal = piety = ranked_bonus = 0
+                    for g in u.groups:
+                        n = g.count
+                        if not n:
+                            continue
+                        if g.magician_pow:
+                            powers += [g.magician_pow] * n
+                        if g.faith:
+                            faithful = True
+                            r = g.profile.faith_rank
+                            b = rank_bonus.get(r)
+                            if b is None:
+                                b = rank_bonus[r] = bonuses.get((r or "").lower(), 0)
+                            ranked_bonus += b * n
+                        t = g.traits
+                        if t.recuperation:
+                            extra += t.recuperation * n
+                        if t.loyal:
+                            loyal += t.loyal * n
+                        if t.piety > piety:
+                            piety = t.piety
+                        if t.devotion or t.martyr:
+                            devoted = True
+                    ranked = sorted(powers, reverse=True)
+                    cap = 2 * sum(ranked)  # (integers: the same sum in any order)
+                    sums = memo[u] = (u.damage_memo, ranked, cap, faithful, devoted, extra, loyal, piety, ranked_bonus)
+                else:
+                    _, ranked, cap, faithful, devoted, extra, loyal, piety, ranked_bonus = sums
+                if ranked:
                     # mana_recovery(), inlined: the same dice in the same order, integer sums.
                     need = MANA_SUCCESS + (ROUT_MANA_PENALTY if routed else 0)
                     successes = 0
-                    for _ in range(len(powers) + extra):
+                    for _ in range(len(ranked) + extra):
                         if d6() >= need:
                             successes += 1
                     gained = 0
                     if successes:
-                        ranked = sorted(powers, reverse=True)
                         # Dice beyond one per magician go to the most powerful one again.
                         if successes <= len(ranked):
                             gained = sum(ranked[:successes])
                         else:
-                            gained = sum(ranked) + (successes - len(ranked)) * ranked[0]
-                    cap = 2 * sum(powers)
+                            gained = cap // 2 + (successes - len(ranked)) * ranked[0]
                     mana = u.mana + gained
                     u.mana = mana if mana < cap else cap
                 if faithful:
@@ -3028,7 +3074,14 @@ class Battle:
             for u in self.sides[side]:
                 if u.alive and u.state == "rout":
                     self.scores[1 - side] += u.points_alive()
-        costs = [sum(u.cost for u in self.sides[s]) for s in (0, 1)]
+        costs = []
+        for side in (0, 1):
+            # The list's total cost, once per template (its units' costs are fixed).
+            info = self.info[side]
+            total = info.get("total_cost")
+            if total is None:
+                total = info["total_cost"] = sum(u.cost for u in self.sides[side])
+            costs.append(total)
         margin = DRAW_MARGIN * max(costs + [1])
         gap = self.scores[0] - self.scores[1]
         winner = None if abs(gap) < margin else (0 if gap > 0 else 1)
