@@ -1046,6 +1046,16 @@ def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting]
 class Battle:
     """One game between two lists; ``play()`` returns its :class:`GameRecord`."""
 
+    # Slots: every phase reads self.x in its hot loops, and slot reads stay fast however many
+    # fields the engine keeps (a plain instance dict gets slower past 29 keys on CPython 3.11).
+    __slots__ = (
+        "cat", "data", "table", "dice", "logging", "max_rounds", "lines", "sides", "info",
+        "winner_of_roll", "scores", "cic_index", "cic_profile", "temporary_cic", "dis_penalty",
+        "aura_units", "mystic_units", "outcome_rows", "fear_rows", "round", "field_effects",
+        "_expected", "_gains", "_tactic_cost", "_tactical_memo", "_mystic_sums", "_charge_bound",
+        "_cic_seen", "_upkeep",
+    )  # fmt: skip
+
     def __init__(
         self, cat: Catalogue, first: R2List, second: R2List, rng: np.random.Generator, log: bool = False,
         rounds: int = MAX_ROUNDS,
@@ -1100,8 +1110,6 @@ class Battle:
         self._tactic_cost = tables.tactical.tactic_cost if tables.tactical else 2
         self._tactical_memo: dict | None = None  # tactical_roll()'s points by (total, category, staffs)
         # mystic_phase(): per mystic unit, (its damage_memo when computed, its members' sums: see there)
-        # (Keep Battle under 30 instance attributes: at 30, CPython 3.11 drops the shared-key
-        # instance dict and every self.x access gets slower; measured +2.5 % instructions a game.)
         self._mystic_sums: dict[Fighting, tuple] = {}
         self._charge_bound: tuple = (None, -1)  # choose_order(): (foes' spots, their longest charge)
         self._cic_seen: list[tuple | None] = [None, None]  # (profile, _cic_facts()) of each side's C.-in-C.
