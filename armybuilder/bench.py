@@ -63,6 +63,13 @@ def _sample_list(name: str, item):
     return list_from_doc(parse_text(decode_text(item.read_bytes(), name), name), name, None)
 
 
+def _three_digits(value: float) -> str:
+    """Three significant digits without scientific notation (1,140 games/s, not 1.14e+03)."""
+    if abs(value) >= 1000:
+        return f"{round(value, -len(str(int(abs(value)))) + 3):,.0f}"
+    return f"{value:.3g}"
+
+
 def _cli(*args: str) -> list[str]:
     exe = shutil.which("armybuilder", path=str(Path(sys.executable).parent))
     return [exe] if exe else [sys.executable, "-m", "armybuilder"]
@@ -80,7 +87,7 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
             figures.append(Figure(what, None, unit, budget, None, f"not measured: {exc}"))
         if not as_json:
             f = figures[-1]
-            shown = "n/a" if f.value is None else f"{f.value:.3g} {f.unit}"
+            shown = "n/a" if f.value is None else f"{_three_digits(f.value)} {f.unit}"
             verdict = {True: "ok", False: "OVER BUDGET", None: "-"}[f.ok]
             print(f"{f.what:<58} {shown:>14}  budget {f.budget:<12} {verdict}  {f.note}", flush=True)
 
