@@ -1200,11 +1200,20 @@ class Battle:
 
     def _new_gain(self, unit: Fighting, foe: Fighting, row: dict[Fighting, float]) -> float:
         """exchange_gain() computed and kept in the unit's *row* of the round (known to lack it)."""
-        # value_of_wounds(), inlined; expected_damage()'s memo of the round read here first
+        mine, theirs = self._exchange_values(unit, foe)
+        gain = row[foe] = mine - theirs
+        return gain
+
+    def _exchange_values(self, unit: Fighting, foe: Fighting) -> tuple[float, float]:
+        """A.P. worth of the Wounds *unit* expects to inflict on *foe* in an exchange, and to suffer.
+
+        value_of_wounds() and expected_damage() inlined (the AI asks this for every unit and
+        foe in reach): the round's memo, then the attacker's damage_memo, then _mean_damage().
+        """
         g, h = foe.troops, unit.troops
         expected = self._expected
         mine = expected.get(key := (unit, foe))
-        if mine is None:  # expected_damage(unit, foe), inlined
+        if mine is None:
             mine = unit.damage_memo.get(g.profile.id)
             if mine is None:
                 mine = self._mean_damage(unit, g)
@@ -1216,8 +1225,7 @@ class Battle:
                 theirs = self._mean_damage(foe, h)
             expected[key] = theirs
         gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
-        gain = row[foe] = mine / (gl if gl > 1 else 1) * g.cost - (theirs / (hl if hl > 1 else 1) * h.cost)
-        return gain
+        return mine / (gl if gl > 1 else 1) * g.cost, theirs / (hl if hl > 1 else 1) * h.cost
 
     # -- leadership ------------------------------------------------------------
 
@@ -1613,9 +1621,8 @@ class Battle:
         pos = unit.pos
         tactic = unit.tactic
         mov = unit._mov + tactic.get("movement", 0) if tactic else unit._mov  # unit.mov, inlined
-        # best_charge_target(), inlined. Every target in reach is valued even once one is
-        # good enough: the values are memoised for the round, and later choices must see
-        # the values of this moment.
+        # Every target in reach is valued (best_charge_target()) even once one is good enough:
+        # the values are memoised for the round, and later choices must see those of this moment.
         reach = mov * 2.0  # (a float bound: see update_leadership())
         # The nearest foe's distance answers "some foe within X" at once: one of the two
         # positions around the unit's (the same |e.pos - pos| values: subtraction is monotonic).
@@ -1625,22 +1632,7 @@ class Battle:
             nearest = pos - spots[i - 1]
         best_score = -1e9
         if nearest <= reach:
-            row = self._gains.get(unit)
-            if row is None:
-                row = self._gains[unit] = {}
-            low = -reach  # |e.pos - pos| <= reach, without a call per foe (same difference, same result)
-            for e in foes:
-                if not low <= e.pos - pos <= reach or e.state == "gone":
-                    continue
-                gain = row.get(e)
-                if gain is None:
-                    gain = self._new_gain(unit, e, row)
-                if e.state == "rout":
-                    gain += e.points
-                if e.engaged:
-                    gain += 0.25 * e.points
-                if gain > best_score:
-                    best_score = gain
+            best_score = self.best_charge_target(unit, foes, reach)[1]
             if best_score > 0.0:
                 return "assault"
         reachable = best_score > -1e9  # best_charge_target() found a target (a bad one)
@@ -1846,25 +1838,7 @@ class Battle:
             if routed is None:
                 return
             target, d = routed, d_routed
-        # value_of_wounds() and expected_damage() inlined (as in _new_gain()): the round's memo,
-        # then the attacker's damage_memo, then _mean_damage()
-        g, h = target.troops, u.troops
-        expected = self._expected
-        mine = expected.get(key := (u, target))
-        if mine is None:
-            mine = u.damage_memo.get(g.profile.id)
-            if mine is None:
-                mine = self._mean_damage(u, g)
-            expected[key] = mine
-        theirs = expected.get(key := (target, u))
-        if theirs is None:
-            theirs = target.damage_memo.get(h.profile.id)
-            if theirs is None:
-                theirs = self._mean_damage(target, h)
-            expected[key] = theirs
-        gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
-        mine = mine / (gl if gl > 1 else 1) * g.cost
-        theirs = theirs / (hl if hl > 1 else 1) * h.cost
+        mine, theirs = self._exchange_values(u, target)
         stop = 1.0
         if theirs > mine * 1.25 and target.count > 0 and target.state in ("valiant", "disorganized"):
             tactic = target.tactic  # target.mov, inlined
