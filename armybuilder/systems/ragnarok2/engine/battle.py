@@ -809,6 +809,32 @@ def _band(weapon, d: float) -> str | None:
     return None
 
 
+def _wound_one_group(g: Group, wounds: int, in_contact: int, scattered: bool) -> tuple[int, int]:
+    """allocate_wounds() for one kind of fighter, in closed form (the hot path): the wounded one
+    first, then whole fighters within reach, the rest on one survivor. Returns (eliminated, Wounds
+    lost). (min()/max() written out: builtin calls cost more than the tests here.)"""
+    wl = g.wound_levels
+    cap = g.count
+    if not scattered and in_contact < cap:
+        cap = in_contact if in_contact > 0 else 0
+    killed = 0
+    if g.damage and cap > 0 and wounds >= wl - g.damage:
+        wounds -= wl - g.damage
+        g.damage = 0
+        killed = 1
+    if cap > killed:
+        more = wounds // wl
+        if cap - killed < more:
+            more = cap - killed
+        killed += more
+        wounds -= more * wl
+    g.count -= killed
+    if wounds and g.count > 0 and cap > killed:
+        g.damage += wounds  # < wl - damage here: a wounded survivor
+        wounds = 0
+    return killed, wounds
+
+
 def allocate_wounds(
     groups: list[Group], wounds: int, in_contact: int, scattered: bool
 ) -> tuple[int, list[tuple[Group, int]], int]:
@@ -825,31 +851,9 @@ def allocate_wounds(
         if h.count > 0:
             live.append(h)
     if len(live) == 1:
-        # One kind of fighter: the same greedy result in closed form (the hot path).
-        # (min()/max() written out in this function: builtin calls cost more than the tests.)
         g = live[0]
-        wl = g.wound_levels
-        cap = g.count
-        if not scattered and in_contact < cap:
-            cap = in_contact if in_contact > 0 else 0
-        killed = 0
-        if g.damage and cap > 0 and wounds >= wl - g.damage:
-            wounds -= wl - g.damage
-            g.damage = 0
-            killed = 1
-        if cap > killed:
-            more = wounds // wl
-            if cap - killed < more:
-                more = cap - killed
-        else:
-            more = 0
-        killed += more
-        wounds -= more * wl
-        g.count -= killed
-        if wounds and g.count > 0 and cap > killed:
-            g.damage += wounds  # < wl - damage here: a wounded survivor
-            wounds = 0
-        return killed, ([(g, killed)] if killed else []), wounds
+        killed, lost = _wound_one_group(g, wounds, in_contact, scattered)
+        return killed, ([(g, killed)] if killed else []), lost
     killed = 0
     # Eliminations per group: (first_g, first_n) while one group only is hit (the usual case),
     # then a dict by id(group).
@@ -2476,27 +2480,9 @@ class Battle:
     def _deal_one(
         self, killer: Fighting | None, target: Fighting, g: Group, wounds: int, in_contact: int, scattered: bool
     ) -> int:  # fmt: skip
-        """deal() to a single live group (the commonest case): allocate_wounds()'s closed form for one
-        group and the bookkeeping of its one (group, eliminated) pair, inlined (no lists, no tuples)."""
-        wl = g.wound_levels
-        cap = g.count
-        if not scattered and in_contact < cap:
-            cap = in_contact if in_contact > 0 else 0
-        killed = 0
-        left = wounds
-        if g.damage and cap > 0 and left >= wl - g.damage:
-            left -= wl - g.damage
-            g.damage = 0
-            killed = 1
-        if cap > killed:
-            more = left // wl
-            if cap - killed < more:
-                more = cap - killed
-            killed += more
-            left -= more * wl
-        g.count -= killed
-        if left and g.count > 0 and cap > killed:
-            g.damage += left  # < wl - damage here: a wounded survivor
+        """deal() to a single live group (the commonest case): the one-group closed form, then the
+        bookkeeping of its one (group, eliminated) pair inlined (no lists, no tuples)."""
+        killed = _wound_one_group(g, wounds, in_contact, scattered)[0]
         self._upkeep.add(target)  # lost, damage or fierce_left may have changed: maintenance() looks
         if killer is not None:
             killer.wounds_dealt_round += wounds
@@ -2506,7 +2492,7 @@ class Battle:
             return 0  # nobody fell: numbers, troops and unit-wide traits are unchanged (no recount)
         g.lost += killed
         t = g.traits
-        if t.fierce or (t.possessed and wl == 1):
+        if t.fierce or (t.possessed and g.wound_levels == 1):
             g.fierce_left += killed
         points = killed * g.cost  # eliminate_points(), inlined
         self.scores[1 - target.side] += points
