@@ -2805,23 +2805,8 @@ class Battle:
                     roll = self.dice.d6()
                     bonus = 0 if roll == 1 else roll + g.traits.mutagenic
                     mutagenic[g] = max(0, min(bonus, 2 + max(g.traits.mutagenic, 0)))
-        # stat("ini"), inlined
-        if a.state == "rout":
-            ini_a = 0
-        else:
-            ini_a = a.troops.base["ini"]
-            if a.tactic:
-                ini_a += a.tactic.get("initiative", 0)
-            if a.round_effects:
-                ini_a += a.round_effects.get("ini", 0)
-        if b.state == "rout":
-            ini_b = 0
-        else:
-            ini_b = b.troops.base["ini"]
-            if b.tactic:
-                ini_b += b.tactic.get("initiative", 0)
-            if b.round_effects:
-                ini_b += b.round_effects.get("ini", 0)
+        ini_a = 0 if a.state == "rout" else a.stat("ini")
+        ini_b = 0 if b.state == "rout" else b.stat("ini")
         if not implacable:
             if a.charge_bonus:
                 ini_a += 3
