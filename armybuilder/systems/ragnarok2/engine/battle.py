@@ -2240,30 +2240,16 @@ class Battle:
                 self._mystic_sums.pop(u, None)  # (the mystic phase's sums of the unit include its POW)
                 u.mana += missing
                 self.logging and self.say(f"{g.profile.name} lowers its POW by {missing} (arcane mastery)")
-            spent = ritual.mana
-            u.mana -= spent
-            ones_fail = ritual.element.lower() not in g.traits.spirit_of
-            can_master = not u.engaged or g.traits.warrior_mage
-            extra = best_mastery(
-                g.magician_pow,
-                ritual.difficulty,
-                u.mana if can_master else 0,
-                ones_fail=ones_fail,
-                reroll_fives=g.traits.focus,
-            )
-            u.mana -= extra
-            spent += extra
-            if self.countered(u, spent, "mana", "counter-magic"):
+            u.mana -= ritual.mana
+            success, extra = self._mystic_attempt(
+                u, "mana", g.magician_pow, ritual.difficulty, ritual.mana,
+                not u.engaged or g.traits.warrior_mage,
+                ritual.element.lower() not in g.traits.spirit_of, g.traits.focus,
+            )  # fmt: skip
+            if success is None:
                 self.logging and self.say(f"{u.name}: {ritual.name} is countered")
                 continue
-            if roll_mystic_test(
-                self.dice.d6,
-                g.magician_pow,
-                ritual.difficulty,
-                1 + extra,
-                ones_fail,
-                g.traits.focus,
-            ):
+            if success:
                 self.logging and self.say(f"{g.profile.name} casts {ritual.name} ({extra} mastery dice)")
                 effect.apply(self, u, target)
             else:
@@ -2288,34 +2274,36 @@ class Battle:
             target = effect.choose(self, u, parse_range(communion.range))
             if target is None:
                 continue
-            spent = communion.fervor
-            u.faith -= spent
-            can_bond = not u.engaged or g.traits.warrior_monk
-            difficulty = communion.difficulty if communion.difficulty is not None else 8
-            extra = best_mastery(
-                g.faith,
-                difficulty,
-                u.faith if can_bond else 0,
-                ones_fail=not g.traits.exalted,
-                reroll_fives=g.traits.illuminated,
-            )
-            u.faith -= extra
-            spent += extra
-            if self.countered(u, spent, "faith", "censure"):
+            u.faith -= communion.fervor
+            success, extra = self._mystic_attempt(
+                u, "faith", g.faith, communion.difficulty if communion.difficulty is not None else 8,
+                communion.fervor, not u.engaged or g.traits.warrior_monk,
+                not g.traits.exalted, g.traits.illuminated,
+            )  # fmt: skip
+            if success is None:
                 self.logging and self.say(f"{u.name}: {communion.name} is censured")
                 continue
-            if roll_mystic_test(
-                self.dice.d6,
-                g.faith,
-                difficulty,
-                1 + extra,
-                not g.traits.exalted,
-                g.traits.illuminated,
-            ):
+            if success:
                 self.logging and self.say(f"{g.profile.name} calls {communion.name} ({extra} extra dice)")
                 effect.apply(self, u, target)
             else:
                 self.logging and self.say(f"{g.profile.name} fails to call {communion.name}")
+
+    def _mystic_attempt(
+        self, u: Fighting, reserve: str, value: int, difficulty: int, spent: int, can_add: bool,
+        ones_fail: bool, reroll_fives: bool,
+    ) -> tuple[bool | None, int]:  # fmt: skip
+        """The shared part of a ritual and a communion, once its base cost is paid from *reserve*
+        ("mana" or "faith"): extra dice bought from what is left (mastery gems, bonds of T.F.),
+        the enemy's counter-magic or censure, then the test. Returns (None if countered, else the
+        test's success; the extra dice)."""
+        extra = best_mastery(
+            value, difficulty, getattr(u, reserve) if can_add else 0, ones_fail=ones_fail, reroll_fives=reroll_fives
+        )
+        setattr(u, reserve, getattr(u, reserve) - extra)
+        if self.countered(u, spent + extra, reserve, "counter-magic" if reserve == "mana" else "censure"):
+            return None, extra
+        return roll_mystic_test(self.dice.d6, value, difficulty, 1 + extra, ones_fail, reroll_fives), extra
 
     def countered(self, caster: Fighting, spent: int, reserve: str, label: str) -> bool:
         """An enemy unit under a Reaction order matches the spending and cancels the effect."""
