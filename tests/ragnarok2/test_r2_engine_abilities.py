@@ -8,6 +8,7 @@ from r2engine_data import build_catalogue
 from r2engine_data import engine_army as army
 
 from armybuilder.systems.ragnarok2.engine import battle as b
+from armybuilder.systems.ragnarok2.engine import combat as combat_module
 from armybuilder.systems.ragnarok2.engine.abilities import (
     HOOKS,
     SEED_ABILITIES,
@@ -60,7 +61,7 @@ def cdf_calls(monkeypatch):
         calls.append((difference, dice, shift, reroll))
         return real(table, difference, dice, shift, reroll)
 
-    monkeypatch.setattr(b, "_contest_cdf", spy)
+    monkeypatch.setattr(combat_module, "_contest_cdf", spy)
     return calls
 
 

@@ -8,6 +8,7 @@ from r2engine_data import build_catalogue
 
 from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
 from armybuilder.systems.ragnarok2.engine import battle as b
+from armybuilder.systems.ragnarok2.engine import combat as combat_module
 from armybuilder.systems.ragnarok2.engine.battle import (
     Battle,
     aim_difficulty,
@@ -225,7 +226,7 @@ def test_charge_bonus_adds_three_to_initiative(ecat, monkeypatch):
         seen.append((a, c))
         return real(a, c, ties)
 
-    monkeypatch.setattr(b, "_opposed_p", spy)
+    monkeypatch.setattr(combat_module, "_opposed_p", spy)
     bt = battle(ecat, army("griffin", ("conscript", 10)), army("beasts", ("warrior", 10)))
     x, y = bt.sides[0][0], bt.sides[1][0]
     x.charge_bonus = True
