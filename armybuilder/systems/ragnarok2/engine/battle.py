@@ -82,6 +82,7 @@ from .movement import ActivationPhase
 from .mystic_phase import COMMUNION_EFFECTS, RITUAL_EFFECTS, MysticEffect, MysticRules  # noqa
 from .odds import contest_columns
 from .outcome import OutcomeRules
+from .policy import Policy
 from .shooting import ShootingRules
 
 # The engine's public names, for callers and tests that import them from here.
@@ -117,14 +118,15 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         "winner_of_roll", "scores", "cic_index", "cic_profile", "temporary_cic", "dis_penalty",
         "aura_units", "mystic_units", "outcome_rows", "fear_rows", "round", "field_effects",
         "_expected", "_gains", "_tactic_cost", "_tactical_memo", "_mystic_sums", "_charge_bound",
-        "_cic_seen", "_upkeep",
+        "_cic_seen", "_upkeep", "policies",
     )  # fmt: skip
 
     def __init__(
         self, cat: Catalogue, first: R2List, second: R2List, rng: np.random.Generator, log: bool = False,
-        rounds: int = MAX_ROUNDS,
+        rounds: int = MAX_ROUNDS, policies: tuple[Policy, Policy] | None = None,
     ) -> None:  # fmt: skip
         self.cat = cat
+        self.policies = policies if policies is not None else (Policy(), Policy())
         self.data: R2Catalog = cat.data  # type: ignore[assignment]
         self.table = cat.hash
         if self.table not in _TABLES:

@@ -65,26 +65,17 @@ class Dice:
         self.index = i + 1
         return int(buffer[i] * 6) + 1
 
-    def regenerations(self, n: int, x: int) -> int:
-        """Regeneration/X of *n* fighters: each rolls a d6 and comes back on *x* or more, then
-        rolls a second d6 (one more Wound level; its result is not used). The same draws, in
-        order, as the d6() calls it replaces, read from the block without a call per die."""
-        back = 0
-        buffer, i = self.buffer, self.index
+    def regenerations(self, n: int, x: int) -> tuple[int, int]:
+        """Regeneration/X of *n* eliminated fighters (seed: Regeneration/X): each rolls a d6 and
+        comes back with one Wound level on *x* or more, then rolls a second test for one more
+        level. Returns (fighters back, of which with two Wound levels)."""
+        back = two = 0
         for _ in range(n):
-            if i >= len(buffer):
-                buffer = self.buffer = self.rng.random(_BLOCK).tolist()
-                i = 0
-            face = int(buffer[i] * 6) + 1
-            i += 1
-            if face >= x:
+            if self.d6() >= x:
                 back += 1
-                if i >= len(buffer):  # the second test
-                    buffer = self.buffer = self.rng.random(_BLOCK).tolist()
-                    i = 0
-                i += 1
-        self.index = i
-        return back
+                if self.d6() >= x:
+                    two += 1
+        return back, two
 
     def binomial(self, n: int, p: float) -> int:
         """Successes of *n* draws below *p* (the same uniforms, in order, as n calls of u())."""

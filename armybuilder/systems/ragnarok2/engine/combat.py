@@ -1,21 +1,29 @@
-"""Combat phase: contact, exchanges, Wounds dealt, extra exchanges."""
+"""Combat phase: frays, contact, combats between fighter types, exchanges, Wounds dealt.
+
+Seed (Combat phase): a fray is a chain of engaged units; a combat opposes one type of fighters
+to another (troops, each Character and independent as itself: its own ATT, DEF, STR, RES, INI,
+combat dice and abilities). A fighter's combat dice serve the whole fray: a fighter touching
+several types shares them (:func:`.fray.share_dice`), never rolls them twice, and its DEF is 0
+in a combat where it kept no die. The players pick the combats in turn (the tactical roll's
+winner first); each combat has its own Initiative test (+3 for a unit that charged
+successfully this round); the side that strikes first removes its losses before the other
+strikes back; extra exchanges follow with one die per fighter that used a die and is still in
+contact with the same type.
+"""
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
-from .chance import _BLOCK, _bisect_right
-from .dice import (
-    ContestColumn,
-)
+from .chance import _BLOCK, _bisect_right  # noqa: F401
+from .dice import ContestColumn
+from .fray import Fighter, pair_touches, pair_widths, share_dice, split_front, unit_key
 from .state import Fighting, Group
-from .tables import CLOSE_MIN_FRONT, _column, _contest_cdf, _opposed_p
+from .tables import _column, _contest_cdf, _opposed_p
 from .wounds import _wound_one_group, allocate_wounds
 
 if TYPE_CHECKING:
-    from .battle import Battle  # noqa
-
+    from .battle import Battle  # noqa: F401
 
 
 class CombatRules:
@@ -120,14 +128,6 @@ class CombatRules:
             self.sides[1 - unit.side][other].engaged.discard(me)
         unit.engaged.clear()
 
-    def contact(self, unit: Fighting, enemy: Fighting) -> int:
-        """Fighters of *unit* in contact with *enemy* (see the battlefield model)."""
-        if unit.count == 0:
-            return 0
-        n = min(unit.front(), 2 * max(enemy.front(), 1) + 1)
-        share = max(len(unit.engaged), 1)
-        return max(1, math.ceil(n / share))
-
     def attack_roll(self, column: ContestColumn, dice: int) -> tuple[int, int]:
         """Physical attack roll (used when the target can counter-attack): (successes, first natural 1s)."""
         succ = ones = 0
@@ -148,174 +148,9 @@ class CombatRules:
                 break
         return ((succ + 1) // 2 if column.halved else succ), ones
 
-    def d6_reroll(self, column: ContestColumn) -> int:
-        face = self.dice.d6()
-        if column.reroll == "ones" and face == 1:
-            face = self.dice.d6()
-        return face
-
-    def strike(self, attacker: Fighting, defender: Fighting, st: dict, extra: bool = False) -> int:
-        """One side's attacks with the fray's state in a dict (contact, wounds, lowered, mutagenic,
-        extra_round): the interface of old, for direct calls; fray() calls _strike()."""
-        contact, lowered = st["contact"], st["lowered"]
-        total = self._strike(
-            attacker, defender, contact[attacker], contact[defender], bool(lowered.get(attacker)),
-            bool(lowered.get(defender)), st["mutagenic"] or None, extra, st["extra_round"],
-        )  # fmt: skip
-        st["wounds"][attacker] += total
-        return total
-
-    def _strike(
-        self, attacker: Fighting, defender: Fighting, left: int, d_contact: int, a_lowered: bool,
-        d_lowered: bool, mutagenic: dict[Group, int] | None, extra: bool = False, extra_round: int = 0,
-    ) -> int:  # fmt: skip
-        """One side's attacks of an exchange; returns the Wounds inflicted (before allocation).
-
-        fray() passes the state of the fray as arguments (no per-fray dicts): *left* and *d_contact*
-        are the attacker's and the defender's fighters in contact, *a_lowered*/*d_lowered* whether
-        they lowered DEF to 0, *mutagenic* the Mutagenic bonuses by group (None: none), *extra* and
-        *extra_round* the extra exchange being fought (War fury...).
-        """
-        if not defender.alive or not attacker.count and not any(g.fierce_left for g in attacker.groups):
-            return 0
-        a_tactic = attacker.tactic
-        a_effects = attacker.round_effects
-        d_tactic = defender.tactic
-        # defender.stat("def") and stat("res"), inlined
-        d_effects = defender.round_effects
-        d_base = defender.troops.base
-        d_res = d_base["res"]
-        d_def = 0 if d_lowered else d_base["def"]
-        base_w_shift = defender.base_wound_shift  # (wound_shift_against(defender), inlined below)
-        # Each tactic's modifiers read only when the unit has one (integer sums: order is free).
-        if d_tactic:
-            if not d_lowered:
-                d_def += d_tactic.get("defense", 0)
-            d_res += d_tactic.get("resistance", 0)
-            base_a_shift = -d_tactic.get("defense_shift", 0)
-            base_w_shift -= d_tactic.get("toughness_shift", 0)
-        else:
-            base_a_shift = 0
-        if d_effects:
-            if not d_lowered:
-                d_def += d_effects.get("def", 0)
-            d_res += d_effects.get("res", 0)
-        if a_tactic:
-            base_a_shift += a_tactic.get("attack_shift", 0)
-            base_w_shift += a_tactic.get("wound_shift", 0)
-            att_bonus, str_bonus = a_tactic.get("attack", 0), a_tactic.get("strength", 0)
-        else:
-            att_bonus = str_bonus = 0
-        if a_effects:
-            att_bonus += a_effects.get("att", 0)
-            str_bonus += a_effects.get("str", 0)
-            grace = "failures" if a_effects.get("grace") else ""
-        else:
-            grace = ""
-        counter_face = defender.counter_face
-        survival_face = defender.survival_face
-        routed = attacker.state == "rout"
-        table = self.table
-        dice_box = self.dice
-        bisect_right = _bisect_right
-        contest_cdf = _contest_cdf
-        total = 0
-        counter_dice = 0
-        # The dice block is read through locals for the whole loop (from_cdf(), inlined: the commonest
-        # draws of a game): written back before and reread after any call that draws, and at the end.
-        buffer = dice_box.buffer
-        i = dice_box.index
-        for g in attacker.ordered:
-            n = g.count
-            fighters = n if n < left else left  # min(), written out
-            left -= fighters
-            t = g.traits
-            if extra:
-                if fighters <= 0:
-                    continue
-                fierce = 0
-                bonus = (a_effects.get("war-fury", 0) if a_effects else 0) + (
-                    a_tactic.get("extra_exchange", 0) if a_tactic else 0
-                )
-                n_extra = (
-                    t.extra_exchanges + bonus + (1 if t.brutish_charge and attacker.charged else 0)
-                )
-                if routed and not t.brutish_charge:
-                    n_extra = 0  # War fury ceases in rout
-                if n_extra < extra_round:
-                    continue
-                dice = fighters
-            else:
-                fierce = g.fierce_left
-                if fighters <= 0 and not fierce:
-                    continue
-                dice = fighters * g.dice_each
-            profile = g.profile
-            att = 0 if routed else profile.att + att_bonus
-            strength = profile.str_ + str_bonus
-            if a_lowered:
-                att += t.lower_def_att
-                strength += t.lower_def_str
-            if g.plain:
-                a_shift = base_a_shift
-            else:
-                att, strength, dice, a_shift = self._special_attacks(
-                    g, mutagenic, extra, routed, fighters, dice, att, strength, base_a_shift, d_def
-                )
-            reroll = t.attack_reroll or grace
-            if counter_face:
-                dice_box.index = i
-                attacks, ones = self.attack_roll(_column(table, att - d_def, a_shift, reroll), dice)
-                buffer, i = dice_box.buffer, dice_box.index
-                counter_dice += ones
-            else:
-                cdf = contest_cdf(table, att - d_def, dice, a_shift, reroll)
-                if i >= len(buffer):
-                    buffer = dice_box.buffer = dice_box.rng.random(_BLOCK).tolist()
-                    i = 0
-                attacks = bisect_right(cdf, buffer[i])
-                i += 1
-                if attacks >= len(cdf) - 1:
-                    attacks = len(cdf) - 1
-            if fierce:
-                # Eliminated Fierce (or one-level Possessed) fighters strike with ATT 0.
-                dice_box.index = i
-                attacks += dice_box.from_cdf(contest_cdf(table, 0 - d_def, fierce * g.dice_each, a_shift, reroll))
-                buffer, i = dice_box.buffer, dice_box.index
-            if survival_face:
-                dice_box.index = i
-                attacks = self.survival_thinning(defender, attacks)
-                buffer, i = dice_box.buffer, dice_box.index
-            if attacks:
-                cdf = contest_cdf(table, strength - d_res, attacks, base_w_shift, grace)
-                if i >= len(buffer):
-                    buffer = dice_box.buffer = dice_box.rng.random(_BLOCK).tolist()
-                    i = 0
-                k = bisect_right(cdf, buffer[i])
-                i += 1
-                total += k if k < len(cdf) - 1 else len(cdf) - 1
-        dice_box.index = i
-        if total:
-            # (defender.current_formation == "scattered", inlined)
-            killed = self.deal(
-                attacker, defender, total, d_contact,
-                not (defender.formation == "close" and defender.count >= 5 and defender.state != "rout"),
-            )  # fmt: skip
-            if a_effects and a_effects.get("anger"):
-                self.deal(defender, attacker, total, attacker.count, True)  # Divine anger
-        else:
-            killed = 0  # (deal() of no Wounds does nothing)
-        if counter_dice and defender.alive and attacker.alive:
-            self.counter_attack(defender, attacker, counter_dice)
-        if killed:
-            self.logging and self.say(
-                f"  {attacker.name} inflicts {total} Wounds on {defender.name}: {killed} eliminated"
-            )
-        return total
-
     @staticmethod
     def _special_attacks(
-        g: Group, mutagenic: dict[Group, int] | None, extra: bool, routed: bool, fighters: int, dice: int, att: int, strength: int,
+        g: Group, mutagenic: int, extra: bool, routed: bool, fighters: int, dice: int, att: int, strength: int,
         a_shift: int, d_def: int,
     ) -> tuple[int, int, int, int]:  # fmt: skip
         """(ATT, STR, dice, attack shift) of a group with a trait that changes its attacks (not plain)."""
@@ -326,8 +161,8 @@ class CombatRules:
             strength += g.damage
         if t.concentration and not extra:
             att += t.concentration
-        if t.mutagenic is not None and mutagenic and g in mutagenic:
-            att += mutagenic[g]
+        if t.mutagenic is not None and mutagenic:
+            att += min(mutagenic, 2 + max(t.mutagenic, 0))  # at most 2 + X on one characteristic
         if t.sequence and not extra and not routed:
             seq = max(0, min(t.sequence, att - 1 - d_def))
             dice += seq * fighters
@@ -337,127 +172,317 @@ class CombatRules:
             strength += min(att, profile.att) + t.master_strike
         return att, strength, dice, a_shift
 
-    def counter_attack(self, defender: Fighting, attacker: Fighting, dice: int) -> None:
-        g = defender.troops
-        att, strength = g.profile.att, g.profile.str_
-        attacks = self.dice.from_cdf(_contest_cdf(self.table, att - attacker.stat("def"), dice, 0))
-        if attacks:
-            wounds = self.dice.from_cdf(
-                _contest_cdf(
-                    self.table,
-                    strength - attacker.stat("res"),
-                    attacks,
-                    self.wound_shift_against(attacker),
-                )
-            )
-            self.deal(
-                defender,
-                attacker,
-                wounds,
-                attacker.count,
-                attacker.current_formation == "scattered",
-            )
-            self.logging and self.say(f"  {defender.name} counter-attacks with {dice} dice: {wounds} Wounds")
 
-    def fray(self, a: Fighting, b: Fighting, implacable: bool = False) -> tuple[int, int]:
-        """One combat between two units: Initiative, exchange, extra exchanges."""
-        # contact(a, b) and contact(b, a), each front computed once (front(), inlined)
-        na, nb = a.count, b.count
-        if a.formation == "close" and na >= 5 and a.state != "rout":
-            fa = (na + 1) // 2 if na > 2 * CLOSE_MIN_FRONT else CLOSE_MIN_FRONT
-        else:
-            fa = na
-        if b.formation == "close" and nb >= 5 and b.state != "rout":
-            fb = (nb + 1) // 2 if nb > 2 * CLOSE_MIN_FRONT else CLOSE_MIN_FRONT
-        else:
-            fb = nb
-        # (min()/max() written out: builtin calls cost more than the tests)
-        if na:
-            n = 2 * (fb if fb > 1 else 1) + 1
-            if fa < n:
-                n = fa
-            share = len(a.engaged) or 1
-            ca = -(-n // share)  # ceil(n / share), exact on integers
-            if ca < 1:
-                ca = 1
-        else:
-            ca = 0
-        if nb:
-            n = 2 * (fa if fa > 1 else 1) + 1
-            if fb < n:
-                n = fb
-            share = len(b.engaged) or 1
-            cb = -(-n // share)
-            if cb < 1:
-                cb = 1
-        else:
-            cb = 0
-        # The fray's state goes to strike() as arguments (no per-fray dicts): DEF lowered, Mutagenic.
-        # Lower DEF to 0 for the Bravery/Righteous/Fanaticism bonus when DEF is worth little.
-        t = a.troops.traits
-        la = bool((t.lower_def_att or t.lower_def_str) and a.stat("def") <= 1 and a.state != "rout")
-        t = b.troops.traits
-        lb = bool((t.lower_def_att or t.lower_def_str) and b.stat("def") <= 1 and b.state != "rout")
-        mutagenic: dict[Group, int] | None = None
-        for u in (a, b):
-            if not u.round_effects or not u.round_effects.get("mutagenic"):
-                continue  # (nothing else follows in this loop)
-            if mutagenic is None:
-                mutagenic = {}
-            for g in u.groups:
-                if g.count and g.traits.mutagenic is not None:
-                    roll = self.dice.d6()
-                    bonus = 0 if roll == 1 else roll + g.traits.mutagenic
-                    mutagenic[g] = max(0, min(bonus, 2 + max(g.traits.mutagenic, 0)))
-        ini_a = 0 if a.state == "rout" else a.stat("ini")
-        ini_b = 0 if b.state == "rout" else b.stat("ini")
-        if not implacable:
-            if a.charge_bonus:
-                ini_a += 3
-            if b.charge_bonus:
-                ini_b += 3
-        # self.dice.chance(), inlined
-        dice = self.dice
-        i = dice.index
-        buffer = dice.buffer
-        if i >= len(buffer):
-            buffer = dice.buffer = dice.rng.random(_BLOCK).tolist()
-            i = 0
-        dice.index = i + 1
-        a_first = buffer[i] < _opposed_p(ini_a, ini_b, a.side == self.winner_of_roll)
-        if a_first:
-            first, second, c1, c2, l1, l2 = a, b, ca, cb, la, lb
-        else:
-            first, second, c1, c2, l1, l2 = b, a, cb, ca, lb, la
-        strike = self._strike
-        w1 = strike(first, second, c1, c2, l1, l2, mutagenic)
-        w2 = strike(second, first, c2, c1, l2, l1, mutagenic)
-        # Extra exchanges: War fury, Born killer, Brutish charge... one die per fighter.
-        effects, tactic = a.round_effects, a.tactic
-        bonus = (effects.get("war-fury", 0) if effects else 0) + (tactic.get("extra_exchange", 0) if tactic else 0)
-        ea = self._extra_exchanges(a, bonus) if bonus or a.extra_traits else 0
-        effects, tactic = b.round_effects, b.tactic
-        bonus = (effects.get("war-fury", 0) if effects else 0) + (tactic.get("extra_exchange", 0) if tactic else 0)
-        eb = self._extra_exchanges(b, bonus) if bonus or b.extra_traits else 0
-        if ea or eb:
-            e_first, e_second = (ea, eb) if a_first else (eb, ea)
-            for r in range(1, (ea if ea > eb else eb) + 1):
-                if not (first.alive and second.alive):
-                    break
-                if e_first >= r:
-                    w1 += strike(first, second, c1, c2, l1, l2, mutagenic, True, r)
-                if e_second >= r and second.alive and first.alive:
-                    w2 += strike(second, first, c2, c1, l2, l1, mutagenic, True, r)
-        return (w1, w2) if a_first else (w2, w1)
+    # -- the fray: contact, combats, exchanges ---------------------------------
+
+    def unit_of(self, key: int) -> Fighting:
+        return self.sides[key // 1000][key % 1000]
+
+    def frays(self) -> list[list[Fighting]]:
+        """The frays: chains of units engaged with one another (seed: A fray is an uninterrupted
+        chain of units engaged by another), each listed side 0 first, then by unit index."""
+        seen: set[int] = set()
+        out = []
+        for side in (0, 1):
+            for u in self.sides[side]:
+                k = unit_key(u.side, u.index)
+                if k in seen or not u.engaged or not u.alive:
+                    continue
+                chain, todo = [], [u]
+                seen.add(k)
+                while todo:
+                    v = todo.pop()
+                    chain.append(v)
+                    for j in sorted(v.engaged):
+                        w = self.sides[1 - v.side][j]
+                        kw = unit_key(w.side, w.index)
+                        if kw not in seen and w.alive:
+                            seen.add(kw)
+                            todo.append(w)
+                chain.sort(key=lambda x: (x.side, x.index))
+                out.append(chain)
+        return out
+
+    def build_contact(self, units: list[Fighting], only: dict[int, set[int]] | None = None) -> dict[int, list[Fighter]]:
+        """Who touches whom in a fray (see :mod:`.fray`), and every fighter's combat dice shared
+        between its combats. *only*: unit key -> the groups allowed to fight (Implacable combats)."""
+        fighters: dict[int, list[Fighter]] = {}
+        faced: dict[int, dict[int, list[int]]] = {}
+        for u in units:
+            uk = unit_key(u.side, u.index)
+            order: list[int] = []
+            fallen: list[int] = []
+            for g in u.ordered:  # independents first: they lead the contact
+                gi = next(i for i, h in enumerate(u.groups) if h is g)
+                if only is not None and gi not in only.get(uk, ()):
+                    continue
+                order += [gi] * g.count
+                fallen += [gi] * g.fierce_left  # fallen Fierce fighters still fight (seed: Fierce)
+            order = order[: u.front()]
+            live = len(order)
+            order += fallen  # where they fell, in contact
+            fighters[uk] = [Fighter(uk, pos, gi, alive=pos < live, fierce=pos >= live) for pos, gi in enumerate(order)]
+            enemies = [j for j in sorted(u.engaged) if self.sides[1 - u.side][j].alive]
+            faced[uk] = dict(zip(enemies, split_front(len(order), len(enemies)), strict=True))
+        for a in units:
+            if a.side != 0:
+                continue
+            ka = unit_key(0, a.index)
+            for j in sorted(a.engaged):
+                kb = unit_key(1, j)
+                if kb not in fighters:
+                    continue
+                pos_a, pos_b = faced[ka].get(j, []), faced[kb].get(a.index, [])
+                ca, cb = pair_widths(len(pos_a), len(pos_b))
+                pos_a, pos_b = pos_a[:ca], pos_b[:cb]
+                for p, q in pair_touches(ca, cb):
+                    fighters[ka][pos_a[p]].touches.append((kb, pos_b[q]))
+                    fighters[kb][pos_b[q]].touches.append((ka, pos_a[p]))
+        for uk, row in fighters.items():
+            u = self.unit_of(uk)
+            for f in row:
+                keys = []
+                for ek, epos in f.touches:
+                    e = fighters[ek][epos]
+                    key = (uk, f.group, ek, e.group) if uk < ek else (ek, e.group, uk, f.group)
+                    if key not in keys:
+                        keys.append(key)
+                if keys:
+                    keys = self.policies[u.side].dice_order(self, u, f.group, keys)
+                    f.dice = share_dice(u.groups[f.group].dice_each, keys)
+        return fighters
 
     @staticmethod
-    def _extra_exchanges(u: Fighting, bonus: int) -> int:
-        """Extra exchanges of a unit in a fray (the most of its live groups; *bonus*: War fury, tactic)."""
-        most = 0
-        for g in u.groups:
-            if g.count:
-                n = g.traits.extra_exchanges + (1 if g.traits.brutish_charge and u.charged else 0) + bonus
-                if n > most:
-                    most = n
-        return most
+    def combatants(fighters: dict[int, list[Fighter]], key: tuple[int, int, int, int], side_key: int, group: int, other_key: int, other_group: int, fierce: bool = False) -> list[Fighter]:
+        """Live fighters of *group* of unit *side_key* touching a live fighter of *other_group*
+        (*fierce*: with the fallen Fierce fighters that still strike)."""
+        row, other = fighters.get(side_key, ()), fighters.get(other_key, ())
+        out = []
+        for f in row:
+            if (f.alive or (fierce and f.fierce)) and f.group == group:
+                for ek, epos in f.touches:
+                    if ek == other_key and other[epos].alive and other[epos].group == other_group:
+                        out.append(f)
+                        break
+        return out
 
+    def combats_of(self, fighters: dict[int, list[Fighter]]) -> list[tuple[int, int, int, int]]:
+        keys: set[tuple[int, int, int, int]] = set()
+        for row in fighters.values():
+            for f in row:
+                keys.update(f.dice)
+                for ek, epos in f.touches:
+                    e = fighters[ek][epos]
+                    keys.add((f.unit, f.group, ek, e.group) if f.unit < ek else (ek, e.group, f.unit, f.group))
+        return sorted(keys)
+
+    def resolve_combats(self, fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], charge: bool = True) -> None:
+        """Every combat of the fray, picked in turn, the winner of the tactical roll first (seed:
+        Picking the fray and the combat)."""
+        pending = self.combats_of(fighters)
+        picker = self.winner_of_roll
+        while pending:
+            key = self.policies[picker].pick_combat(self, picker, pending, fighters)
+            pending.remove(key)
+            self.resolve_combat(key, fighters, wounds, charge)
+            picker = 1 - picker
+
+    def combat_ini(self, u: Fighting, g: Group, charge: bool) -> int:
+        ini = g.base["ini"]
+        if u.tactic:
+            ini += u.tactic.get("initiative", 0)
+        if u.round_effects:
+            ini += u.round_effects.get("ini", 0)
+        if charge and u.charged:
+            ini += 3  # seed: a unit having successfully charged gets +3 on this Initiative test
+        return ini
+
+    def resolve_combat(self, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], charge: bool = True) -> None:
+        """One combat (seed: Resolving a combat): Initiative test, exchange, extra exchanges."""
+        ka, ga, kb, gb = key
+        a, b = self.unit_of(ka), self.unit_of(kb)
+        if not (a.alive and b.alive):
+            return
+        fa = self.combatants(fighters, key, ka, ga, kb, gb)
+        fb = self.combatants(fighters, key, kb, gb, ka, ga)
+        if not fa or not fb:
+            return
+        GA, GB = a.groups[ga], b.groups[gb]
+        ini_a, ini_b = self.combat_ini(a, GA, charge), self.combat_ini(b, GB, charge)
+        a_first = self.dice.chance(_opposed_p(ini_a, ini_b, a.side == self.winner_of_roll))
+        first, second = ((a, ga, ka), (b, gb, kb)) if a_first else ((b, gb, kb), (a, ga, ka))
+        if self.logging:
+            self.say(
+                f"  combat {a.groups[ga].profile.name} ({a.name}, {len(fa)}) vs {b.groups[gb].profile.name} ({b.name}, {len(fb)}):"
+                f" INI {ini_a} vs {ini_b}, {first[0].groups[first[1]].profile.name} strike first"
+            )
+        lowered = {ka: self.lowers_def(a, GA), kb: self.lowers_def(b, GB)}
+        self.exchange(first, second, key, fighters, wounds, lowered, 0)
+        self.exchange(second, first, key, fighters, wounds, lowered, 0)
+        # Extra exchanges: only fighters that used a die here, still touching the same type.
+        n1, n2 = self.extra_exchanges(first[0], first[0].groups[first[1]]), self.extra_exchanges(second[0], second[0].groups[second[1]])
+        for r in range(1, max(n1, n2) + 1):
+            if n1 >= r:
+                self.exchange(first, second, key, fighters, wounds, lowered, r)
+            if n2 >= r:
+                self.exchange(second, first, key, fighters, wounds, lowered, r)
+
+    def lowers_def(self, u: Fighting, g: Group) -> bool:
+        """The AI lowers DEF to 0 for Bravery/Righteous/Fanaticism when its DEF is worth little."""
+        t = g.traits
+        return bool((t.lower_def_att or t.lower_def_str) and g.base["def"] <= 1 and u.state != "rout")
+
+    def extra_exchanges(self, u: Fighting, g: Group) -> int:
+        """Extra exchanges of a fighter type: War fury, Born killer, Brutish charge, tactic, effects."""
+        t = g.traits
+        bonus = (u.round_effects.get("war-fury", 0) if u.round_effects else 0) + (u.tactic.get("extra_exchange", 0) if u.tactic else 0)
+        n = t.extra_exchanges + bonus
+        if u.state == "rout":
+            n = 0  # War fury ceases in Rout (seed: Rout, particular cases)
+        return n + (1 if t.brutish_charge and u.charged else 0)
+
+    def exchange(self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], lowered: dict[int, bool], extra_round: int) -> int:
+        """One side's attacks in a combat (seed: Exchange): its dice rolled once, Wound rolls,
+        Wounds dealt to the opponents in contact, the surplus spread over a scattered unit only."""
+        x, gx, kx = striker[0], striker[1], striker[2]
+        y, gy, ky = target[0], target[1], target[2]
+        if not y.alive:
+            return 0
+        strikers = self.combatants(fighters, key, kx, gx, ky, gy, fierce=True)
+        fx = [f for f in strikers if f.alive]
+        fy = self.combatants(fighters, key, ky, gy, kx, gx)
+        if not fy:
+            return 0
+        GX, GY = x.groups[gx], y.groups[gy]
+        if extra_round:
+            dice = sum(1 for f in fx if f.dice.get(key, 0) > 0)
+            fierce_dice = 0
+        else:
+            dice = sum(f.dice.get(key, 0) for f in fx)
+            fierce_dice = sum(f.dice.get(key, 0) for f in strikers if not f.alive)
+        if dice <= 0 and fierce_dice <= 0:
+            return 0
+        # DEF of the targets: 0 when none of them kept a die for this combat, or lowered to 0.
+        d_lowered = lowered.get(ky, False)
+        has_die = any(f.dice.get(key, 0) > 0 for f in fy)
+        d_def = 0 if d_lowered or not has_die else GY.base["def"]
+        d_res = GY.base["res"]
+        y_tactic, y_effects = y.tactic, y.round_effects
+        a_shift = 0
+        # Hard boiled of the type struck (its own abilities), and the tactic of its unit
+        w_shift = GY.traits.wound_shift_against - (y_tactic.get("toughness_shift", 0) if y_tactic else 0)
+        if y_tactic:
+            if d_def:
+                d_def += y_tactic.get("defense", 0)
+            d_res += y_tactic.get("resistance", 0)
+            a_shift -= y_tactic.get("defense_shift", 0)
+        if y_effects:
+            if d_def:
+                d_def += y_effects.get("def", 0)
+            d_res += y_effects.get("res", 0)
+        x_tactic, x_effects = x.tactic, x.round_effects
+        att, strength = GX.profile.att, GX.profile.str_
+        grace = ""
+        if x_tactic:
+            a_shift += x_tactic.get("attack_shift", 0)
+            w_shift += x_tactic.get("wound_shift", 0)
+            att += x_tactic.get("attack", 0)
+            strength += x_tactic.get("strength", 0)
+        if x_effects:
+            att += x_effects.get("att", 0)
+            strength += x_effects.get("str", 0)
+            grace = "failures" if x_effects.get("grace") else ""
+        routed = x.state == "rout"
+        if routed:
+            att = 0  # seed: in Rout, ATT is 0
+        if lowered.get(kx, False):
+            att += GX.traits.lower_def_att
+            strength += GX.traits.lower_def_str
+        if not GX.plain:
+            mutagenic = x_effects.get("mutagenic", 0) if x_effects else 0
+            att, strength, dice, a_shift = self._special_attacks(
+                GX, mutagenic, bool(extra_round), routed, len(fx), dice, att, strength, a_shift, d_def
+            )
+        reroll = GX.traits.attack_reroll or grace
+        table = self.table
+        counter = 0
+        if GY.traits.counter_attack_face and not extra_round:
+            attacks, counter = self.attack_roll(_column(table, att - d_def, a_shift, reroll), dice)
+        else:
+            attacks = self.dice.from_cdf(_contest_cdf(table, att - d_def, dice, a_shift, reroll)) if dice > 0 else 0
+        if fierce_dice:
+            # Eliminated Fierce (or one-level Possessed) fighters still strike, ATT 0 (seed: Fierce).
+            attacks += self.dice.from_cdf(_contest_cdf(table, 0 - d_def, fierce_dice, a_shift, reroll))
+        if GY.traits.survival_face and attacks:
+            attacks = self._survival(GY.traits.survival_face, attacks)
+        dealt = self.dice.from_cdf(_contest_cdf(table, strength - d_res, attacks, w_shift, grace)) if attacks else 0
+        killed = 0
+        if dealt:
+            wounds[(kx, ky)] = wounds.get((kx, ky), 0) + dealt
+            killed = self.wound_type(x, y, gy, dealt, fy, key, fighters)
+            if x_effects and x_effects.get("anger"):
+                self.deal(y, x, dealt, x.count, True)  # Divine anger
+        if self.logging:
+            label = f" (extra exchange {extra_round})" if extra_round else ""
+            self.say(
+                f"    {GX.profile.name} ({x.name}){label}: {dice} dice at ATT {att} vs DEF {d_def}, {attacks} hits,"
+                f" {dealt} Wounds (STR {strength} vs RES {d_res}): {killed} {GY.profile.name} eliminated"
+            )
+        if counter and y.alive and x.alive:
+            self.counter_attack(y, GY, x, GX, counter, self.combatants(fighters, key, kx, gx, ky, gy))
+        return dealt
+
+    def _survival(self, face: int, rolls: int) -> int:
+        cancel = (7 - face) / 6
+        return rolls - self.dice.binomial(rolls, cancel)
+
+    def wound_type(self, x: Fighting, y: Fighting, gy: int, dealt: int, fy: list[Fighter], key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]]) -> int:
+        """Wounds dealt to fighter type *gy* of *y*: the opponents in contact first, as many losses
+        as possible; the surplus to the others of the type in a scattered unit, lost in a close one.
+        The fighters removed are those in contact (the ones with most dice here first), then the
+        type's fighters out of contact, then its other fighters in the fray."""
+        g = y.groups[gy]
+        killed = self.deal(x, y, dealt, len(fy), not y.close, victims=[g])
+        if not killed:
+            return 0
+        order = sorted(fy, key=lambda f: (-f.dice.get(key, 0), f.pos))
+        fierce = g.traits.fierce or (g.traits.possessed and g.wound_levels == 1)
+        for f in order[:killed]:
+            f.alive = False
+            f.fierce = fierce
+        row = fighters.get(unit_key(y.side, y.index), [])
+        front_alive = [f for f in row if f.alive and f.group == gy]
+        extra = len(front_alive) - g.count
+        for f in sorted(front_alive, key=lambda f: -f.pos)[: max(extra, 0)]:
+            f.alive = False
+        if y.state == "gone":
+            for f in row:
+                f.alive = False
+        return killed
+
+    def counter_attack(self, defender: Fighting, dg: Group, attacker: Fighting, ag: Group, dice: int, in_contact: list[Fighter]) -> None:
+        """Counter-attack: the defender's won dice attack fighters of the same combat."""
+        att, strength = dg.profile.att, dg.profile.str_
+        a_def = ag.base["def"] + (attacker.tactic.get("defense", 0) if attacker.tactic else 0)
+        a_res = ag.base["res"] + (attacker.tactic.get("resistance", 0) if attacker.tactic else 0)
+        attacks = self.dice.from_cdf(_contest_cdf(self.table, att - a_def, dice, 0))
+        if attacks:
+            wounds = self.dice.from_cdf(_contest_cdf(self.table, strength - a_res, attacks, self.wound_shift_against(attacker)))
+            killed = self.deal(defender, attacker, wounds, len(in_contact), not attacker.close, victims=[ag])
+            for f in sorted(in_contact, key=lambda f: f.pos)[:killed]:
+                f.alive = False
+            self.logging and self.say(f"    {dg.profile.name} counter-attacks with {dice} dice: {wounds} Wounds")
+
+    def fray(self, a: Fighting, b: Fighting, implacable: bool = False) -> tuple[int, int]:
+        """The combats of two engaged units alone (no outcome): the Wounds each inflicted.
+
+        For scenarios and the exact fray: the same contact, dice sharing and exchanges as the
+        combat phase. *implacable*: a push-on combat (no charge bonus)."""
+        a.engaged.add(b.index)
+        b.engaged.add(a.index)
+        pair = sorted((a, b), key=lambda u: (u.side, u.index))
+        fighters = self.build_contact(pair)
+        wounds: dict[tuple[int, int], int] = {}
+        self.resolve_combats(fighters, wounds, charge=not implacable)
+        ka, kb = unit_key(a.side, a.index), unit_key(b.side, b.index)
+        return wounds.get((ka, kb), 0), wounds.get((kb, ka), 0)

@@ -34,11 +34,16 @@ class MaintenanceRules:
                     g.fierce_left = 0
                     x = g.traits.regeneration
                     if x and u.count > 0 and (g.lost or g.damage):
-                        back = self.dice.regenerations(g.lost, x)
+                        back, two = self.dice.regenerations(g.lost, x)
                         healed = g.damage and self.dice.d6() >= x
                         if healed:
                             g.damage = max(0, g.damage - (2 if self.dice.d6() >= x else 1))
                         if back:
+                            # Back with one Wound level (two after a second success): the group keeps
+                            # one wounded fighter at most (state), so one returns wounded, the others whole.
+                            levels = 1 + (1 if two == back else 0)
+                            if g.wound_levels > levels and not g.damage:
+                                g.damage = g.wound_levels - levels
                             g.count += back
                             changed = True
                             self.scores[1 - side] -= back * g.cost

@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from .fray import fear_distribution, unit_key
 from .state import Fighting, Group
-from .tables import _ACTIVATION_RANK, TABLE_DEPTH, _fear_p, _opposed_p, _row_value, balance_of_power
+from .tables import _ACTIVATION_RANK, TABLE_DEPTH, _opposed_p, _row_value, balance_of_power
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
@@ -179,18 +180,16 @@ class ActivationPhase:
             self.break_contacts(u)
 
     def kill_in_contact(self, u: Fighting, killer: Fighting | None) -> None:
-        """A routed unit loses its fighters in contact, whatever their Wound levels."""
-        in_contact = min(u.count, sum(self.contact(u, self.enemy_unit(u, j)) for j in u.engaged))
-        for g in u.ordered:
-            take = min(g.count, in_contact)
-            g.count -= take
-            in_contact -= take
-            if take:
-                self.eliminate_points(killer, u, take * g.cost)
-        u.recount()
-        if u.count == 0:
-            u.state = "gone"
-        self.break_contacts(u)
+        """A routed unit that flees loses its fighters in contact, whatever their Wound levels
+        (seed: Fleeing): the fighters touching an enemy in the contact model of its fray."""
+        chain = [u] + [self.enemy_unit(u, j) for j in sorted(u.engaged) if self.enemy_unit(u, j).alive]
+        chain.sort(key=lambda x: (x.side, x.index))
+        fighters = self.build_contact(chain)
+        per_group: dict[int, int] = {}
+        for f in fighters.get(unit_key(u.side, u.index), []):
+            if f.touches:
+                per_group[f.group] = per_group.get(f.group, 0) + 1
+        self.eliminate_in_contact(u, killer, per_group)
 
     def needs_courage_test(self, unit: Fighting, other: Fighting) -> bool:
         """Seed: Courage tests of the assailant and of the assailed."""
@@ -219,8 +218,6 @@ class ActivationPhase:
         fear = frightening.troops.profile.fear  # (the fear property, read once)
         if fear is None:
             fear = 0
-        if fear <= unit.immune_fear:
-            return True
         balance = balance_of_power(
             frightening.power(not unit_charging, unit_charging), unit.power(unit_charging, not unit_charging)
         )
@@ -229,13 +226,16 @@ class ActivationPhase:
             if self.fear_rows
             else {3: 3, 2: 2, 1: 0, -2: -2, -3: -3}[balance]
         )
-        cou = unit.cou_value + unit.cou_bonus + unit.tactic.get("courage", 0)
-        p = _fear_p(self.table, cou - (fear + modifier), 0)
-        if unit.best_of > 1:
-            p = 1 - (1 - p) ** unit.best_of
+        cou = unit.cou_value + unit.tactic.get("courage", 0)
+        # How hard the test is: FEAR modified by the balance of Power against the COU used, the
+        # bonuses of standard bearer or war staff on the die's final result (seed: on the final result).
+        difficulty = fear + modifier - cou - unit.cou_bonus
+        if difficulty <= unit.immune_fear:
+            return True  # seed (Immunity): any less or equally difficult Courage test is passed
+        p = fear_distribution(self.table, cou - (fear + modifier), unit.cou_bonus, unit.best_of)[0][0]
         ok = self.dice.chance(p)
         if ok:
-            unit.immune_fear = max(unit.immune_fear, fear)
+            unit.immune_fear = max(unit.immune_fear, difficulty)
         return ok
 
     def assault(self, u: Fighting) -> None:
@@ -315,7 +315,9 @@ class ActivationPhase:
         u.pos = target.pos + (-1.0 if u.side == 0 else 1.0)
         u.charged = True
         target.was_charged = True
-        u.charge_bonus = u.power(True) >= target.power(False, True)
+        u.charge_bonus = True  # seed: a successful charge gives +3 on the Initiative tests
+        if u.formation == "close":
+            u.loose = True  # seed: a close unit changes to scattered formation during an assault
         u.engaged.add(target.index)
         target.engaged.add(u.index)
         self.logging and self.say(f"{u.name} charges {target.name}" + (" (+3 Initiative)" if u.charge_bonus else ""))

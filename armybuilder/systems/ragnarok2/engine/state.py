@@ -100,6 +100,7 @@ class Fighting:
     charged: bool = False  # charged this round (successfully)
     was_charged: bool = False
     charge_bonus: bool = False
+    loose: bool = False  # a close unit scattered by its assault move until it re-forms (seed: Orientation at the end of a move)
     engaged: set[int] = field(default_factory=set)
     immune_fear: int = -99
     tactic: dict[str, int] = field(default_factory=dict)
@@ -181,7 +182,7 @@ class Fighting:
         troops_at, ordered_at, shooting_at = layout
         f.side, f.name, f.groups, f.formation, f.cost = self.side, self.name, groups, self.formation, self.cost
         f.rank_category, f.scheme, f.pos, f.state, f.order = self.rank_category, self.scheme, self.pos, "valiant", ""
-        f.order_by_points = f.activated = f.charged = f.was_charged = f.charge_bonus = False
+        f.order_by_points = f.activated = f.charged = f.was_charged = f.charge_bonus = f.loose = False
         f.engaged, f.immune_fear, f.tactic, f.tactic_name, f.kills = set(), -99, _EMPTY, "", 0.0  # (tactics: read only)
         f.start_count = f.count = self.count
         f.index = self.index
@@ -258,10 +259,17 @@ class Fighting:
 
 
     @property
+    def close(self) -> bool:
+        """In close formation now: a close people's unit of five or more, neither routed (a fleeing
+        unit scatters) nor loosened by its own assault move (seed: Formations, Fleeing, Orientation
+        at the end of a move)."""
+        return self.formation == "close" and self.count >= 5 and self.state != "rout" and not self.loose
+
+    @property
     def current_formation(self) -> str:
         return (
             "close"
-            if self.formation == "close" and self.count >= 5 and self.state != "rout"
+            if self.close
             else "scattered"
         )
 
@@ -299,7 +307,7 @@ class Fighting:
                         g.power_each + (t.charge_power if charging else 0) + (t.charged_power if charged else 0)
                     )
             if self.formation == "close" and self.count >= 5 and self.state != "rout":
-                total *= 2  # (current_formation == "close", inlined)
+                total *= 2  # a close unit charging or charged (its assault loosens it only afterwards)
         else:
             for g in self.groups:
                 n = g.count
@@ -325,7 +333,7 @@ class Fighting:
 
     def front(self) -> int:
         n = self.count
-        if self.formation == "close" and n >= 5 and self.state != "rout":  # current_formation == "close"
+        if self.close:
             half = (n + 1) // 2  # ceil(n / 2); never more than n here
             return half if half > CLOSE_MIN_FRONT else CLOSE_MIN_FRONT
         return n

@@ -91,24 +91,16 @@ class StrategicPhase:
                 dis = troops.own_dis
                 cou_b = dis_b = 0
                 pos = u.pos
-                if u.state == "rout":  # a routed unit hears only its own commander
-                    for c, _c_pos, _c_x, ccou, cdis, complete in cmds:
-                        if c is u:
-                            if ccou > cou:
-                                cou = ccou
-                            if cdis > dis:
-                                dis = cdis
-                            if complete:
-                                cou_b = dis_b = 2
-                else:
-                    for c, c_pos, c_x, ccou, cdis, complete in cmds:
-                        if c is u or -c_x <= pos - c_pos <= c_x:  # |pos - c_pos| <= c_x, without a call
-                            if ccou > cou:
-                                cou = ccou
-                            if cdis > dis:
-                                dis = cdis
-                            if complete:
-                                cou_b = dis_b = 2
+                # Seed (Leadership): only Valiant commanders share (cmds holds only them), and a routed
+                # unit in their aura hears them like any other unit when it rallies.
+                for c, c_pos, c_x, ccou, cdis, complete in cmds:
+                    if c is u or -c_x <= pos - c_pos <= c_x:  # |pos - c_pos| <= c_x, without a call
+                        if ccou > cou:
+                            cou = ccou
+                        if cdis > dis:
+                            dis = cdis
+                        if complete:
+                            cou_b = dis_b = 2
                 if not (cou_b and dis_b):  # both bonuses already won: a bearer adds nothing
                     for c, c_pos, standard_x, musician_x in bearers:  # musicians and standard bearers
                         d = pos - c_pos
@@ -160,7 +152,7 @@ class StrategicPhase:
             present = False  # the profile still has a fighter in the unit
             if cic is not None and p is not None:
                 unit = units[cic]
-                if unit.alive and unit.state != "rout":
+                if unit.alive and unit.state == "valiant":  # seed: only Valiantness allows the tactical roll
                     pid = p.id
                     for g in unit.groups:
                         if g.count and g.profile.id == pid:
@@ -208,8 +200,10 @@ class StrategicPhase:
         """Eliminated Commander-in-Chief: the best valiant fighter of the people takes over next round."""
         units = self.sides[side]
         cic = self.cic_index[side]
-        if cic is not None and units[cic].alive and units[cic].state == "rout":
-            return  # still alive but routed: the roll fails, no replacement
+        if cic is not None and units[cic].alive and units[cic].state != "gone" and any(
+            g.count and g.profile.id == self.cic_profile[side].id for g in units[cic].groups  # type: ignore[union-attr]
+        ):
+            return  # still there but Disorganized or routed: the roll fails, no replacement
         best = None
         for u in units:
             if u.alive and u.state == "valiant":
@@ -238,6 +232,8 @@ class StrategicPhase:
             for u in units:
                 u.tactic, u.tactic_name = _EMPTY, ""
                 u.charged = u.was_charged = u.charge_bonus = u.activated = False
+                if u.loose and not u.engaged:
+                    u.loose = False  # re-formed out of the fray
                 u.order, u.order_by_points = "", False
                 if u.round_effects:
                     u.round_effects = {}
@@ -350,8 +346,8 @@ class StrategicPhase:
                             continue
                         order = u.order
                         not_valiant = u.state != "valiant"
-                        if not not_valiant and (not order or u.order_by_points):
-                            continue  # in neither pool
+                        if u.order_by_points or (not not_valiant and not order):
+                            continue  # seed: a unit ordered with a tactical point cannot be given a tactic
                         # (fighting, moving, shaken) as an index into the deck's weight lists
                         key = (4 if order == "assault" or u.engaged else 0) + (
                             2 if order == "assault" or order == "progress" else 0
@@ -379,7 +375,7 @@ class StrategicPhase:
                         (min_rank is not None and u.rank_category < min_rank)
                         or (
                             formation is not None  # u.current_formation, inlined
-                            and ("close" if u.formation == "close" and u.count >= 5 and u.state != "rout" else "scattered")
+                            and ("close" if u.close else "scattered")
                             != formation
                         )
                         or (scheme is not None and u.scheme != scheme)
@@ -424,6 +420,9 @@ class StrategicPhase:
             points = sum(u.points_alive() for u in units)
             dice = math.ceil(points / 500)
             for u in sorted(units, key=lambda u: (not u.engaged, u.order != "assault"))[:dice]:
-                u.round_effects["mutagenic"] = 1
+                # The die is rolled once for the round (seed: Mutagenic/X, 3): a 1 fails, no re-roll.
+                x = u.troops.traits.mutagenic or 0
+                roll = self.dice.d6()
+                u.round_effects["mutagenic"] = 0 if roll == 1 else max(0, roll + x)
 
 

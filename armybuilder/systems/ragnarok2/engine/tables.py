@@ -130,6 +130,16 @@ _MYSTIC_FIT: dict[tuple[int, int], tuple[object, object, bool]] = {}
 # --------------------------------------------------------------------------- rules helpers (pure)
 
 
+@lru_cache(maxsize=1024)
+def _fear_result_p(table: str, diff: int, bonus: int) -> float:
+    """Courage test against Fear (R2-D1: the column's first number, a natural 1 fails, ``6*``
+    fails), *bonus* added to the die's final result (seed: standard bearer and war staff)."""
+    col = _column(table, diff, 0)
+    if col.halved:
+        return 0.0
+    return sum(1 for face in range(2, 7) if face + bonus >= col.success) / 6.0
+
+
 def wound_levels(data: R2Catalog, p: Profile) -> int:
     """Wound levels by Size, 4 for an Incarnate Character (seed: Health status)."""
     if p.has_role("incarnate"):

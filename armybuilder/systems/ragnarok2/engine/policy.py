@@ -1,0 +1,99 @@
+"""The players' choices during a battle, behind one small interface.
+
+The rules (phase modules) decide what is legal and what happens; a :class:`Policy` only picks
+among legal options when the seed leaves the choice to a player. A battle holds one policy per
+side (``Battle(..., policies=(p0, p1))``), so two policies can play each other. Every choice is
+broken by a stable order (integer scores, then unit and group indices), never by float equality.
+
+This module holds the combat choices of the seed's combat phase (which fray and which combat
+next, how a fighter shares its combat dice, which pair of units is designated for the outcome
+of the fray). Orders, charges, volleys and tactics are answered by :class:`ClassicPolicy`
+through the battle's AI rules (:mod:`.ai`); :class:`LinePolicy` (:mod:`.line_ai`) changes them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .tables import _mean_per_die
+
+if TYPE_CHECKING:
+    from .battle import Battle
+    from .fray import Fighter
+    from .state import Fighting
+
+CombatKey = tuple[int, int, int, int]
+
+
+def _score(x: float) -> int:
+    """A float value as an integer score (ties then go to the stable order, never to float ==)."""
+    return int(round(x * 1000))
+
+
+class Policy:
+    """Default choices (the interface and the classic player's answers)."""
+
+    name = "classic"
+
+    # -- orders, movement and shooting: the battle's AI rules ----------------
+
+    def choose_order(self, b: Battle, unit: Fighting, foes: list[Fighting], spots: list[float]) -> str:
+        return b.choose_order(unit, foes, spots)
+
+    def charge_target(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> Fighting | None:
+        return b.best_charge_target(unit, foes, reach)[0]
+
+    # -- combat phase --------------------------------------------------------
+
+    def pick_fray(self, b: Battle, side: int, frays: list[list[Fighting]]) -> list[Fighting]:
+        """The fray with most A.P. in it first (ties: its first unit's order)."""
+        return min(frays, key=lambda f: (-sum(u.points for u in f), [(u.side, u.index) for u in f]))
+
+    def combat_value(self, b: Battle, u: Fighting, gi: int, e: Fighting, gj: int) -> int:
+        """Expected A.P. one combat die of type *gi* of *u* takes from type *gj* of *e* (integer)."""
+        g, h = u.groups[gi], e.groups[gj]
+        per_die = _mean_per_die(b.table, g.profile.att - h.base["def"], g.profile.str_ - h.base["res"], 0, 0)
+        return _score(per_die * h.cost / max(h.wound_levels, 1))
+
+    def dice_order(self, b: Battle, u: Fighting, gi: int, keys: list[CombatKey]) -> list[CombatKey]:
+        """A fighter's combats, the most profitable first (its dice go round robin in this order)."""
+        me = u.side * 1000 + u.index
+
+        def value(key: CombatKey) -> tuple[int, CombatKey]:
+            ka, ga, kb, gb = key
+            ek, eg = (kb, gb) if ka == me else (ka, ga)
+            return (-self.combat_value(b, u, gi, b.unit_of(ek), eg), key)
+
+        return sorted(keys, key=value)
+
+    def pick_combat(self, b: Battle, side: int, pending: list[CombatKey], fighters: dict[int, list[Fighter]]) -> CombatKey:
+        """The combat where this side's type expects the best exchange of A.P. (dice × value)."""
+
+        def value(key: CombatKey) -> tuple[int, CombatKey]:
+            ka, ga, kb, gb = key
+            a, c = b.unit_of(ka), b.unit_of(kb)
+            dice_a = sum(f.dice.get(key, 0) for f in fighters.get(ka, ()) if f.alive)
+            dice_c = sum(f.dice.get(key, 0) for f in fighters.get(kb, ()) if f.alive)
+            mine = dice_a * self.combat_value(b, a, ga, c, gb) - dice_c * self.combat_value(b, c, gb, a, ga)
+            return (-(mine if a.side == side else -mine), key)
+
+        return min(pending, key=value)
+
+    def designate(self, b: Battle, side: int, pairs: list[tuple[int, int]], wounds: dict[tuple[int, int], int]) -> tuple[int, int]:
+        """Outcome of the fray: first the pairs this side won (the hardest morale roll for the
+        enemy first), then those it lost (the easiest roll first)."""
+
+        def value(pair: tuple[int, int]) -> tuple[int, int, tuple[int, int]]:
+            k0, k1 = pair
+            a, c = b.unit_of(k0), b.unit_of(k1)
+            wa, wc = wounds.get((k0, k1), 0), wounds.get((k1, k0), 0)
+            a_wins = wa > wc or (wa == wc and a.side == b.winner_of_roll)
+            winner, loser = (a, c) if a_wins else (c, a)
+            difficulty = b.morale_difficulty(winner, loser)
+            won = winner.side == side
+            return (0 if won else 1, -difficulty if won else difficulty, pair)
+
+        return min(pairs, key=value)
+
+
+ClassicPolicy = Policy
