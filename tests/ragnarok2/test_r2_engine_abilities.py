@@ -16,8 +16,8 @@ from armybuilder.systems.ragnarok2.engine.abilities import (
     traits_of,
 )
 from armybuilder.systems.ragnarok2.engine.battle import Battle
-from armybuilder.systems.ragnarok2.engine.fray import unit_key
 from armybuilder.systems.ragnarok2.engine.dice import die_successes
+from armybuilder.systems.ragnarok2.engine.fray import unit_key
 from armybuilder.systems.ragnarok2.engine.odds import contest_columns
 
 
