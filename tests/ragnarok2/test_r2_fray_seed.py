@@ -20,9 +20,9 @@ from armybuilder.systems.ragnarok2.engine.fray import (
     sample_cdf,
     share_dice,
     split_front,
-    test_distribution,
     unit_key,
 )
+from armybuilder.systems.ragnarok2.engine.fray import test_distribution as roll_distribution
 
 
 @pytest.fixture(scope="module")
@@ -63,8 +63,8 @@ def test_chance_steps_are_distributions_that_sum_to_one(ecat):
         contest_distribution(bt.table, 0, 6),
         contest_distribution(bt.table, -13, 4),
         initiative_distribution(3, 5, True),
-        test_distribution(4, 8, 2),
-        test_distribution(3, 8, 1, False, True),
+        roll_distribution(4, 8, 2),
+        roll_distribution(3, 8, 1, False, True),
     ):
         assert sum(p for p, _ in dist) == pytest.approx(1.0)
         assert all(p >= 0 for p, _ in dist)
@@ -202,7 +202,7 @@ def test_outcome_per_pair_and_routed_units_are_never_designated(ecat, monkeypatc
     """Seed (Outcome of the fray): one morale roll per designated pair; "Units in Rout cannot be
     designated". A unit that lost to two enemies and routs on the first roll is not designated again."""
     rolls = []
-    monkeypatch.setattr(Battle, "morale", lambda self, w, l, f=None: rolls.append(l.name) or setattr(l, "state", "rout"))
+    monkeypatch.setattr(Battle, "morale", lambda self, w, lost, f=None: rolls.append(lost.name) or setattr(lost, "state", "rout"))
     bt = battle(ecat, army("griffin", ("conscript", 5)), army("beasts", ("warrior", 5), ("warrior", 5)))
     x, y1, y2 = bt.sides[0][0], bt.sides[1][0], bt.sides[1][1]
     engage(x, y1)
@@ -215,7 +215,7 @@ def test_outcome_per_pair_and_routed_units_are_never_designated(ecat, monkeypatc
 
 def test_ties_go_to_the_winner_of_the_tactical_roll(ecat, monkeypatch):
     losers = []
-    monkeypatch.setattr(Battle, "morale", lambda self, w, l, f=None: losers.append(l.side))
+    monkeypatch.setattr(Battle, "morale", lambda self, w, lost, f=None: losers.append(lost.side))
     for roll_winner in (0, 1):
         bt = battle(ecat, army("griffin", ("conscript", 5)), army("beasts", ("warrior", 5)))
         bt.winner_of_roll = roll_winner
