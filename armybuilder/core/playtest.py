@@ -88,6 +88,11 @@ class PlaytestSummary:
             "win_rate_95": [round(low, 6), round(high, 6)],
             "mean_rounds": round(self.mean_rounds, 4),
             "seed": self.seed,
+            # Both lists' points: the sum of their per-unit figures (Characters are listed apart).
+            "points": {
+                "list": sum(u.points for u in self.units if u.side == 0),
+                "opponent": sum(u.points for u in self.units if u.side == 1),
+            },
             "units": [
                 {
                     "side": "list" if u.side == 0 else "opponent",

@@ -275,11 +275,18 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
             f"end after {rounds} rounds: A.P. eliminated or routed {self.scores[0]:g} vs {self.scores[1]:g}; "
             + ("draw" if winner is None else f"side {winner + 1} wins")
         )
-        records = [
-            UnitRecord(u.side, u.name, float(u.cost), u.alive and u.state != "rout", u.kills)
-            for side in (0, 1)
-            for u in self.sides[side]
-        ]
+        records = []
+        for side in (0, 1):
+            for u in self.sides[side]:
+                standing = u.alive and u.state != "rout"
+                # Characters are named apart from their unit (their own A.P., fate and kills).
+                characters = [g for g in u.groups if g.character and g is not u.groups[0]]
+                own = sum(g.kills for g in characters)
+                records.append(UnitRecord(u.side, u.name, float(u.cost - sum(g.cost for g in characters)), standing, u.kills - own))
+                for g in characters:
+                    records.append(
+                        UnitRecord(u.side, f"{g.profile.name} (Character, {u.name})", float(g.cost), standing and g.count > 0, g.kills)
+                    )
         return GameRecord(winner, rounds, (self.scores[0], self.scores[1]), records, self.lines)
 
 

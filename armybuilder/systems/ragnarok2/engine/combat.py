@@ -420,6 +420,7 @@ class CombatRules:
         if dealt:
             wounds[(kx, ky)] = wounds.get((kx, ky), 0) + dealt
             killed = self.wound_type(x, y, gy, dealt, fy, key, fighters)
+            GX.kills += killed * GY.cost
             if x_effects and x_effects.get("anger"):
                 self.deal(y, x, dealt, x.count, True)  # Divine anger
         if self.logging:

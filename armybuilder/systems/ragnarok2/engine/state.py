@@ -46,6 +46,7 @@ class Group:
     lost: int = 0  # fighters eliminated this round (Regeneration, Reinforcement)
     fierce_left: int = 0  # eliminated Fierce fighters still fighting until maintenance
     reinforcements: int = 0  # eliminated fighters waiting at the edge (Reinforcement)
+    kills: float = 0.0  # A.P. of enemies this fighter type eliminated in combat (per-unit figures)
     magician_pow: int = 0  # POW per fighter (familiars included) if a magician
     faith: int = 0  # Faith value (sum of Aspects) if a faithful
     leader: bool = False
@@ -78,6 +79,7 @@ class Group:
         g.plain, g.per_die, g.shot_value = self.plain, self.per_die, self.shot_value
         g.own_cou, g.own_dis = self.own_cou, self.own_dis  # the AI's memos, shared by the template's copies
         g.damage = g.lost = g.fierce_left = g.reinforcements = 0
+        g.kills = 0.0
         return g
 
 
