@@ -91,7 +91,6 @@ from .strategic import StrategicPhase
 from .tables import (  # noqa: E402,F401
     _ROWS,
     _TABLES,
-    DRAW_MARGIN,
     MAX_ROUNDS,
     _contest_cdf,
     _opposed_p,
@@ -104,6 +103,8 @@ from .tables import (  # noqa: E402,F401
     wound_levels,
 )
 from .wounds import allocate_wounds  # noqa: E402,F401
+
+DRAW_MARGIN_PERCENT = 5  # shares of the enemy army destroyed closer than 5 points: a draw
 
 # --------------------------------------------------------------------------- the game
 
@@ -263,9 +264,14 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
             if total is None:
                 total = info["total_cost"] = sum(u.cost for u in self.sides[side])
             costs.append(total)
-        margin = DRAW_MARGIN * max(costs + [1])
-        gap = self.scores[0] - self.scores[1]
-        winner = None if abs(gap) < margin else (0 if gap > 0 else 1)
+        # The winner destroyed the larger share of the enemy army (A.P. eliminated or routed over
+        # the enemy list's A.P.); shares within DRAW_MARGIN of each other are a draw. Shares, not
+        # raw A.P.: a smaller list has fewer A.P. to lose, so raw A.P. favoured it (the seed
+        # names no victory condition; see the module doc). Integer cross-products: no float ties.
+        a_share_num, a_share_den = int(self.scores[0]), max(costs[1], 1)
+        b_share_num, b_share_den = int(self.scores[1]), max(costs[0], 1)
+        gap_num = a_share_num * b_share_den - b_share_num * a_share_den  # (share A - share B) * dens
+        winner = None if abs(gap_num) * 100 < DRAW_MARGIN_PERCENT * a_share_den * b_share_den else (0 if gap_num > 0 else 1)
         standing = [self.any_standing(0), self.any_standing(1)]
         if standing[0] and not standing[1]:
             winner = 0

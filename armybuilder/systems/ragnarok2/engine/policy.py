@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 CombatKey = tuple[int, int, int, int]
 
+# combat_value() answers by (catalogue hash, attacker profile id, target profile id, target cost).
+_COMBAT_VALUES: dict[tuple[str, str, str, int], int] = {}
+
 
 def _score(x: float) -> int:
     """A float value as an integer score (ties then go to the stable order, never to float ==)."""
@@ -52,8 +55,14 @@ class Policy:
     def combat_value(self, b: Battle, u: Fighting, gi: int, e: Fighting, gj: int) -> int:
         """Expected A.P. one combat die of type *gi* of *u* takes from type *gj* of *e* (integer)."""
         g, h = u.groups[gi], e.groups[gj]
-        per_die = _mean_per_die(b.table, g.profile.att - h.base["def"], g.profile.str_ - h.base["res"], 0, 0)
-        return _score(per_die * h.cost / max(h.wound_levels, 1))
+        key = (b.table, g.profile.id, h.profile.id, h.cost)  # by value: catalogue hash and ids
+        value = _COMBAT_VALUES.get(key)
+        if value is None:
+            per_die = _mean_per_die(b.table, g.profile.att - h.base["def"], g.profile.str_ - h.base["res"], 0, 0)
+            if len(_COMBAT_VALUES) > 65536:
+                _COMBAT_VALUES.clear()
+            value = _COMBAT_VALUES[key] = _score(per_die * h.cost / max(h.wound_levels, 1))
+        return value
 
     def dice_order(self, b: Battle, u: Fighting, gi: int, keys: list[CombatKey]) -> list[CombatKey]:
         """A fighter's combats, the most profitable first (its dice go round robin in this order)."""
