@@ -225,6 +225,30 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
             return scaled, scaled < 10.0, f"{games} games on 2 workers" + (" (scaled to 10,000)" if games != 10000 else "")
 
         attempt("playtest: 10,000 Rag'Narok 2 games on 2 cores", "< 10 s", "s", ten_thousand)
+
+        # Rag'Narok 2 credibility: mirror matches, full lists against cut copies, the win-rate matrix.
+        credible: dict = {}
+
+        def mirror() -> tuple[float, bool, str]:
+            from armybuilder.systems.ragnarok2.engine.credibility import MIRROR_BAND, credibility
+
+            credible["result"] = result = credibility(100 if quick else 400)
+            name, rate = max(result.mirror.items(), key=lambda kv: (abs(kv[1] - 0.5), kv[0]))
+            ok = all(MIRROR_BAND[0] <= r <= MIRROR_BAND[1] for r in result.mirror.values())
+            return 100 * rate, ok, f"furthest from 50 %: {name}, {result.games} games a pairing"
+
+        attempt("Rag'Narok 2 mirror matches (worst of the samples)", "50 ± 3 %", "%", mirror)
+
+        def full_vs_cut() -> tuple[float, bool, str]:
+            from armybuilder.systems.ragnarok2.engine.credibility import CUT_TARGET
+
+            result = credible["result"]
+            name, rate = min(result.cut.items(), key=lambda kv: (kv[1], kv[0]))
+            return 100 * rate, rate >= CUT_TARGET, f"weakest: {name} against a copy with ~20 % of its A.P. removed"
+
+        attempt("Rag'Narok 2 full list vs cut copy (weakest sample)", ">= 65 %", "%", full_vs_cut)
+        if not as_json and "result" in credible:
+            print("\n".join(credible["result"].lines()), flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if as_json:

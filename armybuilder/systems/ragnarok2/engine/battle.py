@@ -1,66 +1,84 @@
-"""Whole Rag'Narok 2 battles on an abstract battlefield, fast enough for thousands of games.
+"""Whole Rag'Narok 2 battles on an abstract battlefield: the game loop and the engine's map.
+
+The package, by what each module holds
+--------------------------------------
+- :mod:`.state`: the battle state — units (:class:`~.state.Fighting`), their fighter types
+  (:class:`~.state.Group`: the troops, each Character and each independent with its own
+  characteristics, combat dice, Wound levels and abilities), positions, spirit, orders;
+  building a side from a list.
+- :mod:`.chance`: the game's dice (uniforms from the injected generator);
+  :mod:`.fray`: the fray's pure pieces — contact model, dice sharing, and every chance step of a
+  combat as an explicit outcome distribution ``[(probability, outcome)]`` that the battle
+  samples and an exact calculator can enumerate; :mod:`.tables`: memoised rule tables (contest
+  columns, tests, balance rows, aim), keyed by value; :mod:`.wounds`: dealing Wounds.
+- Rules by phase, one mixin each: :mod:`.strategic` (leadership, tactical roll, orders,
+  tactics, rallying, Mutagenic dice), :mod:`.movement` (activations, assaults, Courage tests,
+  flight), :mod:`.shooting`, :mod:`.combat` (frays, combats, exchanges), :mod:`.outcome`
+  (outcome of the fray, morale, rout, push on, Implacable), :mod:`.mystic_phase` (rituals,
+  communions, mana and faith), :mod:`.maintenance`.
+- The players: :mod:`.policy` (the interface every choice goes through; one policy per side,
+  so two policies can play each other) and :mod:`.ai` (the yardsticks of the classic policy).
+- :mod:`.credibility`: mirror matches, full lists against cut copies, the samples' matrix.
 
 The battlefield model
 ---------------------
-- **One axis.** The table is 120 cm deep; each army deploys its units on a line
-  20 cm from its own edge, so the armies start 80 cm apart (Scouts deploy 20 cm
-  further forward).  Distances between units are read along that axis only: no
-  lateral geometry, no terrain, no altitude, every unit sees every unit (so line
-  of sight, Consciousness, hidden Scouts and partial cover play no part).
-- **Movement** (seed: Movement table): March = MOV, Run, Charge and Engagement =
-  MOV × 2, where a unit's MOV is that of its slowest member.  An assault reaches
-  its target when the distance is at most MOV × 2; a failed charge runs MOV × 2
-  towards the target and Disorganizes the unit.
-- **Fronts and contact.** A scattered unit can bring all its fighters into
-  contact; a close unit fights with its front, ``max(5, ⌈n/2⌉)`` fighters wide
-  (two ranks), and never more than twice the enemy's front plus one.  Wounds go
-  to the fighters in contact first; the surplus spreads over the rest of a
-  scattered unit but is lost against a close one (seed: Exchange).  A unit
-  engaged by several enemies shares its fighters in contact between them.
-- **Shooting** uses the weapon's short / medium / long bands on the distance
-  between the two units (one volley per band that holds shooters, nearest
-  first); a close unit shoots with its two front ranks only; a volley never
-  eliminates more fighters than the target has.  Aim difficulties and modifiers
-  come from the catalogue's shooting table (+1 after a Support (dynamic)
-  march).  Shooting into a fray sends half the hits (rounded down) to the
-  friendly units in it.
-- **Leadership auras** are distances along the axis: a unit is in a commander's
-  (war staff's) aura when its distance to the commander's unit is at most X.
-- **Flight**: a routed unit flees MOV × 2 towards its own edge and is eliminated
-  when it crosses it.
+- **One axis.** The table is 120 cm deep; each army deploys its units on a line 20 cm from its
+  own edge (Scouts 20 cm further forward). Distances are read along that axis only: no
+  lateral geometry, no terrain, no altitude, every unit sees every unit.
+- **Movement** (seed: Movement table): March = MOV, Run, Charge and Engagement = MOV × 2 (the
+  slowest member's MOV). An assault reaches its target within MOV × 2; a failed charge runs and
+  Disorganizes. A close unit that assaults is scattered at the end of its assault move (seed:
+  Orientation at the end of a move) until it is free of any opponent and re-forms at its push on.
+- **Contact** (see :mod:`.fray`): a scattered unit can bring every fighter into contact, a close
+  one its front (two ranks, at least 5 wide); independents lead the front; a unit engaged by
+  several enemies splits its front between them; each side of a pair brings at most twice the
+  other's fighters plus one; fighters touch along a common line.
+- **The fray** (seed: Combat phase): combats between fighter types, picked in turn; combat dice
+  shared between a fighter's combats (never rolled twice; DEF 0 where it kept none); an
+  Initiative test per combat (+3 after any successful charge); the first striker's losses are
+  removed before the reply; Wounds go to the opponents in contact, the surplus spreads over a
+  scattered unit and is lost on a close one; extra exchanges for the fighters that used a die and
+  are still in contact. Outcome per pair of units designated in turn, morale by balance of
+  Power; rout eliminates the fighters in contact and the others flee MOV × 2; routed units are
+  never designated; push on; Implacable combats.
+- **Shooting** uses the weapon's bands on the distance; Aim difficulties and modifiers from the
+  catalogue's table; half the hits of a volley into a fray go to the friends in it.
+- **Leadership auras** are distances along the axis; only Valiant commanders share; standard
+  bearer, musician and war staff bonuses go on the final result; the Commander-in-Chief's
+  privilege within his aura; routed units rally with the auras they stand in.
+- **Victory** (the seed names none): after six rounds, or when an army has no unit left that
+  still fights, the side that eliminated or routed the larger share of the enemy army's A.P.
+  wins; shares closer than 5 points are a draw.
 
-Each round follows the seed: strategic phase (orders, tactical roll on the
-tactical table, tactics bought at the catalogue's cost and given to units,
-orders for tactical points, rallying), activation phase (alternating
-activations, the winner of the tactical roll first, passes for the player with
-fewer units; assaults with Courage tests and counter-charges, runs, volleys,
-rituals and communions with counter-magic and censure), combat phase (combat
-dice per fighter, Initiative with the +3 charge bonus, exchanges, wound
-allocation eliminating as many fighters as possible, extra exchanges, outcome of
-the fray and morale by balance of Power, Implacable combats), mystic phase (mana
-and Temporary Faith recovery) and maintenance (Fierce removals, Regeneration/X,
-Reinforcement).  A game ends after six rounds, or earlier when an army has no
-unit left that is neither routed nor gone; the side that eliminated or routed
-more A.P. wins (a gap under 5 % of the larger army is a draw).
+Remaining simplifications, each with its reason
+-----------------------------------------------
+- One axis, no terrain, no line of sight, no flanks or rear: the lists, not a table, are
+  what a playtest compares, and a 2-D table would cost the speed that makes playtests useful.
+  Consciousness, hidden Scouts, cover, obstacles and maneuvers have no effect for that reason.
+- Contact is a model (fronts, pairs, a common line), not base placement; who faces whom inside
+  a unit (independents first) is fixed, not chosen: the seed's placement depends on bases and
+  geometry the abstract field does not have.
+- A fighter's DEF in a combat is its type's: it is 0 only when none of the fighters of that
+  type in the combat kept a die there (the seed gives each fighter its own DEF; one roll per
+  combat needs one DEF).
+- A group keeps at most one wounded fighter (Wound levels): enough for the seed's allocation
+  (eliminate as many as possible finishes the wounded first); fighters regenerated together
+  come back whole but one.
+- Surplus Wounds on a scattered unit reach every fighter of the type (the seed: those within
+  2.5 cm, which a scattered unit's coherence makes nearly all).
+- Push on moves a free unit into an enemy still in the fray within MOV; the order of pushes is
+  the side that inflicted most Wounds first; a unit free of opponents pursues nobody else.
+- Implacable combats take the Implacable fighter types still in contact after the outcome.
+- Mutagenic bonuses go to ATT only (the AI's use of them); Concentration to ATT.
+- Powers doubled in a charge are also those of the outcome's balance of Power in that round.
+- Tactics, rituals and communions act through data and named hooks (:mod:`.mystic_phase`);
+  teleportation, telluric manipulation and the oracle of destiny do nothing on one axis.
+- Abilities outside the seeds (Confrontation cards) are listed as unhandled, not simulated.
+- The AI (policies) is a heuristic player; its choices are legal, not optimal.
 
-The AI: every unit with an order source gets one order a round — Assault when a
-target within MOV × 2 promises more A.P. (its mean Wounds, from the exact dice)
-than it costs, Support when marksmen have a target within range (+ a march) or
-magicians/faithful have something to cast, Reaction to counter-charge a faster
-enemy or to counter spells and communions, else Progress (run towards the
-nearest enemy, stopping outside the reach of one it would lose against).
-Tactical points buy tactics for the units that gain most from them (pros, and
-cons for rank I units), then orders for units without a leader.  Charges pick
-the best target in reach; volleys the target worth most A.P. per shot.
-
-Abilities act through the named hooks of :mod:`.abilities`; tactics through
-their ``effects`` data; rituals and communions through the effect hooks named
-by their ids in :data:`RITUAL_EFFECTS` and :data:`COMMUNION_EFFECTS`.
-
-All randomness comes from the injected ``numpy.random.Generator``: uniforms are
-drawn in blocks and exact distributions (shared with the odds calculator) are
-sampled by inverse CDF in pure Python, so a game costs a few milliseconds
-(``armybuilder bench`` measures it).
+All randomness comes from the injected ``numpy.random.Generator``; every choice is broken by a
+stable order (unit and group indices, integer scores), so fixed-seed games are the same on any
+number of workers (committed digests: ``tests/ragnarok2/r2_digests.json``).
 """
 
 from __future__ import annotations
