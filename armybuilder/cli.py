@@ -473,7 +473,11 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         _out(json.dumps(payload, indent=2, ensure_ascii=False))
         return EXIT_OK
     low, high = summary.interval
-    _out(f"{lf.army.name} vs {opponent.army.name}: {summary.games} games (seed {summary.seed})")
+    points = summary.as_json()["points"]
+    _out(
+        f"{lf.army.name} ({points['list']:g} pts) vs {opponent.army.name} ({points['opponent']:g} pts):"
+        f" {summary.games} games (seed {summary.seed})"
+    )
     _out(f"wins {summary.wins}, draws {summary.draws}, losses {summary.losses}")
     _out(f"win rate {summary.win_rate:.1%} (95 % Wilson interval {low:.1%}–{high:.1%}; a draw counts half)")
     _out(f"mean rounds {summary.mean_rounds:.2f}")

@@ -95,6 +95,7 @@ from ..catalog import Profile, R2Catalog
 from .ai import AIRules
 from .chance import Dice
 from .combat import CombatRules
+from .line_ai import LinePolicy
 from .maintenance import MaintenanceRules
 from .movement import ActivationPhase
 from .mystic_phase import COMMUNION_EFFECTS, RITUAL_EFFECTS, MysticEffect, MysticRules  # noqa
@@ -145,7 +146,7 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         rounds: int = MAX_ROUNDS, policies: tuple[Policy, Policy] | None = None,
     ) -> None:  # fmt: skip
         self.cat = cat
-        self.policies = policies if policies is not None else (Policy(), Policy())
+        self.policies = policies if policies is not None else (LinePolicy(), LinePolicy())
         self.data: R2Catalog = cat.data  # type: ignore[assignment]
         self.table = cat.hash
         if self.table not in _TABLES:

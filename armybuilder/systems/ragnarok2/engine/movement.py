@@ -162,6 +162,9 @@ class ActivationPhase:
             step = 0.0
         if not step < distance:
             step = distance
+        limit = self.policies[u.side].advance_limit(self, u)
+        if limit is not None:
+            step = max(0.0, min(step, limit))  # the player keeps it with the line
         u.pos = pos + math.copysign(step, gap)
 
     def flee(self, u: Fighting, away_from: Fighting | None = None) -> None:
@@ -243,7 +246,7 @@ class ActivationPhase:
         if not foes:
             return
         reach = u.mov * 2.0  # (a float bound: see update_leadership(); toward() moves the same)
-        target, _ = self.best_charge_target(u, foes, reach)
+        target = self.policies[u.side].charge_target(self, u, foes, reach)
         if target is None:
             target = min(foes, key=lambda e: self.distance(u, e))
             self.toward(u, target.pos, reach)

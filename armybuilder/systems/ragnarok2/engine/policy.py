@@ -46,6 +46,10 @@ class Policy:
     def charge_target(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> Fighting | None:
         return b.best_charge_target(unit, foes, reach)[0]
 
+    def advance_limit(self, b: Battle, unit: Fighting) -> float | None:
+        """How far a unit under Progress may run forward this activation (None: as far as it can)."""
+        return None
+
     # -- combat phase --------------------------------------------------------
 
     def pick_fray(self, b: Battle, side: int, frays: list[list[Fighting]]) -> list[Fighting]:

@@ -246,7 +246,7 @@ class StrategicPhase:
                     continue
                 if u.has_leader:
                     # (an engaged unit: choose_order()'s first answer, without the call)
-                    u.order = "assault" if u.engaged else self.choose_order(u, foes, spots)
+                    u.order = "assault" if u.engaged else self.policies[side].choose_order(self, u, foes, spots)
                 else:
                     if commanders is None:
                         commanders = [
@@ -256,14 +256,14 @@ class StrategicPhase:
                     pos = u.pos
                     for c in commanders:
                         if abs(pos - c.pos) <= c.commander_x:  # type: ignore[operator]
-                            u.order = self.choose_order(u, foes, spots)
+                            u.order = self.policies[side].choose_order(self, u, foes, spots)
                             break
                 if not u.order:
                     unordered.append(u)
             for u in unordered:
                 if points[side] < 1:
                     break
-                order = self.choose_order(u, foes, spots)
+                order = self.policies[side].choose_order(self, u, foes, spots)
                 if order:
                     u.order, u.order_by_points = order, True
                     points[side] -= 1
