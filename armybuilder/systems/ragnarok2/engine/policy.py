@@ -82,11 +82,22 @@ class Policy:
     def pick_combat(self, b: Battle, side: int, pending: list[CombatKey], fighters: dict[int, list[Fighter]]) -> CombatKey:
         """The combat where this side's type expects the best exchange of A.P. (dice × value)."""
 
+        if len(pending) == 1:
+            return pending[0]
+        # The live dice of each side in each pending combat, in one pass over the fray.
+        wanted = set(pending)
+        dice: dict[CombatKey, list[int]] = {key: [0, 0] for key in pending}
+        for uk, row in fighters.items():
+            for f in row:
+                if f.alive:
+                    for key, n in f.dice.items():
+                        if key in wanted:
+                            dice[key][0 if key[0] == uk else 1] += n
+
         def value(key: CombatKey) -> tuple[int, CombatKey]:
             ka, ga, kb, gb = key
             a, c = b.unit_of(ka), b.unit_of(kb)
-            dice_a = sum(f.dice.get(key, 0) for f in fighters.get(ka, ()) if f.alive)
-            dice_c = sum(f.dice.get(key, 0) for f in fighters.get(kb, ()) if f.alive)
+            dice_a, dice_c = dice[key]
             mine = dice_a * self.combat_value(b, a, ga, c, gb) - dice_c * self.combat_value(b, c, gb, a, ga)
             return (-(mine if a.side == side else -mine), key)
 
