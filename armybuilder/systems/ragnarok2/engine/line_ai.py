@@ -10,7 +10,8 @@ Three habits on top of the classic player's (:class:`.policy.Policy`):
   under a Progress order.
 - **Supports move with the line.** A unit under Progress stops where it would stand more than
   a few centimetres ahead of its side's line (the median position of its standing units),
-  so that no unit arrives alone in reach of the whole enemy army.
+  so that no unit arrives alone in reach of the whole enemy army — unless the enemy has clearly
+  more marksmen, when waiting under its fire loses and the whole line runs and charges.
 - **Targets on the exchange.** Charge targets are ranked on the exchange expected (A.P. it
   inflicts minus A.P. it suffers) with the number of friends able to join as a tie-breaker.
 
@@ -37,8 +38,16 @@ def _reach(u: Fighting) -> float:
     return (u._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0
 
 
+def _marksmen(b: Battle, side: int) -> int:
+    return sum(g.count for u in b.sides[side] if u.alive and u.state != "rout" for g in u.shooting_groups)
+
+
 class LinePolicy(Policy):
     name = "line"
+
+    def outshot(self, b: Battle, side: int) -> bool:
+        """The enemy has clearly more marksmen: waiting under its fire loses, so close in fast."""
+        return 2 * _marksmen(b, 1 - side) > 3 * _marksmen(b, side)
 
     def outnumbered(self, b: Battle, unit: Fighting, target: Fighting) -> tuple[int, int]:
         """(enemies able to join the fight at the target's spot, friends able to join it)."""
@@ -69,7 +78,7 @@ class LinePolicy(Policy):
         if target is None:
             return "reaction"
         enemies, friends = self.outnumbered(b, unit, target)
-        if enemies > friends and b.round < LATE_ROUND:
+        if enemies > friends and b.round < LATE_ROUND and not self.outshot(b, unit.side):
             mine, theirs = b._exchange_values(unit, target)
             risk = (enemies - friends) * theirs
             if _score(mine - theirs) <= _score(risk):
@@ -94,6 +103,8 @@ class LinePolicy(Policy):
         def forward(f: Fighting) -> float:
             return f.pos if f.side == 0 else TABLE_DEPTH - f.pos
 
+        if self.outshot(b, unit.side):
+            return None  # under the enemy's fire the whole line runs
         line = sorted(forward(f) for f in b.sides[unit.side] if f.alive and f.state != "rout" and not f.engaged and f is not unit)
         if not line:
             return None
