@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from .state import Fighting
 
 LINE_LEAD = 6.0  # cm a unit under Progress may stand ahead of its side's line
-LATE_ROUND = 4  # from this round on, waiting wins nothing: charge anyway (six rounds a game)
+LATE_ROUND = 2  # from this round on, waiting wins nothing: charge anyway (measured: later made games passive and drawn)
+GANG_MARGIN = 0  # enemies beyond the friends able to join that make a charge a gang-up
 
 
 def _reach(u: Fighting) -> float:
@@ -78,7 +79,7 @@ class LinePolicy(Policy):
         if target is None:
             return "reaction"
         enemies, friends = self.outnumbered(b, unit, target)
-        if enemies > friends and b.round < LATE_ROUND and not self.outshot(b, unit.side):
+        if enemies > friends + GANG_MARGIN and b.round < LATE_ROUND and not self.outshot(b, unit.side):
             mine, theirs = b._exchange_values(unit, target)
             risk = (enemies - friends) * theirs
             if _score(mine - theirs) <= _score(risk):
