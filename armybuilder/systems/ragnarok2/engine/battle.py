@@ -138,7 +138,7 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         "winner_of_roll", "scores", "cic_index", "cic_profile", "temporary_cic", "dis_penalty",
         "aura_units", "mystic_units", "outcome_rows", "fear_rows", "round", "field_effects",
         "_expected", "_gains", "_tactic_cost", "_tactical_memo", "_mystic_sums", "_charge_bound",
-        "_cic_seen", "_upkeep", "policies",
+        "_cic_seen", "_upkeep", "policies", "round_memo",
     )  # fmt: skip
 
     def __init__(
@@ -146,6 +146,7 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         rounds: int = MAX_ROUNDS, policies: tuple[Policy, Policy] | None = None,
     ) -> None:  # fmt: skip
         self.cat = cat
+        self.round_memo: dict = {}  # the players' answers that hold for a round (cleared each round)
         self.policies = policies if policies is not None else (LinePolicy(), LinePolicy())
         self.data: R2Catalog = cat.data  # type: ignore[assignment]
         self.table = cat.hash
@@ -257,6 +258,7 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
             self.field_effects = {}
             self._expected = {}
             self._gains = {}
+            self.round_memo = {}
             self.logging and self.say(f"— round {rounds} —")
             self.update_leadership()
             points = self.tactical_roll()

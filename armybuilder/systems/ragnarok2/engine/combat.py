@@ -238,6 +238,7 @@ class CombatRules:
                 for p, q in pair_touches(ca, cb):
                     fighters[ka][pos_a[p]].touches.append((kb, pos_b[q]))
                     fighters[kb][pos_b[q]].touches.append((ka, pos_a[p]))
+        preferred: dict[tuple, list] = {}  # the player's order of the same set of combats, asked once
         for uk, row in fighters.items():
             u = self.unit_of(uk)
             for f in row:
@@ -248,8 +249,11 @@ class CombatRules:
                     if key not in keys:
                         keys.append(key)
                 if keys:
-                    keys = self.policies[u.side].dice_order(self, u, f.group, keys)
-                    f.dice = share_dice(u.groups[f.group].dice_each, keys)
+                    ask = (uk, f.group, tuple(keys))
+                    order = preferred.get(ask)
+                    if order is None:
+                        order = preferred[ask] = self.policies[u.side].dice_order(self, u, f.group, keys)
+                    f.dice = share_dice(u.groups[f.group].dice_each, order)
         return fighters
 
     @staticmethod
@@ -280,10 +284,13 @@ class CombatRules:
         """Every combat of the fray, picked in turn, the winner of the tactical roll first (seed:
         Picking the fray and the combat)."""
         pending = self.combats_of(fighters)
+        # Each player ranks the combats once, as the fray stands when it begins.
+        ranks = [self.policies[side].combat_order(self, side, pending, fighters) for side in (0, 1)]
+        done: set = set()
         picker = self.winner_of_roll
-        while pending:
-            key = self.policies[picker].pick_combat(self, picker, pending, fighters)
-            pending.remove(key)
+        for _ in range(len(pending)):
+            key = next(k for k in ranks[picker] if k not in done)
+            done.add(key)
             self.resolve_combat(key, fighters, wounds, charge)
             picker = 1 - picker
 

@@ -47,8 +47,13 @@ class LinePolicy(Policy):
     name = "line"
 
     def outshot(self, b: Battle, side: int) -> bool:
-        """The enemy has clearly more marksmen: waiting under its fire loses, so close in fast."""
-        return 2 * _marksmen(b, 1 - side) > 3 * _marksmen(b, side)
+        """The enemy has clearly more marksmen: waiting under its fire loses, so close in fast
+        (counted once a round, at the player's first question)."""
+        key = ("outshot", side)
+        known = b.round_memo.get(key)
+        if known is None:
+            known = b.round_memo[key] = 2 * _marksmen(b, 1 - side) > 3 * _marksmen(b, side)
+        return known
 
     def outnumbered(self, b: Battle, unit: Fighting, target: Fighting) -> tuple[int, int]:
         """(enemies able to join the fight at the target's spot, friends able to join it)."""

@@ -79,11 +79,11 @@ class Policy:
 
         return sorted(keys, key=value)
 
-    def pick_combat(self, b: Battle, side: int, pending: list[CombatKey], fighters: dict[int, list[Fighter]]) -> CombatKey:
-        """The combat where this side's type expects the best exchange of A.P. (dice × value)."""
-
+    def combat_order(self, b: Battle, side: int, pending: list[CombatKey], fighters: dict[int, list[Fighter]]) -> list[CombatKey]:
+        """This side's order of the fray's combats (it picks the first not yet resolved when its
+        turn comes): the combats where its type expects the best exchange of A.P. first."""
         if len(pending) == 1:
-            return pending[0]
+            return list(pending)
         # The live dice of each side in each pending combat, in one pass over the fray.
         wanted = set(pending)
         dice: dict[CombatKey, list[int]] = {key: [0, 0] for key in pending}
@@ -101,7 +101,7 @@ class Policy:
             mine = dice_a * self.combat_value(b, a, ga, c, gb) - dice_c * self.combat_value(b, c, gb, a, ga)
             return (-(mine if a.side == side else -mine), key)
 
-        return min(pending, key=value)
+        return sorted(pending, key=value)
 
     def designate(self, b: Battle, side: int, pairs: list[tuple[int, int]], wounds: dict[tuple[int, int], int]) -> tuple[int, int]:
         """Outcome of the fray: first the pairs this side won (the hardest morale roll for the
