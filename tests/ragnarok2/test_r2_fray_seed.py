@@ -77,7 +77,7 @@ def test_contact_model_is_symmetric_and_bounded():
     """A base touches two or three enemy bases: each side brings at most twice the other's plus one."""
     assert pair_widths(10, 3) == (7, 3)
     assert pair_widths(1, 4) == (1, 3)
-    assert pair_touches(3, 3) == [(0, 0), (1, 1), (2, 2)]
+    assert pair_touches(3, 3) == ((0, 0), (1, 1), (2, 2))
     assert sorted(q for p, q in pair_touches(1, 3)) == [0, 1, 2]  # a lone fighter touches them all
     assert split_front(6, 2) == [[0, 1, 2], [3, 4, 5]]
     assert split_front(1, 3) == [[0], [0], [0]]  # one fighter between three enemies

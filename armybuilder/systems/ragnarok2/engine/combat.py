@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from .chance import _BLOCK, _bisect_right  # noqa: F401
 from .dice import ContestColumn
-from .fray import Fighter, pair_touches, pair_widths, share_dice, split_front, unit_key
+from .fray import Fighter, _split_front, pair_touches, pair_widths, share_dice, unit_key
 from .state import Fighting, Group
 from .tables import _column, _contest_cdf, _opposed_p
 from .wounds import _wound_one_group, allocate_wounds
@@ -213,7 +213,7 @@ class CombatRules:
             order: list[int] = []
             fallen: list[int] = []
             for g in u.ordered:  # independents first: they lead the contact
-                gi = next(i for i, h in enumerate(u.groups) if h is g)
+                gi = u.groups.index(g)  # (groups compare by identity: eq=False)
                 if only is not None and gi not in only.get(uk, ()):
                     continue
                 order += [gi] * g.count
@@ -223,7 +223,7 @@ class CombatRules:
             order += fallen  # where they fell, in contact
             fighters[uk] = [Fighter(uk, pos, gi, alive=pos < live, fierce=pos >= live) for pos, gi in enumerate(order)]
             enemies = [j for j in sorted(u.engaged) if self.sides[1 - u.side][j].alive]
-            faced[uk] = dict(zip(enemies, split_front(len(order), len(enemies)), strict=True))
+            faced[uk] = dict(zip(enemies, _split_front(len(order), len(enemies)), strict=True))
         for a in units:
             if a.side != 0:
                 continue

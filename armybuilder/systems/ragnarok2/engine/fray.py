@@ -144,7 +144,16 @@ def unit_key(side: int, index: int) -> int:
     return side * 1000 + index
 
 
+@lru_cache(maxsize=4096)
+def _split_front(front: int, enemies: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(x) for x in _split_front_lists(front, enemies))
+
+
 def split_front(front: int, enemies: int) -> list[list[int]]:
+    return [list(x) for x in _split_front(front, enemies)]
+
+
+def _split_front_lists(front: int, enemies: int) -> list[list[int]]:
     """Front positions facing each of *enemies* units, in enemy order.
 
     Enough fighters: consecutive blocks as even as possible (the first enemies get the odd
@@ -162,9 +171,10 @@ def split_front(front: int, enemies: int) -> list[list[int]]:
     return [[k * front // enemies] for k in range(enemies)]
 
 
-def pair_touches(ca: int, cb: int) -> list[tuple[int, int]]:
+@lru_cache(maxsize=4096)
+def pair_touches(ca: int, cb: int) -> tuple[tuple[int, int], ...]:
     """(p, q) pairs of touching fighters when *ca* fighters face *cb* along a common line."""
-    return [(p, q) for p in range(ca) for q in range(cb) if p * cb < (q + 1) * ca and q * ca < (p + 1) * cb]
+    return tuple((p, q) for p in range(ca) for q in range(cb) if p * cb < (q + 1) * ca and q * ca < (p + 1) * cb)
 
 
 def pair_widths(front_a: int, front_b: int) -> tuple[int, int]:
