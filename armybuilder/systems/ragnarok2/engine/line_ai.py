@@ -92,17 +92,25 @@ class LinePolicy(Policy):
         return "assault"
 
     def charge_target(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> Fighting | None:
-        best, best_key = None, None
+        scored = []
         for e in foes:
             if not e.alive or e.state == "gone" or abs(e.pos - unit.pos) > reach:
                 continue
             mine, theirs = b._exchange_values(unit, e)
             gain = mine - theirs + (e.points if e.state == "rout" else 0) + (0.25 * e.points if e.engaged else 0)
-            enemies, friends = self.outnumbered(b, unit, e)
-            key = (-_score(gain), enemies - friends, e.index)
-            if best_key is None or key < best_key:
-                best, best_key = e, key
-        return best
+            scored.append((-_score(gain), e.index, e))
+        if not scored:
+            return None
+        best = min(s[0] for s in scored)
+        tied = [s for s in scored if s[0] == best]
+        if len(tied) == 1:
+            return tied[0][2]
+        # Equal exchanges: the target where fewer enemies than friends can join, then the index.
+        return min(tied, key=lambda s: (self._balance(b, unit, s[2]), s[1]))[2]
+
+    def _balance(self, b: Battle, unit: Fighting, target: Fighting) -> int:
+        enemies, friends = self.outnumbered(b, unit, target)
+        return enemies - friends
 
     def advance_limit(self, b: Battle, unit: Fighting) -> float | None:
         # Positions read forward from each side's own edge, so both sides reckon alike.
