@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def _cic_facts(cat: Catalogue, p: Profile) -> tuple[int, bool]:
     """(rank category, has Leadership/X) of a Commander-in-Chief, cached."""
-    key = (id(cat), id(p))
+    key = (cat.hash, p.id)  # by value: the catalogue's content hash and the profile id
     facts = _CIC.get(key)
     if facts is None:
         if len(_CIC) > 1024:

@@ -116,6 +116,7 @@ from .tables import (  # noqa: E402,F401
     _test_p,
     aim_difficulty,
     balance_of_power,
+    balance_rows,  # noqa: E402
     combat_dice,
     power_of,
     row_value,
@@ -179,15 +180,13 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         # Units with magicians, faithful, Devotion or Martyr (fixed for the game): the mystic phase's only concern.
         self.mystic_units = [[a[i] for i in info_a["mystic_at"]], [b[i] for i in info_b["mystic_at"]]]
         tables = self.data.tables
-        rows = _ROWS.get(id(tables))
-        if rows is None or rows[0] is not tables:
+        rows = _ROWS.get(self.table)  # by the catalogue's content hash
+        if rows is None:
             if len(_ROWS) > 32:
                 _ROWS.clear()
             # Tuples: row_value() takes a tuple as already sorted (strongest balance first).
-            rows = _ROWS[id(tables)] = (
-                tables,
-                tuple(sorted(tables.outcome_of_fray, key=lambda r: -r.ratio)),
-                tuple(sorted(tables.fear_balance, key=lambda r: -r.ratio)),
+            rows = _ROWS[self.table] = (
+                tables, balance_rows(tables.outcome_of_fray), balance_rows(tables.fear_balance)
             )
         self.outcome_rows, self.fear_rows = rows[1], rows[2]
         self.round = 0

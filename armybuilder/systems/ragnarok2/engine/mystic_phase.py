@@ -25,9 +25,9 @@ if TYPE_CHECKING:
 
 def _knows_ritual(p: Profile, ritual) -> bool:
     """Element and path of the magician fit the ritual (memoised: profiles and rituals are immutable)."""
-    key = (id(p), id(ritual))
+    key = ("ritual", p.id, tuple(p.elements), p.path, ritual.id, ritual.element, ritual.path)  # by value
     known = _MYSTIC_FIT.get(key)
-    if known is None or known[0] is not p or known[1] is not ritual:
+    if known is None:
         fits = ritual.element.lower() in (e.lower() for e in p.elements) and (
             p.path is None or p.path.lower() == ritual.path.lower()
         )
@@ -39,9 +39,9 @@ def _knows_ritual(p: Profile, ritual) -> bool:
 
 def _may_call(p: Profile, communion) -> bool:
     """Cult and aspects of the faithful fit the communion (memoised like _knows_ritual)."""
-    key = (id(p), id(communion))
+    key = ("communion", p.id, p.cult, str(p.aspects), communion.id, communion.cult, tuple(communion.aspects))  # by value
     known = _MYSTIC_FIT.get(key)
-    if known is None or known[0] is not p or known[1] is not communion:
+    if known is None:
         fits = (
             communion.cult.lower() == "universal" or (p.cult or "").lower() == communion.cult.lower()
         ) and any(getattr(p.aspects, a.lower(), 0) >= 1 for a in communion.aspects)

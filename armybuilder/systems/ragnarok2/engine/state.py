@@ -175,11 +175,11 @@ class Fighting:
         groups = [g.copy() for g in self.groups]
         layout = self.layout
         if layout is None:
-            where = {id(g): i for i, g in enumerate(self.groups)}
+            where = self.groups.index  # (groups compare by identity: eq=False)
             layout = self.layout = (
-                where[id(self.troops)] if self.troops is not None else None,
-                tuple(where[id(g)] for g in self.ordered),
-                tuple(where[id(g)] for g in self.shooting_groups),
+                where(self.troops) if self.troops is not None else None,
+                tuple(where(g) for g in self.ordered),
+                tuple(where(g) for g in self.shooting_groups),
             )
         troops_at, ordered_at, shooting_at = layout
         f.side, f.name, f.groups, f.formation, f.cost = self.side, self.name, groups, self.formation, self.cost

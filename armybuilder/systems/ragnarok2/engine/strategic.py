@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def _cic_facts(cat: Catalogue, p: Profile) -> tuple[int, bool]:
     """(rank category, has Leadership/X) of a Commander-in-Chief, cached."""
-    key = (id(cat), id(p))
+    key = (cat.hash, p.id)  # by value: the catalogue's content hash and the profile id
     facts = _CIC.get(key)
     if facts is None:
         if len(_CIC) > 1024:
@@ -130,11 +130,11 @@ class StrategicPhase:
         table = self.data.tables.tactical
         memo = self._tactical_memo  # {(total, category, staffs): points} of this tactical table
         if memo is None and table is not None and table.rows:
-            rows = _TACTICAL_ROWS.get(id(table))
-            if rows is None or rows[0] is not table:
+            rows = _TACTICAL_ROWS.get(self.table)  # by the catalogue's content hash
+            if rows is None:
                 if len(_TACTICAL_ROWS) > 32:
                     _TACTICAL_ROWS.clear()
-                rows = _TACTICAL_ROWS[id(table)] = (table, {})
+                rows = _TACTICAL_ROWS[self.table] = (table, {})
             memo = self._tactical_memo = rows[1]  # the catalogue's: kept for the game
         for side in (0, 1):
             units = self.sides[side]
@@ -296,11 +296,11 @@ class StrategicPhase:
                         rank1[k] = rank1.get(k, 0) + v
                 # AI weights by situation, indexed fighting * 4 + moving * 2 + shaken (see buy_and_give_tactics)
                 weights = {
-                    id(effects): [
+                    which: [
                         _effect_weight(tuple(effects.items()), f, m, sh)
                         for f in (False, True) for m in (False, True) for sh in (False, True)
                     ]
-                    for effects in (pros, rank1)
+                    for which, effects in (("pros", pros), ("rank1", rank1))
                 }
                 to_enemy = tactic.effects.get("to_enemy", 0) > 0
                 # Signed weights (a tactic given to the enemy gains its opposite): -(w * s) == (-w) * s exactly.
@@ -308,9 +308,9 @@ class StrategicPhase:
                 cached.append(
                     (
                         tactic, to_enemy, "rally" in tactic.effects, pros, rank1,
-                        weights[id(pros)], weights[id(rank1)],
+                        weights["pros"], weights["rank1"],
                         tactic.min_rank_category, tactic.formation, tactic.scheme, tactic.min_effective,
-                        signed[id(pros)], signed[id(rank1)],
+                        signed["pros"], signed["rank1"],
                         tactic.min_rank_category is None and tactic.formation is None
                         and tactic.scheme is None and tactic.min_effective is None,  # no condition to test
                         tactic.id, tactic.name,  # (read once here, not once per offer)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import operator
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -202,21 +203,22 @@ def row_value(rows, ratio: int, lower: int = 0, default: int = 8) -> int:
     return ordered[index + lower if index + lower < last else last].value
 
 
-_ROW_VALUES: dict[tuple[int, int, int], tuple[tuple, int]] = {}  # (id(rows), ratio, lower) -> (rows, value)
+class BalanceRow(NamedTuple):
+    """One row of a balance-of-Power table, by value (hashable: memos key on the rows themselves)."""
+
+    ratio: int
+    value: int
 
 
-def _row_value(rows: tuple, ratio: int, lower: int = 0) -> int:
-    """row_value() of a non-empty sorted rows tuple, memoised (the rows are catalogue data, never
-    mutated; the tuple's identity is checked like the other memos keyed by id)."""
-    key = (id(rows), ratio, lower)
-    known = _ROW_VALUES.get(key)
-    if known is not None and known[0] is rows:
-        return known[1]
-    value = row_value(rows, ratio, lower)
-    if len(_ROW_VALUES) > 1024:
-        _ROW_VALUES.clear()
-    _ROW_VALUES[key] = (rows, value)
-    return value
+def balance_rows(rows) -> tuple[BalanceRow, ...]:
+    """A catalogue table's rows as value tuples, strongest balance first."""
+    return tuple(BalanceRow(r.ratio, r.value) for r in sorted(rows, key=lambda r: -r.ratio))
+
+
+@lru_cache(maxsize=1024)
+def _row_value(rows: tuple[BalanceRow, ...], ratio: int, lower: int = 0) -> int:
+    """row_value() of sorted value rows, memoised by value."""
+    return row_value(rows, ratio, lower)
 
 
 def aim_difficulty(
@@ -228,10 +230,6 @@ def aim_difficulty(
     ``partly-visible``, ``large-target``, ``very-large-target``; the seed's values
     when the table lacks one).
     """
-    key = (id(data), band, target_size, moved, partial)
-    known = _AIM.get(key)
-    if known is not None and known[0] is data:
-        return known[1]
     bands, mods = _shooting_table(data)
     difficulty = bands.get(band, DEFAULT_RANGES[band])
     if moved:
@@ -242,14 +240,9 @@ def aim_difficulty(
         difficulty += mods["large"]
     elif target_size in VERY_LARGE:
         difficulty += mods["very-large"]
-    if len(_AIM) > 4096:
-        _AIM.clear()
-    _AIM[key] = (data, difficulty)
     return difficulty
 
 
-_SHOOTING: dict[int, tuple[dict[str, int], dict[str, int]]] = {}
-_AIM: dict[tuple, tuple[R2Catalog, int]] = {}  # aim_difficulty() answers, keyed with id(data)
 _MODIFIER_IDS = {
     "moved": ("moved",),
     "partial": ("partly-visible", "partially-visible"),
@@ -260,20 +253,16 @@ _MODIFIER_DEFAULTS = {"moved": 1, "partial": 1, "large": -1, "very-large": -2}
 
 
 def _shooting_table(data: R2Catalog) -> tuple[dict[str, int], dict[str, int]]:
-    key = id(data)
-    cached = _SHOOTING.get(key)
-    if cached is None or len(_SHOOTING) > 32:
-        table = data.tables.shooting
-        bands = {r.band: r.difficulty for r in table.ranges} if table is not None else dict(DEFAULT_RANGES)
-        found = {m.id: m.modifier for m in table.modifiers} if table is not None else {}
-        mods = {
-            name: next((found[i] for i in ids if i in found), _MODIFIER_DEFAULTS[name])
-            for name, ids in _MODIFIER_IDS.items()
-        }
-        if len(_SHOOTING) > 32:
-            _SHOOTING.clear()
-        cached = _SHOOTING[key] = (bands, mods)
-    return cached
+    """Range bands and modifiers of the catalogue's shooting table (few entries: read each time;
+    the hot callers keep their answers per template group)."""
+    table = data.tables.shooting
+    bands = {r.band: r.difficulty for r in table.ranges} if table is not None else dict(DEFAULT_RANGES)
+    found = {m.id: m.modifier for m in table.modifiers} if table is not None else {}
+    mods = {
+        name: next((found[i] for i in ids if i in found), _MODIFIER_DEFAULTS[name])
+        for name, ids in _MODIFIER_IDS.items()
+    }
+    return bands, mods
 
 
 _BAND_LABELS = {"short": "short range", "medium": "medium range", "long": "long range"}

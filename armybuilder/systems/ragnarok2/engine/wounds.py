@@ -55,7 +55,7 @@ def allocate_wounds(
     # then a dict by id(group).
     first_g: Group | None = None
     first_n = 0
-    per_group: dict[int, int] | None = None
+    per_group: dict[int, int] | None = None  # by the group's index in *groups*
     reach = in_contact
     while wounds > 0 and (reach > 0 or scattered):
         # The fighter closest to death (fewest Wound levels left); troops before Characters.
@@ -112,10 +112,11 @@ def allocate_wounds(
             first_n += n
         else:
             if per_group is None:
-                per_group = {id(first_g): first_n}
-            per_group[id(g)] = per_group.get(id(g), 0) + n
+                per_group = {groups.index(first_g): first_n}
+            gi = groups.index(g)
+            per_group[gi] = per_group.get(gi, 0) + n
     if per_group is None:
         return killed, ([(first_g, first_n)] if first_g is not None else []), wounds
-    return killed, [(g, per_group[id(g)]) for g in groups if id(g) in per_group], wounds
+    return killed, [(g, per_group[i]) for i, g in enumerate(groups) if i in per_group], wounds
 
 
