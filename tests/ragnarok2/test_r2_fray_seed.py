@@ -293,3 +293,18 @@ def test_push_on_brings_a_free_unit_into_the_fray(ecat):
     free.pos, busy.pos, enemy.pos = 55.0, 59.0, 60.0
     bt.push_on([free, busy, enemy], {(unit_key(0, 0), unit_key(1, 0)): 1})
     assert enemy.index in free.engaged and not free.loose
+
+
+def test_a_counter_charge_needs_its_charging_distance(ecat):
+    """Seed (Reaction (Counter-charge)): "If the unit is not within charging distance, it is
+    disorganized and the other unit charges"."""
+    outcomes = set()
+    for seed in range(40):
+        bt = battle(ecat, army("beasts", ("brontops", 3)), army("griffin", ("conscript", 5)), seed)
+        riders, conscripts = bt.sides[0][0], bt.sides[1][0]
+        conscripts.order = "reaction"
+        riders.pos = conscripts.pos - 25  # riders charge 30 cm; conscripts reach only 20 cm
+        bt.assault(riders)
+        assert riders.charged and not conscripts.charged  # the conscripts never charge first
+        outcomes.add(conscripts.state)
+    assert "disorganized" in outcomes

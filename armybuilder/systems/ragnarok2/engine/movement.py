@@ -266,9 +266,14 @@ class ActivationPhase:
                 _opposed_p(target.stat("ini"), u.stat("ini"), target.side == self.winner_of_roll)
             )
             if won:
-                self.logging and self.say(f"{target.name} counter-charges {u.name}")
-                self.resolve_charge(target, u)
-                return
+                # Seed (Reaction (Counter-charge)): the winner charges first; a counter-charger
+                # out of its charging distance is Disorganized and the assailant charges.
+                if abs(u.pos - target.pos) <= target.mov * 2.0:
+                    self.logging and self.say(f"{target.name} counter-charges {u.name}")
+                    self.resolve_charge(target, u)
+                    return
+                self.disorganize(target)
+                self.logging and self.say(f"{target.name} cannot reach {u.name} to counter-charge and is Disorganized")
         self.resolve_charge(u, target)
 
     def disorganize(self, u: Fighting) -> None:
