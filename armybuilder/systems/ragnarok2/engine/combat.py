@@ -254,6 +254,7 @@ class CombatRules:
                     if order is None:
                         order = preferred[ask] = self.policies[u.side].dice_order(self, u, f.group, keys)
                     f.dice = share_dice(u.groups[f.group].dice_each, order)
+                    f.combats = tuple(keys)
         return fighters
 
     @staticmethod
@@ -270,14 +271,12 @@ class CombatRules:
                         break
         return out
 
-    def combats_of(self, fighters: dict[int, list[Fighter]]) -> list[tuple[int, int, int, int]]:
+    @staticmethod
+    def combats_of(fighters: dict[int, list[Fighter]]) -> list[tuple[int, int, int, int]]:
         keys: set[tuple[int, int, int, int]] = set()
         for row in fighters.values():
             for f in row:
-                keys.update(f.dice)
-                for ek, epos in f.touches:
-                    e = fighters[ek][epos]
-                    keys.add((f.unit, f.group, ek, e.group) if f.unit < ek else (ek, e.group, f.unit, f.group))
+                keys.update(f.combats)
         return sorted(keys)
 
     def resolve_combats(self, fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], charge: bool = True) -> None:

@@ -136,6 +136,7 @@ class Fighter:
     group: int
     touches: list[tuple[int, int]] = field(default_factory=list)
     dice: dict[tuple[int, int, int, int], int] = field(default_factory=dict)
+    combats: tuple[tuple[int, int, int, int], ...] = ()  # every combat it joins, with or without dice
     alive: bool = True
     fierce: bool = False  # eliminated but still striking, ATT 0, until maintenance (Fierce, Possessed)
 

@@ -50,14 +50,8 @@ class OutcomeRules:
         self.fray_outcome(pairs, wounds, fighters)
         self.push_on(units, wounds)
 
-    @staticmethod
-    def fought_pairs(fighters: dict[int, list[Fighter]]) -> set[tuple[int, int]]:
-        out = set()
-        for uk, row in fighters.items():
-            for f in row:
-                for ek, _ in f.touches:
-                    out.add((min(uk, ek), max(uk, ek)))
-        return out
+    def fought_pairs(self, fighters: dict[int, list[Fighter]]) -> set[tuple[int, int]]:
+        return {(key[0], key[2]) for key in self.combats_of(fighters)}
 
     # -- outcome of the fray -------------------------------------------------
 
