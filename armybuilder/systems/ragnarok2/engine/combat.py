@@ -284,7 +284,14 @@ class CombatRules:
         Picking the fray and the combat)."""
         pending = self.combats_of(fighters)
         # Each player ranks the combats once, as the fray stands when it begins.
-        ranks = [self.policies[side].combat_order(self, side, pending, fighters) for side in (0, 1)]
+        tally: dict[tuple[int, int, int, int], list[int]] = {key: [0, 0] for key in pending}
+        for uk, row in fighters.items():
+            for f in row:
+                if f.alive:
+                    for key, n in f.dice.items():
+                        tally[key][0 if key[0] == uk else 1] += n
+        dice = {key: (v[0], v[1]) for key, v in tally.items()}
+        ranks = [self.policies[side].combat_order(self, side, pending, dice) for side in (0, 1)]
         done: set = set()
         picker = self.winner_of_roll
         for _ in range(len(pending)):

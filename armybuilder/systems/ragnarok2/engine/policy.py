@@ -19,7 +19,6 @@ from .tables import _mean_per_die
 
 if TYPE_CHECKING:
     from .battle import Battle
-    from .fray import Fighter
     from .state import Fighting
 
 CombatKey = tuple[int, int, int, int]
@@ -79,20 +78,12 @@ class Policy:
 
         return sorted(keys, key=value)
 
-    def combat_order(self, b: Battle, side: int, pending: list[CombatKey], fighters: dict[int, list[Fighter]]) -> list[CombatKey]:
+    def combat_order(self, b: Battle, side: int, pending: list[CombatKey], dice: dict[CombatKey, tuple[int, int]]) -> list[CombatKey]:
         """This side's order of the fray's combats (it picks the first not yet resolved when its
-        turn comes): the combats where its type expects the best exchange of A.P. first."""
+        turn comes): the combats where its type expects the best exchange of A.P. first.
+        *dice*: each combat's combat dice, (side of key[0], side of key[2])."""
         if len(pending) == 1:
             return list(pending)
-        # The live dice of each side in each pending combat, in one pass over the fray.
-        wanted = set(pending)
-        dice: dict[CombatKey, list[int]] = {key: [0, 0] for key in pending}
-        for uk, row in fighters.items():
-            for f in row:
-                if f.alive:
-                    for key, n in f.dice.items():
-                        if key in wanted:
-                            dice[key][0 if key[0] == uk else 1] += n
 
         def value(key: CombatKey) -> tuple[int, CombatKey]:
             ka, ga, kb, gb = key
