@@ -5,27 +5,11 @@ from __future__ import annotations
 import bisect
 from typing import TYPE_CHECKING
 
-from armybuilder.core.catalog import Catalogue
-
-from ..catalog import Profile
 from .state import Fighting, Group
-from .tables import _CIC, _die_mean, _effect_weight, _mean_per_die, _test_p, aim_difficulty
+from .tables import _die_mean, _effect_weight, _mean_per_die, _test_p, aim_difficulty
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
-
-def _cic_facts(cat: Catalogue, p: Profile) -> tuple[int, bool]:
-    """(rank category, has Leadership/X) of a Commander-in-Chief, cached."""
-    key = (cat.hash, p.id)  # by value: the catalogue's content hash and the profile id
-    facts = _CIC.get(key)
-    if facts is None:
-        if len(_CIC) > 1024:
-            _CIC.clear()
-        rank = cat.get("ranks", p.rank)
-        facts = _CIC[key] = (rank.category if rank is not None else 1, p.has_ability("leadership"))
-    return facts
-
-
 
 class AIRules:
     __slots__ = ()

@@ -76,7 +76,7 @@ def _mean_per_die(table: str, att_diff: int, str_diff: int, a_shift: int, w_shif
     return a * w * (0.5 if _column(table, att_diff, a_shift).halved else 1.0)
 
 
-_CIC: dict[tuple[int, int], tuple[int, bool]] = {}
+_CIC: dict[tuple[str, str], tuple[int, bool]] = {}  # (catalogue hash, profile id) -> (rank category, Leadership)
 
 
 
