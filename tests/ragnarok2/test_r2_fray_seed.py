@@ -308,3 +308,34 @@ def test_a_counter_charge_needs_its_charging_distance(ecat):
         assert riders.charged and not conscripts.charged  # the conscripts never charge first
         outcomes.add(conscripts.state)
     assert "disorganized" in outcomes
+
+
+def test_disengagement_as_the_seed_writes_it(ecat):
+    """Seed (Progress (Disengagement)): INI (8) or STR (8) less the lowest RES in contact; a
+    success eliminates the fighters engaged on two sides and the rest march away; a failure
+    leaves the unit unable to attack in the next combat phase."""
+    away = failed = 0
+    for seed in range(60):
+        bt = battle(ecat, army("griffin", ("conscript", 6)), army("beasts", ("warrior", 3), ("warrior", 3)), seed)
+        unit = bt.sides[0][0]
+        for e in bt.sides[1]:
+            engage(unit, e)
+            e.pos = unit.pos + 1
+        before = unit.count
+        bt.disengage(unit)
+        if unit.engaged:
+            failed += 1
+            assert unit.no_attack and unit.count == before
+            assert bt.fray(unit, bt.sides[1][0])[0] == 0  # no attack in the combat phase
+        else:
+            away += 1
+            assert unit.pos < bt.sides[1][0].pos - 1 and not unit.no_attack
+            assert unit.count <= before
+    assert away and failed
+    # Not after being charged this activation phase.
+    bt = battle(ecat, army("griffin", ("conscript", 6)), army("beasts", ("warrior", 3)))
+    unit = bt.sides[0][0]
+    engage(unit, bt.sides[1][0])
+    unit.was_charged = True
+    bt.disengage(unit)
+    assert unit.engaged and not unit.no_attack

@@ -40,7 +40,9 @@ The battlefield model
   scattered unit and is lost on a close one; extra exchanges for the fighters that used a die and
   are still in contact. Outcome per pair of units designated in turn, morale by balance of
   Power; rout eliminates the fighters in contact and the others flee MOV × 2; routed units are
-  never designated; push on; Implacable combats.
+  never designated; push on; Implacable combats. A unit in a fray may try Progress
+  (Disengagement): INI or STR less the lowest RES in contact, (8); the fighters engaged on two
+  sides fall and the rest march away, or it cannot attack in that combat phase.
 - **Shooting** uses the weapon's bands on the distance; Aim difficulties and modifiers from the
   catalogue's table; half the hits of a volley into a fray go to the friends in it.
 - **Leadership auras** are distances along the axis; only Valiant commanders share; standard

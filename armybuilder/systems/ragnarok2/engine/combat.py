@@ -367,7 +367,9 @@ class CombatRules:
         if not fy:
             return 0
         GX, GY = x.groups[gx], y.groups[gy]
-        if extra_round:
+        if x.no_attack:
+            dice = fierce_dice = 0  # a failed disengagement (seed: Progress (Disengagement))
+        elif extra_round:
             dice = sum(1 for f in fx if f.dice.get(key, 0) > 0)
             fierce_dice = 0
         else:

@@ -91,6 +91,17 @@ class LinePolicy(Policy):
                 return "progress"  # close in with the line instead of charging alone
         return "assault"
 
+    def engaged_order(self, b: Battle, unit: Fighting) -> str:
+        """Disengage from a fray it expects to lose badly (the enemies in contact expect to take
+        more than twice the A.P. it takes from them), else fight on."""
+        mine = theirs = 0.0
+        for j in sorted(unit.engaged):
+            e = b.sides[1 - unit.side][j]
+            if e.alive:
+                m, t = b._exchange_values(unit, e)
+                mine, theirs = mine + m, theirs + t
+        return "progress" if _score(theirs) > 2 * _score(mine) and _score(theirs) > 0 else "assault"
+
     def charge_target(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> Fighting | None:
         scored = []
         for e in foes:

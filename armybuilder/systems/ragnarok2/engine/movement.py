@@ -123,7 +123,10 @@ class ActivationPhase:
             if u.shooting_groups:
                 self.shoot(u, moved)
         elif u.order == "progress":
-            self.advance(u)
+            if u.engaged:
+                self.disengage(u)
+            else:
+                self.advance(u)
         # reaction: revealed when an enemy acts (counter-charge, counter-magic, censure)
 
     def advance(self, u: Fighting) -> None:
@@ -166,6 +169,34 @@ class ActivationPhase:
         if limit is not None:
             step = max(0.0, min(step, limit))  # the player keeps it with the line
         u.pos = pos + math.copysign(step, gap)
+
+    def disengage(self, u: Fighting) -> None:
+        """Progress (Disengagement) (seed): not after being charged or engaged this activation
+        phase; an INI test (8), or a STR test (8) less the lowest RES of the enemies in contact,
+        with the troops' value. Success: the fighters engaged on two sides (touching two enemy
+        units) are eliminated and the rest march MOV away; failure: no attack this combat phase."""
+        if u.was_charged or u.charged or u.state == "rout":
+            return  # Progress (Stationary)
+        enemies = [self.enemy_unit(u, j) for j in sorted(u.engaged) if self.enemy_unit(u, j).alive]
+        if not enemies:
+            return
+        lowest_res = min(g.base["res"] for e in enemies for g in e.groups if g.count)
+        value = max(u.stat("ini"), u.stat("str") - lowest_res)
+        if not self.test(value, 8):
+            u.no_attack = True
+            self.logging and self.say(f"{u.name} fails to disengage")
+            return
+        chain = sorted([u, *enemies], key=lambda x: (x.side, x.index))
+        fighters = self.build_contact(chain)
+        two_sides: dict[int, int] = {}
+        for f in fighters.get(unit_key(u.side, u.index), []):
+            if len({ek for ek, _ in f.touches}) >= 2:
+                two_sides[f.group] = two_sides.get(f.group, 0) + 1
+        self.eliminate_in_contact(u, None, two_sides)  # (also breaks the contacts)
+        if u.alive:
+            edge = 0.0 if u.side == 0 else TABLE_DEPTH
+            u.pos += math.copysign(min(float(u.mov), abs(edge - u.pos) - 1.0), edge - u.pos)
+            self.logging and self.say(f"{u.name} disengages")
 
     def flee(self, u: Fighting, away_from: Fighting | None = None) -> None:
         """Flight: MOV × 2 towards its own edge; crossing it eliminates the unit."""

@@ -45,6 +45,10 @@ class Policy:
     def charge_target(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> Fighting | None:
         return b.best_charge_target(unit, foes, reach)[0]
 
+    def engaged_order(self, b: Battle, unit: Fighting) -> str:
+        """The order of a unit already in a fray: fight on (Assault) or Progress (Disengagement)."""
+        return "assault"
+
     def advance_limit(self, b: Battle, unit: Fighting) -> float | None:
         """How far a unit under Progress may run forward this activation (None: as far as it can)."""
         return None

@@ -102,6 +102,7 @@ class Fighting:
     charged: bool = False  # charged this round (successfully)
     was_charged: bool = False
     charge_bonus: bool = False
+    no_attack: bool = False  # a failed disengagement: no attack in this round's combat phase
     loose: bool = False  # a close unit scattered by its assault move until it re-forms (seed: Orientation at the end of a move)
     engaged: set[int] = field(default_factory=set)
     immune_fear: int = -99
@@ -184,7 +185,7 @@ class Fighting:
         troops_at, ordered_at, shooting_at = layout
         f.side, f.name, f.groups, f.formation, f.cost = self.side, self.name, groups, self.formation, self.cost
         f.rank_category, f.scheme, f.pos, f.state, f.order = self.rank_category, self.scheme, self.pos, "valiant", ""
-        f.order_by_points = f.activated = f.charged = f.was_charged = f.charge_bonus = f.loose = False
+        f.order_by_points = f.activated = f.charged = f.was_charged = f.charge_bonus = f.loose = f.no_attack = False
         f.engaged, f.immune_fear, f.tactic, f.tactic_name, f.kills = set(), -99, _EMPTY, "", 0.0  # (tactics: read only)
         f.start_count = f.count = self.count
         f.index = self.index

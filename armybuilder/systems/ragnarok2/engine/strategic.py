@@ -231,7 +231,7 @@ class StrategicPhase:
             unordered = []  # units that could take an order for a tactical point, in side order
             for u in units:
                 u.tactic, u.tactic_name = _EMPTY, ""
-                u.charged = u.was_charged = u.charge_bonus = u.activated = False
+                u.charged = u.was_charged = u.charge_bonus = u.activated = u.no_attack = False
                 if u.loose and not u.engaged:
                     u.loose = False  # re-formed out of the fray
                 u.order, u.order_by_points = "", False
@@ -246,7 +246,7 @@ class StrategicPhase:
                     continue
                 if u.has_leader:
                     # (an engaged unit: choose_order()'s first answer, without the call)
-                    u.order = "assault" if u.engaged else self.policies[side].choose_order(self, u, foes, spots)
+                    u.order = self.policies[side].engaged_order(self, u) if u.engaged else self.policies[side].choose_order(self, u, foes, spots)
                 else:
                     if commanders is None:
                         commanders = [
