@@ -176,11 +176,11 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
 
         attempt("exact odds of one Rag'Narok 2 combat (20 dice)", "< 1 ms", "ms", odds)
 
-        for system_id, label, budget in (
-            ("ragnarok2", "playtest: Rag'Narok 2 battles per second per core", 1000),
-            ("rattle-and-rend", "playtest: Rattle and Rend games per second per core", None),
-            ("morpheus-ragnarok", "playtest: Morpheus Ragnarok games per second per core", None),
-        ):
+        from armybuilder.core.registry import all_systems
+
+        for system in all_systems():  # every registered system with a simulator, its own budget
+            system_id, budget = system.id, system.playtest_budget
+            label = f"playtest: {system.name} games per second per core"
 
             def games_per_second(system_id: str = system_id, budget: int | None = budget) -> tuple[float, bool | None, str]:
                 from armybuilder.core.playtest import run_playtest

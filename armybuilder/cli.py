@@ -225,7 +225,7 @@ def cmd_list_upgrade(args: argparse.Namespace) -> int:
 
 def cmd_catalog(args: argparse.Namespace) -> int:
     from armybuilder.core.catalog import diff
-    from armybuilder.core.registry import KNOWN_SYSTEMS, all_systems
+    from armybuilder.core.registry import all_systems, system_ids
 
     action = args.catalog_action
     if action == "list":
@@ -291,7 +291,7 @@ def cmd_catalog(args: argparse.Namespace) -> int:
                     _out(f"  {o.op} {o.path}" + (f": {o.note}" if o.note else ""))
         return EXIT_OK
     if action == "check":
-        systems = [_system(args.system)] if args.system else [_system(s) for s in KNOWN_SYSTEMS]
+        systems = [_system(args.system)] if args.system else [_system(s) for s in system_ids()]
         problems = 0
         for system in systems:
             for v in system.source.versions():
@@ -312,20 +312,16 @@ def cmd_catalog(args: argparse.Namespace) -> int:
     raise UsageError("armybuilder catalog: choose list, show, versions, diff, check or import-bsdata")
 
 
-IMPORTERS = {
-    "ragnarok2": "armybuilder.systems.ragnarok2.importer",
-    "morpheus-ragnarok": "armybuilder.systems.morpheus.importer",
-}
-
-
 def _import_bsdata(args: argparse.Namespace) -> int:
     import importlib
 
     from armybuilder.core.atomic import atomic_write_text
+    from armybuilder.core.registry import importers
 
-    if args.system not in IMPORTERS:
-        raise InputError.at(f"no BattleScribe importer for '{args.system}' (importers: {', '.join(IMPORTERS)})")
-    module = importlib.import_module(IMPORTERS[args.system])
+    found = importers()  # the registry's systems that name an importer module
+    if args.system not in found:
+        raise InputError.at(f"no BattleScribe importer for '{args.system}' (importers: {', '.join(found)})")
+    module = importlib.import_module(found[args.system])
     sources = [p for p in expand_paths(args.sources)]
     for p in sources:
         if not p.is_file():
