@@ -198,7 +198,7 @@ def apply_operation(data: dict[str, Any], op: Operation) -> None:
     elif op.op == "remove":
         target = _step(parent, last)
         if isinstance(parent, dict):
-            del parent[last]  # type: ignore[arg-type]
+            del parent[last]
         else:
             parent.remove(target)
     elif op.op == "rename":
@@ -291,7 +291,8 @@ class CatalogueSource(Generic[C]):
     def manifest(self) -> Manifest:
         for rel, data in self.files():
             if rel == "catalogue.yaml":
-                return self._validate(Manifest, rel, self._parse(rel, data))
+                manifest: Manifest = self._validate(Manifest, rel, self._parse(rel, data))
+                return manifest
         raise InputError.at(f"the catalogue of {self.system} has no catalogue.yaml", self.system)
 
     @functools.cached_property

@@ -11,9 +11,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from .catalog import Catalogue
+from .catalog import CatalogModel, Catalogue
 from .findings import Finding, Severity
 
 
@@ -22,28 +22,38 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+A = TypeVar("A")
+"""The list model a context holds."""
+CM = TypeVar("CM", bound=CatalogModel)
+"""The catalogue model."""
+F = TypeVar("F")
+"""The catalogue's format entry type."""
+
+
 @dataclass
-class ListContext:
+class ListContext(Generic[A, CM, F]):
     """What a rule reads: the list and the catalogue it is pinned to, with cached look-ups.
 
-    A system subclasses it (as a dataclass) to add its own look-ups.
+    A system subclasses it (as a dataclass) with its types, e.g.
+    ``Context(ListContext[R2List, R2Catalog, R2Format])``, and adds its own look-ups.
     """
 
-    army: Any
-    cat: Catalogue
+    army: A
+    cat: Catalogue[CM]
 
     @functools.cached_property
-    def data(self) -> Any:
+    def data(self) -> CM:
         """The catalogue's typed model (the system's catalogue class)."""
         return self.cat.data
 
     @functools.cached_property
-    def format(self) -> Any:
+    def format(self) -> F | None:
         """The list's format entry, or None when the catalogue has no such format."""
-        return self.cat.get("formats", self.army.format)
+        found: F | None = self.cat.get("formats", getattr(self.army, "format", ""))
+        return found
 
 
-def unknown_format(ctx: ListContext, rule_id: str, source: str) -> Iterator[Finding]:
+def unknown_format(ctx: ListContext[Any, Any, Any], rule_id: str, source: str) -> Iterator[Finding]:
     """An error when the list names a format its catalogue does not have, listing the known ones.
 
     The one "unknown format" rule: every system registers it under its own id and source.

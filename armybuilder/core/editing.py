@@ -37,17 +37,17 @@ def notes_action(army: ArmyListBase, what: str) -> EditAction:
     return EditAction("edit-notes", f"Edit the {what} notes", (Param("notes", "Notes", "text", default=army.notes),), "list", kind="notes")
 
 
-def format_choices(cat: Catalogue) -> tuple[Choice, ...]:
+def format_choices(cat: Catalogue[Any]) -> tuple[Choice, ...]:
     """The catalogue's formats, with their limit as the detail."""
-    return tuple(Choice(f.id, f.name, f"{f.limit} {f.unit}") for f in cat.data.formats)  # type: ignore[attr-defined]
+    return tuple(Choice(f.id, f.name, f"{f.limit} {f.unit}") for f in cat.data.formats)
 
 
-def format_action(cat: Catalogue) -> EditAction:
+def format_action(cat: Catalogue[Any]) -> EditAction:
     """"Change the format", among the catalogue's formats."""
     return EditAction("set-format", "Change the format", (Param("format", "Format", "choice", format_choices(cat)),), "list", kind="change")
 
 
-def apply_list_edit(new: ArmyListBase, cat: Catalogue, action: str, args: dict[str, Any]) -> bool:
+def apply_list_edit(new: ArmyListBase, cat: Catalogue[Any], action: str, args: dict[str, Any]) -> bool:
     """Apply a list-level edit (rename-list, edit-notes, set-format) to ``new`` in place.
 
     Returns False when ``action`` is none of them, so the system's own edits run;

@@ -38,7 +38,7 @@ HEADER = "Army list for armybuilder: edit by hand or with `armybuilder edit`."
 class ListFile:
     path: Path | None
     doc: Any  # the round-trip document as loaded (comments, layout)
-    system: GameSystem
+    system: GameSystem[Any, Any]
     army: ArmyListBase
 
     @property
@@ -173,5 +173,5 @@ def new_list_file(army: ArmyListBase, path: Path | None = None) -> ListFile:
     return ListFile(path, new_document(content, HEADER), get_system(army.system), army)
 
 
-def list_fingerprint(army: ArmyListBase, cat: Catalogue) -> str:
+def list_fingerprint(army: ArmyListBase, cat: Catalogue[Any]) -> str:
     return fingerprint(list_content(army), cat.id, cat.version, cat.hash)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast
 
 from pydantic import Field
 
@@ -483,6 +483,30 @@ class GameSystem(abc.ABC, Generic[L, CM]):
         return type(self).play_game is not GameSystem.play_game
 
 
+class EditingModule(Protocol):
+    """What :attr:`PackagedSystem.editing_module` holds (module-level functions)."""
+
+    def outline(self, army: Any, cat: Any, /) -> list[OutlineNode]: ...
+    def actions(self, army: Any, cat: Any, path: str, /) -> list[EditAction]: ...
+    def apply(self, army: Any, cat: Any, path: str, action: str, args: dict[str, Any], /) -> tuple[Any, str]: ...
+    def browse(self, cat: Any, /) -> list[BrowserEntry]: ...
+    def detail(self, cat: Any, ref: EntryRef, /) -> Detail: ...
+
+
+class SheetsModule(Protocol):
+    """What :attr:`PackagedSystem.sheets_module` holds."""
+
+    def roster(self, army: Any, cat: Any, fingerprint: str, /) -> Roster: ...
+    def sheets(self, cat: Any, /) -> Sheets: ...
+    def cards(self, army: Any, cat: Any, /) -> list[Card]: ...
+
+
+class RulesModule(Protocol):
+    """What :attr:`PackagedSystem.rules_module` holds."""
+
+    def run_rules(self, army: Any, cat: Any, /) -> list[Finding]: ...
+
+
 class PackagedSystem(GameSystem[L, CM]):
     """A game system laid out as the bundled ones are: one package, one module a concern.
 
@@ -505,9 +529,11 @@ class PackagedSystem(GameSystem[L, CM]):
     as stored.
     """
 
-    editing_module: ClassVar[ModuleType]
-    sheets_module: ClassVar[ModuleType]
-    rules_module: ClassVar[ModuleType]
+    # plain annotations, not ClassVar: mypy reads a module assigned in a class body
+    # as an instance attribute, and checks it against these protocols
+    editing_module: EditingModule
+    sheets_module: SheetsModule
+    rules_module: RulesModule
     odds_module: ClassVar[str | None] = None
     game_module: ClassVar[str | None] = None
     #: fields of a catalogue format passed on as :attr:`Format.params`, in this order
@@ -529,12 +555,12 @@ class PackagedSystem(GameSystem[L, CM]):
         self, cat: Catalogue[CM], *, faction: str | None = None, format: str | None = None, name: str | None = None
     ) -> L:
         """An empty list pinned to ``cat``, on ``format`` or the catalogue's default one."""
-        return self.list_model(
+        return cast(L, self.list_model(
             catalogue=cat.version,
             format=format or self.default_format(cat).id,
             name=name or self.new_list_name,
             **self.faction_fields(cat, faction),
-        )
+        ))
 
     def faction_fields(self, cat: Catalogue[CM], faction: str | None) -> dict[str, Any]:
         """List fields a new list gets from the chosen faction: none for a game with one
@@ -601,7 +627,8 @@ class PackagedSystem(GameSystem[L, CM]):
         self, cat: Catalogue[CM], army: L, unit: int, other: L, other_unit: int
     ) -> dict[str, Any]:
         odds = importlib.import_module(str(self.odds_module))
-        return odds.unit_odds_params(self.shown(army, cat), unit, self.shown(other, cat), other_unit, cat)
+        params: dict[str, Any] = odds.unit_odds_params(self.shown(army, cat), unit, self.shown(other, cat), other_unit, cat)
+        return params
 
     def has_unit_odds(self) -> bool:
         return self.odds_module is not None
@@ -612,7 +639,8 @@ class PackagedSystem(GameSystem[L, CM]):
     def play_game(self, cat: Catalogue[CM], first: L, second: L, rng: np.random.Generator, log: bool = False) -> GameRecord:
         if self.game_module is None:
             return super().play_game(cat, first, second, rng, log)
-        return importlib.import_module(self.game_module).play_game(cat, first, second, rng, log)
+        record: GameRecord = importlib.import_module(self.game_module).play_game(cat, first, second, rng, log)
+        return record
 
 
 ProgressCallback = Callable[[int, int], None]

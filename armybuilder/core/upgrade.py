@@ -38,7 +38,7 @@ class UpgradeImpact:
             out.append("nothing else changes for this list")
         return out
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "from": self.from_version,
             "to": self.to_version,
@@ -61,7 +61,10 @@ def upgrade_impact(system: GameSystem[Any, Any], army: ArmyListBase, to_version:
     missing = [(w, r) for w, r in refs if new_cat.get(r.collection, r.id) is None]
     before = system.validate(army, old_cat)
     after = system.validate(moved, new_cat)
-    key = lambda f: (f.rule, f.message)  # noqa: E731
+
+    def key(f: Finding) -> tuple[str, str]:
+        return f.rule, f.message
+
     before_keys = {key(f) for f in before}
     after_keys = {key(f) for f in after}
     return UpgradeImpact(

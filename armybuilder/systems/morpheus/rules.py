@@ -12,14 +12,13 @@ import functools
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import ListContext, PointLimit, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
 from .army import KINDS, WarClan, breakdown, counts, equipment_kind, warrior_name, warrior_type
-from .catalog import MEFormat
+from .catalog import MECatalog, MEFormat
 
 E, W = Severity.ERROR, Severity.WARNING
 SYSTEM_ID = "morpheus-ragnarok"
@@ -29,11 +28,7 @@ KIND_WORDS = {"armour": ("armour", "armours"), "shields": ("shield", "shields"),
 
 
 @dataclass
-class Context(ListContext):
-    army: WarClan
-    cat: Catalogue
-    if TYPE_CHECKING:  # narrower type of ListContext's look-up
-        format: MEFormat | None
+class Context(ListContext[WarClan, MECatalog, MEFormat]):
 
     @functools.cached_property
     def glory(self):

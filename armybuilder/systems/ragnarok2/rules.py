@@ -12,7 +12,6 @@ import functools
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import ListContext, PointLimit, Share, plural, unknown_format
@@ -42,12 +41,7 @@ SCHEME_NAMES = {"army-corps": "army corps", "shock-troops": "shock troops", "sup
 
 
 @dataclass
-class Context(ListContext):
-    army: R2List
-    cat: Catalogue
-    if TYPE_CHECKING:  # narrower types of ListContext's look-ups
-        data: R2Catalog
-        format: R2Format | None
+class Context(ListContext[R2List, R2Catalog, R2Format]):
 
     @functools.cached_property
     def points(self):

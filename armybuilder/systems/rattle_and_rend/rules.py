@@ -12,7 +12,6 @@ import functools
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import ListContext, PointLimit, plural, unknown_format
@@ -49,11 +48,9 @@ OPTION_KIND = {fld: kind for kind, (fld, _, _) in TRAIT_FIELDS.items()}
 
 
 @dataclass
-class Context(ListContext):
+class Context(ListContext[RRList, RRCatalog, RRFormat]):
     """The warband as the rules read it (names read as ids), and as it was written."""
 
-    army: RRList
-    cat: Catalogue
     written: RRList | None = None  # the warband before normalising (several picks still there)
     aliases: list[tuple[str, str, str]] = field(default_factory=list)  # (where, given, id) read by normalize
 
@@ -65,9 +62,6 @@ class Context(ListContext):
         except Exception:  # noqa: BLE001 - a half-built list is judged as it stands
             shown, aliases = army, []
         return cls(shown, cat, army, aliases)
-    if TYPE_CHECKING:  # narrower types of ListContext's look-ups
-        data: RRCatalog
-        format: RRFormat | None
 
     @functools.cached_property
     def points(self) -> PointsBreakdown:
