@@ -123,7 +123,11 @@ class Catalogue(Generic[C]):
                 out[name] = {entry.id: entry for entry in value}
         return out
 
-    def get(self, collection: str, entry_id: str) -> Any | None:
+    def get(self, collection: str, entry_id: object) -> Any | None:
+        """The entry ``entry_id`` of ``collection``; None when there is none (or the id is not
+        a string: a hand-written list may hold a number or a list where an id belongs)."""
+        if not isinstance(entry_id, str):
+            return None
         return self.index.get(collection, {}).get(entry_id)
 
 

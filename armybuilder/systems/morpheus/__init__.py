@@ -8,7 +8,7 @@ from armybuilder.core.catalog import Catalogue
 from armybuilder.core.system import Choice, EntryRef, OddsResult, PackagedSystem, Points, StatusItem
 
 from . import editing, rules, sheets
-from .army import KINDS, WarClan, breakdown, counts, data, equipment_kind
+from .army import KINDS, WarClan, breakdown, counts, equipment_kind
 from .catalog import MECatalog
 
 
@@ -37,7 +37,7 @@ class Morpheus(PackagedSystem[WarClan, MECatalog]):
     new_list_name = "New war clan"  # one faction: the war clan
 
     def factions(self, cat: Catalogue[MECatalog]) -> list[Choice]:
-        return [Choice("war-clan", "War Clan", f"{len(data(cat).warriors)} warrior types")]
+        return [Choice("war-clan", "War Clan", f"{len(cat.data.warriors)} warrior types")]
 
     def points(self, army: WarClan, cat: Catalogue[MECatalog]) -> Points:
         b = breakdown(army, cat)

@@ -13,12 +13,11 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import ListContext, PointLimit, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
 from .army import KINDS, WarClan, breakdown, counts, equipment_kind, warrior_name, warrior_type
-from .catalog import MECatalog, MEFormat
+from .catalog import MECat, MECatalog, MEFormat
 
 E, W = Severity.ERROR, Severity.WARNING
 SYSTEM_ID = "morpheus-ragnarok"
@@ -39,7 +38,7 @@ class Context(ListContext[WarClan, MECatalog, MEFormat]):
         return [i for i, w in enumerate(self.army.warriors) if w.jarl]
 
 
-def run_rules(army: WarClan, cat: Catalogue) -> list[Finding]:
+def run_rules(army: WarClan, cat: MECat) -> list[Finding]:
     return book.run(Context(army, cat))
 
 

@@ -13,7 +13,6 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import ListContext, PointLimit, Share, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
@@ -29,7 +28,7 @@ from .army import (
     slot_of,
     troop_fighter_cost,
 )
-from .catalog import Profile, R2Catalog, R2Format
+from .catalog import Profile, R2Cat, R2Catalog, R2Format
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 book = RuleBook("ragnarok2")
@@ -91,7 +90,7 @@ class Context(ListContext[R2List, R2Catalog, R2Format]):
         return True, ""
 
 
-def unit_category(cat: Catalogue, unit: Unit) -> str | None:
+def unit_category(cat: R2Cat, unit: Unit) -> str | None:
     """Army-scheme category of a unit (R2-D3), from its troops, else its lone member."""
     p = profile(cat, unit.troops.profile) if unit.troops and unit.troops.count > 0 else None
     if p is None:
@@ -823,5 +822,5 @@ def _meets(ctx: Context, ui: int, unit: Unit, tactic) -> bool:
     return not (tactic.min_effective is not None and effective(unit) < tactic.min_effective)
 
 
-def run_rules(army: R2List, cat: Catalogue) -> list[Finding]:
+def run_rules(army: R2List, cat: R2Cat) -> list[Finding]:
     return book.run(Context(army, cat))

@@ -52,7 +52,7 @@ class RattleAndRend(PackagedSystem[RRList, RRCatalog]):
             StatusItem("Groups", f"{groups} ({fmt.min_groups}–{fmt.max_groups})", fmt.min_groups <= groups <= fmt.max_groups),
             StatusItem("Line", f"{b.line}/{fmt.min_line_points}+ pts", b.line >= fmt.min_line_points),
             StatusItem("Traits", f"{traits}/{fmt.traits}", traits == fmt.traits and len(army.traits) == fmt.traits),
-            StatusItem("Drive", army.drive or "none", army.drive is not None),
+            StatusItem("Drive", ", ".join(choices_of(army.drive)) or "none", army.drive is not None),
         ]
 
     def referenced_entries(self, army: RRList) -> list[tuple[str, EntryRef]]:

@@ -13,13 +13,13 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import ListContext, PointLimit, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
 from .army import (
     PointsBreakdown,
     RRList,
+    as_index,
     breakdown,
     choices_of,
     counted_groups,
@@ -30,7 +30,7 @@ from .army import (
     normalize,
     transport_capacity,
 )
-from .catalog import RRCatalog, RRFormat
+from .catalog import RRCat, RRCatalog, RRFormat
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 SYSTEM = "rattle-and-rend"
@@ -55,7 +55,7 @@ class Context(ListContext[RRList, RRCatalog, RRFormat]):
     aliases: list[tuple[str, str, str]] = field(default_factory=list)  # (where, given, id) read by normalize
 
     @classmethod
-    def of(cls, army: RRList, cat: Catalogue) -> Context:
+    def of(cls, army: RRList, cat: RRCat) -> Context:
         """The context of ``army``, its names read as catalogue ids first (RR-D3)."""
         try:
             shown, aliases = normalize(army, cat)
@@ -235,7 +235,7 @@ def trait_count(ctx: Context) -> Iterator[Finding]:
 
 @book.rule("rattle-and-rend.drive.required")
 def drive_required(ctx: Context) -> Iterator[Finding]:
-    if ctx.army.drive is None or not ctx.army.drive.strip():
+    if not any(d.strip() for d in choices_of(ctx.army.drive)):
         yield Finding(
             "rattle-and-rend.drive.required",
             E,
@@ -319,7 +319,9 @@ def attachments(ctx: Context) -> Iterator[Finding]:
                 source,
             )
             continue
-        target = g.attached_to
+        target = as_index(g.attached_to)
+        if target is None:
+            continue  # a name that matched no group: reported by the several() rule
         if target == gi or not 0 <= target < len(groups):
             yield Finding(
                 "rattle-and-rend.attachment.target",
@@ -380,9 +382,9 @@ def transports(ctx: Context) -> Iterator[Finding]:
     loads: dict[int, list[int]] = {}
     source = f"{SEED}: Heavy Traits (Transport), Warband Traits (Riders)"
     for gi, g in enumerate(groups):
-        if g.transported_by is None:
+        carrier = as_index(g.transported_by)
+        if carrier is None:
             continue
-        carrier = g.transported_by
         where = f"groups[{gi}].transported_by"
         if carrier == gi or not 0 <= carrier < len(groups):
             yield Finding(
@@ -520,7 +522,7 @@ def aliases(ctx: Context) -> Iterator[Finding]:
         )
 
 
-def run_rules(army: RRList, cat: Catalogue) -> list[Finding]:
+def run_rules(army: RRList, cat: RRCat) -> list[Finding]:
     """All findings, every rule inside the RuleBook's crash guard; names are read as ids first (RR-D3)."""
     return book.run(Context.of(army, cat))
 
