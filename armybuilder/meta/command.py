@@ -93,6 +93,8 @@ def cmd_meta(args: argparse.Namespace) -> int:
         sys.stderr.write(f"interrupted: {kept:,} of {state.planned:,} games are kept in {results}; "
                          "run the same command with --resume to play only the rest\n")
         return 130
+    finally:
+        runner.close()
     if state.torn_lines:
         sys.stderr.write(f"{results}: {state.torn_lines} unreadable line(s) skipped (a write cut short); their games were played again\n")
     written = write_reports(matrix, stem)

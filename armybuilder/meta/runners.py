@@ -46,6 +46,9 @@ class LocalRunner:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
 
+    def close(self) -> None:
+        """Nothing to release: the pool lives only during :meth:`run`."""
+
     def describe(self) -> str:
         return f"{self.workers} local process{'es' if self.workers > 1 else ''}"
 
@@ -101,6 +104,26 @@ class LocalRunner:
                         pending.remove(futures[future])
 
 
+def _reachable(address: str, timeout: float) -> None:
+    """Fail at once on a refused or unknown TCP address (Dask would retry until its timeout)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if not address.startswith("tcp://"):
+        return  # other protocols (tls://, ucx://, inproc://): Dask says it
+    try:
+        parts = urlsplit(address)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host, port = None, None
+    if not host or not port:
+        raise InputError.at(f"the scheduler address {address!r} needs a host and a port, e.g. tcp://10.0.0.5:8786")
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as exc:
+        raise InputError.at(f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}") from None
+
+
 def _connect(address: str, timeout: float):
     try:
         from distributed import Client
@@ -108,6 +131,7 @@ def _connect(address: str, timeout: float):
         raise InputError.at(
             "--scheduler needs Dask distributed, the optional cluster extra: pip install 'armybuilder[cluster]'"
         ) from None
+    _reachable(address, timeout)
     try:
         return Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
@@ -124,21 +148,34 @@ class DaskRunner:
     """
 
     def __init__(self, address: str, timeout: float = 10.0, retries: int = 2) -> None:
-        self.address = address
+        self.address = address if "://" in address else f"tcp://{address}"  # Dask's default protocol
         self.timeout = timeout
         self.retries = retries
         self.workers = 0
+        self._client: Any = None
+
+    def _connected(self):
+        if self._client is None:
+            self._client = _connect(self.address, self.timeout)
+        return self._client
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def __enter__(self) -> DaskRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def describe(self) -> str:
         return f"Dask cluster at {self.address} ({self.workers} worker{'s' if self.workers != 1 else ''})"
 
     def probe(self) -> int:
         """Connect once and count the workers (for task sizing and the progress line)."""
-        client = _connect(self.address, self.timeout)
-        try:
-            self.workers = len(client.scheduler_info().get("workers", {}))
-        finally:
-            client.close()
+        self.workers = len(self._connected().scheduler_info().get("workers", {}))
         return self.workers
 
     def run(self, context: dict[str, Any], tasks: list[list[Segment]], on_result: OnResult, cancelled: Cancelled | None = None) -> None:
@@ -146,12 +183,12 @@ class DaskRunner:
             return
         from distributed import as_completed
 
-        client = _connect(self.address, self.timeout)
+        client = self._connected()
         futures = []
         try:
             shared = client.scatter(context, broadcast=True, hash=False)
             futures = [client.submit(play_task, shared, task, pure=False, retries=self.retries) for task in tasks]
-            for future in as_completed(futures):
+            for future in as_completed(futures, loop=client.loop):
                 try:
                     records = future.result()
                 except EngineMismatch as exc:
@@ -170,4 +207,3 @@ class DaskRunner:
                     client.cancel(futures)
                 except Exception:  # noqa: BLE001 - the scheduler may be gone already
                     pass
-            client.close()
