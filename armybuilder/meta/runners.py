@@ -184,7 +184,8 @@ class DaskRunner:
         from distributed import as_completed
 
         client = self._connected()
-        futures = []
+        futures: list[Any] = []
+        shared = None
         try:
             shared = client.scatter(context, broadcast=True, hash=False)
             futures = [client.submit(play_task, shared, task, pure=False, retries=self.retries) for task in tasks]
@@ -202,8 +203,8 @@ class DaskRunner:
                 if cancelled and cancelled():
                     break
         finally:
-            if futures:
-                try:
-                    client.cancel(futures)
-                except Exception:  # noqa: BLE001 - the scheduler may be gone already
-                    pass
+            # Dropping the futures releases them: the scheduler forgets the tasks not
+            # started (a finished task's records were written already).  client.cancel
+            # would also do it, but left the next scatter of this client waiting.
+            futures.clear()
+            shared = None  # noqa: F841
