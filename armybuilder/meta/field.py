@@ -79,6 +79,15 @@ def read_list(path: Path) -> MetaList:
     )
 
 
+def from_army(system: GameSystem, army: ArmyListBase, label: str) -> MetaList:
+    """A list being edited (maybe unsaved) as a row of the matrix."""
+    from armybuilder.core.lists import list_fingerprint
+
+    cat = system.catalogue_for(army)
+    problems = [f.message for f in errors(system.findings(army, cat))]
+    return MetaList(label, army.name, list_fingerprint(army, cat), system, army, army.catalogue, problems)
+
+
 def read_lists(paths: Iterable[Path], include_illegal: bool = False) -> tuple[list[MetaList], list[LeftOut]]:
     """The usable lists of *paths* and the files left out, with the reason for each."""
     kept: list[MetaList] = []

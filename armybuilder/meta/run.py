@@ -63,6 +63,22 @@ def prepare(lists: Sequence[Path], field_lists: Sequence[Path] | None = None, in
     return setup
 
 
+def prepare_row(row: MetaList, field_lists: Sequence[Path]) -> MetaSetup:
+    """One list (the one being edited) against a field: the TUI's matrix row.
+
+    The row is played even if illegal (its author is still building it); the
+    field's illegal lists are left out as in the command.
+    """
+    cols, left = read_lists(field_lists)
+    if not cols:
+        raise InputError.at("no usable list in the folder" + (f" ({len(left)} left out)" if left else ""))
+    system, version = check_same_game([row, *cols])
+    setup = MetaSetup([row], cols, False, system.id, version, left)
+    if not setup.pairs:
+        raise InputError.at("no pairing to play")
+    return setup
+
+
 class ProgressLine:
     """``[#####.....] 1,234/18,000 games  812 games/s  0:00:21 left`` on a terminal."""
 
