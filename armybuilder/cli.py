@@ -562,6 +562,10 @@ def build_parser() -> Parser:
     p.add_argument("--log", action="store_true", help="narrate one game")
     p.set_defaults(func=cmd_playtest)
 
+    from armybuilder.meta.command import add_meta_parser  # standard library only until it runs
+
+    add_meta_parser(commands)
+
     p = commands.add_parser("catalog", help="catalogue versions, contents, checks and import")
     actions = p.add_subparsers(dest="catalog_action", parser_class=Parser)
     q = actions.add_parser("list")

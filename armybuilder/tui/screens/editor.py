@@ -61,6 +61,7 @@ class EditorScreen(Screen):
         Binding("b", "toggle_browser", "Browser", show=False),
         Binding("o", "odds", "Odds", show=False),
         Binding("t", "playtest", "Playtest", show=False),
+        Binding("m", "meta", "Meta", show=False),
         Binding("f2", "focus_tree", "List", show=False),
         Binding("f3", "focus_findings", "Findings", show=False),
     ]
@@ -527,6 +528,9 @@ class EditorScreen(Screen):
     def action_playtest(self) -> None:
         self._open_external("playtest", "playtest screen")
 
+    def action_meta(self) -> None:
+        self._open_external("meta", "meta screen")
+
     def _open_external(self, module: str, what: str) -> None:
         screen_class = self._external_screen(module)
         if screen_class is None:
@@ -563,6 +567,7 @@ class EditorScreen(Screen):
         out += [
             ("Odds panel", self.action_odds, "o"),
             ("Playtest", self.action_playtest, "t"),
+            ("Meta: this list against a folder of lists", self.action_meta, "m"),
             ("Show or hide the detail pane", self.action_toggle_detail, "d"),
             ("Show or hide the catalogue browser", self.action_toggle_browser, "b"),
             ("Go to the findings", self.action_focus_findings, "f3"),
