@@ -8,11 +8,10 @@ the commands that need them, so headless commands start fast.
 from __future__ import annotations
 
 import argparse
-import glob
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,21 +41,7 @@ def _err(text: str) -> None:
 
 # --------------------------------------------------------------------------- helpers
 
-
-def expand_paths(items: Sequence[str]) -> Iterator[Path]:
-    """Files, folders (their *.yaml / *.yml, recursively) and globs, in a stable order."""
-    for item in items:
-        p = Path(item)
-        if p.is_dir():
-            found = sorted({*p.rglob("*.yaml"), *p.rglob("*.yml")})
-            yield from (f for f in found if not any(part.startswith(".") for part in f.relative_to(p).parts))
-        elif not p.exists() and glob.has_magic(item):
-            matches = sorted(glob.glob(item, recursive=True))
-            if not matches:
-                yield p  # reported as "no such file"
-            yield from (Path(m) for m in matches)
-        else:
-            yield p
+from armybuilder.core.filesets import expand_paths  # noqa: E402 - re-exported for the commands
 
 
 def _system(system_id: str):

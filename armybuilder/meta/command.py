@@ -60,8 +60,9 @@ def _runner(args: argparse.Namespace):
 
 
 def cmd_meta(args: argparse.Namespace) -> int:
-    from armybuilder.cli import EXIT_INVALID, EXIT_OK, UsageError, expand_paths
+    from armybuilder.cli import EXIT_INVALID, EXIT_OK, UsageError
     from armybuilder.core.errors import InputError
+    from armybuilder.core.filesets import expand_paths
     from armybuilder.meta.run import ProgressLine, RunState, prepare, run_meta
     from armybuilder.meta.store import results_path
 

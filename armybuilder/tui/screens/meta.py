@@ -139,7 +139,7 @@ class MetaScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="meta")
     def run_matrix(self, folder: Path, games: int, seed: int, workers: int) -> None:
-        from armybuilder.cli import expand_paths
+        from armybuilder.core.filesets import expand_paths
 
         def progress(done: int, total: int) -> None:
             self.app.call_from_thread(self.query_one("#mt-progress", ProgressBar).update, total=total, progress=done)
