@@ -171,3 +171,42 @@ async def test_editor_opens_both_screens(store, tmp_path):
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is editor
+
+
+async def test_playtest_with_two_workers_inside_the_running_app(store, tmp_path):
+    """Issue 13: at its defaults (2 workers) the playtest failed inside Textual with
+    "bad value(s) in fds_to_keep" (the process pool's resource tracker read Textual's
+    stderr capture, whose fileno() is -1).  Workers chosen once are kept next time."""
+    from multiprocessing import resource_tracker
+
+    from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.session import open_file
+
+    resource_tracker._resource_tracker._stop()  # as in a fresh editor: no tracker yet
+    system, samples = other_system("ragnarok2")
+    target = tmp_path / "mine.yaml"
+    target.write_bytes(samples[0][1].read_bytes())
+    app = ArmyBuilderApp(open_file(target, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.screen.action_playtest()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PlaytestScreen)
+        assert screen.query_one("#pt-workers", Input).value == "2"
+        screen.query_one("#pt-games", Input).value = "6"
+        await pilot.press("ctrl+r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "failed" not in _text(screen, "#pt-message")
+        assert screen.summary is not None and screen.summary.games == 6
+        screen.query_one("#pt-workers", Input).value = "1"
+        await pilot.press("ctrl+r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        app.screen.action_playtest()
+        await pilot.pause()
+        assert app.screen.query_one("#pt-workers", Input).value == "1"
+        assert app.screen.query_one("#pt-games", Input).value == "6"

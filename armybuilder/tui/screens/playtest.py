@@ -11,6 +11,7 @@ per-unit statistics.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 
@@ -31,9 +32,26 @@ from armybuilder.core.playtest import (
     sample_names,
 )
 from armybuilder.core.system import ArmyListBase, GameSystem
+from armybuilder.tui import prefs
 
 SELF = "\x00self"
 MAX_GAMES = 1_000_000
+
+
+def start_process_support() -> None:
+    """Start multiprocessing's resource tracker with a real stderr, before a process pool.
+
+    Inside a running Textual app ``sys.stderr`` is Textual's print capture, whose
+    ``fileno()`` is -1; the tracker, started lazily by the first process pool, passes
+    that number to the child and the pool dies with "bad value(s) in fds_to_keep".
+    Starting it here, from the event loop's thread, with stderr pointed at /dev/null
+    (its rare warnings must not scribble over the screen) avoids that; once running,
+    the tracker is reused by every later pool.
+    """
+    from multiprocessing import resource_tracker
+
+    with open(os.devnull, "w", encoding="utf-8") as quiet, contextlib.redirect_stderr(quiet):
+        resource_tracker.ensure_running()
 
 
 def summary_text(summary: PlaytestSummary, unit: str = "points") -> Text:
@@ -107,11 +125,12 @@ class PlaytestScreen(Screen[None]):
                 yield Select(self._opponent_choices(), id="pt-opponent", allow_blank=False, value=self._default_opponent())
             with Horizontal(classes="pt-row"):
                 yield Label("Games")
-                yield Input("1000", id="pt-games", type="integer")
+                saved = self._remembered()
+                yield Input(str(saved.get("games", 1000)), id="pt-games", type="integer")
                 yield Label("Seed")
-                yield Input("1", id="pt-seed", type="integer")
+                yield Input(str(saved.get("seed", 1)), id="pt-seed", type="integer")
                 yield Label("Workers")
-                yield Input(str(min(2, os.cpu_count() or 1)), id="pt-workers", type="integer")
+                yield Input(str(saved.get("workers", min(2, os.cpu_count() or 1))), id="pt-workers", type="integer")
             with Horizontal(classes="pt-row"):
                 yield Button("Run", id="pt-run", variant="primary")
                 yield Button("Cancel", id="pt-cancel", disabled=True)
@@ -141,6 +160,23 @@ class PlaytestScreen(Screen[None]):
     def _default_opponent(self) -> str:
         choices = self._opponent_choices()
         return choices[0][1]
+
+    def _prefs_root(self):
+        store = getattr(self.app, "store", None)
+        return getattr(store, "root", None)
+
+    def _remembered(self) -> dict[str, int]:
+        """Games, seed and workers as last run (so Workers=1 stays 1 on the next visit)."""
+        raw = prefs.get("playtest", {}, self._prefs_root())
+        out: dict[str, int] = {}
+        if isinstance(raw, dict):
+            for key in ("games", "seed", "workers"):
+                if isinstance(raw.get(key), int) and raw[key] >= 0:
+                    out[key] = raw[key]
+        return out
+
+    def _remember(self, **values: int) -> None:
+        prefs.put("playtest", values, self._prefs_root())
 
     def _message(self, text: str, error: bool = False) -> None:
         self.query_one("#pt-message", Static).update(Text(text, style="red" if error else ""))
@@ -178,6 +214,13 @@ class PlaytestScreen(Screen[None]):
         except Exception as exc:  # noqa: BLE001 - a broken sample file
             self._message(f"cannot load the opponent: {exc}", error=True)
             return
+        if workers > 1:
+            try:
+                start_process_support()
+            except OSError as exc:
+                self._message(f"cannot start worker processes ({exc}); set Workers to 1", error=True)
+                return
+        self._remember(games=games, seed=seed, workers=workers)
         self._cancel.clear()
         self.running = True
         self.query_one("#pt-run", Button).disabled = True
