@@ -340,15 +340,26 @@ class EditorScreen(Screen):
         path = self.query_one(ListTree).current_path()
         # edits that add come first (picking a troop profile on a unit adds a unit, it
         # does not swap the unit's troops); any other edit offering the entry comes next
+        refusal = ""
         for adding in (True, False):
             for place in ancestors(path):
                 for action in self.actions_at(place):
                     if action.id.startswith("add") != adding:
                         continue
                     for param in action.params:
-                        if param.kind == "choice" and any(c.value == entry.ref.id for c in param.choices):
-                            self.run_action(place, action, {param.name: entry.ref.id})
-                            return
+                        if param.kind != "choice":
+                            continue
+                        choice = next((c for c in param.choices if c.value == entry.ref.id), None)
+                        if choice is None:
+                            continue
+                        if choice.refused:  # the same reason the validator would give
+                            refusal = refusal or choice.refused
+                            continue
+                        self.run_action(place, action, {param.name: entry.ref.id})
+                        return
+        if refusal:
+            self.notify(f"{entry.name} cannot be added here: {refusal}", severity="warning", markup=False)
+            return
         self.notify(f"{entry.name} cannot be added here; select a place in the list first", severity="warning", markup=False)
 
     def jump_to(self, finding: Finding) -> None:
@@ -610,9 +621,9 @@ class EditorScreen(Screen):
             node = self.query_one(ListTree).node_of(place)
             where = node.label if node is not None and place else "list"
             for action in self.actions_at(place):
-                if (action.id, place) in seen:
+                if (action.label, place) in seen:
                     continue
-                seen.add((action.id, place))
+                seen.add((action.label, place))
                 out.append((f"{action.label} ({where})", partial(self.run_action, place, action), f"edit at {place or 'the list'}"))
         for f in self.last_findings:
             if f.where:

@@ -17,11 +17,24 @@ from textual.widgets.option_list import Option
 from armybuilder.core.system import EditAction, Param
 
 
-def _choice_prompt(label: str, detail: str) -> Text:
+def _choice_prompt(label: str, detail: str, refused: str = "") -> Text:
+    if refused:
+        text = Text(label, style="dim strike")
+        text.append(f"  not allowed: {refused}", style="dim italic")
+        return text
     text = Text(label)
     if detail:
         text.append(f"  {detail}", style="dim")
     return text
+
+
+def choice_options(p: Param, show_all: bool) -> list[tuple[Text, int]]:
+    """(prompt, index into p.choices) of a choice parameter: the legal ones, or all."""
+    return [
+        (_choice_prompt(c.label, c.detail, c.refused), i)
+        for i, c in enumerate(p.choices)
+        if show_all or not c.refused
+    ]
 
 
 class Menu(ModalScreen[str | None]):
@@ -114,6 +127,14 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
                 for p in self.action.params:
                     yield Label(Text(p.label + (f"  ({p.help})" if p.help else "")))
                     yield self._field(p)
+                hidden = sum(1 for p in self.action.params if p.kind == "choice" for c in p.choices if c.refused)
+                if hidden:
+                    yield Checkbox(
+                        f"show all ({hidden} not allowed here are hidden; shown greyed with the reason)",
+                        False,
+                        id="show-all",
+                        compact=True,
+                    )
             yield Static("", id="form-error", markup=False)
             yield Static(Text("enter applies · ctrl+s applies from a text box · escape cancels", style="dim"), classes="hint")
             with Horizontal(classes="buttons"):
@@ -124,11 +145,14 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
         value = self.preset.get(p.name, p.default)
         wid = f"p-{p.name}"
         if p.kind == "choice":
-            options = [(_choice_prompt(c.label, c.detail), i) for i, c in enumerate(p.choices)]
+            options = choice_options(p, show_all=False)
             index = next((i for i, c in enumerate(p.choices) if c.value == value), None)
+            if index is not None and p.choices[index].refused:
+                options = choice_options(p, show_all=True)  # the current value stays visible
             if index is None and len(options) == 1:
-                index = 0
-            return Select(options, id=wid, prompt=p.label, allow_blank=index is None, value=Select.NULL if index is None else index, compact=True)
+                index = options[0][1]
+            prompt = p.label if options else f"{p.label}: nothing allowed here (tick 'show all' to see why)"
+            return Select(options, id=wid, prompt=prompt, allow_blank=index is None, value=Select.NULL if index is None else index, compact=True)
         if p.kind == "bool":
             return Checkbox(p.label, bool(value), id=wid, compact=True)
         if p.kind == "text" and "note" in p.name:
@@ -169,6 +193,19 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
                     out[p.name] = widget.value
         return out
 
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        if event.checkbox.id != "show-all":
+            return
+        event.stop()
+        for p in self.action.params:
+            if p.kind != "choice":
+                continue
+            select = self.query_one(f"#p-{p.name}", Select)
+            current = None if select.is_blank() else select.value
+            select.set_options(choice_options(p, event.value))
+            if current is not None and (event.value or not p.choices[int(current)].refused):  # type: ignore[arg-type]
+                select.value = current
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.action_submit()
@@ -179,7 +216,23 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
         else:
             self.dismiss(None)
 
+    def refusal(self) -> str | None:
+        """The reason a chosen value is not allowed (the player asked to see all)."""
+        for p in self.action.params:
+            if p.kind != "choice":
+                continue
+            widget = self.query_one(f"#p-{p.name}", Select)
+            if not widget.is_blank():
+                choice = p.choices[int(widget.value)]  # type: ignore[arg-type]
+                if choice.refused and choice.value != self.preset.get(p.name, p.default):
+                    return f"{choice.label} is not allowed here: {choice.refused}"
+        return None
+
     def action_submit(self) -> None:
+        refused = self.refusal()
+        if refused:
+            self.query_one("#form-error", Static).update(Text(refused, style="bold red"))
+            return
         values = self.values()
         if self.check is not None:
             error = self.check(values)

@@ -1,0 +1,132 @@
+"""Pickers offer only what the list and the rules allow (issue 13), on the synthetic catalogue.
+
+The reasons come from armybuilder.systems.ragnarok2.legality, the module the validator
+uses too, so a picker never offers what the findings then reject.
+"""
+
+from __future__ import annotations
+
+from textual.widgets import Checkbox, Select, Static
+
+from armybuilder.core.findings import is_legal
+from armybuilder.systems.ragnarok2.army import Member
+from armybuilder.tui.app import ArmyBuilderApp
+from armybuilder.tui.screens.modals import ActionForm
+from armybuilder.tui.session import open_file
+
+LIST = """\
+armybuilder: 1
+system: ragnarok2
+catalogue: 1.0.0
+format: 1000-ap
+name: Picker test
+people: lions
+units:
+  - troops: {profile: spearman, count: 10}
+    members:
+      - {profile: hero, commander_in_chief: true}
+      - {profile: priest}
+  - troops: {profile: knight, count: 4}
+tactics: [wall]
+"""
+
+
+def _prompts(select: Select) -> list[str]:
+    return [str(prompt) if not hasattr(prompt, "plain") else prompt.plain for prompt, _ in select._options]
+
+
+async def _open(tmp_path, store, pilot_size=(120, 40)):
+    path = tmp_path / "pickers.yaml"
+    path.write_text(LIST, encoding="utf-8")
+    return ArmyBuilderApp(open_file(path, store), store=store, recovery_delay=60), pilot_size
+
+
+async def _form(app, pilot, path: str, action_id: str) -> ActionForm:
+    editor = app.screen
+    action = next(a for a in editor.actions_at(path) if a.id == action_id)
+    editor.run_action(path, action)
+    await pilot.pause()
+    assert isinstance(app.screen, ActionForm)
+    return app.screen
+
+
+async def test_member_picker_hides_what_may_not_join_and_explains_on_request(r2, store, tmp_path):
+    app, size = await _open(tmp_path, store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        form = await _form(app, pilot, "units[0]", "add-member")
+        select = form.query_one("#p-profile", Select)
+        shown = " | ".join(_prompts(select))
+        # the Hero commands this unit: a Captain (a commander) may not join; the Hero is unique
+        assert "Captain" not in shown and "Hero" not in shown
+        assert "Squire" in shown and "A.P." in shown  # legal ones, with their cost
+        form.query_one("#show-all", Checkbox).value = True
+        await pilot.pause()
+        shown = " | ".join(_prompts(select))
+        assert "Captain  not allowed: the unit already has a commander (one per unit)" in shown
+        assert "Hero  not allowed: the unit already has a commander" in shown
+        captain = next(i for i, c in enumerate(form.action.params[0].choices) if c.value == "captain")
+        select.value = captain
+        await pilot.pause()
+        form.action_submit()
+        await pilot.pause()
+        assert app.screen is form  # refused, with the reason
+        assert "Captain is not allowed here" in str(form.query_one("#form-error", Static).render())
+
+
+async def test_miracle_picker_offers_only_the_faithful_s_cult(r2, store, tmp_path):
+    app, size = await _open(tmp_path, store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        form = await _form(app, pilot, "units[0].members[1]", "toggle-miracle")
+        shown = " | ".join(_prompts(form.query_one("#p-miracle", Select)))
+        assert "Blessing" in shown and "3 litany points" in shown
+        assert "Small prayer" in shown and "2 litany points" in shown  # no Fervor: costs 2 (R2-D8)
+        assert "None" not in shown
+
+
+async def test_duplicate_unit_leaves_its_unique_characters_behind(r2, store, tmp_path):
+    app, size = await _open(tmp_path, store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        editor.apply("units[0]", "duplicate-unit", {})
+        copy = editor.session.army.units[1]
+        assert copy.troops.profile == "spearman" and copy.members == []
+        assert not any(f.rule == "ragnarok2.unit.unique-character" for f in editor.last_findings)
+
+
+async def test_browser_refuses_with_the_validator_s_reason(r2, store, tmp_path):
+    app, size = await _open(tmp_path, store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        editor.query_one("#tree").goto("units[0]")
+        before = editor.session.army.model_copy(deep=True)
+        entry = next(e for e in editor.query_one("#browser").entries if e.ref.id == "hero")
+        editor.add_from_browser(entry)
+        await pilot.pause()
+        assert editor.session.army == before
+        assert any("Hero cannot be added here: the unit already has a commander" in str(n.message) for n in app._notifications)
+
+
+def test_every_offered_member_keeps_the_list_legal(r2):
+    """Property of the shared predicates: adding any member the picker shows as allowed never
+    creates a composition finding the validator would report."""
+    from synthetic_r2 import legal_army
+
+    from armybuilder.systems.ragnarok2.editing import member_choices
+    from armybuilder.systems.ragnarok2.rules import run_rules
+
+    cat = r2.catalogue("1.0.0")
+    army = legal_army()
+    assert is_legal(run_rules(army, cat))
+    composition = ("ragnarok2.unit.slots", "ragnarok2.unit.unique-character", "ragnarok2.unit.rank-category",
+                   "ragnarok2.unit.troop-mystic", "ragnarok2.unit.one-people", "ragnarok2.unit.one-troop-profile")
+    for ui, unit in enumerate(army.units):
+        for choice in member_choices(cat, army, unit):
+            trial = army.model_copy(deep=True)
+            trial.units[ui].members.append(Member(profile=choice.value))
+            found = [f.rule for f in run_rules(trial, cat) if f.rule in composition and f.severity == "error"]
+            assert bool(found) == bool(choice.refused) or (choice.refused and "A.P." in choice.refused), (
+                choice.value, ui, found, choice.refused)
