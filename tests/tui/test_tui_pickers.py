@@ -130,3 +130,53 @@ def test_every_offered_member_keeps_the_list_legal(r2):
             found = [f.rule for f in run_rules(trial, cat) if f.rule in composition and f.severity == "error"]
             assert bool(found) == bool(choice.refused) or (choice.refused and "A.P." in choice.refused), (
                 choice.value, ui, found, choice.refused)
+
+
+async def test_search_box_keys_one_enter_arrows_slash_and_unknown_filters(r2, store, tmp_path):
+    from textual.widgets import Input
+
+    app, size = await _open(tmp_path, store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        browser = editor.query_one("#browser")
+        await pilot.press("slash")
+        box = editor.query_one("#search", Input)
+        assert app.focused is box
+        await pilot.press("e")  # many entries
+        entries = editor.query_one("#entries")
+        first = browser.current()
+        await pilot.press("down")  # arrows move the results from the box
+        assert app.focused is box and entries.highlighted == 1 and browser.current() != first
+        await pilot.press("up")
+        assert browser.current() == first
+        await pilot.press("slash")  # "/" inside the box starts a new search, it is not typed
+        assert box.value == ""
+        await pilot.press(*"cost:<20")
+        assert "no filter 'cost:'" in str(editor.query_one("#filters").render())
+        box.value = "people:acheron"
+        await pilot.pause()
+        assert "no people matches 'acheron'" in str(editor.query_one("#filters").render())
+        roles = browser.facet_values()["role"]
+        assert "commander" in roles and not any("," in r for r in roles)  # single roles
+        box.value = "knight"
+        await pilot.pause()
+        units = len(editor.session.army.units)
+        await pilot.press("enter")  # one Enter adds the highlighted entry (a form asks the count)
+        await pilot.pause()
+        assert isinstance(app.screen, ActionForm)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(editor.session.army.units) == units + 1
+
+
+async def test_plus_and_minus_step_the_troops(r2, store, tmp_path):
+    app, size = await _open(tmp_path, store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        editor.query_one("#tree").goto("units[1]")
+        editor.query_one("#tree").focus()
+        await pilot.press("plus", "plus", "minus", "plus")
+        assert editor.session.army.units[1].troops.count == 6
+        assert editor.query_one("#tree").current_path() == "units[1]"

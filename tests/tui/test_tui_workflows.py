@@ -56,7 +56,7 @@ async def search_and_add(pilot, words: str) -> None:
     search = pilot.app.screen.query_one("#search", Input)
     search.value = ""
     await pilot.press(*words)
-    await pilot.press("enter", "enter")
+    await pilot.press("enter")  # one Enter from the box adds the highlighted entry
     await pilot.pause()
 
 

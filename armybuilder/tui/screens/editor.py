@@ -373,6 +373,34 @@ class EditorScreen(Screen):
     def action_add_here(self) -> None:
         self.open_edits_menu(self.query_one(ListTree).current_path(), lambda a: a.id.startswith("add"), "Add")
 
+    def action_step_count(self, delta: int) -> None:
+        """``+``/``-``: one more or one fewer of the selected unit's troops (or warriors…).
+
+        Uses the system's own "set-count" edit at the cursor or its enclosing place, so a
+        quantity is stepped without opening a form (typing it stays possible with Enter).
+        """
+        path = self.query_one(ListTree).current_path()
+        for place in ancestors(path):
+            for action in self.actions_at(place):
+                ints = [p for p in action.params if p.kind == "int"]
+                if action.id != "set-count" or len(ints) != 1 or ints[0].default is None:
+                    continue
+                param = ints[0]
+                value = int(param.default) + delta
+                low = param.minimum if param.minimum is not None else 0
+                high = param.maximum if param.maximum is not None else 999
+                if not low <= value <= high:
+                    self.notify(f"{param.label}: between {low:g} and {high:g}", severity="warning")
+                    return
+                try:
+                    self.apply(place, action.id, {param.name: value})
+                except ValueError as exc:
+                    self.notify(str(exc), severity="error", markup=False)
+                    return
+                self.query_one(ListTree).goto(path)
+                return
+        self.notify("nothing to count here: select a unit", severity="warning")
+
     def action_remove_here(self) -> None:
         path = self.query_one(ListTree).current_path()
         found = [a for a in self.actions_at(path) if a.destructive]

@@ -46,6 +46,11 @@ def parse_query(query: str) -> tuple[list[str], dict[str, str]]:
     return words, facets
 
 
+def facet_parts(value: str) -> list[str]:
+    """A facet value as single values ("commander, leader" is two roles)."""
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
 def filter_entries(
     entries: Sequence[BrowserEntry], query: str, chosen: dict[str, str]
 ) -> list[BrowserEntry]:
@@ -57,11 +62,33 @@ def filter_entries(
         if any(w not in hay for w in words):
             continue
         # an entry without a value for a facet (a tactic has no people) is never hidden by it
-        if any(e.facets.get(k) and e.facets[k] != v for k, v in chosen.items()):
+        if any(e.facets.get(k) and v not in facet_parts(e.facets[k]) for k, v in chosen.items()):
             continue
         if any(v not in e.facets.get(k, "").lower() for k, v in typed.items()):
             continue
         out.append(e)
+    return out
+
+
+def filter_problems(entries: Sequence[BrowserEntry], query: str) -> list[str]:
+    """Why a typed ``facet:value`` filter can match nothing, in words (empty when fine).
+
+    ``cost:<20`` or ``people:acheron`` used to give 0 results silently; the player is
+    told which filters exist and which values a facet has.
+    """
+    _, typed = parse_query(query)
+    known: dict[str, set[str]] = {}
+    for e in entries:
+        for k, v in e.facets.items():
+            if v:
+                known.setdefault(k, set()).update(p.lower() for p in facet_parts(v))
+    out = []
+    for key, value in typed.items():
+        if key not in known:
+            out.append(f"no filter '{key}:' (filters: {', '.join(f'{k}:' for k in sorted(known))})")
+        elif not any(value in v for v in known[key]):
+            sample = ", ".join(sorted(known[key])[:6])
+            out.append(f"no {key} matches '{value}' (e.g. {sample})")
     return out
 
 
@@ -74,6 +101,28 @@ def entry_prompt(e: BrowserEntry) -> Text:
     if extra:
         text.append("  " + " · ".join(extra), style="dim")
     return text
+
+
+class SearchBox(Input):
+    """The catalogue search: arrows move the results, Enter adds the highlighted entry,
+    and ``/`` (the key that opens the search) starts a new search instead of typing."""
+
+    BINDINGS = [
+        Binding("down", "move(1)", "Next", show=False),
+        Binding("up", "move(-1)", "Previous", show=False),
+        Binding("pagedown", "move(10)", show=False),
+        Binding("pageup", "move(-10)", show=False),
+        Binding("slash", "restart", "New search", show=False, priority=True),
+    ]
+
+    def action_move(self, step: int) -> None:
+        entries = self.screen.query_one("#entries", OptionList)
+        if entries.option_count:
+            current = entries.highlighted if entries.highlighted is not None else -1
+            entries.highlighted = max(0, min(entries.option_count - 1, current + step))
+
+    def action_restart(self) -> None:
+        self.value = ""
 
 
 class EntryList(OptionList):
@@ -112,7 +161,7 @@ class Browser(Vertical):
         self.chosen: dict[str, str] = {}
 
     def compose(self):
-        yield Input(placeholder="/ search… (rank:elite)", id="search", compact=True)
+        yield SearchBox(placeholder="/ search… (rank:elite) · enter adds", id="search", compact=True)
         yield Static("", id="filters", markup=False)
         yield EntryList(id="entries")
 
@@ -124,8 +173,7 @@ class Browser(Vertical):
         values: dict[str, set[str]] = {}
         for e in self.entries:
             for k, v in e.facets.items():
-                if v:
-                    values.setdefault(k, set()).add(v)
+                values.setdefault(k, set()).update(facet_parts(v or ""))
         return {k: sorted(v) for k, v in values.items()}
 
     def set_filters(self, chosen: dict[str, str]) -> None:
@@ -140,9 +188,13 @@ class Browser(Vertical):
         options.add_options([Option(entry_prompt(e), id=str(i)) for i, e in enumerate(self.shown)])
         if self.shown:
             options.highlighted = 0
+        problems = filter_problems(self.entries, query)
+        if problems:
+            self.query_one("#filters", Static).update(Text("; ".join(problems), style="bold yellow"))
+            return
         label = f"{len(self.shown)} of {len(self.entries)}"
         if self.chosen:
-            label += " · " + ", ".join(f"{k}={v}" for k, v in self.chosen.items()) + " (f: change)"
+            label += " · " + ", ".join(f"{k}: {v}" for k, v in self.chosen.items()) + " (f: change)"
         else:
             label += " · f: filters"
         self.query_one("#filters", Static).update(Text(label, style="dim"))
@@ -161,7 +213,9 @@ class Browser(Vertical):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "search":
             event.stop()
-            self.query_one("#entries", EntryList).focus()
+            entry = self.current()  # one Enter adds the highlighted entry; the box keeps focus
+            if entry is not None:
+                self.post_message(self.EntryChosen(entry))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "entries":
@@ -197,6 +251,8 @@ class ListTree(Tree[str]):
         Binding("delete", "screen.remove_here", "Remove", show=True),
         Binding("r", "screen.rename_here", "Rename", show=True),
         Binding("n", "screen.notes_here", "Notes", show=True),
+        Binding("plus,equals_sign", "screen.step_count(1)", "+1", show=True),
+        Binding("minus", "screen.step_count(-1)", "−1", show=True),
     ]
 
     def __init__(self, **kwargs) -> None:
