@@ -45,3 +45,42 @@ def put(key: str, value: Any, root: Path | None = None) -> None:
         atomic_write_text(target, json.dumps(values, indent=1, ensure_ascii=False))
     except Exception:  # noqa: BLE001 - a preference is never worth an error
         pass
+
+
+def program_folder() -> Path:
+    """The folder the program runs from (its source checkout): never a place for the user's files."""
+    return Path(__file__).resolve().parents[2]
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder)
+    except ValueError:
+        return False
+    return True
+
+
+def lists_dir(root: Path | None = None) -> Path:
+    """Where a new list or a saved copy of a sample goes when the player names no folder.
+
+    The folder last saved into; else the current folder, unless that is the program's
+    own folder (``./scripts/run`` starts there); then the user's documents folder
+    (platformdirs), ``armybuilder`` inside it.
+    """
+    remembered = get("lists_dir", None, root)
+    if isinstance(remembered, str) and Path(remembered).is_dir():
+        return Path(remembered)
+    cwd = Path.cwd()
+    if not _inside(cwd, program_folder()):
+        return cwd
+    import platformdirs
+
+    return Path(platformdirs.user_documents_dir()) / "armybuilder"
+
+
+def export_dir(default: Path, root: Path | None = None) -> Path:
+    """Where exports go: the folder chosen last time, else ``default`` (``exports/``)."""
+    remembered = get("export_dir", None, root)
+    if isinstance(remembered, str) and remembered:
+        return Path(remembered)
+    return default.resolve() if not default.is_absolute() else default

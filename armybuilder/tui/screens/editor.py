@@ -25,6 +25,7 @@ from armybuilder.core.errors import InputError
 from armybuilder.core.findings import Finding
 from armybuilder.core.system import BrowserEntry, EditAction
 
+from .. import prefs
 from ..session import Session
 from ..widgets.panels import (
     Browser,
@@ -461,9 +462,12 @@ class EditorScreen(Screen):
     def action_save(self, then: Callable[[], None] | None = None) -> None:
         s = self.session
         if s.path is None:
-            default = str(Path.cwd() / (s.suggested_name or _slug(s.army.name) + ".yaml"))
+            folder = prefs.lists_dir(self._prefs_root())
+            default = str(folder / (s.suggested_name or _slug(s.army.name) + ".yaml"))
 
             def check(path: Path) -> str | None:
+                if not path.parent.is_dir() and path.parent == folder:
+                    path.parent.mkdir(parents=True, exist_ok=True)  # the documented default folder
                 if not path.parent.is_dir():
                     return f"no folder {path.parent}"
                 if path.exists():
@@ -488,13 +492,15 @@ class EditorScreen(Screen):
             self._recovery_timer.stop()
             self._recovery_timer = None
         self.refresh_status()
+        if path is not None:
+            prefs.put("lists_dir", str(Path(target).parent.resolve()), self._prefs_root())
         self.notify(f"saved {target}", markup=False)
         if then is not None:
             then()
 
     def action_save_as(self) -> None:
         s = self.session
-        default = str(s.path) if s.path else str(Path.cwd() / (_slug(s.army.name) + ".yaml"))
+        default = str(s.path) if s.path else str(prefs.lists_dir(self._prefs_root()) / (_slug(s.army.name) + ".yaml"))
 
         def chosen(path: Path | None) -> None:
             if path is not None:
@@ -524,29 +530,64 @@ class EditorScreen(Screen):
             chosen,
         )
 
+    def _prefs_root(self):
+        return getattr(getattr(self.app, "store", None), "root", None)
+
+    def export_folder(self) -> Path:
+        return prefs.export_dir(Path(getattr(self.app, "export_dir", Path("exports"))), self._prefs_root())
+
+    def export_target(self, kind: str, folder: Path | None = None) -> Path:
+        """The file an export of ``kind`` writes (shown in full before writing)."""
+        s = self.session
+        folder = folder or self.export_folder()
+        stem = s.path.stem if s.path else _slug(s.army.name)
+        name = {
+            "sheets": f"{s.system.id}-sheets.pdf",
+            "text": f"{stem}.txt",
+            "roster-cards": f"{stem}-cards.pdf",
+        }.get(kind, f"{stem}.pdf")
+        return folder / name
+
     def action_export(self) -> None:
         def chosen(key: str | None) -> None:
             if key is not None:
-                self.export(key)
+                self.ask_export_path(key)
 
-        self.app.push_screen(Menu("Export", [(k, label) for k, label in EXPORT_KINDS], "written into the exports folder, in the background"), chosen)
+        folder = self.export_folder()
+        self.app.push_screen(Menu("Export", [(k, label) for k, label in EXPORT_KINDS], f"into {folder} (the next step shows the file and lets you change it)"), chosen)
 
-    def export(self, kind: str) -> None:
+    def ask_export_path(self, kind: str) -> None:
+        """Show the full target path; the player may change it. The folder is remembered."""
+
+        def check(path: Path) -> str | None:
+            if path.is_dir():
+                return f"{path} is a folder: add a file name"
+            return None
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            path = path.resolve()
+            prefs.put("export_dir", str(path.parent), self._prefs_root())
+            self.export(kind, path)
+
+        label = dict(EXPORT_KINDS)[kind]
+        self.app.push_screen(PathPrompt(f"Export {label} to (enter writes; edit the path to choose another folder)", str(self.export_target(kind).resolve()), check), chosen)
+
+    def export(self, kind: str, target: Path | None = None) -> None:
         """Render in a worker thread (ReportLab takes a moment) and notify the path."""
         s = self.session
         army, system, cat = s.army, s.system, s.cat
-        folder = Path(getattr(self.app, "export_dir", Path("exports")))
-        stem = s.path.stem if s.path else _slug(army.name)
+        out = target or self.export_target(kind)
         paper = getattr(self.app, "paper", "A4")
 
         def work() -> Path:
             from armybuilder.core.lists import list_fingerprint
 
-            folder.mkdir(parents=True, exist_ok=True)
+            out.parent.mkdir(parents=True, exist_ok=True)
             if kind == "sheets":
                 from armybuilder.pdf.sheets import write_sheets
 
-                out = folder / f"{system.id}-sheets.pdf"
                 write_sheets(system.sheets(cat), out, paper=paper)
                 return out
             roster = system.roster(army, cat, list_fingerprint(army, cat))
@@ -554,12 +595,10 @@ class EditorScreen(Screen):
                 from armybuilder.core.atomic import atomic_write_text
                 from armybuilder.core.text_roster import render_text
 
-                out = folder / f"{stem}.txt"
                 atomic_write_text(out, render_text(roster))
                 return out
             from armybuilder.pdf.roster import write_roster
 
-            out = folder / (f"{stem}-cards.pdf" if kind == "roster-cards" else f"{stem}.pdf")
             write_roster(roster, system.cards(army, cat) if kind == "roster-cards" else None, out, paper=paper)
             return out
 
@@ -629,7 +668,7 @@ class EditorScreen(Screen):
             ("Export…", self.action_export, "x: PDF roster, cards, sheets, text roster"),
         ]
         for key, label in EXPORT_KINDS:
-            out.append((f"Export: {label}", partial(self.export, key), "in the background"))
+            out.append((f"Export: {label}", partial(self.ask_export_path, key), "shows the file, then writes it"))
         paper = getattr(self.app, "paper", "A4")
         other = "Letter" if paper == "A4" else "A4"
         out.append((f"Export paper: use {other} (now {paper})", partial(self.set_paper, other), "for PDF exports"))

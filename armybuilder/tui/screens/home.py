@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 from armybuilder.core.errors import InputError
 from armybuilder.core.registry import KNOWN_SYSTEMS, get_system
 from armybuilder.core.system import GameSystem
+from armybuilder.tui import prefs
 
 
 def loadable_systems() -> list[GameSystem]:
@@ -211,11 +212,14 @@ class NewListScreen(ModalScreen):
                 yield Label("Name")
                 yield Input("New army", id="name", compact=True)
                 yield Label("File")
-                yield Input(str(Path.cwd() / "new-army.yaml"), id="file", compact=True)
+                yield Input(str(prefs.lists_dir(self._prefs_root()) / "new-army.yaml"), id="file", compact=True)
             yield Static("", id="form-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Create", id="ok", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
+
+    def _prefs_root(self):
+        return getattr(getattr(self.app, "store", None), "root", None)
 
     def on_mount(self) -> None:
         self.fill()
@@ -286,6 +290,8 @@ class NewListScreen(ModalScreen):
         if path.exists():
             self.error(f"{path} exists already; choose another file name")
             return
+        if not path.parent.is_dir() and path.parent == prefs.lists_dir(self._prefs_root()):
+            path.parent.mkdir(parents=True, exist_ok=True)  # the documented default folder
         if not path.parent.is_dir():
             self.error(f"no folder {path.parent}")
             return
@@ -302,6 +308,7 @@ class NewListScreen(ModalScreen):
         except (InputError, ValueError) as exc:
             self.error(str(exc))
             return
+        prefs.put("lists_dir", str(path.parent.resolve()), self._prefs_root())
         self.dismiss(session)
 
     def action_cancel(self) -> None:
