@@ -210,3 +210,29 @@ async def test_playtest_with_two_workers_inside_the_running_app(store, tmp_path)
         await pilot.pause()
         assert app.screen.query_one("#pt-workers", Input).value == "1"
         assert app.screen.query_one("#pt-games", Input).value == "6"
+
+
+async def test_playtest_results_fit_80_and_120_columns_and_show_both_lists_points():
+    """Issue 13: the per-unit table wrapped, names were cut without a mark, the column did not
+    say whose, and nothing showed the two lists' points."""
+    system, army, cat, names = _r2_sample()
+    for width, height in ((80, 24), (120, 40)):
+        screen = PlaytestScreen(system, army, cat)
+        async with Host(screen).run_test(size=(width, height)) as pilot:
+            await pilot.pause()
+            screen.query_one("#pt-games", Input).value = "10"
+            screen.query_one("#pt-workers", Input).value = "1"
+            await pilot.press("ctrl+r")
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+            summary = _text(screen, "#pt-summary")
+            histogram = _text(screen, "#pt-histogram")
+            points = system.points(army, cat)
+            assert f"{army.name}, {points.total:g}/{points.limit} A.P." in summary
+            assert "Opponent's units" in summary and "foes/game" in summary
+            for line in (summary + "\n" + histogram).splitlines():
+                assert len(line) <= width - 2, (width, line)  # nothing wraps
+            # every field and the Run button are on screen at 80×24
+            for selector in ("#pt-opponent", "#pt-games", "#pt-seed", "#pt-workers", "#pt-run"):
+                region = screen.query_one(selector).region
+                assert region.right <= width and region.bottom <= height and region.height > 0, selector
