@@ -236,3 +236,28 @@ async def test_playtest_results_fit_80_and_120_columns_and_show_both_lists_point
             for selector in ("#pt-opponent", "#pt-games", "#pt-seed", "#pt-workers", "#pt-run"):
                 region = screen.query_one(selector).region
                 assert region.right <= width and region.bottom <= height and region.height > 0, selector
+
+
+async def test_odds_screen_at_80x24_keeps_labels_and_every_field_on_screen():
+    """Issue 13: seven inputs lost their labels once filled, the last field and Compute were
+    off-screen at 80×24, and percentages wrapped."""
+    from textual.widgets import Label
+
+    system, army, cat, names = _r2_sample()
+    screen = OddsScreen(system, army, cat)
+    async with Host(screen).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for p in screen.params:
+            box = screen.query_one(f"#odds-p-{p.name}", Input)
+            box.value = str(p.default if p.default is not None else 1)
+            label = screen.query_one(f"#odds-l-{p.name}", Label)
+            assert p.label in str(label.render())
+            for widget in (box, label):
+                assert widget.region.height > 0 and widget.region.bottom <= 24 and widget.region.right <= 80, p.name
+        compute = screen.query_one("#odds-compute", Button)
+        assert compute.region.height > 0 and compute.region.bottom <= 24
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        for line in _text(screen, "#odds-forward").splitlines():
+            assert len(line) <= 78, line
+        assert "%" in _text(screen, "#odds-forward")
