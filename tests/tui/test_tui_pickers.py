@@ -180,3 +180,43 @@ async def test_plus_and_minus_step_the_troops(r2, store, tmp_path):
         await pilot.press("plus", "plus", "minus", "plus")
         assert editor.session.army.units[1].troops.count == 6
         assert editor.query_one("#tree").current_path() == "units[1]"
+
+
+async def test_undo_says_what_it_undid_and_help_lists_every_key(r2, store, tmp_path):
+    from textual.widgets import Static as _Static
+
+    from armybuilder.tui.screens.modals import HelpScreen
+
+    app, size = await _open(tmp_path, store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        editor.query_one("#tree").goto("units[1]")
+        editor.query_one("#tree").focus()
+        await pilot.press("plus")
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        messages = [str(n.message) for n in app._notifications]
+        assert any(m.startswith("undone: Change the number of troops on Knight") for m in messages), messages
+        await pilot.press("ctrl+y")
+        assert any(str(n.message).startswith("redone: Change the number of troops") for n in app._notifications)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        shown = str(app.screen.query_one(_Static).render())
+        for key, words in (("f2", "go to the list tree"), ("f3", "go to the findings"), ("+ =", "one more trooper")):
+            assert key in shown and words in shown
+
+
+async def test_palette_offers_the_program_s_commands_only(r2, store, tmp_path):
+    app, size = await _open(tmp_path, store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        from textual.command import CommandList
+
+        listing = app.screen.query_one(CommandList)
+        names = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+        assert names and "Save" in names[0]
+        assert not any(n.startswith(("Keys", "Maximize", "Screenshot")) for n in names)

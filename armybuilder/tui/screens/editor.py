@@ -61,19 +61,19 @@ class EditorScreen(Screen):
     """Edit one list; every edit goes through ``Session.apply`` (undoable)."""
 
     BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("ctrl+z", "undo", "Undo", priority=True),
-        Binding("ctrl+y", "redo", "Redo", priority=True),
-        Binding("slash", "search", "Search"),
-        Binding("question_mark", "app.help", "Help"),
-        Binding("x", "export", "Export"),
-        Binding("u", "upgrade", "Upgrade", show=False),
-        Binding("d", "toggle_detail", "Detail", show=False),
-        Binding("b", "toggle_browser", "Browser", show=False),
-        Binding("o", "odds", "Odds", show=False),
-        Binding("t", "playtest", "Playtest", show=False),
-        Binding("f2", "focus_tree", "List", show=False),
-        Binding("f3", "focus_findings", "Findings", show=False),
+        Binding("ctrl+s", "save", "Save", priority=True, tooltip="save (asks a file name for a new list)"),
+        Binding("ctrl+z", "undo", "Undo", priority=True, tooltip="undo the last edit (says which)"),
+        Binding("ctrl+y", "redo", "Redo", priority=True, tooltip="redo what was undone"),
+        Binding("slash", "search", "Search", tooltip="search the catalogue"),
+        Binding("question_mark", "app.help", "Help", tooltip="this help"),
+        Binding("x", "export", "Export", tooltip="export: PDF roster, cards, sheets, text roster"),
+        Binding("u", "upgrade", "Upgrade", show=False, tooltip="upgrade the catalogue version"),
+        Binding("d", "toggle_detail", "Detail", show=False, tooltip="show or hide the detail pane"),
+        Binding("b", "toggle_browser", "Browser", show=False, tooltip="show or hide the catalogue"),
+        Binding("o", "odds", "Odds", show=False, tooltip="odds panel"),
+        Binding("t", "playtest", "Playtest", show=False, tooltip="playtest against a sample"),
+        Binding("f2", "focus_tree", "List", show=False, tooltip="go to the list tree"),
+        Binding("f3", "focus_findings", "Findings", show=False, tooltip="go to the findings"),
     ]
 
     def __init__(self, session: Session, recovery_delay: float = 3.0) -> None:
@@ -83,6 +83,8 @@ class EditorScreen(Screen):
         self._recovery_timer: Timer | None = None
         self._browser_version: str | None = None
         self.last_findings: list[Finding] = []
+        self._done: list[str] = []  # what each undo step undoes, in the session's order
+        self._undone: list[str] = []
 
     # -- layout ----------------------------------------------------------------
 
@@ -277,14 +279,30 @@ class EditorScreen(Screen):
         Any other exception is a bug in a game system: it becomes a ValueError with a
         plain message, so the editor (and the player's unsaved list) survives it.
         """
+        stack = self.session.undo_stack
+        before = stack[-1] if stack else None
+        what = self._describe(path, action_id)
         try:
             select = self.session.apply(path, action_id, args)
         except ValueError:
             raise
         except Exception as exc:  # noqa: BLE001 - never lose the list to a system bug
             raise ValueError(f"this edit failed inside {self.session.system.name} ({type(exc).__name__}: {exc}); please report it") from exc
+        if (stack[-1] if stack else None) is not before:  # a new undo step (not a no-op edit)
+            self._remember_edit(what)
         self.after_edit(select)
         return select
+
+    def _describe(self, path: str, action_id: str) -> str:
+        """"Change the number of troops on Spearman": what an edit was, for undo and redo."""
+        label = next((a.label for a in self.actions_at(path) if a.id == action_id), action_id.replace("-", " "))
+        node = self.query_one(ListTree).node_of(path)
+        return f"{label} on {node.label}" if node is not None and path else label
+
+    def _remember_edit(self, what: str) -> None:
+        self._done.append(what)
+        self._undone.clear()
+        del self._done[: max(0, len(self._done) - len(self.session.undo_stack))]
 
     def run_action(self, path: str, action: EditAction, preset: dict[str, Any] | None = None) -> None:
         """Apply ``action``, asking its parameters in a form when some are not given."""
@@ -419,14 +437,21 @@ class EditorScreen(Screen):
         self.open_edits_menu(path, lambda a: "notes" in a.id, "Notes")
 
     def action_undo(self) -> None:
+        known = len(self._done) == len(self.session.undo_stack)
         if self.session.undo():
+            what = self._done.pop() if known and self._done else "the last change"
+            self._undone.append(what)
             self.after_edit(self.session.selected)
+            self.notify(f"undone: {what} (ctrl+y redoes it)", markup=False)
         else:
             self.notify("nothing to undo")
 
     def action_redo(self) -> None:
         if self.session.redo():
+            what = self._undone.pop() if self._undone else "the last undone change"
+            self._done.append(what)
             self.after_edit(self.session.selected)
+            self.notify(f"redone: {what}", markup=False)
         else:
             self.notify("nothing to redo")
 
@@ -522,6 +547,7 @@ class EditorScreen(Screen):
         def chosen(key: str | None) -> None:
             if key == "yes":
                 s.replace(s.army.model_copy(update={"catalogue": impact.to_version}), s.selected)
+                self._remember_edit(f"Upgrade to catalogue {impact.to_version}")
                 self.after_edit(s.selected)
                 self.notify(f"list moved to catalogue {impact.to_version} (ctrl+z to undo)")
 
@@ -681,6 +707,7 @@ class EditorScreen(Screen):
             ("Go to the list", self.action_focus_tree, "f2"),
             ("Close the list (back home)", self.action_close_list, ""),
             ("Help: keys", self.app.action_help, "?"),  # type: ignore[attr-defined]
+            ("Change the colour theme", self.app.action_change_theme, "Textual's themes"),
         ]
         path = self.query_one(ListTree).current_path()
         seen = set()

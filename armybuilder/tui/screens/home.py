@@ -162,6 +162,16 @@ class HomeScreen(Screen):
         elif key.startswith("recover:"):
             app.recover(self.recoveries[key.split(":", 1)[1]])  # type: ignore[attr-defined]
 
+    def palette_commands(self):
+        """The home screen's commands for the palette (ctrl+p)."""
+        return [
+            ("New list…", self.action_new, "n"),
+            ("Open a file…", self.action_open, "o"),
+            ("Help: keys", self.app.action_help, "?"),  # type: ignore[attr-defined]
+            ("Change the colour theme", self.app.action_change_theme, "Textual's themes"),
+            ("Quit", self.app.action_quit, "ctrl+q"),
+        ]
+
     def action_new(self) -> None:
         def created(result) -> None:
             if result is not None:

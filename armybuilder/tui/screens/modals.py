@@ -352,38 +352,50 @@ class FacetFilters(ModalScreen[dict[str, str] | None]):
         self.dismiss(None)
 
 
-HELP = """\
-armybuilder — keys
+HELP_NOTES = {
+    "Catalogue browser (left)": (
+        "type to search; every word must match; rank:elite, role:leader, people:…, category:…\n"
+        "filter on a facet (an unknown filter says so)"
+    ),
+    "Everywhere": "ctrl+p   command palette: every action, searchable\ntab / shift+tab   next / previous area",
+}
 
-Everywhere
-  ctrl+p   command palette: every action, searchable
-  ctrl+s   save (asks a file name for a new list)
-  ctrl+z   undo            ctrl+y  redo
-  /        search the catalogue
-  ?        this help       ctrl+q  quit (asks when unsaved)
-  tab      next area      shift+tab  previous area
 
-List tree (middle)
-  ↑ ↓      move            space  fold / unfold
-  enter    the edits allowed here (a menu)
-  a        add here (unit, member, tactic… the edits that add)
-  delete   remove the selected unit, member or entry
-  r        rename          n      notes
+def help_text(app) -> str:
+    """The key help, written from the bindings themselves so it can never fall behind them."""
+    from ..app import ArmyBuilderApp
+    from ..widgets.panels import EntryList, FindingsList, ListTree, SearchBox
+    from .editor import EditorScreen
 
-Catalogue browser (left)
-  type to search; words must all match; rank:elite, role:leader,
-  people:…, category:… filter on a facet;  f  opens the facet filters
-  enter    add the highlighted entry at the tree's cursor
-
-Findings (bottom)
-  enter    jump to the finding's place in the list
-
-Other
-  d  show/hide the detail pane      b  show/hide the browser
-  u  upgrade the catalogue version  x  export (PDF roster, cards, sheets, text)
-  o  odds panel                     t  playtest
-  Mouse: click to focus and select; scroll wheels work.
-"""
+    sections = (
+        ("Everywhere", (ArmyBuilderApp, EditorScreen)),
+        ("List tree (middle)", (ListTree,)),
+        ("Catalogue browser (left)", (SearchBox, EntryList)),
+        ("Findings (bottom)", (FindingsList,)),
+    )
+    lines = ["armybuilder — keys", ""]
+    for title, classes in sections:
+        lines.append(title)
+        seen: set[str] = set()
+        for cls in classes:
+            for binding in cls.BINDINGS:
+                if not isinstance(binding, Binding) or binding.key in seen or not (binding.tooltip or binding.description):
+                    continue
+                seen.add(binding.key)
+                shown = []
+                for key in binding.key.split(","):
+                    try:
+                        shown.append(app.get_key_display(Binding(key.strip(), binding.action)))
+                    except Exception:  # noqa: BLE001 - fall back to the raw key name
+                        shown.append(key.strip())
+                what = binding.tooltip or binding.description
+                lines.append(f"  {' '.join(shown):<10} {what}")
+        note = HELP_NOTES.get(title)
+        if note:
+            lines.extend("  " + line for line in note.splitlines())
+        lines.append("")
+    lines.append("Mouse: click to focus and select; click again to act; scroll wheels work.")
+    return "\n".join(lines)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -392,7 +404,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog tall"):
             with VerticalScroll():
-                yield Static(Text(HELP), markup=False)
+                yield Static(Text(help_text(self.app)), markup=False)
             yield Button("Close", id="close", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

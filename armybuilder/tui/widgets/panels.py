@@ -108,11 +108,11 @@ class SearchBox(Input):
     and ``/`` (the key that opens the search) starts a new search instead of typing."""
 
     BINDINGS = [
-        Binding("down", "move(1)", "Next", show=False),
-        Binding("up", "move(-1)", "Previous", show=False),
+        Binding("down", "move(1)", "Next", show=False, tooltip="move the results (also up, pageup, pagedown)"),
+        Binding("up", "move(-1)", "Previous", show=False, tooltip="move the results up"),
         Binding("pagedown", "move(10)", show=False),
         Binding("pageup", "move(-10)", show=False),
-        Binding("slash", "restart", "New search", show=False, priority=True),
+        Binding("slash", "restart", "New search", show=False, priority=True, tooltip="in the box: start a new search"),
     ]
 
     def action_move(self, step: int) -> None:
@@ -129,8 +129,8 @@ class EntryList(OptionList):
     """Catalogue entries; Enter adds the highlighted entry where the list cursor is."""
 
     BINDINGS = [
-        Binding("enter", "select", "Add to list", show=True),
-        Binding("f", "screen.filters", "Filters", show=True),
+        Binding("enter", "select", "Add to list", show=True, tooltip="add the highlighted entry at the list's cursor (also from the search box)"),
+        Binding("f", "screen.filters", "Filters", show=True, tooltip="facet filters (people, category, rank, role)"),
     ]
 
     async def _on_click(self, event) -> None:
@@ -246,13 +246,13 @@ class ListTree(Tree[str]):
     """The list as a tree of ``OutlineNode``; node data is the list path."""
 
     BINDINGS = [
-        Binding("enter", "select_cursor", "Edits here", show=True),
-        Binding("a", "screen.add_here", "Add", show=True),
-        Binding("delete", "screen.remove_here", "Remove", show=True),
+        Binding("enter", "select_cursor", "Edits here", show=True, tooltip="the edits allowed here (a menu)"),
+        Binding("a", "screen.add_here", "Add", show=True, tooltip="add here (unit, member, tactic…)"),
+        Binding("delete", "screen.remove_here", "Remove", show=True, tooltip="remove the selected unit, member or entry"),
         Binding("r", "screen.rename_here", "Rename", show=True),
         Binding("n", "screen.notes_here", "Notes", show=True),
-        Binding("plus,equals_sign", "screen.step_count(1)", "+1", show=True),
-        Binding("minus", "screen.step_count(-1)", "−1", show=True),
+        Binding("plus,equals_sign", "screen.step_count(1)", "+1", show=True, tooltip="one more trooper (Enter, then the count, to type it)"),
+        Binding("minus", "screen.step_count(-1)", "−1", show=True, tooltip="one trooper fewer"),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -453,7 +453,7 @@ def finding_prompt(f: Finding, line: int | None = None) -> Text:
 class FindingsList(OptionList):
     """Findings of the current list; Enter jumps to the finding's place in the tree."""
 
-    BINDINGS = [Binding("enter", "select", "Go to place", show=True)]
+    BINDINGS = [Binding("enter", "select", "Go to place", show=True, tooltip="jump to the place in the list where the fix happens")]
 
     class Jump(Message):
         def __init__(self, finding: Finding) -> None:
