@@ -220,3 +220,23 @@ async def test_palette_offers_the_program_s_commands_only(r2, store, tmp_path):
         names = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
         assert names and "Save" in names[0]
         assert not any(n.startswith(("Keys", "Maximize", "Screenshot")) for n in names)
+
+
+async def test_findings_name_places_in_words_and_over_the_limit_jumps_to_a_unit(r2, store, tmp_path):
+    from armybuilder.tui.widgets.panels import FindingsList
+
+    app, size = await _open(tmp_path, store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        editor.apply("units[0]", "set-count", {"count": 90})
+        await pilot.pause()
+        limit = next(f for f in editor.last_findings if f.rule == "ragnarok2.points.limit")
+        assert limit.where.startswith("units[")  # a unit that could be cut, not the settings
+        findings = editor.query_one(FindingsList)
+        shown = [str(findings.get_option_at_index(i).prompt) for i in range(findings.option_count)]
+        assert not any("@ units[" in line for line in shown)
+        assert any("unit 1, Spearman" in line for line in shown), shown
+        assert "1 error" in findings.border_title or "errors" in findings.border_title
+        editor.jump_to(limit)
+        assert editor.query_one("#tree").current_path() == limit.where

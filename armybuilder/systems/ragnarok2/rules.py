@@ -28,6 +28,7 @@ from .army import (
     member_cost,
     profile,
     troop_fighter_cost,
+    unit_cost,
 )
 from .catalog import Profile, R2Catalog, R2Format
 from .legality import (
@@ -201,6 +202,15 @@ def format_known(ctx: Context) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- points
 
 
+def _cut_here(candidates: list[tuple[str, int]], excess: int) -> str:
+    """Where a fix for ``excess`` points would happen: the cheapest entry whose removal
+    alone is enough, else the dearest one (so "jump to" lands on something to cut)."""
+    enough = [c for c in candidates if c[1] >= excess]
+    if enough:
+        return min(enough, key=lambda c: c[1])[0]
+    return max(candidates, key=lambda c: c[1])[0] if candidates else ""
+
+
 @book.rule("ragnarok2.points.limit")
 def point_limit(ctx: Context) -> Iterator[Finding]:
     if ctx.format is None:
@@ -211,7 +221,9 @@ def point_limit(ctx: Context) -> Iterator[Finding]:
             "ragnarok2.points.limit",
             E,
             f"the army costs {total} A.P.; the limit is {limit} A.P.: remove {total - limit} A.P.",
-            "",
+            _cut_here(
+                [(f"units[{ui}]", unit_cost(ctx.cat, u)) for ui, u in enumerate(ctx.army.units)], total - limit
+            ),
             "R2-D7",
         )
 
@@ -229,7 +241,14 @@ def character_share(ctx: Context) -> Iterator[Finding]:
             E,
             f"Characters cost {spent} A.P., more than {share} % of {ctx.format.limit} A.P. "
             f"({allowed} A.P.): remove {spent - allowed} A.P. of Characters",
-            "",
+            _cut_here(
+                [
+                    (where, member_cost(ctx.cat, m))
+                    for where, m, p in _members(ctx)
+                    if p is not None and p.has_role("character")
+                ],
+                spent - allowed,
+            ),
             "R2-D7; ragnarok-faq: Limitations",
         )
 

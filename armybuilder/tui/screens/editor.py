@@ -137,7 +137,7 @@ class EditorScreen(Screen):
         self.last_findings = s.findings()
         # lines refer to the file as saved: shown only while the list matches it
         line_of = s.listfile.line_of if (s.path is not None and not s.dirty) else None
-        self.query_one(FindingsList).show(self.last_findings, line_of)
+        self.query_one(FindingsList).show(self.last_findings, line_of, self.place_words)
         self.show_detail_for_tree()
 
     def _default_filters(self, entries: list[BrowserEntry]) -> dict[str, str]:
@@ -157,6 +157,29 @@ class EditorScreen(Screen):
             if any(e.facets.get(key) == label for e in entries):
                 return {key: label}
         return {}
+
+    def place_words(self, where: str) -> str:
+        """A list path in words: ``units[3].members[0]`` → "Kal-Nur in unit 4, Hammers"."""
+        import re
+
+        tree = self.query_one(ListTree)
+        chain = [(p, tree.node_of(p)) for p in ancestors(where) if p]
+        chain = [(p, n) for p, n in chain if n is not None]
+        if not chain:
+            return ""
+        path, node = chain[0]
+
+        def numbered(p: str, label: str) -> str:
+            m = re.search(r"(\w+)\[(\d+)\]$", p)
+            if not m:
+                return label
+            noun = m.group(1)[:-1] if m.group(1).endswith("s") else m.group(1)
+            return f"{noun.replace('_', ' ')} {int(m.group(2)) + 1}, {label}"
+
+        outer = next(((p, n) for p, n in chain[1:] if re.search(r"\[\d+\]$", p)), None)
+        if outer is not None:
+            return f"{node.label} in {numbered(*outer[:1], outer[1].label)}"
+        return numbered(path, node.label)
 
     def refresh_status(self) -> None:
         s = self.session

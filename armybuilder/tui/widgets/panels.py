@@ -441,12 +441,19 @@ class StatusBar(Static):
         self.update(text)
 
 
-def finding_prompt(f: Finding, line: int | None = None) -> Text:
+def plural(n: int, noun: str) -> str:
+    """``1 error``, ``2 errors``: counts shown to the player agree with their noun."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def finding_prompt(f: Finding, line: int | None = None, place: str = "") -> Text:
+    """The finding, then where it is in words ("Kal-Nur in unit 4, Hammers") and its YAML line."""
     text = Text(no_wrap=False)
     text.append(SEVERITY_MARK[f.severity] + " ", style=SEVERITY_STYLE[f.severity])
     text.append(f.message)
-    if f.where:
-        text.append(f"  @ {f.where}" + (f" (line {line})" if line else ""), style="dim")
+    if f.where or line:
+        where = place or f.where
+        text.append(f"  — {where}" + (f", line {line}" if line else ""), style="dim")
     return text
 
 
@@ -465,8 +472,9 @@ class FindingsList(OptionList):
         self.findings: list[Finding] = []
         self._with_lines = False
 
-    def show(self, findings: list[Finding], line_of=None) -> None:
-        """Show ``findings``; ``line_of(where)`` gives the line in the file, when known."""
+    def show(self, findings: list[Finding], line_of=None, place_of=None) -> None:
+        """Show ``findings``; ``line_of(where)`` gives the line in the file, when known,
+        ``place_of(where)`` the place in words."""
         with_lines = line_of is not None
         if findings == self.findings and self.option_count and with_lines == self._with_lines:
             return
@@ -484,13 +492,21 @@ class FindingsList(OptionList):
                 except Exception:  # noqa: BLE001 - a position is a hint, never a failure
                     return None
 
-            self.add_options([Option(finding_prompt(f, line(f)), id=str(i)) for i, f in enumerate(findings)])
+            def place(f: Finding) -> str:
+                if place_of is None or not f.where:
+                    return ""
+                try:
+                    return place_of(f.where)
+                except Exception:  # noqa: BLE001 - words are a courtesy, the path still shows
+                    return ""
+
+            self.add_options([Option(finding_prompt(f, line(f), place(f)), id=str(i)) for i, f in enumerate(findings)])
             self.highlighted = min(old or 0, len(findings) - 1)
         else:
             self.add_option(Option(Text("✔ no findings: the list is legal", style="green"), disabled=True))
         errors = sum(1 for f in findings if f.severity is Severity.ERROR)
         warnings = sum(1 for f in findings if f.severity is Severity.WARNING)
-        self.border_title = f"Findings: {errors} errors, {warnings} warnings" if findings else "Findings"
+        self.border_title = f"Findings: {plural(errors, 'error')}, {plural(warnings, 'warning')}" if findings else "Findings"
 
     def _on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
