@@ -527,8 +527,8 @@ async def test_findings_name_the_line_while_the_list_matches_its_file(illegal_fi
         editor = app.screen
         findings = editor.query_one(FindingsList)
         prompts = [findings.get_option_at_index(i).prompt.plain for i in range(findings.option_count)]
-        assert any("(line " in p for p in prompts), prompts
+        assert any(", line " in p for p in prompts), prompts
         editor.apply("", "rename-list", {"name": "Changed"})  # now the file is out of date
         await pilot.pause()
         prompts = [findings.get_option_at_index(i).prompt.plain for i in range(findings.option_count)]
-        assert not any("(line " in p for p in prompts), prompts
+        assert not any(", line " in p for p in prompts), prompts
