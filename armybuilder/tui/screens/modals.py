@@ -193,6 +193,16 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
                     out[p.name] = widget.value
         return out
 
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """A choice made moves on to the next field, so Enter then applies (fewer keys)."""
+        focused = self.focused
+        if focused is not None and event.select in focused.ancestors_with_self and not event.select.is_blank():
+            self.call_after_refresh(self._after_choice, event.select)
+
+    def _after_choice(self, select: Select) -> None:
+        if select.has_focus:  # the overlay has closed and focus is back on the choice
+            self.focus_next()
+
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         if event.checkbox.id != "show-all":
             return

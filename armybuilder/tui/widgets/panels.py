@@ -67,6 +67,9 @@ def filter_entries(
         if any(v not in e.facets.get(k, "").lower() for k, v in typed.items()):
             continue
         out.append(e)
+    if words:  # entries whose name holds the words first ("veteran" finds Veteran of…,
+        # not every profile of rank Veteran), catalogue order otherwise
+        out.sort(key=lambda e: not all(w in e.name.lower() for w in words))
     return out
 
 
