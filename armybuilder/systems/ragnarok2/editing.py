@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from armybuilder.core.catalog import Catalogue
 from armybuilder.core.editing import (
     apply_list_edit,
     format_action,
@@ -40,7 +39,7 @@ from .army import (
     slot_of,
     unit_cost,
 )
-from .catalog import Profile, R2Catalog
+from .catalog import Profile, R2Cat
 from .legality import (
     army_elements,
     army_faithful,
@@ -55,15 +54,11 @@ from .legality import (
 from .rules import unit_category
 
 
-def _data(cat: Catalogue) -> R2Catalog:
-    return cat.data  # type: ignore[return-value]
-
-
 def profile_label(p: Profile | None, fallback: str) -> str:
     return p.name if p is not None else f"{fallback} (missing from catalogue)"
 
 
-def unit_title(cat: Catalogue, unit: Unit, index: int) -> str:
+def unit_title(cat: R2Cat, unit: Unit, index: int) -> str:
     if unit.name:
         return unit.name
     if unit.troops:
@@ -93,7 +88,7 @@ def member_tags(m: Member, p: Profile | None) -> str:
     return ", ".join(tags)
 
 
-def outline(army: R2List, cat: Catalogue) -> list[OutlineNode]:
+def outline(army: R2List, cat: R2Cat) -> list[OutlineNode]:
     units = []
     for ui, unit in enumerate(army.units):
         children = []
@@ -156,7 +151,7 @@ def outline(army: R2List, cat: Catalogue) -> list[OutlineNode]:
 # --------------------------------------------------------------------------- choices
 
 
-def points_left(army: R2List, cat: Catalogue) -> int:
+def points_left(army: R2List, cat: R2Cat) -> int:
     """A.P. still free under the list's limit (negative when over)."""
     fmt = cat.get("formats", army.format)
     return (fmt.limit if fmt is not None else 1000) - breakdown(army, cat).total
@@ -167,11 +162,11 @@ def _profile_choice(p: Profile, refused: str = "", count: int = 1) -> Choice:
     return Choice(p.id, p.name, f"{cost}, {p.rank}" + (f", {', '.join(p.roles)}" if p.roles else ""), refused)
 
 
-def troop_choices(cat: Catalogue, people: str, left: int | None = None) -> tuple[Choice, ...]:
+def troop_choices(cat: R2Cat, people: str, left: int | None = None) -> tuple[Choice, ...]:
     """Profiles that may be a unit's troops; those not affordable once are refused."""
     return tuple(
         _profile_choice(p, budget_refusal(p.cost, left) if left is not None else "", count=2)
-        for p in _data(cat).profiles
+        for p in cat.data.profiles
         if p.people == people and not p.has_role("character") and not _only_independent(p)
     )
 
@@ -180,12 +175,12 @@ def _only_independent(p: Profile) -> bool:
     return any(p.has_role(r) for r in ("musician", "standard-bearer", "familiar"))
 
 
-def member_choices(cat: Catalogue, army: R2List, unit: Unit) -> tuple[Choice, ...]:
+def member_choices(cat: R2Cat, army: R2List, unit: Unit) -> tuple[Choice, ...]:
     """Characters and independents of the unit's people, with the reason each may not join."""
     people = unit_people(cat, army, unit)
     left = points_left(army, cat)
     out = []
-    for p in _data(cat).profiles:
+    for p in cat.data.profiles:
         if p.people != people or not is_independent_profile(p):
             continue
         why = member_refusal(cat, army, unit, p) or budget_refusal(p.cost, left)
@@ -193,10 +188,10 @@ def member_choices(cat: Catalogue, army: R2List, unit: Unit) -> tuple[Choice, ..
     return tuple(out)
 
 
-def miracle_choices(cat: Catalogue, holder: Profile, held: list[str]) -> tuple[Choice, ...]:
+def miracle_choices(cat: R2Cat, holder: Profile, held: list[str]) -> tuple[Choice, ...]:
     """Miracles the faithful may call (its cult, an Aspect it has), with litany costs."""
     out = []
-    for m in _data(cat).miracles:
+    for m in cat.data.miracles:
         cults = f", {', '.join(m.cults)}" if m.cults else ""
         why = "" if m.id in held else miracle_refusal(holder, m)
         verb = "held: choose to take it back" if m.id in held else f"{m.budget_cost} litany points{cults}"
@@ -204,8 +199,8 @@ def miracle_choices(cat: Catalogue, holder: Profile, held: list[str]) -> tuple[C
     return tuple(out)
 
 
-def _deck_choices(army: R2List, cat: Catalogue, field: str) -> tuple[Choice, ...]:
-    data = _data(cat)
+def _deck_choices(army: R2List, cat: R2Cat, field: str) -> tuple[Choice, ...]:
+    data = cat.data
     taken = set(getattr(army, field))
     out = []
     if field == "tactics":
@@ -226,9 +221,9 @@ def _deck_choices(army: R2List, cat: Catalogue, field: str) -> tuple[Choice, ...
     return tuple(out)
 
 
-def people_choices(cat: Catalogue) -> tuple[Choice, ...]:
+def people_choices(cat: R2Cat) -> tuple[Choice, ...]:
     """Peoples that have profiles in this catalogue (an army of none cannot be built)."""
-    data = _data(cat)
+    data = cat.data
     counts: dict[str, int] = {}
     for p in data.profiles:
         counts[p.people] = counts.get(p.people, 0) + 1
@@ -240,7 +235,7 @@ def people_choices(cat: Catalogue) -> tuple[Choice, ...]:
 TEXT = "text"
 
 
-def actions(army: R2List, cat: Catalogue, path: str) -> list[EditAction]:
+def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
     parts = parse_path(path)
     add_unit = EditAction(
         "add-unit",
@@ -353,7 +348,7 @@ def actions(army: R2List, cat: Catalogue, path: str) -> list[EditAction]:
     return unit_actions
 
 
-def _deck_adders(army: R2List, cat: Catalogue) -> list[EditAction]:
+def _deck_adders(army: R2List, cat: R2Cat) -> list[EditAction]:
     return [
         EditAction("add-tactics", "Add a tactic to the deck", (Param("id", "Tactic", "choice", _deck_choices(army, cat, "tactics")),), "tactics"),
         EditAction("add-communions", "Buy a communion", (Param("id", "Communion", "choice", _deck_choices(army, cat, "communions")),), "communions"),
@@ -378,7 +373,7 @@ def _toggle(items: list[str], value: str) -> list[str]:
     return [i for i in items if i != value] if value in items else [*items, value]
 
 
-def apply(army: R2List, cat: Catalogue, path: str, action: str, args: dict[str, Any]) -> tuple[R2List, str]:
+def apply(army: R2List, cat: R2Cat, path: str, action: str, args: dict[str, Any]) -> tuple[R2List, str]:
     new = army.model_copy(deep=True)
     parts = parse_path(path)
     if action == "add-unit":
@@ -511,7 +506,7 @@ def apply(army: R2List, cat: Catalogue, path: str, action: str, args: dict[str, 
     raise ValueError(f"unknown edit '{action}'")
 
 
-def _without_unique_marks(unit: Unit, cat: Catalogue) -> Unit:
+def _without_unique_marks(unit: Unit, cat: R2Cat) -> Unit:
     """A duplicated unit copies neither the army-wide marks nor its Characters (unique)."""
     unit.members = [m for m in unit.members if not ((p := profile(cat, m.profile)) is not None and p.has_role("character"))]
     for m in unit.members:
@@ -523,8 +518,8 @@ def _without_unique_marks(unit: Unit, cat: Catalogue) -> Unit:
 # --------------------------------------------------------------------------- browse
 
 
-def browse(cat: Catalogue) -> list[BrowserEntry]:
-    data = _data(cat)
+def browse(cat: R2Cat) -> list[BrowserEntry]:
+    data = cat.data
     peoples = {p.id: p.name for p in data.peoples}
     ranks = {r.id: r for r in data.ranks}
     out: list[BrowserEntry] = []
@@ -571,7 +566,7 @@ def browse(cat: Catalogue) -> list[BrowserEntry]:
     return out
 
 
-def _glossary(cat: Catalogue, ability: str) -> tuple[str, str]:
+def _glossary(cat: R2Cat, ability: str) -> tuple[str, str]:
     name, _, value = ability.partition("/")
     entry = cat.get("abilities", name)
     if entry is None:
@@ -580,7 +575,7 @@ def _glossary(cat: Catalogue, ability: str) -> tuple[str, str]:
     return title, entry.text
 
 
-def detail(cat: Catalogue, ref: EntryRef) -> Detail:
+def detail(cat: R2Cat, ref: EntryRef) -> Detail:
     entry = cat.get(ref.collection, ref.id)
     if entry is None:
         return Detail(f"{ref.id}", f"not in catalogue {cat.version}", (), (("Missing", "This entry does not exist in the list's catalogue version."),))
