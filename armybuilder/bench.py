@@ -150,6 +150,14 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
 
         attempt("TUI: edit → points and findings updated", "< 50 ms", "ms", tui_edit)
 
+        def tui_keys() -> tuple[float, bool, str]:
+            from armybuilder.tui.bench import measure_keys
+
+            p50, p90, n = measure_keys(repeat=1 if quick else 2)
+            return p90 * 1000, p90 < 0.1, f"p50 {p50 * 1000:.0f} ms, p90 over {n} keys (CPU time)"
+
+        attempt("TUI: key → repaint p90 (add, remove, undo, search, palette)", "< 100 ms", "ms", tui_keys)
+
         def roster_pdf() -> tuple[float, bool, str]:
             from armybuilder.core.lists import list_fingerprint
             from armybuilder.pdf.roster import write_roster

@@ -94,6 +94,9 @@ class Choice:
     value: Any
     label: str
     detail: str = ""
+    #: why this choice is not allowed here ("" when it is): pickers hide it, or grey it
+    #: out with this reason when the player asks to see everything
+    refused: str = ""
 
 
 @dataclass(frozen=True)
