@@ -24,6 +24,7 @@ from reportlab.platypus import Table as RLTable
 from armybuilder.core.system import Card
 
 from . import styles as st
+from .layout import cell, paras
 from .styles import Styles, esc, plain, table_style
 
 CARD_W, CARD_H = 63 * mm, 88 * mm
@@ -145,7 +146,7 @@ def _stats_flowable(stats: tuple[tuple[str, str], ...], styles: Styles, width: f
     # long values: one "label | value" line per stat
     key = styles.key.clone("stat_key", fontSize=styles.base * 0.85)
     key_w = min(max(stringWidth(plain(k), key.fontName, key.fontSize) for k, _ in stats) + 6, width * 0.4)
-    data = [[RLParagraph(esc(k), key), RLParagraph(esc(v), styles.cell)] for k, v in stats]
+    data = [[cell(k, key), cell(v, styles.cell)] for k, v in stats]
     table = RLTable(data, colWidths=[key_w, width - key_w], hAlign="LEFT", splitByRow=1, splitInRow=1)
     table.setStyle(
         table_style(
@@ -173,7 +174,7 @@ def _body(card: Card, styles: Styles, width: float) -> list[Flowable]:
         out.append(_Gap(styles.base * 0.5))
     for heading, body in card.text:
         head = f"<b>{esc(heading)}.</b> " if heading else ""
-        out.append(RLParagraph(head + esc(body), text_style))
+        out += paras(body, text_style, head)
     return out
 
 

@@ -94,7 +94,8 @@ def numbered_canvas(footer_left: str, footer_right: str) -> type[rl_canvas.Canva
 
 def fit_text(text: str, font: str, size: float, width: float) -> str:
     """``text`` cut with an ellipsis so it fits ``width`` points on one line."""
-    text = plain(text)
+    st.register_fonts()  # callable before any document is built (the font must be known to measure)
+    text = plain(text[:2000])  # nothing longer fits on one printed line; measuring more costs seconds
     if stringWidth(text, font, size) <= width:
         return text
     lo, hi = 0, len(text)
@@ -130,10 +131,61 @@ def make_doc(out: Path | BinaryIO, page_size: tuple[float, float], *, title: str
     return doc
 
 
+# --------------------------------------------------------------------------- text
+
+
+class Para(RLParagraph):
+    """A Paragraph that remembers its line breaks for the last width it was wrapped at.
+
+    ReportLab wraps every cell of a table again at each page the table is split
+    over, and line breaking is the costly part; the result depends only on the width,
+    so re-wrapping at the same width reuses it.  Together with :func:`styles.chunks`
+    this keeps printing linear in the length of the text.
+    """
+
+    _ab_wrapped: tuple[float, float, float] | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        memo = self._ab_wrapped
+        if memo is not None and memo[0] == availWidth and "blPara" in self.__dict__:
+            self.width, self.height = memo[1], memo[2]
+            return memo[1], memo[2]
+        w, h = super().wrap(availWidth, availHeight)
+        self._ab_wrapped = (availWidth, w, h)
+        return w, h
+
+
+def paras(text: object, style, prefix: str = "") -> list[Flowable]:
+    """``text`` (plain, escaped here) as one Paragraph, or several for a very long text.
+
+    ``prefix`` is markup put before the first piece (a bold heading, a tag).  See
+    :func:`styles.chunks` for why long texts become several paragraphs: it keeps
+    line breaking linear in the text's length.  Pieces after the first have no space
+    before them and all but the last none after, so they read as one paragraph.
+    """
+    pieces = st.chunks(str(text))
+    if len(pieces) == 1:
+        return [Para(prefix + esc(pieces[0]), style)]
+    inner = style.clone(style.name + "_piece", spaceBefore=0, spaceAfter=0)
+    last = style.clone(style.name + "_last", spaceBefore=0)
+    first = style.clone(style.name + "_first", spaceAfter=0)
+    out: list[Flowable] = []
+    for i, piece in enumerate(pieces):
+        s = first if i == 0 else (last if i == len(pieces) - 1 else inner)
+        out.append(Para((prefix if i == 0 else "") + esc(piece), s))
+    return out
+
+
+def cell(text: object, style, prefix: str = "") -> Flowable | list[Flowable]:
+    """A table cell's content: one Paragraph, or a list of them for a very long text."""
+    out = paras(text, style, prefix)
+    return out[0] if len(out) == 1 else out
+
+
 # --------------------------------------------------------------------------- small flowables
 
 
-class RuledHeading(RLParagraph):
+class RuledHeading(Para):
     """A section heading with an accent rule under it."""
 
     def draw(self) -> None:
@@ -296,12 +348,7 @@ def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable
         [RLParagraph(esc(c), styles.cell_head_centre if centred[i] else styles.cell_head) for i, c in enumerate(columns)]
     ]
     for row in rows:
-        data.append(
-            [
-                RLParagraph(esc(v), styles.cell_bold if i == 0 and n > 2 else (styles.cell_centre if centred[i] else styles.cell))
-                for i, v in enumerate(row)
-            ]
-        )
+        data.append([cell(v, styles.cell_bold if i == 0 and n > 2 else (styles.cell_centre if centred[i] else styles.cell)) for i, v in enumerate(row)])
     if not rows:
         data.append([RLParagraph("—", styles.cell) for _ in range(n)])
     border = st.PROVISIONAL if block.provisional else st.RULE
@@ -324,7 +371,7 @@ def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable
     out.append(table)
     if block.note:
         note_style = styles.provisional if block.provisional else styles.note
-        out.append(RLParagraph(esc(block.note), note_style.clone("table_note", spaceBefore=2)))
+        out += paras(block.note, note_style.clone("table_note", spaceBefore=2))
     out.append(Spacer(1, styles.base * 0.5))
     return out
 
@@ -355,7 +402,7 @@ def key_values_flowable(block: KeyValues, styles: Styles, width: float) -> Flowa
         total = any(_is_total(k) for k, _ in pairs)
         if total:
             emphasis += [("LINEABOVE", (0, r), (-1, r), 1.0, st.INK), ("BACKGROUND", (0, r), (-1, r), st.ACCENT_LIGHT)]
-        data.append([x for k, v in pairs for x in (RLParagraph(esc(k), total_key if total else styles.key), RLParagraph(esc(v), total_val if total else styles.cell))])
+        data.append([x for k, v in pairs for x in (cell(k, total_key if total else styles.key), cell(v, total_val if total else styles.cell))])
     widths = [key_w, (width - 2 * key_w) / 2] * 2 if short else [key_w, width - key_w]
     table = RLTable(data, colWidths=widths, splitByRow=1, splitInRow=1, hAlign="LEFT")
     table.setStyle(
@@ -374,27 +421,28 @@ def key_values_flowable(block: KeyValues, styles: Styles, width: float) -> Flowa
     return table
 
 
-def paragraph_flowable(block: Paragraph, styles: Styles) -> Flowable:
-    text = esc(block.text)
+def paragraph_flowable(block: Paragraph, styles: Styles) -> list[Flowable]:
     if block.style == "provisional":
         style = styles.provisional.clone("provisional_box", backColor=st.PROVISIONAL_FILL, borderPadding=(3, 4, 3, 4), spaceBefore=4, spaceAfter=7)
-        return RLParagraph(tag("PROVISIONAL", st.PROVISIONAL) + " — " + text, style)
+        return paras(block.text, style, tag("PROVISIONAL", st.PROVISIONAL) + " — ")
     if block.style == "warning":
         style = styles.warning.clone("warning_box", backColor=st.WARNING_FILL, borderPadding=(3, 4, 3, 4), spaceBefore=4, spaceAfter=7)
-        return RLParagraph("⚠ " + text, style)
+        return paras(block.text, style, "⚠ ")
     if block.style == "error":
         style = styles.error.clone("error_box", backColor=st.ERROR_FILL, borderPadding=(3, 4, 3, 4), spaceBefore=4, spaceAfter=7)
-        return RLParagraph("✖ " + text, style)
-    return RLParagraph(text, styles.paragraph_style(block.style))
+        return paras(block.text, style, "✖ ")
+    return paras(block.text, styles.paragraph_style(block.style))
 
 
-def heading_flowable(block: Heading, styles: Styles) -> Flowable:
+def heading_flowable(block: Heading, styles: Styles) -> list[Flowable]:
     if block.level <= 1:
-        return RuledHeading(esc(block.text), styles.h1)
+        pieces = paras(block.text, styles.h1)
+        pieces[-1] = RuledHeading(pieces[-1].text, pieces[-1].style)  # the rule goes under the last line
+        return pieces
     if block.level == 2:
         style = styles.h2.clone("h2_bar", backColor=st.ACCENT_LIGHT, borderPadding=(2, 3, 2, 3), spaceBefore=styles.base * 1.0, spaceAfter=styles.base * 0.55)
-        return RLParagraph(esc(block.text), style)
-    return RLParagraph(esc(block.text), styles.h3)
+        return paras(block.text, style)
+    return paras(block.text, styles.h3)
 
 
 def blocks_to_flowables(blocks: Iterable[Block], styles: Styles, width: float) -> list[Flowable]:
@@ -403,10 +451,10 @@ def blocks_to_flowables(blocks: Iterable[Block], styles: Styles, width: float) -
     pending: list[Flowable] = []
     for block in blocks:
         if isinstance(block, Heading):
-            pending.append(heading_flowable(block, styles))
+            pending += heading_flowable(block, styles)
             continue
         if isinstance(block, Paragraph):
-            items: list[Flowable] = [paragraph_flowable(block, styles)]
+            items: list[Flowable] = paragraph_flowable(block, styles)
         elif isinstance(block, KeyValues):
             items = [key_values_flowable(block, styles, width), Spacer(1, styles.base * 0.5)]
         elif isinstance(block, Table):

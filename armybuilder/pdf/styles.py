@@ -111,6 +111,35 @@ def esc(text: object) -> str:
     return s.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "<br/>")
 
 
+#: longest text one ReportLab Paragraph holds (see :func:`chunks`): about a page of body text
+CHUNK = 3000
+
+
+def chunks(text: str) -> list[str]:
+    """``text`` cut into pieces of at most :data:`CHUNK` characters, for one Paragraph each.
+
+    Why: ReportLab re-breaks the whole rest of a paragraph at every page it spans and
+    measures an unbroken word character by character at each of those breaks, so one
+    800,000-character word took minutes (the time grew with the square of its length).
+    Pieces of bounded size make the work linear.  A piece ends after a space when the
+    last third of its window has one, so ordinary prose is never cut inside a word;
+    a run without any space is cut at the window (it has to break somewhere).
+    """
+    if len(text) <= CHUNK:
+        return [text]
+    out: list[str] = []
+    start, n = 0, len(text)
+    while start < n:
+        end = min(start + CHUNK, n)
+        if end < n:
+            cut = max(text.rfind(" ", start + CHUNK * 2 // 3, end), text.rfind("\n", start + CHUNK * 2 // 3, end))
+            if cut > start:
+                end = cut + 1
+        out.append(text[start:end])
+        start = end
+    return out
+
+
 def plain(text: object) -> str:
     """Text for canvas.drawString (no markup parsing): only control characters go."""
     return _CONTROL.sub("", str(text)).replace("\n", " ")
