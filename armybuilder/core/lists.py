@@ -19,6 +19,7 @@ from .atomic import atomic_write_text
 from .catalog import Catalogue
 from .errors import InputError
 from .fingerprint import fingerprint
+from .organiser import ORGANISER_FIELDS
 from .registry import get_system
 from .system import ArmyListBase, GameSystem
 from .yamlio import (
@@ -176,4 +177,7 @@ def new_list_file(army: ArmyListBase, path: Path | None = None) -> ListFile:
 
 
 def list_fingerprint(army: ArmyListBase, cat: Catalogue) -> str:
-    return fingerprint(list_content(army), cat.id, cat.version, cat.hash)
+    """The fingerprint of the army: the organiser fields (player, event, round...) are left out,
+    so a list keeps its fingerprint from one round to the next."""
+    content = {k: v for k, v in list_content(army).items() if k not in ORGANISER_FIELDS}
+    return fingerprint(content, cat.id, cat.version, cat.hash)

@@ -10,6 +10,7 @@ odds and games.  A fourth game system is then one new package plus its data
 from __future__ import annotations
 
 import abc
+import datetime
 import functools
 import importlib
 import importlib.util
@@ -22,6 +23,7 @@ from pydantic import Field
 
 from .catalog import CatalogModel, Catalogue, CatalogueSource, Strict
 from .findings import Finding
+from .organiser import OneLine, Round
 
 if TYPE_CHECKING:  # numpy costs a noticeable part of the editor's start-up; only the engines need it
     import numpy as np
@@ -38,6 +40,12 @@ class ArmyListBase(Strict):
     format: str = Field(description="id of a format preset of the catalogue")
     name: str = "Unnamed list"
     notes: str = ""
+    # tournament fields (core/organiser.py): optional, printed on rosters, not fingerprinted
+    player: OneLine = ""
+    team: OneLine = ""
+    event: OneLine = ""
+    date: datetime.date | None = None
+    round: Round | None = None
 
 
 # --------------------------------------------------------------------------- neutral shapes

@@ -66,6 +66,8 @@ def _table_lines(table: Table) -> list[str]:
             prefix = f"{count}× " if count and count not in {"1", "-"} else ""
             unit = cols[cost_i] if cost_i is not None else ""
             suffix = f" — {cost} {unit}".rstrip() if cost and cost != "-" else ""
+            if cost.lower() == "missing":
+                suffix = " — missing from the catalogue (cost unknown)"
             lines.append(f"  - {prefix}{name}{suffix}")
         else:
             lines.append("  - " + _described(cols, cells))

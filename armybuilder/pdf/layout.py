@@ -36,11 +36,13 @@ from .styles import Styles, esc, plain, table_style
 # --------------------------------------------------------------------------- document
 
 
-def numbered_canvas(footer_left: str, footer_right: str) -> type[rl_canvas.Canvas]:
+def numbered_canvas(footer_left: str, footer_right: str, status: str = "") -> type[rl_canvas.Canvas]:
     """A canvas class that draws "page N of M" footers once the page count is known.
 
     Pages are kept until :meth:`save`, then each gets its footer; this is the usual
-    ReportLab recipe and avoids building the document twice.
+    ReportLab recipe and avoids building the document twice.  ``status`` (e.g.
+    "NOT LEGAL") is printed in red at the start of every footer: pages get separated,
+    and a page of an illegal list must say so on its own.
     """
 
     class NumberedCanvas(rl_canvas.Canvas):
@@ -84,9 +86,16 @@ def numbered_canvas(footer_left: str, footer_right: str) -> type[rl_canvas.Canva
                 self.setFont(st.FONT_BOLD, 7.5)
                 self.setFillColor(st.INK)
                 self.drawRightString(width - margin, base, fit_text(footer_right, st.FONT_BOLD, 7.5, side))
+            left = margin
+            if status:
+                self.setFont(st.FONT_BOLD, 7.5)
+                self.setFillColor(st.ERROR)
+                self.drawString(left, base, status)
+                left += stringWidth(status, st.FONT_BOLD, 7.5) + 2 * mm
+                side -= stringWidth(status, st.FONT_BOLD, 7.5) + 2 * mm
             self.setFont(st.FONT, 7)
             self.setFillColor(st.MUTED)
-            self.drawString(margin, base, fit_text(footer_left, st.FONT, 7, side))
+            self.drawString(left, base, fit_text(footer_left, st.FONT, 7, max(side, 10)))
             self.restoreState()
 
     return NumberedCanvas
@@ -376,6 +385,14 @@ def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable
     return out
 
 
+#: words a system puts into a value that breaks a limit (core.organiser.total_text, shares)
+ALARMS = ("OVER THE LIMIT", "OVER the cap", "true total is unknown")
+
+
+def _alarming(value: str) -> bool:
+    return any(a in value for a in ALARMS)
+
+
 def _is_total(key: str) -> bool:
     return key.strip().lower().startswith("total")
 
@@ -402,7 +419,10 @@ def key_values_flowable(block: KeyValues, styles: Styles, width: float) -> Flowa
         total = any(_is_total(k) for k, _ in pairs)
         if total:
             emphasis += [("LINEABOVE", (0, r), (-1, r), 1.0, st.INK), ("BACKGROUND", (0, r), (-1, r), st.ACCENT_LIGHT)]
-        data.append([x for k, v in pairs for x in (cell(k, total_key if total else styles.key), cell(v, total_val if total else styles.cell))])
+        alarm = styles.cell_bold.clone("alarm", textColor=st.ERROR)
+        data.append(
+            [x for k, v in pairs for x in (cell(k, total_key if total else styles.key), cell(v, alarm if _alarming(v) else (total_val if total else styles.cell)))]
+        )
     widths = [key_w, (width - 2 * key_w) / 2] * 2 if short else [key_w, width - key_w]
     table = RLTable(data, colWidths=widths, splitByRow=1, splitInRow=1, hAlign="LEFT")
     table.setStyle(

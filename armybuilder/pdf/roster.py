@@ -229,7 +229,8 @@ def render_roster(roster: Roster, cards: list[Card] | None = None, paper: str = 
         story += [NextPageTemplate("cards"), PageBreak()]
         story += card_flowables(cards, size)
     footer_left = " · ".join(x for x in (roster.title, system) if x)
-    doc.build(story, canvasmaker=numbered_canvas(footer_left, f"Fingerprint {fp}" if fp else ""))
+    status = "" if roster.legal else "✖ NOT LEGAL"
+    doc.build(story, canvasmaker=numbered_canvas(footer_left, f"Fingerprint {fp}" if fp else "", status))
     return buffer.getvalue()
 
 

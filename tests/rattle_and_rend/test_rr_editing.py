@@ -158,7 +158,7 @@ def test_browse_and_detail(system, cat):
 def test_roster_sheets_and_cards(system, cat):
     army = parse_list((SAMPLES / "dwarven-throng.yaml").read_text(), "d").army
     roster = system.roster(army, cat, "AAAA-BBBB-CCCC")
-    assert roster.legal and dict(roster.header)["Points"] == "12 / 12"
+    assert roster.legal and dict(roster.header)["Points"] == "12 / 12 points"
     table = next(b for b in roster.blocks if isinstance(b, Table))
     fighters = next(r for r in table.rows if r[0] == "2. Fighters")
     assert fighters[4:7] == ("11+", "15+", "9+")  # Death-Defiers: Will 11+ becomes 9+

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.findings import is_legal
+from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
 from armybuilder.core.system import (
     Block,
     Card,
@@ -42,7 +43,7 @@ STAT_COLUMNS = ("Warrior", "Glory", *[s.upper() for s in STATS])
 
 def _stats_row(t: WarriorType | None, name: str, cost: int) -> tuple[str, ...]:
     if t is None:
-        return (f"{name}", str(cost), *(["-"] * len(STATS)))
+        return (f"{name} (missing)", "missing", *(["-"] * len(STATS)))
     return (name, str(cost), *(str(getattr(t, s)) for s in STATS))
 
 
@@ -93,9 +94,9 @@ def roster(army: WarClan, cat: Catalogue, fingerprint: str) -> Roster:
     header = (
         ("System", "Ragnarok (Morpheus Engine)"),
         ("Format", fmt.name if fmt else army.format),
-        ("Glory", f"{glory.total} / {limit}"),
+        ("Glory", total_text(glory.total, limit, "Glory", missing=sum(1 for w in army.warriors if warrior_type(cat, w.type) is None))),
         ("Models", str(len(army.warriors))),
-        ("Catalogue", f"{cat.version} (hash {cat.hash})"),
+        *roster_facts(army, cat),
         ("Fingerprint", fingerprint),
     )
     blocks: list[Block] = [
@@ -109,14 +110,19 @@ def roster(army: WarClan, cat: Catalogue, fingerprint: str) -> Roster:
         Heading("Warriors", 1),
     ]
     rows = []
+    warrior_errors = errors_by_index(findings, "warriors")
     for wi, w in enumerate(army.warriors):
         t = warrior_type(cat, w.type)
-        name = f"{wi + 1}. {warrior_name(cat, w)}" + (" (Jarl)" if w.jarl else "")
+        name = ("✖ " if wi in warrior_errors else "") + f"{wi + 1}. {warrior_name(cat, w)}" + (" (Jarl)" if w.jarl else "")
         rows.append(_stats_row(t, name, warrior_cost(cat, w)))
     blocks.append(Table(STAT_COLUMNS, tuple(rows), widths=(5.0, 1.2, *([0.7] * len(STATS)))))
     for wi, w in enumerate(army.warriors):
         t = warrior_type(cat, w.type)
-        blocks.append(Heading(f"{wi + 1}. {warrior_name(cat, w)} — {warrior_cost(cat, w)} Glory", 2))
+        mark = "✖ " if wi in warrior_errors else ""
+        cost = f"{warrior_cost(cat, w)} Glory" if t is not None else "missing warrior type (cost unknown)"
+        blocks.append(Heading(f"{mark}{wi + 1}. {warrior_name(cat, w)} — {cost}", 2))
+        for message in dict.fromkeys(warrior_errors.get(wi, ())):
+            blocks.append(Paragraph(message, "error"))
         gear = []
         for e in w.equipment:
             entry = equipment_entry(cat, e)
@@ -149,6 +155,8 @@ def roster(army: WarClan, cat: Catalogue, fingerprint: str) -> Roster:
             boosts = "; ".join(f"+{b.cost}: {b.effect}" for b in p.boosts) or "-"
             prow.append((p.name + (" (imprinted)" if pick.imprinted else ""), str(p.godspark), boosts, p.text))
         blocks.append(Table(("Power", "Godspark", "Boosts", "Effect"), tuple(prow), widths=(3, 1, 3, 6)))
+    missing = sum(1 for w in army.warriors if warrior_type(cat, w.type) is None)
+    blocks.append(KeyValues((("Warriors", f"{glory.warriors} Glory"), ("Equipment", f"{glory.equipment} Glory"), ("Total", total_text(glory.total, limit, "Glory", missing=missing)))))
     if army.notes:
         blocks.append(Paragraph(f"Notes: {army.notes}", "note"))
     return Roster(army.name, header, is_legal(findings), findings, tuple(blocks), tuple(used_abilities(army, cat)), fingerprint)

@@ -7,7 +7,9 @@ text roster and the PDF roster can never disagree about what a list holds.
 from __future__ import annotations
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.checks import plural
 from armybuilder.core.findings import is_legal
+from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
 from armybuilder.core.system import (
     Block,
     Card,
@@ -19,7 +21,7 @@ from armybuilder.core.system import (
     Table,
 )
 
-from .army import R2List, breakdown, effective, member_cost, profile, unit_cost
+from .army import R2List, breakdown, effective, member_cost, profile, troop_fighter_cost, unit_cost
 from .catalog import Profile, R2Catalog
 from .editing import SCHEME_LABEL, member_tags, unit_title
 from .rules import Context, run_rules, unit_category, war_staffs
@@ -76,13 +78,18 @@ def roster(army: R2List, cat: Catalogue, fingerprint: str) -> Roster:
     points = breakdown(army, cat)
     limit = fmt.limit if fmt else 0
     staffs, complete = war_staffs(Context(army, cat))
+    missing = sum(
+        1 for u in army.units for pid in ([u.troops.profile] if u.troops else []) + [m.profile for m in u.members] if profile(cat, pid) is None
+    )
+    total = total_text(points.total, limit, "A.P.", missing=missing)
+    unit_errors = errors_by_index(findings, "units")
     header = (
         ("System", "Rag'Narok 2"),
         ("People", people.name if people else army.people),
         ("Formation", people.formation if people else "-"),
         ("Format", fmt.name if fmt else army.format),
-        ("Points", f"{points.total} / {limit} A.P."),
-        ("Catalogue", f"{cat.version} (hash {cat.hash})"),
+        ("Points", total),
+        *roster_facts(army, cat),
         ("Fingerprint", fingerprint),
     )
     blocks: list[Block] = []
@@ -109,25 +116,30 @@ def roster(army: R2List, cat: Catalogue, fingerprint: str) -> Roster:
             (
                 ("Commander-in-Chief", who(cic)),
                 ("Army standard", who(standard)),
-                ("War staffs", f"{staffs} ({complete} complete: +{complete} tactical points per round)"),
-                ("Characters", f"{points.characters} A.P. ({_pct(points.characters, limit)} of the limit)"),
-                ("War machines", f"{points.war_machines} A.P. ({_pct(points.war_machines, limit)} of the limit)"),
+                ("War staffs", f"{staffs} ({complete} complete: +{plural(complete, 'tactical point')} per round)"),
+                ("Characters", _share(points.characters, limit, fmt.character_share if fmt else None)),
+                ("War machines", _share(points.war_machines, limit, fmt.war_machine_share if fmt else None)),
             )
         )
     )
     blocks.append(Heading("Units", 1))
     for ui, unit in enumerate(army.units):
         category = unit_category(cat, unit)
-        title = f"{ui + 1}. {unit_title(cat, unit, ui)} — {SCHEME_LABEL.get(category or '', 'no category')}, {effective(unit)} fighters, {unit_cost(cat, unit)} A.P."
+        lacking = sum(1 for pid in ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members] if profile(cat, pid) is None)
+        cost = f"{unit_cost(cat, unit)} A.P." + (" + a missing profile (cost unknown)" if lacking else "")
+        mark = "✖ " if ui in unit_errors else ""
+        title = f"{mark}{ui + 1}. {unit_title(cat, unit, ui)} — {SCHEME_LABEL.get(category or '', 'no category')}, {plural(effective(unit), 'fighter')}, {cost}"
         blocks.append(Heading(title, 2))
+        for message in dict.fromkeys(unit_errors.get(ui, ())):
+            blocks.append(Paragraph(message, "error"))
         rows = []
         if unit.troops:
             p = profile(cat, unit.troops.profile)
             name = (p.name if p else unit.troops.profile) + (" (leader promoted)" if unit.troops.leader else "")
             if unit.troops.options:
                 name += " + " + ", ".join(_option_name(p, o) for o in unit.troops.options)
-            per = (p.cost if p else 0)
-            rows.append(_stats_row(p, name, str(unit.troops.count), f"{unit.troops.count}×{per}"))
+            per = f"{unit.troops.count}×{troop_fighter_cost(cat, unit.troops)}" if p else "missing"
+            rows.append(_stats_row(p, name, str(unit.troops.count), per))
         for m in unit.members:
             p = profile(cat, m.profile)
             name = (p.name if p else m.profile) + (f" “{m.label}”" if m.label else "")
@@ -139,7 +151,7 @@ def roster(army: R2List, cat: Catalogue, fingerprint: str) -> Roster:
             if m.miracles:
                 names = [getattr(cat.get("miracles", x), "name", x) for x in m.miracles]
                 name += "; miracles: " + ", ".join(names)
-            rows.append(_stats_row(p, name, "1", str(member_cost(cat, m))))
+            rows.append(_stats_row(p, name, "1", str(member_cost(cat, m)) if p else "missing"))
         blocks.append(Table(STAT_COLUMNS, tuple(rows), widths=(5.2, 0.7, 1.2, *([0.8] * 10))))
         if unit.notes:
             blocks.append(Paragraph(f"Notes: {unit.notes}", "note"))
@@ -173,7 +185,7 @@ def roster(army: R2List, cat: Catalogue, fingerprint: str) -> Roster:
             (
                 ("Units", f"{points.units} A.P."),
                 ("Rituals", f"{points.rituals} A.P."),
-                ("Total", f"{points.total} / {limit} A.P."),
+                ("Total", total),
             )
         )
     )
@@ -201,6 +213,15 @@ def _option_name(p: Profile | None, option_id: str) -> str:
 
 def _pct(value: int, limit: int) -> str:
     return f"{100 * value / limit:.0f} %" if limit else "-"
+
+
+def _share(value: int, limit: int, cap: int | None) -> str:
+    """``192 A.P. (19 % of the limit; at most 50 % = 500 A.P.)``, marked when over the cap."""
+    if cap is None or not limit:
+        return f"{value} A.P. ({_pct(value, limit)} of the limit)"
+    allowed = limit * cap // 100
+    over = f" — OVER the cap by {value - allowed} A.P." if value > allowed else ""
+    return f"{value} A.P. ({_pct(value, limit)} of the limit; at most {cap} % = {allowed} A.P.){over}"
 
 
 # --------------------------------------------------------------------------- sheets

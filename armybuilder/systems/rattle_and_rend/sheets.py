@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.findings import is_legal
+from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
 from armybuilder.core.system import (
     Block,
     Card,
@@ -58,9 +59,9 @@ def roster(army: RRList, cat: Catalogue, fingerprint: str) -> Roster:
     header = (
         ("System", "Rattle and Rend"),
         ("Format", fmt.name if fmt else army.format),
-        ("Points", f"{points.total} / {limit}"),
+        ("Points", total_text(points.total, limit, "points")),
         ("Groups", f"{counted_groups(army, cat)} (attached Champions counted with their group)"),
-        ("Catalogue", f"{cat.version} (hash {cat.hash})"),
+        *roster_facts(army, cat),
         ("Fingerprint", fingerprint),
     )
     blocks: list[Block] = [
@@ -74,11 +75,12 @@ def roster(army: RRList, cat: Catalogue, fingerprint: str) -> Roster:
         Heading("Groups", 1),
     ]
     rows = []
+    group_errors = errors_by_index(findings, "groups")
     for gi, g in enumerate(army.groups):
         gt = group_type(cat, g)
         s = effective_stats(army, cat, g)
         detail = group_detail(army, cat, gi)
-        name = f"{gi + 1}. " + (group_title(cat, g, gi) if gt else f"{g.type} (missing)") + (f" — {detail}" if detail else "")
+        name = ("✖ " if gi in group_errors else "") + f"{gi + 1}. " + (group_title(cat, g, gi) if gt else f"{g.type} (missing)") + (f" — {detail}" if detail else "")
         if gt is None or s is None:
             rows.append((name, "-", "-", "-", "-", "-", "-", "-"))
             continue
@@ -105,6 +107,9 @@ def roster(army: RRList, cat: Catalogue, fingerprint: str) -> Roster:
         )
     else:
         blocks.append(Paragraph("No groups yet.", "note"))
+    for gi, messages in sorted(group_errors.items()):
+        for message in dict.fromkeys(messages):
+            blocks.append(Paragraph(f"Group {gi + 1}: {message}", "error"))
     notes = [(gi, g) for gi, g in enumerate(army.groups) if g.notes]
     for gi, g in notes:
         blocks.append(Paragraph(f"Group {gi + 1}: {g.notes}", "note"))
@@ -116,7 +121,7 @@ def roster(army: RRList, cat: Catalogue, fingerprint: str) -> Roster:
             if r is not None:
                 blocks.append(Paragraph(f"{r.name}. Trigger: {r.trigger} Effect: {r.effect} [{r.source}]"))
     blocks.append(
-        KeyValues(tuple((name, f"{pts} points") for name, pts in points.by_type) + (("Total", f"{points.total} / {limit} points"),))
+        KeyValues(tuple((name, f"{pts} points") for name, pts in points.by_type) + (("Total", total_text(points.total, limit, "points")),))
     )
     if army.notes:
         blocks.append(Paragraph(f"Notes: {army.notes}", "note"))
