@@ -10,6 +10,7 @@ from __future__ import annotations
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.findings import is_legal
 from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
+from armybuilder.core.summary import SummaryLine
 from armybuilder.core.system import (
     Block,
     Card,
@@ -280,3 +281,25 @@ def cards(army: WarClan, cat: Catalogue) -> list[Card]:
             text.append(("Attack", ", ".join(glossary_entry(cat, a)[0] for a in p.attack.abilities)))
         out.append(Card(p.name, "god-power", f"God power {p.number}", tuple(stats), tuple(text), p.source))
     return out
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def summary_lines(army: WarClan, cat: Catalogue, findings) -> tuple[list[SummaryLine], list[tuple[str, str]], str]:
+    """One line per warrior for the one-page summary (core.summary): type, gear, Glory."""
+    flagged = errors_by_index(findings, "warriors")
+    lines = []
+    for wi, w in enumerate(army.warriors):
+        t = warrior_type(cat, w.type)
+        gear = [getattr(equipment_entry(cat, e), "name", f"{e} (missing)") for e in w.equipment]
+        text = warrior_name(cat, w) + (" (Jarl)" if w.jarl else "") + (": " + ", ".join(gear) if gear else "")
+        lines.append(SummaryLine(str(wi + 1), text, f"{warrior_cost(cat, w)} Glory" if t else "missing", wi in flagged))
+    extras = []
+    if army.god_powers:
+        names = []
+        for pick in army.god_powers:
+            p = cat.get("god_powers", pick.power)
+            names.append((p.name if p else f"{pick.power} (missing)") + (" (imprinted)" if pick.imprinted else ""))
+        extras.append(("God powers", ", ".join(names)))
+    return lines, extras, "Warriors"

@@ -10,6 +10,7 @@ from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import plural
 from armybuilder.core.findings import is_legal
 from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
+from armybuilder.core.summary import SummaryLine
 from armybuilder.core.system import (
     Block,
     Card,
@@ -397,3 +398,31 @@ def cards(army: R2List, cat: Catalogue) -> list[Card]:
                 )
             )
     return out
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def summary_lines(army: R2List, cat: Catalogue, findings) -> tuple[list[SummaryLine], list[tuple[str, str]], str]:
+    """One line per unit for the one-page summary (core.summary): troops, then independents."""
+    flagged = errors_by_index(findings, "units")
+    lines = []
+    for ui, unit in enumerate(army.units):
+        parts = []
+        if unit.troops:
+            p = profile(cat, unit.troops.profile)
+            parts.append(f"{unit.troops.count} {p.name if p else unit.troops.profile + ' (missing)'}" + (" (leader)" if unit.troops.leader else ""))
+        for m in unit.members:
+            p = profile(cat, m.profile)
+            roles = [r for r, on in (("CiC", m.commander_in_chief), ("army standard", m.army_standard), ("leader", m.leader)) if on]
+            parts.append((p.name if p else f"{m.profile} (missing)") + (f" ({', '.join(roles)})" if roles else ""))
+        lacking = any(profile(cat, pid) is None for pid in ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members])
+        category = SCHEME_LABEL.get(unit_category(cat, unit) or "", "no category")
+        text = f"{unit_title(cat, unit, ui)} [{category}]: " + ", ".join(parts)
+        lines.append(SummaryLine(str(ui + 1), text, f"{unit_cost(cat, unit)} A.P." + ("+?" if lacking else ""), ui in flagged))
+    extras = []
+    for label, field, collection in (("Tactics", "tactics", "tactics"), ("Communions", "communions", "communions"), ("Rituals", "rituals", "rituals")):
+        ids = getattr(army, field)
+        if ids:
+            extras.append((label, ", ".join(getattr(cat.get(collection, i), "name", f"{i} (missing)") for i in ids)))
+    return lines, extras, "Units"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.findings import is_legal
 from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
+from armybuilder.core.summary import SummaryLine
 from armybuilder.core.system import (
     Block,
     Card,
@@ -33,7 +34,7 @@ from .army import (
     normalize,
 )
 from .catalog import RRCatalog
-from .editing import band_text, group_detail, stat_text
+from .editing import band_text, group_detail, option_names, stat_text
 from .rules import run_rules
 
 GROUP_COLUMNS = ("Group", "Pts", "MOV", "RNG", "FURY", "GUILE", "WILL", "Reaction")
@@ -304,3 +305,26 @@ def cards(army: RRList, cat: Catalogue) -> list[Card]:
     if army.drive and (d := cat.get("drives", army.drive)) is not None:
         out.append(Card(d.name, "drive", d.question, (), (("Setup", d.setup),), d.source, d.provisional))
     return out
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def summary_lines(army: RRList, cat: Catalogue, findings) -> tuple[list[SummaryLine], list[tuple[str, str]], str]:
+    """One line per group for the one-page summary (core.summary)."""
+    flagged = errors_by_index(findings, "groups")
+    army = normalize(army, cat)[0]
+    lines = []
+    for gi, g in enumerate(army.groups):
+        gt = group_type(cat, g)
+        detail = ", ".join(option_names(cat, g))
+        if g.attached_to is not None:
+            detail = (detail + "; " if detail else "") + f"attached to group {g.attached_to + 1}"
+        text = (group_title(cat, g, gi) if gt else f"{g.type} (missing)") + (f": {detail}" if detail else "")
+        cost = f"{group_cost(cat, g)} pt{'s' * (group_cost(cat, g) != 1)}" if gt else "missing"
+        lines.append(SummaryLine(str(gi + 1), text, cost, gi in flagged))
+    extras = [
+        ("Warband traits", ", ".join(_name(cat, "warband_traits", t) for t in army.traits) or "none"),
+        ("Drive", _name(cat, "drives", army.drive)),
+    ]
+    return lines, extras, "Groups"
