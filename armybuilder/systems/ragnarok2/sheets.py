@@ -6,6 +6,8 @@ text roster and the PDF roster can never disagree about what a list holds.
 
 from __future__ import annotations
 
+import re
+
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import plural
 from armybuilder.core.findings import is_legal
@@ -322,41 +324,129 @@ def sheets(cat: Catalogue) -> Sheets:
 # --------------------------------------------------------------------------- cards
 
 
-def _profile_card(cat: Catalogue, p: Profile) -> Card:
+def ability_effect(cat: Catalogue, ability: str) -> tuple[str, str]:
+    """(heading, text) of one ability of a profile, its X filled in, unsourced effects marked.
+
+    The glossary keeps X in its texts ("aura reaches X cm"); a card reads better with the
+    value ("aura reaches 15 cm").  A value that is a name (Personal enemy/Agonn) is put
+    in front instead.  An ability whose effect comes only from the reference data, not
+    from the seeds or the FAQ, says so: a player must not take a description for a rule.
+    """
+    name, _, value = ability.partition("/")
+    entry = cat.get("abilities", name)
+    heading = (entry.name if entry else name) + (f"/{value}" if value else "")
+    if entry is None:
+        return heading, "No glossary entry in this catalogue version."
+    text = entry.text
+    if value:
+        if re.fullmatch(r"-?\d+(\.\d+)?", value) and re.search(r"\bX\b", text):
+            text = re.sub(r"\bX\b", value, text)
+        else:
+            text = f"(X = {value}) {text}"
+    if not effect_in_seeds(entry.source):
+        text = f"Effect not in the seeds; description from the reference data: {text}"
+    return heading, text
+
+
+#: FAQ sections that classify a profile (what kind of artillery it is) but give no game effect
+_CLASSIFYING = ("FAQ: XVII.1 Artillery and rank",)
+
+
+def effect_in_seeds(source: str) -> bool:
+    """True when a source cites the seeds or the FAQ for the effect, not only a mention."""
+    parts = [x.strip() for x in source.split(";")]
+    return any(x.startswith(("seed:", "mystics seed:", "FAQ:")) and not x.endswith("(mention)") and x not in _CLASSIFYING for x in parts)
+
+
+def short_source(source: str) -> str:
+    """A source a player can look up: "reference data (Confrontation C5)", not a file path and line."""
+    if source.startswith("reference-data:"):
+        return "ref. data (Confrontation)"
+    return source
+
+
+def wound_levels(cat: Catalogue, p: Profile) -> int:
+    """Wound levels by Size, or the Incarnate Characters' (seed: Health status)."""
+    t = _data(cat).tables
+    if p.has_role("incarnate"):
+        return t.incarnate_wound_levels
+    return next((s.wound_levels for s in t.sizes if s.size == p.size), 1 if p.size in ("small", "medium") else 2)
+
+
+def _weapon_text(w) -> tuple[str, str]:
+    """The ranged weapon line; a name that already gives the strength is not repeated."""
+    name = w.name
+    strength = f"STR {w.strength}"
+    if re.search(r"\bSTR\b", name):
+        name, _, extra = name.partition("(")
+        strength = extra.rstrip(") ").strip() or strength
+        name = name.strip()
+    return f"Ranged weapon: {name}", f"{strength}; range {w.short} / {w.medium} / {w.long} cm (short / medium / long)."
+
+
+def _mystic_text(cat: Catalogue, p: Profile) -> list[tuple[str, str]]:
+    out = []
+    if p.has_role("magician") or p.power is not None and p.elements:
+        elements = ", ".join(e.capitalize() for e in p.elements) or "-"
+        path = (p.path or "-").replace("-", " ").capitalize()
+        rank = f"initiation rank {p.initiation_rank}" if p.initiation_rank is not None else "initiation rank not given"
+        out.append(("Magician", f"Element: {elements}; path: {path}; {rank}; Power {p.power if p.power is not None else '-'}."))
+    if p.aspects is not None or p.cult or p.faith_rank:
+        a = p.aspects
+        aspects = f"Alteration {a.alteration}, Creation {a.creation}, Destruction {a.destruction}" if a else "-"
+        out.append(("Faithful", f"Aspects: {aspects}; cult: {(p.cult or '-').replace('-', ' ').capitalize()}; faith rank: {(p.faith_rank or '-').capitalize()}."))
+    return out
+
+
+def _profile_card(cat: Catalogue, p: Profile, units: list[str], taken: set[str]) -> Card:
     row = _stats_row(p, p.name, "", "")
-    stats = tuple(zip(STAT_COLUMNS[3:], row[3:], strict=True))
+    labels = [c if c != "COU/FEAR" else ("FEAR" if p.cou is None and p.fear is not None else "COU") for c in STAT_COLUMNS[3:]]
+    stats = tuple(zip(labels, row[3:], strict=True))
+    wounds = wound_levels(cat, p)
     text = []
+    if units:
+        text.append(("In", "; ".join(units)))
+    text += _mystic_text(cat, p)
     for ability in p.abilities:
-        name, _, value = ability.partition("/")
-        entry = cat.get("abilities", name)
-        text.append(((entry.name if entry else name) + (f"/{value}" if value else ""), entry.text if entry else ""))
+        text.append(ability_effect(cat, ability))
     if p.ranged:
-        text.append(("Ranged weapon", f"{p.ranged.name}: STR {p.ranged.strength}, {p.ranged.short}/{p.ranged.medium}/{p.ranged.long} cm"))
+        text.append(_weapon_text(p.ranged))
+    for o in p.options:
+        if o.id in taken:
+            text.append((f"Option: {o.name} (+{o.cost} A.P.)", o.text or ", ".join(ability_effect(cat, g)[0] for g in o.grants) or "Effect not in the seeds."))
+    if p.note:
+        text.append(("Card note", p.note))
     people = cat.get("peoples", p.people)
     rank = cat.get("ranks", p.rank)
+    size = next((x.name for x in _data(cat).tables.sizes if x.size == p.size), p.size)
     return Card(
         p.name,
         "profile",
-        f"{people.name if people else p.people} · {rank.name if rank else p.rank} · {p.size}",
+        f"{people.name if people else p.people} · {rank.name if rank else p.rank} · {size} · {plural(wounds, 'Wound level')}",
         stats,
         tuple(text),
-        f"{p.cost} A.P. · catalogue {cat.version}",
+        f"{p.cost} A.P. · cat. {cat.version} · {short_source(p.source)}",
     )
 
 
 def cards(army: R2List, cat: Catalogue) -> list[Card]:
     out: list[Card] = []
-    seen: set[str] = set()
-    for unit in army.units:
+    serves: dict[str, list[str]] = {}
+    taken = {o for u in army.units for o in ((u.troops.options if u.troops else []) + [x for m in u.members for x in m.options])}
+    for ui, unit in enumerate(army.units):
         for pid in ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members]:
-            p = profile(cat, pid)
-            if p is not None and p.id not in seen:
-                seen.add(p.id)
-                out.append(_profile_card(cat, p))
+            names = serves.setdefault(pid, [])
+            label = f"unit {ui + 1}, {unit_title(cat, unit, ui)}"
+            if label not in names:
+                names.append(label)
+    for pid, units in serves.items():
+        p = profile(cat, pid)
+        if p is not None:
+            out.append(_profile_card(cat, p, units, taken))
     for tid in dict.fromkeys(army.tactics):
         t = cat.get("tactics", tid)
         if t is not None:
-            out.append(Card(t.name, "tactic", "Tactic", (), (("Condition", t.condition), ("Pros", t.pros), ("Cons", t.cons)), t.source, t.provisional))
+            out.append(Card(t.name, "tactic", "Tactic", (), (("Condition", t.condition), ("Pros", t.pros), ("Cons", t.cons)), short_source(t.source), t.provisional))
     for cid in dict.fromkeys(army.communions):
         c = cat.get("communions", cid)
         if c is not None:
@@ -365,9 +455,9 @@ def cards(army: R2List, cat: Catalogue) -> list[Card]:
                     c.name,
                     "communion",
                     f"Cult: {c.cult}",
-                    (("Fervor", f"{c.fervor} ({'/'.join(c.aspects)})"), ("Diff.", str(c.difficulty)), ("Range", c.range), ("Duration", c.duration), ("Power", str(c.power))),
-                    (("Effect", c.text),),
-                    c.source,
+                    (("Fervor", f"{c.fervor} ({'/'.join(c.aspects)})"), ("Diff.", str(c.difficulty) if c.difficulty is not None else "-"), ("Range", c.range or "-"), ("Duration", c.duration or "-"), ("Power", str(c.power))),
+                    (("Target", c.target or "-"), ("Effect", c.text)),
+                    short_source(c.source),
                 )
             )
     miracles = dict.fromkeys(mid for u in army.units for m in u.members for mid in m.miracles)
@@ -379,9 +469,9 @@ def cards(army: R2List, cat: Catalogue) -> list[Card]:
                     m.name,
                     "miracle",
                     f"Cults: {', '.join(m.cults) or '-'}",
-                    (("Fervor", str(m.budget_cost)), ("Diff.", m.difficulty or "-")),
-                    (("Effect", m.text),),
-                    m.source,
+                    (("Fervor", str(m.budget_cost)), ("Diff.", m.difficulty or "-"), ("Aspects", "/".join(m.aspects) or "-")),
+                    (("Effect", m.text or "Effect not in the seeds."),),
+                    short_source(m.source),
                 )
             )
     for rid in dict.fromkeys(army.rituals):
@@ -392,9 +482,9 @@ def cards(army: R2List, cat: Catalogue) -> list[Card]:
                     r.name,
                     "ritual",
                     f"Path: {r.path}",
-                    (("Cost", f"{r.mana} ({r.element})"), ("Diff.", str(r.difficulty)), ("Range", r.range), ("Duration", r.duration), ("Power", str(r.power))),
-                    (("Effect", r.text),),
-                    r.source,
+                    (("Mana", f"{r.mana} {r.element}"), ("Diff.", str(r.difficulty)), ("Range", r.range), ("Duration", r.duration), ("Power", f"{r.power} A.P.")),
+                    (("Target", r.target), ("Effect", r.text)),
+                    short_source(r.source),
                 )
             )
     return out
