@@ -378,7 +378,17 @@ def cmd_export(args: argparse.Namespace) -> int:
     cards = lf.system.cards(lf.army, cat) if args.cards else None
     write_roster(roster, cards, out, paper=args.paper)
     _out(f"wrote {out} (fingerprint {fp})")
+    _warn_unprintable()
     return EXIT_OK
+
+
+def _warn_unprintable() -> None:
+    """Name the characters a PDF had to print as [U+XXXX] codes (no bundled font has them)."""
+    from armybuilder.pdf.styles import unprintable_warning
+
+    warning = unprintable_warning()
+    if warning:
+        print(warning, file=sys.stderr)
 
 
 def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
@@ -404,6 +414,7 @@ def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     write_summary(summary, out, paper=args.paper)
     _out(f"wrote {out} (fingerprint {roster.fingerprint})")
+    _warn_unprintable()
     return EXIT_OK
 
 
@@ -416,6 +427,7 @@ def cmd_sheets(args: argparse.Namespace) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     write_sheets(system.sheets(cat), out, paper=args.paper)
     _out(f"wrote {out}")
+    _warn_unprintable()
     return EXIT_OK
 
 

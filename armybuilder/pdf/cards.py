@@ -309,7 +309,7 @@ def _draw_face(canv, face: Face, x: float, y: float, w: float, h: float) -> None
     canv.setFont(st.FONT_BOLD, kind_size)
     canv.setFillColor(_tint(colour, 0.75))
     kind = plain(card.kind).upper()
-    canv.drawString(bx + PAD, top - PAD * 0.7 - kind_size, _fit(kind, st.FONT_BOLD, kind_size, inner_w * 0.55))
+    st.draw_string(canv, bx + PAD, top - PAD * 0.7 - kind_size, _fit(kind, st.FONT_BOLD, kind_size, inner_w * 0.55), st.FONT_BOLD, kind_size)
     if card.provisional:
         label = "PROVISIONAL"
         lw = stringWidth(label, st.FONT_BOLD, kind_size) + 4
@@ -342,7 +342,7 @@ def _draw_face(canv, face: Face, x: float, y: float, w: float, h: float) -> None
         foot = plain(card.footer)
         if card.provisional:
             foot = (foot + " · " if foot else "") + "provisional"
-        canv.drawString(bx + PAD, fy + 1, _fit(foot, st.FONT, foot_size, inner_w))
+        st.draw_string(canv, bx + PAD, fy + 1, _fit(foot, st.FONT, foot_size, inner_w), st.FONT, foot_size)
     canv.restoreState()
 
 

@@ -93,9 +93,8 @@ def numbered_canvas(footer_left: str, footer_right: str, status: str = "") -> ty
                 self.drawString(left, base, status)
                 left += stringWidth(status, st.FONT_BOLD, 7.5) + 2 * mm
                 side -= stringWidth(status, st.FONT_BOLD, 7.5) + 2 * mm
-            self.setFont(st.FONT, 7)
             self.setFillColor(st.MUTED)
-            self.drawString(left, base, fit_text(footer_left, st.FONT, 7, max(side, 10)))
+            st.draw_string(self, left, base, fit_text(footer_left, st.FONT, 7, max(side, 10)), st.FONT, 7)
             self.restoreState()
 
     return NumberedCanvas
@@ -127,9 +126,9 @@ def make_doc(out: Path | BinaryIO, page_size: tuple[float, float], *, title: str
         rightMargin=st.MARGIN,
         topMargin=st.MARGIN,
         bottomMargin=st.MARGIN + st.FOOTER_GAP,
-        title=plain(title),
+        title=st.clean(title),
         author="armybuilder",
-        subject=plain(subject),
+        subject=st.clean(subject),
         creator="armybuilder",
         producer="armybuilder (ReportLab)",
         invariant=1,

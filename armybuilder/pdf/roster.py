@@ -218,6 +218,7 @@ def render_roster(roster: Roster, cards: list[Card] | None = None, paper: str = 
     The bytes depend only on the arguments (``invariant=1``), so two exports of the
     same list are identical and can be compared or cached.
     """
+    st.take_unprintable()  # the warning names what this document could not print
     size = paper_size(paper)
     styles = Styles()
     fp = roster_fingerprint(roster)

@@ -96,6 +96,7 @@ def summary_story(summary: Summary, styles: Styles, width: float) -> list[Flowab
 
 def render_summary(summary: Summary, paper: str = "A4") -> bytes:
     """The summary PDF as deterministic bytes, on one page whenever the shrink allows."""
+    st.take_unprintable()  # the warning names what this document could not print
     size = paper_size(paper)
     buffer = io.BytesIO()
     doc = make_doc(buffer, size, title=f"{summary.title} (summary)", subject=f"tournament summary, fingerprint {summary.fingerprint}")
