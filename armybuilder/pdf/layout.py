@@ -19,6 +19,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.platypus import (
     BaseDocTemplate,
+    CondPageBreak,
     Flowable,
     Frame,
     KeepTogether,
@@ -261,10 +262,13 @@ def column_widths(columns: Sequence[str], rows: Sequence[Sequence[str]], total: 
     for i, name in enumerate(columns):
         whole, longest = _text_widths(name, head.fontName, head.fontSize)
         natural[i], minimum[i] = whole + pad, longest + pad
+    bold = styles.cell_bold
     for row in rows:
         for i in range(n):
             text = row[i] if i < len(row) else ""
-            whole, longest = _text_widths(text, cell.fontName, cell.fontSize)
+            # the first column is set in bold when there are more than two (table_flowables)
+            font = bold.fontName if i == 0 and n > 2 else cell.fontName
+            whole, longest = _text_widths(text, font, cell.fontSize)
             natural[i] = max(natural[i], min(whole, total) + pad)
             minimum[i] = max(minimum[i], longest + pad)
     cap = max(total * 0.3, total / n)
@@ -320,6 +324,10 @@ def _is_compact(values: Iterable[str]) -> bool:
     return bool(vals) and all(len(v) <= 7 for v in vals)
 
 
+#: a cell longer than this many characters may be taller than a page: its row may split
+IN_ROW_SPLIT = 1500
+
+
 def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable]:
     """A neutral Table as a title, a styled splittable table and its note."""
     out: list[Flowable] = []
@@ -359,8 +367,20 @@ def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable
         data.append([cell(v, styles.cell_bold if i == 0 and n > 2 else (styles.cell_centre if centred[i] else styles.cell)) for i, v in enumerate(row)])
     if not rows:
         data.append([RLParagraph("—", styles.cell) for _ in range(n)])
+    note_rows: list[tuple] = []
+    if block.note:
+        # the note is the table's last row, kept on the page of the row above it: a note
+        # alone at the top of the next page would not say what it belongs to
+        note_style = styles.cell.clone("table_note", fontName=st.FONT_ITALIC, textColor=st.PROVISIONAL if block.provisional else st.MUTED)
+        note = paras(block.note, note_style)
+        data.append([note] + [""] * (n - 1))
+        last = len(data) - 1
+        note_rows = [("SPAN", (0, last), (-1, last)), ("NOSPLIT", (0, last - 1), (-1, last)), ("BACKGROUND", (0, last), (-1, last), colors.white), ("LINEABOVE", (0, last), (-1, last), 0.5, st.RULE)]
     border = st.PROVISIONAL if block.provisional else st.RULE
-    table = RLTable(data, colWidths=widths, repeatRows=1, splitByRow=1, splitInRow=1, hAlign="LEFT")
+    # rows split across pages only when one may be taller than a page (a huge text):
+    # otherwise a row, and a note with the row above it, always print whole
+    in_row = int(any(len(v) > IN_ROW_SPLIT for r in rows for v in r) or len(block.note) > IN_ROW_SPLIT)
+    table = RLTable(data, colWidths=widths, repeatRows=1, splitByRow=1, splitInRow=in_row, hAlign="LEFT")
     table.setStyle(
         table_style(
             [
@@ -373,13 +393,11 @@ def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable
                 ("RIGHTPADDING", (0, 0), (-1, -1), 3),
                 ("TOPPADDING", (0, 0), (-1, -1), 2),
                 ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+                *note_rows,
             ]
         )
     )
     out.append(table)
-    if block.note:
-        note_style = styles.provisional if block.provisional else styles.note
-        out += paras(block.note, note_style.clone("table_note", spaceBefore=2))
     out.append(Spacer(1, styles.base * 0.5))
     return out
 
@@ -464,6 +482,12 @@ def heading_flowable(block: Heading, styles: Styles) -> list[Flowable]:
     return paras(block.text, styles.h3)
 
 
+#: a first item up to this tall moves to the next page with its heading
+KEEP_LIMIT = 300.0
+#: room a heading asks for below it when its first item is taller (a few table rows)
+KEEP_ROOM = 70.0
+
+
 def blocks_to_flowables(blocks: Iterable[Block], styles: Styles, width: float) -> list[Flowable]:
     """Lay out neutral blocks; a heading stays with what follows it."""
     out: list[Flowable] = []
@@ -483,8 +507,15 @@ def blocks_to_flowables(blocks: Iterable[Block], styles: Styles, width: float) -
         if not items:  # e.g. a table without columns or rows: nothing to print
             continue
         if pending:
-            # keep headings with the first item only when that is small enough to move
-            out.append(KeepTogether([*pending, items[0]]))
+            # a heading never stays alone at a page foot: it moves with the first item when
+            # that is small enough to move, else it asks for room for itself and a few lines
+            first = items[0]
+            _, first_h = first.wrap(width, 10_000)
+            if first_h <= KEEP_LIMIT:
+                out.append(KeepTogether([*pending, first]))
+            else:
+                heads = sum(h.wrap(width, 10_000)[1] + h.getSpaceBefore() + h.getSpaceAfter() for h in pending)
+                out += [CondPageBreak(heads + KEEP_ROOM), *pending, first]
             out.extend(items[1:])
             pending = []
         else:

@@ -141,6 +141,7 @@ def roster(army: R2List, cat: Catalogue, fingerprint: str) -> Roster:
             name = (p.name if p else unit.troops.profile) + (" (leader promoted)" if unit.troops.leader else "")
             if unit.troops.options:
                 name += " + " + ", ".join(_option_name(p, o) for o in unit.troops.options)
+            name += _carries(cat, p)
             per = f"{unit.troops.count}×{troop_fighter_cost(cat, unit.troops)}" if p else "missing"
             rows.append(_stats_row(p, name, str(unit.troops.count), per))
         for m in unit.members:
@@ -154,10 +155,11 @@ def roster(army: R2List, cat: Catalogue, fingerprint: str) -> Roster:
             if m.miracles:
                 names = [getattr(cat.get("miracles", x), "name", x) for x in m.miracles]
                 name += "; miracles: " + ", ".join(names)
+            name += _carries(cat, p)
             rows.append(_stats_row(p, name, "1", str(member_cost(cat, m)) if p else "missing"))
-        blocks.append(Table(STAT_COLUMNS, tuple(rows), widths=(5.2, 0.7, 1.2, *([0.8] * 10))))
-        if unit.notes:
-            blocks.append(Paragraph(f"Notes: {unit.notes}", "note"))
+        # the unit's notes are the table's note: printed under its last row, never alone on a page
+        note = f"Notes: {unit.notes}" if unit.notes else ""
+        blocks.append(Table(STAT_COLUMNS, tuple(rows), widths=(6.5, 0.7, 1.2, *([0.8] * 10)), note=note))
     if not army.units:
         blocks.append(Paragraph("No units yet.", "note"))
 
@@ -206,6 +208,19 @@ def roster(army: R2List, cat: Catalogue, fingerprint: str) -> Roster:
     )
 
 
+def _carries(cat: Catalogue, p: Profile | None) -> str:
+    """The second line of a fighter in the roster: its abilities (glossary names) and weapon."""
+    if p is None:
+        return ""
+    parts = []
+    if p.abilities:
+        parts.append(", ".join(ability_effect(cat, a)[0] for a in p.abilities))
+    if p.ranged:
+        heading, body = _weapon_text(p.ranged)
+        parts.append(f"{heading.removeprefix('Ranged weapon: ')} ({body.split(';')[0]}, {p.ranged.short}/{p.ranged.medium}/{p.ranged.long} cm)")
+    return ("\n" + " · ".join(parts)) if parts else ""
+
+
 def _option_name(p: Profile | None, option_id: str) -> str:
     if p is not None:
         for o in p.options:
@@ -251,20 +266,21 @@ def sheets(cat: Catalogue) -> Sheets:
         blocks.append(Heading("Tactical table", 1))
         blocks.append(
             Table(
-                ("Tactical roll", "1 Leadership point", "2", "3", "4"),
+                ("Tactical roll", *(plural(k, "Leadership point") for k in range(1, 5))),
                 tuple((r.label, *(str(x) if x else "-" for x in r.points)) for r in t.tactical.rows),
-                note=f"Each tactic costs {t.tactical.tactic_cost} points; each complete war staff adds "
-                f"{t.tactical.per_complete_war_staff} point.",
+                note=f"Tactical points gained. Each tactic costs {plural(t.tactical.tactic_cost, 'point')}; each complete war staff adds "
+                f"{plural(t.tactical.per_complete_war_staff, 'point')}.",
                 provisional=t.tactical.provisional,
+                widths=(1.6, 1, 1, 1, 1),
             )
         )
     if t.army_scheme:
         blocks.append(Heading("Army scheme", 1))
         blocks.append(
             Table(
-                ("Category", "Regiment (close)", "Horde (scattered)"),
+                ("Category", "Regiment (close): fighters per unit", "Horde (scattered): fighters per unit"),
                 tuple((r.name, f"{r.regiment[0]}–{r.regiment[1]}", f"{r.horde[0]}–{r.horde[1]}") for r in t.army_scheme.rows),
-                note="The army corps must have at least as many units as shock troops and support together. "
+                note="The figures count fighters in one unit. The army corps must have at least as many units as shock troops and support together. "
                 f"A profile worth {t.army_scheme.solo_unit_cost} A.P. or more may form a unit alone.",
             )
         )
