@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from .catalog import Catalogue
+from .organiser import apply_organiser
 from .system import ArmyListBase, Choice, EditAction, Param
 
 _PATH = re.compile(r"([a-z_]+)(?:\[(\d+)\])?")
@@ -42,6 +43,23 @@ def notes_action(army: ArmyListBase, what: str) -> EditAction:
     return EditAction("edit-notes", f"Edit the {what} notes", (Param("notes", "Notes", "text", default=army.notes),), "list")
 
 
+def organiser_action(army: ArmyListBase) -> EditAction:
+    """"Tournament details": player, team, event, date, round (core/organiser.py); all optional."""
+    date = army.date.isoformat() if army.date else ""
+    return EditAction(
+        "set-organiser",
+        "Tournament details (player, team, event, date, round)",
+        (
+            Param("player", "Player", "text", default=army.player),
+            Param("team", "Team", "text", default=army.team),
+            Param("event", "Event", "text", default=army.event),
+            Param("date", "Date (YYYY-MM-DD, empty: none)", "text", default=date),
+            Param("round", "Round (1-99, empty: none)", "text", default=str(army.round or "")),
+        ),
+        "list",
+    )
+
+
 def format_choices(cat: Catalogue) -> tuple[Choice, ...]:
     """The catalogue's formats, with their limit as the detail."""
     return tuple(Choice(f.id, f.name, f"{f.limit} {f.unit}") for f in cat.data.formats)  # type: ignore[attr-defined]
@@ -63,6 +81,9 @@ def apply_list_edit(new: ArmyListBase, cat: Catalogue, action: str, args: dict[s
         return True
     if action == "edit-notes":
         new.notes = str(args.get("notes") or "")
+        return True
+    if action == "set-organiser":
+        apply_organiser(new, args)
         return True
     if action == "set-format":
         fmt = need(args, "format")

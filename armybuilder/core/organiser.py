@@ -113,3 +113,27 @@ def total_text(total: float, limit: float, unit: str, *, missing: int = 0) -> st
     if missing:
         text += f" — {missing} missing profile{'s' * (missing != 1)} not costed: the true total is unknown"
     return text
+
+
+def apply_organiser(army: Any, args: dict[str, Any]) -> None:
+    """Set the organiser fields from an edit form's texts, with the list file's own checks.
+
+    Raises ``ValueError`` with a plain message (the editor shows it) on a bad value.
+    """
+    values: dict[str, Any] = {}
+    for key in ("player", "team", "event"):
+        text = str(args.get(key) or "")
+        if len(text) > 120:
+            raise ValueError(f"{key}: at most 120 characters")
+        values[key] = _one_line(text) if text else ""
+    date = str(args.get("date") or "").strip()
+    try:
+        values["date"] = dt.date.fromisoformat(date) if date else None
+    except ValueError:
+        raise ValueError(f"date: '{date}' is not a date written YYYY-MM-DD") from None
+    round_text = str(args.get("round") or "").strip()
+    if round_text and not (round_text.isdigit() and 1 <= int(round_text) <= 99):
+        raise ValueError(f"round: '{round_text}' is not a number from 1 to 99")
+    values["round"] = int(round_text) if round_text else None
+    for key, value in values.items():
+        setattr(army, key, value)

@@ -16,6 +16,7 @@ from armybuilder.core.editing import (
     format_action,
     need,
     notes_action,
+    organiser_action,
     parse_path,
     rename_action,
 )
@@ -207,6 +208,7 @@ def actions(army: RRList, cat: Catalogue, path: str) -> list[EditAction]:
             set_drive,
             rename_action(army, "warband", "Warband name"),
             notes_action(army, "warband"),
+            organiser_action(army),
             format_action(cat),
         ]
     head, index = parts[0]
