@@ -135,6 +135,8 @@ def test_every_offered_action_applies(system, cat):
                     args[p.name] = p.default if p.default is not None else p.choices[0].value
                 else:
                     args[p.name] = p.default if p.default not in (None, "") else "x"
+            if action.id == "set-organiser":  # date and round are checked: "x" is no date
+                args.update(date="2026-11-28", round="3")
             if action.id == "set-traits":
                 args = {"first": "elites", "second": "zealots"}
             if action.id == "add-trait":

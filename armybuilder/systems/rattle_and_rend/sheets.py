@@ -292,7 +292,7 @@ def cards(army: RRList, cat: Catalogue) -> list[Card]:
             Card(
                 group_title(cat, g, gi),
                 "group",
-                f"{gt.name} · {gt.base}" + (f" · {detail}" if detail else ""),
+                f"Group {gi + 1} · {gt.name} · {gt.base}" + (f" · {detail}" if detail else ""),
                 (("MOV", band_text(s.mov)), ("RNG", band_text(s.rng)), ("FURY", stat_text(s.fury)), ("GUILE", stat_text(s.guile)), ("WILL", stat_text(s.will))),
                 tuple(text),
                 f"{gt.cost} pt{'s' if gt.cost > 1 else ''} · catalogue {cat.version}",
