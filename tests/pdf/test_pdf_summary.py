@@ -47,6 +47,8 @@ def test_organiser_fields_print_on_roster_text_and_summary(path):
         for value in ("Ann Example", "Hammers", "Autumn Clash", "2026-11-28", "armybuilder 0.1.0", cat.version):
             assert value in out
     assert all(len(line) <= 80 for line in summary.splitlines())
+    assert lf.system.sheets_module.summary_lines  # each system writes its own lines
+    assert "God powers:" in summary or "Tactics:" in summary or "Drive:" in summary
     assert summary.splitlines()[-1] == f"Fingerprint: {roster.fingerprint}"
 
 

@@ -7,9 +7,9 @@ provisional ME-D1 data, so sheet and engine can never disagree.
 
 from __future__ import annotations
 
-from armybuilder.core.catalog import Catalogue
 from armybuilder.core.findings import is_legal
 from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
+from armybuilder.core.summary import SummaryLine
 from armybuilder.core.system import (
     Block,
     Card,
@@ -24,7 +24,6 @@ from armybuilder.core.system import (
 from .army import (
     WarClan,
     breakdown,
-    data,
     equipment_entry,
     equipment_kind,
     fmt_of,
@@ -32,7 +31,7 @@ from .army import (
     warrior_name,
     warrior_type,
 )
-from .catalog import WarriorType, ability_args, ability_id
+from .catalog import MECat, WarriorType, ability_args, ability_id
 from .editing import KIND_LABEL, glossary_entry
 from .engine.dice import damage_of, rules_from, success_probability
 from .rules import run_rules
@@ -47,13 +46,13 @@ def _stats_row(t: WarriorType | None, name: str, cost: int) -> tuple[str, ...]:
     return (name, str(cost), *(str(getattr(t, s)) for s in STATS))
 
 
-def effective_rs(cat: Catalogue, equipment: list[str], t: WarriorType | None) -> int:
+def effective_rs(cat: MECat, equipment: list[str], t: WarriorType | None) -> int:
     """The profile's RS plus the RS of the armour worn (provisional reading, see tables.engine.notes)."""
     base = t.rs if t else 0
     return base + sum(a.rs for e in equipment if (a := cat.get("armour", e)) is not None)
 
 
-def used_abilities(army: WarClan, cat: Catalogue) -> list[tuple[str, str]]:
+def used_abilities(army: WarClan, cat: MECat) -> list[tuple[str, str]]:
     refs: list[str] = []
     for w in army.warriors:
         t = warrior_type(cat, w.type)
@@ -76,7 +75,7 @@ def used_abilities(army: WarClan, cat: Catalogue) -> list[tuple[str, str]]:
     return sorted(seen.values())
 
 
-def _weapon_rows(cat: Catalogue, equipment: list[str]) -> list[tuple[str, ...]]:
+def _weapon_rows(cat: MECat, equipment: list[str]) -> list[tuple[str, ...]]:
     rows = []
     for e in equipment:
         w = cat.get("weapons", e)
@@ -85,7 +84,7 @@ def _weapon_rows(cat: Catalogue, equipment: list[str]) -> list[tuple[str, ...]]:
     return rows
 
 
-def roster(army: WarClan, cat: Catalogue, fingerprint: str) -> Roster:
+def roster(army: WarClan, cat: MECat, fingerprint: str) -> Roster:
     findings = tuple(run_rules(army, cat))
     fmt = fmt_of(army, cat)
     glory = breakdown(army, cat)
@@ -162,7 +161,7 @@ def roster(army: WarClan, cat: Catalogue, fingerprint: str) -> Roster:
     return Roster(army.name, header, is_legal(findings), findings, tuple(blocks), tuple(used_abilities(army, cat)), fingerprint)
 
 
-def opposed_rows(cat: Catalogue) -> tuple[tuple[str, ...], ...]:
+def opposed_rows(cat: MECat) -> tuple[tuple[str, ...], ...]:
     rules = rules_from(cat)
     rows = []
     for diff in range(-6, 7):
@@ -180,8 +179,8 @@ def opposed_rows(cat: Catalogue) -> tuple[tuple[str, ...], ...]:
     return tuple(rows)
 
 
-def sheets(cat: Catalogue) -> Sheets:
-    d = data(cat)
+def sheets(cat: MECat) -> Sheets:
+    d = cat.data
     t = d.tables
     blocks: list[Block] = [Heading("Opposed rolls (ME-D1, provisional)", 1)]
     if t.opposed:
@@ -258,7 +257,7 @@ def sheets(cat: Catalogue) -> Sheets:
     return Sheets("Ragnarok (Morpheus Engine) reference", tuple(blocks))
 
 
-def filled(cat: Catalogue, ref: str) -> tuple[str, str]:
+def filled(cat: MECat, ref: str) -> tuple[str, str]:
     """A glossary entry with its values filled in: "Tactician (12)" reads "within 12", not "(x)"."""
     title, text = glossary_entry(cat, ref)
     args = [a for a in ability_args(ref) if not a.isalpha()]
@@ -274,11 +273,11 @@ def short_source(source: str) -> str:
     return "reference data (Morpheus)" if source.startswith("reference-data:") else source
 
 
-def _attack_text(cat: Catalogue, abilities: list[str]) -> str:
+def _attack_text(cat: MECat, abilities: list[str]) -> str:
     return ", ".join(filled(cat, a)[0] for a in abilities)
 
 
-def cards(army: WarClan, cat: Catalogue) -> list[Card]:
+def cards(army: WarClan, cat: MECat) -> list[Card]:
     out: list[Card] = []
     for wi, w in enumerate(army.warriors):
         t = warrior_type(cat, w.type)
@@ -334,3 +333,25 @@ def cards(army: WarClan, cat: Catalogue) -> list[Card]:
         subtitle = f"God power {p.number}" + (" · imprinted" if pick.imprinted else "")
         out.append(Card(p.name, "god-power", subtitle, tuple(stats), tuple(text), short_source(p.source)))
     return out
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def summary_lines(army: WarClan, cat: MECat, findings) -> tuple[list[SummaryLine], list[tuple[str, str]], str]:
+    """One line per warrior for the one-page summary (core.summary): type, gear, Glory."""
+    flagged = errors_by_index(findings, "warriors")
+    lines = []
+    for wi, w in enumerate(army.warriors):
+        t = warrior_type(cat, w.type)
+        gear = [getattr(equipment_entry(cat, e), "name", f"{e} (missing)") for e in w.equipment]
+        text = warrior_name(cat, w) + (" (Jarl)" if w.jarl else "") + (": " + ", ".join(gear) if gear else "")
+        lines.append(SummaryLine(str(wi + 1), text, f"{warrior_cost(cat, w)} Glory" if t else "missing", wi in flagged))
+    extras = []
+    if army.god_powers:
+        names = []
+        for pick in army.god_powers:
+            p = cat.get("god_powers", pick.power)
+            names.append((p.name if p else f"{pick.power} (missing)") + (" (imprinted)" if pick.imprinted else ""))
+        extras.append(("God powers", ", ".join(names)))
+    return lines, extras, "Warriors"

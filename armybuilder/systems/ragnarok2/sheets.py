@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 
-from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import plural
 from armybuilder.core.findings import is_legal
 from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
@@ -25,7 +24,7 @@ from armybuilder.core.system import (
 )
 
 from .army import R2List, breakdown, effective, member_cost, profile, troop_fighter_cost, unit_cost
-from .catalog import Profile, R2Catalog
+from .catalog import Profile, R2Cat
 from .editing import SCHEME_LABEL, member_tags, unit_title
 from .rules import Context, run_rules, unit_category, war_staffs
 
@@ -53,11 +52,7 @@ def _stats_row(p: Profile | None, name: str, count: str, cost: str) -> tuple[str
     )
 
 
-def _data(cat: Catalogue) -> R2Catalog:
-    return cat.data  # type: ignore[return-value]
-
-
-def used_abilities(army: R2List, cat: Catalogue) -> list[tuple[str, str]]:
+def used_abilities(army: R2List, cat: R2Cat) -> list[tuple[str, str]]:
     seen: dict[str, tuple[str, str]] = {}
     for unit in army.units:
         ids = ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members]
@@ -73,9 +68,9 @@ def used_abilities(army: R2List, cat: Catalogue) -> list[tuple[str, str]]:
     return sorted(seen.values())
 
 
-def roster(army: R2List, cat: Catalogue, fingerprint: str) -> Roster:
+def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
     findings = tuple(run_rules(army, cat))
-    data = _data(cat)
+    data = cat.data
     fmt = cat.get("formats", army.format)
     people = cat.get("peoples", army.people)
     points = breakdown(army, cat)
@@ -208,7 +203,7 @@ def roster(army: R2List, cat: Catalogue, fingerprint: str) -> Roster:
     )
 
 
-def _carries(cat: Catalogue, p: Profile | None) -> str:
+def _carries(cat: R2Cat, p: Profile | None) -> str:
     """The second line of a fighter in the roster: its abilities (glossary names) and weapon."""
     if p is None:
         return ""
@@ -245,8 +240,8 @@ def _share(value: int, limit: int, cap: int | None) -> str:
 # --------------------------------------------------------------------------- sheets
 
 
-def sheets(cat: Catalogue) -> Sheets:
-    t = _data(cat).tables
+def sheets(cat: R2Cat) -> Sheets:
+    t = cat.data.tables
     blocks: list[Block] = []
     if t.contest:
         blocks.append(Heading("Contest table", 1))
@@ -329,7 +324,7 @@ def sheets(cat: Catalogue) -> Sheets:
                     widths=(1.2, 1.5, 1, 3),
                 )
             )
-    provisional = [d for d in _data(cat).decisions if d.provisional]
+    provisional = [d for d in cat.data.decisions if d.provisional]
     if provisional:
         blocks.append(Heading("Provisional rules", 1))
         for d in provisional:
@@ -340,7 +335,7 @@ def sheets(cat: Catalogue) -> Sheets:
 # --------------------------------------------------------------------------- cards
 
 
-def ability_effect(cat: Catalogue, ability: str) -> tuple[str, str]:
+def ability_effect(cat: R2Cat, ability: str) -> tuple[str, str]:
     """(heading, text) of one ability of a profile, its X filled in, unsourced effects marked.
 
     The glossary keeps X in its texts ("aura reaches X cm"); a card reads better with the
@@ -381,9 +376,9 @@ def short_source(source: str) -> str:
     return source
 
 
-def wound_levels(cat: Catalogue, p: Profile) -> int:
+def wound_levels(cat: R2Cat, p: Profile) -> int:
     """Wound levels by Size, or the Incarnate Characters' (seed: Health status)."""
-    t = _data(cat).tables
+    t = cat.data.tables
     if p.has_role("incarnate"):
         return t.incarnate_wound_levels
     return next((s.wound_levels for s in t.sizes if s.size == p.size), 1 if p.size in ("small", "medium") else 2)
@@ -400,7 +395,7 @@ def _weapon_text(w) -> tuple[str, str]:
     return f"Ranged weapon: {name}", f"{strength}; range {w.short} / {w.medium} / {w.long} cm (short / medium / long)."
 
 
-def _mystic_text(cat: Catalogue, p: Profile) -> list[tuple[str, str]]:
+def _mystic_text(cat: R2Cat, p: Profile) -> list[tuple[str, str]]:
     out = []
     if p.has_role("magician") or p.power is not None and p.elements:
         elements = ", ".join(e.capitalize() for e in p.elements) or "-"
@@ -414,7 +409,7 @@ def _mystic_text(cat: Catalogue, p: Profile) -> list[tuple[str, str]]:
     return out
 
 
-def _profile_card(cat: Catalogue, p: Profile, units: list[str], taken: set[str]) -> Card:
+def _profile_card(cat: R2Cat, p: Profile, units: list[str], taken: set[str]) -> Card:
     row = _stats_row(p, p.name, "", "")
     labels = [c if c != "COU/FEAR" else ("FEAR" if p.cou is None and p.fear is not None else "COU") for c in STAT_COLUMNS[3:]]
     stats = tuple(zip(labels, row[3:], strict=True))
@@ -434,7 +429,7 @@ def _profile_card(cat: Catalogue, p: Profile, units: list[str], taken: set[str])
         text.append(("Card note", p.note))
     people = cat.get("peoples", p.people)
     rank = cat.get("ranks", p.rank)
-    size = next((x.name for x in _data(cat).tables.sizes if x.size == p.size), p.size)
+    size = next((x.name for x in cat.data.tables.sizes if x.size == p.size), p.size)
     return Card(
         p.name,
         "profile",
@@ -445,7 +440,7 @@ def _profile_card(cat: Catalogue, p: Profile, units: list[str], taken: set[str])
     )
 
 
-def cards(army: R2List, cat: Catalogue) -> list[Card]:
+def cards(army: R2List, cat: R2Cat) -> list[Card]:
     out: list[Card] = []
     serves: dict[str, list[str]] = {}
     taken = {o for u in army.units for o in ((u.troops.options if u.troops else []) + [x for m in u.members for x in m.options])}
@@ -509,7 +504,7 @@ def cards(army: R2List, cat: Catalogue) -> list[Card]:
 # --------------------------------------------------------------------------- summary
 
 
-def summary_lines(army: R2List, cat: Catalogue, findings) -> tuple[list[SummaryLine], list[tuple[str, str]], str]:
+def summary_lines(army: R2List, cat: R2Cat, findings) -> tuple[list[SummaryLine], list[tuple[str, str]], str]:
     """One line per unit for the one-page summary (core.summary): troops, then independents."""
     flagged = errors_by_index(findings, "units")
     lines = []
