@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from armybuilder.cli import main
 from armybuilder.core.catalog import catalog_root
 from armybuilder.core.lists import load_list
-from armybuilder.core.playtest import run_playtest
+from armybuilder.core.playtest import game_rngs, run_playtest
 from armybuilder.systems.morpheus import SYSTEM
-from armybuilder.systems.morpheus.army import GodPowerPick, WarClan, Warrior
+from armybuilder.systems.morpheus.army import GodPowerPick, WarClan, Warrior, warrior_cost
 from armybuilder.systems.morpheus.engine import battle as B
 from armybuilder.systems.morpheus.engine.dice import (
     ME_D1,
@@ -195,10 +195,31 @@ def test_samples_play_full_games(me_cat, clans, first, second):
         assert 1 <= record.rounds <= 6
         assert len(record.units) == len(clans[first].warriors) + len(clans[second].warriors)
         removed = [sum(u.points for u in record.units if u.side == s and not u.survived) for s in (0, 1)]
-        assert record.scores == (removed[1], removed[0])
+        totals = [sum(u.points for u in record.units if u.side == s) for s in (0, 1)]
+        # the scores are the shares of the enemy's Glory removed, in percent
+        assert record.scores == pytest.approx((100 * removed[1] / totals[1], 100 * removed[0] / totals[0]))
+        if record.scores[0] != record.scores[1] and all(removed[s] < totals[s] for s in (0, 1)):
+            assert record.winner == (0 if record.scores[0] > record.scores[1] else 1)
         assert sum(u.eliminated_points for u in record.units) <= sum(removed) + 1e-9
         if seed == 0:
             assert record.log and record.log[-1].startswith("result:")
+
+
+def test_a_full_clan_clearly_beats_a_copy_cut_by_a_fifth(me_cat, clans):
+    """Scoring by the share of each side's Glory removed: a clan that exposes less Glory
+    because it is smaller does not win for that (by absolute Glory it did as well)."""
+    full = clans["wolves-of-the-fjord"]
+    cut = full.model_copy(deep=True)
+    del cut.warriors[4]  # a Bondi (65 Glory)
+    del cut.warriors[1]  # a Berserker (95): 160 of 765 Glory gone, about a fifth
+    glory = [sum(warrior_cost(me_cat, w) for w in clan.warriors) for clan in (full, cut)]
+    assert 0.18 <= 1 - glory[1] / glory[0] <= 0.22
+    games = 300
+    score = 0.0
+    for rng in game_rngs(3, 0, games):
+        winner = SYSTEM.play_game(me_cat, full, cut, rng).winner
+        score += 1.0 if winner == 0 else 0.5 if winner is None else 0.0
+    assert score / games >= 0.65
 
 
 def test_games_are_reproducible_and_log_does_not_change_them(me_cat, clans):

@@ -17,7 +17,14 @@ distance); the status effects of the catalogued weapons and powers (Savage,
 Lethal, Cumbersome, Rapid Attack, Knockdown, Shock, Blind, Fire, Ice, Restrain,
 Push, Pull, Aid, Drain, Deceptive, Psi, Delusional, Terrifying, Berserker,
 Concealment, Healer and Incapacitated, Tactician, Taunt, Weapon Master); God
-powers bought with Godspark; victory by the Glory of the models removed.
+powers bought with Godspark.
+
+Victory (an engine assumption, ``tables.engine.notes``): a side wiped out loses at once;
+otherwise the side that removed the larger *share* of the enemy's Glory wins (equal
+shares: a draw), and the record's scores are those shares in percent.  Counting Glory
+removed in absolute terms rewarded a smaller clan, which exposes less Glory: a Wolves
+clan cut by a fifth did as well as the full clan; by shares the full clan wins about
+two games in three against such a copy.
 
 Not simulated: climbing, falling, jumping and Levels, Hills, Walls, Deep Water and the
 weaponized terrain (no such pieces are placed), objectives, Invasion, Phasing and other
@@ -1306,6 +1313,19 @@ class Battle:
             side = 1 - side
         self.end_phase()
 
+    def shares(self) -> tuple[float, float]:
+        """Per side, the percentage of the *enemy's* Glory it removed: the game's score.
+
+        Scoring by share rather than by absolute Glory is what lets a stronger clan win
+        clearly: with absolute Glory a clan cut by a fifth exposed a fifth less Glory to
+        the enemy and did as well as the full clan.
+        """
+        totals = [sum(f.cost for f in self.sides[s]) for s in (0, 1)]
+        return (
+            100.0 * self.scores[0] / totals[1] if totals[1] else 0.0,
+            100.0 * self.scores[1] / totals[0] if totals[0] else 0.0,
+        )
+
     def play(self) -> GameRecord:
         self.setup()
         rounds = 0
@@ -1315,20 +1335,22 @@ class Battle:
             if not all(any(f.alive for f in self.sides[s]) for s in (0, 1)):
                 break
         wiped = [not any(f.alive for f in self.sides[s]) for s in (0, 1)]
+        shares = self.shares()
         if wiped[0] and not wiped[1]:
             winner: int | None = 1
         elif wiped[1] and not wiped[0]:
             winner = 0
-        elif self.scores[0] > self.scores[1]:
+        elif shares[0] > shares[1]:
             winner = 0
-        elif self.scores[1] > self.scores[0]:
+        elif shares[1] > shares[0]:
             winner = 1
         else:
             winner = None
-        self.say(f"result: {self.scores[0]:.0f} to {self.scores[1]:.0f} Glory removed; "
+        self.say(f"result: {shares[0]:.0f} % to {shares[1]:.0f} % of the enemy's Glory removed "
+                 f"({self.scores[0]:.0f} to {self.scores[1]:.0f} Glory); "
                  + ("draw" if winner is None else f"clan {winner + 1} wins"))  # fmt: skip
         records = [UnitRecord(f.side, f.name, float(f.cost), f.alive, f.kills) for s in (0, 1) for f in self.sides[s]]
-        return GameRecord(winner, rounds, (self.scores[0], self.scores[1]), records, self.lines)
+        return GameRecord(winner, rounds, shares, records, self.lines)
 
 
 def play_game(cat: Catalogue, first: WarClan, second: WarClan, rng: np.random.Generator, log: bool = False) -> GameRecord:
