@@ -71,15 +71,23 @@ class Weapon:
     no_shield: bool = False
     power: str | None = None  # id of the God power that gives this attack
 
+    def __post_init__(self) -> None:
+        # A weapon's abilities never change: their ids and values are worked out once,
+        # since the AI asks about them for every attack it weighs.
+        self._ids = frozenset(ability_id(a) for a in self.abilities)
+        values: dict[str, int] = {}
+        for ref in self.abilities:
+            key = ability_id(ref)
+            if key not in values:
+                nums = [int(a) for a in ability_args(ref) if a.lstrip("-").isdigit()]
+                values[key] = nums[-1] if nums else 0
+        self._values = values
+
     def has(self, ability: str) -> bool:
-        return any(ability_id(a) == ability for a in self.abilities)
+        return ability in self._ids
 
     def value(self, ability: str) -> int | None:
-        for ref in self.abilities:
-            if ability_id(ref) == ability:
-                nums = [int(a) for a in ability_args(ref) if a.lstrip("-").isdigit()]
-                return nums[-1] if nums else 0
-        return None
+        return self._values.get(ability)
 
 
 FISTS = Weapon("fists", 0, 0, True)
@@ -300,6 +308,18 @@ class Battle:
         self.logging = log
         self.lines: list[str] = []
         self.terrain: list[Terrain] = []
+        # Who is still on the table, per side: rebuilt (never changed in place) when a model
+        # is removed, so a list handed out earlier stays a valid snapshot.
+        self.living: list[list[Fighter]] = [list(self.sides[0]), list(self.sides[1])]
+        # Per fighter, each enemy with the squared centre distance within which the two are
+        # engaged (bases touching plus the longer melee reach): reaches never change.
+        self.engage_limits: list[dict[int, list[tuple[Fighter, float]]]] = [
+            {
+                f.index: [(e, (2 * BASE_RADIUS + CONTACT + max(f._reach, e._reach)) ** 2) for e in self.sides[1 - side]]
+                for f in self.sides[side]
+            }
+            for side in (0, 1)
+        ]
         self._dice: list[int] = []
         self._next = 0
 
@@ -355,7 +375,8 @@ class Battle:
                 if f.has("stealth"):  # at least 12" from enemies, on a flank
                     f.y = self.board * (0.35 if side == 0 else 0.65)
                     f.x = 3.0 if k % 2 else self.board - 3.0
-            self.say(f"clan {side + 1}: " + ", ".join(f.name for f in fighters))
+            if self.logging:
+                self.say(f"clan {side + 1}: " + ", ".join(f.name for f in fighters))
         for side in (0, 1):  # Combat Sense: no Stealth deployment within 18" of it
             sensers = [e for e in self.sides[1 - side] if e.has("combat-sense")]
             for f in self.sides[side]:
@@ -364,23 +385,26 @@ class Battle:
                         f.y += -1.0 if side == 0 else 1.0
                     f.y = min(self.board, max(0.0, f.y))
         for t in self.terrain:
-            self.say(f"terrain: {t.name} at ({t.x:.0f}, {t.y:.0f}), radius {t.r:.1f}\"")
+            if self.logging:
+                self.say(f"terrain: {t.name} at ({t.x:.0f}, {t.y:.0f}), radius {t.r:.1f}\"")
 
     # -- queries --------------------------------------------------------------
 
     def enemies(self, f: Fighter) -> list[Fighter]:
-        return [e for e in self.sides[1 - f.side] if e.alive]
+        """The enemies still on the table (a shared list: callers never change it)."""
+        return self.living[1 - f.side]
 
     def friends(self, f: Fighter) -> list[Fighter]:
-        return [o for o in self.sides[f.side] if o.alive and o is not f]
+        return [o for o in self.living[f.side] if o is not f]
 
     def engaged_with(self, f: Fighter) -> list[Fighter]:
         out = []
-        for e in self.sides[1 - f.side]:
+        fx, fy = f.x, f.y
+        for e, limit in self.engage_limits[f.side][f.index]:
             if e.removed or e.incapacitated:
                 continue
-            reach = 2 * BASE_RADIUS + CONTACT + (f._reach if f._reach > e._reach else e._reach)
-            if (f.x - e.x) ** 2 + (f.y - e.y) ** 2 <= reach * reach:
+            dx, dy = fx - e.x, fy - e.y
+            if dx * dx + dy * dy <= limit:
                 out.append(e)
         return out
 
@@ -397,7 +421,7 @@ class Battle:
 
     def shot_blocked_by_models(self, a: Fighter, b: Fighter) -> bool:
         for o in self.sides[0] + self.sides[1]:
-            if o is a or o is b or not o.alive or o.size < a.size:
+            if o is a or o is b or o.removed or o.size < a.size:
                 continue
             d, t = seg_point_distance(a.x, a.y, b.x, b.y, o.x, o.y)
             if 0.0 < t < 1.0 and d < BASE_RADIUS * 0.9:
@@ -424,30 +448,34 @@ class Battle:
     # -- damage and removal -----------------------------------------------------
 
     def wound(self, target: Fighter, damage: int, by: Fighter | None, why: str) -> None:
-        if damage <= 0 or not target.alive:
+        if damage <= 0 or target.removed:
             return
         if target.incapacitated:
             self.remove(target, by, f"{why} (while incapacitated)")
             return
         target.hp -= damage
-        self.say(f"  {target.name} loses {damage} HP ({why}), {max(target.hp, 0)} left")
+        if self.logging:
+            self.say(f"  {target.name} loses {damage} HP ({why}), {max(target.hp, 0)} left")
         if target.hp <= 0:
             healers = [o for o in self.friends(target) if o.active and o.has("healer")]
             if healers:
                 target.hp = 0
                 target.incapacitated = True
                 target.prone = True
-                self.say(f"  {target.name} is incapacitated")
+                if self.logging:
+                    self.say(f"  {target.name} is incapacitated")
             else:
                 self.remove(target, by, why)
 
     def remove(self, target: Fighter, by: Fighter | None, why: str) -> None:
         target.removed = True
         target.hp = 0
+        self.living[target.side] = [f for f in self.living[target.side] if f is not target]
         self.scores[1 - target.side] += target.cost
         if by is not None and by.side != target.side:
             by.kills += target.cost
-        self.say(f"  {target.name} is removed ({why})")
+        if self.logging:
+            self.say(f"  {target.name} is removed ({why})")
 
     def st_hit(self, target: Fighter, st: int, by: Fighter | None, why: str) -> None:
         """An automatic ST (x) hit (hazardous terrain, collisions, fire)."""
@@ -475,13 +503,15 @@ class Battle:
                 size = target.size - (1 if target.prone else 0) + (2 if target.has("steady") else 0)
                 if self.roll(x, size)[0]:
                     target.prone = True
-                    self.say(f"  {target.name} is knocked down")
+                    if self.logging:
+                        self.say(f"  {target.name} is knocked down")
             elif aid == "shock":
                 if self.roll(x, self.status_rs(target, psi))[0]:
                     if not target.shocked:
                         target.ap_left = max(0, target.ap_left - 1)
                     target.shocked = True
-                    self.say(f"  {target.name} is shocked")
+                    if self.logging:
+                        self.say(f"  {target.name} is shocked")
             elif aid == "stun":
                 ok, stages, _ = self.roll(x, self.status_rs(target, psi))
                 if ok:
@@ -489,16 +519,20 @@ class Battle:
             elif aid == "blind":
                 if self.roll(x, target.stat("mn"))[0]:
                     target.blind = True
-                    self.say(f"  {target.name} is blinded")
+                    if self.logging:
+                        self.say(f"  {target.name} is blinded")
             elif aid == "fire":
                 target.fire = max(x, target.fire or 0)
-                self.say(f"  {target.name} catches fire")
+                if self.logging:
+                    self.say(f"  {target.name} catches fire")
             elif aid == "ice":
                 target.ice = max(x, target.ice or 0)
-                self.say(f"  {target.name} is covered in ice")
+                if self.logging:
+                    self.say(f"  {target.name} is covered in ice")
             elif aid == "restrain":
                 target.restrain = max(x, target.restrain or 0)
-                self.say(f"  {target.name} is restrained")
+                if self.logging:
+                    self.say(f"  {target.name} is restrained")
             elif aid in ("push", "pull"):
                 size = target.size + (2 if target.has("steady") else 0)
                 ok, stages, _ = self.roll(x, size)
@@ -508,11 +542,13 @@ class Battle:
                 stat = args[0]
                 if not self.roll(target.stat("rs"), x)[0]:
                     target.drain[stat] = target.drain.get(stat, 0) + max(1, x)
-                    self.say(f"  {target.name} is drained of {stat.upper()}")
+                    if self.logging:
+                        self.say(f"  {target.name} is drained of {stat.upper()}")
             elif aid == "delusional":
                 if not target.has("steel-your-mind"):
                     target.delusional = True
-                    self.say(f"  {target.name} becomes delusional")
+                    if self.logging:
+                        self.say(f"  {target.name} becomes delusional")
 
     def shove(self, attacker: Fighter, target: Fighter, inches: float, away: bool) -> None:
         dx, dy = target.x - attacker.x, target.y - attacker.y
@@ -525,20 +561,22 @@ class Battle:
         while moved + step <= inches + 1e-9:
             nx, ny = target.x + ux * step, target.y + uy * step
             blocker = next(
-                (o for o in self.sides[0] + self.sides[1] if o.alive and o is not target and math.hypot(o.x - nx, o.y - ny) < 2 * BASE_RADIUS),
+                (o for o in self.sides[0] + self.sides[1] if not o.removed and o is not target and math.hypot(o.x - nx, o.y - ny) < 2 * BASE_RADIUS),
                 None,
             )
             if blocker is not None or not (0 <= nx <= self.board and 0 <= ny <= self.board):
                 left = int(round(inches - moved))
                 if left > 0:
-                    self.say(f"  {target.name} is slammed into {'the edge' if blocker is None else blocker.name}")
+                    if self.logging:
+                        self.say(f"  {target.name} is slammed into {'the edge' if blocker is None else blocker.name}")
                     self.st_hit(target, left, attacker, "collision")
                     if blocker is not None:
                         self.st_hit(blocker, left, attacker, "collision")
                 return
             target.x, target.y = nx, ny
             moved += step
-        self.say(f"  {target.name} is {'pushed' if away else 'pulled'} {moved:.0f}\"")
+        if self.logging:
+            self.say(f"  {target.name} is {'pushed' if away else 'pulled'} {moved:.0f}\"")
 
     # -- attacks ----------------------------------------------------------------
 
@@ -639,7 +677,7 @@ class Battle:
     def melee_attack(self, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, clash_allowed: bool = True,
                      att_mod: int = 0, label: str = "attacks") -> None:  # fmt: skip
         """One melee Attack, with the target's chance to Clash first."""
-        if not f.active or not t.alive:
+        if not f.active or t.removed:
             return
         if w.has("cumbersome"):
             f.used_weapons.add(w.name)
@@ -654,7 +692,8 @@ class Battle:
                 ok, _ = self.test(t, t.stat("dr"), f.stat("dr") + (1 if charge and not t.has("brace") else 0) + (1 if charge and f.has("heavy-charge") else 0), "dr")
                 if not ok and t.has("reactive"):
                     ok, _ = self.test(t, t.stat("dr"), f.stat("dr"), "dr")
-                self.say(f"  {t.name} clashes: {'wins' if ok else 'fails'}")
+                if self.logging:
+                    self.say(f"  {t.name} clashes: {'wins' if ok else 'fails'}")
                 df_mod = -1
                 if ok:
                     self.resolve(t, f, answer, charge=False)
@@ -663,7 +702,7 @@ class Battle:
                 if not f.active:
                     return
         self.resolve(f, t, w, charge=charge, df_mod=df_mod, att_mod=att_mod, label=label)
-        if strike_back and t.active and f.alive:
+        if strike_back and t.active and not f.removed:
             w2 = self.choose_melee(t, f)
             if w2 is not None:
                 self.resolve(t, f, w2, att_mod=-1, label="strikes back")
@@ -671,7 +710,7 @@ class Battle:
     def resolve(self, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, df_mod: int = 0, att_mod: int = 0,
                 label: str = "attacks", auto_hit: bool = False) -> bool:  # fmt: skip
         """Hit roll, statuses, damage roll.  Returns whether the attack hit."""
-        if not f.alive or not t.alive:
+        if f.removed or t.removed:
             return False
         att, defence, kind = self.hit_value(f, t, w, charge)
         att += att_mod
@@ -694,7 +733,8 @@ class Battle:
             if ok and t.has("wise-queens-foresight") and not t.foresight_used:
                 t.foresight_used = True
                 ok, _, natural = self.roll(att, defence)
-        self.say(f"  {f.name} {label} {t.name} with {w.name}: {'hit' if ok else 'miss'} ({att} vs {defence})")
+        if self.logging:
+            self.say(f"  {f.name} {label} {t.name} with {w.name}: {'hit' if ok else 'miss'} ({att} vs {defence})")
         if not ok:
             return False
         if f.has("berserker") and w.melee:
@@ -711,7 +751,8 @@ class Battle:
             if any(ability_id(r) == "healer" for r in refs) and t.hp < t.hp_max:
                 t.hp += 1
                 t.incapacitated = False
-                self.say(f"  {t.name} is healed to {t.hp} HP")
+                if self.logging:
+                    self.say(f"  {t.name} is healed to {t.hp} HP")
             return True
         if w.st is None:
             return True
@@ -725,7 +766,7 @@ class Battle:
     # -- area attacks ------------------------------------------------------------
 
     def area_targets(self, f: Fighter, t: Fighter, w: Weapon, ox: float | None = None, oy: float | None = None) -> list[Fighter]:
-        everyone = [o for o in self.sides[0] + self.sides[1] if o.alive and o is not f]
+        everyone = [o for o in self.sides[0] + self.sides[1] if not o.removed and o is not f]
         if w.has("blast"):
             radius = (w.value("blast") or 0) + BASE_RADIUS
             cx, cy = (t.x, t.y) if ox is None else (ox, oy)
@@ -771,7 +812,8 @@ class Battle:
         angle = (d8 - 1) * math.pi / 4
         nx = min(self.board, max(0.0, x + distance * math.cos(angle)))
         ny = min(self.board, max(0.0, y + distance * math.sin(angle)))
-        self.say(f"  the blast scatters {distance:.0f}\"")
+        if self.logging:
+            self.say(f"  the blast scatters {distance:.0f}\"")
         return nx, ny
 
     def ranged_attack(self, f: Fighter, t: Fighter, w: Weapon) -> None:
@@ -783,7 +825,8 @@ class Battle:
         if t.side != f.side and t.has("deflection") and w.power is None:
             ok, _ = self.test(t, t.stat("dr"), f.stat("ra"), "dr")
             if ok:
-                self.say(f"  {t.name} deflects the shot")
+                if self.logging:
+                    self.say(f"  {t.name} deflects the shot")
                 return
         engaged_friends = [o for o in self.engaged_with(t) if o.side == f.side]
         hit = self.resolve(f, t, w, label="shoots")
@@ -791,7 +834,8 @@ class Battle:
             friend = min(engaged_friends, key=lambda o: dist(o, t))
             if len([e for e in self.engaged_with(friend)]) > 1 and self.test(friend, friend.stat("dr"), 4, "dr")[0]:
                 return
-            self.say(f"  the miss hits {friend.name}")
+            if self.logging:
+                self.say(f"  the miss hits {friend.name}")
             self.resolve(f, friend, w, auto_hit=True, label="hits")
 
     # -- movement ---------------------------------------------------------------
@@ -833,16 +877,17 @@ class Battle:
         if travel < 0.05:
             return 0.0
         f.x, f.y = nx, ny
-        self.say(f"  {f.name} moves {travel:.1f}\"")
+        if self.logging:
+            self.say(f"  {f.name} moves {travel:.1f}\"")
         if not flying:
             for t in self.terrain:
                 if "hazardous" in t.keywords:
                     sd, _ = seg_point_distance(sx, sy, nx, ny, t.x, t.y)
                     if sd < t.r:
                         self.st_hit(f, t.hazard, None, t.name)
-                        if t.fire is not None and f.alive and not self.immune(f, "fire"):
+                        if t.fire is not None and not f.removed and not self.immune(f, "fire"):
                             f.fire = max(t.fire, f.fire or 0)
-        if free_strikes and not f.has("elusive") and not f.has("teleport") and f.alive:
+        if free_strikes and not f.has("elusive") and not f.has("teleport") and not f.removed:
             self.free_strikes(f, sx, sy, target)
         return travel
 
@@ -857,7 +902,7 @@ class Battle:
 
     def free_strikes(self, f: Fighter, sx: float, sy: float, target: Fighter | None) -> None:
         for e in self.enemies(f):
-            if not f.alive:
+            if f.removed:
                 return
             if e is target or not e.active:
                 continue
@@ -868,7 +913,8 @@ class Battle:
             if start > reach and passed <= reach and end > reach:
                 w = self.choose_melee(e, f, charge=True)
                 if w is not None:
-                    self.say(f"  free strike by {e.name}")
+                    if self.logging:
+                        self.say(f"  free strike by {e.name}")
                     self.resolve(e, f, w, label="free-strikes")
 
     # -- God powers -------------------------------------------------------------
@@ -904,7 +950,8 @@ class Battle:
                 self.godspark[f.side] -= b.cost
                 extra += 1
                 break
-        self.say(f"  {f.name} calls on {p.name} ({cost + extra} Godspark, {self.godspark[f.side]} left)")
+        if self.logging:
+            self.say(f"  {f.name} calls on {p.name} ({cost + extra} Godspark, {self.godspark[f.side]} left)")
         for ref in p.grants:
             aid, args = ability_id(ref), ability_args(bump(ref, extra))
             if aid in ("fire",):
@@ -984,17 +1031,19 @@ class Battle:
         f.weapon_master_used = False
         f.ap_left = 0 if f.incapacitated else f.ap - (1 if f.berserk_penalty else 0) - (1 if f.shocked else 0)
         f.berserk_penalty = False
-        if f.ice is not None and f.alive:
+        if f.ice is not None and not f.removed:
             ok, stages = self.roll(f.ice, f.stat("rs"))[:2]
             if ok:
                 f.ap_left = max(0, f.ap_left - max(1, stages))
-                self.say(f"  {f.name} is frozen: -{max(1, stages)} AP")
+                if self.logging:
+                    self.say(f"  {f.name} is frozen: -{max(1, stages)} AP")
             else:
                 f.ice = None
                 f.ice_sp = True
         if f.delusional and not self.test(f, f.stat("mn"), 2, "mn")[0]:
-            self.say(f"  {f.name} is delusional and attacks the nearest model")
-            others = [o for o in self.sides[0] + self.sides[1] if o.alive and o is not f]
+            if self.logging:
+                self.say(f"  {f.name} is delusional and attacks the nearest model")
+            others = [o for o in self.sides[0] + self.sides[1] if not o.removed and o is not f]
             if others:
                 t = min(others, key=lambda o: dist(f, o))
                 self.close_and_fight(f, t, allow_charge=False)
@@ -1004,10 +1053,11 @@ class Battle:
             if x is not None and not f.terrified and not f.has("steel-your-mind") and gap(f, e) <= e.reach():
                 if not self.test(f, f.stat("mn"), x, "mn")[0]:
                     f.terrified = True
-                    self.say(f"  {f.name} is terrified by {e.name}")
+                    if self.logging:
+                        self.say(f"  {f.name} is terrified by {e.name}")
 
     def end_activation(self, f: Fighter) -> None:
-        if f.fire is not None and f.alive:
+        if f.fire is not None and not f.removed:
             if not self.roll(self.status_rs(f, False), f.fire)[0]:
                 self.wound(f, 1, None, "fire")
         f.ap_left = 0
@@ -1050,11 +1100,12 @@ class Battle:
             and not self.engaged_with(f)
         )  # fmt: skip
         if can_charge:
-            self.say(f"  {f.name} charges {t.name}")
+            if self.logging:
+                self.say(f"  {f.name} charges {t.name}")
             if self.move_towards(f, spot[0], spot[1], f.speed() + 3, 0.0, target=t) <= 0:
                 return False
             f.ap_left -= cost
-            if f.active and t.alive and self.in_reach(f, t, w):
+            if f.active and not t.removed and self.in_reach(f, t, w):
                 self.charge_terror(f, t)
                 self.melee_attack(f, t, w, charge=True)
             return True
@@ -1069,7 +1120,8 @@ class Battle:
             if x is not None and not a.terrified and not a.has("steel-your-mind"):
                 if not self.test(a, a.stat("mn"), x, "mn")[0]:
                     a.terrified = True
-                    self.say(f"  {a.name} is terrified by {b.name}")
+                    if self.logging:
+                        self.say(f"  {a.name} is terrified by {b.name}")
 
     def spend_attack(self, f: Fighter, t: Fighter) -> None:
         w = self.choose_melee(f, t)
@@ -1086,7 +1138,7 @@ class Battle:
         if f.has("rapid-attack") and f.ap_left >= 2 and not w.has("cumbersome"):
             f.ap_left -= 2
             for _ in range(3):
-                if t.alive and f.active:
+                if not t.removed and f.active:
                     self.melee_attack(f, t, w, label="rapidly attacks")
             return
         f.ap_left -= 1
@@ -1104,7 +1156,8 @@ class Battle:
             p.hp += 1
             if p.incapacitated:
                 p.incapacitated = False
-            self.say(f"  {f.name} heals {p.name} to {p.hp} HP")
+            if self.logging:
+                self.say(f"  {f.name} heals {p.name} to {p.hp} HP")
             return True
         if self.engaged_with(f) or gap(f, p) > f.speed() * f.ap_left:
             return False
@@ -1125,7 +1178,8 @@ class Battle:
         return max(options, key=lambda o: o[0])[1] if options else None
 
     def activate(self, f: Fighter) -> None:
-        self.say(f"{f.name} activates ({f.ap} AP)")
+        if self.logging:
+            self.say(f"{f.name} activates ({f.ap} AP)")
         self.start_activation(f)
         guard = 0
         while f.ap_left > 0 and f.active and self.enemies(f) and guard < 20:
@@ -1134,7 +1188,8 @@ class Battle:
                 if not f.has("acrobatics"):
                     f.ap_left -= 1
                 f.prone = False
-                self.say(f"  {f.name} stands up")
+                if self.logging:
+                    self.say(f"  {f.name} stands up")
                 continue
             if f.restrain is not None:
                 f.ap_left -= 1
@@ -1145,7 +1200,8 @@ class Battle:
                 f.ap_left -= 1
                 if self.roll(self.status_rs(f, False) + 2, f.fire)[0]:
                     f.fire = None
-                    self.say(f"  {f.name} puts out the fire")
+                    if self.logging:
+                        self.say(f"  {f.name} puts out the fire")
                 continue
             if self.maybe_power(f):
                 continue
@@ -1160,7 +1216,8 @@ class Battle:
                 if not f.focus and f.ap_left >= 3:
                     f.ap_left -= 1
                     f.focus = {"ma": 1, "st": 1}
-                    self.say(f"  {f.name} focuses")
+                    if self.logging:
+                        self.say(f"  {f.name} focuses")
                     continue
                 reachable = [e for e in engaged if self.choose_melee(f, e) is not None]
                 if not reachable:
@@ -1189,14 +1246,15 @@ class Battle:
                     self.ranged_attack(f, e, w)
                     continue
             target = self.best_target(f, enemies) if f.has("berserker") else min(enemies, key=lambda e: (gap(f, e), e.index))
-            if f.taunt_forced and f.taunted_by is not None and f.taunted_by.alive:
+            if f.taunt_forced and f.taunted_by is not None and not f.taunted_by.removed:
                 target = f.taunted_by  # a Taunt with 3+ stages: it must come at the taunter
             if self.taunt(f, enemies):
                 continue
             if target.has("concealment") and not target.spotted and f.ap_left >= 2:
                 f.ap_left -= 1
                 target.spotted = self.test(f, f.stat("mn"), target.stat("dr"), "mn")[0]
-                self.say(f"  {f.name} {'spots' if target.spotted else 'fails to spot'} {target.name}")
+                if self.logging:
+                    self.say(f"  {f.name} {'spots' if target.spotted else 'fails to spot'} {target.name}")
                 continue
             if f.ranged_weapons() and not f.has("berserker") and gap(f, target) > max(w.reach for w in f.ranged_weapons()):
                 if self.move_towards(f, target.x, target.y, f.speed(), max(w.reach for w in f.ranged_weapons()) * 0.9) > 0:
@@ -1221,7 +1279,8 @@ class Battle:
         if ok:
             e.taunted_by = f
             e.taunt_forced = stages >= 3
-            self.say(f"  {f.name} taunts {e.name}" + (" into coming at it" if e.taunt_forced else ""))
+            if self.logging:
+                self.say(f"  {f.name} taunts {e.name}" + (" into coming at it" if e.taunt_forced else ""))
         return True
 
     def disengage(self, f: Fighter, engaged: list[Fighter], toward: Fighter | None = None) -> None:
@@ -1231,9 +1290,11 @@ class Battle:
         if ok and any(e.has("grapple") for e in engaged):
             ok, _ = self.test(f, f.stat("dr"), foe.stat("dr"), "dr")
         if not ok:
-            self.say(f"  {f.name} fails to disengage")
+            if self.logging:
+                self.say(f"  {f.name} fails to disengage")
             return
-        self.say(f"  {f.name} disengages")
+        if self.logging:
+            self.say(f"  {f.name} disengages")
         if toward is not None:  # to close in on a foe it cannot reach from here
             self.move_towards(f, toward.x, toward.y, f.speed(), 2 * BASE_RADIUS, toward, free_strikes=False)
             return
@@ -1245,10 +1306,10 @@ class Battle:
     # -- rounds ---------------------------------------------------------------------
 
     def pick_next(self, side: int) -> Fighter | None:
-        ready = [f for f in self.sides[side] if f.alive and not f.activated]
+        ready = [f for f in self.sides[side] if not f.removed and not f.activated]
         if not ready:
             return None
-        enemies = [e for e in self.sides[1 - side] if e.alive]
+        enemies = [e for e in self.sides[1 - side] if not e.removed]
         if not enemies:
             return ready[0]
         return min(ready, key=lambda f: (min((f.x - e.x) ** 2 + (f.y - e.y) ** 2 for e in enemies), f.index))
@@ -1256,7 +1317,7 @@ class Battle:
     def end_phase(self) -> None:
         for side in (0, 1):
             for f in self.sides[side]:
-                if f.incapacitated and f.alive:
+                if f.incapacitated and not f.removed:
                     near = any(o.has("healer") and o.active and gap(o, f) <= max(0, o.value("healer") or 0) + 0.05 for o in self.friends(f))
                     if not near:
                         self.remove(f, None, "not tended by a Healer")
@@ -1290,7 +1351,8 @@ class Battle:
             self.godspark[side] += self.godspark_income
         a, b = int(self.rng.integers(2, 13)), int(self.rng.integers(2, 13))
         side = 0 if a >= b else 1
-        self.say(f"— round {self.round} — clan {side + 1} activates first (Godspark {self.godspark[0]} / {self.godspark[1]})")
+        if self.logging:
+            self.say(f"— round {self.round} — clan {side + 1} activates first (Godspark {self.godspark[0]} / {self.godspark[1]})")
         while True:
             f = self.pick_next(side)
             if f is None:
@@ -1299,16 +1361,17 @@ class Battle:
                     break
                 side = 1 - side
             self.activate(f)
-            if not all(any(x.alive for x in self.sides[s]) for s in (0, 1)):
+            if not all(any(not x.removed for x in self.sides[s]) for s in (0, 1)):
                 return
             x = f.value("tactician")
             if x is not None:
                 helper = [o for o in self.friends(f) if not o.activated and o.active and dist(f, o) <= x]
                 if helper:
                     follower = min(helper, key=lambda o: (min((gap(o, e) for e in self.enemies(o)), default=99), o.index))
-                    self.say(f"  {f.name} directs {follower.name} (Tactician)")
+                    if self.logging:
+                        self.say(f"  {f.name} directs {follower.name} (Tactician)")
                     self.activate(follower)
-                    if not all(any(x.alive for x in self.sides[s]) for s in (0, 1)):
+                    if not all(any(not x.removed for x in self.sides[s]) for s in (0, 1)):
                         return
             side = 1 - side
         self.end_phase()
@@ -1332,9 +1395,9 @@ class Battle:
         for rounds in range(1, self.max_rounds + 1):
             self.round = rounds
             self.play_round()
-            if not all(any(f.alive for f in self.sides[s]) for s in (0, 1)):
+            if not all(any(not f.removed for f in self.sides[s]) for s in (0, 1)):
                 break
-        wiped = [not any(f.alive for f in self.sides[s]) for s in (0, 1)]
+        wiped = [not any(not f.removed for f in self.sides[s]) for s in (0, 1)]
         shares = self.shares()
         if wiped[0] and not wiped[1]:
             winner: int | None = 1
@@ -1346,10 +1409,11 @@ class Battle:
             winner = 1
         else:
             winner = None
-        self.say(f"result: {shares[0]:.0f} % to {shares[1]:.0f} % of the enemy's Glory removed "
+        if self.logging:
+            self.say(f"result: {shares[0]:.0f} % to {shares[1]:.0f} % of the enemy's Glory removed "
                  f"({self.scores[0]:.0f} to {self.scores[1]:.0f} Glory); "
                  + ("draw" if winner is None else f"clan {winner + 1} wins"))  # fmt: skip
-        records = [UnitRecord(f.side, f.name, float(f.cost), f.alive, f.kills) for s in (0, 1) for f in self.sides[s]]
+        records = [UnitRecord(f.side, f.name, float(f.cost), (not f.removed), f.kills) for s in (0, 1) for f in self.sides[s]]
         return GameRecord(winner, rounds, shares, records, self.lines)
 
 
