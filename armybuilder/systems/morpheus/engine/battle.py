@@ -38,6 +38,7 @@ randomness comes from the injected ``numpy.random.Generator``.
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -180,8 +181,13 @@ class Fighter:
         return not self.removed and not self.incapacitated
 
     def stat(self, name: str) -> int:
-        base = getattr(self, name) if name != "st" else 0
-        value = base + self.aid.get(name, 0) - self.drain.get(name, 0) + self.focus.get(name, 0)
+        value = getattr(self, name) if name != "st" else 0
+        if self.aid:
+            value += self.aid.get(name, 0)
+        if self.drain:
+            value -= self.drain.get(name, 0)
+        if self.focus:
+            value += self.focus.get(name, 0)
         if name in ("ma", "ra", "df") and self.terrified:
             value -= 1
         if name == "df" and self.incapacitated:
@@ -208,6 +214,13 @@ class Fighter:
         self._melee = [w for w in self.weapons if w.melee] or [FISTS]
         self._reach = max(w.reach for w in self._melee)
         self._ranged = [w for w in self.weapons if not w.melee and w.power is None]
+
+    def fresh(self) -> Fighter:
+        """A copy of this (template) fighter with its own game state."""
+        f = copy.copy(self)
+        f.focus, f.aid, f.drain, f.temp = {}, {}, {}, {}
+        f.next_attack, f.next_melee, f.used_weapons = [], [], set()
+        return f
 
     def melee_weapons(self) -> list[Weapon]:
         return self._melee
@@ -255,6 +268,21 @@ def build_fighters(cat: Catalogue, army: WarClan, side: int) -> list[Fighter]:
     return out
 
 
+# A playtest plays the same two clans thousands of times: their fighters are built once
+# (catalogue look-ups, names, weapons) and each game plays fresh copies.
+_TEMPLATES: dict[tuple[int, str, int], tuple[Catalogue, list[Fighter]]] = {}
+
+
+def fighters_for(cat: Catalogue, army: WarClan, side: int) -> list[Fighter]:
+    key = (id(cat), army.model_dump_json(), side)
+    found = _TEMPLATES.get(key)
+    if found is None or found[0] is not cat:
+        if len(_TEMPLATES) >= 64:
+            _TEMPLATES.clear()
+        found = _TEMPLATES[key] = (cat, build_fighters(cat, army, side))
+    return [f.fresh() for f in found[1]]
+
+
 # --------------------------------------------------------------------------- geometry
 
 
@@ -277,6 +305,9 @@ def seg_point_distance(ax: float, ay: float, bx: float, by: float, px: float, py
     return math.hypot(ax + t * dx - px, ay + t * dy - py), t
 
 
+_DAMAGE_MEMOS: dict[OpposedRules, dict[tuple[int, int, str], float]] = {}
+
+
 @lru_cache(maxsize=4096)
 def expected_damage(rules: OpposedRules, hit_tn: int, dmg_tn: int, step_kind: str) -> float:
     p_hit = success_probability(rules, hit_tn)
@@ -292,13 +323,16 @@ class Battle:
         self.data: MECatalog = cat.data  # type: ignore[assignment]
         self.rng = rng
         self.rules = rules_from(cat)
+        # expected Damage by (attack - defence, strength - resistance, kind), shared by every
+        # battle under the same rules: the AI weighs thousands of attacks per game
+        self.damage_memo = _DAMAGE_MEMOS.setdefault(self.rules, {})
         engine = self.data.tables.engine
         self.max_rounds = engine.rounds if engine else 6
         self.board = float(engine.board if engine else 48)
         self.depth = float(engine.deployment_depth if engine else 6)
         self.godspark = [engine.godspark_start if engine else 0] * 2
         self.godspark_income = engine.godspark_per_round if engine else 3
-        self.sides = [build_fighters(cat, first, 0), build_fighters(cat, second, 1)]
+        self.sides = [fighters_for(cat, first, 0), fighters_for(cat, second, 1)]
         self.powers: list[list[GodPower]] = [
             [p for pick in army.god_powers if (p := cat.get("god_powers", pick.power)) is not None] for army in (first, second)
         ]
@@ -644,7 +678,12 @@ class Battle:
         return st
 
     def overwhelm(self, f: Fighter, t: Fighter) -> int:
-        others = [o for o in self.friends(f) if o.active and gap(o, t) <= max(o._reach, t._reach) + CONTACT]
+        tx, ty, t_reach = t.x, t.y, t._reach
+        others = [
+            o for o in self.living[f.side]
+            if o is not f and not o.incapacitated
+            and max(0.0, math.hypot(o.x - tx, o.y - ty) - 2 * BASE_RADIUS) <= max(o._reach, t_reach) + CONTACT
+        ]  # fmt: skip
         if not others:
             return 0
         size = f.size - (1 if f.prone else 0) + sum(o.size - (1 if o.prone else 0) for o in others)
@@ -672,7 +711,12 @@ class Battle:
         att, defence, kind = self.hit_value(f, t, w, charge)
         st = self.strength(f, t, w, charge)
         resist = t.stat("dr") if w.has("psi") else t.stat("rs")
-        return expected_damage(self.rules, self.rules.tn(att, defence), self.rules.tn(st, resist), kind)
+        key = (att - defence, st - resist, kind)
+        value = self.damage_memo.get(key)
+        if value is None:
+            rules = self.rules
+            value = self.damage_memo[key] = expected_damage(rules, rules.tn(att, defence), rules.tn(st, resist), kind)
+        return value
 
     def melee_attack(self, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, clash_allowed: bool = True,
                      att_mod: int = 0, label: str = "attacks") -> None:  # fmt: skip
@@ -842,9 +886,9 @@ class Battle:
 
     def free_of_overlap(self, f: Fighter, x: float, y: float) -> bool:
         limit = (2 * BASE_RADIUS - 1e-6) ** 2
-        for side in self.sides:
+        for side in self.living:
             for o in side:
-                if o is not f and not o.removed and (o.x - x) ** 2 + (o.y - y) ** 2 < limit:
+                if o is not f and (o.x - x) ** 2 + (o.y - y) ** 2 < limit:
                     return False
         return True
 
@@ -904,13 +948,13 @@ class Battle:
         for e in self.enemies(f):
             if f.removed:
                 return
-            if e is target or not e.active:
+            if e is target or e.removed or e.incapacitated:
                 continue
-            reach = e.reach() + 2 * BASE_RADIUS
-            start = math.hypot(sx - e.x, sy - e.y)
+            reach = e._reach + 2 * BASE_RADIUS
+            if math.hypot(sx - e.x, sy - e.y) <= reach or math.hypot(f.x - e.x, f.y - e.y) <= reach:
+                continue  # it started or ended within reach: the move did not pass it by
             passed, _ = seg_point_distance(sx, sy, f.x, f.y, e.x, e.y)
-            end = math.hypot(f.x - e.x, f.y - e.y)
-            if start > reach and passed <= reach and end > reach:
+            if passed <= reach:
                 w = self.choose_melee(e, f, charge=True)
                 if w is not None:
                     if self.logging:
@@ -987,6 +1031,9 @@ class Battle:
     def maybe_power(self, f: Fighter) -> bool:
         """The AI's choice of a God power at this moment; True when one was used."""
         if f.ap_left < 1 or not self.powers[f.side]:
+            return False
+        used, spark = self.powers_used[f.side], self.godspark[f.side]
+        if all(p.id in used or spark < self.power_cost(f, p) for p in self.powers[f.side]):
             return False
         enemies = self.enemies(f)
         if not enemies:
@@ -1306,13 +1353,19 @@ class Battle:
     # -- rounds ---------------------------------------------------------------------
 
     def pick_next(self, side: int) -> Fighter | None:
-        ready = [f for f in self.sides[side] if not f.removed and not f.activated]
+        ready = [f for f in self.living[side] if not f.activated]
         if not ready:
             return None
-        enemies = [e for e in self.sides[1 - side] if not e.removed]
+        enemies = self.living[1 - side]
         if not enemies:
             return ready[0]
-        return min(ready, key=lambda f: (min((f.x - e.x) ** 2 + (f.y - e.y) ** 2 for e in enemies), f.index))
+        best, best_key = None, None
+        for f in ready:  # the ready model nearest to an enemy (then the lowest index)
+            fx, fy = f.x, f.y
+            near = min([(fx - e.x) ** 2 + (fy - e.y) ** 2 for e in enemies])
+            if best_key is None or (near, f.index) < best_key:
+                best, best_key = f, (near, f.index)
+        return best
 
     def end_phase(self) -> None:
         for side in (0, 1):
