@@ -66,9 +66,7 @@ from .board import (
     Piece,
     clamp,
     dist,
-    first_entry,
     near_blocking,
-    segment_distance,
     terrain_at,
 )
 from .dice import CRITICAL, FAIL, SUCCESS, check_probabilities, dice_count, outcome_of
@@ -223,6 +221,9 @@ class Game:
         self.extra_round = False
         self.placed: set[int] = set()
         self.cache: dict | None = None
+        self.board_signature: tuple = ()
+        self.board_memo: dict = {}
+        self.memo_hits = self.memo_misses = 0
         self.bar = -math.inf
         self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float, str]]] = {}
         self.actions_this_round = 0
@@ -497,6 +498,17 @@ class Game:
         d = math.hypot(a.x - b.x, a.y - b.y)
         return d <= a.radius + b.radius + EPS or (band != "B" and d <= self.band_mm.get(band, 0.0))
 
+    def _within(self, a: Unit, b: Unit, band: str | None) -> bool:
+        """:meth:`within`, remembered while the board stands still (the AI asks it thousands of times)."""
+        cache = self.cache
+        if cache is None:
+            return self.within(a, b, band)
+        key = (a.uid, b.uid, band)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = self.within(a, b, band)
+        return found
+
     def los(self, a: Unit, b: Unit) -> bool:
         cache = self.cache
         if cache is not None:
@@ -508,13 +520,30 @@ class Game:
         return self._los(a, b)
 
     def _los(self, a: Unit, b: Unit) -> bool:
+        ax, ay, bx, by = a.x, a.y, b.x, b.y
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        hypot = math.hypot
         for p in self.pieces:
-            if p.kind == "blocking" and segment_distance(p.x, p.y, a.x, a.y, b.x, b.y) < p.r:
-                return False
+            if p.kind == "blocking":  # segment_distance(), inlined
+                px, py = p.x, p.y
+                if length2 == 0:
+                    d = hypot(px - ax, py - ay)
+                else:
+                    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+                    d = hypot(px - (ax + t * dx), py - (ay + t * dy))
+                if d < p.r:
+                    return False
         for o in self.units:
-            if o is a or o is b or not o.on_board:
+            if o is a or o is b or o.state != "board":
                 continue
-            if segment_distance(o.x, o.y, a.x, a.y, b.x, b.y) < o.radius - 1.0:
+            px, py = o.x, o.y
+            if length2 == 0:
+                d = hypot(px - ax, py - ay)
+            else:
+                t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+                d = hypot(px - (ax + t * dx), py - (ay + t * dy))
+            if d < o.radius - 1.0:
                 return False
         return True
 
@@ -560,6 +589,16 @@ class Game:
 
     def path_end(self, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool = True) -> tuple[float, float]:
         """Where a straight move (with up to ``pivots`` detours round terrain) ends."""
+        cache = self.cache
+        if cache is None:
+            return self._path_end(u, tx, ty, length, pivots, voluntary)
+        key = ("path", u.uid, u.x, u.y, tx, ty, length, pivots, voluntary)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = self._path_end(u, tx, ty, length, pivots, voluntary)
+        return found
+
+    def _path_end(self, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool) -> tuple[float, float]:
         x, y = u.x, u.y
         obstacles = self._obstacles(u, voluntary)
         for _ in range(pivots + 1):
@@ -569,10 +608,26 @@ class Game:
             step = min(length, d)
             ex, ey = x + (tx - x) * step / d, y + (ty - y) * step / d
             hit_t, hit = None, None
-            for ob in obstacles:
-                t = first_entry(x, y, ex, ey, ob[0], ob[1], ob[2])
-                if t is not None and (hit_t is None or t < hit_t):
-                    hit_t, hit = t, ob
+            # first_entry() of every obstacle, inlined (the AI runs this thousands of times
+            # a game): the same arithmetic, with the early exits a segment allows
+            dx, dy = ex - x, ey - y
+            a = dx * dx + dy * dy
+            if a != 0:
+                for ob in obstacles:
+                    fx, fy = x - ob[0], y - ob[1]
+                    b = 2 * (fx * dx + fy * dy)
+                    if b >= 0:
+                        continue  # moving away from its centre: it never enters at t >= 0
+                    r = ob[2]
+                    c = fx * fx + fy * fy - r * r
+                    if c <= 0:
+                        continue  # starts inside
+                    disc = b * b - 4 * a * c
+                    if disc < 0:
+                        continue
+                    t = (-b - math.sqrt(disc)) / (2 * a)
+                    if 0.0 <= t <= 1.0 and (hit_t is None or t < hit_t):
+                        hit_t, hit = t, ob
             if hit_t is None:
                 x, y = ex, ey
                 break
@@ -1183,8 +1238,20 @@ class Game:
 
     def options(self, side: Side, only: Unit | None = None, free: bool = False) -> list[Option]:
         """Every action the side could give now, scored; nothing moves while they are scored,
-        so line of sight and goals are cached for the call."""
-        self.cache = {}
+        so line of sight and goals are cached for the call - and for the next calls while
+        no group moves, enters or leaves and no marker changes hands (the board signature):
+        most actions (Rest, a failed attack, a refused reaction) leave the board as it was."""
+        signature = (
+            tuple([(o.x, o.y, o.state) for o in self.units]),
+            tuple([(m.holder.uid if m.holder is not None else None, m.off) for m in self.markers]),
+        )
+        if signature != self.board_signature:
+            self.board_signature = signature
+            self.board_memo = {}
+            self.memo_misses += 1
+        else:
+            self.memo_hits += 1
+        self.cache = self.board_memo
         try:
             return self._options(side, only, free)
         finally:
@@ -1261,10 +1328,15 @@ class Game:
         can_attack = u.fury is not None
         # Stand and Fight
         if can_attack and u.state == "board":
-            targets = [e for e in enemies if self.within(u, e, u.rng) and self.los(u, e)]
+            targets = [e for e in enemies if self._within(u, e, u.rng) and self.los(u, e)]
             if targets:
-                best = max(targets, key=lambda e: self.expected_break(u, e, *self.attack_dice(u, e, False))[0] * self.target_value(e))
-                pb, ps = self.expected_break(u, best, *self.attack_dice(u, best, False))
+                best, best_value, pb, ps = None, 0.0, 0.0, 0.0
+                for e in targets:  # the first target of the highest expected value
+                    eb, es = self.expected_break(u, e, *self.attack_dice(u, e, False))
+                    value = eb * self.target_value(e)
+                    if best is None or value > best_value:
+                        best, best_value, pb, ps = e, value, eb, es
+                assert best is not None
                 score = pb * self.target_value(best) + 0.2 * ps - w
                 if u.heavy_trait == "colossal":
                     score += 0.5 * (min(3, len(targets)) - 1)
@@ -1272,7 +1344,7 @@ class Game:
         # Charge: move up to MOV then attack with a penalty
         if can_attack and u.mov and enemies:
             reach = self.mm(u.mov) + (self.mm(u.rng) if u.rng != "B" else 0) + u.radius * 2 + 1
-            near = [e for e in enemies if dist(ux, uy, e.x, e.y) <= reach and not self.within(u, e, u.rng)]
+            near = [e for e in enemies if dist(ux, uy, e.x, e.y) <= reach and not self._within(u, e, u.rng)]
             if near:
                 t = max(near, key=lambda e: self.target_value(e) - dist(ux, uy, e.x, e.y) / 100)
                 pb, ps = self.expected_break(u, t, 0, 0 if side.has("elites") else 1)
@@ -1318,7 +1390,7 @@ class Game:
             out += self._champion_options(side, u, cost)
         # Maneuver: draw a fighting ally towards this group's foes
         if u.guile is not None and u.state == "board":
-            helpers = [a for a in self.allies(u) if a.mov and a.fury is not None and self.within(u, a, "M")]
+            helpers = [a for a in self.allies(u) if a.mov and a.fury is not None and self._within(u, a, "M")]
             ally = max(helpers, key=lambda a: dist(a.x, a.y, u.x, u.y)) if helpers and enemies else None
             if ally is not None and self.los(u, ally):
                 end = self.path_end(ally, u.x, u.y, min(self.mm(ally.mov), max(0.0, dist(ally.x, ally.y, u.x, u.y) - 2 * ally.radius)), 0)
