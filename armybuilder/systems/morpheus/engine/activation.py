@@ -145,14 +145,16 @@ class Activation:
         self.move_towards(f, p.x, p.y, f.speed(), 2 * BASE_RADIUS)
         return True
 
-    def best_ranged(self: Battle, f: Fighter, t: Fighter) -> Weapon | None:
+    def best_ranged(self: Battle, f: Fighter, t: Fighter, engaged: bool | None = None) -> Weapon | None:
         options = []
-        engaged = bool(self.engaged_with(f))
+        if engaged is None:
+            engaged = bool(self.engaged_with(f))
+        d = dist(f, t)
         for w in f.ranged_weapons():
             reach = max(w.reach, f.range_override or 0)
-            if dist(f, t) - 2 * BASE_RADIUS > reach or (engaged and not w.has("point-blank")):
+            if d - 2 * BASE_RADIUS > reach or (engaged and not w.has("point-blank")):
                 continue
-            if f.blind and dist(f, t) > 6:
+            if f.blind and d > 6:
                 continue
             options.append((self.attack_value(f, t, w), w))
         return max(options, key=lambda o: o[0])[1] if options else None
@@ -212,10 +214,11 @@ class Activation:
                 self.spend_attack(f, self.best_target(f, reachable))
                 continue
             enemies = self.enemies(f)
+            engaged_now = False  # f is not engaged here (that branch ended the iteration)
             shots = [
                 (e, w)
                 for e in (enemies if f.ranged_weapons() else ())
-                if (w := self.best_ranged(f, e)) and self.los(f, e) and not self.shot_blocked_by_models(f, e)
+                if (w := self.best_ranged(f, e, engaged_now)) and self.los(f, e) and not self.shot_blocked_by_models(f, e)
                 and (not self.engaged_with(e) or self.attack_value(f, e, w) >= 0.3)
             ]  # fmt: skip
             if shots and (f.has("concealment") or not f.has("berserker")):

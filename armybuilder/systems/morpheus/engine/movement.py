@@ -72,21 +72,40 @@ class MovementRules:
         """Difficult terrain on the way costs 2" of the move (seed: Difficult)."""
         if f.has("flight") or f.has("teleport") or f.has("leap") or f.has("sure-footed"):
             return 0.0
+        ax, ay = f.x, f.y
+        dx, dy = tx - ax, ty - ay
+        length2 = dx * dx + dy * dy
+        hypot = math.hypot
         for t in self.terrain:
-            if "difficult" in t.keywords and seg_point_distance(f.x, f.y, tx, ty, t.x, t.y)[0] < t.r:
-                return 2.0
+            if "difficult" in t.keywords:  # seg_point_distance(), inlined
+                px, py = t.x, t.y
+                if length2 == 0:
+                    d = hypot(px - ax, py - ay)
+                else:
+                    u = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+                    d = hypot(ax + u * dx - px, ay + u * dy - py)
+                if d < t.r:
+                    return 2.0
         return 0.0
 
     def free_strikes(self: Battle, f: Fighter, sx: float, sy: float, target: Fighter | None) -> None:
+        hypot = math.hypot
         for e in self.enemies(f):
             if f.removed:
                 return
             if e is target or e.removed or e.incapacitated:
                 continue
             reach = e._reach + 2 * BASE_RADIUS
-            if math.hypot(sx - e.x, sy - e.y) <= reach or math.hypot(f.x - e.x, f.y - e.y) <= reach:
+            ex, ey = e.x, e.y
+            if hypot(sx - ex, sy - ey) <= reach or hypot(f.x - ex, f.y - ey) <= reach:
                 continue  # it started or ended within reach: the move did not pass it by
-            passed, _ = seg_point_distance(sx, sy, f.x, f.y, e.x, e.y)
+            dx, dy = f.x - sx, f.y - sy  # seg_point_distance(), inlined
+            length2 = dx * dx + dy * dy
+            if length2 == 0:
+                passed = hypot(ex - sx, ey - sy)
+            else:
+                u = max(0.0, min(1.0, ((ex - sx) * dx + (ey - sy) * dy) / length2))
+                passed = hypot(sx + u * dx - ex, sy + u * dy - ey)
             if passed <= reach:
                 w = self.choose_melee(e, f, charge=True)
                 if w is not None:

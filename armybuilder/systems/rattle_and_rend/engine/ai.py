@@ -165,28 +165,29 @@ class ActionChoice:
         w = COST_WEIGHT * cost
         ux, uy = (u.carrier.x, u.carrier.y) if u.state == "carried" and u.carrier else (u.x, u.y)
         can_attack = u.fury is not None
+        # Positions, states and markers decide the targets and their odds: while the board
+        # stands still they are looked up in the board memo (``self.cache``), not worked out.
+        memo = self.cache if self.cache is not None else {}
         # Stand and Fight
         if can_attack and u.state == "board":
-            targets = [e for e in enemies if self._within(u, e, u.rng) and self.los(u, e)]
-            if targets:
-                best, best_value, pb, ps = None, 0.0, 0.0, 0.0
-                for e in targets:  # the first target of the highest expected value
-                    eb, es = self.expected_break(u, e, *self.attack_dice(u, e, False))
-                    value = eb * self.target_value(e)
-                    if best is None or value > best_value:
-                        best, best_value, pb, ps = e, value, eb, es
-                assert best is not None
+            key = ("stand", u.uid)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = self._stand_target(u, enemies)
+            if found:
+                best, count, pb, ps = found
                 score = pb * self.target_value(best) + 0.2 * ps - w
                 if u.heavy_trait == "colossal":
-                    score += 0.5 * (min(3, len(targets)) - 1)
+                    score += 0.5 * (min(3, count) - 1)
                 out.append(Option(score, cost, u, "Stand and Fight", lambda ctx, t=best: self._stand(ctx, u, t)))
         # Charge: move up to MOV then attack with a penalty
         if can_attack and u.mov and enemies:
-            reach = self.mm(u.mov) + (self.mm(u.rng) if u.rng != "B" else 0) + u.radius * 2 + 1
-            near = [e for e in enemies if dist(ux, uy, e.x, e.y) <= reach and not self._within(u, e, u.rng)]
-            if near:
-                t = max(near, key=lambda e: self.target_value(e) - dist(ux, uy, e.x, e.y) / 100)
-                pb, ps = self.expected_break(u, t, 0, 0 if side.has("elites") else 1)
+            key = ("charge", u.uid)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = self._charge_target(side, u, enemies, ux, uy)
+            if found:
+                t, pb, ps = found
                 score = 0.8 * pb * self.target_value(t) + 0.15 * ps - w
                 out.append(Option(score, cost, u, "Charge", lambda ctx, t=t: self._charge(ctx, u, t)))
         # Sprint towards the goal (not worked out when even a full move could not beat the best option)
@@ -229,14 +230,47 @@ class ActionChoice:
             out += self._champion_options(side, u, cost)
         # Maneuver: draw a fighting ally towards this group's foes
         if u.guile is not None and u.state == "board":
-            helpers = [a for a in self.allies(u) if a.mov and a.fury is not None and self._within(u, a, "M")]
-            ally = max(helpers, key=lambda a: dist(a.x, a.y, u.x, u.y)) if helpers and enemies else None
-            if ally is not None and self.los(u, ally):
-                end = self.path_end(ally, u.x, u.y, min(self.mm(ally.mov), max(0.0, dist(ally.x, ally.y, u.x, u.y) - 2 * ally.radius)), 0)
+            key = ("maneuver", u.uid)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = self._maneuver_move(u, enemies)
+            if found:
+                ally, end = found
                 value = self.p_success(u.guile) * self.move_value(ally, *end)
                 if value > 0.05:
                     out.append(Option(value - w, cost, u, "Maneuver", lambda ctx, ally=ally, end=end: self._maneuver(ctx, u, ally, end)))
         return out
+
+    def _stand_target(self: Game, u: Unit, enemies: list[Unit]) -> tuple[Unit, int, float, float] | tuple[()]:
+        """Stand and Fight: (best target, targets in range, P(break), P(stand)), or () if none."""
+        best, count, pb, ps, best_value = None, 0, 0.0, 0.0, 0.0
+        for e in enemies:  # the first target of the highest expected value
+            if not (self.within(u, e, u.rng) and self.los(u, e)):
+                continue
+            count += 1
+            eb, es = self.expected_break(u, e, *self.attack_dice(u, e, False))
+            value = eb * self.target_value(e)
+            if best is None or value > best_value:
+                best, best_value, pb, ps = e, value, eb, es
+        return () if best is None else (best, count, pb, ps)
+
+    def _charge_target(self: Game, side: Side, u: Unit, enemies: list[Unit], ux: float, uy: float) -> tuple[Unit, float, float] | tuple[()]:
+        """Charge: (target, P(break), P(stand)) among the enemies a move can bring in range, or ()."""
+        reach = self.mm(u.mov) + (self.mm(u.rng) if u.rng != "B" else 0) + u.radius * 2 + 1
+        near = [e for e in enemies if dist(ux, uy, e.x, e.y) <= reach and not self.within(u, e, u.rng)]
+        if not near:
+            return ()
+        t = max(near, key=lambda e: self.target_value(e) - dist(ux, uy, e.x, e.y) / 100)
+        pb, ps = self.expected_break(u, t, 0, 0 if side.has("elites") else 1)
+        return t, pb, ps
+
+    def _maneuver_move(self: Game, u: Unit, enemies: list[Unit]) -> tuple[Unit, tuple[float, float]] | tuple[()]:
+        """Maneuver: (the fighting ally to draw in, where its move ends), or ()."""
+        helpers = [a for a in self.allies(u) if a.mov and a.fury is not None and self.within(u, a, "M")]
+        ally = max(helpers, key=lambda a: dist(a.x, a.y, u.x, u.y)) if helpers and enemies else None
+        if ally is None or not self.los(u, ally):
+            return ()
+        return ally, self.path_end(ally, u.x, u.y, min(self.mm(ally.mov), max(0.0, dist(ally.x, ally.y, u.x, u.y) - 2 * ally.radius)), 0)
 
     def _front(self: Game, side: Side, enemies: list[Unit]) -> Unit | None:
         """The side's non-Ward group nearest the enemy (cached while options are scored)."""

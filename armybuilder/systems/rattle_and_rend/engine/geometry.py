@@ -33,17 +33,6 @@ class Geometry:
         d = math.hypot(a.x - b.x, a.y - b.y)
         return d <= a.radius + b.radius + EPS or (band != "B" and d <= self.band_mm.get(band, 0.0))
 
-    def _within(self: Game, a: Unit, b: Unit, band: str | None) -> bool:
-        """:meth:`within`, remembered while the board stands still (the AI asks it thousands of times)."""
-        cache = self.cache
-        if cache is None:
-            return self.within(a, b, band)
-        key = (a.uid, b.uid, band)
-        found = cache.get(key)
-        if found is None:
-            found = cache[key] = self.within(a, b, band)
-        return found
-
     def los(self: Game, a: Unit, b: Unit) -> bool:
         cache = self.cache
         if cache is not None:
