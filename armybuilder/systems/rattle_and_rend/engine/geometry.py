@@ -48,9 +48,16 @@ class Geometry:
         dx, dy = bx - ax, by - ay
         length2 = dx * dx + dy * dy
         hypot = math.hypot
+        # a disc whose centre lies farther than its radius outside the segment's box cannot
+        # come within that radius of the segment (1e-6: rounding never decides)
+        lox, hix = (ax, bx) if ax <= bx else (bx, ax)
+        loy, hiy = (ay, by) if ay <= by else (by, ay)
+        lox, loy, hix, hiy = lox - 1e-6, loy - 1e-6, hix + 1e-6, hiy + 1e-6
         for p in self.pieces:
             if p.kind == "blocking":  # segment_distance(), inlined
-                px, py = p.x, p.y
+                px, py, r = p.x, p.y, p.r
+                if px + r < lox or px - r > hix or py + r < loy or py - r > hiy:
+                    continue
                 if length2 == 0:
                     d = hypot(px - ax, py - ay)
                 else:
@@ -61,7 +68,9 @@ class Geometry:
         for o in self.units:
             if o is a or o is b or o.state != "board":
                 continue
-            px, py = o.x, o.y
+            px, py, r = o.x, o.y, o.radius
+            if px + r < lox or px - r > hix or py + r < loy or py - r > hiy:
+                continue
             if length2 == 0:
                 d = hypot(px - ax, py - ay)
             else:
@@ -137,12 +146,17 @@ class Geometry:
             dx, dy = ex - x, ey - y
             a = dx * dx + dy * dy
             if a != 0:
+                lox, hix = (x, ex) if x <= ex else (ex, x)
+                loy, hiy = (y, ey) if y <= ey else (ey, y)
+                lox, loy, hix, hiy = lox - 1e-6, loy - 1e-6, hix + 1e-6, hiy + 1e-6
                 for ob in obstacles:
-                    fx, fy = x - ob[0], y - ob[1]
+                    ox, oy, r = ob[0], ob[1], ob[2]
+                    if ox + r < lox or ox - r > hix or oy + r < loy or oy - r > hiy:
+                        continue  # out of the segment's box: it cannot meet the segment
+                    fx, fy = x - ox, y - oy
                     b = 2 * (fx * dx + fy * dy)
                     if b >= 0:
                         continue  # moving away from its centre: it never enters at t >= 0
-                    r = ob[2]
                     c = fx * fx + fy * fy - r * r
                     if c <= 0:
                         continue  # starts inside
