@@ -228,7 +228,7 @@ class Activation:
                     f.ap_left -= 1
                     self.ranged_attack(f, e, w)
                     continue
-            target = self.best_target(f, enemies) if f.has("berserker") else min(enemies, key=lambda e: (gap(f, e), e.index))
+            target = self.best_target(f, enemies) if f.has("berserker") else self.nearest(f, enemies)
             if f.taunt_forced and f.taunted_by is not None and not f.taunted_by.removed:
                 target = f.taunted_by  # a Taunt with 3+ stages: it must come at the taunter
             if self.taunt(f, enemies):
@@ -265,6 +265,15 @@ class Activation:
             if self.logging:
                 self.say(f"  {f.name} taunts {e.name}" + (" into coming at it" if e.taunt_forced else ""))
         return True
+
+    def nearest(self: Battle, f: Fighter, enemies: list[Fighter]) -> Fighter:
+        """The enemy whose base is nearest to f's (then the lowest index)."""
+        best, best_key = enemies[0], (gap(f, enemies[0]), enemies[0].index)
+        for e in enemies[1:]:
+            key = (gap(f, e), e.index)
+            if key < best_key:
+                best, best_key = e, key
+        return best
 
     def pick_next(self: Battle, side: int) -> Fighter | None:
         ready = [f for f in self.living[side] if not f.activated]

@@ -17,7 +17,8 @@ def dist(a: Fighter, b: Fighter) -> float:
 
 def gap(a: Fighter, b: Fighter) -> float:
     """Distance between the edges of two bases (0 = base contact)."""
-    return max(0.0, dist(a, b) - 2 * BASE_RADIUS)
+    d = math.hypot(a.x - b.x, a.y - b.y) - 2 * BASE_RADIUS
+    return d if d > 0.0 else 0.0
 
 
 def seg_point_distance(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> tuple[float, float]:
@@ -26,7 +27,8 @@ def seg_point_distance(ax: float, ay: float, bx: float, by: float, px: float, py
     length2 = dx * dx + dy * dy
     if length2 == 0:
         return math.hypot(px - ax, py - ay), 0.0
-    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+    t = ((px - ax) * dx + (py - ay) * dy) / length2
+    t = 0.0 if t <= 0.0 else 1.0 if t >= 1.0 else t  # clamped to the segment
     return math.hypot(ax + t * dx - px, ay + t * dy - py), t
 
 

@@ -87,7 +87,10 @@ class GodPowers:
         if f.ap_left < 1 or not self.powers[f.side]:
             return False
         used, spark = self.powers_used[f.side], self.godspark[f.side]
-        if all(p.id in used or spark < self.power_cost(f, p) for p in self.powers[f.side]):
+        for p in self.powers[f.side]:  # any power unused this Round and affordable?
+            if p.id not in used and spark >= self.power_cost(f, p):
+                break
+        else:
             return False
         enemies = self.enemies(f)
         if not enemies:
