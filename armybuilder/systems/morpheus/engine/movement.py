@@ -90,13 +90,20 @@ class MovementRules:
 
     def free_strikes(self: Battle, f: Fighter, sx: float, sy: float, target: Fighter | None) -> None:
         hypot = math.hypot
+        fx = fy = lox = hix = loy = hiy = math.nan
         for e in self.enemies(f):
             if f.removed:
                 return
+            if f.x != fx or f.y != fy:  # the box of the move (again if a strike pushed f)
+                fx, fy = f.x, f.y
+                lox, hix = (sx, fx) if sx <= fx else (fx, sx)
+                loy, hiy = (sy, fy) if sy <= fy else (fy, sy)
             if e is target or e.removed or e.incapacitated:
                 continue
             reach = e._reach + 2 * BASE_RADIUS
             ex, ey = e.x, e.y
+            if ex + reach < lox - 1e-6 or ex - reach > hix + 1e-6 or ey + reach < loy - 1e-6 or ey - reach > hiy + 1e-6:
+                continue  # farther than its reach from the move's box: the move never came near
             if hypot(sx - ex, sy - ey) <= reach or hypot(f.x - ex, f.y - ey) <= reach:
                 continue  # it started or ended within reach: the move did not pass it by
             dx, dy = f.x - sx, f.y - sy  # seg_point_distance(), inlined
