@@ -34,6 +34,14 @@ when the way is blocked) that only checks where it ends.
 Assumptions the seed page does not settle are catalogue data
 (``tables.engine`` with its ``notes``, provisional).  All
 randomness comes from the injected ``numpy.random.Generator``.
+
+Code layout and speed: :class:`Battle` holds the state, setup and rounds; the rules come from
+one mixin per phase (:mod:`geometry`, :mod:`combat`, :mod:`movement`, :mod:`powers`) and the
+AI's policy from :mod:`activation`; the records are in :mod:`fighters`.  A clan's fighters are
+built once and copied for each game; 2d6 are drawn 1,024 dice at a time; each side keeps a
+list of its models still on the table and each pair of foes its engagement distance; the
+expected Damage of an attack is memoised; log lines are only written when a log is kept.
+Speed work keeps fixed-seed games identical (same draws, decisions and logs).
 """
 
 from __future__ import annotations

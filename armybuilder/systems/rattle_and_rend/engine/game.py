@@ -43,6 +43,15 @@ The AI scores every action it could give (expected points removed, positional
 progress towards the scenario's goal, momentum gained) against its momentum cost,
 and passes when nothing is worth it.  Reactions are taken when their expected
 value beats their cost.  All randomness comes from the injected generator.
+
+Code layout and speed: :class:`Game` holds the state and plays rounds and turns; the rules
+come from one mixin per phase (:mod:`setup`, :mod:`geometry`, :mod:`combat`,
+:mod:`reactions`, :mod:`actions`) and the AI's option scoring from :mod:`ai`; the records
+(groups, sides, actions) are in :mod:`state`.  Dice are uniforms drawn 256 at a time.  The
+AI's geometry (line of sight, paths, ranges, its targets and their odds) is remembered in
+a memo keyed by the board signature (every group's position and state, the markers'
+holders): most actions move nothing, and the next choice reuses what the last one worked
+out.  Speed work keeps fixed-seed games identical (same draws, decisions and logs).
 """
 
 from __future__ import annotations
