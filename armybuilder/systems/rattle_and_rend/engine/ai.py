@@ -229,7 +229,7 @@ class ActionChoice:
         if u.champion_action and u.state == "board":
             out += self._champion_options(side, u, cost)
         # Maneuver: draw a fighting ally towards this group's foes
-        if u.guile is not None and u.state == "board":
+        if u.guile is not None and u.state == "board" and not self._maneuver_cannot_win(u, out, w):
             key = ("maneuver", u.uid)
             found = memo.get(key)
             if found is None:
@@ -240,6 +240,30 @@ class ActionChoice:
                 if value > 0.05:
                     out.append(Option(value - w, cost, u, "Maneuver", lambda ctx, ally=ally, end=end: self._maneuver(ctx, u, ally, end)))
         return out
+
+    def _maneuver_cannot_win(self: Game, u: Unit, out: list[Option], w: float) -> bool:
+        """True when no Maneuver of ``u`` could beat an option already found (Rest left out,
+        since a Reversal picks among the other options), so it need not be worked out.
+
+        The ally moves at most its MOV towards ``u`` and its progress towards its goal is at
+        most the distance it moves (clamping the end onto the board never lengthens a move that
+        starts on it; a group standing off the clamp box is always worked out).
+        """
+        bar = self.bar
+        for o in out:
+            if o.name != "Rest" and o.score > bar:
+                bar = o.score
+        if bar == -math.inf:
+            return False
+        longest = 0.0
+        for a in self.sides[u.side].units:
+            if a is u or not a.on_board or a.is_ward or not a.mov or a.fury is None:
+                continue
+            r = a.radius
+            if not (r <= a.x <= BOARD - r and r <= a.y <= BOARD - r):
+                return False
+            longest = max(longest, self.mm(a.mov))
+        return self.p_success(u.guile) * self.move_weight() * longest / 80.0 - w < bar - 1e-9
 
     def _stand_target(self: Game, u: Unit, enemies: list[Unit]) -> tuple[Unit, int, float, float] | tuple[()]:
         """Stand and Fight: (best target, targets in range, P(break), P(stand)), or () if none."""
