@@ -195,14 +195,20 @@ class ActionChoice:
         band = band_plus(u.mov, 1) if u.mov else None
         if band is not None and self.move_weight() * self.mm(band) / 80.0 - w >= bar - 1e-9:
             gx, gy = self.goal(u)
-            save = (u.x, u.y)  # a passenger moves from where its Transport stands now
-            u.x, u.y = ux, uy
             length = min(self.mm(band), max(0.0, dist(ux, uy, gx, gy) - 2 * u.radius))
-            ex, ey = self.path_end(u, gx, gy, length, self.pivots.get(band or "S", 0))
-            value = self.move_value(u, ex, ey)
-            u.x, u.y = save
-            if value > 0.05:
-                out.append(Option(value - w, cost, u, "Sprint", lambda ctx, p=(ex, ey): self._sprint(ctx, u, p)))
+            # The progress is at most the length moved (clamping onto the board never lengthens
+            # a move that starts on it): a Sprint that cannot count is not traced.
+            most = self.move_weight() * length / 80.0
+            r = u.radius
+            on_board = r <= ux <= BOARD - r and r <= uy <= BOARD - r
+            if not (on_board and (most < 0.05 - 1e-9 or most - w < bar - 1e-9)):
+                save = (u.x, u.y)  # a passenger moves from where its Transport stands now
+                u.x, u.y = ux, uy
+                ex, ey = self.path_end(u, gx, gy, length, self.pivots.get(band or "S", 0))
+                value = self.move_value(u, ex, ey)
+                u.x, u.y = save
+                if value > 0.05:
+                    out.append(Option(value - w, cost, u, "Sprint", lambda ctx, p=(ex, ey): self._sprint(ctx, u, p)))
         # Rest: regain momentum
         if u.guile is not None and u.state == "board":
             f, s, c = check_probabilities(u.guile, dice_count(0, 0, self.dice_table))
@@ -255,15 +261,25 @@ class ActionChoice:
                 bar = o.score
         if bar == -math.inf:
             return False
+        memo = self.cache if self.cache is not None else {}
+        key = ("longest ally move", u.uid)
+        longest = memo.get(key)
+        if longest is None:
+            longest = memo[key] = self._longest_ally_move(u)
+        return self.p_success(u.guile) * self.move_weight() * longest / 80.0 - w < bar - 1e-9
+
+    def _longest_ally_move(self: Game, u: Unit) -> float:
+        """The longest MOV among the fighting allies a Maneuver could draw (inf if one stands
+        off the board's clamp box)."""
         longest = 0.0
         for a in self.sides[u.side].units:
             if a is u or not a.on_board or a.is_ward or not a.mov or a.fury is None:
                 continue
             r = a.radius
             if not (r <= a.x <= BOARD - r and r <= a.y <= BOARD - r):
-                return False
+                return math.inf
             longest = max(longest, self.mm(a.mov))
-        return self.p_success(u.guile) * self.move_weight() * longest / 80.0 - w < bar - 1e-9
+        return longest
 
     def _stand_target(self: Game, u: Unit, enemies: list[Unit]) -> tuple[Unit, int, float, float] | tuple[()]:
         """Stand and Fight: (best target, targets in range, P(break), P(stand)), or () if none."""
