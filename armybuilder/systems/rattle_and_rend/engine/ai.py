@@ -233,7 +233,7 @@ class ActionChoice:
                 out.append(Option(0.6 - w, cost, u, "Translocate Ward", lambda ctx, ward=ward, front=front: self._translocate(ctx, u, ward, front)))
         # Champion action
         if u.champion_action and u.state == "board":
-            out += self._champion_options(side, u, cost)
+            out += self._champion_options(side, u, cost, self._bar_without_rest(out))
         # Maneuver: draw a fighting ally towards this group's foes
         if u.guile is not None and u.state == "board" and not self._maneuver_cannot_win(u, out, w):
             key = ("maneuver", u.uid)
@@ -255,10 +255,7 @@ class ActionChoice:
         most the distance it moves (clamping the end onto the board never lengthens a move that
         starts on it; a group standing off the clamp box is always worked out).
         """
-        bar = self.bar
-        for o in out:
-            if o.name != "Rest" and o.score > bar:
-                bar = o.score
+        bar = self._bar_without_rest(out)
         if bar == -math.inf:
             return False
         memo = self.cache if self.cache is not None else {}
@@ -267,6 +264,15 @@ class ActionChoice:
         if longest is None:
             longest = memo[key] = self._longest_ally_move(u)
         return self.p_success(u.guile) * self.move_weight() * longest / 80.0 - w < bar - 1e-9
+
+    def _bar_without_rest(self: Game, out: list[Option]) -> float:
+        """The best score so far, Rest left out: an option below it can never be chosen, by a
+        turn (the best option) nor by a Reversal (the best option other than Rest)."""
+        bar = self.bar
+        for o in out:
+            if o.name != "Rest" and o.score > bar:
+                bar = o.score
+        return bar
 
     def _longest_ally_move(self: Game, u: Unit) -> float:
         """The longest MOV among the fighting allies a Maneuver could draw (inf if one stands
@@ -323,7 +329,7 @@ class ActionChoice:
             self.cache[key] = front
         return front
 
-    def _champion_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
+    def _champion_options(self: Game, side: Side, u: Unit, cost: int, bar: float = -math.inf) -> list[Option]:
         a = u.champion_action
         enemies = self.enemies(u)
         w = COST_WEIGHT * cost
@@ -377,6 +383,12 @@ class ActionChoice:
                 out.append(Option(value - w, cost, u, "Push to the Brink", lambda ctx, t=t: self._push(ctx, u, t)))
         elif a == "crashing-wave":
             movers = [o for o in self.allies(u) if o.mov and self.within(u, o, reach if reach != "B" else "S")]
+            # each mover's progress is at most its MOV (clamping never lengthens a move that
+            # starts on the board): a wave that cannot beat the bar is not traced
+            most = self.p_success(g) * sum(self.move_weight() * self.mm(o.mov) / 80.0 for o in movers)
+            if movers and all(o.radius <= o.x <= BOARD - o.radius and o.radius <= o.y <= BOARD - o.radius for o in movers):
+                if most - w < bar - 1e-9:
+                    movers = []
             if movers:
                 value = self.p_success(g) * sum(max(0.0, self.move_value(o, *self.path_end(o, *self.goal(o), self.mm(o.mov), 0))) for o in movers)
                 out.append(Option(value - w, cost, u, "Crashing Wave", lambda ctx, movers=movers: self._wave(ctx, u, movers)))
