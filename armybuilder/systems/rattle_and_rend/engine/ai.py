@@ -225,7 +225,9 @@ class ActionChoice:
                     out.append(Option(self.p_success(u.guile) * 1.2 * e.points - w, cost, u, "Feint", lambda ctx, e=e: self._feint(ctx, u, e)))
                     break
         # Translocate Ward: bring a Ward with a warding reaction up to the fight
-        wards = [o for o in side.units if o.on_board and o.is_ward]
+        wards = memo.get(("wards", side.idx))
+        if wards is None:
+            wards = memo[("wards", side.idx)] = [o for o in side.units if o.on_board and o.is_ward]
         if wards and u.state == "board":
             ward = wards[0]
             front = self._front(side, enemies)

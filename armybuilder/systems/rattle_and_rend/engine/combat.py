@@ -40,8 +40,12 @@ class CombatRules:
         return result
 
     def p_success(self: Game, stat: int | None, bonus: int = 0, penalty: int = 0) -> float:
-        f, s, c = check_probabilities(stat, dice_count(bonus, penalty, self.dice_table))
-        return s + c
+        key = (stat, bonus, penalty)
+        found = self.p_success_memo.get(key)
+        if found is None:
+            f, s, c = check_probabilities(stat, dice_count(bonus, penalty, self.dice_table))
+            found = self.p_success_memo[key] = s + c
+        return found
 
     def gain(self: Game, side: Side, amount: int) -> None:
         side.momentum = min(side.total, side.momentum + amount)

@@ -122,6 +122,7 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         self.board_signature: tuple = ()
         self.board_memo: dict = {}
         self.bar = -math.inf
+        self.p_success_memo: dict[tuple[int | None, int, int], float] = {}
         self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float, str]]] = {}
         self.actions_this_round = 0
         self.player_a = 0
