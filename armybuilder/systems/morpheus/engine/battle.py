@@ -21,7 +21,8 @@ powers bought with Godspark.
 
 Victory (an engine assumption, ``tables.engine.notes``): a side wiped out loses at once;
 otherwise the side that removed the larger *share* of the enemy's Glory wins (equal
-shares: a draw), and the record's scores are those shares in percent.  Counting Glory
+shares: a draw); the record's scores stay the Glory each side removed (the playtest margins
+are in Glory), and the log's last line gives both.  Counting Glory
 removed in absolute terms rewarded a smaller clan, which exposes less Glory: a Wolves
 clan cut by a fifth did as well as the full clan; by shares the full clan wins about
 two games in three against such a copy.
@@ -252,7 +253,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         self.end_phase()
 
     def shares(self) -> tuple[float, float]:
-        """Per side, the percentage of the *enemy's* Glory it removed: the game's score.
+        """Per side, the percentage of the *enemy's* Glory it removed: what decides the game.
 
         Scoring by share rather than by absolute Glory is what lets a stronger clan win
         clearly: with absolute Glory a clan cut by a fifth exposed a fifth less Glory to
@@ -289,7 +290,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                  f"({self.scores[0]:.0f} to {self.scores[1]:.0f} Glory); "
                  + ("draw" if winner is None else f"clan {winner + 1} wins"))  # fmt: skip
         records = [UnitRecord(f.side, f.name, float(f.cost), (not f.removed), f.kills) for s in (0, 1) for f in self.sides[s]]
-        return GameRecord(winner, rounds, shares, records, self.lines)
+        return GameRecord(winner, rounds, (self.scores[0], self.scores[1]), records, self.lines)
 
 
 def play_game(cat: Catalogue, first: WarClan, second: WarClan, rng: np.random.Generator, log: bool = False) -> GameRecord:
