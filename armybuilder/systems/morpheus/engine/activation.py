@@ -41,6 +41,8 @@ class Activation:
                 self.close_and_fight(f, t, allow_charge=False)
             f.ap_left = 0
         for e in self.enemies(f):  # Terrifying: test when within its melee range
+            if "terrifying" not in e.abilities and "terrifying" not in e.temp:
+                continue
             x = e.value("terrifying")
             if x is not None and not f.terrified and not f.has("steel-your-mind") and gap(f, e) <= e.reach():
                 if not self.test(f, f.stat("mn"), x, "mn")[0]:

@@ -213,11 +213,15 @@ class CombatRules:
 
     def overwhelm(self: Battle, f: Fighter, t: Fighter) -> int:
         tx, ty, t_reach = t.x, t.y, t._reach
-        others = [
-            o for o in self.living[f.side]
-            if o is not f and not o.incapacitated
-            and max(0.0, math.hypot(o.x - tx, o.y - ty) - 2 * BASE_RADIUS) <= max(o._reach, t_reach) + CONTACT
-        ]  # fmt: skip
+        hypot = math.hypot
+        others = []
+        for o in self.living[f.side]:  # friends whose reach (or t's) touches t
+            if o is f or o.incapacitated:
+                continue
+            edge = hypot(o.x - tx, o.y - ty) - 2 * BASE_RADIUS
+            reach = o._reach if o._reach > t_reach else t_reach
+            if (edge if edge > 0.0 else 0.0) <= reach + CONTACT:
+                others.append(o)
         if not others:
             return 0
         size = f.size - (1 if f.prone else 0) + sum(o.size - (1 if o.prone else 0) for o in others)

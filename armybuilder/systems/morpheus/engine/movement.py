@@ -69,9 +69,8 @@ class MovementRules:
         return travel
 
     def terrain_penalty(self: Battle, f: Fighter, tx: float, ty: float) -> float:
-        """Difficult terrain on the way costs 2" of the move (seed: Difficult)."""
-        if f.has("flight") or f.has("teleport") or f.has("leap") or f.has("sure-footed"):
-            return 0.0
+        """Difficult terrain on the way costs 2" of the move (seed: Difficult), unless f flies,
+        teleports, leaps or is sure-footed (looked at only when the way crosses such terrain)."""
         ax, ay = f.x, f.y
         dx, dy = tx - ax, ty - ay
         length2 = dx * dx + dy * dy
@@ -82,9 +81,12 @@ class MovementRules:
                 if length2 == 0:
                     d = hypot(px - ax, py - ay)
                 else:
-                    u = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+                    u = ((px - ax) * dx + (py - ay) * dy) / length2
+                    u = 0.0 if u <= 0.0 else 1.0 if u >= 1.0 else u
                     d = hypot(ax + u * dx - px, ay + u * dy - py)
                 if d < t.r:
+                    if f.has("flight") or f.has("teleport") or f.has("leap") or f.has("sure-footed"):
+                        return 0.0
                     return 2.0
         return 0.0
 

@@ -87,8 +87,10 @@ class GodPowers:
         if f.ap_left < 1 or not self.powers[f.side]:
             return False
         used, spark = self.powers_used[f.side], self.godspark[f.side]
-        for p in self.powers[f.side]:  # any power unused this Round and affordable?
-            if p.id not in used and spark >= self.power_cost(f, p):
+        attuned = 1 if f.has("godspark-attuned") else 0
+        for p in self.powers[f.side]:  # any power unused this Round and affordable? (power_cost)
+            cost = p.godspark - attuned
+            if p.id not in used and spark >= (cost if cost > 0 else 0):
                 break
         else:
             return False
