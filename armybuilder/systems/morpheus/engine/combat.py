@@ -193,8 +193,14 @@ class CombatRules:
             if f.taunted_by is not None and f.taunted_by is not t:
                 att -= 2
         defence = t.stat("mn") if psi else t.stat("df")
-        refs = self.attack_refs(f, w)
-        if any(ability_id(r) == "deceptive" for r in refs) or f.has("deceptive"):
+        # Deceptive from the weapon, f itself, a God power or a "next attack" grant: the
+        # abilities attack_refs() would list, without building the list
+        if (
+            w.has("deceptive")
+            or f.has("deceptive")
+            or any(ability_id(r) == "deceptive" for r in f.next_attack)
+            or (w.melee and any(ability_id(r) == "deceptive" for r in f.next_melee))
+        ):
             defence -= 1
         kind = "lethal" if w.has("lethal") else "savage" if w.has("savage") else "normal"
         return att, defence, kind

@@ -35,7 +35,6 @@ class MovementRules:
         d = math.hypot(dx, dy)
         if d <= stop_at + 1e-6 or budget <= 0:
             return 0.0
-        flying = f.has("flight") or f.has("teleport") or f.has("leap")
         budget -= self.terrain_penalty(f, tx, ty)
         sx, sy = f.x, f.y
         travel, nx, ny = 0.0, f.x, f.y
@@ -56,11 +55,14 @@ class MovementRules:
         f.x, f.y = nx, ny
         if self.logging:
             self.say(f"  {f.name} moves {travel:.1f}\"")
-        if not flying:
-            for t in self.terrain:
-                if "hazardous" in t.keywords:
-                    sd, _ = seg_point_distance(sx, sy, nx, ny, t.x, t.y)
-                    if sd < t.r:
+        flying: bool | None = None  # looked up when hazardous terrain is crossed
+        for t in self.terrain:
+            if "hazardous" in t.keywords:
+                sd, _ = seg_point_distance(sx, sy, nx, ny, t.x, t.y)
+                if sd < t.r:
+                    if flying is None:
+                        flying = f.has("flight") or f.has("teleport") or f.has("leap")
+                    if not flying:
                         self.st_hit(f, t.hazard, None, t.name)
                         if t.fire is not None and not f.removed and not self.immune(f, "fire"):
                             f.fire = max(t.fire, f.fire or 0)
