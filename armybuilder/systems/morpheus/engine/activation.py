@@ -287,7 +287,7 @@ class Activation:
         best, best_key = None, None
         for f in ready:  # the ready model nearest to an enemy (then the lowest index)
             fx, fy = f.x, f.y
-            near = min([(fx - e.x) ** 2 + (fy - e.y) ** 2 for e in enemies])
+            near = min([(fx - e.x) * (fx - e.x) + (fy - e.y) * (fy - e.y) for e in enemies])
             if best_key is None or (near, f.index) < best_key:
                 best, best_key = f, (near, f.index)
         return best

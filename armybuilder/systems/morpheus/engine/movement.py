@@ -21,7 +21,8 @@ class MovementRules:
         limit = (2 * BASE_RADIUS - 1e-6) ** 2
         for side in self.living:
             for o in side:
-                if o is not f and (o.x - x) ** 2 + (o.y - y) ** 2 < limit:
+                dx, dy = o.x - x, o.y - y
+                if dx * dx + dy * dy < limit and o is not f:
                     return False
         return True
 
