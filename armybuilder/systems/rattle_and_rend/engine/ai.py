@@ -192,7 +192,7 @@ class ActionChoice:
                 out.append(Option(score, cost, u, "Charge", lambda ctx, t=t: self._charge(ctx, u, t)))
         # Sprint towards the goal (not worked out when even a full move could not beat the best option)
         bar = max([self.bar, *(o.score for o in out)])
-        band = band_plus(u.mov, 1) if u.mov else None
+        band = self.wider[u.mov] if u.mov else None
         if band is not None and self.move_weight() * self.mm(band) / 80.0 - w >= bar - 1e-9:
             gx, gy = self.goal(u)
             length = min(self.mm(band), max(0.0, dist(ux, uy, gx, gy) - 2 * u.radius))
@@ -218,8 +218,7 @@ class ActionChoice:
             out.append(Option(short * (gain - cost) - 0.3, cost, u, "Rest", lambda ctx: self._rest(ctx, u)))
         # Feint: push a dangerous enemy away (or off a hill or flag)
         if u.guile is not None and u.state == "board" and self.scenario in ("king-of-the-hill", "capture-the-flags"):
-            targets = [e for e in enemies if self.within(u, e, u.rng) and self.los(u, e)]
-            for e in targets:
+            for e in self._in_range(u, enemies):
                 gx, gy = self.goal(e)
                 if dist(e.x, e.y, gx, gy) < 60:
                     out.append(Option(self.p_success(u.guile) * 1.2 * e.points - w, cost, u, "Feint", lambda ctx, e=e: self._feint(ctx, u, e)))
@@ -289,12 +288,19 @@ class ActionChoice:
             longest = max(longest, self.mm(a.mov))
         return longest
 
+    def _in_range(self: Game, u: Unit, enemies: list[Unit]) -> list[Unit]:
+        """The enemies within ``u``'s RNG and in its line of sight (board memo)."""
+        memo = self.cache if self.cache is not None else {}
+        key = ("in range", u.uid)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = [e for e in enemies if self.within(u, e, u.rng) and self.los(u, e)]
+        return found
+
     def _stand_target(self: Game, u: Unit, enemies: list[Unit]) -> tuple[Unit, int, float, float] | tuple[()]:
         """Stand and Fight: (best target, targets in range, P(break), P(stand)), or () if none."""
         best, count, pb, ps, best_value = None, 0, 0.0, 0.0, 0.0
-        for e in enemies:  # the first target of the highest expected value
-            if not (self.within(u, e, u.rng) and self.los(u, e)):
-                continue
+        for e in self._in_range(u, enemies):  # the first target of the highest expected value
             count += 1
             eb, es = self.expected_break(u, e, *self.attack_dice(u, e, False))
             value = eb * self.target_value(e)

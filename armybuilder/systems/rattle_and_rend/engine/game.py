@@ -64,7 +64,7 @@ from armybuilder.core.catalog import Catalogue
 from armybuilder.core.system import GameRecord, UnitRecord
 
 from ..army import RRList, normalize
-from ..catalog import RRCatalog
+from ..catalog import RRCatalog, band_plus
 from .actions import ActionRules
 from .ai import ActionChoice
 from .board import (
@@ -123,6 +123,7 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         self.board_memo: dict = {}
         self.bar = -math.inf
         self.p_success_memo: dict[tuple[int | None, int, int], float] = {}
+        self.wider: dict[str | None, str | None] = {b: band_plus(b, 1) for b in (None, "B", "S", "M", "L")}  # type: ignore[arg-type]
         self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float, str]]] = {}
         self.actions_this_round = 0
         self.player_a = 0

@@ -104,7 +104,7 @@ class ReactionRules:
         actor = ctx.actor
         best = 0.6
         for e in self.enemies(actor):
-            if self.within(actor, e, band_plus(actor.rng, 1) if actor.mov else actor.rng):
+            if self.within(actor, e, self.wider[actor.rng] if actor.mov else actor.rng):
                 p_break, _ = self.expected_break(actor, e, 0, 0)
                 best = max(best, p_break * e.points * REMOVE_VALUE)
         return best
