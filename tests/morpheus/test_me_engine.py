@@ -196,14 +196,21 @@ def test_samples_play_full_games(me_cat, clans, first, second):
         assert len(record.units) == len(clans[first].warriors) + len(clans[second].warriors)
         removed = [sum(u.points for u in record.units if u.side == s and not u.survived) for s in (0, 1)]
         assert record.scores == (removed[1], removed[0])
-        # the winner is the side that removed the larger share of the enemy's Glory
-        totals = [sum(u.points for u in record.units if u.side == s) for s in (0, 1)]
-        shares = (removed[1] / totals[1], removed[0] / totals[0])
-        if shares[0] != shares[1] and all(removed[s] < totals[s] for s in (0, 1)):
-            assert record.winner == (0 if shares[0] > shares[1] else 1)
         assert sum(u.eliminated_points for u in record.units) <= sum(removed) + 1e-9
         if seed == 0:
             assert record.log and record.log[-1].startswith("result:")
+
+
+def test_the_share_of_the_enemy_glory_taken_decides(me_cat, clans):
+    battle, jarl, ulf = duel(me_cat, clans)
+    wolves = battle.sides[1]
+    total = [sum(f.cost for f in battle.sides[s]) for s in (0, 1)]
+    battle.remove(wolves[4], jarl, "test")  # a Bondi: its whole Glory
+    wolves[1].hp = wolves[1].hp_max - 1  # a wounded Berserker: the part of its HP lost
+    taken = wolves[4].cost + wolves[1].cost * 1 / wolves[1].hp_max
+    assert battle.shares() == pytest.approx((100 * taken / total[1], 0.0))
+    battle.remove(jarl, ulf, "test")  # the Ravens' Jarl: the Wolves' share of the Ravens' Glory
+    assert battle.shares()[1] == pytest.approx(100 * jarl.cost / total[0])
 
 
 def test_a_full_clan_clearly_beats_a_copy_cut_by_a_fifth(me_cat, clans):
