@@ -99,7 +99,7 @@ class Side:
         return trait in self.traits
 
 
-@dataclass
+@dataclass(slots=True)
 class Action:
     """One action being resolved: the reaction bookkeeping of How Reactions Work."""
 
@@ -124,7 +124,7 @@ class Marker:
     off: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Option:
     score: float
     cost: int
