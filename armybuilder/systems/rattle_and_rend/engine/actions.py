@@ -92,7 +92,7 @@ class ActionRules:
 
     def _fearsome_ok(self: Game, u: Unit) -> bool:
         enemy = self.sides[1 - u.side]
-        if enemy.has("fearsome") and any(not e.is_ward and dist(e.x, e.y, u.x, u.y) <= self.mm("S") and self.los(e, u) for e in self.enemies(u)):
+        if enemy.has("fearsome") and any(e.gtype != "ward" and dist(e.x, e.y, u.x, u.y) <= self.mm("S") and self.los(e, u) for e in self.enemies(u)):
             return self.roll(u.guile, 0, 0, self.sides[u.side], True) != FAIL
         return True
 
@@ -222,7 +222,7 @@ class ActionRules:
                     self.log(f"{side.name} carries a flag off the board ({side.markers_off})")
                     self.check_victory()
         carried = any(m.holder is u for m in self.markers)
-        if not carried and not u.is_ward and side.momentum >= 1:
+        if not carried and u.gtype != "ward" and side.momentum >= 1:
             for m in self.markers:
                 if not m.off and m.holder is None and dist(u.x, u.y, m.x, m.y) <= u.radius + 6:
                     side.momentum -= 1
@@ -255,20 +255,20 @@ class ActionRules:
         if self.finished or self.round < limit:
             return
         if self.scenario == "king-of-the-hill" and self.hill is not None:
-            score = [sum(u.points for u in s.units if u.on_board and dist(u.x, u.y, self.hill.x, self.hill.y) <= self.hill.r + u.radius + EPS) for s in self.sides]
+            score = [sum(u.points for u in s.units if u.state == "board" and dist(u.x, u.y, self.hill.x, self.hill.y) <= self.hill.r + u.radius + EPS) for s in self.sides]
             self._decide(score)
         elif self.scenario == "capture-the-flags":
             held = [sum(1 for m in self.markers if m.holder is not None and m.holder.side == s.idx) + s.markers_off for s in self.sides]
             if held[0] != held[1]:
                 self._decide(held)
             else:
-                near = [sum(u.points for u in s.units if u.on_board and dist(u.x, u.y, 200, 200) <= self.mm("M")) for s in self.sides]
+                near = [sum(u.points for u in s.units if u.state == "board" and dist(u.x, u.y, 200, 200) <= self.mm("M")) for s in self.sides]
                 self._decide(near)
         elif self.scenario == "conquest":
             zones = [0, 0]
             centre = [0.0, 0.0]
             for z in range(4):
-                pts = [sum(u.points for u in s.units if u.on_board and min(3, int(u.x // 100)) == z) for s in self.sides]
+                pts = [sum(u.points for u in s.units if u.state == "board" and min(3, int(u.x // 100)) == z) for s in self.sides]
                 if pts[0] != pts[1]:
                     zones[0 if pts[0] > pts[1] else 1] += 1
                 if z in (1, 2):

@@ -47,7 +47,7 @@ class ActionChoice:
             mine = [0.0] * 4
             theirs = [0.0] * 4
             for o in self.units:
-                if o.on_board and o is not u:
+                if o.state == "board" and o is not u:
                     (mine if o.side == u.side else theirs)[min(3, int(o.x // 100))] += o.points
             zone = min(range(4), key=lambda z: (mine[z] - theirs[z], abs(z * 100 + 50 - u.x)))
             return zone * 100 + 50, min(max(u.y, 60.0), BOARD - 60)
@@ -107,11 +107,11 @@ class ActionChoice:
     def _options(self: Game, side: Side, only: Unit | None, free: bool) -> list[Option]:
         out: list[Option] = []
         self.bar = -math.inf  # best score so far: lets costly options be skipped when they cannot win
-        lms = sum(1 for u in side.units if u.on_board and not u.is_ward) == 1
+        lms = sum(1 for u in side.units if u.state == "board" and u.gtype != "ward") == 1
         for u in side.units:
             if only is not None and u is not only:
                 continue
-            if u.is_ward or u.state not in ("board", "carried", "reserve"):
+            if u.gtype == "ward" or u.state not in ("board", "carried", "reserve"):
                 continue
             if u is side.last_actor and not lms and only is None:
                 continue
@@ -226,7 +226,7 @@ class ActionChoice:
         # Translocate Ward: bring a Ward with a warding reaction up to the fight
         wards = memo.get(("wards", side.idx))
         if wards is None:
-            wards = memo[("wards", side.idx)] = [o for o in side.units if o.on_board and o.is_ward]
+            wards = memo[("wards", side.idx)] = [o for o in side.units if o.state == "board" and o.gtype == "ward"]
         if wards and u.state == "board":
             ward = wards[0]
             front = self._front(side, enemies)
@@ -280,7 +280,7 @@ class ActionChoice:
         off the board's clamp box)."""
         longest = 0.0
         for a in self.sides[u.side].units:
-            if a is u or not a.on_board or a.is_ward or not a.mov or a.fury is None:
+            if a is u or a.state != "board" or a.gtype == "ward" or not a.mov or a.fury is None:
                 continue
             r = a.radius
             if not (r <= a.x <= BOARD - r and r <= a.y <= BOARD - r):
@@ -331,7 +331,7 @@ class ActionChoice:
         key = ("front", side.idx)
         if self.cache is not None and key in self.cache:
             return self.cache[key]
-        mine = [a for a in side.units if a.on_board and not a.is_ward]
+        mine = [a for a in side.units if a.state == "board" and a.gtype != "ward"]
         front = min(mine, key=lambda a: min((dist(a.x, a.y, e.x, e.y) for e in enemies), default=999.0), default=None)
         if self.cache is not None:
             self.cache[key] = front

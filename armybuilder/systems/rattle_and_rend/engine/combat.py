@@ -102,7 +102,7 @@ class CombatRules:
         bonus = penalty_bonus + (1 if u.attached else 0) + (1 if side.death_bonus else 0)
         side.death_bonus = False
         if enemy.has("fearsome") and any(
-            not e.is_ward and dist(e.x, e.y, u.x, u.y) <= self.mm("S") and self.los(e, u) for e in self.enemies(u)
+            e.gtype != "ward" and dist(e.x, e.y, u.x, u.y) <= self.mm("S") and self.los(e, u) for e in self.enemies(u)
         ):
             penalty += 1
         result = self.roll(u.will, bonus, penalty, side, True, important=True)
@@ -120,14 +120,14 @@ class CombatRules:
             self.log(f"{u.name}: Will check DEFY!")
             if side.has("blessed"):
                 self.gain(side, 4)
-            if not u.is_ward and u.mov:
+            if u.gtype != "ward" and u.mov:
                 gx, gy = self.goal(u)
                 u.x, u.y = self.path_end(u, gx, gy, self.mm(u.mov), self.pivots.get(u.mov, 0))
             if ctx is not None and not ctx.reacted and u.side != ctx.side.idx:
                 self._offer_rally(ctx, u)
         else:
             self.log(f"{u.name}: Will check Stand Firm")
-            if u.is_ward:
+            if u.gtype == "ward":
                 self._ward_home(u)
             elif attacker is not None and allow_push and u.heavy_trait != "colossal" and u.mov:
                 d = dist(attacker.x, attacker.y, u.x, u.y) or 1.0

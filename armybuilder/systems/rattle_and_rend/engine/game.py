@@ -160,7 +160,7 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
                 s.morale_done = True
                 self.log(f"{s.name}: warband morale")
                 for u in list(s.units):
-                    if u.on_board:
+                    if u.state == "board":
                         self.will_check(u, None, None, allow_push=False)
                 s.total = sum(u.points for u in s.units if u.state in ("board", "carried", "reserve"))
                 s.momentum = s.total
@@ -195,10 +195,10 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
                         side.total += u.points
                         self.log(f"{u.name} rises again (Resurrectionists)")
         if side.has("teleporters"):
-            enemies = [e for e in self.sides[1 - side.idx].units if e.on_board]
+            enemies = [e for e in self.sides[1 - side.idx].units if e.state == "board"]
             budget = sum(u.points for u in side.units) // 3
             for u in side.units:
-                if u.on_board and not u.is_ward and u.fury is not None and u.points <= budget and enemies:
+                if u.state == "board" and u.gtype != "ward" and u.fury is not None and u.points <= budget and enemies:
                     if any(dist(u.x, u.y, e.x, e.y) <= self.mm("S") for e in enemies):
                         continue
                     t = max(enemies, key=self.target_value)

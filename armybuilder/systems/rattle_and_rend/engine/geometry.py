@@ -90,7 +90,7 @@ class Geometry:
         return [o for o in self.sides[1 - u.side].units if o.state == "board"]
 
     def allies(self: Game, u: Unit, wards: bool = False) -> list[Unit]:
-        return [o for o in self.sides[u.side].units if o.on_board and o is not u and (wards or not o.is_ward)]
+        return [o for o in self.sides[u.side].units if o.state == "board" and o is not u and (wards or o.gtype != "ward")]
 
     def _obstacles(self: Game, u: Unit, voluntary: bool) -> list[tuple[float, float, float, str]]:
         """Discs a moving centre may not enter: terrain (never changes after setup) and bases."""

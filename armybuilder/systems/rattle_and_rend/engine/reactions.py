@@ -48,22 +48,22 @@ class ReactionRules:
         """(Ward, ally) pairs: non-Ward allies within the range of a Ward with ``reaction``."""
         out = []
         for w in side.units:
-            if w.on_board and w.is_ward and w.warding == reaction:
+            if w.state == "board" and w.gtype == "ward" and w.warding == reaction:
                 for a in side.units:
-                    if a.on_board and not a.is_ward and self.within(w, a, w.rng):
+                    if a.state == "board" and a.gtype != "ward" and self.within(w, a, w.rng):
                         out.append((w, a))
         return out
 
     def on_declare(self: Game, ctx: Action) -> None:
         """Intimidate (a Heavy sees an enemy act in its range) and Detonate."""
         actor = ctx.actor
-        if ctx.reacted or not actor.on_board:
+        if ctx.reacted or actor.state != "board":
             return
         enemy = self.sides[1 - ctx.side.idx]
         threat = self.threat(ctx)
         options: list[tuple[float, Unit, str, Callable[[], None]]] = []
         for h in enemy.units:
-            if h.on_board and "intimidate" in h.reactions and self.within(h, actor, h.rng) and self.los(h, actor):
+            if h.state == "board" and "intimidate" in h.reactions and self.within(h, actor, h.rng) and self.los(h, actor):
                 value = self.p_success(self.fury_of(h)) * threat
 
                 def intimidate(h: Unit = h) -> None:
@@ -76,15 +76,15 @@ class ReactionRules:
 
                 options.append((value, h, "Intimidate", intimidate))
         for w in enemy.units:
-            if w.on_board and w.is_ward and w.warding == "detonate" and self.within(w, actor, w.rng):
-                caught = [u for u in self.units if u.on_board and u is not w and self.within(w, u, w.rng)]
+            if w.state == "board" and w.gtype == "ward" and w.warding == "detonate" and self.within(w, actor, w.rng):
+                caught = [u for u in self.units if u.state == "board" and u is not w and self.within(w, u, w.rng)]
                 gain = sum(u.points * self._p_fail_will(u, 1) * (1 if u.side != w.side else -1) for u in caught)
                 value = gain * REMOVE_VALUE - w.points
 
                 def detonate(w: Unit = w, caught: list[Unit] = caught) -> None:
                     self.remove(w, None, None)
                     for u in caught:
-                        if u.on_board:
+                        if u.state == "board":
                             self.will_check(u, None, None, penalty=1)
 
                 options.append((value, w, "Detonate", detonate))
@@ -117,7 +117,7 @@ class ReactionRules:
         options: list[tuple[float, Unit, str, Callable[[], None]]] = []
         stop = {"flag": False}
         for s in enemy.units:
-            if not s.on_board:
+            if s.state != "board":
                 continue
             if "suppression" in s.reactions and s.fury is not None and (self.within(s, u, s.rng) or dist(s.x, s.y, ex, ey) <= self.mm(s.rng)) and self.los(s, u):
                 pb, _ = self.expected_break(s, u, *self.attack_dice(s, u, False, reaction="suppression"))
@@ -145,7 +145,7 @@ class ReactionRules:
 
                 options.append((value, s, "Evade", evade))
         for w in enemy.units:
-            if w.on_board and "follow" in w.reactions and self.within(w, u, w.rng) and dist(w.x, w.y, ex, ey) > self.mm(w.rng) and self.los(w, u):
+            if w.state == "board" and "follow" in w.reactions and self.within(w, u, w.rng) and dist(w.x, w.y, ex, ey) > self.mm(w.rng) and self.los(w, u):
                 value = 1.0 if w.warding in ("detonate", "sacrifice", "defiance") else 0.5
 
                 def follow(w: Unit = w) -> None:
@@ -190,7 +190,7 @@ class ReactionRules:
 
             options.append((value, t, "Countercharge", countercharge))
         for s in target_side.units:
-            if s.on_board and "suppression" in s.reactions and s.fury is not None and self.within(s, a, s.rng) and self.los(s, a) and (s is t or self.los(s, t)):
+            if s.state == "board" and "suppression" in s.reactions and s.fury is not None and self.within(s, a, s.rng) and self.los(s, a) and (s is t or self.los(s, t)):
                 pb, _ = self.expected_break(s, a, *self.attack_dice(s, a, False, reaction="suppression"))
                 value = pb * a.points * REMOVE_VALUE + 0.2
 
@@ -252,11 +252,11 @@ class ReactionRules:
 
     def _offer_defiance(self: Game, ctx: Action, u: Unit, attacker: Unit) -> None:
         side = self.sides[u.side]
-        if u.is_ward or u.fury is None or not any(self.within(u, e, u.rng) for e in self.enemies(u)):
+        if u.gtype == "ward" or u.fury is None or not any(self.within(u, e, u.rng) for e in self.enemies(u)):
             return
         if not any(ally is u for _, ally in self._warding_groups(side, "defiance")):
             return
-        target = attacker if attacker.on_board and self.within(u, attacker, u.rng) else next(e for e in self.enemies(u) if self.within(u, e, u.rng))
+        target = attacker if attacker.state == "board" and self.within(u, attacker, u.rng) else next(e for e in self.enemies(u) if self.within(u, e, u.rng))
         pb, _ = self.expected_break(u, target, 1, 0)
         self._react(ctx, pb * target.points * REMOVE_VALUE + 0.2, u, "Defiance", lambda: self.resolve_attack(ctx, u, target, bonus=1, swarm=False, declared=False))
 
@@ -290,7 +290,7 @@ class ReactionRules:
         if not wards or u.fury is None:
             return
         w = wards[0]
-        allies = [o for o in side.units if o.on_board and self.within(w, o, w.rng)]
+        allies = [o for o in side.units if o.state == "board" and self.within(w, o, w.rng)]
         enemies = [o for o in self.enemies(w) if self.within(w, o, w.rng)]
         value = self.p_success(self.fury_of(u)) * 2 * len(allies)
 
