@@ -87,7 +87,7 @@ class Activation:
             if self.move_towards(f, spot[0], spot[1], f.speed() + 3, 0.0, target=t) <= 0:
                 return False
             f.ap_left -= cost
-            if f.active and not t.removed and self.in_reach(f, t, w):
+            if (not f.removed and not f.incapacitated) and not t.removed and self.in_reach(f, t, w):
                 self.charge_terror(f, t)
                 self.melee_attack(f, t, w, charge=True)
             return True
@@ -120,7 +120,7 @@ class Activation:
         if f.has("rapid-attack") and f.ap_left >= 2 and not w.has("cumbersome"):
             f.ap_left -= 2
             for _ in range(3):
-                if not t.removed and f.active:
+                if not t.removed and (not f.removed and not f.incapacitated):
                     self.melee_attack(f, t, w, label="rapidly attacks")
             return
         f.ap_left -= 1
@@ -166,7 +166,7 @@ class Activation:
             self.say(f"{f.name} activates ({f.ap} AP)")
         self.start_activation(f)
         guard = 0
-        while f.ap_left > 0 and f.active and self.enemies(f) and guard < 20:
+        while f.ap_left > 0 and (not f.removed and not f.incapacitated) and self.enemies(f) and guard < 20:
             guard += 1
             if f.prone:
                 if not f.has("acrobatics"):

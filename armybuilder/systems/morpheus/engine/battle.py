@@ -195,7 +195,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         for side in (0, 1):
             for f in self.sides[side]:
                 if f.incapacitated and not f.removed:
-                    near = any(o.has("healer") and o.active and gap(o, f) <= max(0, o.value("healer") or 0) + 0.05 for o in self.friends(f))
+                    near = any(o.has("healer") and (not o.removed and not o.incapacitated) and gap(o, f) <= max(0, o.value("healer") or 0) + 0.05 for o in self.friends(f))
                     if not near:
                         self.remove(f, None, "not tended by a Healer")
                 for stat in list(f.aid):
@@ -242,7 +242,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                 return
             x = f.value("tactician")
             if x is not None:
-                helper = [o for o in self.friends(f) if not o.activated and o.active and dist(f, o) <= x]
+                helper = [o for o in self.friends(f) if not o.activated and (not o.removed and not o.incapacitated) and dist(f, o) <= x]
                 if helper:
                     follower = min(helper, key=lambda o: (min((gap(o, e) for e in self.enemies(o)), default=99), o.index))
                     if self.logging:

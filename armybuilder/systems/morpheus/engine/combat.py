@@ -29,7 +29,7 @@ class CombatRules:
         if self.logging:
             self.say(f"  {target.name} loses {damage} HP ({why}), {max(target.hp, 0)} left")
         if target.hp <= 0:
-            healers = [o for o in self.friends(target) if o.active and o.has("healer")]
+            healers = [o for o in self.friends(target) if (not o.removed and not o.incapacitated) and o.has("healer")]
             if healers:
                 target.hp = 0
                 target.incapacitated = True
@@ -265,13 +265,13 @@ class CombatRules:
     def melee_attack(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, clash_allowed: bool = True,
                      att_mod: int = 0, label: str = "attacks") -> None:  # fmt: skip
         """One melee Attack, with the target's chance to Clash first."""
-        if not f.active or t.removed:
+        if (f.removed or f.incapacitated) or t.removed:
             return
         if w.has("cumbersome"):
             f.used_weapons.add(w.name)
         df_mod = 0
         strike_back = False
-        if clash_allowed and t.active and t.clashes < math.ceil(t.ap / 2):
+        if clash_allowed and (not t.removed and not t.incapacitated) and t.clashes < math.ceil(t.ap / 2):
             answer = self.choose_melee(t, f)
             if answer is None and t.has("hip-shot"):
                 answer = next((r for r in t.ranged_weapons() if dist(t, f) <= r.reach), None)
@@ -287,10 +287,10 @@ class CombatRules:
                     self.resolve(t, f, answer, charge=False)
                 else:
                     strike_back = answer.melee
-                if not f.active:
+                if f.removed or f.incapacitated:
                     return
         self.resolve(f, t, w, charge=charge, df_mod=df_mod, att_mod=att_mod, label=label)
-        if strike_back and t.active and not f.removed:
+        if strike_back and (not t.removed and not t.incapacitated) and not f.removed:
             w2 = self.choose_melee(t, f)
             if w2 is not None:
                 self.resolve(t, f, w2, att_mod=-1, label="strikes back")
