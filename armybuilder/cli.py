@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import glob
-import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -33,11 +32,23 @@ class Parser(argparse.ArgumentParser):
 
 
 def _out(text: str = "") -> None:
-    sys.stdout.write(text + "\n")
+    """Every line the CLI prints: user text in it can never reach the terminal raw."""
+    from armybuilder.core.sanitize import visible_lines
+
+    sys.stdout.write(visible_lines(text) + "\n")
 
 
 def _err(text: str) -> None:
-    sys.stderr.write(text + "\n")
+    from armybuilder.core.sanitize import visible_lines
+
+    sys.stderr.write(visible_lines(text) + "\n")
+
+
+def _json(value: Any, **options: Any) -> None:
+    """Print JSON with every control character escaped (the data itself unchanged)."""
+    from armybuilder.core.sanitize import safe_json
+
+    sys.stdout.write(safe_json(value, **options) + "\n")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -147,7 +158,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     total = len(results)
     summary = f"{total} lists, {legal} legal, {invalid} with errors" + (f", {unreadable} unreadable" if unreadable else "")
     if args.format == "json":
-        _out(json.dumps({"files": results, "summary": {"lists": total, "legal": legal, "invalid": invalid, "unreadable": unreadable}}, indent=2, ensure_ascii=False))
+        _json({"files": results, "summary": {"lists": total, "legal": legal, "invalid": invalid, "unreadable": unreadable}}, indent=2, ensure_ascii=False)
     else:
         for block in text_blocks:
             _out(block)
@@ -205,7 +216,7 @@ def cmd_list_upgrade(args: argparse.Namespace) -> int:
         raise InputError.at(f"no catalogue version {target} (known: {known})")
     impact = upgrade_impact(lf.system, lf.army, target)
     if args.json:
-        _out(json.dumps(impact.as_json(), indent=2, ensure_ascii=False))
+        _json(impact.as_json(), indent=2, ensure_ascii=False)
     else:
         for line in impact.lines():
             _out(line)
@@ -234,7 +245,7 @@ def cmd_catalog(args: argparse.Namespace) -> int:
             versions = system.source.versions()
             rows.append({"system": system.id, "name": system.name, "latest": versions[-1].version, "versions": [v.version for v in versions]})
         if args.json:
-            _out(json.dumps(rows, indent=2, ensure_ascii=False))
+            _json(rows, indent=2, ensure_ascii=False)
         else:
             for r in rows:
                 _out(f"{r['system']:<18} {r['name']:<32} latest {r['latest']}  (versions: {', '.join(r['versions'])})")
@@ -246,7 +257,7 @@ def cmd_catalog(args: argparse.Namespace) -> int:
             cat = system.catalogue(v.version)
             rows.append({"version": v.version, "date": v.date, "summary": v.summary, "source": v.source, "provisional": v.provisional, "hash": cat.hash})
         if args.json:
-            _out(json.dumps(rows, indent=2, ensure_ascii=False))
+            _json(rows, indent=2, ensure_ascii=False)
         else:
             for r in rows:
                 flag = " [provisional]" if r["provisional"] else ""
@@ -256,7 +267,7 @@ def cmd_catalog(args: argparse.Namespace) -> int:
         system = _system(args.system)
         cat = system.catalogue(args.version)
         if args.json:
-            _out(json.dumps({"system": system.id, "catalogue": cat.id, "version": cat.version, "hash": cat.hash, "data": cat.raw}, indent=1, ensure_ascii=False))
+            _json({"system": system.id, "catalogue": cat.id, "version": cat.version, "hash": cat.hash, "data": cat.raw}, indent=1, ensure_ascii=False)
         else:
             _out(f"{cat.name} catalogue {cat.version} (hash {cat.hash})")
             for name, value in cat.raw.items():
@@ -275,12 +286,12 @@ def cmd_catalog(args: argparse.Namespace) -> int:
         low, high = sorted((parse_version(a.version), parse_version(b.version)))
         errata = [e for _, e in system.source.errata if low < parse_version(e.version) <= high]
         if args.json:
-            _out(json.dumps({"system": system.id, "from": a.version, "to": b.version, "changes": [
+            _json({"system": system.id, "from": a.version, "to": b.version, "changes": [
                 {"collection": c.collection, "entry": c.entry, "kind": c.kind, "field": c.field, "old": c.old, "new": c.new} for c in changes
             ], "errata": [
                 {"version": e.version, "date": e.date, "summary": e.summary, "source": e.source, "provisional": e.provisional,
                  "operations": [{"op": o.op, "path": o.path, "note": o.note} for o in e.operations]} for e in errata
-            ]}, indent=2, ensure_ascii=False, default=str))
+            ]}, indent=2, ensure_ascii=False, default=str)
         else:
             _out(f"{system.name}: {a.version} → {b.version}, {len(changes)} changes")
             for c in changes:
@@ -360,7 +371,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
         text = render_text(roster)
         if args.output == "-" or (args.output is None and not args.save_text):
-            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+            _out(text.removesuffix("\n"))
             return EXIT_OK
         from armybuilder.core.atomic import atomic_write_text
 
@@ -417,7 +428,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise InputError.at(str(exc)) from None
     if opts.json:
-        _out(json.dumps(result.payload, indent=2))
+        _json(result.payload, indent=2)
     else:
         for line in result.lines:
             _out(line)
@@ -470,7 +481,7 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         payload["opponent"] = args.vs
         if args.log:
             payload["log"] = summary.log
-        _out(json.dumps(payload, indent=2, ensure_ascii=False))
+        _json(payload, indent=2, ensure_ascii=False)
         return EXIT_OK
     low, high = summary.interval
     _out(f"{lf.army.name} vs {opponent.army.name}: {summary.games} games (seed {summary.seed})")

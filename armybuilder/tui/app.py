@@ -54,6 +54,12 @@ class ArmyBuilderApp(App):
         self.paper = "A4"
         self.offer_recovery = offer_recovery
 
+    def notify(self, message: str, *, title: str = "", **options) -> None:  # type: ignore[override]
+        """Every notification passes the sanitiser: error texts quote ids from the file."""
+        from armybuilder.core.sanitize import visible_lines
+
+        super().notify(visible_lines(message), title=visible_lines(title), **options)
+
     def _write_all_recoveries(self) -> None:
         from .screens.editor import EditorScreen
 

@@ -16,6 +16,8 @@ from armybuilder.core.errors import InputError
 from armybuilder.core.registry import KNOWN_SYSTEMS, get_system
 from armybuilder.core.system import GameSystem
 
+from ..safe_text import safe_text
+
 
 def loadable_systems() -> list[GameSystem]:
     """Systems whose package and catalogue load; a half-written one is simply left out."""
@@ -110,7 +112,7 @@ class HomeScreen(Screen):
                 label = Text("  ↺ recover ")
                 label.append(r.name, style="bold")
                 label.append(f"  {r.path or '(never saved)'}  · {r.when}", style="dim")
-                options.append(Option(label, id=f"recover:{r.key}"))
+                options.append(Option(safe_text(label), id=f"recover:{r.key}"))
             options.append(None)
         options.append(Option(Text("＋ New list…", style="bold"), id="new"))
         options.append(Option(Text("📂 Open a file…"), id="open"))
@@ -122,7 +124,7 @@ class HomeScreen(Screen):
                 label = Text("  ")
                 label.append(r.name, style="bold")
                 label.append(f"  {r.path}", style="dim")
-                options.append(Option(label, id=f"recent:{i}"))
+                options.append(Option(safe_text(label), id=f"recent:{i}"))
         samples = []
         for system in loadable_systems():
             for rel, _item in system.source.samples():

@@ -16,6 +16,8 @@ from textual.widgets.option_list import Option
 
 from armybuilder.core.system import EditAction, Param
 
+from ..safe_text import safe_text
+
 
 def _choice_prompt(label: str, detail: str) -> Text:
     text = Text(label)
@@ -38,7 +40,7 @@ class Menu(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
+            yield Static(safe_text(Text(self.title_text, style="bold")), classes="dialog-title")
             if self.subtitle:
                 yield Static(Text(self.subtitle, style="dim"))
             yield OptionList(
@@ -68,12 +70,12 @@ class Confirm(ModalScreen[str | None]):
     def __init__(self, title: str, body: Text | str, buttons: Sequence[tuple[str, str, str]] = (("yes", "Yes", "primary"), ("no", "No", "default"))) -> None:
         super().__init__()
         self.title_text = title
-        self.body = body if isinstance(body, Text) else Text(body)
+        self.body = safe_text(body, lines=True)
         self.buttons = buttons
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
+            yield Static(safe_text(Text(self.title_text, style="bold")), classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
                 yield Static(self.body, markup=False)
             with Horizontal(classes="buttons"):
@@ -209,7 +211,7 @@ class PathPrompt(ModalScreen[Path | None]):
         from textual.widgets import DirectoryTree
 
         with Vertical(classes="dialog tall" if self.browse else "dialog"):
-            yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
+            yield Static(safe_text(Text(self.title_text, style="bold")), classes="dialog-title")
             yield Input(self.default, placeholder="path/to/list.yaml", id="path", compact=True)
             if self.browse:
                 yield DirectoryTree(Path.cwd(), id="files")

@@ -32,6 +32,8 @@ from armybuilder.core.playtest import (
 )
 from armybuilder.core.system import ArmyListBase, GameSystem
 
+from ..safe_text import safe_text
+
 SELF = "\x00self"
 MAX_GAMES = 1_000_000
 
@@ -49,7 +51,7 @@ def summary_text(summary: PlaytestSummary, unit: str = "points") -> Text:
     for u in summary.units:
         side = "you" if u.side == 0 else "opp"
         text.append(f"[{side}] {u.name[:32]:<32} {u.survival_rate:8.1%} {u.mean_eliminated:12.1f}\n")
-    return text
+    return safe_text(text, lines=True)
 
 
 def histogram_text(values: list[float], unit: str = "points", width: int = 30, bins: int = 10) -> Text:
@@ -101,7 +103,7 @@ class PlaytestScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pt-top"):
-            yield Static(Text(f"Playtest — {self.system.name}: {self.army.name}", style="bold"))
+            yield Static(safe_text(Text(f"Playtest — {self.system.name}: {self.army.name}", style="bold")))
             with Horizontal(classes="pt-row"):
                 yield Label("Opponent")
                 yield Select(self._opponent_choices(), id="pt-opponent", allow_blank=False, value=self._default_opponent())
@@ -143,7 +145,7 @@ class PlaytestScreen(Screen[None]):
         return choices[0][1]
 
     def _message(self, text: str, error: bool = False) -> None:
-        self.query_one("#pt-message", Static).update(Text(text, style="red" if error else ""))
+        self.query_one("#pt-message", Static).update(safe_text(Text(text, style="red" if error else ""), lines=True))
 
     def _int(self, widget_id: str, label: str, low: int, high: int) -> int:
         raw = self.query_one(widget_id, Input).value.strip()
