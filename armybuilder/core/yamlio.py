@@ -12,7 +12,9 @@ from __future__ import annotations
 import difflib
 import io
 import json
+import os
 import re
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -63,18 +65,27 @@ def decode_text(data: bytes, path: str) -> str:
     return text
 
 
-def read_text(path: str | Path, limit: int = LIST_FILE_LIMIT) -> str:
-    """Read a user's text file with a size limit, turning OS errors into InputError."""
+_KINDS = (
+    (stat.S_ISDIR, "this is a folder, not a file"),
+    (stat.S_ISFIFO, "this is a named pipe (FIFO), not a regular file"),
+    (stat.S_ISCHR, "this is a character device, not a regular file"),
+    (stat.S_ISBLK, "this is a block device, not a regular file"),
+    (stat.S_ISSOCK, "this is a socket, not a regular file"),
+)
+
+
+def read_bytes(path: str | Path, limit: int = LIST_FILE_LIMIT) -> bytes:
+    """The bytes of a user's regular file, at most ``limit`` of them, or InputError.
+
+    Opened without blocking and checked with ``fstat`` on the open descriptor, so a
+    FIFO (which would block forever), a device (``/dev/zero`` never ends) or a socket
+    is refused at once, and a file swapped after the check cannot slip through; the
+    read itself stops after ``limit`` bytes whatever the file claims its size is.
+    """
     p = Path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        size = p.stat().st_size
-        if size > limit:
-            raise InputError.at(
-                f"the file is {size / 1_048_576:.1f} MiB; files over "
-                f"{limit / 1_048_576:.0f} MiB are refused",
-                p,
-            )
-        data = p.read_bytes()
+        fd = os.open(p, flags)
     except IsADirectoryError:
         raise InputError.at("this is a folder, not a file", p) from None
     except FileNotFoundError:
@@ -83,7 +94,38 @@ def read_text(path: str | Path, limit: int = LIST_FILE_LIMIT) -> str:
         raise InputError.at("permission denied", p) from None
     except OSError as exc:
         raise InputError.at(f"cannot read the file ({exc.strerror or exc})", p) from None
-    return decode_text(data, str(p))
+    try:
+        info = os.fstat(fd)
+        for test, message in _KINDS:
+            if test(info.st_mode):
+                raise InputError.at(message, p)
+        if info.st_size > limit:
+            raise InputError.at(
+                f"the file is {info.st_size / 1_048_576:.1f} MiB; files over "
+                f"{limit / 1_048_576:.0f} MiB are refused",
+                p,
+            )
+        chunks = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+    except OSError as exc:
+        raise InputError.at(f"cannot read the file ({exc.strerror or exc})", p) from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise InputError.at(f"the file grew past {limit / 1_048_576:.0f} MiB while being read; refused", p)
+    return data
+
+
+def read_text(path: str | Path, limit: int = LIST_FILE_LIMIT) -> str:
+    """Read a user's text file with a size limit, turning OS errors into InputError."""
+    return decode_text(read_bytes(path, limit), str(path))
 
 
 def _node_mark(node: Node) -> tuple[int, int]:

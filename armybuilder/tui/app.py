@@ -42,7 +42,7 @@ class ArmyBuilderApp(App):
         session: Session | None = None,
         *,
         store: Store | None = None,
-        recovery_delay: float = 3.0,
+        recovery_delay: float = 0.3,
         export_dir: Path | None = None,
         offer_recovery: bool = True,
     ) -> None:
@@ -117,18 +117,29 @@ class ArmyBuilderApp(App):
             session.store = self.store
         self.push_screen(EditorScreen(session, self.recovery_delay))
 
-    def _open_with_recovery_check(self, session: Session) -> None:
-        """If an earlier editor died with unsaved changes to this file, offer them."""
-        recovery = self.store.recovery_for(session.path) if (self.offer_recovery and session.path) else None
-        if recovery is None:
+    def _open_with_recovery_check(self, session: Session, skipped: frozenset[str] = frozenset()) -> None:
+        """Offer, one after the other, every copy of this file left by an editor that died.
+
+        Each editor session keeps its own copy, so two crashed editors on one file leave
+        two copies: both are offered (newest first), none is lost.
+        """
+        found = (
+            [r for r in self.store.recoveries_for(session.path, exclude=session.session_id) if r.key not in skipped]
+            if (self.offer_recovery and session.path)
+            else []
+        )
+        if not found:
             self.open_session(session)
             return
+        recovery = found[0]
         from .screens.modals import Confirm
 
         body = Text()
         body.append("An editor closed without saving changes to\n")
         body.append(str(session.path), style="bold")
         body.append(f"\n(recovery copy written {recovery.when}).\n\nRecover those changes? They stay unsaved until you save.")
+        if len(found) > 1:
+            body.append(f"\n\n{len(found) - 1} more unsaved copies of this file follow (also listed on the home screen).")
 
         def chosen(key: str | None) -> None:
             if key == "recover":
@@ -136,7 +147,7 @@ class ArmyBuilderApp(App):
             else:
                 if key == "discard":
                     self.store.discard_recovery(recovery.key)
-                self.open_session(session)
+                self._open_with_recovery_check(session, skipped | {recovery.key})
 
         self.push_screen(
             Confirm(
@@ -173,13 +184,14 @@ class ArmyBuilderApp(App):
 
     def recover(self, recovery: Recovery) -> None:
         try:
-            session = open_recovery(recovery.file, Path(recovery.path) if recovery.path else None, self.store)
+            session = open_recovery(recovery.file, Path(recovery.path) if recovery.path else None, self.store, recovery.base)
             session.catalogue_check()
         except (InputError, OSError) as exc:
             self.notify(f"the recovery copy is unreadable: {exc}", severity="error", markup=False)
             return
         session.recovery_key = recovery.key  # keep writing into the same slot until saved
         session.owns_recovery = True
+        self.store.claim_recovery(recovery.key, session.session_id)  # now a live editor's copy
         self.open_session(session)
         self.notify("recovered unsaved changes: ctrl+s to save them", timeout=8)
 
