@@ -99,6 +99,12 @@ def _validate_one(path: Path) -> tuple[str, dict[str, Any], str]:
     except InputError as exc:
         entry = {"path": str(path), "readable": False, "valid": False, "error": str(exc)}
         return "unreadable", entry, f"{path}: UNREADABLE\n  " + str(exc).replace("\n", "\n  ")
+    except (Exception, RecursionError) as exc:  # noqa: BLE001 - one bad file must not stop a folder run
+        if os.environ.get("ARMYBUILDER_DEBUG"):
+            raise
+        message = f"{path}: internal error: {type(exc).__name__}: {exc} (please report it)"
+        entry = {"path": str(path), "readable": False, "valid": False, "error": message}
+        return "unreadable", entry, f"{path}: UNREADABLE\n  {message}"
     ok = is_legal(findings)
     entries = []
     for f in findings:
@@ -405,6 +411,24 @@ def cmd_sheets(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- engine
 
 
+#: Bounds of the count arguments, checked before anything is allocated: a game count
+#: beyond these would run for days, a seed must fit numpy's generator.
+MAX_GAMES = 10_000_000
+MAX_SEED = 2**63 - 1
+MAX_WORKERS = 256
+#: Bound of an odds value whose parameter declares none (no characteristic comes close).
+ODDS_VALUE_LIMIT = 1000
+
+
+def _check_range(flag: str, value: float, low: float, high: float) -> None:
+    if not low <= value <= high:
+        def shown(v: float) -> str:
+            text = str(v) if isinstance(v, int) else str(int(v)) if v.is_integer() else f"{v:g}"
+            return text if len(text) <= 24 else text[:24] + "…"
+
+        raise UsageError(f"armybuilder: {flag} must be between {shown(low)} and {shown(high)} (got {shown(value)})")
+
+
 def cmd_odds(args: argparse.Namespace) -> int:
     system = _system(args.system)
     params = system.odds_parameters()
@@ -423,6 +447,11 @@ def cmd_odds(args: argparse.Namespace) -> int:
         raise InputError.at(f"{system.name} has no odds calculator yet")
     opts = sub.parse_args(args.rest)
     values = {p.name: getattr(opts, p.name) for p in params}
+    for p in params:
+        if p.kind in ("int", "float") and values[p.name] is not None:
+            low = p.minimum if p.minimum is not None else -ODDS_VALUE_LIMIT
+            high = p.maximum if p.maximum is not None else ODDS_VALUE_LIMIT
+            _check_range(f"--{p.name.replace('_', '-')}", values[p.name], low, high)
     try:
         result = system.odds(system.catalogue(), values)
     except ValueError as exc:
@@ -455,14 +484,15 @@ def _opponent(system, name: str):
 def cmd_playtest(args: argparse.Namespace) -> int:
     from armybuilder.core.playtest import run_playtest
 
+    _check_range("--games", args.games, 1, MAX_GAMES)
+    _check_range("--seed", args.seed, 0, MAX_SEED)
+    _check_range("--workers", args.workers, 1, MAX_WORKERS)
     lf = _load(args.list)
     opponent = _opponent(lf.system, args.vs)
     if opponent.system.id != lf.system.id:
         raise InputError.at(f"the opponent plays {opponent.system.name}, the list {lf.system.name}")
     if not lf.system.engine_ready():
         raise InputError.at(f"{lf.system.name} has no battle simulator yet")
-    if args.games < 1:
-        raise UsageError("armybuilder playtest: --games must be at least 1")
     show_progress = sys.stderr.isatty() and not args.json
 
     def progress(done: int, total: int) -> None:

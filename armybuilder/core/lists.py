@@ -34,6 +34,9 @@ from .yamlio import (
 
 HEADER = "Army list for armybuilder: edit by hand or with `armybuilder edit`."
 
+#: List file format versions this armybuilder reads (the ``armybuilder:`` key).
+SUPPORTED_FORMAT_VERSIONS = (1,)
+
 
 @dataclass
 class ListFile:
@@ -154,6 +157,7 @@ def list_from_doc(doc: Any, label: str, path: Path | None) -> ListFile:
             1,
             1,
         )
+    _check_format_version(doc, label)
     system_id = doc.get("system")
     if not isinstance(system_id, str):
         line, col = locate(doc, ["system"])
@@ -175,6 +179,28 @@ def list_from_doc(doc: Any, label: str, path: Path | None) -> ListFile:
             "catalogue",
         )
     return ListFile(path, doc, system, army)
+
+
+def _check_format_version(doc: dict[str, Any], label: str) -> None:
+    """Refuse a list written for a format this version does not know (never guess)."""
+    if "armybuilder" not in doc:
+        return  # hand-written lists may leave it out: the current format is meant
+    version = doc["armybuilder"]
+    if isinstance(version, int) and not isinstance(version, bool) and version in SUPPORTED_FORMAT_VERSIONS:
+        return
+    line, col = locate(doc, ["armybuilder"])
+    supported = ", ".join(str(v) for v in SUPPORTED_FORMAT_VERSIONS)
+    shown = str(version) if len(str(version)) <= 20 else str(version)[:20] + "…"
+    if isinstance(version, str):
+        shown = f"'{shown}' (a text, not a number)"
+    raise InputError.at(
+        f"list file format version {shown} is not supported (this armybuilder reads version {supported}); "
+        "a newer armybuilder may read it",
+        label,
+        line,
+        col,
+        "armybuilder",
+    )
 
 
 def load_list(path: str | Path) -> ListFile:
