@@ -21,6 +21,7 @@ from .errors import InputError
 from .fingerprint import fingerprint
 from .registry import get_system
 from .system import ArmyListBase, GameSystem
+from .textfile import read_bytes
 from .yamlio import (
     decode_text,
     dump_document,
@@ -28,7 +29,6 @@ from .yamlio import (
     merge_into,
     new_document,
     parse_text,
-    read_bytes,
     validate_model,
 )
 

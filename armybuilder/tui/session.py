@@ -29,13 +29,13 @@ from armybuilder.core.lists import (
     written_content,
 )
 from armybuilder.core.system import ArmyListBase, GameSystem
+from armybuilder.core.textfile import read_bytes
 from armybuilder.core.yamlio import (
     decode_text,
     dump_document,
     merge_into,
     new_document,
     parse_text,
-    read_bytes,
 )
 
 from .storage import Store
