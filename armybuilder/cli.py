@@ -82,6 +82,13 @@ def _load(path: str):
     return load_list(path)
 
 
+def _sound_catalogue(lf):
+    """The catalogue a list is pinned to, refused (exit 2) if it fails ``catalog check``."""
+    cat = lf.system.catalogue_for(lf.army)
+    lf.system.source.require_sound(cat.version)
+    return cat
+
+
 # --------------------------------------------------------------------------- validate
 
 
@@ -92,7 +99,7 @@ def _validate_one(path: Path) -> tuple[str, dict[str, Any], str]:
 
     try:
         lf = _load(str(path))
-        cat = lf.system.catalogue_for(lf.army)
+        cat = _sound_catalogue(lf)
         findings = lf.system.findings(lf.army, cat)
         points = lf.system.points(lf.army, cat)
         fp = list_fingerprint(lf.army, cat)
@@ -184,7 +191,7 @@ def cmd_fingerprint(args: argparse.Namespace) -> int:
     from armybuilder.core.lists import list_fingerprint
 
     lf = _load(args.list)
-    _out(list_fingerprint(lf.army, lf.system.catalogue_for(lf.army)))
+    _out(list_fingerprint(lf.army, _sound_catalogue(lf)))
     return EXIT_OK
 
 
@@ -369,7 +376,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from armybuilder.core.lists import list_fingerprint
 
     lf = _load(args.list)
-    cat = lf.system.catalogue_for(lf.army)
+    cat = _sound_catalogue(lf)
     fp = list_fingerprint(lf.army, cat)
     roster = lf.system.roster(lf.army, cat, fp)
     if args.text:
