@@ -91,8 +91,25 @@ class ArmyBuilderApp(App):
         if self.initial is not None:
             session, self.initial = self.initial, None
             self._open_with_recovery_check(session)
+            self._mention_other_recoveries(session)
         else:
             self.show_home()
+
+    def _mention_other_recoveries(self, session: Session) -> None:
+        """Opened on one list: unsaved copies of *other* lists are announced, never hidden."""
+        if not self.offer_recovery:
+            return
+        mine = str(session.path.resolve()) if session.path else None
+        others = [r for r in self.store.recoveries() if r.path != mine and r.session != session.session_id]
+        if others:
+            self.notify(
+                f"{len(others)} unsaved {'copy' if len(others) == 1 else 'copies'} of other lists, left by "
+                "editors that did not close: close this list (home screen) to recover them",
+                title="unsaved work",
+                severity="warning",
+                timeout=12,
+                markup=False,
+            )
 
     def show_home(self) -> None:
         from .screens.home import HomeScreen

@@ -117,3 +117,22 @@ async def test_dialogs_and_home_screen_escape_user_text(r2, store, tmp_path):
         drawn = _without_textual_sequences(_screen_output(app))
         assert RAW_CONTROL.search(drawn) is None
         assert "Body\\x1b]52;c;" in drawn and "Ask\\x1b]52;c;" in drawn
+
+
+async def test_edit_forms_show_escapes_and_keep_the_exact_text(r2, store):
+    from armybuilder.tui.screens.modals import ActionForm
+
+    session = new_session(r2, "lions", None, "Name" + ESCAPES, None, store)
+    action = next(a for a in session.system.actions(session.army, session.cat, "") if a.id == "rename-list")
+    app = ArmyBuilderApp(session, store=store, recovery_delay=60)
+    results = []
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        app.push_screen(ActionForm(action, {"name": session.army.name}), results.append)
+        await pilot.pause()
+        drawn = _without_textual_sequences(_screen_output(app))
+        assert RAW_CONTROL.search(drawn) is None
+        assert "Name\\x1b]52;c;" in drawn
+        await pilot.click("#ok")  # applied unchanged: the exact name, not its escaped form
+        await pilot.pause()
+    assert results == [{"name": "Name" + ESCAPES}]

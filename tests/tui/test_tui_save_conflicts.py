@@ -198,3 +198,16 @@ async def test_new_list_save_asks_before_replacing(r2, store, tmp_path):
         await pilot.click("#cancel")
         await pilot.pause()
     assert taken.read_text(encoding="utf-8") == "precious: true\n"
+
+
+async def test_copies_of_other_lists_are_announced_at_start(list_file, store, tmp_path):
+    other = tmp_path / "other.yaml"
+    other.write_text(LIST.replace("On disk", "Other"), encoding="utf-8")
+    crashed = open_file(other, store)
+    crashed.apply("", "rename-list", {"name": "Unsaved other"})
+    crashed.write_recovery()
+    app = ArmyBuilderApp(open_file(list_file, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, EditorScreen)  # nothing to offer for this file
+        assert any("1 unsaved copy of other lists" in n.message for n in app._notifications)

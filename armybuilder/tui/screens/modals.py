@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static, TextArea
 from textual.widgets.option_list import Option
 
+from armybuilder.core.sanitize import has_unsafe, visible, visible_lines
 from armybuilder.core.system import EditAction, Param
 
 from ..safe_text import safe_text
@@ -23,7 +24,7 @@ def _choice_prompt(label: str, detail: str) -> Text:
     text = Text(label)
     if detail:
         text.append(f"  {detail}", style="dim")
-    return text
+    return safe_text(text)
 
 
 class Menu(ModalScreen[str | None]):
@@ -108,6 +109,9 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
         self.action = action
         self.preset = preset or {}
         self.check = check
+        # a text shown escaped (it holds control characters) → the value it stands for,
+        # so that applying the form unchanged keeps the exact text
+        self._escaped: dict[str, tuple[str, str]] = {}
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -133,6 +137,10 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
             return Select(options, id=wid, prompt=p.label, allow_blank=index is None, value=Select.NULL if index is None else index, compact=True)
         if p.kind == "bool":
             return Checkbox(p.label, bool(value), id=wid, compact=True)
+        if isinstance(value, str) and has_unsafe(value.replace("\n", "").replace("\t", "")):
+            shown = visible_lines(value) if "note" in p.name else visible(value)
+            self._escaped[p.name] = (shown, value)
+            value = shown
         if p.kind == "text" and "note" in p.name:
             area = TextArea(str(value or ""), id=wid)
             area.show_line_numbers = False
@@ -169,6 +177,9 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
                         out[p.name] = raw
                 else:
                     out[p.name] = widget.value
+        for name, (shown, original) in self._escaped.items():
+            if out.get(name) == shown:
+                out[name] = original
         return out
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -186,7 +197,7 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
         if self.check is not None:
             error = self.check(values)
             if error:
-                self.query_one("#form-error", Static).update(Text(error, style="bold red"))
+                self.query_one("#form-error", Static).update(safe_text(Text(error, style="bold red"), lines=True))
                 return
         self.dismiss(values)
 
