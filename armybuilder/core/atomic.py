@@ -88,7 +88,10 @@ def _write_in_place(target: Path, data: bytes) -> None:
 
 def _write_by_rename(target: Path, data: bytes, info: os.stat_result | None) -> None:
     folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise InputError.at(f"cannot write here ({exc.strerror or exc})", target) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
