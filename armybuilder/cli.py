@@ -319,10 +319,15 @@ def cmd_catalog(args: argparse.Namespace) -> int:
         problems = 0
         for system in systems:
             for v in system.source.versions():
-                found = system.source.check(v.version)
+                try:
+                    found = system.source.check(v.version)
+                except InputError as exc:  # the version cannot even be built
+                    found = exc.problems
                 problems += len(found)
-                cat = system.catalogue(v.version)
-                assigned = list(cat.data.assigned_fields())
+                try:
+                    assigned = list(system.catalogue(v.version).data.assigned_fields())
+                except InputError:
+                    assigned = []
                 status = "ok" if not found else f"{len(found)} problems"
                 _out(f"{system.id} {v.version}: {status}" + (f"; {len(assigned)} fields assigned by the project (CAT-D1)" if assigned else ""))
                 for p in found:

@@ -134,7 +134,7 @@ def atomic_write_bytes(path: str | Path, data: bytes, expected: str | None = Non
     if info is not None and (not os.access(target, os.W_OK) or not info.st_mode & 0o222):
         # checked by mode too: root may write anything, yet a file marked read-only
         # is meant to stay as it is
-        raise InputError.at("the file is read-only: not saved (save it under another name)", shown)
+        raise InputError.at("the file is read-only (write permission is off): not saved", shown)
     shared = info is not None and (info.st_nlink > 1 or (hasattr(os, "geteuid") and info.st_uid != os.geteuid()))
     try:
         if shared:

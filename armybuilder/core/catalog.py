@@ -463,7 +463,14 @@ class CatalogueSource(Generic[C]):
 
         version = version or self.latest
         if version not in self._checked:
-            self._checked[version] = static_problems(self) + resolved_problems(self, version)
+            static = static_problems(self)
+            try:
+                resolved = resolved_problems(self, version)
+            except InputError as exc:
+                if not static:
+                    raise
+                resolved = exc.problems  # e.g. a duplicated erratum's operation failing
+            self._checked[version] = static + resolved
         return self._checked[version]
 
     def require_sound(self, version: str) -> None:

@@ -229,3 +229,12 @@ def test_no_list_is_judged_against_a_catalogue_failing_its_checks(broken_r2, tmp
     assert main(["catalog", "check", "ragnarok2"]) == 1
     out, _ = capsys.readouterr()
     assert "negative cost -55" in out and "catalog/ragnarok2/" in out
+
+
+def test_a_copied_erratum_is_blamed_on_the_copy_even_when_it_breaks_resolution(tiny, tmp_path):
+    write(tmp_path, "errata/z-copy.yaml", (tmp_path / "errata/1.2.0.yaml").read_text(encoding="utf-8"))
+    problems = _check(tmp_path, "1.2.0")
+    twice = problems[0]
+    assert "declared twice" in twice.message and twice.path == "catalog/tiny/errata/z-copy.yaml" and twice.line == 1
+    # the failing operation that follows from it is still reported, with its file and line
+    assert any("operation" in p.message and p.line for p in problems[1:])
