@@ -8,7 +8,6 @@ the commands that need them, so headless commands start fast.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -32,11 +31,23 @@ class Parser(argparse.ArgumentParser):
 
 
 def _out(text: str = "") -> None:
-    sys.stdout.write(text + "\n")
+    """Every line the CLI prints: user text in it can never reach the terminal raw."""
+    from armybuilder.core.sanitize import visible_lines
+
+    sys.stdout.write(visible_lines(text) + "\n")
 
 
 def _err(text: str) -> None:
-    sys.stderr.write(text + "\n")
+    from armybuilder.core.sanitize import visible_lines
+
+    sys.stderr.write(visible_lines(text) + "\n")
+
+
+def _json(value: Any, **options: Any) -> None:
+    """Print JSON with every control character escaped (the data itself unchanged)."""
+    from armybuilder.core.sanitize import safe_json
+
+    sys.stdout.write(safe_json(value, **options) + "\n")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -56,6 +67,13 @@ def _load(path: str):
     return load_list(path)
 
 
+def _sound_catalogue(lf):
+    """The catalogue a list is pinned to, refused (exit 2) if it fails ``catalog check``."""
+    cat = lf.system.catalogue_for(lf.army)
+    lf.system.source.require_sound(cat.version)
+    return cat
+
+
 # --------------------------------------------------------------------------- validate
 
 
@@ -66,13 +84,19 @@ def _validate_one(path: Path) -> tuple[str, dict[str, Any], str]:
 
     try:
         lf = _load(str(path))
-        cat = lf.system.catalogue_for(lf.army)
+        cat = _sound_catalogue(lf)
         findings = lf.system.findings(lf.army, cat)
         points = lf.system.points(lf.army, cat)
         fp = list_fingerprint(lf.army, cat)
     except InputError as exc:
         entry = {"path": str(path), "readable": False, "valid": False, "error": str(exc)}
         return "unreadable", entry, f"{path}: UNREADABLE\n  " + str(exc).replace("\n", "\n  ")
+    except (Exception, RecursionError) as exc:  # noqa: BLE001 - one bad file must not stop a folder run
+        if os.environ.get("ARMYBUILDER_DEBUG"):
+            raise
+        message = f"{path}: internal error: {type(exc).__name__}: {exc} (please report it)"
+        entry = {"path": str(path), "readable": False, "valid": False, "error": message}
+        return "unreadable", entry, f"{path}: UNREADABLE\n  {message}"
     ok = is_legal(findings)
     entries = []
     for f in findings:
@@ -132,7 +156,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     total = len(results)
     summary = f"{total} lists, {legal} legal, {invalid} with errors" + (f", {unreadable} unreadable" if unreadable else "")
     if args.format == "json":
-        _out(json.dumps({"files": results, "summary": {"lists": total, "legal": legal, "invalid": invalid, "unreadable": unreadable}}, indent=2, ensure_ascii=False))
+        _json({"files": results, "summary": {"lists": total, "legal": legal, "invalid": invalid, "unreadable": unreadable}}, indent=2, ensure_ascii=False)
     else:
         for block in text_blocks:
             _out(block)
@@ -152,7 +176,7 @@ def cmd_fingerprint(args: argparse.Namespace) -> int:
     from armybuilder.core.lists import list_fingerprint
 
     lf = _load(args.list)
-    _out(list_fingerprint(lf.army, lf.system.catalogue_for(lf.army)))
+    _out(list_fingerprint(lf.army, _sound_catalogue(lf)))
     return EXIT_OK
 
 
@@ -190,7 +214,7 @@ def cmd_list_upgrade(args: argparse.Namespace) -> int:
         raise InputError.at(f"no catalogue version {target} (known: {known})")
     impact = upgrade_impact(lf.system, lf.army, target)
     if args.json:
-        _out(json.dumps(impact.as_json(), indent=2, ensure_ascii=False))
+        _json(impact.as_json(), indent=2, ensure_ascii=False)
     else:
         for line in impact.lines():
             _out(line)
@@ -219,7 +243,7 @@ def cmd_catalog(args: argparse.Namespace) -> int:
             versions = system.source.versions()
             rows.append({"system": system.id, "name": system.name, "latest": versions[-1].version, "versions": [v.version for v in versions]})
         if args.json:
-            _out(json.dumps(rows, indent=2, ensure_ascii=False))
+            _json(rows, indent=2, ensure_ascii=False)
         else:
             for r in rows:
                 _out(f"{r['system']:<18} {r['name']:<32} latest {r['latest']}  (versions: {', '.join(r['versions'])})")
@@ -231,7 +255,7 @@ def cmd_catalog(args: argparse.Namespace) -> int:
             cat = system.catalogue(v.version)
             rows.append({"version": v.version, "date": v.date, "summary": v.summary, "source": v.source, "provisional": v.provisional, "hash": cat.hash})
         if args.json:
-            _out(json.dumps(rows, indent=2, ensure_ascii=False))
+            _json(rows, indent=2, ensure_ascii=False)
         else:
             for r in rows:
                 flag = " [provisional]" if r["provisional"] else ""
@@ -241,7 +265,7 @@ def cmd_catalog(args: argparse.Namespace) -> int:
         system = _system(args.system)
         cat = system.catalogue(args.version)
         if args.json:
-            _out(json.dumps({"system": system.id, "catalogue": cat.id, "version": cat.version, "hash": cat.hash, "data": cat.raw}, indent=1, ensure_ascii=False))
+            _json({"system": system.id, "catalogue": cat.id, "version": cat.version, "hash": cat.hash, "data": cat.raw}, indent=1, ensure_ascii=False)
         else:
             _out(f"{cat.name} catalogue {cat.version} (hash {cat.hash})")
             for name, value in cat.raw.items():
@@ -260,12 +284,12 @@ def cmd_catalog(args: argparse.Namespace) -> int:
         low, high = sorted((parse_version(a.version), parse_version(b.version)))
         errata = [e for _, e in system.source.errata if low < parse_version(e.version) <= high]
         if args.json:
-            _out(json.dumps({"system": system.id, "from": a.version, "to": b.version, "changes": [
+            _json({"system": system.id, "from": a.version, "to": b.version, "changes": [
                 {"collection": c.collection, "entry": c.entry, "kind": c.kind, "field": c.field, "old": c.old, "new": c.new} for c in changes
             ], "errata": [
                 {"version": e.version, "date": e.date, "summary": e.summary, "source": e.source, "provisional": e.provisional,
                  "operations": [{"op": o.op, "path": o.path, "note": o.note} for o in e.operations]} for e in errata
-            ]}, indent=2, ensure_ascii=False, default=str))
+            ]}, indent=2, ensure_ascii=False, default=str)
         else:
             _out(f"{system.name}: {a.version} → {b.version}, {len(changes)} changes")
             for c in changes:
@@ -280,10 +304,15 @@ def cmd_catalog(args: argparse.Namespace) -> int:
         problems = 0
         for system in systems:
             for v in system.source.versions():
-                found = system.source.check(v.version)
+                try:
+                    found = system.source.check(v.version)
+                except InputError as exc:  # the version cannot even be built
+                    found = exc.problems
                 problems += len(found)
-                cat = system.catalogue(v.version)
-                assigned = list(cat.data.assigned_fields())
+                try:
+                    assigned = list(system.catalogue(v.version).data.assigned_fields())
+                except InputError:
+                    assigned = []
                 status = "ok" if not found else f"{len(found)} problems"
                 _out(f"{system.id} {v.version}: {status}" + (f"; {len(assigned)} fields assigned by the project (CAT-D1)" if assigned else ""))
                 for p in found:
@@ -333,7 +362,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from armybuilder.core.lists import list_fingerprint
 
     lf = _load(args.list)
-    cat = lf.system.catalogue_for(lf.army)
+    cat = _sound_catalogue(lf)
     fp = list_fingerprint(lf.army, cat)
     roster = lf.system.roster(lf.army, cat, fp)
     if args.summary:
@@ -343,7 +372,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
         text = render_text(roster)
         if args.output == "-" or (args.output is None and not args.save_text):
-            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+            _out(text.removesuffix("\n"))
             return EXIT_OK
         from armybuilder.core.atomic import atomic_write_text
 
@@ -415,6 +444,24 @@ def cmd_sheets(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- engine
 
 
+#: Bounds of the count arguments, checked before anything is allocated: a game count
+#: beyond these would run for days, a seed must fit numpy's generator.
+MAX_GAMES = 10_000_000
+MAX_SEED = 2**63 - 1
+MAX_WORKERS = 256
+#: Bound of an odds value whose parameter declares none (no characteristic comes close).
+ODDS_VALUE_LIMIT = 1000
+
+
+def _check_range(flag: str, value: float, low: float, high: float) -> None:
+    if not low <= value <= high:
+        def shown(v: float) -> str:
+            text = str(v) if isinstance(v, int) else str(int(v)) if v.is_integer() else f"{v:g}"
+            return text if len(text) <= 24 else text[:24] + "…"
+
+        raise UsageError(f"armybuilder: {flag} must be between {shown(low)} and {shown(high)} (got {shown(value)})")
+
+
 def cmd_odds(args: argparse.Namespace) -> int:
     system = _system(args.system)
     params = system.odds_parameters()
@@ -433,12 +480,17 @@ def cmd_odds(args: argparse.Namespace) -> int:
         raise InputError.at(f"{system.name} has no odds calculator yet")
     opts = sub.parse_args(args.rest)
     values = {p.name: getattr(opts, p.name) for p in params}
+    for p in params:
+        if p.kind in ("int", "float") and values[p.name] is not None:
+            low = p.minimum if p.minimum is not None else -ODDS_VALUE_LIMIT
+            high = p.maximum if p.maximum is not None else ODDS_VALUE_LIMIT
+            _check_range(f"--{p.name.replace('_', '-')}", values[p.name], low, high)
     try:
         result = system.odds(system.catalogue(), values)
     except ValueError as exc:
         raise InputError.at(str(exc)) from None
     if opts.json:
-        _out(json.dumps(result.payload, indent=2))
+        _json(result.payload, indent=2)
     else:
         for line in result.lines:
             _out(line)
@@ -465,14 +517,15 @@ def _opponent(system, name: str):
 def cmd_playtest(args: argparse.Namespace) -> int:
     from armybuilder.core.playtest import run_playtest
 
+    _check_range("--games", args.games, 1, MAX_GAMES)
+    _check_range("--seed", args.seed, 0, MAX_SEED)
+    _check_range("--workers", args.workers, 1, MAX_WORKERS)
     lf = _load(args.list)
     opponent = _opponent(lf.system, args.vs)
     if opponent.system.id != lf.system.id:
         raise InputError.at(f"the opponent plays {opponent.system.name}, the list {lf.system.name}")
     if not lf.system.engine_ready():
         raise InputError.at(f"{lf.system.name} has no battle simulator yet")
-    if args.games < 1:
-        raise UsageError("armybuilder playtest: --games must be at least 1")
     show_progress = sys.stderr.isatty() and not args.json
 
     def progress(done: int, total: int) -> None:
@@ -491,7 +544,7 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         payload["opponent"] = args.vs
         if args.log:
             payload["log"] = summary.log
-        _out(json.dumps(payload, indent=2, ensure_ascii=False))
+        _json(payload, indent=2, ensure_ascii=False)
         return EXIT_OK
     low, high = summary.interval
     points = summary.as_json()["points"]

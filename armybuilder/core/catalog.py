@@ -64,11 +64,15 @@ class CatalogModel(Strict):
 C = TypeVar("C", bound=CatalogModel)
 
 
+#: MAJOR.MINOR.PATCH, checked where the version is written (so the error names the file)
+VERSION_PATTERN = r"^\d+\.\d+\.\d+$"
+
+
 class Manifest(Strict):
     id: str
     system: str
     name: str
-    version: str
+    version: str = Field(pattern=VERSION_PATTERN)
     date: str
     summary: str
     notes: list[str] = Field(default_factory=list)
@@ -83,7 +87,7 @@ class Operation(Strict):
 
 
 class Erratum(Strict):
-    version: str
+    version: str = Field(pattern=VERSION_PATTERN)
     date: str
     summary: str
     source: str
@@ -246,7 +250,9 @@ def _walk(folder: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversa
             yield rel, child
 
 
-def _merge_file(merged: dict[str, Any], plain: dict[str, Any], rel: str) -> None:
+def _merge_file(merged: dict[str, Any], plain: dict[str, Any], rel: str, doc: Any = None) -> None:
+    from .yamlio import locate
+
     for key, value in plain.items():
         if key not in merged:
             merged[key] = value
@@ -255,10 +261,12 @@ def _merge_file(merged: dict[str, Any], plain: dict[str, Any], rel: str) -> None
         elif isinstance(merged[key], dict) and isinstance(value, dict):
             for sub, sub_value in value.items():
                 if sub in merged[key]:
-                    raise InputError.at(f"'{key}.{sub}' is defined in two files", rel)
+                    line, col = locate(doc, [key, sub])
+                    raise InputError.at(f"'{key}.{sub}' is defined in two files", rel, line, col)
                 merged[key][sub] = sub_value
         else:
-            raise InputError.at(f"'{key}' is defined in two files", rel)
+            line, col = locate(doc, [key])
+            raise InputError.at(f"'{key}' is defined in two files", rel, line, col)
 
 
 class CatalogueSource(Generic[C]):
@@ -270,6 +278,7 @@ class CatalogueSource(Generic[C]):
         self.folder = folder if folder is not None else catalog_root() / system
         self._files: list[tuple[str, bytes]] | None = None
         self._resolved: dict[str, Catalogue[C]] = {}
+        self._checked: dict[str, list[Problem]] = {}
 
     # -- raw files ----------------------------------------------------------
 
@@ -349,6 +358,16 @@ class CatalogueSource(Generic[C]):
             digest.update(hashlib.sha256(data).digest())
         return digest.hexdigest()[:24]
 
+    def _line_in(self, rel: str, loc: list[str | int]) -> int | None:
+        """The line of ``loc`` in source file ``rel`` (read again: only on an error path)."""
+        from .yamlio import locate
+
+        try:
+            line, _ = locate(self._parse(rel, dict(self.files())[rel]), loc)
+        except (InputError, KeyError):
+            return None
+        return line
+
     def _merged_base(self) -> dict[str, Any]:
         merged: dict[str, Any] = {}
         for rel, data in self.data_files():
@@ -356,7 +375,7 @@ class CatalogueSource(Generic[C]):
             if doc is None:
                 continue
             self._validate(self.model, rel, doc)  # positions for errors in this file
-            _merge_file(merged, to_plain(doc), f"catalog/{self.system}/{rel}")
+            _merge_file(merged, to_plain(doc), f"catalog/{self.system}/{rel}", doc)
         return merged
 
     def _resolve_raw(self, version: str) -> dict[str, Any]:
@@ -382,6 +401,7 @@ class CatalogueSource(Generic[C]):
                         f"erratum {erratum.version}, operation {index + 1} ({op.op} {op.path}): "
                         f"{exc.args[0] if exc.args else exc}",
                         f"catalog/{self.system}/{rel}",
+                        self._line_in(rel, ["operations", index]),
                     ) from None
         return data
 
@@ -439,24 +459,34 @@ class CatalogueSource(Generic[C]):
     # -- checks -------------------------------------------------------------
 
     def check(self, version: str | None = None) -> list[Problem]:
-        """Duplicate ids and dangling references; errors in files raise InputError."""
-        catalogue = self.resolve(version)
-        problems: list[Problem] = []
-        label = f"catalog/{self.system} @ {catalogue.version}"
-        for name, value in catalogue.raw.items():
-            if isinstance(value, list):
-                seen: set[str] = set()
-                for entry in value:
-                    if isinstance(entry, dict) and "id" in entry:
-                        if entry["id"] in seen:
-                            problems.append(Problem(f"duplicate id '{entry['id']}'", label, field=name))
-                        seen.add(entry["id"])
-        for where, collection, ref in catalogue.data.references():
-            if catalogue.get(collection, ref) is None:
-                problems.append(
-                    Problem(f"refers to unknown {collection} id '{ref}'", label, field=where)
-                )
-        return problems
+        """Every problem of the catalogue at ``version``, each at its file and line.
+
+        See :mod:`.catalog_checks`; errors that stop a version from being built at
+        all (broken YAML, a failing erratum operation) raise InputError instead.
+        """
+        from .catalog_checks import resolved_problems, static_problems
+
+        version = version or self.latest
+        if version not in self._checked:
+            static = static_problems(self)
+            try:
+                resolved = resolved_problems(self, version)
+            except InputError as exc:
+                if not static:
+                    raise
+                resolved = exc.problems  # e.g. a duplicated erratum's operation failing
+            self._checked[version] = static + resolved
+        return self._checked[version]
+
+    def require_sound(self, version: str) -> None:
+        """Refuse to judge lists against a catalogue version that fails its checks."""
+        found = self.check(version)
+        if found:
+            raise InputError.at(
+                f"the {self.system} catalogue {version} fails its checks ({len(found)} problems; "
+                f"first: {found[0]}); run 'armybuilder catalog check {self.system}' - "
+                "no list is judged against it",
+            )
 
 
 # --------------------------------------------------------------------------- diff

@@ -14,7 +14,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
-from .atomic import atomic_write_text
+from .atomic import atomic_write_bytes, content_digest
 from .catalog import Catalogue
 from .errors import InputError
 from .fingerprint import fingerprint
@@ -22,9 +22,10 @@ from .organiser import ORGANISER_FIELDS
 from .paths import ListPath, PathError
 from .registry import get_system
 from .system import ArmyListBase, GameSystem
+from .textfile import read_bytes
 from .yamlio import (
+    decode_text,
     dump_document,
-    load_document,
     locate,
     merge_into,
     new_document,
@@ -34,6 +35,9 @@ from .yamlio import (
 
 HEADER = "Army list for armybuilder: edit by hand or with `armybuilder edit`."
 
+#: List file format versions this armybuilder reads (the ``armybuilder:`` key).
+SUPPORTED_FORMAT_VERSIONS = (1,)
+
 
 @dataclass
 class ListFile:
@@ -41,6 +45,9 @@ class ListFile:
     doc: Any  # the round-trip document as loaded (comments, layout)
     system: GameSystem[Any, Any]
     army: ArmyListBase
+    #: content_digest of the bytes last read from or written to ``path``: a save
+    #: refuses to overwrite a file that no longer holds them (someone else saved it)
+    disk_hash: str | None = None
 
     @property
     def label(self) -> str:
@@ -60,13 +67,31 @@ class ListFile:
             self.doc = new_document(self.content(), HEADER)
         return dump_document(self.doc)
 
-    def save(self, path: str | Path | None = None) -> Path:
+    def save(self, path: str | Path | None = None, *, overwrite: bool = False) -> Path:
+        """Save (atomically); :class:`~.atomic.SaveConflict` if the file changed since read.
+
+        ``overwrite`` saves over those changes; saving to another file never checks
+        (the caller asks before replacing an existing file).
+        """
         target = Path(path) if path is not None else self.path
         if target is None:
             raise InputError.at("this list has no file name yet")
-        atomic_write_text(target, self.render())
+        data = self.render().encode("utf-8")
+        expected = None if overwrite or not same_file(target, self.path) else self.disk_hash
+        atomic_write_bytes(target, data, expected)
         self.path = target
+        self.disk_hash = content_digest(data)
         return target
+
+
+def same_file(a: Path | None, b: Path | None) -> bool:
+    """Whether two paths name one file (symlinks followed; a missing file by its path)."""
+    if a is None or b is None:
+        return False
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
 
 
 def list_content(army: ArmyListBase) -> dict[str, Any]:
@@ -131,6 +156,7 @@ def list_from_doc(doc: Any, label: str, path: Path | None) -> ListFile:
             1,
             1,
         )
+    _check_format_version(doc, label)
     system_id = doc.get("system")
     if not isinstance(system_id, str):
         line, col = locate(doc, ["system"])
@@ -154,9 +180,34 @@ def list_from_doc(doc: Any, label: str, path: Path | None) -> ListFile:
     return ListFile(path, doc, system, army)
 
 
+def _check_format_version(doc: dict[str, Any], label: str) -> None:
+    """Refuse a list written for a format this version does not know (never guess)."""
+    if "armybuilder" not in doc:
+        return  # hand-written lists may leave it out: the current format is meant
+    version = doc["armybuilder"]
+    if isinstance(version, int) and not isinstance(version, bool) and version in SUPPORTED_FORMAT_VERSIONS:
+        return
+    line, col = locate(doc, ["armybuilder"])
+    supported = ", ".join(str(v) for v in SUPPORTED_FORMAT_VERSIONS)
+    shown = str(version) if len(str(version)) <= 20 else str(version)[:20] + "…"
+    if isinstance(version, str):
+        shown = f"'{shown}' (a text, not a number)"
+    raise InputError.at(
+        f"list file format version {shown} is not supported (this armybuilder reads version {supported}); "
+        "a newer armybuilder may read it",
+        label,
+        line,
+        col,
+        "armybuilder",
+    )
+
+
 def load_list(path: str | Path) -> ListFile:
     p = Path(path)
-    return list_from_doc(load_document(p), str(p), p)
+    data = read_bytes(p)
+    lf = list_from_doc(parse_text(decode_text(data, str(p)), str(p)), str(p), p)
+    lf.disk_hash = content_digest(data)
+    return lf
 
 
 def parse_list(text: str, label: str = "<text>") -> ListFile:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .findings import Severity
+from .sanitize import visible
 from .system import Heading, KeyValues, Paragraph, Roster, Table
 
 #: column headings that hold a model count or a cost, in any of the three systems
@@ -22,8 +23,8 @@ _WIDTH = 72
 
 
 def _clean(text: object) -> str:
-    """One line of text: control characters and line breaks become spaces."""
-    return re.sub(r"[\x00-\x1f\x7f]+", " ", str(text)).strip()
+    """One line of text: line breaks become spaces, other controls visible escapes (sanitize)."""
+    return visible(re.sub(r"[\t\n\r]+", " ", str(text))).strip()
 
 
 def _find(columns: tuple[str, ...], names: set[str]) -> int | None:

@@ -21,10 +21,12 @@ from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.nodes import MappingNode, Node, SequenceNode
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from .errors import InputError, Problem
+from .textfile import LIST_FILE_LIMIT, _line_col_of_text, decode_text, read_text
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -35,55 +37,9 @@ SAFE_TAGS = frozenset(
     for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "binary")
 )
 
-LIST_FILE_LIMIT = 5 * 1024 * 1024
 CATALOGUE_FILE_LIMIT = 16 * 1024 * 1024
 MAX_DEPTH = 48
 MAX_EXPANDED_NODES = 200_000
-
-
-def _line_col_of_offset(data: bytes, offset: int) -> tuple[int, int]:
-    line = data.count(b"\n", 0, offset) + 1
-    start = data.rfind(b"\n", 0, offset) + 1
-    return line, offset - start + 1
-
-
-def decode_text(data: bytes, path: str) -> str:
-    """Decode UTF-8 text, refusing binary data with the position of the first bad byte."""
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        line, col = _line_col_of_offset(data, nul)
-        raise InputError.at("this is not a text file (it holds binary data)", path, line, col)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line, col = _line_col_of_offset(data, exc.start)
-        raise InputError.at(
-            "this is not a UTF-8 text file (invalid byte sequence)", path, line, col
-        ) from None
-    return text
-
-
-def read_text(path: str | Path, limit: int = LIST_FILE_LIMIT) -> str:
-    """Read a user's text file with a size limit, turning OS errors into InputError."""
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > limit:
-            raise InputError.at(
-                f"the file is {size / 1_048_576:.1f} MiB; files over "
-                f"{limit / 1_048_576:.0f} MiB are refused",
-                p,
-            )
-        data = p.read_bytes()
-    except IsADirectoryError:
-        raise InputError.at("this is a folder, not a file", p) from None
-    except FileNotFoundError:
-        raise InputError.at("no such file", p) from None
-    except PermissionError:
-        raise InputError.at("permission denied", p) from None
-    except OSError as exc:
-        raise InputError.at(f"cannot read the file ({exc.strerror or exc})", p) from None
-    return decode_text(data, str(p))
 
 
 def _node_mark(node: Node) -> tuple[int, int]:
@@ -147,7 +103,17 @@ def _children(node: Node) -> Iterable[Node]:
         yield from node.value
 
 
-def _yaml_error(exc: YAMLError, path: str) -> InputError:
+def _yaml_error(exc: YAMLError, path: str, text: str = "") -> InputError:
+    if isinstance(exc, ReaderError):
+        line, col = _line_col_of_text(text, exc.position) if text else (None, None)
+        char = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "?")
+        return InputError.at(
+            f"the character U+{char:04X} is not allowed in a YAML file (a control character); "
+            "inside double quotes write it as an escape, e.g. \\x1b",
+            path,
+            line,
+            col,
+        )
     if isinstance(exc, MarkedYAMLError) and exc.problem_mark is not None:
         mark = exc.problem_mark
         problem = exc.problem or "invalid YAML"
@@ -166,7 +132,11 @@ def _round_trip_yaml() -> YAML:
 
 def parse_text(text: str, path: str) -> Any:
     """Parse text round-trip after the safety checks; returns CommentedMap/Seq/scalars."""
+    line, col = _too_deep_position(text)
+    if line is not None:
+        raise InputError.at(f"values are nested more than {MAX_DEPTH} levels deep", path, line, col)
     yaml = _round_trip_yaml()
+    node: Node | None = None
     try:
         node = yaml.compose(text)
         if node is None:
@@ -176,45 +146,98 @@ def parse_text(text: str, path: str) -> Any:
     except InputError:
         raise
     except YAMLError as exc:
-        raise _yaml_error(exc, path) from None
+        raise _yaml_error(exc, path, text) from None
     except RecursionError:
         line, col = _too_deep_position(text)
         raise InputError.at(f"values are nested more than {MAX_DEPTH} levels deep", path, line, col) from None
-    except (ValueError, TypeError, IndexError, OverflowError) as exc:
+    except (ValueError, TypeError, IndexError, OverflowError):
         # e.g. a timestamp out of range, or "-_", which ruamel reads as an integer and
         # then fails to construct: a broken value, never a traceback.
-        raise InputError.at(f"invalid value: {exc}", path) from None
+        raise _bad_scalar(node, path) from None
+
+
+def _bad_scalar(root: Node | None, path: str) -> InputError:
+    """Find the scalar that cannot be built (only on that error path) and say where it is."""
+    yaml = _round_trip_yaml()  # the failed constructor keeps the broken node marked as in progress
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ScalarNode):
+            value = str(node.value)
+            digits = sum(ch.isdigit() for ch in value)
+            line, col = _node_mark(node)
+            if digits > 4000:
+                return InputError.at(
+                    f"a number with {digits} digits is far too long to be a value here", path, line, col
+                )
+            try:
+                yaml.constructor.construct_object(node, deep=True)
+            except (ValueError, TypeError, IndexError, OverflowError, YAMLError):
+                shown = value if len(value) <= 40 else value[:40] + "…"
+                return InputError.at(f"'{shown}' is not a valid value (a malformed number or date?)", path, line, col)
+        else:
+            stack.extend(reversed(list(_children(node))))
+    return InputError.at("a value of the file cannot be read (a malformed number or date?)", path)
+
+
+_BLOCK_SCALAR = re.compile(r"(?:^|[\s:\-?])[|>][0-9+\-]*\s*(?:#.*)?$")
 
 
 def _too_deep_position(text: str) -> tuple[int | None, int | None]:
-    """Where nesting first passes MAX_DEPTH, found without the parser.
+    """Where nesting first passes MAX_DEPTH, else (None, None); found without the parser.
 
-    The composer recurses once per level, so a document nested thousands of levels deep
-    fails before any position is known; a scan of flow brackets (the usual shape of such
-    files) and, failing that, of indentation still lets the error point at a place.
+    Run before parsing: ruamel composes recursively, and a document nested thousands
+    of levels deep costs seconds before it fails with RecursionError (or takes the
+    scanner quadratic time on flow brackets).  This linear scan bounds the depth from
+    above closely enough for real files: flow brackets are counted outside quoted
+    scalars, comments and block scalars; block nesting is the stack of indentations
+    plus the compact ``- - x`` entries on a line.  The exact depth is still checked
+    on the nodes afterwards (:func:`check_nodes`).
     """
-    depth = 0
+    flow = 0
     quote = ""
+    indents: list[int] = []
+    block_scalar_indent: int | None = None  # inside ``|`` / ``>`` content deeper than this
     for line_no, line in enumerate(text.splitlines(), 1):
+        stripped = line.lstrip(" ")
+        indent = len(line) - len(stripped)
+        if block_scalar_indent is not None:
+            if not stripped or indent > block_scalar_indent:
+                continue
+            block_scalar_indent = None
+        if not quote and not flow:
+            if not stripped or stripped.startswith("#"):
+                continue
+            while indents and indents[-1] > indent:
+                indents.pop()
+            if not indents or indents[-1] < indent:
+                indents.append(indent)
+            dashes = 0
+            rest = stripped
+            while rest[:2] in ("- ", "? ") or rest in ("-", "?"):
+                dashes += 1
+                rest = rest[2:].lstrip(" ")
+            if len(indents) + dashes > MAX_DEPTH:
+                return line_no, indent + 2 * dashes + 1
+        previous = " "
         for col, char in enumerate(line, 1):
             if quote:
                 if char == quote:
                     quote = ""
-            elif char in "'\"":
+            elif char in "'\"" and previous in " \t[{,:":
                 quote = char
-            elif char == "#":
+            elif char == "#" and previous in " \t":
                 break
             elif char in "[{":
-                depth += 1
-                if depth > MAX_DEPTH:
+                flow += 1
+                if flow + len(indents) > MAX_DEPTH:
                     return line_no, col
             elif char in "]}":
-                depth = max(0, depth - 1)
-    deepest = max(
-        ((len(line) - len(line.lstrip(" -")), n) for n, line in enumerate(text.splitlines(), 1)),
-        default=(0, 0),
-    )
-    return (deepest[1], deepest[0] + 1) if deepest[1] else (None, None)
+                flow = max(0, flow - 1)
+            previous = char
+        if not quote and not flow and _BLOCK_SCALAR.search(line):
+            block_scalar_indent = indent
+    return None, None
 
 
 def load_document(path: str | Path, limit: int = LIST_FILE_LIMIT) -> Any:
@@ -256,10 +279,10 @@ def locate(doc: Any, loc: Sequence[str | int]) -> tuple[int | None, int | None]:
     col: int | None = None
     node = doc
     for part in loc:
-        if isinstance(node, CommentedMap) and isinstance(part, str) and part in node:
+        if isinstance(node, CommentedMap) and part in node:  # a key, even a non-string one
             try:
                 child = node[part]
-                if isinstance(child, (CommentedMap, CommentedSeq)):
+                if isinstance(child, (CommentedMap, CommentedSeq)) or not isinstance(part, str):
                     ln, cl = node.lc.key(part)
                 else:
                     ln, cl = node.lc.value(part)

@@ -44,7 +44,7 @@ class ArmyBuilderApp(App):
         session: Session | None = None,
         *,
         store: Store | None = None,
-        recovery_delay: float = 3.0,
+        recovery_delay: float = 0.3,
         export_dir: Path | None = None,
         offer_recovery: bool = True,
     ) -> None:
@@ -55,6 +55,12 @@ class ArmyBuilderApp(App):
         self.export_dir = export_dir or Path("exports")
         self.paper = "A4"
         self.offer_recovery = offer_recovery
+
+    def notify(self, message: str, *, title: str = "", **options) -> None:  # type: ignore[override]
+        """Every notification passes the sanitiser: error texts quote ids from the file."""
+        from armybuilder.core.sanitize import visible_lines
+
+        super().notify(visible_lines(message), title=visible_lines(title), **options)
 
     def _write_all_recoveries(self) -> None:
         from .screens.editor import EditorScreen
@@ -87,8 +93,25 @@ class ArmyBuilderApp(App):
         if self.initial is not None:
             session, self.initial = self.initial, None
             self._open_with_recovery_check(session)
+            self._mention_other_recoveries(session)
         else:
             self.show_home()
+
+    def _mention_other_recoveries(self, session: Session) -> None:
+        """Opened on one list: unsaved copies of *other* lists are announced, never hidden."""
+        if not self.offer_recovery:
+            return
+        mine = str(session.path.resolve()) if session.path else None
+        others = [r for r in self.store.recoveries() if r.path != mine and r.session != session.session_id]
+        if others:
+            self.notify(
+                f"{len(others)} unsaved {'copy' if len(others) == 1 else 'copies'} of other lists, left by "
+                "editors that did not close: close this list (home screen) to recover them",
+                title="unsaved work",
+                severity="warning",
+                timeout=12,
+                markup=False,
+            )
 
     def show_home(self) -> None:
         from .screens.home import HomeScreen
@@ -113,18 +136,29 @@ class ArmyBuilderApp(App):
             session.store = self.store
         self.push_screen(EditorScreen(session, self.recovery_delay))
 
-    def _open_with_recovery_check(self, session: Session) -> None:
-        """If an earlier editor died with unsaved changes to this file, offer them."""
-        recovery = self.store.recovery_for(session.path) if (self.offer_recovery and session.path) else None
-        if recovery is None:
+    def _open_with_recovery_check(self, session: Session, skipped: frozenset[str] = frozenset()) -> None:
+        """Offer, one after the other, every copy of this file left by an editor that died.
+
+        Each editor session keeps its own copy, so two crashed editors on one file leave
+        two copies: both are offered (newest first), none is lost.
+        """
+        found = (
+            [r for r in self.store.recoveries_for(session.path, exclude=session.session_id) if r.key not in skipped]
+            if (self.offer_recovery and session.path)
+            else []
+        )
+        if not found:
             self.open_session(session)
             return
+        recovery = found[0]
         from .screens.modals import Confirm
 
         body = Text()
         body.append("An editor closed without saving changes to\n")
         body.append(str(session.path), style="bold")
         body.append(f"\n(recovery copy written {recovery.when}).\n\nRecover those changes? They stay unsaved until you save.")
+        if len(found) > 1:
+            body.append(f"\n\n{len(found) - 1} more unsaved copies of this file follow (also listed on the home screen).")
 
         def chosen(key: str | None) -> None:
             if key == "recover":
@@ -132,7 +166,7 @@ class ArmyBuilderApp(App):
             else:
                 if key == "discard":
                     self.store.discard_recovery(recovery.key)
-                self.open_session(session)
+                self._open_with_recovery_check(session, skipped | {recovery.key})
 
         self.push_screen(
             Confirm(
@@ -169,13 +203,14 @@ class ArmyBuilderApp(App):
 
     def recover(self, recovery: Recovery) -> None:
         try:
-            session = open_recovery(recovery.file, Path(recovery.path) if recovery.path else None, self.store)
+            session = open_recovery(recovery.file, Path(recovery.path) if recovery.path else None, self.store, recovery.base)
             session.catalogue_check()
         except (InputError, OSError) as exc:
             self.notify(f"the recovery copy is unreadable: {exc}", severity="error", markup=False)
             return
         session.recovery_key = recovery.key  # keep writing into the same slot until saved
         session.owns_recovery = True
+        self.store.claim_recovery(recovery.key, session.session_id)  # now a live editor's copy
         self.open_session(session)
         self.notify("recovered unsaved changes: ctrl+s to save them", timeout=8)
 

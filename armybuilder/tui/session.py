@@ -7,6 +7,7 @@ previous one is pushed on the undo stack, so undo is a pointer move, never a re-
 
 from __future__ import annotations
 
+import threading
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
-from armybuilder.core.atomic import atomic_write_text
+from armybuilder.core.atomic import atomic_write_bytes, content_digest
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.errors import InputError
 from armybuilder.core.findings import Finding, sort_findings
@@ -24,9 +25,11 @@ from armybuilder.core.lists import (
     list_from_doc,
     load_list,
     new_list_file,
+    same_file,
     written_content,
 )
 from armybuilder.core.system import ArmyListBase, GameSystem
+from armybuilder.core.textfile import read_bytes
 from armybuilder.core.upgrade import newer_version, newer_version_finding
 from armybuilder.core.yamlio import decode_text, dump_document, merge_into, new_document, parse_text
 
@@ -58,6 +61,9 @@ class Session:
         # True once the copy in our slot is ours (written by us, or the one we recovered);
         # a crash copy the player chose to keep for later is never deleted behind his back
         self.owns_recovery = False
+        # render() merges into the round-trip document: the recovery writer (a worker
+        # thread) and a save must not do it at the same time
+        self._render_lock = threading.RLock()
         self._findings_cache: tuple[ArmyListBase, list[Finding]] | None = None
 
     # -- derived ---------------------------------------------------------------------
@@ -151,47 +157,82 @@ class Session:
         """
         return written_content(self.army, self.listfile.doc)
 
-    def render(self) -> str:
+    def render(self, army: ArmyListBase | None = None) -> str:
         """The YAML text of the current list (the user's comments and layout kept)."""
-        self.listfile.army = self.army
-        doc = self.listfile.doc
-        if isinstance(doc, CommentedMap):
-            merge_into(doc, self.content())
-        else:
-            self.listfile.doc = new_document(self.content(), HEADER)
-        return dump_document(self.listfile.doc)
+        with self._render_lock:
+            army = army if army is not None else self.army
+            self.listfile.army = army
+            doc = self.listfile.doc
+            content = written_content(army, doc)
+            if isinstance(doc, CommentedMap):
+                merge_into(doc, content)
+            else:
+                self.listfile.doc = new_document(content, HEADER)
+            return dump_document(self.listfile.doc)
 
-    def save(self, path: Path | None = None) -> Path:
-        """Atomic save; the recovery copy is dropped once the list is safely on disk."""
-        old_key = self.recovery_key
-        target = Path(path) if path is not None else self.listfile.path
-        if target is None:
-            raise InputError.at("this list has no file name yet")
-        atomic_write_text(target, self.render())
-        self.listfile.path = target
-        self.saved_army = self.army
-        if self.store is not None:
-            if self.owns_recovery:
-                self.store.discard_recovery(old_key)
-            self.store.remember(target, self.army.name, self.system.id)
-        self.owns_recovery = False
-        self.recovery_key = Store.recovery_key(target, self.session_id)
-        return target
+    def save(self, path: Path | None = None, *, overwrite: bool = False) -> Path:
+        """Atomic save; the recovery copy is dropped once the list is safely on disk.
+
+        Saving to the list's own file refuses (``SaveConflict``) when the file changed
+        since it was read or last saved, unless ``overwrite``: the editor then asks
+        whether to reload, overwrite or save elsewhere.
+        """
+        with self._render_lock:
+            old_key = self.recovery_key
+            target = Path(path) if path is not None else self.listfile.path
+            if target is None:
+                raise InputError.at("this list has no file name yet")
+            army = self.army
+            data = self.render(army).encode("utf-8")
+            checked = not overwrite and same_file(target, self.listfile.path)
+            atomic_write_bytes(target, data, self.listfile.disk_hash if checked else None)
+            self.listfile.path = target
+            self.listfile.disk_hash = content_digest(data)
+            self.saved_army = army
+            if self.store is not None:
+                if self.owns_recovery:
+                    self.store.discard_recovery(old_key)
+                self.store.remember(target, army.name, self.system.id)
+            self.owns_recovery = False
+            self.recovery_key = Store.recovery_key(target, self.session_id)
+            return target
+
+    def reload(self) -> None:
+        """Take the file as it is on disk now; the edits made here stay undoable (ctrl+z)."""
+        if self.listfile.path is None:
+            raise InputError.at("this list has no file to reload")
+        fresh = load_list(self.listfile.path)
+        with self._render_lock:
+            self.listfile.doc = fresh.doc
+            self.listfile.disk_hash = fresh.disk_hash
+            self.replace(fresh.army)
+            self.saved_army = fresh.army
+            self.listfile.army = fresh.army
 
     def write_recovery(self) -> Path | None:
-        """Write the unsaved state to the recovery folder (nothing if clean)."""
+        """Write the unsaved state to this session's recovery copy (nothing if clean).
+
+        Safe to call from a worker thread: the list models are immutable values and
+        the document is only touched under the render lock.
+        """
         if self.store is None:
             return None
-        if not self.dirty:
-            self.discard_recovery()
-            return None
-        self.owns_recovery = True
-        return self.store.write_recovery(self.recovery_key, self.render(), self.path, self.army.name, self.system.id)
+        with self._render_lock:
+            if not self.dirty:
+                self.discard_recovery()
+                return None
+            army = self.army
+            self.owns_recovery = True
+            return self.store.write_recovery(
+                self.recovery_key, self.render(army), self.path, army.name, self.system.id, self.session_id,
+                self.listfile.disk_hash,
+            )
 
     def discard_recovery(self) -> None:
-        if self.store is not None and self.owns_recovery:
-            self.store.discard_recovery(self.recovery_key)
-            self.owns_recovery = False
+        with self._render_lock:
+            if self.store is not None and self.owns_recovery:
+                self.store.discard_recovery(self.recovery_key)
+                self.owns_recovery = False
 
 
 # --------------------------------------------------------------------------- opening
@@ -210,10 +251,15 @@ def open_text(text: str, label: str, path: Path | None, store: Store | None = No
     return Session(lf, store, suggested_name=Path(label).name if label.endswith((".yaml", ".yml")) else "")
 
 
-def open_recovery(recovery_file: Path, path: Path | None, store: Store | None = None) -> Session:
-    """The recovered state, unsaved (dirty) and bound to the list's own file."""
-    text = decode_text(recovery_file.read_bytes(), str(recovery_file))
+def open_recovery(recovery_file: Path, path: Path | None, store: Store | None = None, base: str | None = None) -> Session:
+    """The recovered state, unsaved (dirty) and bound to the list's own file.
+
+    ``base`` is the hash of the file the crashed editor had read: if the file changed
+    since (another editor saved it), saving the recovered list asks first.
+    """
+    text = decode_text(read_bytes(recovery_file), str(recovery_file))
     session = open_text(text, str(recovery_file), path, store)
+    session.listfile.disk_hash = base
     session.saved_army = None
     if path is not None and path.is_file():
         try:

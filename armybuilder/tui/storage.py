@@ -51,6 +51,9 @@ class Recovery:
     system: str
     written: float
     pid: int
+    session: str = ""  # the editing session that wrote it
+    started: float | None = None  # when that process started (tells a reused pid apart)
+    base: str | None = None  # content hash of the list file that session had read
 
     @property
     def when(self) -> str:
@@ -67,6 +70,29 @@ def _pid_alive(pid: int) -> bool:
     except OSError:  # exists but belongs to someone else
         return True
     return True
+
+
+def process_start(pid: int) -> float | None:
+    """When process ``pid`` started (clock ticks since boot), where the OS tells (Linux).
+
+    Recorded beside a recovery copy: after a crash the pid may be given to another
+    program, which must not make the copy look owned by a live editor forever.
+    """
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        return float(fields[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _owner_alive(pid: int, started: float | None) -> bool:
+    if not _pid_alive(pid):
+        return False
+    if started is None:
+        return True
+    now = process_start(pid)
+    return now is None or now == started
 
 
 class Store:
@@ -114,11 +140,17 @@ class Store:
 
     @staticmethod
     def recovery_key(path: Path | None, session: str) -> str:
-        """One recovery slot per list file (or per editor session for unsaved lists)."""
-        basis = str(Path(path).resolve()) if path is not None else f"untitled:{session}"
+        """One recovery slot per editing session and file.
+
+        Two editors on one file each keep their own copy: neither overwrites nor
+        deletes the other's, so a crash of one never costs the other's work.
+        """
+        basis = f"{Path(path).resolve() if path is not None else 'untitled'}\0{session}"
         return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:20]
 
-    def write_recovery(self, key: str, text: str, path: Path | None, name: str, system: str) -> Path:
+    def write_recovery(
+        self, key: str, text: str, path: Path | None, name: str, system: str, session: str = "", base: str | None = None
+    ) -> Path:
         folder = self.recovery_dir
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{key}.yaml"
@@ -129,9 +161,23 @@ class Store:
             "system": system,
             "written": time.time(),
             "pid": os.getpid(),
+            "started": process_start(os.getpid()),
+            "session": session,
+            "base": base,
         }
         self._write_json(folder / f"{key}.json", meta)
         return target
+
+    def claim_recovery(self, key: str, session: str) -> None:
+        """Mark an orphaned copy as now owned by this process (the player recovered it)."""
+        meta_file = self.recovery_dir / f"{key}.json"
+        try:
+            meta = json.loads(meta_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if isinstance(meta, dict):
+            meta.update(pid=os.getpid(), started=process_start(os.getpid()), session=session)
+            self._write_json(meta_file, meta)
 
     def discard_recovery(self, key: str) -> None:
         for suffix in (".yaml", ".json"):
@@ -162,20 +208,29 @@ class Store:
                     str(meta.get("system", "")),
                     float(meta.get("written", 0)),
                     int(meta.get("pid", 0)),
+                    str(meta.get("session") or ""),
+                    float(meta["started"]) if meta.get("started") is not None else None,
+                    str(meta["base"]) if meta.get("base") else None,
                 )
             except (OSError, ValueError, TypeError):
                 continue
             if not file.is_file():
                 continue
-            if not include_live and item.pid != os.getpid() and _pid_alive(item.pid):
+            if not include_live and item.pid != os.getpid() and _owner_alive(item.pid, item.started):
                 continue
             out.append(item)
         out.sort(key=lambda r: r.written, reverse=True)
         return out
 
-    def recovery_for(self, path: Path) -> Recovery | None:
+    def recovery_for(self, path: Path, exclude: str = "") -> Recovery | None:
+        """The newest copy of ``path`` left by a dead session (``exclude``: a session id)."""
+        found = self.recoveries_for(path, exclude)
+        return found[0] if found else None
+
+    def recoveries_for(self, path: Path, exclude: str = "") -> list[Recovery]:
+        """Every copy of ``path`` left by a dead editor, newest first."""
         resolved = str(Path(path).resolve())
-        return next((r for r in self.recoveries() if r.path == resolved), None)
+        return [r for r in self.recoveries() if r.path == resolved and (not exclude or r.session != exclude)]
 
     # -- helpers -----------------------------------------------------------------
 

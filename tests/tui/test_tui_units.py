@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+import json
 from pathlib import Path
 
 from hypothesis import given
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from armybuilder.core.system import BrowserEntry, EntryRef
 from armybuilder.tui.app import _is_bundled
 from armybuilder.tui.screens.editor import ancestors
-from armybuilder.tui.storage import Store
+from armybuilder.tui.storage import Store, process_start
 from armybuilder.tui.widgets.panels import filter_entries, parse_query
 
 
@@ -73,9 +73,16 @@ def test_recovery_copies_of_live_editors_are_not_offered(tmp_path):
     store.write_recovery(key, "text", tmp_path / "l.yaml", "L", "ragnarok2")
     assert [r.key for r in store.recoveries()] == [key]  # this process counts as gone
     meta = store.recovery_dir / f"{key}.json"
-    meta.write_text(meta.read_text().replace(f'"pid": {os.getpid()}', '"pid": 1'), encoding="utf-8")
+    data = json.loads(meta.read_text())
+    data.update(pid=1, started=process_start(1))
+    meta.write_text(json.dumps(data), encoding="utf-8")
     assert store.recoveries() == []  # pid 1 is alive: another editor owns it
     assert [r.key for r in store.recoveries(include_live=True)] == [key]
+    if process_start(1) is not None:
+        # the pid was given to another program after the editor died: the copy is orphaned
+        data.update(started=process_start(1) + 1)
+        meta.write_text(json.dumps(data), encoding="utf-8")
+        assert [r.key for r in store.recoveries()] == [key]
     store.discard_recovery(key)
     assert store.recoveries(include_live=True) == []
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import threading
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -21,6 +22,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Tree
 
+from armybuilder.core.atomic import SaveConflict
 from armybuilder.core.errors import InputError
 from armybuilder.core.findings import Finding
 from armybuilder.core.paths import ancestors
@@ -67,11 +69,14 @@ class EditorScreen(Screen):
         Binding("f3", "focus_findings", "Findings", show=False, tooltip="go to the findings"),
     ]
 
-    def __init__(self, session: Session, recovery_delay: float = 3.0) -> None:
+    def __init__(self, session: Session, recovery_delay: float = 0.3) -> None:
         super().__init__()
         self.session = session
         self.recovery_delay = recovery_delay
         self._recovery_timer: Timer | None = None
+        self._recovery_lock = threading.Lock()
+        self._recovery_running = False  # a worker thread is writing the copy
+        self._recovery_again = False  # an edit came while it was writing
         self._browser_version: str | None = None
         self.last_findings: list[Finding] = []
         self._done: list[str] = []  # what each undo step undoes, in the session's order
@@ -228,17 +233,37 @@ class EditorScreen(Screen):
         self.schedule_recovery()
 
     def schedule_recovery(self) -> None:
-        """Debounced: the recovery copy is written a few seconds after the last edit."""
-        if self._recovery_timer is not None:
-            self._recovery_timer.stop()
-        self._recovery_timer = self.set_timer(self.recovery_delay, self.write_recovery)
+        """Coalesced: one copy ``recovery_delay`` after the first edit of a burst.
+
+        Not a debounce: a player editing without pause still gets a copy written every
+        ``recovery_delay`` seconds, so a kill -9 loses at most that much.
+        """
+        if self._recovery_timer is None:
+            self._recovery_timer = self.set_timer(self.recovery_delay, self.write_recovery)
 
     def write_recovery(self) -> None:
+        """Hand the write to a worker thread (rendering a big list takes a while)."""
         self._recovery_timer = None
-        try:
-            self.session.write_recovery()
-        except (InputError, OSError) as exc:
-            self.notify(f"could not write the recovery copy: {exc}", severity="warning", markup=False)
+        with self._recovery_lock:
+            if self._recovery_running:
+                self._recovery_again = True  # the running worker writes once more
+                return
+            self._recovery_running = True
+        self.run_worker(self._recovery_worker, thread=True, group="recovery", exit_on_error=False)
+
+    def _recovery_worker(self) -> None:
+        while True:
+            try:
+                self.session.write_recovery()
+            except (InputError, OSError) as exc:
+                self.app.call_from_thread(
+                    self.notify, f"could not write the recovery copy: {exc}", severity="warning", markup=False
+                )
+            with self._recovery_lock:
+                if not self._recovery_again:
+                    self._recovery_running = False
+                    return
+                self._recovery_again = False
 
     # -- events --------------------------------------------------------------------
 
@@ -490,21 +515,81 @@ class EditorScreen(Screen):
                     path.parent.mkdir(parents=True, exist_ok=True)  # the documented default folder
                 if not path.parent.is_dir():
                     return f"no folder {path.parent}"
-                if path.exists():
-                    return f"{path} exists already; choose another name"
                 return None
 
             def chosen(path: Path | None) -> None:
                 if path is not None:
-                    self._save_to(path, then)
+                    self._save_as(path, then)
 
             self.app.push_screen(PathPrompt("Save the list as", default, check), chosen)
             return
         self._save_to(None, then)
 
-    def _save_to(self, path: Path | None, then: Callable[[], None] | None = None) -> None:
+    def _save_as(self, path: Path, then: Callable[[], None] | None = None) -> None:
+        """Save under ``path``, asking first if that replaces another existing file."""
+        from armybuilder.core.lists import same_file
+
+        if not (path.exists() or path.is_symlink()) or same_file(path, self.session.path):
+            self._save_to(path, then)
+            return
+        body = Text()
+        body.append(str(path), style="bold")
+        body.append(" exists already. Replace it with this list?")
+
+        def chosen(key: str | None) -> None:
+            if key == "replace":
+                self._save_to(path, then, overwrite=True)
+            elif key == "other":
+                self.action_save_as()
+
+        self.app.push_screen(
+            Confirm("Replace the file?", body, (("cancel", "Cancel", "primary"), ("replace", "Replace it", "error"), ("other", "Another name…", "default"))),
+            chosen,
+        )
+
+    def _ask_conflict(self, exc: SaveConflict, then: Callable[[], None] | None) -> None:
+        """The file changed since it was read: reload it, overwrite it, or save elsewhere."""
+        body = Text()
+        body.append(str(exc))
+        body.append(
+            "\n\nReload: take the file as it is now (your edits stay in undo, ctrl+z)."
+            "\nOverwrite: replace it with your list (the other changes are lost)."
+            "\nSave elsewhere: keep both."
+        )
+
+        def chosen(key: str | None) -> None:
+            if key == "reload":
+                self.action_reload()
+            elif key == "overwrite":
+                self._save_to(None, then, overwrite=True)
+            elif key == "elsewhere":
+                self.action_save_as()
+
+        self.app.push_screen(
+            Confirm(
+                "The file changed on disk",
+                body,
+                (("elsewhere", "Save elsewhere…", "primary"), ("reload", "Reload", "default"),
+                 ("overwrite", "Overwrite", "error"), ("cancel", "Cancel", "default")),
+            ),
+            chosen,
+        )
+
+    def action_reload(self) -> None:
         try:
-            target = self.session.save(path)
+            self.session.reload()
+        except InputError as exc:
+            self.notify(str(exc), title="cannot reload", severity="error", markup=False)
+            return
+        self.refresh_all(self.session.selected)
+        self.notify("reloaded from disk (ctrl+z brings your edits back)", markup=False)
+
+    def _save_to(self, path: Path | None, then: Callable[[], None] | None = None, overwrite: bool = False) -> None:
+        try:
+            target = self.session.save(path, overwrite=overwrite)
+        except SaveConflict as exc:
+            self._ask_conflict(exc, then)
+            return
         except InputError as exc:
             self.notify(str(exc), title="not saved", severity="error", markup=False)
             return
@@ -524,7 +609,7 @@ class EditorScreen(Screen):
 
         def chosen(path: Path | None) -> None:
             if path is not None:
-                self._save_to(path)
+                self._save_as(path)
 
         self.app.push_screen(PathPrompt("Save the list as", default, lambda p: None if p.parent.is_dir() else f"no folder {p.parent}"), chosen)
 
@@ -684,6 +769,7 @@ class EditorScreen(Screen):
         out: list[tuple[str, Callable[[], Any], str]] = [
             ("Save", self.action_save, "ctrl+s"),
             ("Save as…", self.action_save_as, "write the list to another file"),
+            ("Reload from disk", self.action_reload, "take the file as saved now (your edits stay in undo)"),
             ("Undo", self.action_undo, "ctrl+z"),
             ("Redo", self.action_redo, "ctrl+y"),
             ("Search the catalogue", self.action_search, "/"),

@@ -17,6 +17,8 @@ from armybuilder.core.registry import get_system, system_ids
 from armybuilder.core.system import GameSystem
 from armybuilder.tui import prefs
 
+from ..safe_text import safe_text
+
 
 def _load_systems() -> tuple[list[GameSystem], list[str]]:
     """Registered systems whose package and catalogue load, and a message for each that does not."""
@@ -123,7 +125,7 @@ class HomeScreen(Screen):
                 label = Text("  ↺ recover ")
                 label.append(r.name, style="bold")
                 label.append(f"  {r.path or '(never saved)'}  · {r.when}", style="dim")
-                options.append(Option(label, id=f"recover:{r.key}"))
+                options.append(Option(safe_text(label), id=f"recover:{r.key}"))
             options.append(None)
         options.append(Option(Text("＋ New list…", style="bold"), id="new"))
         options.append(Option(Text("📂 Open a file…"), id="open"))
@@ -135,9 +137,9 @@ class HomeScreen(Screen):
                 label = Text("  ")
                 label.append(r.name, style="bold")
                 label.append(f"  {r.path}", style="dim")
-                options.append(Option(label, id=f"recent:{i}"))
+                options.append(Option(safe_text(label), id=f"recent:{i}"))
         for problem in system_problems():  # a half-written system is shown, never skipped silently
-            options.append(Option(Text(f"⚠ {problem}", style="bold red"), disabled=True))
+            options.append(Option(safe_text(Text(f"⚠ {problem}", style="bold red")), disabled=True))
         samples = []
         for system in loadable_systems():
             for rel, _item in system.source.samples():

@@ -14,7 +14,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static, TextArea
 from textual.widgets.option_list import Option
 
+from armybuilder.core.sanitize import has_unsafe, visible, visible_lines
 from armybuilder.core.system import EditAction, Param
+
+from ..safe_text import safe_text
 
 
 def _choice_prompt(label: str, detail: str, refused: str = "") -> Text:
@@ -25,7 +28,7 @@ def _choice_prompt(label: str, detail: str, refused: str = "") -> Text:
     text = Text(label)
     if detail:
         text.append(f"  {detail}", style="dim")
-    return text
+    return safe_text(text)
 
 
 def choice_options(p: Param, show_all: bool) -> list[tuple[Text, int]]:
@@ -51,7 +54,7 @@ class Menu(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
+            yield Static(safe_text(Text(self.title_text, style="bold")), classes="dialog-title")
             if self.subtitle:
                 yield Static(Text(self.subtitle, style="dim"))
             yield OptionList(
@@ -81,12 +84,12 @@ class Confirm(ModalScreen[str | None]):
     def __init__(self, title: str, body: Text | str, buttons: Sequence[tuple[str, str, str]] = (("yes", "Yes", "primary"), ("no", "No", "default"))) -> None:
         super().__init__()
         self.title_text = title
-        self.body = body if isinstance(body, Text) else Text(body)
+        self.body = safe_text(body, lines=True)
         self.buttons = buttons
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
+            yield Static(safe_text(Text(self.title_text, style="bold")), classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
                 yield Static(self.body, markup=False)
             with Horizontal(classes="buttons"):
@@ -119,6 +122,9 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
         self.action = action
         self.preset = preset or {}
         self.check = check
+        # a text shown escaped (it holds control characters) → the value it stands for,
+        # so that applying the form unchanged keeps the exact text
+        self._escaped: dict[str, tuple[str, str]] = {}
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -155,6 +161,10 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
             return Select(options, id=wid, prompt=prompt, allow_blank=index is None, value=Select.NULL if index is None else index, compact=True)
         if p.kind == "bool":
             return Checkbox(p.label, bool(value), id=wid, compact=True)
+        if isinstance(value, str) and has_unsafe(value.replace("\n", "").replace("\t", "")):
+            shown = visible_lines(value) if "note" in p.name else visible(value)
+            self._escaped[p.name] = (shown, value)
+            value = shown
         if p.kind == "text" and "note" in p.name:
             area = TextArea(str(value or ""), id=wid)
             area.show_line_numbers = False
@@ -191,6 +201,9 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
                         out[p.name] = raw
                 else:
                     out[p.name] = widget.value
+        for name, (shown, original) in self._escaped.items():
+            if out.get(name) == shown:
+                out[name] = original
         return out
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -247,7 +260,7 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
         if self.check is not None:
             error = self.check(values)
             if error:
-                self.query_one("#form-error", Static).update(Text(error, style="bold red"))
+                self.query_one("#form-error", Static).update(safe_text(Text(error, style="bold red"), lines=True))
                 return
         self.dismiss(values)
 
@@ -272,7 +285,7 @@ class PathPrompt(ModalScreen[Path | None]):
         from textual.widgets import DirectoryTree
 
         with Vertical(classes="dialog tall" if self.browse else "dialog"):
-            yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
+            yield Static(safe_text(Text(self.title_text, style="bold")), classes="dialog-title")
             yield Input(self.default, placeholder="path/to/list.yaml", id="path", compact=True)
             if self.browse:
                 yield DirectoryTree(Path.cwd(), id="files")

@@ -34,6 +34,8 @@ from armybuilder.core.playtest import (
 from armybuilder.core.system import ArmyListBase, GameSystem
 from armybuilder.tui import prefs
 
+from ..safe_text import safe_text
+
 SELF = "\x00self"
 MAX_GAMES = 1_000_000
 
@@ -88,7 +90,7 @@ def summary_text(
         for u in units:
             text.append(f"{_cut(u.name, name_width):<{name_width}} {u.survival_rate:8.0%} {u.mean_eliminated:14.1f}\n")
     text.append("\n" + _cut(f"foes/game: enemy {unit} the unit eliminated or routed per game, on average", width) + "\n", style="dim")
-    return text
+    return safe_text(text, lines=True)
 
 
 def histogram_text(values: list[float], unit: str = "points", width: int = 30, bins: int = 10) -> Text:
@@ -143,7 +145,7 @@ class PlaytestScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pt-top"):
-            yield Static(Text(f"Playtest — {self.system.name}: {self.army.name}", style="bold"))
+            yield Static(safe_text(Text(f"Playtest — {self.system.name}: {self.army.name}", style="bold")))
             with Horizontal(classes="pt-row"):
                 yield Label("Opponent")
                 yield Select(self._opponent_choices(), id="pt-opponent", allow_blank=False, value=self._default_opponent(), compact=True)
@@ -202,7 +204,7 @@ class PlaytestScreen(Screen[None]):
         prefs.put("playtest", values, self._prefs_root())
 
     def _message(self, text: str, error: bool = False) -> None:
-        self.query_one("#pt-message", Static).update(Text(text, style="red" if error else ""))
+        self.query_one("#pt-message", Static).update(safe_text(Text(text, style="red" if error else ""), lines=True))
 
     def _int(self, widget_id: str, label: str, low: int, high: int) -> int:
         raw = self.query_one(widget_id, Input).value.strip()

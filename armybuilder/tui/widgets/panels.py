@@ -20,6 +20,8 @@ from armybuilder.core.findings import Finding, Severity
 from armybuilder.core.paths import ancestors
 from armybuilder.core.system import BrowserEntry, Detail, OutlineNode, StatusItem
 
+from ..safe_text import safe_text
+
 SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 SEVERITY_MARK = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "ℹ"}
 
@@ -104,7 +106,7 @@ def entry_prompt(e: BrowserEntry) -> Text:
     extra += [v for k, v in e.facets.items() if v and k in ("rank", "category") and v != e.kind]
     if extra:
         text.append("  " + " · ".join(extra), style="dim")
-    return text
+    return safe_text(text)
 
 
 class SearchBox(Input):
@@ -243,7 +245,7 @@ def node_label(node: OutlineNode) -> Text:
         text.append(f"  {fmt_cost(node.cost)}", style="green")
     if node.detail:
         text.append(f"  {node.detail}", style="dim")
-    return text
+    return safe_text(text)
 
 
 class ListTree(Tree[str]):
@@ -405,7 +407,7 @@ class DetailPane(VerticalScroll):
     shown: Text | None = None
 
     def show(self, content: Text | str) -> None:
-        text = content if isinstance(content, Text) else Text(content)
+        text = safe_text(content, lines=True)
         if self.shown is not None and text.plain == self.shown.plain and text.spans == self.shown.spans:
             return
         self.shown = text
@@ -434,6 +436,7 @@ class StatusBar(Static):
     shown: Text | None = None
 
     def show(self, text: Text) -> None:
+        text = safe_text(text)
         """Update only on change: an unchanged bar costs nothing to redraw."""
         if self.shown is not None and text.plain == self.shown.plain and text.spans == self.shown.spans:
             return
@@ -454,7 +457,7 @@ def finding_prompt(f: Finding, line: int | None = None, place: str = "") -> Text
     if f.where or line:
         where = place or f.where
         text.append(f"  — {where}" + (f", line {line}" if line else ""), style="dim")
-    return text
+    return safe_text(text)
 
 
 class FindingsList(OptionList):

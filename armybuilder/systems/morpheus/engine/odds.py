@@ -22,10 +22,10 @@ from .dice import (
 )
 
 PARAMETERS: tuple[Param, ...] = (
-    Param("attack", "Attacker's MA or RA", "int", help="MA (melee) or RA (ranged) of the attacker"),
-    Param("defense", "Target's DF", "int", help="DF of the target (MN for a Psi attack)"),
-    Param("strength", "Attack ST", "int", help="ST of the weapon or attack"),
-    Param("resistance", "Target's RS", "int", help="RS of the target, armour included (DR for Psi)"),
+    Param("attack", "Attacker's MA or RA", "int", minimum=0, maximum=30, help="MA (melee) or RA (ranged) of the attacker"),
+    Param("defense", "Target's DF", "int", minimum=0, maximum=30, help="DF of the target (MN for a Psi attack)"),
+    Param("strength", "Attack ST", "int", minimum=0, maximum=30, help="ST of the weapon or attack"),
+    Param("resistance", "Target's RS", "int", minimum=0, maximum=30, help="RS of the target, armour included (DR for Psi)"),
     Param("attacks", "Number of attacks", "int", default=1, minimum=1, maximum=60, help="e.g. 3 for Rapid Attack"),
     Param(
         "damage",
@@ -37,8 +37,8 @@ PARAMETERS: tuple[Param, ...] = (
     ),
     Param("charge", "Charge", "bool", default=False, help="Charge: +1 ST"),
     Param("overwhelm", "Overwhelm", "bool", default=False, help="Overwhelm: +1 MA and +1 ST"),
-    Param("attack_bonus", "Other attack modifier", "int", default=0, help="cover, prone, focus, distance... (+/-)"),
-    Param("strength_bonus", "Other ST modifier", "int", default=0, help="heavy cover, focus... (+/-)"),
+    Param("attack_bonus", "Other attack modifier", "int", default=0, minimum=-30, maximum=30, help="cover, prone, focus, distance... (+/-)"),
+    Param("strength_bonus", "Other ST modifier", "int", default=0, minimum=-30, maximum=30, help="heavy cover, focus... (+/-)"),
     Param("hp", "Target's HP", "int", default=0, minimum=0, maximum=99, help="if given, the chance to remove the target"),
 )
 

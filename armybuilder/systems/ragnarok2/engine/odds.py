@@ -17,13 +17,13 @@ from armybuilder.core.system import OddsResult, Param
 from .dice import R2_D1_COLUMNS, ContestColumn, attack_then_wounds, contest_column
 
 PARAMETERS: tuple[Param, ...] = (
-    Param("attack", "Attacker's ATT", "int", help="ATT of the attacking fighters"),
-    Param("defense", "Defender's DEF", "int", help="DEF of the attacked fighters"),
-    Param("strength", "Attacker's STR", "int", help="STR of the attacking fighters"),
-    Param("resistance", "Defender's RES", "int", help="RES of the attacked fighters"),
+    Param("attack", "Attacker's ATT", "int", minimum=0, maximum=30, help="ATT of the attacking fighters"),
+    Param("defense", "Defender's DEF", "int", minimum=0, maximum=30, help="DEF of the attacked fighters"),
+    Param("strength", "Attacker's STR", "int", minimum=0, maximum=30, help="STR of the attacking fighters"),
+    Param("resistance", "Defender's RES", "int", minimum=0, maximum=30, help="RES of the attacked fighters"),
     Param("dice", "Combat dice", "int", minimum=0, maximum=200, help="number of attack dice rolled"),
-    Param("attack_shift", "Attack column shift", "int", default=0, help="columns right (+) or left (-) for the attacks"),
-    Param("wound_shift", "Wound column shift", "int", default=0, help="columns right (+) or left (-) for the Wound rolls"),
+    Param("attack_shift", "Attack column shift", "int", default=0, minimum=-30, maximum=30, help="columns right (+) or left (-) for the attacks"),
+    Param("wound_shift", "Wound column shift", "int", default=0, minimum=-30, maximum=30, help="columns right (+) or left (-) for the Wound rolls"),
 )
 
 
