@@ -77,10 +77,10 @@ def _load(path: str):
 def _validate_one(path: Path) -> tuple[str, dict[str, Any], str]:
     """Validate one file: (status, JSON entry, text block); status is legal/invalid/unreadable."""
     from armybuilder.core.findings import is_legal
-    from armybuilder.core.lists import list_fingerprint
+    from armybuilder.core.lists import list_fingerprint, read_list
 
     try:
-        lf = _load(str(path))
+        lf = read_list(path)  # read-only: libyaml's fast path, the round trip's answers
         cat = lf.system.catalogue_for(lf.army)
         findings = lf.system.findings(lf.army, cat)
         points = lf.system.points(lf.army, cat)

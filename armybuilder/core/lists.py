@@ -13,23 +13,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml.comments import CommentedMap
-
 from .atomic import atomic_write_text
 from .catalog import Catalogue
 from .errors import InputError
+
+# locate() and validate_model() answer for round-trip documents and for the read-only
+# fast path's positioned ones; the round-trip machinery (ruamel) is imported by the
+# functions that edit or save, so `validate` never loads it.
+from .fastyaml import locate, validate_model
 from .fingerprint import fingerprint
 from .registry import get_system
 from .system import ArmyListBase, GameSystem
-from .yamlio import (
-    dump_document,
-    load_document,
-    locate,
-    merge_into,
-    new_document,
-    parse_text,
-    validate_model,
-)
 
 HEADER = "Army list for armybuilder: edit by hand or with `armybuilder edit`."
 
@@ -53,6 +47,10 @@ class ListFile:
 
     def render(self) -> str:
         """The YAML text this list would be saved as."""
+        from ruamel.yaml.comments import CommentedMap
+
+        from .yamlio import dump_document, merge_into, new_document
+
         if isinstance(self.doc, CommentedMap):
             merge_into(self.doc, written_content(self.army, self.doc))
         else:
@@ -156,11 +154,27 @@ def list_from_doc(doc: Any, label: str, path: Path | None) -> ListFile:
 
 
 def load_list(path: str | Path) -> ListFile:
+    from .yamlio import load_document
+
     p = Path(path)
     return list_from_doc(load_document(p), str(p), p)
 
 
+def read_list(path: str | Path) -> ListFile:
+    """A list file for reading only (``validate``): libyaml's fast path, same answers.
+
+    The document holds no comments or layout, so this list must not be saved; edit
+    and save through :func:`load_list`.
+    """
+    from .fastyaml import load_document as load_fast
+
+    p = Path(path)
+    return list_from_doc(load_fast(p), str(p), p)
+
+
 def parse_list(text: str, label: str = "<text>") -> ListFile:
+    from .yamlio import parse_text
+
     return list_from_doc(parse_text(text, label), label, None)
 
 
@@ -170,6 +184,8 @@ def new_list_file(army: ArmyListBase, path: Path | None = None) -> ListFile:
     The written keys then stay on later saves (``written_content``); fingerprints use
     the canonical content, so they do not depend on them.
     """
+    from .yamlio import new_document
+
     content = list_content(army)
     content.update({k: v for k, v in army.model_dump(mode="json").items() if k not in content})
     return ListFile(path, new_document(content, HEADER), get_system(army.system), army)
