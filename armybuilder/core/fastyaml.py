@@ -19,6 +19,7 @@ paths over the hostile corpus, the samples and generated documents.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -81,12 +82,19 @@ class PosSeq(list):
         self.positions: list[tuple[int, int]] = []
 
 
-# Characters ruamel's reader refuses, line breaks YAML 1.1 (libyaml) and ruamel's YAML
-# 1.2 scanner may read differently, and tabs (ruamel refuses some libyaml accepts):
-# any of them sends a file round-trip.
-_UNSURE_CHARS = re.compile(
-    "[^\x0a\x0d\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\ufeff]"
-)
+def _unsure_characters(text: str) -> bool:
+    """Characters the two parsers may read differently: go round-trip.
+
+    Everything but printable characters and CR/LF line breaks: control characters
+    and tabs (ruamel refuses some libyaml accepts), the breaks YAML 1.1 (libyaml)
+    and ruamel's YAML 1.2 scanner treat differently (NEL, LS, PS), byte-order marks
+    inside the text, no-break spaces, private-use and unassigned code points.
+    ``str.isprintable`` excludes all of them and runs in C (a regular expression
+    over these ranges cost more to compile than a file takes to parse).
+    """
+    return not text.replace("\n", "").replace("\r", "").isprintable()
+
+
 _BLOCK_HEADER = re.compile(r"[|>](?:[-+]?[1-9]?|[1-9][-+])(?: +#.*| *)")
 _NULLS = frozenset(("", "~", "null", "Null", "NULL"))
 _BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
@@ -94,7 +102,7 @@ _INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+")
 # Everything the YAML 1.2 resolver of ruamel could read as another type than a string
 # (int, float, timestamp, merge, value): such plain scalars go round-trip.
-_NOT_A_STRING = re.compile(
+_NOT_A_STRING_PATTERN = (
     r"""[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
     |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
     |[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?
@@ -106,9 +114,13 @@ _NOT_A_STRING = re.compile(
     |[-+]?0x[0-9a-fA-F_]+
     |<<
     |=
-    |[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:(?:[Tt]|[\ \t]+).*)?""",
-    re.X,
+    |[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:(?:[Tt]|[\ \t]+).*)?"""
 )
+
+
+@functools.cache
+def _not_a_string() -> re.Pattern[str]:
+    return re.compile(_NOT_A_STRING_PATTERN, re.X)
 
 
 def _plain(value: str) -> Any:
@@ -122,14 +134,14 @@ def _plain(value: str) -> Any:
         return int(value)
     if _FLOAT.fullmatch(value):
         return float(value)
-    if _NOT_A_STRING.fullmatch(value):
+    if value[0] in "-+.0123456789<=" and _not_a_string().fullmatch(value):
         raise _Fallback
     return value
 
 
 def _compose(text: str) -> Any:
     """The document as PosMap / PosSeq / scalars, or _Fallback."""
-    if _CParser is None or _UNSURE_CHARS.search(text):
+    if _CParser is None or _unsure_characters(text):
         raise _Fallback
     parser = _CParser(text)
     try:
