@@ -161,6 +161,15 @@ def _cli(*args: str) -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "armybuilder"]
 
 
+def meta_matrix_on_dask() -> tuple[float, bool, str]:
+    """The meta matrix with 2 local processes, then through a 2-worker Dask LocalCluster."""
+    from armybuilder.meta.bench import local_vs_cluster
+
+    t = local_vs_cluster()
+    note = f"{t['games']:,.0f} games: local {t['local']:.1f} s, cluster {t['cluster']:.1f} s (wall, 2 workers each)"
+    return t["ratio"], t["ratio"] <= 1.2, note
+
+
 def run_bench(quick: bool = False, as_json: bool = False) -> int:
     from armybuilder import bench_figures as bf
 
@@ -290,11 +299,11 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
 
             attempt(f"exact odds, {dice} dice: times faster than icepool", ">= 30×", "×", against_icepool)
 
-        for system_id, label, budget in (
-            ("ragnarok2", "playtest: Rag'Narok 2 battles per second per core", 1000),
-            ("rattle-and-rend", "playtest: Rattle and Rend games per second per core", None),
-            ("morpheus-ragnarok", "playtest: Morpheus Ragnarok games per second per core", None),
-        ):
+        from armybuilder.core.registry import all_systems
+
+        for system in all_systems():  # every registered system with a simulator, its own budget
+            system_id, budget = system.id, system.playtest_budget
+            label = f"playtest: {system.name} games per second per core"
 
             def games_per_second(system_id: str = system_id, budget: int | None = budget) -> tuple[float, bool | None, str]:
                 from armybuilder.core.playtest import run_playtest
@@ -349,6 +358,9 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
                 return Measured(peak, flat, note + ("" if first is None else f"; {peak / first.value:.2f}× the smaller run"))
 
             attempt(f"playtest: peak memory at {games:,} games", "flat", "MiB", memory)
+
+        if not quick:
+            attempt("meta: 10×10 matrix × 200 games, Dask LocalCluster / local", "<= 1.2x", "x", meta_matrix_on_dask)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if as_json:

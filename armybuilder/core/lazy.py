@@ -9,8 +9,7 @@ the module and imports it when an attribute is first read.
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
-from typing import Any, cast
+from typing import Any
 
 
 class _LazyModule:
@@ -28,6 +27,9 @@ class _LazyModule:
         return f"<lazy module {self._lazy_name!r}>"
 
 
-def lazy_module(name: str) -> ModuleType:
-    """A module object imported on first use (``importlib`` caches it after that)."""
-    return cast(ModuleType, _LazyModule(name))
+def lazy_module(name: str) -> Any:
+    """A module imported on first use (``importlib`` caches it after that).
+
+    Typed ``Any``: it stands for whatever protocol the attribute it fills declares.
+    """
+    return _LazyModule(name)
