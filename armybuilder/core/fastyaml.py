@@ -85,14 +85,17 @@ class PosSeq(list):
 def _unsure_characters(text: str) -> bool:
     """Characters the two parsers may read differently: go round-trip.
 
-    Everything but printable characters and CR/LF line breaks: control characters
+    Everything but printable characters and LF or CR LF line breaks: control characters
     and tabs (ruamel refuses some libyaml accepts), the breaks YAML 1.1 (libyaml)
     and ruamel's YAML 1.2 scanner treat differently (NEL, LS, PS), byte-order marks
     inside the text, no-break spaces, private-use and unassigned code points.
     ``str.isprintable`` excludes all of them and runs in C (a regular expression
     over these ranges cost more to compile than a file takes to parse).
     """
-    return not text.replace("\n", "").replace("\r", "").isprintable()
+    lines = text.replace("\r\n", "\n")
+    if "\r" in lines:  # a lone CR: the parsers break lines differently
+        return True
+    return not lines.replace("\n", "").isprintable()
 
 
 _BLOCK_HEADER = re.compile(r"[|>](?:[-+]?[1-9]?|[1-9][-+])(?: +#.*| *)")

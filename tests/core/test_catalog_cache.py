@@ -64,6 +64,11 @@ def test_schema_fingerprint_fixed_at_build_time_matches_the_model(system_id):
     model = get_system(system_id).catalog_model
     name = f"{model.__module__}.{model.__qualname__}"
     computed = catalog_cache.computed_schema_fingerprint(model)
+    if not model.__module__.startswith("armybuilder.systems."):
+        # a system outside the package (the tests' toy one): fingerprinted at run time
+        assert name not in catalog_cache.SCHEMA_FINGERPRINTS
+        assert catalog_cache.schema_fingerprint(model) == computed
+        return
     assert catalog_cache.SCHEMA_FINGERPRINTS.get(name) == computed, (
         f"the catalogue schema of {system_id} changed: set SCHEMA_FINGERPRINTS[{name!r}] "
         f"= {computed!r} in armybuilder/core/catalog_cache.py"
