@@ -1,7 +1,14 @@
 """``armybuilder bench``: the performance budgets of design.md, measured here and now.
 
 Budgets are measured, never asserted by timed tests: a loaded CI machine must not
-turn a green suite red.  Each figure is a median of several runs (fewer with --quick).
+turn a green suite red.  Each figure is the median of several repeats (fewer with
+--quick), printed with its budget and the spread of its repeats; whole-process
+figures are paired with a bare interpreter start in the same run.
+
+A figure taken while other programs compete for the cores means little, so the
+bench checks the machine around every figure: the load average per core, and a
+calibration loop whose wall time should equal its CPU time on a free core.  A
+figure measured on a busy machine (or whose repeats spread widely) says so.
 """
 
 from __future__ import annotations
@@ -15,8 +22,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from armybuilder.core.errors import InputError
@@ -30,17 +37,96 @@ class Figure:
     budget: str
     ok: bool | None
     note: str = ""
+    #: the repeats, in the figure's unit (the value is their median unless noted)
+    samples: list[float] = field(default_factory=list)
+    #: (max - min) / median of the repeats; None with fewer than two
+    spread: float | None = None
+    #: why the figure may not mean anything ("" when the machine was free)
+    busy: str = ""
 
 
-def _median_time(fn: Callable[[], object], repeat: int, number: int = 1) -> float:
+@dataclass
+class Measured:
+    """What a figure's measurement returns: value, verdict, note and its repeats."""
+
+    value: float
+    ok: bool | None
+    note: str = ""
+    samples: Sequence[float] = ()
+
+
+#: above this (max - min) / median, the repeats disagree too much to trust the median
+UNSTEADY_SPREAD = 0.5
+#: a calibration loop taking this much more wall time than CPU time: another program had the core
+STARVED_RATIO = 1.25
+
+
+def _spread(samples: Sequence[float]) -> float | None:
+    if len(samples) < 2:
+        return None
+    middle = statistics.median(samples)
+    return (max(samples) - min(samples)) / middle if middle else None
+
+
+def _calibration_ratio() -> float:
+    """Wall time over CPU time of a short pure-Python loop (1.0 on a free core)."""
+    ratios = []
+    for _ in range(3):
+        wall, cpu = time.perf_counter(), time.process_time()
+        total = 0
+        for i in range(150_000):
+            total += i * i
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        ratios.append(wall / cpu if cpu > 0 else 1.0)
+    return min(ratios)
+
+
+def machine_busy() -> str:
+    """Why the machine is too busy for timings to mean much, or "" when it is free."""
+    reasons = []
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0] / cores
+        if load > 1.0:
+            reasons.append(f"load {load:.1f} per core")
+    except OSError:
+        pass
+    ratio = _calibration_ratio()
+    if ratio > STARVED_RATIO:
+        reasons.append(f"calibration loop got {1 / ratio:.0%} of a core")
+    return ", ".join(reasons)
+
+
+def _times(fn: Callable[[], object], repeat: int, number: int = 1) -> list[float]:
+    """Seconds per call of ``fn`` (``number`` calls per repeat), one entry per repeat."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
         for _ in range(number):
             fn()
         times.append((time.perf_counter() - start) / number)
-    return statistics.median(times)
+    return times
 
+
+def _median_time(fn: Callable[[], object], repeat: int, number: int = 1) -> float:
+    return statistics.median(_times(fn, repeat, number))
+
+
+def _run(cmd: list[str], env: dict[str, str] | None = None) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, capture_output=True, check=False, env=env)
+    return time.perf_counter() - start
+
+
+def _paired(cmd: list[str], repeat: int, env: dict[str, str] | None = None) -> tuple[list[float], list[float]]:
+    """(command times, bare interpreter times), interleaved so both see the same load."""
+    bare = [sys.executable, "-c", "pass"]
+    _run(cmd, env)  # warm caches (catalogue cache, file system)
+    mine, base = [], []
+    for _ in range(repeat):
+        base.append(_run(bare, env))
+        mine.append(_run(cmd, env))
+    return mine, base
 
 def _sample(system_id: str):
     from armybuilder.core.lists import list_from_doc
@@ -85,80 +171,105 @@ def meta_matrix_on_dask() -> tuple[float, bool, str]:
 
 
 def run_bench(quick: bool = False, as_json: bool = False) -> int:
+    from armybuilder import bench_figures as bf
+
     figures: list[Figure] = []
     repeat = 3 if quick else 7
+    before = machine_busy()
+    if not as_json:
+        print(f"armybuilder bench{' --quick' if quick else ''}: medians of {repeat} repeats, spread = (max - min) / median; "
+              + (f"machine busy ({before}): figures marked 'busy' may mean little" if before else "machine free"), flush=True)
 
-    def attempt(what: str, budget: str, unit: str, fn: Callable[[], tuple[float, bool, str]]) -> None:
+    def attempt(what: str, budget: str, unit: str, fn: Callable[[], Measured | tuple[float, bool | None, str]]) -> None:
         try:
-            value, ok, note = fn()
-            figures.append(Figure(what, value, unit, budget, ok, note))
-        except (ImportError, LookupError, NotImplementedError, InputError, AttributeError) as exc:
+            measured = fn()
+            if not isinstance(measured, Measured):
+                measured = Measured(*measured)
+            samples = [float(s) for s in measured.samples]
+            figures.append(Figure(what, measured.value, unit, budget, measured.ok, measured.note, samples, _spread(samples)))
+        except (ImportError, LookupError, NotImplementedError, InputError, AttributeError, subprocess.CalledProcessError) as exc:
             figures.append(Figure(what, None, unit, budget, None, f"not measured: {exc}"))
+        f = figures[-1]
+        reasons = [r for r in (machine_busy(),) if r]
+        if f.spread is not None and f.spread > UNSTEADY_SPREAD:
+            reasons.append(f"repeats spread {f.spread:.0%}")
+        f.busy = "; ".join(reasons)
         if not as_json:
-            f = figures[-1]
             shown = "n/a" if f.value is None else f"{_three_digits(f.value)} {f.unit}"
             verdict = {True: "ok", False: "OVER BUDGET", None: "-"}[f.ok]
-            print(f"{f.what:<58} {shown:>14}  budget {f.budget:<12} {verdict}  {f.note}", flush=True)
+            spread = "" if f.spread is None else f"±{f.spread / 2:.0%}"
+            print(f"{f.what:<58} {shown:>14} {spread:>5}  budget {f.budget:<12} {verdict}  {f.note}", flush=True)
+            if f.busy:
+                print(f"{'':<58} {'':>14} {'':>5}  busy: {f.busy}; this figure may not mean anything", flush=True)
 
     tmp = Path(tempfile.mkdtemp(prefix="armybuilder-bench-"))
     try:
         lf, text, samples = _sample("ragnarok2")
         sample_path = tmp / "sample.yaml"
         sample_path.write_text(text, encoding="utf-8")
+        cli = _cli()
 
-        def validate_process() -> tuple[float, bool, str]:
-            cmd = _cli() + ["validate", str(sample_path)]
-            subprocess.run(cmd, capture_output=True, check=False)  # warm the parse cache
-            t = _median_time(lambda: subprocess.run(cmd, capture_output=True, check=False), repeat)
-            return t, t < 0.5, "whole process"
+        attempt("validate sample.yaml (whole process)", "< 0.5 s", "s",
+                lambda: bf.paired_process(cli + ["validate", str(sample_path)], 0.5, repeat))
+        attempt("validate sample.yaml against a bare interpreter start", "<= 6×", "×",
+                lambda: bf.ratio_to_bare(cli + ["validate", str(sample_path)], 6.0, repeat))
+        attempt("armybuilder --version (whole process)", "< 0.1 s", "s",
+                lambda: bf.paired_process(cli + ["--version"], 0.1, repeat))
+        attempt("armybuilder catalog list (whole process)", "< 0.1 s", "s",
+                lambda: bf.paired_process(cli + ["catalog", "list"], 0.1, repeat))
+        odds_cmd = cli + ["odds", "ragnarok2", *[f"--{k.replace('_', '-')}={v}" for k, v in {**bf.ODDS_PARAMS, "dice": 20}.items()]]
+        attempt("armybuilder odds ragnarok2, 20 dice (whole process)", "< 0.15 s", "s",
+                lambda: bf.paired_process(odds_cmd, 0.15, repeat))
+        attempt("load the cached Rag'Narok 2 catalogue", "< 10 ms", "ms",
+                lambda: bf.cached_catalogue_load("ragnarok2", repeat))
 
-        attempt("validate sample.yaml (whole process)", "< 0.5 s", "s", validate_process)
-
-        def validate_in_process() -> tuple[float, bool, str]:
+        def validate_in_process() -> Measured:
             cat = lf.system.catalogue_for(lf.army)
             lf.system.validate(lf.army, cat)
-            t = _median_time(lambda: lf.system.validate(lf.army, cat), repeat, 200)
-            return t * 1000, t < 0.0005, f"{lf.system.points(lf.army, cat).total:g} A.P. list"
+            times = [t * 1000 for t in _times(lambda: lf.system.validate(lf.army, cat), repeat, 200)]
+            value = statistics.median(times)
+            return Measured(value, value < 0.5, f"{lf.system.points(lf.army, cat).total:g} A.P. list", times)
 
         attempt("validate one 1000 A.P. Rag'Narok 2 list in-process", "< 0.5 ms", "ms", validate_in_process)
 
-        def validate_many() -> tuple[float, bool, str]:
+        def validate_many() -> Measured:
             folder = tmp / "many"
             folder.mkdir()
             sources = [item.read_text(encoding="utf-8") for _, item in samples]
             for i in range(1000):
                 (folder / f"list{i:04d}.yaml").write_text(sources[i % len(sources)], encoding="utf-8")
-            cmd = _cli() + ["validate", str(folder)]
-            t = _median_time(lambda: subprocess.run(cmd, capture_output=True, check=False), 1 if quick else 3)
-            return t, t < 5.0, "1,000 files, one command"
+            cmd = cli + ["validate", str(folder)]
+            times = _times(lambda: subprocess.run(cmd, capture_output=True, check=False), 2 if quick else 3)
+            value = statistics.median(times)
+            return Measured(value, value < 1.5, f"1,000 files, one command, {min(os.cpu_count() or 1, 4)} workers", times)
 
-        attempt("validate 1,000 list files", "< 5 s", "s", validate_many)
+        attempt("validate 1,000 list files", "< 1.5 s", "s", validate_many)
 
-        def tui_start() -> tuple[float, bool, str]:
+        def tui_start() -> Measured:
             from armybuilder.tui.bench import measure_startup
 
             t = measure_startup(repeat=repeat)
-            return t, t < 1.0, ""
+            return Measured(t, t < 0.5, "whole process to a drawn editor holding a sample")
 
-        attempt("TUI: start to a usable editor with a list", "< 1.0 s", "s", tui_start)
+        attempt("TUI: start to a usable editor with a list", "< 0.5 s", "s", tui_start)
 
-        def tui_edit() -> tuple[float, bool, str]:
+        def tui_edit() -> Measured:
             from armybuilder.tui.bench import measure_edit
 
             t = measure_edit(repeat=repeat)
-            return t * 1000, t < 0.05, ""
+            return Measured(t * 1000, t < 0.05)
 
         attempt("TUI: edit → points and findings updated", "< 50 ms", "ms", tui_edit)
 
-        def tui_keys() -> tuple[float, bool, str]:
+        def tui_keys() -> Measured:
             from armybuilder.tui.bench import measure_keys
 
             p50, p90, n = measure_keys(repeat=1 if quick else 2)
-            return p90 * 1000, p90 < 0.1, f"p50 {p50 * 1000:.0f} ms, p90 over {n} keys (CPU time)"
+            return Measured(p90 * 1000, p90 < 0.1, f"p50 {p50 * 1000:.0f} ms, p90 over {n} keys (CPU time)")
 
         attempt("TUI: key → repaint p90 (add, remove, undo, search, palette)", "< 100 ms", "ms", tui_keys)
 
-        def roster_pdf() -> tuple[float, bool, str]:
+        def roster_pdf() -> Measured:
             from armybuilder.core.lists import list_fingerprint
             from armybuilder.pdf.roster import write_roster
 
@@ -170,28 +281,31 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
                 write_roster(roster, lf.system.cards(lf.army, cat), out)
 
             once()
-            t = _median_time(once, repeat)
-            return t, t < 1.0, f"{out.stat().st_size // 1024} KiB"
+            times = _times(once, repeat)
+            value = statistics.median(times)
+            return Measured(value, value < 1.0, f"{out.stat().st_size // 1024} KiB", times)
 
         attempt("roster PDF with its reference cards", "< 1.0 s", "s", roster_pdf)
 
-        def odds() -> tuple[float, bool, str]:
-            system = lf.system
-            cat = system.catalogue()
-            params = {"attack": 5, "defense": 3, "strength": 6, "resistance": 5, "dice": 20, "attack_shift": 0, "wound_shift": 0, "json": False}
-            names = {p.name for p in system.odds_parameters()}
-            params = {k: v for k, v in params.items() if k in names}
-            system.odds(cat, params)
-            from armybuilder.systems.ragnarok2.engine.dice import clear_caches
-
-            def cold() -> None:
-                clear_caches(keep_single_die=True)  # measure the computation, not a cache hit
-                system.odds(cat, params)
-
-            t = _median_time(cold, repeat, 50)
-            return t * 1000, t < 0.001, "20 dice, attacks then wounds, caches cleared"
+        def odds() -> Measured:
+            times = [t * 1000 for t in bf._ours(lf.system, lf.system.catalogue(), 20, repeat)]
+            value = statistics.median(times)
+            return Measured(value, value < 1.0, "20 dice, attacks then wounds, caches cleared", times)
 
         attempt("exact odds of one Rag'Narok 2 combat (20 dice)", "< 1 ms", "ms", odds)
+
+        slow_icepool = False
+        for dice in ((5, 20) if quick else (5, 10, 20, 40, 60)):
+
+            def against_icepool(dice: int = dice) -> Measured:
+                nonlocal slow_icepool
+                if slow_icepool:
+                    raise LookupError("skipped: icepool took too long at fewer dice")
+                measured = bf.odds_against_icepool(dice, repeat, icepool_budget_s=20.0)
+                slow_icepool = "too slow" in measured.note
+                return measured
+
+            attempt(f"exact odds, {dice} dice: times faster than icepool", ">= 30×", "×", against_icepool)
 
         from armybuilder.core.registry import all_systems
 
@@ -263,6 +377,17 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
             return scaled, scaled < 10.0, f"{games} games on 2 workers" + (" (scaled to 10,000)" if games != 10000 else "")
 
         attempt("playtest: 10,000 Rag'Narok 2 games on 2 cores", "< 10 s", "s", ten_thousand)
+
+        for games in ((1_000, 10_000) if quick else (10_000, 100_000)):
+
+            def memory(games: int = games) -> Measured:
+                peak, note = bf.playtest_peak_memory(games, workers=min(2, os.cpu_count() or 1))
+                first = next((f for f in figures if f.what.startswith("playtest: peak memory") and f.value), None)
+                flat = None if first is None else peak <= first.value * 1.1 + 8
+                return Measured(peak, flat, note + ("" if first is None else f"; {peak / first.value:.2f}× the smaller run"))
+
+            attempt(f"playtest: peak memory at {games:,} games", "flat", "MiB", memory)
+
         if not quick:
             attempt("meta: 10×10 matrix × 200 games, Dask LocalCluster / local", "<= 1.2x", "x", meta_matrix_on_dask)
 
@@ -293,4 +418,9 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
         shutil.rmtree(tmp, ignore_errors=True)
     if as_json:
         print(json.dumps([f.__dict__ for f in figures], indent=2))
+    else:
+        noisy = [f for f in figures if f.busy]
+        if noisy:
+            print(f"{len(noisy)} of {len(figures)} figures were taken on a busy machine or spread widely; "
+                  "run the bench again on a quiet machine before trusting them", flush=True)
     return 0

@@ -16,8 +16,6 @@ Errata operations address values with a small path language::
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -26,18 +24,25 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
 
-import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from . import catalog_cache
+from .construct import NotConstructible, construct
 from .errors import InputError, Problem
 from .fingerprint import content_hash
-from .yamlio import CATALOGUE_FILE_LIMIT, decode_text, parse_text, to_plain, validation_problems
+
+# The YAML and schema machinery (ruamel, validation errors with positions) is imported
+# only when a catalogue is built from its files; a cached catalogue needs neither.
 
 
 class Strict(BaseModel):
-    """Base of every schema: unknown fields are errors, not silently ignored."""
+    """Base of every schema: unknown fields are errors, not silently ignored.
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    Validators are built on first use (``defer_build``): a command that reads a cached
+    catalogue never validates one, and should not pay for building its validator.
+    """
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 class Decision(Strict):
@@ -279,6 +284,7 @@ class CatalogueSource(Generic[C]):
         self._files: list[tuple[str, bytes]] | None = None
         self._resolved: dict[str, Catalogue[C]] = {}
         self._checked: dict[str, list[Problem]] = {}
+        self._key: str | None = None
 
     # -- raw files ----------------------------------------------------------
 
@@ -295,21 +301,49 @@ class CatalogueSource(Generic[C]):
         ]
 
     def _parse(self, rel: str, data: bytes) -> Any:
+        from .yamlio import CATALOGUE_FILE_LIMIT, decode_text, parse_text
+
         label = f"catalog/{self.system}/{rel}"
         if len(data) > CATALOGUE_FILE_LIMIT:
             raise InputError.at("catalogue file too large", label)
         return parse_text(decode_text(data, label), label)
 
-    @functools.cached_property
+    @property
     def manifest(self) -> Manifest:
+        return self._index[0]
+
+    @property
+    def errata(self) -> list[tuple[str, Erratum]]:
+        return self._index[1]
+
+    @functools.cached_property
+    def _index(self) -> tuple[Manifest, list[tuple[str, Erratum]]]:
+        """Manifest and errata, from the parse cache when it holds this source's."""
+        name = f"{self.system}-index-{self._source_key()}.json"
+        cached = catalog_cache.read(name)
+        if isinstance(cached, dict):
+            try:
+                manifest = construct(Manifest, cached["manifest"])
+                errata = [(rel, construct(Erratum, e)) for rel, e in cached["errata"]]
+                return manifest, errata
+            except (KeyError, TypeError, ValueError, AttributeError, NotConstructible):
+                pass  # a cache this version does not understand: rebuild it
+        manifest = self._read_manifest()
+        errata = self._read_errata()
+        catalog_cache.write(name, {
+            "manifest": manifest.model_dump(mode="json"),
+            "errata": [[rel, e.model_dump(mode="json")] for rel, e in errata],
+        })
+        return manifest, errata
+
+    def _read_manifest(self) -> Manifest:
         for rel, data in self.files():
             if rel == "catalogue.yaml":
                 manifest: Manifest = self._validate(Manifest, rel, self._parse(rel, data))
                 return manifest
         raise InputError.at(f"the catalogue of {self.system} has no catalogue.yaml", self.system)
 
-    @functools.cached_property
-    def errata(self) -> list[tuple[str, Erratum]]:
+    def _read_errata(self) -> list[tuple[str, Erratum]]:
         found = []
         for rel, data in self.files():
             if rel.startswith("errata/"):
@@ -324,6 +358,8 @@ class CatalogueSource(Generic[C]):
         return [(rel, item) for rel, item in _walk(samples)]
 
     def _validate(self, model: type[BaseModel], rel: str, doc: Any) -> Any:
+        from .yamlio import validation_problems
+
         label = f"catalog/{self.system}/{rel}"
         try:
             return model.model_validate(doc)
@@ -350,13 +386,9 @@ class CatalogueSource(Generic[C]):
     # -- resolution ---------------------------------------------------------
 
     def _source_key(self) -> str:
-        digest = hashlib.sha256()
-        digest.update(self.system.encode())
-        digest.update(json.dumps(self.model.model_json_schema(), sort_keys=True).encode())
-        for rel, data in self.files():
-            digest.update(rel.encode())
-            digest.update(hashlib.sha256(data).digest())
-        return digest.hexdigest()[:24]
+        if self._key is None:
+            self._key = catalog_cache.source_key(self.system, self.model, self.files())
+        return self._key
 
     def _line_in(self, rel: str, loc: list[str | int]) -> int | None:
         """The line of ``loc`` in source file ``rel`` (read again: only on an error path)."""
@@ -369,6 +401,8 @@ class CatalogueSource(Generic[C]):
         return line
 
     def _merged_base(self) -> dict[str, Any]:
+        from .yamlio import to_plain
+
         merged: dict[str, Any] = {}
         for rel, data in self.data_files():
             doc = self._parse(rel, data)
@@ -385,6 +419,8 @@ class CatalogueSource(Generic[C]):
             raise InputError.at(
                 f"the {self.system} catalogue has no version {version} (known: {known})"
             )
+        from .yamlio import validation_problems
+
         data = self._merged_base()
         try:  # spell out every default so that errata can address any field
             data = self.model.model_validate(data).model_dump(mode="json", by_alias=True)
@@ -405,28 +441,24 @@ class CatalogueSource(Generic[C]):
                     ) from None
         return data
 
-    def _cache_path(self, version: str) -> Path | None:
-        try:
-            folder = Path(platformdirs.user_cache_dir("armybuilder"))
-        except Exception:  # noqa: BLE001 - no cache is fine
-            return None
-        return folder / f"{self.system}-{version}-{self._source_key()}.json"
-
     def resolve(self, version: str | None = None) -> Catalogue[C]:
         version = version or self.latest
         if version in self._resolved:
             return self._resolved[version]
-        cache = self._cache_path(version)
+        name = f"{self.system}-{version}-{self._source_key()}.json"
         data: C | None = None
         raw: dict[str, Any] | None = None
-        if cache is not None and cache.is_file():
-            try:
-                text = cache.read_bytes()
-                raw = json.loads(text)
-                data = self.model.model_validate(raw)
-            except (OSError, ValueError, ValidationError):
-                data = raw = None  # a stale or broken cache is rebuilt, never trusted
+        digest = ""
+        cached = catalog_cache.read(name)
+        if isinstance(cached, dict) and self.has_version(version):
+            try:  # authentic: written by resolve() below from a validated model
+                raw, digest = cached["raw"], cached["hash"]
+                data = construct(self.model, raw)
+            except (KeyError, TypeError, ValueError, AttributeError, NotConstructible):
+                data = raw = None
         if data is None or raw is None:
+            from .yamlio import validation_problems
+
             raw = self._resolve_raw(version)
             try:
                 data = self.model.model_validate(raw)
@@ -434,21 +466,15 @@ class CatalogueSource(Generic[C]):
                 problems = validation_problems(exc, None, f"catalog/{self.system} @ {version}")
                 raise InputError(problems) from None
             raw = data.model_dump(mode="json", by_alias=True)
-            if cache is not None:
-                try:
-                    cache.parent.mkdir(parents=True, exist_ok=True)
-                    tmp = cache.with_suffix(".tmp")
-                    tmp.write_text(json.dumps(raw), encoding="utf-8")
-                    tmp.replace(cache)
-                except OSError:
-                    pass
+            digest = content_hash(raw)
+            catalog_cache.write(name, {"raw": raw, "hash": digest})
         history = tuple(v for v in self.versions() if parse_version(v.version) <= parse_version(version))
         catalogue = Catalogue(
             id=self.manifest.id,
             system=self.system,
             name=self.manifest.name,
             version=version,
-            hash=content_hash(raw),
+            hash=digest,
             data=data,
             raw=raw,
             history=history,

@@ -12,26 +12,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml.comments import CommentedMap
-
 from .atomic import atomic_write_bytes, content_digest
 from .catalog import Catalogue
 from .errors import InputError
+
+# locate() and validate_model() answer for round-trip documents and for the read-only
+# fast path's positioned ones; the round-trip machinery (ruamel) is imported by the
+# functions that edit or save, so `validate` never loads it.
+from .fastyaml import locate, validate_model
 from .fingerprint import fingerprint
 from .organiser import ORGANISER_FIELDS
 from .paths import ListPath, PathError
 from .registry import get_system
 from .system import ArmyListBase, GameSystem
 from .textfile import read_bytes
-from .yamlio import (
-    decode_text,
-    dump_document,
-    locate,
-    merge_into,
-    new_document,
-    parse_text,
-    validate_model,
-)
 
 HEADER = "Army list for armybuilder: edit by hand or with `armybuilder edit`."
 
@@ -61,6 +55,10 @@ class ListFile:
 
     def render(self) -> str:
         """The YAML text this list would be saved as."""
+        from ruamel.yaml.comments import CommentedMap
+
+        from .yamlio import dump_document, merge_into, new_document
+
         if isinstance(self.doc, CommentedMap):
             merge_into(self.doc, written_content(self.army, self.doc))
         else:
@@ -203,6 +201,8 @@ def _check_format_version(doc: dict[str, Any], label: str) -> None:
 
 
 def load_list(path: str | Path) -> ListFile:
+    from .yamlio import decode_text, parse_text
+
     p = Path(path)
     data = read_bytes(p)
     lf = list_from_doc(parse_text(decode_text(data, str(p)), str(p)), str(p), p)
@@ -210,7 +210,21 @@ def load_list(path: str | Path) -> ListFile:
     return lf
 
 
+def read_list(path: str | Path) -> ListFile:
+    """A list file for reading only (``validate``): libyaml's fast path, same answers.
+
+    The document holds no comments or layout, so this list must not be saved; edit
+    and save through :func:`load_list`.
+    """
+    from .fastyaml import load_document as load_fast
+
+    p = Path(path)
+    return list_from_doc(load_fast(p), str(p), p)
+
+
 def parse_list(text: str, label: str = "<text>") -> ListFile:
+    from .yamlio import parse_text
+
     return list_from_doc(parse_text(text, label), label, None)
 
 
@@ -220,6 +234,8 @@ def new_list_file(army: ArmyListBase, path: Path | None = None) -> ListFile:
     The written keys then stay on later saves (``written_content``); fingerprints use
     the canonical content, so they do not depend on them.
     """
+    from .yamlio import new_document
+
     content = list_content(army)
     content.update({k: v for k, v in army.model_dump(mode="json").items() if k not in content})
     return ListFile(path, new_document(content, HEADER), get_system(army.system), army)

@@ -3,14 +3,21 @@
 Reproducibility does not depend on the number of worker processes: game *i*
 always draws its randomness from child *i* of ``SeedSequence(seed)``, and results
 are aggregated in game order, so ``--workers 1`` and ``--workers 8`` agree exactly.
+
+Memory does not grow with the number of games: each game's record is folded into a
+:class:`Tally` (counts, sums, and the score margins as value → count) as soon as it
+is played, workers send back one tally per chunk, and only a bounded window of
+chunks is in flight.  A million games need what a thousand need.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 import os
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,8 +72,9 @@ class PlaytestSummary:
     units: list[UnitStats]
     log: list[str] = field(default_factory=list)
     cancelled: bool = False
-    #: per game, in game order: the list's score minus the opponent's (A.P., points...)
-    margins: list[float] = field(default_factory=list)
+    #: the list's score minus the opponent's (A.P., points...) → number of games that
+    #: ended with it; bounded by the scores' range, not by the number of games
+    margins: Counter[float] = field(default_factory=Counter)
     #: both lists' points as the system counts them (None: the sum of the per-unit figures)
     points: tuple[float, float] | None = None
 
@@ -121,6 +129,61 @@ def game_rngs(seed: int, start: int, stop: int) -> list[np.random.Generator]:
     ]
 
 
+class Tally:
+    """Statistics of games folded in one at a time (no per-game record is kept)."""
+
+    __slots__ = ("games", "wins", "losses", "rounds", "units", "margins")
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.wins = 0
+        self.losses = 0
+        self.rounds = 0
+        self.units: dict[tuple[int, str], UnitStats] = {}
+        self.margins: Counter[float] = Counter()
+
+    def add(self, record: GameRecord) -> None:
+        self.games += 1
+        if record.winner == 0:
+            self.wins += 1
+        elif record.winner == 1:
+            self.losses += 1
+        self.rounds += record.rounds
+        units = self.units
+        for u in record.units:
+            stats = units.get((u.side, u.name))
+            if stats is None:
+                stats = units[(u.side, u.name)] = UnitStats(u.side, u.name, u.points)
+            stats.games += 1
+            stats.survived += int(u.survived)
+            stats.eliminated_points += u.eliminated_points
+        self.margins[float(record.scores[0] - record.scores[1])] += 1
+
+    def merge(self, other: Tally) -> None:
+        """Add the games of ``other`` (a later chunk: units first seen there come last)."""
+        self.games += other.games
+        self.wins += other.wins
+        self.losses += other.losses
+        self.rounds += other.rounds
+        for key, theirs in other.units.items():
+            mine = self.units.get(key)
+            if mine is None:
+                self.units[key] = copy.copy(theirs)
+            else:
+                mine.games += theirs.games
+                mine.survived += theirs.survived
+                mine.eliminated_points += theirs.eliminated_points
+        self.margins.update(other.margins)
+
+    def summary(self, seed: int) -> PlaytestSummary:
+        draws = self.games - self.wins - self.losses
+        mean_rounds = self.rounds / self.games if self.games else 0.0
+        return PlaytestSummary(
+            self.games, self.wins, draws, self.losses, seed, mean_rounds, list(self.units.values()),
+            margins=Counter(self.margins),
+        )
+
+
 # One worker process's game: system, catalogue and the two validated lists, set once by
 # _init_worker (the pool's initializer) so that a task carries only (seed, start, stop)
 # and the engine's per-list caches stay warm across the worker's chunks.
@@ -135,9 +198,12 @@ def _init_worker(system_id: str, version: str, first: dict[str, Any], second: di
     _WORKER["second"] = system.list_model.model_validate(second)
 
 
-def _play_range(seed: int, start: int, stop: int) -> list[GameRecord]:
+def _play_range(seed: int, start: int, stop: int) -> Tally:
     system, cat, a, b = _WORKER["system"], _WORKER["cat"], _WORKER["first"], _WORKER["second"]
-    return [system.play_game(cat, a, b, rng) for rng in game_rngs(seed, start, stop)]
+    tally = Tally()
+    for rng in game_rngs(seed, start, stop):
+        tally.add(system.play_game(cat, a, b, rng))
+    return tally
 
 
 def run_playtest(
@@ -155,8 +221,8 @@ def run_playtest(
     workers = max(1, min(workers, os.cpu_count() or 1, games or 1))
     # In-process: small chunks, so progress and cancellation respond quickly.
     chunk = 25 if workers == 1 else max(1, min(500, math.ceil(games / (workers * 4))))
-    bounds = [(s, min(games, s + chunk)) for s in range(0, games, chunk)]
-    records: list[GameRecord] = []
+    bounds = ((s, min(games, s + chunk)) for s in range(0, games, chunk))
+    tally = Tally()
     stopped = False
     if workers == 1:
         for start, stop in bounds:
@@ -164,9 +230,9 @@ def run_playtest(
                 stopped = True
                 break
             for rng in game_rngs(seed, start, stop):
-                records.append(system.play_game(cat, first, second, rng))
+                tally.add(system.play_game(cat, first, second, rng))
             if progress:
-                progress(len(records), games)
+                progress(tally.games, games)
     else:
         a, b = first.model_dump(mode="json"), second.model_dump(mode="json")
         # fork is cheap, but forking a process with other threads (the TUI runs this in
@@ -181,17 +247,27 @@ def run_playtest(
             initializer=_init_worker,
             initargs=(system.id, cat.version, a, b),  # the lists travel once per worker, not per chunk
         ) as pool:
-            futures = [pool.submit(_play_range, seed, s, e) for s, e in bounds]
-            for future in futures:  # in game order, whatever finishes first
+            # A bounded window of chunks in flight, merged in game order whatever
+            # finishes first: memory stays flat however many games are asked for.
+            window: deque[Future[Tally]] = deque()
+            pending = iter(bounds)
+            for start, stop in pending:
+                window.append(pool.submit(_play_range, seed, start, stop))
+                if len(window) >= workers * 4:
+                    break
+            while window:
                 if cancelled and cancelled():
                     stopped = True
-                    for f in futures:
+                    for f in window:
                         f.cancel()
                     break
-                records.extend(future.result())
+                tally.merge(window.popleft().result())
+                nxt = next(pending, None)
+                if nxt is not None:
+                    window.append(pool.submit(_play_range, seed, *nxt))
                 if progress:
-                    progress(len(records), games)
-    summary = summarise(records, seed)
+                    progress(tally.games, games)
+    summary = tally.summary(seed)
     summary.cancelled = stopped
     summary.points = (float(system.points(first, cat).total), float(system.points(second, cat).total))
     if log and games:
@@ -200,35 +276,32 @@ def run_playtest(
     return summary
 
 
-def summarise(records: list[GameRecord], seed: int) -> PlaytestSummary:
-    wins = sum(1 for r in records if r.winner == 0)
-    losses = sum(1 for r in records if r.winner == 1)
-    draws = len(records) - wins - losses
-    units: dict[tuple[int, str], UnitStats] = {}
+def summarise(records: Iterable[GameRecord], seed: int) -> PlaytestSummary:
+    """The statistics of finished games (any iterable: records are not kept)."""
+    tally = Tally()
     for record in records:
-        for u in record.units:
-            stats = units.setdefault((u.side, u.name), UnitStats(u.side, u.name, u.points))
-            stats.games += 1
-            stats.survived += int(u.survived)
-            stats.eliminated_points += u.eliminated_points
-    mean_rounds = sum(r.rounds for r in records) / len(records) if records else 0.0
-    margins = [float(r.scores[0] - r.scores[1]) for r in records]
-    return PlaytestSummary(
-        len(records), wins, draws, losses, seed, mean_rounds, list(units.values()), margins=margins
-    )
+        tally.add(record)
+    return tally.summary(seed)
 
 
-def histogram(values: list[float], bins: int = 10) -> list[tuple[float, float, int]]:
-    """Equal-width bins over the values' range: [(low, high, count)], for charts."""
-    if not values:
+def histogram(values: Iterable[float] | Mapping[float, int], bins: int = 10) -> list[tuple[float, float, int]]:
+    """Equal-width bins over the values' range: [(low, high, count)], for charts.
+
+    ``values`` is a sequence of values or, as in :attr:`PlaytestSummary.margins`, a
+    mapping of each value to how many times it occurred.
+    """
+    counts_of: Mapping[float, int] = values if isinstance(values, Mapping) else Counter(values)
+    present = [v for v, n in counts_of.items() if n > 0]
+    if not present:
         return []
-    low, high = min(values), max(values)
+    low, high = min(present), max(present)
+    total = sum(counts_of[v] for v in present)
     if high == low:
-        return [(low, high, len(values))]
+        return [(low, high, total)]
     width = (high - low) / bins
     counts = [0] * bins
-    for v in values:
-        counts[min(int((v - low) / width), bins - 1)] += 1
+    for v in present:
+        counts[min(int((v - low) / width), bins - 1)] += counts_of[v]
     return [(low + i * width, low + (i + 1) * width, c) for i, c in enumerate(counts)]
 
 

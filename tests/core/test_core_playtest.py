@@ -39,7 +39,7 @@ def test_same_seed_same_summary_whatever_the_workers(lists):
     one = run_playtest(a, b, 30, seed=4, workers=1)
     three = run_playtest(a, b, 30, seed=4, workers=3)
     assert one.as_json() == three.as_json()
-    assert one.margins == three.margins and len(one.margins) == 30
+    assert one.margins == three.margins and sum(one.margins.values()) == 30
     other = run_playtest(a, b, 30, seed=5, workers=1)
     assert other.margins != one.margins
 
@@ -78,7 +78,7 @@ def test_summarise_counts_and_unit_statistics():
     assert s.win_rate == pytest.approx(0.5) and s.mean_rounds == pytest.approx(13 / 3)
     a = next(u for u in s.units if u.name == "A")
     assert a.survival_rate == pytest.approx(1 / 3) and a.mean_eliminated == pytest.approx(50)
-    assert s.margins == [80.0, 0.0, -80.0]
+    assert s.margins == {80.0: 1, 0.0: 1, -80.0: 1}
     payload = s.as_json()
     assert payload["win_rate_95"][0] <= payload["win_rate"] <= payload["win_rate_95"][1]
     assert PlaytestSummary(0, 0, 0, 0, 1, 0.0, []).win_rate == 0.0
@@ -96,6 +96,34 @@ def test_histogram_keeps_every_value(values, bins):
     rows = histogram(values, bins)
     assert sum(c for _, _, c in rows) == len(values)
     assert rows[0][0] == min(values) and rows[-1][1] == pytest.approx(max(values))
+
+
+@given(st.lists(st.integers(-50, 50).map(float), min_size=1, max_size=200), st.integers(1, 20))
+def test_histogram_of_counts_is_the_histogram_of_values(values, bins):
+    from collections import Counter
+
+    assert histogram(Counter(values), bins) == histogram(values, bins)
+
+
+def test_tally_memory_does_not_grow_with_the_games():
+    """Folding games keeps counts and sums: a thousand more games add no objects."""
+    import sys
+
+    from armybuilder.core.playtest import Tally
+
+    def record(i):
+        return GameRecord(i % 3 if i % 3 < 2 else None, 4, (float(i % 7), 3.0), [UnitRecord(0, "A", 50, i % 2 == 0, 10.0), UnitRecord(1, "B", 60, True, 5.0)])
+
+    tally = Tally()
+    for i in range(1000):
+        tally.add(record(i))
+    size = (len(tally.units), len(tally.margins), sys.getsizeof(tally.margins))
+    for i in range(1000, 50_000):
+        tally.add(record(i))
+    assert (len(tally.units), len(tally.margins), sys.getsizeof(tally.margins)) == size
+    summary = tally.summary(seed=1)
+    assert summary.games == 50_000 and sum(summary.margins.values()) == 50_000
+    assert summary.wins + summary.draws + summary.losses == 50_000
 
 
 def test_unknown_sample_is_a_key_error():

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.lazy import lazy_module
 from armybuilder.core.system import Choice, EntryRef, OddsResult, PackagedSystem, Points, StatusItem
 
-from . import editing, rules, sheets
 from .army import R2List, breakdown
 from .catalog import R2Catalog
 
@@ -22,9 +22,10 @@ class Ragnarok2(PackagedSystem[R2List, R2Catalog]):
     faction_facet = "people"
     importer_module = f"{__name__}.importer"
     playtest_budget = 1000
-    editing_module = editing
-    sheets_module = sheets
-    rules_module = rules
+    # imported on first use: validating a list needs the rules, not the editor or the sheets
+    editing_module = lazy_module(f"{__name__}.editing")
+    sheets_module = lazy_module(f"{__name__}.sheets")
+    rules_module = lazy_module(f"{__name__}.rules")
     odds_module = f"{__name__}.engine.odds"
     game_module = f"{__name__}.engine.battle"
     format_params = ("character_share", "war_machine_share")

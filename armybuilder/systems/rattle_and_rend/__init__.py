@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.lazy import lazy_module
 from armybuilder.core.system import Choice, EntryRef, OddsResult, PackagedSystem, Points, StatusItem
 
-from . import editing, rules, sheets
 from .army import RRList, breakdown, choices_of, counted_groups, normalize
 from .catalog import RRCatalog
 
@@ -18,9 +18,10 @@ class RattleAndRend(PackagedSystem[RRList, RRCatalog]):
     catalog_model = RRCatalog
     list_model = RRList
     faction_label = "Warband"
-    editing_module = editing
-    sheets_module = sheets
-    rules_module = rules
+    # imported on first use: validating a list needs the rules, not the editor or the sheets
+    editing_module = lazy_module(f"{__name__}.editing")
+    sheets_module = lazy_module(f"{__name__}.sheets")
+    rules_module = lazy_module(f"{__name__}.rules")
     odds_module = f"{__name__}.engine.odds"
     game_module = f"{__name__}.engine.game"
     playtest_budget = 500  # games per second per core over the sample pairings (issue 18)

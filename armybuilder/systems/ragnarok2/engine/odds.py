@@ -55,20 +55,21 @@ def combat_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
     w_col = contest_column(columns, strength - res, w_shift)
     # Exactly the JSON contract of the issue: column label, pmf (cut only where the
     # remaining mass is below 1e-12) and mean, for the attacks and for the Wounds.
+    a_pmf, w_pmf = pmf_list(attacks), pmf_list(wounds)  # once, for the payload and the table
+    a_mean, w_mean = attacks.mean(), wounds.mean()
     payload = {
-        "attacks": {"column": a_col.label, "pmf": pmf_list(attacks), "mean": attacks.mean()},
-        "wounds": {"column": w_col.label, "pmf": pmf_list(wounds), "mean": wounds.mean()},
+        "attacks": {"column": a_col.label, "pmf": a_pmf, "mean": a_mean},
+        "wounds": {"column": w_col.label, "pmf": w_pmf, "mean": w_mean},
     }
     lines = [
         f"{dice} combat dice, ATT {att} vs DEF {defense}: column {a_col.label} ({a_col.notation})"
         + (f", shifted {a_shift:+d}" if a_shift else ""),
         f"Wound rolls STR {strength} vs RES {res}: column {w_col.label} ({w_col.notation})"
         + (f", shifted {w_shift:+d}" if w_shift else ""),
-        f"mean successful attacks {attacks.mean():.3f}, mean Wounds {wounds.mean():.3f} (before allocation)",
+        f"mean successful attacks {a_mean:.3f}, mean Wounds {w_mean:.3f} (before allocation)",
         "",
         f"{'k':>3} {'P(attacks = k)':>15} {'P(attacks >= k)':>16} {'P(wounds = k)':>14} {'P(wounds >= k)':>15}",
     ]
-    a_pmf, w_pmf = pmf_list(attacks), pmf_list(wounds)
     a_at_least, w_at_least = attacks.at_least_table(), wounds.at_least_table()
     shown = [
         k

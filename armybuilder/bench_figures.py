@@ -1,0 +1,182 @@
+"""Measurements behind ``armybuilder bench``'s start-up, odds and memory figures.
+
+Kept apart from :mod:`armybuilder.bench` (which orders, prints and judges the
+figures) so that each stays small.  Every function returns a
+:class:`~armybuilder.bench.Measured`: the value, its verdict and its repeats.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+from armybuilder.bench import Measured, _paired, _times
+
+
+def paired_process(cmd: list[str], budget_s: float, repeat: int) -> Measured:
+    """Median wall time of a whole command, with the bare interpreter of the same run."""
+    mine, bare = _paired(cmd, repeat)
+    value = statistics.median(mine)
+    note = f"whole process; bare interpreter {statistics.median(bare) * 1000:.0f} ms in the same run"
+    return Measured(value, value < budget_s, note, mine)
+
+
+def ratio_to_bare(cmd: list[str], budget: float, repeat: int) -> Measured:
+    """A command's whole-process time over a bare interpreter start, paired repeat by repeat."""
+    mine, bare = _paired(cmd, repeat)
+    ratios = [m / b for m, b in zip(mine, bare, strict=True)]
+    value = statistics.median(ratios)
+    note = (f"medians {statistics.median(mine) * 1000:.0f} ms against {statistics.median(bare) * 1000:.0f} ms; "
+            f"minima {min(mine) * 1000:.0f} against {min(bare) * 1000:.0f} ms")
+    return Measured(value, value <= budget, note, ratios)
+
+
+_CATALOGUE_PROBE = (
+    "import sys, time\n"
+    "from armybuilder.core.registry import get_system\n"
+    "system = get_system(sys.argv[1])\n"
+    "start = time.perf_counter()\n"
+    "system.catalogue()\n"
+    "print(time.perf_counter() - start)\n"
+)
+
+
+def cached_catalogue_load(system_id: str, repeat: int) -> Measured:
+    """Seconds to load a cached catalogue in a fresh process (the cache is warmed first)."""
+    cmd = [sys.executable, "-c", _CATALOGUE_PROBE, system_id]
+    subprocess.run(cmd, capture_output=True, check=True)
+    samples = []
+    for _ in range(repeat):
+        out = subprocess.run(cmd, capture_output=True, check=True, text=True).stdout
+        samples.append(float(out.strip()) * 1000)
+    value = statistics.median(samples)
+    return Measured(value, value < 10.0, "fresh process, cache warm, no validation", samples)
+
+
+# --------------------------------------------------------------------------- odds
+
+
+ODDS_PARAMS = {"attack": 5, "defense": 3, "strength": 6, "resistance": 5, "attack_shift": 0, "wound_shift": 0}
+
+
+def _ours(system: Any, cat: Any, dice: int, repeat: int) -> list[float]:
+    from armybuilder.systems.ragnarok2.engine.dice import clear_caches
+
+    params = {**ODDS_PARAMS, "dice": dice}
+    system.odds(cat, params)
+
+    def cold() -> None:
+        clear_caches(keep_single_die=True)  # the computation, not a cache hit
+        system.odds(cat, params)
+
+    return _times(cold, repeat, 20)
+
+
+def _icepool_die(column: Any, depth: int) -> Any:
+    """One die's successes as an icepool Die: the re-roll chain cut after ``depth`` re-rolls.
+
+    Exact integer weights; ``depth`` is chosen so that the cut mass (6**-depth at
+    most) is below the 1e-12 the project's pmfs keep.
+    """
+    import icepool
+
+    faces = range(2, 7)  # a natural 1 fails and never re-rolls
+    succ_chain = sum(1 for f in faces if f >= column.success and f >= column.reroll_from)
+    fail_chain = sum(1 for f in faces if f < column.success and f >= column.reroll_from)
+    succ_stop = sum(1 for f in faces if f >= column.success and f < column.reroll_from)
+    fail_stop = 6 - succ_chain - fail_chain - succ_stop
+    live: dict[int, int] = {0: 1}
+    done: dict[int, int] = {}
+    for k in range(depth + 1):
+        scale = 6 ** (depth - k)
+        step: dict[int, int] = {}
+        for s, w in live.items():
+            done[s + 1] = done.get(s + 1, 0) + w * succ_stop * scale
+            done[s] = done.get(s, 0) + w * fail_stop * scale
+            if k < depth:
+                step[s + 1] = step.get(s + 1, 0) + w * succ_chain
+                step[s] = step.get(s, 0) + w * fail_chain
+        live = step
+    return icepool.Die({s: w for s, w in done.items() if w})
+
+
+def icepool_combat(columns: Any, dice: int) -> tuple[Any, Any]:
+    """The same combat in icepool, written its fast way: one die's law, sums with ``@``."""
+    import icepool
+
+    from armybuilder.systems.ragnarok2.engine.dice import contest_column
+
+    attack = contest_column(columns, ODDS_PARAMS["attack"] - ODDS_PARAMS["defense"])
+    wound = contest_column(columns, ODDS_PARAMS["strength"] - ODDS_PARAMS["resistance"])
+    if attack.halved or wound.halved or attack.reroll or wound.reroll:
+        raise NotImplementedError("the icepool comparison covers plain columns")
+    a_die, w_die = _icepool_die(attack, 16), _icepool_die(wound, 16)
+    per_attack_die = a_die.map(lambda k: k @ w_die)
+    del icepool
+    return dice @ a_die, dice @ per_attack_die
+
+
+def odds_against_icepool(dice: int, repeat: int, icepool_budget_s: float) -> Measured:
+    """How many times faster the project's exact odds are than icepool's (or ours alone)."""
+    from armybuilder.core.registry import get_system
+    from armybuilder.systems.ragnarok2.engine.odds import contest_columns
+
+    system = get_system("ragnarok2")
+    cat = system.catalogue()
+    ours = _ours(system, cat, dice, repeat)
+    mine = min(ours)
+    try:
+        import icepool  # noqa: F401 - optional: the comparison needs it
+    except ImportError:
+        return Measured(mine * 1000, None, "ms, project alone (pip install icepool to compare)", [t * 1000 for t in ours])
+    start = time.process_time()
+    attacks, wounds = icepool_combat(contest_columns(cat), dice)
+    theirs = time.process_time() - start
+    # the two must compute the same law before their times are compared
+    result = system.odds(cat, {**ODDS_PARAMS, "dice": dice}).payload
+    for name, dist in (("attacks", attacks), ("wounds", wounds)):
+        pmf = result[name]["pmf"]
+        worst = max(abs(float(dist.probability(k)) - (pmf[k] if k < len(pmf) else 0.0)) for k in range(len(pmf) + 3))
+        if worst > 1e-9:
+            raise LookupError(f"icepool and the project disagree on the {name} ({worst:.1e})")
+    ratio = theirs / mine
+    note = f"ours {mine * 1000:.3f} ms (min of {repeat}), icepool {theirs * 1000:,.0f} ms CPU; same pmfs"
+    if theirs > icepool_budget_s:
+        note += "; icepool too slow to time at more dice"
+    return Measured(ratio, ratio >= 30, note, [theirs / t for t in ours])
+
+
+# --------------------------------------------------------------------------- memory
+
+
+_PLAYTEST_PROBE = (
+    "import json, resource, sys\n"
+    "from armybuilder.bench import _sample\n"
+    "from armybuilder.core.playtest import run_playtest\n"
+    "first = _sample('ragnarok2')[0].army\n"
+    "summary = run_playtest(first, first, int(sys.argv[1]), seed=1, workers=int(sys.argv[2]))\n"
+    "own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+    "print(json.dumps([summary.games, own, workers]))\n"
+)
+
+
+def playtest_peak_memory(games: int, workers: int) -> tuple[float, str]:
+    """Peak resident memory (MiB) of a playtest process and of its largest worker."""
+    start = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-c", _PLAYTEST_PROBE, str(games), str(workers)],
+        capture_output=True, check=True, text=True, env={**os.environ},
+    ).stdout
+    played, own_kib, worker_kib = json.loads(out.strip().splitlines()[-1])
+    if played != games:
+        raise LookupError(f"the playtest stopped after {played} games")
+    elapsed = time.perf_counter() - start
+    peak = (own_kib + worker_kib) / 1024
+    return peak, f"{games:,} Rag'Narok 2 games on {workers} workers in {elapsed:.0f} s: main {own_kib / 1024:.0f} MiB + worker {worker_kib / 1024:.0f} MiB"
+

@@ -1,0 +1,151 @@
+"""The catalogue parse cache: resolved catalogues kept as authenticated JSON.
+
+Resolving a catalogue means parsing a few dozen YAML files, validating them and
+applying errata: a few hundred milliseconds.  The result is cached in the user's
+cache folder, one file per (system, version, sources) plus an index holding the
+manifest and errata, so a command reads one JSON file and rebuilds the models with
+:func:`armybuilder.core.construct.construct` instead of validating them again.
+
+A cache file is untrusted input like any other file: something else may have
+written it, or a person may have edited it.  Each file therefore starts with an
+HMAC-SHA256 tag of its content under a random key kept beside it (created with
+mode 0600 on first use); a file whose tag does not match is ignored and rebuilt,
+so an edited cache is never believed.  The key proves the file was written by
+armybuilder for this user, which is what allows skipping validation.
+
+The cache key covers the catalogue files, the package version and a fingerprint of
+the catalogue schema.  Generating a pydantic JSON schema costs ~10 ms, so the
+fingerprints of the bundled models are fixed here at build time; a test recomputes
+them, so a changed model cannot keep its old fingerprint.  A model not listed here
+(a new system) has its fingerprint computed at run time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from armybuilder import __version__
+
+#: sha256 of the JSON schema of each bundled catalogue model, by ``module.qualname``
+#: (recomputed by tests/core/test_catalog_cache.py: update it when a model changes).
+SCHEMA_FINGERPRINTS: dict[str, str] = {
+    "armybuilder.systems.ragnarok2.catalog.R2Catalog": "bc3d145066def099147890bbae5d2f6bbf9deedf7eee6ff0a4e47c2a99ef127d",
+    "armybuilder.systems.rattle_and_rend.catalog.RRCatalog": "62b2891aa25947a66823476261b4c0c300390d4f9be27695415e2fd4b4774270",
+    "armybuilder.systems.morpheus.catalog.MECatalog": "61e5d4401e85691ff967261176d2ef14788078de7ed441d561be82fe1e320779",
+}
+
+_KEY_FILE = "cache-key"
+_TAG_SIZE = 64  # hex digits of an HMAC-SHA256 tag
+
+
+def computed_schema_fingerprint(model: type) -> str:
+    """The fingerprint of a model's JSON schema (generates the schema: slow)."""
+    schema = model.model_json_schema()  # type: ignore[attr-defined]
+    return hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()
+
+
+def schema_fingerprint(model: type) -> str:
+    """The build-time fingerprint of a catalogue model, or the computed one if unlisted."""
+    known = SCHEMA_FINGERPRINTS.get(f"{model.__module__}.{model.__qualname__}")
+    return known if known is not None else computed_schema_fingerprint(model)
+
+
+def cache_folder() -> Path | None:
+    """The user's cache folder for armybuilder (``ARMYBUILDER_CACHE_DIR`` overrides it)."""
+    override = os.environ.get("ARMYBUILDER_CACHE_DIR")
+    if override:
+        return Path(override)
+    try:
+        import platformdirs
+
+        return Path(platformdirs.user_cache_dir("armybuilder"))
+    except Exception:  # noqa: BLE001 - no cache is fine
+        return None
+
+
+def _key(folder: Path, create: bool) -> bytes | None:
+    """The folder's HMAC key; created (0600, atomically) when missing and ``create``."""
+    path = folder / _KEY_FILE
+    try:
+        key = path.read_bytes()
+        if len(key) >= 32:
+            return key
+    except OSError:
+        pass
+    if not create:
+        return None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        key = os.urandom(32)
+        tmp = folder / f".{_KEY_FILE}.{os.getpid()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(key)
+        try:  # another process may have created one meanwhile: keep the first
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink(missing_ok=True)
+        key = path.read_bytes()
+        return key if len(key) >= 32 else None
+    except OSError:
+        return None
+
+
+def _tag(key: bytes, payload: bytes) -> bytes:
+    return hmac.new(key, payload, hashlib.sha256).hexdigest().encode("ascii")
+
+
+def read(name: str) -> Any | None:
+    """The JSON value cached under ``name``, or None if missing, broken or not authentic."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    key = _key(folder, create=False)
+    if key is None:
+        return None
+    try:
+        data = (folder / name).read_bytes()
+    except OSError:
+        return None
+    tag, newline, payload = data[:_TAG_SIZE], data[_TAG_SIZE : _TAG_SIZE + 1], data[_TAG_SIZE + 1 :]
+    if newline != b"\n" or not hmac.compare_digest(tag, _tag(key, payload)):
+        return None  # edited, truncated or written with another key: never trusted
+    try:
+        return json.loads(payload)
+    except ValueError:
+        return None
+
+
+def write(name: str, value: Any) -> None:
+    """Cache ``value`` (JSON-able) under ``name``; failures only cost speed later."""
+    folder = cache_folder()
+    if folder is None:
+        return
+    key = _key(folder, create=True)
+    if key is None:
+        return
+    payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    target = folder / name
+    tmp = folder / f".{name}.{os.getpid()}.tmp"
+    try:
+        tmp.write_bytes(_tag(key, payload) + b"\n" + payload)
+        tmp.replace(target)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+def source_key(system: str, model: type, files: list[tuple[str, bytes]]) -> str:
+    """A short key for one system's catalogue sources, its schema and this package version."""
+    digest = hashlib.sha256()
+    digest.update(f"{system}\0{__version__}\0{schema_fingerprint(model)}\0".encode())
+    for rel, data in files:
+        digest.update(rel.encode())
+        digest.update(hashlib.sha256(data).digest())
+    return digest.hexdigest()[:24]

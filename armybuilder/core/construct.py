@@ -1,0 +1,211 @@
+"""Rebuild pydantic models from data they dumped themselves, without validating again.
+
+A resolved catalogue is validated once, when it is built, and cached as the JSON of
+``model_dump(mode="json", by_alias=True)``.  Loading it back with ``model_validate``
+would make every process generate the catalogue schema (tens of milliseconds) and
+validate half a megabyte again.  :func:`construct` instead walks the field
+annotations and builds the same objects directly.
+
+Only data that is known to come from such a dump may be passed here: the cache
+checks an authentication tag first (:mod:`armybuilder.core.catalog_cache`), and a
+test checks that every bundled catalogue constructed here equals the validated one,
+type for type.  Annotations this walker cannot rebuild exactly raise
+:class:`NotConstructible`, and the caller validates instead.
+"""
+
+from __future__ import annotations
+
+import enum
+import sys
+import types
+import typing
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel
+
+
+class NotConstructible(TypeError):
+    """A field type this module cannot rebuild exactly (the caller validates instead)."""
+
+
+Builder = Callable[[Any], Any]
+
+_PLANS: dict[type, tuple[tuple[str, str, Builder | None, Any], ...]] = {}
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _float(value: Any) -> Any:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise NotConstructible(f"{value!r} is not a number")
+    return float(value)
+
+
+def _hints(model: type[BaseModel]) -> dict[str, Any]:
+    module = sys.modules.get(model.__module__)
+    namespace = dict(vars(module)) if module else {}
+    return typing.get_type_hints(model, globalns=namespace, include_extras=False)
+
+
+def _builder(tp: Any) -> Builder | None:
+    """A function rebuilding a value of type ``tp`` from its JSON dump (None: as is)."""
+    if tp is Any or tp in (str, int, bool, type(None)):
+        return None
+    if tp is float:
+        return _float
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return lambda value, model=tp: construct(model, value)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp
+    if origin is typing.Literal:
+        if all(isinstance(a, (str, int, bool)) and not isinstance(a, enum.Enum) for a in args):
+            return None
+        raise NotConstructible(f"literal {tp!r}")
+    if origin is list:
+        inner = _builder(args[0]) if args else None
+        if inner is None:
+            return list
+        return lambda value: [inner(v) for v in value]
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            inner = _builder(args[0])
+            return tuple if inner is None else (lambda value: tuple(inner(v) for v in value))
+        parts = [_builder(a) or _identity for a in args]
+        return lambda value: tuple(b(v) for b, v in zip(parts, value, strict=True))
+    if origin in (set, frozenset):
+        inner = _builder(args[0]) if args else None
+        kind = origin
+        return (lambda value: kind(value)) if inner is None else (lambda value: kind(inner(v) for v in value))
+    if origin is dict:
+        key = _builder(args[0]) if args else None
+        val = _builder(args[1]) if args else None
+        if key is None and val is None:
+            return dict
+        key_b, val_b = key or _identity, val or _identity
+        return lambda value: {key_b(k): val_b(v) for k, v in value.items()}
+    if origin in (typing.Union, types.UnionType):
+        members = [a for a in args if a is not type(None)]
+        optional = len(members) < len(args)
+        if len(members) == 1:
+            inner = _builder(members[0])
+            if inner is None:
+                return None
+            return (lambda value: None if value is None else inner(value)) if optional else inner
+        return _union_builder(members, optional)
+    raise NotConstructible(f"type {tp!r}")
+
+
+def _union_builder(members: list[Any], optional: bool) -> Builder:
+    """Unions of enums and plain scalars (``Stat | Literal["mov", "rng"]``).
+
+    Pydantic's smart mode picks an enum member when the dumped value is one of its
+    values, else the literal or plain value; unions of models are refused.
+    """
+    enums = [m for m in members if isinstance(m, type) and issubclass(m, enum.Enum)]
+    plain = [m for m in members if m not in enums]
+    for m in plain:
+        # smart mode keeps an exact type match, and JSON keeps str, int, float and bool apart
+        if m not in (str, int, float, bool) and _builder(m) is not None:
+            raise NotConstructible(f"union member {m!r}")
+    lookups = [(e, {member.value for member in e}) for e in enums]
+
+    def build(value: Any) -> Any:
+        if value is None and optional:
+            return None
+        for e, values in lookups:
+            if value in values:
+                return e(value)
+        return value
+
+    return build
+
+
+class _Plan:
+    """How to rebuild one model: its fields, and the few that need a builder."""
+
+    __slots__ = ("rows", "keys", "names", "renamed", "builders")
+
+    def __init__(self, rows: list[tuple[str, str, Builder | None, Any, Any]]) -> None:
+        self.rows = rows
+        self.keys = frozenset(key for _, key, _, _, _ in rows)
+        self.names = frozenset(name for name, _, _, _, _ in rows)
+        self.renamed = [(name, key) for name, key, _, _, _ in rows if name != key]
+        self.builders = [(name, build) for name, _, build, _, _ in rows if build is not None]
+
+
+def _plan(model: type[BaseModel]) -> _Plan:
+    plan = _PLANS.get(model)
+    if plan is None:
+        if model.__pydantic_post_init__ is not None or getattr(model, "__private_attributes__", None):
+            raise NotConstructible(f"{model.__name__} has private attributes or a post-init hook")
+        if model.model_config.get("extra") == "allow":
+            raise NotConstructible(f"{model.__name__} allows extra fields")
+        rows = []
+        for name, info in model.model_fields.items():
+            if any(not _harmless(m) for m in info.metadata):
+                raise NotConstructible(f"{model.__name__}.{name} has a validator")
+            try:  # pydantic resolved most annotations when it created the class
+                build = _builder(info.annotation)
+            except NotConstructible:  # a forward reference: evaluate the module's hints
+                build = _builder(_hints(model)[name])
+            # info.default, not get_default(): that inspects the factory's signature (slow)
+            default = _REQUIRED if info.is_required() or info.default_factory else info.default
+            rows.append((name, info.alias or name, build, default, info.default_factory))
+        plan = _PLANS[model] = _Plan(rows)
+    return plan
+
+
+_REQUIRED = object()
+
+
+def _harmless(metadata: Any) -> bool:
+    """Constraints (``ge``, ``max_length``...) check values; they never change them."""
+    return type(metadata).__module__ in ("annotated_types", "pydantic.types") and not callable(metadata)
+
+
+def construct(model: type[BaseModel], data: dict[str, Any]) -> Any:
+    """``model`` built from ``data`` (its own JSON dump, by alias) without validation."""
+    plan = _PLANS.get(model) or _plan(model)
+    if data.keys() == plan.keys:  # a full dump: every field, nothing else
+        values = dict(data)
+        for name, key in plan.renamed:
+            values[name] = values.pop(key)
+        present = set(plan.names)
+    else:
+        values, present = _partial(model, plan, data)
+    for name, build in plan.builders:
+        if name in present:  # defaults are model values already
+            values[name] = build(values[name])
+    obj = _new(model)
+    _set(obj, "__dict__", values)
+    _set(obj, "__pydantic_fields_set__", present)
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
+
+
+def _partial(model: type[BaseModel], plan: _Plan, data: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
+    """Values of a dump that leaves fields out: their defaults fill in (unbuilt)."""
+    unknown = data.keys() - plan.keys
+    if unknown:
+        raise NotConstructible(f"{model.__name__} has no field {sorted(unknown)[0]!r}")
+    values: dict[str, Any] = {}
+    present: set[str] = set()
+    for name, key, _, default, factory in plan.rows:
+        if key in data:
+            values[name] = data[key]
+            present.add(name)
+        elif factory is not None:
+            values[name] = factory()
+        elif default is not _REQUIRED:
+            values[name] = default
+        else:
+            raise NotConstructible(f"{model.__name__}.{name} is missing")
+    return values, present

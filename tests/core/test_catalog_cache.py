@@ -1,0 +1,134 @@
+"""The catalogue parse cache: authentic files only, exact models, build-time schema keys."""
+
+from __future__ import annotations
+
+import enum
+import json
+
+import pytest
+from pydantic import BaseModel
+
+from armybuilder.core import catalog_cache
+from armybuilder.core.catalog import CatalogueSource
+from armybuilder.core.construct import construct
+from armybuilder.core.registry import KNOWN_SYSTEMS, get_system
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(folder))
+    return folder
+
+
+def _same(a, b, where="data", fields_set=True):
+    """Equal values of the same types all the way down (1 == 1.0 and 'x' == Enum.x are not enough).
+
+    ``fields_set``: also the fields each model was given (equal when both come from
+    the same dump; a catalogue resolved from YAML leaves defaulted fields out).
+    """
+    assert type(a) is type(b), f"{where}: {type(a).__name__} != {type(b).__name__}"
+    if isinstance(a, BaseModel):
+        if fields_set:
+            assert a.model_fields_set == b.model_fields_set, where
+        for name in type(a).model_fields:
+            _same(getattr(a, name), getattr(b, name), f"{where}.{name}", fields_set)
+    elif isinstance(a, (list, tuple)):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _same(x, y, f"{where}[{i}]", fields_set)
+    elif isinstance(a, dict):
+        assert list(a) == list(b), where
+        for key in a:
+            _same(key, next(k for k in b if k == key), f"{where} key {key!r}", fields_set)
+            _same(a[key], b[key], f"{where}[{key!r}]", fields_set)
+    elif isinstance(a, (set, frozenset)):
+        assert a == b, where
+    else:
+        assert a == b or (a != a and b != b), where
+        if isinstance(a, enum.Enum):
+            assert a is b, where
+
+
+@pytest.mark.parametrize("system_id", list(KNOWN_SYSTEMS))
+def test_constructed_catalogue_is_the_validated_one(system_id):
+    system = get_system(system_id)
+    for version in system.source.versions():
+        raw = system.catalogue(version.version).raw
+        dumped = json.loads(json.dumps(raw))
+        _same(construct(system.catalog_model, dumped), system.catalog_model.model_validate(dumped))
+
+
+@pytest.mark.parametrize("system_id", list(KNOWN_SYSTEMS))
+def test_schema_fingerprint_fixed_at_build_time_matches_the_model(system_id):
+    model = get_system(system_id).catalog_model
+    name = f"{model.__module__}.{model.__qualname__}"
+    computed = catalog_cache.computed_schema_fingerprint(model)
+    if not model.__module__.startswith("armybuilder.systems."):
+        # a system outside the package (the tests' toy one): fingerprinted at run time
+        assert name not in catalog_cache.SCHEMA_FINGERPRINTS
+        assert catalog_cache.schema_fingerprint(model) == computed
+        return
+    assert catalog_cache.SCHEMA_FINGERPRINTS.get(name) == computed, (
+        f"the catalogue schema of {system_id} changed: set SCHEMA_FINGERPRINTS[{name!r}] "
+        f"= {computed!r} in armybuilder/core/catalog_cache.py"
+    )
+
+
+def _fresh_source(system_id):
+    system = get_system(system_id)
+    return CatalogueSource(system.id, system.catalog_model)
+
+
+def test_a_cached_catalogue_loads_without_parsing_yaml(cache_dir, monkeypatch):
+    first = _fresh_source("ragnarok2").resolve()
+    assert any(cache_dir.glob("ragnarok2-index-*.json")) and any(cache_dir.glob("ragnarok2-1.*.json"))
+    from armybuilder.core import yamlio
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the cached catalogue was parsed again")
+
+    monkeypatch.setattr(yamlio, "parse_text", refuse)
+    monkeypatch.setattr(type(first.data), "model_validate", refuse)
+    again = _fresh_source("ragnarok2").resolve()
+    _same(again.data, first.data, fields_set=False)
+    assert again.raw == first.raw and again.hash == first.hash
+    assert again.history == first.history
+
+
+def test_an_edited_cache_file_is_never_trusted(cache_dir):
+    genuine = _fresh_source("rattle-and-rend").resolve()
+    (path,) = [p for p in cache_dir.glob("rattle-and-rend-*.json") if "-index-" not in p.name]
+    data = path.read_bytes()
+    tag, payload = data.split(b"\n", 1)
+    doc = json.loads(payload)
+    doc["hash"] = "0" * 16
+    first_list = next(k for k, v in doc["raw"].items() if isinstance(v, list) and v and isinstance(v[0], dict))
+    doc["raw"][first_list][0]["name"] = "Forged entry"
+    # valid JSON with the old tag: edited
+    path.write_bytes(tag + b"\n" + json.dumps(doc).encode())
+    reloaded = _fresh_source("rattle-and-rend").resolve()
+    assert reloaded.hash == genuine.hash
+    assert reloaded.raw[first_list][0]["name"] != "Forged entry"
+    assert json.loads(path.read_bytes().split(b"\n", 1)[1])["hash"] == genuine.hash  # rebuilt
+
+    # the index (manifest and errata) is checked the same way
+    (index,) = cache_dir.glob("rattle-and-rend-index-*.json")
+    tag, payload = index.read_bytes().split(b"\n", 1)
+    forged = json.loads(payload)
+    forged["manifest"]["name"] = "Forged catalogue"
+    index.write_bytes(tag + b"\n" + json.dumps(forged).encode())
+    assert _fresh_source("rattle-and-rend").manifest.name != "Forged catalogue"
+
+
+def test_a_cache_tagged_with_another_key_is_ignored(cache_dir):
+    genuine = _fresh_source("morpheus-ragnarok").resolve()
+    (cache_dir / "cache-key").write_bytes(b"k" * 32)  # another key: every old tag fails
+    for path in cache_dir.glob("morpheus-ragnarok-*.json"):
+        assert catalog_cache.read(path.name) is None
+    assert _fresh_source("morpheus-ragnarok").resolve().hash == genuine.hash
+
+
+def test_the_key_is_private_to_the_user(cache_dir):
+    _fresh_source("morpheus-ragnarok").resolve()
+    assert (cache_dir / "cache-key").stat().st_mode & 0o077 == 0
