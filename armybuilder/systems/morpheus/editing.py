@@ -145,7 +145,7 @@ def actions(army: WarClan, cat: MECat, path: str) -> list[EditAction]:
             add_power,
             rename_action(army, "war clan", "Clan name"),
             notes_action(army, "clan"),
-            format_action(cat),
+            format_action(cat, army.format),
         ]
     head, index = parts[0]
     if head == "warriors" and index is None:
