@@ -228,6 +228,27 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
 
             attempt(label, f">= {budget}" if budget else "(none)", "games/s", games_per_second)
 
+        def morpheus_cut_clan() -> tuple[float, bool, str]:
+            from armybuilder.core.playtest import run_playtest
+            from armybuilder.systems.morpheus.army import warrior_cost
+
+            first, _, system_samples = _sample("morpheus-ragnarok")
+            full = next((_sample_list(n, i).army for n, i in system_samples if "wolves" in n), first.army)
+            cut = full.model_copy(deep=True)
+            cat = first.system.catalogue_for(full)
+            # drop the dearest non-Jarl warriors until about a fifth of the Glory is gone
+            glory = sum(warrior_cost(cat, w) for w in full.warriors)
+            for w in sorted((w for w in full.warriors if not w.jarl), key=lambda w: -warrior_cost(cat, w)):
+                if sum(warrior_cost(cat, x) for x in cut.warriors) - warrior_cost(cat, w) >= 0.78 * glory:
+                    cut.warriors.remove(w)
+            left = sum(warrior_cost(cat, w) for w in cut.warriors)
+            games = 200 if quick else 1000
+            summary = run_playtest(full, cut, games, seed=1, workers=1)
+            rate = 100 * summary.win_rate
+            return rate, rate >= 65, f"{full.name} against itself less {glory - left:g} of {glory:g} Glory, {games} games"
+
+        attempt("playtest: Morpheus full clan against a copy cut by a fifth", ">= 65 %", "% won", morpheus_cut_clan)
+
         def ten_thousand() -> tuple[float, bool, str]:
             from armybuilder.core.playtest import run_playtest
 
@@ -244,6 +265,30 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
         attempt("playtest: 10,000 Rag'Narok 2 games on 2 cores", "< 10 s", "s", ten_thousand)
         if not quick:
             attempt("meta: 10×10 matrix × 200 games, Dask LocalCluster / local", "<= 1.2x", "x", meta_matrix_on_dask)
+
+        # Rag'Narok 2 credibility: mirror matches, full lists against cut copies, the win-rate matrix.
+        credible: dict = {}
+
+        def mirror() -> tuple[float, bool, str]:
+            from armybuilder.systems.ragnarok2.engine.credibility import MIRROR_BAND, credibility
+
+            credible["result"] = result = credibility(100 if quick else 400)
+            name, rate = max(result.mirror.items(), key=lambda kv: (abs(kv[1] - 0.5), kv[0]))
+            ok = all(MIRROR_BAND[0] <= r <= MIRROR_BAND[1] for r in result.mirror.values())
+            return 100 * rate, ok, f"furthest from 50 %: {name}, {result.games} games a pairing"
+
+        attempt("Rag'Narok 2 mirror matches (worst of the samples)", "50 ± 3 %", "%", mirror)
+
+        def full_vs_cut() -> tuple[float, bool, str]:
+            from armybuilder.systems.ragnarok2.engine.credibility import CUT_TARGET
+
+            result = credible["result"]
+            name, rate = min(result.cut.items(), key=lambda kv: (kv[1], kv[0]))
+            return 100 * rate, rate >= CUT_TARGET, f"weakest: {name} against a copy with ~20 % of its A.P. removed"
+
+        attempt("Rag'Narok 2 full list vs cut copy (weakest sample)", ">= 65 %", "%", full_vs_cut)
+        if not as_json and "result" in credible:
+            print("\n".join(credible["result"].lines()), flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if as_json:

@@ -67,6 +67,8 @@ class PlaytestSummary:
     cancelled: bool = False
     #: per game, in game order: the list's score minus the opponent's (A.P., points...)
     margins: list[float] = field(default_factory=list)
+    #: both lists' points as the system counts them (None: the sum of the per-unit figures)
+    points: tuple[float, float] | None = None
 
     @property
     def win_rate(self) -> float:
@@ -88,6 +90,11 @@ class PlaytestSummary:
             "win_rate_95": [round(low, 6), round(high, 6)],
             "mean_rounds": round(self.mean_rounds, 4),
             "seed": self.seed,
+            # Both lists' points: the sum of their per-unit figures (Characters are listed apart).
+            "points": {
+                "list": self.points[0] if self.points else sum(u.points for u in self.units if u.side == 0),
+                "opponent": self.points[1] if self.points else sum(u.points for u in self.units if u.side == 1),
+            },
             "units": [
                 {
                     "side": "list" if u.side == 0 else "opponent",
@@ -186,6 +193,7 @@ def run_playtest(
                     progress(len(records), games)
     summary = summarise(records, seed)
     summary.cancelled = stopped
+    summary.points = (float(system.points(first, cat).total), float(system.points(second, cat).total))
     if log and games:
         rng = game_rngs(seed, 0, 1)[0]
         summary.log = system.play_game(cat, first, second, rng, log=True).log

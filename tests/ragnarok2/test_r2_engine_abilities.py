@@ -8,6 +8,7 @@ from r2engine_data import build_catalogue
 from r2engine_data import engine_army as army
 
 from armybuilder.systems.ragnarok2.engine import battle as b
+from armybuilder.systems.ragnarok2.engine import combat as combat_module
 from armybuilder.systems.ragnarok2.engine.abilities import (
     HOOKS,
     SEED_ABILITIES,
@@ -16,6 +17,7 @@ from armybuilder.systems.ragnarok2.engine.abilities import (
 )
 from armybuilder.systems.ragnarok2.engine.battle import Battle
 from armybuilder.systems.ragnarok2.engine.dice import die_successes
+from armybuilder.systems.ragnarok2.engine.fray import unit_key
 from armybuilder.systems.ragnarok2.engine.odds import contest_columns
 
 
@@ -40,14 +42,23 @@ def give(unit, *abilities: str) -> None:
     unit.__post_init__()  # recompute the unit-wide flags
 
 
-def state(bt, x, y, extra_round=0) -> dict:
-    return {
-        "contact": {x: bt.contact(x, y), y: bt.contact(y, x)},
-        "wounds": {x: 0, y: 0},
-        "lowered": {},
-        "mutagenic": {},
-        "extra_round": extra_round,
-    }
+def strike(bt, x, y, extra_round=0) -> int:
+    """One side's attacks of the troops of *x* on the troops of *y* (their combat in a fray of two)."""
+    x.engaged.add(y.index)
+    y.engaged.add(x.index)
+    fighters = bt.build_contact(sorted((x, y), key=lambda u: (u.side, u.index)))
+    kx, ky = unit_key(x.side, x.index), unit_key(y.side, y.index)
+    key = (kx, 0, ky, 0) if kx < ky else (ky, 0, kx, 0)
+    wounds: dict = {}
+    bt.exchange((x, 0, kx), (y, 0, ky), key, fighters, wounds, {kx: False, ky: False}, extra_round)
+    return wounds.get((kx, ky), 0)
+
+
+def in_contact(bt, x, y) -> int:
+    x.engaged.add(y.index)
+    y.engaged.add(x.index)
+    fighters = bt.build_contact(sorted((x, y), key=lambda u: (u.side, u.index)))
+    return sum(1 for f in fighters[unit_key(x.side, x.index)] if f.touches)
 
 
 @pytest.fixture
@@ -60,7 +71,7 @@ def cdf_calls(monkeypatch):
         calls.append((difference, dice, shift, reroll))
         return real(table, difference, dice, shift, reroll)
 
-    monkeypatch.setattr(b, "_contest_cdf", spy)
+    monkeypatch.setattr(combat_module, "_contest_cdf", spy)
     return calls
 
 
@@ -137,7 +148,7 @@ def test_brutal_rerolls_first_ones_on_attacks(ecat, cdf_calls):
     bt = duel(ecat)
     x, y = bt.sides[0][0], bt.sides[1][0]
     give(x, "brutal")
-    bt.strike(x, y, state(bt, x, y))
+    strike(bt, x, y)
     assert cdf_calls[0][3] == "ones" and cdf_calls[-1][3] == ""  # attacks only, not the Wound roll
     assert x.power(charging=True) == 2 * x.count  # +1 Power per fighter on a charge
 
@@ -148,7 +159,7 @@ def test_hard_boiled_wound_rolls_read_one_column_left(ecat, cdf_calls):
     give(y, "hard-boiled")
     for seed in range(30):
         bt.dice = b.Dice(np.random.default_rng(seed))
-        bt.strike(x, y, state(bt, x, y))
+        strike(bt, x, y)
     wound_calls = [c for c in cdf_calls if c[1] != 10]  # the attack roll has 10 dice
     assert wound_calls and all(c[2] == -1 for c in wound_calls)
     assert y.power(charged=True) == 2 * y.count
@@ -160,7 +171,7 @@ def test_master_strike_left_column_and_stronger_wounds(ecat, cdf_calls):
     give(x, "master-strike/2")
     for seed in range(20):
         bt.dice = b.Dice(np.random.default_rng(seed))
-        bt.strike(x, y, state(bt, x, y))
+        strike(bt, x, y)
     attack_calls = [c for c in cdf_calls if c[2] == -1]
     wound_calls = [c for c in cdf_calls if c[2] == 0]
     assert attack_calls and all(c[0] == 0 for c in attack_calls)  # ATT 3 - DEF 3, one column left
@@ -174,9 +185,9 @@ def test_sequence_trades_att_for_dice(ecat, cdf_calls):
         g.base = dict(g.base, att=6)
         g.profile = g.profile.model_copy(update={"att": 6})
     give(x, "sequence/2")
-    st = state(bt, x, y)
-    bt.strike(x, y, st)
-    assert cdf_calls[0][:2] == (6 - 2 - 3, st["contact"][x] * 3)  # 1 + 2 dice each
+    n = in_contact(bt, x, y)
+    strike(bt, x, y)
+    assert cdf_calls[0][:2] == (6 - 2 - 3, n * 3)  # 1 + 2 dice each
 
 
 def test_survival_instinct_cancels_a_sixth_of_the_wound_rolls(ecat):
@@ -208,7 +219,7 @@ def test_fierce_fighters_strike_back_then_leave_at_maintenance(ecat, cdf_calls):
     bt.deal(x, y, 3, in_contact=5, scattered=True)
     assert y.count == 7 and y.troops.fierce_left == 3
     cdf_calls.clear()
-    bt.strike(y, x, state(bt, y, x))
+    strike(bt, y, x)
     assert any(c[0] == 0 - 3 and c[1] == 3 for c in cdf_calls)  # three fallen strike with ATT 0
     bt.maintenance()
     assert y.troops.fierce_left == 0 and y.count == 7
@@ -219,13 +230,13 @@ def test_possessed_with_several_wound_levels_gains_att_and_str(ecat, cdf_calls):
     x, y = bt.sides[0][0], bt.sides[1][0]
     give(y, "possessed")
     y.troops.damage = 1
-    bt.strike(y, x, state(bt, y, x))
+    strike(bt, y, x)
     assert cdf_calls[0][0] == 3 + 1 - 3  # marauder ATT 3 + 1 Wound level lost - DEF 3
 
 
 def test_counter_attack_gives_dice_for_natural_ones(ecat, monkeypatch):
     got = []
-    monkeypatch.setattr(Battle, "counter_attack", lambda self, d, a, dice: got.append(dice))
+    monkeypatch.setattr(Battle, "counter_attack", lambda self, d, dg, a, ag, dice, fx: got.append(dice))
     monkeypatch.setattr(Battle, "deal", lambda self, *a, **k: 0)  # keep the defenders standing
     bt = duel(ecat, left=("warrior", 30))
     x, y = bt.sides[0][0], bt.sides[1][0]
@@ -234,24 +245,26 @@ def test_counter_attack_gives_dice_for_natural_ones(ecat, monkeypatch):
         bt.dice = b.Dice(np.random.default_rng(seed))
         y.groups[0].count = 10
         y.recount()
-        bt.strike(x, y, state(bt, x, y))
+        strike(bt, x, y)
     assert got and abs(np.mean(got) - 21 / 6) < 0.5  # 21 attack dice in contact, one in six shows 1
 
 
 def test_implacable_fights_again_after_a_loss(ecat, monkeypatch):
-    frays = []
-    real = Battle.fray
+    """Seed (Implacable fighters): after pushing on, new combats with all dice, no charge bonus,
+    no morale roll; X times a round. The push-on combats are resolved with charge=False."""
+    combats = []
+    real = Battle.resolve_combats
 
-    def spy(self, a, c, implacable=False):
-        frays.append(implacable)
-        return real(self, a, c, implacable)
+    def spy(self, fighters, wounds, charge=True):
+        combats.append(charge)
+        return real(self, fighters, wounds, charge)
 
-    monkeypatch.setattr(Battle, "fray", spy)
+    monkeypatch.setattr(Battle, "resolve_combats", spy)
     bt = duel(ecat, left=("warrior", 20))
     give(bt.sides[0][0], "implacable/2")
     give(bt.sides[1][0], "righteous")  # holds its ground, so the implacable fighters find it again
     bt.combat()
-    assert frays[0] is False and 1 <= frays.count(True) <= 2
+    assert combats[0] is True and 1 <= combats.count(False) <= 2
 
 
 def test_assault_fire_shoots_before_the_charge(ecat):
@@ -288,14 +301,27 @@ def test_born_killer_skips_courage_against_lower_fear(ecat):
 
 
 def test_bravery_and_born_killer_ignore_natural_ones_on_morale(ecat, monkeypatch):
+    """Seed (Bravery): a 1 is not an automatic failure on morale rolls and can be re-rolled;
+    (Born killer): a 1 is not an automatic failure on morale rolls."""
+    from armybuilder.systems.ragnarok2.engine import outcome as outcome_module
+    from armybuilder.systems.ragnarok2.engine.fray import test_distribution
+
     seen = []
-    monkeypatch.setattr(Battle, "test", lambda self, v, d, best_of=1, ones_fail=True: seen.append(ones_fail) or True)
+    real = outcome_module.test_distribution
+    monkeypatch.setattr(outcome_module, "test_distribution", lambda *a: seen.append(a[3:]) or real(*a))
     bt = duel(ecat)
     x, y = bt.sides[0][0], bt.sides[1][0]
     bt.morale(x, y)
+    y.state = "valiant"
     give(y, "bravery")
     bt.morale(x, y)
-    assert seen == [True, False]
+    y.state = "valiant"
+    give(y, "born-killer")
+    bt.morale(x, y)
+    assert seen == [(True, False), (False, True), (False, False)]
+    # COU 3 against 8: 5 or more; a first 1 re-rolled adds a sixth of the single-die chance.
+    plain = test_distribution(3, 8, 1, False, False)[0][0]
+    assert test_distribution(3, 8, 1, False, True)[0][0] == pytest.approx(plain * 7 / 6)
 
 
 @pytest.mark.parametrize("ability", ["righteous", "living-dead"])
@@ -359,33 +385,33 @@ def test_concentration_adds_to_att(ecat, cdf_calls):
     bt = duel(ecat)
     x, y = bt.sides[0][0], bt.sides[1][0]
     give(x, "concentration/2")
-    bt.strike(x, y, state(bt, x, y))
+    strike(bt, x, y)
     assert cdf_calls[0][0] == 3 + 2 - 3
 
 
 def test_mutagenic_die_bonus_is_capped(ecat, cdf_calls):
-    bt = duel(ecat)
-    x, y = bt.sides[0][0], bt.sides[1][0]
-    give(x, "mutagenic/1")
-    x.round_effects["mutagenic"] = 1
-    for seed in range(20):
-        bt.dice = b.Dice(np.random.default_rng(seed))
+    for bonus in range(8):
+        bt = duel(ecat)
+        x, y = bt.sides[0][0], bt.sides[1][0]
+        give(x, "mutagenic/1")
+        x.round_effects["mutagenic"] = bonus
         cdf_calls.clear()
-        bt.fray(x, y)
-        diffs = {c[0] for c in cdf_calls if c[1] == 5}  # x's five fighters in contact attack
-        assert diffs <= {0, 1, 2, 3}  # ATT 3 + at most 2 + 1 - DEF 3
+        strike(bt, x, y)
+        assert cdf_calls[0][0] == min(bonus, 2 + 1)  # ATT 3 + at most 2 + X (X = 1) - DEF 3
 
 
 def test_war_fury_and_brutish_charge_give_extra_exchanges(ecat, monkeypatch):
+    """Seed (Extra exchanges; Brutish charge; War fury): only the side with the ability strikes
+    again, and Brutish charge only in a round it charged."""
     extra = []
-    real = Battle._strike  # (fray() calls _strike(), the fray's state as arguments)
+    real = Battle.exchange
 
-    def spy(self, attacker, defender, *args):
-        if len(args) > 5 and args[5]:  # extra
-            extra.append(attacker.side)
-        return real(self, attacker, defender, *args)
+    def spy(self, striker, target, key, fighters, wounds, lowered, extra_round):
+        if extra_round:
+            extra.append(striker[0].side)
+        return real(self, striker, target, key, fighters, wounds, lowered, extra_round)
 
-    monkeypatch.setattr(Battle, "_strike", spy)
+    monkeypatch.setattr(Battle, "exchange", spy)
     monkeypatch.setattr(Battle, "deal", lambda self, *a, **k: 0)  # nobody falls: only count exchanges
     bt = duel(ecat)
     give(bt.sides[0][0], "brutish-charge")

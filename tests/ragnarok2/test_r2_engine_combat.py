@@ -8,6 +8,7 @@ from r2engine_data import build_catalogue
 
 from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
 from armybuilder.systems.ragnarok2.engine import battle as b
+from armybuilder.systems.ragnarok2.engine import combat as combat_module
 from armybuilder.systems.ragnarok2.engine.battle import (
     Battle,
     aim_difficulty,
@@ -203,18 +204,25 @@ def test_shooting_losses_of_half_force_a_morale_test(ecat):
     assert abs(routed / 200 - p_fail) < 0.12
 
 
-def test_charge_bonus_needs_at_least_equal_power(ecat):
+def test_any_successful_charge_gives_the_bonus_and_loosens_a_close_unit(ecat):
+    """Seed (Initiative test): "The fighters of a unit having successfully performed a charge in
+    the activation phase get a +3" (no condition of Power; replaces the old test that asked for
+    at least equal Power). Seed (Orientation at the end of a move): "A unit in close formation
+    changes to scattered formation during an assault"."""
     bt = battle(ecat, army("griffin", ("conscript", 10)), army("beasts", ("warrior", 12), ("warrior", 3)))
     conscripts = bt.sides[0][0]
-    big, small = bt.sides[1]
+    big = bt.sides[1][0]
     bt.update_leadership()
+    assert conscripts.close
     conscripts.pos = big.pos - 5
-    bt.resolve_charge(conscripts, big)  # 10 close fighters: Power doubled to 20 >= 12
-    assert conscripts.charge_bonus and big.index in conscripts.engaged
+    bt.resolve_charge(conscripts, big)
+    assert conscripts.charged and big.index in conscripts.engaged
+    assert not conscripts.close and conscripts.current_formation == "scattered"
+    assert conscripts.front() == conscripts.count  # every fighter may now touch an enemy
     bt2 = battle(ecat, army("beasts", ("warrior", 5)), army("beasts", ("warrior", 12)))
     bt2.update_leadership()
-    bt2.resolve_charge(bt2.sides[0][0], bt2.sides[1][0])  # scattered 5 vs 12: no bonus
-    assert not bt2.sides[0][0].charge_bonus
+    bt2.resolve_charge(bt2.sides[0][0], bt2.sides[1][0])  # scattered 5 vs 12: the bonus all the same
+    assert bt2.sides[0][0].charged
 
 
 def test_charge_bonus_adds_three_to_initiative(ecat, monkeypatch):
@@ -225,33 +233,36 @@ def test_charge_bonus_adds_three_to_initiative(ecat, monkeypatch):
         seen.append((a, c))
         return real(a, c, ties)
 
-    monkeypatch.setattr(b, "_opposed_p", spy)
+    monkeypatch.setattr(combat_module, "_opposed_p", spy)
     bt = battle(ecat, army("griffin", ("conscript", 10)), army("beasts", ("warrior", 10)))
     x, y = bt.sides[0][0], bt.sides[1][0]
-    x.charge_bonus = True
+    x.charged = True
     x.engaged, y.engaged = {0}, {0}
     bt.fray(x, y)
     assert seen[0] == (2 + 3, 3)
+    seen.clear()
+    bt.fray(x, y, implacable=True)  # a push-on combat: no charge bonus (seed: Implacable fighters)
+    assert seen[0] == (2, 3)
 
 
 def test_extra_exchanges_only_for_fighters_with_them(ecat, monkeypatch):
+    """Seed (Extra exchanges): only the fighters with an extra exchange attack, one die each,
+    and only those that used a die in the combat and are still in contact."""
     calls = []
-    real = Battle._strike  # (fray() calls _strike(), the fray's state as arguments)
+    real = Battle.exchange
 
-    def spy(self, attacker, defender, left, d_contact, a_lowered, d_lowered, mutagenic, extra=False, extra_round=0):
-        calls.append((attacker.name, extra, extra_round))
-        return real(self, attacker, defender, left, d_contact, a_lowered, d_lowered, mutagenic, extra, extra_round)
+    def spy(self, striker, target, key, fighters, wounds, lowered, extra_round):
+        out = real(self, striker, target, key, fighters, wounds, lowered, extra_round)
+        calls.append((striker[0].name, extra_round, out))
+        return out
 
-    monkeypatch.setattr(Battle, "_strike", spy)
+    monkeypatch.setattr(Battle, "exchange", spy)
     bt = battle(ecat, army("griffin", ("conscript", 10)), army("beasts", ("warrior", 10)))
     x, y = bt.sides[0][0], bt.sides[1][0]
     x.round_effects["war-fury"] = 1  # e.g. Igneous galvanisation
     x.engaged, y.engaged = {0}, {0}
     bt.fray(x, y)
     assert [c for c in calls if not c[1]] and [c[0] for c in calls if c[1]] == [x.name]
-    # In the extra exchange the warriors (no extra exchange) deal nothing.
-    st = {"contact": {x: 5, y: 5}, "wounds": {x: 0, y: 0}, "lowered": {}, "mutagenic": {}, "extra_round": 1}
-    assert bt.strike(y, x, st, extra=True) == 0
 
 
 def test_lost_fray_routs_kills_those_in_contact_and_flees(ecat):
@@ -263,10 +274,12 @@ def test_lost_fray_routs_kills_those_in_contact_and_flees(ecat):
         loser.engaged, winner.engaged = {0}, {0}
         loser.pos = winner.pos - 1
         before = loser.count
-        bt.morale(winner, loser)
+        fighters = bt.build_contact([loser, winner])
+        touching = sum(1 for f in fighters[0] if f.touches)
+        bt.morale(winner, loser, fighters)
         if loser.state in ("rout", "gone"):
             fled += 1
-            assert loser.count <= before - min(before, bt.contact(loser, winner)) or loser.state == "gone"
+            assert loser.count <= before - min(before, touching) or loser.state == "gone"
             assert not loser.engaged
             if loser.state == "rout":
                 assert loser.pos < winner.pos - 1  # fled towards its edge

@@ -14,6 +14,7 @@ from armybuilder.core.editing import (
     format_action,
     need,
     notes_action,
+    organiser_action,
     parse_path,
     rename_action,
 )
@@ -251,6 +252,7 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
             add_unit,
             rename_action(army, "list", "List name"),
             notes_action(army, "list"),
+            organiser_action(army),
             EditAction(
                 "set-people",
                 "Change the people",

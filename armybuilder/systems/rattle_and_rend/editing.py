@@ -15,6 +15,7 @@ from armybuilder.core.editing import (
     format_action,
     need,
     notes_action,
+    organiser_action,
     parse_path,
     rename_action,
 )
@@ -231,6 +232,7 @@ def actions(army: RRList, cat: RRCat, path: str) -> list[EditAction]:
             set_drive,
             rename_action(army, "warband", "Warband name"),
             notes_action(army, "warband"),
+            organiser_action(army),
             format_action(cat, army.format),
         ]
     head, index = parts[0]

@@ -205,6 +205,11 @@ class EditorScreen(Screen):
             text.append("Fingerprint ", style="bold")
             text.append(list_fingerprint(s.army, s.cat) + "\n")
             text.append(f"Catalogue {s.cat.name} {s.army.catalogue}\n", style="dim")
+            from armybuilder.core.organiser import organiser_facts
+
+            for key, value in organiser_facts(s.army) or (("Tournament", "no player or event yet (enter: Tournament details)"),):
+                text.append(f"{key} ", style="bold")
+                text.append(f"{value}\n")
             text.append("\nNotes\n", style="bold")
             text.append((s.army.notes or "(none: press n to write some)") + "\n")
         notes = s.system.notes_at(s.army, path) if path else ""

@@ -1,0 +1,262 @@
+"""The AI's yardsticks and choices (orders, charge and shooting targets, tactics)."""
+
+from __future__ import annotations
+
+import bisect
+from typing import TYPE_CHECKING
+
+from .state import Fighting, Group
+from .tables import _die_mean, _effect_weight, _mean_per_die, _test_p, aim_difficulty
+
+if TYPE_CHECKING:
+    from .battle import Battle  # noqa
+
+class AIRules:
+    __slots__ = ()
+
+    def expected_damage(self, attacker: Fighting, defender: Fighting) -> float:
+        """Mean Wounds of one exchange (the AI's yardstick for charges and targets), memoised per round.
+
+        Characteristics as printed (tactics and effects of the round are left out).
+        """
+        key = (attacker, defender)
+        cached = self._expected.get(key)
+        if cached is None:
+            # Across rounds (and games, at full strength): the same value while the attacker's
+            # counts (recount() gives it a new memo) and the defender's troops profile are the same.
+            cached = attacker.damage_memo.get(defender.troops.profile.id)
+            if cached is None:
+                cached = self._mean_damage(attacker, defender.troops)
+            self._expected[key] = cached
+        return cached
+
+    def _mean_damage(self, attacker: Fighting, troops: Group) -> float:
+        """expected_damage() computed (and kept in the attacker's damage_memo)."""
+        target = troops.profile
+        tid = target.id
+        total = 0.0
+        for g in attacker.groups:
+            if g.count:
+                # Per template group (shared by the games of a playtest; one catalogue per template).
+                per_die = g.per_die
+                m = per_die.get(tid)
+                if m is None:
+                    m = per_die[tid] = g.dice_each * _mean_per_die(
+                        self.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, 0
+                    )
+                total += g.count * m
+        attacker.damage_memo[tid] = total
+        return total
+
+    def value_of_wounds(self, unit: Fighting, wounds: float) -> float:
+        g = unit.troops
+        return wounds / max(g.wound_levels, 1) * g.cost
+
+    def exchange_gain(self, unit: Fighting, foe: Fighting) -> float:
+        """A.P. value of what *unit* expects to inflict minus what it expects to suffer (memoised per round)."""
+        row = self._gains.get(unit)
+        if row is None:
+            row = self._gains[unit] = {}
+        cached = row.get(foe)
+        return cached if cached is not None else self._new_gain(unit, foe, row)
+
+    def _new_gain(self, unit: Fighting, foe: Fighting, row: dict[Fighting, float]) -> float:
+        """exchange_gain() computed and kept in the unit's *row* of the round (known to lack it)."""
+        mine, theirs = self._exchange_values(unit, foe)
+        gain = row[foe] = mine - theirs
+        return gain
+
+    def _exchange_values(self, unit: Fighting, foe: Fighting) -> tuple[float, float]:
+        """A.P. worth of the Wounds *unit* expects to inflict on *foe* in an exchange, and to suffer.
+
+        value_of_wounds() and expected_damage() inlined (the AI asks this for every unit and
+        foe in reach): the round's memo, then the attacker's damage_memo, then _mean_damage().
+        """
+        g, h = foe.troops, unit.troops
+        expected = self._expected
+        mine = expected.get(key := (unit, foe))
+        if mine is None:
+            mine = unit.damage_memo.get(g.profile.id)
+            if mine is None:
+                mine = self._mean_damage(unit, g)
+            expected[key] = mine
+        theirs = expected.get(key := (foe, unit))
+        if theirs is None:
+            theirs = foe.damage_memo.get(h.profile.id)
+            if theirs is None:
+                theirs = self._mean_damage(foe, h)
+            expected[key] = theirs
+        gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
+        return mine / (gl if gl > 1 else 1) * g.cost, theirs / (hl if hl > 1 else 1) * h.cost
+
+    def tactic_score(self, effects: dict[str, int], unit: Fighting) -> float:
+        """How much a unit is expected to gain from these effects this round (AI)."""
+        fighting = unit.order == "assault" or bool(unit.engaged)
+        moving = unit.order in ("assault", "progress")
+        weight = _effect_weight(tuple(effects.items()), fighting, moving, unit.state != "valiant")
+        return weight * (1.0 + unit.points_alive() / 500.0)
+
+    def choose_order(
+        self, unit: Fighting, foes: list[Fighting] | None = None, spots: list[float] | None = None
+    ) -> str:
+        """Assault a target it can reach and beat, shoot what is in range, cast, or close in.
+
+        *foes*: the live enemies; *spots*: their positions, sorted (both found once for a
+        series of calls by give_orders()).
+        """
+        if unit.engaged:
+            return "assault"
+        if foes is None:
+            foes = [e for e in self.sides[1 - unit.side] if e.alive]
+        if not foes:
+            return ""
+        if spots is None:
+            spots = sorted([e.pos for e in foes])
+        pos = unit.pos
+        tactic = unit.tactic
+        mov = unit._mov + tactic.get("movement", 0) if tactic else unit._mov  # unit.mov, inlined
+        # Every target in reach is valued (best_charge_target()) even once one is good enough:
+        # the values are memoised for the round, and later choices must see those of this moment.
+        reach = mov * 2.0  # (a float bound: see update_leadership())
+        # The nearest foe's distance answers "some foe within X" at once: one of the two
+        # positions around the unit's (the same |e.pos - pos| values: subtraction is monotonic).
+        i = bisect.bisect_left(spots, pos)
+        nearest = spots[i] - pos if i < len(spots) else 1e18
+        if i and pos - spots[i - 1] < nearest:
+            nearest = pos - spots[i - 1]
+        best_score = -1e9
+        if nearest <= reach:
+            best_score = self.best_charge_target(unit, foes, reach)[1]
+            if best_score > 0.0:
+                return "assault"
+        reachable = best_score > -1e9  # best_charge_target() found a target (a bad one)
+        if unit.shooting_groups:
+            longest = None
+            for g in unit.shooting_groups:
+                if g.count and (longest is None or g.profile.ranged.long > longest):  # type: ignore[union-attr]
+                    longest = g.profile.ranged.long  # type: ignore[union-attr]
+            if longest is not None and nearest <= longest + mov:
+                return "support"  # Support (dynamic): march, then shoot
+        info = self.info
+        if (unit.mana > 0 and info[unit.side]["rituals"]) or (unit.faith > 0 and info[unit.side]["communions"]):
+            return "support"
+        if unit.mana > 0 and info[1 - unit.side]["rituals"] and any(e.mana > 0 for e in foes):
+            return "reaction"  # counter-magic
+        if unit.faith > 0 and info[1 - unit.side]["communions"] and any(e.faith > 0 for e in foes):
+            return "reaction"  # censure
+        if reachable:
+            return "assault"  # reachable but not favourable: will close in at its activation
+        # Threatened by an enemy that can reach it while it cannot reach anyone: counter-charge.
+        if self._charge_bound[0] is not spots:
+            # The foes' longest charge, found once for these spots (give_orders(): one list per side).
+            longest = -1
+            for e in foes:
+                if e.count > 0 and e.state in ("valiant", "disorganized"):
+                    tactic = e.tactic
+                    reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2.0
+                    if reach > longest:
+                        longest = reach
+            self._charge_bound = (spots, longest)
+        if nearest > self._charge_bound[1]:
+            return "progress"  # no foe's charge reaches this far
+        for e in foes:
+            tactic = e.tactic  # e.mov and e.fighting, inlined: every idle unit asks this of every foe
+            reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2.0
+            if -reach <= e.pos - pos <= reach and e.count > 0 and e.state in ("valiant", "disorganized"):
+                return "reaction"
+        return "progress"
+
+    def best_charge_target(
+        self, unit: Fighting, foes: list[Fighting], reach: float
+    ) -> tuple[Fighting | None, float]:
+        best, best_score = None, -1e9
+        pos = unit.pos
+        row = self._gains.get(unit)
+        if row is None:
+            row = self._gains[unit] = {}
+        low = -reach  # |e.pos - pos| <= reach, without a call per foe (the same test)
+        for e in foes:
+            if not low <= e.pos - pos <= reach or e.state == "gone":
+                continue
+            gain = row.get(e)
+            if gain is None:
+                gain = self._new_gain(unit, e, row)
+            if e.state == "rout":
+                gain += e.points
+            if e.engaged:
+                gain += 0.25 * e.points  # ganging up on a fray
+            if gain > best_score:
+                best, best_score = e, gain
+        return best, best_score
+
+    def best_shooting_target(self, u: Fighting, shooters: list[Group]) -> Fighting | None:
+        best, best_value = None, 0.0
+        pos = u.pos
+        reach = 0
+        for g in shooters:
+            if g.profile.ranged.long > reach:
+                reach = g.profile.ranged.long
+        reach = float(reach)  # (a float bound: see update_leadership())
+        single = shooters[0] if len(shooters) == 1 else None  # one group of marksmen: the usual case
+        if single is not None:
+            # (read once: attributes of the pydantic profile and weapon cost more than locals)
+            w = single.profile.ranged
+            short, medium = float(w.short), float(w.medium)  # (float bounds: exact, and the fast comparison)
+            memo, count = single.shot_value, single.count
+        for e in self.sides[1 - u.side]:
+            if not e.alive:
+                continue
+            d = abs(e.pos - pos)
+            if d > reach:
+                continue  # no shooter in range: worth 0, never better than best_value (>= 0)
+            troops = e.troops
+            size = troops.profile.size
+            res = troops.base["res"]  # e.stat("res"), inlined
+            if e.tactic:
+                res += e.tactic.get("resistance", 0)
+            if e.round_effects:
+                res += e.round_effects.get("res", 0)
+            if single is not None:
+                # The loop below for one group (in range: d <= reach); 0.0 + x == x, the same float.
+                band = "short" if d <= short else ("medium" if d <= medium else "long")
+                shot = memo.get((band, size, res))
+                if shot is None:
+                    shot = self._shot_value(single, band, size, res)
+                value = count * shot[0] * shot[1]
+            else:
+                value = 0.0
+                for g in shooters:
+                    w = g.profile.ranged
+                    # _band(w, d), inlined
+                    if d <= w.short:
+                        band = "short"
+                    elif d <= w.medium:
+                        band = "medium"
+                    elif d <= w.long:
+                        band = "long"
+                    else:
+                        continue
+                    shot = g.shot_value.get((band, size, res))
+                    if shot is None:
+                        shot = self._shot_value(g, band, size, res)
+                    value += g.count * shot[0] * shot[1]
+            wl = troops.wound_levels  # value_of_wounds(), inlined
+            value = value / (wl if wl > 1 else 1) * troops.cost
+            if e.engaged:
+                # Shooting into the fray: half the hits go to the friends in contact.
+                friend = self.enemy_unit(e, next(iter(e.engaged)))
+                value = 0.5 * value - 0.5 * self.value_of_wounds(
+                    friend, value / max(e.troops.cost, 1) * e.troops.wound_levels
+                )
+            if value > best_value:
+                best, best_value = e, value
+        return best
+
+    def _shot_value(self, g: Group, band: str, size: str, res: int) -> tuple[float, float]:
+        """(hit chance, mean Wounds) of one shot of *g*, memoised per template group (one catalogue per template)."""
+        shot = g.shot_value[(band, size, res)] = (
+            _test_p(g.profile.aim or 0, aim_difficulty(self.data, band, size), 1),
+            _die_mean(self.table, g.profile.ranged.strength - res),
+        )
+        return shot
+

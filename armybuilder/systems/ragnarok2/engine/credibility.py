@@ -1,0 +1,101 @@
+"""Credibility figures of the battle engine: can a player trust its playtests?
+
+Three checks on the bundled samples (``armybuilder bench`` prints them each run):
+
+- **mirror matches**: every sample against itself should score 50 % (draws count half); a
+  departure is a bias of the engine (who activates first, ties) rather than of the lists;
+- **full list against a cut copy**: every sample against a copy with about 20 % of its points
+  removed (troops taken off its units, the largest units first) should win clearly (>= 65 %);
+- **the win-rate matrix** of the samples against one another.
+
+The samples are never tuned to pass: the figures describe the engine, and the engine will be
+judged on lists nobody on the project has seen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from armybuilder.core.catalog import Catalogue
+
+from ..army import R2List, unit_cost
+
+CUT_SHARE = 0.20
+MIRROR_BAND = (0.47, 0.53)
+CUT_TARGET = 0.65
+
+
+def cut_copy(army: R2List, cat: Catalogue, share: float = CUT_SHARE) -> R2List:
+    """A copy of *army* with about *share* of its units' A.P. removed: one trooper at a time from
+    the unit with the most troops left (ties: the first unit), Characters and members kept."""
+    units = [u.model_copy(deep=True) for u in army.units]
+    total = sum(unit_cost(cat, u) for u in units)
+    target = total * share
+    removed = 0.0
+    while removed < target:
+        best = None
+        for i, u in enumerate(units):
+            if u.troops is not None and u.troops.count > 1 and (best is None or u.troops.count > units[best].troops.count):  # type: ignore[union-attr]
+                best = i
+        if best is None:
+            break
+        u = units[best]
+        before = unit_cost(cat, u)
+        u.troops.count -= 1  # type: ignore[union-attr]
+        removed += before - unit_cost(cat, u)
+    return army.model_copy(update={"units": units, "name": f"{army.name} (cut {round(100 * removed / max(total, 1))} %)"})
+
+
+@dataclass
+class Credibility:
+    games: int
+    names: list[str]
+    matrix: dict[str, dict[str, float]] = field(default_factory=dict)  # row list's win rate vs column
+    cut: dict[str, float] = field(default_factory=dict)  # full list's win rate vs its cut copy
+    cut_points: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    @property
+    def mirror(self) -> dict[str, float]:
+        return {n: self.matrix[n][n] for n in self.names}
+
+    def lines(self) -> list[str]:
+        out = [f"Rag'Narok 2 credibility ({self.games} games a pairing; win rate of the row, a draw counts half)"]
+        for n in self.names:
+            rate = self.mirror[n]
+            ok = "ok" if MIRROR_BAND[0] <= rate <= MIRROR_BAND[1] else "OUT OF 50 ± 3 %"
+            out.append(f"  mirror  {n:<32} {100 * rate:5.1f} %  {ok}")
+        for n in self.names:
+            rate = self.cut[n]
+            full, cut = self.cut_points[n]
+            ok = "ok" if rate >= CUT_TARGET else "BELOW 65 %"
+            out.append(f"  full vs cut {n:<28} {100 * rate:5.1f} %  ({full:g} vs {cut:g} A.P.)  {ok}")
+        width = max(len(n) for n in self.names)
+        out.append("  matrix " + " " * (width - 6) + " ".join(f"{n[:8]:>8}" for n in self.names))
+        for a in self.names:
+            out.append(f"  {a:<{width}} " + " ".join(f"{100 * self.matrix[a][b]:7.1f}%" for b in self.names))
+        return out
+
+
+def credibility(games: int = 200, seed: int = 11) -> Credibility:
+    """Play the three checks on the bundled Rag'Narok 2 samples (one worker, fixed seed)."""
+    from armybuilder.core.playtest import load_sample, run_playtest, sample_names
+    from armybuilder.core.registry import get_system
+
+    system = get_system("ragnarok2")
+    names = sample_names(system)
+    armies = {n: load_sample(system, n) for n in names}
+    result = Credibility(games, names)
+    for a in names:
+        result.matrix[a] = {}
+        for b in names:
+            result.matrix[a][b] = run_playtest(armies[a], armies[b], games, seed=seed).win_rate
+    for n in names:
+        army = armies[n]
+        cat = system.catalogue_for(army)
+        cut = cut_copy(army, cat)  # type: ignore[arg-type]
+        result.cut[n] = run_playtest(army, cut, games, seed=seed).win_rate
+        result.cut_points[n] = (
+            float(system.points(army, cat).total),
+            float(system.points(cut, cat).total),
+        )
+    return result

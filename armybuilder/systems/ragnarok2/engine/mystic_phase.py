@@ -1,0 +1,444 @@
+"""Rituals, communions, counter-magic and censure, the mystic phase and the effect hooks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..catalog import Profile
+from .mystics import (
+    DEFAULT_FAITH_RECOVERY,
+    MANA_SUCCESS,
+    ROUT_FAITH_LOSS,
+    ROUT_MANA_PENALTY,
+    best_mastery,
+    counter_succeeds,
+    parse_range,
+    roll_mystic_test,
+)
+from .state import Fighting
+from .tables import _MYSTIC_FIT, TEMPLATE_FIGHTERS, _contest_cdf
+
+if TYPE_CHECKING:
+    from .battle import Battle  # noqa
+
+def _knows_ritual(p: Profile, ritual) -> bool:
+    """Element and path of the magician fit the ritual (memoised: profiles and rituals are immutable)."""
+    key = ("ritual", p.id, tuple(p.elements), p.path, ritual.id, ritual.element, ritual.path)  # by value
+    known = _MYSTIC_FIT.get(key)
+    if known is None:
+        fits = ritual.element.lower() in (e.lower() for e in p.elements) and (
+            p.path is None or p.path.lower() == ritual.path.lower()
+        )
+        if len(_MYSTIC_FIT) > 4096:
+            _MYSTIC_FIT.clear()
+        known = _MYSTIC_FIT[key] = (p, ritual, fits)
+    return known[2]
+
+
+def _may_call(p: Profile, communion) -> bool:
+    """Cult and aspects of the faithful fit the communion (memoised like _knows_ritual)."""
+    key = ("communion", p.id, p.cult, str(p.aspects), communion.id, communion.cult, tuple(communion.aspects))  # by value
+    known = _MYSTIC_FIT.get(key)
+    if known is None:
+        fits = (
+            communion.cult.lower() == "universal" or (p.cult or "").lower() == communion.cult.lower()
+        ) and any(getattr(p.aspects, a.lower(), 0) >= 1 for a in communion.aspects)
+        if len(_MYSTIC_FIT) > 4096:
+            _MYSTIC_FIT.clear()
+        known = _MYSTIC_FIT[key] = (p, communion, fits)
+    return known[2]
+
+
+
+
+class MysticRules:
+    __slots__ = ()
+
+    # -- mystics --------------------------------------------------------------
+
+    def cast_rituals(self, u: Fighting, warriors_only: bool = False) -> None:
+        """Rituals with a magister of the unit, mastery gems, counter-magic (mystics seed)."""
+        if u.state == "rout" or u.mana <= 0:
+            return
+        arcane = None  # some live fighter has Arcane mastery (found when a ritual costs too much)
+        for ritual in self.info[u.side]["rituals"]:
+            effect = RITUAL_EFFECTS.get(ritual.id)
+            if effect is None:
+                continue
+            if ritual.mana > u.mana:
+                # Unaffordable without Arcane mastery: no need to look for the magister.
+                if arcane is None:
+                    arcane = any(g.count and g.traits.arcane_mastery for g in u.groups)
+                if not arcane:
+                    continue
+            magisters = [
+                g for g in u.groups
+                if g.count and g.magician_pow and (not warriors_only or g.traits.warrior_mage)
+                and _knows_ritual(g.profile, ritual)
+            ]  # fmt: skip
+            if not magisters:
+                continue
+            g = max(magisters, key=lambda g: g.magician_pow)
+            missing = ritual.mana - u.mana
+            if missing > 0 and not (g.traits.arcane_mastery and g.magician_pow - missing >= 1):
+                continue
+            target = effect.choose(self, u, parse_range(ritual.range))
+            if target is None:
+                continue
+            if missing > 0:
+                # Arcane mastery: the magister lowers its POW (not below 1) to pay the missing mana.
+                g.magician_pow -= missing
+                self._mystic_sums.pop(u, None)  # (the mystic phase's sums of the unit include its POW)
+                u.mana += missing
+                self.logging and self.say(f"{g.profile.name} lowers its POW by {missing} (arcane mastery)")
+            u.mana -= ritual.mana
+            success, extra = self._mystic_attempt(
+                u, "mana", g.magician_pow, ritual.difficulty, ritual.mana,
+                not u.engaged or g.traits.warrior_mage,
+                ritual.element.lower() not in g.traits.spirit_of, g.traits.focus,
+            )  # fmt: skip
+            if success is None:
+                self.logging and self.say(f"{u.name}: {ritual.name} is countered")
+                continue
+            if success:
+                self.logging and self.say(f"{g.profile.name} casts {ritual.name} ({extra} mastery dice)")
+                effect.apply(self, u, target)
+            else:
+                self.logging and self.say(f"{g.profile.name} fails to cast {ritual.name} ({extra} mastery dice)")
+
+    def call_communions(self, u: Fighting, warriors_only: bool = False) -> None:
+        """Communions with an eminence of the unit, extra T.F. dice, censure (mystics seed)."""
+        if u.state == "rout" or u.faith < self.info[u.side]["min_fervor"]:
+            return
+        for communion in self.info[u.side]["communions"]:
+            effect = COMMUNION_EFFECTS.get(communion.id)
+            if effect is None or u.faith < communion.fervor:
+                continue
+            eminences = [
+                g for g in u.groups
+                if g.count and g.faith and (not warriors_only or g.traits.warrior_monk)
+                and _may_call(g.profile, communion)
+            ]  # fmt: skip
+            if not eminences:
+                continue
+            g = max(eminences, key=lambda g: g.faith)
+            target = effect.choose(self, u, parse_range(communion.range))
+            if target is None:
+                continue
+            u.faith -= communion.fervor
+            success, extra = self._mystic_attempt(
+                u, "faith", g.faith, communion.difficulty if communion.difficulty is not None else 8,
+                communion.fervor, not u.engaged or g.traits.warrior_monk,
+                not g.traits.exalted, g.traits.illuminated,
+            )  # fmt: skip
+            if success is None:
+                self.logging and self.say(f"{u.name}: {communion.name} is censured")
+                continue
+            if success:
+                self.logging and self.say(f"{g.profile.name} calls {communion.name} ({extra} extra dice)")
+                effect.apply(self, u, target)
+            else:
+                self.logging and self.say(f"{g.profile.name} fails to call {communion.name}")
+
+    def _mystic_attempt(
+        self, u: Fighting, reserve: str, value: int, difficulty: int, spent: int, can_add: bool,
+        ones_fail: bool, reroll_fives: bool,
+    ) -> tuple[bool | None, int]:  # fmt: skip
+        """The shared part of a ritual and a communion, once its base cost is paid from *reserve*
+        ("mana" or "faith"): extra dice bought from what is left (mastery gems, bonds of T.F.),
+        the enemy's counter-magic or censure, then the test. Returns (None if countered, else the
+        test's success; the extra dice)."""
+        extra = best_mastery(
+            value, difficulty, getattr(u, reserve) if can_add else 0, ones_fail=ones_fail, reroll_fives=reroll_fives
+        )
+        setattr(u, reserve, getattr(u, reserve) - extra)
+        if self.countered(u, spent + extra, reserve, "counter-magic" if reserve == "mana" else "censure"):
+            return None, extra
+        return roll_mystic_test(self.dice.d6, value, difficulty, 1 + extra, ones_fail, reroll_fives), extra
+
+    def countered(self, caster: Fighting, spent: int, reserve: str, label: str) -> bool:
+        """An enemy unit under a Reaction order matches the spending and cancels the effect."""
+        for e in self.sides[1 - caster.side]:
+            if (
+                e.alive
+                and e.state != "rout"
+                and e.order == "reaction"
+                and not e.engaged
+                and getattr(e, reserve) >= spent
+            ):
+                setattr(e, reserve, getattr(e, reserve) - spent)
+                self.logging and self.say(f"{e.name} answers with {label} ({spent} spent)")
+                return counter_succeeds(spent, spent)
+        return False
+
+    def mystic_phase(self) -> None:
+        """Mana recovery and Temporary Faith recovery (mystics seed)."""
+        faith_table = self.data.tables.faith_recovery or None
+        bonuses = faith_table or DEFAULT_FAITH_RECOVERY
+        rank_bonus: dict[str | None, int] = {}  # faith_recovery_counts()'s bonus per rank, looked up once
+        d6 = self.dice.d6
+        memo = self._mystic_sums
+        for side in (0, 1):
+            for u in self.mystic_units[side]:
+                if not u.alive:
+                    continue
+                routed = u.state == "rout"
+                # The members' sums, kept while the unit's counts stay the same: every change of a count
+                # gives the unit a new damage_memo dict (recount(), deal()), the only other input, a
+                # magician's POW, changes in cast_rituals() only, which drops the entry.
+                sums = memo.get(u)
+                if sums is None or sums[0] is not u.damage_memo:
+                    powers: list[int] = []
+                    faithful = devoted = False
+                    extra = loyal = piety = ranked_bonus = 0
+                    for g in u.groups:
+                        n = g.count
+                        if not n:
+                            continue
+                        if g.magician_pow:
+                            powers += [g.magician_pow] * n
+                        if g.faith:
+                            faithful = True
+                            r = g.profile.faith_rank
+                            b = rank_bonus.get(r)
+                            if b is None:
+                                b = rank_bonus[r] = bonuses.get((r or "").lower(), 0)
+                            ranked_bonus += b * n
+                        t = g.traits
+                        if t.recuperation:
+                            extra += t.recuperation * n
+                        if t.loyal:
+                            loyal += t.loyal * n
+                        if t.piety > piety:
+                            piety = t.piety
+                        if t.devotion or t.martyr:
+                            devoted = True
+                    ranked = sorted(powers, reverse=True)
+                    cap = 2 * sum(ranked)  # (integers: the same sum in any order)
+                    sums = memo[u] = (u.damage_memo, ranked, cap, faithful, devoted, extra, loyal, piety, ranked_bonus)
+                else:
+                    _, ranked, cap, faithful, devoted, extra, loyal, piety, ranked_bonus = sums
+                if ranked:
+                    # mana_recovery(), inlined: the same dice in the same order, integer sums.
+                    need = MANA_SUCCESS + (ROUT_MANA_PENALTY if routed else 0)
+                    successes = 0
+                    for _ in range(len(ranked) + extra):
+                        if d6() >= need:
+                            successes += 1
+                    gained = 0
+                    if successes:
+                        # Dice beyond one per magician go to the most powerful one again.
+                        if successes <= len(ranked):
+                            gained = sum(ranked[:successes])
+                        else:
+                            gained = cap // 2 + (successes - len(ranked)) * ranked[0]
+                    mana = u.mana + gained
+                    u.mana = mana if mana < cap else cap
+                if faithful:
+                    # faith_recovery_counts(), inlined: one T.F. per member, rank bonuses, Loyal, Piety.
+                    total = u.count + ranked_bonus + loyal + min(u.faith, piety)
+                    if routed:
+                        total -= ROUT_FAITH_LOSS
+                    u.faith = total if total > 0 else 0
+                # Devotion/X and Martyr/X: gems and T.F. given at the price of a Wound roll (STR X vs RES = DIS).
+                if routed or not devoted:  # (devoted: some live fighter has either, seen above)
+                    continue
+                for g in u.groups:
+                    if not g.count:
+                        continue
+                    t = g.traits
+                    if not (t.devotion or t.martyr):
+                        continue
+                    for x, reserve in ((t.devotion, "mana"), (t.martyr, "faith")):
+                        if x and (u.mana if reserve == "mana" else u.faith) < 2 * x:
+                            setattr(u, reserve, getattr(u, reserve) + x)
+                            wounds = self.dice.from_cdf(_contest_cdf(self.table, x - g.profile.dis, 1, 0))
+                            if wounds:
+                                self.deal(None, u, wounds, in_contact=u.count, scattered=True, victims=[g])
+
+
+
+# --------------------------------------------------------------------------- ritual and communion hooks
+
+
+@dataclass(frozen=True)
+class MysticEffect:
+    """A named ritual/communion effect: who it targets and what it does on the battlefield."""
+
+    id: str
+    summary: str
+    choose: Callable[[Battle, Fighting, float], Fighting | None]
+    apply: Callable[[Battle, Fighting, Fighting], None]
+
+
+def _enemy_in_range(
+    pick: Callable[[Fighting], float],
+) -> Callable[[Battle, Fighting, float], Fighting | None]:
+    def choose(b: Battle, u: Fighting, reach: float) -> Fighting | None:
+        foes = [
+            e
+            for e in b.sides[1 - u.side]
+            if e.alive and e.state != "rout" and b.distance(u, e) <= reach
+        ]
+        return max(foes, key=pick) if foes else None
+
+    return choose
+
+
+def _friend_in_range(
+    pick: Callable[[Fighting], float],
+) -> Callable[[Battle, Fighting, float], Fighting | None]:
+    def choose(b: Battle, u: Fighting, reach: float) -> Fighting | None:
+        friends = [
+            f
+            for f in b.sides[u.side]
+            if f.alive and f.state != "rout" and b.distance(u, f) <= reach
+        ]
+        friends = [f for f in friends if pick(f) > 0]
+        return max(friends, key=pick) if friends else None
+
+    return choose
+
+
+def _insensitive(b: Battle, target: Fighting) -> bool:
+    xs = [g.traits.insensitive for g in target.groups if g.count]
+    return bool(xs) and all(xs) and b.dice.d6() >= max(x for x in xs if x)
+
+
+def _column_of_light(b: Battle, u: Fighting, target: Fighting) -> None:
+    if _insensitive(b, target):
+        return
+    hit = min(target.count, TEMPLATE_FIGHTERS[target.current_formation])
+    wounds = b.dice.from_cdf(
+        _contest_cdf(b.table, 4 - target.stat("res"), hit, b.wound_shift_against(target))
+    )
+    killed = b.deal(u, target, wounds, hit, False)
+    b.logging and b.say(f"  the column of light strikes {hit} {target.name}: {killed} eliminated")
+
+
+def _terror(b: Battle, u: Fighting, target: Fighting) -> None:
+    if _insensitive(b, target):
+        return
+    target.state = "rout"
+    b.logging and b.say(f"  {target.name} is in Rout")
+    if not target.engaged and not target.activated:
+        b.flee(target)
+
+
+def _galvanise(b: Battle, u: Fighting, target: Fighting) -> None:
+    target.round_effects["war-fury"] = 1
+    b.logging and b.say(f"  {target.name} gains War fury")
+
+
+def _downpour(b: Battle, u: Fighting, target: Fighting) -> None:
+    b.field_effects["downpour"] = 1
+
+
+def _divine_anger(b: Battle, u: Fighting, target: Fighting) -> None:
+    if not _insensitive(b, target):
+        target.round_effects["anger"] = 1
+
+
+def _divine_grace(b: Battle, u: Fighting, target: Fighting) -> None:
+    target.round_effects["grace"] = 1
+
+
+def _divine_hospice(b: Battle, u: Fighting, target: Fighting) -> None:
+    g = target.troops
+    lost = (target.start_count - target.count) if g is target.groups[0] else 0
+    back = min(lost, u.faith // max(g.power_each, 1))
+    if back:
+        u.faith -= back * g.power_each
+        g.count += back
+        target.recount()
+        b.scores[1 - target.side] -= back * g.cost
+        b.logging and b.say(f"  {back} {g.profile.name} come back")
+
+
+def _divine_arsenal(b: Battle, u: Fighting, target: Fighting) -> None:
+    # Sacred weapon (Destruction) for units about to fight; sacred armour otherwise.
+    # Provisional reading: +1 STR or +1 RES (the card text is not in the seed).
+    key = "str" if target.engaged or target.order == "assault" else "res"
+    target.round_effects[key] = target.round_effects.get(key, 0) + 1
+
+
+def _weakness(b: Battle, u: Fighting, target: Fighting) -> None:
+    if not _insensitive(b, target):
+        target.round_effects["def"] = -target.troops.profile.def_
+
+
+RITUAL_EFFECTS: dict[str, MysticEffect] = {
+    e.id: e
+    for e in (
+        MysticEffect(
+            "column-of-light",
+            "template: Wound roll STR 4 on the fighters under it",
+            _enemy_in_range(lambda e: e.count),
+            _column_of_light,
+        ),
+        MysticEffect(
+            "terror",
+            "the target unit is in Rout",
+            _enemy_in_range(lambda e: e.points_alive() * (not e.all_have("fear_immune"))),
+            _terror,
+        ),
+        MysticEffect(
+            "igneous-galvanisation",
+            "the target unit gains War fury (one extra exchange)",
+            _friend_in_range(
+                lambda f: f.points_alive() * (bool(f.engaged) or f.order == "assault")
+            ),
+            _galvanise,
+        ),
+        MysticEffect(
+            "downpour",
+            "medium and long range shots fail this round",
+            lambda b, u, r: (
+                u if any(b.shooters(e) for e in b.sides[1 - u.side] if e.alive) else None
+            ),
+            _downpour,
+        ),
+    )
+}  # teleportation and telluric manipulation move units or terrain: no effect on the abstract field.
+
+COMMUNION_EFFECTS: dict[str, MysticEffect] = {
+    e.id: e
+    for e in (
+        MysticEffect(
+            "divine-anger",
+            "the target suffers the Wounds it inflicts",
+            _enemy_in_range(lambda e: e.points_alive() * bool(e.engaged)),
+            _divine_anger,
+        ),
+        MysticEffect(
+            "divine-grace",
+            "the target re-rolls its failed dice once",
+            _friend_in_range(
+                lambda f: f.points_alive() * (bool(f.engaged) or f.order == "assault")
+            ),
+            _divine_grace,
+        ),
+        MysticEffect(
+            "divine-hospice",
+            "eliminated troops come back (T.F. = their Power)",
+            _friend_in_range(lambda f: f.start_count - f.count),
+            _divine_hospice,
+        ),
+        MysticEffect(
+            "divine-arsenal",
+            "sacred weapon (+1 STR) or armour (+1 RES), provisional reading",
+            _friend_in_range(lambda f: f.points_alive()),
+            _divine_arsenal,
+        ),
+        MysticEffect(
+            "weakness",
+            "the target's DEF is 0",
+            _enemy_in_range(lambda e: e.points_alive() * bool(e.engaged)),
+            _weakness,
+        ),
+    )
+}  # oracle-of-destiny only reveals orders: no effect for this AI.
+
+

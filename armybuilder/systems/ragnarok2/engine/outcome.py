@@ -1,0 +1,208 @@
+"""The combat phase's frame and the outcome of the fray: designations, morale rolls by balance
+of Power, rout, push on and the Implacable combats.
+
+Seed (Outcome of the fray): once all the combats of a fray are resolved, the players designate
+pairs of units that fought each other, in turn (the tactical roll's winner first); the unit of
+the pair that inflicted fewer Wounds on the other during the combat phase (ties: the tactical
+roll's winner wins) rolls a morale roll, COU (or DIS in close formation) against the Outcome of
+the fray table read by the balance of Power (one row lower when the winner is frightening and
+the loser is not). A unit can be designated once per enemy unit it fought; routed units are
+never designated. A failed roll routs the unit: its fighters in contact with an enemy are
+eliminated whatever their Wound levels, the others flee MOV × 2. Then the units free from any
+opponent push on (seed: Push on), and Implacable/X fighters that came into contact fight new
+combats with all their dice, without the charge bonus and without morale rolls.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .fray import Fighter, test_distribution, unit_key
+from .state import Fighting
+from .tables import _row_value, balance_of_power
+
+if TYPE_CHECKING:
+    from .battle import Battle  # noqa: F401
+
+
+class OutcomeRules:
+    __slots__ = ()
+
+    def combat(self) -> None:
+        """The frays in turn: the tactical roll's winner picks the first, then the other player."""
+        pending = self.frays()
+        picker = self.winner_of_roll
+        while pending:
+            chosen = self.policies[picker].pick_fray(self, picker, pending)
+            pending.remove(chosen)
+            live = [u for u in chosen if u.alive and u.engaged]
+            if live:
+                self.resolve_fray(live)
+            picker = 1 - picker
+
+    def resolve_fray(self, units: list[Fighting]) -> None:
+        fighters = self.build_contact(units)
+        wounds: dict[tuple[int, int], int] = {}
+        if self.logging:
+            self.say("fray: " + ", ".join(f"{u.name} ({u.count})" for u in units))
+        self.resolve_combats(fighters, wounds, charge=True)
+        pairs = sorted({(min(k), max(k)) for k in wounds} | self.fought_pairs(fighters))
+        self.fray_outcome(pairs, wounds, fighters)
+        self.push_on(units, wounds)
+
+    def fought_pairs(self, fighters: dict[int, list[Fighter]]) -> set[tuple[int, int]]:
+        return {(key[0], key[2]) for key in self.combats_of(fighters)}
+
+    # -- outcome of the fray -------------------------------------------------
+
+    def fray_outcome(self, pairs: list[tuple[int, int]], wounds: dict[tuple[int, int], int], fighters: dict[int, list[Fighter]]) -> None:
+        """Designations in turn, a morale roll for the loser of each designated pair."""
+        pending = list(pairs)
+        picker = self.winner_of_roll
+        while True:
+            live = [
+                (k0, k1) for k0, k1 in pending
+                if self.unit_of(k0).alive and self.unit_of(k1).alive
+                and self.unit_of(k0).state != "rout" and self.unit_of(k1).state != "rout"
+            ]  # fmt: skip
+            if not live:
+                return
+            chosen = self.policies[picker].designate(self, picker, live, wounds)
+            pending.remove(chosen)
+            k0, k1 = chosen
+            a, b = self.unit_of(k0), self.unit_of(k1)
+            wa, wb = wounds.get((k0, k1), 0), wounds.get((k1, k0), 0)
+            if wa != wb:
+                winner, loser = (a, b) if wa > wb else (b, a)
+            else:
+                winner, loser = (a, b) if a.side == self.winner_of_roll else (b, a)
+            self.logging and self.say(f"outcome {a.name} vs {b.name}: {wa} Wounds against {wb}; {loser.name} loses")
+            self.morale(winner, loser, fighters)
+            picker = 1 - picker
+
+    def morale_difficulty(self, winner: Fighting, loser: Fighting) -> int:
+        """Outcome of the fray table by the balance of Power, one row lower against a frightening winner."""
+        lower = 1 if winner.troops.profile.fear is not None and loser.troops.profile.fear is None else 0
+        balance = balance_of_power(
+            loser.power(loser.charged, loser.was_charged), winner.power(winner.charged, winner.was_charged)
+        )
+        if self.outcome_rows:
+            return _row_value(self.outcome_rows, balance, lower)
+        order = [3, 2, 1, -2, -3]
+        return (4, 6, 8, 10, 12)[min(order.index(balance) + lower, 4)]
+
+    def morale_value(self, loser: Fighting) -> tuple[int, bool]:
+        """(value, uses DIS): COU, or DIS for a unit in close formation if better (seed: Formations),
+        bonuses of standard bearer / musician / war staff and the tactic on the final result."""
+        tactic = loser.tactic
+        cou = loser.cou_value + loser.cou_bonus + (tactic.get("courage", 0) if tactic else 0)
+        if loser.close:
+            dis = loser.dis_value + loser.dis_bonus + (tactic.get("discipline", 0) if tactic else 0)
+            if dis > cou:
+                return dis, True
+        return cou, False
+
+    def morale(self, winner: Fighting, loser: Fighting, fighters: dict[int, list[Fighter]] | None = None) -> None:
+        if loser.state == "rout" or loser.all_have("auto_morale"):
+            return
+        difficulty = self.morale_difficulty(winner, loser)
+        value, _ = self.morale_value(loser)
+        ones_fail = not loser.all_have("morale_no_auto_fail")
+        reroll = loser.all_have("morale_reroll_ones")
+        if self.dice.chance(test_distribution(value, difficulty, loser.best_of, ones_fail, reroll)[0][0]):
+            self.logging and self.say(f"  {loser.name} holds (morale {value} vs {difficulty})")
+            return
+        if loser.all_have("fanaticism") and self.test(loser.dis_value + loser.dis_bonus, difficulty, loser.best_of):
+            loser.state = "rout"  # routed, but does not flee (seed: Fanaticism)
+            self.logging and self.say(f"  {loser.name} fails its morale roll; fanaticism keeps it in place (routed)")
+            return
+        self.logging and self.say(f"  {loser.name} fails its morale roll ({value} vs {difficulty}) and routs")
+        self.rout(loser, winner, fighters)
+
+    def rout(self, loser: Fighting, winner: Fighting | None, fighters: dict[int, list[Fighter]] | None) -> None:
+        """Rout after a fray: the fighters in contact with an enemy are eliminated, the others flee."""
+        loser.state = "rout"
+        row = fighters.get(unit_key(loser.side, loser.index), []) if fighters is not None else None
+        if row is not None:
+            in_contact: dict[int, int] = {}
+            for f in row:
+                if f.alive and any(self.unit_of(ek).alive and fighters[ek][ep].alive for ek, ep in f.touches):
+                    in_contact[f.group] = in_contact.get(f.group, 0) + 1
+                    f.alive = False
+            self.eliminate_in_contact(loser, winner, in_contact)
+        else:
+            self.kill_in_contact(loser, winner)
+        if loser.alive:
+            self.flee(loser)
+
+    def eliminate_in_contact(self, u: Fighting, killer: Fighting | None, per_group: dict[int, int]) -> None:
+        lost = 0
+        for gi, n in sorted(per_group.items()):
+            g = u.groups[gi]
+            take = min(g.count, n)
+            if take:
+                g.count -= take
+                lost += take
+                self.eliminate_points(killer, u, take * g.cost)
+        if lost:
+            self.logging and self.say(f"  {lost} fighters of {u.name} in contact are eliminated")
+            u.recount()
+            if u.count == 0:
+                u.state = "gone"
+        self.break_contacts(u)
+
+    # -- push on and Implacable ------------------------------------------------
+
+    def push_on(self, units: list[Fighting], wounds: dict[tuple[int, int], int]) -> None:
+        """Units free from any opponent push on up to MOV towards an enemy still in the fray (a
+        close unit loosened by its assault re-forms: an automatic Reformation); Implacable units
+        that caused a loss and are in contact fight again (seed: Push on, Implacable fighters)."""
+        dealt = [0, 0]
+        for (kx, _ky), w in wounds.items():
+            dealt[kx // 1000] += w
+        first = 0 if dealt[0] > dealt[1] else 1 if dealt[1] > dealt[0] else self.winner_of_roll
+        in_fray = {unit_key(u.side, u.index) for u in units}
+        for side in (first, 1 - first):
+            for u in units:
+                if u.side != side or not u.alive or u.state == "rout" or u.engaged:
+                    continue
+                u.loose = False  # free of any opponent: re-forms (automatic success)
+                targets = [
+                    e for e in self.sides[1 - side]
+                    if e.alive and e.engaged and e.state != "rout" and unit_key(e.side, e.index) in in_fray
+                    and abs(e.pos - u.pos) <= u.mov
+                ]  # fmt: skip
+                if targets:
+                    e = min(targets, key=lambda e: (abs(e.pos - u.pos), e.index))
+                    u.pos = e.pos + (-1.0 if u.side == 0 else 1.0)
+                    u.engaged.add(e.index)
+                    e.engaged.add(u.index)
+                    self.logging and self.say(f"  {u.name} pushes on into {e.name}")
+        self.implacable(units, wounds)
+
+    def implacable(self, units: list[Fighting], wounds: dict[tuple[int, int], int]) -> None:
+        for rnd in range(1, 1 + max((u.implacable for u in units), default=0)):
+            caused = {kx for (kx, _), w in wounds.items() if w}
+            movers = [
+                u for u in units
+                if u.implacable >= rnd and u.alive and u.state != "rout" and u.engaged
+                and unit_key(u.side, u.index) in caused
+            ]  # fmt: skip
+            if not movers:
+                return
+            only: dict[int, set[int]] = {}
+            chain: list[Fighting] = []
+            for u in movers:
+                uk = unit_key(u.side, u.index)
+                only[uk] = {i for i, g in enumerate(u.groups) if g.count and g.traits.implacable >= rnd}
+                chain.append(u)
+                for j in sorted(u.engaged):
+                    e = self.sides[1 - u.side][j]
+                    if e.alive and e not in chain:
+                        chain.append(e)
+                        only.setdefault(unit_key(e.side, e.index), set(range(len(e.groups))))
+            chain.sort(key=lambda x: (x.side, x.index))
+            self.logging and self.say("  implacable: " + ", ".join(u.name for u in movers) + " fight again")
+            fighters = self.build_contact(chain, only)
+            wounds = {}
+            self.resolve_combats(fighters, wounds, charge=False)
