@@ -60,9 +60,10 @@ def format_choices(cat: Catalogue[Any]) -> tuple[Choice, ...]:
     return tuple(Choice(f.id, f.name, f"{f.limit} {f.unit}") for f in cat.data.formats)
 
 
-def format_action(cat: Catalogue[Any]) -> EditAction:
-    """"Change the format", among the catalogue's formats."""
-    return EditAction("set-format", "Change the format", (Param("format", "Format", "choice", format_choices(cat)),), "list", kind="change")
+def format_action(cat: Catalogue[Any], current: str | None = None) -> EditAction:
+    """"Change the format", among the catalogue's formats; the form starts on ``current``."""
+    param = Param("format", "Format", "choice", format_choices(cat), default=current)
+    return EditAction("set-format", "Change the format", (param,), "list", kind="change")
 
 
 def apply_list_edit(new: ArmyListBase, cat: Catalogue[Any], action: str, args: dict[str, Any]) -> bool:

@@ -240,3 +240,13 @@ async def test_findings_name_places_in_words_and_over_the_limit_jumps_to_a_unit(
         assert "1 error" in findings.border_title or "errors" in findings.border_title
         editor.jump_to(limit)
         assert editor.query_one("#tree").current_path() == limit.where
+
+
+async def test_change_the_format_starts_on_the_current_format(r2, store, tmp_path):
+    app, size = await _open(tmp_path, store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        form = await _form(app, pilot, "", "set-format")
+        select = form.query_one("#p-format", Select)
+        assert not select.is_blank()
+        assert form.action.params[0].choices[int(select.value)].value == "1000-ap"

@@ -259,7 +259,7 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
                 (Param("people", "People", "choice", people_choices(cat), default=army.people),),
                 "list",
             ),
-            format_action(cat),
+            format_action(cat, army.format),
             *_deck_adders(army, cat),
         ]
     head, index = parts[0]
@@ -617,7 +617,13 @@ def detail(cat: R2Cat, ref: EntryRef) -> Detail:
             subtitle += " · " + ", ".join(p.roles)
         return Detail(p.name, subtitle, tuple(stats), tuple(sections), f"{p.cost} A.P.")
     fields = entry.model_dump(exclude={"id", "name"})
-    stats = tuple((k.replace("_", " "), str(v)) for k, v in fields.items() if isinstance(v, (int, str)) and k not in ("text", "condition", "pros", "cons", "source") and v != "")
+    # bools (provisional) and empty values are not stats: "provisional True" leaked raw values
+    stats = tuple(
+        (k.replace("_", " "), str(v))
+        for k, v in fields.items()
+        if isinstance(v, (int, str)) and not isinstance(v, bool)
+        and k not in ("text", "condition", "pros", "cons", "source", "decision") and v != ""
+    )
     sections = tuple((k.capitalize(), str(fields[k])) for k in ("condition", "pros", "cons", "text", "source") if fields.get(k))
     if fields.get("provisional"):
         sections = (("Provisional", f"Written by armybuilder ({fields.get('decision') or 'rules-decisions'}); a later catalogue may correct it."),) + sections

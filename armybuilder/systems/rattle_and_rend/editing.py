@@ -233,7 +233,7 @@ def actions(army: RRList, cat: RRCat, path: str) -> list[EditAction]:
             rename_action(army, "warband", "Warband name"),
             notes_action(army, "warband"),
             organiser_action(army),
-            format_action(cat),
+            format_action(cat, army.format),
         ]
     head, index = parts[0]
     if head == "groups" and index is None:
