@@ -323,10 +323,12 @@ class CatalogueSource(Generic[C]):
         cached = catalog_cache.read(name)
         if isinstance(cached, dict):
             try:
-                manifest = construct(Manifest, cached["manifest"])
-                errata = [(rel, construct(Erratum, e)) for rel, e in cached["errata"]]
+                # Validated, not constructed: both are small, and their version fields carry
+                # validators (a malformed version names its file) that construct() refuses.
+                manifest = Manifest.model_validate(cached["manifest"])
+                errata = [(rel, Erratum.model_validate(e)) for rel, e in cached["errata"]]
                 return manifest, errata
-            except (KeyError, TypeError, ValueError, AttributeError, NotConstructible):
+            except (KeyError, TypeError, ValueError, AttributeError):
                 pass  # a cache this version does not understand: rebuild it
         manifest = self._read_manifest()
         errata = self._read_errata()

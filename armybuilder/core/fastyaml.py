@@ -208,6 +208,8 @@ def _compose_events(parser: Any, text: str) -> Any:
                             raise _Fallback  # complex keys
                         if value in parent:
                             raise _Fallback  # duplicate keys: the round trip refuses them
+                        if not isinstance(value, str):
+                            raise _Fallback  # non-string keys: the round trip names their place
                         keys[-1] = (value, mark.line, mark.column)
                     else:
                         key, line, col = pending
