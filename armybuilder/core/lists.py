@@ -237,7 +237,8 @@ def new_list_file(army: ArmyListBase, path: Path | None = None) -> ListFile:
     from .yamlio import new_document
 
     content = list_content(army)
-    content.update({k: v for k, v in army.model_dump(mode="json").items() if k not in content})
+    # the tournament fields stay out until used (README documents them): a new list is not for an event yet
+    content.update({k: v for k, v in army.model_dump(mode="json").items() if k not in content and k not in ORGANISER_FIELDS})
     return ListFile(path, new_document(content, HEADER), get_system(army.system), army)
 
 

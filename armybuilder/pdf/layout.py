@@ -368,7 +368,8 @@ def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable
     if not rows:
         data.append([RLParagraph("—", styles.cell) for _ in range(n)])
     note_rows: list[tuple] = []
-    if block.note:
+    long_note = len(block.note) > IN_ROW_SPLIT
+    if block.note and not long_note:
         # the note is the table's last row, kept on the page of the row above it: a note
         # alone at the top of the next page would not say what it belongs to
         note_style = styles.cell.clone("table_note", fontName=st.FONT_ITALIC, textColor=st.PROVISIONAL if block.provisional else st.MUTED)
@@ -379,7 +380,7 @@ def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable
     border = st.PROVISIONAL if block.provisional else st.RULE
     # rows split across pages only when one may be taller than a page (a huge text):
     # otherwise a row, and a note with the row above it, always print whole
-    in_row = int(any(len(v) > IN_ROW_SPLIT for r in rows for v in r) or len(block.note) > IN_ROW_SPLIT)
+    in_row = int(any(len(v) > IN_ROW_SPLIT for r in rows for v in r))
     table = RLTable(data, colWidths=widths, repeatRows=1, splitByRow=1, splitInRow=in_row, hAlign="LEFT")
     table.setStyle(
         table_style(
@@ -398,6 +399,9 @@ def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable
         )
     )
     out.append(table)
+    if long_note:  # a note that may be taller than a page follows the table as paragraphs
+        note_style = styles.provisional if block.provisional else styles.note
+        out += paras(block.note, note_style.clone("table_note", spaceBefore=2))
     out.append(Spacer(1, styles.base * 0.5))
     return out
 

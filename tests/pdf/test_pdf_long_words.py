@@ -23,7 +23,7 @@ def _roster(word: str) -> Roster:
         (("System", "test"),),
         True,
         (),
-        (Heading(word, 2), Paragraph(word), KeyValues((("Notes", word),)), Table(("Name", "Text"), (("x", word),))),
+        (Heading(word, 2), Paragraph(word), KeyValues((("Notes", word),)), Table(("Name", "Text"), (("x", word),), note=word)),
         (("Term", word),),
         "AAAA-BBBB-CCCC",
     )

@@ -447,7 +447,9 @@ def cards(army: R2List, cat: R2Cat) -> list[Card]:
     for ui, unit in enumerate(army.units):
         for pid in ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members]:
             names = serves.setdefault(pid, [])
-            label = f"unit {ui + 1}, {unit_title(cat, unit, ui)}"
+            title = unit_title(cat, unit, ui)
+            # a card is a table aid: a long unit name is cut there (the roster prints it whole)
+            label = f"unit {ui + 1}, " + (title if len(title) <= 60 else title[:59].rstrip() + "…")
             if label not in names:
                 names.append(label)
     for pid, units in serves.items():
