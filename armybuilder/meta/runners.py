@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -90,6 +91,9 @@ class LocalRunner:
                         pending.remove(futures[future])
                     if cancelled and cancelled():
                         break
+            except KeyboardInterrupt:
+                sys.stderr.write("\nstopping: keeping the games of the tasks under way (Ctrl-C again to drop them)…\n")
+                raise
             finally:
                 # Interrupted or cancelled: drop what has not started, keep what is running.
                 for future in futures:
