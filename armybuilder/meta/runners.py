@@ -37,6 +37,29 @@ def _init_local(context: dict[str, Any]) -> None:
     _LOCAL["context"] = context
 
 
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with a real stderr.
+
+    Under Textual, ``sys.stderr.fileno()`` is -1; the tracker, started with the
+    first spawned process, passes that number on and the spawn fails ("bad
+    value(s) in fds_to_keep").  Starting it here with the process's own stderr
+    for the moment avoids that.
+    """
+    try:
+        if sys.stderr.fileno() >= 0:
+            return
+    except (AttributeError, OSError, ValueError):
+        return  # the tracker skips a stderr without a file number
+    from multiprocessing import resource_tracker
+
+    saved = sys.stderr
+    sys.stderr = sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = saved
+
+
 def _local_task(segments: list[Segment]) -> list[dict[str, Any]]:
     return play_task(_LOCAL["context"], segments)
 
@@ -75,6 +98,8 @@ class LocalRunner:
 
         # fork is cheap, but forking a process that runs other threads (the TUI) can deadlock.
         method = "fork" if threading.current_thread() is threading.main_thread() and os.name == "posix" else "spawn"
+        if method == "spawn":
+            _start_resource_tracker()
         with ProcessPoolExecutor(
             max_workers=min(self.workers, len(pending)),
             mp_context=multiprocessing.get_context(method),
