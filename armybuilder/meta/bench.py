@@ -42,7 +42,7 @@ def local_vs_cluster(games: int = 200, count: int = 10, workers: int = 2) -> dic
     local = run_meta(setup, games, 1, LocalRunner(workers))
     local_s = time.perf_counter() - start
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None, silence_logs=logging.ERROR) as cluster:
+                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster:
         with Client(cluster.scheduler_address, set_as_default=False) as client:
             client.run(lambda: __import__("armybuilder.meta.games"))
         start = time.perf_counter()

@@ -77,12 +77,16 @@ def cmd_meta(args: argparse.Namespace) -> int:
     for path in [*lists, *(field or [])]:
         if not path.is_file():
             raise InputError.at("no such file", path)
-    setup = prepare(lists, field, args.include_illegal)
+    runner = _runner(args)  # an unreachable scheduler is said before the lists are read
+    try:
+        setup = prepare(lists, field, args.include_illegal)
+    except BaseException:
+        runner.close()
+        raise
     for item in setup.left_out:
         sys.stderr.write(f"left out {item.path}: {item.reason}\n")
     stem = report_stem(args.output)
     results = results_path(stem.with_suffix(".pdf"))
-    runner = _runner(args)
     state = RunState()
     progress = ProgressLine(0)
     try:
@@ -128,7 +132,7 @@ def print_summary(matrix, where: str, state) -> None:
     out(f"{matrix.system}, catalogue {matrix.catalogue}: {len(matrix.rows)} lists against {against}, "
         f"{pairs} pairings × {matrix.games:,} games (seed {matrix.seed})\n")
     out(f"played {state.played:,} games on {where}" + (f", {state.resumed:,} read back from the results file" if state.resumed else "")
-        + f" ({state.tasks} tasks of up to {state.task_games} games)\n")
+        + f" ({state.tasks} task{'s' if state.tasks != 1 else ''} of up to {state.task_games} games)\n")
     if matrix.left_out:
         out(f"left out: {len(matrix.left_out)} list(s) (see above)\n")
     out("rank  win rate  95 % interval     games  list\n")

@@ -174,6 +174,7 @@ def run_meta(
     }
     if isinstance(progress, ProgressLine):
         progress.total, progress.done, progress.start_done = state.planned, state.resumed, state.resumed
+        progress.advance(0)  # the bar from the start, not after the first task
     elif progress:
         progress(state.resumed, state.planned)
     with ResultsFile(results) if results is not None else contextlib.nullcontext() as store:

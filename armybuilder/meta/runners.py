@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -34,6 +35,29 @@ def _init_local(context: dict[str, Any]) -> None:
     # Ctrl-C is the parent's to handle: it stops submitting and keeps what finished.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _LOCAL["context"] = context
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with a real stderr.
+
+    Under Textual, ``sys.stderr.fileno()`` is -1; the tracker, started with the
+    first spawned process, passes that number on and the spawn fails ("bad
+    value(s) in fds_to_keep").  Starting it here with the process's own stderr
+    for the moment avoids that.
+    """
+    try:
+        if sys.stderr.fileno() >= 0:
+            return
+    except (AttributeError, OSError, ValueError):
+        return  # the tracker skips a stderr without a file number
+    from multiprocessing import resource_tracker
+
+    saved = sys.stderr
+    sys.stderr = sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = saved
 
 
 def _local_task(segments: list[Segment]) -> list[dict[str, Any]]:
@@ -74,6 +98,8 @@ class LocalRunner:
 
         # fork is cheap, but forking a process that runs other threads (the TUI) can deadlock.
         method = "fork" if threading.current_thread() is threading.main_thread() and os.name == "posix" else "spawn"
+        if method == "spawn":
+            _start_resource_tracker()
         with ProcessPoolExecutor(
             max_workers=min(self.workers, len(pending)),
             mp_context=multiprocessing.get_context(method),
@@ -90,6 +116,9 @@ class LocalRunner:
                         pending.remove(futures[future])
                     if cancelled and cancelled():
                         break
+            except KeyboardInterrupt:
+                sys.stderr.write("\nstopping: keeping the games of the tasks under way (Ctrl-C again to drop them)…\n")
+                raise
             finally:
                 # Interrupted or cancelled: drop what has not started, keep what is running.
                 for future in futures:

@@ -110,7 +110,7 @@ def layout(matrix: MetaMatrix, measure: Painter, page: tuple[float, float] = (84
 def _subtitle(matrix: MetaMatrix) -> str:
     against = "every list against every list" if matrix.square else f"{len(matrix.rows)} lists against a field of {len(matrix.cols)}"
     status = "" if matrix.complete else "  — INCOMPLETE: some pairings have fewer games (run again with --resume)"
-    return f"{against}: {len(matrix.cells)} pairings × {matrix.games:,} games, seed {matrix.seed}{status}"
+    return f"{against}: {len(matrix.cells)} pairings × {matrix.games:,} game{'s' if matrix.games != 1 else ''}, seed {matrix.seed}{status}"
 
 
 def _system_name(system_id: str) -> str:

@@ -125,3 +125,30 @@ def test_progress_line_shows_rate_and_time_left():
     text = line.render()
     assert "500/1,000 games" in text and "games/s" in text and "left" in text
     assert text.startswith("[###############...............]")
+
+
+def test_local_processes_start_from_a_thread_under_a_tui_stderr(tmp_path):
+    """Textual's stderr has file number -1; spawning workers from its thread must still work."""
+    import subprocess
+    import sys
+
+    folder = sample_folder(tmp_path / "lists")
+    code = f"""
+import io, sys, threading
+from pathlib import Path
+from armybuilder.meta.run import prepare, run_meta
+from armybuilder.meta.runners import LocalRunner
+
+class TuiStderr(io.StringIO):
+    def fileno(self):
+        return -1
+
+setup = prepare(sorted(Path({str(folder)!r}).glob("*.yaml"))[:2])
+sys.stderr = TuiStderr()
+out = []
+thread = threading.Thread(target=lambda: out.append(run_meta(setup, 1, 1, LocalRunner(2), task_games=1)))
+thread.start(); thread.join()
+sys.__stdout__.write("played %d" % out[0].played if out else "failed")
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.stdout == "played 2", result.stdout + result.stderr

@@ -31,7 +31,7 @@ SEED = 11
 def cluster():
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None, silence_logs=logging.CRITICAL,
+        dashboard_address=":0", silence_logs=logging.CRITICAL,
     ) as c:
         with distributed.Client(c.scheduler_address, set_as_default=False) as client:
             client.run(lambda: __import__("armybuilder.meta.games"))  # workers import the engine once

@@ -26,7 +26,7 @@ async def _drive(tmp_path):
     async with Host(screen).run_test(size=(140, 45)) as pilot:
         await pilot.pause()
         screen.query_one("#mt-games", Input).value = "6"
-        screen.query_one("#mt-workers", Input).value = "1"
+        screen.query_one("#mt-workers", Input).value = "2"  # spawned processes from a thread, as in a terminal
         await pilot.click("#mt-run")
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
