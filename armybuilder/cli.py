@@ -473,6 +473,8 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         raise InputError.at(f"{lf.system.name} has no battle simulator yet")
     if args.games < 1:
         raise UsageError("armybuilder playtest: --games must be at least 1")
+    if args.seed < 0:
+        raise UsageError("armybuilder playtest: --seed must be zero or more")
     show_progress = sys.stderr.isatty() and not args.json
 
     def progress(done: int, total: int) -> None:
