@@ -21,3 +21,16 @@ if _TESTS not in sys.path:
 from armybuilder.core import registry  # noqa: E402
 
 registry.register("toy-pit", "toysystem")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _private_user_data(tmp_path, monkeypatch):
+    """Every test's remembered preferences, recent lists and recovery copies go to a temporary
+    folder: a screen test outside tests/tui (Morpheus, meta) once wrote its 6 games / 1 worker
+    into the real user's preferences, which the editor then offered as its defaults."""
+    from armybuilder.tui.storage import DATA_ENV
+
+    monkeypatch.setenv(DATA_ENV, str(tmp_path / "userdata"))

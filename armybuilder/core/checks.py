@@ -74,6 +74,11 @@ def _number(value: float) -> float | int:
     return int(value) if float(value).is_integer() else value
 
 
+def _amount(n: float, unit: str) -> str:
+    """``1 point`` but ``2 points``; currencies that do not inflect (A.P., Glory) stay as they are."""
+    return f"{n} point" if unit == "points" and n == 1 else f"{n} {unit}"
+
+
 @dataclass(frozen=True)
 class PointLimit:
     """The points-limit rule every game has, configured per system.
@@ -97,20 +102,21 @@ class PointLimit:
             return
         if total > limit:
             over, total = _number(total - limit), _number(total)
-            what = f"{self.unit} {self.remove}".rstrip()
+            what = f"{_amount(over, self.unit)} {self.remove}".rstrip()
             yield Finding(
                 self.rule,
                 Severity.ERROR,
-                f"{self.subject} costs {total} {self.unit}; the limit is {limit} {self.unit}: remove {over} {what}",
+                f"{self.subject} costs {total} {self.unit}; the limit is {limit} {self.unit}: remove {what}",
                 self.where,
                 self.source,
             )
         elif total < limit and started and self.unspent_rule is not None:
             total = _number(total)
+            left = limit - total
             yield Finding(
                 self.unspent_rule,
                 Severity.WARNING,
-                f"{self.subject} costs {total} of {limit} {self.unit}: {limit - total} {self.unit} are unspent",
+                f"{self.subject} costs {total} of {limit} {self.unit}: {_amount(left, self.unit)} {'is' if left == 1 else 'are'} unspent",
                 self.where,
                 self.source,
             )

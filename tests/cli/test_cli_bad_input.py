@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +77,12 @@ def test_json_report_marks_unreadable_files(tmp_path, capsys):
     assert entry["readable"] is False and entry["valid"] is False
     assert POSITION.search(entry["error"])
     assert payload["summary"]["unreadable"] == 1
+
+
+def test_playtest_negative_seed_is_a_usage_error_not_an_internal_one(capsys):
+    sample = Path(__file__).resolve().parents[2] / "catalog/ragnarok2/samples/alahan-lions.yaml"
+    code = main(["playtest", str(sample), "--vs", "alahan-lions", "--games", "1", "--seed", "-1"])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert "--seed must be zero or more" in err
+    assert "internal error" not in out + err

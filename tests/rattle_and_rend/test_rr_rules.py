@@ -25,14 +25,14 @@ def test_point_limit(base, cat):
     base.groups[3].heavy_trait = "flyer"
     base.groups[2].type = "fighters"  # keep 4 line points
     f = only_error(base, cat, "rattle-and-rend.points.limit")
-    assert f.message == "the warband costs 13 points; the limit is 12 points: remove 1 points of groups"
+    assert f.message == "the warband costs 13 points; the limit is 12 points: remove 1 point of groups"
 
 
 def test_unspent_points_are_a_warning(base, cat):
     del base.groups[6]
     found = run_rules(base, cat)
     assert [(f.rule, f.severity) for f in found] == [("rattle-and-rend.points.unspent", Severity.WARNING)]
-    assert "11 of 12 points: 1 points are unspent" in found[0].message
+    assert "11 of 12 points: 1 point is unspent" in found[0].message
 
 
 def _heavy_pairs(*attached: int) -> RRList:
@@ -204,7 +204,7 @@ def test_transport_capacity(cat):
         ],
     )
     f = only_error(throng, cat, "rattle-and-rend.transport.capacity")
-    assert "carries 3 points; it holds 2: take 1 points out" in f.message
+    assert "carries 3 points; it holds 2: take 1 point out" in f.message
     throng.traits = ["death-defiers", "riders"]  # Riders: a Transport Heavy holds 4
     assert errors(throng, cat) == []
 

@@ -434,7 +434,7 @@ def transports(ctx: Context) -> Iterator[Finding]:
                 "rattle-and-rend.transport.capacity",
                 E,
                 f"{ctx.title(carrier)} carries {carried} points; it holds {capacity}: "
-                f"take {carried - capacity} points out",
+                f"take {plural(carried - capacity, 'point')} out",
                 f"groups[{cargo[-1]}].transported_by",
                 source,
             )
