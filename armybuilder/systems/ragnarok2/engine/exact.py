@@ -70,7 +70,7 @@ class FrayOdds:
     ap_lost: tuple[float, float]  # expected A.P. eliminated of each unit
     pruned: float  # mass dropped below PRUNE
     states: int = 0  # most states held at once (a measure of the work)
-    first_strike: list[tuple[str, float]] = field(default_factory=list)  # per combat: P(A's type strikes first)
+    outcomes: dict[tuple[int, int, bool, bool], float] = field(default_factory=dict)  # (lost A, lost B, A routs, B routs) -> p
 
     def marginal(self, side: int) -> list[float]:
         """P(side loses exactly k fighters), k = 0..its fighters."""
@@ -143,6 +143,7 @@ class ExactFray:
         self.start = tuple(g.count for g in self.groups)
         self.pruned = 0.0
         self.most = 1
+        self.memo: dict[tuple, list[tuple[float, tuple, int]]] = {}
 
     # -- the state ------------------------------------------------------------
 
@@ -183,26 +184,37 @@ class ExactFray:
     # -- the steps --------------------------------------------------------------
 
     def exchange(self, st: State, striker: tuple, target: tuple, key: tuple, extra_round: int) -> list[tuple[float, State]]:
-        """One side's attacks (:meth:`~.combat.CombatRules.exchange` with every outcome)."""
+        """One side's attacks (:meth:`~.combat.CombatRules.exchange` with every outcome). The
+        branches depend on the state but for the Wounds difference, which they only shift: they
+        are found once per (counts, fighters standing) and reused for every difference."""
+        core = (st[0], st[1], st[2])
+        memo_key = (core, key, striker[2], extra_round)
+        branches = self.memo.get(memo_key)
+        if branches is None:
+            branches = self.memo[memo_key] = self._branches(st, striker, target, key, extra_round)
+        diff = st[3]
+        return [(q, (new[0], new[1], new[2], diff + d) if d else st) for q, new, d in branches]
+
+    def _branches(self, st: State, striker: tuple, target: tuple, key: tuple, extra_round: int) -> list[tuple[float, tuple, int]]:
         bt = self.bt
         self.restore(st)
         terms: ExchangeTerms | None = bt.exchange_terms(striker, target, key, self.fighters, {}, extra_round)
         if terms is None:
-            return [(1.0, st)]
+            return [(1.0, st, 0)]
         x, y, gy = striker[0], target[0], target[1]
         sign = 1 if x is self.a else -1
-        out = []
+        out: list[tuple[float, tuple, int]] = []
         pmf = _dealt_pmf(bt.table, terms.att - terms.d_def, terms.dice, terms.a_shift, terms.reroll, terms.strength - terms.d_res, terms.w_shift, terms.grace)
         restored = True
         for dealt, q in pmf:
             if not dealt:
-                out.append((q, st))
+                out.append((q, st, 0))
                 continue
             if not restored:
                 self.restore(st)
             bt.wound_type(x, y, gy, dealt, terms.fy, key, self.fighters)
             restored = False
-            out.append((q, self.snapshot(st[3] + sign * dealt)))
+            out.append((q, self.snapshot(0), sign * dealt))
         return out
 
     def combat(self, dist: dict[State, float], key: tuple) -> dict[State, float]:
@@ -316,12 +328,14 @@ def exact_fray(cat, first, index_a: int, second, index_b: int, charge: bool = Fa
     na = len(a.groups)
     final = ex.run()
     losses: dict[tuple[int, int], float] = defaultdict(float)
+    outcomes: dict[tuple[int, int, bool, bool], float] = defaultdict(float)
     rout = [0.0, 0.0]
     ap = [0.0, 0.0]
     fall = [0.0] * len(ex.groups)
     for (counts, ra, rb), p in final.items():
         lost = [s - c for s, c in zip(start, counts, strict=True)]
         losses[(sum(lost[:na]), sum(lost[na:]))] += p
+        outcomes[(sum(lost[:na]), sum(lost[na:]), ra, rb)] += p
         rout[0] += p * ra
         rout[1] += p * rb
         for i, g in enumerate(ex.groups):
@@ -334,14 +348,17 @@ def exact_fray(cat, first, index_a: int, second, index_b: int, charge: bool = Fa
     ]  # fmt: skip
     return FrayOdds(
         names=(a.name, b.name), fighters=total, points=points, charge=charge, losses=dict(losses),
-        p_rout=(rout[0], rout[1]), characters=characters, ap_lost=(ap[0], ap[1]), pruned=ex.pruned, states=ex.most,
+        p_rout=(rout[0], rout[1]), characters=characters, ap_lost=(ap[0], ap[1]), pruned=ex.pruned, states=ex.most, outcomes=dict(outcomes),
     )  # fmt: skip
 
 
-def sampled_fray(cat, first, index_a: int, second, index_b: int, charge: bool, seed: int) -> tuple[int, int, bool, bool]:
+def sampled_fray(cat, first, index_a: int, second, index_b: int, charge: bool, seed: int, dice=None) -> tuple[int, int, bool, bool]:
     """One fray played by the battle engine with its dice (build_contact, resolve_combats,
-    fray_outcome, as in a game's combat phase): (fighters lost by A, by B, A routs, B routs)."""
+    fray_outcome, as in a game's combat phase): (fighters lost by A, by B, A routs, B routs).
+    *dice*: another source of chance with the interface of :class:`~.chance.Dice` (tests)."""
     bt, a, b = prepare(cat, first, index_a, second, index_b, charge, seed)
+    if dice is not None:
+        bt.dice = dice
     before = (a.count, b.count)
     a.engaged.add(b.index)
     b.engaged.add(a.index)
