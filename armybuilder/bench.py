@@ -75,6 +75,15 @@ def _cli(*args: str) -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "armybuilder"]
 
 
+def meta_matrix_on_dask() -> tuple[float, bool, str]:
+    """The meta matrix with 2 local processes, then through a 2-worker Dask LocalCluster."""
+    from armybuilder.meta.bench import local_vs_cluster
+
+    t = local_vs_cluster()
+    note = f"{t['games']:,.0f} games: local {t['local']:.1f} s, cluster {t['cluster']:.1f} s (wall, 2 workers each)"
+    return t["ratio"], t["ratio"] <= 1.2, note
+
+
 def run_bench(quick: bool = False, as_json: bool = False) -> int:
     figures: list[Figure] = []
     repeat = 3 if quick else 7
@@ -176,11 +185,11 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
 
         attempt("exact odds of one Rag'Narok 2 combat (20 dice)", "< 1 ms", "ms", odds)
 
-        for system_id, label, budget in (
-            ("ragnarok2", "playtest: Rag'Narok 2 battles per second per core", 1000),
-            ("rattle-and-rend", "playtest: Rattle and Rend games per second per core", None),
-            ("morpheus-ragnarok", "playtest: Morpheus Ragnarok games per second per core", None),
-        ):
+        from armybuilder.core.registry import all_systems
+
+        for system in all_systems():  # every registered system with a simulator, its own budget
+            system_id, budget = system.id, system.playtest_budget
+            label = f"playtest: {system.name} games per second per core"
 
             def games_per_second(system_id: str = system_id, budget: int | None = budget) -> tuple[float, bool | None, str]:
                 from armybuilder.core.playtest import run_playtest
@@ -225,6 +234,8 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
             return scaled, scaled < 10.0, f"{games} games on 2 workers" + (" (scaled to 10,000)" if games != 10000 else "")
 
         attempt("playtest: 10,000 Rag'Narok 2 games on 2 cores", "< 10 s", "s", ten_thousand)
+        if not quick:
+            attempt("meta: 10×10 matrix × 200 games, Dask LocalCluster / local", "<= 1.2x", "x", meta_matrix_on_dask)
 
         # Rag'Narok 2 credibility: mirror matches, full lists against cut copies, the win-rate matrix.
         credible: dict = {}

@@ -8,11 +8,10 @@ the commands that need them, so headless commands start fast.
 from __future__ import annotations
 
 import argparse
-import glob
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,21 +41,7 @@ def _err(text: str) -> None:
 
 # --------------------------------------------------------------------------- helpers
 
-
-def expand_paths(items: Sequence[str]) -> Iterator[Path]:
-    """Files, folders (their *.yaml / *.yml, recursively) and globs, in a stable order."""
-    for item in items:
-        p = Path(item)
-        if p.is_dir():
-            found = sorted({*p.rglob("*.yaml"), *p.rglob("*.yml")})
-            yield from (f for f in found if not any(part.startswith(".") for part in f.relative_to(p).parts))
-        elif not p.exists() and glob.has_magic(item):
-            matches = sorted(glob.glob(item, recursive=True))
-            if not matches:
-                yield p  # reported as "no such file"
-            yield from (Path(m) for m in matches)
-        else:
-            yield p
+from armybuilder.core.filesets import expand_paths  # noqa: E402 - re-exported for the commands
 
 
 def _system(system_id: str):
@@ -225,7 +210,7 @@ def cmd_list_upgrade(args: argparse.Namespace) -> int:
 
 def cmd_catalog(args: argparse.Namespace) -> int:
     from armybuilder.core.catalog import diff
-    from armybuilder.core.registry import KNOWN_SYSTEMS, all_systems
+    from armybuilder.core.registry import all_systems, system_ids
 
     action = args.catalog_action
     if action == "list":
@@ -291,7 +276,7 @@ def cmd_catalog(args: argparse.Namespace) -> int:
                     _out(f"  {o.op} {o.path}" + (f": {o.note}" if o.note else ""))
         return EXIT_OK
     if action == "check":
-        systems = [_system(args.system)] if args.system else [_system(s) for s in KNOWN_SYSTEMS]
+        systems = [_system(args.system)] if args.system else [_system(s) for s in system_ids()]
         problems = 0
         for system in systems:
             for v in system.source.versions():
@@ -312,20 +297,16 @@ def cmd_catalog(args: argparse.Namespace) -> int:
     raise UsageError("armybuilder catalog: choose list, show, versions, diff, check or import-bsdata")
 
 
-IMPORTERS = {
-    "ragnarok2": "armybuilder.systems.ragnarok2.importer",
-    "morpheus-ragnarok": "armybuilder.systems.morpheus.importer",
-}
-
-
 def _import_bsdata(args: argparse.Namespace) -> int:
     import importlib
 
     from armybuilder.core.atomic import atomic_write_text
+    from armybuilder.core.registry import importers
 
-    if args.system not in IMPORTERS:
-        raise InputError.at(f"no BattleScribe importer for '{args.system}' (importers: {', '.join(IMPORTERS)})")
-    module = importlib.import_module(IMPORTERS[args.system])
+    found = importers()  # the registry's systems that name an importer module
+    if args.system not in found:
+        raise InputError.at(f"no BattleScribe importer for '{args.system}' (importers: {', '.join(found)})")
+    module = importlib.import_module(found[args.system])
     sources = [p for p in expand_paths(args.sources)]
     for p in sources:
         if not p.is_file():
@@ -613,6 +594,10 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--log", action="store_true", help="narrate one game")
     p.set_defaults(func=cmd_playtest)
+
+    from armybuilder.meta.command import add_meta_parser  # standard library only until it runs
+
+    add_meta_parser(commands)
 
     p = commands.add_parser("catalog", help="catalogue versions, contents, checks and import")
     actions = p.add_subparsers(dest="catalog_action", parser_class=Parser)

@@ -15,3 +15,9 @@ from pathlib import Path
 _TESTS = str(Path(__file__).resolve().parent)
 if _TESTS not in sys.path:
     sys.path.insert(0, _TESTS)
+
+# The toy fourth game system (tests/toysystem): registered in one line, it then runs
+# through the CLI, TUI, PDF and shared system tests like the bundled ones.
+from armybuilder.core import registry  # noqa: E402
+
+registry.register("toy-pit", "toysystem")

@@ -123,7 +123,11 @@ class Catalogue(Generic[C]):
                 out[name] = {entry.id: entry for entry in value}
         return out
 
-    def get(self, collection: str, entry_id: str) -> Any | None:
+    def get(self, collection: str, entry_id: object) -> Any | None:
+        """The entry ``entry_id`` of ``collection``; None when there is none (or the id is not
+        a string: a hand-written list may hold a number or a list where an id belongs)."""
+        if not isinstance(entry_id, str):
+            return None
         return self.index.get(collection, {}).get(entry_id)
 
 
@@ -198,7 +202,7 @@ def apply_operation(data: dict[str, Any], op: Operation) -> None:
     elif op.op == "remove":
         target = _step(parent, last)
         if isinstance(parent, dict):
-            del parent[last]  # type: ignore[arg-type]
+            del parent[last]
         else:
             parent.remove(target)
     elif op.op == "rename":
@@ -291,7 +295,8 @@ class CatalogueSource(Generic[C]):
     def manifest(self) -> Manifest:
         for rel, data in self.files():
             if rel == "catalogue.yaml":
-                return self._validate(Manifest, rel, self._parse(rel, data))
+                manifest: Manifest = self._validate(Manifest, rel, self._parse(rel, data))
+                return manifest
         raise InputError.at(f"the catalogue of {self.system} has no catalogue.yaml", self.system)
 
     @functools.cached_property

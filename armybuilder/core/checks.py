@@ -11,9 +11,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from .catalog import Catalogue
+from .catalog import CatalogModel, Catalogue
 from .findings import Finding, Severity
 
 
@@ -22,31 +22,44 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+A = TypeVar("A")
+"""The list model a context holds."""
+CM = TypeVar("CM", bound=CatalogModel)
+"""The catalogue model."""
+F = TypeVar("F")
+"""The catalogue's format entry type."""
+
+
 @dataclass
-class ListContext:
+class ListContext(Generic[A, CM, F]):
     """What a rule reads: the list and the catalogue it is pinned to, with cached look-ups.
 
-    A system subclasses it (as a dataclass) to add its own look-ups.
+    A system subclasses it (as a dataclass) with its types, e.g.
+    ``Context(ListContext[R2List, R2Catalog, R2Format])``, and adds its own look-ups.
     """
 
-    army: Any
-    cat: Catalogue
+    army: A
+    cat: Catalogue[CM]
 
     @functools.cached_property
-    def data(self) -> Any:
+    def data(self) -> CM:
         """The catalogue's typed model (the system's catalogue class)."""
         return self.cat.data
 
     @functools.cached_property
-    def format(self) -> Any:
+    def format(self) -> F | None:
         """The list's format entry, or None when the catalogue has no such format."""
-        return self.cat.get("formats", self.army.format)
+        found: F | None = self.cat.get("formats", getattr(self.army, "format", ""))
+        return found
 
 
-def unknown_format(ctx: ListContext, rule_id: str, source: str) -> Iterator[Finding]:
-    """An error when the list names a format its catalogue does not have, listing the known ones."""
+def unknown_format(ctx: ListContext[Any, Any, Any], rule_id: str, source: str) -> Iterator[Finding]:
+    """An error when the list names a format its catalogue does not have, listing the known ones.
+
+    The one "unknown format" rule: every system registers it under its own id and source.
+    """
     if ctx.format is None:
-        known = ", ".join(f.id for f in ctx.data.formats)
+        known = ", ".join(f.id for f in ctx.data.formats) or "none"
         yield Finding(
             rule_id,
             Severity.ERROR,
@@ -54,3 +67,77 @@ def unknown_format(ctx: ListContext, rule_id: str, source: str) -> Iterator[Find
             "format",
             source,
         )
+
+
+def _number(value: float) -> float | int:
+    """A whole number without ".0" (messages say "1040 A.P.", never "1040.0 A.P.")."""
+    return int(value) if float(value).is_integer() else value
+
+
+@dataclass(frozen=True)
+class PointLimit:
+    """The points-limit rule every game has, configured per system.
+
+    ``subject`` is how the rule names the list ("the army", "the warband"), ``unit``
+    its currency, ``remove`` what to take out; ``unspent_rule`` (optional) adds a
+    warning for points left unspent in a list that has begun.
+    """
+
+    rule: str
+    subject: str
+    unit: str
+    source: str
+    where: str = ""
+    remove: str = ""
+    unspent_rule: str | None = None
+
+    def check(self, total: float, limit: int | None, started: bool = True) -> Iterator[Finding]:
+        """Findings for a list costing ``total`` under ``limit`` (None: the format is unknown)."""
+        if limit is None:
+            return
+        if total > limit:
+            over, total = _number(total - limit), _number(total)
+            what = f"{self.unit} {self.remove}".rstrip()
+            yield Finding(
+                self.rule,
+                Severity.ERROR,
+                f"{self.subject} costs {total} {self.unit}; the limit is {limit} {self.unit}: remove {over} {what}",
+                self.where,
+                self.source,
+            )
+        elif total < limit and started and self.unspent_rule is not None:
+            total = _number(total)
+            yield Finding(
+                self.unspent_rule,
+                Severity.WARNING,
+                f"{self.subject} costs {total} of {limit} {self.unit}: {limit - total} {self.unit} are unspent",
+                self.where,
+                self.source,
+            )
+
+
+@dataclass(frozen=True)
+class Share:
+    """A "at most N % of the limit on X" rule (Characters, war machines...), configured per system."""
+
+    rule: str
+    label: str  # what is counted, as a message names it: "Characters", "war machines"
+    unit: str
+    source: str
+    where: str = ""
+
+    def check(self, spent: float, percent: int, limit: int | None) -> Iterator[Finding]:
+        """An error when ``spent`` is over ``percent`` % of ``limit`` (rounded down)."""
+        if limit is None:
+            return
+        allowed = limit * percent // 100
+        if spent > allowed:
+            spent = _number(spent)
+            yield Finding(
+                self.rule,
+                Severity.ERROR,
+                f"{self.label} cost {spent} {self.unit}, more than {percent} % of {limit} {self.unit} "
+                f"({allowed} {self.unit}): remove {spent - allowed} {self.unit} of {self.label}",
+                self.where,
+                self.source,
+            )

@@ -69,7 +69,8 @@ def _log_pgf(pmf: np.ndarray, log_t: np.ndarray) -> np.ndarray:
     nz = np.flatnonzero(pmf > 0)
     terms = np.log(pmf[nz])[None, :] + np.outer(log_t, nz.astype(np.float64))
     top = terms.max(axis=1)
-    return top + np.log(np.exp(terms - top[:, None]).sum(axis=1))
+    result: np.ndarray = top + np.log(np.exp(terms - top[:, None]).sum(axis=1))
+    return result
 
 
 # Candidate tilts t > 1 for the Chernoff bound, as log(t).
@@ -110,6 +111,9 @@ class Distribution:
     """
 
     __slots__ = ("_pmf", "_tails", "_cdf")
+    _pmf: np.ndarray
+    _tails: np.ndarray | None  # P(X >= k), computed on first use
+    _cdf: np.ndarray | None  # P(X <= k), computed on first use
 
     def __init__(self, pmf: Any) -> None:
         arr = np.array(pmf, dtype=np.float64, copy=True)
@@ -206,11 +210,12 @@ class Distribution:
 
     def at_least_table(self) -> np.ndarray:
         """Read-only array ``t`` with ``t[k] = P(X >= k)`` for k = 0..max_value."""
-        if self._tails is None:
+        tails = self._tails
+        if tails is None:
             tails = np.cumsum(self._pmf[::-1])[::-1].copy()
             tails.flags.writeable = False
             object.__setattr__(self, "_tails", tails)
-        return self._tails
+        return tails
 
     def at_least(self, k: int) -> float:
         """P(X >= k)."""
@@ -349,12 +354,12 @@ class Distribution:
         Inverse-CDF sampling on the cached cumulative sums; a defective
         distribution is renormalised.
         """
-        if self._cdf is None:
+        cdf = self._cdf
+        if cdf is None:
             cdf = np.cumsum(self._pmf)
             cdf /= cdf[-1]
             cdf.flags.writeable = False
             object.__setattr__(self, "_cdf", cdf)
-        cdf = self._cdf
         if size is None:
             return min(int(np.searchsorted(cdf, rng.random(), side="right")), len(cdf) - 1)
         idx = np.searchsorted(cdf, rng.random(size), side="right")

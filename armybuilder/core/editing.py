@@ -8,18 +8,13 @@ game, so they live here once and each system keeps only its own edits.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from .catalog import Catalogue
+from .paths import parse_path
 from .system import ArmyListBase, Choice, EditAction, Param
 
-_PATH = re.compile(r"([a-z_]+)(?:\[(\d+)\])?")
-
-
-def parse_path(path: str) -> list[tuple[str, int | None]]:
-    """``"units[2].members[0]"`` → ``[("units", 2), ("members", 0)]``; ``""`` → ``[]``."""
-    return [(m[1], int(m[2]) if m[2] else None) for m in _PATH.finditer(path)]
+__all__ = ["parse_path", "need", "rename_action", "notes_action", "format_action", "apply_list_edit"]
 
 
 def need(args: dict[str, Any], name: str) -> Any:
@@ -34,25 +29,25 @@ def need(args: dict[str, Any], name: str) -> Any:
 
 def rename_action(army: ArmyListBase, what: str, name_label: str) -> EditAction:
     """"Rename the <what>", asking for the new name (``name_label``)."""
-    return EditAction("rename-list", f"Rename the {what}", (Param("name", name_label, "text", default=army.name),), "list")
+    return EditAction("rename-list", f"Rename the {what}", (Param("name", name_label, "text", default=army.name),), "list", kind="rename")
 
 
 def notes_action(army: ArmyListBase, what: str) -> EditAction:
     """"Edit the <what> notes"."""
-    return EditAction("edit-notes", f"Edit the {what} notes", (Param("notes", "Notes", "text", default=army.notes),), "list")
+    return EditAction("edit-notes", f"Edit the {what} notes", (Param("notes", "Notes", "text", default=army.notes),), "list", kind="notes")
 
 
-def format_choices(cat: Catalogue) -> tuple[Choice, ...]:
+def format_choices(cat: Catalogue[Any]) -> tuple[Choice, ...]:
     """The catalogue's formats, with their limit as the detail."""
-    return tuple(Choice(f.id, f.name, f"{f.limit} {f.unit}") for f in cat.data.formats)  # type: ignore[attr-defined]
+    return tuple(Choice(f.id, f.name, f"{f.limit} {f.unit}") for f in cat.data.formats)
 
 
-def format_action(cat: Catalogue) -> EditAction:
+def format_action(cat: Catalogue[Any]) -> EditAction:
     """"Change the format", among the catalogue's formats."""
-    return EditAction("set-format", "Change the format", (Param("format", "Format", "choice", format_choices(cat)),), "list")
+    return EditAction("set-format", "Change the format", (Param("format", "Format", "choice", format_choices(cat)),), "list", kind="change")
 
 
-def apply_list_edit(new: ArmyListBase, cat: Catalogue, action: str, args: dict[str, Any]) -> bool:
+def apply_list_edit(new: ArmyListBase, cat: Catalogue[Any], action: str, args: dict[str, Any]) -> bool:
     """Apply a list-level edit (rename-list, edit-notes, set-format) to ``new`` in place.
 
     Returns False when ``action`` is none of them, so the system's own edits run;

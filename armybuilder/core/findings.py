@@ -42,34 +42,76 @@ class Finding:
 RuleFunction = Callable[..., Iterable[Finding]]
 
 
+@dataclass(frozen=True)
+class Rule:
+    """A registered rule: its id, every id its findings may carry, and the function."""
+
+    id: str
+    ids: frozenset[str]
+    fn: RuleFunction
+
+
 @dataclass
 class RuleBook:
-    """An ordered set of rules of one game system."""
+    """An ordered set of rules of one game system.
+
+    A rule declares the ids of the findings it reports once, at registration:
+    its own id plus ``also`` (a rule that reports two things, such as the points
+    limit and unspent points).  :meth:`run` checks every finding against them, so a
+    finding whose id was never registered shows up as an internal warning instead
+    of slipping into reports; :attr:`ids` is what the tests and documentation read.
+    """
 
     system: str
-    rules: list[tuple[str, RuleFunction]] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)
 
-    def rule(self, rule_id: str) -> Callable[[RuleFunction], RuleFunction]:
+    def rule(self, rule_id: str, *, also: Iterable[str] = ()) -> Callable[[RuleFunction], RuleFunction]:
+        ids = frozenset((rule_id, *also))
+        for declared in ids:
+            if not declared.startswith(f"{self.system}."):
+                raise ValueError(f"rule id '{declared}' does not start with '{self.system}.'")
+
         def register(fn: RuleFunction) -> RuleFunction:
-            self.rules.append((rule_id, fn))
+            self.rules.append(Rule(rule_id, ids, fn))
             return fn
 
         return register
 
+    @property
+    def ids(self) -> frozenset[str]:
+        """Every rule id this book's findings can carry (its internal id included)."""
+        return frozenset(i for r in self.rules for i in r.ids) | {self.internal_id}
+
+    @property
+    def internal_id(self) -> str:
+        return f"{self.system}.internal"
+
     def run(self, *args: Any, **kwargs: Any) -> list[Finding]:
+        """Every rule on the same arguments, each inside the crash guard, findings sorted."""
         findings: list[Finding] = []
-        for rule_id, fn in self.rules:
+        for rule in self.rules:
             try:
-                findings.extend(fn(*args, **kwargs))
+                found = list(rule.fn(*args, **kwargs))  # consumed here: a lazy rule's crash is caught too
             except Exception as exc:  # noqa: BLE001 - a rule bug must not hide other findings
                 findings.append(
                     Finding(
-                        f"{self.system}.internal",
+                        self.internal_id,
                         Severity.WARNING,
-                        f"the check {rule_id} could not run on this list ({type(exc).__name__}: {exc}); "
+                        f"the check {rule.id} could not run on this list ({type(exc).__name__}: {exc}); "
                         "please report it",
                     )
                 )
+                continue
+            for f in found:
+                if f.rule not in rule.ids:
+                    findings.append(
+                        Finding(
+                            self.internal_id,
+                            Severity.WARNING,
+                            f"the check {rule.id} reported '{f.rule}', an id it did not declare; please report it",
+                        )
+                    )
+            findings.extend(found)
         return sort_findings(findings)
 
 

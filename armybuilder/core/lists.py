@@ -8,7 +8,6 @@ key order and quoting the user wrote survive.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from .atomic import atomic_write_text
 from .catalog import Catalogue
 from .errors import InputError
 from .fingerprint import fingerprint
+from .paths import ListPath, PathError
 from .registry import get_system
 from .system import ArmyListBase, GameSystem
 from .yamlio import (
@@ -38,7 +38,7 @@ HEADER = "Army list for armybuilder: edit by hand or with `armybuilder edit`."
 class ListFile:
     path: Path | None
     doc: Any  # the round-trip document as loaded (comments, layout)
-    system: GameSystem
+    system: GameSystem[Any, Any]
     army: ArmyListBase
 
     @property
@@ -48,7 +48,7 @@ class ListFile:
     def content(self) -> dict[str, Any]:
         return list_content(self.army)
 
-    def line_of(self, where: str) -> int | None:
+    def line_of(self, where: str | ListPath) -> int | None:
         return line_of(self.doc, where)
 
     def render(self) -> str:
@@ -110,17 +110,15 @@ def _keep_written(doc: Any, content: Any, full: Any) -> None:
             _keep_written(d, c, f)
 
 
-def _parse_where(where: str) -> list[str | int]:
-    parts: list[str | int] = []
-    for name, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", where):
-        parts.append(int(index) if index else name)
-    return parts
-
-
-def line_of(doc: Any, where: str) -> int | None:
-    if not where:
+def line_of(doc: Any, where: str | ListPath) -> int | None:
+    """The line of ``doc`` (as loaded) holding the place ``where``; None for the list itself."""
+    try:
+        path = ListPath.parse(where)
+    except PathError:
         return None
-    line, _ = locate(doc, _parse_where(where))
+    if not path:
+        return None
+    line, _ = locate(doc, path.keys())
     return line
 
 
@@ -175,5 +173,5 @@ def new_list_file(army: ArmyListBase, path: Path | None = None) -> ListFile:
     return ListFile(path, new_document(content, HEADER), get_system(army.system), army)
 
 
-def list_fingerprint(army: ArmyListBase, cat: Catalogue) -> str:
+def list_fingerprint(army: ArmyListBase, cat: Catalogue[Any]) -> str:
     return fingerprint(list_content(army), cat.id, cat.version, cat.hash)

@@ -127,7 +127,7 @@ def game_rngs(seed: int, start: int, stop: int) -> list[np.random.Generator]:
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(system_id: str, version: str, first: dict, second: dict) -> None:
+def _init_worker(system_id: str, version: str, first: dict[str, Any], second: dict[str, Any]) -> None:
     system = get_system(system_id)
     _WORKER["system"] = system
     _WORKER["cat"] = system.catalogue(version)
@@ -232,12 +232,12 @@ def histogram(values: list[float], bins: int = 10) -> list[tuple[float, float, i
     return [(low + i * width, low + (i + 1) * width, c) for i, c in enumerate(counts)]
 
 
-def sample_names(system: GameSystem) -> list[str]:
+def sample_names(system: GameSystem[Any, Any]) -> list[str]:
     """Names of the bundled sample lists of a system (the sample opponents)."""
     return [name.removesuffix(".yaml") for name, _ in system.source.samples()]
 
 
-def load_sample(system: GameSystem, name: str) -> ArmyListBase:
+def load_sample(system: GameSystem[Any, Any], name: str) -> ArmyListBase:
     """A bundled sample list of *system*, parsed and validated (raises InputError if broken)."""
     from .lists import list_from_doc
     from .yamlio import decode_text, parse_text

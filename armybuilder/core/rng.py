@@ -8,7 +8,12 @@ reproducible from its generator (same seed, same game) and fast.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
 import numpy as np
+
+T = TypeVar("T")
 
 
 class Uniforms:
@@ -35,6 +40,6 @@ class Uniforms:
         """True with probability ``p``."""
         return self.u() < p
 
-    def pick(self, items: list):
+    def pick(self, items: Sequence[T]) -> T:
         """One of ``items``, each equally likely."""
         return items[int(self.u() * len(items))]

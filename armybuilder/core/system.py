@@ -10,18 +10,21 @@ odds and games.  A fourth game system is then one new package plus its data
 from __future__ import annotations
 
 import abc
+import dataclasses
 import functools
 import importlib
 import importlib.util
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast
 
 from pydantic import Field
 
 from .catalog import CatalogModel, Catalogue, CatalogueSource, Strict
 from .findings import Finding
+from .paths import ListPath, PathError
 
 if TYPE_CHECKING:  # numpy costs a noticeable part of the editor's start-up; only the engines need it
     import numpy as np
@@ -105,15 +108,46 @@ class Param:
     help: str = ""
 
 
+EditKind = Literal["add", "remove", "rename", "notes", "change"]
+"""What an edit does, for the editor's keys: ``a`` offers the "add" edits, ``delete``
+the "remove" ones, ``r`` "rename", ``n`` "notes"; every other edit is a "change"."""
+
+
 @dataclass(frozen=True)
 class EditAction:
-    """An edit allowed at a place of the list; the UI asks for ``params`` then applies."""
+    """An edit allowed at a place of the list; the UI asks for ``params`` then applies.
+
+    ``kind`` says what the edit does (the editor never guesses it from ``id``); when a
+    system leaves it out it is read from the id's first word once, here.
+    """
 
     id: str
     label: str
     params: tuple[Param, ...] = ()
     group: str = "edit"
     destructive: bool = False
+    kind: EditKind | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind is None:
+            object.__setattr__(self, "kind", edit_kind_of(self.id, self.destructive))
+
+
+def edit_kind_of(action_id: str, destructive: bool = False) -> EditKind:
+    """The kind of an edit a system did not state, from its id (``add-unit`` → "add").
+
+    The one place such a reading exists: ids that start with ``add`` add, a
+    destructive edit removes, ``rename-*``/``set-label`` rename, ``*-notes`` edit notes.
+    """
+    if action_id.startswith("add"):
+        return "add"
+    if destructive:
+        return "remove"
+    if action_id.startswith("rename") or action_id.endswith("label"):
+        return "rename"
+    if action_id.endswith("notes"):
+        return "notes"
+    return "change"
 
 
 @dataclass(frozen=True)
@@ -179,6 +213,20 @@ class Roster:
     blocks: tuple[Block, ...]
     glossary: tuple[tuple[str, str], ...] = ()  # (term, text)
     fingerprint: str = ""
+    #: system, faction and format names for the title line, filled by the protocol
+    summary: ListSummary | None = None
+
+
+@dataclass(frozen=True)
+class ListSummary:
+    """What names a list in a title: its game, its faction (if the game has any), its format."""
+
+    system: str
+    faction: str = ""
+    format: str = ""
+
+    def parts(self) -> tuple[str, ...]:
+        return tuple(p for p in (self.system, self.faction, self.format) if p)
 
 
 @dataclass(frozen=True)
@@ -227,8 +275,20 @@ class GameRecord:
 # --------------------------------------------------------------------------- the protocol
 
 
-class GameSystem(abc.ABC):
-    """A game system: its catalogue, list model, rules, editor actions and engine."""
+L = TypeVar("L", bound=ArmyListBase)
+"""The list model of a system."""
+CM = TypeVar("CM", bound=CatalogModel)
+"""The catalogue model of a system."""
+
+
+class GameSystem(abc.ABC, Generic[L, CM]):
+    """A game system: its catalogue, list model, rules, editor actions and engine.
+
+    Generic over its list model ``L`` and catalogue model ``CM``, so a system's
+    methods receive ``army: R2List`` and ``cat: Catalogue[R2Catalog]`` and read
+    ``cat.data.profiles`` typed.  The TUI, the PDF code and the command line hold
+    systems as ``GameSystem[Any, Any]`` and pass back what the system gave them.
+    """
 
     id: ClassVar[str]
     name: ClassVar[str]
@@ -236,49 +296,90 @@ class GameSystem(abc.ABC):
     list_model: ClassVar[type[ArmyListBase]]
     #: label of the faction field in the UI ("People", "Faction", "Clan")
     faction_label: ClassVar[str] = "People"
+    #: the list field holding the chosen faction's id (Rag'Narok 2: "people"); None in a
+    #: game whose lists have no faction
+    faction_field: ClassVar[str | None] = None
+    #: the facet of :class:`BrowserEntry` that names an entry's faction (by its label),
+    #: so the browser can start on the list's own; None: entries do not say theirs
+    faction_facet: ClassVar[str | None] = None
+    #: the folder of the catalogue (catalogue.yaml, data, errata, samples); None: the
+    #: bundled ``catalog/<id>/``.  A system outside the package names its own.
+    catalogue_folder: ClassVar[Traversable | None] = None
+    #: dotted module converting BattleScribe data (``convert(paths) -> {rel: text}``), if any
+    importer_module: ClassVar[str | None] = None
+    #: simulated games per second per core that ``armybuilder bench`` holds it to, if any
+    playtest_budget: ClassVar[int | None] = None
 
     # -- catalogue ------------------------------------------------------------
 
     @functools.cached_property
-    def source(self) -> CatalogueSource:
-        return CatalogueSource(self.id, self.catalog_model)
+    def source(self) -> CatalogueSource[CM]:
+        return CatalogueSource(self.id, self.catalog_model, self.catalogue_folder)  # type: ignore[arg-type]
 
-    def catalogue(self, version: str | None = None) -> Catalogue:
+    def catalogue(self, version: str | None = None) -> Catalogue[CM]:
         return self.source.resolve(version)
 
-    def catalogue_for(self, army: ArmyListBase) -> Catalogue:
+    def catalogue_for(self, army: L) -> Catalogue[CM]:
         """The catalogue a list is pinned to (its own version, never silently newer)."""
         return self.catalogue(army.catalogue)
 
     @abc.abstractmethod
-    def formats(self, cat: Catalogue) -> list[Format]: ...
+    def formats(self, cat: Catalogue[CM]) -> list[Format]: ...
 
-    def format_of(self, army: ArmyListBase, cat: Catalogue) -> Format | None:
+    def format_of(self, army: L, cat: Catalogue[CM]) -> Format | None:
         return next((f for f in self.formats(cat) if f.id == army.format), None)
 
-    def default_format(self, cat: Catalogue) -> Format:
+    def default_format(self, cat: Catalogue[CM]) -> Format:
         formats = self.formats(cat)
         return next((f for f in formats if f.default), formats[0])
 
     @abc.abstractmethod
-    def factions(self, cat: Catalogue) -> list[Choice]:
+    def factions(self, cat: Catalogue[CM]) -> list[Choice]:
         """Peoples / factions / clans a new list can be built for."""
+
+    def faction_of(self, army: L) -> str | None:
+        """The id of the list's faction (the value of :attr:`faction_field`), or None."""
+        if self.faction_field is None:
+            return None
+        value = getattr(army, self.faction_field, None)
+        return value if isinstance(value, str) and value else None
+
+    def faction_name(self, army: L, cat: Catalogue[CM]) -> str:
+        """The list's faction as a player reads it (its label among :meth:`factions`)."""
+        faction = self.faction_of(army)
+        if faction is None:
+            return ""
+        return next((c.label for c in self.factions(cat) if c.value == faction), faction)
+
+    def summary(self, army: L, cat: Catalogue[CM]) -> ListSummary:
+        """System, faction and format names of a list, for titles (PDF, editor)."""
+        fmt = self.format_of(army, cat)
+        return ListSummary(self.name, self.faction_name(army, cat), fmt.name if fmt else army.format)
+
+    def notes_at(self, army: L, path: str | ListPath) -> str:
+        """The notes of the list item at ``path`` (a unit, a group, a warrior), or ""."""
+        try:
+            target = ListPath.parse(path).resolve(army) if path else None
+        except PathError:
+            return ""
+        notes = getattr(target, "notes", "") if target is not None else ""
+        return notes if isinstance(notes, str) else ""
 
     # -- lists ------------------------------------------------------------------
 
     @abc.abstractmethod
     def new_list(
-        self, cat: Catalogue, *, faction: str | None = None, format: str | None = None, name: str | None = None
-    ) -> ArmyListBase: ...
+        self, cat: Catalogue[CM], *, faction: str | None = None, format: str | None = None, name: str | None = None
+    ) -> L: ...
 
     @abc.abstractmethod
-    def points(self, army: ArmyListBase, cat: Catalogue) -> Points: ...
+    def points(self, army: L, cat: Catalogue[CM]) -> Points: ...
 
     @abc.abstractmethod
-    def validate(self, army: ArmyListBase, cat: Catalogue) -> list[Finding]:
+    def validate(self, army: L, cat: Catalogue[CM]) -> list[Finding]:
         """All findings; must never raise, whatever the (half-built) list holds."""
 
-    def findings(self, army: ArmyListBase, cat: Catalogue | None = None) -> list[Finding]:
+    def findings(self, army: L, cat: Catalogue[CM] | None = None) -> list[Finding]:
         """Validation plus the information that a newer catalogue version exists."""
         from .upgrade import newer_version_finding
 
@@ -289,10 +390,10 @@ class GameSystem(abc.ABC):
         return found
 
     @abc.abstractmethod
-    def status(self, army: ArmyListBase, cat: Catalogue) -> list[StatusItem]: ...
+    def status(self, army: L, cat: Catalogue[CM]) -> list[StatusItem]: ...
 
     @abc.abstractmethod
-    def referenced_entries(self, army: ArmyListBase) -> list[tuple[str, EntryRef]]:
+    def referenced_entries(self, army: L) -> list[tuple[str, EntryRef]]:
         """(list path, catalogue entry) for every catalogue id the list uses.
 
         Used to mark entries missing from a version and to compute upgrade impact.
@@ -301,57 +402,58 @@ class GameSystem(abc.ABC):
     # -- editor -------------------------------------------------------------------
 
     @abc.abstractmethod
-    def outline(self, army: ArmyListBase, cat: Catalogue) -> list[OutlineNode]: ...
+    def outline(self, army: L, cat: Catalogue[CM]) -> list[OutlineNode]: ...
 
     @abc.abstractmethod
-    def actions(self, army: ArmyListBase, cat: Catalogue, path: str) -> list[EditAction]:
+    def actions(self, army: L, cat: Catalogue[CM], path: str) -> list[EditAction]:
         """Edits allowed at ``path`` ("" is the list itself)."""
 
     @abc.abstractmethod
     def apply(
-        self, army: ArmyListBase, cat: Catalogue, path: str, action: str, args: dict[str, Any]
-    ) -> tuple[ArmyListBase, str]:
+        self, army: L, cat: Catalogue[CM], path: str, action: str, args: dict[str, Any]
+    ) -> tuple[L, str]:
         """Return the edited list (a new object) and the path to select afterwards.
 
         Raises ``ValueError`` with a user-readable message when ``args`` are unusable.
         """
 
     @abc.abstractmethod
-    def browse(self, cat: Catalogue) -> list[BrowserEntry]: ...
+    def browse(self, cat: Catalogue[CM]) -> list[BrowserEntry]: ...
 
     @abc.abstractmethod
-    def detail(self, cat: Catalogue, ref: EntryRef) -> Detail: ...
+    def detail(self, cat: Catalogue[CM], ref: EntryRef) -> Detail: ...
 
     # -- printing ---------------------------------------------------------------------
 
     @abc.abstractmethod
-    def roster(self, army: ArmyListBase, cat: Catalogue, fingerprint: str) -> Roster: ...
+    def roster(self, army: L, cat: Catalogue[CM], fingerprint: str) -> Roster:
+        """The printed roster; its ``summary`` should be :meth:`summary` (the PDF title line)."""
 
     @abc.abstractmethod
-    def sheets(self, cat: Catalogue) -> Sheets: ...
+    def sheets(self, cat: Catalogue[CM]) -> Sheets: ...
 
     @abc.abstractmethod
-    def cards(self, army: ArmyListBase, cat: Catalogue) -> list[Card]: ...
+    def cards(self, army: L, cat: Catalogue[CM]) -> list[Card]: ...
 
     # -- engine ----------------------------------------------------------------------
 
     def odds_parameters(self) -> Sequence[Param]:
         return ()
 
-    def odds(self, cat: Catalogue, params: dict[str, Any]) -> OddsResult:
+    def odds(self, cat: Catalogue[CM], params: dict[str, Any]) -> OddsResult:
         raise NotImplementedError(f"{self.name} has no odds calculator yet")
 
     def play_game(
         self,
-        cat: Catalogue,
-        first: ArmyListBase,
-        second: ArmyListBase,
+        cat: Catalogue[CM],
+        first: L,
+        second: L,
         rng: np.random.Generator,
         log: bool = False,
     ) -> GameRecord:
         raise NotImplementedError(f"{self.name} has no battle simulator yet")
 
-    def odds_units(self, army: ArmyListBase, cat: Catalogue) -> list[Choice]:
+    def odds_units(self, army: L, cat: Catalogue[CM]) -> list[Choice]:
         """Units of a list the odds panel can pit against each other (value: index, label).
 
         Only asked when :meth:`has_unit_odds` is true; the default offers none.
@@ -359,7 +461,7 @@ class GameSystem(abc.ABC):
         return []
 
     def unit_odds_params(
-        self, cat: Catalogue, army: ArmyListBase, unit: int, other: ArmyListBase, other_unit: int
+        self, cat: Catalogue[CM], army: L, unit: int, other: L, other_unit: int
     ) -> dict[str, Any]:
         """Parameters of :meth:`odds` for ``unit`` of ``army`` attacking ``other_unit`` of ``other``.
 
@@ -381,7 +483,31 @@ class GameSystem(abc.ABC):
         return type(self).play_game is not GameSystem.play_game
 
 
-class PackagedSystem(GameSystem):
+class EditingModule(Protocol):
+    """What :attr:`PackagedSystem.editing_module` holds (module-level functions)."""
+
+    def outline(self, army: Any, cat: Any, /) -> list[OutlineNode]: ...
+    def actions(self, army: Any, cat: Any, path: str, /) -> list[EditAction]: ...
+    def apply(self, army: Any, cat: Any, path: str, action: str, args: dict[str, Any], /) -> tuple[Any, str]: ...
+    def browse(self, cat: Any, /) -> list[BrowserEntry]: ...
+    def detail(self, cat: Any, ref: EntryRef, /) -> Detail: ...
+
+
+class SheetsModule(Protocol):
+    """What :attr:`PackagedSystem.sheets_module` holds."""
+
+    def roster(self, army: Any, cat: Any, fingerprint: str, /) -> Roster: ...
+    def sheets(self, cat: Any, /) -> Sheets: ...
+    def cards(self, army: Any, cat: Any, /) -> list[Card]: ...
+
+
+class RulesModule(Protocol):
+    """What :attr:`PackagedSystem.rules_module` holds."""
+
+    def run_rules(self, army: Any, cat: Any, /) -> list[Finding]: ...
+
+
+class PackagedSystem(GameSystem[L, CM]):
     """A game system laid out as the bundled ones are: one package, one module a concern.
 
     The three bundled systems were written from the same model, so their protocol
@@ -403,9 +529,11 @@ class PackagedSystem(GameSystem):
     as stored.
     """
 
-    editing_module: ClassVar[ModuleType]
-    sheets_module: ClassVar[ModuleType]
-    rules_module: ClassVar[ModuleType]
+    # plain annotations, not ClassVar: mypy reads a module assigned in a class body
+    # as an instance attribute, and checks it against these protocols
+    editing_module: EditingModule
+    sheets_module: SheetsModule
+    rules_module: RulesModule
     odds_module: ClassVar[str | None] = None
     game_module: ClassVar[str | None] = None
     #: fields of a catalogue format passed on as :attr:`Format.params`, in this order
@@ -413,68 +541,70 @@ class PackagedSystem(GameSystem):
     #: the name of a new list when the player gives none
     new_list_name: ClassVar[str] = "New list"
 
-    def shown(self, army: ArmyListBase, cat: Catalogue) -> ArmyListBase:
+    def shown(self, army: L, cat: Catalogue[CM]) -> L:
         """The list as displayed and measured; the stored list by default."""
         return army
 
-    def formats(self, cat: Catalogue) -> list[Format]:
+    def formats(self, cat: Catalogue[CM]) -> list[Format]:
         return [
             Format(f.id, f.name, f.limit, f.unit, f.default, {name: getattr(f, name) for name in self.format_params})
             for f in cat.data.formats  # type: ignore[attr-defined]
         ]
 
     def new_list(
-        self, cat: Catalogue, *, faction: str | None = None, format: str | None = None, name: str | None = None
-    ) -> ArmyListBase:
+        self, cat: Catalogue[CM], *, faction: str | None = None, format: str | None = None, name: str | None = None
+    ) -> L:
         """An empty list pinned to ``cat``, on ``format`` or the catalogue's default one."""
-        return self.list_model(
+        return cast(L, self.list_model(
             catalogue=cat.version,
             format=format or self.default_format(cat).id,
             name=name or self.new_list_name,
             **self.faction_fields(cat, faction),
-        )
+        ))
 
-    def faction_fields(self, cat: Catalogue, faction: str | None) -> dict[str, Any]:
+    def faction_fields(self, cat: Catalogue[CM], faction: str | None) -> dict[str, Any]:
         """List fields a new list gets from the chosen faction: none for a game with one
         faction or none (the choice is then ignored)."""
         return {}
 
-    def format_limit(self, army: ArmyListBase, cat: Catalogue) -> int:
+    def format_limit(self, army: L, cat: Catalogue[CM]) -> int:
         """The points limit of the list's format; 0 when the format is unknown."""
         fmt = cat.get("formats", army.format)
         return fmt.limit if fmt else 0
 
-    def validate(self, army: ArmyListBase, cat: Catalogue) -> list[Finding]:
+    def validate(self, army: L, cat: Catalogue[CM]) -> list[Finding]:
         return self.rules_module.run_rules(army, cat)
 
     # -- editor ---------------------------------------------------------------
 
-    def outline(self, army: ArmyListBase, cat: Catalogue) -> list[OutlineNode]:
+    def outline(self, army: L, cat: Catalogue[CM]) -> list[OutlineNode]:
         return self.editing_module.outline(self.shown(army, cat), cat)
 
-    def actions(self, army: ArmyListBase, cat: Catalogue, path: str) -> list[EditAction]:
+    def actions(self, army: L, cat: Catalogue[CM], path: str) -> list[EditAction]:
         return self.editing_module.actions(army, cat, path)
 
     def apply(
-        self, army: ArmyListBase, cat: Catalogue, path: str, action: str, args: dict[str, Any]
-    ) -> tuple[ArmyListBase, str]:
+        self, army: L, cat: Catalogue[CM], path: str, action: str, args: dict[str, Any]
+    ) -> tuple[L, str]:
         return self.editing_module.apply(army, cat, path, action, args)
 
-    def browse(self, cat: Catalogue) -> list[BrowserEntry]:
+    def browse(self, cat: Catalogue[CM]) -> list[BrowserEntry]:
         return self.editing_module.browse(cat)
 
-    def detail(self, cat: Catalogue, ref: EntryRef) -> Detail:
+    def detail(self, cat: Catalogue[CM], ref: EntryRef) -> Detail:
         return self.editing_module.detail(cat, ref)
 
     # -- printing -------------------------------------------------------------
 
-    def roster(self, army: ArmyListBase, cat: Catalogue, fingerprint: str) -> Roster:
-        return self.sheets_module.roster(army, cat, fingerprint)
+    def roster(self, army: L, cat: Catalogue[CM], fingerprint: str) -> Roster:
+        """The sheets module's roster, with the list's :meth:`summary` for its title."""
+        roster: Roster = self.sheets_module.roster(army, cat, fingerprint)
+        return roster if roster.summary is not None else dataclasses.replace(roster, summary=self.summary(army, cat))
 
-    def sheets(self, cat: Catalogue) -> Sheets:
+    def sheets(self, cat: Catalogue[CM]) -> Sheets:
         return self.sheets_module.sheets(cat)
 
-    def cards(self, army: ArmyListBase, cat: Catalogue) -> list[Card]:
+    def cards(self, army: L, cat: Catalogue[CM]) -> list[Card]:
         return self.sheets_module.cards(self.shown(army, cat), cat)
 
     # -- engine ---------------------------------------------------------------
@@ -489,15 +619,16 @@ class PackagedSystem(GameSystem):
         odds = self._engine(self.odds_module)
         return odds.PARAMETERS if odds is not None else ()
 
-    def odds_units(self, army: ArmyListBase, cat: Catalogue) -> list[Choice]:
+    def odds_units(self, army: L, cat: Catalogue[CM]) -> list[Choice]:
         odds = importlib.import_module(str(self.odds_module))
         return [Choice(i, label) for i, label in odds.unit_choices(self.shown(army, cat), cat)]
 
     def unit_odds_params(
-        self, cat: Catalogue, army: ArmyListBase, unit: int, other: ArmyListBase, other_unit: int
+        self, cat: Catalogue[CM], army: L, unit: int, other: L, other_unit: int
     ) -> dict[str, Any]:
         odds = importlib.import_module(str(self.odds_module))
-        return odds.unit_odds_params(self.shown(army, cat), unit, self.shown(other, cat), other_unit, cat)
+        params: dict[str, Any] = odds.unit_odds_params(self.shown(army, cat), unit, self.shown(other, cat), other_unit, cat)
+        return params
 
     def has_unit_odds(self) -> bool:
         return self.odds_module is not None
@@ -505,10 +636,11 @@ class PackagedSystem(GameSystem):
     def engine_ready(self) -> bool:
         return self.game_module is not None and importlib.util.find_spec(self.game_module) is not None
 
-    def play_game(self, cat: Catalogue, first: ArmyListBase, second: ArmyListBase, rng: np.random.Generator, log: bool = False) -> GameRecord:
+    def play_game(self, cat: Catalogue[CM], first: L, second: L, rng: np.random.Generator, log: bool = False) -> GameRecord:
         if self.game_module is None:
             return super().play_game(cat, first, second, rng, log)
-        return importlib.import_module(self.game_module).play_game(cat, first, second, rng, log)
+        record: GameRecord = importlib.import_module(self.game_module).play_game(cat, first, second, rng, log)
+        return record
 
 
 ProgressCallback = Callable[[int, int], None]

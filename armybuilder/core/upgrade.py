@@ -7,6 +7,7 @@ version stay in the list and are reported (and flagged by validation as errors).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .catalog import Change, diff
 from .findings import Finding, Severity
@@ -37,7 +38,7 @@ class UpgradeImpact:
             out.append("nothing else changes for this list")
         return out
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "from": self.from_version,
             "to": self.to_version,
@@ -50,7 +51,7 @@ class UpgradeImpact:
         }
 
 
-def upgrade_impact(system: GameSystem, army: ArmyListBase, to_version: str | None = None) -> UpgradeImpact:
+def upgrade_impact(system: GameSystem[Any, Any], army: ArmyListBase, to_version: str | None = None) -> UpgradeImpact:
     old_cat = system.catalogue_for(army)
     new_cat = system.catalogue(to_version or system.source.latest)
     moved = army.model_copy(update={"catalogue": new_cat.version})
@@ -60,7 +61,10 @@ def upgrade_impact(system: GameSystem, army: ArmyListBase, to_version: str | Non
     missing = [(w, r) for w, r in refs if new_cat.get(r.collection, r.id) is None]
     before = system.validate(army, old_cat)
     after = system.validate(moved, new_cat)
-    key = lambda f: (f.rule, f.message)  # noqa: E731
+
+    def key(f: Finding) -> tuple[str, str]:
+        return f.rule, f.message
+
     before_keys = {key(f) for f in before}
     after_keys = {key(f) for f in after}
     return UpgradeImpact(
@@ -75,26 +79,40 @@ def upgrade_impact(system: GameSystem, army: ArmyListBase, to_version: str | Non
     )
 
 
-def newer_version_finding(system: GameSystem, army: ArmyListBase) -> Finding | None:
-    """Info finding when the catalogue has a version newer than the list's pin."""
+def newer_version(system: GameSystem[Any, Any], army: ArmyListBase) -> str | None:
+    """The latest catalogue version when it is newer than the list's pin (and the pin exists)."""
     latest = system.source.latest
     if army.catalogue == latest or not system.source.has_version(army.catalogue):
         return None
-    impact = upgrade_impact(system, army, latest)
-    parts = [f"points {impact.points_before:g} → {impact.points_after:g}"]
-    if impact.changes:
-        parts.append(f"{len(impact.changes)} changed entries used by this list")
-    if impact.missing:
-        parts.append(f"{len(impact.missing)} entries missing")
-    errors_after = sum(1 for f in impact.new_findings if f.severity is Severity.ERROR)
-    if errors_after:
-        parts.append(f"{errors_after} new errors")
+    return latest
+
+
+def newer_version_finding(system: GameSystem[Any, Any], army: ArmyListBase, *, impact: bool = True) -> Finding | None:
+    """The one "a newer catalogue version exists" finding (the command line and the editor).
+
+    With ``impact`` it says what upgrading changes for this list (two validations and
+    a catalogue diff); without, it only points at the upgrade, which the editor
+    offers on a key, so that an edit stays fast.
+    """
+    latest = newer_version(system, army)
+    if latest is None:
+        return None
+    text = f"catalogue {latest} exists (this list is pinned to {army.catalogue})"
+    if impact:
+        found = upgrade_impact(system, army, latest)
+        parts = [f"points {found.points_before:g} → {found.points_after:g}"]
+        if found.changes:
+            parts.append(f"{len(found.changes)} changed entries used by this list")
+        if found.missing:
+            parts.append(f"{len(found.missing)} entries missing")
+        errors_after = sum(1 for f in found.new_findings if f.severity is Severity.ERROR)
+        if errors_after:
+            parts.append(f"{errors_after} new errors")
+        text += "; upgrading changes: " + "; ".join(parts)
     return Finding(
         f"{system.id}.catalogue.newer-version",
         Severity.INFO,
-        f"catalogue {latest} exists (this list is pinned to {army.catalogue}); upgrading changes: "
-        + "; ".join(parts)
-        + ". Run 'armybuilder list upgrade' to see and apply it",
+        text + ". 'armybuilder list upgrade' (in the editor: u) shows what changes and applies it",
         "catalogue",
         "design: Army lists",
     )

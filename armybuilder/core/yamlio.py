@@ -407,7 +407,7 @@ def _flow_safe(value: Any) -> bool:
 
 
 def new_document(plain: Mapping[str, Any], header: str | None = None) -> CommentedMap:
-    doc = _fresh(plain)
+    doc: CommentedMap = _fresh(plain)
     if header:
         doc.yaml_set_start_comment(header)
     return doc

@@ -66,9 +66,8 @@ def _title_block(roster: Roster, styles: Styles, width: float) -> Flowable:
     """List name and subtitle on the left, the fingerprint in a framed box on the right."""
     fp = roster_fingerprint(roster)
     fp_w = 62 * mm
-    subtitle = " · ".join(
-        v for v in (_header_value(roster, "system", "game"), _header_value(roster, "people", "faction", "clan", "warband"), _header_value(roster, "format")) if v
-    )
+    # system, faction and format as the protocol names them (Roster.summary)
+    subtitle = " · ".join(roster.summary.parts() if roster.summary is not None else (_header_value(roster, "system"),))
     left = [RLParagraph(esc(_cap(roster.title or "Unnamed list", TITLE_CAP)), styles.title)]
     if subtitle:
         left.append(RLParagraph(esc(_cap(subtitle, TITLE_CAP)), styles.subtitle))

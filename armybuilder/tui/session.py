@@ -17,7 +17,7 @@ from ruamel.yaml.comments import CommentedMap
 from armybuilder.core.atomic import atomic_write_text
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.errors import InputError
-from armybuilder.core.findings import Finding, Severity, sort_findings
+from armybuilder.core.findings import Finding, sort_findings
 from armybuilder.core.lists import (
     HEADER,
     ListFile,
@@ -27,6 +27,7 @@ from armybuilder.core.lists import (
     written_content,
 )
 from armybuilder.core.system import ArmyListBase, GameSystem
+from armybuilder.core.upgrade import newer_version, newer_version_finding
 from armybuilder.core.yamlio import decode_text, dump_document, merge_into, new_document, parse_text
 
 from .storage import Store
@@ -91,25 +92,15 @@ class Session:
         if self._findings_cache is not None and self._findings_cache[0] is self.army:
             return self._findings_cache[1]
         found = list(self.system.validate(self.army, self.cat))
-        newer = self.newer_version()
-        if newer:
-            found.append(
-                Finding(
-                    f"{self.system.id}.catalogue.newer-version",
-                    Severity.INFO,
-                    f"catalogue {newer} exists (this list is pinned to {self.army.catalogue}); "
-                    "use 'Upgrade the catalogue' (u) to see what changes for this list",
-                    "catalogue",
-                    "design: Army lists",
-                )
-            )
+        newer = newer_version_finding(self.system, self.army, impact=False)
+        if newer is not None:
+            found.append(newer)
         found = sort_findings(found)
         self._findings_cache = (self.army, found)
         return found
 
     def newer_version(self) -> str | None:
-        latest = self.system.source.latest
-        return latest if latest != self.army.catalogue else None
+        return newer_version(self.system, self.army)
 
     # -- edits -----------------------------------------------------------------------------
 

@@ -36,7 +36,7 @@ def test_a_packaged_system_without_engine_modules_has_no_engine():
         system.play_game(None, None, None, np.random.default_rng(0))
 
 
-@pytest.mark.parametrize("system_id", ["ragnarok2", "rattle-and-rend", "morpheus-ragnarok"])
+@pytest.mark.parametrize("system_id", ["ragnarok2", "rattle-and-rend", "morpheus-ragnarok"])  # the bundled ones: all have odds
 def test_bundled_systems_offer_unit_odds_and_a_default_list(system_id):
     system = get_system(system_id)
     cat = system.catalogue()

@@ -25,7 +25,7 @@ def test_point_limit(base, cat):
     base.groups[3].heavy_trait = "flyer"
     base.groups[2].type = "fighters"  # keep 4 line points
     f = only_error(base, cat, "rattle-and-rend.points.limit")
-    assert "costs 13 points; the limit is 12: remove 1 points" in f.message
+    assert f.message == "the warband costs 13 points; the limit is 12 points: remove 1 points of groups"
 
 
 def test_unspent_points_are_a_warning(base, cat):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from armybuilder.tui.app import ArmyBuilderApp
@@ -36,8 +34,6 @@ async def _export(app, pilot, kind: str) -> str:
 
 
 async def test_text_roster_export(r2, store, tmp_path):
-    if importlib.util.find_spec("armybuilder.core.text_roster") is None:
-        pytest.skip("text roster not available")
     session = open_text(LIST, "list.yaml", tmp_path / "mine.yaml", store)
     app = ArmyBuilderApp(session, store=store, export_dir=tmp_path / "out", recovery_delay=60)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -54,11 +50,6 @@ async def test_text_roster_export(r2, store, tmp_path):
 
 @pytest.mark.parametrize("kind,name", [("roster", "mine.pdf"), ("roster-cards", "mine-cards.pdf"), ("sheets", "ragnarok2-sheets.pdf")])
 async def test_pdf_exports(kind, name, r2, store, tmp_path):
-    try:
-        import armybuilder.pdf.roster  # noqa: F401
-        import armybuilder.pdf.sheets  # noqa: F401
-    except ImportError as exc:
-        pytest.skip(f"PDF package not available: {exc}")
     session = open_text(LIST, "list.yaml", tmp_path / "mine.yaml", store)
     app = ArmyBuilderApp(session, store=store, export_dir=tmp_path / "out", recovery_delay=60)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -332,14 +332,11 @@ async def test_palette_lists_the_edits_at_the_cursor(illegal_file, store):
         assert editor.session.army.units[0].members[0].commander_in_chief
 
 
-@pytest.mark.parametrize("key,module,name", [("o", "odds", "OddsScreen"), ("t", "playtest", "PlaytestScreen")])
+@pytest.mark.parametrize("key,module,name", [("o", "odds", "OddsScreen"), ("t", "playtest", "PlaytestScreen"), ("m", "meta", "MetaScreen")])
 async def test_odds_and_playtest_screens_open_on_the_list(key, module, name, illegal_file, store):
     import importlib
 
-    try:
-        screen_class = getattr(importlib.import_module(f"armybuilder.tui.screens.{module}"), name)
-    except (ImportError, AttributeError) as exc:
-        pytest.skip(f"{module} screen not available: {exc}")
+    screen_class = getattr(importlib.import_module(f"armybuilder.tui.screens.{module}"), name)
     app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()

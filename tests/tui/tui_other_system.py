@@ -1,4 +1,4 @@
-"""The other registered game systems for the TUI tests, or a clean skip.
+"""A registered game system and its bundled samples for the TUI tests; a broken one fails.
 
 Imported by basename (``from tui_other_system import other_system``), never from
 the conftest: when pytest is given several test folders, ``conftest`` names
@@ -13,13 +13,11 @@ from armybuilder.core import registry
 
 
 def other_system(system_id: str):
-    """A registered system with a bundled sample, or skip the test cleanly."""
-    try:
-        system = registry.get_system(system_id)
-        system.catalogue()
-        samples = system.source.samples()
-    except Exception as exc:  # noqa: BLE001 - the package may not exist yet
-        pytest.skip(f"{system_id} is not loadable here: {type(exc).__name__}: {exc}")
+    """A registered system with its bundled samples; a system that does not load, or has
+    no sample, fails the test (a half-written system is a bug, never a skip)."""
+    system = registry.get_system(system_id)
+    system.catalogue()
+    samples = system.source.samples()
     if not samples:
-        pytest.skip(f"{system_id} has no bundled sample")
+        pytest.fail(f"{system_id} has no bundled sample")
     return system, samples

@@ -8,16 +8,17 @@ from armybuilder.core.catalog import Catalogue
 from armybuilder.core.system import Choice, EntryRef, OddsResult, PackagedSystem, Points, StatusItem
 
 from . import editing, rules, sheets
-from .army import KINDS, WarClan, breakdown, counts, data, equipment_kind
+from .army import KINDS, WarClan, breakdown, counts, equipment_kind
 from .catalog import MECatalog
 
 
-class Morpheus(PackagedSystem):
+class Morpheus(PackagedSystem[WarClan, MECatalog]):
     id = "morpheus-ragnarok"
     name = "Ragnarok (Morpheus Engine)"
     catalog_model = MECatalog
     list_model = WarClan
     faction_label = "Clan"
+    importer_module = f"{__name__}.importer"
     editing_module = editing
     sheets_module = sheets
     rules_module = rules
@@ -35,14 +36,14 @@ class Morpheus(PackagedSystem):
     )
     new_list_name = "New war clan"  # one faction: the war clan
 
-    def factions(self, cat: Catalogue) -> list[Choice]:
-        return [Choice("war-clan", "War Clan", f"{len(data(cat).warriors)} warrior types")]
+    def factions(self, cat: Catalogue[MECatalog]) -> list[Choice]:
+        return [Choice("war-clan", "War Clan", f"{len(cat.data.warriors)} warrior types")]
 
-    def points(self, army: WarClan, cat: Catalogue) -> Points:  # type: ignore[override]
+    def points(self, army: WarClan, cat: Catalogue[MECatalog]) -> Points:
         b = breakdown(army, cat)
         return Points(b.total, self.format_limit(army, cat), "Glory", (("warriors", b.warriors), ("equipment", b.equipment)))
 
-    def status(self, army: WarClan, cat: Catalogue) -> list[StatusItem]:  # type: ignore[override]
+    def status(self, army: WarClan, cat: Catalogue[MECatalog]) -> list[StatusItem]:
         fmt = cat.get("formats", army.format)
         b = breakdown(army, cat)
         n = len(army.warriors)
@@ -61,7 +62,7 @@ class Morpheus(PackagedSystem):
             items.append(StatusItem("God powers", f"{len(army.god_powers)}/{fmt.max_god_powers}", len(army.god_powers) <= fmt.max_god_powers))
         return items
 
-    def referenced_entries(self, army: WarClan) -> list[tuple[str, EntryRef]]:  # type: ignore[override]
+    def referenced_entries(self, army: WarClan) -> list[tuple[str, EntryRef]]:
         refs: list[tuple[str, EntryRef]] = [("format", EntryRef("formats", army.format))]
         cat = None
         try:
@@ -79,7 +80,7 @@ class Morpheus(PackagedSystem):
 
     # -- engine ---------------------------------------------------------------
 
-    def odds(self, cat: Catalogue, params: dict[str, Any]) -> OddsResult:
+    def odds(self, cat: Catalogue[MECatalog], params: dict[str, Any]) -> OddsResult:
         from .engine import odds
 
         return odds.attack_odds(cat, params)

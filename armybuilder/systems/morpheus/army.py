@@ -26,10 +26,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from armybuilder.core.catalog import Catalogue, Strict
+from armybuilder.core.catalog import Strict
 from armybuilder.core.system import ArmyListBase
 
-from .catalog import MECatalog, MEFormat, WarriorType
+from .catalog import MECat, MEFormat, WarriorType
 
 EquipmentKind = Literal["armour", "shields", "weapons", "items"]
 KINDS: tuple[EquipmentKind, ...] = ("armour", "shields", "weapons", "items")
@@ -54,41 +54,37 @@ class WarClan(ArmyListBase):
     god_powers: list[GodPowerPick] = Field(default_factory=list)
 
 
-def data(cat: Catalogue) -> MECatalog:
-    return cat.data  # type: ignore[return-value]
-
-
-def warrior_type(cat: Catalogue, type_id: str) -> WarriorType | None:
+def warrior_type(cat: MECat, type_id: str) -> WarriorType | None:
     return cat.get("warriors", type_id)
 
 
-def fmt_of(army: WarClan, cat: Catalogue) -> MEFormat | None:
+def fmt_of(army: WarClan, cat: MECat) -> MEFormat | None:
     return cat.get("formats", army.format)
 
 
-def equipment_kind(cat: Catalogue, item_id: str) -> EquipmentKind | None:
+def equipment_kind(cat: MECat, item_id: str) -> EquipmentKind | None:
     for kind in KINDS:
         if cat.get(kind, item_id) is not None:
             return kind
     return None
 
 
-def equipment_entry(cat: Catalogue, item_id: str):
+def equipment_entry(cat: MECat, item_id: str):
     kind = equipment_kind(cat, item_id)
     return None if kind is None else cat.get(kind, item_id)
 
 
-def equipment_cost(cat: Catalogue, item_id: str) -> int:
+def equipment_cost(cat: MECat, item_id: str) -> int:
     entry = equipment_entry(cat, item_id)
     return 0 if entry is None else entry.cost
 
 
-def warrior_cost(cat: Catalogue, w: Warrior) -> int:
+def warrior_cost(cat: MECat, w: Warrior) -> int:
     t = warrior_type(cat, w.type)
     return (t.cost if t else 0) + sum(equipment_cost(cat, e) for e in w.equipment)
 
 
-def warrior_name(cat: Catalogue, w: Warrior) -> str:
+def warrior_name(cat: MECat, w: Warrior) -> str:
     t = warrior_type(cat, w.type)
     base = t.name if t else f"{w.type} (missing from catalogue)"
     return f"{base} “{w.label}”" if w.label else base
@@ -101,13 +97,13 @@ class GloryBreakdown:
     equipment: int
 
 
-def breakdown(army: WarClan, cat: Catalogue) -> GloryBreakdown:
+def breakdown(army: WarClan, cat: MECat) -> GloryBreakdown:
     base = sum((t.cost if (t := warrior_type(cat, w.type)) else 0) for w in army.warriors)
     gear = sum(equipment_cost(cat, e) for w in army.warriors for e in w.equipment)
     return GloryBreakdown(base + gear, base, gear)
 
 
-def counts(cat: Catalogue, w: Warrior) -> dict[str, int]:
+def counts(cat: MECat, w: Warrior) -> dict[str, int]:
     """Number of pieces of each equipment kind a warrior carries (unknown ids left out)."""
     out = {k: 0 for k in KINDS}
     for e in w.equipment:

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from armybuilder.core.catalog import CatalogModel, Strict
+from armybuilder.core.catalog import CatalogModel, Catalogue, Strict
 
 AbilityKind = Literal["special", "attack", "status", "area"]
 
@@ -278,3 +278,7 @@ class MECatalog(CatalogModel):
         for w in self.warriors:
             for f in w.assigned:
                 yield w.id, f
+
+
+MECat = Catalogue[MECatalog]
+"""A resolved catalogue of this system, its ``data`` typed."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from armybuilder.core.catalog import Catalogue
 from armybuilder.core.editing import (
     apply_list_edit,
     format_action,
@@ -35,7 +34,6 @@ from .army import (
     WarClan,
     Warrior,
     counts,
-    data,
     equipment_cost,
     equipment_entry,
     equipment_kind,
@@ -43,12 +41,12 @@ from .army import (
     warrior_name,
     warrior_type,
 )
-from .catalog import WarriorType, ability_args, ability_id
+from .catalog import MECat, WarriorType, ability_args, ability_id
 
 KIND_LABEL = {"armour": "armour", "shields": "shield", "weapons": "weapon", "items": "item"}
 
 
-def item_label(cat: Catalogue, item_id: str) -> tuple[str, str]:
+def item_label(cat: MECat, item_id: str) -> tuple[str, str]:
     """(name, detail) of an equipment id for the outline."""
     kind = equipment_kind(cat, item_id)
     entry = equipment_entry(cat, item_id)
@@ -65,7 +63,7 @@ def item_label(cat: Catalogue, item_id: str) -> tuple[str, str]:
     return entry.name, "item"
 
 
-def warrior_tags(cat: Catalogue, w: Warrior) -> str:
+def warrior_tags(cat: MECat, w: Warrior) -> str:
     tags = []
     if w.jarl:
         tags.append("Jarl")
@@ -80,7 +78,7 @@ def warrior_tags(cat: Catalogue, w: Warrior) -> str:
     return ", ".join(tags)
 
 
-def outline(army: WarClan, cat: Catalogue) -> list[OutlineNode]:
+def outline(army: WarClan, cat: MECat) -> list[OutlineNode]:
     warriors = []
     for wi, w in enumerate(army.warriors):
         children = []
@@ -116,24 +114,24 @@ def _type_choice(t: WarriorType) -> Choice:
     return Choice(t.id, t.name, f"{t.cost} Glory, AP {t.ap} MA {t.ma} RA {t.ra} DF {t.df} HP {t.hp}" + (", Jarl" if t.jarl else ""))
 
 
-def type_choices(cat: Catalogue) -> tuple[Choice, ...]:
-    return tuple(_type_choice(t) for t in data(cat).warriors)
+def type_choices(cat: MECat) -> tuple[Choice, ...]:
+    return tuple(_type_choice(t) for t in cat.data.warriors)
 
 
-def equipment_choices(cat: Catalogue) -> tuple[Choice, ...]:
+def equipment_choices(cat: MECat) -> tuple[Choice, ...]:
     out = []
     for kind in KINDS:
-        for entry in getattr(data(cat), kind):
+        for entry in getattr(cat.data, kind):
             name, detail = item_label(cat, entry.id)
             out.append(Choice(entry.id, name, f"{entry.cost} Glory, {detail}"))
     return tuple(out)
 
 
-def power_choices(cat: Catalogue) -> tuple[Choice, ...]:
-    return tuple(Choice(p.id, p.name, f"{p.godspark} Godspark · {p.text}") for p in data(cat).god_powers)
+def power_choices(cat: MECat) -> tuple[Choice, ...]:
+    return tuple(Choice(p.id, p.name, f"{p.godspark} Godspark · {p.text}") for p in cat.data.god_powers)
 
 
-def actions(army: WarClan, cat: Catalogue, path: str) -> list[EditAction]:
+def actions(army: WarClan, cat: MECat, path: str) -> list[EditAction]:
     parts = parse_path(path)
     add_warrior = EditAction(
         "add-warrior", "Add a warrior", (Param("type", "Warrior type", "choice", type_choices(cat)),), "warriors"
@@ -182,7 +180,7 @@ def actions(army: WarClan, cat: Catalogue, path: str) -> list[EditAction]:
 # --------------------------------------------------------------------------- apply
 
 
-def apply(army: WarClan, cat: Catalogue, path: str, action: str, args: dict[str, Any]) -> tuple[WarClan, str]:
+def apply(army: WarClan, cat: MECat, path: str, action: str, args: dict[str, Any]) -> tuple[WarClan, str]:
     new = army.model_copy(deep=True)
     parts = parse_path(path)
     if action == "add-warrior":
@@ -268,8 +266,8 @@ def apply(army: WarClan, cat: Catalogue, path: str, action: str, args: dict[str,
 # --------------------------------------------------------------------------- browse and detail
 
 
-def browse(cat: Catalogue) -> list[BrowserEntry]:
-    d = data(cat)
+def browse(cat: MECat) -> list[BrowserEntry]:
+    d = cat.data
     out: list[BrowserEntry] = []
     for t in d.warriors:
         facets = {"category": "warrior", "role": "Jarl" if t.jarl else "warrior", "people": "War Clan", "rank": ""}
@@ -306,7 +304,7 @@ def browse(cat: Catalogue) -> list[BrowserEntry]:
     return out
 
 
-def glossary_entry(cat: Catalogue, ref: str) -> tuple[str, str]:
+def glossary_entry(cat: MECat, ref: str) -> tuple[str, str]:
     entry = cat.get("abilities", ability_id(ref))
     args = ability_args(ref)
     if entry is None:
@@ -320,7 +318,7 @@ def re_name(name: str) -> str:
     return re.sub(r"\s*\((?:x|Stat)\)", "", name).strip()
 
 
-def detail(cat: Catalogue, ref: EntryRef) -> Detail:
+def detail(cat: MECat, ref: EntryRef) -> Detail:
     entry = cat.get(ref.collection, ref.id)
     if entry is None:
         return Detail(ref.id, f"not in catalogue {cat.version}", (), (("Missing", "This entry does not exist in the list's catalogue version."),))

@@ -12,14 +12,12 @@ import functools
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from armybuilder.core.catalog import Catalogue
-from armybuilder.core.checks import ListContext, plural
+from armybuilder.core.checks import ListContext, PointLimit, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
 from .army import KINDS, WarClan, breakdown, counts, equipment_kind, warrior_name, warrior_type
-from .catalog import MEFormat
+from .catalog import MECat, MECatalog, MEFormat
 
 E, W = Severity.ERROR, Severity.WARNING
 SYSTEM_ID = "morpheus-ragnarok"
@@ -29,11 +27,7 @@ KIND_WORDS = {"armour": ("armour", "armours"), "shields": ("shield", "shields"),
 
 
 @dataclass
-class Context(ListContext):
-    army: WarClan
-    cat: Catalogue
-    if TYPE_CHECKING:  # narrower type of ListContext's look-up
-        format: MEFormat | None
+class Context(ListContext[WarClan, MECatalog, MEFormat]):
 
     @functools.cached_property
     def glory(self):
@@ -44,30 +38,21 @@ class Context(ListContext):
         return [i for i, w in enumerate(self.army.warriors) if w.jarl]
 
 
-def run_rules(army: WarClan, cat: Catalogue) -> list[Finding]:
+def run_rules(army: WarClan, cat: MECat) -> list[Finding]:
     return book.run(Context(army, cat))
 
 
 # --------------------------------------------------------------------------- catalogue
 
 
-@book.rule(f"{SYSTEM_ID}.catalogue.unknown-format")
-def unknown_format(ctx: Context) -> Iterator[Finding]:
-    if ctx.format is None:
-        known = ", ".join(f.id for f in ctx.cat.data.formats) or "none"
-        yield Finding(
-            f"{SYSTEM_ID}.catalogue.unknown-format",
-            E,
-            f"format '{ctx.army.format}' does not exist in catalogue {ctx.cat.version} (formats: {known}); "
-            "choose one of them",
-            "format",
-            "catalogue",
-        )
+@book.rule(f"{SYSTEM_ID}.format.unknown")
+def format_known(ctx: Context) -> Iterator[Finding]:
+    return unknown_format(ctx, f"{SYSTEM_ID}.format.unknown", "ME-D2")
 
 
-@book.rule(f"{SYSTEM_ID}.catalogue.unknown-entry")
+@book.rule(f"{SYSTEM_ID}.catalogue.missing-entry")
 def unknown_entries(ctx: Context) -> Iterator[Finding]:
-    rule = f"{SYSTEM_ID}.catalogue.unknown-entry"
+    rule = f"{SYSTEM_ID}.catalogue.missing-entry"
     for wi, w in enumerate(ctx.army.warriors):
         if warrior_type(ctx.cat, w.type) is None:
             yield Finding(
@@ -102,21 +87,12 @@ def unknown_entries(ctx: Context) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- clan
 
 
-@book.rule(f"{SYSTEM_ID}.glory.limit")
+POINT_LIMIT = PointLimit(f"{SYSTEM_ID}.glory.limit", "the war clan", "Glory", "ME-D2", "warriors", "of warriors or equipment")
+
+
+@book.rule(POINT_LIMIT.rule)
 def glory_limit(ctx: Context) -> Iterator[Finding]:
-    fmt = ctx.format
-    if fmt is None:
-        return
-    total = ctx.glory.total
-    if total > fmt.limit:
-        yield Finding(
-            f"{SYSTEM_ID}.glory.limit",
-            E,
-            f"the war clan costs {total} Glory, {total - fmt.limit} over the {fmt.limit} Glory of "
-            f"{fmt.name}: remove warriors or equipment worth at least {total - fmt.limit} Glory",
-            "warriors",
-            "ME-D2",
-        )
+    return POINT_LIMIT.check(ctx.glory.total, ctx.format.limit if ctx.format else None)
 
 
 @book.rule(f"{SYSTEM_ID}.clan.size")

@@ -7,7 +7,6 @@ provisional ME-D1 data, so sheet and engine can never disagree.
 
 from __future__ import annotations
 
-from armybuilder.core.catalog import Catalogue
 from armybuilder.core.findings import is_legal
 from armybuilder.core.system import (
     Block,
@@ -23,7 +22,6 @@ from armybuilder.core.system import (
 from .army import (
     WarClan,
     breakdown,
-    data,
     equipment_entry,
     equipment_kind,
     fmt_of,
@@ -31,7 +29,7 @@ from .army import (
     warrior_name,
     warrior_type,
 )
-from .catalog import WarriorType, ability_id
+from .catalog import MECat, WarriorType, ability_id
 from .editing import KIND_LABEL, glossary_entry
 from .engine.dice import damage_of, rules_from, success_probability
 from .rules import run_rules
@@ -46,13 +44,13 @@ def _stats_row(t: WarriorType | None, name: str, cost: int) -> tuple[str, ...]:
     return (name, str(cost), *(str(getattr(t, s)) for s in STATS))
 
 
-def effective_rs(cat: Catalogue, equipment: list[str], t: WarriorType | None) -> int:
+def effective_rs(cat: MECat, equipment: list[str], t: WarriorType | None) -> int:
     """The profile's RS plus the RS of the armour worn (provisional reading, see tables.engine.notes)."""
     base = t.rs if t else 0
     return base + sum(a.rs for e in equipment if (a := cat.get("armour", e)) is not None)
 
 
-def used_abilities(army: WarClan, cat: Catalogue) -> list[tuple[str, str]]:
+def used_abilities(army: WarClan, cat: MECat) -> list[tuple[str, str]]:
     refs: list[str] = []
     for w in army.warriors:
         t = warrior_type(cat, w.type)
@@ -75,7 +73,7 @@ def used_abilities(army: WarClan, cat: Catalogue) -> list[tuple[str, str]]:
     return sorted(seen.values())
 
 
-def _weapon_rows(cat: Catalogue, equipment: list[str]) -> list[tuple[str, ...]]:
+def _weapon_rows(cat: MECat, equipment: list[str]) -> list[tuple[str, ...]]:
     rows = []
     for e in equipment:
         w = cat.get("weapons", e)
@@ -84,7 +82,7 @@ def _weapon_rows(cat: Catalogue, equipment: list[str]) -> list[tuple[str, ...]]:
     return rows
 
 
-def roster(army: WarClan, cat: Catalogue, fingerprint: str) -> Roster:
+def roster(army: WarClan, cat: MECat, fingerprint: str) -> Roster:
     findings = tuple(run_rules(army, cat))
     fmt = fmt_of(army, cat)
     glory = breakdown(army, cat)
@@ -154,7 +152,7 @@ def roster(army: WarClan, cat: Catalogue, fingerprint: str) -> Roster:
     return Roster(army.name, header, is_legal(findings), findings, tuple(blocks), tuple(used_abilities(army, cat)), fingerprint)
 
 
-def opposed_rows(cat: Catalogue) -> tuple[tuple[str, ...], ...]:
+def opposed_rows(cat: MECat) -> tuple[tuple[str, ...], ...]:
     rules = rules_from(cat)
     rows = []
     for diff in range(-6, 7):
@@ -172,8 +170,8 @@ def opposed_rows(cat: Catalogue) -> tuple[tuple[str, ...], ...]:
     return tuple(rows)
 
 
-def sheets(cat: Catalogue) -> Sheets:
-    d = data(cat)
+def sheets(cat: MECat) -> Sheets:
+    d = cat.data
     t = d.tables
     blocks: list[Block] = [Heading("Opposed rolls (ME-D1, provisional)", 1)]
     if t.opposed:
@@ -239,7 +237,7 @@ def sheets(cat: Catalogue) -> Sheets:
     return Sheets("Ragnarok (Morpheus Engine) reference", tuple(blocks))
 
 
-def cards(army: WarClan, cat: Catalogue) -> list[Card]:
+def cards(army: WarClan, cat: MECat) -> list[Card]:
     out: list[Card] = []
     for w in army.warriors:
         t = warrior_type(cat, w.type)

@@ -12,12 +12,16 @@ from .army import R2List, breakdown
 from .catalog import R2Catalog
 
 
-class Ragnarok2(PackagedSystem):
+class Ragnarok2(PackagedSystem[R2List, R2Catalog]):
     id = "ragnarok2"
     name = "Rag'Narok 2"
     catalog_model = R2Catalog
     list_model = R2List
     faction_label = "People"
+    faction_field = "people"
+    faction_facet = "people"
+    importer_module = f"{__name__}.importer"
+    playtest_budget = 1000
     editing_module = editing
     sheets_module = sheets
     rules_module = rules
@@ -26,7 +30,7 @@ class Ragnarok2(PackagedSystem):
     format_params = ("character_share", "war_machine_share")
     new_list_name = "New army"
 
-    def factions(self, cat: Catalogue) -> list[Choice]:
+    def factions(self, cat: Catalogue[R2Catalog]) -> list[Choice]:
         counts: dict[str, int] = {}
         for p in cat.data.profiles:
             counts[p.people] = counts.get(p.people, 0) + 1
@@ -35,12 +39,12 @@ class Ragnarok2(PackagedSystem):
             for p in cat.data.peoples
         ]
 
-    def faction_fields(self, cat: Catalogue, faction: str | None) -> dict[str, Any]:
+    def faction_fields(self, cat: Catalogue[R2Catalog], faction: str | None) -> dict[str, Any]:
         """The people of a new list: the chosen one, else the first that has profiles."""
         people = faction or next((p.id for p in cat.data.peoples if any(q.people == p.id for q in cat.data.profiles)), "alahan")
         return {"people": people}
 
-    def points(self, army: R2List, cat: Catalogue) -> Points:  # type: ignore[override]
+    def points(self, army: R2List, cat: Catalogue[R2Catalog]) -> Points:
         b = breakdown(army, cat)
         return Points(
             b.total,
@@ -49,7 +53,7 @@ class Ragnarok2(PackagedSystem):
             (("units", b.units), ("rituals", b.rituals), ("Characters", b.characters), ("war machines", b.war_machines)),
         )
 
-    def status(self, army: R2List, cat: Catalogue) -> list[StatusItem]:  # type: ignore[override]
+    def status(self, army: R2List, cat: Catalogue[R2Catalog]) -> list[StatusItem]:
         from collections import Counter
 
         from .rules import Context, war_staffs
@@ -87,7 +91,7 @@ class Ragnarok2(PackagedSystem):
         ]
         return items
 
-    def referenced_entries(self, army: R2List) -> list[tuple[str, EntryRef]]:  # type: ignore[override]
+    def referenced_entries(self, army: R2List) -> list[tuple[str, EntryRef]]:
         refs: list[tuple[str, EntryRef]] = [("people", EntryRef("peoples", army.people)), ("format", EntryRef("formats", army.format))]
         for ui, unit in enumerate(army.units):
             if unit.troops is not None:
@@ -102,7 +106,7 @@ class Ragnarok2(PackagedSystem):
 
     # -- engine ---------------------------------------------------------------
 
-    def odds(self, cat: Catalogue, params: dict[str, Any]) -> OddsResult:
+    def odds(self, cat: Catalogue[R2Catalog], params: dict[str, Any]) -> OddsResult:
         from .engine import odds
 
         return odds.combat_odds(cat, params)

@@ -29,10 +29,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from armybuilder.core.catalog import Catalogue, Strict
+from armybuilder.core.catalog import Strict
 from armybuilder.core.system import ArmyListBase
 
-from .catalog import Profile, R2Catalog
+from .catalog import Profile, R2Cat
 
 Slot = Literal["commander", "musician", "standard-bearer", "character", "independent"]
 
@@ -71,11 +71,7 @@ class R2List(ArmyListBase):
     rituals: list[str] = Field(default_factory=list)
 
 
-def data(cat: Catalogue) -> R2Catalog:
-    return cat.data  # type: ignore[return-value]
-
-
-def profile(cat: Catalogue, profile_id: str) -> Profile | None:
+def profile(cat: R2Cat, profile_id: str) -> Profile | None:
     return cat.get("profiles", profile_id)
 
 
@@ -104,19 +100,19 @@ def option_cost(p: Profile, option_ids: list[str]) -> int:
     return sum(by_id.get(o, 0) for o in option_ids)
 
 
-def troop_fighter_cost(cat: Catalogue, troops: Troops) -> int:
+def troop_fighter_cost(cat: R2Cat, troops: Troops) -> int:
     p = profile(cat, troops.profile)
     return 0 if p is None else p.cost + option_cost(p, troops.options)
 
 
-def member_cost(cat: Catalogue, member: Member) -> int:
+def member_cost(cat: R2Cat, member: Member) -> int:
     p = profile(cat, member.profile)
     if p is None:
         return 0
-    return p.cost + option_cost(p, member.options) + member.familiars * data(cat).tables.familiar_cost
+    return p.cost + option_cost(p, member.options) + member.familiars * cat.data.tables.familiar_cost
 
 
-def unit_cost(cat: Catalogue, unit: Unit) -> int:
+def unit_cost(cat: R2Cat, unit: Unit) -> int:
     total = sum(member_cost(cat, m) for m in unit.members)
     if unit.troops is not None:
         total += unit.troops.count * troop_fighter_cost(cat, unit.troops)
@@ -128,7 +124,7 @@ def effective(unit: Unit) -> int:
     return (unit.troops.count if unit.troops else 0) + len(unit.members)
 
 
-def ritual_cost(cat: Catalogue, army: R2List) -> int:
+def ritual_cost(cat: R2Cat, army: R2List) -> int:
     return sum(r.power for rid in army.rituals if (r := cat.get("rituals", rid)) is not None)
 
 
@@ -141,14 +137,14 @@ class PointsBreakdown:
     war_machines: int
 
 
-def is_war_machine(cat: Catalogue, p: Profile) -> bool:
+def is_war_machine(cat: R2Cat, p: Profile) -> bool:
     """Artillery rules, or a rank naming artillery (FAQ: such Characters count in both)."""
     rank = cat.get("ranks", p.rank)
     rank_name = rank.name if rank is not None else p.rank
     return p.has_role("war-machine") or "artillery" in rank_name.lower()
 
 
-def breakdown(army: R2List, cat: Catalogue) -> PointsBreakdown:
+def breakdown(army: R2List, cat: R2Cat) -> PointsBreakdown:
     units = sum(unit_cost(cat, u) for u in army.units)
     rituals = ritual_cost(cat, army)
     characters = 0

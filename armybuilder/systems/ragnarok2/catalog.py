@@ -14,7 +14,7 @@ from typing import Literal, get_args
 
 from pydantic import Field
 
-from armybuilder.core.catalog import CatalogModel, Decision, Strict
+from armybuilder.core.catalog import CatalogModel, Catalogue, Decision, Strict
 
 Formation = Literal["close", "scattered"]
 SchemeCategory = Literal["army-corps", "shock-troops", "support"]
@@ -410,3 +410,7 @@ class R2Catalog(CatalogModel):
         for p in self.profiles:
             for name in p.assigned:
                 yield p.id, name
+
+
+R2Cat = Catalogue[R2Catalog]
+"""A resolved catalogue of this system, its ``data`` typed."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from armybuilder.core.catalog import Catalogue
 from armybuilder.core.editing import (
     apply_list_edit,
     format_action,
@@ -29,19 +28,15 @@ from armybuilder.core.system import (
 )
 
 from .army import Member, R2List, Troops, Unit, effective, member_cost, profile, slot_of, unit_cost
-from .catalog import Profile, R2Catalog
+from .catalog import Profile, R2Cat
 from .rules import is_independent_profile, unit_category
-
-
-def _data(cat: Catalogue) -> R2Catalog:
-    return cat.data  # type: ignore[return-value]
 
 
 def profile_label(p: Profile | None, fallback: str) -> str:
     return p.name if p is not None else f"{fallback} (missing from catalogue)"
 
 
-def unit_title(cat: Catalogue, unit: Unit, index: int) -> str:
+def unit_title(cat: R2Cat, unit: Unit, index: int) -> str:
     if unit.name:
         return unit.name
     if unit.troops:
@@ -71,7 +66,7 @@ def member_tags(m: Member, p: Profile | None) -> str:
     return ", ".join(tags)
 
 
-def outline(army: R2List, cat: Catalogue) -> list[OutlineNode]:
+def outline(army: R2List, cat: R2Cat) -> list[OutlineNode]:
     units = []
     for ui, unit in enumerate(army.units):
         children = []
@@ -138,10 +133,10 @@ def _profile_choice(p: Profile) -> Choice:
     return Choice(p.id, p.name, f"{p.cost} A.P., {p.rank}, {p.size}" + (f", {', '.join(p.roles)}" if p.roles else ""))
 
 
-def troop_choices(cat: Catalogue, people: str) -> tuple[Choice, ...]:
+def troop_choices(cat: R2Cat, people: str) -> tuple[Choice, ...]:
     return tuple(
         _profile_choice(p)
-        for p in _data(cat).profiles
+        for p in cat.data.profiles
         if p.people == people and not p.has_role("character") and not _only_independent(p)
     )
 
@@ -150,19 +145,19 @@ def _only_independent(p: Profile) -> bool:
     return any(p.has_role(r) for r in ("musician", "standard-bearer", "familiar"))
 
 
-def member_choices(cat: Catalogue, people: str) -> tuple[Choice, ...]:
-    return tuple(_profile_choice(p) for p in _data(cat).profiles if p.people == people and is_independent_profile(p))
+def member_choices(cat: R2Cat, people: str) -> tuple[Choice, ...]:
+    return tuple(_profile_choice(p) for p in cat.data.profiles if p.people == people and is_independent_profile(p))
 
 
-def _entry_choices(cat: Catalogue, collection: str, detail_field: str = "") -> tuple[Choice, ...]:
+def _entry_choices(cat: R2Cat, collection: str, detail_field: str = "") -> tuple[Choice, ...]:
     out = []
-    for entry in getattr(_data(cat), collection):
+    for entry in getattr(cat.data, collection):
         detail = str(getattr(entry, detail_field, "")) if detail_field else ""
         out.append(Choice(entry.id, entry.name, detail))
     return tuple(out)
 
 
-def _unit_people(army: R2List, cat: Catalogue, unit: Unit) -> str:
+def _unit_people(army: R2List, cat: R2Cat, unit: Unit) -> str:
     for pid in ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members]:
         p = profile(cat, pid)
         if p is not None:
@@ -173,7 +168,7 @@ def _unit_people(army: R2List, cat: Catalogue, unit: Unit) -> str:
 TEXT = "text"
 
 
-def actions(army: R2List, cat: Catalogue, path: str) -> list[EditAction]:
+def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
     parts = parse_path(path)
     add_unit = EditAction(
         "add-unit",
@@ -192,7 +187,7 @@ def actions(army: R2List, cat: Catalogue, path: str) -> list[EditAction]:
             EditAction(
                 "set-people",
                 "Change the people",
-                (Param("people", "People", "choice", tuple(Choice(p.id, p.name, p.formation) for p in _data(cat).peoples)),),
+                (Param("people", "People", "choice", tuple(Choice(p.id, p.name, p.formation) for p in cat.data.peoples)),),
                 "list",
             ),
             format_action(cat),
@@ -286,7 +281,7 @@ def actions(army: R2List, cat: Catalogue, path: str) -> list[EditAction]:
     return unit_actions
 
 
-def _deck_adders(cat: Catalogue) -> list[EditAction]:
+def _deck_adders(cat: R2Cat) -> list[EditAction]:
     return [
         EditAction("add-tactics", "Add a tactic to the deck", (Param("id", "Tactic", "choice", _entry_choices(cat, "tactics", "condition")),), "tactics"),
         EditAction("add-communions", "Buy a communion", (Param("id", "Communion", "choice", _entry_choices(cat, "communions", "power")),), "communions"),
@@ -311,7 +306,7 @@ def _toggle(items: list[str], value: str) -> list[str]:
     return [i for i in items if i != value] if value in items else [*items, value]
 
 
-def apply(army: R2List, cat: Catalogue, path: str, action: str, args: dict[str, Any]) -> tuple[R2List, str]:
+def apply(army: R2List, cat: R2Cat, path: str, action: str, args: dict[str, Any]) -> tuple[R2List, str]:
     new = army.model_copy(deep=True)
     parts = parse_path(path)
     if action == "add-unit":
@@ -455,8 +450,8 @@ def _without_unique_marks(unit: Unit) -> Unit:
 # --------------------------------------------------------------------------- browse
 
 
-def browse(cat: Catalogue) -> list[BrowserEntry]:
-    data = _data(cat)
+def browse(cat: R2Cat) -> list[BrowserEntry]:
+    data = cat.data
     peoples = {p.id: p.name for p in data.peoples}
     ranks = {r.id: r for r in data.ranks}
     out: list[BrowserEntry] = []
@@ -503,7 +498,7 @@ def browse(cat: Catalogue) -> list[BrowserEntry]:
     return out
 
 
-def _glossary(cat: Catalogue, ability: str) -> tuple[str, str]:
+def _glossary(cat: R2Cat, ability: str) -> tuple[str, str]:
     name, _, value = ability.partition("/")
     entry = cat.get("abilities", name)
     if entry is None:
@@ -512,7 +507,7 @@ def _glossary(cat: Catalogue, ability: str) -> tuple[str, str]:
     return title, entry.text
 
 
-def detail(cat: Catalogue, ref: EntryRef) -> Detail:
+def detail(cat: R2Cat, ref: EntryRef) -> Detail:
     entry = cat.get(ref.collection, ref.id)
     if entry is None:
         return Detail(f"{ref.id}", f"not in catalogue {cat.version}", (), (("Missing", "This entry does not exist in the list's catalogue version."),))

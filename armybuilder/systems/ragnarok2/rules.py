@@ -12,10 +12,8 @@ import functools
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from armybuilder.core.catalog import Catalogue
-from armybuilder.core.checks import ListContext, plural, unknown_format
+from armybuilder.core.checks import ListContext, PointLimit, Share, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
 from .army import (
@@ -30,7 +28,7 @@ from .army import (
     slot_of,
     troop_fighter_cost,
 )
-from .catalog import Profile, R2Catalog, R2Format
+from .catalog import Profile, R2Cat, R2Catalog, R2Format
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 book = RuleBook("ragnarok2")
@@ -42,12 +40,7 @@ SCHEME_NAMES = {"army-corps": "army corps", "shock-troops": "shock troops", "sup
 
 
 @dataclass
-class Context(ListContext):
-    army: R2List
-    cat: Catalogue
-    if TYPE_CHECKING:  # narrower types of ListContext's look-ups
-        data: R2Catalog
-        format: R2Format | None
+class Context(ListContext[R2List, R2Catalog, R2Format]):
 
     @functools.cached_property
     def points(self):
@@ -97,7 +90,7 @@ class Context(ListContext):
         return True, ""
 
 
-def unit_category(cat: Catalogue, unit: Unit) -> str | None:
+def unit_category(cat: R2Cat, unit: Unit) -> str | None:
     """Army-scheme category of a unit (R2-D3), from its troops, else its lone member."""
     p = profile(cat, unit.troops.profile) if unit.troops and unit.troops.count > 0 else None
     if p is None:
@@ -208,55 +201,26 @@ def format_known(ctx: Context) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- points
 
 
-@book.rule("ragnarok2.points.limit")
+POINT_LIMIT = PointLimit("ragnarok2.points.limit", "the army", "A.P.", "R2-D7")
+CHARACTER_SHARE = Share("ragnarok2.points.characters", "Characters", "A.P.", "R2-D7; ragnarok-faq: Limitations")
+WAR_MACHINE_SHARE = Share("ragnarok2.points.war-machines", "war machines", "A.P.", "R2-D7; ragnarok-faq: Limitations")
+
+
+@book.rule(POINT_LIMIT.rule)
 def point_limit(ctx: Context) -> Iterator[Finding]:
-    if ctx.format is None:
-        return
-    total, limit = ctx.points.total, ctx.format.limit
-    if total > limit:
-        yield Finding(
-            "ragnarok2.points.limit",
-            E,
-            f"the army costs {total} A.P.; the limit is {limit} A.P.: remove {total - limit} A.P.",
-            "",
-            "R2-D7",
-        )
+    return POINT_LIMIT.check(ctx.points.total, ctx.format.limit if ctx.format else None)
 
 
-@book.rule("ragnarok2.points.characters")
+@book.rule(CHARACTER_SHARE.rule)
 def character_share(ctx: Context) -> Iterator[Finding]:
-    if ctx.format is None:
-        return
-    share = ctx.format.character_share
-    allowed = ctx.format.limit * share // 100
-    spent = ctx.points.characters
-    if spent > allowed:
-        yield Finding(
-            "ragnarok2.points.characters",
-            E,
-            f"Characters cost {spent} A.P., more than {share} % of {ctx.format.limit} A.P. "
-            f"({allowed} A.P.): remove {spent - allowed} A.P. of Characters",
-            "",
-            "R2-D7; ragnarok-faq: Limitations",
-        )
+    fmt = ctx.format
+    return CHARACTER_SHARE.check(ctx.points.characters, fmt.character_share if fmt else 0, fmt.limit if fmt else None)
 
 
-@book.rule("ragnarok2.points.war-machines")
+@book.rule(WAR_MACHINE_SHARE.rule)
 def war_machine_share(ctx: Context) -> Iterator[Finding]:
-    if ctx.format is None:
-        return
-    share = ctx.format.war_machine_share
-    allowed = ctx.format.limit * share // 100
-    spent = ctx.points.war_machines
-    if spent > allowed:
-        yield Finding(
-            "ragnarok2.points.war-machines",
-            E,
-            f"war machines cost {spent} A.P., more than {share} % of {ctx.format.limit} A.P. "
-            f"({allowed} A.P.): remove {spent - allowed} A.P. of war machines",
-            "",
-            "R2-D7; ragnarok-faq: Limitations",
-        )
+    fmt = ctx.format
+    return WAR_MACHINE_SHARE.check(ctx.points.war_machines, fmt.war_machine_share if fmt else 0, fmt.limit if fmt else None)
 
 
 # --------------------------------------------------------------------------- army scheme
@@ -858,5 +822,5 @@ def _meets(ctx: Context, ui: int, unit: Unit, tactic) -> bool:
     return not (tactic.min_effective is not None and effective(unit) < tactic.min_effective)
 
 
-def run_rules(army: R2List, cat: Catalogue) -> list[Finding]:
+def run_rules(army: R2List, cat: R2Cat) -> list[Finding]:
     return book.run(Context(army, cat))

@@ -6,7 +6,6 @@ text roster and the PDF roster can never disagree about what a list holds.
 
 from __future__ import annotations
 
-from armybuilder.core.catalog import Catalogue
 from armybuilder.core.findings import is_legal
 from armybuilder.core.system import (
     Block,
@@ -20,7 +19,7 @@ from armybuilder.core.system import (
 )
 
 from .army import R2List, breakdown, effective, member_cost, profile, unit_cost
-from .catalog import Profile, R2Catalog
+from .catalog import Profile, R2Cat
 from .editing import SCHEME_LABEL, member_tags, unit_title
 from .rules import Context, run_rules, unit_category, war_staffs
 
@@ -48,11 +47,7 @@ def _stats_row(p: Profile | None, name: str, count: str, cost: str) -> tuple[str
     )
 
 
-def _data(cat: Catalogue) -> R2Catalog:
-    return cat.data  # type: ignore[return-value]
-
-
-def used_abilities(army: R2List, cat: Catalogue) -> list[tuple[str, str]]:
+def used_abilities(army: R2List, cat: R2Cat) -> list[tuple[str, str]]:
     seen: dict[str, tuple[str, str]] = {}
     for unit in army.units:
         ids = ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members]
@@ -68,9 +63,9 @@ def used_abilities(army: R2List, cat: Catalogue) -> list[tuple[str, str]]:
     return sorted(seen.values())
 
 
-def roster(army: R2List, cat: Catalogue, fingerprint: str) -> Roster:
+def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
     findings = tuple(run_rules(army, cat))
-    data = _data(cat)
+    data = cat.data
     fmt = cat.get("formats", army.format)
     people = cat.get("peoples", army.people)
     points = breakdown(army, cat)
@@ -206,8 +201,8 @@ def _pct(value: int, limit: int) -> str:
 # --------------------------------------------------------------------------- sheets
 
 
-def sheets(cat: Catalogue) -> Sheets:
-    t = _data(cat).tables
+def sheets(cat: R2Cat) -> Sheets:
+    t = cat.data.tables
     blocks: list[Block] = []
     if t.contest:
         blocks.append(Heading("Contest table", 1))
@@ -289,7 +284,7 @@ def sheets(cat: Catalogue) -> Sheets:
                     widths=(1.2, 1.5, 1, 3),
                 )
             )
-    provisional = [d for d in _data(cat).decisions if d.provisional]
+    provisional = [d for d in cat.data.decisions if d.provisional]
     if provisional:
         blocks.append(Heading("Provisional rules", 1))
         for d in provisional:
@@ -300,7 +295,7 @@ def sheets(cat: Catalogue) -> Sheets:
 # --------------------------------------------------------------------------- cards
 
 
-def _profile_card(cat: Catalogue, p: Profile) -> Card:
+def _profile_card(cat: R2Cat, p: Profile) -> Card:
     row = _stats_row(p, p.name, "", "")
     stats = tuple(zip(STAT_COLUMNS[3:], row[3:], strict=True))
     text = []
@@ -322,7 +317,7 @@ def _profile_card(cat: Catalogue, p: Profile) -> Card:
     )
 
 
-def cards(army: R2List, cat: Catalogue) -> list[Card]:
+def cards(army: R2List, cat: R2Cat) -> list[Card]:
     out: list[Card] = []
     seen: set[str] = set()
     for unit in army.units:

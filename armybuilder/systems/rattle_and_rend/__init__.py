@@ -12,7 +12,7 @@ from .army import RRList, breakdown, choices_of, counted_groups, normalize
 from .catalog import RRCatalog
 
 
-class RattleAndRend(PackagedSystem):
+class RattleAndRend(PackagedSystem[RRList, RRCatalog]):
     id = "rattle-and-rend"
     name = "Rattle and Rend"
     catalog_model = RRCatalog
@@ -26,20 +26,20 @@ class RattleAndRend(PackagedSystem):
     format_params = ("min_groups", "max_groups", "min_line_points", "traits")
     new_list_name = "New warband"  # no factions in this game
 
-    def shown(self, army: RRList, cat: Catalogue) -> RRList:  # type: ignore[override]
+    def shown(self, army: RRList, cat: Catalogue[RRCatalog]) -> RRList:
         """Names and the seed's spellings read as ids, before the outline, cards and odds."""
         return normalize(army, cat)[0]
 
-    def factions(self, cat: Catalogue) -> list[Choice]:
+    def factions(self, cat: Catalogue[RRCatalog]) -> list[Choice]:
         """Rattle and Rend has no factions: warbands are miniatures-agnostic (one choice)."""
         return [Choice("warband", "Warband", "any miniatures; choose groups, two traits and a drive")]
 
-    def points(self, army: RRList, cat: Catalogue) -> Points:  # type: ignore[override]
+    def points(self, army: RRList, cat: Catalogue[RRCatalog]) -> Points:
         army, _ = normalize(army, cat)
         b = breakdown(army, cat)
         return Points(b.total, self.format_limit(army, cat), "points", b.by_type)
 
-    def status(self, army: RRList, cat: Catalogue) -> list[StatusItem]:  # type: ignore[override]
+    def status(self, army: RRList, cat: Catalogue[RRCatalog]) -> list[StatusItem]:
         army, _ = normalize(army, cat)
         fmt = cat.get("formats", army.format)
         b = breakdown(army, cat)
@@ -52,10 +52,10 @@ class RattleAndRend(PackagedSystem):
             StatusItem("Groups", f"{groups} ({fmt.min_groups}–{fmt.max_groups})", fmt.min_groups <= groups <= fmt.max_groups),
             StatusItem("Line", f"{b.line}/{fmt.min_line_points}+ pts", b.line >= fmt.min_line_points),
             StatusItem("Traits", f"{traits}/{fmt.traits}", traits == fmt.traits and len(army.traits) == fmt.traits),
-            StatusItem("Drive", army.drive or "none", army.drive is not None),
+            StatusItem("Drive", ", ".join(choices_of(army.drive)) or "none", army.drive is not None),
         ]
 
-    def referenced_entries(self, army: RRList) -> list[tuple[str, EntryRef]]:  # type: ignore[override]
+    def referenced_entries(self, army: RRList) -> list[tuple[str, EntryRef]]:
         refs: list[tuple[str, EntryRef]] = [("format", EntryRef("formats", army.format))]
         for gi, g in enumerate(army.groups):
             refs.append((f"groups[{gi}].type", EntryRef("group_types", g.type)))
@@ -67,7 +67,7 @@ class RattleAndRend(PackagedSystem):
 
     # -- engine ---------------------------------------------------------------
 
-    def odds(self, cat: Catalogue, params: dict[str, Any]) -> OddsResult:
+    def odds(self, cat: Catalogue[RRCatalog], params: dict[str, Any]) -> OddsResult:
         from .engine import odds
 
         return odds.odds(cat, params)

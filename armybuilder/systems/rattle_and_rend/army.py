@@ -33,10 +33,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from armybuilder.core.catalog import Catalogue, Strict
+from armybuilder.core.catalog import Strict
 from armybuilder.core.system import ArmyListBase
 
-from .catalog import GroupType, RRCatalog
+from .catalog import GroupType, RRCat, RRCatalog
 
 #: A choice the rules want exactly one of.  A file may list several (``[a, b]``) so that
 #: validation can say "2 champion actions: remove 1" instead of refusing to load it;
@@ -69,24 +69,26 @@ class RRList(ArmyListBase):
     groups: list[Group] = Field(default_factory=list)
 
 
-def data(cat: Catalogue) -> RRCatalog:
-    return cat.data  # type: ignore[return-value]
-
-
-def group_type(cat: Catalogue, group: Group) -> GroupType | None:
+def group_type(cat: RRCat, group: Group) -> GroupType | None:
     return cat.get("group_types", group.type)
 
 
-def group_cost(cat: Catalogue, group: Group) -> int:
+def group_cost(cat: RRCat, group: Group) -> int:
     gt = group_type(cat, group)
     return gt.cost if gt is not None else 0
 
 
-def group_title(cat: Catalogue, group: Group, index: int) -> str:
+def group_title(cat: RRCat, group: Group, index: int) -> str:
     """How a group is named in messages and rosters: its label, else its type."""
     gt = group_type(cat, group)
     kind = gt.name if gt is not None else group.type
     return f"{group.label} ({kind})" if group.label else kind
+
+
+def as_index(value: int | str | None) -> int | None:
+    """A group reference as an index: after :func:`normalize` names have become indexes
+    (or None when nothing matched), so a name still there reads as no reference."""
+    return value if isinstance(value, int) else None
 
 
 def attachment_target(army: RRList, index: int) -> int | None:
@@ -97,7 +99,7 @@ def attachment_target(army: RRList, index: int) -> int | None:
     return target
 
 
-def counted_groups(army: RRList, cat: Catalogue) -> int:
+def counted_groups(army: RRList, cat: RRCat) -> int:
     """Groups for the 4–8 rule: an attached Champion counts with its group (RR-D1).
 
     Only an attachment that lands on an existing group other than itself merges;
@@ -118,7 +120,7 @@ class PointsBreakdown:
     line: int  # points in the format's line types (Fighters, Shooters, Skirmishers)
 
 
-def breakdown(army: RRList, cat: Catalogue) -> PointsBreakdown:
+def breakdown(army: RRList, cat: RRCat) -> PointsBreakdown:
     fmt = cat.get("formats", army.format)
     line_types = set(fmt.line_types) if fmt is not None else {"fighters", "shooters", "skirmishers"}
     per: dict[str, int] = {}
@@ -130,12 +132,12 @@ def breakdown(army: RRList, cat: Catalogue) -> PointsBreakdown:
         per[g.type] = per.get(g.type, 0) + cost
         if g.type in line_types:
             line += cost
-    names = [(gt.name, per[gt.id]) for gt in data(cat).group_types if gt.id in per]
+    names = [(gt.name, per[gt.id]) for gt in cat.data.group_types if gt.id in per]
     names += [(k, v) for k, v in per.items() if cat.get("group_types", k) is None]
     return PointsBreakdown(total, tuple(names), line)
 
 
-def transport_capacity(army: RRList, cat: Catalogue, index: int) -> int:
+def transport_capacity(army: RRList, cat: RRCat, index: int) -> int:
     """Points group ``index`` may carry: its heavy trait, or Riders (seed: Transport, Riders)."""
     g = army.groups[index]
     if g.type != "heavy":
@@ -164,7 +166,7 @@ class Stats:
     will: int | None
 
 
-def effective_stats(army: RRList, cat: Catalogue, group: Group) -> Stats | None:
+def effective_stats(army: RRList, cat: RRCat, group: Group) -> Stats | None:
     """Stats with the permanent changes (Flyer/Transport MOV, Death-Defiers, Elites,
     Harriers, Fusiliers) applied; round-by-round choices (Tacticians) are not included.
     """
@@ -185,15 +187,15 @@ def effective_stats(army: RRList, cat: Catalogue, group: Group) -> Stats | None:
             if m.group_types and gt.id not in m.group_types:
                 continue
             if m.stat == "mov":
-                mov = band_plus(mov, m.delta)  # type: ignore[arg-type]
+                mov = band_plus(mov, m.delta)
             elif m.stat == "rng":
-                rng = band_plus(rng, m.delta)  # type: ignore[arg-type]
+                rng = band_plus(rng, m.delta)
             elif values[m.stat] is not None:
-                values[m.stat] = max(1, min(20, values[m.stat] + m.delta))  # type: ignore[operator]
+                values[m.stat] = max(1, min(20, values[m.stat] + m.delta))
     return Stats(mov, rng, values["fury"], values["guile"], values["will"])
 
 
-def find_group(army: RRList, cat: Catalogue, name: str, exclude: int) -> tuple[int | None, str]:
+def find_group(army: RRList, cat: RRCat, name: str, exclude: int) -> tuple[int | None, str]:
     """The index of the group called ``name`` (its label, else its type when only one
     group other than ``exclude`` has that type) and, when none or several match, why."""
     wanted = name.strip().lower()
@@ -202,7 +204,7 @@ def find_group(army: RRList, cat: Catalogue, name: str, exclude: int) -> tuple[i
     labelled = [i for i, g in enumerate(army.groups) if i != exclude and g.label.strip().lower() == wanted]
     if len(labelled) == 1:
         return labelled[0], ""
-    data: RRCatalog = cat.data  # type: ignore[assignment]
+    data: RRCatalog = cat.data
     type_id = data.canonical("group_types", name)
     typed = [i for i, g in enumerate(army.groups) if i != exclude and type_id is not None and (g.type == type_id or data.canonical("group_types", g.type) == type_id)]
     if len(labelled) > 1 or len(typed) > 1:
@@ -222,7 +224,7 @@ _NAMED = (
 )
 
 
-def normalize(army: RRList, cat: Catalogue) -> tuple[RRList, list[tuple[str, str, str]]]:
+def normalize(army: RRList, cat: RRCat) -> tuple[RRList, list[tuple[str, str, str]]]:
     """The warband with every name or alias replaced by its catalogue id (RR-D3).
 
     A hand-written file may say ``Tactitians`` or ``Stand and Shoot`` as the seed
@@ -231,7 +233,7 @@ def normalize(army: RRList, cat: Catalogue) -> tuple[RRList, list[tuple[str, str
     so validation can say what it read.  Unknown names are left as they are (the
     missing-entry rule reports them).
     """
-    data: RRCatalog = cat.data  # type: ignore[assignment]
+    data: RRCatalog = cat.data
     changes: list[tuple[str, str, str]] = []
 
     def resolve(collection: str, value: OneOf, where: str) -> str | None:
@@ -259,14 +261,14 @@ def normalize(army: RRList, cat: Catalogue) -> tuple[RRList, list[tuple[str, str
         groups.append(g.model_copy(update=update) if update else g)
         collapsed = collapsed or bool(update)
     for gi, g in enumerate(groups):  # group names → indexes (unresolved names: see find_group)
-        update = {}
+        links: dict[str, int | None] = {}
         for fld in ("attached_to", "transported_by"):
             value = getattr(g, fld)
             if isinstance(value, str):
                 index, _ = find_group(army, cat, value, gi)
-                update[fld] = index
-        if update:
-            groups[gi] = g.model_copy(update=update)
+                links[fld] = index
+        if links:
+            groups[gi] = g.model_copy(update=links)
             collapsed = True
     if not changes and not collapsed:
         return army, changes

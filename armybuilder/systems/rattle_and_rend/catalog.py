@@ -19,7 +19,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from armybuilder.core.catalog import CatalogModel, Decision, Strict
+from armybuilder.core.catalog import CatalogModel, Catalogue, Decision, Strict
 
 Band = Literal["B", "S", "M", "L"]  # base-to-base, short, medium, long (RR: Ranges)
 Stat = Literal["fury", "guile", "will"]
@@ -247,3 +247,7 @@ class RRCatalog(CatalogModel):
 
 
 WarbandTrait.model_rebuild()
+
+
+RRCat = Catalogue[RRCatalog]
+"""A resolved catalogue of this system, its ``data`` typed."""

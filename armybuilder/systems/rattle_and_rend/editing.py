@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from armybuilder.core.catalog import Catalogue
 from armybuilder.core.editing import (
     apply_list_edit,
     format_action,
@@ -30,12 +29,8 @@ from armybuilder.core.system import (
 )
 
 from .army import Group, RRList, group_cost, group_title, group_type, normalize, transport_capacity
-from .catalog import GroupType, RRCatalog
+from .catalog import GroupType, RRCat
 from .rules import OPTION_KIND, TRAIT_FIELDS
-
-
-def _data(cat: Catalogue) -> RRCatalog:
-    return cat.data  # type: ignore[return-value]
 
 
 def stat_text(value: int | None) -> str:
@@ -46,7 +41,7 @@ def band_text(band: str | None) -> str:
     return {"B": "B-to-B", None: "-"}.get(band, band or "-")
 
 
-def option_names(cat: Catalogue, group: Group) -> list[str]:
+def option_names(cat: RRCat, group: Group) -> list[str]:
     """Names of the group's champion action, heavy trait and warding reaction."""
     out = []
     for fld in OPTION_KIND:
@@ -58,7 +53,7 @@ def option_names(cat: Catalogue, group: Group) -> list[str]:
     return out
 
 
-def group_detail(army: RRList, cat: Catalogue, index: int) -> str:
+def group_detail(army: RRList, cat: RRCat, index: int) -> str:
     g = army.groups[index]
     parts = option_names(cat, g)
     if g.attached_to is not None:
@@ -77,7 +72,7 @@ def group_detail(army: RRList, cat: Catalogue, index: int) -> str:
     return ", ".join(parts)
 
 
-def _group_node(army: RRList, cat: Catalogue, index: int, children: tuple[OutlineNode, ...] = ()) -> OutlineNode:
+def _group_node(army: RRList, cat: RRCat, index: int, children: tuple[OutlineNode, ...] = ()) -> OutlineNode:
     g = army.groups[index]
     gt = group_type(cat, g)
     label = group_title(cat, g, index) if gt is not None else f"{g.type} (missing from catalogue)"
@@ -91,7 +86,7 @@ def _group_node(army: RRList, cat: Catalogue, index: int, children: tuple[Outlin
     )
 
 
-def outline(army: RRList, cat: Catalogue) -> list[OutlineNode]:
+def outline(army: RRList, cat: RRCat) -> list[OutlineNode]:
     """Groups with their attached Champions beneath them, then traits, drive, settings."""
     attached: dict[int, list[int]] = {}
     for i, g in enumerate(army.groups):
@@ -136,15 +131,15 @@ def outline(army: RRList, cat: Catalogue) -> list[OutlineNode]:
 # --------------------------------------------------------------------------- choices
 
 
-def type_choices(cat: Catalogue) -> tuple[Choice, ...]:
+def type_choices(cat: RRCat) -> tuple[Choice, ...]:
     return tuple(
         Choice(gt.id, gt.name, f"{gt.cost} pt{'s' if gt.cost > 1 else ''}, reaction {gt.reaction}")
-        for gt in _data(cat).group_types
+        for gt in cat.data.group_types
     )
 
 
-def option_choices(cat: Catalogue, kind: str) -> tuple[Choice, ...]:
-    data = _data(cat)
+def option_choices(cat: RRCat, kind: str) -> tuple[Choice, ...]:
+    data = cat.data
     if kind == "champion-action":
         return tuple(Choice(a.id, a.name, a.summary) for a in data.actions if a.kind == "champion")
     if kind == "warding-reaction":
@@ -152,15 +147,15 @@ def option_choices(cat: Catalogue, kind: str) -> tuple[Choice, ...]:
     return tuple(Choice(t.id, t.name, t.summary) for t in data.heavy_traits)
 
 
-def trait_choices(cat: Catalogue) -> tuple[Choice, ...]:
-    return tuple(Choice(t.id, t.name, t.summary) for t in _data(cat).warband_traits)
+def trait_choices(cat: RRCat) -> tuple[Choice, ...]:
+    return tuple(Choice(t.id, t.name, t.summary) for t in cat.data.warband_traits)
 
 
-def drive_choices(cat: Catalogue) -> tuple[Choice, ...]:
-    return tuple(Choice(d.id, d.name, d.setup) for d in _data(cat).drives)
+def drive_choices(cat: RRCat) -> tuple[Choice, ...]:
+    return tuple(Choice(d.id, d.name, d.setup) for d in cat.data.drives)
 
 
-def attach_choices(army: RRList, cat: Catalogue, index: int) -> tuple[Choice, ...]:
+def attach_choices(army: RRList, cat: RRCat, index: int) -> tuple[Choice, ...]:
     gt = group_type(cat, army.groups[index])
     allowed = set(gt.attach_targets) if gt is not None else set()
     taken = {g.attached_to for i, g in enumerate(army.groups) if i != index}
@@ -171,7 +166,7 @@ def attach_choices(army: RRList, cat: Catalogue, index: int) -> tuple[Choice, ..
     )
 
 
-def carrier_choices(army: RRList, cat: Catalogue, index: int) -> tuple[Choice, ...]:
+def carrier_choices(army: RRList, cat: RRCat, index: int) -> tuple[Choice, ...]:
     return tuple(
         Choice(i, f"{i + 1}. {group_title(cat, g, i)}", f"carries {transport_capacity(army, cat, i)} points")
         for i, g in enumerate(army.groups)
@@ -179,7 +174,7 @@ def carrier_choices(army: RRList, cat: Catalogue, index: int) -> tuple[Choice, .
     )
 
 
-def actions(army: RRList, cat: Catalogue, path: str) -> list[EditAction]:
+def actions(army: RRList, cat: RRCat, path: str) -> list[EditAction]:
     army = normalize(army, cat)[0]  # names and lists read as single ids, for the defaults shown
     parts = parse_path(path)
     add_group = EditAction(
@@ -281,14 +276,14 @@ def _renumber(groups: list[Group], mapping: dict[int, int | None]) -> None:
             g.transported_by = mapping.get(g.transported_by, g.transported_by)
 
 
-def _known(cat: Catalogue, collection: str, value: str, words: str) -> str:
-    canonical = _data(cat).canonical(collection, str(value))
+def _known(cat: RRCat, collection: str, value: str, words: str) -> str:
+    canonical = cat.data.canonical(collection, str(value))
     if canonical is None:
         raise ValueError(f"no {words} '{value}' in the catalogue")
     return canonical
 
 
-def apply(army: RRList, cat: Catalogue, path: str, action: str, args: dict[str, Any]) -> tuple[RRList, str]:
+def apply(army: RRList, cat: RRCat, path: str, action: str, args: dict[str, Any]) -> tuple[RRList, str]:
     new = army.model_copy(deep=True)
     parts = parse_path(path)
     groups = new.groups
@@ -356,7 +351,7 @@ def apply(army: RRList, cat: Catalogue, path: str, action: str, args: dict[str, 
         if action == f"set-{fld.replace('_', '-')}":
             value = str(need(args, "id"))
             collection = TRAIT_FIELDS[kind][1]
-            canonical = _data(cat).canonical(collection, value)
+            canonical = cat.data.canonical(collection, value)
             if canonical is None or canonical not in {c.value for c in option_choices(cat, kind)}:
                 raise ValueError(f"no {TRAIT_FIELDS[kind][2]} '{value}' in the catalogue")
             setattr(g, fld, canonical)
@@ -402,7 +397,7 @@ def apply(army: RRList, cat: Catalogue, path: str, action: str, args: dict[str, 
     raise ValueError(f"unknown edit '{action}'")
 
 
-def _attach_targets(cat: Catalogue, g: Group) -> list[str]:
+def _attach_targets(cat: RRCat, g: Group) -> list[str]:
     gt = group_type(cat, g)
     return gt.attach_targets if gt is not None else []
 
@@ -410,8 +405,8 @@ def _attach_targets(cat: Catalogue, g: Group) -> list[str]:
 # --------------------------------------------------------------------------- browse
 
 
-def browse(cat: Catalogue) -> list[BrowserEntry]:
-    data = _data(cat)
+def browse(cat: RRCat) -> list[BrowserEntry]:
+    data = cat.data
     out: list[BrowserEntry] = []
     for gt in data.group_types:
         facets = {"kind": "group type", "reaction": gt.reaction, "trait": gt.trait or ""}
@@ -451,7 +446,7 @@ def browse(cat: Catalogue) -> list[BrowserEntry]:
     return out
 
 
-def detail(cat: Catalogue, ref: EntryRef) -> Detail:
+def detail(cat: RRCat, ref: EntryRef) -> Detail:
     entry = cat.get(ref.collection, ref.id)
     if entry is None:
         return Detail(ref.id, f"not in catalogue {cat.version}", (), (("Missing", "This entry does not exist in the warband's catalogue version."),))

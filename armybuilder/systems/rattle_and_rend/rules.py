@@ -11,16 +11,15 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
-from armybuilder.core.catalog import Catalogue
-from armybuilder.core.checks import ListContext, plural, unknown_format
+from armybuilder.core.checks import ListContext, PointLimit, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
 from .army import (
     PointsBreakdown,
     RRList,
+    as_index,
     breakdown,
     choices_of,
     counted_groups,
@@ -31,7 +30,7 @@ from .army import (
     normalize,
     transport_capacity,
 )
-from .catalog import RRCatalog, RRFormat
+from .catalog import RRCat, RRCatalog, RRFormat
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 SYSTEM = "rattle-and-rend"
@@ -49,12 +48,20 @@ OPTION_KIND = {fld: kind for kind, (fld, _, _) in TRAIT_FIELDS.items()}
 
 
 @dataclass
-class Context(ListContext):
-    army: RRList
-    cat: Catalogue
-    if TYPE_CHECKING:  # narrower types of ListContext's look-ups
-        data: RRCatalog
-        format: RRFormat | None
+class Context(ListContext[RRList, RRCatalog, RRFormat]):
+    """The warband as the rules read it (names read as ids), and as it was written."""
+
+    written: RRList | None = None  # the warband before normalising (several picks still there)
+    aliases: list[tuple[str, str, str]] = field(default_factory=list)  # (where, given, id) read by normalize
+
+    @classmethod
+    def of(cls, army: RRList, cat: RRCat) -> Context:
+        """The context of ``army``, its names read as catalogue ids first (RR-D3)."""
+        try:
+            shown, aliases = normalize(army, cat)
+        except Exception:  # noqa: BLE001 - a half-built list is judged as it stands
+            shown, aliases = army, []
+        return cls(shown, cat, army, aliases)
 
     @functools.cached_property
     def points(self) -> PointsBreakdown:
@@ -142,27 +149,15 @@ def format_known(ctx: Context) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- points and groups
 
 
-@book.rule("rattle-and-rend.points.limit")
+POINT_LIMIT = PointLimit(
+    "rattle-and-rend.points.limit", "the warband", "points", f"{SEED}: Your Warband", "groups", "of groups",
+    unspent_rule="rattle-and-rend.points.unspent",
+)
+
+
+@book.rule(POINT_LIMIT.rule, also=("rattle-and-rend.points.unspent",))
 def point_limit(ctx: Context) -> Iterator[Finding]:
-    if ctx.format is None:
-        return
-    total, limit = ctx.points.total, ctx.format.limit
-    if total > limit:
-        yield Finding(
-            "rattle-and-rend.points.limit",
-            E,
-            f"the warband costs {total} points; the limit is {limit}: remove {total - limit} points of groups",
-            "groups",
-            f"{SEED}: Your Warband",
-        )
-    elif total < limit and ctx.army.groups:
-        yield Finding(
-            "rattle-and-rend.points.unspent",
-            W,
-            f"the warband costs {total} of {limit} points: {limit - total} points are unspent",
-            "groups",
-            f"{SEED}: Your Warband",
-        )
+    return POINT_LIMIT.check(ctx.points.total, ctx.format.limit if ctx.format else None, bool(ctx.army.groups))
 
 
 @book.rule("rattle-and-rend.groups.count")
@@ -212,7 +207,7 @@ def line_points(ctx: Context) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- traits and drive
 
 
-@book.rule("rattle-and-rend.traits.count")
+@book.rule("rattle-and-rend.traits.count", also=("rattle-and-rend.traits.distinct",))
 def trait_count(ctx: Context) -> Iterator[Finding]:
     if ctx.format is None:
         return
@@ -240,7 +235,7 @@ def trait_count(ctx: Context) -> Iterator[Finding]:
 
 @book.rule("rattle-and-rend.drive.required")
 def drive_required(ctx: Context) -> Iterator[Finding]:
-    if ctx.army.drive is None or not ctx.army.drive.strip():
+    if not any(d.strip() for d in choices_of(ctx.army.drive)):
         yield Finding(
             "rattle-and-rend.drive.required",
             E,
@@ -254,7 +249,10 @@ def drive_required(ctx: Context) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- group traits
 
 
-@book.rule("rattle-and-rend.group.trait")
+@book.rule(
+    "rattle-and-rend.group.option-not-allowed",
+    also=("rattle-and-rend.champion.action", "rattle-and-rend.heavy.trait", "rattle-and-rend.ward.reaction"),
+)
 def group_traits(ctx: Context) -> Iterator[Finding]:
     """A Champion takes one champion action, a Heavy one heavy trait, a Ward one warding reaction."""
     rule_of = {
@@ -297,7 +295,10 @@ def _holder(ctx: Context, kind: str) -> str:
 # --------------------------------------------------------------------------- attachments
 
 
-@book.rule("rattle-and-rend.attachment")
+@book.rule(
+    "rattle-and-rend.attachment.target",
+    also=("rattle-and-rend.attachment.source", "rattle-and-rend.attachment.one-per-group"),
+)
 def attachments(ctx: Context) -> Iterator[Finding]:
     groups = ctx.army.groups
     per_target: dict[int, list[int]] = {}
@@ -318,7 +319,9 @@ def attachments(ctx: Context) -> Iterator[Finding]:
                 source,
             )
             continue
-        target = g.attached_to
+        target = as_index(g.attached_to)
+        if target is None:
+            continue  # a name that matched no group: reported by the several() rule
         if target == gi or not 0 <= target < len(groups):
             yield Finding(
                 "rattle-and-rend.attachment.target",
@@ -370,15 +373,18 @@ def attachments(ctx: Context) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- transport
 
 
-@book.rule("rattle-and-rend.transport")
+@book.rule(
+    "rattle-and-rend.transport.carrier",
+    also=("rattle-and-rend.transport.cargo", "rattle-and-rend.transport.capacity"),
+)
 def transports(ctx: Context) -> Iterator[Finding]:
     groups = ctx.army.groups
     loads: dict[int, list[int]] = {}
     source = f"{SEED}: Heavy Traits (Transport), Warband Traits (Riders)"
     for gi, g in enumerate(groups):
-        if g.transported_by is None:
+        carrier = as_index(g.transported_by)
+        if carrier is None:
             continue
-        carrier = g.transported_by
         where = f"groups[{gi}].transported_by"
         if carrier == gi or not 0 <= carrier < len(groups):
             yield Finding(
@@ -446,8 +452,22 @@ def has_groups(ctx: Context) -> Iterator[Finding]:
         )
 
 
-def _several(army: RRList, cat: Catalogue) -> Iterator[Finding]:
-    """Several champion actions, heavy traits, warding reactions or drives where one is taken."""
+@book.rule(
+    "rattle-and-rend.drive.count",
+    also=(
+        "rattle-and-rend.champion.action",
+        "rattle-and-rend.heavy.trait",
+        "rattle-and-rend.ward.reaction",
+        "rattle-and-rend.attachment.target",
+        "rattle-and-rend.transport.carrier",
+    ),
+)
+def several(ctx: Context) -> Iterator[Finding]:
+    """Several champion actions, heavy traits, warding reactions or drives where one is taken.
+
+    Read on the warband as written: normalising keeps the first of several picks.
+    """
+    army, cat = ctx.written or ctx.army, ctx.cat
     rule_of = {
         "champion_action": ("rattle-and-rend.champion.action", "champion action", "a Champion"),
         "heavy_trait": ("rattle-and-rend.heavy.trait", "heavy trait", "a Heavy"),
@@ -489,25 +509,22 @@ def _several(army: RRList, cat: Catalogue) -> Iterator[Finding]:
         )
 
 
-def run_rules(army: RRList, cat: Catalogue) -> list[Finding]:
-    """All findings; names and the seed's spellings are read as catalogue ids first (RR-D3)."""
-    found = list(_several(army, cat))
-    try:
-        army, aliases = normalize(army, cat)
-    except Exception:  # noqa: BLE001 - a half-built list is judged as it stands
-        aliases = []
-    found += book.run(Context(army, cat))
-    found += [
-        Finding(
+@book.rule("rattle-and-rend.catalogue.alias")
+def aliases(ctx: Context) -> Iterator[Finding]:
+    """What a name or the seed's spelling was read as (RR-D3)."""
+    for where, given, canonical in ctx.aliases:
+        yield Finding(
             "rattle-and-rend.catalogue.alias",
             INFO,
             f"'{given}' is read as '{canonical}' (a name or the seed's spelling; RR-D3)",
             where,
             "RR-D3",
         )
-        for where, given, canonical in aliases
-    ]
-    return found
+
+
+def run_rules(army: RRList, cat: RRCat) -> list[Finding]:
+    """All findings, every rule inside the RuleBook's crash guard; names are read as ids first (RR-D3)."""
+    return book.run(Context.of(army, cat))
 
 
 def type_counts(army: RRList) -> Counter[str]:

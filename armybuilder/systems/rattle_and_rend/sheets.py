@@ -8,7 +8,6 @@ redo the arithmetic at the table.
 
 from __future__ import annotations
 
-from armybuilder.core.catalog import Catalogue
 from armybuilder.core.findings import is_legal
 from armybuilder.core.system import (
     Block,
@@ -31,25 +30,21 @@ from .army import (
     group_type,
     normalize,
 )
-from .catalog import RRCatalog
+from .catalog import RRCat
 from .editing import band_text, group_detail, stat_text
 from .rules import run_rules
 
 GROUP_COLUMNS = ("Group", "Pts", "MOV", "RNG", "FURY", "GUILE", "WILL", "Reaction")
 
 
-def _data(cat: Catalogue) -> RRCatalog:
-    return cat.data  # type: ignore[return-value]
-
-
-def _name(cat: Catalogue, collection: str, entry_id: str | None) -> str:
+def _name(cat: RRCat, collection: str, entry_id: str | None) -> str:
     if entry_id is None:
         return "none"
     entry = cat.get(collection, entry_id)
     return entry.name if entry is not None else f"{entry_id} (missing)"
 
 
-def roster(army: RRList, cat: Catalogue, fingerprint: str) -> Roster:
+def roster(army: RRList, cat: RRCat, fingerprint: str) -> Roster:
     findings = tuple(run_rules(army, cat))  # on the warband as written
     army = normalize(army, cat)[0]  # shown with names and the seed's spellings read as ids
     fmt = cat.get("formats", army.format)
@@ -123,7 +118,7 @@ def roster(army: RRList, cat: Catalogue, fingerprint: str) -> Roster:
     return Roster(army.name, header, is_legal(findings), findings, tuple(blocks), tuple(_glossary(army, cat)), fingerprint)
 
 
-def _glossary(army: RRList, cat: Catalogue) -> list[tuple[str, str]]:
+def _glossary(army: RRList, cat: RRCat) -> list[tuple[str, str]]:
     """Every rule the warband's choices bring to the table, in our own words with source."""
     seen: dict[str, tuple[str, str]] = {}
     for tid in army.traits:
@@ -150,8 +145,8 @@ def _roll(low: int, high: int) -> str:
     return f"{low}–{high}"
 
 
-def sheets(cat: Catalogue) -> Sheets:
-    data = _data(cat)
+def sheets(cat: RRCat) -> Sheets:
+    data = cat.data
     t = data.tables
     blocks: list[Block] = []
     if t.check_dice:
@@ -264,7 +259,7 @@ def sheets(cat: Catalogue) -> Sheets:
 # --------------------------------------------------------------------------- cards
 
 
-def cards(army: RRList, cat: Catalogue) -> list[Card]:
+def cards(army: RRList, cat: RRCat) -> list[Card]:
     out: list[Card] = []
     for gi, g in enumerate(army.groups):
         gt = group_type(cat, g)

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Input, Tree
 
 from armybuilder.core.errors import InputError
 from armybuilder.core.findings import Finding
+from armybuilder.core.paths import ancestors
 from armybuilder.core.system import BrowserEntry, EditAction
 
 from ..session import Session
@@ -45,17 +46,6 @@ EXPORT_KINDS = (
 )
 
 
-def ancestors(path: str) -> list[str]:
-    """``units[1].members[0]`` → itself, ``units[1]``, ``units``, ``""``."""
-    out = [path]
-    probe = path
-    while probe:
-        cut = max(probe.rfind("."), probe.rfind("["))
-        probe = probe[:cut] if cut > 0 else ""
-        out.append(probe)
-    return out
-
-
 class EditorScreen(Screen):
     """Edit one list; every edit goes through ``Session.apply`` (undoable)."""
 
@@ -71,6 +61,7 @@ class EditorScreen(Screen):
         Binding("b", "toggle_browser", "Browser", show=False),
         Binding("o", "odds", "Odds", show=False),
         Binding("t", "playtest", "Playtest", show=False),
+        Binding("m", "meta", "Meta", show=False),
         Binding("f2", "focus_tree", "List", show=False),
         Binding("f3", "focus_findings", "Findings", show=False),
     ]
@@ -140,20 +131,11 @@ class EditorScreen(Screen):
     def _default_filters(self, entries: list[BrowserEntry]) -> dict[str, str]:
         """Start the browser on the list's own people / faction, when entries say theirs."""
         s = self.session
-        faction = next(
-            (getattr(s.army, f) for f in ("people", "faction", "clan", "warband") if isinstance(getattr(s.army, f, None), str)),
-            None,
-        )
-        if not faction:
+        key = s.system.faction_facet
+        label = s.system.faction_name(s.army, s.cat)
+        if key is None or not label:
             return {}
-        try:
-            label = next((c.label for c in s.system.factions(s.cat) if c.value == faction), faction)
-        except Exception:  # noqa: BLE001 - a filter is a convenience, never a failure
-            return {}
-        for key in ("people", "faction", "clan"):
-            if any(e.facets.get(key) == label for e in entries):
-                return {key: label}
-        return {}
+        return {key: label} if any(e.facets.get(key) == label for e in entries) else {}
 
     def refresh_status(self) -> None:
         s = self.session
@@ -170,8 +152,8 @@ class EditorScreen(Screen):
         title.append("● unsaved  " if s.dirty else "✔ saved  ", style="bold yellow" if s.dirty else "green")
         title.append(s.army.name, style="bold")
         title.append(f"  —  {s.system.name}", style="")
-        faction = getattr(s.army, "people", None) or getattr(s.army, "faction", None) or getattr(s.army, "clan", None)
-        if isinstance(faction, str):
+        faction = s.system.faction_of(s.army)
+        if faction is not None:
             title.append(f", {faction}")
         fmt = s.system.format_of(s.army, cat)
         title.append(f", {fmt.name if fmt else s.army.format}")
@@ -199,7 +181,7 @@ class EditorScreen(Screen):
             text.append(f"Catalogue {s.cat.name} {s.army.catalogue}\n", style="dim")
             text.append("\nNotes\n", style="bold")
             text.append((s.army.notes or "(none: press n to write some)") + "\n")
-        notes = self._unit_notes(path)
+        notes = s.system.notes_at(s.army, path) if path else ""
         if notes:
             text.append("\nNotes\n", style="bold")
             text.append(notes + "\n")
@@ -209,21 +191,6 @@ class EditorScreen(Screen):
             for a in actions:
                 text.append(f"  {a.label}\n")
         self.query_one(DetailPane).show(text)
-
-    def _unit_notes(self, path: str) -> str:
-        """Notes of the unit at ``path``, if the list model has units with notes."""
-        import re
-
-        m = re.match(r"^(\w+)\[(\d+)\]$", path)
-        if not m:
-            return ""
-        items = getattr(self.session.army, m.group(1), None)
-        try:
-            item = items[int(m.group(2))] if items is not None else None
-        except (IndexError, TypeError):
-            return ""
-        notes = getattr(item, "notes", "")
-        return notes if isinstance(notes, str) else ""
 
     def after_edit(self, select: str | None) -> None:
         self.refresh_all(select)
@@ -343,7 +310,7 @@ class EditorScreen(Screen):
         for adding in (True, False):
             for place in ancestors(path):
                 for action in self.actions_at(place):
-                    if action.id.startswith("add") != adding:
+                    if (action.kind == "add") != adding:
                         continue
                     for param in action.params:
                         if param.kind == "choice" and any(c.value == entry.ref.id for c in param.choices):
@@ -360,11 +327,11 @@ class EditorScreen(Screen):
     # -- actions (keys and palette) ---------------------------------------------------
 
     def action_add_here(self) -> None:
-        self.open_edits_menu(self.query_one(ListTree).current_path(), lambda a: a.id.startswith("add"), "Add")
+        self.open_edits_menu(self.query_one(ListTree).current_path(), lambda a: a.kind == "add", "Add")
 
     def action_remove_here(self) -> None:
         path = self.query_one(ListTree).current_path()
-        found = [a for a in self.actions_at(path) if a.destructive]
+        found = [a for a in self.actions_at(path) if a.kind == "remove"]
         if not found:
             self.notify("nothing to remove here", severity="warning")
             return
@@ -372,11 +339,11 @@ class EditorScreen(Screen):
 
     def action_rename_here(self) -> None:
         path = self.query_one(ListTree).current_path()
-        self.open_edits_menu(path, lambda a: "rename" in a.id or "label" in a.id, "Rename")
+        self.open_edits_menu(path, lambda a: a.kind == "rename", "Rename")
 
     def action_notes_here(self) -> None:
         path = self.query_one(ListTree).current_path()
-        self.open_edits_menu(path, lambda a: "notes" in a.id, "Notes")
+        self.open_edits_menu(path, lambda a: a.kind == "notes", "Notes")
 
     def action_undo(self) -> None:
         if self.session.undo():
@@ -561,6 +528,9 @@ class EditorScreen(Screen):
     def action_playtest(self) -> None:
         self._open_external("playtest", "playtest screen")
 
+    def action_meta(self) -> None:
+        self._open_external("meta", "meta screen")
+
     def _open_external(self, module: str, what: str) -> None:
         screen_class = self._external_screen(module)
         if screen_class is None:
@@ -597,6 +567,7 @@ class EditorScreen(Screen):
         out += [
             ("Odds panel", self.action_odds, "o"),
             ("Playtest", self.action_playtest, "t"),
+            ("Meta: this list against a folder of lists", self.action_meta, "m"),
             ("Show or hide the detail pane", self.action_toggle_detail, "d"),
             ("Show or hide the catalogue browser", self.action_toggle_browser, "b"),
             ("Go to the findings", self.action_focus_findings, "f3"),

@@ -13,21 +13,33 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Select, St
 from textual.widgets.option_list import Option
 
 from armybuilder.core.errors import InputError
-from armybuilder.core.registry import KNOWN_SYSTEMS, get_system
+from armybuilder.core.registry import get_system, system_ids
 from armybuilder.core.system import GameSystem
 
 
-def loadable_systems() -> list[GameSystem]:
-    """Systems whose package and catalogue load; a half-written one is simply left out."""
-    out = []
-    for system_id in KNOWN_SYSTEMS:
+def _load_systems() -> tuple[list[GameSystem], list[str]]:
+    """Registered systems whose package and catalogue load, and a message for each that does not."""
+    out: list[GameSystem] = []
+    problems: list[str] = []
+    for system_id in system_ids():
         try:
             system = get_system(system_id)
             system.catalogue()
-        except Exception:  # noqa: BLE001 - a broken system must not break the home screen
+        except Exception as exc:  # noqa: BLE001 - shown on the home screen, never hidden
+            problems.append(f"{system_id} cannot be used: {type(exc).__name__}: {exc}")
             continue
         out.append(system)
-    return out
+    return out, problems
+
+
+def loadable_systems() -> list[GameSystem]:
+    """Systems whose package and catalogue load (the others are listed by :func:`system_problems`)."""
+    return _load_systems()[0]
+
+
+def system_problems() -> list[str]:
+    """Why each registered system that does not load cannot be used (shown on the home screen)."""
+    return _load_systems()[1]
 
 
 class HomeScreen(Screen):
@@ -123,6 +135,8 @@ class HomeScreen(Screen):
                 label.append(r.name, style="bold")
                 label.append(f"  {r.path}", style="dim")
                 options.append(Option(label, id=f"recent:{i}"))
+        for problem in system_problems():  # a half-written system is shown, never skipped silently
+            options.append(Option(Text(f"⚠ {problem}", style="bold red"), disabled=True))
         samples = []
         for system in loadable_systems():
             for rel, _item in system.source.samples():

@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 
 from armybuilder.core.findings import Finding, Severity
+from armybuilder.core.paths import ancestors
 from armybuilder.core.system import BrowserEntry, Detail, OutlineNode, StatusItem
 
 SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -275,8 +276,7 @@ class ListTree(Tree[str]):
 
     def goto(self, path: str) -> bool:
         """Move the cursor to ``path`` or its nearest shown ancestor."""
-        probe = path
-        while True:
+        for probe in ancestors(path):
             node = self.by_path.get(probe)
             if node is not None:
                 parent = node.parent
@@ -288,10 +288,7 @@ class ListTree(Tree[str]):
                     _ = self.last_line  # build the lines so the node knows its line
                     self.move_cursor(node)
                 return probe == path
-            if not probe:
-                return False
-            cut = max(probe.rfind("."), probe.rfind("["))
-            probe = probe[:cut] if cut > 0 else ""
+        return False
 
     def current_path(self) -> str:
         node = self.cursor_node

@@ -1,0 +1,199 @@
+"""A whole meta run: lists in, pairings played where the runner says, matrix out.
+
+The order of work: read and check the lists, read back what the results file
+already holds (``--resume``), pack the missing games into tasks, play them,
+append each task's records as it finishes, build the matrix from the records.
+The matrix is built from the records only, so an uninterrupted run, a resumed
+one and one on a cluster give the same numbers for the same seed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from armybuilder.core.errors import InputError
+
+from .field import LeftOut, MetaList, check_same_game, pairings, read_lists
+from .games import engine_hash
+from .matrix import MetaMatrix, build_matrix
+from .store import ResultsFile, missing, pack, read_records, task_size, usable
+
+
+@dataclass
+class MetaSetup:
+    """The lists of a run: rows, columns (the same lists unless against a field), the left-out."""
+
+    rows: list[MetaList]
+    cols: list[MetaList]
+    square: bool
+    system_id: str
+    catalogue: str
+    left_out: list[LeftOut] = field(default_factory=list)
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        return pairings(self.rows, self.cols, self.square)
+
+    def keys(self) -> list[tuple[str, str]]:
+        """Distinct (first, second) fingerprints to play, in pairing order (a list
+        submitted twice under two names is played once per opponent)."""
+        return list(dict.fromkeys((self.rows[i].fingerprint, self.cols[j].fingerprint) for i, j in self.pairs))
+
+
+def prepare(lists: Sequence[Path], field_lists: Sequence[Path] | None = None, include_illegal: bool = False) -> MetaSetup:
+    """Read the lists (and the field, if any) and check they make one matrix."""
+    rows, left = read_lists(lists, include_illegal)
+    cols, left_cols = (rows, []) if field_lists is None else read_lists(field_lists, include_illegal)
+    seen = {x.path for x in left}
+    left += [x for x in left_cols if x.path not in seen]
+    system, version = check_same_game(rows + (cols if field_lists is not None else []))
+    if field_lists is None and len(rows) < 2:
+        raise InputError.at(f"a meta matrix needs at least two usable lists (found {len(rows)}{', ' + str(len(left)) + ' left out' if left else ''})")
+    if field_lists is not None and not cols:
+        raise InputError.at("no usable list in the field (--vs)")
+    setup = MetaSetup(rows, cols, field_lists is None, system.id, version, left)
+    if not setup.pairs:
+        raise InputError.at("no pairing to play (the field holds only the lists themselves)")
+    return setup
+
+
+def prepare_row(row: MetaList, field_lists: Sequence[Path]) -> MetaSetup:
+    """One list (the one being edited) against a field: the TUI's matrix row.
+
+    The row is played even if illegal (its author is still building it); the
+    field's illegal lists are left out as in the command.
+    """
+    cols, left = read_lists(field_lists)
+    if not cols:
+        raise InputError.at("no usable list in the folder" + (f" ({len(left)} left out)" if left else ""))
+    system, version = check_same_game([row, *cols])
+    setup = MetaSetup([row], cols, False, system.id, version, left)
+    if not setup.pairs:
+        raise InputError.at("no pairing to play")
+    return setup
+
+
+class ProgressLine:
+    """``[#####.....] 1,234/18,000 games  812 games/s  0:00:21 left`` on a terminal."""
+
+    def __init__(self, total: int, done: int = 0, stream: IO[str] | None = None, enabled: bool | None = None) -> None:
+        self.total = total
+        self.done = done
+        self.start_done = done
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.started = time.monotonic()
+        self._shown = 0.0
+
+    def rate(self) -> float:
+        elapsed = time.monotonic() - self.started
+        return (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
+
+    def render(self, width: int = 30) -> str:
+        filled = width * self.done // self.total if self.total else width
+        rate = self.rate()
+        left = (self.total - self.done) / rate if rate > 0 else None
+        eta = "--:--:--" if left is None else time.strftime("%H:%M:%S", time.gmtime(left)) if left < 86400 else f"{left / 86400:.1f} days"
+        return f"[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} games  {rate:,.0f} games/s  {eta} left"
+
+    def advance(self, games: int) -> None:
+        self.done += games
+        now = time.monotonic()
+        if self.enabled and (now - self._shown > 0.1 or self.done >= self.total):
+            self._shown = now
+            self.stream.write("\r" + self.render())
+            self.stream.flush()
+
+    def finish(self) -> None:
+        if self.enabled:
+            self.stream.write("\r" + self.render() + "\n")
+            self.stream.flush()
+
+
+@dataclass
+class RunState:
+    """What a run did, for the messages after it (also after an interruption)."""
+
+    planned: int = 0  # games of the whole matrix
+    resumed: int = 0  # games read back from the results file
+    played: int = 0  # games played by this run
+    tasks: int = 0
+    task_games: int = 0
+    torn_lines: int = 0
+
+
+def run_meta(
+    setup: MetaSetup,
+    games: int,
+    seed: int,
+    runner: Any,
+    results: Path | None = None,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | ProgressLine | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    task_games: int | None = None,
+    state: RunState | None = None,
+) -> MetaMatrix:
+    """Play what the matrix still misses and return the matrix.
+
+    *runner* is a :class:`~.runners.LocalRunner` or :class:`~.runners.DaskRunner`.
+    Without *resume* an existing results file is an error (it would be lost or mixed).
+    """
+    if games < 1:
+        raise InputError.at("--games must be at least 1")
+    if seed < 0:
+        raise InputError.at("--seed must be zero or more")
+    state = state if state is not None else RunState()
+    engine = engine_hash(setup.system_id)
+    keys = setup.keys()
+    records: list[dict[str, Any]] = []
+    if results is not None and results.exists() and results.stat().st_size > 0:
+        if not resume:
+            raise InputError.at("a results file of an earlier run is here: add --resume to continue it, or move it away to start again", results)
+        records, state.torn_lines = read_records(results)
+    done = usable(records, seed, engine, games, set(keys))
+    todo = missing(keys, games, done)
+    state.planned = games * len(keys)
+    state.resumed = sum(r["stop"] - r["start"] for rs in done.values() for r in rs)
+    remaining = sum(stop - start for _, _, start, stop in todo)
+    state.task_games = task_games or task_size(remaining, getattr(runner, "workers", 1) or 1)
+    tasks = pack(todo, state.task_games)
+    state.tasks = len(tasks)
+    context = {
+        "system": setup.system_id,
+        "catalogue": setup.catalogue,
+        "seed": seed,
+        "engine": engine,
+        "lists": {x.fingerprint: x.content() for x in [*setup.rows, *setup.cols]},
+    }
+    if isinstance(progress, ProgressLine):
+        progress.total, progress.done, progress.start_done = state.planned, state.resumed, state.resumed
+    elif progress:
+        progress(state.resumed, state.planned)
+    with ResultsFile(results) if results is not None else contextlib.nullcontext() as store:
+
+        def on_result(new: list[dict[str, Any]]) -> None:
+            if store is not None:
+                store.append(new)
+            played = 0
+            for r in new:
+                done.setdefault((r["a"], r["b"]), []).append(r)
+                played += r["stop"] - r["start"]
+            state.played += played
+            if isinstance(progress, ProgressLine):
+                progress.advance(played)
+            elif progress:
+                progress(state.resumed + state.played, state.planned)
+
+        runner.run(context, tasks, on_result, cancelled)
+    if isinstance(progress, ProgressLine):
+        progress.finish()
+    for rs in done.values():
+        rs.sort(key=lambda r: r["start"])
+    return build_matrix(setup.system_id, setup.catalogue, seed, games, setup.rows, setup.cols, setup.square, setup.pairs, done, setup.left_out)

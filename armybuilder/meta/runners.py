@@ -1,0 +1,210 @@
+"""Where the tasks of a meta run are played: local processes or a Dask cluster.
+
+Both runners take the same context and tasks and hand each task's records to
+``on_result`` as soon as the task finishes (in whatever order), in the calling
+thread, so the results file and the progress line are written in one place.
+Dask is imported only by :class:`DaskRunner`: it is an optional extra
+(``pip install 'armybuilder[cluster]'``).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from armybuilder.core.errors import InputError
+
+from .games import EngineMismatch, Segment, play_task
+
+OnResult = Callable[[list[dict[str, Any]]], None]
+Cancelled = Callable[[], bool]
+
+#: A pool that loses a process (killed, out of memory) is rebuilt this many times.
+LOCAL_RETRIES = 3
+
+_LOCAL: dict[str, Any] = {}
+
+
+def _init_local(context: dict[str, Any]) -> None:
+    # Ctrl-C is the parent's to handle: it stops submitting and keeps what finished.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _LOCAL["context"] = context
+
+
+def _local_task(segments: list[Segment]) -> list[dict[str, Any]]:
+    return play_task(_LOCAL["context"], segments)
+
+
+class LocalRunner:
+    """Processes on this machine (all cores by default); one worker plays in-process."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = max(1, workers or os.cpu_count() or 1)
+
+    def close(self) -> None:
+        """Nothing to release: the pool lives only during :meth:`run`."""
+
+    def describe(self) -> str:
+        return f"{self.workers} local process{'es' if self.workers > 1 else ''}"
+
+    def run(self, context: dict[str, Any], tasks: list[list[Segment]], on_result: OnResult, cancelled: Cancelled | None = None) -> None:
+        if self.workers == 1 or len(tasks) <= 1:
+            for task in tasks:
+                if cancelled and cancelled():
+                    return
+                on_result(play_task(context, task))
+            return
+        pending = list(range(len(tasks)))
+        for attempt in range(LOCAL_RETRIES + 1):
+            try:
+                self._pool_run(context, tasks, pending, on_result, cancelled)
+                return
+            except BrokenProcessPool:
+                if attempt == LOCAL_RETRIES:
+                    raise InputError.at("local worker processes kept dying (out of memory?); the finished games are kept: run again with --resume") from None
+
+    def _pool_run(self, context: dict[str, Any], tasks: list[list[Segment]], pending: list[int], on_result: OnResult, cancelled: Cancelled | None) -> None:
+        """Play the tasks listed in *pending*, removing each from it once recorded."""
+        import multiprocessing
+
+        # fork is cheap, but forking a process that runs other threads (the TUI) can deadlock.
+        method = "fork" if threading.current_thread() is threading.main_thread() and os.name == "posix" else "spawn"
+        with ProcessPoolExecutor(
+            max_workers=min(self.workers, len(pending)),
+            mp_context=multiprocessing.get_context(method),
+            initializer=_init_local,
+            initargs=(context,),
+        ) as pool:
+            futures: dict[Future, int] = {pool.submit(_local_task, tasks[i]): i for i in pending}
+            try:
+                waiting = set(futures)
+                while waiting:
+                    done, waiting = wait(waiting, timeout=0.2, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        on_result(future.result())
+                        pending.remove(futures[future])
+                    if cancelled and cancelled():
+                        break
+            finally:
+                # Interrupted or cancelled: drop what has not started, keep what is running.
+                for future in futures:
+                    future.cancel()
+                for future in futures:
+                    if not future.cancelled() and futures[future] in pending:
+                        try:
+                            records = future.result()
+                        except BaseException:  # noqa: BLE001 - a broken pool: the retry replays it
+                            continue
+                        on_result(records)
+                        pending.remove(futures[future])
+
+
+def _reachable(address: str, timeout: float) -> None:
+    """Fail at once on a refused or unknown TCP address (Dask would retry until its timeout)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if not address.startswith("tcp://"):
+        return  # other protocols (tls://, ucx://, inproc://): Dask says it
+    try:
+        parts = urlsplit(address)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host, port = None, None
+    if not host or not port:
+        raise InputError.at(f"the scheduler address {address!r} needs a host and a port, e.g. tcp://10.0.0.5:8786")
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as exc:
+        raise InputError.at(f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}") from None
+
+
+def _connect(address: str, timeout: float):
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError.at(
+            "--scheduler needs Dask distributed, the optional cluster extra: pip install 'armybuilder[cluster]'"
+        ) from None
+    _reachable(address, timeout)
+    try:
+        return Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise InputError.at(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
+class DaskRunner:
+    """Tasks sent to a running Dask distributed cluster (``dask scheduler`` + ``dask worker``).
+
+    Dask retries a task whose worker died (the scheduler's ``allowed-failures``);
+    ``retries`` covers a task that raised on a sick worker.  The context travels
+    to each worker once (``scatter(broadcast=True)``), a task carries only its
+    segments.
+    """
+
+    def __init__(self, address: str, timeout: float = 10.0, retries: int = 2) -> None:
+        self.address = address if "://" in address else f"tcp://{address}"  # Dask's default protocol
+        self.timeout = timeout
+        self.retries = retries
+        self.workers = 0
+        self._client: Any = None
+
+    def _connected(self):
+        if self._client is None:
+            self._client = _connect(self.address, self.timeout)
+        return self._client
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def __enter__(self) -> DaskRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def describe(self) -> str:
+        return f"Dask cluster at {self.address} ({self.workers} worker{'s' if self.workers != 1 else ''})"
+
+    def probe(self) -> int:
+        """Connect once and count the workers (for task sizing and the progress line)."""
+        self.workers = len(self._connected().scheduler_info().get("workers", {}))
+        return self.workers
+
+    def run(self, context: dict[str, Any], tasks: list[list[Segment]], on_result: OnResult, cancelled: Cancelled | None = None) -> None:
+        if not tasks:
+            return
+        from distributed import as_completed
+
+        client = self._connected()
+        futures: list[Any] = []
+        shared = None
+        try:
+            shared = client.scatter(context, broadcast=True, hash=False)
+            futures = [client.submit(play_task, shared, task, pure=False, retries=self.retries) for task in tasks]
+            for future in as_completed(futures, loop=client.loop):
+                try:
+                    records = future.result()
+                except EngineMismatch as exc:
+                    raise InputError.at(f"a Dask worker refused the work: {exc}") from None
+                except Exception as exc:  # noqa: BLE001 - shown to the organiser, finished games kept
+                    raise InputError.at(
+                        f"a task failed on the cluster ({type(exc).__name__}: {exc}); "
+                        "the finished games are kept: run again with --resume"
+                    ) from None
+                on_result(records)
+                if cancelled and cancelled():
+                    break
+        finally:
+            # Dropping the futures releases them: the scheduler forgets the tasks not
+            # started (a finished task's records were written already).  client.cancel
+            # would also do it, but left the next scatter of this client waiting.
+            futures.clear()
+            shared = None  # noqa: F841

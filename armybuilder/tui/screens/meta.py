@@ -1,0 +1,189 @@
+"""The meta screen: the list being edited against every list of a folder.
+
+The organiser's matrix (``armybuilder meta``) reduced to the row a player cares
+about: how does *this* list fare against the club's lists?  Games run in local
+processes from a thread worker (as the playtest does); the table shows, per
+opponent, wins/draws/losses and the win rate with its Wilson interval, and the
+mean against the whole folder.  Nothing is written to disk.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, Static
+
+from armybuilder.core.catalog import Catalogue
+from armybuilder.core.errors import InputError
+from armybuilder.core.system import ArmyListBase, GameSystem
+from armybuilder.meta.field import from_army
+from armybuilder.meta.matrix import MetaMatrix
+from armybuilder.meta.run import prepare_row, run_meta
+from armybuilder.meta.runners import LocalRunner
+
+MAX_GAMES = 100_000
+
+
+class MetaScreen(Screen[None]):
+    """Choose a folder, games, seed and workers; run; read this list's row of the matrix."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("ctrl+r", "run", "Run"),
+        Binding("ctrl+c", "cancel", "Cancel", show=False),
+    ]
+    DEFAULT_CSS = """
+    MetaScreen { layout: vertical; }
+    MetaScreen #mt-top { height: auto; }
+    MetaScreen .mt-row { height: auto; }
+    MetaScreen .mt-row Label { width: 10; padding: 1 1 0 0; }
+    MetaScreen #mt-folder { width: 1fr; }
+    MetaScreen .mt-small { width: 14; }
+    MetaScreen #mt-progress { height: auto; margin: 1 0; }
+    MetaScreen #mt-message { height: auto; }
+    MetaScreen #mt-mean { height: auto; padding: 0 1; }
+    MetaScreen #mt-table { height: 1fr; }
+    """
+
+    def __init__(self, system: GameSystem, army: ArmyListBase, catalogue: Catalogue, folder: str | None = None) -> None:
+        super().__init__()
+        self.system = system
+        self.army = army
+        self.cat = catalogue
+        self.folder = folder or os.getcwd()
+        self.matrix: MetaMatrix | None = None
+        self.running = False
+        self._cancel = threading.Event()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="mt-top"):
+            yield Static(Text(f"Meta — {self.system.name}: {self.army.name} against a folder of lists", style="bold"))
+            with Horizontal(classes="mt-row"):
+                yield Label("Folder")
+                yield Input(self.folder, id="mt-folder")
+            with Horizontal(classes="mt-row"):
+                yield Label("Games")
+                yield Input("200", id="mt-games", type="integer", classes="mt-small")
+                yield Label("Seed")
+                yield Input("1", id="mt-seed", type="integer", classes="mt-small")
+                yield Label("Workers")
+                yield Input(str(os.cpu_count() or 1), id="mt-workers", type="integer", classes="mt-small")
+            with Horizontal(classes="mt-row"):
+                yield Button("Run", id="mt-run", variant="primary")
+                yield Button("Cancel", id="mt-cancel", disabled=True)
+            yield ProgressBar(id="mt-progress", show_eta=True)
+            yield Static("", id="mt-message")
+        yield Static("", id="mt-mean")
+        yield DataTable(id="mt-table", zebra_stripes=True, cursor_type="row")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#mt-table", DataTable)
+        table.add_columns("Opponent", "Name", "Games", "W / D / L", "Win rate", "95 % interval")
+        if not self.system.engine_ready():
+            self._message(f"{self.system.name} has no battle simulator yet.", error=True)
+            self.query_one("#mt-run", Button).disabled = True
+
+    def _message(self, text: str, error: bool = False) -> None:
+        self.query_one("#mt-message", Static).update(Text(text, style="red" if error else ""))
+
+    def _int(self, widget_id: str, label: str, low: int, high: int) -> int:
+        raw = self.query_one(widget_id, Input).value.strip()
+        try:
+            value = int(raw)
+        except ValueError:
+            raise ValueError(f"{label}: a whole number is needed") from None
+        if not low <= value <= high:
+            raise ValueError(f"{label}: between {low} and {high}")
+        return value
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "mt-run":
+            self.action_run()
+        elif event.button.id == "mt-cancel":
+            self.action_cancel()
+
+    def action_run(self) -> None:
+        if self.running or not self.system.engine_ready():
+            return
+        try:
+            games = self._int("#mt-games", "Games", 1, MAX_GAMES)
+            seed = self._int("#mt-seed", "Seed", 0, 2**63 - 1)
+            workers = self._int("#mt-workers", "Workers", 1, 256)
+        except ValueError as exc:
+            self._message(str(exc), error=True)
+            return
+        folder = Path(self.query_one("#mt-folder", Input).value.strip() or ".").expanduser()
+        if not folder.is_dir():
+            self._message(f"{folder}: not a folder", error=True)
+            return
+        self._cancel.clear()
+        self.running = True
+        self.query_one("#mt-run", Button).disabled = True
+        self.query_one("#mt-cancel", Button).disabled = False
+        self._message(f"reading the lists of {folder}…")
+        self.run_matrix(folder, games, seed, workers)
+
+    def action_cancel(self) -> None:
+        if self.running:
+            self._cancel.set()
+            self._message("cancelling after the running tasks…")
+
+    @work(thread=True, exclusive=True, group="meta")
+    def run_matrix(self, folder: Path, games: int, seed: int, workers: int) -> None:
+        from armybuilder.core.filesets import expand_paths
+
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(self.query_one("#mt-progress", ProgressBar).update, total=total, progress=done)
+
+        try:
+            setup = prepare_row(from_army(self.system, self.army, "this list"), list(expand_paths([str(folder)])))
+            self.app.call_from_thread(self._message, f"{len(setup.cols)} lists, {games} games each" +
+                                      (f"; {len(setup.left_out)} left out (illegal or unreadable)" if setup.left_out else ""))
+            matrix = run_meta(setup, games, seed, LocalRunner(workers), progress=progress, cancelled=self._cancel.is_set)
+        except InputError as exc:
+            self.app.call_from_thread(self._finished, None, str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001 - show it, keep the editor alive
+            self.app.call_from_thread(self._finished, None, f"the matrix failed: {type(exc).__name__}: {exc}")
+            return
+        self.app.call_from_thread(self._finished, matrix, "")
+
+    def _finished(self, matrix: MetaMatrix | None, error: str) -> None:
+        self.running = False
+        self.query_one("#mt-run", Button).disabled = False
+        self.query_one("#mt-cancel", Button).disabled = True
+        if matrix is None:
+            self._message(error, error=True)
+            return
+        self.matrix = matrix
+        self._message("done" if matrix.complete else "cancelled: the figures cover the games played")
+        total = matrix.field_tally(0)
+        low, high = total.interval
+        mean = Text()
+        mean.append("Against the folder: ", style="bold")
+        mean.append(f"{(total.rate or 0):.1%}", style="bold green" if (total.rate or 0) >= 0.5 else "bold red")
+        mean.append(f"  (95 % Wilson interval {low:.1%} – {high:.1%}; {total.games:,} games; a draw counts half)")
+        if not matrix.rows[0].legal:
+            mean.append("\nthis list is not legal yet: its figures are for the list as it stands", style="yellow")
+        self.query_one("#mt-mean", Static).update(mean)
+        table = self.query_one("#mt-table", DataTable)
+        table.clear()
+        cells = sorted(matrix.cells.items(), key=lambda kv: -(kv[1].rate or 0))
+        for (_, j), t in cells:
+            opponent = matrix.cols[j]
+            lo, hi = t.interval
+            table.add_row(Text(opponent.label), Text(opponent.name), f"{t.games:,}", f"{t.wins} / {t.draws} / {t.losses}",
+                          "–" if t.rate is None else f"{t.rate:.1%}", f"{lo:.1%} – {hi:.1%}")
+
+    def action_close(self) -> None:
+        self._cancel.set()
+        self.app.pop_screen()
