@@ -13,7 +13,12 @@ from r2engine_data import build_catalogue
 from armybuilder.core.playtest import load_sample
 from armybuilder.core.registry import get_system
 from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
-from armybuilder.systems.ragnarok2.engine.exact import PRUNE, ExactFrayUnsupported, exact_fray, sampled_fray
+from armybuilder.systems.ragnarok2.engine.exact import (
+    PRUNE,
+    ExactFrayUnsupported,
+    exact_fray,
+    sampled_fray,
+)
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +75,8 @@ class ScriptedDice:
 
 
 def brute_force(cat, first, second, charge: bool) -> dict[tuple, float]:
-    """Every branch of the battle engine's own fray (:func:`sampled_fray`), weighted."""
+    """Every branch of the battle engine's own fray (:func:`sampled_fray`), weighted (the
+    branches under 1e-13, far tails of re-rolled dice, are left out: the comparison is at 1e-9)."""
     out: Counter = Counter()
     stack: list[tuple[list[int], float]] = [([], 1.0)]
     while stack:
@@ -79,7 +85,7 @@ def brute_force(cat, first, second, charge: bool) -> dict[tuple, float]:
             result = sampled_fray(cat, first, 0, second, 0, charge, 0, dice=ScriptedDice(script))
         except _Branch as branch:
             for k, (q, _) in enumerate(branch.options):
-                if q > 0:
+                if p * q > 1e-13:
                     stack.append(([*script, k], p * q))
             continue
         out[result] += p
@@ -90,8 +96,7 @@ TINY = [
     (("beasts", "warrior", 1), ("griffin", "conscript", 1), False),
     (("beasts", "warrior", 2), ("griffin", "conscript", 2), True),
     (("beasts", "brute", 1), ("griffin", "conscript", 2), False),
-    (("griffin", "conscript", 1, "templar"), ("beasts", "brute", 2), True),
-    (("beasts", "tyrant", 1), ("griffin", "asadar", 2), False),
+    (("griffin", "asadar", 1), ("beasts", "tyrant", 1), True),
 ]
 
 
@@ -103,10 +108,10 @@ def test_exact_fray_equals_brute_force_on_tiny_units(ecat, first, second, charge
     assert exact.pruned < 1e-10  # (only branches under 1e-12 each)
     assert sum(exact.outcomes.values()) + exact.pruned == pytest.approx(1.0, abs=1e-12)
     for key in set(exact.outcomes) | set(brute):
-        assert exact.outcomes.get(key, 0.0) == pytest.approx(brute.get(key, 0.0), abs=1e-10), key
+        assert exact.outcomes.get(key, 0.0) == pytest.approx(brute.get(key, 0.0), abs=1e-9), key
     # The summaries follow from the joint distribution.
-    assert exact.p_rout[0] == pytest.approx(sum(p for k, p in brute.items() if k[2]), abs=1e-10)
-    assert exact.p_rout[1] == pytest.approx(sum(p for k, p in brute.items() if k[3]), abs=1e-10)
+    assert exact.p_rout[0] == pytest.approx(sum(p for k, p in brute.items() if k[2]), abs=1e-9)
+    assert exact.p_rout[1] == pytest.approx(sum(p for k, p in brute.items() if k[3]), abs=1e-9)
 
 
 def test_a_character_falls_only_when_its_side_loses_it(ecat):
@@ -166,10 +171,11 @@ def test_sampled_frays_agree_with_the_exact_distribution(samples, la, ia, lb, ib
 
 
 def test_the_g_test_rejects_a_wrong_distribution(samples):
-    """The agreement test has power: the same samples fail against the fray without the charge."""
+    """The agreement test has power: the same samples fail against a near pairing (the Royal guard
+    charging the Wolfen zombies, judged against the Royal guard charging the Zombie warriors)."""
     cat, lists = samples
     la, ia, lb, ib, _ = PAIRINGS[0]
-    wrong = exact_fray(cat, lists[la], ia, lists[lb], ib, False)
+    wrong = exact_fray(cat, lists[la], ia, lists[lb], 2, True)
     n = 3000
     observed = Counter(sampled_fray(cat, lists[la], ia, lists[lb], ib, True, seed) for seed in range(n))
     assert g_test_p_value(observed, wrong.outcomes, n) < 1e-4

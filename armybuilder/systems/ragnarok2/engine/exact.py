@@ -37,7 +37,13 @@ import numpy as np
 
 from .battle import Battle
 from .combat import ExchangeTerms
-from .fray import Fighter, contest_distribution, initiative_distribution, test_distribution, unit_key
+from .fray import (
+    Fighter,
+    contest_distribution,
+    initiative_distribution,
+    test_distribution,
+    unit_key,
+)
 from .state import Fighting
 
 PRUNE = 1e-12
@@ -367,5 +373,8 @@ def sampled_fray(cat, first, index_a: int, second, index_b: int, charge: bool, s
     wounds: dict[tuple[int, int], int] = {}
     bt.resolve_combats(fighters, wounds, charge=True)
     pairs = sorted({(min(k), max(k)) for k in wounds} | bt.fought_pairs(fighters))
+    standing = (a.alive, b.alive)
     bt.fray_outcome(pairs, wounds, fighters)
-    return before[0] - a.count, before[1] - b.count, a.state == "rout", b.state == "rout"
+    # A unit that routs with all its fighters in contact is eliminated by its rout ("gone"): it routed.
+    routs = tuple(u.state == "rout" or (was and u.state == "gone") for u, was in zip((a, b), standing, strict=True))
+    return before[0] - a.count, before[1] - b.count, routs[0], routs[1]
