@@ -150,6 +150,14 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
 
         attempt("TUI: edit → points and findings updated", "< 50 ms", "ms", tui_edit)
 
+        def tui_keys() -> tuple[float, bool, str]:
+            from armybuilder.tui.bench import measure_keys
+
+            p50, p90, n = measure_keys(repeat=1 if quick else 2)
+            return p90 * 1000, p90 < 0.1, f"p50 {p50 * 1000:.0f} ms, p90 over {n} keys (CPU time)"
+
+        attempt("TUI: key → repaint p90 (add, remove, undo, search, palette)", "< 100 ms", "ms", tui_keys)
+
         def roster_pdf() -> tuple[float, bool, str]:
             from armybuilder.core.lists import list_fingerprint
             from armybuilder.pdf.roster import write_roster
@@ -242,6 +250,27 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
                 return rate, (rate >= budget) if budget else None, note
 
             attempt(label, f">= {budget}" if budget else "(none)", "games/s", games_per_second)
+
+        def morpheus_cut_clan() -> tuple[float, bool, str]:
+            from armybuilder.core.playtest import run_playtest
+            from armybuilder.systems.morpheus.army import warrior_cost
+
+            first, _, system_samples = _sample("morpheus-ragnarok")
+            full = next((_sample_list(n, i).army for n, i in system_samples if "wolves" in n), first.army)
+            cut = full.model_copy(deep=True)
+            cat = first.system.catalogue_for(full)
+            # drop the dearest non-Jarl warriors until about a fifth of the Glory is gone
+            glory = sum(warrior_cost(cat, w) for w in full.warriors)
+            for w in sorted((w for w in full.warriors if not w.jarl), key=lambda w: -warrior_cost(cat, w)):
+                if sum(warrior_cost(cat, x) for x in cut.warriors) - warrior_cost(cat, w) >= 0.78 * glory:
+                    cut.warriors.remove(w)
+            left = sum(warrior_cost(cat, w) for w in cut.warriors)
+            games = 200 if quick else 1000
+            summary = run_playtest(full, cut, games, seed=1, workers=1)
+            rate = 100 * summary.win_rate
+            return rate, rate >= 65, f"{full.name} against itself less {glory - left:g} of {glory:g} Glory, {games} games"
+
+        attempt("playtest: Morpheus full clan against a copy cut by a fifth", ">= 65 %", "% won", morpheus_cut_clan)
 
         def ten_thousand() -> tuple[float, bool, str]:
             from armybuilder.core.playtest import run_playtest

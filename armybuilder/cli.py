@@ -336,6 +336,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     cat = lf.system.catalogue_for(lf.army)
     fp = list_fingerprint(lf.army, cat)
     roster = lf.system.roster(lf.army, cat, fp)
+    if args.summary:
+        return _export_summary(args, lf, cat, roster)
     if args.text:
         from armybuilder.core.text_roster import render_text
 
@@ -357,6 +359,43 @@ def cmd_export(args: argparse.Namespace) -> int:
     cards = lf.system.cards(lf.army, cat) if args.cards else None
     write_roster(roster, cards, out, paper=args.paper)
     _out(f"wrote {out} (fingerprint {fp})")
+    _warn_unprintable()
+    return EXIT_OK
+
+
+def _warn_unprintable() -> None:
+    """Name the characters a PDF had to print as [U+XXXX] codes (no bundled font has them)."""
+    from armybuilder.pdf.styles import unprintable_warning
+
+    warning = unprintable_warning()
+    if warning:
+        print(warning, file=sys.stderr)
+
+
+def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
+    """``export --summary``: the one-page tournament summary, PDF or (``--text``) 80 columns."""
+    from armybuilder.core.summary import build_summary, render_summary_text
+
+    summary = build_summary(lf.system, lf.army, cat, roster)
+    if args.text:
+        text = render_summary_text(summary)
+        if args.output == "-" or (args.output is None and not args.save_text):
+            sys.stdout.write(text)
+            return EXIT_OK
+        from armybuilder.core.atomic import atomic_write_text
+
+        out = Path(args.output) if args.output else _default_export(lf, "-summary.txt")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(out, text)
+        _out(f"wrote {out}")
+        return EXIT_OK
+    from armybuilder.pdf.summary import write_summary
+
+    out = Path(args.output) if args.output else _default_export(lf, "-summary.pdf")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_summary(summary, out, paper=args.paper)
+    _out(f"wrote {out} (fingerprint {roster.fingerprint})")
+    _warn_unprintable()
     return EXIT_OK
 
 
@@ -369,6 +408,7 @@ def cmd_sheets(args: argparse.Namespace) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     write_sheets(system.sheets(cat), out, paper=args.paper)
     _out(f"wrote {out}")
+    _warn_unprintable()
     return EXIT_OK
 
 
@@ -570,6 +610,7 @@ def build_parser() -> Parser:
     p.add_argument("--text", action="store_true", help="plain-text roster (to stdout unless -o)")
     p.add_argument("--save-text", action="store_true", help="with --text: write into exports/")
     p.add_argument("--cards", action="store_true", help="append reference cards")
+    p.add_argument("--summary", action="store_true", help="one-page tournament summary (PDF, or 80 columns with --text)")
     p.add_argument("--paper", choices=["A4", "Letter"], default="A4")
     p.set_defaults(func=cmd_export)
 

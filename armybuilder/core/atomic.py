@@ -10,6 +10,13 @@ from pathlib import Path
 from .errors import InputError
 
 
+def _umask() -> int:
+    """The process umask (reading it means setting it; put straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path``, fsync it, then rename over.
 
@@ -29,8 +36,8 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        # mkstemp creates 0600; a new file gets the user's normal permissions instead
+        os.chmod(tmp, mode if mode is not None else 0o666 & ~_umask())
         os.replace(tmp, target)
     except OSError as exc:
         with contextlib.suppress(OSError):

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from .catalog import Catalogue
+from .organiser import apply_organiser
 from .paths import parse_path
 from .system import ArmyListBase, Choice, EditAction, Param
 
-__all__ = ["parse_path", "need", "rename_action", "notes_action", "format_action", "apply_list_edit"]
+__all__ = ["parse_path", "need", "rename_action", "notes_action", "organiser_action", "format_action", "apply_list_edit"]
 
 
 def need(args: dict[str, Any], name: str) -> Any:
@@ -35,6 +36,23 @@ def rename_action(army: ArmyListBase, what: str, name_label: str) -> EditAction:
 def notes_action(army: ArmyListBase, what: str) -> EditAction:
     """"Edit the <what> notes"."""
     return EditAction("edit-notes", f"Edit the {what} notes", (Param("notes", "Notes", "text", default=army.notes),), "list", kind="notes")
+
+
+def organiser_action(army: ArmyListBase) -> EditAction:
+    """"Tournament details": player, team, event, date, round (core/organiser.py); all optional."""
+    date = army.date.isoformat() if army.date else ""
+    return EditAction(
+        "set-organiser",
+        "Tournament details (player, team, event, date, round)",
+        (
+            Param("player", "Player", "text", default=army.player),
+            Param("team", "Team", "text", default=army.team),
+            Param("event", "Event", "text", default=army.event),
+            Param("date", "Date (YYYY-MM-DD, empty: none)", "text", default=date),
+            Param("round", "Round (1-99, empty: none)", "text", default=str(army.round or "")),
+        ),
+        "list",
+    )
 
 
 def format_choices(cat: Catalogue[Any]) -> tuple[Choice, ...]:
@@ -58,6 +76,9 @@ def apply_list_edit(new: ArmyListBase, cat: Catalogue[Any], action: str, args: d
         return True
     if action == "edit-notes":
         new.notes = str(args.get("notes") or "")
+        return True
+    if action == "set-organiser":
+        apply_organiser(new, args)
         return True
     if action == "set-format":
         fmt = need(args, "format")

@@ -18,6 +18,7 @@ from .atomic import atomic_write_text
 from .catalog import Catalogue
 from .errors import InputError
 from .fingerprint import fingerprint
+from .organiser import ORGANISER_FIELDS
 from .paths import ListPath, PathError
 from .registry import get_system
 from .system import ArmyListBase, GameSystem
@@ -174,4 +175,7 @@ def new_list_file(army: ArmyListBase, path: Path | None = None) -> ListFile:
 
 
 def list_fingerprint(army: ArmyListBase, cat: Catalogue[Any]) -> str:
-    return fingerprint(list_content(army), cat.id, cat.version, cat.hash)
+    """The fingerprint of the army: the organiser fields (player, event, round...) are left out,
+    so a list keeps its fingerprint from one round to the next."""
+    content = {k: v for k, v in list_content(army).items() if k not in ORGANISER_FIELDS}
+    return fingerprint(content, cat.id, cat.version, cat.hash)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import datetime
 import functools
 import importlib
 import importlib.util
@@ -24,6 +25,7 @@ from pydantic import Field
 
 from .catalog import CatalogModel, Catalogue, CatalogueSource, Strict
 from .findings import Finding
+from .organiser import OneLine, Round
 from .paths import ListPath, PathError
 
 if TYPE_CHECKING:  # numpy costs a noticeable part of the editor's start-up; only the engines need it
@@ -41,6 +43,12 @@ class ArmyListBase(Strict):
     format: str = Field(description="id of a format preset of the catalogue")
     name: str = "Unnamed list"
     notes: str = ""
+    # tournament fields (core/organiser.py): optional, printed on rosters, not fingerprinted
+    player: OneLine = ""
+    team: OneLine = ""
+    event: OneLine = ""
+    date: datetime.date | None = None
+    round: Round | None = None
 
 
 # --------------------------------------------------------------------------- neutral shapes
@@ -94,6 +102,9 @@ class Choice:
     value: Any
     label: str
     detail: str = ""
+    #: why this choice is not allowed here ("" when it is): pickers hide it, or grey it
+    #: out with this reason when the player asks to see everything
+    refused: str = ""
 
 
 @dataclass(frozen=True)

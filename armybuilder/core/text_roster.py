@@ -60,12 +60,15 @@ def _table_lines(table: Table) -> list[str]:
         if not cells:
             continue
         if count_i is not None or cost_i is not None:
-            name = cells[0]
+            first, _, more = str(row[0]).partition("\n")  # a second line: what the fighter carries
+            name = _clean(first) + (f" [{_clean(more)}]" if more.strip() else "")
             count = cells[count_i] if count_i is not None and count_i < len(cells) else ""
             cost = cells[cost_i] if cost_i is not None and cost_i < len(cells) else ""
             prefix = f"{count}× " if count and count not in {"1", "-"} else ""
             unit = cols[cost_i] if cost_i is not None else ""
             suffix = f" — {cost} {unit}".rstrip() if cost and cost != "-" else ""
+            if cost.lower() == "missing":
+                suffix = " — missing from the catalogue (cost unknown)"
             lines.append(f"  - {prefix}{name}{suffix}")
         else:
             lines.append("  - " + _described(cols, cells))

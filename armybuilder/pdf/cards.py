@@ -24,6 +24,7 @@ from reportlab.platypus import Table as RLTable
 from armybuilder.core.system import Card
 
 from . import styles as st
+from .layout import cell, paras
 from .styles import Styles, esc, plain, table_style
 
 CARD_W, CARD_H = 63 * mm, 88 * mm
@@ -31,7 +32,8 @@ COLS, ROWS = 3, 3
 MIN_MARGIN_X, MIN_MARGIN_Y = 10 * mm, 12 * mm
 INSET = 1.6 * mm  # border drawn inside the cut line, so a slightly-off cut stays clean
 PAD = 2.2 * mm  # text padding inside the border
-SIZES = (7.2, 6.6, 6.0, 5.5, 5.0)  # body font sizes tried, largest first
+SIZES = (8.0, 7.5, 7.0)  # body font sizes tried, largest first; never smaller (read at arm's length)
+SMALL = 6.5  # the smallest print on a card: stat labels, kind, footer
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,8 @@ def _title_paragraph(card: Card, styles: Styles, width: float, suffix: str = "")
 def _stats_flowable(stats: tuple[tuple[str, str], ...], styles: Styles, width: float) -> Flowable | None:
     if not stats:
         return None
-    label = styles.cell_head_centre.clone("stat_label", textColor=st.MUTED, fontSize=styles.base * 0.78, leading=styles.base * 0.92)
+    small = max(styles.base * 0.85, SMALL)
+    label = styles.cell_head_centre.clone("stat_label", textColor=st.MUTED, fontSize=small, leading=small * 1.15)
     value = styles.cell_centre.clone("stat_value", fontName=st.FONT_BOLD, fontSize=styles.base * 1.05, leading=styles.base * 1.2)
     n = len(stats)
     label_1pt = max(stringWidth(plain(k), label.fontName, 1) for k, _ in stats)
@@ -111,15 +114,11 @@ def _stats_flowable(stats: tuple[tuple[str, str], ...], styles: Styles, width: f
         cols = math.ceil(n / math.ceil(n / 6))
     while cols > 1:
         room = width / cols - 2.5
-        # labels may shrink a little (to 60 % of the text size) to keep the grid on two rows
-        if value_1pt * value.fontSize <= room and label_1pt * styles.base * 0.6 <= room:
+        if value_1pt * value.fontSize <= room and label_1pt * label.fontSize <= room:
             break
         cols -= 1
     room = width / cols - 2.5
-    if label_1pt * label.fontSize > room:
-        size = max(room / label_1pt, styles.base * 0.6)
-        label = label.clone("stat_label_fit", fontSize=size, leading=size * 1.2)
-    if (cols >= 3 or cols == n) and value_1pt * value.fontSize <= room:
+    if (cols >= 3 or cols == n) and value_1pt * value.fontSize <= room and label_1pt * label.fontSize <= room:
         rows_needed = math.ceil(n / cols)
         cols = math.ceil(n / rows_needed)
         data: list[list[object]] = []
@@ -143,9 +142,9 @@ def _stats_flowable(stats: tuple[tuple[str, str], ...], styles: Styles, width: f
         table.setStyle(table_style(style))
         return table
     # long values: one "label | value" line per stat
-    key = styles.key.clone("stat_key", fontSize=styles.base * 0.85)
+    key = styles.key.clone("stat_key", fontSize=max(styles.base * 0.85, SMALL))
     key_w = min(max(stringWidth(plain(k), key.fontName, key.fontSize) for k, _ in stats) + 6, width * 0.4)
-    data = [[RLParagraph(esc(k), key), RLParagraph(esc(v), styles.cell)] for k, v in stats]
+    data = [[cell(k, key), cell(v, styles.cell)] for k, v in stats]
     table = RLTable(data, colWidths=[key_w, width - key_w], hAlign="LEFT", splitByRow=1, splitInRow=1)
     table.setStyle(
         table_style(
@@ -173,7 +172,7 @@ def _body(card: Card, styles: Styles, width: float) -> list[Flowable]:
         out.append(_Gap(styles.base * 0.5))
     for heading, body in card.text:
         head = f"<b>{esc(heading)}.</b> " if heading else ""
-        out.append(RLParagraph(head + esc(body), text_style))
+        out += paras(body, text_style, head)
     return out
 
 
@@ -195,7 +194,7 @@ class _Gap(Flowable):
 
 
 def _footer_height(card: Card, styles: Styles) -> float:
-    return styles.base * 1.25 + 2 if card.footer or card.provisional else 0.0
+    return max(styles.base * 0.78, SMALL) * 1.6 + 2 if card.footer or card.provisional else 0.0
 
 
 def _measure(flowables: list[Flowable], width: float) -> float:
@@ -306,11 +305,11 @@ def _draw_face(canv, face: Face, x: float, y: float, w: float, h: float) -> None
     path.close()
     canv.setFillColor(colour)
     canv.drawPath(path, stroke=0, fill=1)
-    kind_size = styles.base * 0.85
+    kind_size = max(styles.base * 0.85, SMALL)
     canv.setFont(st.FONT_BOLD, kind_size)
     canv.setFillColor(_tint(colour, 0.75))
     kind = plain(card.kind).upper()
-    canv.drawString(bx + PAD, top - PAD * 0.7 - kind_size, _fit(kind, st.FONT_BOLD, kind_size, inner_w * 0.55))
+    st.draw_string(canv, bx + PAD, top - PAD * 0.7 - kind_size, _fit(kind, st.FONT_BOLD, kind_size, inner_w * 0.55), st.FONT_BOLD, kind_size)
     if card.provisional:
         label = "PROVISIONAL"
         lw = stringWidth(label, st.FONT_BOLD, kind_size) + 4
@@ -336,13 +335,14 @@ def _draw_face(canv, face: Face, x: float, y: float, w: float, h: float) -> None
         fy = by + PAD * 0.6
         canv.setStrokeColor(st.RULE)
         canv.setLineWidth(0.3)
-        canv.line(bx + PAD, fy + styles.base * 1.05, bx + bw - PAD, fy + styles.base * 1.05)
-        canv.setFont(st.FONT, styles.base * 0.78)
+        foot_size = max(styles.base * 0.78, SMALL)
+        canv.line(bx + PAD, fy + foot_size * 1.35, bx + bw - PAD, fy + foot_size * 1.35)
+        canv.setFont(st.FONT, foot_size)
         canv.setFillColor(st.MUTED)
         foot = plain(card.footer)
         if card.provisional:
             foot = (foot + " · " if foot else "") + "provisional"
-        canv.drawString(bx + PAD, fy + 1, _fit(foot, st.FONT, styles.base * 0.78, inner_w))
+        st.draw_string(canv, bx + PAD, fy + 1, _fit(foot, st.FONT, foot_size, inner_w), st.FONT, foot_size)
     canv.restoreState()
 
 

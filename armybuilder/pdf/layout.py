@@ -19,6 +19,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.platypus import (
     BaseDocTemplate,
+    CondPageBreak,
     Flowable,
     Frame,
     KeepTogether,
@@ -36,11 +37,13 @@ from .styles import Styles, esc, plain, table_style
 # --------------------------------------------------------------------------- document
 
 
-def numbered_canvas(footer_left: str, footer_right: str) -> type[rl_canvas.Canvas]:
+def numbered_canvas(footer_left: str, footer_right: str, status: str = "") -> type[rl_canvas.Canvas]:
     """A canvas class that draws "page N of M" footers once the page count is known.
 
     Pages are kept until :meth:`save`, then each gets its footer; this is the usual
-    ReportLab recipe and avoids building the document twice.
+    ReportLab recipe and avoids building the document twice.  ``status`` (e.g.
+    "NOT LEGAL") is printed in red at the start of every footer: pages get separated,
+    and a page of an illegal list must say so on its own.
     """
 
     class NumberedCanvas(rl_canvas.Canvas):
@@ -84,9 +87,15 @@ def numbered_canvas(footer_left: str, footer_right: str) -> type[rl_canvas.Canva
                 self.setFont(st.FONT_BOLD, 7.5)
                 self.setFillColor(st.INK)
                 self.drawRightString(width - margin, base, fit_text(footer_right, st.FONT_BOLD, 7.5, side))
-            self.setFont(st.FONT, 7)
+            left = margin
+            if status:
+                self.setFont(st.FONT_BOLD, 7.5)
+                self.setFillColor(st.ERROR)
+                self.drawString(left, base, status)
+                left += stringWidth(status, st.FONT_BOLD, 7.5) + 2 * mm
+                side -= stringWidth(status, st.FONT_BOLD, 7.5) + 2 * mm
             self.setFillColor(st.MUTED)
-            self.drawString(margin, base, fit_text(footer_left, st.FONT, 7, side))
+            st.draw_string(self, left, base, fit_text(footer_left, st.FONT, 7, max(side, 10)), st.FONT, 7)
             self.restoreState()
 
     return NumberedCanvas
@@ -94,7 +103,8 @@ def numbered_canvas(footer_left: str, footer_right: str) -> type[rl_canvas.Canva
 
 def fit_text(text: str, font: str, size: float, width: float) -> str:
     """``text`` cut with an ellipsis so it fits ``width`` points on one line."""
-    text = plain(text)
+    st.register_fonts()  # callable before any document is built (the font must be known to measure)
+    text = plain(text[:2000])  # nothing longer fits on one printed line; measuring more costs seconds
     if stringWidth(text, font, size) <= width:
         return text
     lo, hi = 0, len(text)
@@ -117,9 +127,9 @@ def make_doc(out: Path | BinaryIO, page_size: tuple[float, float], *, title: str
         rightMargin=st.MARGIN,
         topMargin=st.MARGIN,
         bottomMargin=st.MARGIN + st.FOOTER_GAP,
-        title=plain(title),
+        title=st.clean(title),
         author="armybuilder",
-        subject=plain(subject),
+        subject=st.clean(subject),
         creator="armybuilder",
         producer="armybuilder (ReportLab)",
         invariant=1,
@@ -130,10 +140,61 @@ def make_doc(out: Path | BinaryIO, page_size: tuple[float, float], *, title: str
     return doc
 
 
+# --------------------------------------------------------------------------- text
+
+
+class Para(RLParagraph):
+    """A Paragraph that remembers its line breaks for the last width it was wrapped at.
+
+    ReportLab wraps every cell of a table again at each page the table is split
+    over, and line breaking is the costly part; the result depends only on the width,
+    so re-wrapping at the same width reuses it.  Together with :func:`styles.chunks`
+    this keeps printing linear in the length of the text.
+    """
+
+    _ab_wrapped: tuple[float, float, float] | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        memo = self._ab_wrapped
+        if memo is not None and memo[0] == availWidth and "blPara" in self.__dict__:
+            self.width, self.height = memo[1], memo[2]
+            return memo[1], memo[2]
+        w, h = super().wrap(availWidth, availHeight)
+        self._ab_wrapped = (availWidth, w, h)
+        return w, h
+
+
+def paras(text: object, style, prefix: str = "") -> list[Flowable]:
+    """``text`` (plain, escaped here) as one Paragraph, or several for a very long text.
+
+    ``prefix`` is markup put before the first piece (a bold heading, a tag).  See
+    :func:`styles.chunks` for why long texts become several paragraphs: it keeps
+    line breaking linear in the text's length.  Pieces after the first have no space
+    before them and all but the last none after, so they read as one paragraph.
+    """
+    pieces = st.chunks(str(text))
+    if len(pieces) == 1:
+        return [Para(prefix + esc(pieces[0]), style)]
+    inner = style.clone(style.name + "_piece", spaceBefore=0, spaceAfter=0)
+    last = style.clone(style.name + "_last", spaceBefore=0)
+    first = style.clone(style.name + "_first", spaceAfter=0)
+    out: list[Flowable] = []
+    for i, piece in enumerate(pieces):
+        s = first if i == 0 else (last if i == len(pieces) - 1 else inner)
+        out.append(Para((prefix if i == 0 else "") + esc(piece), s))
+    return out
+
+
+def cell(text: object, style, prefix: str = "") -> Flowable | list[Flowable]:
+    """A table cell's content: one Paragraph, or a list of them for a very long text."""
+    out = paras(text, style, prefix)
+    return out[0] if len(out) == 1 else out
+
+
 # --------------------------------------------------------------------------- small flowables
 
 
-class RuledHeading(RLParagraph):
+class RuledHeading(Para):
     """A section heading with an accent rule under it."""
 
     def draw(self) -> None:
@@ -201,10 +262,13 @@ def column_widths(columns: Sequence[str], rows: Sequence[Sequence[str]], total: 
     for i, name in enumerate(columns):
         whole, longest = _text_widths(name, head.fontName, head.fontSize)
         natural[i], minimum[i] = whole + pad, longest + pad
+    bold = styles.cell_bold
     for row in rows:
         for i in range(n):
             text = row[i] if i < len(row) else ""
-            whole, longest = _text_widths(text, cell.fontName, cell.fontSize)
+            # the first column is set in bold when there are more than two (table_flowables)
+            font = bold.fontName if i == 0 and n > 2 else cell.fontName
+            whole, longest = _text_widths(text, font, cell.fontSize)
             natural[i] = max(natural[i], min(whole, total) + pad)
             minimum[i] = max(minimum[i], longest + pad)
     cap = max(total * 0.3, total / n)
@@ -260,6 +324,10 @@ def _is_compact(values: Iterable[str]) -> bool:
     return bool(vals) and all(len(v) <= 7 for v in vals)
 
 
+#: a cell longer than this many characters may be taller than a page: its row may split
+IN_ROW_SPLIT = 1500
+
+
 def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable]:
     """A neutral Table as a title, a styled splittable table and its note."""
     out: list[Flowable] = []
@@ -296,16 +364,23 @@ def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable
         [RLParagraph(esc(c), styles.cell_head_centre if centred[i] else styles.cell_head) for i, c in enumerate(columns)]
     ]
     for row in rows:
-        data.append(
-            [
-                RLParagraph(esc(v), styles.cell_bold if i == 0 and n > 2 else (styles.cell_centre if centred[i] else styles.cell))
-                for i, v in enumerate(row)
-            ]
-        )
+        data.append([cell(v, styles.cell_bold if i == 0 and n > 2 else (styles.cell_centre if centred[i] else styles.cell)) for i, v in enumerate(row)])
     if not rows:
         data.append([RLParagraph("—", styles.cell) for _ in range(n)])
+    note_rows: list[tuple] = []
+    if block.note:
+        # the note is the table's last row, kept on the page of the row above it: a note
+        # alone at the top of the next page would not say what it belongs to
+        note_style = styles.cell.clone("table_note", fontName=st.FONT_ITALIC, textColor=st.PROVISIONAL if block.provisional else st.MUTED)
+        note = paras(block.note, note_style)
+        data.append([note] + [""] * (n - 1))
+        last = len(data) - 1
+        note_rows = [("SPAN", (0, last), (-1, last)), ("NOSPLIT", (0, last - 1), (-1, last)), ("BACKGROUND", (0, last), (-1, last), colors.white), ("LINEABOVE", (0, last), (-1, last), 0.5, st.RULE)]
     border = st.PROVISIONAL if block.provisional else st.RULE
-    table = RLTable(data, colWidths=widths, repeatRows=1, splitByRow=1, splitInRow=1, hAlign="LEFT")
+    # rows split across pages only when one may be taller than a page (a huge text):
+    # otherwise a row, and a note with the row above it, always print whole
+    in_row = int(any(len(v) > IN_ROW_SPLIT for r in rows for v in r) or len(block.note) > IN_ROW_SPLIT)
+    table = RLTable(data, colWidths=widths, repeatRows=1, splitByRow=1, splitInRow=in_row, hAlign="LEFT")
     table.setStyle(
         table_style(
             [
@@ -318,15 +393,21 @@ def table_flowables(block: Table, styles: Styles, width: float) -> list[Flowable
                 ("RIGHTPADDING", (0, 0), (-1, -1), 3),
                 ("TOPPADDING", (0, 0), (-1, -1), 2),
                 ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+                *note_rows,
             ]
         )
     )
     out.append(table)
-    if block.note:
-        note_style = styles.provisional if block.provisional else styles.note
-        out.append(RLParagraph(esc(block.note), note_style.clone("table_note", spaceBefore=2)))
     out.append(Spacer(1, styles.base * 0.5))
     return out
+
+
+#: words a system puts into a value that breaks a limit (core.organiser.total_text, shares)
+ALARMS = ("OVER THE LIMIT", "OVER the cap", "true total is unknown")
+
+
+def _alarming(value: str) -> bool:
+    return any(a in value for a in ALARMS)
 
 
 def _is_total(key: str) -> bool:
@@ -355,7 +436,10 @@ def key_values_flowable(block: KeyValues, styles: Styles, width: float) -> Flowa
         total = any(_is_total(k) for k, _ in pairs)
         if total:
             emphasis += [("LINEABOVE", (0, r), (-1, r), 1.0, st.INK), ("BACKGROUND", (0, r), (-1, r), st.ACCENT_LIGHT)]
-        data.append([x for k, v in pairs for x in (RLParagraph(esc(k), total_key if total else styles.key), RLParagraph(esc(v), total_val if total else styles.cell))])
+        alarm = styles.cell_bold.clone("alarm", textColor=st.ERROR)
+        data.append(
+            [x for k, v in pairs for x in (cell(k, total_key if total else styles.key), cell(v, alarm if _alarming(v) else (total_val if total else styles.cell)))]
+        )
     widths = [key_w, (width - 2 * key_w) / 2] * 2 if short else [key_w, width - key_w]
     table = RLTable(data, colWidths=widths, splitByRow=1, splitInRow=1, hAlign="LEFT")
     table.setStyle(
@@ -374,27 +458,34 @@ def key_values_flowable(block: KeyValues, styles: Styles, width: float) -> Flowa
     return table
 
 
-def paragraph_flowable(block: Paragraph, styles: Styles) -> Flowable:
-    text = esc(block.text)
+def paragraph_flowable(block: Paragraph, styles: Styles) -> list[Flowable]:
     if block.style == "provisional":
         style = styles.provisional.clone("provisional_box", backColor=st.PROVISIONAL_FILL, borderPadding=(3, 4, 3, 4), spaceBefore=4, spaceAfter=7)
-        return RLParagraph(tag("PROVISIONAL", st.PROVISIONAL) + " — " + text, style)
+        return paras(block.text, style, tag("PROVISIONAL", st.PROVISIONAL) + " — ")
     if block.style == "warning":
         style = styles.warning.clone("warning_box", backColor=st.WARNING_FILL, borderPadding=(3, 4, 3, 4), spaceBefore=4, spaceAfter=7)
-        return RLParagraph("⚠ " + text, style)
+        return paras(block.text, style, "⚠ ")
     if block.style == "error":
         style = styles.error.clone("error_box", backColor=st.ERROR_FILL, borderPadding=(3, 4, 3, 4), spaceBefore=4, spaceAfter=7)
-        return RLParagraph("✖ " + text, style)
-    return RLParagraph(text, styles.paragraph_style(block.style))
+        return paras(block.text, style, "✖ ")
+    return paras(block.text, styles.paragraph_style(block.style))
 
 
-def heading_flowable(block: Heading, styles: Styles) -> Flowable:
+def heading_flowable(block: Heading, styles: Styles) -> list[Flowable]:
     if block.level <= 1:
-        return RuledHeading(esc(block.text), styles.h1)
+        pieces = paras(block.text, styles.h1)
+        pieces[-1] = RuledHeading(pieces[-1].text, pieces[-1].style)  # the rule goes under the last line
+        return pieces
     if block.level == 2:
         style = styles.h2.clone("h2_bar", backColor=st.ACCENT_LIGHT, borderPadding=(2, 3, 2, 3), spaceBefore=styles.base * 1.0, spaceAfter=styles.base * 0.55)
-        return RLParagraph(esc(block.text), style)
-    return RLParagraph(esc(block.text), styles.h3)
+        return paras(block.text, style)
+    return paras(block.text, styles.h3)
+
+
+#: a first item up to this tall moves to the next page with its heading
+KEEP_LIMIT = 300.0
+#: room a heading asks for below it when its first item is taller (a few table rows)
+KEEP_ROOM = 70.0
 
 
 def blocks_to_flowables(blocks: Iterable[Block], styles: Styles, width: float) -> list[Flowable]:
@@ -403,10 +494,10 @@ def blocks_to_flowables(blocks: Iterable[Block], styles: Styles, width: float) -
     pending: list[Flowable] = []
     for block in blocks:
         if isinstance(block, Heading):
-            pending.append(heading_flowable(block, styles))
+            pending += heading_flowable(block, styles)
             continue
         if isinstance(block, Paragraph):
-            items: list[Flowable] = [paragraph_flowable(block, styles)]
+            items: list[Flowable] = paragraph_flowable(block, styles)
         elif isinstance(block, KeyValues):
             items = [key_values_flowable(block, styles, width), Spacer(1, styles.base * 0.5)]
         elif isinstance(block, Table):
@@ -416,8 +507,15 @@ def blocks_to_flowables(blocks: Iterable[Block], styles: Styles, width: float) -
         if not items:  # e.g. a table without columns or rows: nothing to print
             continue
         if pending:
-            # keep headings with the first item only when that is small enough to move
-            out.append(KeepTogether([*pending, items[0]]))
+            # a heading never stays alone at a page foot: it moves with the first item when
+            # that is small enough to move, else it asks for room for itself and a few lines
+            first = items[0]
+            _, first_h = first.wrap(width, 10_000)
+            if first_h <= KEEP_LIMIT:
+                out.append(KeepTogether([*pending, first]))
+            else:
+                heads = sum(h.wrap(width, 10_000)[1] + h.getSpaceBefore() + h.getSpaceAfter() for h in pending)
+                out += [CondPageBreak(heads + KEEP_ROOM), *pending, first]
             out.extend(items[1:])
             pending = []
         else:

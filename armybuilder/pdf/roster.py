@@ -26,7 +26,16 @@ from armybuilder.core.system import Card, Roster
 
 from . import styles as st
 from .cards import card_flowables
-from .layout import blocks_to_flowables, boxed, column_widths, make_doc, numbered_canvas, tag
+from .layout import (
+    blocks_to_flowables,
+    boxed,
+    cell,
+    column_widths,
+    make_doc,
+    numbered_canvas,
+    paras,
+    tag,
+)
 from .styles import Styles, esc, paper_size, table_style
 
 _SEVERITY = {
@@ -102,7 +111,7 @@ def _header_grid(roster: Roster, styles: Styles, width: float) -> Flowable | Non
     data = []
     for i in range(0, len(items), 2):
         pair = items[i : i + 2] + [("", "")] * (2 - len(items[i : i + 2]))
-        data.append([x for k, v in pair for x in (RLParagraph(esc(k), styles.key), RLParagraph(esc(v), styles.cell))])
+        data.append([x for k, v in pair for x in (cell(k, styles.key), cell(v, styles.cell))])
     table = RLTable(data, colWidths=[key_w, half, key_w, half], hAlign="LEFT", splitByRow=1, splitInRow=1)
     table.setStyle(
         table_style(
@@ -129,8 +138,8 @@ def _finding_rows(findings: list[Finding], styles: Styles) -> list[list[RLParagr
             details.append(f"line {f.line}")
         if f.source:
             details.append(f"source {f.source}")
-        text = esc(f.message) + f'<br/><font size="{styles.base * 0.72:.1f}" color="{st.MUTED.hexval()}">{esc(", ".join(details))}</font>'
-        rows.append([RLParagraph(tag(label, colour), styles.cell), RLParagraph(text, styles.cell)])
+        detail = RLParagraph(f'<font size="{styles.base * 0.72:.1f}" color="{st.MUTED.hexval()}">{esc(", ".join(details))}</font>', styles.cell)
+        rows.append([RLParagraph(tag(label, colour), styles.cell), [*paras(f.message, styles.cell), detail]])
     return rows
 
 
@@ -172,7 +181,7 @@ def _glossary(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
     terms = [(str(t), str(x)) for t, x in roster.glossary]
     widths = column_widths(("Term", "Text"), terms, width, styles)
     term_w = min(max(widths[0], width * 0.18), width * 0.3)
-    data = [[RLParagraph(esc(t), styles.cell_bold), RLParagraph(esc(x), styles.cell)] for t, x in terms]
+    data = [[cell(t, styles.cell_bold), cell(x, styles.cell)] for t, x in terms]
     table = RLTable(data, colWidths=[term_w, width - term_w], splitByRow=1, splitInRow=1, hAlign="LEFT")
     table.setStyle(
         table_style(
@@ -193,7 +202,7 @@ def roster_story(roster: Roster, styles: Styles, width: float) -> list[Flowable]
     # legality comes right under the title, so it starts on page 1 whatever follows
     story += _legality(roster, styles, width)
     if len(roster.title) > TITLE_CAP:  # the box shows the start; the whole name prints here
-        story.append(RLParagraph("<b>Full name:</b> " + esc(roster.title), styles.body))
+        story += paras(roster.title, styles.body, "<b>Full name:</b> ")
     grid = _header_grid(roster, styles, width)
     if grid is not None:
         story += [grid, Spacer(1, 4 * mm)]
@@ -208,6 +217,7 @@ def render_roster(roster: Roster, cards: list[Card] | None = None, paper: str = 
     The bytes depend only on the arguments (``invariant=1``), so two exports of the
     same list are identical and can be compared or cached.
     """
+    st.take_unprintable()  # the warning names what this document could not print
     size = paper_size(paper)
     styles = Styles()
     fp = roster_fingerprint(roster)
@@ -219,7 +229,8 @@ def render_roster(roster: Roster, cards: list[Card] | None = None, paper: str = 
         story += [NextPageTemplate("cards"), PageBreak()]
         story += card_flowables(cards, size)
     footer_left = " · ".join(x for x in (roster.title, system) if x)
-    doc.build(story, canvasmaker=numbered_canvas(footer_left, f"Fingerprint {fp}" if fp else ""))
+    status = "" if roster.legal else "✖ NOT LEGAL"
+    doc.build(story, canvasmaker=numbered_canvas(footer_left, f"Fingerprint {fp}" if fp else "", status))
     return buffer.getvalue()
 
 

@@ -41,6 +41,7 @@ def sheets_story(sheets: Sheets, styles: Styles, width: float) -> list[Flowable]
 
 def render_sheets(sheets: Sheets, paper: str = "A4") -> bytes:
     """The reference sheets as deterministic PDF bytes (``invariant=1``)."""
+    st.take_unprintable()  # the warning names what this document could not print
     size = paper_size(paper)
     styles = Styles()
     buffer = io.BytesIO()

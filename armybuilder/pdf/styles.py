@@ -25,6 +25,7 @@ from reportlab.platypus import TableStyle
 FONT = "ArmyBuilderSans"
 FONT_BOLD = "ArmyBuilderSans-Bold"
 FONT_ITALIC = "ArmyBuilderSans-Oblique"
+FONT_FALLBACK = "ArmyBuilderFallback"  # Droid Sans Fallback: CJK, used per character
 
 _FONT_FILES = {
     FONT: "DejaVuSans.ttf",
@@ -98,6 +99,63 @@ def register_fonts() -> None:
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 
+# --------------------------------------------------------------------------- glyph coverage
+
+
+@cache
+def _covered(font: str) -> frozenset[int]:
+    """Code points a registered font has a glyph for."""
+    register_fonts()
+    if font == FONT_FALLBACK:
+        _register_fallback()
+    return frozenset(pdfmetrics.getFont(font).face.charToGlyph)
+
+
+@cache
+def _register_fallback() -> None:
+    """Load the 4 MB fallback font only when a text needs it (most lists never do)."""
+    with resources.as_file(resources.files("armybuilder.pdf") / "fonts" / "DroidSansFallbackFull.ttf") as path:
+        pdfmetrics.registerFont(TTFont(FONT_FALLBACK, str(path)))
+
+
+#: characters met since the last :func:`take_unprintable` that no bundled font can draw
+_UNPRINTABLE: dict[str, None] = {}
+
+
+def take_unprintable() -> list[str]:
+    """The characters no bundled font has (emoji, rare scripts) met since the last call.
+
+    The exporters print them in the PDF as ``[U+1F600]`` and the command line names
+    them in a warning: a silent empty box would let a wrong name go unnoticed.
+    """
+    out = list(_UNPRINTABLE)
+    _UNPRINTABLE.clear()
+    return out
+
+
+def _ascii_safe(s: str) -> str:
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return s.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "<br/>")
+
+
+def _glyph_runs(s: str) -> list[tuple[str, str]]:
+    """Split ``s`` into (font, text) runs: "" for the main font, FONT_FALLBACK, or "?" for none."""
+    main = _covered(FONT)
+    runs: list[tuple[str, str]] = []
+    for ch in s:
+        cp = ord(ch)
+        if cp in main or ch in "\n\r\t" or 0xFE00 <= cp <= 0xFE0F or cp == 0x200D:
+            kind = ""  # variation selectors and joiners: invisible either way
+        elif cp in _covered(FONT_FALLBACK):
+            kind = FONT_FALLBACK
+        else:
+            kind = "?"
+        if runs and runs[-1][0] == kind:
+            runs[-1] = (kind, runs[-1][1] + ch)
+        else:
+            runs.append((kind, ch))
+    return runs
+
 
 def esc(text: object) -> str:
     """Make any user or catalogue text safe for ReportLab Paragraph markup.
@@ -105,15 +163,97 @@ def esc(text: object) -> str:
     ``&``, ``<`` and ``>`` become entities so a unit called ``<b>Bob & co</b>``
     prints literally; control characters (which would corrupt the PDF text
     operators or the parser) are dropped; line breaks become ``<br/>``.
+    Characters DejaVu Sans lacks are set in the fallback font (CJK); those no
+    bundled font has (emoji) print as ``[U+1F600]`` and are remembered for the
+    warning of :func:`take_unprintable`.
     """
     s = _CONTROL.sub("", str(text))
-    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return s.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "<br/>")
+    if s.isascii():
+        return _ascii_safe(s)
+    out = []
+    for kind, run in _glyph_runs(s):
+        if kind == "":
+            out.append(_ascii_safe(run))
+        elif kind == FONT_FALLBACK:
+            out.append(f'<font name="{FONT_FALLBACK}">{_ascii_safe(run)}</font>')
+        else:
+            for ch in run:
+                _UNPRINTABLE[ch] = None
+            out.append("".join(f"[U+{ord(ch):04X}]" for ch in run))
+    return "".join(out)
+
+
+#: longest text one ReportLab Paragraph holds (see :func:`chunks`): about a page of body text
+CHUNK = 3000
+
+
+def chunks(text: str) -> list[str]:
+    """``text`` cut into pieces of at most :data:`CHUNK` characters, for one Paragraph each.
+
+    Why: ReportLab re-breaks the whole rest of a paragraph at every page it spans and
+    measures an unbroken word character by character at each of those breaks, so one
+    800,000-character word took minutes (the time grew with the square of its length).
+    Pieces of bounded size make the work linear.  A piece ends after a space when the
+    last third of its window has one, so ordinary prose is never cut inside a word;
+    a run without any space is cut at the window (it has to break somewhere).
+    """
+    if len(text) <= CHUNK:
+        return [text]
+    out: list[str] = []
+    start, n = 0, len(text)
+    while start < n:
+        end = min(start + CHUNK, n)
+        if end < n:
+            cut = max(text.rfind(" ", start + CHUNK * 2 // 3, end), text.rfind("\n", start + CHUNK * 2 // 3, end))
+            if cut > start:
+                end = cut + 1
+        out.append(text[start:end])
+        start = end
+    return out
+
+
+def clean(text: object) -> str:
+    """Control characters dropped, nothing else changed (document metadata is Unicode)."""
+    return _CONTROL.sub("", str(text)).replace("\n", " ")
+
+
+def unprintable_warning() -> str:
+    """A warning naming the characters no bundled font can print, or "" (see take_unprintable)."""
+    chars = take_unprintable()
+    if not chars:
+        return ""
+    named = ", ".join(f"U+{ord(c):04X}" + (f" ({c})" if c.isprintable() else "") for c in chars[:20])
+    more = f" and {len(chars) - 20} more" if len(chars) > 20 else ""
+    return f"warning: {len(chars)} character{'s' * (len(chars) != 1)} cannot be printed with the bundled fonts and appear as [U+XXXX] codes: {named}{more}"
 
 
 def plain(text: object) -> str:
-    """Text for canvas.drawString (no markup parsing): only control characters go."""
-    return _CONTROL.sub("", str(text)).replace("\n", " ")
+    """Text for canvas.drawString (no markup parsing): control characters go, and characters
+    no bundled font has become ``[U+XXXX]``; draw it with :func:`draw_string`."""
+    s = _CONTROL.sub("", str(text)).replace("\n", " ")
+    if s.isascii():
+        return s
+    main = _covered(FONT)
+    if all(ord(ch) in main for ch in s):
+        return s
+    fallback = _covered(FONT_FALLBACK)
+    for ch in s:
+        if ord(ch) not in main and ord(ch) not in fallback:
+            _UNPRINTABLE[ch] = None
+    return "".join(ch if ord(ch) in main or ord(ch) in fallback else f"[U+{ord(ch):04X}]" for ch in s)
+
+
+def draw_string(canv, x: float, y: float, text: str, font: str, size: float) -> None:
+    """canvas.drawString for a :func:`plain` text, switching to the fallback font per character."""
+    if text.isascii():
+        canv.setFont(font, size)
+        canv.drawString(x, y, text)
+        return
+    for kind, run in _glyph_runs(text):
+        name = FONT_FALLBACK if kind == FONT_FALLBACK else font
+        canv.setFont(name, size)
+        canv.drawString(x, y, run)
+        x += pdfmetrics.stringWidth(run, name, size)
 
 
 # --------------------------------------------------------------------------- styles

@@ -31,7 +31,9 @@ class ArmyBuilderApp(App):
 
     CSS_PATH = str(Path(__file__).with_name("app.tcss"))
     TITLE = "armybuilder"
-    COMMANDS = App.COMMANDS | {_screen_commands}
+    # Only the program's own commands: Textual's (Keys, Maximize, Screenshot, Theme…) crowded
+    # them out; the theme stays reachable as one of ours (see EditorScreen.palette_commands).
+    COMMANDS = {_screen_commands}
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("question_mark", "help", "Help", show=False),

@@ -107,3 +107,60 @@ async def _measure_edit(repeat: int) -> float:
                 app.screen._on_timer_update()
                 times.append(time.perf_counter() - start)
         return statistics.median(times)
+
+
+#: the scripted session of the key-latency figure: (keys, what they do). Each key is
+#: timed from being posted until the screen has handled every message it caused and
+#: drawn the frame (key → repaint).
+KEY_SESSION: tuple[tuple[str, ...], ...] = (
+    ("f2",),  # focus the list
+    ("down", "down", "up"),  # move in the tree
+    ("plus", "plus", "minus"),  # step the troops of a unit
+    ("ctrl+z", "ctrl+y"),  # undo, redo
+    ("slash", "s", "p", "e", "a", "r"),  # search the catalogue
+    ("down", "up"),  # move the results from the box
+    ("enter",),  # add the highlighted entry (opens its form)
+    ("enter",),  # accept the form: a unit is added
+    ("f2", "delete"),  # remove it again
+    ("ctrl+z", "ctrl+y"),  # undo, redo the removal
+    ("ctrl+p",),  # open the palette
+    ("escape",),  # close it
+)
+
+
+def measure_keys(repeat: int) -> tuple[float, float, int]:
+    """(p50, p90 in seconds, keys timed) of key → repaint over :data:`KEY_SESSION`.
+
+    CPU time of this process (``time.process_time``): on a shared machine the wall
+    time mostly measures the other processes; what the editor itself spends is the
+    figure a player's idle machine would show.
+    """
+    return asyncio.run(_measure_keys(max(1, repeat)))
+
+
+async def _measure_keys(repeat: int) -> tuple[float, float, int]:
+    from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.session import open_file
+    from armybuilder.tui.storage import Store
+
+    with tempfile.TemporaryDirectory(prefix="armybuilder-tui-bench-") as tmp:
+        folder = Path(tmp)
+        path = _sample_path(folder)
+        store = Store(folder / "data")
+        app = ArmyBuilderApp(open_file(path, store), store=store, recovery_delay=3600, offer_recovery=False)
+        times: list[float] = []
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            app.screen.query_one("#tree").goto("units[0]")
+            for _ in range(repeat):
+                for keys in KEY_SESSION:
+                    for key in keys:
+                        await pilot.pause()  # start from a settled screen
+                        start = time.process_time()
+                        await pilot.press(key)
+                        await pilot._wait_for_screen()
+                        app.screen._on_timer_update()
+                        times.append(time.process_time() - start)
+                app.screen.query_one("#tree").goto("units[0]")
+        times.sort()
+        return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.9))], len(times)

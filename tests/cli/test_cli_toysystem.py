@@ -30,7 +30,8 @@ def test_new_validate_and_export_a_toy_list(tmp_path, capsys):
     target.write_text(text, encoding="utf-8")
     assert main(["validate", str(target)]) == 1
     out = capsys.readouterr().out
-    assert "toy-pit.crew.mixed (line 11): fighter 2 (Gull Captain) belongs to another crew (gulls); remove it" in out
+    gull_line = text.splitlines().index("- type: gull-captain") + 1
+    assert f"toy-pit.crew.mixed (line {gull_line}): fighter 2 (Gull Captain) belongs to another crew (gulls); remove it" in out
     assert "toy-pit.points.leaders" in out  # 30 coins of leaders, more than 40 % of 50
 
     pdf = tmp_path / "crew.pdf"

@@ -58,6 +58,8 @@ def test_every_offered_action_applies(me_base, me_cat):
             args = {}
             for p in action.params:
                 args[p.name] = p.choices[-1].value if p.choices else (p.default if p.default not in (None, "") else "x")
+            if action.id == "set-organiser":  # date and round are checked: "x" is no date
+                args.update(date="2026-11-28", round="3")
             new, selected = SYSTEM.apply(army, me_cat, path, action.id, args)
             assert new is not army
             SYSTEM.outline(new, me_cat)

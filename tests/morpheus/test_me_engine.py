@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from armybuilder.cli import main
 from armybuilder.core.catalog import catalog_root
 from armybuilder.core.lists import load_list
-from armybuilder.core.playtest import run_playtest
+from armybuilder.core.playtest import game_rngs, run_playtest
 from armybuilder.systems.morpheus import SYSTEM
-from armybuilder.systems.morpheus.army import GodPowerPick, WarClan, Warrior
+from armybuilder.systems.morpheus.army import GodPowerPick, WarClan, Warrior, warrior_cost
 from armybuilder.systems.morpheus.engine import battle as B
 from armybuilder.systems.morpheus.engine.dice import (
     ME_D1,
@@ -199,6 +199,35 @@ def test_samples_play_full_games(me_cat, clans, first, second):
         assert sum(u.eliminated_points for u in record.units) <= sum(removed) + 1e-9
         if seed == 0:
             assert record.log and record.log[-1].startswith("result:")
+
+
+def test_the_share_of_the_enemy_glory_taken_decides(me_cat, clans):
+    battle, jarl, ulf = duel(me_cat, clans)
+    wolves = battle.sides[1]
+    total = [sum(f.cost for f in battle.sides[s]) for s in (0, 1)]
+    battle.remove(wolves[4], jarl, "test")  # a Bondi: its whole Glory
+    wolves[1].hp = wolves[1].hp_max - 1  # a wounded Berserker: the part of its HP lost
+    taken = wolves[4].cost + wolves[1].cost * 1 / wolves[1].hp_max
+    assert battle.shares() == pytest.approx((100 * taken / total[1], 0.0))
+    battle.remove(jarl, ulf, "test")  # the Ravens' Jarl: the Wolves' share of the Ravens' Glory
+    assert battle.shares()[1] == pytest.approx(100 * jarl.cost / total[0])
+
+
+def test_a_full_clan_clearly_beats_a_copy_cut_by_a_fifth(me_cat, clans):
+    """Scoring by the share of each side's Glory removed: a clan that exposes less Glory
+    because it is smaller does not win for that (by absolute Glory it did as well)."""
+    full = clans["wolves-of-the-fjord"]
+    cut = full.model_copy(deep=True)
+    del cut.warriors[4]  # a Bondi (65 Glory)
+    del cut.warriors[1]  # a Berserker (95): 160 of 765 Glory gone, about a fifth
+    glory = [sum(warrior_cost(me_cat, w) for w in clan.warriors) for clan in (full, cut)]
+    assert 0.18 <= 1 - glory[1] / glory[0] <= 0.22
+    games = 300
+    score = 0.0
+    for rng in game_rngs(3, 0, games):
+        winner = SYSTEM.play_game(me_cat, full, cut, rng).winner
+        score += 1.0 if winner == 0 else 0.5 if winner is None else 0.0
+    assert score / games >= 0.65
 
 
 def test_games_are_reproducible_and_log_does_not_change_them(me_cat, clans):

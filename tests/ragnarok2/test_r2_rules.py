@@ -92,10 +92,10 @@ def test_scattered_people_use_the_horde_column(legal, cat):
 
 
 def test_one_people_per_unit(legal, cat):
-    legal.units[1].members.append(Member(profile="wolf-chief"))
+    legal.units[2].members.append(Member(profile="wolf-chief"))
     f = only_error(legal, cat, "ragnarok2.unit.one-people")
-    assert "Wolf chief belongs to Wolves but unit 2 (Spearman) is of Lions" in f.message
-    assert f.where == "units[1].members[1]"
+    assert "Wolf chief belongs to Wolves but unit 3 (Knight) is of Lions" in f.message
+    assert f.where == "units[2].members[0]"
 
 
 def test_one_troop_profile(legal, cat):
@@ -226,7 +226,7 @@ def test_miracle_held_by_a_character_faithful_of_its_cult(legal, cat):
     legal.units[1].members.append(Member(profile="priest"))
     legal.units[1].members.append(Member(profile="squire", miracles=["no-fervor"]))
     f = only_error(legal, cat, "ragnarok2.mystics.miracle-holder")
-    assert "Squire holds the miracle Small prayer but only a Character faithful may" in f.message
+    assert "Squire cannot hold the miracle Small prayer: only a Character faithful holds miracles" in f.message
 
 
 def test_communion_needs_a_faithful_of_its_cult(legal, cat):
@@ -304,3 +304,27 @@ def test_empty_list_says_where_to_start(cat, legal):
     empty = legal.model_copy(update={"units": [], "tactics": []})
     rules = {f.rule for f in errors(empty, cat)}
     assert rules == {"ragnarok2.army.no-units", "ragnarok2.command.commander-in-chief"}
+
+
+def test_two_character_commanders_may_not_share_a_unit(legal, r2_extra):
+    """R2-D5 clarified: a commander counts against the one-commander limit, Character or not."""
+    cat = r2_extra
+    legal.units[1].members.append(Member(profile="lord"))  # beside the Hero: two Character commanders
+    f = only_error(legal, cat, "ragnarok2.unit.slots")
+    assert "unit 2 (Spearman) has 2 commanders" in f.message and f.where == "units[1].members[1]"
+    legal.units[1].members[1] = Member(profile="captain")  # a Character and a plain commander: also two
+    assert only_error(legal, cat, "ragnarok2.unit.slots").where == "units[1].members[1]"
+    legal.units[1].members[1] = Member(profile="squire")  # a Character that commands nothing: fine
+    assert errors(legal, cat) == []
+
+
+def test_a_non_character_magician_never_joins_another_unit(legal, r2_extra):
+    """R2-D5 clarified: magicians and faithful that are not Characters are troops."""
+    cat = r2_extra
+    legal.units[1].members.append(Member(profile="acolyte"))
+    f = only_error(legal, cat, "ragnarok2.unit.troop-mystic")
+    assert "Acolyte is a magician but not a Character" in f.message and f.where == "units[1].members[1]"
+    legal.units[1].members.pop()
+    legal.units.append(Unit(troops=Troops(profile="acolyte", count=5)))  # its own unit: legal
+    legal.units.append(Unit(troops=Troops(profile="spearman", count=5)))  # (keeps the corps majority)
+    assert errors(legal, cat) == []

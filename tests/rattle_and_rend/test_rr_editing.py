@@ -135,6 +135,8 @@ def test_every_offered_action_applies(system, cat):
                     args[p.name] = p.default if p.default is not None else p.choices[0].value
                 else:
                     args[p.name] = p.default if p.default not in (None, "") else "x"
+            if action.id == "set-organiser":  # date and round are checked: "x" is no date
+                args.update(date="2026-11-28", round="3")
             if action.id == "set-traits":
                 args = {"first": "elites", "second": "zealots"}
             if action.id == "add-trait":
@@ -158,7 +160,7 @@ def test_browse_and_detail(system, cat):
 def test_roster_sheets_and_cards(system, cat):
     army = parse_list((SAMPLES / "dwarven-throng.yaml").read_text(), "d").army
     roster = system.roster(army, cat, "AAAA-BBBB-CCCC")
-    assert roster.legal and dict(roster.header)["Points"] == "12 / 12"
+    assert roster.legal and dict(roster.header)["Points"] == "12 / 12 points"
     table = next(b for b in roster.blocks if isinstance(b, Table))
     fighters = next(r for r in table.rows if r[0] == "2. Fighters")
     assert fighters[4:7] == ("11+", "15+", "9+")  # Death-Defiers: Will 11+ becomes 9+

@@ -171,3 +171,93 @@ async def test_editor_opens_both_screens(store, tmp_path):
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is editor
+
+
+async def test_playtest_with_two_workers_inside_the_running_app(store, tmp_path):
+    """Issue 13: at its defaults (2 workers) the playtest failed inside Textual with
+    "bad value(s) in fds_to_keep" (the process pool's resource tracker read Textual's
+    stderr capture, whose fileno() is -1).  Workers chosen once are kept next time."""
+    from multiprocessing import resource_tracker
+
+    from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.session import open_file
+
+    resource_tracker._resource_tracker._stop()  # as in a fresh editor: no tracker yet
+    system, samples = other_system("ragnarok2")
+    target = tmp_path / "mine.yaml"
+    target.write_bytes(samples[0][1].read_bytes())
+    app = ArmyBuilderApp(open_file(target, store), store=store, recovery_delay=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.screen.action_playtest()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PlaytestScreen)
+        assert screen.query_one("#pt-workers", Input).value == "2"
+        screen.query_one("#pt-games", Input).value = "6"
+        await pilot.press("ctrl+r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "failed" not in _text(screen, "#pt-message")
+        assert screen.summary is not None and screen.summary.games == 6
+        screen.query_one("#pt-workers", Input).value = "1"
+        await pilot.press("ctrl+r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        app.screen.action_playtest()
+        await pilot.pause()
+        assert app.screen.query_one("#pt-workers", Input).value == "1"
+        assert app.screen.query_one("#pt-games", Input).value == "6"
+
+
+async def test_playtest_results_fit_80_and_120_columns_and_show_both_lists_points():
+    """Issue 13: the per-unit table wrapped, names were cut without a mark, the column did not
+    say whose, and nothing showed the two lists' points."""
+    system, army, cat, names = _r2_sample()
+    for width, height in ((80, 24), (120, 40)):
+        screen = PlaytestScreen(system, army, cat)
+        async with Host(screen).run_test(size=(width, height)) as pilot:
+            await pilot.pause()
+            screen.query_one("#pt-games", Input).value = "10"
+            screen.query_one("#pt-workers", Input).value = "1"
+            await pilot.press("ctrl+r")
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+            summary = _text(screen, "#pt-summary")
+            histogram = _text(screen, "#pt-histogram")
+            points = system.points(army, cat)
+            assert f"{army.name}, {points.total:g}/{points.limit} A.P." in summary
+            assert "Opponent's units" in summary and "foes/game" in summary
+            for line in (summary + "\n" + histogram).splitlines():
+                assert len(line) <= width - 2, (width, line)  # nothing wraps
+            # every field and the Run button are on screen at 80×24
+            for selector in ("#pt-opponent", "#pt-games", "#pt-seed", "#pt-workers", "#pt-run"):
+                region = screen.query_one(selector).region
+                assert region.right <= width and region.bottom <= height and region.height > 0, selector
+
+
+async def test_odds_screen_at_80x24_keeps_labels_and_every_field_on_screen():
+    """Issue 13: seven inputs lost their labels once filled, the last field and Compute were
+    off-screen at 80×24, and percentages wrapped."""
+    from textual.widgets import Label
+
+    system, army, cat, names = _r2_sample()
+    screen = OddsScreen(system, army, cat)
+    async with Host(screen).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for p in screen.params:
+            box = screen.query_one(f"#odds-p-{p.name}", Input)
+            box.value = str(p.default if p.default is not None else 1)
+            label = screen.query_one(f"#odds-l-{p.name}", Label)
+            assert p.label in str(label.render())
+            for widget in (box, label):
+                assert widget.region.height > 0 and widget.region.bottom <= 24 and widget.region.right <= 80, p.name
+        compute = screen.query_one("#odds-compute", Button)
+        assert compute.region.height > 0 and compute.region.bottom <= 24
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        for line in _text(screen, "#odds-forward").splitlines():
+            assert len(line) <= 78, line
+        assert "%" in _text(screen, "#odds-forward")

@@ -135,3 +135,36 @@ async def test_bundled_ragnarok2_sample_broken_then_fixed_through_findings(store
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert load_list(target).army == s.army
+
+
+async def test_rattle_and_rend_heavy_and_ward_ask_their_trait_when_added(store, tmp_path):
+    """Issue 13: adding a Heavy or a Ward from the catalogue made an illegal group at once;
+    the add form now asks its heavy trait / warding reaction."""
+    from textual.widgets import Select
+
+    from armybuilder.tui.screens.modals import ActionForm
+
+    system, samples = other_system("rattle-and-rend")
+    app = ArmyBuilderApp(store=store, recovery_delay=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.open_sample("rattle-and-rend", samples[0][0])
+        await pilot.pause()
+        editor = app.screen
+        s = editor.session
+        for type_id, field, rule in (("heavy", "heavy_trait", "heavy.trait"), ("ward", "warding_reaction", "ward.reaction")):
+            editor.query_one(ListTree).goto("groups")
+            entry = next(e for e in editor.query_one("#browser").entries if e.ref.id == type_id)
+            editor.add_from_browser(entry)
+            await pilot.pause()
+            form = app.screen
+            assert isinstance(form, ActionForm)
+            select = form.query_one(f"#p-{field}", Select)
+            assert form.focused is select  # the first value still to give
+            select.value = 0
+            form.action_submit()
+            await pilot.pause()
+            assert app.screen is editor
+            added = s.army.groups[-1]
+            assert added.type == type_id and getattr(added, field)
+            assert not any(rule in f.rule and f.where == f"groups[{len(s.army.groups) - 1}]" for f in editor.last_findings)

@@ -24,6 +24,7 @@ class Morpheus(PackagedSystem[WarClan, MECatalog]):
     rules_module = rules
     odds_module = f"{__name__}.engine.odds"
     game_module = f"{__name__}.engine.battle"
+    playtest_budget = 500  # games per second per core over the sample pairings (issue 18)
     format_params = (
         "min_models",
         "max_models",

@@ -15,6 +15,7 @@ from armybuilder.core.editing import (
     format_action,
     need,
     notes_action,
+    organiser_action,
     parse_path,
     rename_action,
 )
@@ -145,6 +146,7 @@ def actions(army: WarClan, cat: MECat, path: str) -> list[EditAction]:
             add_power,
             rename_action(army, "war clan", "Clan name"),
             notes_action(army, "clan"),
+            organiser_action(army),
             format_action(cat),
         ]
     head, index = parts[0]

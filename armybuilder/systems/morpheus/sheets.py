@@ -8,6 +8,8 @@ provisional ME-D1 data, so sheet and engine can never disagree.
 from __future__ import annotations
 
 from armybuilder.core.findings import is_legal
+from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
+from armybuilder.core.summary import SummaryLine
 from armybuilder.core.system import (
     Block,
     Card,
@@ -29,7 +31,7 @@ from .army import (
     warrior_name,
     warrior_type,
 )
-from .catalog import MECat, WarriorType, ability_id
+from .catalog import MECat, WarriorType, ability_args, ability_id
 from .editing import KIND_LABEL, glossary_entry
 from .engine.dice import damage_of, rules_from, success_probability
 from .rules import run_rules
@@ -40,7 +42,7 @@ STAT_COLUMNS = ("Warrior", "Glory", *[s.upper() for s in STATS])
 
 def _stats_row(t: WarriorType | None, name: str, cost: int) -> tuple[str, ...]:
     if t is None:
-        return (f"{name}", str(cost), *(["-"] * len(STATS)))
+        return (f"{name} (missing)", "missing", *(["-"] * len(STATS)))
     return (name, str(cost), *(str(getattr(t, s)) for s in STATS))
 
 
@@ -91,9 +93,9 @@ def roster(army: WarClan, cat: MECat, fingerprint: str) -> Roster:
     header = (
         ("System", "Ragnarok (Morpheus Engine)"),
         ("Format", fmt.name if fmt else army.format),
-        ("Glory", f"{glory.total} / {limit}"),
+        ("Glory", total_text(glory.total, limit, "Glory", missing=sum(1 for w in army.warriors if warrior_type(cat, w.type) is None))),
         ("Models", str(len(army.warriors))),
-        ("Catalogue", f"{cat.version} (hash {cat.hash})"),
+        *roster_facts(army, cat),
         ("Fingerprint", fingerprint),
     )
     blocks: list[Block] = [
@@ -107,14 +109,19 @@ def roster(army: WarClan, cat: MECat, fingerprint: str) -> Roster:
         Heading("Warriors", 1),
     ]
     rows = []
+    warrior_errors = errors_by_index(findings, "warriors")
     for wi, w in enumerate(army.warriors):
         t = warrior_type(cat, w.type)
-        name = f"{wi + 1}. {warrior_name(cat, w)}" + (" (Jarl)" if w.jarl else "")
+        name = ("✖ " if wi in warrior_errors else "") + f"{wi + 1}. {warrior_name(cat, w)}" + (" (Jarl)" if w.jarl else "")
         rows.append(_stats_row(t, name, warrior_cost(cat, w)))
     blocks.append(Table(STAT_COLUMNS, tuple(rows), widths=(5.0, 1.2, *([0.7] * len(STATS)))))
     for wi, w in enumerate(army.warriors):
         t = warrior_type(cat, w.type)
-        blocks.append(Heading(f"{wi + 1}. {warrior_name(cat, w)} — {warrior_cost(cat, w)} Glory", 2))
+        mark = "✖ " if wi in warrior_errors else ""
+        cost = f"{warrior_cost(cat, w)} Glory" if t is not None else "missing warrior type (cost unknown)"
+        blocks.append(Heading(f"{mark}{wi + 1}. {warrior_name(cat, w)} — {cost}", 2))
+        for message in dict.fromkeys(warrior_errors.get(wi, ())):
+            blocks.append(Paragraph(message, "error"))
         gear = []
         for e in w.equipment:
             entry = equipment_entry(cat, e)
@@ -147,6 +154,8 @@ def roster(army: WarClan, cat: MECat, fingerprint: str) -> Roster:
             boosts = "; ".join(f"+{b.cost}: {b.effect}" for b in p.boosts) or "-"
             prow.append((p.name + (" (imprinted)" if pick.imprinted else ""), str(p.godspark), boosts, p.text))
         blocks.append(Table(("Power", "Godspark", "Boosts", "Effect"), tuple(prow), widths=(3, 1, 3, 6)))
+    missing = sum(1 for w in army.warriors if warrior_type(cat, w.type) is None)
+    blocks.append(KeyValues((("Warriors", f"{glory.warriors} Glory"), ("Equipment", f"{glory.equipment} Glory"), ("Total", total_text(glory.total, limit, "Glory", missing=missing)))))
     if army.notes:
         blocks.append(Paragraph(f"Notes: {army.notes}", "note"))
     return Roster(army.name, header, is_legal(findings), findings, tuple(blocks), tuple(used_abilities(army, cat)), fingerprint)
@@ -206,6 +215,14 @@ def sheets(cat: MECat) -> Sheets:
     if t.terrain:
         blocks.append(Heading("Terrain keywords", 1))
         blocks.append(Table(("Keyword", "Effect"), tuple((k.name, k.text) for k in t.terrain), widths=(2, 8)))
+    blocks.append(Heading("Warrior types", 1))
+    blocks.append(
+        Table(
+            ("Warrior", "Glory", *[x.upper() for x in STATS], "SIZE"),
+            tuple((w.name + (" (Jarl)" if w.jarl else ""), str(w.cost), *(str(getattr(w, x)) for x in STATS), str(w.size)) for w in d.warriors),
+            widths=(3.2, 1, *([0.7] * (len(STATS) + 1))),
+        )
+    )
     blocks.append(Heading("Weapons", 1))
     blocks.append(
         Table(
@@ -225,9 +242,12 @@ def sheets(cat: MECat) -> Sheets:
     blocks.append(Heading("God powers", 1))
     blocks.append(
         Table(
-            ("Power", "Godspark", "Effect"),
-            tuple((f"{p.number} {p.name}", str(p.godspark), p.text) for p in d.god_powers),
-            widths=(3, 1, 7),
+            ("Power", "Godspark", "RN", "Boosts", "Effect"),
+            tuple(
+                (f"{p.number} {p.name}", str(p.godspark), str(p.attack.range) if p.attack else "-", "; ".join(f"+{b.cost}: {b.effect}" for b in p.boosts) or "-", p.text)
+                for p in d.god_powers
+            ),
+            widths=(2.6, 1, 0.6, 2.2, 5),
         )
     )
     if t.engine and t.engine.provisional:
@@ -237,36 +257,101 @@ def sheets(cat: MECat) -> Sheets:
     return Sheets("Ragnarok (Morpheus Engine) reference", tuple(blocks))
 
 
+def filled(cat: MECat, ref: str) -> tuple[str, str]:
+    """A glossary entry with its values filled in: "Tactician (12)" reads "within 12", not "(x)"."""
+    title, text = glossary_entry(cat, ref)
+    args = [a for a in ability_args(ref) if not a.isalpha()]
+    stats = [a.upper() for a in ability_args(ref) if a.isalpha()]
+    if args:
+        text = text.replace("(x)", args[0])
+    if stats:
+        text = text.replace("(Stat)", stats[0]).replace("the named Stat", stats[0])
+    return title, text
+
+
+def short_source(source: str) -> str:
+    return "reference data (Morpheus)" if source.startswith("reference-data:") else source
+
+
+def _attack_text(cat: MECat, abilities: list[str]) -> str:
+    return ", ".join(filled(cat, a)[0] for a in abilities)
+
+
 def cards(army: WarClan, cat: MECat) -> list[Card]:
     out: list[Card] = []
-    for w in army.warriors:
+    for wi, w in enumerate(army.warriors):
         t = warrior_type(cat, w.type)
         if t is None:
             continue
-        stats = tuple((s.upper(), str(getattr(t, s))) for s in STATS)
-        text = [glossary_entry(cat, a) for a in t.abilities]
+        stats = tuple((s.upper(), str(getattr(t, s))) for s in STATS) + (("SIZE", str(t.size)),)
+        text = [filled(cat, a) for a in t.abilities]
         for e in w.equipment:
             entry = equipment_entry(cat, e)
             if entry is None:
+                text.append((e, "not in this catalogue version"))
                 continue
             kind = equipment_kind(cat, e)
             if kind == "weapons":
-                text.append((entry.name, f"ST {entry.st}, RN {entry.range}" + (", " + ", ".join(entry.abilities) if entry.abilities else "") + (", no shield" if entry.no_shield else "")))
+                extra = [_attack_text(cat, entry.abilities)] if entry.abilities else []
+                if entry.no_shield:
+                    extra.append("no shield")
+                text.append((f"Weapon: {entry.name}", f"ST {entry.st}, RN {entry.range}" + ("; " + "; ".join(extra) if extra else "") + "."))
+                for a in entry.abilities:
+                    head, body = filled(cat, a)
+                    if (head, body) not in text:
+                        text.append((head, body))
             elif kind == "armour":
-                text.append((entry.name, f"RS {entry.rs}"))
+                text.append((f"Armour: {entry.name}", f"RS {entry.rs} (RS with it: {effective_rs(cat, w.equipment, t)})."))
+            elif kind == "shields":
+                text.append((f"Shield: {entry.name}", f"+{entry.overwhelm_size} Size against Overwhelm (Size {t.size + entry.overwhelm_size})."))
             else:
-                text.append((entry.name, kind or ""))
+                text.append((entry.name, (kind or "").replace("_", " ")))
         out.append(
-            Card(warrior_name(cat, w), "warrior", ("Jarl" if w.jarl else t.name), stats, tuple(text), f"{warrior_cost(cat, w)} Glory · {t.source}")
+            Card(
+                warrior_name(cat, w),
+                "warrior",
+                f"Warrior {wi + 1}" + (" · Jarl" if w.jarl and t.name.lower() != "jarl" else "") + f" · {t.name} · Size {t.size}",
+                stats,
+                tuple(text),
+                f"{warrior_cost(cat, w)} Glory · {short_source(t.source)}",
+            )
         )
     for pick in army.god_powers:
         p = cat.get("god_powers", pick.power)
         if p is None:
             continue
-        text = [("Effect", p.text)] + [(f"Boost +{b.cost}", b.effect) for b in p.boosts]
+        text = [("Effect", p.text)] + [(f"Boost +{b.cost} Godspark", b.effect) for b in p.boosts]
         stats = [("Godspark", str(p.godspark))]
         if p.attack is not None:
             stats.append(("RN", str(p.attack.range)))
-            text.append(("Attack", ", ".join(glossary_entry(cat, a)[0] for a in p.attack.abilities)))
-        out.append(Card(p.name, "god-power", f"God power {p.number}", tuple(stats), tuple(text), p.source))
+            if p.attack.st is not None:
+                stats.append(("ST", str(p.attack.st)))
+            if p.attack.abilities:
+                text.append(("Attack", _attack_text(cat, p.attack.abilities)))
+        for g in p.grants:
+            text.append(filled(cat, g))
+        subtitle = f"God power {p.number}" + (" · imprinted" if pick.imprinted else "")
+        out.append(Card(p.name, "god-power", subtitle, tuple(stats), tuple(text), short_source(p.source)))
     return out
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def summary_lines(army: WarClan, cat: MECat, findings) -> tuple[list[SummaryLine], list[tuple[str, str]], str]:
+    """One line per warrior for the one-page summary (core.summary): type, gear, Glory."""
+    flagged = errors_by_index(findings, "warriors")
+    lines = []
+    for wi, w in enumerate(army.warriors):
+        t = warrior_type(cat, w.type)
+        gear = [getattr(equipment_entry(cat, e), "name", f"{e} (missing)") for e in w.equipment]
+        text = warrior_name(cat, w) + (" (Jarl)" if w.jarl else "") + (": " + ", ".join(gear) if gear else "")
+        lines.append(SummaryLine(str(wi + 1), text, f"{warrior_cost(cat, w)} Glory" if t else "missing", wi in flagged))
+    extras = []
+    if army.god_powers:
+        names = []
+        for pick in army.god_powers:
+            p = cat.get("god_powers", pick.power)
+            names.append((p.name if p else f"{pick.power} (missing)") + (" (imprinted)" if pick.imprinted else ""))
+        extras.append(("God powers", ", ".join(names)))
+    return lines, extras, "Warriors"

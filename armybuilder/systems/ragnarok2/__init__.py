@@ -34,9 +34,11 @@ class Ragnarok2(PackagedSystem[R2List, R2Catalog]):
         counts: dict[str, int] = {}
         for p in cat.data.profiles:
             counts[p.people] = counts.get(p.people, 0) + 1
+        # a people without profiles cannot field an army: it is not offered (issue 13)
         return [
-            Choice(p.id, p.name, f"{p.formation}, {counts.get(p.id, 0)} profiles")
+            Choice(p.id, p.name, f"{p.formation}, {counts[p.id]} profiles")
             for p in cat.data.peoples
+            if counts.get(p.id)
         ]
 
     def faction_fields(self, cat: Catalogue[R2Catalog], faction: str | None) -> dict[str, Any]:

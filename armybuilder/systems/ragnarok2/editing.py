@@ -14,6 +14,7 @@ from armybuilder.core.editing import (
     format_action,
     need,
     notes_action,
+    organiser_action,
     parse_path,
     rename_action,
 )
@@ -27,9 +28,31 @@ from armybuilder.core.system import (
     Param,
 )
 
-from .army import Member, R2List, Troops, Unit, effective, member_cost, profile, slot_of, unit_cost
+from .army import (
+    Member,
+    R2List,
+    Troops,
+    Unit,
+    breakdown,
+    effective,
+    member_cost,
+    profile,
+    slot_of,
+    unit_cost,
+)
 from .catalog import Profile, R2Cat
-from .rules import is_independent_profile, unit_category
+from .legality import (
+    army_elements,
+    army_faithful,
+    budget_refusal,
+    communion_refusal,
+    is_independent_profile,
+    member_refusal,
+    miracle_refusal,
+    ritual_refusal,
+    unit_people,
+)
+from .rules import unit_category
 
 
 def profile_label(p: Profile | None, fallback: str) -> str:
@@ -129,13 +152,21 @@ def outline(army: R2List, cat: R2Cat) -> list[OutlineNode]:
 # --------------------------------------------------------------------------- choices
 
 
-def _profile_choice(p: Profile) -> Choice:
-    return Choice(p.id, p.name, f"{p.cost} A.P., {p.rank}, {p.size}" + (f", {', '.join(p.roles)}" if p.roles else ""))
+def points_left(army: R2List, cat: R2Cat) -> int:
+    """A.P. still free under the list's limit (negative when over)."""
+    fmt = cat.get("formats", army.format)
+    return (fmt.limit if fmt is not None else 1000) - breakdown(army, cat).total
 
 
-def troop_choices(cat: R2Cat, people: str) -> tuple[Choice, ...]:
+def _profile_choice(p: Profile, refused: str = "", count: int = 1) -> Choice:
+    cost = f"{p.cost} A.P." if count == 1 else f"{p.cost} A.P. each"
+    return Choice(p.id, p.name, f"{cost}, {p.rank}" + (f", {', '.join(p.roles)}" if p.roles else ""), refused)
+
+
+def troop_choices(cat: R2Cat, people: str, left: int | None = None) -> tuple[Choice, ...]:
+    """Profiles that may be a unit's troops; those not affordable once are refused."""
     return tuple(
-        _profile_choice(p)
+        _profile_choice(p, budget_refusal(p.cost, left) if left is not None else "", count=2)
         for p in cat.data.profiles
         if p.people == people and not p.has_role("character") and not _only_independent(p)
     )
@@ -145,24 +176,61 @@ def _only_independent(p: Profile) -> bool:
     return any(p.has_role(r) for r in ("musician", "standard-bearer", "familiar"))
 
 
-def member_choices(cat: R2Cat, people: str) -> tuple[Choice, ...]:
-    return tuple(_profile_choice(p) for p in cat.data.profiles if p.people == people and is_independent_profile(p))
-
-
-def _entry_choices(cat: R2Cat, collection: str, detail_field: str = "") -> tuple[Choice, ...]:
+def member_choices(cat: R2Cat, army: R2List, unit: Unit) -> tuple[Choice, ...]:
+    """Characters and independents of the unit's people, with the reason each may not join."""
+    people = unit_people(cat, army, unit)
+    left = points_left(army, cat)
     out = []
-    for entry in getattr(cat.data, collection):
-        detail = str(getattr(entry, detail_field, "")) if detail_field else ""
-        out.append(Choice(entry.id, entry.name, detail))
+    for p in cat.data.profiles:
+        if p.people != people or not is_independent_profile(p):
+            continue
+        why = member_refusal(cat, army, unit, p) or budget_refusal(p.cost, left)
+        out.append(_profile_choice(p, why))
     return tuple(out)
 
 
-def _unit_people(army: R2List, cat: R2Cat, unit: Unit) -> str:
-    for pid in ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members]:
-        p = profile(cat, pid)
-        if p is not None:
-            return p.people
-    return army.people
+def miracle_choices(cat: R2Cat, holder: Profile, held: list[str]) -> tuple[Choice, ...]:
+    """Miracles the faithful may call (its cult, an Aspect it has), with litany costs."""
+    out = []
+    for m in cat.data.miracles:
+        cults = f", {', '.join(m.cults)}" if m.cults else ""
+        why = "" if m.id in held else miracle_refusal(holder, m)
+        verb = "held: choose to take it back" if m.id in held else f"{m.budget_cost} litany points{cults}"
+        out.append(Choice(m.id, m.name, verb, why))
+    return tuple(out)
+
+
+def _deck_choices(army: R2List, cat: R2Cat, field: str) -> tuple[Choice, ...]:
+    data = cat.data
+    taken = set(getattr(army, field))
+    out = []
+    if field == "tactics":
+        for t in data.tactics:
+            why = "already in the deck" if t.id in taken else ""
+            out.append(Choice(t.id, t.name, t.condition, why))
+    elif field == "communions":
+        faithful = army_faithful(cat, army)
+        for c in data.communions:
+            why = "already bought" if c.id in taken else communion_refusal(faithful, c)
+            out.append(Choice(c.id, c.name, f"{c.power} litany points, cult {c.cult}, Aspect {' or '.join(c.aspects)}", why))
+    else:
+        elements = army_elements(cat, army)
+        left = points_left(army, cat)
+        for r in data.rituals:
+            why = "already bought" if r.id in taken else (ritual_refusal(elements, r) or budget_refusal(r.power, left))
+            out.append(Choice(r.id, r.name, f"{r.power} A.P., {r.element}", why))
+    return tuple(out)
+
+
+def people_choices(cat: R2Cat) -> tuple[Choice, ...]:
+    """Peoples that have profiles in this catalogue (an army of none cannot be built)."""
+    data = cat.data
+    counts: dict[str, int] = {}
+    for p in data.profiles:
+        counts[p.people] = counts.get(p.people, 0) + 1
+    return tuple(
+        Choice(p.id, p.name, f"{p.formation}, {counts[p.id]} profiles") for p in data.peoples if counts.get(p.id)
+    )
 
 
 TEXT = "text"
@@ -184,31 +252,32 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
             add_unit,
             rename_action(army, "list", "List name"),
             notes_action(army, "list"),
+            organiser_action(army),
             EditAction(
                 "set-people",
                 "Change the people",
-                (Param("people", "People", "choice", tuple(Choice(p.id, p.name, p.formation) for p in cat.data.peoples)),),
+                (Param("people", "People", "choice", people_choices(cat), default=army.people),),
                 "list",
             ),
             format_action(cat),
-            *_deck_adders(cat),
+            *_deck_adders(army, cat),
         ]
     head, index = parts[0]
     if head == "units" and index is None:
         return [add_unit]
     if head in ("tactics", "communions", "rituals"):
         if index is None:
-            return [a for a in _deck_adders(cat) if a.group == head]
+            return [a for a in _deck_adders(army, cat) if a.group == head]
         return [EditAction(f"remove-{head}", f"Remove from {head}", (), head, destructive=True)]
     if head != "units" or index is None or index >= len(army.units):
         return []
     unit = army.units[index]
-    people = _unit_people(army, cat, unit)
+    people = unit_people(cat, army, unit)
     unit_actions = [
         EditAction(
             "add-member",
             "Add a Character or independent",
-            (Param("profile", "Fighter", "choice", member_choices(cat, people)),),
+            (Param("profile", "Fighter", "choice", member_choices(cat, army, unit)),),
             "unit",
         ),
         EditAction(
@@ -222,10 +291,10 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
         EditAction(
             "set-troops",
             "Change the troops' profile",
-            (Param("profile", "Troops", "choice", troop_choices(cat, people)),),
+            (Param("profile", "Troops", "choice", troop_choices(cat, people), default=unit.troops.profile if unit.troops else None),),
             "unit",
         ),
-        EditAction("duplicate-unit", "Duplicate the unit", (), "unit"),
+        EditAction("duplicate-unit", "Duplicate the unit (without its Characters: each is unique)", (), "unit"),
         EditAction("move-up", "Move the unit up", (), "unit"),
         EditAction("move-down", "Move the unit down", (), "unit"),
         EditAction("remove-unit", "Remove the unit", (), "unit", destructive=True),
@@ -264,7 +333,7 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
                 EditAction(
                     "toggle-miracle",
                     "Give or take back a miracle",
-                    (Param("miracle", "Miracle", "choice", _entry_choices(cat, "miracles", "fervor")),),
+                    (Param("miracle", "Miracle", "choice", miracle_choices(cat, p, member.miracles)),),
                     "member",
                 )
             )
@@ -281,11 +350,11 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
     return unit_actions
 
 
-def _deck_adders(cat: R2Cat) -> list[EditAction]:
+def _deck_adders(army: R2List, cat: R2Cat) -> list[EditAction]:
     return [
-        EditAction("add-tactics", "Add a tactic to the deck", (Param("id", "Tactic", "choice", _entry_choices(cat, "tactics", "condition")),), "tactics"),
-        EditAction("add-communions", "Buy a communion", (Param("id", "Communion", "choice", _entry_choices(cat, "communions", "power")),), "communions"),
-        EditAction("add-rituals", "Buy a ritual", (Param("id", "Ritual", "choice", _entry_choices(cat, "rituals", "power")),), "rituals"),
+        EditAction("add-tactics", "Add a tactic to the deck", (Param("id", "Tactic", "choice", _deck_choices(army, cat, "tactics")),), "tactics"),
+        EditAction("add-communions", "Buy a communion", (Param("id", "Communion", "choice", _deck_choices(army, cat, "communions")),), "communions"),
+        EditAction("add-rituals", "Buy a ritual", (Param("id", "Ritual", "choice", _deck_choices(army, cat, "rituals")),), "rituals"),
     ]
 
 
@@ -368,7 +437,7 @@ def apply(army: R2List, cat: R2Cat, path: str, action: str, args: dict[str, Any]
         unit.notes = str(args.get("notes") or "")
         return new, f"units[{ui}]"
     if action == "duplicate-unit":
-        new.units.insert(ui + 1, _without_unique_marks(unit.model_copy(deep=True)))
+        new.units.insert(ui + 1, _without_unique_marks(unit.model_copy(deep=True), cat))
         return new, f"units[{ui + 1}]"
     if action in ("move-up", "move-down"):
         target = ui - 1 if action == "move-up" else ui + 1
@@ -439,8 +508,9 @@ def apply(army: R2List, cat: R2Cat, path: str, action: str, args: dict[str, Any]
     raise ValueError(f"unknown edit '{action}'")
 
 
-def _without_unique_marks(unit: Unit) -> Unit:
-    """A duplicated unit must not copy the army-wide marks (one per army)."""
+def _without_unique_marks(unit: Unit, cat: R2Cat) -> Unit:
+    """A duplicated unit copies neither the army-wide marks nor its Characters (unique)."""
+    unit.members = [m for m in unit.members if not ((p := profile(cat, m.profile)) is not None and p.has_role("character"))]
     for m in unit.members:
         m.commander_in_chief = False
         m.army_standard = False

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from armybuilder.core.checks import ListContext, PointLimit, Share, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
@@ -25,10 +25,22 @@ from .army import (
     is_commander,
     member_cost,
     profile,
-    slot_of,
     troop_fighter_cost,
+    unit_cost,
 )
 from .catalog import Profile, R2Cat, R2Catalog, R2Format
+from .legality import (
+    SLOT_NAMES,
+    army_elements,
+    army_faithful,
+    communion_refusal,
+    is_independent_profile,
+    member_slot,
+    miracle_refusal,
+    rank_refusal,
+    ritual_refusal,
+    troop_only,
+)
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 book = RuleBook("ragnarok2")
@@ -103,24 +115,6 @@ def unit_category(cat: R2Cat, unit: Unit) -> str | None:
     if rank is not None and rank.scheme is not None:
         return rank.scheme
     return "support" if p.has_role("character") else None
-
-
-def is_independent_profile(p: Profile) -> bool:
-    """Profiles that may stand beside a unit's troops rather than be troops themselves."""
-    return any(
-        p.has_role(r)
-        for r in (
-            "character",
-            "commander",
-            "musician",
-            "standard-bearer",
-            "independent",
-            "leader",
-            "magician",
-            "faithful",
-            "familiar",
-        )
-    )
 
 
 def _unit_label(ctx: Context, index: int, unit: Unit) -> str:
@@ -201,6 +195,15 @@ def format_known(ctx: Context) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- points
 
 
+def _cut_here(candidates: list[tuple[str, int]], excess: int) -> str:
+    """Where a fix for ``excess`` points would happen: the cheapest entry whose removal
+    alone is enough, else the dearest one (so "jump to" lands on something to cut)."""
+    enough = [c for c in candidates if c[1] >= excess]
+    if enough:
+        return min(enough, key=lambda c: c[1])[0]
+    return max(candidates, key=lambda c: c[1])[0] if candidates else ""
+
+
 POINT_LIMIT = PointLimit("ragnarok2.points.limit", "the army", "A.P.", "R2-D7")
 CHARACTER_SHARE = Share("ragnarok2.points.characters", "Characters", "A.P.", "R2-D7; ragnarok-faq: Limitations")
 WAR_MACHINE_SHARE = Share("ragnarok2.points.war-machines", "war machines", "A.P.", "R2-D7; ragnarok-faq: Limitations")
@@ -208,13 +211,20 @@ WAR_MACHINE_SHARE = Share("ragnarok2.points.war-machines", "war machines", "A.P.
 
 @book.rule(POINT_LIMIT.rule)
 def point_limit(ctx: Context) -> Iterator[Finding]:
-    return POINT_LIMIT.check(ctx.points.total, ctx.format.limit if ctx.format else None)
+    limit = ctx.format.limit if ctx.format else None
+    units = [(f"units[{ui}]", unit_cost(ctx.cat, u)) for ui, u in enumerate(ctx.army.units)]
+    for f in POINT_LIMIT.check(ctx.points.total, limit):  # jump to a unit whose cut fixes it
+        yield replace(f, where=_cut_here(units, ctx.points.total - (limit or 0)))
 
 
 @book.rule(CHARACTER_SHARE.rule)
 def character_share(ctx: Context) -> Iterator[Finding]:
     fmt = ctx.format
-    return CHARACTER_SHARE.check(ctx.points.characters, fmt.character_share if fmt else 0, fmt.limit if fmt else None)
+    spent = ctx.points.characters
+    characters = [(w, member_cost(ctx.cat, m)) for w, m, p in _members(ctx) if p is not None and p.has_role("character")]
+    for f in CHARACTER_SHARE.check(spent, fmt.character_share if fmt else 0, fmt.limit if fmt else None):
+        allowed = (fmt.limit * fmt.character_share // 100) if fmt else 0
+        yield replace(f, where=_cut_here(characters, spent - allowed))  # the Character to cut
 
 
 @book.rule(WAR_MACHINE_SHARE.rule)
@@ -370,12 +380,22 @@ def one_troop_profile(ctx: Context) -> Iterator[Finding]:
                 )
 
 
-SLOT_NAMES = {
-    "commander": "commander",
-    "musician": "musician",
-    "standard-bearer": "standard bearer",
-    "independent": "other independent",
-}
+@book.rule("ragnarok2.unit.troop-mystic")
+def troop_mystics(ctx: Context) -> Iterator[Finding]:
+    """R2-D5 clarified: a magician or faithful that is not a Character is a troop."""
+    for ui, unit in enumerate(ctx.army.units):
+        alone = unit.troops is None and len(unit.members) == 1  # a unit of its own already
+        for mi, p in enumerate(ctx.member_profiles(unit)):
+            why = troop_only(p) if p is not None and not alone else ""
+            if why:
+                yield Finding(
+                    "ragnarok2.unit.troop-mystic",
+                    E,
+                    f"{why}: in {_unit_label(ctx, ui, unit)} it cannot stand; remove it and add it "
+                    "as the troops of a unit of its own",
+                    f"units[{ui}].members[{mi}]",
+                    "R2-D5",
+                )
 
 
 @book.rule("ragnarok2.unit.slots")
@@ -385,7 +405,7 @@ def unit_slots(ctx: Context) -> Iterator[Finding]:
         for mi, p in enumerate(ctx.member_profiles(unit)):
             if p is None or not is_independent_profile(p):
                 continue
-            slot = _slot(ctx, p)
+            slot = member_slot(ctx.cat, p)  # a Character commander takes the commander place
             if slot != "character":
                 seen.setdefault(slot, []).append(mi)
         for slot, indexes in seen.items():
@@ -394,17 +414,11 @@ def unit_slots(ctx: Context) -> Iterator[Finding]:
                     "ragnarok2.unit.slots",
                     E,
                     f"{_unit_label(ctx, ui, unit)} has {len(indexes)} {SLOT_NAMES[slot]}s; a unit may "
-                    f"hold only one (and any number of Characters): remove {len(indexes) - 1}",
+                    f"hold only one (and any number of Characters, but a Character commander is its commander): "
+                    f"remove {len(indexes) - 1}",
                     f"units[{ui}].members[{indexes[1]}]",
                     "R2-D5",
                 )
-
-
-def _slot(ctx: Context, p: Profile) -> str:
-    for r in ctx.data.restrictions:
-        if r.slot and r.match.lower() in p.name.lower():
-            return r.slot
-    return slot_of(p)
 
 
 @book.rule("ragnarok2.unit.leader")
@@ -443,24 +457,15 @@ def unit_leader(ctx: Context) -> Iterator[Finding]:
 @book.rule("ragnarok2.unit.rank-category")
 def joining_rank(ctx: Context) -> Iterator[Finding]:
     for ui, unit in enumerate(ctx.army.units):
-        troop = ctx.troop_profile(unit)
-        if troop is None:
-            continue
-        troop_category = ctx.rank_category(troop)
         for mi, member in enumerate(unit.members):
             p = profile(ctx.cat, member.profile)
-            if p is None or not (p.has_role("character") or member.leader):
-                continue
-            if p.has_role("warrior-mage") or p.has_role("warrior-monk"):
-                continue  # may join any unit of their people (R2-D5)
-            category = ctx.rank_category(p)
-            if troop_category > category:
+            label = _unit_label(ctx, ui, unit)
+            why = rank_refusal(ctx.cat, unit, p, member.leader, label) if p is not None else ""
+            if why:
                 yield Finding(
                     "ragnarok2.unit.rank-category",
                     E,
-                    f"{p.name} (rank category {category}) cannot join {_unit_label(ctx, ui, unit)} "
-                    f"whose troops are of rank category {troop_category}: a Character or leader joins "
-                    f"only units of rank category {category} or lower; move it to such a unit",
+                    f"{why}; move it to such a unit",
                     f"units[{ui}].members[{mi}]",
                     "R2-D5",
                 )
@@ -669,69 +674,33 @@ def litany_budget(ctx: Context) -> Iterator[Finding]:
         )
 
 
-def _cult_matches(cult: str | None, wanted: str) -> bool:
-    return wanted.lower() == "universal" or (cult or "").lower() == wanted.lower()
-
-
 @book.rule("ragnarok2.mystics.miracle-holder")
 def miracle_holders(ctx: Context) -> Iterator[Finding]:
     for where, member, p in _members(ctx):
         for mid in member.miracles:
             miracle = ctx.cat.get("miracles", mid)
-            if miracle is None or p is None:
-                continue
-            if not (p.has_role("faithful") and p.has_role("character")):
+            why = miracle_refusal(p, miracle) if miracle is not None and p is not None else ""
+            if why:
                 yield Finding(
                     "ragnarok2.mystics.miracle-holder",
                     E,
-                    f"{p.name} holds the miracle {miracle.name} but only a Character faithful may: "
-                    "give it to one",
+                    f"{p.name} cannot hold the miracle {miracle.name}: {why}; give it to a faithful who may",  # type: ignore[union-attr]
                     where,
                     "R2-D8",
                 )
-                continue
-            if miracle.cults and not any(_cult_matches(p.cult, c) for c in miracle.cults):
-                yield Finding(
-                    "ragnarok2.mystics.miracle-holder",
-                    E,
-                    f"{p.name} (cult {p.cult or 'none'}) cannot call {miracle.name} "
-                    f"(cults: {', '.join(miracle.cults)}): give it to a faithful of those cults",
-                    where,
-                    "R2-D8",
-                )
-            elif miracle.aspects and p.aspects is not None:
-                lacking = [a for a in miracle.aspects if getattr(p.aspects, a.lower(), 0) < 1]
-                if len(lacking) == len(miracle.aspects):
-                    yield Finding(
-                        "ragnarok2.mystics.miracle-holder",
-                        E,
-                        f"{p.name} has no {' or '.join(miracle.aspects)} Aspect and cannot call "
-                        f"{miracle.name}: give it to a faithful who has one",
-                        where,
-                        "R2-D8",
-                    )
 
 
 @book.rule("ragnarok2.mystics.communion-cult")
 def communion_cult(ctx: Context) -> Iterator[Finding]:
-    faithful = [p for p, _ in faithful_profiles(ctx)]
+    faithful = army_faithful(ctx.cat, ctx.army)
     for ci, cid in enumerate(ctx.army.communions):
         communion = ctx.cat.get("communions", cid)
-        if communion is None:
-            continue
-        able = [
-            p
-            for p in faithful
-            if _cult_matches(p.cult, communion.cult)
-            and p.aspects is not None
-            and any(getattr(p.aspects, a.lower(), 0) >= 1 for a in communion.aspects)
-        ]
-        if not able:
+        why = communion_refusal(faithful, communion) if communion is not None else ""
+        if why:
             yield Finding(
                 "ragnarok2.mystics.communion-cult",
                 E,
-                f"no faithful of the army can call {communion.name} (cult {communion.cult}, Aspect "
-                f"{' or '.join(communion.aspects)}): add such a faithful or drop the communion",
+                f"{communion.name}: {why}: add such a faithful or drop the communion",  # type: ignore[union-attr]
                 f"communions[{ci}]",
                 f"{MYSTICS}: Calling a communion",
             )
@@ -739,20 +708,15 @@ def communion_cult(ctx: Context) -> Iterator[Finding]:
 
 @book.rule("ragnarok2.mystics.ritual-element")
 def ritual_element(ctx: Context) -> Iterator[Finding]:
-    elements: set[str] = set()
-    for unit in ctx.army.units:
-        profiles = [ctx.troop_profile(unit)] + ctx.member_profiles(unit)
-        for p in profiles:
-            if p is not None and p.has_role("magician"):
-                elements.update(e.lower() for e in p.elements)
+    elements = army_elements(ctx.cat, ctx.army)
     for ri, rid in enumerate(ctx.army.rituals):
         ritual = ctx.cat.get("rituals", rid)
-        if ritual is not None and ritual.element.lower() not in elements:
+        why = ritual_refusal(elements, ritual) if ritual is not None else ""
+        if why:
             yield Finding(
                 "ragnarok2.mystics.ritual-element",
                 E,
-                f"the ritual {ritual.name} needs a magician who masters {ritual.element}; the army's "
-                f"magicians master {', '.join(sorted(elements)) or 'no Element'}: add one or drop it",
+                f"the ritual {ritual.name} {why}: add one or drop it",  # type: ignore[union-attr]
                 f"rituals[{ri}]",
                 "R2-D8",
             )

@@ -6,7 +6,12 @@ text roster and the PDF roster can never disagree about what a list holds.
 
 from __future__ import annotations
 
+import re
+
+from armybuilder.core.checks import plural
 from armybuilder.core.findings import is_legal
+from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
+from armybuilder.core.summary import SummaryLine
 from armybuilder.core.system import (
     Block,
     Card,
@@ -18,7 +23,7 @@ from armybuilder.core.system import (
     Table,
 )
 
-from .army import R2List, breakdown, effective, member_cost, profile, unit_cost
+from .army import R2List, breakdown, effective, member_cost, profile, troop_fighter_cost, unit_cost
 from .catalog import Profile, R2Cat
 from .editing import SCHEME_LABEL, member_tags, unit_title
 from .rules import Context, run_rules, unit_category, war_staffs
@@ -71,13 +76,18 @@ def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
     points = breakdown(army, cat)
     limit = fmt.limit if fmt else 0
     staffs, complete = war_staffs(Context(army, cat))
+    missing = sum(
+        1 for u in army.units for pid in ([u.troops.profile] if u.troops else []) + [m.profile for m in u.members] if profile(cat, pid) is None
+    )
+    total = total_text(points.total, limit, "A.P.", missing=missing)
+    unit_errors = errors_by_index(findings, "units")
     header = (
         ("System", "Rag'Narok 2"),
         ("People", people.name if people else army.people),
         ("Formation", people.formation if people else "-"),
         ("Format", fmt.name if fmt else army.format),
-        ("Points", f"{points.total} / {limit} A.P."),
-        ("Catalogue", f"{cat.version} (hash {cat.hash})"),
+        ("Points", total),
+        *roster_facts(army, cat),
         ("Fingerprint", fingerprint),
     )
     blocks: list[Block] = []
@@ -104,25 +114,31 @@ def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
             (
                 ("Commander-in-Chief", who(cic)),
                 ("Army standard", who(standard)),
-                ("War staffs", f"{staffs} ({complete} complete: +{complete} tactical points per round)"),
-                ("Characters", f"{points.characters} A.P. ({_pct(points.characters, limit)} of the limit)"),
-                ("War machines", f"{points.war_machines} A.P. ({_pct(points.war_machines, limit)} of the limit)"),
+                ("War staffs", f"{staffs} ({complete} complete: +{plural(complete, 'tactical point')} per round)"),
+                ("Characters", _share(points.characters, limit, fmt.character_share if fmt else None)),
+                ("War machines", _share(points.war_machines, limit, fmt.war_machine_share if fmt else None)),
             )
         )
     )
     blocks.append(Heading("Units", 1))
     for ui, unit in enumerate(army.units):
         category = unit_category(cat, unit)
-        title = f"{ui + 1}. {unit_title(cat, unit, ui)} — {SCHEME_LABEL.get(category or '', 'no category')}, {effective(unit)} fighters, {unit_cost(cat, unit)} A.P."
+        lacking = sum(1 for pid in ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members] if profile(cat, pid) is None)
+        cost = f"{unit_cost(cat, unit)} A.P." + (" + a missing profile (cost unknown)" if lacking else "")
+        mark = "✖ " if ui in unit_errors else ""
+        title = f"{mark}{ui + 1}. {unit_title(cat, unit, ui)} — {SCHEME_LABEL.get(category or '', 'no category')}, {plural(effective(unit), 'fighter')}, {cost}"
         blocks.append(Heading(title, 2))
+        for message in dict.fromkeys(unit_errors.get(ui, ())):
+            blocks.append(Paragraph(message, "error"))
         rows = []
         if unit.troops:
             p = profile(cat, unit.troops.profile)
             name = (p.name if p else unit.troops.profile) + (" (leader promoted)" if unit.troops.leader else "")
             if unit.troops.options:
                 name += " + " + ", ".join(_option_name(p, o) for o in unit.troops.options)
-            per = (p.cost if p else 0)
-            rows.append(_stats_row(p, name, str(unit.troops.count), f"{unit.troops.count}×{per}"))
+            name += _carries(cat, p)
+            per = f"{unit.troops.count}×{troop_fighter_cost(cat, unit.troops)}" if p else "missing"
+            rows.append(_stats_row(p, name, str(unit.troops.count), per))
         for m in unit.members:
             p = profile(cat, m.profile)
             name = (p.name if p else m.profile) + (f" “{m.label}”" if m.label else "")
@@ -134,10 +150,11 @@ def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
             if m.miracles:
                 names = [getattr(cat.get("miracles", x), "name", x) for x in m.miracles]
                 name += "; miracles: " + ", ".join(names)
-            rows.append(_stats_row(p, name, "1", str(member_cost(cat, m))))
-        blocks.append(Table(STAT_COLUMNS, tuple(rows), widths=(5.2, 0.7, 1.2, *([0.8] * 10))))
-        if unit.notes:
-            blocks.append(Paragraph(f"Notes: {unit.notes}", "note"))
+            name += _carries(cat, p)
+            rows.append(_stats_row(p, name, "1", str(member_cost(cat, m)) if p else "missing"))
+        # the unit's notes are the table's note: printed under its last row, never alone on a page
+        note = f"Notes: {unit.notes}" if unit.notes else ""
+        blocks.append(Table(STAT_COLUMNS, tuple(rows), widths=(6.5, 0.7, 1.2, *([0.8] * 10)), note=note))
     if not army.units:
         blocks.append(Paragraph("No units yet.", "note"))
 
@@ -168,7 +185,7 @@ def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
             (
                 ("Units", f"{points.units} A.P."),
                 ("Rituals", f"{points.rituals} A.P."),
-                ("Total", f"{points.total} / {limit} A.P."),
+                ("Total", total),
             )
         )
     )
@@ -186,6 +203,19 @@ def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
     )
 
 
+def _carries(cat: R2Cat, p: Profile | None) -> str:
+    """The second line of a fighter in the roster: its abilities (glossary names) and weapon."""
+    if p is None:
+        return ""
+    parts = []
+    if p.abilities:
+        parts.append(", ".join(ability_effect(cat, a)[0] for a in p.abilities))
+    if p.ranged:
+        heading, body = _weapon_text(p.ranged)
+        parts.append(f"{heading.removeprefix('Ranged weapon: ')} ({body.split(';')[0]}, {p.ranged.short}/{p.ranged.medium}/{p.ranged.long} cm)")
+    return ("\n" + " · ".join(parts)) if parts else ""
+
+
 def _option_name(p: Profile | None, option_id: str) -> str:
     if p is not None:
         for o in p.options:
@@ -196,6 +226,15 @@ def _option_name(p: Profile | None, option_id: str) -> str:
 
 def _pct(value: int, limit: int) -> str:
     return f"{100 * value / limit:.0f} %" if limit else "-"
+
+
+def _share(value: int, limit: int, cap: int | None) -> str:
+    """``192 A.P. (19 % of the limit; at most 50 % = 500 A.P.)``, marked when over the cap."""
+    if cap is None or not limit:
+        return f"{value} A.P. ({_pct(value, limit)} of the limit)"
+    allowed = limit * cap // 100
+    over = f" — OVER the cap by {value - allowed} A.P." if value > allowed else ""
+    return f"{value} A.P. ({_pct(value, limit)} of the limit; at most {cap} % = {allowed} A.P.){over}"
 
 
 # --------------------------------------------------------------------------- sheets
@@ -222,20 +261,21 @@ def sheets(cat: R2Cat) -> Sheets:
         blocks.append(Heading("Tactical table", 1))
         blocks.append(
             Table(
-                ("Tactical roll", "1 Leadership point", "2", "3", "4"),
+                ("Tactical roll", *(plural(k, "Leadership point") for k in range(1, 5))),
                 tuple((r.label, *(str(x) if x else "-" for x in r.points)) for r in t.tactical.rows),
-                note=f"Each tactic costs {t.tactical.tactic_cost} points; each complete war staff adds "
-                f"{t.tactical.per_complete_war_staff} point.",
+                note=f"Tactical points gained. Each tactic costs {plural(t.tactical.tactic_cost, 'point')}; each complete war staff adds "
+                f"{plural(t.tactical.per_complete_war_staff, 'point')}.",
                 provisional=t.tactical.provisional,
+                widths=(1.6, 1, 1, 1, 1),
             )
         )
     if t.army_scheme:
         blocks.append(Heading("Army scheme", 1))
         blocks.append(
             Table(
-                ("Category", "Regiment (close)", "Horde (scattered)"),
+                ("Category", "Regiment (close): fighters per unit", "Horde (scattered): fighters per unit"),
                 tuple((r.name, f"{r.regiment[0]}–{r.regiment[1]}", f"{r.horde[0]}–{r.horde[1]}") for r in t.army_scheme.rows),
-                note="The army corps must have at least as many units as shock troops and support together. "
+                note="The figures count fighters in one unit. The army corps must have at least as many units as shock troops and support together. "
                 f"A profile worth {t.army_scheme.solo_unit_cost} A.P. or more may form a unit alone.",
             )
         )
@@ -295,41 +335,129 @@ def sheets(cat: R2Cat) -> Sheets:
 # --------------------------------------------------------------------------- cards
 
 
-def _profile_card(cat: R2Cat, p: Profile) -> Card:
+def ability_effect(cat: R2Cat, ability: str) -> tuple[str, str]:
+    """(heading, text) of one ability of a profile, its X filled in, unsourced effects marked.
+
+    The glossary keeps X in its texts ("aura reaches X cm"); a card reads better with the
+    value ("aura reaches 15 cm").  A value that is a name (Personal enemy/Agonn) is put
+    in front instead.  An ability whose effect comes only from the reference data, not
+    from the seeds or the FAQ, says so: a player must not take a description for a rule.
+    """
+    name, _, value = ability.partition("/")
+    entry = cat.get("abilities", name)
+    heading = (entry.name if entry else name) + (f"/{value}" if value else "")
+    if entry is None:
+        return heading, "No glossary entry in this catalogue version."
+    text = entry.text
+    if value:
+        if re.fullmatch(r"-?\d+(\.\d+)?", value) and re.search(r"\bX\b", text):
+            text = re.sub(r"\bX\b", value, text)
+        else:
+            text = f"(X = {value}) {text}"
+    if not effect_in_seeds(entry.source):
+        text = f"Effect not in the seeds; description from the reference data: {text}"
+    return heading, text
+
+
+#: FAQ sections that classify a profile (what kind of artillery it is) but give no game effect
+_CLASSIFYING = ("FAQ: XVII.1 Artillery and rank",)
+
+
+def effect_in_seeds(source: str) -> bool:
+    """True when a source cites the seeds or the FAQ for the effect, not only a mention."""
+    parts = [x.strip() for x in source.split(";")]
+    return any(x.startswith(("seed:", "mystics seed:", "FAQ:")) and not x.endswith("(mention)") and x not in _CLASSIFYING for x in parts)
+
+
+def short_source(source: str) -> str:
+    """A source a player can look up: "reference data (Confrontation C5)", not a file path and line."""
+    if source.startswith("reference-data:"):
+        return "ref. data (Confrontation)"
+    return source
+
+
+def wound_levels(cat: R2Cat, p: Profile) -> int:
+    """Wound levels by Size, or the Incarnate Characters' (seed: Health status)."""
+    t = cat.data.tables
+    if p.has_role("incarnate"):
+        return t.incarnate_wound_levels
+    return next((s.wound_levels for s in t.sizes if s.size == p.size), 1 if p.size in ("small", "medium") else 2)
+
+
+def _weapon_text(w) -> tuple[str, str]:
+    """The ranged weapon line; a name that already gives the strength is not repeated."""
+    name = w.name
+    strength = f"STR {w.strength}"
+    if re.search(r"\bSTR\b", name):
+        name, _, extra = name.partition("(")
+        strength = extra.rstrip(") ").strip() or strength
+        name = name.strip()
+    return f"Ranged weapon: {name}", f"{strength}; range {w.short} / {w.medium} / {w.long} cm (short / medium / long)."
+
+
+def _mystic_text(cat: R2Cat, p: Profile) -> list[tuple[str, str]]:
+    out = []
+    if p.has_role("magician") or p.power is not None and p.elements:
+        elements = ", ".join(e.capitalize() for e in p.elements) or "-"
+        path = (p.path or "-").replace("-", " ").capitalize()
+        rank = f"initiation rank {p.initiation_rank}" if p.initiation_rank is not None else "initiation rank not given"
+        out.append(("Magician", f"Element: {elements}; path: {path}; {rank}; Power {p.power if p.power is not None else '-'}."))
+    if p.aspects is not None or p.cult or p.faith_rank:
+        a = p.aspects
+        aspects = f"Alteration {a.alteration}, Creation {a.creation}, Destruction {a.destruction}" if a else "-"
+        out.append(("Faithful", f"Aspects: {aspects}; cult: {(p.cult or '-').replace('-', ' ').capitalize()}; faith rank: {(p.faith_rank or '-').capitalize()}."))
+    return out
+
+
+def _profile_card(cat: R2Cat, p: Profile, units: list[str], taken: set[str]) -> Card:
     row = _stats_row(p, p.name, "", "")
-    stats = tuple(zip(STAT_COLUMNS[3:], row[3:], strict=True))
+    labels = [c if c != "COU/FEAR" else ("FEAR" if p.cou is None and p.fear is not None else "COU") for c in STAT_COLUMNS[3:]]
+    stats = tuple(zip(labels, row[3:], strict=True))
+    wounds = wound_levels(cat, p)
     text = []
+    if units:
+        text.append(("In", "; ".join(units)))
+    text += _mystic_text(cat, p)
     for ability in p.abilities:
-        name, _, value = ability.partition("/")
-        entry = cat.get("abilities", name)
-        text.append(((entry.name if entry else name) + (f"/{value}" if value else ""), entry.text if entry else ""))
+        text.append(ability_effect(cat, ability))
     if p.ranged:
-        text.append(("Ranged weapon", f"{p.ranged.name}: STR {p.ranged.strength}, {p.ranged.short}/{p.ranged.medium}/{p.ranged.long} cm"))
+        text.append(_weapon_text(p.ranged))
+    for o in p.options:
+        if o.id in taken:
+            text.append((f"Option: {o.name} (+{o.cost} A.P.)", o.text or ", ".join(ability_effect(cat, g)[0] for g in o.grants) or "Effect not in the seeds."))
+    if p.note:
+        text.append(("Card note", p.note))
     people = cat.get("peoples", p.people)
     rank = cat.get("ranks", p.rank)
+    size = next((x.name for x in cat.data.tables.sizes if x.size == p.size), p.size)
     return Card(
         p.name,
         "profile",
-        f"{people.name if people else p.people} · {rank.name if rank else p.rank} · {p.size}",
+        f"{people.name if people else p.people} · {rank.name if rank else p.rank} · {size} · {plural(wounds, 'Wound level')}",
         stats,
         tuple(text),
-        f"{p.cost} A.P. · catalogue {cat.version}",
+        f"{p.cost} A.P. · cat. {cat.version} · {short_source(p.source)}",
     )
 
 
 def cards(army: R2List, cat: R2Cat) -> list[Card]:
     out: list[Card] = []
-    seen: set[str] = set()
-    for unit in army.units:
+    serves: dict[str, list[str]] = {}
+    taken = {o for u in army.units for o in ((u.troops.options if u.troops else []) + [x for m in u.members for x in m.options])}
+    for ui, unit in enumerate(army.units):
         for pid in ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members]:
-            p = profile(cat, pid)
-            if p is not None and p.id not in seen:
-                seen.add(p.id)
-                out.append(_profile_card(cat, p))
+            names = serves.setdefault(pid, [])
+            label = f"unit {ui + 1}, {unit_title(cat, unit, ui)}"
+            if label not in names:
+                names.append(label)
+    for pid, units in serves.items():
+        p = profile(cat, pid)
+        if p is not None:
+            out.append(_profile_card(cat, p, units, taken))
     for tid in dict.fromkeys(army.tactics):
         t = cat.get("tactics", tid)
         if t is not None:
-            out.append(Card(t.name, "tactic", "Tactic", (), (("Condition", t.condition), ("Pros", t.pros), ("Cons", t.cons)), t.source, t.provisional))
+            out.append(Card(t.name, "tactic", "Tactic", (), (("Condition", t.condition), ("Pros", t.pros), ("Cons", t.cons)), short_source(t.source), t.provisional))
     for cid in dict.fromkeys(army.communions):
         c = cat.get("communions", cid)
         if c is not None:
@@ -338,9 +466,9 @@ def cards(army: R2List, cat: R2Cat) -> list[Card]:
                     c.name,
                     "communion",
                     f"Cult: {c.cult}",
-                    (("Fervor", f"{c.fervor} ({'/'.join(c.aspects)})"), ("Diff.", str(c.difficulty)), ("Range", c.range), ("Duration", c.duration), ("Power", str(c.power))),
-                    (("Effect", c.text),),
-                    c.source,
+                    (("Fervor", f"{c.fervor} ({'/'.join(c.aspects)})"), ("Diff.", str(c.difficulty) if c.difficulty is not None else "-"), ("Range", c.range or "-"), ("Duration", c.duration or "-"), ("Power", str(c.power))),
+                    (("Target", c.target or "-"), ("Effect", c.text)),
+                    short_source(c.source),
                 )
             )
     miracles = dict.fromkeys(mid for u in army.units for m in u.members for mid in m.miracles)
@@ -352,9 +480,9 @@ def cards(army: R2List, cat: R2Cat) -> list[Card]:
                     m.name,
                     "miracle",
                     f"Cults: {', '.join(m.cults) or '-'}",
-                    (("Fervor", str(m.budget_cost)), ("Diff.", m.difficulty or "-")),
-                    (("Effect", m.text),),
-                    m.source,
+                    (("Fervor", str(m.budget_cost)), ("Diff.", m.difficulty or "-"), ("Aspects", "/".join(m.aspects) or "-")),
+                    (("Effect", m.text or "Effect not in the seeds."),),
+                    short_source(m.source),
                 )
             )
     for rid in dict.fromkeys(army.rituals):
@@ -365,9 +493,37 @@ def cards(army: R2List, cat: R2Cat) -> list[Card]:
                     r.name,
                     "ritual",
                     f"Path: {r.path}",
-                    (("Cost", f"{r.mana} ({r.element})"), ("Diff.", str(r.difficulty)), ("Range", r.range), ("Duration", r.duration), ("Power", str(r.power))),
-                    (("Effect", r.text),),
-                    r.source,
+                    (("Mana", f"{r.mana} {r.element}"), ("Diff.", str(r.difficulty)), ("Range", r.range), ("Duration", r.duration), ("Power", f"{r.power} A.P.")),
+                    (("Target", r.target), ("Effect", r.text)),
+                    short_source(r.source),
                 )
             )
     return out
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def summary_lines(army: R2List, cat: R2Cat, findings) -> tuple[list[SummaryLine], list[tuple[str, str]], str]:
+    """One line per unit for the one-page summary (core.summary): troops, then independents."""
+    flagged = errors_by_index(findings, "units")
+    lines = []
+    for ui, unit in enumerate(army.units):
+        parts = []
+        if unit.troops:
+            p = profile(cat, unit.troops.profile)
+            parts.append(f"{unit.troops.count} {p.name if p else unit.troops.profile + ' (missing)'}" + (" (leader)" if unit.troops.leader else ""))
+        for m in unit.members:
+            p = profile(cat, m.profile)
+            roles = [r for r, on in (("CiC", m.commander_in_chief), ("army standard", m.army_standard), ("leader", m.leader)) if on]
+            parts.append((p.name if p else f"{m.profile} (missing)") + (f" ({', '.join(roles)})" if roles else ""))
+        lacking = any(profile(cat, pid) is None for pid in ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members])
+        category = SCHEME_LABEL.get(unit_category(cat, unit) or "", "no category")
+        text = f"{unit_title(cat, unit, ui)} [{category}]: " + ", ".join(parts)
+        lines.append(SummaryLine(str(ui + 1), text, f"{unit_cost(cat, unit)} A.P." + ("+?" if lacking else ""), ui in flagged))
+    extras = []
+    for label, field, collection in (("Tactics", "tactics", "tactics"), ("Communions", "communions", "communions"), ("Rituals", "rituals", "rituals")):
+        ids = getattr(army, field)
+        if ids:
+            extras.append((label, ", ".join(getattr(cat.get(collection, i), "name", f"{i} (missing)") for i in ids)))
+    return lines, extras, "Units"

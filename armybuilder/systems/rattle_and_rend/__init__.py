@@ -23,6 +23,7 @@ class RattleAndRend(PackagedSystem[RRList, RRCatalog]):
     rules_module = rules
     odds_module = f"{__name__}.engine.odds"
     game_module = f"{__name__}.engine.game"
+    playtest_budget = 500  # games per second per core over the sample pairings (issue 18)
     format_params = ("min_groups", "max_groups", "min_line_points", "traits")
     new_list_name = "New warband"  # no factions in this game
 

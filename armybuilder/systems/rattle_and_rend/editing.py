@@ -15,6 +15,7 @@ from armybuilder.core.editing import (
     format_action,
     need,
     notes_action,
+    organiser_action,
     parse_path,
     rename_action,
 )
@@ -174,15 +175,44 @@ def carrier_choices(army: RRList, cat: RRCat, index: int) -> tuple[Choice, ...]:
     )
 
 
+def add_group_actions(cat: RRCat) -> list[EditAction]:
+    """"Add a group" for the plain types, and one add per type that must take a trait.
+
+    A Heavy needs its heavy trait, a Ward its warding reaction, a Champion its action
+    (RR-D1): their add forms ask for it at once, so a new group is never born illegal.
+    """
+    plain = tuple(c for c in type_choices(cat) if (gt := group_type(cat, Group(type=c.value))) is None or gt.trait is None)
+    out = [
+        EditAction(
+            "add-group",
+            "Add a group",
+            (Param("type", "Group type", "choice", plain), Param("label", "Label (optional)", "text", default="")),
+            "groups",
+        )
+    ]
+    for gt in cat.data.group_types:
+        if gt.trait is None:
+            continue
+        fld, _, words = TRAIT_FIELDS[gt.trait]
+        out.append(
+            EditAction(
+                "add-group",
+                f"Add a {gt.name} (with its {words})",
+                (
+                    Param("type", "Group type", "choice", tuple(c for c in type_choices(cat) if c.value == gt.id), default=gt.id),
+                    Param(fld, words.capitalize(), "choice", option_choices(cat, gt.trait)),
+                    Param("label", "Label (optional)", "text", default=""),
+                ),
+                "groups",
+            )
+        )
+    return out
+
+
 def actions(army: RRList, cat: RRCat, path: str) -> list[EditAction]:
     army = normalize(army, cat)[0]  # names and lists read as single ids, for the defaults shown
     parts = parse_path(path)
-    add_group = EditAction(
-        "add-group",
-        "Add a group",
-        (Param("type", "Group type", "choice", type_choices(cat)), Param("label", "Label (optional)", "text", default="")),
-        "groups",
-    )
+    adders = add_group_actions(cat)
     set_traits = EditAction(
         "set-traits",
         "Choose the two warband traits",
@@ -196,17 +226,18 @@ def actions(army: RRList, cat: RRCat, path: str) -> list[EditAction]:
     set_drive = EditAction("set-drive", "Choose the drive", (Param("drive", "Drive", "choice", drive_choices(cat), default=army.drive),), "drive")
     if not parts:
         return [
-            add_group,
+            *adders,
             set_traits,
             add_trait,
             set_drive,
             rename_action(army, "warband", "Warband name"),
             notes_action(army, "warband"),
+            organiser_action(army),
             format_action(cat),
         ]
     head, index = parts[0]
     if head == "groups" and index is None:
-        return [add_group]
+        return adders
     if head == "traits":
         out = [set_traits, add_trait]
         if index is not None and index < len(army.traits):
@@ -289,7 +320,13 @@ def apply(army: RRList, cat: RRCat, path: str, action: str, args: dict[str, Any]
     groups = new.groups
     if action == "add-group":
         gtype = _known(cat, "group_types", need(args, "type"), "group type")
-        groups.append(Group(type=gtype, label=str(args.get("label") or "")))
+        group = Group(type=gtype, label=str(args.get("label") or ""))
+        gt = group_type(cat, group)
+        if gt is not None and gt.trait is not None:
+            fld, collection, words = TRAIT_FIELDS[gt.trait]
+            if args.get(fld):
+                setattr(group, fld, _known(cat, collection, args[fld], words))
+        groups.append(group)
         return new, f"groups[{len(groups) - 1}]"
     if apply_list_edit(new, cat, action, args):
         return new, path

@@ -9,6 +9,8 @@ redo the arithmetic at the table.
 from __future__ import annotations
 
 from armybuilder.core.findings import is_legal
+from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
+from armybuilder.core.summary import SummaryLine
 from armybuilder.core.system import (
     Block,
     Card,
@@ -31,7 +33,7 @@ from .army import (
     normalize,
 )
 from .catalog import RRCat
-from .editing import band_text, group_detail, stat_text
+from .editing import band_text, group_detail, option_names, stat_text
 from .rules import run_rules
 
 GROUP_COLUMNS = ("Group", "Pts", "MOV", "RNG", "FURY", "GUILE", "WILL", "Reaction")
@@ -53,9 +55,9 @@ def roster(army: RRList, cat: RRCat, fingerprint: str) -> Roster:
     header = (
         ("System", "Rattle and Rend"),
         ("Format", fmt.name if fmt else army.format),
-        ("Points", f"{points.total} / {limit}"),
+        ("Points", total_text(points.total, limit, "points")),
         ("Groups", f"{counted_groups(army, cat)} (attached Champions counted with their group)"),
-        ("Catalogue", f"{cat.version} (hash {cat.hash})"),
+        *roster_facts(army, cat),
         ("Fingerprint", fingerprint),
     )
     blocks: list[Block] = [
@@ -69,11 +71,12 @@ def roster(army: RRList, cat: RRCat, fingerprint: str) -> Roster:
         Heading("Groups", 1),
     ]
     rows = []
+    group_errors = errors_by_index(findings, "groups")
     for gi, g in enumerate(army.groups):
         gt = group_type(cat, g)
         s = effective_stats(army, cat, g)
         detail = group_detail(army, cat, gi)
-        name = f"{gi + 1}. " + (group_title(cat, g, gi) if gt else f"{g.type} (missing)") + (f" — {detail}" if detail else "")
+        name = ("✖ " if gi in group_errors else "") + f"{gi + 1}. " + (group_title(cat, g, gi) if gt else f"{g.type} (missing)") + (f" — {detail}" if detail else "")
         if gt is None or s is None:
             rows.append((name, "-", "-", "-", "-", "-", "-", "-"))
             continue
@@ -100,6 +103,9 @@ def roster(army: RRList, cat: RRCat, fingerprint: str) -> Roster:
         )
     else:
         blocks.append(Paragraph("No groups yet.", "note"))
+    for gi, messages in sorted(group_errors.items()):
+        for message in dict.fromkeys(messages):
+            blocks.append(Paragraph(f"Group {gi + 1}: {message}", "error"))
     notes = [(gi, g) for gi, g in enumerate(army.groups) if g.notes]
     for gi, g in notes:
         blocks.append(Paragraph(f"Group {gi + 1}: {g.notes}", "note"))
@@ -111,7 +117,7 @@ def roster(army: RRList, cat: RRCat, fingerprint: str) -> Roster:
             if r is not None:
                 blocks.append(Paragraph(f"{r.name}. Trigger: {r.trigger} Effect: {r.effect} [{r.source}]"))
     blocks.append(
-        KeyValues(tuple((name, f"{pts} points") for name, pts in points.by_type) + (("Total", f"{points.total} / {limit} points"),))
+        KeyValues(tuple((name, f"{pts} points") for name, pts in points.by_type) + (("Total", total_text(points.total, limit, "points")),))
     )
     if army.notes:
         blocks.append(Paragraph(f"Notes: {army.notes}", "note"))
@@ -281,7 +287,7 @@ def cards(army: RRList, cat: RRCat) -> list[Card]:
             Card(
                 group_title(cat, g, gi),
                 "group",
-                f"{gt.name} · {gt.base}" + (f" · {detail}" if detail else ""),
+                f"Group {gi + 1} · {gt.name} · {gt.base}" + (f" · {detail}" if detail else ""),
                 (("MOV", band_text(s.mov)), ("RNG", band_text(s.rng)), ("FURY", stat_text(s.fury)), ("GUILE", stat_text(s.guile)), ("WILL", stat_text(s.will))),
                 tuple(text),
                 f"{gt.cost} pt{'s' if gt.cost > 1 else ''} · catalogue {cat.version}",
@@ -294,3 +300,26 @@ def cards(army: RRList, cat: RRCat) -> list[Card]:
     if army.drive and (d := cat.get("drives", army.drive)) is not None:
         out.append(Card(d.name, "drive", d.question, (), (("Setup", d.setup),), d.source, d.provisional))
     return out
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def summary_lines(army: RRList, cat: RRCat, findings) -> tuple[list[SummaryLine], list[tuple[str, str]], str]:
+    """One line per group for the one-page summary (core.summary)."""
+    flagged = errors_by_index(findings, "groups")
+    army = normalize(army, cat)[0]
+    lines = []
+    for gi, g in enumerate(army.groups):
+        gt = group_type(cat, g)
+        detail = ", ".join(option_names(cat, g))
+        if g.attached_to is not None:
+            detail = (detail + "; " if detail else "") + f"attached to group {g.attached_to + 1}"
+        text = (group_title(cat, g, gi) if gt else f"{g.type} (missing)") + (f": {detail}" if detail else "")
+        cost = f"{group_cost(cat, g)} pt{'s' * (group_cost(cat, g) != 1)}" if gt else "missing"
+        lines.append(SummaryLine(str(gi + 1), text, cost, gi in flagged))
+    extras = [
+        ("Warband traits", ", ".join(_name(cat, "warband_traits", t) for t in army.traits) or "none"),
+        ("Drive", _name(cat, "drives", army.drive)),
+    ]
+    return lines, extras, "Groups"

@@ -26,6 +26,7 @@ from armybuilder.core.findings import Finding
 from armybuilder.core.paths import ancestors
 from armybuilder.core.system import BrowserEntry, EditAction
 
+from .. import prefs
 from ..session import Session
 from ..widgets.panels import (
     Browser,
@@ -50,20 +51,20 @@ class EditorScreen(Screen):
     """Edit one list; every edit goes through ``Session.apply`` (undoable)."""
 
     BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("ctrl+z", "undo", "Undo", priority=True),
-        Binding("ctrl+y", "redo", "Redo", priority=True),
-        Binding("slash", "search", "Search"),
-        Binding("question_mark", "app.help", "Help"),
-        Binding("x", "export", "Export"),
-        Binding("u", "upgrade", "Upgrade", show=False),
-        Binding("d", "toggle_detail", "Detail", show=False),
-        Binding("b", "toggle_browser", "Browser", show=False),
-        Binding("o", "odds", "Odds", show=False),
-        Binding("t", "playtest", "Playtest", show=False),
-        Binding("m", "meta", "Meta", show=False),
-        Binding("f2", "focus_tree", "List", show=False),
-        Binding("f3", "focus_findings", "Findings", show=False),
+        Binding("ctrl+s", "save", "Save", priority=True, tooltip="save (asks a file name for a new list)"),
+        Binding("ctrl+z", "undo", "Undo", priority=True, tooltip="undo the last edit (says which)"),
+        Binding("ctrl+y", "redo", "Redo", priority=True, tooltip="redo what was undone"),
+        Binding("slash", "search", "Search", tooltip="search the catalogue"),
+        Binding("question_mark", "app.help", "Help", tooltip="this help"),
+        Binding("x", "export", "Export", tooltip="export: PDF roster, cards, sheets, text roster"),
+        Binding("u", "upgrade", "Upgrade", show=False, tooltip="upgrade the catalogue version"),
+        Binding("d", "toggle_detail", "Detail", show=False, tooltip="show or hide the detail pane"),
+        Binding("b", "toggle_browser", "Browser", show=False, tooltip="show or hide the catalogue"),
+        Binding("o", "odds", "Odds", show=False, tooltip="odds panel"),
+        Binding("t", "playtest", "Playtest", show=False, tooltip="playtest against a sample"),
+        Binding("m", "meta", "Meta", show=False, tooltip="play this list against a folder of lists (meta)"),
+        Binding("f2", "focus_tree", "List", show=False, tooltip="go to the list tree"),
+        Binding("f3", "focus_findings", "Findings", show=False, tooltip="go to the findings"),
     ]
 
     def __init__(self, session: Session, recovery_delay: float = 3.0) -> None:
@@ -73,6 +74,8 @@ class EditorScreen(Screen):
         self._recovery_timer: Timer | None = None
         self._browser_version: str | None = None
         self.last_findings: list[Finding] = []
+        self._done: list[str] = []  # what each undo step undoes, in the session's order
+        self._undone: list[str] = []
 
     # -- layout ----------------------------------------------------------------
 
@@ -125,7 +128,7 @@ class EditorScreen(Screen):
         self.last_findings = s.findings()
         # lines refer to the file as saved: shown only while the list matches it
         line_of = s.listfile.line_of if (s.path is not None and not s.dirty) else None
-        self.query_one(FindingsList).show(self.last_findings, line_of)
+        self.query_one(FindingsList).show(self.last_findings, line_of, self.place_words)
         self.show_detail_for_tree()
 
     def _default_filters(self, entries: list[BrowserEntry]) -> dict[str, str]:
@@ -136,6 +139,29 @@ class EditorScreen(Screen):
         if key is None or not label:
             return {}
         return {key: label} if any(e.facets.get(key) == label for e in entries) else {}
+
+    def place_words(self, where: str) -> str:
+        """A list path in words: ``units[3].members[0]`` → "Kal-Nur in unit 4, Hammers"."""
+        import re
+
+        tree = self.query_one(ListTree)
+        chain = [(p, tree.node_of(p)) for p in ancestors(where) if p]
+        chain = [(p, n) for p, n in chain if n is not None]
+        if not chain:
+            return ""
+        path, node = chain[0]
+
+        def numbered(p: str, label: str) -> str:
+            m = re.search(r"(\w+)\[(\d+)\]$", p)
+            if not m:
+                return label
+            noun = m.group(1)[:-1] if m.group(1).endswith("s") else m.group(1)
+            return f"{noun.replace('_', ' ')} {int(m.group(2)) + 1}, {label}"
+
+        outer = next(((p, n) for p, n in chain[1:] if re.search(r"\[\d+\]$", p)), None)
+        if outer is not None:
+            return f"{node.label} in {numbered(*outer[:1], outer[1].label)}"
+        return numbered(path, node.label)
 
     def refresh_status(self) -> None:
         s = self.session
@@ -179,6 +205,11 @@ class EditorScreen(Screen):
             text.append("Fingerprint ", style="bold")
             text.append(list_fingerprint(s.army, s.cat) + "\n")
             text.append(f"Catalogue {s.cat.name} {s.army.catalogue}\n", style="dim")
+            from armybuilder.core.organiser import organiser_facts
+
+            for key, value in organiser_facts(s.army) or (("Tournament", "no player or event yet (enter: Tournament details)"),):
+                text.append(f"{key} ", style="bold")
+                text.append(f"{value}\n")
             text.append("\nNotes\n", style="bold")
             text.append((s.army.notes or "(none: press n to write some)") + "\n")
         notes = s.system.notes_at(s.army, path) if path else ""
@@ -243,14 +274,30 @@ class EditorScreen(Screen):
         Any other exception is a bug in a game system: it becomes a ValueError with a
         plain message, so the editor (and the player's unsaved list) survives it.
         """
+        stack = self.session.undo_stack
+        before = stack[-1] if stack else None
+        what = self._describe(path, action_id)
         try:
             select = self.session.apply(path, action_id, args)
         except ValueError:
             raise
         except Exception as exc:  # noqa: BLE001 - never lose the list to a system bug
             raise ValueError(f"this edit failed inside {self.session.system.name} ({type(exc).__name__}: {exc}); please report it") from exc
+        if (stack[-1] if stack else None) is not before:  # a new undo step (not a no-op edit)
+            self._remember_edit(what)
         self.after_edit(select)
         return select
+
+    def _describe(self, path: str, action_id: str) -> str:
+        """"Change the number of troops on Spearman": what an edit was, for undo and redo."""
+        label = next((a.label for a in self.actions_at(path) if a.id == action_id), action_id.replace("-", " "))
+        node = self.query_one(ListTree).node_of(path)
+        return f"{label} on {node.label}" if node is not None and path else label
+
+    def _remember_edit(self, what: str) -> None:
+        self._done.append(what)
+        self._undone.clear()
+        del self._done[: max(0, len(self._done) - len(self.session.undo_stack))]
 
     def run_action(self, path: str, action: EditAction, preset: dict[str, Any] | None = None) -> None:
         """Apply ``action``, asking its parameters in a form when some are not given."""
@@ -307,15 +354,26 @@ class EditorScreen(Screen):
         path = self.query_one(ListTree).current_path()
         # edits that add come first (picking a troop profile on a unit adds a unit, it
         # does not swap the unit's troops); any other edit offering the entry comes next
+        refusal = ""
         for adding in (True, False):
             for place in ancestors(path):
                 for action in self.actions_at(place):
                     if (action.kind == "add") != adding:
                         continue
                     for param in action.params:
-                        if param.kind == "choice" and any(c.value == entry.ref.id for c in param.choices):
-                            self.run_action(place, action, {param.name: entry.ref.id})
-                            return
+                        if param.kind != "choice":
+                            continue
+                        choice = next((c for c in param.choices if c.value == entry.ref.id), None)
+                        if choice is None:
+                            continue
+                        if choice.refused:  # the same reason the validator would give
+                            refusal = refusal or choice.refused
+                            continue
+                        self.run_action(place, action, {param.name: entry.ref.id})
+                        return
+        if refusal:
+            self.notify(f"{entry.name} cannot be added here: {refusal}", severity="warning", markup=False)
+            return
         self.notify(f"{entry.name} cannot be added here; select a place in the list first", severity="warning", markup=False)
 
     def jump_to(self, finding: Finding) -> None:
@@ -328,6 +386,34 @@ class EditorScreen(Screen):
 
     def action_add_here(self) -> None:
         self.open_edits_menu(self.query_one(ListTree).current_path(), lambda a: a.kind == "add", "Add")
+
+    def action_step_count(self, delta: int) -> None:
+        """``+``/``-``: one more or one fewer of the selected unit's troops (or warriors…).
+
+        Uses the system's own "set-count" edit at the cursor or its enclosing place, so a
+        quantity is stepped without opening a form (typing it stays possible with Enter).
+        """
+        path = self.query_one(ListTree).current_path()
+        for place in ancestors(path):
+            for action in self.actions_at(place):
+                ints = [p for p in action.params if p.kind == "int"]
+                if action.id != "set-count" or len(ints) != 1 or ints[0].default is None:
+                    continue
+                param = ints[0]
+                value = int(param.default) + delta
+                low = param.minimum if param.minimum is not None else 0
+                high = param.maximum if param.maximum is not None else 999
+                if not low <= value <= high:
+                    self.notify(f"{param.label}: between {low:g} and {high:g}", severity="warning")
+                    return
+                try:
+                    self.apply(place, action.id, {param.name: value})
+                except ValueError as exc:
+                    self.notify(str(exc), severity="error", markup=False)
+                    return
+                self.query_one(ListTree).goto(path)
+                return
+        self.notify("nothing to count here: select a unit", severity="warning")
 
     def action_remove_here(self) -> None:
         path = self.query_one(ListTree).current_path()
@@ -346,14 +432,21 @@ class EditorScreen(Screen):
         self.open_edits_menu(path, lambda a: a.kind == "notes", "Notes")
 
     def action_undo(self) -> None:
+        known = len(self._done) == len(self.session.undo_stack)
         if self.session.undo():
+            what = self._done.pop() if known and self._done else "the last change"
+            self._undone.append(what)
             self.after_edit(self.session.selected)
+            self.notify(f"undone: {what} (ctrl+y redoes it)", markup=False)
         else:
             self.notify("nothing to undo")
 
     def action_redo(self) -> None:
         if self.session.redo():
+            what = self._undone.pop() if self._undone else "the last undone change"
+            self._done.append(what)
             self.after_edit(self.session.selected)
+            self.notify(f"redone: {what}", markup=False)
         else:
             self.notify("nothing to redo")
 
@@ -389,9 +482,12 @@ class EditorScreen(Screen):
     def action_save(self, then: Callable[[], None] | None = None) -> None:
         s = self.session
         if s.path is None:
-            default = str(Path.cwd() / (s.suggested_name or _slug(s.army.name) + ".yaml"))
+            folder = prefs.lists_dir(self._prefs_root())
+            default = str(folder / (s.suggested_name or _slug(s.army.name) + ".yaml"))
 
             def check(path: Path) -> str | None:
+                if not path.parent.is_dir() and path.parent == folder:
+                    path.parent.mkdir(parents=True, exist_ok=True)  # the documented default folder
                 if not path.parent.is_dir():
                     return f"no folder {path.parent}"
                 if path.exists():
@@ -416,13 +512,15 @@ class EditorScreen(Screen):
             self._recovery_timer.stop()
             self._recovery_timer = None
         self.refresh_status()
+        if path is not None:
+            prefs.put("lists_dir", str(Path(target).parent.resolve()), self._prefs_root())
         self.notify(f"saved {target}", markup=False)
         if then is not None:
             then()
 
     def action_save_as(self) -> None:
         s = self.session
-        default = str(s.path) if s.path else str(Path.cwd() / (_slug(s.army.name) + ".yaml"))
+        default = str(s.path) if s.path else str(prefs.lists_dir(self._prefs_root()) / (_slug(s.army.name) + ".yaml"))
 
         def chosen(path: Path | None) -> None:
             if path is not None:
@@ -444,6 +542,7 @@ class EditorScreen(Screen):
         def chosen(key: str | None) -> None:
             if key == "yes":
                 s.replace(s.army.model_copy(update={"catalogue": impact.to_version}), s.selected)
+                self._remember_edit(f"Upgrade to catalogue {impact.to_version}")
                 self.after_edit(s.selected)
                 self.notify(f"list moved to catalogue {impact.to_version} (ctrl+z to undo)")
 
@@ -452,29 +551,64 @@ class EditorScreen(Screen):
             chosen,
         )
 
+    def _prefs_root(self):
+        return getattr(getattr(self.app, "store", None), "root", None)
+
+    def export_folder(self) -> Path:
+        return prefs.export_dir(Path(getattr(self.app, "export_dir", Path("exports"))), self._prefs_root())
+
+    def export_target(self, kind: str, folder: Path | None = None) -> Path:
+        """The file an export of ``kind`` writes (shown in full before writing)."""
+        s = self.session
+        folder = folder or self.export_folder()
+        stem = s.path.stem if s.path else _slug(s.army.name)
+        name = {
+            "sheets": f"{s.system.id}-sheets.pdf",
+            "text": f"{stem}.txt",
+            "roster-cards": f"{stem}-cards.pdf",
+        }.get(kind, f"{stem}.pdf")
+        return folder / name
+
     def action_export(self) -> None:
         def chosen(key: str | None) -> None:
             if key is not None:
-                self.export(key)
+                self.ask_export_path(key)
 
-        self.app.push_screen(Menu("Export", [(k, label) for k, label in EXPORT_KINDS], "written into the exports folder, in the background"), chosen)
+        folder = self.export_folder()
+        self.app.push_screen(Menu("Export", [(k, label) for k, label in EXPORT_KINDS], f"into {folder} (the next step shows the file and lets you change it)"), chosen)
 
-    def export(self, kind: str) -> None:
+    def ask_export_path(self, kind: str) -> None:
+        """Show the full target path; the player may change it. The folder is remembered."""
+
+        def check(path: Path) -> str | None:
+            if path.is_dir():
+                return f"{path} is a folder: add a file name"
+            return None
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            path = path.resolve()
+            prefs.put("export_dir", str(path.parent), self._prefs_root())
+            self.export(kind, path)
+
+        label = dict(EXPORT_KINDS)[kind]
+        self.app.push_screen(PathPrompt(f"Export {label} to (enter writes; edit the path to choose another folder)", str(self.export_target(kind).resolve()), check), chosen)
+
+    def export(self, kind: str, target: Path | None = None) -> None:
         """Render in a worker thread (ReportLab takes a moment) and notify the path."""
         s = self.session
         army, system, cat = s.army, s.system, s.cat
-        folder = Path(getattr(self.app, "export_dir", Path("exports")))
-        stem = s.path.stem if s.path else _slug(army.name)
+        out = target or self.export_target(kind)
         paper = getattr(self.app, "paper", "A4")
 
         def work() -> Path:
             from armybuilder.core.lists import list_fingerprint
 
-            folder.mkdir(parents=True, exist_ok=True)
+            out.parent.mkdir(parents=True, exist_ok=True)
             if kind == "sheets":
                 from armybuilder.pdf.sheets import write_sheets
 
-                out = folder / f"{system.id}-sheets.pdf"
                 write_sheets(system.sheets(cat), out, paper=paper)
                 return out
             roster = system.roster(army, cat, list_fingerprint(army, cat))
@@ -482,12 +616,10 @@ class EditorScreen(Screen):
                 from armybuilder.core.atomic import atomic_write_text
                 from armybuilder.core.text_roster import render_text
 
-                out = folder / f"{stem}.txt"
                 atomic_write_text(out, render_text(roster))
                 return out
             from armybuilder.pdf.roster import write_roster
 
-            out = folder / (f"{stem}-cards.pdf" if kind == "roster-cards" else f"{stem}.pdf")
             write_roster(roster, system.cards(army, cat) if kind == "roster-cards" else None, out, paper=paper)
             return out
 
@@ -560,7 +692,7 @@ class EditorScreen(Screen):
             ("Export…", self.action_export, "x: PDF roster, cards, sheets, text roster"),
         ]
         for key, label in EXPORT_KINDS:
-            out.append((f"Export: {label}", partial(self.export, key), "in the background"))
+            out.append((f"Export: {label}", partial(self.ask_export_path, key), "shows the file, then writes it"))
         paper = getattr(self.app, "paper", "A4")
         other = "Letter" if paper == "A4" else "A4"
         out.append((f"Export paper: use {other} (now {paper})", partial(self.set_paper, other), "for PDF exports"))
@@ -574,6 +706,7 @@ class EditorScreen(Screen):
             ("Go to the list", self.action_focus_tree, "f2"),
             ("Close the list (back home)", self.action_close_list, ""),
             ("Help: keys", self.app.action_help, "?"),  # type: ignore[attr-defined]
+            ("Change the colour theme", self.app.action_change_theme, "Textual's themes"),
         ]
         path = self.query_one(ListTree).current_path()
         seen = set()
@@ -581,9 +714,9 @@ class EditorScreen(Screen):
             node = self.query_one(ListTree).node_of(place)
             where = node.label if node is not None and place else "list"
             for action in self.actions_at(place):
-                if (action.id, place) in seen:
+                if (action.label, place) in seen:
                     continue
-                seen.add((action.id, place))
+                seen.add((action.label, place))
                 out.append((f"{action.label} ({where})", partial(self.run_action, place, action), f"edit at {place or 'the list'}"))
         for f in self.last_findings:
             if f.where:

@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 from armybuilder.core.errors import InputError
 from armybuilder.core.registry import get_system, system_ids
 from armybuilder.core.system import GameSystem
+from armybuilder.tui import prefs
 
 
 def _load_systems() -> tuple[list[GameSystem], list[str]]:
@@ -175,6 +176,16 @@ class HomeScreen(Screen):
         elif key.startswith("recover:"):
             app.recover(self.recoveries[key.split(":", 1)[1]])  # type: ignore[attr-defined]
 
+    def palette_commands(self):
+        """The home screen's commands for the palette (ctrl+p)."""
+        return [
+            ("New list…", self.action_new, "n"),
+            ("Open a file…", self.action_open, "o"),
+            ("Help: keys", self.app.action_help, "?"),  # type: ignore[attr-defined]
+            ("Change the colour theme", self.app.action_change_theme, "Textual's themes"),
+            ("Quit", self.app.action_quit, "ctrl+q"),
+        ]
+
     def action_new(self) -> None:
         def created(result) -> None:
             if result is not None:
@@ -225,11 +236,14 @@ class NewListScreen(ModalScreen):
                 yield Label("Name")
                 yield Input("New army", id="name", compact=True)
                 yield Label("File")
-                yield Input(str(Path.cwd() / "new-army.yaml"), id="file", compact=True)
+                yield Input(str(prefs.lists_dir(self._prefs_root()) / "new-army.yaml"), id="file", compact=True)
             yield Static("", id="form-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Create", id="ok", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
+
+    def _prefs_root(self):
+        return getattr(getattr(self.app, "store", None), "root", None)
 
     def on_mount(self) -> None:
         self.fill()
@@ -300,6 +314,8 @@ class NewListScreen(ModalScreen):
         if path.exists():
             self.error(f"{path} exists already; choose another file name")
             return
+        if not path.parent.is_dir() and path.parent == prefs.lists_dir(self._prefs_root()):
+            path.parent.mkdir(parents=True, exist_ok=True)  # the documented default folder
         if not path.parent.is_dir():
             self.error(f"no folder {path.parent}")
             return
@@ -316,6 +332,7 @@ class NewListScreen(ModalScreen):
         except (InputError, ValueError) as exc:
             self.error(str(exc))
             return
+        prefs.put("lists_dir", str(path.parent.resolve()), self._prefs_root())
         self.dismiss(session)
 
     def action_cancel(self) -> None:

@@ -17,11 +17,24 @@ from textual.widgets.option_list import Option
 from armybuilder.core.system import EditAction, Param
 
 
-def _choice_prompt(label: str, detail: str) -> Text:
+def _choice_prompt(label: str, detail: str, refused: str = "") -> Text:
+    if refused:
+        text = Text(label, style="dim strike")
+        text.append(f"  not allowed: {refused}", style="dim italic")
+        return text
     text = Text(label)
     if detail:
         text.append(f"  {detail}", style="dim")
     return text
+
+
+def choice_options(p: Param, show_all: bool) -> list[tuple[Text, int]]:
+    """(prompt, index into p.choices) of a choice parameter: the legal ones, or all."""
+    return [
+        (_choice_prompt(c.label, c.detail, c.refused), i)
+        for i, c in enumerate(p.choices)
+        if show_all or not c.refused
+    ]
 
 
 class Menu(ModalScreen[str | None]):
@@ -114,6 +127,14 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
                 for p in self.action.params:
                     yield Label(Text(p.label + (f"  ({p.help})" if p.help else "")))
                     yield self._field(p)
+                hidden = sum(1 for p in self.action.params if p.kind == "choice" for c in p.choices if c.refused)
+                if hidden:
+                    yield Checkbox(
+                        f"show all ({hidden} not allowed here are hidden; shown greyed with the reason)",
+                        False,
+                        id="show-all",
+                        compact=True,
+                    )
             yield Static("", id="form-error", markup=False)
             yield Static(Text("enter applies · ctrl+s applies from a text box · escape cancels", style="dim"), classes="hint")
             with Horizontal(classes="buttons"):
@@ -124,11 +145,14 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
         value = self.preset.get(p.name, p.default)
         wid = f"p-{p.name}"
         if p.kind == "choice":
-            options = [(_choice_prompt(c.label, c.detail), i) for i, c in enumerate(p.choices)]
+            options = choice_options(p, show_all=False)
             index = next((i for i, c in enumerate(p.choices) if c.value == value), None)
+            if index is not None and p.choices[index].refused:
+                options = choice_options(p, show_all=True)  # the current value stays visible
             if index is None and len(options) == 1:
-                index = 0
-            return Select(options, id=wid, prompt=p.label, allow_blank=index is None, value=Select.NULL if index is None else index, compact=True)
+                index = options[0][1]
+            prompt = p.label if options else f"{p.label}: nothing allowed here (tick 'show all' to see why)"
+            return Select(options, id=wid, prompt=prompt, allow_blank=index is None, value=Select.NULL if index is None else index, compact=True)
         if p.kind == "bool":
             return Checkbox(p.label, bool(value), id=wid, compact=True)
         if p.kind == "text" and "note" in p.name:
@@ -169,6 +193,29 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
                     out[p.name] = widget.value
         return out
 
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """A choice made moves on to the next field, so Enter then applies (fewer keys)."""
+        focused = self.focused
+        if focused is not None and event.select in focused.ancestors_with_self and not event.select.is_blank():
+            self.call_after_refresh(self._after_choice, event.select)
+
+    def _after_choice(self, select: Select) -> None:
+        if select.has_focus:  # the overlay has closed and focus is back on the choice
+            self.focus_next()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        if event.checkbox.id != "show-all":
+            return
+        event.stop()
+        for p in self.action.params:
+            if p.kind != "choice":
+                continue
+            select = self.query_one(f"#p-{p.name}", Select)
+            current = None if select.is_blank() else select.value
+            select.set_options(choice_options(p, event.value))
+            if current is not None and (event.value or not p.choices[int(current)].refused):  # type: ignore[arg-type]
+                select.value = current
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.action_submit()
@@ -179,7 +226,23 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
         else:
             self.dismiss(None)
 
+    def refusal(self) -> str | None:
+        """The reason a chosen value is not allowed (the player asked to see all)."""
+        for p in self.action.params:
+            if p.kind != "choice":
+                continue
+            widget = self.query_one(f"#p-{p.name}", Select)
+            if not widget.is_blank():
+                choice = p.choices[int(widget.value)]  # type: ignore[arg-type]
+                if choice.refused and choice.value != self.preset.get(p.name, p.default):
+                    return f"{choice.label} is not allowed here: {choice.refused}"
+        return None
+
     def action_submit(self) -> None:
+        refused = self.refusal()
+        if refused:
+            self.query_one("#form-error", Static).update(Text(refused, style="bold red"))
+            return
         values = self.values()
         if self.check is not None:
             error = self.check(values)
@@ -299,38 +362,50 @@ class FacetFilters(ModalScreen[dict[str, str] | None]):
         self.dismiss(None)
 
 
-HELP = """\
-armybuilder — keys
+HELP_NOTES = {
+    "Catalogue browser (left)": (
+        "type to search; every word must match; rank:elite, role:leader, people:…, category:…\n"
+        "filter on a facet (an unknown filter says so)"
+    ),
+    "Everywhere": "ctrl+p   command palette: every action, searchable\ntab / shift+tab   next / previous area",
+}
 
-Everywhere
-  ctrl+p   command palette: every action, searchable
-  ctrl+s   save (asks a file name for a new list)
-  ctrl+z   undo            ctrl+y  redo
-  /        search the catalogue
-  ?        this help       ctrl+q  quit (asks when unsaved)
-  tab      next area      shift+tab  previous area
 
-List tree (middle)
-  ↑ ↓      move            space  fold / unfold
-  enter    the edits allowed here (a menu)
-  a        add here (unit, member, tactic… the edits that add)
-  delete   remove the selected unit, member or entry
-  r        rename          n      notes
+def help_text(app) -> str:
+    """The key help, written from the bindings themselves so it can never fall behind them."""
+    from ..app import ArmyBuilderApp
+    from ..widgets.panels import EntryList, FindingsList, ListTree, SearchBox
+    from .editor import EditorScreen
 
-Catalogue browser (left)
-  type to search; words must all match; rank:elite, role:leader,
-  people:…, category:… filter on a facet;  f  opens the facet filters
-  enter    add the highlighted entry at the tree's cursor
-
-Findings (bottom)
-  enter    jump to the finding's place in the list
-
-Other
-  d  show/hide the detail pane      b  show/hide the browser
-  u  upgrade the catalogue version  x  export (PDF roster, cards, sheets, text)
-  o  odds panel                     t  playtest
-  Mouse: click to focus and select; scroll wheels work.
-"""
+    sections = (
+        ("Everywhere", (ArmyBuilderApp, EditorScreen)),
+        ("List tree (middle)", (ListTree,)),
+        ("Catalogue browser (left)", (SearchBox, EntryList)),
+        ("Findings (bottom)", (FindingsList,)),
+    )
+    lines = ["armybuilder — keys", ""]
+    for title, classes in sections:
+        lines.append(title)
+        seen: set[str] = set()
+        for cls in classes:
+            for binding in cls.BINDINGS:
+                if not isinstance(binding, Binding) or binding.key in seen or not (binding.tooltip or binding.description):
+                    continue
+                seen.add(binding.key)
+                shown = []
+                for key in binding.key.split(","):
+                    try:
+                        shown.append(app.get_key_display(Binding(key.strip(), binding.action)))
+                    except Exception:  # noqa: BLE001 - fall back to the raw key name
+                        shown.append(key.strip())
+                what = binding.tooltip or binding.description
+                lines.append(f"  {' '.join(shown):<10} {what}")
+        note = HELP_NOTES.get(title)
+        if note:
+            lines.extend("  " + line for line in note.splitlines())
+        lines.append("")
+    lines.append("Mouse: click to focus and select; click again to act; scroll wheels work.")
+    return "\n".join(lines)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -339,7 +414,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog tall"):
             with VerticalScroll():
-                yield Static(Text(HELP), markup=False)
+                yield Static(Text(help_text(self.app)), markup=False)
             yield Button("Close", id="close", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

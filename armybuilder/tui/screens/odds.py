@@ -20,7 +20,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
@@ -54,16 +54,16 @@ def at_least_chart(title: str, pmf: list[float], mean: float | None = None, widt
     return text
 
 
-def render_result(result: OddsResult, heading: str) -> Text:
+def render_result(result: OddsResult, heading: str, width: int = BAR) -> Text:
     """Charts of every distribution of an odds payload (``{"name": {"pmf": [...], "mean": m}}``)."""
-    out = Text()
+    out = Text(no_wrap=True, overflow="ellipsis")
     out.append(heading + "\n", style="bold underline")
     for name, value in result.payload.items():
         if isinstance(value, dict) and isinstance(value.get("pmf"), list):
             label = name.capitalize()
             if value.get("column"):
                 label += f" (column {value['column']}" + (f", {value['result']}" if value.get("result") else "") + ")"
-            out.append_text(at_least_chart(label, value["pmf"], value.get("mean")))
+            out.append_text(at_least_chart(label, value["pmf"], value.get("mean"), width))
             out.append("\n")
     return out
 
@@ -79,11 +79,16 @@ class OddsScreen(Screen[None]):
     OddsScreen { layout: vertical; }
     OddsScreen #odds-top { height: auto; }
     OddsScreen .odds-row { height: auto; }
-    OddsScreen .odds-row Label { width: 16; padding: 1 1 0 0; }
+    OddsScreen .odds-row Label { width: 12; padding: 0 1 0 1; }
     OddsScreen .odds-row Select { width: 1fr; }
-    OddsScreen #odds-form { height: auto; }
-    OddsScreen #odds-form Input { width: 14; }
+    OddsScreen #odds-form { height: auto; layout: grid; grid-size: 4; grid-columns: auto 1fr auto 1fr; grid-gutter: 0 1; margin-top: 1; }
+    OddsScreen.-wide #odds-form { grid-size: 6; grid-columns: auto 1fr auto 1fr auto 1fr; }
+    OddsScreen #odds-form Label { padding: 0 0 0 1; color: $text-muted; }
+    OddsScreen #odds-form Input { width: 1fr; }
+    OddsScreen #odds-compute { margin: 0 1; }
     OddsScreen #odds-results { height: 1fr; }
+    OddsScreen #odds-panels { height: auto; layout: vertical; }
+    OddsScreen.-wide #odds-panels { layout: horizontal; }
     OddsScreen .odds-panel { width: 1fr; height: auto; padding: 0 1; }
     OddsScreen #odds-message { height: auto; color: $warning; }
     """
@@ -106,26 +111,31 @@ class OddsScreen(Screen[None]):
             if self.unit_mode and self.params:
                 with Horizontal(classes="odds-row"):
                     yield Label("My unit")
-                    yield Select(self._my_units(), id="odds-mine", allow_blank=True, prompt="choose a unit")
+                    yield Select(self._my_units(), id="odds-mine", allow_blank=True, prompt="choose a unit", compact=True)
                 with Horizontal(classes="odds-row"):
                     yield Label("Opponent")
-                    yield Select(self._opponent_choices(), id="odds-opponent", allow_blank=False, value=SELF)
+                    yield Select(self._opponent_choices(), id="odds-opponent", allow_blank=False, value=SELF, compact=True)
                 with Horizontal(classes="odds-row"):
                     yield Label("Their unit")
-                    yield Select([], id="odds-theirs", allow_blank=True, prompt="choose a unit")
+                    yield Select([], id="odds-theirs", allow_blank=True, prompt="choose a unit", compact=True)
             if self.params:
-                with Horizontal(id="odds-form"):
+                with Container(id="odds-form"):
                     for p in self.params:
                         default = "" if p.default is None else str(p.default)
-                        yield Input(default, placeholder=p.label, id=f"odds-p-{p.name}", tooltip=p.help or p.label)
-                    yield Button("Compute", id="odds-compute", variant="primary")
+                        yield Label(Text(p.label), id=f"odds-l-{p.name}")  # stays when the box is filled
+                        yield Input(default, placeholder="a number", id=f"odds-p-{p.name}", tooltip=p.help or p.label, compact=True)
+                yield Button("Compute (ctrl+r)", id="odds-compute", variant="primary", compact=True)
         with VerticalScroll(id="odds-results"):
-            with Horizontal():
+            with Horizontal(id="odds-panels"):
                 yield Static("", id="odds-forward", classes="odds-panel")
                 yield Static("", id="odds-backward", classes="odds-panel")
         yield Footer()
 
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width >= 100, "-wide")
+
     def on_mount(self) -> None:
+        self.set_class(self.size.width >= 100, "-wide")
         if not self.params:
             self._message(f"{self.system.name} has no odds calculator yet.")
             return
@@ -233,7 +243,7 @@ class OddsScreen(Screen[None]):
             self._message(str(exc))
             return
         self._message("")
-        self.query_one("#odds-forward", Static).update(render_result(result, "Attack"))
+        self.query_one("#odds-forward", Static).update(render_result(result, "Attack", self._bar()))
         self.query_one("#odds-backward", Static).update("")
 
     def compute_units(self) -> None:
@@ -253,5 +263,10 @@ class OddsScreen(Screen[None]):
             return
         self._message("")
         self._fill_form(forward)
-        self.query_one("#odds-forward", Static).update(render_result(out, "My unit attacks"))
-        self.query_one("#odds-backward", Static).update(render_result(back, "Their unit attacks"))
+        self.query_one("#odds-forward", Static).update(render_result(out, "My unit attacks", self._bar()))
+        self.query_one("#odds-backward", Static).update(render_result(back, "Their unit attacks", self._bar()))
+
+    def _bar(self) -> int:
+        """Bar width so that "≥k  bars 100.0%" fits one results panel without wrapping."""
+        panel = self.size.width // 2 - 4 if self.size.width >= 100 else self.size.width - 4
+        return max(8, min(BAR, panel - 12))

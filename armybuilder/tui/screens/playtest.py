@@ -11,6 +11,7 @@ per-unit statistics.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 
@@ -31,31 +32,69 @@ from armybuilder.core.playtest import (
     sample_names,
 )
 from armybuilder.core.system import ArmyListBase, GameSystem
+from armybuilder.tui import prefs
 
 SELF = "\x00self"
 MAX_GAMES = 1_000_000
 
 
-def summary_text(summary: PlaytestSummary, unit: str = "points") -> Text:
-    """W/D/L, win rate with its interval, mean rounds, per-unit lines."""
+def start_process_support() -> None:
+    """Start multiprocessing's resource tracker with a real stderr, before a process pool.
+
+    Inside a running Textual app ``sys.stderr`` is Textual's print capture, whose
+    ``fileno()`` is -1; the tracker, started lazily by the first process pool, passes
+    that number to the child and the pool dies with "bad value(s) in fds_to_keep".
+    Starting it here, from the event loop's thread, with stderr pointed at /dev/null
+    (its rare warnings must not scribble over the screen) avoids that; once running,
+    the tracker is reused by every later pool.
+    """
+    from multiprocessing import resource_tracker
+
+    with open(os.devnull, "w", encoding="utf-8") as quiet, contextlib.redirect_stderr(quiet):
+        resource_tracker.ensure_running()
+
+
+def _cut(name: str, width: int) -> str:
+    """``name`` in ``width`` cells, cut with an ellipsis rather than silently."""
+    return name if len(name) <= width else name[: max(1, width - 1)] + "…"
+
+
+def summary_text(
+    summary: PlaytestSummary,
+    unit: str = "points",
+    width: int = 80,
+    sides: tuple[str, str] = ("your list", "the opponent"),
+) -> Text:
+    """W/D/L, win rate with its interval, mean rounds, then one table per side.
+
+    ``sides`` names both lists with their points ("Lions, 996 A.P."); the tables fit
+    ``width`` cells: the name column takes what the two numbers leave.
+    """
     low, high = summary.interval
-    text = Text()
+    text = Text(no_wrap=True, overflow="ellipsis")
     head = "Cancelled after " if summary.cancelled else ""
     text.append(f"{head}{summary.games} games (seed {summary.seed})\n", style="bold")
+    text.append(_cut(f"{sides[0]}  vs  {sides[1]}", width) + "\n")
     text.append(f"wins {summary.wins}   draws {summary.draws}   losses {summary.losses}\n")
-    text.append(f"win rate {summary.win_rate:.1%}  (95 % Wilson interval {low:.1%} – {high:.1%}; a draw counts half)\n")
-    text.append(f"mean rounds {summary.mean_rounds:.2f}\n\n")
-    text.append("unit                                   survival   eliminated/game\n", style="bold")
-    for u in summary.units:
-        side = "you" if u.side == 0 else "opp"
-        text.append(f"[{side}] {u.name[:32]:<32} {u.survival_rate:8.1%} {u.mean_eliminated:12.1f}\n")
+    text.append(_cut(f"win rate {summary.win_rate:.1%}  (95 % interval {low:.1%}–{high:.1%}, Wilson; a draw counts half)", width) + "\n")
+    text.append(f"mean rounds {summary.mean_rounds:.2f}\n")
+    name_width = max(12, min(48, width - 26))
+    for side, title in ((0, f"Your units ({sides[0]})"), (1, f"Opponent's units ({sides[1]})")):
+        units = [u for u in summary.units if u.side == side]
+        if not units:
+            continue
+        text.append(f"\n{_cut(title, width - 2)}\n", style="bold")
+        text.append(f"{'unit':<{name_width}} {'survives':>8} {'foes/game':>14}\n", style="dim")
+        for u in units:
+            text.append(f"{_cut(u.name, name_width):<{name_width}} {u.survival_rate:8.0%} {u.mean_eliminated:14.1f}\n")
+    text.append("\n" + _cut(f"foes/game: enemy {unit} the unit eliminated or routed per game, on average", width) + "\n", style="dim")
     return text
 
 
 def histogram_text(values: list[float], unit: str = "points", width: int = 30, bins: int = 10) -> Text:
     """Bars of the score margin (my score minus the opponent's) per game."""
-    text = Text()
-    text.append(f"Score margin per game ({unit}: mine − theirs)\n", style="bold")
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"Score margin per game ({unit}, yours − theirs)\n", style="bold")
     rows = histogram(values, bins)
     if not rows:
         return text
@@ -63,7 +102,7 @@ def histogram_text(values: list[float], unit: str = "points", width: int = 30, b
     for low, high, count in rows:
         filled = round(count / top * width)
         style = "green" if low >= 0 else "red" if high <= 0 else "yellow"
-        text.append(f"{low:8.0f} … {high:8.0f} ", style="dim")
+        text.append(f"{low:6.0f}…{high:<6.0f} ", style="dim")
         text.append("█" * filled, style=style)
         text.append(f" {count}\n")
     return text
@@ -81,12 +120,14 @@ class PlaytestScreen(Screen[None]):
     PlaytestScreen { layout: vertical; }
     PlaytestScreen #pt-top { height: auto; }
     PlaytestScreen .pt-row { height: auto; }
-    PlaytestScreen .pt-row Label { width: 12; padding: 1 1 0 0; }
-    PlaytestScreen .pt-row Input { width: 16; }
+    PlaytestScreen .pt-row { margin-bottom: 1; }
+    PlaytestScreen .pt-row Label { width: auto; padding: 0 1 0 1; }
+    PlaytestScreen .pt-row Button { margin-left: 1; }
+    PlaytestScreen .pt-row Input { width: 12; }
     PlaytestScreen .pt-row Select { width: 1fr; }
-    PlaytestScreen #pt-progress { height: auto; margin: 1 0; }
+    PlaytestScreen #pt-progress { height: auto; margin: 0 1; }
     PlaytestScreen #pt-results { height: 1fr; }
-    PlaytestScreen .pt-panel { width: 1fr; height: auto; padding: 0 1; }
+    PlaytestScreen .pt-panel { width: 1fr; height: auto; padding: 0 1; text-wrap: nowrap; }
     PlaytestScreen #pt-message { height: auto; }
     """
 
@@ -96,6 +137,7 @@ class PlaytestScreen(Screen[None]):
         self.army = army
         self.cat = catalogue
         self.summary: PlaytestSummary | None = None
+        self.opponent: ArmyListBase | None = None
         self._cancel = threading.Event()
         self.running = False
 
@@ -104,23 +146,23 @@ class PlaytestScreen(Screen[None]):
             yield Static(Text(f"Playtest — {self.system.name}: {self.army.name}", style="bold"))
             with Horizontal(classes="pt-row"):
                 yield Label("Opponent")
-                yield Select(self._opponent_choices(), id="pt-opponent", allow_blank=False, value=self._default_opponent())
+                yield Select(self._opponent_choices(), id="pt-opponent", allow_blank=False, value=self._default_opponent(), compact=True)
             with Horizontal(classes="pt-row"):
                 yield Label("Games")
-                yield Input("1000", id="pt-games", type="integer")
+                saved = self._remembered()
+                yield Input(str(saved.get("games", 1000)), id="pt-games", type="integer", compact=True)
                 yield Label("Seed")
-                yield Input("1", id="pt-seed", type="integer")
+                yield Input(str(saved.get("seed", 1)), id="pt-seed", type="integer", compact=True)
                 yield Label("Workers")
-                yield Input(str(min(2, os.cpu_count() or 1)), id="pt-workers", type="integer")
+                yield Input(str(saved.get("workers", min(2, os.cpu_count() or 1))), id="pt-workers", type="integer", compact=True)
             with Horizontal(classes="pt-row"):
-                yield Button("Run", id="pt-run", variant="primary")
-                yield Button("Cancel", id="pt-cancel", disabled=True)
+                yield Button("Run (ctrl+r)", id="pt-run", variant="primary", compact=True)
+                yield Button("Cancel", id="pt-cancel", disabled=True, compact=True)
             yield ProgressBar(id="pt-progress", show_eta=True)
             yield Static("", id="pt-message")
         with VerticalScroll(id="pt-results"):
-            with Horizontal():
-                yield Static("", id="pt-summary", classes="pt-panel")
-                yield Static("", id="pt-histogram", classes="pt-panel")
+            yield Static("", id="pt-summary", classes="pt-panel")
+            yield Static("", id="pt-histogram", classes="pt-panel")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -141,6 +183,23 @@ class PlaytestScreen(Screen[None]):
     def _default_opponent(self) -> str:
         choices = self._opponent_choices()
         return choices[0][1]
+
+    def _prefs_root(self):
+        store = getattr(self.app, "store", None)
+        return getattr(store, "root", None)
+
+    def _remembered(self) -> dict[str, int]:
+        """Games, seed and workers as last run (so Workers=1 stays 1 on the next visit)."""
+        raw = prefs.get("playtest", {}, self._prefs_root())
+        out: dict[str, int] = {}
+        if isinstance(raw, dict):
+            for key in ("games", "seed", "workers"):
+                if isinstance(raw.get(key), int) and raw[key] >= 0:
+                    out[key] = raw[key]
+        return out
+
+    def _remember(self, **values: int) -> None:
+        prefs.put("playtest", values, self._prefs_root())
 
     def _message(self, text: str, error: bool = False) -> None:
         self.query_one("#pt-message", Static).update(Text(text, style="red" if error else ""))
@@ -178,6 +237,14 @@ class PlaytestScreen(Screen[None]):
         except Exception as exc:  # noqa: BLE001 - a broken sample file
             self._message(f"cannot load the opponent: {exc}", error=True)
             return
+        if workers > 1:
+            try:
+                start_process_support()
+            except OSError as exc:
+                self._message(f"cannot start worker processes ({exc}); set Workers to 1", error=True)
+                return
+        self._remember(games=games, seed=seed, workers=workers)
+        self.opponent = opponent
         self._cancel.clear()
         self.running = True
         self.query_one("#pt-run", Button).disabled = True
@@ -216,8 +283,21 @@ class PlaytestScreen(Screen[None]):
         self.summary = summary
         unit = self.system.format_of(self.army, self.cat).unit if self.system.format_of(self.army, self.cat) else "points"
         self._message("cancelled" if summary.cancelled else "done")
-        self.query_one("#pt-summary", Static).update(summary_text(summary, unit))
-        self.query_one("#pt-histogram", Static).update(histogram_text(summary.margins, unit))
+        width = max(40, self.size.width - 4)
+        self.query_one("#pt-summary", Static).update(summary_text(summary, unit, width, self._sides()))
+        bars = max(10, min(40, width - 24))
+        self.query_one("#pt-histogram", Static).update(histogram_text(summary.margins, unit, bars))
+
+    def _sides(self) -> tuple[str, str]:
+        """Both lists by name and points ("Lions, 996/1000 A.P.")."""
+        out = []
+        for army in (self.army, self.opponent or self.army):
+            try:
+                points = self.system.points(army, self.system.catalogue_for(army))
+                out.append(f"{army.name}, {points.total:g}/{points.limit} {points.unit}")
+            except Exception:  # noqa: BLE001 - a name is enough when points cannot be read
+                out.append(army.name)
+        return out[0], out[1]
 
     def action_close(self) -> None:
         self._cancel.set()

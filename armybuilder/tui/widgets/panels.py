@@ -47,6 +47,11 @@ def parse_query(query: str) -> tuple[list[str], dict[str, str]]:
     return words, facets
 
 
+def facet_parts(value: str) -> list[str]:
+    """A facet value as single values ("commander, leader" is two roles)."""
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
 def filter_entries(
     entries: Sequence[BrowserEntry], query: str, chosen: dict[str, str]
 ) -> list[BrowserEntry]:
@@ -58,11 +63,36 @@ def filter_entries(
         if any(w not in hay for w in words):
             continue
         # an entry without a value for a facet (a tactic has no people) is never hidden by it
-        if any(e.facets.get(k) and e.facets[k] != v for k, v in chosen.items()):
+        if any(e.facets.get(k) and v not in facet_parts(e.facets[k]) for k, v in chosen.items()):
             continue
         if any(v not in e.facets.get(k, "").lower() for k, v in typed.items()):
             continue
         out.append(e)
+    if words:  # entries whose name holds the words first ("veteran" finds Veteran of…,
+        # not every profile of rank Veteran), catalogue order otherwise
+        out.sort(key=lambda e: not all(w in e.name.lower() for w in words))
+    return out
+
+
+def filter_problems(entries: Sequence[BrowserEntry], query: str) -> list[str]:
+    """Why a typed ``facet:value`` filter can match nothing, in words (empty when fine).
+
+    ``cost:<20`` or ``people:acheron`` used to give 0 results silently; the player is
+    told which filters exist and which values a facet has.
+    """
+    _, typed = parse_query(query)
+    known: dict[str, set[str]] = {}
+    for e in entries:
+        for k, v in e.facets.items():
+            if v:
+                known.setdefault(k, set()).update(p.lower() for p in facet_parts(v))
+    out = []
+    for key, value in typed.items():
+        if key not in known:
+            out.append(f"no filter '{key}:' (filters: {', '.join(f'{k}:' for k in sorted(known))})")
+        elif not any(value in v for v in known[key]):
+            sample = ", ".join(sorted(known[key])[:6])
+            out.append(f"no {key} matches '{value}' (e.g. {sample})")
     return out
 
 
@@ -77,12 +107,34 @@ def entry_prompt(e: BrowserEntry) -> Text:
     return text
 
 
+class SearchBox(Input):
+    """The catalogue search: arrows move the results, Enter adds the highlighted entry,
+    and ``/`` (the key that opens the search) starts a new search instead of typing."""
+
+    BINDINGS = [
+        Binding("down", "move(1)", "Next", show=False, tooltip="move the results (also up, pageup, pagedown)"),
+        Binding("up", "move(-1)", "Previous", show=False, tooltip="move the results up"),
+        Binding("pagedown", "move(10)", show=False),
+        Binding("pageup", "move(-10)", show=False),
+        Binding("slash", "restart", "New search", show=False, priority=True, tooltip="in the box: start a new search"),
+    ]
+
+    def action_move(self, step: int) -> None:
+        entries = self.screen.query_one("#entries", OptionList)
+        if entries.option_count:
+            current = entries.highlighted if entries.highlighted is not None else -1
+            entries.highlighted = max(0, min(entries.option_count - 1, current + step))
+
+    def action_restart(self) -> None:
+        self.value = ""
+
+
 class EntryList(OptionList):
     """Catalogue entries; Enter adds the highlighted entry where the list cursor is."""
 
     BINDINGS = [
-        Binding("enter", "select", "Add to list", show=True),
-        Binding("f", "screen.filters", "Filters", show=True),
+        Binding("enter", "select", "Add to list", show=True, tooltip="add the highlighted entry at the list's cursor (also from the search box)"),
+        Binding("f", "screen.filters", "Filters", show=True, tooltip="facet filters (people, category, rank, role)"),
     ]
 
     async def _on_click(self, event) -> None:
@@ -113,7 +165,7 @@ class Browser(Vertical):
         self.chosen: dict[str, str] = {}
 
     def compose(self):
-        yield Input(placeholder="/ search… (rank:elite)", id="search", compact=True)
+        yield SearchBox(placeholder="/ search… (rank:elite) · enter adds", id="search", compact=True)
         yield Static("", id="filters", markup=False)
         yield EntryList(id="entries")
 
@@ -125,8 +177,7 @@ class Browser(Vertical):
         values: dict[str, set[str]] = {}
         for e in self.entries:
             for k, v in e.facets.items():
-                if v:
-                    values.setdefault(k, set()).add(v)
+                values.setdefault(k, set()).update(facet_parts(v or ""))
         return {k: sorted(v) for k, v in values.items()}
 
     def set_filters(self, chosen: dict[str, str]) -> None:
@@ -141,9 +192,13 @@ class Browser(Vertical):
         options.add_options([Option(entry_prompt(e), id=str(i)) for i, e in enumerate(self.shown)])
         if self.shown:
             options.highlighted = 0
+        problems = filter_problems(self.entries, query)
+        if problems:
+            self.query_one("#filters", Static).update(Text("; ".join(problems), style="bold yellow"))
+            return
         label = f"{len(self.shown)} of {len(self.entries)}"
         if self.chosen:
-            label += " · " + ", ".join(f"{k}={v}" for k, v in self.chosen.items()) + " (f: change)"
+            label += " · " + ", ".join(f"{k}: {v}" for k, v in self.chosen.items()) + " (f: change)"
         else:
             label += " · f: filters"
         self.query_one("#filters", Static).update(Text(label, style="dim"))
@@ -162,7 +217,9 @@ class Browser(Vertical):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "search":
             event.stop()
-            self.query_one("#entries", EntryList).focus()
+            entry = self.current()  # one Enter adds the highlighted entry; the box keeps focus
+            if entry is not None:
+                self.post_message(self.EntryChosen(entry))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "entries":
@@ -193,11 +250,13 @@ class ListTree(Tree[str]):
     """The list as a tree of ``OutlineNode``; node data is the list path."""
 
     BINDINGS = [
-        Binding("enter", "select_cursor", "Edits here", show=True),
-        Binding("a", "screen.add_here", "Add", show=True),
-        Binding("delete", "screen.remove_here", "Remove", show=True),
+        Binding("enter", "select_cursor", "Edits here", show=True, tooltip="the edits allowed here (a menu)"),
+        Binding("a", "screen.add_here", "Add", show=True, tooltip="add here (unit, member, tactic…)"),
+        Binding("delete", "screen.remove_here", "Remove", show=True, tooltip="remove the selected unit, member or entry"),
         Binding("r", "screen.rename_here", "Rename", show=True),
         Binding("n", "screen.notes_here", "Notes", show=True),
+        Binding("plus,equals_sign", "screen.step_count(1)", "+1", show=True, tooltip="one more trooper (Enter, then the count, to type it)"),
+        Binding("minus", "screen.step_count(-1)", "−1", show=True, tooltip="one trooper fewer"),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -382,19 +441,26 @@ class StatusBar(Static):
         self.update(text)
 
 
-def finding_prompt(f: Finding, line: int | None = None) -> Text:
+def plural(n: int, noun: str) -> str:
+    """``1 error``, ``2 errors``: counts shown to the player agree with their noun."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def finding_prompt(f: Finding, line: int | None = None, place: str = "") -> Text:
+    """The finding, then where it is in words ("Kal-Nur in unit 4, Hammers") and its YAML line."""
     text = Text(no_wrap=False)
     text.append(SEVERITY_MARK[f.severity] + " ", style=SEVERITY_STYLE[f.severity])
     text.append(f.message)
-    if f.where:
-        text.append(f"  @ {f.where}" + (f" (line {line})" if line else ""), style="dim")
+    if f.where or line:
+        where = place or f.where
+        text.append(f"  — {where}" + (f", line {line}" if line else ""), style="dim")
     return text
 
 
 class FindingsList(OptionList):
     """Findings of the current list; Enter jumps to the finding's place in the tree."""
 
-    BINDINGS = [Binding("enter", "select", "Go to place", show=True)]
+    BINDINGS = [Binding("enter", "select", "Go to place", show=True, tooltip="jump to the place in the list where the fix happens")]
 
     class Jump(Message):
         def __init__(self, finding: Finding) -> None:
@@ -406,8 +472,9 @@ class FindingsList(OptionList):
         self.findings: list[Finding] = []
         self._with_lines = False
 
-    def show(self, findings: list[Finding], line_of=None) -> None:
-        """Show ``findings``; ``line_of(where)`` gives the line in the file, when known."""
+    def show(self, findings: list[Finding], line_of=None, place_of=None) -> None:
+        """Show ``findings``; ``line_of(where)`` gives the line in the file, when known,
+        ``place_of(where)`` the place in words."""
         with_lines = line_of is not None
         if findings == self.findings and self.option_count and with_lines == self._with_lines:
             return
@@ -425,13 +492,21 @@ class FindingsList(OptionList):
                 except Exception:  # noqa: BLE001 - a position is a hint, never a failure
                     return None
 
-            self.add_options([Option(finding_prompt(f, line(f)), id=str(i)) for i, f in enumerate(findings)])
+            def place(f: Finding) -> str:
+                if place_of is None or not f.where:
+                    return ""
+                try:
+                    return place_of(f.where)
+                except Exception:  # noqa: BLE001 - words are a courtesy, the path still shows
+                    return ""
+
+            self.add_options([Option(finding_prompt(f, line(f), place(f)), id=str(i)) for i, f in enumerate(findings)])
             self.highlighted = min(old or 0, len(findings) - 1)
         else:
             self.add_option(Option(Text("✔ no findings: the list is legal", style="green"), disabled=True))
         errors = sum(1 for f in findings if f.severity is Severity.ERROR)
         warnings = sum(1 for f in findings if f.severity is Severity.WARNING)
-        self.border_title = f"Findings: {errors} errors, {warnings} warnings" if findings else "Findings"
+        self.border_title = f"Findings: {plural(errors, 'error')}, {plural(warnings, 'warning')}" if findings else "Findings"
 
     def _on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -138,3 +138,13 @@ def opposed(rng: np.random.Generator, x: int, y: int, rules: OpposedRules = ME_D
     natural = roll(rng, rules)
     tn = rules.tn(x, y)
     return natural >= tn, max(0, natural - tn), natural
+
+
+# expected Damage of one attack, memoised: the AI weighs thousands of attacks per game
+DAMAGE_MEMOS: dict[OpposedRules, dict[tuple[int, int, str], float]] = {}
+
+
+@lru_cache(maxsize=4096)
+def expected_damage(rules: OpposedRules, hit_tn: int, dmg_tn: int, step_kind: str) -> float:
+    p_hit = success_probability(rules, hit_tn)
+    return p_hit * damage_distribution(rules, dmg_tn, step_kind == "savage", step_kind == "lethal").mean()

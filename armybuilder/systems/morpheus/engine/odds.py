@@ -134,8 +134,7 @@ def unit_odds_params(army, index: int, other, other_index: int, cat: Catalogue) 
     it has none); the target's RS includes its armour.
     """
     from ..army import warrior_type
-    from .battle import expected_damage
-    from .dice import rules_from
+    from .dice import expected_damage, rules_from
 
     me, them = army.warriors[index], other.warriors[other_index]
     t_me, t_them = warrior_type(cat, me.type), warrior_type(cat, them.type)

@@ -105,3 +105,12 @@ def outcome_of(rolls: list[int], stat: int | None) -> int:
         return FAIL
     hits = sum(1 for r in rolls if r >= stat)
     return CRITICAL if hits >= 2 else (SUCCESS if hits == 1 else FAIL)
+
+
+@lru_cache(maxsize=4096)
+def break_odds(fury: int | None, will: int | None, will_bonus: int, bonus: int, penalty: int, table: tuple[int, int, int]) -> tuple[float, float]:
+    """(P(target breaks), P(target stands)) of one attack with these dice (cached: a few dozen cases)."""
+    _, s, c = check_probabilities(fury, dice_count(bonus, penalty, table))
+    w1 = check_probabilities(will, dice_count(will_bonus, 0, table))
+    w2 = check_probabilities(will, dice_count(will_bonus, 1, table))
+    return s * w1[0] + c * w2[0], s * (1 - w1[0]) + c * (1 - w2[0])

@@ -1,0 +1,139 @@
+"""Tournament fields of a list (player, team, event, date, round) and the facts a print adds.
+
+An organiser needs to know whose list a roster is, for which event and round, and
+which program and catalogue produced it.  The fields are optional and validated
+(one line of text, a real date, a round from 1 to 99).  They describe the occasion,
+not the army: the fingerprint leaves them out (``ORGANISER_FIELDS``), so a list keeps
+its fingerprint from one round to the next.
+
+Every system's roster calls :func:`roster_facts` for the header lines, so the PDF
+roster, the text roster and the one-page summary show the same facts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import AfterValidator, Field
+
+if TYPE_CHECKING:
+    from .catalog import Catalogue
+
+#: list fields that say where and by whom a list is played; not part of the fingerprint
+ORGANISER_FIELDS = ("player", "team", "event", "date", "round")
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _one_line(value: str) -> str:
+    """A name printed in a header: one line, no control characters, no outer spaces."""
+    if _CONTROL.search(value):
+        raise ValueError("must be one line of text without control characters")
+    return value.strip()
+
+
+#: the type of player, team and event
+OneLine = Annotated[str, Field(max_length=120), AfterValidator(_one_line)]
+
+#: the type of ``round``: 1 to 99
+Round = Annotated[int, Field(ge=1, le=99)]
+
+
+def program_version() -> str:
+    from armybuilder import __version__
+
+    return f"armybuilder {__version__}"
+
+
+def catalogue_fact(cat: Catalogue) -> str:
+    """``1.0.0 (hash …)``, and ``— an older version: the latest is 1.1.0`` when it is not the latest.
+
+    The registry lookup is lazy: core modules must not import the systems at start-up.
+    """
+    text = f"{cat.version} (hash {cat.hash})"
+    latest = latest_version(cat)
+    if latest and latest != cat.version:
+        text += f" — pinned to an older version; the latest is {latest}"
+    return text
+
+
+def latest_version(cat: Catalogue) -> str:
+    try:
+        from .registry import get_system
+
+        return get_system(cat.system).source.latest
+    except Exception:  # noqa: BLE001 - a test catalogue outside the registry has no "latest"
+        return ""
+
+
+def organiser_facts(army: Any) -> tuple[tuple[str, str], ...]:
+    """(label, value) for each organiser field the list fills in, in a fixed order."""
+    out: list[tuple[str, str]] = []
+    for key in ORGANISER_FIELDS:
+        value = getattr(army, key, None)
+        if value in (None, ""):
+            continue
+        out.append((key.capitalize(), value.isoformat() if isinstance(value, dt.date) else str(value)))
+    return tuple(out)
+
+
+def roster_facts(army: Any, cat: Catalogue) -> tuple[tuple[str, str], ...]:
+    """The header lines every roster ends with: organiser fields, catalogue, program."""
+    return (*organiser_facts(army), ("Catalogue", catalogue_fact(cat)), ("Program", program_version()))
+
+
+# --------------------------------------------------------------------------- marks on a roster
+
+_INDEX = re.compile(r"^([a-z_]+)\[(\d+)\]")
+
+
+def errors_by_index(findings: Any, collection: str) -> dict[int, list[str]]:
+    """Error messages per entry of ``collection`` (``units``, ``groups``, ``warriors``).
+
+    A finding's ``where`` (``units[2].members[0]``) says which unit breaks a rule, so
+    the roster can mark the unit where it stands, not only in the box on page 1.
+    """
+    out: dict[int, list[str]] = {}
+    for f in findings:
+        if str(getattr(f, "severity", "")) != "error":
+            continue
+        match = _INDEX.match(getattr(f, "where", "") or "")
+        if match and match[1] == collection:
+            out.setdefault(int(match[2]), []).append(f.message)
+    return out
+
+
+def total_text(total: float, limit: float, unit: str, *, missing: int = 0) -> str:
+    """``980 / 1000 A.P.``, marked when over the limit or when missing entries were not costed."""
+    text = f"{total:g} / {limit:g} {unit}".rstrip()
+    if limit and total > limit:
+        text += f" — OVER THE LIMIT by {total - limit:g}"
+    if missing:
+        text += f" — {missing} missing profile{'s' * (missing != 1)} not costed: the true total is unknown"
+    return text
+
+
+def apply_organiser(army: Any, args: dict[str, Any]) -> None:
+    """Set the organiser fields from an edit form's texts, with the list file's own checks.
+
+    Raises ``ValueError`` with a plain message (the editor shows it) on a bad value.
+    """
+    values: dict[str, Any] = {}
+    for key in ("player", "team", "event"):
+        text = str(args.get(key) or "")
+        if len(text) > 120:
+            raise ValueError(f"{key}: at most 120 characters")
+        values[key] = _one_line(text) if text else ""
+    date = str(args.get("date") or "").strip()
+    try:
+        values["date"] = dt.date.fromisoformat(date) if date else None
+    except ValueError:
+        raise ValueError(f"date: '{date}' is not a date written YYYY-MM-DD") from None
+    round_text = str(args.get("round") or "").strip()
+    if round_text and not (round_text.isdigit() and 1 <= int(round_text) <= 99):
+        raise ValueError(f"round: '{round_text}' is not a number from 1 to 99")
+    values["round"] = int(round_text) if round_text else None
+    for key, value in values.items():
+        setattr(army, key, value)

@@ -1,0 +1,293 @@
+"""An activation: its start and end effects and the AI's policy for spending the model's AP
+(fight, shoot, charge, heal, taunt, spot, disengage) and which model activates next."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .fighters import BASE_RADIUS, FISTS, Fighter, Weapon
+from .geometry import dist, gap
+
+if TYPE_CHECKING:
+    from .battle import Battle
+
+
+class Activation:
+    """Activations of :class:`battle.Battle` (the AI's policy)."""
+
+    __slots__ = ()
+
+    def start_activation(self: Battle, f: Fighter) -> None:
+        f.activated = True
+        f.weapon_master_used = False
+        f.ap_left = 0 if f.incapacitated else f.ap - (1 if f.berserk_penalty else 0) - (1 if f.shocked else 0)
+        f.berserk_penalty = False
+        if f.ice is not None and not f.removed:
+            ok, stages = self.roll(f.ice, f.stat("rs"))[:2]
+            if ok:
+                f.ap_left = max(0, f.ap_left - max(1, stages))
+                if self.logging:
+                    self.say(f"  {f.name} is frozen: -{max(1, stages)} AP")
+            else:
+                f.ice = None
+                f.ice_sp = True
+        if f.delusional and not self.test(f, f.stat("mn"), 2, "mn")[0]:
+            if self.logging:
+                self.say(f"  {f.name} is delusional and attacks the nearest model")
+            others = [o for o in self.sides[0] + self.sides[1] if not o.removed and o is not f]
+            if others:
+                t = min(others, key=lambda o: dist(f, o))
+                self.close_and_fight(f, t, allow_charge=False)
+            f.ap_left = 0
+        for e in self.enemies(f):  # Terrifying: test when within its melee range
+            if "terrifying" not in e.abilities and "terrifying" not in e.temp:
+                continue
+            x = e.value("terrifying")
+            if x is not None and not f.terrified and not f.has("steel-your-mind") and gap(f, e) <= e.reach():
+                if not self.test(f, f.stat("mn"), x, "mn")[0]:
+                    f.terrified = True
+                    if self.logging:
+                        self.say(f"  {f.name} is terrified by {e.name}")
+
+    def end_activation(self: Battle, f: Fighter) -> None:
+        if f.fire is not None and not f.removed:
+            if not self.roll(self.status_rs(f, False), f.fire)[0]:
+                self.wound(f, 1, None, "fire")
+        f.ap_left = 0
+
+    def best_target(self: Battle, f: Fighter, candidates: list[Fighter]) -> Fighter:
+        if f.taunt_forced and f.taunted_by in candidates:
+            return f.taunted_by
+        if f.has("berserker"):
+            return min(candidates, key=lambda e: dist(f, e))
+        return max(candidates, key=lambda e: (max(self.attack_value(f, e, w) for w in f.melee_weapons()) / max(1, e.hp), e.cost, -e.index))
+
+    def close_and_fight(self: Battle, f: Fighter, t: Fighter, allow_charge: bool = True) -> bool:
+        """Move into melee with t (Charge when the rules allow it), then attack; False if blocked."""
+        w = self.choose_melee(f, t, charge=True) or FISTS
+        if self.in_reach(f, t, w):
+            if f.ap_left < 1:
+                return False
+            self.spend_attack(f, t)
+            return True
+        spot = self.approach_spot(f, t, w.reach)
+        if spot is None:
+            return False
+        need = math.hypot(spot[0] - f.x, spot[1] - f.y) + self.terrain_penalty(f, spot[0], spot[1])
+        cost = 1 if f.has("bullrush") else 2
+        can_charge = (
+            allow_charge and not f.prone and f.ap_left >= cost and need <= f.speed() + 3
+            and need >= math.ceil(f.sp / 2) and (self.los(f, t) or f.has("aware"))
+            and not self.engaged_with(f)
+        )  # fmt: skip
+        if can_charge:
+            if self.logging:
+                self.say(f"  {f.name} charges {t.name}")
+            if self.move_towards(f, spot[0], spot[1], f.speed() + 3, 0.0, target=t) <= 0:
+                return False
+            f.ap_left -= cost
+            if (not f.removed and not f.incapacitated) and not t.removed and self.in_reach(f, t, w):
+                self.charge_terror(f, t)
+                self.melee_attack(f, t, w, charge=True)
+            return True
+        if self.move_towards(f, spot[0], spot[1], f.speed(), 0.0, target=t) <= 0:
+            return False
+        f.ap_left -= 1
+        return True
+
+    def charge_terror(self: Battle, f: Fighter, t: Fighter) -> None:
+        for a, b in ((f, t), (t, f)):
+            x = b.value("terrifying")
+            if x is not None and not a.terrified and not a.has("steel-your-mind"):
+                if not self.test(a, a.stat("mn"), x, "mn")[0]:
+                    a.terrified = True
+                    if self.logging:
+                        self.say(f"  {a.name} is terrified by {b.name}")
+
+    def spend_attack(self: Battle, f: Fighter, t: Fighter) -> None:
+        w = self.choose_melee(f, t)
+        if w is None:
+            f.ap_left -= 1
+            return
+        if f.has("melee-arc") and f.ap_left >= 1:
+            targets = [e for e in self.enemies(f) if gap(f, e) <= 2]
+            if len(targets) >= 2:
+                f.ap_left -= 1
+                for e in targets:
+                    self.melee_attack(f, e, w, clash_allowed=False, label="sweeps")
+                return
+        if f.has("rapid-attack") and f.ap_left >= 2 and not w.has("cumbersome"):
+            f.ap_left -= 2
+            for _ in range(3):
+                if not t.removed and (not f.removed and not f.incapacitated):
+                    self.melee_attack(f, t, w, label="rapidly attacks")
+            return
+        f.ap_left -= 1
+        self.melee_attack(f, t, w)
+
+    def heal_someone(self: Battle, f: Fighter) -> bool:
+        if not f.has("healer"):
+            return False
+        patients = [o for o in self.friends(f) + [f] if o.hp < o.hp_max or o.incapacitated]
+        if not patients:
+            return False
+        p = min(patients, key=lambda o: (not o.incapacitated, dist(f, o)))
+        if p is f or gap(f, p) <= 0.05:
+            f.ap_left -= 1
+            p.hp += 1
+            if p.incapacitated:
+                p.incapacitated = False
+            if self.logging:
+                self.say(f"  {f.name} heals {p.name} to {p.hp} HP")
+            return True
+        if self.engaged_with(f) or gap(f, p) > f.speed() * f.ap_left:
+            return False
+        f.ap_left -= 1
+        self.move_towards(f, p.x, p.y, f.speed(), 2 * BASE_RADIUS)
+        return True
+
+    def best_ranged(self: Battle, f: Fighter, t: Fighter, engaged: bool | None = None) -> Weapon | None:
+        options = []
+        if engaged is None:
+            engaged = bool(self.engaged_with(f))
+        d = dist(f, t)
+        for w in f.ranged_weapons():
+            reach = max(w.reach, f.range_override or 0)
+            if d - 2 * BASE_RADIUS > reach or (engaged and not w.has("point-blank")):
+                continue
+            if f.blind and d > 6:
+                continue
+            options.append((self.attack_value(f, t, w), w))
+        return max(options, key=lambda o: o[0])[1] if options else None
+
+    def activate(self: Battle, f: Fighter) -> None:
+        if self.logging:
+            self.say(f"{f.name} activates ({f.ap} AP)")
+        self.start_activation(f)
+        guard = 0
+        while f.ap_left > 0 and (not f.removed and not f.incapacitated) and self.enemies(f) and guard < 20:
+            guard += 1
+            if f.prone:
+                if not f.has("acrobatics"):
+                    f.ap_left -= 1
+                f.prone = False
+                if self.logging:
+                    self.say(f"  {f.name} stands up")
+                continue
+            if f.restrain is not None:
+                f.ap_left -= 1
+                if self.test(f, f.stat("dr"), f.restrain, "dr")[0]:
+                    f.restrain = None
+                continue
+            if f.fire is not None and f.ap_left >= 2 and not self.engaged_with(f):
+                f.ap_left -= 1
+                if self.roll(self.status_rs(f, False) + 2, f.fire)[0]:
+                    f.fire = None
+                    if self.logging:
+                        self.say(f"  {f.name} puts out the fire")
+                continue
+            if self.maybe_power(f):
+                continue
+            if self.heal_someone(f):
+                continue
+            engaged = self.engaged_with(f)
+            if engaged:
+                ranged_only = bool(f.ranged_weapons()) and max(w.st or 0 for w in f.melee_weapons()) < 1
+                if ranged_only and not f.has("berserker"):
+                    self.disengage(f, engaged)
+                    continue
+                if not f.focus and f.ap_left >= 3:
+                    f.ap_left -= 1
+                    f.focus = {"ma": 1, "st": 1}
+                    if self.logging:
+                        self.say(f"  {f.name} focuses")
+                    continue
+                reachable = [e for e in engaged if self.choose_melee(f, e) is not None]
+                if not reachable:
+                    if f.ap_left >= 2:
+                        self.disengage(f, engaged, toward=min(engaged, key=lambda e: (gap(f, e), e.index)))
+                        continue
+                    if f.focus:
+                        break
+                    f.ap_left -= 1
+                    f.focus = {"ma": 1, "df": 1}
+                    continue
+                self.spend_attack(f, self.best_target(f, reachable))
+                continue
+            enemies = self.enemies(f)
+            engaged_now = False  # f is not engaged here (that branch ended the iteration)
+            shots = [
+                (e, w)
+                for e in (enemies if f.ranged_weapons() else ())
+                if (w := self.best_ranged(f, e, engaged_now)) and self.los(f, e) and not self.shot_blocked_by_models(f, e)
+                and (not self.engaged_with(e) or self.attack_value(f, e, w) >= 0.3)
+            ]  # fmt: skip
+            if shots and (f.has("concealment") or not f.has("berserker")):
+                e, w = max(shots, key=lambda s: (self.attack_value(f, s[0], s[1]), -dist(f, s[0])))
+                melee_better = gap(f, e) <= f.speed() + 3 and max(self.attack_value(f, e, m, True) for m in f.melee_weapons()) > 1.5 * self.attack_value(f, e, w)
+                if not melee_better:
+                    f.ap_left -= 1
+                    self.ranged_attack(f, e, w)
+                    continue
+            target = self.best_target(f, enemies) if f.has("berserker") else self.nearest(f, enemies)
+            if f.taunt_forced and f.taunted_by is not None and not f.taunted_by.removed:
+                target = f.taunted_by  # a Taunt with 3+ stages: it must come at the taunter
+            if self.taunt(f, enemies):
+                continue
+            if target.has("concealment") and not target.spotted and f.ap_left >= 2:
+                f.ap_left -= 1
+                target.spotted = self.test(f, f.stat("mn"), target.stat("dr"), "mn")[0]
+                if self.logging:
+                    self.say(f"  {f.name} {'spots' if target.spotted else 'fails to spot'} {target.name}")
+                continue
+            if f.ranged_weapons() and not f.has("berserker") and gap(f, target) > max(w.reach for w in f.ranged_weapons()):
+                if self.move_towards(f, target.x, target.y, f.speed(), max(w.reach for w in f.ranged_weapons()) * 0.9) > 0:
+                    f.ap_left -= 1
+                    continue
+            if not self.close_and_fight(f, target):
+                others = [e for e in enemies if e is not target]
+                if not others or not self.close_and_fight(f, min(others, key=lambda e: (gap(f, e), e.index))):
+                    break
+        self.end_activation(f)
+
+    def taunt(self: Battle, f: Fighter, enemies: list[Fighter]) -> bool:
+        x = f.value("taunt")
+        if x is None or f.ap_left < 1:
+            return False
+        fresh = [e for e in enemies if not e.activated and e.taunted_by is None and self.los(f, e) and dist(f, e) <= 18]
+        if not fresh:
+            return False
+        e = max(fresh, key=lambda o: (o.cost, -o.index))
+        f.ap_left -= 1
+        ok, stages = self.test(e, x, e.stat("mn"))
+        if ok:
+            e.taunted_by = f
+            e.taunt_forced = stages >= 3
+            if self.logging:
+                self.say(f"  {f.name} taunts {e.name}" + (" into coming at it" if e.taunt_forced else ""))
+        return True
+
+    def nearest(self: Battle, f: Fighter, enemies: list[Fighter]) -> Fighter:
+        """The enemy whose base is nearest to f's (then the lowest index)."""
+        best, best_key = enemies[0], (gap(f, enemies[0]), enemies[0].index)
+        for e in enemies[1:]:
+            key = (gap(f, e), e.index)
+            if key < best_key:
+                best, best_key = e, key
+        return best
+
+    def pick_next(self: Battle, side: int) -> Fighter | None:
+        ready = [f for f in self.living[side] if not f.activated]
+        if not ready:
+            return None
+        enemies = self.living[1 - side]
+        if not enemies:
+            return ready[0]
+        best, best_key = None, None
+        for f in ready:  # the ready model nearest to an enemy (then the lowest index)
+            fx, fy = f.x, f.y
+            near = min([(fx - e.x) * (fx - e.x) + (fy - e.y) * (fy - e.y) for e in enemies])
+            if best_key is None or (near, f.index) < best_key:
+                best, best_key = f, (near, f.index)
+        return best

@@ -1,0 +1,425 @@
+"""Attacks [Attacks, Clash, Overwhelm, status effects]: hit and damage rolls, statuses, area attacks."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ..catalog import ability_args, ability_id
+from .dice import expected_damage
+from .fighters import BASE_RADIUS, CONTACT, Fighter, Weapon
+from .geometry import dist, gap
+
+if TYPE_CHECKING:
+    from .battle import Battle
+
+
+class CombatRules:
+    """The attack rules of :class:`battle.Battle`."""
+
+    __slots__ = ()
+
+    def wound(self: Battle, target: Fighter, damage: int, by: Fighter | None, why: str) -> None:
+        if damage <= 0 or target.removed:
+            return
+        if target.incapacitated:
+            self.remove(target, by, f"{why} (while incapacitated)")
+            return
+        target.hp -= damage
+        if self.logging:
+            self.say(f"  {target.name} loses {damage} HP ({why}), {max(target.hp, 0)} left")
+        if target.hp <= 0:
+            healers = [o for o in self.friends(target) if (not o.removed and not o.incapacitated) and o.has("healer")]
+            if healers:
+                target.hp = 0
+                target.incapacitated = True
+                target.prone = True
+                if self.logging:
+                    self.say(f"  {target.name} is incapacitated")
+            else:
+                self.remove(target, by, why)
+
+    def remove(self: Battle, target: Fighter, by: Fighter | None, why: str) -> None:
+        target.removed = True
+        target.hp = 0
+        self.living[target.side] = [f for f in self.living[target.side] if f is not target]
+        self.scores[1 - target.side] += target.cost
+        if by is not None and by.side != target.side:
+            by.kills += target.cost
+        if self.logging:
+            self.say(f"  {target.name} is removed ({why})")
+
+    def st_hit(self: Battle, target: Fighter, st: int, by: Fighter | None, why: str) -> None:
+        """An automatic ST (x) hit (hazardous terrain, collisions, fire)."""
+        ok, stages, _ = self.roll(st, target.stat("rs"))
+        if ok:
+            self.wound(target, 1 + stages // self.rules.step_normal, by, why)
+
+    def status_rs(self: Battle, target: Fighter, psi: bool) -> int:
+        base = target.stat("dr") if psi else target.stat("rs")
+        return base + (2 if target.has("high-pain-threshold") else 0)
+
+    def immune(self: Battle, target: Fighter, status: str) -> bool:
+        return status in target.temp.get("immunity", []) + target.abilities.get("immunity", [])
+
+    def apply_statuses(self: Battle, attacker: Fighter, target: Fighter, refs: list[str], psi: bool) -> None:
+        """Attack abilities that act on a hit, before damage (seed: Knockdown, Shock...)."""
+        for ref in refs:
+            aid, args = ability_id(ref), ability_args(ref)
+            x = next((int(a) for a in reversed(args) if a.lstrip("-").isdigit()), 0)
+            if aid in ("fire", "ice", "shock", "blind", "restrain") and self.immune(target, aid):
+                continue
+            if aid == "knockdown":
+                size = target.size - (1 if target.prone else 0) + (2 if target.has("steady") else 0)
+                if self.roll(x, size)[0]:
+                    target.prone = True
+                    if self.logging:
+                        self.say(f"  {target.name} is knocked down")
+            elif aid == "shock":
+                if self.roll(x, self.status_rs(target, psi))[0]:
+                    if not target.shocked:
+                        target.ap_left = max(0, target.ap_left - 1)
+                    target.shocked = True
+                    if self.logging:
+                        self.say(f"  {target.name} is shocked")
+            elif aid == "stun":
+                ok, stages, _ = self.roll(x, self.status_rs(target, psi))
+                if ok:
+                    target.ap_left = max(0, target.ap_left - 1 - stages // 2)
+            elif aid == "blind":
+                if self.roll(x, target.stat("mn"))[0]:
+                    target.blind = True
+                    if self.logging:
+                        self.say(f"  {target.name} is blinded")
+            elif aid == "fire":
+                target.fire = max(x, target.fire or 0)
+                if self.logging:
+                    self.say(f"  {target.name} catches fire")
+            elif aid == "ice":
+                target.ice = max(x, target.ice or 0)
+                if self.logging:
+                    self.say(f"  {target.name} is covered in ice")
+            elif aid == "restrain":
+                target.restrain = max(x, target.restrain or 0)
+                if self.logging:
+                    self.say(f"  {target.name} is restrained")
+            elif aid in ("push", "pull"):
+                size = target.size + (2 if target.has("steady") else 0)
+                ok, stages, _ = self.roll(x, size)
+                if ok:
+                    self.shove(attacker, target, 2.0 * max(1, stages), away=aid == "push")
+            elif aid == "drain" and args:
+                stat = args[0]
+                if not self.roll(target.stat("rs"), x)[0]:
+                    target.drain[stat] = target.drain.get(stat, 0) + max(1, x)
+                    if self.logging:
+                        self.say(f"  {target.name} is drained of {stat.upper()}")
+            elif aid == "delusional":
+                if not target.has("steel-your-mind"):
+                    target.delusional = True
+                    if self.logging:
+                        self.say(f"  {target.name} becomes delusional")
+
+    def shove(self: Battle, attacker: Fighter, target: Fighter, inches: float, away: bool) -> None:
+        dx, dy = target.x - attacker.x, target.y - attacker.y
+        d = math.hypot(dx, dy) or 1.0
+        ux, uy = (dx / d, dy / d) if away else (-dx / d, -dy / d)
+        if not away:
+            inches = min(inches, max(0.0, gap(attacker, target)))
+        moved = 0.0
+        step = 0.25
+        while moved + step <= inches + 1e-9:
+            nx, ny = target.x + ux * step, target.y + uy * step
+            blocker = next(
+                (o for o in self.sides[0] + self.sides[1] if not o.removed and o is not target and math.hypot(o.x - nx, o.y - ny) < 2 * BASE_RADIUS),
+                None,
+            )
+            if blocker is not None or not (0 <= nx <= self.board and 0 <= ny <= self.board):
+                left = int(round(inches - moved))
+                if left > 0:
+                    if self.logging:
+                        self.say(f"  {target.name} is slammed into {'the edge' if blocker is None else blocker.name}")
+                    self.st_hit(target, left, attacker, "collision")
+                    if blocker is not None:
+                        self.st_hit(blocker, left, attacker, "collision")
+                return
+            target.x, target.y = nx, ny
+            moved += step
+        if self.logging:
+            self.say(f"  {target.name} is {'pushed' if away else 'pulled'} {moved:.0f}\"")
+
+    def attack_refs(self: Battle, f: Fighter, w: Weapon) -> list[str]:
+        """Attack abilities of this attack: the weapon's, plus those granted by God powers."""
+        refs = list(w.abilities)
+        for granted in ("shock", "fire", "ice", "restrain", "push", "deceptive", "knockdown"):
+            if granted in f.temp and (granted not in ("restrain", "push") or w.melee):
+                refs.append("/".join([granted, *f.temp[granted]]))
+        refs += f.next_attack
+        if w.melee:
+            refs += f.next_melee
+        return refs
+
+    def hit_value(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False) -> tuple[int, int, str]:
+        """(attack value, defence value, damage kind) before the roll."""
+        psi = w.has("psi")
+        if w.melee:
+            att = f.stat("ma")
+            if t.prone:
+                att += 1
+            over = self.overwhelm(f, t)
+            att += over
+            if f.berserk:
+                att += 1
+            if f.has("coward") and not over:
+                att -= 1
+            if t.has("concealment") and not t.spotted:
+                att -= 2
+            if f.taunted_by is not None and f.taunted_by is not t:
+                att -= 2
+        else:
+            att = f.stat("ra")
+            d = dist(f, t)
+            if d > (w.reach / 2) and d > 6 and not w.has("spray"):
+                att -= 1
+            if t.prone:
+                att -= 1
+            if self.engaged_with(t):
+                att -= 1
+            c = self.cover(f, t)
+            if c:
+                att -= 1
+            if t.has("concealment") and not t.spotted:
+                att -= 2
+            if f.taunted_by is not None and f.taunted_by is not t:
+                att -= 2
+        defence = t.stat("mn") if psi else t.stat("df")
+        # Deceptive from the weapon, f itself, a God power or a "next attack" grant: the
+        # abilities attack_refs() would list, without building the list
+        if (
+            w.has("deceptive")
+            or f.has("deceptive")
+            or any(ability_id(r) == "deceptive" for r in f.next_attack)
+            or (w.melee and any(ability_id(r) == "deceptive" for r in f.next_melee))
+        ):
+            defence -= 1
+        kind = "lethal" if w.has("lethal") else "savage" if w.has("savage") else "normal"
+        return att, defence, kind
+
+    def strength(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool) -> int:
+        st = (w.st or 0) + f.stat("st")
+        if w.melee:
+            st += self.overwhelm(f, t)
+            if f.berserk:
+                st += 1
+            if charge and not t.has("brace"):
+                st += 1 + (1 if f.has("heavy-charge") else 0)
+        elif self.cover(f, t) == "heavy":
+            st -= 1
+        return st
+
+    def overwhelm(self: Battle, f: Fighter, t: Fighter) -> int:
+        tx, ty, t_reach = t.x, t.y, t._reach
+        hypot = math.hypot
+        others = []
+        for o in self.living[f.side]:  # friends whose reach (or t's) touches t
+            if o is f or o.incapacitated:
+                continue
+            edge = hypot(o.x - tx, o.y - ty) - 2 * BASE_RADIUS
+            reach = o._reach if o._reach > t_reach else t_reach
+            if (edge if edge > 0.0 else 0.0) <= reach + CONTACT:
+                others.append(o)
+        if not others:
+            return 0
+        size = f.size - (1 if f.prone else 0) + sum(o.size - (1 if o.prone else 0) for o in others)
+        target = t.size - (1 if t.prone else 0) + (2 if t.shield else 0) + (2 if t.has("stalwart") else 0)
+        if size <= target:
+            return 0
+        return 1 + (1 if f.has("teamwork") else 0)
+
+    def choose_melee(self: Battle, f: Fighter, t: Fighter, charge: bool = False) -> Weapon | None:
+        """The melee weapon with the best expected Damage on t (any reach when about to charge)."""
+        usable = [
+            w for w in f.melee_weapons()
+            if (charge or self.in_reach(f, t, w)) and not (w.has("cumbersome") and w.name in f.used_weapons)
+        ]  # fmt: skip
+        if len(usable) <= 1:
+            return usable[0] if usable else None
+        best, best_value = None, -1.0
+        for w in usable:
+            value = self.attack_value(f, t, w, charge)
+            if value > best_value:
+                best, best_value = w, value
+        return best
+
+    def attack_value(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False) -> float:
+        att, defence, kind = self.hit_value(f, t, w, charge)
+        st = self.strength(f, t, w, charge)
+        resist = t.stat("dr") if w.has("psi") else t.stat("rs")
+        key = (att - defence, st - resist, kind)
+        value = self.damage_memo.get(key)
+        if value is None:
+            rules = self.rules
+            value = self.damage_memo[key] = expected_damage(rules, rules.tn(att, defence), rules.tn(st, resist), kind)
+        return value
+
+    def melee_attack(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, clash_allowed: bool = True,
+                     att_mod: int = 0, label: str = "attacks") -> None:  # fmt: skip
+        """One melee Attack, with the target's chance to Clash first."""
+        if (f.removed or f.incapacitated) or t.removed:
+            return
+        if w.has("cumbersome"):
+            f.used_weapons.add(w.name)
+        df_mod = 0
+        strike_back = False
+        if clash_allowed and (not t.removed and not t.incapacitated) and t.clashes < math.ceil(t.ap / 2):
+            answer = self.choose_melee(t, f)
+            if answer is None and t.has("hip-shot"):
+                answer = next((r for r in t.ranged_weapons() if dist(t, f) <= r.reach), None)
+            if answer is not None:
+                t.clashes += 1
+                ok, _ = self.test(t, t.stat("dr"), f.stat("dr") + (1 if charge and not t.has("brace") else 0) + (1 if charge and f.has("heavy-charge") else 0), "dr")
+                if not ok and t.has("reactive"):
+                    ok, _ = self.test(t, t.stat("dr"), f.stat("dr"), "dr")
+                if self.logging:
+                    self.say(f"  {t.name} clashes: {'wins' if ok else 'fails'}")
+                df_mod = -1
+                if ok:
+                    self.resolve(t, f, answer, charge=False)
+                else:
+                    strike_back = answer.melee
+                if f.removed or f.incapacitated:
+                    return
+        self.resolve(f, t, w, charge=charge, df_mod=df_mod, att_mod=att_mod, label=label)
+        if strike_back and (not t.removed and not t.incapacitated) and not f.removed:
+            w2 = self.choose_melee(t, f)
+            if w2 is not None:
+                self.resolve(t, f, w2, att_mod=-1, label="strikes back")
+
+    def resolve(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, df_mod: int = 0, att_mod: int = 0,
+                label: str = "attacks", auto_hit: bool = False) -> bool:  # fmt: skip
+        """Hit roll, statuses, damage roll.  Returns whether the attack hit."""
+        if f.removed or t.removed:
+            return False
+        att, defence, kind = self.hit_value(f, t, w, charge)
+        att += att_mod
+        defence += df_mod
+        refs = self.attack_refs(f, w)
+        f.next_attack = []
+        if w.melee:
+            f.next_melee = []
+        f.spotted = True  # attacking reveals a concealed model
+        if auto_hit or t.side == f.side:
+            ok = True
+        else:
+            ok, _, natural = self.roll(att, defence)
+            if not ok and w.melee and f.has("weapon-master") and not f.weapon_master_used:
+                f.weapon_master_used = True
+                ok, _, natural = self.roll(att, defence)
+            if not ok and w.melee and f.has("war-gods-prowess") and not f.war_god_used:
+                f.war_god_used = True
+                ok, _, natural = self.roll(att, defence)
+            if ok and t.has("wise-queens-foresight") and not t.foresight_used:
+                t.foresight_used = True
+                ok, _, natural = self.roll(att, defence)
+        if self.logging:
+            self.say(f"  {f.name} {label} {t.name} with {w.name}: {'hit' if ok else 'miss'} ({att} vs {defence})")
+        if not ok:
+            return False
+        if f.has("berserker") and w.melee:
+            f.berserk = True
+            f.berserk_hit_this_round = True
+        psi = w.has("psi")
+        self.apply_statuses(f, t, refs, psi)
+        if t.side == f.side:
+            for ref in refs:  # Aid on a friend (or oneself)
+                aid, args = ability_id(ref), ability_args(ref)
+                if aid == "aid" and args:
+                    t.aid[args[0]] = t.aid.get(args[0], 0) + int(args[-1])
+            # Healer heals the living, Patch the non-living: every warrior is living, so 1 HP once
+            if any(ability_id(r) == "healer" for r in refs) and t.hp < t.hp_max:
+                t.hp += 1
+                t.incapacitated = False
+                if self.logging:
+                    self.say(f"  {t.name} is healed to {t.hp} HP")
+            return True
+        if w.st is None:
+            return True
+        st = self.strength(f, t, w, charge)
+        resist = t.stat("dr") if psi else t.stat("rs")
+        ok, stages, _ = self.roll(st, resist)
+        if ok:
+            self.wound(t, 1 + stages // self.rules.step(kind == "savage", kind == "lethal"), f, w.name)
+        return True
+
+    def area_targets(self: Battle, f: Fighter, t: Fighter, w: Weapon, ox: float | None = None, oy: float | None = None) -> list[Fighter]:
+        everyone = [o for o in self.sides[0] + self.sides[1] if not o.removed and o is not f]
+        if w.has("blast"):
+            radius = (w.value("blast") or 0) + BASE_RADIUS
+            cx, cy = (t.x, t.y) if ox is None else (ox, oy)
+            return [o for o in everyone if math.hypot(o.x - cx, o.y - cy) <= radius]
+        length = float(w.reach if f.range_override is None else max(w.reach, f.range_override))
+        dx, dy = t.x - f.x, t.y - f.y
+        d = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / d, dy / d
+        width = float(w.value("spray") or 0)
+        out = []
+        for o in everyone:
+            along = (o.x - f.x) * ux + (o.y - f.y) * uy
+            lateral = abs(-(o.x - f.x) * uy + (o.y - f.y) * ux)
+            if along <= 0 or along > length + BASE_RADIUS:
+                continue
+            allowed = (width * along / d if w.has("spray") else 0.0) + BASE_RADIUS
+            if lateral <= allowed:
+                out.append(o)
+        return out
+
+    def area_attack(self: Battle, f: Fighter, t: Fighter, w: Weapon) -> None:
+        """Blast, Spray or Line: roll to hit the target, then every model in the area is hit."""
+        hit = self.resolve(f, t, w, label="fires at")
+        if w.has("blast"):
+            ox, oy = t.x, t.y
+            if not hit:
+                ox, oy = self.scatter(f, t.x, t.y)
+            victims = self.area_targets(f, t, w, ox, oy)
+        elif hit:
+            victims = [o for o in self.area_targets(f, t, w) if o is not t]
+        else:
+            victims = []
+        for o in victims:
+            if o is t and hit:
+                continue
+            self.resolve(f, o, w, auto_hit=True, label="also hits")
+
+    def scatter(self: Battle, f: Fighter, x: float, y: float) -> tuple[float, float]:
+        """1d6 + 1d8 inches in the direction of the d8, at most half the distance shot."""
+        d6 = int(self.rng.integers(1, 7))
+        d8 = int(self.rng.integers(1, 9))
+        distance = min(float(d6 + d8), math.hypot(x - f.x, y - f.y) / 2)
+        angle = (d8 - 1) * math.pi / 4
+        nx = min(self.board, max(0.0, x + distance * math.cos(angle)))
+        ny = min(self.board, max(0.0, y + distance * math.sin(angle)))
+        if self.logging:
+            self.say(f"  the blast scatters {distance:.0f}\"")
+        return nx, ny
+
+    def ranged_attack(self: Battle, f: Fighter, t: Fighter, w: Weapon) -> None:
+        if w.has("blast") or w.has("spray") or w.has("line") or f.has("line"):
+            if f.has("line") and not w.has("line"):
+                w = Weapon(w.name, w.st, max(w.reach, f.range_override or 0), False, w.abilities + ("line",), w.no_shield, w.power)
+            self.area_attack(f, t, w)
+            return
+        if t.side != f.side and t.has("deflection") and w.power is None:
+            ok, _ = self.test(t, t.stat("dr"), f.stat("ra"), "dr")
+            if ok:
+                if self.logging:
+                    self.say(f"  {t.name} deflects the shot")
+                return
+        engaged_friends = [o for o in self.engaged_with(t) if o.side == f.side]
+        hit = self.resolve(f, t, w, label="shoots")
+        if not hit and engaged_friends and t.side != f.side:
+            friend = min(engaged_friends, key=lambda o: dist(o, t))
+            if len([e for e in self.engaged_with(friend)]) > 1 and self.test(friend, friend.stat("dr"), 4, "dr")[0]:
+                return
+            if self.logging:
+                self.say(f"  the miss hits {friend.name}")
+            self.resolve(f, friend, w, auto_hit=True, label="hits")

@@ -1,0 +1,245 @@
+"""The pieces of a Morpheus Engine battle: weapons, terrain and fighters, built from a war clan.
+
+Plain records (a fighter's statuses, position and its stat arithmetic); the rules live in
+the phase modules joined in :class:`battle.Battle`.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from armybuilder.core.catalog import Catalogue
+
+from ..army import WarClan, warrior_cost, warrior_type
+from ..catalog import ability_args, ability_id
+
+BASE_RADIUS = 0.6  # a 30 mm round base, in inches
+CONTACT = 0.05  # bases this close count as touching
+# The simulator's own assumptions (the seed page does not settle them) are catalogue
+# data: ``tables.engine.notes``, flagged provisional and printed on the reference sheets.
+STATS = ("ap", "sp", "ma", "ra", "df", "rs", "dr", "mn", "st")
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+@dataclass
+class Weapon:
+    name: str
+    st: int | None
+    reach: int  # ML 0, MR 2, or the range in inches
+    melee: bool
+    abilities: tuple[str, ...] = ()
+    no_shield: bool = False
+    power: str | None = None  # id of the God power that gives this attack
+
+    def __post_init__(self) -> None:
+        # A weapon's abilities never change: their ids and values are worked out once,
+        # since the AI asks about them for every attack it weighs.
+        self._ids = frozenset(ability_id(a) for a in self.abilities)
+        values: dict[str, int] = {}
+        for ref in self.abilities:
+            key = ability_id(ref)
+            if key not in values:
+                nums = [int(a) for a in ability_args(ref) if a.lstrip("-").isdigit()]
+                values[key] = nums[-1] if nums else 0
+        self._values = values
+
+    def has(self, ability: str) -> bool:
+        return ability in self._ids
+
+    def value(self, ability: str) -> int | None:
+        return self._values.get(ability)
+
+
+FISTS = Weapon("fists", 0, 0, True)
+
+
+@dataclass
+class Terrain:
+    name: str
+    x: float
+    y: float
+    r: float
+    keywords: frozenset[str]
+    hazard: int = 0
+    fire: int | None = None
+    size: int = 0
+
+
+@dataclass(eq=False)  # identity: a fighter is equal only to itself
+class Fighter:
+    side: int
+    index: int
+    name: str
+    cost: int
+    ap: int
+    sp: int
+    ma: int
+    ra: int
+    df: int
+    rs: int
+    dr: int
+    mn: int
+    hp_max: int
+    size: int
+    abilities: dict[str, list[str]]
+    weapons: list[Weapon]
+    shield: bool
+    x: float = 0.0
+    y: float = 0.0
+    hp: int = 0
+    prone: bool = False
+    incapacitated: bool = False
+    removed: bool = False
+    activated: bool = False
+    ap_left: int = 0
+    clashes: int = 0
+    focus: dict[str, int] = field(default_factory=dict)
+    aid: dict[str, int] = field(default_factory=dict)
+    drain: dict[str, int] = field(default_factory=dict)
+    temp: dict[str, list[str]] = field(default_factory=dict)  # abilities granted by God powers this Round
+    next_attack: list[str] = field(default_factory=list)
+    next_melee: list[str] = field(default_factory=list)
+    fire: int | None = None
+    ice: int | None = None
+    restrain: int | None = None
+    shocked: bool = False
+    terrified: bool = False
+    blind: bool = False
+    delusional: bool = False
+    spotted: bool = False
+    taunted_by: Fighter | None = None
+    taunt_forced: bool = False
+    foresight_used: bool = False
+    berserk: bool = False
+    berserk_hit_this_round: bool = False
+    berserk_penalty: bool = False
+    ice_sp: bool = False
+    used_weapons: set[str] = field(default_factory=set)
+    weapon_master_used: bool = False
+    war_god_used: bool = False
+    sp_bonus: int = 0
+    range_override: int | None = None
+    kills: float = 0.0
+
+    def has(self, ability: str) -> bool:
+        return ability in self.abilities or ability in self.temp
+
+    def value(self, ability: str) -> int | None:
+        args = self.abilities.get(ability, self.temp.get(ability))
+        if args is None:
+            return None
+        nums = [int(a) for a in args if a.lstrip("-").isdigit()]
+        return nums[-1] if nums else 0
+
+    @property
+    def alive(self) -> bool:
+        return not self.removed
+
+    @property
+    def active(self) -> bool:
+        return not self.removed and not self.incapacitated
+
+    def stat(self, name: str) -> int:
+        value = getattr(self, name) if name != "st" else 0
+        if self.aid:
+            value += self.aid.get(name, 0)
+        if self.drain:
+            value -= self.drain.get(name, 0)
+        if self.focus:
+            value += self.focus.get(name, 0)
+        if name in ("ma", "ra", "df") and self.terrified:
+            value -= 1
+        if name == "df" and self.incapacitated:
+            value -= 1
+        if name == "ma" and self.prone:
+            value -= 1
+        if name == "st" and self.shocked:
+            value -= 1
+        return value
+
+    def speed(self) -> int:
+        sp = self.stat("sp") + self.sp_bonus
+        if self.prone:
+            sp -= 3
+        if self.shocked:
+            sp -= 1
+        if self.ice_sp:
+            sp -= 1
+        if self.restrain is not None:
+            sp -= 2
+        return max(0, sp)
+
+    def __post_init__(self) -> None:
+        self._melee = [w for w in self.weapons if w.melee] or [FISTS]
+        self._reach = max(w.reach for w in self._melee)
+        self._ranged = [w for w in self.weapons if not w.melee and w.power is None]
+
+    def fresh(self) -> Fighter:
+        """A copy of this (template) fighter with its own game state."""
+        f = copy.copy(self)
+        f.focus, f.aid, f.drain, f.temp = {}, {}, {}, {}
+        f.next_attack, f.next_melee, f.used_weapons = [], [], set()
+        return f
+
+    def melee_weapons(self) -> list[Weapon]:
+        return self._melee
+
+    def ranged_weapons(self) -> list[Weapon]:
+        return self._ranged
+
+    def reach(self) -> int:
+        return self._reach
+
+
+def bump(ref: str, extra: int) -> str:
+    """'shock/0' + 1 → 'shock/1' (a God power boost of "+1 additional ...")."""
+    args = ability_args(ref)
+    if not extra or not args or not args[-1].lstrip("-").isdigit():
+        return ref
+    return "/".join([ability_id(ref), *args[:-1], str(int(args[-1]) + extra)])
+
+
+def _refs(refs: list[str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for ref in refs:
+        out[ability_id(ref)] = ability_args(ref)
+    return out
+
+
+def build_fighters(cat: Catalogue, army: WarClan, side: int) -> list[Fighter]:
+    out = []
+    for i, w in enumerate(army.warriors):
+        t = warrior_type(cat, w.type)
+        if t is None:
+            continue  # an unknown type cannot take the field
+        weapons, rs, shield = [], t.rs, False
+        for item in w.equipment:
+            if (weapon := cat.get("weapons", item)) is not None:
+                weapons.append(Weapon(weapon.name, weapon.st, weapon.reach, weapon.kind == "melee", tuple(weapon.abilities), weapon.no_shield))
+            elif (armour := cat.get("armour", item)) is not None:
+                rs += armour.rs
+            elif cat.get("shields", item) is not None:
+                shield = True
+        name = f"{i + 1}. {t.name}" + (f" {w.label}" if w.label else "") + (" (Jarl)" if w.jarl else "")
+        f = Fighter(side, i, name, warrior_cost(cat, w), t.ap, t.sp, t.ma, t.ra, t.df, rs, t.dr, t.mn, t.hp, t.size, _refs(t.abilities), weapons, shield)
+        f.hp = f.hp_max
+        out.append(f)
+    return out
+
+
+# A playtest plays the same two clans thousands of times: their fighters are built once
+# (catalogue look-ups, names, weapons) and each game plays fresh copies.
+_TEMPLATES: dict[tuple[int, str, int], tuple[Catalogue, list[Fighter]]] = {}
+
+
+def fighters_for(cat: Catalogue, army: WarClan, side: int) -> list[Fighter]:
+    key = (id(cat), army.model_dump_json(), side)
+    found = _TEMPLATES.get(key)
+    if found is None or found[0] is not cat:
+        if len(_TEMPLATES) >= 64:
+            _TEMPLATES.clear()
+        found = _TEMPLATES[key] = (cat, build_fighters(cat, army, side))
+    return [f.fresh() for f in found[1]]

@@ -1,0 +1,93 @@
+"""Distances, reach, line of sight and cover on the abstract Morpheus board (inches, round bases)."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .fighters import BASE_RADIUS, CONTACT, Fighter, Weapon
+
+if TYPE_CHECKING:
+    from .battle import Battle
+
+
+def dist(a: Fighter, b: Fighter) -> float:
+    return math.hypot(a.x - b.x, a.y - b.y)
+
+
+def gap(a: Fighter, b: Fighter) -> float:
+    """Distance between the edges of two bases (0 = base contact)."""
+    d = math.hypot(a.x - b.x, a.y - b.y) - 2 * BASE_RADIUS
+    return d if d > 0.0 else 0.0
+
+
+def seg_point_distance(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> tuple[float, float]:
+    """(distance from P to segment AB, position t in 0..1 of the closest point)."""
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    if length2 == 0:
+        return math.hypot(px - ax, py - ay), 0.0
+    t = ((px - ax) * dx + (py - ay) * dy) / length2
+    t = 0.0 if t <= 0.0 else 1.0 if t >= 1.0 else t  # clamped to the segment
+    return math.hypot(ax + t * dx - px, ay + t * dy - py), t
+
+
+class Geometry:
+    """Geometry queries of :class:`battle.Battle`."""
+
+    __slots__ = ()
+
+    def enemies(self: Battle, f: Fighter) -> list[Fighter]:
+        """The enemies still on the table (a shared list: callers never change it)."""
+        return self.living[1 - f.side]
+
+    def friends(self: Battle, f: Fighter) -> list[Fighter]:
+        return [o for o in self.living[f.side] if o is not f]
+
+    def engaged_with(self: Battle, f: Fighter) -> list[Fighter]:
+        out = []
+        fx, fy = f.x, f.y
+        for e, limit in self.engage_limits[f.side][f.index]:
+            if e.removed or e.incapacitated:
+                continue
+            dx, dy = fx - e.x, fy - e.y
+            if dx * dx + dy * dy <= limit:
+                out.append(e)
+        return out
+
+    def in_reach(self: Battle, f: Fighter, e: Fighter, w: Weapon) -> bool:
+        return gap(f, e) <= w.reach + CONTACT
+
+    def los(self: Battle, a: Fighter, b: Fighter) -> bool:
+        for t in self.terrain:
+            if "blocks-los" in t.keywords and t.size >= max(a.size, b.size):
+                d, _ = seg_point_distance(a.x, a.y, b.x, b.y, t.x, t.y)
+                if d < t.r and math.hypot(a.x - t.x, a.y - t.y) > t.r and math.hypot(b.x - t.x, b.y - t.y) > t.r:
+                    return False
+        return True
+
+    def shot_blocked_by_models(self: Battle, a: Fighter, b: Fighter) -> bool:
+        for o in self.sides[0] + self.sides[1]:
+            if o is a or o is b or o.removed or o.size < a.size:
+                continue
+            d, t = seg_point_distance(a.x, a.y, b.x, b.y, o.x, o.y)
+            if 0.0 < t < 1.0 and d < BASE_RADIUS * 0.9:
+                return True
+        return False
+
+    def cover(self: Battle, a: Fighter, b: Fighter) -> str | None:
+        best = None
+        for t in self.terrain:
+            kind = "heavy" if "heavy-cover" in t.keywords else "light" if "light-cover" in t.keywords else None
+            if kind is None:
+                continue
+            d, _ = seg_point_distance(a.x, a.y, b.x, b.y, t.x, t.y)
+            if d >= t.r + BASE_RADIUS:
+                continue
+            a_near = math.hypot(a.x - t.x, a.y - t.y) <= t.r + 1 + BASE_RADIUS
+            b_near = math.hypot(b.x - t.x, b.y - t.y) <= t.r + 1 + BASE_RADIUS
+            if a_near and not b_near:
+                continue  # controlling cover: the attacker's own cover does not count
+            if kind == "heavy" or best is None:
+                best = kind
+        return best

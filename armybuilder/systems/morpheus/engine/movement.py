@@ -1,0 +1,158 @@
+"""Movement [Movement, Difficult and Hazardous terrain, Free Strikes, Disengage]."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .fighters import BASE_RADIUS, Fighter
+from .geometry import seg_point_distance
+
+if TYPE_CHECKING:
+    from .battle import Battle
+
+
+class MovementRules:
+    """The movement rules of :class:`battle.Battle`."""
+
+    __slots__ = ()
+
+    def free_of_overlap(self: Battle, f: Fighter, x: float, y: float) -> bool:
+        limit = (2 * BASE_RADIUS - 1e-6) ** 2
+        for side in self.living:
+            for o in side:
+                dx, dy = o.x - x, o.y - y
+                if dx * dx + dy * dy < limit and o is not f:
+                    return False
+        return True
+
+    def move_towards(self: Battle, f: Fighter, tx: float, ty: float, budget: float, stop_at: float, target: Fighter | None = None,
+                     free_strikes: bool = True) -> float:  # fmt: skip
+        """Straight move towards (tx, ty), stopping ``stop_at`` inches short (centre to centre).
+
+        Returns the distance travelled (0 when blocked: the caller then spends no AP).
+        """
+        dx, dy = tx - f.x, ty - f.y
+        d = math.hypot(dx, dy)
+        if d <= stop_at + 1e-6 or budget <= 0:
+            return 0.0
+        budget -= self.terrain_penalty(f, tx, ty)
+        sx, sy = f.x, f.y
+        travel, nx, ny = 0.0, f.x, f.y
+        for turn in (0.0, 0.6, -0.6, 1.2, -1.2):  # straight on, else around whoever is in the way
+            angle = math.atan2(dy, dx) + turn
+            ux, uy = math.cos(angle), math.sin(angle)
+            travel = max(0.0, min(budget, d - stop_at))
+            nx, ny = f.x + ux * travel, f.y + uy * travel
+            while travel > 0 and not self.free_of_overlap(f, nx, ny):
+                travel = max(0.0, travel - 0.2)
+                nx, ny = f.x + ux * travel, f.y + uy * travel
+            if travel >= 0.05 and (turn == 0.0 or math.hypot(tx - nx, ty - ny) < d - 0.05):
+                break
+        nx = min(self.board, max(0.0, nx))
+        ny = min(self.board, max(0.0, ny))
+        if travel < 0.05:
+            return 0.0
+        f.x, f.y = nx, ny
+        if self.logging:
+            self.say(f"  {f.name} moves {travel:.1f}\"")
+        flying: bool | None = None  # looked up when hazardous terrain is crossed
+        for t in self.terrain:
+            if "hazardous" in t.keywords:
+                sd, _ = seg_point_distance(sx, sy, nx, ny, t.x, t.y)
+                if sd < t.r:
+                    if flying is None:
+                        flying = f.has("flight") or f.has("teleport") or f.has("leap")
+                    if not flying:
+                        self.st_hit(f, t.hazard, None, t.name)
+                        if t.fire is not None and not f.removed and not self.immune(f, "fire"):
+                            f.fire = max(t.fire, f.fire or 0)
+        if free_strikes and not f.has("elusive") and not f.has("teleport") and not f.removed:
+            self.free_strikes(f, sx, sy, target)
+        return travel
+
+    def terrain_penalty(self: Battle, f: Fighter, tx: float, ty: float) -> float:
+        """Difficult terrain on the way costs 2" of the move (seed: Difficult), unless f flies,
+        teleports, leaps or is sure-footed (looked at only when the way crosses such terrain)."""
+        ax, ay = f.x, f.y
+        dx, dy = tx - ax, ty - ay
+        length2 = dx * dx + dy * dy
+        hypot = math.hypot
+        for t in self.terrain:
+            if "difficult" in t.keywords:  # seg_point_distance(), inlined
+                px, py = t.x, t.y
+                if length2 == 0:
+                    d = hypot(px - ax, py - ay)
+                else:
+                    u = ((px - ax) * dx + (py - ay) * dy) / length2
+                    u = 0.0 if u <= 0.0 else 1.0 if u >= 1.0 else u
+                    d = hypot(ax + u * dx - px, ay + u * dy - py)
+                if d < t.r:
+                    if f.has("flight") or f.has("teleport") or f.has("leap") or f.has("sure-footed"):
+                        return 0.0
+                    return 2.0
+        return 0.0
+
+    def free_strikes(self: Battle, f: Fighter, sx: float, sy: float, target: Fighter | None) -> None:
+        hypot = math.hypot
+        fx = fy = lox = hix = loy = hiy = math.nan
+        for e in self.enemies(f):
+            if f.removed:
+                return
+            if f.x != fx or f.y != fy:  # the box of the move (again if a strike pushed f)
+                fx, fy = f.x, f.y
+                lox, hix = (sx, fx) if sx <= fx else (fx, sx)
+                loy, hiy = (sy, fy) if sy <= fy else (fy, sy)
+            if e is target or e.removed or e.incapacitated:
+                continue
+            reach = e._reach + 2 * BASE_RADIUS
+            ex, ey = e.x, e.y
+            if ex + reach < lox - 1e-6 or ex - reach > hix + 1e-6 or ey + reach < loy - 1e-6 or ey - reach > hiy + 1e-6:
+                continue  # farther than its reach from the move's box: the move never came near
+            if hypot(sx - ex, sy - ey) <= reach or hypot(f.x - ex, f.y - ey) <= reach:
+                continue  # it started or ended within reach: the move did not pass it by
+            dx, dy = f.x - sx, f.y - sy  # seg_point_distance(), inlined
+            length2 = dx * dx + dy * dy
+            if length2 == 0:
+                passed = hypot(ex - sx, ey - sy)
+            else:
+                u = max(0.0, min(1.0, ((ex - sx) * dx + (ey - sy) * dy) / length2))
+                passed = hypot(sx + u * dx - ex, sy + u * dy - ey)
+            if passed <= reach:
+                w = self.choose_melee(e, f, charge=True)
+                if w is not None:
+                    if self.logging:
+                        self.say(f"  free strike by {e.name}")
+                    self.resolve(e, f, w, label="free-strikes")
+
+    def approach_spot(self: Battle, f: Fighter, t: Fighter, reach: int) -> tuple[float, float] | None:
+        """The free spot nearest to ``f`` from which ``t`` is within ``reach`` (None if surrounded)."""
+        want = 2 * BASE_RADIUS + reach * 0.9 + 0.001
+        base = math.atan2(f.y - t.y, f.x - t.x)
+        for k in range(13):
+            for sign in ((1,) if k == 0 else (1, -1)):
+                angle = base + sign * k * math.pi / 12
+                x, y = t.x + want * math.cos(angle), t.y + want * math.sin(angle)
+                if 0 <= x <= self.board and 0 <= y <= self.board and self.free_of_overlap(f, x, y):
+                    return x, y
+        return None
+
+    def disengage(self: Battle, f: Fighter, engaged: list[Fighter], toward: Fighter | None = None) -> None:
+        f.ap_left -= 1
+        foe = max(engaged, key=lambda e: e.stat("dr"))
+        ok, _ = self.test(f, f.stat("dr"), foe.stat("dr"), "dr")
+        if ok and any(e.has("grapple") for e in engaged):
+            ok, _ = self.test(f, f.stat("dr"), foe.stat("dr"), "dr")
+        if not ok:
+            if self.logging:
+                self.say(f"  {f.name} fails to disengage")
+            return
+        if self.logging:
+            self.say(f"  {f.name} disengages")
+        if toward is not None:  # to close in on a foe it cannot reach from here
+            self.move_towards(f, toward.x, toward.y, f.speed(), 2 * BASE_RADIUS, toward, free_strikes=False)
+            return
+        cx = sum(e.x for e in engaged) / len(engaged)
+        cy = sum(e.y for e in engaged) / len(engaged)
+        away_x, away_y = 2 * f.x - cx, 2 * f.y - cy
+        self.move_towards(f, away_x, away_y, f.speed(), 0.0, free_strikes=False)

@@ -1,0 +1,131 @@
+"""God powers bought with Godspark: their effects, and the AI's choice of when to call one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..catalog import GodPower, ability_args, ability_id
+from .fighters import Fighter, Weapon, bump
+from .geometry import dist, gap
+
+if TYPE_CHECKING:
+    from .battle import Battle
+
+
+class GodPowers:
+    """God powers of :class:`battle.Battle`."""
+
+    __slots__ = ()
+
+    def power_cost(self: Battle, f: Fighter, p: GodPower) -> int:
+        return max(0, p.godspark - (1 if f.has("godspark-attuned") else 0))
+
+    def power_kind(self: Battle, p: GodPower) -> str:
+        if p.attack is not None:
+            ids = [ability_id(a) for a in p.attack.abilities]
+            if "healer" in ids or "patch" in ids:
+                return "heal"
+            if "self" in ids:
+                return "buff"
+            return "attack"
+        grants = {ability_id(g) for g in p.grants}
+        if grants & {"flight", "teleport", "leap", "sure-footed", "acrobatics"} or p.id == "stride-of-1000-leagues":
+            return "move"
+        if grants & {"immunity", "deflection", "stubborn"} or p.id in ("steel-your-mind", "wise-queens-foresight", "senses-beyond"):
+            return "guard"
+        if grants & {"line"}:
+            return "shoot"
+        return "fight"
+
+    def use_power(self: Battle, f: Fighter, p: GodPower, target: Fighter | None = None) -> None:
+        cost = self.power_cost(f, p)
+        self.godspark[f.side] -= cost
+        self.powers_used[f.side].add(p.id)
+        f.ap_left -= 1
+        extra = 0
+        for b in p.boosts:  # buy a boost of "+1 additional ..." when Godspark is left
+            if b.effect.lower().startswith("+1") and self.godspark[f.side] >= b.cost:
+                self.godspark[f.side] -= b.cost
+                extra += 1
+                break
+        if self.logging:
+            self.say(f"  {f.name} calls on {p.name} ({cost + extra} Godspark, {self.godspark[f.side]} left)")
+        for ref in p.grants:
+            aid, args = ability_id(ref), ability_args(bump(ref, extra))
+            if aid in ("fire",):
+                f.next_attack.append("/".join([aid, *args]))
+            elif aid == "ice":
+                f.next_melee.append("/".join([aid, *args]))
+            elif aid == "immunity":
+                f.temp.setdefault("immunity", []).extend(args)
+            else:
+                f.temp[aid] = args
+        if p.id == "stride-of-1000-leagues":
+            f.sp_bonus += 5
+        if p.id == "fly-true":
+            f.range_override = 30
+        if p.id in ("steel-your-mind", "wise-queens-foresight", "war-gods-prowess"):
+            f.temp[p.id] = []
+        if p.id == "senses-beyond":
+            for e in self.enemies(f):
+                e.spotted = True
+        if p.attack is not None:
+            abilities = [a for a in p.attack.abilities if ability_id(a) not in ("point-blank", "self")]
+            if extra:
+                abilities = [bump(a, extra) for a in abilities]
+            w = Weapon(p.name, p.attack.st, p.attack.range, False, tuple(abilities), power=p.id)
+            who = target or f
+            if who.side == f.side:
+                self.resolve(f, who, w, auto_hit=True, label="channels into")
+            elif w.has("spray") or w.has("line") or w.has("blast"):
+                self.area_attack(f, who, w)
+            else:
+                self.resolve(f, who, w, label="strikes with")
+
+    def maybe_power(self: Battle, f: Fighter) -> bool:
+        """The AI's choice of a God power at this moment; True when one was used."""
+        if f.ap_left < 1 or not self.powers[f.side]:
+            return False
+        used, spark = self.powers_used[f.side], self.godspark[f.side]
+        attuned = 1 if f.has("godspark-attuned") else 0
+        for p in self.powers[f.side]:  # any power unused this Round and affordable? (power_cost)
+            cost = p.godspark - attuned
+            if p.id not in used and spark >= (cost if cost > 0 else 0):
+                break
+        else:
+            return False
+        enemies = self.enemies(f)
+        if not enemies:
+            return False
+        nearest = min(enemies, key=lambda e: dist(f, e))
+        engaged = bool(self.engaged_with(f))
+        can_charge = gap(f, nearest) <= f.speed() + 3 + f.reach() and f.ap_left >= 3
+        for p in self.powers[f.side]:
+            if p.id in self.powers_used[f.side] or self.godspark[f.side] < self.power_cost(f, p):
+                continue
+            kind = self.power_kind(p)
+            if kind == "heal":
+                wounded = [o for o in [f, *self.friends(f)] if o.hp < o.hp_max and dist(f, o) <= p.attack.range]
+                if wounded:
+                    self.use_power(f, p, min(wounded, key=lambda o: o.hp))
+                    return True
+            elif kind == "attack":
+                if not engaged and dist(f, nearest) <= p.attack.range and self.los(f, nearest):
+                    self.use_power(f, p, nearest)
+                    return True
+            elif kind in ("buff", "fight"):
+                if (engaged and f.ap_left >= 2) or can_charge:
+                    self.use_power(f, p)
+                    return True
+            elif kind == "guard":
+                if engaged or gap(f, nearest) <= 8:
+                    self.use_power(f, p)
+                    return True
+            elif kind == "move":
+                if not engaged and f.speed() + 3 + f.reach() < gap(f, nearest) <= f.speed() + 8 + f.reach() and f.ap_left >= 3:
+                    self.use_power(f, p)
+                    return True
+            elif kind == "shoot" and f.ranged_weapons() and not engaged and dist(f, nearest) <= 30:
+                self.use_power(f, p)
+                return True
+        return False

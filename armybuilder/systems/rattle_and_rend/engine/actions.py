@@ -1,0 +1,291 @@
+"""Actions [Five Actions, Champion actions] and the scenarios' markers, victory and round end."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .board import BOARD, EPS, clamp, dist, terrain_at
+from .dice import CRITICAL, FAIL
+from .state import Action, Unit
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class ActionRules:
+    """What the actions do once chosen, and the scenario rules of :class:`game.Game`."""
+
+    __slots__ = ()
+
+    def _start(self: Game, u: Unit) -> None:
+        """A passenger leaves its Transport as the movement of its action."""
+        if u.state == "carried" and u.carrier is not None:
+            c = u.carrier
+            u.state, u.carrier = "board", None
+            u.x, u.y = clamp(c.x + c.radius + u.radius + 1, c.y, u.radius)
+            self.log(f"{u.name} gets out of {c.name}")
+
+    def _maneuver(self: Game, ctx: Action, u: Unit, ally: Unit, end: tuple[float, float]) -> None:
+        self._start(u)
+        r = self.roll(u.guile, 0, 0, self.sides[u.side], True)
+        if r != FAIL and ally.state == "board":
+            ally.x, ally.y = end
+            self._markers_after_move(ally)
+            if r == CRITICAL:
+                ally.free_next = True
+
+    def _do_move(self: Game, ctx: Action, u: Unit, ex: float, ey: float) -> bool:
+        """Move with terrain exits and movement reactions; False if the group is gone."""
+        side = self.sides[u.side]
+        here = terrain_at(self.pieces, u.x, u.y)
+        exempt = u.heavy_trait == "flyer" or side.has("raiders") or side.has("harriers")
+        if here == "rough" and not exempt and terrain_at(self.pieces, ex, ey) != "rough":
+            if side.momentum >= 4:
+                side.momentum -= 1
+            elif self.roll(u.guile, 0, 0, side, True) == FAIL:
+                return True
+        if here == "hazardous" and u.heavy_trait != "flyer" and terrain_at(self.pieces, ex, ey) != "hazardous":
+            if side.momentum >= 5:
+                side.momentum -= 2
+            elif self.will_check(u, None, ctx, allow_push=False) == FAIL:
+                return False
+        ex, ey = self.on_move(ctx, u, ex, ey)
+        if u.state != "board":
+            return False
+        u.x, u.y = ex, ey
+        for c in side.units:
+            if c.carrier is u:
+                c.x, c.y = ex, ey
+        self._markers_after_move(u)
+        return True
+
+    def _sprint(self: Game, ctx: Action, u: Unit, p: tuple[float, float]) -> None:
+        self._start(u)
+        self._do_move(ctx, u, *p)
+
+    def _stand(self: Game, ctx: Action, u: Unit, t: Unit) -> None:
+        ctx.attack = True
+        ctx.target = t
+        side = self.sides[u.side]
+        if not self._fearsome_ok(u):
+            return
+        targets = [t]
+        if u.heavy_trait == "colossal":
+            others = [e for e in self.enemies(u) if e is not t and self.within(u, e, u.rng) and self.los(u, e)]
+            targets += sorted(others, key=lambda e: -self.target_value(e))[:2]
+        partner = None
+        if side.has("coordinated") and not side.coordinated_used:
+            partner = next(
+                (a for a in self.allies(u) if a.fury is not None and self.within(u, a, "M") and self.los(u, a)
+                 and any(self.within(a, e, a.rng) and self.los(a, e) for e in self.enemies(a))),
+                None,
+            )
+        bonus = 1 if partner is not None else 0
+        for target in targets:
+            self.resolve_attack(ctx, u, target, bonus=bonus)
+        if partner is not None and partner.state == "board":
+            side.coordinated_used = True
+            foes = [e for e in self.enemies(partner) if self.within(partner, e, partner.rng) and self.los(partner, e)]
+            if foes:
+                self.log(f"{partner.name} joins in (Coordinated)")
+                self.resolve_attack(ctx, partner, foes[0], bonus=1, declared=False)
+
+    def _fearsome_ok(self: Game, u: Unit) -> bool:
+        enemy = self.sides[1 - u.side]
+        if enemy.has("fearsome") and any(e.gtype != "ward" and dist(e.x, e.y, u.x, u.y) <= self.mm("S") and self.los(e, u) for e in self.enemies(u)):
+            return self.roll(u.guile, 0, 0, self.sides[u.side], True) != FAIL
+        return True
+
+    def _charge(self: Game, ctx: Action, u: Unit, t: Unit) -> None:
+        ctx.attack = True
+        ctx.target = t
+        self._start(u)
+        if u.rng == "B" or u.gtype == "heavy":
+            gap = t.radius + u.radius
+        else:
+            gap = max(0.0, self.mm(u.rng) - 2)
+        need = max(0.0, dist(u.x, u.y, t.x, t.y) - gap)
+        if need > 0 and u.mov:
+            ex, ey = self.path_end(u, t.x, t.y, min(self.mm(u.mov), need), self.pivots.get(u.mov, 0))
+            if not self._do_move(ctx, u, ex, ey):
+                return
+        if ctx.cancelled or u.state != "board" or t.state != "board":
+            return
+        if self.within(u, t, u.rng) and self.los(u, t) and self._fearsome_ok(u):
+            self.resolve_attack(ctx, u, t, charged=True)
+
+    def _rest(self: Game, ctx: Action, u: Unit) -> None:
+        r = self.roll(u.guile, 0, 0, self.sides[u.side], True)
+        self.gain(self.sides[u.side], (1, 2, 3)[r])
+
+    def _feint(self: Game, ctx: Action, u: Unit, e: Unit) -> None:
+        r = self.roll(u.guile, 0, 0, self.sides[u.side], True)
+        if r != FAIL and e.state == "board":
+            d = dist(u.x, u.y, e.x, e.y) or 1.0
+            e.x, e.y = self.path_end(e, e.x + (e.x - u.x) / d * 400, e.y + (e.y - u.y) / d * 400, self.mm("M"), 0, voluntary=r != CRITICAL)
+            for m in self.markers:
+                if m.holder is e:
+                    m.holder = None
+            self.log(f"{u.name} feints {e.name} away")
+
+    def _translocate(self: Game, ctx: Action, u: Unit, ward: Unit, front: Unit) -> None:
+        if ward.state != "board":
+            return
+        ward.x, ward.y = clamp(front.x - front.radius - ward.radius - 2, front.y, ward.radius)
+        self.log(f"{u.name} moves {ward.name}")
+
+    def _scheme(self: Game, ctx: Action, u: Unit) -> None:
+        side = self.sides[u.side]
+        r = self.roll(u.guile, 0, 0, side, True)
+        if r != FAIL:
+            n = 3 if r == CRITICAL else 2
+            self.gain(side, n)
+            self.lose(self.sides[1 - u.side], n)
+
+    def _spot(self: Game, ctx: Action, u: Unit, ally: Unit, t: Unit) -> None:
+        r = self.roll(u.guile, 0, 0, self.sides[u.side], True)
+        if r != FAIL and ally.state == "board" and t.state == "board":
+            self.resolve_attack(ctx, ally, t, bonus=1 if r == CRITICAL else 0)
+
+    def _summon(self: Game, ctx: Action, u: Unit, t: Unit) -> None:
+        side = self.sides[u.side]
+        if self.roll(u.guile, 0, 0, side, True) == FAIL or t.state != "out":
+            return
+        ax, ay = side.anchor
+        for _ in range(12):
+            x, y = clamp(ax + (self.dice.u() - 0.5) * 160, ay + (self.dice.u() - 0.5) * 40, t.radius)
+            if terrain_at(self.pieces, x, y) is None and all(dist(x, y, e.x, e.y) > self.mm("S") for e in self.enemies(t)):
+                t.x, t.y, t.state = x, y, "board"
+                t.actions = 0
+                side.total += t.points
+                self.log(f"{t.name} is summoned back")
+                return
+
+    def _banish(self: Game, ctx: Action, u: Unit, t: Unit) -> None:
+        side = self.sides[u.side]
+        r = self.roll(u.guile, 0, 1, side, True)
+        if r != FAIL and t.state == "board":
+            t.state = "banished"
+            t.back_round = self.round + 1
+            enemy = self.sides[t.side]
+            enemy.total = max(0, enemy.total - t.points)
+            enemy.momentum = min(enemy.momentum, enemy.total)
+            self.log(f"{t.name} is banished until next round")
+        if r != CRITICAL:
+            self.will_check(u, None, ctx, allow_push=False)
+
+    def _push(self: Game, ctx: Action, u: Unit, t: Unit) -> None:
+        r = self.roll(u.guile, 0, 0, self.sides[u.side], True)
+        if r == FAIL or t.state != "board":
+            return
+        ax, ay = self.sides[t.side].anchor
+        d = dist(t.x, t.y, ax, ay)
+        if d > 1:
+            step = d
+            while step > 10:
+                x, y = t.x + (ax - t.x) * step / d, t.y + (ay - t.y) * step / d
+                old = (t.x, t.y)
+                t.x, t.y = x, y
+                ok = self.los(u, t)
+                t.x, t.y = old
+                if ok:
+                    t.x, t.y = clamp(x, y, t.radius)
+                    break
+                step *= 0.6
+        for m in self.markers:
+            if m.holder is t:
+                m.holder = None
+        self.log(f"{t.name} is pushed to the brink")
+        if r == CRITICAL:
+            self.will_check(t, u, ctx)
+
+    def _wave(self: Game, ctx: Action, u: Unit, movers: list[Unit]) -> None:
+        if self.roll(u.guile, 0, 0, self.sides[u.side], True) == FAIL:
+            return
+        for o in movers:
+            if o.state == "board":
+                gx, gy = self.goal(o)
+                o.x, o.y = self.path_end(o, gx, gy, min(self.mm(o.mov), max(0.0, dist(o.x, o.y, gx, gy) - 2 * o.radius)), self.pivots.get(o.mov or "S", 0))
+                self._markers_after_move(o)
+
+    def _markers_after_move(self: Game, u: Unit) -> None:
+        if not self.markers or u.state != "board":
+            return
+        side = self.sides[u.side]
+        for m in self.markers:
+            if m.holder is u:
+                m.x, m.y = u.x, u.y
+                near_edge = min(u.x, u.y, BOARD - u.x, BOARD - u.y) <= u.radius + 1
+                if near_edge and m.taken_turn != self.turn_counter and not m.off:
+                    m.off, m.holder = True, None
+                    side.markers_off += 1
+                    self.log(f"{side.name} carries a flag off the board ({side.markers_off})")
+                    self.check_victory()
+        carried = any(m.holder is u for m in self.markers)
+        if not carried and u.gtype != "ward" and side.momentum >= 1:
+            for m in self.markers:
+                if not m.off and m.holder is None and dist(u.x, u.y, m.x, m.y) <= u.radius + 6:
+                    side.momentum -= 1
+                    m.holder, m.taken_turn = u, self.turn_counter
+                    self.log(f"{u.name} takes a flag")
+                    break
+
+    def check_victory(self: Game) -> None:
+        if self.finished:
+            return
+        alive = [any(u.in_play for u in s.units) for s in self.sides]
+        if not all(alive):
+            self.finished = True
+            self.winner = None if not any(alive) else (0 if alive[0] else 1)
+            return
+        if self.scenario == "capture-the-flags":
+            for s in self.sides:
+                if s.markers_off >= 2:
+                    self.finished, self.winner = True, s.idx
+                    return
+        if self.scenario == "duel":
+            done = [all(u.state == "out" for u in self.sides[1 - s.idx].units if u.duel_target) and any(u.duel_target for u in self.sides[1 - s.idx].units) for s in self.sides]
+            if done[0] != done[1]:
+                self.finished, self.winner = True, 0 if done[0] else 1
+            elif done[0]:
+                self.finished, self.winner = True, None
+
+    def end_of_round(self: Game) -> None:
+        limit = self.scenario_rounds or self.round_limit
+        if self.finished or self.round < limit:
+            return
+        if self.scenario == "king-of-the-hill" and self.hill is not None:
+            score = [sum(u.points for u in s.units if u.state == "board" and dist(u.x, u.y, self.hill.x, self.hill.y) <= self.hill.r + u.radius + EPS) for s in self.sides]
+            self._decide(score)
+        elif self.scenario == "capture-the-flags":
+            held = [sum(1 for m in self.markers if m.holder is not None and m.holder.side == s.idx) + s.markers_off for s in self.sides]
+            if held[0] != held[1]:
+                self._decide(held)
+            else:
+                near = [sum(u.points for u in s.units if u.state == "board" and dist(u.x, u.y, 200, 200) <= self.mm("M")) for s in self.sides]
+                self._decide(near)
+        elif self.scenario == "conquest":
+            zones = [0, 0]
+            centre = [0.0, 0.0]
+            for z in range(4):
+                pts = [sum(u.points for u in s.units if u.state == "board" and min(3, int(u.x // 100)) == z) for s in self.sides]
+                if pts[0] != pts[1]:
+                    zones[0 if pts[0] > pts[1] else 1] += 1
+                if z in (1, 2):
+                    centre[0] += pts[0]
+                    centre[1] += pts[1]
+            if zones[0] != zones[1]:
+                self._decide(zones)
+            elif centre[0] != centre[1]:
+                self._decide(centre)
+            elif not self.extra_round:
+                self.extra_round = True
+                self.scenario_rounds = limit + 1
+            else:
+                self.finished, self.winner = True, None
+        else:
+            self._decide([s.removed_points for s in self.sides])
+
+    def _decide(self: Game, score: list[float]) -> None:
+        self.finished = True
+        self.winner = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)

@@ -1,0 +1,403 @@
+"""The AI's policy: every action a side could give now, scored (expected points removed,
+progress towards the scenario's goal, momentum) against its momentum cost."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ..catalog import band_plus
+from .board import BOARD, clamp, dist, terrain_at
+from .dice import check_probabilities, dice_count
+from .state import COST_WEIGHT, REMOVE_VALUE, Action, Option, Side, Unit
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class ActionChoice:
+    """Option scoring of :class:`game.Game`; the chosen option's ``run`` plays it (:mod:`actions`)."""
+
+    __slots__ = ()
+
+    def goal(self: Game, u: Unit) -> tuple[float, float]:
+        """Where the AI wants ``u`` to go, per scenario (cached while options are scored)."""
+        if self.cache is not None:
+            key = ("goal", u.uid)
+            found = self.cache.get(key)
+            if found is None:
+                found = self.cache[key] = self._goal(u)
+            return found
+        return self._goal(u)
+
+    def _goal(self: Game, u: Unit) -> tuple[float, float]:
+        enemies = self.enemies(u)
+        if self.scenario == "king-of-the-hill" and self.hill is not None:
+            return self.hill.x, self.hill.y
+        if self.scenario == "capture-the-flags":
+            held = next((m for m in self.markers if m.holder is u), None)
+            if held is not None:
+                edges = [(u.x, 0.0), (u.x, BOARD), (0.0, u.y), (BOARD, u.y)]
+                return min(edges, key=lambda e: dist(u.x, u.y, *e))
+            free = [m for m in self.markers if not m.off and (m.holder is None or m.holder.side != u.side)]
+            if free:
+                m = min(free, key=lambda m: dist(u.x, u.y, m.x, m.y))
+                return m.x, m.y
+        if self.scenario == "conquest":
+            mine = [0.0] * 4
+            theirs = [0.0] * 4
+            for o in self.units:
+                if o.state == "board" and o is not u:
+                    (mine if o.side == u.side else theirs)[min(3, int(o.x // 100))] += o.points
+            zone = min(range(4), key=lambda z: (mine[z] - theirs[z], abs(z * 100 + 50 - u.x)))
+            return zone * 100 + 50, min(max(u.y, 60.0), BOARD - 60)
+        if self.scenario == "duel":
+            targets = [e for e in enemies if e.duel_target]
+            if targets:
+                t = min(targets, key=lambda e: dist(u.x, u.y, e.x, e.y))
+                return t.x, t.y
+        if enemies:
+            t = min(enemies, key=lambda e: dist(u.x, u.y, e.x, e.y))
+            return t.x, t.y
+        return u.x, u.y
+
+    def target_value(self: Game, t: Unit) -> float:
+        value = t.points * REMOVE_VALUE
+        if self.scenario == "duel" and t.duel_target:
+            value *= 2.5
+        if any(m.holder is t for m in self.markers):
+            value += 2.0
+        return value
+
+    def move_value(self: Game, u: Unit, ex: float, ey: float) -> float:
+        gx, gy = self.goal(u)
+        progress = dist(u.x, u.y, gx, gy) - dist(ex, ey, gx, gy)
+        return self.move_weight() * progress / 80.0
+
+    def move_weight(self: Game) -> float:
+        """Value of 80 mm of progress towards the goal: more in objective scenarios, late."""
+        if self.scenario in ("king-of-the-hill", "capture-the-flags", "conquest"):
+            return 1.0 if self.round >= 3 else 0.6
+        return 0.35
+
+    def cost_of(self: Game, side: Side, u: Unit, free: bool) -> int:
+        if free or u.free_next or side.free_action:
+            return 0
+        n = u.actions
+        return self.costs[n] if n < len(self.costs) else self.costs[-1] + (n - len(self.costs) + 1)
+
+    def options(self: Game, side: Side, only: Unit | None = None, free: bool = False) -> list[Option]:
+        """Every action the side could give now, scored; nothing moves while they are scored,
+        so line of sight and goals are cached for the call - and for the next calls while
+        no group moves, enters or leaves and no marker changes hands (the board signature):
+        most actions (Rest, a failed attack, a refused reaction) leave the board as it was."""
+        signature = (
+            tuple([(o.x, o.y, o.state) for o in self.units]),
+            tuple([(m.holder.uid if m.holder is not None else None, m.off) for m in self.markers]),
+        )
+        if signature != self.board_signature:
+            self.board_signature = signature
+            self.board_memo = {}
+        self.cache = self.board_memo
+        try:
+            return self._options(side, only, free)
+        finally:
+            self.cache = None
+
+    def _options(self: Game, side: Side, only: Unit | None, free: bool) -> list[Option]:
+        out: list[Option] = []
+        self.bar = -math.inf  # best score so far: lets costly options be skipped when they cannot win
+        lms = sum(1 for u in side.units if u.state == "board" and u.gtype != "ward") == 1
+        for u in side.units:
+            if only is not None and u is not only:
+                continue
+            if u.gtype == "ward" or u.state not in ("board", "carried", "reserve"):
+                continue
+            if u is side.last_actor and not lms and only is None:
+                continue
+            cost = self.cost_of(side, u, free)
+            if cost > side.momentum:
+                continue
+            if u.state == "reserve":
+                out += self._entry_options(side, u, cost)
+                continue
+            found = self._unit_options(side, u, cost)
+            if found:
+                self.bar = max(self.bar, max(o.score for o in found))
+            out += found
+        return out
+
+    def _entry_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
+        if side.has("ambushers"):
+            enemies = self.enemies(u)
+            if not enemies:
+                return []
+            t = min(enemies, key=lambda e: (-self.target_value(e), e.uid))
+            d = self.mm("S") + u.radius + 3
+
+            def ambush(ctx: Action, t: Unit = t) -> None:
+                ang = self.dice.u() * 2 * math.pi
+                for _ in range(8):
+                    x, y = clamp(t.x + d * math.cos(ang), t.y + d * math.sin(ang), u.radius)
+                    if terrain_at(self.pieces, x, y) is None and all(dist(x, y, e.x, e.y) > self.mm("S") for e in self.enemies(u)):
+                        break
+                    ang += math.pi / 4
+                u.x, u.y, u.state = x, y, "board"
+                self.log(f"{u.name} comes out of ambush")
+                self._charge(ctx, u, t)
+
+            return [Option(1.0 + self.target_value(t) * 0.3 - COST_WEIGHT * cost, cost, u, "Ambush", ambush)]
+        if self.round < 2:
+            return []
+
+        def enter(ctx: Action) -> None:
+            x = 40 + self.dice.u() * (BOARD - 80)
+            edge = side.edge_y if side.edge_y is not None else 0.0
+            u.x, u.y = clamp(x, edge, u.radius)
+            u.state = "board"
+            self.log(f"{u.name} enters from the board edge")
+
+        return [Option(1.2 - COST_WEIGHT * cost, cost, u, "Enter", enter)]
+
+    def _unit_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
+        out: list[Option] = []
+        enemies = self.enemies(u)
+        w = COST_WEIGHT * cost
+        ux, uy = (u.carrier.x, u.carrier.y) if u.state == "carried" and u.carrier else (u.x, u.y)
+        can_attack = u.fury is not None
+        # Positions, states and markers decide the targets and their odds: while the board
+        # stands still they are looked up in the board memo (``self.cache``), not worked out.
+        memo = self.cache if self.cache is not None else {}
+        # Stand and Fight
+        if can_attack and u.state == "board":
+            key = ("stand", u.uid)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = self._stand_target(u, enemies)
+            if found:
+                best, count, pb, ps = found
+                score = pb * self.target_value(best) + 0.2 * ps - w
+                if u.heavy_trait == "colossal":
+                    score += 0.5 * (min(3, count) - 1)
+                out.append(Option(score, cost, u, "Stand and Fight", lambda ctx, t=best: self._stand(ctx, u, t)))
+        # Charge: move up to MOV then attack with a penalty
+        if can_attack and u.mov and enemies:
+            key = ("charge", u.uid)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = self._charge_target(side, u, enemies, ux, uy)
+            if found:
+                t, pb, ps = found
+                score = 0.8 * pb * self.target_value(t) + 0.15 * ps - w
+                out.append(Option(score, cost, u, "Charge", lambda ctx, t=t: self._charge(ctx, u, t)))
+        # Sprint towards the goal (not worked out when even a full move could not beat the best option)
+        bar = max([self.bar, *(o.score for o in out)])
+        band = self.wider[u.mov] if u.mov else None
+        if band is not None and self.move_weight() * self.mm(band) / 80.0 - w >= bar - 1e-9:
+            gx, gy = self.goal(u)
+            length = min(self.mm(band), max(0.0, dist(ux, uy, gx, gy) - 2 * u.radius))
+            # The progress is at most the length moved (clamping onto the board never lengthens
+            # a move that starts on it): a Sprint that cannot count is not traced.
+            most = self.move_weight() * length / 80.0
+            r = u.radius
+            on_board = r <= ux <= BOARD - r and r <= uy <= BOARD - r
+            if not (on_board and (most < 0.05 - 1e-9 or most - w < bar - 1e-9)):
+                save = (u.x, u.y)  # a passenger moves from where its Transport stands now
+                u.x, u.y = ux, uy
+                ex, ey = self.path_end(u, gx, gy, length, self.pivots.get(band or "S", 0))
+                value = self.move_value(u, ex, ey)
+                u.x, u.y = save
+                if value > 0.05:
+                    out.append(Option(value - w, cost, u, "Sprint", lambda ctx, p=(ex, ey): self._sprint(ctx, u, p)))
+        # Rest: regain momentum
+        if u.guile is not None and u.state == "board":
+            f, s, c = check_probabilities(u.guile, dice_count(0, 0, self.dice_table))
+            room = side.total - (side.momentum - cost)
+            gain = f * min(1, room) + s * min(2, room) + c * min(3, room)
+            short = 1.0 if side.momentum - cost < 4 else 0.5  # momentum matters more when little is left
+            out.append(Option(short * (gain - cost) - 0.3, cost, u, "Rest", lambda ctx: self._rest(ctx, u)))
+        # Feint: push a dangerous enemy away (or off a hill or flag)
+        if u.guile is not None and u.state == "board" and self.scenario in ("king-of-the-hill", "capture-the-flags"):
+            for e in self._in_range(u, enemies):
+                gx, gy = self.goal(e)
+                if dist(e.x, e.y, gx, gy) < 60:
+                    out.append(Option(self.p_success(u.guile) * 1.2 * e.points - w, cost, u, "Feint", lambda ctx, e=e: self._feint(ctx, u, e)))
+                    break
+        # Translocate Ward: bring a Ward with a warding reaction up to the fight
+        wards = memo.get(("wards", side.idx))
+        if wards is None:
+            wards = memo[("wards", side.idx)] = [o for o in side.units if o.state == "board" and o.gtype == "ward"]
+        if wards and u.state == "board":
+            ward = wards[0]
+            front = self._front(side, enemies)
+            if front is not None and front is not u and dist(ward.x, ward.y, front.x, front.y) > self.mm(ward.rng) and self.los(u, front):
+                out.append(Option(0.6 - w, cost, u, "Translocate Ward", lambda ctx, ward=ward, front=front: self._translocate(ctx, u, ward, front)))
+        # Champion action
+        if u.champion_action and u.state == "board":
+            out += self._champion_options(side, u, cost, self._bar_without_rest(out))
+        # Maneuver: draw a fighting ally towards this group's foes
+        if u.guile is not None and u.state == "board" and not self._maneuver_cannot_win(u, out, w):
+            key = ("maneuver", u.uid)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = self._maneuver_move(u, enemies)
+            if found:
+                ally, end = found
+                value = self.p_success(u.guile) * self.move_value(ally, *end)
+                if value > 0.05:
+                    out.append(Option(value - w, cost, u, "Maneuver", lambda ctx, ally=ally, end=end: self._maneuver(ctx, u, ally, end)))
+        return out
+
+    def _maneuver_cannot_win(self: Game, u: Unit, out: list[Option], w: float) -> bool:
+        """True when no Maneuver of ``u`` could beat an option already found (Rest left out,
+        since a Reversal picks among the other options), so it need not be worked out.
+
+        The ally moves at most its MOV towards ``u`` and its progress towards its goal is at
+        most the distance it moves (clamping the end onto the board never lengthens a move that
+        starts on it; a group standing off the clamp box is always worked out).
+        """
+        bar = self._bar_without_rest(out)
+        if bar == -math.inf:
+            return False
+        memo = self.cache if self.cache is not None else {}
+        key = ("longest ally move", u.uid)
+        longest = memo.get(key)
+        if longest is None:
+            longest = memo[key] = self._longest_ally_move(u)
+        return self.p_success(u.guile) * self.move_weight() * longest / 80.0 - w < bar - 1e-9
+
+    def _bar_without_rest(self: Game, out: list[Option]) -> float:
+        """The best score so far, Rest left out: an option below it can never be chosen, by a
+        turn (the best option) nor by a Reversal (the best option other than Rest)."""
+        bar = self.bar
+        for o in out:
+            if o.name != "Rest" and o.score > bar:
+                bar = o.score
+        return bar
+
+    def _longest_ally_move(self: Game, u: Unit) -> float:
+        """The longest MOV among the fighting allies a Maneuver could draw (inf if one stands
+        off the board's clamp box)."""
+        longest = 0.0
+        for a in self.sides[u.side].units:
+            if a is u or a.state != "board" or a.gtype == "ward" or not a.mov or a.fury is None:
+                continue
+            r = a.radius
+            if not (r <= a.x <= BOARD - r and r <= a.y <= BOARD - r):
+                return math.inf
+            longest = max(longest, self.mm(a.mov))
+        return longest
+
+    def _in_range(self: Game, u: Unit, enemies: list[Unit]) -> list[Unit]:
+        """The enemies within ``u``'s RNG and in its line of sight (board memo)."""
+        memo = self.cache if self.cache is not None else {}
+        key = ("in range", u.uid)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = [e for e in enemies if self.within(u, e, u.rng) and self.los(u, e)]
+        return found
+
+    def _stand_target(self: Game, u: Unit, enemies: list[Unit]) -> tuple[Unit, int, float, float] | tuple[()]:
+        """Stand and Fight: (best target, targets in range, P(break), P(stand)), or () if none."""
+        best, count, pb, ps, best_value = None, 0, 0.0, 0.0, 0.0
+        for e in self._in_range(u, enemies):  # the first target of the highest expected value
+            count += 1
+            eb, es = self.expected_break(u, e, *self.attack_dice(u, e, False))
+            value = eb * self.target_value(e)
+            if best is None or value > best_value:
+                best, best_value, pb, ps = e, value, eb, es
+        return () if best is None else (best, count, pb, ps)
+
+    def _charge_target(self: Game, side: Side, u: Unit, enemies: list[Unit], ux: float, uy: float) -> tuple[Unit, float, float] | tuple[()]:
+        """Charge: (target, P(break), P(stand)) among the enemies a move can bring in range, or ()."""
+        reach = self.mm(u.mov) + (self.mm(u.rng) if u.rng != "B" else 0) + u.radius * 2 + 1
+        near = [e for e in enemies if dist(ux, uy, e.x, e.y) <= reach and not self.within(u, e, u.rng)]
+        if not near:
+            return ()
+        t = max(near, key=lambda e: self.target_value(e) - dist(ux, uy, e.x, e.y) / 100)
+        pb, ps = self.expected_break(u, t, 0, 0 if side.has("elites") else 1)
+        return t, pb, ps
+
+    def _maneuver_move(self: Game, u: Unit, enemies: list[Unit]) -> tuple[Unit, tuple[float, float]] | tuple[()]:
+        """Maneuver: (the fighting ally to draw in, where its move ends), or ()."""
+        helpers = [a for a in self.allies(u) if a.mov and a.fury is not None and self.within(u, a, "M")]
+        ally = max(helpers, key=lambda a: dist(a.x, a.y, u.x, u.y)) if helpers and enemies else None
+        if ally is None or not self.los(u, ally):
+            return ()
+        return ally, self.path_end(ally, u.x, u.y, min(self.mm(ally.mov), max(0.0, dist(ally.x, ally.y, u.x, u.y) - 2 * ally.radius)), 0)
+
+    def _front(self: Game, side: Side, enemies: list[Unit]) -> Unit | None:
+        """The side's non-Ward group nearest the enemy (cached while options are scored)."""
+        key = ("front", side.idx)
+        if self.cache is not None and key in self.cache:
+            return self.cache[key]
+        mine = [a for a in side.units if a.state == "board" and a.gtype != "ward"]
+        front = min(mine, key=lambda a: min((dist(a.x, a.y, e.x, e.y) for e in enemies), default=999.0), default=None)
+        if self.cache is not None:
+            self.cache[key] = front
+        return front
+
+    def _champion_options(self: Game, side: Side, u: Unit, cost: int, bar: float = -math.inf) -> list[Option]:
+        a = u.champion_action
+        enemies = self.enemies(u)
+        w = COST_WEIGHT * cost
+        reach = u.rng
+        out: list[Option] = []
+        g = u.guile
+        if g is None:
+            return out
+        if a == "scheming-plot":
+            near = [e for e in enemies if self.within(u, e, reach)]
+            mine = sum(o.points for o in self.allies(u, True) if self.within(u, o, reach)) + u.points
+            if not near or mine > sum(e.points for e in near):
+                p = self.p_success(g)
+                room = side.total - (side.momentum - cost)
+                theirs = self.sides[1 - side.idx].momentum
+                out.append(Option(p * 0.8 * (min(2, room) + min(2, theirs)) - w, cost, u, "Scheming Plot", lambda ctx: self._scheme(ctx, u)))
+        elif a == "distant-doom" and u.fury is not None:
+            band = band_plus(reach, 1)
+            targets = [e for e in enemies if self.within(u, e, band) and not self.within(u, e, reach)]
+            if targets:
+                t = max(targets, key=self.target_value)
+                pb, _ = self.expected_break(u, t, 0, 1)
+                out.append(Option(pb * self.target_value(t) - w, cost, u, "Distant Doom", lambda ctx, t=t: self.resolve_attack(ctx, u, t, penalty=1)))
+        elif a == "spot-weakness":
+            for ally in self.allies(u):
+                if ally.fury is None or not self.within(u, ally, reach if reach != "B" else "S"):
+                    continue
+                foes = [e for e in self.enemies(ally) if self.within(ally, e, ally.rng) and self.los(ally, e)]
+                if foes:
+                    t = max(foes, key=self.target_value)
+                    pb, _ = self.expected_break(ally, t, 0, 0)
+                    out.append(Option(self.p_success(g) * pb * self.target_value(t) - w, cost, u, "Spot Weakness", lambda ctx, ally=ally, t=t: self._spot(ctx, u, ally, t)))
+                    break
+        elif a == "battle-summons":
+            lost = [o for o in side.units if o.state == "out" and o.points <= 2]
+            if lost:
+                t = max(lost, key=lambda o: o.points)
+                out.append(Option(self.p_success(g) * t.points * 1.2 - w, cost, u, "Battle Summons", lambda ctx, t=t: self._summon(ctx, u, t)))
+        elif a == "banishment":
+            targets = [e for e in enemies if self.within(u, e, reach if reach != "B" else "S")]
+            if targets:
+                t = max(targets, key=self.target_value)
+                p = self.p_success(g, 0, 1)
+                risk = self._p_fail_will(u, 0) * u.points * REMOVE_VALUE
+                out.append(Option(p * t.points * 0.8 - risk - w, cost, u, "Banishment", lambda ctx, t=t: self._banish(ctx, u, t)))
+        elif a == "push-to-the-brink":
+            targets = [e for e in enemies if self.within(u, e, reach if reach != "B" else "S") and self.los(u, e)]
+            if targets:
+                t = max(targets, key=lambda e: e.points)
+                value = self.p_success(g) * (0.6 + (1.2 if self.scenario in ("king-of-the-hill", "capture-the-flags", "conquest") else 0.0))
+                out.append(Option(value - w, cost, u, "Push to the Brink", lambda ctx, t=t: self._push(ctx, u, t)))
+        elif a == "crashing-wave":
+            movers = [o for o in self.allies(u) if o.mov and self.within(u, o, reach if reach != "B" else "S")]
+            # each mover's progress is at most its MOV (clamping never lengthens a move that
+            # starts on the board): a wave that cannot beat the bar is not traced
+            most = self.p_success(g) * sum(self.move_weight() * self.mm(o.mov) / 80.0 for o in movers)
+            if movers and all(o.radius <= o.x <= BOARD - o.radius and o.radius <= o.y <= BOARD - o.radius for o in movers):
+                if most - w < bar - 1e-9:
+                    movers = []
+            if movers:
+                value = self.p_success(g) * sum(max(0.0, self.move_value(o, *self.path_end(o, *self.goal(o), self.mm(o.mov), 0))) for o in movers)
+                out.append(Option(value - w, cost, u, "Crashing Wave", lambda ctx, movers=movers: self._wave(ctx, u, movers)))
+        return out

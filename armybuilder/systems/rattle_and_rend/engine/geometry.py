@@ -1,0 +1,191 @@
+"""Distances, ranges, line of sight and paths of a game in play (the board model of :mod:`board`).
+
+While the AI scores its options nothing moves, so :meth:`Geometry.los`, paths and ranges are
+remembered in ``Game.cache`` for as long as the board signature stays the same."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .board import EPS, clamp, dist
+from .state import Unit
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class Geometry:
+    """Geometry queries of :class:`game.Game` (cached while the board stands still)."""
+
+    __slots__ = ()
+
+    def mm(self: Game, band: str | None) -> float:
+        return self.band_mm.get(band or "B", 0.0)
+
+    def contact(self: Game, a: Unit, b: Unit) -> bool:
+        return math.hypot(a.x - b.x, a.y - b.y) <= a.radius + b.radius + EPS
+
+    def within(self: Game, a: Unit, b: Unit, band: str | None) -> bool:
+        """Is b within ``band`` of a (B: bases touching)?"""
+        if band is None:
+            return False
+        d = math.hypot(a.x - b.x, a.y - b.y)
+        return d <= a.radius + b.radius + EPS or (band != "B" and d <= self.band_mm.get(band, 0.0))
+
+    def los(self: Game, a: Unit, b: Unit) -> bool:
+        cache = self.cache
+        if cache is not None:
+            key = ("los", a.uid, b.uid) if a.uid < b.uid else ("los", b.uid, a.uid)
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = self._los(a, b)
+            return found
+        return self._los(a, b)
+
+    def _los(self: Game, a: Unit, b: Unit) -> bool:
+        ax, ay, bx, by = a.x, a.y, b.x, b.y
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        hypot = math.hypot
+        # a disc whose centre lies farther than its radius outside the segment's box cannot
+        # come within that radius of the segment (1e-6: rounding never decides)
+        lox, hix = (ax, bx) if ax <= bx else (bx, ax)
+        loy, hiy = (ay, by) if ay <= by else (by, ay)
+        lox, loy, hix, hiy = lox - 1e-6, loy - 1e-6, hix + 1e-6, hiy + 1e-6
+        for p in self.pieces:
+            if p.kind == "blocking":  # segment_distance(), inlined
+                px, py, r = p.x, p.y, p.r
+                if px + r < lox or px - r > hix or py + r < loy or py - r > hiy:
+                    continue
+                if length2 == 0:
+                    d = hypot(px - ax, py - ay)
+                else:
+                    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+                    d = hypot(px - (ax + t * dx), py - (ay + t * dy))
+                if d < p.r:
+                    return False
+        for o in self.units:
+            if o is a or o is b or o.state != "board":
+                continue
+            px, py, r = o.x, o.y, o.radius
+            if px + r < lox or px - r > hix or py + r < loy or py - r > hiy:
+                continue
+            if length2 == 0:
+                d = hypot(px - ax, py - ay)
+            else:
+                t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+                d = hypot(px - (ax + t * dx), py - (ay + t * dy))
+            if d < o.radius - 1.0:
+                return False
+        return True
+
+    def enemies(self: Game, u: Unit) -> list[Unit]:
+        if self.cache is not None:
+            key = ("enemies", u.side)
+            found = self.cache.get(key)
+            if found is None:
+                found = self.cache[key] = [o for o in self.sides[1 - u.side].units if o.state == "board"]
+            return found
+        return [o for o in self.sides[1 - u.side].units if o.state == "board"]
+
+    def allies(self: Game, u: Unit, wards: bool = False) -> list[Unit]:
+        return [o for o in self.sides[u.side].units if o.state == "board" and o is not u and (wards or o.gtype != "ward")]
+
+    def _obstacles(self: Game, u: Unit, voluntary: bool) -> list[tuple[float, float, float, str]]:
+        """Discs a moving centre may not enter: terrain (never changes after setup) and bases."""
+        if self.cache is not None:
+            ckey = ("obstacles", u.uid, voluntary)
+            found = self.cache.get(ckey)
+            if found is None:
+                found = self.cache[ckey] = self._obstacles_now(u, voluntary)
+            return found
+        return self._obstacles_now(u, voluntary)
+
+    def _obstacles_now(self: Game, u: Unit, voluntary: bool) -> list[tuple[float, float, float, str]]:
+        key = (u.heavy_trait, voluntary)
+        terrain = self.terrain_obstacles.get(key)
+        if terrain is None:
+            terrain = []
+            if u.heavy_trait != "flyer":
+                for p in self.pieces:
+                    if p.kind == "blocking" or (voluntary and p.kind == "hazardous") or (u.heavy_trait == "transport" and p.kind != "blocking"):
+                        terrain.append((p.x, p.y, p.r, "terrain"))
+            self.terrain_obstacles[key] = terrain
+        out = list(terrain)
+        r = u.radius
+        through_friends = self.sides[u.side].has("raiders")  # Raiders pass through their own groups
+        for o in self.units:
+            if o.state == "board" and o is not u and not (through_friends and o.side == u.side):
+                out.append((o.x, o.y, o.radius + r, "group"))
+        return out
+
+    def path_end(self: Game, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool = True) -> tuple[float, float]:
+        """Where a straight move (with up to ``pivots`` detours round terrain) ends."""
+        cache = self.cache
+        if cache is None:
+            return self._path_end(u, tx, ty, length, pivots, voluntary)
+        key = ("path", u.uid, u.x, u.y, tx, ty, length, pivots, voluntary)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = self._path_end(u, tx, ty, length, pivots, voluntary)
+        return found
+
+    def _path_end(self: Game, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool) -> tuple[float, float]:
+        x, y = u.x, u.y
+        obstacles = self._obstacles(u, voluntary)
+        for _ in range(pivots + 1):
+            d = dist(x, y, tx, ty)
+            if d < 1e-6 or length <= 0:
+                break
+            step = min(length, d)
+            ex, ey = x + (tx - x) * step / d, y + (ty - y) * step / d
+            hit_t, hit = None, None
+            # first_entry() of every obstacle, inlined (the AI runs this thousands of times
+            # a game): the same arithmetic, with the early exits a segment allows
+            dx, dy = ex - x, ey - y
+            a = dx * dx + dy * dy
+            if a != 0:
+                lox, hix = (x, ex) if x <= ex else (ex, x)
+                loy, hiy = (y, ey) if y <= ey else (ey, y)
+                lox, loy, hix, hiy = lox - 1e-6, loy - 1e-6, hix + 1e-6, hiy + 1e-6
+                for ob in obstacles:
+                    ox, oy, r = ob[0], ob[1], ob[2]
+                    if ox + r < lox or ox - r > hix or oy + r < loy or oy - r > hiy:
+                        continue  # out of the segment's box: it cannot meet the segment
+                    fx, fy = x - ox, y - oy
+                    b = 2 * (fx * dx + fy * dy)
+                    if b >= 0:
+                        continue  # moving away from its centre: it never enters at t >= 0
+                    c = fx * fx + fy * fy - r * r
+                    if c <= 0:
+                        continue  # starts inside
+                    disc = b * b - 4 * a * c
+                    if disc < 0:
+                        continue
+                    t = (-b - math.sqrt(disc)) / (2 * a)
+                    if 0.0 <= t <= 1.0 and (hit_t is None or t < hit_t):
+                        hit_t, hit = t, ob
+            if hit_t is None:
+                x, y = ex, ey
+                break
+            travelled = max(0.0, hit_t * step - 0.5)
+            x, y = x + (ex - x) * (travelled / step), y + (ey - y) * (travelled / step)
+            length -= travelled
+            if hit is None or pivots <= 0:
+                break
+            # pivot round the piece: aim for a point beside it, on the side nearer the target
+            nx, ny = -(ty - y), tx - x
+            norm = math.hypot(nx, ny) or 1.0
+            side = 1.0 if (hit[0] - x) * nx + (hit[1] - y) * ny < 0 else -1.0
+            wx = hit[0] + side * nx / norm * (hit[2] + 3)
+            wy = hit[1] + side * ny / norm * (hit[2] + 3)
+            if pivots >= 1:
+                dw = dist(x, y, wx, wy)
+                if dw <= length:
+                    x, y = wx, wy
+                    length -= dw
+                    pivots -= 1
+                    continue
+            break
+        return clamp(x, y, u.radius)

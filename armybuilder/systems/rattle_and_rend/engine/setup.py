@@ -1,0 +1,266 @@
+"""Rattle and Rend game setup [Game Setup]: warbands in play, scenario, terrain and deployment."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ..army import RRList, effective_stats, group_title, group_type, transport_capacity
+from .board import BOARD, Piece, clamp, dist, terrain_at
+from .state import Marker, Side, Unit
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class SetupRules:
+    """The setup of :class:`game.Game`: player A, the d20 tables, terrain, reserves and deployment."""
+
+    __slots__ = ()
+
+    def _side(self: Game, idx: int, army: RRList) -> Side:
+        cat = self.cat
+        traits = frozenset(t for t in army.traits if cat.get("warband_traits", t) is not None)
+        units: list[Unit] = []
+        champions: dict[int, int] = {}
+        for gi, g in enumerate(army.groups):
+            gt = group_type(cat, g)
+            t = g.attached_to
+            if (
+                gt is not None
+                and gt.can_attach
+                and t is not None
+                and t != gi
+                and 0 <= t < len(army.groups)
+                and (tt := group_type(cat, army.groups[t])) is not None
+                and tt.id in gt.attach_targets
+                and t not in champions
+            ):
+                champions[t] = gi
+        by_index: dict[int, Unit] = {}
+        for gi, g in enumerate(army.groups):
+            gt = group_type(cat, g)
+            if gt is None or gi in champions.values():
+                continue
+            s = effective_stats(army, cat, g)
+            assert s is not None
+            reactions = [gt.reaction]
+            name = f"{gi + 1}. {group_title(cat, g, gi)}"
+            points = gt.cost
+            action = g.champion_action if gt.id == "champion" else None
+            attached = False
+            if gi in champions:
+                champ = army.groups[champions[gi]]
+                cgt = group_type(cat, champ)
+                if cgt is not None:
+                    reactions.append(cgt.reaction)
+                    points += cgt.cost
+                    action = champ.champion_action
+                    attached = True
+                    name += f" + Champion ({self._name('actions', champ.champion_action)})"
+            if gt.id == "champion":
+                name += f" ({self._name('actions', action)})"
+            if gt.id == "heavy":
+                name += f" ({self._name('heavy_traits', g.heavy_trait)})"
+            if gt.id == "ward":
+                name += f" ({self._name('reactions', g.warding_reaction)})"
+            unit = Unit(
+                uid=idx * 100 + gi,
+                side=idx,
+                name=name,
+                gtype=gt.id,
+                points=points,
+                mov=s.mov,
+                rng=s.rng,
+                fury=s.fury,
+                guile=s.guile,
+                will=s.will,
+                reactions=tuple(dict.fromkeys(reactions)),
+                champion_action=action if action and self.cat.get("actions", action) is not None else None,
+                heavy_trait=g.heavy_trait if gt.id == "heavy" else None,
+                warding=g.warding_reaction if gt.id == "ward" else None,
+                attached=attached,
+                capacity=transport_capacity(army, cat, gi),
+                radius=20.0 if "40" in gt.base else 12.5,
+            )
+            by_index[gi] = unit
+            units.append(unit)
+        for gi, g in enumerate(army.groups):  # groups starting inside a Transport
+            unit = by_index.get(gi)
+            carrier = by_index.get(g.transported_by) if g.transported_by is not None else None
+            if unit is None or carrier is None or carrier.capacity <= 0 or unit.gtype == "heavy":
+                continue
+            load = sum(u.points for u in units if u.carrier is carrier)
+            if load + unit.points <= carrier.capacity:
+                unit.carrier = carrier
+                unit.state = "carried"
+        return Side(idx, army.name, traits, units)
+
+    def _name(self: Game, collection: str, entry_id: str | None) -> str:
+        entry = self.cat.get(collection, entry_id) if entry_id else None
+        return entry.name if entry is not None else (entry_id or "-")
+
+    def _roll_table(self: Game, rows: list, default: str) -> str:
+        roll = self.dice.d20()
+        for row in rows:
+            if row.low <= roll <= row.high:
+                return row.id
+        return default
+
+    def setup(self: Game) -> None:
+        a = 0 if self.dice.u() < 0.5 else 1
+        b = 1 - a
+        self.player_a = a
+        self.scenario = self._roll_table(self.data.scenarios, "kill-them-all")
+        scenario = self.cat.get("scenarios", self.scenario)
+        self.scenario_rounds = scenario.rounds if scenario is not None else None
+        density = self._roll_table(self.data.terrain_densities, "sparse")
+        deployment = self._roll_table(self.data.deployments, "side")
+        self.deployment = deployment
+        self._place_terrain(density)
+        if self.scenario == "king-of-the-hill":
+            self.pieces = [p for p in self.pieces if dist(p.x, p.y, 200, 200) > p.r + 55]
+            self.hill = Piece("rough", 200.0, 200.0, 50.0)
+            self.pieces.append(self.hill)
+        if self.scenario == "capture-the-flags":
+            self.markers = [Marker(200.0, 200.0)]
+            angle = self.dice.u() * 2 * math.pi
+            for turn in (0.0, math.pi):
+                self.markers.append(Marker(200 + 60 * math.cos(angle + turn), 200 + 60 * math.sin(angle + turn)))
+            self.pieces = [p for p in self.pieces if all(dist(p.x, p.y, m.x, m.y) > p.r + 5 for m in self.markers)]
+        if self.scenario == "duel":
+            for side in self.sides:
+                self._pick_duel_targets(self.sides[1 - side.idx])
+        self.log(
+            f"player A: {self.sides[a].name}; scenario {self.scenario}, terrain {density} "
+            f"({len(self.pieces)} pieces), deployment {deployment}"
+        )
+        for side in self.sides:
+            self._set_anchor(side, side.idx == a)
+        for side in self.sides:
+            if side.has("ambushers"):
+                self._hold_back(side, sum(u.points for u in side.units) // 2, "ambush")
+            elif deployment == "delayed":
+                self._hold_back(side, 7, "delayed", minimum=5)
+        first_wave = self._split(self.sides[a], 5, 7)
+        self._deploy(self.sides[a], first_wave)
+        self._deploy(self.sides[b], [u for u in self.sides[b].units if u.state == "board"])
+        self._deploy(self.sides[a], [u for u in self.sides[a].units if u.state == "board" and u not in first_wave])
+        self.terrain_obstacles.clear()  # terrain is final from here on
+
+    def _place_terrain(self: Game, density: str) -> None:
+        count = 6 if density == "dense" else 3
+        kinds = ["rough", "blocking", "hazardous"]
+        chosen = [kinds[i % 3] for i in range(count)] if density == "dense" else []
+        if not chosen:
+            first = self.dice.pick(kinds)
+            second = self.dice.pick([k for k in kinds if k != first])
+            chosen = [first, second, self.dice.pick(kinds)]
+        for kind in chosen:
+            for _ in range(20):
+                r = 25 + self.dice.u() * 20
+                x = 60 + self.dice.u() * (BOARD - 120)
+                y = 90 + self.dice.u() * (BOARD - 180)
+                if all(dist(x, y, p.x, p.y) > p.r + r + 10 for p in self.pieces):
+                    self.pieces.append(Piece(kind, x, y, r))
+                    break
+
+    def _pick_duel_targets(self: Game, enemy: Side) -> None:
+        """Scenario Duel: choose 2 points of the enemy (no Wards), the most dangerous first."""
+        pool = sorted((u for u in enemy.units if not u.is_ward), key=lambda u: (u.fury or 21, u.points))
+        chosen: list[Unit] = []
+        for u in pool:
+            if sum(c.points for c in chosen) + u.points <= 2:
+                chosen.append(u)
+        if not chosen and pool:
+            chosen = [min(pool, key=lambda u: u.points)]
+        for u in chosen:
+            u.duel_target = True
+
+    def _set_anchor(self: Game, side: Side, is_a: bool) -> None:
+        dep = self.deployment
+        if dep == "corner":
+            side.anchor = (40.0, 40.0) if is_a else (BOARD - 40, BOARD - 40)
+        elif dep in ("close",):
+            side.anchor = (200.0, 120.0) if is_a else (200.0, 280.0)
+        elif dep == "mixed":
+            side.anchor = (150.0, 200.0) if is_a else (250.0, 200.0)
+        else:
+            side.anchor = (200.0, 30.0) if is_a else (200.0, BOARD - 30)
+        side.edge_y = 0.0 if is_a else BOARD
+
+    def _hold_back(self: Game, side: Side, limit: int, why: str, minimum: int = 0) -> list[Unit]:
+        held: list[Unit] = []
+        total = 0
+        order = sorted((u for u in side.units if u.state == "board" and not u.is_ward), key=lambda u: (u.gtype not in ("skirmishers", "fighters"), -u.points))
+        for u in order:
+            if total + u.points <= limit and not any(c.carrier is u for c in side.units):
+                held.append(u)
+                total += u.points
+        if total < minimum:
+            return []
+        for u in held:
+            u.state = "reserve"
+        if held:
+            self.log(f"{side.name} keeps {total} points off the board ({why})")
+        return held
+
+    def _split(self: Game, side: Side, low: int, high: int) -> list[Unit]:
+        wave: list[Unit] = []
+        total = 0
+        for u in side.units:
+            if u.state == "board" and total + u.points <= high:
+                wave.append(u)
+                total += u.points
+            if total >= low:
+                break
+        return wave
+
+    def _zone_point(self: Game, side: Side, u: Unit) -> tuple[float, float]:
+        dep = self.deployment
+        is_a = side.idx == self.player_a
+        r = u.radius
+        if dep == "corner":
+            ang = self.dice.u() * math.pi / 2
+            d = r + self.dice.u() * (160 - r)
+            x, y = d * math.cos(ang), d * math.sin(ang)
+            return (x, y) if is_a else (BOARD - x, BOARD - y)
+        if dep == "close":
+            for _ in range(10):
+                x = 40 + self.dice.u() * 320
+                y = 200 - 20 - self.dice.u() * 140 if is_a else 200 + 20 + self.dice.u() * 140
+                if dist(x, y, 200, 200) <= 160:
+                    return x, y
+            return (200.0, 120.0) if is_a else (200.0, 280.0)
+        if dep == "mixed":
+            strips = (0, 2) if is_a else (1, 3)
+            load = [sum(o.points for o in side.units if o.uid in self.placed and int(o.x // 100) == s) for s in strips]
+            strip = strips[0] if load[0] <= load[1] else strips[1]
+            return strip * 100 + r + self.dice.u() * (100 - 2 * r), r + self.dice.u() * (BOARD - 2 * r)
+        y = r + self.dice.u() * (80 - r)
+        return r + self.dice.u() * (BOARD - 2 * r), (y if is_a else BOARD - y)
+
+    def _deploy(self: Game, side: Side, units: list[Unit]) -> None:
+        enemy = self.sides[1 - side.idx]
+        keep_away = self.deployment in ("close", "mixed")
+        for u in units:
+            best = None
+            for attempt in range(40):
+                x, y = clamp(*self._zone_point(side, u), u.radius)
+                if terrain_at(self.pieces, x, y) in ("blocking", "hazardous"):
+                    continue
+                if any(o.uid in self.placed and dist(x, y, o.x, o.y) < o.radius + u.radius + 2 for o in self.units):
+                    continue
+                if keep_away and attempt < 30 and any(o.uid in self.placed and dist(x, y, o.x, o.y) <= self.band_mm["S"] for o in enemy.units):
+                    continue
+                if keep_away and attempt < 30 and any(dist(x, y, m.x, m.y) <= self.band_mm["S"] for m in self.markers):
+                    continue
+                best = (x, y)
+                break
+            if best is None:
+                best = clamp(*self._zone_point(side, u), u.radius)
+            u.x, u.y = best
+            self.placed.add(u.uid)
+        for u in side.units:  # passengers sit on their carrier's spot
+            if u.carrier is not None:
+                u.x, u.y = u.carrier.x, u.carrier.y

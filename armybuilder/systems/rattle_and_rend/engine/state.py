@@ -1,0 +1,133 @@
+"""The pieces of a Rattle and Rend game in play: groups, sides, actions, markers, options, dice.
+
+Plain records with no rules in them; the rules live in the phase modules (setup, geometry,
+combat, reactions, actions) and the AI's choices in :mod:`ai`, all joined in :class:`game.Game`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from armybuilder.core.rng import Uniforms
+
+MAX_ACTIONS_PER_ROUND = 240
+REMOVE_VALUE = 3.0  # value of removing one enemy point, in momentum points (it is lost every round)
+COST_WEIGHT = 0.45  # how much one momentum point spent weighs against that
+
+
+class Dice(Uniforms):
+    """d20s and uniforms drawn from the injected generator in blocks of 256."""
+
+    __slots__ = ()
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        super().__init__(rng, 256)
+
+    def d20(self) -> int:
+        return int(self.u() * 20) + 1
+
+
+@dataclass(eq=False)
+class Unit:
+    """A group in play: a group of the list, with its attached Champion if any."""
+
+    uid: int
+    side: int
+    name: str
+    gtype: str
+    points: int
+    mov: str | None
+    rng: str | None
+    fury: int | None
+    guile: int | None
+    will: int | None
+    reactions: tuple[str, ...]
+    champion_action: str | None = None
+    heavy_trait: str | None = None
+    warding: str | None = None
+    attached: bool = False  # a Champion rides with this group: Will checks have a bonus
+    capacity: int = 0
+    radius: float = 20.0
+    x: float = 0.0
+    y: float = 0.0
+    state: str = "board"  # board / carried / reserve / banished / out
+    carrier: Unit | None = None
+    actions: int = 0
+    free_next: bool = False
+    eliminated: float = 0.0
+    duel_target: bool = False
+    back_round: int = 0  # banished until this round
+
+    @property
+    def is_ward(self) -> bool:
+        return self.gtype == "ward"
+
+    @property
+    def on_board(self) -> bool:
+        return self.state == "board"
+
+    @property
+    def in_play(self) -> bool:
+        return self.state != "out"
+
+
+@dataclass(eq=False)
+class Side:
+    idx: int
+    name: str
+    traits: frozenset[str]
+    units: list[Unit]
+    total: int = 0
+    momentum: int = 0
+    last_actor: Unit | None = None
+    morale_due: bool = False
+    morale_done: bool = False
+    first_turn_done: bool = False
+    soothsayer: int | None = None
+    death_bonus: bool = False
+    free_action: bool = False  # Evade critical: the next action of an ally costs 0
+    coordinated_used: bool = False
+    anchor: tuple[float, float] = (200.0, 0.0)
+    edge_y: float | None = 0.0
+    markers_off: int = 0
+    removed_points: float = 0.0  # enemy points this side removed
+
+    def has(self, trait: str) -> bool:
+        return trait in self.traits
+
+
+@dataclass(slots=True)
+class Action:
+    """One action being resolved: the reaction bookkeeping of How Reactions Work."""
+
+    side: Side
+    actor: Unit
+    name: str
+    reacted: bool = False
+    reactor: Unit | None = None
+    swap: bool = False
+    cancelled: bool = False
+    attack: bool = False
+    countercharge: Unit | None = None  # Fighters meeting this attack (simultaneous melee)
+    target: Unit | None = None  # the enemy the action means to attack, once declared
+
+
+@dataclass
+class Marker:
+    x: float
+    y: float
+    holder: Unit | None = None
+    taken_turn: int = -1
+    off: bool = False
+
+
+@dataclass(slots=True)
+class Option:
+    score: float
+    cost: int
+    unit: Unit
+    name: str
+    run: Callable[[Action], None]

@@ -1,0 +1,65 @@
+"""Layout: words never broken without a hyphen, headings never alone at a page foot, notes with their table."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from pypdf import PdfReader
+
+from armybuilder.core.registry import get_system
+from armybuilder.core.system import Heading, Paragraph, Roster, Table
+from armybuilder.pdf.roster import render_roster
+from armybuilder.pdf.sheets import render_sheets
+
+
+def _pages(data: bytes) -> list[str]:
+    return [p.extract_text() or "" for p in PdfReader(io.BytesIO(data)).pages]
+
+
+def _words(sheets) -> set[str]:
+    text = []
+    for b in sheets.blocks:
+        if isinstance(b, Table):
+            text += [*b.columns, *(c for r in b.rows for c in r), b.title, b.note]
+        elif isinstance(b, (Heading, Paragraph)):
+            text.append(b.text)
+    return {w.lower() for w in re.findall(r"[A-Za-z]+", " ".join(text))}
+
+
+@pytest.mark.parametrize("system_id", ["ragnarok2", "rattle-and-rend", "morpheus-ragnarok"])
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_sheets_never_break_a_word_without_a_hyphen(system_id, paper):
+    system = get_system(system_id)
+    sheets = system.sheets(system.catalogue())
+    vocabulary = _words(sheets)
+    broken = []
+    for page in _pages(render_sheets(sheets, paper)):
+        lines = page.splitlines()
+        for a, b in zip(lines, lines[1:], strict=False):
+            end, start = re.search(r"([A-Za-z]+)$", a), re.match(r"^([A-Za-z]+)", b)
+            if end and start:
+                joined = (end[1] + start[1]).lower()
+                if joined in vocabulary and end[1].lower() not in vocabulary and start[1].lower() not in vocabulary:
+                    broken.append(f"{end[1]}/{start[1]}")
+    assert not broken
+
+
+def test_a_heading_is_never_left_alone_at_the_foot_of_a_page():
+    for filler in range(30, 60):  # move the heading over every position near the page foot
+        blocks = [Paragraph(f"Line {i} of the filler text.") for i in range(filler)]
+        rows = tuple((f"row {i}", "x" * 20) for i in range(60))
+        blocks += [Heading("Tactical deck", 1), Table(("Tactic", "Text"), rows)]
+        pages = _pages(render_roster(Roster("t", (), True, (), tuple(blocks)), None))
+        where = next(i for i, p in enumerate(pages) if "Tactical deck" in p)
+        assert "row 0" in pages[where], filler
+
+
+def test_a_table_note_is_never_alone_on_a_page():
+    for filler in range(30, 60):
+        blocks = [Paragraph(f"Line {i} of the filler text.") for i in range(filler)]
+        blocks.append(Table(("Fighter", "N"), (("Guard", "12"), ("Hero", "1")), note="Notes: holds the left flank"))
+        pages = _pages(render_roster(Roster("t", (), True, (), tuple(blocks)), None))
+        where = next(i for i, p in enumerate(pages) if "holds the left flank" in p)
+        assert "Hero" in pages[where], filler
