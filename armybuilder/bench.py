@@ -307,6 +307,29 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
 
             attempt(f"exact odds, {dice} dice: times faster than icepool", ">= 30×", "×", against_icepool)
 
+        def exact_fray() -> Measured:
+            # Two 20-fighter units with Characters (troops cut to 19 + a Character): Alahan's Guards
+            # of the Lion against Tir-Na-Bor's Soldiers of the plains, the Guards charging; CPU time.
+            import time
+
+            from armybuilder.core.playtest import load_sample
+            from armybuilder.systems.ragnarok2.engine.exact import exact_fray as fray
+
+            system = lf.system
+            cat = system.catalogue()
+            first, second = (load_sample(system, n) for n in ("alahan-lions", "tir-na-bor-plains-guard"))
+            for army in (first, second):
+                unit = army.units[0]
+                unit.troops.count = 20 - len(unit.members)
+            best, states = float("inf"), 0
+            for _ in range(max(1, repeat // 3)):
+                t = time.process_time()
+                states = fray(cat, first, 0, second, 0, True).states
+                best = min(best, time.process_time() - t)
+            return Measured(best * 1000, best < 0.05, f"20 vs 20 fighters with Characters, charge; {states} states; min CPU time")
+
+        attempt("exact outcome of one Rag'Narok 2 fray (20 vs 20)", "< 50 ms", "ms", exact_fray)
+
         from armybuilder.core.registry import all_systems
 
         for system in all_systems():  # every registered system with a simulator, its own budget

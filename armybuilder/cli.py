@@ -467,6 +467,8 @@ def _check_range(flag: str, value: float, low: float, high: float) -> None:
 
 def cmd_odds(args: argparse.Namespace) -> int:
     system = _system(args.system)
+    if system.id == "ragnarok2" and any(a == "--fray" or a.startswith("--fray=") for a in args.rest):
+        return _odds_fray(system, args.rest)
     params = system.odds_parameters()
     sub = Parser(prog=f"armybuilder odds {system.id}", description=f"Exact odds for {system.name}")
     for p in params:
@@ -496,6 +498,48 @@ def cmd_odds(args: argparse.Namespace) -> int:
         _json(result.payload, indent=2)
     else:
         for line in result.lines:
+            _out(line)
+    return EXIT_OK
+
+
+def _fray_side(system, ref: str, flag: str, samples_too: bool):
+    """(army, unit index) of a LIST:UNIT (or SAMPLE:UNIT) reference of ``odds --fray``."""
+    from armybuilder.systems.ragnarok2.fray_odds import resolve_unit, unit_names
+
+    where, sep, unit = ref.rpartition(":")
+    if not sep or not where or not unit:
+        raise InputError.at(f"{flag} {ref!r}: expected LIST:UNIT (a unit by name or 1-based number)")
+    lf = _opponent(system, where) if samples_too else _load(where)
+    if lf.system.id != system.id:
+        raise InputError.at(f"{flag}: {where} is a {lf.system.name} list, not {system.name}")
+    try:
+        return lf.army, resolve_unit(unit_names(system.catalogue(), lf.army), unit, f"{flag} {where}")
+    except ValueError as exc:
+        raise InputError.at(str(exc)) from None
+
+
+def _odds_fray(system, rest: list[str]) -> int:
+    """``armybuilder odds ragnarok2 --fray LIST:UNIT --vs LIST_OR_SAMPLE:UNIT [--charge] [--json]``:
+    the exact outcome of one fray (see armybuilder.systems.ragnarok2.engine.exact)."""
+    from armybuilder.systems.ragnarok2 import fray_odds
+    from armybuilder.systems.ragnarok2.engine.exact import ExactFrayUnsupported
+
+    sub = Parser(prog=f"armybuilder odds {system.id} --fray", description="Exact outcome of one fray")
+    sub.add_argument("--fray", required=True, metavar="LIST:UNIT", help="your unit: a list file and a unit (name or 1-based number)")
+    sub.add_argument("--vs", required=True, metavar="LIST_OR_SAMPLE:UNIT", help="the enemy unit: a list file or bundled sample, and a unit")
+    sub.add_argument("--charge", action="store_true", help="your unit charged this round")
+    sub.add_argument("--json", action="store_true", help="print the result as JSON")
+    opts = sub.parse_args(rest)
+    first, ia = _fray_side(system, opts.fray, "--fray", samples_too=True)
+    second, ib = _fray_side(system, opts.vs, "--vs", samples_too=True)
+    try:
+        odds = fray_odds.compute(system.catalogue(), first, ia, second, ib, opts.charge)
+    except ExactFrayUnsupported as exc:
+        raise InputError.at(str(exc)) from None
+    if opts.json:
+        _out(json.dumps(fray_odds.payload(odds), indent=2))
+    else:
+        for line in fray_odds.lines(odds):
             _out(line)
     return EXIT_OK
 

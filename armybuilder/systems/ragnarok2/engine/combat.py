@@ -13,7 +13,7 @@ contact with the same type.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .chance import _BLOCK, _bisect_right  # noqa: F401
 from .dice import ContestColumn
@@ -24,6 +24,23 @@ from .wounds import _wound_one_group, allocate_wounds
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa: F401
+
+
+class ExchangeTerms(NamedTuple):
+    """One side's attacks in a combat: strikers, targets in contact, dice and the columns read."""
+
+    fx: list[Fighter]  # live strikers in contact
+    fy: list[Fighter]  # targets in contact
+    dice: int
+    fierce_dice: int  # dice of fallen Fierce fighters (ATT 0)
+    att: int
+    d_def: int
+    a_shift: int
+    reroll: str
+    strength: int
+    d_res: int
+    w_shift: int
+    grace: str
 
 
 class CombatRules:
@@ -282,8 +299,14 @@ class CombatRules:
     def resolve_combats(self, fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], charge: bool = True) -> None:
         """Every combat of the fray, picked in turn, the winner of the tactical roll first (seed:
         Picking the fray and the combat)."""
+        for key in self.combat_sequence(fighters):
+            self.resolve_combat(key, fighters, wounds, charge)
+
+    def combat_sequence(self, fighters: dict[int, list[Fighter]]) -> list[tuple[int, int, int, int]]:
+        """The fray's combats in the order they are resolved: each player ranks them once, as the
+        fray stands when it begins, and they pick in turn, the tactical roll's winner first.
+        (Shared with the exact fray, :mod:`.exact`: the order depends on no die.)"""
         pending = self.combats_of(fighters)
-        # Each player ranks the combats once, as the fray stands when it begins.
         tally: dict[tuple[int, int, int, int], list[int]] = {key: [0, 0] for key in pending}
         for uk, row in fighters.items():
             for f in row:
@@ -294,11 +317,13 @@ class CombatRules:
         ranks = [self.policies[side].combat_order(self, side, pending, dice) for side in (0, 1)]
         done: set = set()
         picker = self.winner_of_roll
+        out = []
         for _ in range(len(pending)):
             key = next(k for k in ranks[picker] if k not in done)
             done.add(key)
-            self.resolve_combat(key, fighters, wounds, charge)
+            out.append(key)
             picker = 1 - picker
+        return out
 
     def combat_ini(self, u: Fighting, g: Group, charge: bool) -> int:
         ini = g.base["ini"]
@@ -354,18 +379,22 @@ class CombatRules:
             n = 0  # War fury ceases in Rout (seed: Rout, particular cases)
         return n + (1 if t.brutish_charge and u.charged else 0)
 
-    def exchange(self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], lowered: dict[int, bool], extra_round: int) -> int:
-        """One side's attacks in a combat (seed: Exchange): its dice rolled once, Wound rolls,
-        Wounds dealt to the opponents in contact, the surplus spread over a scattered unit only."""
+    def exchange_terms(
+        self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]],
+        lowered: dict[int, bool], extra_round: int,
+    ) -> ExchangeTerms | None:  # fmt: skip
+        """What one side's attacks in a combat roll, as the fray stands (seed: Exchange): None when
+        nobody strikes or nobody is struck. The battle rolls these dice (:meth:`exchange`), the
+        exact fray (:mod:`.exact`) enumerates them: one reading of the rules for both."""
         x, gx, kx = striker[0], striker[1], striker[2]
         y, gy, ky = target[0], target[1], target[2]
         if not y.alive:
-            return 0
+            return None
         strikers = self.combatants(fighters, key, kx, gx, ky, gy, fierce=True)
         fx = [f for f in strikers if f.alive]
         fy = self.combatants(fighters, key, ky, gy, kx, gx)
         if not fy:
-            return 0
+            return None
         GX, GY = x.groups[gx], y.groups[gy]
         if x.no_attack:
             dice = fierce_dice = 0  # a failed disengagement (seed: Progress (Disengagement))
@@ -376,7 +405,7 @@ class CombatRules:
             dice = sum(f.dice.get(key, 0) for f in fx)
             fierce_dice = sum(f.dice.get(key, 0) for f in strikers if not f.alive)
         if dice <= 0 and fierce_dice <= 0:
-            return 0
+            return None
         # DEF of the targets: 0 when none of them kept a die for this combat, or lowered to 0.
         d_lowered = lowered.get(ky, False)
         has_die = any(f.dice.get(key, 0) > 0 for f in fy)
@@ -419,6 +448,20 @@ class CombatRules:
                 GX, mutagenic, bool(extra_round), routed, len(fx), dice, att, strength, a_shift, d_def
             )
         reroll = GX.traits.attack_reroll or grace
+        return ExchangeTerms(fx, fy, dice, fierce_dice, att, d_def, a_shift, reroll, strength, d_res, w_shift, grace)
+
+    def exchange(self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], lowered: dict[int, bool], extra_round: int) -> int:
+        """One side's attacks in a combat (seed: Exchange): its dice rolled once, Wound rolls,
+        Wounds dealt to the opponents in contact, the surplus spread over a scattered unit only."""
+        terms = self.exchange_terms(striker, target, key, fighters, lowered, extra_round)
+        if terms is None:
+            return 0
+        x, gx, kx = striker[0], striker[1], striker[2]
+        y, gy, ky = target[0], target[1], target[2]
+        GX, GY = x.groups[gx], y.groups[gy]
+        fy, dice, fierce_dice, att, d_def, a_shift, reroll = terms.fy, terms.dice, terms.fierce_dice, terms.att, terms.d_def, terms.a_shift, terms.reroll
+        strength, d_res, w_shift, grace = terms.strength, terms.d_res, terms.w_shift, terms.grace
+        x_effects = x.round_effects
         table = self.table
         counter = 0
         if GY.traits.counter_attack_face and not extra_round:

@@ -1,0 +1,105 @@
+"""The exact fray as a user sees it: unit references, the JSON payload and the text tables of
+``armybuilder odds ragnarok2 --fray`` (and the editor's fray view, which reads the same payload).
+
+Why a module of its own: the engine computes (:mod:`.engine.exact`), this module names things
+for people (units by name or 1-based index, "at least k" tables) and keeps one JSON shape for
+the command line and the editor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engine.exact import FrayOdds, exact_fray, prepare
+
+
+def unit_names(cat, army) -> list[str]:
+    """The names of the list's units as the battle engine builds them (the units a fray can use)."""
+    from .engine.state import build_side
+
+    units, _ = build_side(cat, army, 0)
+    return [u.name for u in units]
+
+
+def resolve_unit(names: list[str], ref: str, where: str) -> int:
+    """0-based index of the unit *ref* (a 1-based index, or a name: exact, then the only one that
+    starts with it, then the only one containing it; case-insensitive). ValueError otherwise."""
+    ref = ref.strip()
+    listing = ", ".join(f"{i}. {n}" for i, n in enumerate(names, 1))
+    if ref.isdigit():
+        i = int(ref)
+        if 1 <= i <= len(names):
+            return i - 1
+        raise ValueError(f"{where}: no unit number {i} (units: {listing})")
+    low = ref.casefold()
+    for test in (lambda n: n.casefold() == low, lambda n: n.casefold().startswith(low), lambda n: low in n.casefold()):
+        hits = [i for i, n in enumerate(names) if test(n)]
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            raise ValueError(f"{where}: '{ref}' names several units ({', '.join(names[i] for i in hits)}); use its number")
+    raise ValueError(f"{where}: no unit named '{ref}' (units: {listing})")
+
+
+def compute(cat, first, index_a: int, second, index_b: int, charge: bool) -> FrayOdds:
+    return exact_fray(cat, first, index_a, second, index_b, charge)
+
+
+def payload(odds: FrayOdds) -> dict[str, Any]:
+    """The JSON shape (documented in the README)."""
+
+    def side(s: int) -> dict[str, Any]:
+        return {
+            "unit": odds.names[s],
+            "fighters": odds.fighters[s],
+            "points": odds.points[s],
+            "expected_losses": round(odds.expected_losses(s), 6),
+            "losses": [round(p, 9) for p in odds.marginal(s)],
+            "at_least": [round(p, 9) for p in odds.at_least(s)],
+            "p_rout": round(odds.p_rout[s], 9),
+            "expected_ap_eliminated": round(odds.ap_lost[s], 4),
+            "characters": [{"name": c.name, "p_falls": round(c.p_falls, 9)} for c in odds.characters if c.side == s],
+        }
+
+    return {
+        "charge": odds.charge,
+        "attacker": side(0),
+        "defender": side(1),
+        "joint_losses": [
+            {"attacker": a, "defender": b, "p": round(p, 12)} for (a, b), p in sorted(odds.losses.items()) if p >= 1e-12
+        ],
+        "pruned_mass": odds.pruned,
+        "states": odds.states,
+    }
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:5.1f} %"
+
+
+def lines(odds: FrayOdds, width: int = 30) -> list[str]:
+    """Text report: headline figures, then an "at least k" table per side with bars."""
+    a, b = odds.names
+    out = [
+        f"Fray: {a} ({odds.fighters[0]}) {'charge' if odds.charge else 'vs'} {b} ({odds.fighters[1]})",
+        f"  routs: {a} {_pct(odds.p_rout[0])}, {b} {_pct(odds.p_rout[1])}",
+        f"  expected losses: {a} {odds.expected_losses(0):.2f} fighters ({odds.ap_lost[0]:.1f} A.P.),"
+        f" {b} {odds.expected_losses(1):.2f} fighters ({odds.ap_lost[1]:.1f} A.P.)",
+    ]
+    for c in odds.characters:
+        out.append(f"  {c.name} ({odds.names[c.side]}) falls: {_pct(c.p_falls)}")
+    for s in (0, 1):
+        out.append("")
+        out.append(f"{odds.names[s]} loses at least k fighters")
+        at_least = odds.at_least(s)
+        for k in range(1, len(at_least)):
+            p = at_least[k]
+            if p < 0.0005 and k > 1:
+                break
+            out.append(f"  {k:>3} {_pct(p)} {'#' * round(p * width)}")
+    out.append("")
+    out.append(f"(exact: every chance outcome enumerated; pruned mass {odds.pruned:.1e})")
+    return out
+
+
+__all__ = ["compute", "lines", "payload", "prepare", "resolve_unit", "unit_names"]
