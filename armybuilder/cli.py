@@ -537,7 +537,7 @@ def _odds_fray(system, rest: list[str]) -> int:
     except ExactFrayUnsupported as exc:
         raise InputError.at(str(exc)) from None
     if opts.json:
-        _out(json.dumps(fray_odds.payload(odds), indent=2))
+        _json(fray_odds.payload(odds), indent=2)
     else:
         for line in fray_odds.lines(odds):
             _out(line)

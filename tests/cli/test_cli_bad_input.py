@@ -84,5 +84,5 @@ def test_playtest_negative_seed_is_a_usage_error_not_an_internal_one(capsys):
     code = main(["playtest", str(sample), "--vs", "alahan-lions", "--games", "1", "--seed", "-1"])
     out, err = capsys.readouterr()
     assert code == 2
-    assert "--seed must be zero or more" in err
+    assert "--seed must be" in err and "(got -1)" in err
     assert "internal error" not in out + err
