@@ -167,13 +167,18 @@ def _connect(address: str, timeout: float):
         raise InputError.at(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
+def _context(context: dict[str, Any]) -> dict[str, Any]:
+    """A task that hands the matrix's shared context to the tasks that depend on it."""
+    return context
+
+
 class DaskRunner:
     """Tasks sent to a running Dask distributed cluster (``dask scheduler`` + ``dask worker``).
 
     Dask retries a task whose worker died (the scheduler's ``allowed-failures``);
     ``retries`` covers a task that raised on a sick worker.  The context travels
-    to each worker once (``scatter(broadcast=True)``), a task carries only its
-    segments.
+    to each worker through one recomputable task (never scattered data, which a
+    killed worker would take with it), a task carries only its segments.
     """
 
     def __init__(self, address: str, timeout: float = 10.0, retries: int = 2) -> None:
@@ -216,7 +221,10 @@ class DaskRunner:
         futures: list[Any] = []
         shared = None
         try:
-            shared = client.scatter(context, broadcast=True, hash=False)
+            # The context goes in as a task, not scattered data: if the worker holding it
+            # dies, the scheduler recomputes a task's result, while lost scattered data
+            # would cancel every task that needs it ("already forgotten").
+            shared = client.submit(_context, context, pure=False)
             futures = [client.submit(play_task, shared, task, pure=False, retries=self.retries) for task in tasks]
             for future in as_completed(futures, loop=client.loop):
                 try:
