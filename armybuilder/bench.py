@@ -79,7 +79,7 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
     figures: list[Figure] = []
     repeat = 3 if quick else 7
 
-    def attempt(what: str, budget: str, unit: str, fn: Callable[[], tuple[float, bool, str]]) -> None:
+    def attempt(what: str, budget: str, unit: str, fn: Callable[[], tuple[float, bool | None, str]]) -> None:
         try:
             value, ok, note = fn()
             figures.append(Figure(what, value, unit, budget, ok, note))

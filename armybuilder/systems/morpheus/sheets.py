@@ -67,14 +67,14 @@ def used_abilities(army: WarClan, cat: MECat) -> list[tuple[str, str]]:
     seen: dict[str, tuple[str, str]] = {}
     for ref in refs:
         key = ability_id(ref)
-        if key not in seen and cat.get("abilities", key) is not None:
-            entry = cat.get("abilities", key)
+        entry = cat.get("abilities", key) if key not in seen else None
+        if entry is not None:
             seen[key] = (entry.name, f"{entry.text} [{entry.source}]")
     return sorted(seen.values())
 
 
 def _weapon_rows(cat: MECat, equipment: list[str]) -> list[tuple[str, ...]]:
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for e in equipment:
         w = cat.get("weapons", e)
         if w is not None:
@@ -244,7 +244,7 @@ def cards(army: WarClan, cat: MECat) -> list[Card]:
         if t is None:
             continue
         stats = tuple((s.upper(), str(getattr(t, s))) for s in STATS)
-        text = [glossary_entry(cat, a) for a in t.abilities]
+        text: list[tuple[str, str]] = [glossary_entry(cat, a) for a in t.abilities]
         for e in w.equipment:
             entry = equipment_entry(cat, e)
             if entry is None:
@@ -263,10 +263,10 @@ def cards(army: WarClan, cat: MECat) -> list[Card]:
         p = cat.get("god_powers", pick.power)
         if p is None:
             continue
-        text = [("Effect", p.text)] + [(f"Boost +{b.cost}", b.effect) for b in p.boosts]
-        stats = [("Godspark", str(p.godspark))]
+        power_text = [("Effect", p.text)] + [(f"Boost +{b.cost}", b.effect) for b in p.boosts]
+        power_stats = [("Godspark", str(p.godspark))]
         if p.attack is not None:
-            stats.append(("RN", str(p.attack.range)))
-            text.append(("Attack", ", ".join(glossary_entry(cat, a)[0] for a in p.attack.abilities)))
-        out.append(Card(p.name, "god-power", f"God power {p.number}", tuple(stats), tuple(text), p.source))
+            power_stats.append(("RN", str(p.attack.range)))
+            power_text.append(("Attack", ", ".join(glossary_entry(cat, a)[0] for a in p.attack.abilities)))
+        out.append(Card(p.name, "god-power", f"God power {p.number}", tuple(power_stats), tuple(power_text), p.source))
     return out

@@ -251,7 +251,7 @@ class EditorScreen(Screen):
         self.after_edit(select)
         return select
 
-    def run_action(self, path: str, action: EditAction, preset: dict[str, Any] | None = None) -> None:
+    def run_edit(self, path: str, action: EditAction, preset: dict[str, Any] | None = None) -> None:
         """Apply ``action``, asking its parameters in a form when some are not given."""
         preset = dict(preset or {})
         missing = [p for p in action.params if p.name not in preset]
@@ -284,7 +284,7 @@ class EditorScreen(Screen):
             self.notify("no edit of that kind here", severity="warning")
             return
         if only is not None and len(actions) == 1:
-            self.run_action(path, actions[0])
+            self.run_edit(path, actions[0])
             return
         node = self.query_one(ListTree).node_of(path)
         where = node.label if node is not None else (path or "the list")
@@ -297,7 +297,7 @@ class EditorScreen(Screen):
 
         def chosen(key: str | None) -> None:
             if key is not None:
-                self.run_action(path, actions[int(key)])
+                self.run_edit(path, actions[int(key)])
 
         self.app.push_screen(Menu(f"{title}: {where}", items), chosen)
 
@@ -313,7 +313,7 @@ class EditorScreen(Screen):
                         continue
                     for param in action.params:
                         if param.kind == "choice" and any(c.value == entry.ref.id for c in param.choices):
-                            self.run_action(place, action, {param.name: entry.ref.id})
+                            self.run_edit(place, action, {param.name: entry.ref.id})
                             return
         self.notify(f"{entry.name} cannot be added here; select a place in the list first", severity="warning", markup=False)
 
@@ -334,7 +334,7 @@ class EditorScreen(Screen):
         if not found:
             self.notify("nothing to remove here", severity="warning")
             return
-        self.run_action(path, found[0])
+        self.run_edit(path, found[0])
 
     def action_rename_here(self) -> None:
         path = self.query_one(ListTree).current_path()
@@ -579,7 +579,7 @@ class EditorScreen(Screen):
                 if (action.id, place) in seen:
                     continue
                 seen.add((action.id, place))
-                out.append((f"{action.label} ({where})", partial(self.run_action, place, action), f"edit at {place or 'the list'}"))
+                out.append((f"{action.label} ({where})", partial(self.run_edit, place, action), f"edit at {place or 'the list'}"))
         for f in self.last_findings:
             if f.where:
                 out.append((f"Go to finding: {f.message[:70]}", partial(self.jump_to, f), f.rule))

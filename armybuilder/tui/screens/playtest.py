@@ -214,7 +214,8 @@ class PlaytestScreen(Screen[None]):
             self._message(error, error=True)
             return
         self.summary = summary
-        unit = self.system.format_of(self.army, self.cat).unit if self.system.format_of(self.army, self.cat) else "points"
+        fmt = self.system.format_of(self.army, self.cat)
+        unit = fmt.unit if fmt is not None else "points"
         self._message("cancelled" if summary.cancelled else "done")
         self.query_one("#pt-summary", Static).update(summary_text(summary, unit))
         self.query_one("#pt-histogram", Static).update(histogram_text(summary.margins, unit))
