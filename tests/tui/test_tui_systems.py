@@ -135,3 +135,22 @@ async def test_bundled_ragnarok2_sample_broken_then_fixed_through_findings(store
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert load_list(target).army == s.army
+
+
+async def test_home_shows_every_registered_system_and_a_broken_one_loudly(store, monkeypatch):
+    """The toy system's samples are offered like the bundled ones; a half-written system is
+    listed with its error instead of vanishing."""
+    from textual.widgets import OptionList
+
+    from armybuilder.core import registry
+
+    monkeypatch.setitem(registry.KNOWN_SYSTEMS, "half-written", "no_such_system_module")
+    app = ArmyBuilderApp(store=store, recovery_delay=60)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        menu = app.screen.query_one("#home-menu", OptionList)
+        lines = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+    assert any("Pit Fighters: gulls" in line for line in lines), lines
+    assert any("Rag'Narok 2:" in line for line in lines)
+    broken = [line for line in lines if "half-written cannot be used" in line]
+    assert broken and "no_such_system_module" in broken[0]
