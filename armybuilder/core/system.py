@@ -519,7 +519,7 @@ class PackagedSystem(GameSystem[L, CM]):
     - ``sheets_module``: ``roster``, ``sheets``, ``cards``;
     - ``rules_module``: ``run_rules(army, cat)``;
     - ``odds_module`` (dotted name, imported on first use, may not exist yet):
-      ``PARAMETERS``, ``unit_choices(army, cat)`` and
+      ``PARAMETERS``, ``odds(cat, params)``, ``unit_choices(army, cat)`` and
       ``unit_odds_params(army, unit, other, other_unit, cat)``;
     - ``game_module`` (dotted name, imported on first use, may not exist yet):
       ``play_game(cat, first, second, rng, log)``.
@@ -618,6 +618,14 @@ class PackagedSystem(GameSystem[L, CM]):
     def odds_parameters(self) -> Sequence[Param]:
         odds = self._engine(self.odds_module)
         return odds.PARAMETERS if odds is not None else ()
+
+    def odds(self, cat: Catalogue[CM], params: dict[str, Any]) -> OddsResult:
+        """``odds(cat, params)`` of the odds module (every system names its calculator ``odds``)."""
+        odds = self._engine(self.odds_module)
+        if odds is None:
+            return super().odds(cat, params)
+        result: OddsResult = odds.odds(cat, params)
+        return result
 
     def odds_units(self, army: L, cat: Catalogue[CM]) -> list[Choice]:
         odds = importlib.import_module(str(self.odds_module))

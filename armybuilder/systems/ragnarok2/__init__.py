@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from armybuilder.core.catalog import Catalogue
-from armybuilder.core.system import Choice, EntryRef, OddsResult, PackagedSystem, Points, StatusItem
+from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
 
 from . import editing, rules, sheets
 from .army import R2List, breakdown
@@ -104,12 +104,6 @@ class Ragnarok2(PackagedSystem[R2List, R2Catalog]):
             refs += [(f"{field}[{i}]", EntryRef(field, x)) for i, x in enumerate(getattr(army, field))]
         return refs
 
-    # -- engine ---------------------------------------------------------------
-
-    def odds(self, cat: Catalogue[R2Catalog], params: dict[str, Any]) -> OddsResult:
-        from .engine import odds
-
-        return odds.combat_odds(cat, params)
 
 
 SYSTEM = Ragnarok2()

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from armybuilder.core.catalog import Catalogue
-from armybuilder.core.system import Choice, EntryRef, OddsResult, PackagedSystem, Points, StatusItem
+from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
 
 from . import editing, rules, sheets
 from .army import RRList, breakdown, choices_of, counted_groups, normalize
@@ -65,12 +63,6 @@ class RattleAndRend(PackagedSystem[RRList, RRCatalog]):
         refs += [("drive", EntryRef("drives", d)) for d in choices_of(army.drive)]
         return refs
 
-    # -- engine ---------------------------------------------------------------
-
-    def odds(self, cat: Catalogue[RRCatalog], params: dict[str, Any]) -> OddsResult:
-        from .engine import odds
-
-        return odds.odds(cat, params)
 
 
 SYSTEM = RattleAndRend()
