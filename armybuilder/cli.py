@@ -514,7 +514,7 @@ def build_parser() -> Parser:
 
     p = commands.add_parser("new", help="create a new list file")
     p.add_argument("system")
-    p.add_argument("--people", help="people or faction id")
+    p.add_argument("--people", "--faction", dest="people", help="the faction: a people (Rag'Narok 2), a crew... (see catalog show)")
     p.add_argument("--limit", type=int, help="point limit (chooses the format with that limit)")
     p.add_argument("--format", help="format id")
     p.add_argument("--name", help="list name")
