@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.checks import Share
 from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
 
 from . import editing, rules, sheets
@@ -73,14 +74,14 @@ class Ragnarok2(PackagedSystem[R2List, R2Catalog]):
                 StatusItem(
                     "Characters",
                     f"{100 * b.characters / limit:.0f}%/{fmt.character_share}%",
-                    b.characters * 100 <= limit * fmt.character_share,
+                    b.characters <= Share.allowed(fmt.character_share, limit),
                 )
             )
             items.append(
                 StatusItem(
                     "War machines",
                     f"{100 * b.war_machines / limit:.0f}%/{fmt.war_machine_share}%",
-                    b.war_machines * 100 <= limit * fmt.war_machine_share,
+                    b.war_machines <= Share.allowed(fmt.war_machine_share, limit),
                 )
             )
         items += [
