@@ -567,8 +567,8 @@ def cmd_playtest(args: argparse.Namespace) -> int:
     from armybuilder.core.playtest import run_playtest
 
     _check_range("--games", args.games, 1, MAX_GAMES)
-    if args.seed < 0:  # the message the meta command gives too
-        raise UsageError(f"armybuilder: --seed must be zero or more (got {args.seed})")
+    if args.seed < 0:  # the meta command's words, and the range every count is checked against
+        raise UsageError(f"armybuilder: --seed must be zero or more: --seed must be between 0 and {MAX_SEED} (got {args.seed})")
     _check_range("--seed", args.seed, 0, MAX_SEED)
     _check_range("--workers", args.workers, 1, MAX_WORKERS)
     lf = _load(args.list)
