@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from armybuilder.core.errors import InputError
 
@@ -318,6 +319,7 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
             system = lf.system
             cat = system.catalogue()
             first, second = (load_sample(system, n) for n in ("alahan-lions", "tir-na-bor-plains-guard"))
+            army: Any  # Rag'Narok 2 lists (R2List)
             for army in (first, second):
                 unit = army.units[0]
                 unit.troops.count = 20 - len(unit.members)
@@ -405,9 +407,9 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
 
             def memory(games: int = games) -> Measured:
                 peak, note = bf.playtest_peak_memory(games, workers=min(2, os.cpu_count() or 1))
-                first = next((f for f in figures if f.what.startswith("playtest: peak memory") and f.value), None)
-                flat = None if first is None else peak <= first.value * 1.1 + 8
-                return Measured(peak, flat, note + ("" if first is None else f"; {peak / first.value:.2f}× the smaller run"))
+                first = next((f.value for f in figures if f.what.startswith("playtest: peak memory") and f.value), None)
+                flat = None if first is None else peak <= first * 1.1 + 8
+                return Measured(peak, flat, note + ("" if first is None else f"; {peak / first:.2f}× the smaller run"))
 
             attempt(f"playtest: peak memory at {games:,} games", "flat", "MiB", memory)
 

@@ -27,7 +27,7 @@ Where = tuple[str, int | None]  # (file label, 1-based line)
 _ENTRY = re.compile(r"^([A-Za-z0-9_-]+)\[([^\]]+)\]")
 
 
-def _label(source: CatalogueSource, rel: str) -> str:
+def _label(source: CatalogueSource[Any], rel: str) -> str:
     return f"catalog/{source.system}/{rel}"
 
 
@@ -38,7 +38,7 @@ def _line(doc: Any, loc: list[str | int]) -> int | None:
     return line
 
 
-def static_problems(source: CatalogueSource) -> list[Problem]:
+def static_problems(source: CatalogueSource[Any]) -> list[Problem]:
     """Problems visible in the files themselves (checked before resolving anything)."""
     from .catalog import parse_version
 
@@ -69,7 +69,7 @@ def static_problems(source: CatalogueSource) -> list[Problem]:
     return problems
 
 
-def _provenance(source: CatalogueSource, version: str) -> tuple[dict[tuple[str, str], list[Where]], dict[tuple[str, str], Where]]:
+def _provenance(source: CatalogueSource[Any], version: str) -> tuple[dict[tuple[str, str], list[Where]], dict[tuple[str, str], Where]]:
     """Where each entry is defined (data files, errata ``add``), and last changed by an erratum."""
     from .catalog import parse_version
 
@@ -124,7 +124,7 @@ def _negative_costs(raw: dict[str, Any]) -> list[tuple[str, str, str, float]]:
     return found
 
 
-def resolved_problems(source: CatalogueSource, version: str) -> list[Problem]:
+def resolved_problems(source: CatalogueSource[Any], version: str) -> list[Problem]:
     """Duplicate ids, dangling references and negative costs of one resolved version."""
     catalogue = source.resolve(version)
     found: list[tuple[str, tuple[str, str], str, str | None]] = []  # (kind, entry, message, field)
@@ -156,7 +156,7 @@ def resolved_problems(source: CatalogueSource, version: str) -> list[Problem]:
             label, line = places[0]
             problems.append(Problem(f"{message}; also at {others}", label, line, None, field))
             continue
-        label, line = changed.get(entry) if kind == "cost" and entry in changed else (places[0] if places else (fallback, None))
+        label, line = changed[entry] if kind == "cost" and entry in changed else (places[0] if places else (fallback, None))
         problems.append(Problem(message, label, line, None, field))
     return problems
 

@@ -132,11 +132,16 @@ class Share:
     source: str
     where: str = ""
 
+    @staticmethod
+    def allowed(percent: int, limit: int) -> int:
+        """What may be spent: ``percent`` % of ``limit``, rounded down (the status bar reads it too)."""
+        return limit * percent // 100
+
     def check(self, spent: float, percent: int, limit: int | None) -> Iterator[Finding]:
         """An error when ``spent`` is over ``percent`` % of ``limit`` (rounded down)."""
         if limit is None:
             return
-        allowed = limit * percent // 100
+        allowed = self.allowed(percent, limit)
         if spent > allowed:
             spent = _number(spent)
             yield Finding(

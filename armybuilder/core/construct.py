@@ -31,7 +31,7 @@ class NotConstructible(TypeError):
 
 Builder = Callable[[Any], Any]
 
-_PLANS: dict[type, tuple[tuple[str, str, Builder | None, Any], ...]] = {}
+_PLANS: dict[type, _Plan] = {}
 _new = object.__new__
 _set = object.__setattr__
 
@@ -61,7 +61,7 @@ def _builder(tp: Any) -> Builder | None:
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
-        return lambda value, model=tp: construct(model, value)
+        return _model_builder(tp)
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return tp
     if origin is typing.Literal:
@@ -72,17 +72,17 @@ def _builder(tp: Any) -> Builder | None:
         inner = _builder(args[0]) if args else None
         if inner is None:
             return list
-        return lambda value: [inner(v) for v in value]
+        return _list_of(inner)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             inner = _builder(args[0])
-            return tuple if inner is None else (lambda value: tuple(inner(v) for v in value))
+            return tuple if inner is None else _tuple_of(inner)
         parts = [_builder(a) or _identity for a in args]
         return lambda value: tuple(b(v) for b, v in zip(parts, value, strict=True))
     if origin in (set, frozenset):
         inner = _builder(args[0]) if args else None
         kind = origin
-        return (lambda value: kind(value)) if inner is None else (lambda value: kind(inner(v) for v in value))
+        return (lambda value: kind(value)) if inner is None else _collection_of(kind, inner)
     if origin is dict:
         key = _builder(args[0]) if args else None
         val = _builder(args[1]) if args else None
@@ -100,6 +100,22 @@ def _builder(tp: Any) -> Builder | None:
             return (lambda value: None if value is None else inner(value)) if optional else inner
         return _union_builder(members, optional)
     raise NotConstructible(f"type {tp!r}")
+
+
+def _model_builder(model: type[BaseModel]) -> Builder:
+    return lambda value: construct(model, value)
+
+
+def _list_of(inner: Builder) -> Builder:
+    return lambda value: [inner(v) for v in value]
+
+
+def _tuple_of(inner: Builder) -> Builder:
+    return lambda value: tuple(inner(v) for v in value)
+
+
+def _collection_of(kind: Callable[[Any], Any], inner: Builder) -> Builder:
+    return lambda value: kind(inner(v) for v in value)
 
 
 def _union_builder(members: list[Any], optional: bool) -> Builder:

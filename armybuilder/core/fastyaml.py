@@ -60,7 +60,7 @@ class _Fallback(Exception):
     """The fast path is not certain of this document: read it round-trip."""
 
 
-class PosMap(dict):
+class PosMap(dict[Any, Any]):
     """A mapping that remembers where it, its keys and its values are (0-based)."""
 
     __slots__ = ("line", "col", "positions")
@@ -72,7 +72,7 @@ class PosMap(dict):
         self.positions: dict[Any, tuple[int, int, int, int]] = {}
 
 
-class PosSeq(list):
+class PosSeq(list[Any]):
     """A sequence that remembers where it and each of its items are (0-based)."""
 
     __slots__ = ("line", "col", "positions")

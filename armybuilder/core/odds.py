@@ -29,7 +29,8 @@ def pmf_list(dist: Distribution) -> list[float]:
     tails = np.cumsum(pmf[::-1])
     dropped = int(np.searchsorted(tails, PMF_TAIL, side="left"))
     end = max(1, len(pmf) - dropped)
-    return pmf[:end].tolist()
+    kept: list[float] = pmf[:end].tolist()
+    return kept
 
 
 def int_param(params: dict[str, Any], name: str, default: int | None = None) -> int:

@@ -47,7 +47,7 @@ def program_version() -> str:
     return f"armybuilder {__version__}"
 
 
-def catalogue_fact(cat: Catalogue) -> str:
+def catalogue_fact(cat: Catalogue[Any]) -> str:
     """``1.0.0 (hash …)``, and ``— an older version: the latest is 1.1.0`` when it is not the latest.
 
     The registry lookup is lazy: core modules must not import the systems at start-up.
@@ -59,7 +59,7 @@ def catalogue_fact(cat: Catalogue) -> str:
     return text
 
 
-def latest_version(cat: Catalogue) -> str:
+def latest_version(cat: Catalogue[Any]) -> str:
     try:
         from .registry import get_system
 
@@ -79,7 +79,7 @@ def organiser_facts(army: Any) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def roster_facts(army: Any, cat: Catalogue) -> tuple[tuple[str, str], ...]:
+def roster_facts(army: Any, cat: Catalogue[Any]) -> tuple[tuple[str, str], ...]:
     """The header lines every roster ends with: organiser fields, catalogue, program."""
     return (*organiser_facts(army), ("Catalogue", catalogue_fact(cat)), ("Program", program_version()))
 

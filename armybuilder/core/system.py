@@ -128,8 +128,8 @@ the "remove" ones, ``r`` "rename", ``n`` "notes"; every other edit is a "change"
 class EditAction:
     """An edit allowed at a place of the list; the UI asks for ``params`` then applies.
 
-    ``kind`` says what the edit does (the editor never guesses it from ``id``); when a
-    system leaves it out it is read from the id's first word once, here.
+    ``kind`` says what the edit does (the editor's keys pick edits by it, never by ``id``);
+    a system should state it; when it does not, :func:`edit_kind_of` reads it from the id.
     """
 
     id: str
@@ -325,7 +325,8 @@ class GameSystem(abc.ABC, Generic[L, CM]):
 
     @functools.cached_property
     def source(self) -> CatalogueSource[CM]:
-        return CatalogueSource(self.id, self.catalog_model, self.catalogue_folder)  # type: ignore[arg-type]
+        model = cast("type[CM]", self.catalog_model)
+        return CatalogueSource(self.id, model, self.catalogue_folder)
 
     def catalogue(self, version: str | None = None) -> Catalogue[CM]:
         return self.source.resolve(version)
@@ -530,7 +531,7 @@ class PackagedSystem(GameSystem[L, CM]):
     - ``sheets_module``: ``roster``, ``sheets``, ``cards``;
     - ``rules_module``: ``run_rules(army, cat)``;
     - ``odds_module`` (dotted name, imported on first use, may not exist yet):
-      ``PARAMETERS``, ``unit_choices(army, cat)`` and
+      ``PARAMETERS``, ``odds(cat, params)``, ``unit_choices(army, cat)`` and
       ``unit_odds_params(army, unit, other, other_unit, cat)``;
     - ``game_module`` (dotted name, imported on first use, may not exist yet):
       ``play_game(cat, first, second, rng, log)``.
@@ -557,9 +558,10 @@ class PackagedSystem(GameSystem[L, CM]):
         return army
 
     def formats(self, cat: Catalogue[CM]) -> list[Format]:
+        """The catalogue's ``formats`` collection (every packaged catalogue has one), in order."""
         return [
             Format(f.id, f.name, f.limit, f.unit, f.default, {name: getattr(f, name) for name in self.format_params})
-            for f in cat.data.formats  # type: ignore[attr-defined]
+            for f in cat.index.get("formats", {}).values()
         ]
 
     def new_list(
@@ -629,6 +631,14 @@ class PackagedSystem(GameSystem[L, CM]):
     def odds_parameters(self) -> Sequence[Param]:
         odds = self._engine(self.odds_module)
         return odds.PARAMETERS if odds is not None else ()
+
+    def odds(self, cat: Catalogue[CM], params: dict[str, Any]) -> OddsResult:
+        """``odds(cat, params)`` of the odds module (every system names its calculator ``odds``)."""
+        odds = self._engine(self.odds_module)
+        if odds is None:
+            return super().odds(cat, params)
+        result: OddsResult = odds.odds(cat, params)
+        return result
 
     def odds_units(self, army: L, cat: Catalogue[CM]) -> list[Choice]:
         odds = importlib.import_module(str(self.odds_module))

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from armybuilder.core.atomic import atomic_write_bytes
 from armybuilder.meta.matrix import MetaMatrix
@@ -266,8 +266,8 @@ class _PngPainter:
         folder = resources.files("armybuilder.pdf") / "fonts"
         self._files = {False: folder / "DejaVuSans.ttf", True: folder / "DejaVuSans-Bold.ttf"}
         self._cache: dict[tuple[bool, int], ImageFont.FreeTypeFont] = {}
-        self.image = None
-        self.draw = None
+        self.image: Any = None  # a PIL image and its drawing context, from start()
+        self.draw: Any = None
 
     def font(self, size: float, bold: bool = False):
         from PIL import ImageFont

@@ -56,7 +56,7 @@ class ArmyBuilderApp(App):
         self.paper = "A4"
         self.offer_recovery = offer_recovery
 
-    def notify(self, message: str, *, title: str = "", **options) -> None:  # type: ignore[override]
+    def notify(self, message: str, *, title: str = "", **options) -> None:
         """Every notification passes the sanitiser: error texts quote ids from the file."""
         from armybuilder.core.sanitize import visible_lines
 

@@ -70,7 +70,9 @@ def measure_edit(repeat: int) -> float:
 
 
 async def _measure_edit(repeat: int) -> float:
+    from armybuilder.core.paths import ListPath
     from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.screens.editor import EditorScreen
     from armybuilder.tui.session import open_file
     from armybuilder.tui.storage import Store
 
@@ -83,11 +85,12 @@ async def _measure_edit(repeat: int) -> float:
         async with app.run_test(size=(160, 48)) as pilot:
             await pilot.pause()
             editor = app.screen
+            assert isinstance(editor, EditorScreen)
             s = editor.session
             action = next((a for a in s.system.actions(s.army, s.cat, "units[0]") if a.id == "set-count"), None)
             if action is None:
                 raise LookupError("the sample has no unit with a troop count")
-            base = s.army.units[0].troops.count
+            base = ListPath.parse("units[0].troops.count").resolve(s.army)  # the TUI reads no system model
             # a mix of edits: two that only relabel the tree (troop count ±1) and two
             # that change its shape (duplicate the unit, remove the copy)
             cycle = [
@@ -97,10 +100,10 @@ async def _measure_edit(repeat: int) -> float:
                 ("units[1]", "remove-unit", {}),
             ]
             for i in range(repeat * len(cycle)):
-                path, action_id, args = cycle[i % len(cycle)]
+                place, action_id, args = cycle[i % len(cycle)]
                 await pilot.pause()  # start from a settled screen
                 start = time.perf_counter()
-                editor.apply(path, action_id, args)
+                editor.apply(place, action_id, args)
                 # every message the edit caused is handled, then the frame is drawn
                 # (pilot.pause() would add its own 20 ms idle-detection sleep)
                 await pilot._wait_for_screen()
@@ -142,6 +145,7 @@ async def _measure_keys(repeat: int) -> tuple[float, float, int]:
     from armybuilder.tui.app import ArmyBuilderApp
     from armybuilder.tui.session import open_file
     from armybuilder.tui.storage import Store
+    from armybuilder.tui.widgets.panels import ListTree
 
     with tempfile.TemporaryDirectory(prefix="armybuilder-tui-bench-") as tmp:
         folder = Path(tmp)
@@ -151,7 +155,7 @@ async def _measure_keys(repeat: int) -> tuple[float, float, int]:
         times: list[float] = []
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            app.screen.query_one("#tree").goto("units[0]")
+            app.screen.query_one("#tree", ListTree).goto("units[0]")
             for _ in range(repeat):
                 for keys in KEY_SESSION:
                     for key in keys:
@@ -161,6 +165,6 @@ async def _measure_keys(repeat: int) -> tuple[float, float, int]:
                         await pilot._wait_for_screen()
                         app.screen._on_timer_update()
                         times.append(time.process_time() - start)
-                app.screen.query_one("#tree").goto("units[0]")
+                app.screen.query_one("#tree", ListTree).goto("units[0]")
         times.sort()
         return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.9))], len(times)

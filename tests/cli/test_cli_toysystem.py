@@ -18,7 +18,7 @@ TESTS = Path(__file__).resolve().parents[1]
 
 def test_new_validate_and_export_a_toy_list(tmp_path, capsys):
     target = tmp_path / "crew.yaml"
-    assert main(["new", "toy-pit", "--people", "crabs", "--name", "Shell Game", "-o", str(target)]) == 0
+    assert main(["new", "toy-pit", "--faction", "crabs", "--name", "Shell Game", "-o", str(target)]) == 0
     assert "crew: crabs" in target.read_text(encoding="utf-8")
     capsys.readouterr()
 

@@ -42,12 +42,19 @@ clans = st.builds(
 def test_rules_never_raise_and_never_crash(army):
     found = SYSTEM.validate(army, CAT)
     assert not any(f.rule.endswith(".internal") for f in found), [f.message for f in found]
-    SYSTEM.status(army, CAT)
-    SYSTEM.outline(army, CAT)
-    SYSTEM.roster(army, CAT, "X")
-    SYSTEM.cards(army, CAT)
     total = SYSTEM.points(army, CAT).total
     legal = not any(f.severity == "error" for f in found)
+    # every view of the list agrees with it: the status bar, the tree, the roster, the cards
+    assert SYSTEM.status(army, CAT)[0].value.startswith(f"{total}/")
+    outline = {node.path: node for node in SYSTEM.outline(army, CAT)}
+    assert len(outline["warriors"].children) == len(army.warriors)
+    assert [c.path for c in outline["warriors"].children] == [f"warriors[{i}]" for i in range(len(army.warriors))]
+    roster = SYSTEM.roster(army, CAT, "X")
+    assert roster.legal == legal and roster.fingerprint == "X" and roster.title == army.name
+    assert sorted(roster.findings, key=repr) == sorted(found, key=repr)
+    known = [w for w in army.warriors if CAT.get("warriors", w.type) is not None]
+    cards = SYSTEM.cards(army, CAT)
+    assert len([c for c in cards if c.kind == "warrior"]) == len(known)
     if legal:
         assert total <= 800 and 7 <= len(army.warriors) <= 12
 

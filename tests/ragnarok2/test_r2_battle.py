@@ -10,10 +10,23 @@ from armybuilder.systems.ragnarok2.engine.battle import Battle, play_game
 def test_a_game_plays_to_the_end_with_a_log(cat, legal):
     record = play_game(cat, legal, legal, np.random.default_rng(3), log=True)
     assert 1 <= record.rounds <= 6
-    assert record.winner in (0, 1, None)
-    assert any("tactical roll" in line for line in record.log)
-    assert {u.side for u in record.units} == {0, 1}
+    # the log tells the game round by round, each with its tactical roll, and ends with the result
+    headers = [line for line in record.log if line.startswith("— round ")]
+    assert headers == [f"— round {r} —" for r in range(1, record.rounds + 1)]
+    rolls = [i for i, line in enumerate(record.log) if line.startswith("tactical roll ")]
+    assert len(rolls) == record.rounds
+    last = record.log[-1]
+    assert last.startswith(f"end after {record.rounds} rounds") and f"{record.scores[0]:g} vs {record.scores[1]:g}" in last
+    assert ("draw" in last) == (record.winner is None)
+    assert all(score >= 0 for score in record.scores)
+    # every unit of both lists is accounted for, once, on its own side; the rebuilt engine
+    # also records each Character (other than a unit's first group) apart, naming its unit
+    names = sorted(u.name for u in record.units if u.side == 0)
+    assert names == sorted(u.name for u in record.units if u.side == 1)
     assert len({(u.side, u.name) for u in record.units}) == len(record.units)
+    units = [n for n in names if "(Character, " not in n]
+    assert len(units) == len(legal.units)
+    assert all(n.split("(Character, ", 1)[1].removesuffix(")") in units for n in names if "(Character, " in n)
 
 
 def test_same_seed_same_game(cat, legal):

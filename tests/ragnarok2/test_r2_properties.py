@@ -6,8 +6,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from armybuilder.core.findings import Severity
+from armybuilder.core.paths import ListPath
 from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit, breakdown, unit_cost
-from armybuilder.systems.ragnarok2.rules import run_rules
+from armybuilder.systems.ragnarok2.rules import book, run_rules
 
 PROFILE_IDS = ["spearman", "knight", "captain", "musician", "bearer", "hero", "mage", "priest", "golem", "wolf", "nobody"]
 
@@ -43,7 +44,17 @@ lists = st.builds(
 def test_rules_never_raise_and_never_report_internal_errors(cat, army):
     findings = run_rules(army, cat)
     assert not [f for f in findings if f.rule.endswith(".internal")], findings
-    assert all(f.severity in Severity for f in findings)
+    for f in findings:
+        assert f.rule in book.ids and f.message, f
+        path = ListPath.parse(f.where)  # each finding points at a real place of the list
+        if path:
+            assert path.steps[0].name in R2List.model_fields, f
+            if path.steps[0].index is not None:
+                assert ListPath(path.steps[:1]).resolve(army) is not None, f  # the item exists
+    rules = {f.rule for f in findings if f.severity is Severity.ERROR}
+    assert ("ragnarok2.format.unknown" in rules) == (army.format == "nope")
+    if not rules:  # a legal list keeps to the limit of its format
+        assert breakdown(army, cat).total <= 1000 and army.units
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

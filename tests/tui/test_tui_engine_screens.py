@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from screen_host import Host
 from textual.widgets import Button, Input, Select, Static
 from tui_other_system import other_system  # tests are collected without packages
@@ -136,16 +137,39 @@ async def test_playtest_rejects_bad_numbers(r2):
         assert screen.summary is None
 
 
-async def test_screens_on_another_system_stay_usable():
-    system, samples = other_system("rattle-and-rend")
+@pytest.mark.parametrize("system_id", ["rattle-and-rend", "morpheus-ragnarok"])
+async def test_screens_work_on_the_other_bundled_systems(system_id):
+    """Odds (unit against unit, both ways) and a short playtest on a system other than Rag'Narok 2."""
+    system, samples = other_system(system_id)
     from armybuilder.core.playtest import load_sample
 
-    army = load_sample(system, samples[0][0])
+    army = load_sample(system, samples[0][0].removesuffix(".yaml"))
     cat = system.catalogue_for(army)
-    for screen in (OddsScreen(system, army, cat), PlaytestScreen(system, army, cat)):
-        async with Host(screen).run_test(size=(140, 50)) as pilot:
-            await pilot.pause()
-            assert pilot.app.screen is screen
+    odds = OddsScreen(system, army, cat)
+    async with Host(odds).run_test(size=(140, 50)) as pilot:
+        await pilot.pause()
+        odds.query_one("#odds-mine", Select).value = 0
+        await pilot.pause()
+        theirs = odds.query_one("#odds-theirs", Select).value
+        assert isinstance(theirs, int)
+        forward, backward = _text(odds, "#odds-forward"), _text(odds, "#odds-backward")
+        assert forward.startswith("My unit attacks") and backward.startswith("Their unit attacks")
+        params = system.unit_odds_params(cat, army, 0, odds.opponent(), theirs)
+        charts = {k: v for k, v in system.odds(cat, params).payload.items() if isinstance(v, dict) and "pmf" in v}
+        assert charts  # the panel charts the system's own exact odds, with their means
+        for name, chart in charts.items():
+            assert name.capitalize() in forward and f"mean {chart['mean']:.2f}" in forward
+    playtest = PlaytestScreen(system, army, cat)
+    async with Host(playtest).run_test(size=(140, 50)) as pilot:
+        await pilot.pause()
+        playtest.query_one("#pt-games", Input).value = "6"
+        playtest.query_one("#pt-workers", Input).value = "1"
+        await pilot.click("#pt-run")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        summary = playtest.summary
+        assert summary is not None and summary.games == 6 and summary.wins + summary.draws + summary.losses == 6
+        assert f"wins {summary.wins}" in _text(playtest, "#pt-summary")
 
 
 async def test_editor_opens_both_screens(store, tmp_path):

@@ -44,7 +44,7 @@ async def _open(tmp_path, store, pilot_size=(120, 40)):
 async def _form(app, pilot, path: str, action_id: str) -> ActionForm:
     editor = app.screen
     action = next(a for a in editor.actions_at(path) if a.id == action_id)
-    editor.run_action(path, action)
+    editor.run_edit(path, action)
     await pilot.pause()
     assert isinstance(app.screen, ActionForm)
     return app.screen

@@ -168,3 +168,22 @@ async def test_rattle_and_rend_heavy_and_ward_ask_their_trait_when_added(store, 
             added = s.army.groups[-1]
             assert added.type == type_id and getattr(added, field)
             assert not any(rule in f.rule and f.where == f"groups[{len(s.army.groups) - 1}]" for f in editor.last_findings)
+
+
+async def test_home_shows_every_registered_system_and_a_broken_one_loudly(store, monkeypatch):
+    """The toy system's samples are offered like the bundled ones; a half-written system is
+    listed with its error instead of vanishing."""
+    from textual.widgets import OptionList
+
+    from armybuilder.core import registry
+
+    monkeypatch.setitem(registry.KNOWN_SYSTEMS, "half-written", "no_such_system_module")
+    app = ArmyBuilderApp(store=store, recovery_delay=60)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        menu = app.screen.query_one("#home-menu", OptionList)
+        lines = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+    assert any("Pit Fighters: gulls" in line for line in lines), lines
+    assert any("Rag'Narok 2:" in line for line in lines)
+    broken = [line for line in lines if "half-written cannot be used" in line]
+    assert broken and "no_such_system_module" in broken[0]

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.lazy import lazy_module
-from armybuilder.core.system import Choice, EntryRef, OddsResult, PackagedSystem, Points, StatusItem
+from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
 
 from .army import KINDS, WarClan, breakdown, counts, equipment_kind
 from .catalog import MECatalog
@@ -80,12 +78,6 @@ class Morpheus(PackagedSystem[WarClan, MECatalog]):
             refs.append((f"god_powers[{pi}]", EntryRef("god_powers", p.power)))
         return refs
 
-    # -- engine ---------------------------------------------------------------
-
-    def odds(self, cat: Catalogue[MECatalog], params: dict[str, Any]) -> OddsResult:
-        from .engine import odds
-
-        return odds.attack_odds(cat, params)
 
 
 SYSTEM = Morpheus()

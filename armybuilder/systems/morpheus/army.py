@@ -105,7 +105,7 @@ def breakdown(army: WarClan, cat: MECat) -> GloryBreakdown:
 
 def counts(cat: MECat, w: Warrior) -> dict[str, int]:
     """Number of pieces of each equipment kind a warrior carries (unknown ids left out)."""
-    out = {k: 0 for k in KINDS}
+    out: dict[str, int] = {k: 0 for k in KINDS}
     for e in w.equipment:
         kind = equipment_kind(cat, e)
         if kind is not None:

@@ -344,17 +344,17 @@ def detail(cat: MECat, ref: EntryRef) -> Detail:
         return Detail(entry.name, "shield", (("Size vs Overwhelm", f"+{entry.overwhelm_size}"),), (), f"{entry.cost} Glory")
     if ref.collection == "god_powers":
         p = entry
-        stats = [("Godspark", str(p.godspark)), ("Number", p.number)]
-        sections = [("Effect", p.text)]
+        power_stats: list[tuple[str, str]] = [("Godspark", str(p.godspark)), ("Number", p.number)]
+        power_sections: list[tuple[str, str]] = [("Effect", p.text)]
         for b in p.boosts:
-            sections.append((f"Boost +{b.cost} Godspark", b.effect))
+            power_sections.append((f"Boost +{b.cost} Godspark", b.effect))
         if p.attack is not None:
-            sections.append(
+            power_sections.append(
                 ("Attack", f"RN {p.attack.range}" + (f", ST {p.attack.st}" if p.attack.st is not None else "") + ", " + ", ".join(glossary_entry(cat, a)[0] for a in p.attack.abilities))
             )
-        sections += [glossary_entry(cat, g) for g in p.grants]
-        return Detail(p.name, f"God power, group {p.group}", tuple(stats), tuple(sections), f"{p.godspark} Godspark")
+        power_sections += [glossary_entry(cat, g) for g in p.grants]
+        return Detail(p.name, f"God power, group {p.group}", tuple(power_stats), tuple(power_sections), f"{p.godspark} Godspark")
     fields = entry.model_dump(exclude={"id", "name"})
-    stats = tuple((k.replace("_", " "), str(v)) for k, v in fields.items() if isinstance(v, (int, str)) and k not in ("text", "source") and v != "")
-    sections = tuple((k.capitalize(), str(fields[k])) for k in ("text", "source") if fields.get(k))
-    return Detail(entry.name, ref.collection.rstrip("s"), stats, sections, f"{fields['cost']} Glory" if "cost" in fields else "")
+    entry_stats = tuple((k.replace("_", " "), str(v)) for k, v in fields.items() if isinstance(v, (int, str)) and k not in ("text", "source") and v != "")
+    entry_sections = tuple((k.capitalize(), str(fields[k])) for k in ("text", "source") if fields.get(k))
+    return Detail(entry.name, ref.collection.rstrip("s"), entry_stats, entry_sections, f"{fields['cost']} Glory" if "cost" in fields else "")

@@ -352,10 +352,10 @@ def convert(sources: list[Path]) -> dict[str, str]:
     # every ability used must have an entry, so `catalog check` finds no dangling reference
     used = {ref.partition("/")[0] for w in warriors for ref in w["abilities"]}
     used |= {ref.partition("/")[0] for w in weapons for ref in w["abilities"]}
-    for p in powers:
-        used |= {ref.partition("/")[0] for ref in p["grants"]}
-        if p.get("attack"):
-            used |= {ref.partition("/")[0] for ref in p["attack"]["abilities"]}
+    for power in powers:
+        used |= {ref.partition("/")[0] for ref in power["grants"]}
+        if power.get("attack"):
+            used |= {ref.partition("/")[0] for ref in power["attack"]["abilities"]}
     missing = sorted(used - known)
     if missing:
         raise InputError.at(
@@ -454,7 +454,7 @@ def _power(entry: ET.Element, linked: list[ET.Element], rules: dict[str, ET.Elem
             if ref:
                 refs.append(ref)
         out["attack"] = {"st": _int(a["ST"], name) if a.get("ST") else None, "range": _int(a.get("RN", "0"), name), "abilities": refs}
-    grants = []
+    grants: list[str] = []
     for link in _descendants(entry, "infoLink"):
         if link.get("type") == "rule" and link.get("targetId") in rules:
             aid = rule_name_parts(rules[link.get("targetId", "")].get("name", ""))[0]

@@ -227,8 +227,8 @@ def no_shield(ctx: Context) -> Iterator[Finding]:
             continue
         for ei, e in enumerate(w.equipment):
             weapon = ctx.cat.get("weapons", e)
-            if weapon is not None and weapon.no_shield:
-                shield = ctx.cat.get("shields", shields[0])
+            shield = ctx.cat.get("shields", shields[0])
+            if weapon is not None and weapon.no_shield and shield is not None:
                 yield Finding(
                     f"{SYSTEM_ID}.gear.no-shield",
                     E,

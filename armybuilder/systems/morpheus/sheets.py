@@ -69,14 +69,14 @@ def used_abilities(army: WarClan, cat: MECat) -> list[tuple[str, str]]:
     seen: dict[str, tuple[str, str]] = {}
     for ref in refs:
         key = ability_id(ref)
-        if key not in seen and cat.get("abilities", key) is not None:
-            entry = cat.get("abilities", key)
+        entry = cat.get("abilities", key) if key not in seen else None
+        if entry is not None:
             seen[key] = (entry.name, f"{entry.text} [{entry.source}]")
     return sorted(seen.values())
 
 
 def _weapon_rows(cat: MECat, equipment: list[str]) -> list[tuple[str, ...]]:
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for e in equipment:
         w = cat.get("weapons", e)
         if w is not None:
@@ -284,7 +284,7 @@ def cards(army: WarClan, cat: MECat) -> list[Card]:
         if t is None:
             continue
         stats = tuple((s.upper(), str(getattr(t, s))) for s in STATS) + (("SIZE", str(t.size)),)
-        text = [filled(cat, a) for a in t.abilities]
+        text: list[tuple[str, str]] = [filled(cat, a) for a in t.abilities]
         for e in w.equipment:
             entry = equipment_entry(cat, e)
             if entry is None:
@@ -320,18 +320,18 @@ def cards(army: WarClan, cat: MECat) -> list[Card]:
         p = cat.get("god_powers", pick.power)
         if p is None:
             continue
-        text = [("Effect", p.text)] + [(f"Boost +{b.cost} Godspark", b.effect) for b in p.boosts]
-        stats = [("Godspark", str(p.godspark))]
+        power_text = [("Effect", p.text)] + [(f"Boost +{b.cost} Godspark", b.effect) for b in p.boosts]
+        power_stats = [("Godspark", str(p.godspark))]
         if p.attack is not None:
-            stats.append(("RN", str(p.attack.range)))
+            power_stats.append(("RN", str(p.attack.range)))
             if p.attack.st is not None:
-                stats.append(("ST", str(p.attack.st)))
+                power_stats.append(("ST", str(p.attack.st)))
             if p.attack.abilities:
-                text.append(("Attack", _attack_text(cat, p.attack.abilities)))
+                power_text.append(("Attack", _attack_text(cat, p.attack.abilities)))
         for g in p.grants:
-            text.append(filled(cat, g))
+            power_text.append(filled(cat, g))
         subtitle = f"God power {p.number}" + (" · imprinted" if pick.imprinted else "")
-        out.append(Card(p.name, "god-power", subtitle, tuple(stats), tuple(text), short_source(p.source)))
+        out.append(Card(p.name, "god-power", subtitle, tuple(power_stats), tuple(power_text), short_source(p.source)))
     return out
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.checks import Share
 from armybuilder.core.lazy import lazy_module
-from armybuilder.core.system import Choice, EntryRef, OddsResult, PackagedSystem, Points, StatusItem
+from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
 
 from .army import R2List, breakdown
 from .catalog import R2Catalog
@@ -76,14 +77,14 @@ class Ragnarok2(PackagedSystem[R2List, R2Catalog]):
                 StatusItem(
                     "Characters",
                     f"{100 * b.characters / limit:.0f}%/{fmt.character_share}%",
-                    b.characters * 100 <= limit * fmt.character_share,
+                    b.characters <= Share.allowed(fmt.character_share, limit),
                 )
             )
             items.append(
                 StatusItem(
                     "War machines",
                     f"{100 * b.war_machines / limit:.0f}%/{fmt.war_machine_share}%",
-                    b.war_machines * 100 <= limit * fmt.war_machine_share,
+                    b.war_machines <= Share.allowed(fmt.war_machine_share, limit),
                 )
             )
         items += [
@@ -107,12 +108,6 @@ class Ragnarok2(PackagedSystem[R2List, R2Catalog]):
             refs += [(f"{field}[{i}]", EntryRef(field, x)) for i, x in enumerate(getattr(army, field))]
         return refs
 
-    # -- engine ---------------------------------------------------------------
-
-    def odds(self, cat: Catalogue[R2Catalog], params: dict[str, Any]) -> OddsResult:
-        from .engine import odds
-
-        return odds.combat_odds(cat, params)
 
 
 SYSTEM = Ragnarok2()

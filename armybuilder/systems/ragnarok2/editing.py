@@ -618,16 +618,16 @@ def detail(cat: R2Cat, ref: EntryRef) -> Detail:
         return Detail(p.name, subtitle, tuple(stats), tuple(sections), f"{p.cost} A.P.")
     fields = entry.model_dump(exclude={"id", "name"})
     # bools (provisional) and empty values are not stats: "provisional True" leaked raw values
-    stats = tuple(
+    entry_stats = tuple(
         (k.replace("_", " "), str(v))
         for k, v in fields.items()
         if isinstance(v, (int, str)) and not isinstance(v, bool)
         and k not in ("text", "condition", "pros", "cons", "source", "decision") and v != ""
     )
-    sections = tuple((k.capitalize(), str(fields[k])) for k in ("condition", "pros", "cons", "text", "source") if fields.get(k))
+    entry_sections = tuple((k.capitalize(), str(fields[k])) for k in ("condition", "pros", "cons", "text", "source") if fields.get(k))
     if fields.get("provisional"):
-        sections = (("Provisional", f"Written by armybuilder ({fields.get('decision') or 'rules-decisions'}); a later catalogue may correct it."),) + sections
+        entry_sections = (("Provisional", f"Written by armybuilder ({fields.get('decision') or 'rules-decisions'}); a later catalogue may correct it."),) + entry_sections
     cost = ""
     if "power" in fields:
         cost = f"Power {fields['power']}"
-    return Detail(entry.name, ref.collection.rstrip("s"), stats, sections, cost)
+    return Detail(entry.name, ref.collection.rstrip("s"), entry_stats, entry_sections, cost)

@@ -304,7 +304,7 @@ def _elements(text: str) -> list[str]:
     t = text.lower()
     for wrong, right in A.ELEMENT_ALIASES.items():
         t = t.replace(wrong, right)
-    found = set()
+    found: set[str] = set()
     if "4 elements" in t:
         found.update(("air", "earth", "fire", "water"))
     for element in A.ELEMENTS:
@@ -893,7 +893,7 @@ def convert_miracles(ctx: Context) -> list[dict[str, Any]]:
             "cults": known["cults"],
         }
         if fervor is not None:
-            miracle["fervor"] = int(fervor)
+            miracle["fervor"] = int(str(fervor))
         miracle["aspects"] = aspects
         if known.get("difficulty"):
             miracle["difficulty"] = known["difficulty"]

@@ -25,7 +25,7 @@ SLOT_NAMES = {
 
 
 def _data(cat: Catalogue) -> R2Catalog:
-    return cat.data  # type: ignore[return-value]
+    return cat.data
 
 
 def people_name(cat: Catalogue, people_id: str) -> str:
@@ -175,7 +175,7 @@ def communion_refusal(faithful: Iterable[Profile], communion: Communion) -> str:
 
 def army_faithful(cat: Catalogue, army: R2List) -> list[Profile]:
     """Every faithful profile of the army (troops and members), once per unit place."""
-    out = []
+    out: list[Profile] = []
     for unit in army.units:
         ids = ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members]
         out.extend(p for pid in ids if (p := profile(cat, pid)) is not None and p.aspects is not None)

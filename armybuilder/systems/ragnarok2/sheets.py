@@ -7,6 +7,8 @@ text roster and the PDF roster can never disagree about what a list holds.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from armybuilder.core.checks import plural
 from armybuilder.core.findings import is_legal
@@ -158,10 +160,10 @@ def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
     if not army.units:
         blocks.append(Paragraph("No units yet.", "note"))
 
-    def named(field: str, collection: str, extra) -> None:
+    def named(field: str, collection: str, extra: Callable[[Any, str], tuple[str, ...]]) -> list[tuple[str, ...]]:
         ids = getattr(army, field)
         if not ids:
-            return
+            return []
         rows = []
         for entry_id in ids:
             entry = cat.get(collection, entry_id)

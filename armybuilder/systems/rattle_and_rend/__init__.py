@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.lazy import lazy_module
-from armybuilder.core.system import Choice, EntryRef, OddsResult, PackagedSystem, Points, StatusItem
+from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
 
 from .army import RRList, breakdown, choices_of, counted_groups, normalize
 from .catalog import RRCatalog
@@ -67,12 +65,6 @@ class RattleAndRend(PackagedSystem[RRList, RRCatalog]):
         refs += [("drive", EntryRef("drives", d)) for d in choices_of(army.drive)]
         return refs
 
-    # -- engine ---------------------------------------------------------------
-
-    def odds(self, cat: Catalogue[RRCatalog], params: dict[str, Any]) -> OddsResult:
-        from .engine import odds
-
-        return odds.odds(cat, params)
 
 
 SYSTEM = RattleAndRend()

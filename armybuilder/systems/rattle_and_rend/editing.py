@@ -8,6 +8,7 @@ renumbers them (:func:`_renumber`) and a Champion never silently changes group.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from armybuilder.core.editing import (
@@ -29,7 +30,16 @@ from armybuilder.core.system import (
     Param,
 )
 
-from .army import Group, RRList, group_cost, group_title, group_type, normalize, transport_capacity
+from .army import (
+    Group,
+    RRList,
+    as_index,
+    group_cost,
+    group_title,
+    group_type,
+    normalize,
+    transport_capacity,
+)
 from .catalog import GroupType, RRCat
 from .rules import OPTION_KIND, TRAIT_FIELDS
 
@@ -57,16 +67,17 @@ def option_names(cat: RRCat, group: Group) -> list[str]:
 def group_detail(army: RRList, cat: RRCat, index: int) -> str:
     g = army.groups[index]
     parts = option_names(cat, g)
-    if g.attached_to is not None:
-        if 0 <= g.attached_to < len(army.groups) and g.attached_to != index:
+    target, carrier = as_index(g.attached_to), as_index(g.transported_by)
+    if target is not None:
+        if 0 <= target < len(army.groups) and target != index:
             parts.append(
-                f"attached to {group_title(cat, army.groups[g.attached_to], g.attached_to)} "
-                f"(group {g.attached_to + 1}): acts with its stats, its Will checks with a bonus"
+                f"attached to {group_title(cat, army.groups[target], target)} "
+                f"(group {target + 1}): acts with its stats, its Will checks with a bonus"
             )
         else:
-            parts.append(f"attached to group {g.attached_to + 1} (missing)")
-    if g.transported_by is not None:
-        parts.append(f"carried by group {g.transported_by + 1}")
+            parts.append(f"attached to group {target + 1} (missing)")
+    if carrier is not None:
+        parts.append(f"carried by group {carrier + 1}")
     capacity = transport_capacity(army, cat, index)
     if capacity:
         parts.append(f"carries {capacity} points")
@@ -91,7 +102,7 @@ def outline(army: RRList, cat: RRCat) -> list[OutlineNode]:
     """Groups with their attached Champions beneath them, then traits, drive, settings."""
     attached: dict[int, list[int]] = {}
     for i, g in enumerate(army.groups):
-        t = g.attached_to
+        t = as_index(g.attached_to)
         if t is not None and t != i and 0 <= t < len(army.groups) and army.groups[t].attached_to is None:
             attached.setdefault(t, []).append(i)
     shown_under = {i for kids in attached.values() for i in kids}
@@ -123,7 +134,7 @@ def outline(army: RRList, cat: RRCat) -> list[OutlineNode]:
             "Drive: " + (drive.name if drive else (f"{army.drive} (missing from catalogue)" if army.drive else "none")),
             drive.setup if drive else "",
             None,
-            EntryRef("drives", army.drive) if army.drive else None,
+            EntryRef("drives", army.drive) if isinstance(army.drive, str) and army.drive else None,
         ),
         OutlineNode("", "Warband settings", fmt.name if fmt else army.format),
     ]
@@ -298,12 +309,12 @@ def _index(args: dict[str, Any], name: str, size: int) -> int:
     return value
 
 
-def _renumber(groups: list[Group], mapping: dict[int, int | None]) -> None:
+def _renumber(groups: list[Group], mapping: Mapping[int, int | None]) -> None:
     """Point attachments and transports at the groups' new places (None: gone)."""
     for g in groups:
-        if g.attached_to is not None:
+        if isinstance(g.attached_to, int):
             g.attached_to = mapping.get(g.attached_to, g.attached_to)
-        if g.transported_by is not None:
+        if isinstance(g.transported_by, int):
             g.transported_by = mapping.get(g.transported_by, g.transported_by)
 
 
@@ -368,7 +379,9 @@ def apply(army: RRList, cat: RRCat, path: str, action: str, args: dict[str, Any]
         return new, where
     if action == "set-type":
         gtype = _known(cat, "group_types", need(args, "type"), "group type")
-        gt: GroupType = cat.get("group_types", gtype)
+        gt = cat.get("group_types", gtype)
+        if gt is None:
+            raise ValueError(f"no group type '{gtype}' in the catalogue")
         g.type = gtype
         for fld, kind in OPTION_KIND.items():  # a secondary trait belongs to its type only
             if gt.trait != kind:
@@ -414,8 +427,7 @@ def apply(army: RRList, cat: RRCat, path: str, action: str, args: dict[str, Any]
     if action == "duplicate-group":
         copy = g.model_copy(deep=True)
         copy.attached_to = None  # one Champion per group: the copy starts on its own
-        mapping = {i: (i + 1 if i > gi else i) for i in range(len(groups))}
-        _renumber(groups, mapping)
+        _renumber(groups, {i: (i + 1 if i > gi else i) for i in range(len(groups))})
         groups.insert(gi + 1, copy)
         return new, f"groups[{gi + 1}]"
     if action in ("move-up", "move-down"):
@@ -427,9 +439,7 @@ def apply(army: RRList, cat: RRCat, path: str, action: str, args: dict[str, Any]
         return new, f"groups[{target}]"
     if action == "remove-group":
         del groups[gi]
-        mapping: dict[int, int | None] = {gi: None}
-        mapping.update({i: i - 1 for i in range(gi + 1, len(groups) + 1)})
-        _renumber(groups, mapping)
+        _renumber(groups, {gi: None, **{i: i - 1 for i in range(gi + 1, len(groups) + 1)}})
         return new, f"groups[{min(gi, len(groups) - 1)}]" if groups else "groups"
     raise ValueError(f"unknown edit '{action}'")
 
@@ -508,13 +518,13 @@ def detail(cat: RRCat, ref: EntryRef) -> Detail:
         sections.append(("Source", gt.source))
         return Detail(gt.name, "group type", stats, tuple(sections), f"{gt.cost} pt{'s' if gt.cost > 1 else ''}")
     fields = entry.model_dump()
-    stats = []
+    entry_stats: list[tuple[str, str]] = []
     for key in ("kind", "check", "movement", "low", "high", "rounds", "mov", "targets", "transport"):
         value = fields.get(key)
         if value not in (None, "", 0, False):
-            stats.append((key.replace("_", " "), str(value)))
+            entry_stats.append((key.replace("_", " "), str(value)))
     if fields.get("penalty"):
-        stats.append(("penalty", "yes"))
+        entry_stats.append(("penalty", "yes"))
     for key in ("summary", "question", "trigger", "movement_text", "effect", "critical", "text", "setup", "victory", "examples"):
         if fields.get(key):
             sections.append((key.capitalize(), str(fields[key])))
@@ -522,4 +532,4 @@ def detail(cat: RRCat, ref: EntryRef) -> Detail:
         sections.append(("Also called", ", ".join(fields["aliases"])))
     if fields.get("source"):
         sections.append(("Source", fields["source"]))
-    return Detail(entry.name, ref.collection.replace("_", " ").rstrip("s"), tuple(stats), tuple(sections))
+    return Detail(entry.name, ref.collection.replace("_", " ").rstrip("s"), tuple(entry_stats), tuple(sections))

@@ -25,6 +25,7 @@ from armybuilder.core.system import (
 from .army import (
     RRList,
     breakdown,
+    choices_of,
     counted_groups,
     effective_stats,
     group_cost,
@@ -64,7 +65,7 @@ def roster(army: RRList, cat: RRCat, fingerprint: str) -> Roster:
         KeyValues(
             (
                 ("Warband traits", ", ".join(_name(cat, "warband_traits", t) for t in army.traits) or "none"),
-                ("Drive", _name(cat, "drives", army.drive)),
+                ("Drive", ", ".join(_name(cat, "drives", d) for d in choices_of(army.drive)) or "none"),
                 ("Starting momentum", f"{points.total} (points of groups in play, RR-D2)"),
             )
         ),
@@ -210,10 +211,10 @@ def sheets(cat: RRCat) -> Sheets:
             blocks.append(Heading(title, 1))
             blocks.append(Table(("Action", "Move", "Check", "Effect", "Critical"), rows, widths=(1.2, 0.9, 0.9, 4, 2)))
     for kind, title in (("standard", "Reactions"), ("warding", "Warding reactions")):
-        rows = tuple((r.name, r.trigger, r.effect, r.critical or "-") for r in data.reactions if r.kind == kind)
-        if rows:
+        reaction_rows = tuple((r.name, r.trigger, r.effect, r.critical or "-") for r in data.reactions if r.kind == kind)
+        if reaction_rows:
             blocks.append(Heading(title, 1))
-            blocks.append(Table(("Reaction", "Trigger", "Effect", "Critical"), rows, widths=(1.1, 2.2, 3, 1.7)))
+            blocks.append(Table(("Reaction", "Trigger", "Effect", "Critical"), reaction_rows, widths=(1.1, 2.2, 3, 1.7)))
     if t.momentum:
         blocks.append(Heading("Momentum and turns", 1))
         for line in t.momentum:
@@ -257,8 +258,8 @@ def sheets(cat: RRCat) -> Sheets:
             blocks.append(Table(("Type", "For example", "Rules"), tuple((tt.name, tt.examples, tt.text) for tt in data.terrain_types), widths=(1.2, 1.8, 4)))
     if data.decisions:
         blocks.append(Heading("Readings of the rules", 1))
-        for d in data.decisions:
-            blocks.append(Paragraph(f"{d.id} {d.title}: {d.summary}", "provisional" if d.provisional else "note"))
+        for decision in data.decisions:
+            blocks.append(Paragraph(f"{decision.id} {decision.title}: {decision.summary}", "provisional" if decision.provisional else "note"))
     return Sheets(f"Rattle and Rend — reference sheets (catalogue {cat.version})", tuple(blocks))
 
 
@@ -314,12 +315,14 @@ def summary_lines(army: RRList, cat: RRCat, findings) -> tuple[list[SummaryLine]
         gt = group_type(cat, g)
         detail = ", ".join(option_names(cat, g))
         if g.attached_to is not None:
-            detail = (detail + "; " if detail else "") + f"attached to group {g.attached_to + 1}"
+            # normalize() gives an index; a label or type it could not resolve is shown as written
+            joined = f"group {g.attached_to + 1}" if isinstance(g.attached_to, int) else str(g.attached_to)
+            detail = (detail + "; " if detail else "") + f"attached to {joined}"
         text = (group_title(cat, g, gi) if gt else f"{g.type} (missing)") + (f": {detail}" if detail else "")
         cost = f"{group_cost(cat, g)} pt{'s' * (group_cost(cat, g) != 1)}" if gt else "missing"
         lines.append(SummaryLine(str(gi + 1), text, cost, gi in flagged))
     extras = [
         ("Warband traits", ", ".join(_name(cat, "warband_traits", t) for t in army.traits) or "none"),
-        ("Drive", _name(cat, "drives", army.drive)),
+        ("Drive", ", ".join(_name(cat, "drives", d) for d in choices_of(army.drive)) or "none"),
     ]
     return lines, extras, "Groups"

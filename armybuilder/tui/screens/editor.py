@@ -155,6 +155,7 @@ class EditorScreen(Screen):
         if not chain:
             return ""
         path, node = chain[0]
+        assert node is not None
 
         def numbered(p: str, label: str) -> str:
             m = re.search(r"(\w+)\[(\d+)\]$", p)
@@ -165,7 +166,9 @@ class EditorScreen(Screen):
 
         outer = next(((p, n) for p, n in chain[1:] if re.search(r"\[\d+\]$", p)), None)
         if outer is not None:
-            return f"{node.label} in {numbered(*outer[:1], outer[1].label)}"
+            outer_path, outer_node = outer
+            assert outer_node is not None  # the chain holds only nodes found
+            return f"{node.label} in {numbered(outer_path, outer_node.label)}"
         return numbered(path, node.label)
 
     def refresh_status(self) -> None:
@@ -324,7 +327,7 @@ class EditorScreen(Screen):
         self._undone.clear()
         del self._done[: max(0, len(self._done) - len(self.session.undo_stack))]
 
-    def run_action(self, path: str, action: EditAction, preset: dict[str, Any] | None = None) -> None:
+    def run_edit(self, path: str, action: EditAction, preset: dict[str, Any] | None = None) -> None:
         """Apply ``action``, asking its parameters in a form when some are not given."""
         preset = dict(preset or {})
         missing = [p for p in action.params if p.name not in preset]
@@ -357,7 +360,7 @@ class EditorScreen(Screen):
             self.notify("no edit of that kind here", severity="warning")
             return
         if only is not None and len(actions) == 1:
-            self.run_action(path, actions[0])
+            self.run_edit(path, actions[0])
             return
         node = self.query_one(ListTree).node_of(path)
         where = node.label if node is not None else (path or "the list")
@@ -370,7 +373,7 @@ class EditorScreen(Screen):
 
         def chosen(key: str | None) -> None:
             if key is not None:
-                self.run_action(path, actions[int(key)])
+                self.run_edit(path, actions[int(key)])
 
         self.app.push_screen(Menu(f"{title}: {where}", items), chosen)
 
@@ -394,7 +397,7 @@ class EditorScreen(Screen):
                         if choice.refused:  # the same reason the validator would give
                             refusal = refusal or choice.refused
                             continue
-                        self.run_action(place, action, {param.name: entry.ref.id})
+                        self.run_edit(place, action, {param.name: entry.ref.id})
                         return
         if refusal:
             self.notify(f"{entry.name} cannot be added here: {refusal}", severity="warning", markup=False)
@@ -446,7 +449,7 @@ class EditorScreen(Screen):
         if not found:
             self.notify("nothing to remove here", severity="warning")
             return
-        self.run_action(path, found[0])
+        self.run_edit(path, found[0])
 
     def action_rename_here(self) -> None:
         path = self.query_one(ListTree).current_path()
@@ -803,7 +806,7 @@ class EditorScreen(Screen):
                 if (action.label, place) in seen:
                     continue
                 seen.add((action.label, place))
-                out.append((f"{action.label} ({where})", partial(self.run_action, place, action), f"edit at {place or 'the list'}"))
+                out.append((f"{action.label} ({where})", partial(self.run_edit, place, action), f"edit at {place or 'the list'}"))
         for f in self.last_findings:
             if f.where:
                 out.append((f"Go to finding: {f.message[:70]}", partial(self.jump_to, f), f.rule))

@@ -183,7 +183,7 @@ class HomeScreen(Screen):
         return [
             ("New list…", self.action_new, "n"),
             ("Open a file…", self.action_open, "o"),
-            ("Help: keys", self.app.action_help, "?"),  # type: ignore[attr-defined]
+            ("Help: keys", self.app.action_help, "?"),
             ("Change the colour theme", self.app.action_change_theme, "Textual's themes"),
             ("Quit", self.app.action_quit, "ctrl+q"),
         ]

@@ -250,8 +250,8 @@ class OddsScreen(Screen[None]):
         """Both directions of my unit against theirs, exact."""
         mine = self.query_one("#odds-mine", Select).value
         theirs = self.query_one("#odds-theirs", Select).value
-        if mine is Select.NULL or theirs is Select.NULL:
-            return
+        if not isinstance(mine, int) or not isinstance(theirs, int):
+            return  # nothing chosen yet
         try:
             other = self.opponent()
             forward = self.system.unit_odds_params(self.cat, self.army, mine, other, theirs)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+from collections.abc import Iterable, Mapping
 
 from rich.text import Text
 from textual import work
@@ -93,7 +94,7 @@ def summary_text(
     return safe_text(text, lines=True)
 
 
-def histogram_text(values: list[float], unit: str = "points", width: int = 30, bins: int = 10) -> Text:
+def histogram_text(values: Iterable[float] | Mapping[float, int], unit: str = "points", width: int = 30, bins: int = 10) -> Text:
     """Bars of the score margin (my score minus the opponent's) per game."""
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"Score margin per game ({unit}, yours − theirs)\n", style="bold")
@@ -283,7 +284,8 @@ class PlaytestScreen(Screen[None]):
             self._message(error, error=True)
             return
         self.summary = summary
-        unit = self.system.format_of(self.army, self.cat).unit if self.system.format_of(self.army, self.cat) else "points"
+        fmt = self.system.format_of(self.army, self.cat)
+        unit = fmt.unit if fmt is not None else "points"
         self._message("cancelled" if summary.cancelled else "done")
         width = max(40, self.size.width - 4)
         self.query_one("#pt-summary", Static).update(summary_text(summary, unit, width, self._sides()))

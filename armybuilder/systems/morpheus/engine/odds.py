@@ -165,3 +165,7 @@ def unit_odds_params(army, index: int, other, other_index: int, cat: Catalogue) 
         "strength_bonus": 0,
         "hp": t_them.hp,
     }
+
+
+#: the name every odds module gives its calculator (PackagedSystem.odds calls it)
+odds = attack_odds

@@ -141,3 +141,7 @@ def unit_odds_params(army: Any, index: int, other: Any, other_index: int, cat: C
         "attack_shift": -1 if t_mine.master_strike is not None else 0,
         "wound_shift": t_theirs.wound_shift_against,
     }
+
+
+#: the name every odds module gives its calculator (PackagedSystem.odds calls it)
+odds = combat_odds
