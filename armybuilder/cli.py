@@ -531,8 +531,6 @@ def _fray_side(system, ref: str, flag: str, samples_too: bool):
 def _odds_fray(system, rest: list[str]) -> int:
     """``armybuilder odds ragnarok2 --fray LIST:UNIT --vs LIST_OR_SAMPLE:UNIT [--charge] [--json]``:
     the exact outcome of one fray (see armybuilder.systems.ragnarok2.engine.exact)."""
-    import json
-
     from armybuilder.systems.ragnarok2 import fray_odds
     from armybuilder.systems.ragnarok2.engine.exact import ExactFrayUnsupported
 
@@ -577,8 +575,6 @@ def cmd_playtest(args: argparse.Namespace) -> int:
     from armybuilder.core.playtest import run_playtest
 
     _check_range("--games", args.games, 1, MAX_GAMES)
-    if args.seed < 0:  # the meta command's words, and the range every count is checked against
-        raise UsageError(f"armybuilder: --seed must be zero or more: --seed must be between 0 and {MAX_SEED} (got {args.seed})")
     _check_range("--seed", args.seed, 0, MAX_SEED)
     _check_range("--workers", args.workers, 1, MAX_WORKERS)
     lf = _read(args.list)
