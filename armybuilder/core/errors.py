@@ -8,8 +8,13 @@ reaches a user for their own mistakes.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pydantic stays out of this module's import (the CLI reads errors early)
+    from pydantic import ValidationError
 
 
 @dataclass(frozen=True)
@@ -62,3 +67,30 @@ class InputError(Exception):
         if len(self.problems) > len(shown):
             text += f"\n(and {len(self.problems) - len(shown)} more problems)"
         return text or "invalid input"
+
+
+def format_loc(loc: Sequence[str | int]) -> str:
+    """A field path as the user reads it: ``units[2].troops.count``."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def pydantic_problems(
+    exc: ValidationError, locate: Callable[[Sequence[str | int]], tuple[int | None, int | None]], path: str | None
+) -> list[Problem]:
+    """Pydantic's errors as problems at file positions; ``locate`` maps a field path to
+    (line, column) in whichever kind of document was validated (round-trip or fast path)."""
+    problems = []
+    for err in exc.errors(include_url=False):
+        loc = [p for p in err["loc"] if isinstance(p, (str, int))]
+        line, col = locate(loc)
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown field (check its spelling; see the documented file format)"
+        problems.append(Problem(msg, path, line, col, format_loc(loc) or None))
+    return problems

@@ -40,7 +40,7 @@ from yaml.events import (
     StreamStartEvent,
 )
 
-from .errors import InputError, Problem
+from .errors import InputError, Problem, pydantic_problems
 from .textfile import read_bytes
 
 M = TypeVar("M", bound=BaseModel)
@@ -297,31 +297,13 @@ def locate(doc: Any, loc: Sequence[str | int]) -> tuple[int | None, int | None]:
     return line, col
 
 
-def _format_loc(loc: Sequence[str | int]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out
-
-
 def validation_problems(exc: ValidationError, doc: Any, path: str | None) -> list[Problem]:
     """Pydantic's errors with positions (as yamlio's, for positioned documents too)."""
     if not isinstance(doc, (PosMap, PosSeq)):
         from .yamlio import validation_problems as round_trip
 
         return round_trip(exc, doc, path)
-    problems = []
-    for err in exc.errors(include_url=False):
-        loc = [p for p in err["loc"] if isinstance(p, (str, int))]
-        line, col = locate(doc, loc)
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = "unknown field (check its spelling; see the documented file format)"
-        problems.append(Problem(msg, path, line, col, _format_loc(loc) or None))
-    return problems
+    return pydantic_problems(exc, lambda loc: locate(doc, loc), path)
 
 
 def validate_model(model: type[M], doc: Any, path: str | None) -> M:

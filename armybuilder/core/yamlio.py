@@ -25,7 +25,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
-from .errors import InputError, Problem
+from .errors import InputError, Problem, format_loc, pydantic_problems  # noqa: F401 - format_loc re-exported
 from .textfile import LIST_FILE_LIMIT, _line_col_of_text, decode_text, read_text
 
 M = TypeVar("M", bound=BaseModel)
@@ -307,26 +307,8 @@ def locate(doc: Any, loc: Sequence[str | int]) -> tuple[int | None, int | None]:
     return line, col
 
 
-def format_loc(loc: Sequence[str | int]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out
-
-
 def validation_problems(exc: ValidationError, doc: Any, path: str | None) -> list[Problem]:
-    problems = []
-    for err in exc.errors(include_url=False):
-        loc = [p for p in err["loc"] if isinstance(p, (str, int))]
-        line, col = locate(doc, loc)
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = "unknown field (check its spelling; see the documented file format)"
-        problems.append(Problem(msg, path, line, col, format_loc(loc) or None))
-    return problems
+    return pydantic_problems(exc, lambda loc: locate(doc, loc), path)
 
 
 def validate_model(model: type[M], doc: Any, path: str | None) -> M:
