@@ -148,7 +148,13 @@ class Activation:
         return True
 
     def best_ranged(self: Battle, f: Fighter, t: Fighter, engaged: bool | None = None) -> Weapon | None:
-        options = []
+        found = self.best_shot(f, t, engaged)
+        return found[1] if found is not None else None
+
+    def best_shot(self: Battle, f: Fighter, t: Fighter, engaged: bool | None = None) -> tuple[float, Weapon] | None:
+        """(expected Damage, weapon) of f's best shot at t, or None: the value comes back with
+        the weapon so the AI weighs each shot once per decision, not three times."""
+        best: tuple[float, Weapon] | None = None
         if engaged is None:
             engaged = bool(self.engaged_with(f))
         d = dist(f, t)
@@ -158,8 +164,10 @@ class Activation:
                 continue
             if f.blind and d > 6:
                 continue
-            options.append((self.attack_value(f, t, w), w))
-        return max(options, key=lambda o: o[0])[1] if options else None
+            value = self.attack_value(f, t, w)
+            if best is None or value > best[0]:  # the first of the highest, as max() picks it
+                best = (value, w)
+        return best
 
     def activate(self: Battle, f: Fighter) -> None:
         if self.logging:
@@ -217,15 +225,15 @@ class Activation:
                 continue
             enemies = self.enemies(f)
             engaged_now = False  # f is not engaged here (that branch ended the iteration)
-            shots = [
-                (e, w)
-                for e in (enemies if f.ranged_weapons() else ())
-                if (w := self.best_ranged(f, e, engaged_now)) and self.los(f, e) and not self.shot_blocked_by_models(f, e)
-                and (not self.engaged_with(e) or self.attack_value(f, e, w) >= 0.3)
-            ]  # fmt: skip
+            shots: list[tuple[float, Fighter, Weapon]] = []  # (value, target, weapon): weighed once
+            if f.ranged_weapons():
+                for e in enemies:
+                    found = self.best_shot(f, e, engaged_now)
+                    if found is not None and self.los(f, e) and not self.shot_blocked_by_models(f, e) and (not self.engaged_with(e) or found[0] >= 0.3):
+                        shots.append((found[0], e, found[1]))
             if shots and (f.has("concealment") or not f.has("berserker")):
-                e, w = max(shots, key=lambda s: (self.attack_value(f, s[0], s[1]), -dist(f, s[0])))
-                melee_better = gap(f, e) <= f.speed() + 3 and max(self.attack_value(f, e, m, True) for m in f.melee_weapons()) > 1.5 * self.attack_value(f, e, w)
+                value, e, w = max(shots, key=lambda s: (s[0], -dist(f, s[1])))
+                melee_better = gap(f, e) <= f.speed() + 3 and max(self.attack_value(f, e, m, True) for m in f.melee_weapons()) > 1.5 * value
                 if not melee_better:
                     f.ap_left -= 1
                     self.ranged_attack(f, e, w)

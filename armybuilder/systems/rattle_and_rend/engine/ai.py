@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..catalog import band_plus
-from .board import BOARD, clamp, dist, terrain_at
+from .board import BOARD, EPS, clamp, dist, terrain_at
 from .dice import check_probabilities, dice_count
 from .state import COST_WEIGHT, REMOVE_VALUE, Action, Option, Side, Unit, UnitPlan
 
@@ -206,7 +206,9 @@ class ActionChoice:
 
     def _unit_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
         out: list[Option] = []
-        plan = self._plan(side, u)
+        plan = self.cache.get(("plan", u.uid)) if self.cache is not None else None
+        if plan is None:
+            plan = self._plan(side, u)
         w = COST_WEIGHT * cost
         ux, uy = plan.ux, plan.uy
         # Stand and Fight
@@ -265,10 +267,11 @@ class ActionChoice:
         if plan.translocate is not None:
             out.append(Option(0.6 - w, cost, u, "Translocate Ward", plan.translocate))
         # Champion action
-        if u.champion_action and u.state == "board":
+        on_board = u.state == "board"
+        if u.champion_action and on_board:
             out += self._champion_options(side, u, cost, self._bar_without_rest(out))
         # Maneuver: draw a fighting ally towards this group's foes
-        if u.guile is not None and u.state == "board" and not self._maneuver_cannot_win(u, out, w):
+        if u.guile is not None and on_board and not self._maneuver_cannot_win(u, out, w, plan):
             mw = self.move_weight()
             maneuver = plan.maneuver.get(mw, False)
             if maneuver is False:
@@ -284,7 +287,7 @@ class ActionChoice:
                 out.append(Option(maneuver[0] - w, cost, u, "Maneuver", maneuver[1]))
         return out
 
-    def _maneuver_cannot_win(self: Game, u: Unit, out: list[Option], w: float) -> bool:
+    def _maneuver_cannot_win(self: Game, u: Unit, out: list[Option], w: float, plan: UnitPlan) -> bool:
         """True when no Maneuver of ``u`` could beat an option already found (Rest left out,
         since a Reversal picks among the other options), so it need not be worked out.
 
@@ -295,7 +298,6 @@ class ActionChoice:
         bar = self._bar_without_rest(out)
         if bar == -math.inf:
             return False
-        plan = self._plan(self.sides[u.side], u)
         mw = self.move_weight()
         most = plan.maneuver_most.get(mw)
         if most is None:
@@ -338,8 +340,20 @@ class ActionChoice:
         key = ("in range", u.uid)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = [e for e in enemies if self.within(u, e, u.rng) and self.los(u, e)]
+            found = memo[key] = [e for e in self._within_all(u, enemies, u.rng) if self.los(u, e)]
         return found
+
+    def _within_all(self: Game, u: Unit, others: list[Unit], band: str | None) -> list[Unit]:
+        """The units of ``others`` within ``band`` of ``u``: :meth:`Geometry.within` (the same
+        arithmetic) over a list, without a call per unit."""
+        if band is None:
+            return []
+        ux, uy, ur = u.x, u.y, u.radius
+        hypot = math.hypot
+        if band == "B":
+            return [e for e in others if hypot(ux - e.x, uy - e.y) <= ur + e.radius + EPS]
+        far = self.band_mm.get(band, 0.0)
+        return [e for e in others if (d := hypot(ux - e.x, uy - e.y)) <= ur + e.radius + EPS or d <= far]
 
     def _stand_target(self: Game, u: Unit, enemies: list[Unit]) -> tuple[Unit, int, float, float] | tuple[()]:
         """Stand and Fight: (best target, targets in range, P(break), P(stand)), or () if none."""
@@ -355,7 +369,8 @@ class ActionChoice:
     def _charge_target(self: Game, side: Side, u: Unit, enemies: list[Unit], ux: float, uy: float) -> tuple[Unit, float, float] | tuple[()]:
         """Charge: (target, P(break), P(stand)) among the enemies a move can bring in range, or ()."""
         reach = self.mm(u.mov) + (self.mm(u.rng) if u.rng != "B" else 0) + u.radius * 2 + 1
-        near = [e for e in enemies if dist(ux, uy, e.x, e.y) <= reach and not self.within(u, e, u.rng)]
+        inside = self._within_all(u, enemies, u.rng)
+        near = [e for e in enemies if math.hypot(ux - e.x, uy - e.y) <= reach and e not in inside]
         if not near:
             return ()
         t = max(near, key=lambda e: self.target_value(e) - dist(ux, uy, e.x, e.y) / 100)
