@@ -61,6 +61,8 @@ class Activation:
             return f.taunted_by
         if f.has("berserker"):
             return min(candidates, key=lambda e: dist(f, e))
+        if len(candidates) == 1:  # usually one foe in reach: nothing to weigh
+            return candidates[0]
         return max(candidates, key=lambda e: (max(self.attack_value(f, e, w) for w in f.melee_weapons()) / max(1, e.hp), e.cost, -e.index))
 
     def close_and_fight(self: Battle, f: Fighter, t: Fighter, allow_charge: bool = True) -> bool:
@@ -74,24 +76,26 @@ class Activation:
         spot = self.approach_spot(f, t, w.reach)
         if spot is None:
             return False
-        need = math.hypot(spot[0] - f.x, spot[1] - f.y) + self.terrain_penalty(f, spot[0], spot[1])
+        penalty = self.terrain_penalty(f, spot[0], spot[1])
+        need = math.hypot(spot[0] - f.x, spot[1] - f.y) + penalty
         cost = 1 if f.has("bullrush") else 2
+        speed = f.speed()  # nothing below changes it before the move
         can_charge = (
-            allow_charge and not f.prone and f.ap_left >= cost and need <= f.speed() + 3
+            allow_charge and not f.prone and f.ap_left >= cost and need <= speed + 3
             and need >= math.ceil(f.sp / 2) and (self.los(f, t) or f.has("aware"))
             and not self.engaged_with(f)
         )  # fmt: skip
         if can_charge:
             if self.logging:
                 self.say(f"  {f.name} charges {t.name}")
-            if self.move_towards(f, spot[0], spot[1], f.speed() + 3, 0.0, target=t) <= 0:
+            if self.move_towards(f, spot[0], spot[1], speed + 3, 0.0, target=t, penalty=penalty) <= 0:
                 return False
             f.ap_left -= cost
             if (not f.removed and not f.incapacitated) and not t.removed and self.in_reach(f, t, w):
                 self.charge_terror(f, t)
                 self.melee_attack(f, t, w, charge=True)
             return True
-        if self.move_towards(f, spot[0], spot[1], f.speed(), 0.0, target=t) <= 0:
+        if self.move_towards(f, spot[0], spot[1], speed, 0.0, target=t, penalty=penalty) <= 0:
             return False
         f.ap_left -= 1
         return True
@@ -278,11 +282,15 @@ class Activation:
 
     def nearest(self: Battle, f: Fighter, enemies: list[Fighter]) -> Fighter:
         """The enemy whose base is nearest to f's (then the lowest index)."""
-        best, best_key = enemies[0], (gap(f, enemies[0]), enemies[0].index)
-        for e in enemies[1:]:
-            key = (gap(f, e), e.index)
-            if key < best_key:
-                best, best_key = e, key
+        fx, fy, contact = f.x, f.y, 2 * BASE_RADIUS
+        hypot = math.hypot
+        best, best_gap = enemies[0], math.inf
+        for e in enemies:  # gap() inlined; (gap, index) compared without building tuples
+            g = hypot(fx - e.x, fy - e.y) - contact
+            if g < 0.0:
+                g = 0.0
+            if g < best_gap or (g == best_gap and e.index < best.index):
+                best, best_gap = e, g
         return best
 
     def pick_next(self: Battle, side: int) -> Fighter | None:
@@ -293,9 +301,10 @@ class Activation:
         if not enemies:
             return ready[0]
         best, best_key = None, None
+        points = [(e.x, e.y) for e in enemies]  # read once, not once per ready model
         for f in ready:  # the ready model nearest to an enemy (then the lowest index)
             fx, fy = f.x, f.y
-            near = min([(fx - e.x) * (fx - e.x) + (fy - e.y) * (fy - e.y) for e in enemies])
+            near = min([(fx - ex) * (fx - ex) + (fy - ey) * (fy - ey) for ex, ey in points])
             if best_key is None or (near, f.index) < best_key:
                 best, best_key = f, (near, f.index)
         return best

@@ -88,6 +88,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
             [p for pick in army.god_powers if (p := cat.get("god_powers", pick.power)) is not None] for army in (first, second)
         ]
         self.powers_used: list[set[str]] = [set(), set()]
+        self.power_kinds: dict[str, str] = {}  # power id -> what the AI uses it for
         self.scores = [0.0, 0.0]
         self.round = 0
         self.logging = log
