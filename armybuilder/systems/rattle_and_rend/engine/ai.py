@@ -27,9 +27,29 @@ class ActionChoice:
             key = ("goal", u.uid)
             found = self.cache.get(key)
             if found is None:
-                found = self.cache[key] = self._goal(u)
+                if self.scenario in ("kill-them-all", "duel"):  # the nearest (duel) enemy: kept across boards
+                    far = (u.uid, u.x, u.y, self._foes_version(u.side))
+                    found = self.goal_memo.get(far)
+                    if found is None:
+                        found = self.goal_memo[far] = self._goal(u)
+                    self.cache[key] = found
+                else:
+                    found = self.cache[key] = self._goal(u)
             return found
         return self._goal(u)
+
+    def _foes_version(self: Game, side: int) -> int:
+        """A number for where the enemies of ``side`` stand (and who holds the markers): equal
+        numbers, equal enemies.  What depends on nothing else (a group's Charge target, its
+        nearest enemy) is kept across boards under it with the group's own position, so a
+        group's move does not make its allies work out their charges again."""
+        memo = self.cache if self.cache is not None else {}
+        key = ("foes", side)
+        found = memo.get(key)
+        if found is None:
+            foes = tuple([(e.uid, e.x, e.y) for e in self.sides[1 - side].units if e.state == "board"])
+            found = memo[key] = self.foes_versions.setdefault((foes, self.board_signature[1]), len(self.foes_versions))
+        return found
 
     def _goal(self: Game, u: Unit) -> tuple[float, float]:
         enemies = self.enemies(u)
@@ -181,7 +201,10 @@ class ActionChoice:
                 bonus = 0.5 * (min(3, count) - 1) if u.heavy_trait == "colossal" else None
                 plan.stand = (pb * self.target_value(best) + 0.2 * ps, bonus, lambda ctx, t=best: self._stand(ctx, u, t))
         if can_attack and u.mov and enemies:
-            found = self._charge_target(side, u, enemies, plan.ux, plan.uy)
+            far = (u.uid, u.x, u.y, plan.ux, plan.uy, self._foes_version(u.side))
+            found = self.charge_memo.get(far)
+            if found is None:
+                found = self.charge_memo[far] = self._charge_target(side, u, enemies, plan.ux, plan.uy)
             if found:
                 t, pb, ps = found
                 plan.charge = (0.8 * pb * self.target_value(t) + 0.15 * ps, lambda ctx, t=t: self._charge(ctx, u, t))
