@@ -278,48 +278,64 @@ class CombatRules:
             foes = sides[1 - u.side]
             enemies = [j for j in sorted(u.engaged) if foes[j].alive]
             faced[uk] = dict(zip(enemies, _split_front(len(order), len(enemies)), strict=True))
+        # Each touching fighter's combats (first touch first) -> the enemy fighters it touches
+        # there, gathered as the touches are made (side 0's units in order, then their enemies).
+        per: dict[int, list[dict[CombatKey, list[Fighter]] | None]] = {uk: [None] * len(row) for uk, row in fighters.items()}
         for a in units:
             if a.side != 0:
                 continue
             ka = a.index
-            row_a = fighters[ka]
+            row_a, per_a = fighters[ka], per[ka]
             for j in sorted(a.engaged):
                 kb = 1000 + j
                 row_b = fighters.get(kb)
                 if row_b is None:
                     continue
-                pos_a, pos_b = faced[ka].get(j, ()), faced[kb].get(a.index, ())
+                per_b = per[kb]
+                pos_a, pos_b = faced[ka].get(j, ()), faced[kb].get(ka, ())
                 ca, cb = pair_widths(len(pos_a), len(pos_b))
                 for p, q in pair_touches(ca, cb):
                     pa, pb = pos_a[p], pos_b[q]
-                    row_a[pa].touches.append((kb, pb))
-                    row_b[pb].touches.append((ka, pa))
+                    fa, fb = row_a[pa], row_b[pb]
+                    fa.touches.append((kb, pb))
+                    fb.touches.append((ka, pa))
+                    key = (ka, fa.group, kb, fb.group)
+                    mine = per_a[pa]
+                    if mine is None:
+                        per_a[pa] = {key: [fb]}
+                    elif key in mine:
+                        mine[key].append(fb)
+                    else:
+                        mine[key] = [fb]
+                    theirs = per_b[pb]
+                    if theirs is None:
+                        per_b[pb] = {key: [fa]}
+                    elif key in theirs:
+                        theirs[key].append(fa)
+                    else:
+                        theirs[key] = [fa]
         members = fighters.members
         preferred: dict[tuple, dict[CombatKey, int]] = {}  # the player's sharing for the same set of combats, asked once
         for uk, row in fighters.items():
             u = self.unit_of(uk)
-            for f in row:
-                if not f.touches:
+            for f, combats in zip(row, per[uk], strict=True):
+                if combats is None:
                     continue
                 gi = f.group
-                per: dict[CombatKey, list[Fighter]] = {}  # its combats (first touch first) -> the foes it touches there
-                for ek, epos in f.touches:
-                    e = fighters[ek][epos]
-                    key = (uk, gi, ek, e.group) if uk < ek else (ek, e.group, uk, gi)
-                    touched = per.get(key)
-                    if touched is None:
-                        per[key] = [e]
-                    else:
-                        touched.append(e)
-                keys = tuple(per)
+                keys = tuple(combats)
                 ask = (uk, gi, keys)
                 dice = preferred.get(ask)
                 if dice is None:
-                    order = self.policies[u.side].dice_order(self, u, gi, list(keys))
-                    dice = preferred[ask] = share_dice(u.groups[gi].dice_each, order)
+                    if len(keys) == 1:
+                        # One combat: its only order, and every die in it (share_dice(), no choice to ask).
+                        each = u.groups[gi].dice_each
+                        dice = preferred[ask] = {keys[0]: each} if each > 0 else {}
+                    else:
+                        order = self.policies[u.side].dice_order(self, u, gi, list(keys))
+                        dice = preferred[ask] = share_dice(u.groups[gi].dice_each, order)
                 f.dice = dice
                 f.combats = keys
-                for key, touched in per.items():
+                for key, touched in combats.items():
                     entry = (f, touched, dice.get(key, 0))
                     listed = members.get((key, uk))
                     if listed is None:
@@ -350,6 +366,20 @@ class CombatRules:
                         out.append(f)
                         break
         return out
+
+    @classmethod
+    def _in_combat(cls, fighters: dict[int, list[Fighter]], key: CombatKey, side_key: int, group: int, other_key: int, other_group: int) -> bool:
+        """Some live fighter of *group* of *side_key* touches a live one of *other_group*
+        (``bool(combatants(...))``, stopping at the first)."""
+        members = getattr(fighters, "members", None)
+        if members is None:
+            return bool(cls.combatants(fighters, key, side_key, group, other_key, other_group))
+        for f, touched, _dice in members.get((key, side_key), ()):
+            if f.alive:
+                for e in touched:
+                    if e.alive:
+                        return True
+        return False
 
     @staticmethod
     def combats_of(fighters: dict[int, list[Fighter]]) -> list[CombatKey]:
@@ -416,15 +446,15 @@ class CombatRules:
         a, b = self.unit_of(ka), self.unit_of(kb)
         if not (a.alive and b.alive):
             return
-        fa = self.combatants(fighters, key, ka, ga, kb, gb)
-        fb = self.combatants(fighters, key, kb, gb, ka, ga)
-        if not fa or not fb:
+        if not (self._in_combat(fighters, key, ka, ga, kb, gb) and self._in_combat(fighters, key, kb, gb, ka, ga)):
             return
         GA, GB = a.groups[ga], b.groups[gb]
         ini_a, ini_b = self.combat_ini(a, GA, charge), self.combat_ini(b, GB, charge)
         a_first = self.dice.chance(_opposed_p(ini_a, ini_b, a.side == self.winner_of_roll))
         first, second = ((a, ga, ka), (b, gb, kb)) if a_first else ((b, gb, kb), (a, ga, ka))
         if self.logging:
+            fa = self.combatants(fighters, key, ka, ga, kb, gb)
+            fb = self.combatants(fighters, key, kb, gb, ka, ga)
             self.say(
                 f"  combat {a.groups[ga].profile.name} ({a.name}, {len(fa)}) vs {b.groups[gb].profile.name} ({b.name}, {len(fb)}):"
                 f" INI {ini_a} vs {ini_b}, {first[0].groups[first[1]].profile.name} strike first"
@@ -461,6 +491,15 @@ class CombatRules:
         """What one side's attacks in a combat roll, as the fray stands (seed: Exchange): None when
         nobody strikes or nobody is struck. The battle rolls these dice (:meth:`exchange`), the
         exact fray (:mod:`.exact`) enumerates them: one reading of the rules for both."""
+        terms = self._terms(striker, target, key, fighters, lowered, extra_round)
+        return None if terms is None else ExchangeTerms._make(terms)
+
+    def _terms(
+        self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]],
+        lowered: dict[int, bool], extra_round: int,
+    ) -> tuple | None:  # fmt: skip
+        """exchange_terms() as a plain tuple in the same order (the battle's exchange unpacks it:
+        no named tuple built and read by name 18,000 times a thousand games)."""
         x, gx, kx = striker[0], striker[1], striker[2]
         y, gy, ky = target[0], target[1], target[2]
         if not y.alive:
@@ -544,7 +583,7 @@ class CombatRules:
                 GX, mutagenic, bool(extra_round), routed, len(fx), dice, att, strength, a_shift, d_def
             )
         reroll = GX.traits.attack_reroll or grace
-        return ExchangeTerms(fx, fy, dice, fierce_dice, att, d_def, a_shift, reroll, strength, d_res, w_shift, grace)
+        return (fx, fy, dice, fierce_dice, att, d_def, a_shift, reroll, strength, d_res, w_shift, grace)
 
     def _exchange_fighters(
         self, fighters: dict[int, list[Fighter]], key: CombatKey, kx: int, gx: int, ky: int, gy: int, extra_round: int
@@ -565,14 +604,13 @@ class CombatRules:
     def exchange(self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], lowered: dict[int, bool], extra_round: int) -> int:
         """One side's attacks in a combat (seed: Exchange): its dice rolled once, Wound rolls,
         Wounds dealt to the opponents in contact, the surplus spread over a scattered unit only."""
-        terms = self.exchange_terms(striker, target, key, fighters, lowered, extra_round)
+        terms = self._terms(striker, target, key, fighters, lowered, extra_round)
         if terms is None:
             return 0
-        x, gx, kx = striker[0], striker[1], striker[2]
-        y, gy, ky = target[0], target[1], target[2]
+        x, gx, kx = striker
+        y, gy, ky = target
         GX, GY = x.groups[gx], y.groups[gy]
-        fy, dice, fierce_dice, att, d_def, a_shift, reroll = terms.fy, terms.dice, terms.fierce_dice, terms.att, terms.d_def, terms.a_shift, terms.reroll
-        strength, d_res, w_shift, grace = terms.strength, terms.d_res, terms.w_shift, terms.grace
+        _fx, fy, dice, fierce_dice, att, d_def, a_shift, reroll, strength, d_res, w_shift, grace = terms
         x_effects = x.round_effects
         table = self.table
         counter = 0
@@ -621,11 +659,12 @@ class CombatRules:
         for f in order[:killed]:
             f.alive = False
             f.fierce = fierce
-        row = fighters.get(unit_key(y.side, y.index), [])
+        row = fighters.get(y.side * 1000 + y.index, [])
         front_alive = [f for f in row if f.alive and f.group == gy]
         extra = len(front_alive) - g.count
-        for f in sorted(front_alive, key=lambda f: -f.pos)[: max(extra, 0)]:
-            f.alive = False
+        if extra > 0:  # more standing in the contact than the type has left: the last ones go
+            for f in sorted(front_alive, key=lambda f: -f.pos)[:extra]:
+                f.alive = False
         if y.state == "gone":
             for f in row:
                 f.alive = False
