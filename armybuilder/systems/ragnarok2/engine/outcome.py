@@ -67,7 +67,8 @@ class OutcomeRules:
             ]  # fmt: skip
             if not live:
                 return
-            chosen = self.policies[picker].designate(self, picker, live, wounds)
+            # One pair left to designate: nothing to choose (the player is asked only between pairs).
+            chosen = live[0] if len(live) == 1 else self.policies[picker].designate(self, picker, live, wounds)
             pending.remove(chosen)
             k0, k1 = chosen
             a, b = self.unit_of(k0), self.unit_of(k1)
