@@ -33,7 +33,7 @@ class OutcomeRules:
         pending = self.frays()
         picker = self.winner_of_roll
         while pending:
-            chosen = self.policies[picker].pick_fray(self, picker, pending)
+            chosen = pending[0] if len(pending) == 1 else self.policies[picker].pick_fray(self, picker, pending)
             pending.remove(chosen)
             live = [u for u in chosen if u.alive and u.engaged]
             if live:
