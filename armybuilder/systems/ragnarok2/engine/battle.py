@@ -6,8 +6,10 @@ The package, by what each module holds
   (:class:`~.state.Group`: the troops, each Character and each independent with its own
   characteristics, combat dice, Wound levels and abilities), positions, spirit, orders;
   building a side from a list.
-- :mod:`.chance`: the game's dice (uniforms from the injected generator);
-  :mod:`.fray`: the fray's pure pieces — contact model, dice sharing, and every chance step of a
+- :mod:`.chance`: the game's dice (uniforms from the injected generator, drawn in blocks);
+  :mod:`.fray`: the fray's pure pieces — contact model, dice sharing, the contact's index of
+  every combat's fighters (:class:`~.fray.Contact`: a combat reads its fighters, the enemies
+  each touches and their dice without scanning the units), and every chance step of a
   combat as an explicit outcome distribution ``[(probability, outcome)]`` that the battle
   samples and an exact calculator can enumerate; :mod:`.tables`: memoised rule tables (contest
   columns, tests, balance rows, aim), keyed by value; :mod:`.wounds`: dealing Wounds.

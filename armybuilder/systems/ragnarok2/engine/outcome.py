@@ -33,7 +33,7 @@ class OutcomeRules:
         pending = self.frays()
         picker = self.winner_of_roll
         while pending:
-            chosen = self.policies[picker].pick_fray(self, picker, pending)
+            chosen = pending[0] if len(pending) == 1 else self.policies[picker].pick_fray(self, picker, pending)
             pending.remove(chosen)
             live = [u for u in chosen if u.alive and u.engaged]
             if live:
@@ -67,7 +67,8 @@ class OutcomeRules:
             ]  # fmt: skip
             if not live:
                 return
-            chosen = self.policies[picker].designate(self, picker, live, wounds)
+            # One pair left to designate: nothing to choose (the player is asked only between pairs).
+            chosen = live[0] if len(live) == 1 else self.policies[picker].designate(self, picker, live, wounds)
             pending.remove(chosen)
             k0, k1 = chosen
             a, b = self.unit_of(k0), self.unit_of(k1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .state import Fighting, Group
-from .tables import _BAND_LABELS, _band, _contest_cdf, _test_p, aim_difficulty
+from .tables import _BAND_LABELS, _band, _contest_cdf, _test_p, aim_difficulty_of
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
@@ -41,7 +41,7 @@ class ShootingRules:
                     self.logging and self.say(f"{u.name}: the downpour stops the {band}-range shots")
                 else:
                     n = g.count if g.count < shooting_fighters else shooting_fighters
-                    difficulty = aim_difficulty(self.data, band, target.troops.profile.size, moved=moved)
+                    difficulty = aim_difficulty_of(self.table, self.data, band, target.troops.profile.size, moved)
                     self.volley(u, g, target, n, difficulty, _BAND_LABELS[band])
             self.shooting_morale(target, start)
             return
@@ -55,9 +55,7 @@ class ShootingRules:
                     continue
                 n = min(g.count, shooting_fighters)
                 shooting_fighters -= n
-                difficulty = aim_difficulty(
-                    self.data, band, target.troops.profile.size, moved=moved
-                )
+                difficulty = aim_difficulty_of(self.table, self.data, band, target.troops.profile.size, moved)
                 self.volley(u, g, target, n, difficulty, _BAND_LABELS[band])
         self.shooting_morale(target, start)
 

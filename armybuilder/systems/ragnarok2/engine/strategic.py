@@ -352,7 +352,8 @@ class StrategicPhase:
                         key = (4 if order == "assault" or u.engaged else 0) + (
                             2 if order == "assault" or order == "progress" else 0
                         ) + (1 if not_valiant else 0)
-                        entry = (u, key, 1.0 + u.points / 500.0, u.rank_category == 1)
+                        # (its formation now, read once here: giving tactics changes no formation)
+                        entry = (u, key, 1.0 + u.points / 500.0, u.rank_category == 1, "close" if u.close else "scattered")
                         if not_valiant:
                             shaken.append(entry)
                         else:
@@ -364,7 +365,7 @@ class StrategicPhase:
                 s_pros, s_rank1, free, tid, tname,
             ) in deck:  # fmt: skip
                 ordered, shaken = pools[1 - side if to_enemy else side]
-                for u, key, scale, first_rank in shaken if rally else ordered:
+                for u, key, scale, first_rank, u_formation in shaken if rally else ordered:
                     # Offers worth nothing are never taken: left out before sorting, and before the
                     # tactic's condition is tested (scale >= 1: the gain has the weight's sign).
                     weight = s_rank1[key] if first_rank else s_pros[key]
@@ -373,11 +374,7 @@ class StrategicPhase:
                     # tactic_fits(), inlined (the hot loop of the strategic phase)
                     if not free and (
                         (min_rank is not None and u.rank_category < min_rank)
-                        or (
-                            formation is not None  # u.current_formation, inlined
-                            and ("close" if u.close else "scattered")
-                            != formation
-                        )
+                        or (formation is not None and u_formation != formation)
                         or (scheme is not None and u.scheme != scheme)
                         or (min_eff is not None and u.count < min_eff)
                     ):
