@@ -151,11 +151,7 @@ class ActivationPhase:
             if routed is None:
                 return
             target, d = routed, d_routed
-        mine, theirs = self._exchange_values(u, target)
-        stop = 1.0
-        if theirs > mine * 1.25 and target.count > 0 and target.state in ("valiant", "disorganized"):
-            tactic = target.tactic  # target.mov, inlined
-            stop = min(d, (target._mov + tactic.get("movement", 0) if tactic else target._mov) * 2 + 1)  # out of its reach
+        stop = self.policies[u.side].stop_short(self, u, target, d)  # how near the player lets it run
         tactic = u.tactic
         distance = (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2.0
         # toward(), inlined: min() and max() written out with their choice among equals
