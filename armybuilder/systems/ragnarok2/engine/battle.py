@@ -101,6 +101,7 @@ from .line_ai import LinePolicy
 from .maintenance import MaintenanceRules
 from .movement import ActivationPhase
 from .mystic_phase import COMMUNION_EFFECTS, RITUAL_EFFECTS, MysticEffect, MysticRules  # noqa
+from .narration import say_end
 from .odds import contest_columns
 from .outcome import OutcomeRules
 from .policy import Policy
@@ -299,10 +300,7 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
             winner = 0
         elif standing[1] and not standing[0]:
             winner = 1
-        self.logging and self.say(
-            f"end after {rounds} rounds: A.P. eliminated or routed {self.scores[0]:g} vs {self.scores[1]:g}; "
-            + ("draw" if winner is None else f"side {winner + 1} wins")
-        )
+        self.logging and say_end(self, rounds, costs, winner, standing)
         records = []
         for side in (0, 1):
             for u in self.sides[side]:
