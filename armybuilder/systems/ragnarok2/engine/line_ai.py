@@ -3,7 +3,8 @@
 Four habits on top of the classic player's (:class:`.policy.Policy`):
 
 - **A posture each round.** A side *attacks* when its standing army (A.P. of its units neither
-  routed nor destroyed) is worth at least the enemy's, when the enemy clearly out-shoots it, or
+  routed nor destroyed) is worth at least the enemy's, when the enemy clearly out-shoots it (its
+  volleys are expected to take more than 1.5 times the A.P. the side's take), or
   when it is losing (the enemy destroyed a share of its army at least the draw band larger);
   otherwise it *holds*: its units keep out of the charge reach of the enemies and let them come.
   Two players who both wait play six rounds without a blow and draw; the stronger army is the
@@ -69,8 +70,24 @@ def _losing(b: Battle, side: int) -> bool:
     return (theirs * foe - mine * own) * 100 >= DRAW_MARGIN_PERCENT * own * foe
 
 
-def _marksmen(b: Battle, side: int) -> int:
-    return sum(g.count for u in b.sides[side] if u.alive and u.state != "rout" for g in u.shooting_groups)
+def _firepower(b: Battle, side: int) -> float:
+    """A.P. a volley of the side's marksmen is expected to take at medium range, each group at
+    the enemy unit it hurts most (Aim against the target's Size, STR against its RES)."""
+    targets = [e for e in b.sides[1 - side] if e.alive and e.state != "rout"]
+    total = 0.0
+    for u in b.sides[side]:
+        if not u.alive or u.state == "rout":
+            continue
+        for g in u.shooting_groups:
+            if not g.count:
+                continue
+            best = 0.0
+            for e in targets:
+                t = e.troops
+                hit, wounds = g.shot_value.get(("medium", t.profile.size, t.base["res"])) or b._shot_value(g, "medium", t.profile.size, t.base["res"])
+                best = max(best, hit * wounds / max(t.wound_levels, 1) * t.cost)
+            total += g.count * best
+    return total
 
 
 def _forward(f: Fighting) -> float:
@@ -84,11 +101,12 @@ class LinePolicy(Policy):
     # -- the side's situation (once a round) ----------------------------------
 
     def outshot(self, b: Battle, side: int) -> bool:
-        """The enemy has clearly more marksmen: waiting under its fire loses, so close in fast."""
+        """The enemy's volleys are expected to take more than half as many A.P. again as the
+        side's own (:func:`_firepower`): waiting under its fire loses, so close in fast."""
         key = ("outshot", side)
         known = b.round_memo.get(key)
         if known is None:
-            known = b.round_memo[key] = 2 * _marksmen(b, 1 - side) > 3 * _marksmen(b, side)
+            known = b.round_memo[key] = _score(2 * _firepower(b, 1 - side)) > _score(3 * _firepower(b, side))
         return known
 
     def attacking(self, b: Battle, side: int) -> bool:
