@@ -186,11 +186,11 @@ def say_fray(b: Battle, units: list[Fighting]) -> None:
 
 def say_outcome(b: Battle, a: Fighting, c: Fighting, wa: int, wc: int, loser: Fighting) -> None:
     """``outcome of the fray, Karnaghs against Drune hammers: 0 Wounds inflicted against 2;
-    Karnaghs loses and makes a morale roll`` (a tie goes against the tactical roll's loser)."""
+    Karnaghs loses`` (a tie goes against the tactical roll's loser); the morale roll follows."""
     tie = f" (a tie: side {b.winner_of_roll + 1} won the tactical roll)" if wa == wc else ""
     b.say(
         f"  outcome of the fray, {name(b, a)} against {name(b, c)}: {count(wa, 'Wound')} inflicted against {wc};"
-        f" {name(b, loser)} loses{tie} and makes a morale roll"
+        f" {name(b, loser)} loses{tie}"
     )
 
 

@@ -108,7 +108,10 @@ class OutcomeRules:
         return cou, False
 
     def morale(self, winner: Fighting, loser: Fighting, fighters: dict[int, list[Fighter]] | None = None) -> None:
-        if loser.state == "rout" or loser.all_have("auto_morale"):
+        if loser.state == "rout":
+            return
+        if loser.all_have("auto_morale"):
+            self.logging and self.say(f"    {name(self, loser)} passes its morale roll automatically (Living dead or Righteous)")
             return
         difficulty = self.morale_difficulty(winner, loser)
         value, _ = self.morale_value(loser)
