@@ -17,8 +17,12 @@ The package, by what each module holds
   (outcome of the fray, morale, rout, push on, Implacable), :mod:`.mystic_phase` (rituals,
   communions, mana and faith), :mod:`.maintenance`.
 - The players: :mod:`.policy` (the interface every choice goes through; one policy per side,
-  so two policies can play each other) and :mod:`.ai` (the yardsticks of the classic policy).
+  so two policies can play each other), :mod:`.ai` (the yardsticks of the classic policy) and
+  :mod:`.line_ai` (the default player: a posture each round, no lone charge into a gang-up in
+  any round, a line that keeps its pace, targets on the exchange).
 - :mod:`.credibility`: mirror matches, full lists against cut copies, the samples' matrix.
+- :mod:`.narration`: the narrated log's wording (the seed's words, English counts, the
+  Initiative and morale rolls read back from the draw that decided them).
 
 The battlefield model
 ---------------------
