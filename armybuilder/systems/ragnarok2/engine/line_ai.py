@@ -2,18 +2,21 @@
 
 Four habits on top of the classic player's (:class:`.policy.Policy`):
 
-- **A posture each round.** A side *attacks* when its standing army (A.P. of its units neither
-  routed nor destroyed) is worth at least the enemy's, when the enemy clearly out-shoots it (its
-  volleys are expected to take more than 1.5 times the A.P. the side's take), or
-  when it is losing (the enemy destroyed a share of its army at least the draw band larger);
-  otherwise it *holds*: its units keep out of the charge reach of the enemies and let them come.
-  Two players who both wait play six rounds without a blow and draw; the stronger army is the
-  one that must go and fight, as a player would.
+- **A posture each round.** A side *attacks* when the enemy out-shoots it (the enemy's volleys
+  are expected to take more than 5/4 of the A.P. its own take: waiting under fire loses), when it
+  is losing (the enemy destroyed a share of its army at least the draw band larger), or when its
+  standing army (A.P. of its units neither routed nor destroyed) is worth at least the enemy's
+  and it does not out-shoot the enemy; otherwise it *holds*: its units keep out of the charge
+  reach of the enemies and let them come (a side that out-shoots the enemy lets it come under
+  its fire). Two players who both wait play six rounds without a blow and draw; the stronger
+  army is the one that must go and fight, as a player would.
 - **No lone charges into gang-ups, in any round.** Before ordering an assault the unit counts the
   enemy units that could reach its target's spot in their next activation (MOV × 2) and the
   friends that could reach it to support; it charges only when it would not be outnumbered there,
-  or when the exchange it expects covers what the extra enemies would take from it. Otherwise it
-  keeps with the line (Progress, stopping out of reach).
+  or when the exchange it expects covers what the extra enemies would take from it (the most
+  dangerous of them, one per enemy beyond its friends). Otherwise it keeps with the line
+  (Progress, stopping out of reach); when it activates, it charges the best target that is no
+  gang-up.
 - **Supports move with the line.** A unit under Progress stops where it would stand more than a
   few centimetres ahead of its side's line: the median of where its friends will stand after
   their own move this round (a friend still to activate counts at its Run distance), so the line
@@ -42,6 +45,7 @@ if TYPE_CHECKING:
 
 LINE_LEAD = 6.0  # cm a unit under Progress may stand ahead of its side's line
 GANG_MARGIN = 0  # enemies beyond the friends able to join that make a charge a gang-up
+OUTSHOT_RATIO = (5, 4)  # the enemy's volleys worth more than 5/4 of the side's own: out-shot
 FIRST_STRIKE = 0.25  # share of the reply an attacking charger counts as saved by striking first
 DRAW_MARGIN_PERCENT = 5  # the victory rule's draw band (battle.py)
 
@@ -101,12 +105,12 @@ class LinePolicy(Policy):
     # -- the side's situation (once a round) ----------------------------------
 
     def outshot(self, b: Battle, side: int) -> bool:
-        """The enemy's volleys are expected to take more than half as many A.P. again as the
-        side's own (:func:`_firepower`): waiting under its fire loses, so close in fast."""
+        """The enemy's volleys are expected to take more than 5/4 of the A.P. the side's own
+        take (:func:`_firepower`): waiting under its fire loses, so close in fast."""
         key = ("outshot", side)
         known = b.round_memo.get(key)
         if known is None:
-            known = b.round_memo[key] = _score(2 * _firepower(b, 1 - side)) > _score(3 * _firepower(b, side))
+            known = b.round_memo[key] = _score(_firepower(b, 1 - side)) * OUTSHOT_RATIO[1] > _score(_firepower(b, side)) * OUTSHOT_RATIO[0]
         return known
 
     def attacking(self, b: Battle, side: int) -> bool:
@@ -115,24 +119,26 @@ class LinePolicy(Policy):
         known = b.round_memo.get(key)
         if known is None:
             known = (
-                _standing_points(b, side) >= _standing_points(b, 1 - side)
+                (_standing_points(b, side) >= _standing_points(b, 1 - side) and not self.outshot(b, 1 - side))
                 or self.outshot(b, side)
                 or _losing(b, side)
             )
             b.round_memo[key] = known
         return known
 
-    def outnumbered(self, b: Battle, unit: Fighting, target: Fighting) -> tuple[int, int]:
-        """(enemies able to join the fight at the target's spot, friends able to join it)."""
+    def joiners(self, b: Battle, unit: Fighting, target: Fighting) -> tuple[list[Fighting], int]:
+        """(the enemy units able to join the fight at the target's spot in their next activation,
+        the number of friends able to join it): each within its MOV × 2 of the spot, not busy in
+        another fray, neither routed nor destroyed."""
         spot = target.pos
-        enemies = 0
+        enemies = []
         for e in b.sides[1 - unit.side]:
             if e is target or not e.alive or e.state == "rout":
                 continue
             if e.engaged and target.index not in e.engaged:
                 continue  # busy elsewhere
             if abs(e.pos - spot) <= _reach(e):
-                enemies += 1
+                enemies.append(e)
         friends = 0
         for f in b.sides[unit.side]:
             if f is unit or not f.alive or f.state != "valiant":
@@ -143,15 +149,22 @@ class LinePolicy(Policy):
                 friends += 1
         return enemies, friends
 
+    def outnumbered(self, b: Battle, unit: Fighting, target: Fighting) -> tuple[int, int]:
+        """(enemies able to join the fight at the target's spot, friends able to join it)."""
+        enemies, friends = self.joiners(b, unit, target)
+        return len(enemies), friends
+
     def gang_up(self, b: Battle, unit: Fighting, target: Fighting) -> bool:
         """A charge into a gang-up: more enemies than friends can join at the target's spot, for
-        an exchange that does not cover what the extra enemies would take."""
-        enemies, friends = self.outnumbered(b, unit, target)
-        if enemies <= friends + GANG_MARGIN:
+        an exchange that does not cover what the extra enemies would take (the most dangerous of
+        those able to join, one per enemy beyond the friends)."""
+        enemies, friends = self.joiners(b, unit, target)
+        extra = len(enemies) - friends
+        if extra <= GANG_MARGIN:
             return False
+        threats = sorted((_score(b._exchange_values(unit, e)[1]) for e in enemies), reverse=True)
         mine, theirs = b._exchange_values(unit, target)
-        risk = (enemies - friends) * theirs
-        return _score(mine - theirs) <= _score(risk)
+        return _score(mine - theirs) <= sum(threats[:extra])
 
     # -- orders ---------------------------------------------------------------
 
@@ -197,8 +210,12 @@ class LinePolicy(Policy):
             scored.append((-_score(gain), e.index, e))
         if not scored:
             return None
-        best = min(s[0] for s in scored)
-        tied = [s for s in scored if s[0] == best]
+        scored.sort(key=lambda s: (s[0], s[1]))
+        # The best exchange that is no gang-up (the order was given on the spots at the start of
+        # the round; the enemy may have moved since), else the best exchange.
+        safe = [s for s in scored if not self.gang_up(b, unit, s[2])] or scored
+        best = safe[0][0]
+        tied = [s for s in safe if s[0] == best]
         if len(tied) == 1:
             return tied[0][2]
         # Equal exchanges: the target where fewer enemies than friends can join, then the index.
