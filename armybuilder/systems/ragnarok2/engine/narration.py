@@ -1,4 +1,4 @@
-"""The narrated log's wording: counts, unit names by side, and the Initiative rolls shown.
+"""The narrated log's wording: counts, unit names by side, and the Initiative and morale rolls shown.
 
 The log (``armybuilder playtest --log``) is read against the seed, so it uses the seed's words
 (combat dice, successful attacks, Wounds, losses, morale roll, Initiative test) and English a
@@ -9,8 +9,9 @@ probability that the first side wins (the speed of thousands of games a second r
 :func:`initiative_rolls` turns that same draw into the two rolls: the joint outcomes of the
 two tests (1d6 each, a 6 rolled again and added, a natural 1 an automatic failure; R2-D2) are
 laid out in a fixed order, those where the first side wins first, so the draw that decided the
-test also picks, inside the decided half, the pair of rolls that gave it. Logging draws nothing
-more: a narrated game is the same game as the one counted in the statistics.
+test also picks, inside the decided half, the pair of rolls that gave it (:func:`test_roll` does
+the same for a morale roll). Logging draws nothing more: a narrated game is the same game as the
+one counted in the statistics.
 """
 
 from __future__ import annotations
