@@ -19,8 +19,12 @@ The package, by what each module holds
   (outcome of the fray, morale, rout, push on, Implacable), :mod:`.mystic_phase` (rituals,
   communions, mana and faith), :mod:`.maintenance`.
 - The players: :mod:`.policy` (the interface every choice goes through; one policy per side,
-  so two policies can play each other) and :mod:`.ai` (the yardsticks of the classic policy).
+  so two policies can play each other), :mod:`.ai` (the yardsticks of the classic policy) and
+  :mod:`.line_ai` (the default player: a posture each round, no lone charge into a gang-up in
+  any round, a line that keeps its pace, targets on the exchange).
 - :mod:`.credibility`: mirror matches, full lists against cut copies, the samples' matrix.
+- :mod:`.narration`: the narrated log's wording (the seed's words, English counts, the
+  Initiative and morale rolls read back from the draw that decided them).
 
 The battlefield model
 ---------------------
@@ -103,6 +107,7 @@ from .line_ai import LinePolicy
 from .maintenance import MaintenanceRules
 from .movement import ActivationPhase
 from .mystic_phase import COMMUNION_EFFECTS, RITUAL_EFFECTS, MysticEffect, MysticRules  # noqa
+from .narration import say_end
 from .odds import contest_columns
 from .outcome import OutcomeRules
 from .policy import Policy
@@ -301,10 +306,7 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
             winner = 0
         elif standing[1] and not standing[0]:
             winner = 1
-        self.logging and self.say(
-            f"end after {rounds} rounds: A.P. eliminated or routed {self.scores[0]:g} vs {self.scores[1]:g}; "
-            + ("draw" if winner is None else f"side {winner + 1} wins")
-        )
+        self.logging and say_end(self, rounds, costs, winner, standing)
         records = []
         for side in (0, 1):
             for u in self.sides[side]:

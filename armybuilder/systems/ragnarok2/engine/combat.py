@@ -28,6 +28,7 @@ from .fray import (
     share_dice,
     unit_key,
 )
+from .narration import count, say_combat, say_exchange
 from .state import Fighting, Group
 from .tables import _column, _contest_cdf, _opposed_p
 from .wounds import _wound_one_group, allocate_wounds
@@ -450,15 +451,13 @@ class CombatRules:
             return
         GA, GB = a.groups[ga], b.groups[gb]
         ini_a, ini_b = self.combat_ini(a, GA, charge), self.combat_ini(b, GB, charge)
-        a_first = self.dice.chance(_opposed_p(ini_a, ini_b, a.side == self.winner_of_roll))
+        p_first = _opposed_p(ini_a, ini_b, a.side == self.winner_of_roll)
+        a_first = self.dice.chance(p_first)
         first, second = ((a, ga, ka), (b, gb, kb)) if a_first else ((b, gb, kb), (a, ga, ka))
         if self.logging:
             fa = self.combatants(fighters, key, ka, ga, kb, gb)
             fb = self.combatants(fighters, key, kb, gb, ka, ga)
-            self.say(
-                f"  combat {a.groups[ga].profile.name} ({a.name}, {len(fa)}) vs {b.groups[gb].profile.name} ({b.name}, {len(fb)}):"
-                f" INI {ini_a} vs {ini_b}, {first[0].groups[first[1]].profile.name} strike first"
-            )
+            say_combat(self, a, ga, len(fa), b, gb, len(fb), ini_a, ini_b, a_first, p_first, charge)
         lowered = {ka: self.lowers_def(a, GA), kb: self.lowers_def(b, GB)}
         self.exchange(first, second, key, fighters, wounds, lowered, 0)
         self.exchange(second, first, key, fighters, wounds, lowered, 0)
@@ -632,11 +631,7 @@ class CombatRules:
             if x_effects and x_effects.get("anger"):
                 self.deal(y, x, dealt, x.count, True)  # Divine anger
         if self.logging:
-            label = f" (extra exchange {extra_round})" if extra_round else ""
-            self.say(
-                f"    {GX.profile.name} ({x.name}){label}: {dice} dice at ATT {att} vs DEF {d_def}, {attacks} hits,"
-                f" {dealt} Wounds (STR {strength} vs RES {d_res}): {killed} {GY.profile.name} eliminated"
-            )
+            say_exchange(self, x, GX, y, GY, extra_round, dice, fierce_dice, att, d_def, attacks, strength, d_res, dealt, killed)
         if counter and y.alive and x.alive:
             self.counter_attack(y, GY, x, GX, counter, self.combatants(fighters, key, kx, gx, ky, gy))
         return dealt
@@ -681,7 +676,7 @@ class CombatRules:
             killed = self.deal(defender, attacker, wounds, len(in_contact), not attacker.close, victims=[ag])
             for f in sorted(in_contact, key=lambda f: f.pos)[:killed]:
                 f.alive = False
-            self.logging and self.say(f"    {dg.profile.name} counter-attacks with {dice} dice: {wounds} Wounds")
+            self.logging and self.say(f"    {dg.profile.name} counter-attacks with {count(dice, 'die')}: {count(wounds, 'Wound')}")
 
     def fray(self, a: Fighting, b: Fighting, implacable: bool = False) -> tuple[int, int]:
         """The combats of two engaged units alone (no outcome): the Wounds each inflicted.
