@@ -41,7 +41,7 @@ The battlefield model
   other's fighters plus one; fighters touch along a common line.
 - **The fray** (seed: Combat phase): combats between fighter types, picked in turn; combat dice
   shared between a fighter's combats (never rolled twice; DEF 0 where it kept none); an
-  Initiative test per combat (+3 after any successful charge); the first striker's losses are
+  Initiative test per combat (+3 after a successful charge when the assailant's Power is at least the assailed unit's: the Assault section's condition); the first striker's losses are
   removed before the reply; Wounds go to the opponents in contact, the surplus spreads over a
   scattered unit and is lost on a close one; extra exchanges for the fighters that used a die and
   are still in contact. Outcome per pair of units designated in turn, morale by balance of

@@ -59,6 +59,16 @@ class ExchangeTerms(NamedTuple):
     grace: str
 
 
+def earns_charge_bonus(assailant: Fighting, assailed: Fighting) -> bool:
+    """Seed (Assault (Charge)): a successful charge gives its fighters +3 on their Initiative
+    tests only "if the Power of the assailing unit is higher or equal to the Power of the
+    assailed unit". The Initiative test section repeats the +3 without the condition; the
+    Assault section is the specific rule, so it is read as the condition of that bonus. Power
+    is taken as the charge gives it to both sides (a close unit doubles it, Hard-boiled and
+    similar traits count)."""
+    return assailant.power(True, False) >= assailed.power(False, True)
+
+
 class CombatRules:
     __slots__ = ()
 
@@ -437,8 +447,8 @@ class CombatRules:
             ini += u.tactic.get("initiative", 0)
         if u.round_effects:
             ini += u.round_effects.get("ini", 0)
-        if charge and u.charged:
-            ini += 3  # seed: a unit having successfully charged gets +3 on this Initiative test
+        if charge and u.charge_bonus:
+            ini += 3  # seed: a successful charge at no less Power gives +3 on this Initiative test
         return ini
 
     def resolve_combat(self, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], charge: bool = True) -> None:

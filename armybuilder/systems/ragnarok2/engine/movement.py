@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from .combat import earns_charge_bonus
 from .fray import fear_distribution, unit_key
 from .narration import name
 from .state import Fighting, Group
@@ -356,7 +357,7 @@ class ActivationPhase:
         u.pos = target.pos + (-1.0 if u.side == 0 else 1.0)
         u.charged = True
         target.was_charged = True
-        u.charge_bonus = True  # seed: a successful charge gives +3 on the Initiative tests
+        u.charge_bonus = earns_charge_bonus(u, target)  # checked before the assault loosens a close unit
         if u.formation == "close":
             u.loose = True  # seed: a close unit changes to scattered formation during an assault
         u.engaged.add(target.index)

@@ -146,8 +146,8 @@ def say_combat(
         tie = f" (a tie: side {b.winner_of_roll + 1} won the tactical roll)"
     elif not da and not dc:
         tie = f" (both fail: side {b.winner_of_roll + 1} won the tactical roll)"
-    bonus_a = 3 if charge and a.charged else 0  # (CombatRules.combat_ini(): +3 after a successful charge)
-    bonus_c = 3 if charge and c.charged else 0
+    bonus_a = 3 if charge and a.charge_bonus else 0  # (CombatRules.combat_ini(): +3 after a successful charge)
+    bonus_c = 3 if charge and c.charge_bonus else 0
     b.say(
         f"  combat: {ta} ×{na} ({name(b, a)}) against {tc} ×{nc} ({name(b, c)}); Initiative test: "
         f"{initiative_text(ta, ini_a, da, bonus_a)} against {initiative_text(tc, ini_c, dc, bonus_c)}; "
