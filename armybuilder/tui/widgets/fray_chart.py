@@ -20,7 +20,7 @@ from armybuilder.core.sanitize import visible
 
 #: the figures of one side: fighters, P(rout), mean fighters lost, mean A.P. lost
 COLUMNS = (("fighters", 9), ("routs", 8), ("mean lost", 10), ("A.P. lost", 10))
-FIXED = sum(width for _, width in COLUMNS)
+COMPACT = (("size", 5), ("routs", 7), ("lost", 6), ("A.P.", 7))  # under 48 cells
 MIN_BAR, MAX_BAR = 6, 30
 NAME_CELLS = 26  # names wider than this are cut (the figures stay near their name)
 SHOWN_TAIL = 0.0005  # rows of the chart stop once both sides' P(at least k) is below 0.05 %
@@ -64,14 +64,16 @@ def fray_text(payload: dict[str, Any], title: str, mine: str, width: int) -> Tex
     out = Text(no_wrap=True, overflow="ellipsis", end="")
     out.append(fit(visible(title), width).rstrip() + "\n", style="bold")
 
-    name_cells = max(8, min(NAME_CELLS, width - FIXED))
-    out.append(fit("", name_cells) + "".join(f"{label:>{cells}}" for label, cells in COLUMNS) + "\n", style="dim")
+    columns = COLUMNS if width >= 48 else COMPACT
+    size, rout, lost, ap = (cells for _, cells in columns)
+    name_cells = max(8, min(NAME_CELLS, width - size - rout - lost - ap))
+    out.append(fit("", name_cells) + "".join(f"{label:>{cells}}" for label, cells in columns) + "\n", style="dim")
     for side, name in zip(sides, names, strict=True):
         out.append(fit(name, name_cells))
-        out.append(f"{side.get('fighters', 0):>9}")
-        out.append(f"{pct(float(side.get('p_rout', 0.0))):>8}", style="bold")
-        out.append(f"{float(side.get('expected_losses', 0.0)):>10.2f}")
-        out.append(f"{float(side.get('expected_ap_eliminated', 0.0)):>10.1f}\n")
+        out.append(f"{side.get('fighters', 0):>{size}}")
+        out.append(f"{pct(float(side.get('p_rout', 0.0))):>{rout}}", style="bold")
+        out.append(f"{float(side.get('expected_losses', 0.0)):>{lost}.2f}")
+        out.append(f"{float(side.get('expected_ap_eliminated', 0.0)):>{ap}.1f}\n")
     for side, name in zip(sides, names, strict=True):
         for character in side.get("characters", []):
             label = f"{visible(str(character.get('name', '?')))} ({name})"

@@ -303,6 +303,8 @@ class FrayView(Vertical):
         elif event.select.id == "fray-theirs":
             self.choices.theirs = value if isinstance(value, int) else None
         elif event.select.id == "fray-opponent":
+            if value == self.choices.opponent and self.is_mounted and self.other is not None:
+                return  # the Select announcing its first value: nothing changed
             self.choices.opponent = str(value)
             self.choices.theirs = None
             self.set_class(value == FILE, "-file")
