@@ -23,6 +23,7 @@ COLUMNS = (("fighters", 9), ("routs", 8), ("mean lost", 10), ("A.P. lost", 10))
 COMPACT = (("size", 5), ("routs", 7), ("lost", 6), ("A.P.", 7))  # under 48 cells
 MIN_BAR, MAX_BAR = 6, 30
 NAME_CELLS = 26  # names wider than this are cut (the figures stay near their name)
+LIKELIEST = 5  # rows of the most likely results
 SHOWN_TAIL = 0.0005  # rows of the chart stop once both sides' P(at least k) is below 0.05 %
 
 
@@ -103,8 +104,24 @@ def fray_text(payload: dict[str, Any], title: str, mine: str, width: int) -> Tex
         out.append("\n")
     if max(len(t) for t in tails) <= 1:
         out.append("no fighter to lose\n", style="dim")
+    _likeliest(payload.get("joint_losses", []), mine, names, width, out)
     out.rstrip()
     return out
+
+
+def _likeliest(joint: list[dict[str, Any]], mine: str, names: list[str], width: int, out: Text, rows: int = LIKELIEST) -> None:
+    """The most likely pairs (my losses, theirs) of the joint distribution, most likely first."""
+    theirs = "defender" if mine == "attacker" else "attacker"
+    best = sorted(joint, key=lambda cell: -float(cell.get("p", 0.0)))[:rows]
+    if not best:
+        return
+    cells = max(6, min(22, (width - 10) // 2))
+    out.append("\n")
+    out.append("most likely results (fighters lost)\n", style="bold")
+    out.append(fit(names[0], cells) + "  " + fit(names[1], cells) + "  chance\n", style="dim")
+    for cell in best:
+        mine_lost, their_lost = int(cell.get(mine, 0)), int(cell.get(theirs, 0))
+        out.append(f"  {mine_lost:<{cells - 2}}    {their_lost:<{cells - 2}}  {pct(float(cell.get('p', 0.0)))}\n")
 
 
 __all__ = ["bar_width", "fit", "fray_text", "pct"]
