@@ -89,6 +89,7 @@ class OddsScreen(Screen[None]):
     DEFAULT_CSS = """
     OddsScreen { layout: vertical; }
     OddsScreen #odds-title { height: 1; padding: 0 1; }
+    OddsScreen #fray-none { padding: 1 1; }
     OddsScreen SelectCurrent #label { text-wrap: nowrap; text-overflow: ellipsis; }
     OddsScreen #odds-tabs { height: 1fr; }
     OddsScreen #odds-tabs ContentSwitcher { height: 1fr; }
@@ -281,6 +282,15 @@ class OddsScreen(Screen[None]):
         if self.fray_mode and self.query_one(FrayView).cancel():
             return
         self.app.pop_screen()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """ctrl+t (the fray's other direction) is offered only on the Fray tab."""
+        if action == "flip":
+            return self.fray_mode and self.is_mounted and self._tab() == "tab-fray"
+        return True
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self.refresh_bindings()
 
     def action_flip(self) -> None:
         if self.fray_mode and self._tab() == "tab-fray":

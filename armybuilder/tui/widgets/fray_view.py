@@ -473,7 +473,7 @@ class FrayView(Vertical):
             return
         pruned = max((float(r.payload.get("pruned_mass", 0.0)) for r in self.results.values() if isinstance(r, OddsResult)), default=0.0)
         hint = "" if self.wide else "  ctrl+t: the other direction"
-        self._status(f"exact: every outcome enumerated (pruned mass {pruned:.0e}).{hint}")
+        self._status(f"exact result (pruned mass {pruned:.0e}).{hint}")
 
     def titles(self, job: Job) -> tuple[str, str]:
         mine = self._unit_name(self.army, job.mine)
