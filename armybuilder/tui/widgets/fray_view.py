@@ -20,7 +20,6 @@ JSON as ``armybuilder odds ragnarok2 --fray``.
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,7 +94,7 @@ def _cache_put(key: tuple[Any, ...], value: OddsResult | str) -> None:
         _CACHE.popitem(last=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Job:
     """One request: my unit against theirs, with or without a charge, both directions."""
 
@@ -123,6 +122,7 @@ class FrayView(Vertical):
     FrayView #fray-form Label, FrayView #fray-file-row Label { padding: 0 0 0 1; color: $text-muted; }
     FrayView #fray-file-row { height: auto; display: none; }
     FrayView.-file #fray-file-row { display: block; }
+    FrayView #fray-file-row Label { width: 10; }
     FrayView #fray-file-row Input { width: 1fr; }
     FrayView #fray-status { height: auto; padding: 0 1; color: $text-muted; }
     FrayView #fray-status.-error { color: $warning; }
@@ -150,12 +150,10 @@ class FrayView(Vertical):
         self.other: ArmyListBase | None = None
         self.other_error = ""
         self.generation = 0
-        self.running: Job | None = None  # the job the worker is computing for the current generation
+        self.running: Job | None = None  # the job being computed for the current generation
         self.results: dict[int, OddsResult | str] = {}  # direction -> what is shown
         self.job: Job | None = None
         self._samples: dict[str, ArmyListBase] = {}
-        self._files: dict[str, ArmyListBase] = {}
-        self.last_cpu = 0.0  # CPU seconds of the last direction computed
         if cursor_unit is not None:
             self.choices.mine = cursor_unit  # opened with the cursor on a unit: that one
         self.choices.cursor = cursor_unit
@@ -272,7 +270,6 @@ class FrayView(Vertical):
 
     def _read_file(self, raw: str) -> ArmyListBase:
         path = Path(raw.strip()).expanduser()
-        key = str(path.resolve()) if path.exists() else str(path)
         if not path.exists():
             raise InputError.at(f"{raw.strip()}: no such file")
         if path.is_dir():
@@ -282,7 +279,6 @@ class FrayView(Vertical):
         lf = read_list(path)
         if lf.system.id != self.system.id:
             raise InputError.at(f"{raw.strip()}: a {lf.system.name} list, not {self.system.name}")
-        self._files[key] = lf.army
         return lf.army
 
     @staticmethod
@@ -410,12 +406,10 @@ class FrayView(Vertical):
             with _COMPUTE_LOCK:
                 if worker.is_cancelled or generation != self.generation:
                     return
-                started = time.process_time()
                 result = self._one(job, direction)
-                spent = time.process_time() - started
             _cache_put(job.key(direction), result)
             try:
-                self.app.call_from_thread(self._deliver, generation, direction, result, spent)
+                self.app.call_from_thread(self._deliver, generation, direction, result)
             except RuntimeError:  # the app is closing
                 return
 
@@ -430,11 +424,10 @@ class FrayView(Vertical):
         except Exception as exc:  # noqa: BLE001 - a bug must not crash the editor
             return visible(f"the fray could not be computed ({type(exc).__name__}: {exc})")
 
-    def _deliver(self, generation: int, direction: int, result: OddsResult | str, spent: float) -> None:
+    def _deliver(self, generation: int, direction: int, result: OddsResult | str) -> None:
         if generation != self.generation or not self.is_attached:
             return  # outdated: the choices or the list changed meanwhile
         self.results[direction] = result
-        self.last_cpu = spent
         if len(self.results) == 2:
             self.running = None
             self._status_done()
