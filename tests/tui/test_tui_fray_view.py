@@ -233,6 +233,8 @@ async def test_opponent_from_a_list_file_is_checked(tmp_path, store):
         assert box.region.height > 0 and box.region.bottom <= 24  # the path field appears
         for path, words in (
             (tmp_path / "nowhere.yaml", "no such file"),
+            ("~no-such-user-here/list.yaml", "home directory"),
+            ("bad\x00name.yaml", "bad\\x00name.yaml: no such file"),  # the NUL shown, not sent
             (tmp_path, "a folder"),
             (other_game, "not Rag'Narok 2"),
             (broken, "broken.yaml:"),

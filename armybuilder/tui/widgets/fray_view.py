@@ -248,7 +248,7 @@ class FrayView(Vertical):
 
                     self._samples[value] = load_sample(self.system, value)
                 self.other = self._samples[value]
-        except (InputError, OSError, ValueError, KeyError) as exc:
+        except (InputError, OSError, ValueError, KeyError, RuntimeError) as exc:  # RuntimeError: ~nobody/
             self.other_error = self._why(exc)
         units: list[tuple[Text, int]] = []
         if self.other is not None:
