@@ -258,9 +258,9 @@ async def test_opponent_from_a_list_file_is_checked(tmp_path, store):
         assert "[red]Wolfen[/red] zombies" in _text(screen, "#fray-forward")
 
 
-async def test_computing_stays_responsive_and_escape_abandons_it(monkeypatch, tmp_path, store):
-    """A slow fray (held back here by an event): the screen answers keys meanwhile; escape
-    abandons it and the late result is not shown; a second escape goes back."""
+async def test_computing_stays_responsive_and_can_be_abandoned(monkeypatch, tmp_path, store):
+    """A slow fray (held back here by an event): the screen answers keys meanwhile; ctrl+g
+    abandons it and the late result is not shown; escape goes back."""
     fray_view._CACHE.clear()
     system, app = await _editor(tmp_path, store)
     release = threading.Event()
@@ -282,9 +282,10 @@ async def test_computing_stays_responsive_and_escape_abandons_it(monkeypatch, tm
         await pilot.press("ctrl+t")  # the screen still answers
         await pilot.pause()
         assert view.choices.shown == 1
-        await pilot.press("escape")
+        assert screen.check_action("cancel", ())  # offered while computing
+        await pilot.press("ctrl+g")
         await pilot.pause()
-        assert app.screen is screen and not view.computing
+        assert app.screen is screen and not view.computing and not screen.check_action("cancel", ())
         assert "cancelled" in _text(screen, "#fray-status")
         release.set()
         await app.workers.wait_for_complete()

@@ -82,7 +82,8 @@ class OddsScreen(Screen[None]):
     """Exact combat odds: unit against unit (both directions) or a free form."""
 
     BINDINGS = [
-        Binding("escape", "close", "Back / cancel"),
+        Binding("escape", "close", "Back"),
+        Binding("ctrl+g", "cancel", "Cancel", tooltip="abandon the fray being computed"),
         Binding("ctrl+r", "compute", "Compute"),
         Binding("ctrl+t", "flip", "Other direction", tooltip="the fray's other direction, when only one fits"),
     ]
@@ -278,15 +279,20 @@ class OddsScreen(Screen[None]):
         self.action_compute()
 
     def action_close(self) -> None:
-        """Escape: abandon a fray being computed, else back to the editor."""
-        if self.fray_mode and self.query_one(FrayView).cancel():
-            return
+        """Escape: back to the editor (a fray being computed is abandoned with the screen)."""
         self.app.pop_screen()
 
+    def action_cancel(self) -> None:
+        if self.fray_mode:
+            self.query_one(FrayView).cancel()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """ctrl+t (the fray's other direction) is offered only on the Fray tab."""
+        """ctrl+t (the fray's other direction) is offered on the Fray tab only, ctrl+g (cancel)
+        only while a fray is being computed."""
         if action == "flip":
             return self.fray_mode and self.is_mounted and self._tab() == "tab-fray"
+        if action == "cancel":
+            return self.fray_mode and self.is_mounted and self.query_one(FrayView).computing
         return True
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:

@@ -7,8 +7,8 @@ directions are computed: my unit charging (or attacking) theirs, and theirs char
 
 Why a worker thread: an exact fray of two big units can take seconds on a busy machine, and
 the editor must stay responsive meanwhile. Each request gets a generation number; a result
-that arrives for an older generation is kept in the cache but never shown, and ``escape``
-abandons the computation in progress (the thread cannot be interrupted inside the calculator,
+that arrives for an older generation is kept in the cache but never shown, and ``ctrl+g``
+(or leaving the screen) abandons the computation in progress (the thread cannot be interrupted inside the calculator,
 so it finishes on its own and its result is simply not shown). One fray computes at a time
 (``_COMPUTE_LOCK``): an abandoned one does not race the new one for the two cores.
 
@@ -391,9 +391,15 @@ class FrayView(Vertical):
             self._status_done()
         else:
             self.running = job
-            self._status("computing the exact fray…  (esc: cancel)")
+            self._status("computing the exact fray…  (ctrl+g: cancel)")
             self._compute(self.generation, job, pending)
         self._render_results()
+        self._bindings_changed()
+
+    def _bindings_changed(self) -> None:
+        """The footer offers ctrl+g only while computing."""
+        if self.is_attached:
+            self.screen.refresh_bindings()
 
     def _order(self) -> list[int]:
         """The direction on screen first."""
@@ -431,6 +437,7 @@ class FrayView(Vertical):
         if len(self.results) == 2:
             self.running = None
             self._status_done()
+            self._bindings_changed()
         self._render_results()
 
     def cancel(self) -> bool:
@@ -442,6 +449,7 @@ class FrayView(Vertical):
         self.workers.cancel_group(self, "fray")
         self._status("cancelled: change a choice, or ctrl+r to compute again", error=True)
         self._render_results()
+        self._bindings_changed()
         return True
 
     def flip(self) -> None:
