@@ -29,6 +29,8 @@ async def _one_roll(screen, pilot) -> None:
     """Show the One roll tab (Rag'Narok 2 opens on the Fray tab)."""
     screen.query_one("#odds-tabs", TabbedContent).active = "tab-roll"
     await pilot.pause()
+    await pilot.pause()
+    assert screen.roll_ready
 
 
 def test_at_least_chart_bars():
@@ -51,6 +53,8 @@ async def test_odds_unit_against_sample_unit_both_directions():
     screen = OddsScreen(system, army, cat)
     async with Host(screen).run_test(size=(140, 50)) as pilot:
         await pilot.pause()
+        assert not screen.roll_ready  # Rag'Narok 2 opens on the Fray tab; One roll is built when shown
+        await _one_roll(screen, pilot)
         opponent = screen.query_one("#odds-opponent", Select)
         opponent.value = names[1]
         await pilot.pause()

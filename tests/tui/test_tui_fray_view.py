@@ -119,7 +119,6 @@ async def test_fray_view_opens_on_the_cursor_unit_and_shows_the_payload(store, t
         # the Fray tab, on the unit under the cursor (it used to say "choose a unit")
         assert screen.query_one("#odds-tabs", TabbedContent).active == "tab-fray"
         assert screen.query_one("#fray-mine", Select).value == ROYAL_GUARD
-        assert screen.query_one("#odds-mine", Select).value == ROYAL_GUARD  # the One roll tab too
         view = await _choose_wolfen(screen, app, pilot)
         assert screen.query_one("#fray-charge", Checkbox).value  # a charge by default
         session = editor.session
@@ -153,6 +152,11 @@ async def test_fray_view_opens_on_the_cursor_unit_and_shows_the_payload(store, t
         assert not screen.query_one("#fray-charge", Checkbox).value
         assert view.shown_payload(0) == system.fray_odds(session.cat, session.army, ROYAL_GUARD, other, WOLFEN, False).payload
         assert "no charge" in _text(screen, "#fray-forward")
+        # the One roll tab (built when first shown) starts on the cursor unit too
+        screen.query_one("#odds-tabs", TabbedContent).active = "tab-roll"
+        await _settle(app, pilot)
+        assert screen.query_one("#odds-mine", Select).value == ROYAL_GUARD
+        assert "My unit attacks" in _text(screen, "#odds-forward")
 
 
 async def test_fray_view_follows_the_list_as_it_is_edited(store, tmp_path):

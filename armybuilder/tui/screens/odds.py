@@ -21,6 +21,7 @@ the list: when the session's list changes, both views compute again on the new l
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -78,6 +79,19 @@ def render_result(result: OddsResult, heading: str, width: int = BAR) -> Text:
     return out
 
 
+class _Deferred(Vertical):
+    """A container whose children its owner composes (the One roll tab, built when first shown)."""
+
+    DEFAULT_CSS = "_Deferred { height: 1fr; }"
+
+    def __init__(self, compose: Callable[[], ComposeResult], id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._build = compose
+
+    def compose(self) -> ComposeResult:
+        yield from self._build()
+
+
 class OddsScreen(Screen[None]):
     """Exact combat odds: unit against unit (both directions) or a free form."""
 
@@ -124,6 +138,7 @@ class OddsScreen(Screen[None]):
         self.unit_mode = system.has_unit_odds()
         self.fray_mode = system.has_fray_odds()
         self.opponents: dict[str, ArmyListBase] = {}
+        self._units_shown: tuple[Any, ...] | None = None  # the one-roll choice on screen
 
     def cursor_unit(self) -> int | None:
         """The index of the unit under the editor's cursor (the first indexed step of its path:
@@ -151,8 +166,27 @@ class OddsScreen(Screen[None]):
                         id="fray-none",
                     )  # fmt: skip
             with TabPane("One roll", id="tab-roll"):
-                yield from self._compose_roll()
+                if not self.fray_mode:
+                    yield _Deferred(self._compose_roll, id="roll")
+                # else composed when first shown: the screen opens on the Fray tab at half the cost
         yield Footer()
+
+    @property
+    def roll_ready(self) -> bool:
+        return bool(self.query("#roll"))
+
+    async def _show_roll(self) -> None:
+        """Compose the One roll tab the first time it is shown."""
+        if self.roll_ready:
+            return
+        await self.query_one("#tab-roll", TabPane).mount(_Deferred(self._compose_roll, id="roll"))
+        self._roll_mounted()
+
+    def _roll_mounted(self) -> None:
+        if not self.params:
+            self._message(f"{self.system.name} has no odds calculator yet.")
+        elif self.unit_mode:
+            self._refresh_their_units()
 
     def _compose_roll(self) -> ComposeResult:
         """The one-roll view: one unit's attacks and Wound rolls against another, or a free form."""
@@ -185,16 +219,14 @@ class OddsScreen(Screen[None]):
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width >= 100, "-wide")
+        self.refresh_bindings()
 
     def on_mount(self) -> None:
         self.set_class(self.size.width >= 100, "-wide")
         if self.session is not None:
             self.set_interval(0.5, self.follow_list)
-        if not self.params:
-            self._message(f"{self.system.name} has no odds calculator yet.")
-            return
-        if self.unit_mode:
-            self._refresh_their_units()
+        if self.roll_ready:
+            self._roll_mounted()
 
     def on_screen_resume(self) -> None:
         self.follow_list()
@@ -206,7 +238,7 @@ class OddsScreen(Screen[None]):
         self.army = self.session.army
         if self.fray_mode:
             self.query_one(FrayView).set_army(self.army, self.cursor_unit())
-        if self.unit_mode and self.params:
+        if self.unit_mode and self.params and self.roll_ready:
             select = self.query_one("#odds-mine", Select)
             kept = select.value
             units = self._my_units()
@@ -216,7 +248,7 @@ class OddsScreen(Screen[None]):
                     select.value = kept
             if self.query_one("#odds-opponent", Select).value == SELF:
                 self._refresh_their_units()
-            self.compute_units()
+            self.compute_units(force=True)
 
     def _tab(self) -> str:
         return str(self.query_one("#odds-tabs", TabbedContent).active)
@@ -287,16 +319,18 @@ class OddsScreen(Screen[None]):
             self.query_one(FrayView).cancel()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """ctrl+t (the fray's other direction) is offered on the Fray tab only, ctrl+g (cancel)
-        only while a fray is being computed."""
+        """ctrl+t (the fray's other direction) is offered on the Fray tab when only one direction
+        fits, ctrl+g (cancel) only while a fray is being computed."""
         if action == "flip":
-            return self.fray_mode and self.is_mounted and self._tab() == "tab-fray"
+            return self.fray_mode and self.is_mounted and self._tab() == "tab-fray" and not self.query_one(FrayView).wide
         if action == "cancel":
             return self.fray_mode and self.is_mounted and self.query_one(FrayView).computing
         return True
 
-    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+    async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self.refresh_bindings()
+        if event.pane is not None and event.pane.id == "tab-roll":
+            await self._show_roll()
 
     def action_flip(self) -> None:
         if self.fray_mode and self._tab() == "tab-fray":
@@ -341,7 +375,7 @@ class OddsScreen(Screen[None]):
         if self.fray_mode and self._tab() == "tab-fray":
             self.query_one(FrayView).recompute(force=True)
             return
-        if not self.params:
+        if not self.params or not self.roll_ready:
             return
         try:
             result = self.system.odds(self.cat, self._form_values())
@@ -352,12 +386,17 @@ class OddsScreen(Screen[None]):
         self.query_one("#odds-forward", Static).update(render_result(result, "Attack", self._bar()))
         self.query_one("#odds-backward", Static).update("")
 
-    def compute_units(self) -> None:
-        """Both directions of my unit against theirs, exact."""
+    def compute_units(self, force: bool = False) -> None:
+        """Both directions of my unit against theirs, exact (once per choice: the Selects
+        announce their first values one by one)."""
         mine = self.query_one("#odds-mine", Select).value
         theirs = self.query_one("#odds-theirs", Select).value
         if not isinstance(mine, int) or not isinstance(theirs, int):
             return  # nothing chosen yet
+        chosen = (mine, self.query_one("#odds-opponent", Select).value, theirs)
+        if chosen == self._units_shown and not force:
+            return
+        self._units_shown = chosen
         try:
             other = self.opponent()
             forward = self.system.unit_odds_params(self.cat, self.army, mine, other, theirs)

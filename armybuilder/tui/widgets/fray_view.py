@@ -46,6 +46,7 @@ WIDE = 110  # from this width both directions stand side by side
 _COMPUTE_LOCK = threading.Lock()
 _CACHE: OrderedDict[tuple[Any, ...], OddsResult | str] = OrderedDict()
 _CACHE_SIZE = 64
+_SAMPLES: dict[tuple[str, str], ArmyListBase] = {}
 
 
 @dataclass
@@ -153,7 +154,6 @@ class FrayView(Vertical):
         self.running: Job | None = None  # the job being computed for the current generation
         self.results: dict[int, OddsResult | str] = {}  # direction -> what is shown
         self.job: Job | None = None
-        self._samples: dict[str, ArmyListBase] = {}
         if cursor_unit is not None:
             self.choices.mine = cursor_unit  # opened with the cursor on a unit: that one
         self.choices.cursor = cursor_unit
@@ -243,11 +243,12 @@ class FrayView(Vertical):
                 if self.other is None and not quiet:
                     self.other_error = "type the path of a Rag'Narok 2 list file, then Enter"
             elif value:
-                if value not in self._samples:
+                key = (self.system.id, value)
+                if key not in _SAMPLES:  # bundled data: read once a run
                     from armybuilder.core.playtest import load_sample
 
-                    self._samples[value] = load_sample(self.system, value)
-                self.other = self._samples[value]
+                    _SAMPLES[key] = load_sample(self.system, value)
+                self.other = _SAMPLES[key]
         except (InputError, OSError, ValueError, KeyError, RuntimeError) as exc:  # RuntimeError: ~nobody/
             self.other_error = self._why(exc)
         units: list[tuple[Text, int]] = []
