@@ -330,3 +330,34 @@ def test_fray_text_fits_its_width_and_escapes_names():
         assert "12.3%" in text.plain and "100.0%" in text.plain and "falls" in text.plain
         rows = [line for line in text.plain.splitlines() if line.startswith("≥")]
         assert [r.split()[0] for r in rows] == ["≥1", "≥2"]  # ≥3 is below 0.05 % on both sides
+
+
+async def test_mirror_opponent_and_an_empty_list():
+    """'this list (mirror)' offers the list's own units; a list without units says so."""
+    from screen_host import Host
+
+    from armybuilder.core.registry import get_system
+    from armybuilder.tui.widgets.fray_view import SELF
+
+    system = get_system("ragnarok2")
+    army = load_sample(system, "alahan-lions")
+    cat = system.catalogue_for(army)
+    screen = OddsScreen(system, army, cat)
+    async with Host(screen).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen.query_one("#fray-opponent", Select).value = SELF
+        await pilot.pause()
+        theirs = screen.query_one("#fray-theirs", Select)
+        assert [value for _, value in theirs._options if value is not Select.NULL] == [c.value for c in system.fray_units(army, cat)]
+        screen.query_one("#fray-mine", Select).value = ROYAL_GUARD
+        theirs.value = ROYAL_GUARD
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        view = screen.query_one(FrayView)
+        assert view.shown_payload(0) == system.fray_odds(cat, army, ROYAL_GUARD, army, ROYAL_GUARD, True).payload
+    empty = system.new_list(cat, faction="alahan")
+    screen = OddsScreen(system, empty, cat)
+    async with Host(screen).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "no unit that can fight" in _text(screen, "#fray-status")
+        assert screen.query_one("#fray-mine", Select).value is Select.NULL

@@ -406,8 +406,11 @@ class FrayView(Vertical):
         """The direction on screen first."""
         return [self.choices.shown, 1 - self.choices.shown]
 
-    @work(thread=True, exclusive=True, group="fray", exit_on_error=False)
+    @work(thread=True, group="fray", exit_on_error=False)
     def _compute(self, generation: int, job: Job, directions: list[int]) -> None:
+        """Not ``exclusive``: a superseded worker sees its generation is old and stops before
+        its next direction (Textual's cancel would only set the same flag, and would make
+        ``wait_for_complete`` raise for a worker that simply lost interest)."""
         worker = get_current_worker()
         for direction in directions:
             with _COMPUTE_LOCK:
@@ -447,7 +450,6 @@ class FrayView(Vertical):
             return False
         self.generation += 1
         self.running = None
-        self.workers.cancel_group(self, "fray")
         self._status("cancelled: change a choice, or ctrl+r to compute again", error=True)
         self._render_results()
         self._bindings_changed()
