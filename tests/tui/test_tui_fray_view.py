@@ -89,7 +89,7 @@ def _check_panel(text: str, payload: dict, mine: str, width: int) -> None:
             assert abs(float(shown.rsplit(" ", 1)[1].rstrip("%")) - 100 * character["p_falls"]) <= 0.05 + 1e-9
     start = next(i for i, line in enumerate(lines) if line.startswith("most likely results"))
     likeliest = sorted(payload["joint_losses"], key=lambda cell: -cell["p"])[:5]
-    for line, cell in zip(lines[start + 2 :], likeliest, strict=True):
+    for line, cell in zip(lines[start + 2 : start + 2 + len(likeliest)], likeliest, strict=True):
         mine_lost, their_lost, chance = line.split()
         assert (int(mine_lost), int(their_lost)) == (cell[mine], cell[theirs])
         assert abs(float(chance.rstrip("%")) - 100 * cell["p"]) <= 0.05 + 1e-9

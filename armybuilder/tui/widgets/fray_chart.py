@@ -105,7 +105,9 @@ def fray_text(payload: dict[str, Any], title: str, mine: str, width: int) -> Tex
     if max(len(t) for t in tails) <= 1:
         out.append("no fighter to lose\n", style="dim")
     _likeliest(payload.get("joint_losses", []), mine, names, width, out)
-    out.rstrip()
+    out.append("\n")
+    out.append(fit("routs: chance the unit routs; mean lost, A.P. lost:", width).rstrip() + "\n", style="dim")
+    out.append(fit("expected fighters and A.P. lost, rout included", width).rstrip(), style="dim")
     return out
 
 
