@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import Share
 from armybuilder.core.lazy import lazy_module
-from armybuilder.core.system import Choice, EntryRef, OddsResult, PackagedSystem, Points, StatusItem
+from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
+
+if TYPE_CHECKING:  # the odds shapes are not needed to validate a list
+    from armybuilder.core.system import OddsResult
 
 from .army import R2List, breakdown
 from .catalog import R2Catalog
