@@ -7,9 +7,10 @@ directions are computed: my unit charging (or attacking) theirs, and theirs char
 
 Why a worker thread: an exact fray of two big units can take seconds on a busy machine, and
 the editor must stay responsive meanwhile. Each request gets a generation number; a result
-that arrives for an older generation is kept in the cache but never shown, and ``ctrl+g``
-(or leaving the screen) abandons the computation in progress (the thread cannot be interrupted inside the calculator,
-so it finishes on its own and its result is simply not shown). One fray computes at a time
+that arrives for an older generation is kept in the cache (on the app's thread) but never
+shown. ``ctrl+g`` (or leaving the screen) abandons the computation in progress: the thread
+cannot be interrupted inside the calculator, so it finishes the direction it is on, then
+stops, and its result is not shown. One fray computes at a time
 (``_COMPUTE_LOCK``): an abandoned one does not race the new one for the two cores.
 
 The view speaks to the game only through the protocol (``GameSystem.fray_units`` and
@@ -375,6 +376,7 @@ class FrayView(Vertical):
             else:
                 self._status("choose a unit of each side")
             self._render_results()
+            self._bindings_changed()
             return
         if not force and job.same(self.running):
             return  # already being computed
@@ -417,9 +419,8 @@ class FrayView(Vertical):
                 if worker.is_cancelled or generation != self.generation:
                     return
                 result = self._one(job, direction)
-            _cache_put(job.key(direction), result)
             try:
-                self.app.call_from_thread(self._deliver, generation, direction, result)
+                self.app.call_from_thread(self._deliver, generation, job, direction, result)
             except RuntimeError:  # the app is closing
                 return
 
@@ -434,7 +435,9 @@ class FrayView(Vertical):
         except Exception as exc:  # noqa: BLE001 - a bug must not crash the editor
             return visible(f"the fray could not be computed ({type(exc).__name__}: {exc})")
 
-    def _deliver(self, generation: int, direction: int, result: OddsResult | str) -> None:
+    def _deliver(self, generation: int, job: Job, direction: int, result: OddsResult | str) -> None:
+        """On the app's thread: keep the result, show it if it is still wanted."""
+        _cache_put(job.key(direction), result)
         if generation != self.generation or not self.is_attached:
             return  # outdated: the choices or the list changed meanwhile
         self.results[direction] = result
