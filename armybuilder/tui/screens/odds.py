@@ -153,7 +153,7 @@ class OddsScreen(Screen[None]):
     # -- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(visible(f"Odds — {self.system.name}: {self.army.name}"), style="bold", no_wrap=True, overflow="ellipsis"), id="odds-title")
+        yield Static(self._title(), id="odds-title")
         with TabbedContent(id="odds-tabs", initial="tab-fray" if self.fray_mode else "tab-roll"):
             with TabPane("Fray", id="tab-fray"):
                 if self.fray_mode:
@@ -170,6 +170,9 @@ class OddsScreen(Screen[None]):
                     yield _Deferred(self._compose_roll, id="roll")
                 # else composed when first shown: the screen opens on the Fray tab at half the cost
         yield Footer()
+
+    def _title(self) -> Text:
+        return Text(visible(f"Odds — {self.system.name}: {self.army.name}"), style="bold", no_wrap=True, overflow="ellipsis")
 
     @property
     def roll_ready(self) -> bool:
@@ -236,6 +239,7 @@ class OddsScreen(Screen[None]):
         if self.session is None or self.session.army is self.army:
             return
         self.army = self.session.army
+        self.query_one("#odds-title", Static).update(self._title())  # a renamed list
         if self.fray_mode:
             self.query_one(FrayView).set_army(self.army, self.cursor_unit())
         if self.unit_mode and self.params and self.roll_ready:
