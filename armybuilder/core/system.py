@@ -491,6 +491,34 @@ class GameSystem(abc.ABC, Generic[L, CM]):
         cls = type(self)
         return cls.odds_units is not GameSystem.odds_units and cls.unit_odds_params is not GameSystem.unit_odds_params
 
+    # -- the exact fray (optional) ------------------------------------------------------
+
+    def fray_units(self, army: L, cat: Catalogue[CM]) -> list[Choice]:
+        """Units of a list that can fight a fray: value = the unit's index in ``army.units``
+        (so the editor's cursor names one), label = its name as the battle knows it.
+
+        Only asked when :meth:`has_fray_odds` is true; the default offers none.
+        """
+        return []
+
+    def fray_odds(
+        self, cat: Catalogue[CM], army: L, unit: int, other: L, other_unit: int, charge: bool
+    ) -> OddsResult:
+        """The exact outcome of one whole fray: ``unit`` of ``army`` (its index in the list)
+        against ``other_unit`` of ``other``, the first unit charging when ``charge``.
+
+        The payload is the JSON of ``armybuilder odds <system> --fray`` (README): ``attacker``
+        and ``defender`` each with ``unit``, ``fighters``, ``points``, ``losses`` (pmf),
+        ``at_least``, ``expected_losses``, ``p_rout``, ``expected_ap_eliminated`` and
+        ``characters`` (``name``, ``p_falls``).  Raises ``ValueError`` with a sentence for
+        the player when this fray cannot be computed (a rule the calculation refuses).
+        """
+        raise NotImplementedError(f"{self.name} has no exact fray")
+
+    def has_fray_odds(self) -> bool:
+        """Whether the odds panel offers the fray view (a subclass wrote :meth:`fray_odds`)."""
+        return type(self).fray_odds is not GameSystem.fray_odds
+
     def engine_ready(self) -> bool:
         return type(self).play_game is not GameSystem.play_game
 

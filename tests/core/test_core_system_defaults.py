@@ -27,6 +27,18 @@ def test_a_system_without_unit_odds_says_so():
         system.unit_odds_params(None, None, 0, None, 0)
 
 
+def test_a_system_without_an_exact_fray_says_so():
+    """The odds screen's Fray tab asks has_fray_odds(); a system that wrote no fray_odds
+    (the toy system, Morpheus, Rattle and Rend) answers no, and its defaults offer nothing."""
+    system = _concrete(GameSystem)()
+    assert not system.has_fray_odds()
+    assert system.fray_units(None, None) == []
+    with pytest.raises(NotImplementedError):
+        system.fray_odds(None, None, 0, None, 0, True)
+    assert get_system("ragnarok2").has_fray_odds()
+    assert not get_system("morpheus-ragnarok").has_fray_odds() and not get_system("rattle-and-rend").has_fray_odds()
+
+
 def test_a_packaged_system_without_engine_modules_has_no_engine():
     system = _concrete(PackagedSystem)()
     assert not system.has_unit_odds()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from screen_host import Host
-from textual.widgets import Button, Input, Select, Static
+from textual.widgets import Button, Input, Select, Static, TabbedContent
 from tui_other_system import other_system  # tests are collected without packages
 
 from armybuilder.core.registry import get_system
@@ -23,6 +23,14 @@ def _r2_sample():
 
 def _text(screen, selector: str) -> str:
     return str(screen.query_one(selector, Static).render())
+
+
+async def _one_roll(screen, pilot) -> None:
+    """Show the One roll tab (Rag'Narok 2 opens on the Fray tab)."""
+    screen.query_one("#odds-tabs", TabbedContent).active = "tab-roll"
+    await pilot.pause()
+    await pilot.pause()
+    assert screen.roll_ready
 
 
 def test_at_least_chart_bars():
@@ -45,6 +53,8 @@ async def test_odds_unit_against_sample_unit_both_directions():
     screen = OddsScreen(system, army, cat)
     async with Host(screen).run_test(size=(140, 50)) as pilot:
         await pilot.pause()
+        assert not screen.roll_ready  # Rag'Narok 2 opens on the Fray tab; One roll is built when shown
+        await _one_roll(screen, pilot)
         opponent = screen.query_one("#odds-opponent", Select)
         opponent.value = names[1]
         await pilot.pause()
@@ -70,6 +80,7 @@ async def test_odds_free_form_and_bad_input(r2, cat=None):
     screen = OddsScreen(system, army, cat)
     async with Host(screen).run_test(size=(140, 50)) as pilot:
         await pilot.pause()
+        await _one_roll(screen, pilot)
         assert screen.query_one("#odds-opponent", Select).value == SELF
         values = {"attack": "4", "defense": "2", "strength": "5", "resistance": "3", "dice": "20"}
         for name, value in values.items():
@@ -271,6 +282,7 @@ async def test_odds_screen_at_80x24_keeps_labels_and_every_field_on_screen():
     screen = OddsScreen(system, army, cat)
     async with Host(screen).run_test(size=(80, 24)) as pilot:
         await pilot.pause()
+        await _one_roll(screen, pilot)
         for p in screen.params:
             box = screen.query_one(f"#odds-p-{p.name}", Input)
             box.value = str(p.default if p.default is not None else 1)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import Share
 from armybuilder.core.lazy import lazy_module
 from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
+
+if TYPE_CHECKING:  # the odds shapes are not needed to validate a list
+    from armybuilder.core.system import OddsResult
 
 from .army import R2List, breakdown
 from .catalog import R2Catalog
@@ -47,6 +50,19 @@ class Ragnarok2(PackagedSystem[R2List, R2Catalog]):
         """The people of a new list: the chosen one, else the first that has profiles."""
         people = faction or next((p.id for p in cat.data.peoples if any(q.people == p.id for q in cat.data.profiles)), "alahan")
         return {"people": people}
+
+    def fray_units(self, army: R2List, cat: Catalogue[R2Catalog]) -> list[Choice]:
+        from .fray_panel import fray_units
+
+        return fray_units(army, cat)
+
+    def fray_odds(
+        self, cat: Catalogue[R2Catalog], army: R2List, unit: int, other: R2List, other_unit: int, charge: bool
+    ) -> OddsResult:
+        """The exact fray (engine.exact) of two units named by their index in their lists."""
+        from .fray_panel import fray_odds
+
+        return fray_odds(cat, army, unit, other, other_unit, charge)
 
     def points(self, army: R2List, cat: Catalogue[R2Catalog]) -> Points:
         b = breakdown(army, cat)

@@ -743,7 +743,8 @@ class EditorScreen(Screen):
         return None
 
     def action_odds(self) -> None:
-        self._open_external("odds", "odds panel")
+        # the odds screen starts on the unit under the cursor and follows the list as it is edited
+        self._open_external("odds", "odds panel", follow=True)
 
     def action_playtest(self) -> None:
         self._open_external("playtest", "playtest screen")
@@ -751,14 +752,14 @@ class EditorScreen(Screen):
     def action_meta(self) -> None:
         self._open_external("meta", "meta screen")
 
-    def _open_external(self, module: str, what: str) -> None:
+    def _open_external(self, module: str, what: str, follow: bool = False) -> None:
         screen_class = self._external_screen(module)
         if screen_class is None:
             self.notify(f"the {what} is not available in this build", severity="warning")
             return
         s = self.session
         try:
-            self.app.push_screen(screen_class(s.system, s.army, s.cat))
+            self.app.push_screen(screen_class(s.system, s.army, s.cat, session=s) if follow else screen_class(s.system, s.army, s.cat))
         except Exception as exc:  # noqa: BLE001 - a broken panel must not lose the list
             self.notify(f"cannot open the {what}: {exc}", severity="error", markup=False)
 

@@ -11,10 +11,17 @@ both directions, each with its "at least k" chart.
 The payload convention read here is the one of ``armybuilder odds --json``: for
 each kind of result (``attacks``, ``wounds``...) a ``pmf`` list and a ``mean``;
 anything else in the payload is ignored.
+
+A system with an exact fray (``GameSystem.has_fray_odds``, Rag'Narok 2) also gets the
+**Fray** tab (:class:`~armybuilder.tui.widgets.fray_view.FrayView`): the exact outcome of a
+whole fray between my unit and theirs, both directions; other systems' Fray tab says it does
+not apply.  Opened from the editor, the screen starts on the unit under the cursor and follows
+the list: when the session's list changes, both views compute again on the new list.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -22,10 +29,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Footer, Input, Label, Select, Static, TabbedContent, TabPane
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.paths import ListPath
+from armybuilder.core.sanitize import visible
 from armybuilder.core.system import ArmyListBase, GameSystem, OddsResult
+
+from ..widgets.fray_view import FrayView
 
 SELF = "\x00self"  # the opponent choice "this list"
 BAR = 30
@@ -68,15 +79,37 @@ def render_result(result: OddsResult, heading: str, width: int = BAR) -> Text:
     return out
 
 
+class _Deferred(Vertical):
+    """A container whose children its owner composes (the One roll tab, built when first shown)."""
+
+    DEFAULT_CSS = "_Deferred { height: 1fr; }"
+
+    def __init__(self, compose: Callable[[], ComposeResult], id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._build = compose
+
+    def compose(self) -> ComposeResult:
+        yield from self._build()
+
+
 class OddsScreen(Screen[None]):
     """Exact combat odds: unit against unit (both directions) or a free form."""
 
     BINDINGS = [
         Binding("escape", "close", "Back"),
+        Binding("ctrl+g", "cancel", "Cancel", tooltip="abandon the fray being computed"),
         Binding("ctrl+r", "compute", "Compute"),
+        Binding("ctrl+t", "flip", "Other direction", tooltip="the fray's other direction, when only one fits"),
     ]
     DEFAULT_CSS = """
     OddsScreen { layout: vertical; }
+    OddsScreen #odds-title { height: 1; padding: 0 1; }
+    OddsScreen #fray-none { padding: 1 1; }
+    OddsScreen SelectCurrent #label { text-wrap: nowrap; text-overflow: ellipsis; }
+    OddsScreen #odds-tabs { height: 1fr; }
+    OddsScreen #odds-tabs ContentSwitcher { height: 1fr; }
+    OddsScreen #odds-tabs TabPane { height: 1fr; padding: 0; }
+    OddsScreen #tab-roll { layout: vertical; }
     OddsScreen #odds-top { height: auto; }
     OddsScreen .odds-row { height: auto; }
     OddsScreen .odds-row Label { width: 12; padding: 0 1 0 1; }
@@ -93,25 +126,82 @@ class OddsScreen(Screen[None]):
     OddsScreen #odds-message { height: auto; color: $warning; }
     """
 
-    def __init__(self, system: GameSystem, army: ArmyListBase, catalogue: Catalogue) -> None:
+    def __init__(self, system: GameSystem, army: ArmyListBase, catalogue: Catalogue, session: Any = None) -> None:
+        """``session``: the editor's (``army``, ``selected`` cursor path, ``session_id``), so the
+        screen starts on the unit under the cursor and follows the list as it is edited."""
         super().__init__()
         self.system = system
-        self.army = army
+        self.session = session
+        self.army = session.army if session is not None else army
         self.cat = catalogue
         self.params = list(system.odds_parameters())
         self.unit_mode = system.has_unit_odds()
+        self.fray_mode = system.has_fray_odds()
         self.opponents: dict[str, ArmyListBase] = {}
+        self._units_shown: tuple[Any, ...] | None = None  # the one-roll choice on screen
+
+    def cursor_unit(self) -> int | None:
+        """The index of the unit under the editor's cursor (the first indexed step of its path:
+        ``units[3].members[0]`` is unit 3), None when the cursor is on no unit."""
+        selected = getattr(self.session, "selected", "") if self.session is not None else ""
+        try:
+            path = ListPath.parse(selected or "")
+        except ValueError:
+            return None
+        return next((step.index for step in path.steps if step.index is not None), None)
 
     # -- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        yield Static(self._title(), id="odds-title")
+        with TabbedContent(id="odds-tabs", initial="tab-fray" if self.fray_mode else "tab-roll"):
+            with TabPane("Fray", id="tab-fray"):
+                if self.fray_mode:
+                    memory = getattr(self.session, "session_id", None)
+                    yield FrayView(self.system, self.cat, self.army, memory_key=memory, cursor_unit=self.cursor_unit(), id="fray")
+                else:
+                    yield Static(
+                        Text(f"The fray view applies to Rag'Narok 2 only: {self.system.name} has no exact fray. "
+                             "The One roll tab gives this game's odds."),
+                        id="fray-none",
+                    )  # fmt: skip
+            with TabPane("One roll", id="tab-roll"):
+                if not self.fray_mode:
+                    yield _Deferred(self._compose_roll, id="roll")
+                # else composed when first shown: the screen opens on the Fray tab at half the cost
+        yield Footer()
+
+    def _title(self) -> Text:
+        return Text(visible(f"Odds — {self.system.name}: {self.army.name}"), style="bold", no_wrap=True, overflow="ellipsis")
+
+    @property
+    def roll_ready(self) -> bool:
+        return bool(self.query("#roll"))
+
+    async def _show_roll(self) -> None:
+        """Compose the One roll tab the first time it is shown."""
+        if self.roll_ready:
+            return
+        await self.query_one("#tab-roll", TabPane).mount(_Deferred(self._compose_roll, id="roll"))
+        self._roll_mounted()
+
+    def _roll_mounted(self) -> None:
+        if not self.params:
+            self._message(f"{self.system.name} has no odds calculator yet.")
+        elif self.unit_mode:
+            self._refresh_their_units()
+
+    def _compose_roll(self) -> ComposeResult:
+        """The one-roll view: one unit's attacks and Wound rolls against another, or a free form."""
         with Vertical(id="odds-top"):
-            yield Static(Text(f"Odds — {self.system.name}: {self.army.name}", style="bold"))
             yield Static("", id="odds-message")
             if self.unit_mode and self.params:
+                mine = self._my_units()
+                cursor = self.cursor_unit()
+                chosen = cursor if cursor in [v for _, v in mine] else Select.NULL
                 with Horizontal(classes="odds-row"):
                     yield Label("My unit")
-                    yield Select(self._my_units(), id="odds-mine", allow_blank=True, prompt="choose a unit", compact=True)
+                    yield Select(mine, id="odds-mine", allow_blank=True, prompt="choose a unit", value=chosen, compact=True)
                 with Horizontal(classes="odds-row"):
                     yield Label("Opponent")
                     yield Select(self._opponent_choices(), id="odds-opponent", allow_blank=False, value=SELF, compact=True)
@@ -129,33 +219,58 @@ class OddsScreen(Screen[None]):
             with Horizontal(id="odds-panels"):
                 yield Static("", id="odds-forward", classes="odds-panel")
                 yield Static("", id="odds-backward", classes="odds-panel")
-        yield Footer()
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width >= 100, "-wide")
+        self.refresh_bindings()
 
     def on_mount(self) -> None:
         self.set_class(self.size.width >= 100, "-wide")
-        if not self.params:
-            self._message(f"{self.system.name} has no odds calculator yet.")
+        if self.session is not None:
+            self.set_interval(0.5, self.follow_list)
+        if self.roll_ready:
+            self._roll_mounted()
+
+    def on_screen_resume(self) -> None:
+        self.follow_list()
+
+    def follow_list(self) -> None:
+        """Compute again when the editor's list is no longer the one shown (it was edited)."""
+        if self.session is None or self.session.army is self.army:
             return
-        if self.unit_mode:
-            self._refresh_their_units()
+        self.army = self.session.army
+        self.query_one("#odds-title", Static).update(self._title())  # a renamed list
+        if self.fray_mode:
+            self.query_one(FrayView).set_army(self.army, self.cursor_unit())
+        if self.unit_mode and self.params and self.roll_ready:
+            select = self.query_one("#odds-mine", Select)
+            kept = select.value
+            units = self._my_units()
+            with self.prevent(Select.Changed):
+                select.set_options(units)
+                if kept in [v for _, v in units]:
+                    select.value = kept
+            if self.query_one("#odds-opponent", Select).value == SELF:
+                self._refresh_their_units()
+            self.compute_units(force=True)
+
+    def _tab(self) -> str:
+        return str(self.query_one("#odds-tabs", TabbedContent).active)
 
     # -- choices -----------------------------------------------------------------------
 
-    def _my_units(self) -> list[tuple[str, int]]:
+    def _my_units(self) -> list[tuple[Text, int]]:
         try:
-            return [(c.label, c.value) for c in self.system.odds_units(self.army, self.cat)]
+            return [(Text(visible(c.label)), c.value) for c in self.system.odds_units(self.army, self.cat)]
         except Exception:  # noqa: BLE001 - a half-built list must not break the panel
             return []
 
-    def _opponent_choices(self) -> list[tuple[str, str]]:
-        choices = [("this list (mirror)", SELF)]
+    def _opponent_choices(self) -> list[tuple[Text, str]]:
+        choices = [(Text("this list (mirror)"), SELF)]
         try:
             from armybuilder.core.playtest import sample_names
 
-            choices += [(f"sample: {name}", name) for name in sample_names(self.system)]
+            choices += [(Text(visible(f"sample: {name}")), name) for name in sample_names(self.system)]
         except Exception:  # noqa: BLE001
             pass
         return choices
@@ -176,9 +291,9 @@ class OddsScreen(Screen[None]):
         try:
             other = self.opponent()
             cat = self.system.catalogue_for(other) if other is not self.army else self.cat
-            units = [(c.label, c.value) for c in self.system.odds_units(other, cat)]
+            units = [(Text(visible(c.label)), c.value) for c in self.system.odds_units(other, cat)]
         except Exception as exc:  # noqa: BLE001
-            self._message(f"cannot read the opponent: {exc}")
+            self._message(f"cannot read the opponent: {visible(str(exc))}")
             units = []
         select.set_options(units)
         if units:
@@ -200,7 +315,30 @@ class OddsScreen(Screen[None]):
         self.action_compute()
 
     def action_close(self) -> None:
+        """Escape: back to the editor (a fray being computed is abandoned with the screen)."""
         self.app.pop_screen()
+
+    def action_cancel(self) -> None:
+        if self.fray_mode:
+            self.query_one(FrayView).cancel()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """ctrl+t (the fray's other direction) is offered on the Fray tab when only one direction
+        fits, ctrl+g (cancel) only while a fray is being computed."""
+        if action == "flip":
+            return self.fray_mode and self.is_mounted and self._tab() == "tab-fray" and not self.query_one(FrayView).wide
+        if action == "cancel":
+            return self.fray_mode and self.is_mounted and self.query_one(FrayView).computing
+        return True
+
+    async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self.refresh_bindings()
+        if event.pane is not None and event.pane.id == "tab-roll":
+            await self._show_roll()
+
+    def action_flip(self) -> None:
+        if self.fray_mode and self._tab() == "tab-fray":
+            self.query_one(FrayView).flip()
 
     # -- computing ---------------------------------------------------------------------
 
@@ -236,7 +374,13 @@ class OddsScreen(Screen[None]):
                 self.query_one(f"#odds-p-{p.name}", Input).value = str(params[p.name])
 
     def action_compute(self) -> None:
-        """Odds of the free form (after a unit pick, the form holds my unit's attack)."""
+        """ctrl+r: the fray again in the Fray tab; the free form in the One roll tab (after a
+        unit pick, the form holds my unit's attack)."""
+        if self.fray_mode and self._tab() == "tab-fray":
+            self.query_one(FrayView).recompute(force=True)
+            return
+        if not self.params or not self.roll_ready:
+            return
         try:
             result = self.system.odds(self.cat, self._form_values())
         except (ValueError, NotImplementedError) as exc:
@@ -246,12 +390,17 @@ class OddsScreen(Screen[None]):
         self.query_one("#odds-forward", Static).update(render_result(result, "Attack", self._bar()))
         self.query_one("#odds-backward", Static).update("")
 
-    def compute_units(self) -> None:
-        """Both directions of my unit against theirs, exact."""
+    def compute_units(self, force: bool = False) -> None:
+        """Both directions of my unit against theirs, exact (once per choice: the Selects
+        announce their first values one by one)."""
         mine = self.query_one("#odds-mine", Select).value
         theirs = self.query_one("#odds-theirs", Select).value
         if not isinstance(mine, int) or not isinstance(theirs, int):
             return  # nothing chosen yet
+        chosen = (mine, self.query_one("#odds-opponent", Select).value, theirs)
+        if chosen == self._units_shown and not force:
+            return
+        self._units_shown = chosen
         try:
             other = self.opponent()
             forward = self.system.unit_odds_params(self.cat, self.army, mine, other, theirs)
@@ -259,7 +408,7 @@ class OddsScreen(Screen[None]):
             out = self.system.odds(self.cat, forward)
             back = self.system.odds(self.cat, backward)
         except (ValueError, KeyError, IndexError, NotImplementedError) as exc:
-            self._message(f"cannot compute these odds: {exc}")
+            self._message(f"cannot compute these odds: {visible(str(exc))}")
             return
         self._message("")
         self._fill_form(forward)
