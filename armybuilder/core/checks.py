@@ -30,6 +30,19 @@ F = TypeVar("F")
 """The catalogue's format entry type."""
 
 
+def list_format(army: Any, cat: Catalogue[Any]) -> Any:
+    """The list's format entry with the list's own point limit, when it sets one.
+
+    The one reading of "which limit applies": rules, status, rosters and pickers all
+    ask here, so a list at 1250 A.P. is checked, shown and printed at 1250.
+    """
+    found = cat.get("formats", getattr(army, "format", ""))
+    limit = getattr(army, "limit", None)
+    if found is not None and limit is not None and limit != found.limit:
+        found = found.model_copy(update={"limit": limit})
+    return found
+
+
 @dataclass
 class ListContext(Generic[A, CM, F]):
     """What a rule reads: the list and the catalogue it is pinned to, with cached look-ups.
@@ -49,7 +62,7 @@ class ListContext(Generic[A, CM, F]):
     @functools.cached_property
     def format(self) -> F | None:
         """The list's format entry, or None when the catalogue has no such format."""
-        found: F | None = self.cat.get("formats", getattr(self.army, "format", ""))
+        found: F | None = list_format(self.army, self.cat)
         return found
 
 

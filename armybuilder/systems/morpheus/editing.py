@@ -147,7 +147,7 @@ def actions(army: WarClan, cat: MECat, path: str) -> list[EditAction]:
             rename_action(army, "war clan", "Clan name"),
             notes_action(army, "clan"),
             organiser_action(army),
-            format_action(cat, army.format),
+            format_action(cat, army.format, army.limit),
         ]
     head, index = parts[0]
     if head == "warriors" and index is None:

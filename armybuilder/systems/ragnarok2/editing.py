@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from armybuilder.core.checks import list_format
 from armybuilder.core.editing import (
     apply_list_edit,
     format_action,
@@ -154,7 +155,7 @@ def outline(army: R2List, cat: R2Cat) -> list[OutlineNode]:
 
 def points_left(army: R2List, cat: R2Cat) -> int:
     """A.P. still free under the list's limit (negative when over)."""
-    fmt = cat.get("formats", army.format)
+    fmt = list_format(army, cat)
     return (fmt.limit if fmt is not None else 1000) - breakdown(army, cat).total
 
 
@@ -259,7 +260,7 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
                 (Param("people", "People", "choice", people_choices(cat), default=army.people),),
                 "list",
             ),
-            format_action(cat, army.format),
+            format_action(cat, army.format, army.limit),
             *_deck_adders(army, cat),
         ]
     head, index = parts[0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from armybuilder.core.checks import list_format
 from armybuilder.core.editing import (
     apply_list_edit,
     format_action,
@@ -125,7 +126,7 @@ def outline(army: RRList, cat: RRCat) -> list[OutlineNode]:
             )
         )
     drive = cat.get("drives", army.drive) if army.drive else None
-    fmt = cat.get("formats", army.format)
+    fmt = list_format(army, cat)
     return [
         OutlineNode("groups", "Groups", f"{len(army.groups)} entries", None, None, tuple(nodes)),
         OutlineNode("traits", "Warband traits", f"{len(army.traits)} of 2", None, None, tuple(traits)),
@@ -244,7 +245,7 @@ def actions(army: RRList, cat: RRCat, path: str) -> list[EditAction]:
             rename_action(army, "warband", "Warband name"),
             notes_action(army, "warband"),
             organiser_action(army),
-            format_action(cat, army.format),
+            format_action(cat, army.format, army.limit),
         ]
     head, index = parts[0]
     if head == "groups" and index is None:
