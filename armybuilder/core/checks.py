@@ -22,6 +22,14 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+def a_or_an(noun: str) -> str:
+    """``a_or_an("Atgeir")`` → "an Atgeir", ``a_or_an("spear")`` → "a spear" (by the first
+    letter; "unit", "unique" and "one" sound like a consonant)."""
+    lower = noun.lower()
+    vowel = lower[:1] in "aeiou" and not lower.startswith(("uni", "use", "one", "eu"))
+    return ("an " if vowel else "a ") + noun
+
+
 A = TypeVar("A")
 """The list model a context holds."""
 CM = TypeVar("CM", bound=CatalogModel)

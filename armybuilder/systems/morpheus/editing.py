@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from armybuilder.core.checks import plural
 from armybuilder.core.editing import (
     apply_list_edit,
     format_action,
@@ -75,7 +76,7 @@ def warrior_tags(cat: MECat, w: Warrior) -> str:
     if c["shields"]:
         tags.append("shield")
     if c["items"]:
-        tags.append(f"{c['items']} items")
+        tags.append(plural(c["items"], "item"))
     return ", ".join(tags)
 
 
@@ -106,7 +107,7 @@ def outline(army: WarClan, cat: MECat) -> list[OutlineNode]:
         detail = (f"{p.godspark} Godspark" if p else "") + (", imprinted" if pick.imprinted else "")
         powers.append(OutlineNode(f"god_powers[{pi}]", name, detail, None, EntryRef("god_powers", pick.power)))
     return [
-        OutlineNode("warriors", "Warriors", f"{len(army.warriors)} models", sum(warrior_cost(cat, w) for w in army.warriors), None, tuple(warriors)),
+        OutlineNode("warriors", "Warriors", plural(len(army.warriors), "model"), sum(warrior_cost(cat, w) for w in army.warriors), None, tuple(warriors)),
         OutlineNode("god_powers", "God powers", f"{len(army.god_powers)} chosen", None, None, tuple(powers)),
     ]
 
@@ -344,7 +345,7 @@ def detail(cat: MECat, ref: EntryRef) -> Detail:
         return Detail(entry.name, "shield", (("Size vs Overwhelm", f"+{entry.overwhelm_size}"),), (), f"{entry.cost} Glory")
     if ref.collection == "god_powers":
         p = entry
-        power_stats: list[tuple[str, str]] = [("Godspark", str(p.godspark)), ("Number", p.number)]
+        power_stats: list[tuple[str, str]] = [("Godspark", str(p.godspark))]
         power_sections: list[tuple[str, str]] = [("Effect", p.text)]
         for b in p.boosts:
             power_sections.append((f"Boost +{b.cost} Godspark", b.effect))
@@ -353,8 +354,13 @@ def detail(cat: MECat, ref: EntryRef) -> Detail:
                 ("Attack", f"RN {p.attack.range}" + (f", ST {p.attack.st}" if p.attack.st is not None else "") + ", " + ", ".join(glossary_entry(cat, a)[0] for a in p.attack.abilities))
             )
         power_sections += [glossary_entry(cat, g) for g in p.grants]
-        return Detail(p.name, f"God power, group {p.group}", tuple(power_stats), tuple(power_sections), f"{p.godspark} Godspark")
+        return Detail(p.name, f"God power {p.number} (group {p.group})", tuple(power_stats), tuple(power_sections), f"{p.godspark} Godspark")
     fields = entry.model_dump(exclude={"id", "name"})
-    entry_stats = tuple((k.replace("_", " "), str(v)) for k, v in fields.items() if isinstance(v, (int, str)) and k not in ("text", "source") and v != "")
+    # bools and empty values are not stats ("takes value False" leaked raw values)
+    entry_stats = tuple(
+        (k.replace("_", " "), str(v))
+        for k, v in fields.items()
+        if isinstance(v, (int, str)) and not isinstance(v, bool) and k not in ("text", "source") and v != ""
+    )
     entry_sections = tuple((k.capitalize(), str(fields[k])) for k in ("text", "source") if fields.get(k))
     return Detail(entry.name, ref.collection.rstrip("s"), entry_stats, entry_sections, f"{fields['cost']} Glory" if "cost" in fields else "")

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from armybuilder.core.checks import ListContext, PointLimit, plural, unknown_format
+from armybuilder.core.checks import ListContext, PointLimit, a_or_an, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
 from .army import KINDS, WarClan, breakdown, counts, equipment_kind, warrior_name, warrior_type
@@ -232,8 +232,8 @@ def no_shield(ctx: Context) -> Iterator[Finding]:
                 yield Finding(
                     f"{SYSTEM_ID}.gear.no-shield",
                     E,
-                    f"{warrior_name(ctx.cat, w)} carries a {weapon.name}, which cannot be used with a shield, "
-                    f"and a {shield.name}: remove one of them",
+                    f"{warrior_name(ctx.cat, w)} carries {a_or_an(weapon.name)}, which cannot be used with a shield, "
+                    f"and {a_or_an(shield.name)}: remove one of them",
                     f"warriors[{wi}].equipment[{ei}]",
                     "ME-D2; reference-data weapon profiles",
                 )
