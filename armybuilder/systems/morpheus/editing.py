@@ -44,6 +44,7 @@ from .army import (
     warrior_type,
 )
 from .catalog import MECat, WarriorType, ability_args, ability_id
+from .legality import equipment_refusal, power_refusal, warrior_refusal
 
 KIND_LABEL = {"armour": "armour", "shields": "shield", "weapons": "weapon", "items": "item"}
 
@@ -112,34 +113,43 @@ def outline(army: WarClan, cat: MECat) -> list[OutlineNode]:
     ]
 
 
-def _type_choice(t: WarriorType) -> Choice:
-    return Choice(t.id, t.name, f"{t.cost} Glory, AP {t.ap} MA {t.ma} RA {t.ra} DF {t.df} HP {t.hp}" + (", Jarl" if t.jarl else ""))
+def _type_choice(t: WarriorType, refused: str = "") -> Choice:
+    return Choice(t.id, t.name, f"{t.cost} Glory, AP {t.ap} MA {t.ma} RA {t.ra} DF {t.df} HP {t.hp}" + (", Jarl" if t.jarl else ""), refused)
 
 
-def type_choices(cat: MECat) -> tuple[Choice, ...]:
-    return tuple(_type_choice(t) for t in cat.data.warriors)
+def type_choices(cat: MECat, army: WarClan | None = None, replacing: int | None = None) -> tuple[Choice, ...]:
+    """Warrior types; given the clan, each that may not join says why (legality.py)."""
+    return tuple(
+        _type_choice(t, warrior_refusal(army, cat, t, replacing) if army is not None else "") for t in cat.data.warriors
+    )
 
 
-def equipment_choices(cat: MECat) -> tuple[Choice, ...]:
+def equipment_choices(cat: MECat, army: WarClan | None = None, warrior: Warrior | None = None) -> tuple[Choice, ...]:
+    """Equipment; given the warrior, each piece it may not take says why (legality.py)."""
     out = []
     for kind in KINDS:
         for entry in getattr(cat.data, kind):
             name, detail = item_label(cat, entry.id)
-            out.append(Choice(entry.id, name, f"{entry.cost} Glory, {detail}"))
+            why = equipment_refusal(army, cat, warrior, entry.id) if army is not None and warrior is not None else ""
+            out.append(Choice(entry.id, name, f"{entry.cost} Glory, {detail}", why))
     return tuple(out)
 
 
-def power_choices(cat: MECat) -> tuple[Choice, ...]:
-    return tuple(Choice(p.id, p.name, f"{p.godspark} Godspark · {p.text}") for p in cat.data.god_powers)
+def power_choices(cat: MECat, army: WarClan | None = None) -> tuple[Choice, ...]:
+    """God powers; given the clan, those it may not choose say why (legality.py)."""
+    return tuple(
+        Choice(p.id, p.name, f"{p.godspark} Godspark · {p.text}", power_refusal(army, cat, p.id) if army is not None else "")
+        for p in cat.data.god_powers
+    )
 
 
 def actions(army: WarClan, cat: MECat, path: str) -> list[EditAction]:
     parts = parse_path(path)
     add_warrior = EditAction(
-        "add-warrior", "Add a warrior", (Param("type", "Warrior type", "choice", type_choices(cat)),), "warriors"
+        "add-warrior", "Add a warrior", (Param("type", "Warrior type", "choice", type_choices(cat, army)),), "warriors"
     )
     add_power = EditAction(
-        "add-god-power", "Choose a God power", (Param("power", "God power", "choice", power_choices(cat)),), "god_powers"
+        "add-god-power", "Choose a God power", (Param("power", "God power", "choice", power_choices(cat, army)),), "god_powers"
     )
     if not parts:
         return [
@@ -165,11 +175,14 @@ def actions(army: WarClan, cat: MECat, path: str) -> list[EditAction]:
         return []
     w = army.warriors[index]
     warrior_actions = [
-        EditAction("add-equipment", "Add equipment", (Param("item", "Equipment", "choice", equipment_choices(cat)),), "warrior"),
+        EditAction("add-equipment", "Add equipment", (Param("item", "Equipment", "choice", equipment_choices(cat, army, w)),), "warrior"),
         EditAction("set-jarl", "Make this warrior the clan's Jarl", (), "warrior"),
         EditAction("set-label", "Give a personal name", (Param("label", "Name", "text", default=w.label),), "warrior"),
         EditAction("edit-warrior-notes", "Edit the warrior's notes", (Param("notes", "Notes", "text", default=w.notes),), "warrior"),
-        EditAction("set-type", "Change the warrior type", (Param("type", "Warrior type", "choice", type_choices(cat)),), "warrior"),
+        EditAction(
+            "set-type", "Change the warrior type",
+            (Param("type", "Warrior type", "choice", type_choices(cat, army, replacing=index), default=w.type),), "warrior",
+        ),
         EditAction("duplicate-warrior", "Duplicate the warrior", (), "warrior"),
         EditAction("move-up", "Move up", (), "warrior"),
         EditAction("move-down", "Move down", (), "warrior"),
@@ -270,10 +283,12 @@ def apply(army: WarClan, cat: MECat, path: str, action: str, args: dict[str, Any
 
 
 def browse(cat: MECat) -> list[BrowserEntry]:
+    """The catalogue as browser entries, with facets in this game's own words: kind (warrior,
+    weapon, armour, shield, item, God power, ability), leads (Jarl) and group (of a God power)."""
     d = cat.data
     out: list[BrowserEntry] = []
     for t in d.warriors:
-        facets = {"category": "warrior", "role": "Jarl" if t.jarl else "warrior", "people": "War Clan", "rank": ""}
+        facets = {"kind": "warrior", "leads": "Jarl" if t.jarl else "", "group": ""}
         out.append(
             BrowserEntry(EntryRef("warriors", t.id), t.name, "warrior", f"{t.cost} Glory", facets, " ".join([t.name, "warrior", *t.abilities]).lower())
         )
@@ -285,7 +300,7 @@ def browse(cat: MECat) -> list[BrowserEntry]:
                     e.name,
                     KIND_LABEL[kind],
                     f"{e.cost} Glory",
-                    {"category": KIND_LABEL[kind], "role": "", "people": "", "rank": ""},
+                    {"kind": KIND_LABEL[kind], "leads": "", "group": ""},
                     f"{e.name} {KIND_LABEL[kind]}".lower(),
                 )
             )
@@ -296,13 +311,13 @@ def browse(cat: MECat) -> list[BrowserEntry]:
                 p.name,
                 "God power",
                 f"{p.godspark} Godspark",
-                {"category": "God power", "role": f"group {p.group}", "people": "", "rank": ""},
+                {"kind": "God power", "leads": "", "group": str(p.group)},
                 f"{p.name} god power {p.text}".lower(),
             )
         )
     for a in d.abilities:
         out.append(
-            BrowserEntry(EntryRef("abilities", a.id), a.name, "ability", "", {"category": a.kind, "role": "", "people": "", "rank": ""}, f"{a.name} {a.kind}".lower())
+            BrowserEntry(EntryRef("abilities", a.id), a.name, "ability", "", {"kind": a.kind, "leads": "", "group": ""}, f"{a.name} {a.kind}".lower())
         )
     return out
 

@@ -778,7 +778,7 @@ class EditorScreen(Screen):
             ("Undo", self.action_undo, "ctrl+z"),
             ("Redo", self.action_redo, "ctrl+y"),
             ("Search the catalogue", self.action_search, "/"),
-            ("Filter the catalogue (people, category, rank, role)", self.action_filters, "f in the browser"),
+            (f"Filter the catalogue ({', '.join(self.query_one(Browser).facet_names()) or 'no filters'})", self.action_filters, "f in the browser"),
             ("Upgrade the catalogue version", self.action_upgrade, "u: see what changes, then apply"),
             ("Export…", self.action_export, "x: PDF roster, cards, sheets, text roster"),
         ]

@@ -451,11 +451,23 @@ class FacetFilters(Dialog[dict[str, str] | None]):
 
 HELP_NOTES = {
     "Catalogue browser (left)": (
-        "type to search; every word must match; rank:elite, role:leader, people:…, category:…\n"
+        "type to search; every word must match; {filters}\n"
         "filter on a facet (an unknown filter says so)"
     ),
     "Everywhere": "ctrl+p   command palette: every action, searchable\ntab / shift+tab   next / previous area",
 }
+
+
+def _filter_words(app) -> str:
+    """The typed filters of the open list's game, in its own words ("kind:…, group:…")."""
+    from ..widgets.panels import Browser
+
+    editor = getattr(app, "editor", None)
+    try:
+        names = editor.query_one(Browser).facet_names() if editor is not None else []
+    except Exception:  # noqa: BLE001 - no browser yet: the generic words
+        names = []
+    return ", ".join(f"{n}:…" for n in names) if names else "facet:value (e.g. the people or kind of an entry)"
 
 
 def help_text(app) -> str:
@@ -488,6 +500,8 @@ def help_text(app) -> str:
                 what = binding.tooltip or binding.description
                 lines.append(f"  {' '.join(shown):<10} {what}")
         note = HELP_NOTES.get(title)
+        if note and "{filters}" in note:
+            note = note.replace("{filters}", _filter_words(app))
         if note:
             lines.extend("  " + line for line in note.splitlines())
         lines.append("")

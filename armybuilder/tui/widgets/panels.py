@@ -137,7 +137,7 @@ class EntryList(OptionList):
 
     BINDINGS = [
         Binding("enter", "select", "Add to list", show=True, tooltip="add the highlighted entry at the list's cursor (also from the search box)"),
-        Binding("f", "screen.filters", "Filters", show=True, tooltip="facet filters (people, category, rank, role)"),
+        Binding("f", "screen.filters", "Filters", show=True, tooltip="filters on this game's facets (people, rank… or kind, group…)"),
     ]
 
     async def _on_click(self, event) -> None:
@@ -174,7 +174,22 @@ class Browser(Vertical):
 
     def set_entries(self, entries: list[BrowserEntry]) -> None:
         self.entries = entries
+        example = self.filter_example()
+        self.query_one("#search", Input).placeholder = f"/ search… ({example}) · enter adds" if example else "/ search… · enter adds"
         self.refilter()
+
+    def facet_names(self) -> list[str]:
+        """The facets this system's entries have (people, rank… or kind, group…), in order."""
+        return list(dict.fromkeys(k for e in self.entries for k, v in e.facets.items() if v))
+
+    def filter_example(self) -> str:
+        """A typed filter in this system's own words ("rank:elite", "kind:weapon")."""
+        values = self.facet_values()
+        for key in self.facet_names():
+            parts = [v for v in values.get(key, []) if v and " " not in v]
+            if parts:
+                return f"{key}:{parts[0].lower()}"
+        return ""
 
     def facet_values(self) -> dict[str, list[str]]:
         values: dict[str, set[str]] = {}
