@@ -80,12 +80,14 @@ def equipment_refusal(army: WarClan, cat: MECat, w: Warrior, item_id: str) -> st
             one, many = KIND_WORDS[kind]
             return f"the warrior carries {plural(n, one, many)} already, at most {limit} allowed"
     item = cat.get(kind, item_id)
+    if item is None:
+        return f"no equipment '{item_id}' in the catalogue"
     if kind == "weapons" and item.no_shield:
-        shield = next((cat.get("shields", e) for e in w.equipment if equipment_kind(cat, e) == "shields"), None)
+        shield = next((x for e in w.equipment if (x := cat.get("shields", e)) is not None), None)
         if shield is not None:
             return f"the warrior would carry {shield_clash(item.name, shield.name)}"
     if kind == "shields":
-        weapon = next((cat.get("weapons", e) for e in w.equipment if (x := cat.get("weapons", e)) is not None and x.no_shield), None)
+        weapon = next((x for e in w.equipment if (x := cat.get("weapons", e)) is not None and x.no_shield), None)
         if weapon is not None:
             return f"the warrior would carry {shield_clash(weapon.name, item.name)}"
     return budget_refusal(item.cost, glory_left(army, cat))

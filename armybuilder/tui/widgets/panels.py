@@ -184,12 +184,18 @@ class Browser(Vertical):
 
     def filter_example(self) -> str:
         """A typed filter in this system's own words ("rank:elite", "kind:weapon")."""
-        values = self.facet_values()
-        for key in self.facet_names():
-            parts = [v for v in values.get(key, []) if v and " " not in v]
-            if parts:
-                return f"{key}:{parts[0].lower()}"
-        return ""
+        from collections import Counter
+
+        seen: dict[str, Counter[str]] = {}
+        for e in self.entries:
+            for k, v in e.facets.items():
+                for part in facet_parts(v or ""):
+                    if " " not in part:
+                        seen.setdefault(k, Counter())[part.lower()] += 1
+        if not seen:
+            return ""
+        key = max(seen, key=lambda k: len(seen[k]))  # the facet that tells entries apart most
+        return f"{key}:{seen[key].most_common(1)[0][0]}"
 
     def facet_values(self) -> dict[str, list[str]]:
         values: dict[str, set[str]] = {}
@@ -390,12 +396,14 @@ class ListTree(Tree[str]):
         while parent is not None and parent is not self.root:
             depth += 1
             parent = parent.parent
-        room = self.scrollable_content_region.width - depth * self.guide_depth - (text.cell_len - node.label.cell_len)
-        if room <= 0 or text.cell_len - (text.cell_len - node.label.cell_len) <= room:
+        own = node.label
+        prefix_len = text.cell_len - (own.cell_len if isinstance(own, Text) else len(own))
+        room = self.scrollable_content_region.width - depth * self.guide_depth - prefix_len
+        if room <= 0 or text.cell_len - prefix_len <= room:
             return text
         label = node_label(item, room)
         label.stylize(style)
-        prefix = text[: text.cell_len - node.label.cell_len]
+        prefix = text[:prefix_len]
         return Text.assemble(prefix, label)
 
     def goto(self, path: str) -> bool:
