@@ -219,7 +219,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         if notes:
             text.append("\nNotes\n", style="bold")
             text.append(notes + "\n")
-        actions = s.system.actions(s.army, s.cat, path)
+        actions = self.actions_at(path)
         if actions:
             text.append("\nEdits here (enter)\n", style="bold")
             for a in actions:
@@ -344,8 +344,15 @@ def _settle_memory() -> None:
     Textual allocates many short-lived objects per key; each full collection then
     walked every long-lived object too (60-100 ms on a 2-core machine, a visible
     stall every few keys). Frozen objects are never freed, which suits what lives as
-    long as the program; later garbage is collected as usual.
+    long as the program; later garbage is collected as usual. Done once per process:
+    lists opened later would otherwise freeze the garbage of those closed before.
     """
     import gc
 
-    gc.freeze()
+    global _memory_settled
+    if not _memory_settled:
+        _memory_settled = True
+        gc.freeze()
+
+
+_memory_settled = False

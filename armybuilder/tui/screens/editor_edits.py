@@ -37,6 +37,9 @@ class EditsMixin(_Screen):
     _undone: list[str]
     after_edit: Callable[[str | None], None]
     show_detail_for_tree: Callable[[], None]
+    _actions_for: tuple[int, int] | None = None
+    _actions_cache: dict[str, list[EditAction]]
+    _actions_keep: tuple[Any, Any]
 
     def apply(self, path: str, action_id: str, args: dict[str, Any]) -> str:
         """Apply an edit and refresh; ValueError (the system's refusal) propagates.
@@ -93,8 +96,22 @@ class EditsMixin(_Screen):
         self.app.push_screen(ActionForm(action, preset, check))
 
     def actions_at(self, path: str) -> list[EditAction]:
+        """The edits allowed at ``path``, kept until the list changes.
+
+        Working out the pickers' legal choices takes a while (every profile against the
+        list's rules), and the detail pane, the palette, a browser pick and the keys ask
+        for the same place several times between two edits. Every edit makes a new list
+        object, so the identity of the list is the cache's key.
+        """
         s = self.session
-        return s.system.actions(s.army, s.cat, path)
+        if self._actions_for != (id(s.army), id(s.cat)):
+            self._actions_for = (id(s.army), id(s.cat))
+            self._actions_cache = {}
+            self._actions_keep = (s.army, s.cat)  # the ids stay theirs while cached
+        found = self._actions_cache.get(path)
+        if found is None:
+            found = self._actions_cache[path] = s.system.actions(s.army, s.cat, path)
+        return found
 
     def open_edits_menu(self, path: str, only: Callable[[EditAction], bool] | None = None, title: str = "Edits") -> None:
         actions = [a for a in self.actions_at(path) if only is None or only(a)]
