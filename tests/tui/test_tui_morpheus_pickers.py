@@ -50,3 +50,4 @@ async def test_morpheus_pickers_and_words(store, tmp_path):
         labels = [str(prompt) for prompt, _ in select._options]
         jarl = next(label for label in labels if label.startswith("Jarl"))
         assert "not allowed" in jarl and "already" in jarl
+        assert "nothing allowed" not in str(select.prompt)

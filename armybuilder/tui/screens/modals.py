@@ -299,7 +299,9 @@ class ActionForm(Dialog[dict[str, Any] | None]):
                 continue
             select = self.query_one(f"#p-{p.name}", Select)
             current = None if select.is_blank() else select.value
-            select.set_options(choice_options(p, event.value))
+            options = choice_options(p, event.value)
+            select.set_options(options)
+            select.prompt = p.label if options else f"{p.label}: nothing allowed here (tick 'show all' to see why)"
             if current is not None and (event.value or not p.choices[int(current)].refused):  # type: ignore[arg-type]
                 select.value = current
 
