@@ -270,7 +270,7 @@ class NewListScreen(ModalScreen):
             faction.value = factions[0].value
         formats = system.formats(cat)
         fmt = self.query_one("#format", Select)
-        fmt.set_options([(Text(f"{f.name} ({f.limit} {f.unit})"), f.id) for f in formats])
+        fmt.set_options([(Text(f.name if str(f.limit) in f.name else f"{f.name} ({f.limit} {f.unit})"), f.id) for f in formats])
         if formats:
             fmt.value = system.default_format(cat).id
 
