@@ -199,21 +199,25 @@ def cmd_new(args: argparse.Namespace) -> int:
     system = _system(args.system)
     cat = system.catalogue()
     fmt_id = args.format
+    limit = None
     if args.limit is not None:
+        if args.limit <= 0:
+            raise InputError.at(f"--limit must be a whole number above 0, not {args.limit}")
         matching = [f for f in system.formats(cat) if f.limit == args.limit]
-        if not matching:
-            known = ", ".join(f"{f.limit} ({f.id})" for f in system.formats(cat))
-            raise InputError.at(f"no {system.name} format has a limit of {args.limit} (formats: {known})")
-        fmt_id = matching[0].id
+        if matching and fmt_id is None:
+            fmt_id = matching[0].id
+        else:  # the player's own limit, on the chosen (or default) format's rules
+            limit = args.limit
     if args.people is not None and args.people not in {c.value for c in system.factions(cat)}:
         known = ", ".join(c.value for c in system.factions(cat))
         raise InputError.at(f"unknown {system.faction_label.lower()} '{args.people}' (known: {known})")
-    army = system.new_list(cat, faction=args.people, format=fmt_id, name=args.name)
+    army = system.new_list(cat, faction=args.people, format=fmt_id, name=args.name, limit=limit)
     out = Path(args.output)
     if out.exists() and not args.force:
         raise InputError.at("the file exists already; use --force to replace it", out)
     new_list_file(army).save(out)
-    _out(f"created {out} ({system.name}, catalogue {cat.version}, format {army.format})")
+    own = f", limit {army.limit}" if army.limit is not None else ""
+    _out(f"created {out} ({system.name}, catalogue {cat.version}, format {army.format}{own})")
     return EXIT_OK
 
 
@@ -654,7 +658,7 @@ def build_parser() -> Parser:
     p = commands.add_parser("new", help="create a new list file")
     p.add_argument("system")
     p.add_argument("--people", "--faction", dest="people", help="the faction: a people (Rag'Narok 2), a crew... (see catalog show)")
-    p.add_argument("--limit", type=int, help="point limit (chooses the format with that limit)")
+    p.add_argument("--limit", type=int, help="point limit: the format with that limit, else your own limit on the format's rules")
     p.add_argument("--format", help="format id")
     p.add_argument("--name", help="list name")
     p.add_argument("-o", "--output", required=True)

@@ -22,12 +22,33 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+def a_or_an(noun: str) -> str:
+    """``a_or_an("Atgeir")`` → "an Atgeir", ``a_or_an("spear")`` → "a spear" (by the first
+    letter; "unit", "unique" and "one" sound like a consonant)."""
+    lower = noun.lower()
+    vowel = lower[:1] in "aeiou" and not lower.startswith(("uni", "use", "one", "eu"))
+    return ("an " if vowel else "a ") + noun
+
+
 A = TypeVar("A")
 """The list model a context holds."""
 CM = TypeVar("CM", bound=CatalogModel)
 """The catalogue model."""
 F = TypeVar("F")
 """The catalogue's format entry type."""
+
+
+def list_format(army: Any, cat: Catalogue[Any]) -> Any:
+    """The list's format entry with the list's own point limit, when it sets one.
+
+    The one reading of "which limit applies": rules, status, rosters and pickers all
+    ask here, so a list at 1250 A.P. is checked, shown and printed at 1250.
+    """
+    found = cat.get("formats", getattr(army, "format", ""))
+    limit = getattr(army, "limit", None)
+    if found is not None and limit is not None and limit != found.limit:
+        found = found.model_copy(update={"limit": limit})
+    return found
 
 
 @dataclass
@@ -49,7 +70,7 @@ class ListContext(Generic[A, CM, F]):
     @functools.cached_property
     def format(self) -> F | None:
         """The list's format entry, or None when the catalogue has no such format."""
-        found: F | None = self.cat.get("formats", getattr(self.army, "format", ""))
+        found: F | None = list_format(self.army, self.cat)
         return found
 
 

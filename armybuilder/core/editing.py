@@ -15,7 +15,7 @@ from .organiser import apply_organiser
 from .paths import parse_path
 from .system import ArmyListBase, Choice, EditAction, Param
 
-__all__ = ["parse_path", "need", "rename_action", "notes_action", "organiser_action", "format_action", "apply_list_edit"]
+__all__ = ["parse_path", "need", "rename_action", "notes_action", "organiser_action", "format_action", "point_limit", "apply_list_edit"]
 
 
 def need(args: dict[str, Any], name: str) -> Any:
@@ -60,10 +60,29 @@ def format_choices(cat: Catalogue[Any]) -> tuple[Choice, ...]:
     return tuple(Choice(f.id, f.name, f"{f.limit} {f.unit}") for f in cat.data.formats)
 
 
-def format_action(cat: Catalogue[Any], current: str | None = None) -> EditAction:
-    """"Change the format", among the catalogue's formats; the form starts on ``current``."""
+def format_action(cat: Catalogue[Any], current: str | None = None, limit: int | None = None) -> EditAction:
+    """"Change the format or the point limit": a catalogue format, and optionally the
+    player's own limit (1250 A.P.) in place of the format's; the form starts on the
+    list's current values."""
     param = Param("format", "Format", "choice", format_choices(cat), default=current)
-    return EditAction("set-format", "Change the format", (param,), "list", kind="change")
+    own = Param(
+        "limit", "Point limit of your own (empty: the format's)", "int", default=limit, minimum=1, maximum=1_000_000,
+        help="any whole number above 0; the format's other rules stay",
+    )
+    return EditAction("set-format", "Change the format or the point limit", (param, own), "list", kind="change")
+
+
+def point_limit(raw: Any) -> int | None:
+    """A point limit typed by the player: None when left empty, else a whole number above 0."""
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    try:
+        value = int(str(raw).strip())
+    except ValueError:
+        raise ValueError(f"the point limit must be a whole number, not '{raw}'") from None
+    if not 0 < value <= 1_000_000:
+        raise ValueError(f"the point limit must be between 1 and 1000000, not {value}")
+    return value
 
 
 def apply_list_edit(new: ArmyListBase, cat: Catalogue[Any], action: str, args: dict[str, Any]) -> bool:
@@ -83,8 +102,11 @@ def apply_list_edit(new: ArmyListBase, cat: Catalogue[Any], action: str, args: d
         return True
     if action == "set-format":
         fmt = need(args, "format")
-        if cat.get("formats", fmt) is None:
+        entry = cat.get("formats", fmt)
+        if entry is None:
             raise ValueError(f"no format '{fmt}' in the catalogue")
+        limit = point_limit(args.get("limit"))
         new.format = fmt
+        new.limit = None if limit == entry.limit else limit
         return True
     return False

@@ -238,7 +238,11 @@ def new_list_file(army: ArmyListBase, path: Path | None = None) -> ListFile:
 
     content = list_content(army)
     # the tournament fields stay out until used (README documents them): a new list is not for an event yet
-    content.update({k: v for k, v in army.model_dump(mode="json").items() if k not in content and k not in ORGANISER_FIELDS})
+    # so does an own point limit (``limit``) until the player sets one
+    content.update({
+        k: v for k, v in army.model_dump(mode="json").items()
+        if k not in content and k not in ORGANISER_FIELDS and not (k == "limit" and v is None)
+    })
     return ListFile(path, new_document(content, HEADER), get_system(army.system), army)
 
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, Typ
 from pydantic import Field
 
 from .catalog import CatalogModel, Catalogue, CatalogueSource, Strict
+from .checks import list_format
 from .findings import Finding
 from .organiser import OneLine, Round
 from .paths import ListPath, PathError
@@ -41,6 +42,10 @@ class ArmyListBase(Strict):
     system: str
     catalogue: str = Field(description="catalogue version the list is pinned to")
     format: str = Field(description="id of a format preset of the catalogue")
+    limit: int | None = Field(
+        None, gt=0, le=1_000_000,
+        description="the player's own point limit, in place of the format's (its other rules stay)",
+    )
     name: str = "Unnamed list"
     notes: str = ""
     # tournament fields (core/organiser.py): optional, printed on rosters, not fingerprinted
@@ -339,7 +344,12 @@ class GameSystem(abc.ABC, Generic[L, CM]):
     def formats(self, cat: Catalogue[CM]) -> list[Format]: ...
 
     def format_of(self, army: L, cat: Catalogue[CM]) -> Format | None:
-        return next((f for f in self.formats(cat) if f.id == army.format), None)
+        """The list's format; a list with its own limit gets that limit, named by it."""
+        found = next((f for f in self.formats(cat) if f.id == army.format), None)
+        limit = getattr(army, "limit", None)
+        if found is not None and limit is not None and limit != found.limit:
+            found = dataclasses.replace(found, name=f"{limit} {found.unit}", limit=limit)
+        return found
 
     def default_format(self, cat: Catalogue[CM]) -> Format:
         formats = self.formats(cat)
@@ -381,7 +391,8 @@ class GameSystem(abc.ABC, Generic[L, CM]):
 
     @abc.abstractmethod
     def new_list(
-        self, cat: Catalogue[CM], *, faction: str | None = None, format: str | None = None, name: str | None = None
+        self, cat: Catalogue[CM], *, faction: str | None = None, format: str | None = None, name: str | None = None,
+        limit: int | None = None,
     ) -> L: ...
 
     @abc.abstractmethod
@@ -593,12 +604,17 @@ class PackagedSystem(GameSystem[L, CM]):
         ]
 
     def new_list(
-        self, cat: Catalogue[CM], *, faction: str | None = None, format: str | None = None, name: str | None = None
+        self, cat: Catalogue[CM], *, faction: str | None = None, format: str | None = None, name: str | None = None,
+        limit: int | None = None,
     ) -> L:
-        """An empty list pinned to ``cat``, on ``format`` or the catalogue's default one."""
+        """An empty list pinned to ``cat``, on ``format`` or the catalogue's default one;
+        ``limit`` replaces the format's point limit (kept only when it differs)."""
+        chosen = format or self.default_format(cat).id
+        fmt = cat.get("formats", chosen)
         return cast(L, self.list_model(
             catalogue=cat.version,
-            format=format or self.default_format(cat).id,
+            format=chosen,
+            limit=limit if limit is not None and (fmt is None or limit != fmt.limit) else None,
             name=name or self.new_list_name,
             **self.faction_fields(cat, faction),
         ))
@@ -610,7 +626,7 @@ class PackagedSystem(GameSystem[L, CM]):
 
     def format_limit(self, army: L, cat: Catalogue[CM]) -> int:
         """The points limit of the list's format; 0 when the format is unknown."""
-        fmt = cat.get("formats", army.format)
+        fmt = list_format(army, cat)
         return fmt.limit if fmt else 0
 
     def validate(self, army: L, cat: Catalogue[CM]) -> list[Finding]:

@@ -269,7 +269,11 @@ def open_recovery(recovery_file: Path, path: Path | None, store: Store | None = 
     return session
 
 
-def new_session(system: GameSystem, faction: str | None, format: str | None, name: str, path: Path | None, store: Store | None = None) -> Session:
+def new_session(
+    system: GameSystem, faction: str | None, format: str | None, name: str, path: Path | None, store: Store | None = None,
+    limit: int | None = None,
+) -> Session:
+    """A new list; ``limit`` is the player's own point limit in place of the format's."""
     cat = system.catalogue()
-    army = system.new_list(cat, faction=faction, format=format, name=name)
+    army = system.new_list(cat, faction=faction, format=format, name=name, limit=limit)
     return Session(new_list_file(army, path), store)

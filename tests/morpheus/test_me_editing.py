@@ -57,7 +57,7 @@ def test_every_offered_action_applies(me_base, me_cat):
         for action in SYSTEM.actions(army, me_cat, path):
             args = {}
             for p in action.params:
-                args[p.name] = p.choices[-1].value if p.choices else (p.default if p.default not in (None, "") else "x")
+                args[p.name] = p.choices[-1].value if p.choices else (p.default if p.default not in (None, "") else (int(p.minimum or 1) if p.kind == "int" else "x"))
             if action.id == "set-organiser":  # date and round are checked: "x" is no date
                 args.update(date="2026-11-28", round="3")
             new, selected = SYSTEM.apply(army, me_cat, path, action.id, args)

@@ -134,7 +134,7 @@ def test_every_offered_action_applies(system, cat):
                 if p.kind == "choice":
                     args[p.name] = p.default if p.default is not None else p.choices[0].value
                 else:
-                    args[p.name] = p.default if p.default not in (None, "") else "x"
+                    args[p.name] = p.default if p.default not in (None, "") else (int(p.minimum or 1) if p.kind == "int" else "x")
             if action.id == "set-organiser":  # date and round are checked: "x" is no date
                 args.update(date="2026-11-28", round="3")
             if action.id == "set-traits":

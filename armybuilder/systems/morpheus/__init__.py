@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.checks import list_format
 from armybuilder.core.lazy import lazy_module
 from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
 
@@ -44,7 +45,7 @@ class Morpheus(PackagedSystem[WarClan, MECatalog]):
         return Points(b.total, self.format_limit(army, cat), "Glory", (("warriors", b.warriors), ("equipment", b.equipment)))
 
     def status(self, army: WarClan, cat: Catalogue[MECatalog]) -> list[StatusItem]:
-        fmt = cat.get("formats", army.format)
+        fmt = list_format(army, cat)
         b = breakdown(army, cat)
         n = len(army.warriors)
         jarls = sum(1 for w in army.warriors if w.jarl)

@@ -27,6 +27,7 @@ from typing import Literal
 from pydantic import Field
 
 from armybuilder.core.catalog import Strict
+from armybuilder.core.checks import list_format
 from armybuilder.core.system import ArmyListBase
 
 from .catalog import MECat, MEFormat, WarriorType
@@ -59,7 +60,7 @@ def warrior_type(cat: MECat, type_id: str) -> WarriorType | None:
 
 
 def fmt_of(army: WarClan, cat: MECat) -> MEFormat | None:
-    return cat.get("formats", army.format)
+    return list_format(army, cat)
 
 
 def equipment_kind(cat: MECat, item_id: str) -> EquipmentKind | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from armybuilder.core.checks import plural
 from armybuilder.core.editing import (
     apply_list_edit,
     format_action,
@@ -43,6 +44,7 @@ from .army import (
     warrior_type,
 )
 from .catalog import MECat, WarriorType, ability_args, ability_id
+from .legality import equipment_refusal, power_refusal, warrior_refusal
 
 KIND_LABEL = {"armour": "armour", "shields": "shield", "weapons": "weapon", "items": "item"}
 
@@ -75,7 +77,7 @@ def warrior_tags(cat: MECat, w: Warrior) -> str:
     if c["shields"]:
         tags.append("shield")
     if c["items"]:
-        tags.append(f"{c['items']} items")
+        tags.append(plural(c["items"], "item"))
     return ", ".join(tags)
 
 
@@ -106,39 +108,48 @@ def outline(army: WarClan, cat: MECat) -> list[OutlineNode]:
         detail = (f"{p.godspark} Godspark" if p else "") + (", imprinted" if pick.imprinted else "")
         powers.append(OutlineNode(f"god_powers[{pi}]", name, detail, None, EntryRef("god_powers", pick.power)))
     return [
-        OutlineNode("warriors", "Warriors", f"{len(army.warriors)} models", sum(warrior_cost(cat, w) for w in army.warriors), None, tuple(warriors)),
+        OutlineNode("warriors", "Warriors", plural(len(army.warriors), "model"), sum(warrior_cost(cat, w) for w in army.warriors), None, tuple(warriors)),
         OutlineNode("god_powers", "God powers", f"{len(army.god_powers)} chosen", None, None, tuple(powers)),
     ]
 
 
-def _type_choice(t: WarriorType) -> Choice:
-    return Choice(t.id, t.name, f"{t.cost} Glory, AP {t.ap} MA {t.ma} RA {t.ra} DF {t.df} HP {t.hp}" + (", Jarl" if t.jarl else ""))
+def _type_choice(t: WarriorType, refused: str = "") -> Choice:
+    return Choice(t.id, t.name, f"{t.cost} Glory, AP {t.ap} MA {t.ma} RA {t.ra} DF {t.df} HP {t.hp}" + (", Jarl" if t.jarl else ""), refused)
 
 
-def type_choices(cat: MECat) -> tuple[Choice, ...]:
-    return tuple(_type_choice(t) for t in cat.data.warriors)
+def type_choices(cat: MECat, army: WarClan | None = None, replacing: int | None = None) -> tuple[Choice, ...]:
+    """Warrior types; given the clan, each that may not join says why (legality.py)."""
+    return tuple(
+        _type_choice(t, warrior_refusal(army, cat, t, replacing) if army is not None else "") for t in cat.data.warriors
+    )
 
 
-def equipment_choices(cat: MECat) -> tuple[Choice, ...]:
+def equipment_choices(cat: MECat, army: WarClan | None = None, warrior: Warrior | None = None) -> tuple[Choice, ...]:
+    """Equipment; given the warrior, each piece it may not take says why (legality.py)."""
     out = []
     for kind in KINDS:
         for entry in getattr(cat.data, kind):
             name, detail = item_label(cat, entry.id)
-            out.append(Choice(entry.id, name, f"{entry.cost} Glory, {detail}"))
+            why = equipment_refusal(army, cat, warrior, entry.id) if army is not None and warrior is not None else ""
+            out.append(Choice(entry.id, name, f"{entry.cost} Glory, {detail}", why))
     return tuple(out)
 
 
-def power_choices(cat: MECat) -> tuple[Choice, ...]:
-    return tuple(Choice(p.id, p.name, f"{p.godspark} Godspark · {p.text}") for p in cat.data.god_powers)
+def power_choices(cat: MECat, army: WarClan | None = None) -> tuple[Choice, ...]:
+    """God powers; given the clan, those it may not choose say why (legality.py)."""
+    return tuple(
+        Choice(p.id, p.name, f"{p.godspark} Godspark · {p.text}", power_refusal(army, cat, p.id) if army is not None else "")
+        for p in cat.data.god_powers
+    )
 
 
 def actions(army: WarClan, cat: MECat, path: str) -> list[EditAction]:
     parts = parse_path(path)
     add_warrior = EditAction(
-        "add-warrior", "Add a warrior", (Param("type", "Warrior type", "choice", type_choices(cat)),), "warriors"
+        "add-warrior", "Add a warrior", (Param("type", "Warrior type", "choice", type_choices(cat, army)),), "warriors"
     )
     add_power = EditAction(
-        "add-god-power", "Choose a God power", (Param("power", "God power", "choice", power_choices(cat)),), "god_powers"
+        "add-god-power", "Choose a God power", (Param("power", "God power", "choice", power_choices(cat, army)),), "god_powers"
     )
     if not parts:
         return [
@@ -147,7 +158,7 @@ def actions(army: WarClan, cat: MECat, path: str) -> list[EditAction]:
             rename_action(army, "war clan", "Clan name"),
             notes_action(army, "clan"),
             organiser_action(army),
-            format_action(cat, army.format),
+            format_action(cat, army.format, army.limit),
         ]
     head, index = parts[0]
     if head == "warriors" and index is None:
@@ -164,11 +175,14 @@ def actions(army: WarClan, cat: MECat, path: str) -> list[EditAction]:
         return []
     w = army.warriors[index]
     warrior_actions = [
-        EditAction("add-equipment", "Add equipment", (Param("item", "Equipment", "choice", equipment_choices(cat)),), "warrior"),
+        EditAction("add-equipment", "Add equipment", (Param("item", "Equipment", "choice", equipment_choices(cat, army, w)),), "warrior"),
         EditAction("set-jarl", "Make this warrior the clan's Jarl", (), "warrior"),
         EditAction("set-label", "Give a personal name", (Param("label", "Name", "text", default=w.label),), "warrior"),
         EditAction("edit-warrior-notes", "Edit the warrior's notes", (Param("notes", "Notes", "text", default=w.notes),), "warrior"),
-        EditAction("set-type", "Change the warrior type", (Param("type", "Warrior type", "choice", type_choices(cat)),), "warrior"),
+        EditAction(
+            "set-type", "Change the warrior type",
+            (Param("type", "Warrior type", "choice", type_choices(cat, army, replacing=index), default=w.type),), "warrior",
+        ),
         EditAction("duplicate-warrior", "Duplicate the warrior", (), "warrior"),
         EditAction("move-up", "Move up", (), "warrior"),
         EditAction("move-down", "Move down", (), "warrior"),
@@ -269,10 +283,12 @@ def apply(army: WarClan, cat: MECat, path: str, action: str, args: dict[str, Any
 
 
 def browse(cat: MECat) -> list[BrowserEntry]:
+    """The catalogue as browser entries, with facets in this game's own words: kind (warrior,
+    weapon, armour, shield, item, God power, ability), leads (Jarl) and group (of a God power)."""
     d = cat.data
     out: list[BrowserEntry] = []
     for t in d.warriors:
-        facets = {"category": "warrior", "role": "Jarl" if t.jarl else "warrior", "people": "War Clan", "rank": ""}
+        facets = {"kind": "warrior", "leads": "Jarl" if t.jarl else "", "group": ""}
         out.append(
             BrowserEntry(EntryRef("warriors", t.id), t.name, "warrior", f"{t.cost} Glory", facets, " ".join([t.name, "warrior", *t.abilities]).lower())
         )
@@ -284,7 +300,7 @@ def browse(cat: MECat) -> list[BrowserEntry]:
                     e.name,
                     KIND_LABEL[kind],
                     f"{e.cost} Glory",
-                    {"category": KIND_LABEL[kind], "role": "", "people": "", "rank": ""},
+                    {"kind": KIND_LABEL[kind], "leads": "", "group": ""},
                     f"{e.name} {KIND_LABEL[kind]}".lower(),
                 )
             )
@@ -295,13 +311,13 @@ def browse(cat: MECat) -> list[BrowserEntry]:
                 p.name,
                 "God power",
                 f"{p.godspark} Godspark",
-                {"category": "God power", "role": f"group {p.group}", "people": "", "rank": ""},
+                {"kind": "God power", "leads": "", "group": str(p.group)},
                 f"{p.name} god power {p.text}".lower(),
             )
         )
     for a in d.abilities:
         out.append(
-            BrowserEntry(EntryRef("abilities", a.id), a.name, "ability", "", {"category": a.kind, "role": "", "people": "", "rank": ""}, f"{a.name} {a.kind}".lower())
+            BrowserEntry(EntryRef("abilities", a.id), a.name, "ability", "", {"kind": a.kind, "leads": "", "group": ""}, f"{a.name} {a.kind}".lower())
         )
     return out
 
@@ -344,7 +360,7 @@ def detail(cat: MECat, ref: EntryRef) -> Detail:
         return Detail(entry.name, "shield", (("Size vs Overwhelm", f"+{entry.overwhelm_size}"),), (), f"{entry.cost} Glory")
     if ref.collection == "god_powers":
         p = entry
-        power_stats: list[tuple[str, str]] = [("Godspark", str(p.godspark)), ("Number", p.number)]
+        power_stats: list[tuple[str, str]] = [("Godspark", str(p.godspark))]
         power_sections: list[tuple[str, str]] = [("Effect", p.text)]
         for b in p.boosts:
             power_sections.append((f"Boost +{b.cost} Godspark", b.effect))
@@ -353,8 +369,13 @@ def detail(cat: MECat, ref: EntryRef) -> Detail:
                 ("Attack", f"RN {p.attack.range}" + (f", ST {p.attack.st}" if p.attack.st is not None else "") + ", " + ", ".join(glossary_entry(cat, a)[0] for a in p.attack.abilities))
             )
         power_sections += [glossary_entry(cat, g) for g in p.grants]
-        return Detail(p.name, f"God power, group {p.group}", tuple(power_stats), tuple(power_sections), f"{p.godspark} Godspark")
+        return Detail(p.name, f"God power {p.number} (group {p.group})", tuple(power_stats), tuple(power_sections), f"{p.godspark} Godspark")
     fields = entry.model_dump(exclude={"id", "name"})
-    entry_stats = tuple((k.replace("_", " "), str(v)) for k, v in fields.items() if isinstance(v, (int, str)) and k not in ("text", "source") and v != "")
+    # bools and empty values are not stats ("takes value False" leaked raw values)
+    entry_stats = tuple(
+        (k.replace("_", " "), str(v))
+        for k, v in fields.items()
+        if isinstance(v, (int, str)) and not isinstance(v, bool) and k not in ("text", "source") and v != ""
+    )
     entry_sections = tuple((k.capitalize(), str(fields[k])) for k in ("text", "source") if fields.get(k))
     return Detail(entry.name, ref.collection.rstrip("s"), entry_stats, entry_sections, f"{fields['cost']} Glory" if "cost" in fields else "")

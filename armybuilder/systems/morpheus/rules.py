@@ -18,12 +18,12 @@ from armybuilder.core.findings import Finding, RuleBook, Severity
 
 from .army import KINDS, WarClan, breakdown, counts, equipment_kind, warrior_name, warrior_type
 from .catalog import MECat, MECatalog, MEFormat
+from .legality import KIND_WORDS, gear_limit, shield_clash
 
 E, W = Severity.ERROR, Severity.WARNING
 SYSTEM_ID = "morpheus-ragnarok"
 book = RuleBook(SYSTEM_ID)
 
-KIND_WORDS = {"armour": ("armour", "armours"), "shields": ("shield", "shields"), "weapons": ("weapon", "weapons"), "items": ("other item", "other items")}
 
 
 @dataclass
@@ -186,16 +186,12 @@ def type_limit(ctx: Context) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- equipment
 
 
-def _limit(fmt: MEFormat, kind: str) -> int:
-    return {"armour": fmt.max_armour, "shields": fmt.max_shields, "weapons": fmt.max_weapons, "items": fmt.max_items}[kind]
-
-
 def _gear_rule(kind: str, rule: str):
     @book.rule(rule)
     def check(ctx: Context) -> Iterator[Finding]:
         if ctx.format is None:
             return
-        limit = _limit(ctx.format, kind)
+        limit = gear_limit(ctx.format, kind)
         one, many = KIND_WORDS[kind]
         for wi, w in enumerate(ctx.army.warriors):
             n = counts(ctx.cat, w)[kind]
@@ -232,8 +228,7 @@ def no_shield(ctx: Context) -> Iterator[Finding]:
                 yield Finding(
                     f"{SYSTEM_ID}.gear.no-shield",
                     E,
-                    f"{warrior_name(ctx.cat, w)} carries a {weapon.name}, which cannot be used with a shield, "
-                    f"and a {shield.name}: remove one of them",
+                    f"{warrior_name(ctx.cat, w)} carries {shield_clash(weapon.name, shield.name)}: remove one of them",
                     f"warriors[{wi}].equipment[{ei}]",
                     "ME-D2; reference-data weapon profiles",
                 )

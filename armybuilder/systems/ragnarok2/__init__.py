@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from armybuilder.core.catalog import Catalogue
-from armybuilder.core.checks import Share
+from armybuilder.core.checks import Share, plural
 from armybuilder.core.lazy import lazy_module
 from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
 
@@ -41,7 +41,7 @@ class Ragnarok2(PackagedSystem[R2List, R2Catalog]):
             counts[p.people] = counts.get(p.people, 0) + 1
         # a people without profiles cannot field an army: it is not offered (issue 13)
         return [
-            Choice(p.id, p.name, f"{p.formation}, {counts[p.id]} profiles")
+            Choice(p.id, p.name, f"{p.formation}, {plural(counts[p.id], 'profile')}")
             for p in cat.data.peoples
             if counts.get(p.id)
         ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from armybuilder.core.checks import list_format, plural
 from armybuilder.core.editing import (
     apply_list_edit,
     format_action,
@@ -120,7 +121,7 @@ def outline(army: R2List, cat: R2Cat) -> list[OutlineNode]:
                 )
             )
         category = unit_category(cat, unit)
-        detail = f"{SCHEME_LABEL.get(category or '', 'no category')}, {effective(unit)} fighters"
+        detail = f"{SCHEME_LABEL.get(category or '', 'no category')}, {plural(effective(unit), 'fighter')}"
         units.append(
             OutlineNode(f"units[{ui}]", unit_title(cat, unit, ui), detail, unit_cost(cat, unit), None, tuple(children))
         )
@@ -141,8 +142,8 @@ def outline(army: R2List, cat: R2Cat) -> list[OutlineNode]:
 
     people = cat.get("peoples", army.people)
     return [
-        OutlineNode("units", "Units", f"{len(army.units)} units", None, None, tuple(units)),
-        OutlineNode("tactics", "Tactical deck", f"{len(army.tactics)} tactics", None, None, entries("tactics", "tactics")),
+        OutlineNode("units", "Units", plural(len(army.units), "unit"), None, None, tuple(units)),
+        OutlineNode("tactics", "Tactical deck", plural(len(army.tactics), "tactic"), None, None, entries("tactics", "tactics")),
         OutlineNode("communions", "Communions", "", None, None, entries("communions", "communions")),
         OutlineNode("rituals", "Rituals", "", None, None, entries("rituals", "rituals")),
         OutlineNode("", "List settings", f"{people.name if people else army.people}, {army.format}"),
@@ -154,7 +155,7 @@ def outline(army: R2List, cat: R2Cat) -> list[OutlineNode]:
 
 def points_left(army: R2List, cat: R2Cat) -> int:
     """A.P. still free under the list's limit (negative when over)."""
-    fmt = cat.get("formats", army.format)
+    fmt = list_format(army, cat)
     return (fmt.limit if fmt is not None else 1000) - breakdown(army, cat).total
 
 
@@ -229,7 +230,7 @@ def people_choices(cat: R2Cat) -> tuple[Choice, ...]:
     for p in data.profiles:
         counts[p.people] = counts.get(p.people, 0) + 1
     return tuple(
-        Choice(p.id, p.name, f"{p.formation}, {counts[p.id]} profiles") for p in data.peoples if counts.get(p.id)
+        Choice(p.id, p.name, f"{p.formation}, {plural(counts[p.id], 'profile')}") for p in data.peoples if counts.get(p.id)
     )
 
 
@@ -259,7 +260,7 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
                 (Param("people", "People", "choice", people_choices(cat), default=army.people),),
                 "list",
             ),
-            format_action(cat, army.format),
+            format_action(cat, army.format, army.limit),
             *_deck_adders(army, cat),
         ]
     head, index = parts[0]

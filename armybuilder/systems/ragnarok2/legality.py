@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.checks import a_or_an
 
 from .army import R2List, Unit, is_commander, profile, slot_of
 from .catalog import Communion, Miracle, Profile, R2Catalog, Ritual
@@ -72,7 +73,7 @@ def troop_only(p: Profile) -> str:
     for role, noun in (("magician", "magician"), ("faithful", "faithful")):
         if p.has_role(role):
             return (
-                f"{p.name} is a {noun} but not a Character: it is a troop and forms a unit of its "
+                f"{p.name} is {a_or_an(noun)} but not a Character: it is a troop and forms a unit of its "
                 "own profile, never a member of another unit"
             )
     return ""

@@ -312,7 +312,7 @@ def unit_effective(ctx: Context) -> Iterator[Finding]:
                 "ragnarok2.unit.effective",
                 E,
                 f"{_unit_label(ctx, ui, unit)} has {plural(n, 'fighter')}; {_a(SCHEME_NAMES[category])} "
-                f"unit of a {nature} army needs {low} to {high}: add {low - n}",
+                f"unit of {_a(nature)} army needs {low} to {high}: add {low - n}",
                 f"units[{ui}]",
                 "R2-D3",
             )
@@ -321,7 +321,7 @@ def unit_effective(ctx: Context) -> Iterator[Finding]:
                 "ragnarok2.unit.effective",
                 E,
                 f"{_unit_label(ctx, ui, unit)} has {plural(n, 'fighter')}; {_a(SCHEME_NAMES[category])} "
-                f"unit of a {nature} army holds {low} to {high}: remove {n - high}",
+                f"unit of {_a(nature)} army holds {low} to {high}: remove {n - high}",
                 f"units[{ui}]",
                 "R2-D3",
             )

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from armybuilder.core.checks import plural
+from armybuilder.core.checks import list_format, plural
 from armybuilder.core.findings import is_legal
 from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
 from armybuilder.core.summary import SummaryLine
@@ -73,7 +73,7 @@ def used_abilities(army: R2List, cat: R2Cat) -> list[tuple[str, str]]:
 def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
     findings = tuple(run_rules(army, cat))
     data = cat.data
-    fmt = cat.get("formats", army.format)
+    fmt = list_format(army, cat)
     people = cat.get("peoples", army.people)
     points = breakdown(army, cat)
     limit = fmt.limit if fmt else 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.checks import list_format
 from armybuilder.core.lazy import lazy_module
 from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
 
@@ -41,7 +42,7 @@ class RattleAndRend(PackagedSystem[RRList, RRCatalog]):
 
     def status(self, army: RRList, cat: Catalogue[RRCatalog]) -> list[StatusItem]:
         army, _ = normalize(army, cat)
-        fmt = cat.get("formats", army.format)
+        fmt = list_format(army, cat)
         b = breakdown(army, cat)
         groups = counted_groups(army, cat)
         traits = len(set(army.traits))

@@ -34,6 +34,7 @@ from typing import Literal
 from pydantic import Field
 
 from armybuilder.core.catalog import Strict
+from armybuilder.core.checks import list_format
 from armybuilder.core.system import ArmyListBase
 
 from .catalog import GroupType, RRCat, RRCatalog
@@ -121,7 +122,7 @@ class PointsBreakdown:
 
 
 def breakdown(army: RRList, cat: RRCat) -> PointsBreakdown:
-    fmt = cat.get("formats", army.format)
+    fmt = list_format(army, cat)
     line_types = set(fmt.line_types) if fmt is not None else {"fighters", "shooters", "skirmishers"}
     per: dict[str, int] = {}
     line = 0

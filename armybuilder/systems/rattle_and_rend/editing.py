@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from armybuilder.core.checks import a_or_an, list_format, plural
 from armybuilder.core.editing import (
     apply_list_edit,
     format_action,
@@ -125,9 +126,9 @@ def outline(army: RRList, cat: RRCat) -> list[OutlineNode]:
             )
         )
     drive = cat.get("drives", army.drive) if army.drive else None
-    fmt = cat.get("formats", army.format)
+    fmt = list_format(army, cat)
     return [
-        OutlineNode("groups", "Groups", f"{len(army.groups)} entries", None, None, tuple(nodes)),
+        OutlineNode("groups", "Groups", plural(len(army.groups), "entry", "entries"), None, None, tuple(nodes)),
         OutlineNode("traits", "Warband traits", f"{len(army.traits)} of 2", None, None, tuple(traits)),
         OutlineNode(
             "drive",
@@ -208,7 +209,7 @@ def add_group_actions(cat: RRCat) -> list[EditAction]:
         out.append(
             EditAction(
                 "add-group",
-                f"Add a {gt.name} (with its {words})",
+                f"Add {a_or_an(gt.name)} (with its {words})",
                 (
                     Param("type", "Group type", "choice", tuple(c for c in type_choices(cat) if c.value == gt.id), default=gt.id),
                     Param(fld, words.capitalize(), "choice", option_choices(cat, gt.trait)),
@@ -244,7 +245,7 @@ def actions(army: RRList, cat: RRCat, path: str) -> list[EditAction]:
             rename_action(army, "warband", "Warband name"),
             notes_action(army, "warband"),
             organiser_action(army),
-            format_action(cat, army.format),
+            format_action(cat, army.format, army.limit),
         ]
     head, index = parts[0]
     if head == "groups" and index is None:

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from armybuilder.core.checks import ListContext, PointLimit, plural, unknown_format
+from armybuilder.core.checks import ListContext, PointLimit, a_or_an, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
 from .army import (
@@ -106,7 +106,7 @@ def missing_entries(ctx: Context) -> Iterator[Finding]:
             if value is not None and not _option_entry_ok(ctx, kind, value):
                 words = TRAIT_FIELDS[kind][2]
                 exists = ctx.cat.get(TRAIT_FIELDS[kind][1], value) is not None
-                what = f"is not a {words}" if exists else f"does not exist in catalogue {ctx.cat.version}"
+                what = f"is not {a_or_an(words)}" if exists else f"does not exist in catalogue {ctx.cat.version}"
                 yield Finding(
                     "rattle-and-rend.catalogue.missing-entry",
                     E,
@@ -271,7 +271,7 @@ def group_traits(ctx: Context) -> Iterator[Finding]:
                 yield Finding(
                     rule_of[kind],
                     E,
-                    f"{ctx.title(gi)} has no {words}; a {gt.name} takes exactly 1: choose one of "
+                    f"{ctx.title(gi)} has no {words}; {a_or_an(gt.name)} takes exactly 1: choose one of "
                     f"{', '.join(_choices(ctx, kind))}",
                     f"groups[{gi}]",
                     f"{SEED}: {gt.name}; RR-D1",
@@ -280,7 +280,7 @@ def group_traits(ctx: Context) -> Iterator[Finding]:
                 yield Finding(
                     "rattle-and-rend.group.option-not-allowed",
                     E,
-                    f"{ctx.title(gi)} has a {words} ('{value}'), but only "
+                    f"{ctx.title(gi)} has {a_or_an(words)} ('{value}'), but only "
                     f"{_holder(ctx, kind)} take one: remove it",
                     f"groups[{gi}].{fld}",
                     f"{SEED}: About Group Stats; RR-D1",

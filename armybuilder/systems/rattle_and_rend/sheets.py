@@ -8,6 +8,7 @@ redo the arithmetic at the table.
 
 from __future__ import annotations
 
+from armybuilder.core.checks import list_format
 from armybuilder.core.findings import is_legal
 from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
 from armybuilder.core.summary import SummaryLine
@@ -50,7 +51,7 @@ def _name(cat: RRCat, collection: str, entry_id: str | None) -> str:
 def roster(army: RRList, cat: RRCat, fingerprint: str) -> Roster:
     findings = tuple(run_rules(army, cat))  # on the warband as written
     army = normalize(army, cat)[0]  # shown with names and the seed's spellings read as ids
-    fmt = cat.get("formats", army.format)
+    fmt = list_format(army, cat)
     points = breakdown(army, cat)
     limit = fmt.limit if fmt else 0
     header = (

@@ -235,6 +235,8 @@ class NewListScreen(ModalScreen):
                 yield Select([], id="faction", prompt="choose", compact=True)
                 yield Label("Format")
                 yield Select([], id="format", prompt="choose", compact=True)
+                yield Label("Point limit of your own (empty: the format's)")
+                yield Input("", id="limit", type="integer", placeholder="e.g. 1250; empty: the format's", compact=True)
                 yield Label("Name")
                 yield Input("New army", id="name", compact=True)
                 yield Label("File")
@@ -268,7 +270,7 @@ class NewListScreen(ModalScreen):
             faction.value = factions[0].value
         formats = system.formats(cat)
         fmt = self.query_one("#format", Select)
-        fmt.set_options([(Text(f"{f.name} ({f.limit} {f.unit})"), f.id) for f in formats])
+        fmt.set_options([(Text(f.name if str(f.limit) in f.name else f"{f.name} ({f.limit} {f.unit})"), f.id) for f in formats])
         if formats:
             fmt.value = system.default_format(cat).id
 
@@ -321,6 +323,13 @@ class NewListScreen(ModalScreen):
         if not path.parent.is_dir():
             self.error(f"no folder {path.parent}")
             return
+        from armybuilder.core.editing import point_limit
+
+        try:
+            limit = point_limit(self.query_one("#limit", Input).value)
+        except ValueError as exc:
+            self.error(str(exc))
+            return
         try:
             session = new_session(
                 system,
@@ -329,6 +338,7 @@ class NewListScreen(ModalScreen):
                 name,
                 path,
                 self.app.store,  # type: ignore[attr-defined]
+                limit=limit,
             )
             session.save(path)
         except (InputError, ValueError) as exc:

@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, Static
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.checks import plural
 from armybuilder.core.errors import InputError
 from armybuilder.core.system import ArmyListBase, GameSystem
 from armybuilder.meta.field import from_army
@@ -146,7 +147,7 @@ class MetaScreen(Screen[None]):
 
         try:
             setup = prepare_row(from_army(self.system, self.army, "this list"), list(expand_paths([str(folder)])))
-            self.app.call_from_thread(self._message, f"{len(setup.cols)} lists, {games} games each" +
+            self.app.call_from_thread(self._message, f"{plural(len(setup.cols), 'list')}, {plural(games, 'game')} each" +
                                       (f"; {len(setup.left_out)} left out (illegal or unreadable)" if setup.left_out else ""))
             matrix = run_meta(setup, games, seed, LocalRunner(workers), progress=progress, cancelled=self._cancel.is_set)
         except InputError as exc:
@@ -171,7 +172,7 @@ class MetaScreen(Screen[None]):
         mean = Text()
         mean.append("Against the folder: ", style="bold")
         mean.append(f"{(total.rate or 0):.1%}", style="bold green" if (total.rate or 0) >= 0.5 else "bold red")
-        mean.append(f"  (95 % Wilson interval {low:.1%} – {high:.1%}; {total.games:,} games; a draw counts half)")
+        mean.append(f"  (95 % Wilson interval {low:.1%} – {high:.1%}; {total.games:,} game{'' if total.games == 1 else 's'}; a draw counts half)")
         if not matrix.rows[0].legal:
             mean.append("\nthis list is not legal yet: its figures are for the list as it stands", style="yellow")
         self.query_one("#mt-mean", Static).update(mean)

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, ScreenResultType
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static, TextArea
 from textual.widgets.option_list import Option
 
@@ -18,6 +18,80 @@ from armybuilder.core.sanitize import has_unsafe, visible, visible_lines
 from armybuilder.core.system import EditAction, Param
 
 from ..safe_text import safe_text
+
+
+class _CachedBackdrop:
+    """The dimmed screen under a dialog, tinted style by style and replayed while unchanged.
+
+    Textual redraws the whole screen underneath, re-tinting every segment (colour
+    arithmetic per cell run), each time a dialog repaints itself, which happens several
+    times while a dialog mounts and focuses: a third of the cost of opening an edit
+    form. Here the tint is computed once per distinct style, and the tinted lines are
+    reused until the screen underneath reports a change.
+    """
+
+    _tinted: dict[tuple[Any, Any], Any] = {}  # (style, tint) -> tinted style, shared by all dialogs
+
+    def __init__(self, owner: Dialog, inner: Any) -> None:
+        self.owner = owner
+        self.inner = inner
+
+    def __rich_console__(self, console, options):
+        owner = self.owner
+        key = (id(self.inner.screen), options.size, self.inner.color, owner._backdrop_generation)
+        if owner._backdrop_key != key:
+            owner._backdrop_lines = list(self._tint(console.render(self.inner.screen._compositor, options)))
+            owner._backdrop_key = key
+        return iter(owner._backdrop_lines)
+
+    def _tint(self, segments):
+        from rich.segment import Segment
+
+        color = self.inner.color
+        tinted = self._tinted
+        if len(tinted) > 4096:
+            tinted.clear()
+        process = type(self.inner).process_segments
+        for segment in segments:
+            text, style, control = segment
+            if control:
+                yield segment
+                continue
+            new = tinted.get((style, color))
+            if new is None:
+                new = next(iter(process([Segment(" ", style)], color))).style
+                tinted[(style, color)] = new
+            yield Segment(text, new)
+
+
+class Dialog(ModalScreen[ScreenResultType]):
+    """A modal screen whose dimmed backdrop is redrawn only when the screen under it changes."""
+
+    _backdrop_generation = 0
+    _backdrop_key: tuple | None = None
+    _backdrop_lines: list = []
+
+    def render(self):
+        from textual.renderables.background_screen import BackgroundScreen
+
+        shown = super().render()
+        return _CachedBackdrop(self, shown) if isinstance(shown, BackgroundScreen) else shown
+
+    def render_lines(self, crop):
+        # the screen's own lines are only the backdrop (its children draw themselves):
+        # the cut lines are kept while the backdrop and the size are the same
+        key = (self._backdrop_generation, crop, self.size, self.app.screen_stack[-2:-1] and id(self.app.screen_stack[-2]))
+        if getattr(self, "_lines_key", None) == key:
+            return self._lines
+        lines = super().render_lines(crop)
+        self._lines_key, self._lines = key, lines
+        return lines
+
+    def refresh(self, *regions, **kwargs):
+        # the screen underneath reports its changed regions here: draw it afresh
+        if regions:
+            self._backdrop_generation += 1
+        return super().refresh(*regions, **kwargs)
 
 
 def _choice_prompt(label: str, detail: str, refused: str = "") -> Text:
@@ -40,7 +114,7 @@ def choice_options(p: Param, show_all: bool) -> list[tuple[Text, int]]:
     ]
 
 
-class Menu(ModalScreen[str | None]):
+class Menu(Dialog[str | None]):
     """Pick one item of a list (edits at a place, export kinds, recent files…)."""
 
     AUTO_FOCUS = "#menu"
@@ -71,7 +145,7 @@ class Menu(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class Confirm(ModalScreen[str | None]):
+class Confirm(Dialog[str | None]):
     """A question with a few buttons; returns the chosen button id (None on escape)."""
 
     AUTO_FOCUS = "Button"  # not the scrollable body: Enter must press the first button
@@ -106,7 +180,7 @@ class Confirm(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ActionForm(ModalScreen[dict[str, Any] | None]):
+class ActionForm(Dialog[dict[str, Any] | None]):
     """Ask the ``Param`` values of one edit; ``apply`` decides if they are usable.
 
     ``check`` is called with the values on submit; it returns an error message to show
@@ -225,7 +299,9 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
                 continue
             select = self.query_one(f"#p-{p.name}", Select)
             current = None if select.is_blank() else select.value
-            select.set_options(choice_options(p, event.value))
+            options = choice_options(p, event.value)
+            select.set_options(options)
+            select.prompt = p.label if options else f"{p.label}: nothing allowed here (tick 'show all' to see why)"
             if current is not None and (event.value or not p.choices[int(current)].refused):  # type: ignore[arg-type]
                 select.value = current
 
@@ -268,7 +344,7 @@ class ActionForm(ModalScreen[dict[str, Any] | None]):
         self.dismiss(None)
 
 
-class PathPrompt(ModalScreen[Path | None]):
+class PathPrompt(Dialog[Path | None]):
     """Ask a file path (save as, open); ``check`` returns an error text or None."""
 
     AUTO_FOCUS = "#path"
@@ -328,7 +404,7 @@ class PathPrompt(ModalScreen[Path | None]):
         self.dismiss(None)
 
 
-class FacetFilters(ModalScreen[dict[str, str] | None]):
+class FacetFilters(Dialog[dict[str, str] | None]):
     """Choose one value per facet (people, category, rank, role) for the browser."""
 
     AUTO_FOCUS = "Select"
@@ -377,11 +453,23 @@ class FacetFilters(ModalScreen[dict[str, str] | None]):
 
 HELP_NOTES = {
     "Catalogue browser (left)": (
-        "type to search; every word must match; rank:elite, role:leader, people:…, category:…\n"
+        "type to search; every word must match; {filters}\n"
         "filter on a facet (an unknown filter says so)"
     ),
     "Everywhere": "ctrl+p   command palette: every action, searchable\ntab / shift+tab   next / previous area",
 }
+
+
+def _filter_words(app) -> str:
+    """The typed filters of the open list's game, in its own words ("kind:…, group:…")."""
+    from ..widgets.panels import Browser
+
+    editor = getattr(app, "editor", None)
+    try:
+        names = editor.query_one(Browser).facet_names() if editor is not None else []
+    except Exception:  # noqa: BLE001 - no browser yet: the generic words
+        names = []
+    return ", ".join(f"{n}:…" for n in names) if names else "facet:value (e.g. the people or kind of an entry)"
 
 
 def help_text(app) -> str:
@@ -414,6 +502,8 @@ def help_text(app) -> str:
                 what = binding.tooltip or binding.description
                 lines.append(f"  {' '.join(shown):<10} {what}")
         note = HELP_NOTES.get(title)
+        if note and "{filters}" in note:
+            note = note.replace("{filters}", _filter_words(app))
         if note:
             lines.extend("  " + line for line in note.splitlines())
         lines.append("")
@@ -421,7 +511,7 @@ def help_text(app) -> str:
     return "\n".join(lines)
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     BINDINGS = [Binding("escape,q,question_mark", "close", "Close")]
 
     def compose(self) -> ComposeResult:

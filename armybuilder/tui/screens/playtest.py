@@ -25,6 +25,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, ProgressBar, Select, Static
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.checks import plural
 from armybuilder.core.playtest import (
     PlaytestSummary,
     histogram,
@@ -76,7 +77,7 @@ def summary_text(
     low, high = summary.interval
     text = Text(no_wrap=True, overflow="ellipsis")
     head = "Cancelled after " if summary.cancelled else ""
-    text.append(f"{head}{summary.games} games (seed {summary.seed})\n", style="bold")
+    text.append(f"{head}{plural(summary.games, 'game')} (seed {summary.seed})\n", style="bold")
     text.append(_cut(f"{sides[0]}  vs  {sides[1]}", width) + "\n")
     text.append(f"wins {summary.wins}   draws {summary.draws}   losses {summary.losses}\n")
     text.append(_cut(f"win rate {summary.win_rate:.1%}  (95 % interval {low:.1%}–{high:.1%}, Wilson; a draw counts half)", width) + "\n")
@@ -254,7 +255,7 @@ class PlaytestScreen(Screen[None]):
         self.query_one("#pt-cancel", Button).disabled = False
         bar = self.query_one("#pt-progress", ProgressBar)
         bar.update(total=games, progress=0)
-        self._message(f"running {games} games…")
+        self._message(f"running {plural(games, 'game')}…")
         self.run_games(opponent, games, seed, workers)
 
     def action_cancel(self) -> None:

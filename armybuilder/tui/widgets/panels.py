@@ -16,6 +16,7 @@ from textual.widgets import Input, OptionList, Static, Tree
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 
+from armybuilder.core.checks import plural
 from armybuilder.core.findings import Finding, Severity
 from armybuilder.core.paths import ancestors
 from armybuilder.core.system import BrowserEntry, Detail, OutlineNode, StatusItem
@@ -136,7 +137,7 @@ class EntryList(OptionList):
 
     BINDINGS = [
         Binding("enter", "select", "Add to list", show=True, tooltip="add the highlighted entry at the list's cursor (also from the search box)"),
-        Binding("f", "screen.filters", "Filters", show=True, tooltip="facet filters (people, category, rank, role)"),
+        Binding("f", "screen.filters", "Filters", show=True, tooltip="filters on this game's facets (people, rank… or kind, group…)"),
     ]
 
     async def _on_click(self, event) -> None:
@@ -173,7 +174,28 @@ class Browser(Vertical):
 
     def set_entries(self, entries: list[BrowserEntry]) -> None:
         self.entries = entries
+        example = self.filter_example()
+        self.query_one("#search", Input).placeholder = f"/ search… ({example}) · enter adds" if example else "/ search… · enter adds"
         self.refilter()
+
+    def facet_names(self) -> list[str]:
+        """The facets this system's entries have (people, rank… or kind, group…), in order."""
+        return list(dict.fromkeys(k for e in self.entries for k, v in e.facets.items() if v))
+
+    def filter_example(self) -> str:
+        """A typed filter in this system's own words ("rank:elite", "kind:weapon")."""
+        from collections import Counter
+
+        seen: dict[str, Counter[str]] = {}
+        for e in self.entries:
+            for k, v in e.facets.items():
+                for part in facet_parts(v or ""):
+                    if " " not in part:
+                        seen.setdefault(k, Counter())[part.lower()] += 1
+        if not seen:
+            return ""
+        key = max(seen, key=lambda k: len(seen[k]))  # the facet that tells entries apart most
+        return f"{key}:{seen[key].most_common(1)[0][0]}"
 
     def facet_values(self) -> dict[str, list[str]]:
         values: dict[str, set[str]] = {}
@@ -239,12 +261,33 @@ class Browser(Vertical):
 # --------------------------------------------------------------------------- list tree
 
 
-def node_label(node: OutlineNode) -> Text:
-    text = Text(node.label, style="bold" if node.children or "." not in node.path else "", no_wrap=True, overflow="ellipsis")
-    if node.cost is not None:
-        text.append(f"  {fmt_cost(node.cost)}", style="green")
-    if node.detail:
-        text.append(f"  {node.detail}", style="dim")
+def _cut(text: str, room: int) -> str:
+    """``text`` in at most ``room`` cells, ending with "…" when cut ("Kal-Nur, Hammer of…")."""
+    from rich.cells import cell_len, set_cell_size
+
+    if cell_len(text) <= room:
+        return text
+    return set_cell_size(text, max(0, room - 1)).rstrip() + "…" if room > 0 else ""
+
+
+def node_label(node: OutlineNode, room: int | None = None) -> Text:
+    """The tree line of ``node``: name, cost, detail. Given ``room`` (cells), the detail is
+    cut first, then the name, each with an ellipsis, so the cost stays in view."""
+    name, cost, detail = node.label, f"  {fmt_cost(node.cost)}" if node.cost is not None else "", f"  {node.detail}" if node.detail else ""
+    if room is not None and len(name) + len(cost) + len(detail) > room:
+        if len(name) + len(cost) + 4 <= room and detail:
+            detail = "  " + _cut(detail[2:], room - len(name) - len(cost) - 2)
+        else:
+            detail = ""
+            if len(name) + len(cost) > room:
+                name = _cut(name, max(room - len(cost), min(room, 8)))
+                if len(name) + len(cost) > room:
+                    cost = ""
+    text = Text(name, style="bold" if node.children or "." not in node.path else "", no_wrap=True)
+    if cost:
+        text.append(cost, style="green")
+    if detail:
+        text.append(detail, style="dim")
     return safe_text(text)
 
 
@@ -267,6 +310,7 @@ class ListTree(Tree[str]):
         self.auto_expand = False
         self.guide_depth = 3
         self.by_path: dict[str, TreeNode[str]] = {}
+        self._items: dict[str, OutlineNode] = {}  # path -> its outline entry (for fitting labels)
         self.outline: tuple[OutlineNode, ...] | None = None
         self.collapsed: set[str] = set()
 
@@ -303,6 +347,12 @@ class ListTree(Tree[str]):
         outline = tuple(outline)
         if outline != self.outline:
             old, self.outline = self.outline, outline
+            self._items = {}
+            stack = list(outline)
+            while stack:
+                item = stack.pop()
+                self._items.setdefault(item.path, item)
+                stack.extend(item.children)
             if old is not None and self._shape(old) == self._shape(outline):
                 self._relabel(old, outline)
             else:
@@ -334,6 +384,27 @@ class ListTree(Tree[str]):
 
             for item in outline:
                 add(self.root, item)
+
+    def render_label(self, node: TreeNode[str], base_style, style) -> Text:
+        """The node's line cut to the tree's width with an ellipsis (Textual crops it bare)."""
+        text = super().render_label(node, base_style, style)
+        item = self._items.get(node.data) if node.data is not None else None
+        if item is None:
+            return text
+        depth = 0
+        parent = node.parent
+        while parent is not None and parent is not self.root:
+            depth += 1
+            parent = parent.parent
+        own = node.label
+        prefix_len = text.cell_len - (own.cell_len if isinstance(own, Text) else len(own))
+        room = self.scrollable_content_region.width - depth * self.guide_depth - prefix_len
+        if room <= 0 or text.cell_len - prefix_len <= room:
+            return text
+        label = node_label(item, room)
+        label.stylize(style)
+        prefix = text[:prefix_len]
+        return Text.assemble(prefix, label)
 
     def goto(self, path: str) -> bool:
         """Move the cursor to ``path`` or its nearest shown ancestor."""
@@ -442,11 +513,6 @@ class StatusBar(Static):
             return
         self.shown = text
         self.update(text)
-
-
-def plural(n: int, noun: str) -> str:
-    """``1 error``, ``2 errors``: counts shown to the player agree with their noun."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def finding_prompt(f: Finding, line: int | None = None, place: str = "") -> Text:

@@ -1,0 +1,316 @@
+"""The editor's files: save, save as (asking before replacing), conflicts with changes on
+disk, reload, catalogue upgrade, exports (PDF roster, cards, sheets, text) and the
+engine screens (odds, playtest, meta) opened on the list.
+
+A mixin of :class:`~armybuilder.tui.screens.editor.EditorScreen`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.screen import Screen
+from textual.timer import Timer
+
+from armybuilder.core.atomic import SaveConflict
+from armybuilder.core.errors import InputError
+
+from .. import prefs
+from .modals import Confirm, Menu, PathPrompt
+
+if TYPE_CHECKING:
+    from ..session import Session
+
+if TYPE_CHECKING:  # the screen the mixin is part of, for the type checker only
+    from textual.screen import Screen as _Screen
+else:
+    _Screen = object
+
+EXPORT_KINDS = (
+    ("roster", "PDF roster"),
+    ("roster-cards", "PDF roster with reference cards"),
+    ("sheets", "PDF reference sheets of the game"),
+    ("text", "Text roster (forums, organisers)"),
+)
+
+
+class FilesMixin(_Screen):
+    """Saving, exporting and the engine screens of the editor screen."""
+
+    session: Session
+    _recovery_timer: Timer | None
+    refresh_all: Callable[..., None]
+    refresh_status: Callable[[], None]
+    after_edit: Callable[[str | None], None]
+    _remember_edit: Callable[[str], None]
+
+    def action_save(self, then: Callable[[], None] | None = None) -> None:
+        s = self.session
+        if s.path is None:
+            folder = prefs.lists_dir(self._prefs_root())
+            default = str(folder / (s.suggested_name or _slug(s.army.name) + ".yaml"))
+
+            def check(path: Path) -> str | None:
+                if not path.parent.is_dir() and path.parent == folder:
+                    path.parent.mkdir(parents=True, exist_ok=True)  # the documented default folder
+                if not path.parent.is_dir():
+                    return f"no folder {path.parent}"
+                return None
+
+            def chosen(path: Path | None) -> None:
+                if path is not None:
+                    self._save_as(path, then)
+
+            self.app.push_screen(PathPrompt("Save the list as", default, check), chosen)
+            return
+        self._save_to(None, then)
+
+    def _save_as(self, path: Path, then: Callable[[], None] | None = None) -> None:
+        """Save under ``path``, asking first if that replaces another existing file."""
+        from armybuilder.core.lists import same_file
+
+        if not (path.exists() or path.is_symlink()) or same_file(path, self.session.path):
+            self._save_to(path, then)
+            return
+        body = Text()
+        body.append(str(path), style="bold")
+        body.append(" exists already. Replace it with this list?")
+
+        def chosen(key: str | None) -> None:
+            if key == "replace":
+                self._save_to(path, then, overwrite=True)
+            elif key == "other":
+                self.action_save_as()
+
+        self.app.push_screen(
+            Confirm("Replace the file?", body, (("cancel", "Cancel", "primary"), ("replace", "Replace it", "error"), ("other", "Another name…", "default"))),
+            chosen,
+        )
+
+    def _ask_conflict(self, exc: SaveConflict, then: Callable[[], None] | None) -> None:
+        """The file changed since it was read: reload it, overwrite it, or save elsewhere."""
+        body = Text()
+        body.append(str(exc))
+        body.append(
+            "\n\nReload: take the file as it is now (your edits stay in undo, ctrl+z)."
+            "\nOverwrite: replace it with your list (the other changes are lost)."
+            "\nSave elsewhere: keep both."
+        )
+
+        def chosen(key: str | None) -> None:
+            if key == "reload":
+                self.action_reload()
+            elif key == "overwrite":
+                self._save_to(None, then, overwrite=True)
+            elif key == "elsewhere":
+                self.action_save_as()
+
+        self.app.push_screen(
+            Confirm(
+                "The file changed on disk",
+                body,
+                (("elsewhere", "Save elsewhere…", "primary"), ("reload", "Reload", "default"),
+                 ("overwrite", "Overwrite", "error"), ("cancel", "Cancel", "default")),
+            ),
+            chosen,
+        )
+
+    def action_reload(self) -> None:
+        try:
+            self.session.reload()
+        except InputError as exc:
+            self.notify(str(exc), title="cannot reload", severity="error", markup=False)
+            return
+        self.refresh_all(self.session.selected)
+        self.notify("reloaded from disk (ctrl+z brings your edits back)", markup=False)
+
+    def _save_to(self, path: Path | None, then: Callable[[], None] | None = None, overwrite: bool = False) -> None:
+        try:
+            target = self.session.save(path, overwrite=overwrite)
+        except SaveConflict as exc:
+            self._ask_conflict(exc, then)
+            return
+        except InputError as exc:
+            self.notify(str(exc), title="not saved", severity="error", markup=False)
+            return
+        if self._recovery_timer is not None:
+            self._recovery_timer.stop()
+            self._recovery_timer = None
+        self.refresh_status()
+        if path is not None:
+            prefs.put("lists_dir", str(Path(target).parent.resolve()), self._prefs_root())
+        self.notify(f"saved {target}", markup=False)
+        if then is not None:
+            then()
+
+    def action_save_as(self) -> None:
+        s = self.session
+        default = str(s.path) if s.path else str(prefs.lists_dir(self._prefs_root()) / (_slug(s.army.name) + ".yaml"))
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self._save_as(path)
+
+        self.app.push_screen(PathPrompt("Save the list as", default, lambda p: None if p.parent.is_dir() else f"no folder {p.parent}"), chosen)
+
+    def action_upgrade(self) -> None:
+        from armybuilder.core.upgrade import upgrade_impact
+
+        s = self.session
+        newer = s.newer_version()
+        if newer is None:
+            self.notify(f"catalogue {s.army.catalogue} is the latest version")
+            return
+        impact = upgrade_impact(s.system, s.army, newer)
+        body = Text("\n".join(impact.lines()))
+
+        def chosen(key: str | None) -> None:
+            if key == "yes":
+                s.replace(s.army.model_copy(update={"catalogue": impact.to_version}), s.selected)
+                self._remember_edit(f"Upgrade to catalogue {impact.to_version}")
+                self.after_edit(s.selected)
+                self.notify(f"list moved to catalogue {impact.to_version} (ctrl+z to undo)")
+
+        self.app.push_screen(
+            Confirm(f"Upgrade to catalogue {impact.to_version}?", body, (("yes", "Upgrade", "primary"), ("no", "Keep", "default"))),
+            chosen,
+        )
+
+    def _prefs_root(self):
+        return getattr(getattr(self.app, "store", None), "root", None)
+
+    def export_folder(self) -> Path:
+        return prefs.export_dir(Path(getattr(self.app, "export_dir", Path("exports"))), self._prefs_root())
+
+    def export_target(self, kind: str, folder: Path | None = None) -> Path:
+        """The file an export of ``kind`` writes (shown in full before writing)."""
+        s = self.session
+        folder = folder or self.export_folder()
+        stem = s.path.stem if s.path else _slug(s.army.name)
+        name = {
+            "sheets": f"{s.system.id}-sheets.pdf",
+            "text": f"{stem}.txt",
+            "roster-cards": f"{stem}-cards.pdf",
+        }.get(kind, f"{stem}.pdf")
+        return folder / name
+
+    def action_export(self) -> None:
+        def chosen(key: str | None) -> None:
+            if key is not None:
+                self.ask_export_path(key)
+
+        folder = self.export_folder()
+        self.app.push_screen(Menu("Export", [(k, label) for k, label in EXPORT_KINDS], f"into {folder} (the next step shows the file and lets you change it)"), chosen)
+
+    def ask_export_path(self, kind: str) -> None:
+        """Show the full target path; the player may change it. The folder is remembered."""
+
+        def check(path: Path) -> str | None:
+            if path.is_dir():
+                return f"{path} is a folder: add a file name"
+            return None
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            path = path.resolve()
+            prefs.put("export_dir", str(path.parent), self._prefs_root())
+            self.export(kind, path)
+
+        label = dict(EXPORT_KINDS)[kind]
+        self.app.push_screen(PathPrompt(f"Export {label} to (enter writes; edit the path to choose another folder)", str(self.export_target(kind).resolve()), check), chosen)
+
+    def export(self, kind: str, target: Path | None = None) -> None:
+        """Render in a worker thread (ReportLab takes a moment) and notify the path."""
+        s = self.session
+        army, system, cat = s.army, s.system, s.cat
+        out = target or self.export_target(kind)
+        paper = getattr(self.app, "paper", "A4")
+
+        def work() -> Path:
+            from armybuilder.core.lists import list_fingerprint
+
+            out.parent.mkdir(parents=True, exist_ok=True)
+            if kind == "sheets":
+                from armybuilder.pdf.sheets import write_sheets
+
+                write_sheets(system.sheets(cat), out, paper=paper)
+                return out
+            roster = system.roster(army, cat, list_fingerprint(army, cat))
+            if kind == "text":
+                from armybuilder.core.atomic import atomic_write_text
+                from armybuilder.core.text_roster import render_text
+
+                atomic_write_text(out, render_text(roster))
+                return out
+            from armybuilder.pdf.roster import write_roster
+
+            write_roster(roster, system.cards(army, cat) if kind == "roster-cards" else None, out, paper=paper)
+            return out
+
+        def run() -> None:
+            try:
+                out = work()
+            except Exception as exc:  # noqa: BLE001 - any failure becomes a visible message
+                self.app.call_from_thread(
+                    self.notify, f"export failed: {type(exc).__name__}: {exc}", severity="error", markup=False
+                )
+                return
+            self.app.call_from_thread(self.notify, f"exported {out.resolve()}", title="Export done", markup=False, timeout=10)
+
+        self.notify("exporting…")
+        self.run_worker(run, thread=True, group="export", name=f"export-{kind}")
+
+    def set_paper(self, paper: str) -> None:
+        self.app.paper = paper  # type: ignore[attr-defined]
+        self.notify(f"PDF exports now use {paper} paper")
+
+    def _external_screen(self, module: str):
+        """The Screen class of an optional panel (written separately), if present."""
+        try:
+            mod = importlib.import_module(f"armybuilder.tui.screens.{module}")
+        except ImportError:
+            return None
+        named = getattr(mod, f"{module.capitalize()}Screen", None)
+        if inspect.isclass(named) and issubclass(named, Screen):
+            return named
+        for _, obj in inspect.getmembers(mod, inspect.isclass):
+            if issubclass(obj, Screen) and obj.__module__ == mod.__name__:
+                return obj
+        return None
+
+    def action_odds(self) -> None:
+        # the odds screen starts on the unit under the cursor and follows the list as it is edited
+        self._open_external("odds", "odds panel", follow=True)
+
+    def action_playtest(self) -> None:
+        self._open_external("playtest", "playtest screen")
+
+    def action_meta(self) -> None:
+        self._open_external("meta", "meta screen")
+
+    def _open_external(self, module: str, what: str, follow: bool = False) -> None:
+        screen_class = self._external_screen(module)
+        if screen_class is None:
+            self.notify(f"the {what} is not available in this build", severity="warning")
+            return
+        s = self.session
+        try:
+            self.app.push_screen(screen_class(s.system, s.army, s.cat, session=s) if follow else screen_class(s.system, s.army, s.cat))
+        except Exception as exc:  # noqa: BLE001 - a broken panel must not lose the list
+            self.notify(f"cannot open the {what}: {exc}", severity="error", markup=False)
+
+    def action_close_list(self) -> None:
+        self.app.close_editor(self)  # type: ignore[attr-defined]
+
+
+def _slug(name: str) -> str:
+    import re
+
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return slug or "army-list"
