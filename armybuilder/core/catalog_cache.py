@@ -141,6 +141,24 @@ def write(name: str, value: Any) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def code_digest(modules: list[str]) -> str:
+    """A short digest of the source files of ``modules`` (found, not imported): a cached
+    verdict computed by that code is not believed once the code changes, even within a
+    package version."""
+    import importlib.util
+
+    digest = hashlib.sha256()
+    for name in modules:
+        digest.update(name.encode() + b"\0")
+        try:
+            spec = importlib.util.find_spec(name)
+            if spec is not None and spec.origin:
+                digest.update(Path(spec.origin).read_bytes())
+        except (ImportError, ValueError, OSError):
+            pass
+    return digest.hexdigest()[:12]
+
+
 def source_key(system: str, model: type, files: list[tuple[str, bytes]]) -> str:
     """A short key for one system's catalogue sources, its schema and this package version."""
     digest = hashlib.sha256()

@@ -21,6 +21,11 @@ class _LazyModule:
         object.__setattr__(self, "_lazy_name", name)
 
     def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__") and attr.endswith("__"):
+            # Python's own probes (``__set_name__`` and ``__isabstractmethod__`` when the
+            # class holding this stand-in is created, ``__wrapped__``...): answering them
+            # by importing made every lazy module load with its system.
+            raise AttributeError(attr)
         return getattr(importlib.import_module(self._lazy_name), attr)
 
     def __repr__(self) -> str:
