@@ -246,21 +246,20 @@ def cmd_list_upgrade(args: argparse.Namespace) -> int:
 
 
 def cmd_catalog(args: argparse.Namespace) -> int:
-    from armybuilder.core.catalog import diff
-    from armybuilder.core.registry import all_systems, system_ids
-
     action = args.catalog_action
     if action == "list":
-        rows = []
-        for system in all_systems():
-            versions = system.source.versions()
-            rows.append({"system": system.id, "name": system.name, "latest": versions[-1].version, "versions": [v.version for v in versions]})
+        from armybuilder.core.catalog_listing import catalogue_rows
+
+        rows = catalogue_rows()  # cached rows: no system loaded unless its files changed
         if args.json:
             _json(rows, indent=2, ensure_ascii=False)
         else:
             for r in rows:
                 _out(f"{r['system']:<18} {r['name']:<32} latest {r['latest']}  (versions: {', '.join(r['versions'])})")
         return EXIT_OK
+    from armybuilder.core.catalog import diff
+    from armybuilder.core.registry import system_ids
+
     if action == "versions":
         system = _system(args.system)
         rows = []
