@@ -541,9 +541,9 @@ class CatalogueSource(Generic[C]):
             if catalog_cache.read(self._sound_name(version)) == {"sound": version}:
                 self._checked[version] = []
                 return
+            if not self.check(version):  # checked in this process for the first time
+                catalog_cache.write(self._sound_name(version), {"sound": version})
         found = self.check(version)
-        if not found:
-            catalog_cache.write(self._sound_name(version), {"sound": version})
         if found:
             raise InputError.at(
                 f"the {self.system} catalogue {version} fails its checks ({len(found)} problems; "

@@ -150,6 +150,13 @@ def test_a_sound_verdict_is_remembered_and_a_failing_version_is_checked_every_ti
     version = source.latest
     source.require_sound(version)
     assert list(cache_dir.glob(f"ragnarok2-{version}-*-sound-*.json"))
+    writes = []
+    monkeypatch.setattr(catalog_cache, "write", lambda *args: writes.append(args))
+    for _ in range(3):  # a batch asks for every file: the verdict is written once, not each time
+        source.require_sound(version)
+        _fresh_source("ragnarok2").require_sound(version)
+    assert writes == []
+    monkeypatch.undo()
 
     def refuse(*args, **kwargs):
         raise AssertionError("a version found sound was checked again")
