@@ -100,3 +100,18 @@ def test_an_edited_listing_is_never_believed(cache_dir):
     path.write_bytes(tag + b"\n" + payload.replace(b"Rag'Narok 2", b"Forged game"))
     assert catalog_listing.cached_row("ragnarok2", registry.KNOWN_SYSTEMS["ragnarok2"]) is None
     assert "Forged game" not in json.dumps(catalog_listing.catalogue_rows())
+
+
+def test_the_editor_reading_a_list_round_trip_does_not_import_pyyaml(tmp_path):
+    sample = catalog_root() / "ragnarok2" / "samples" / "alahan-lions.yaml"
+    code = (
+        "import json, sys\n"
+        "from armybuilder.core.lists import load_list\n"
+        "load_list(sys.argv[1])\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    env = {**os.environ, "ARMYBUILDER_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code, str(sample)], capture_output=True, text=True, env=env, check=True).stdout
+    modules = json.loads(out.strip().splitlines()[-1])
+    assert "ruamel.yaml" in modules  # the round trip the editor needs
+    assert _loaded(modules, "yaml", "numpy", "reportlab") == []  # libyaml's fast path is for read-only commands
