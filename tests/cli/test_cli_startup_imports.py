@@ -39,8 +39,12 @@ def _run(cache, *argv: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+#: armybuilder's stand-in for pydantic's plugin loader (see armybuilder/__init__.py): no pydantic code
+STAND_IN = "pydantic.plugin._loader"
+
+
 def _loaded(modules: list[str], *tops: str) -> list[str]:
-    return [m for m in modules if m.split(".")[0] in tops]
+    return [m for m in modules if m.split(".")[0] in tops and m != STAND_IN]
 
 
 def test_version_imports_nothing_heavy(tmp_path):
@@ -70,6 +74,7 @@ def test_validate_loads_one_system_and_no_engine_ui_or_round_trip_parser(tmp_pat
     for lazy in ("editing", "sheets", "engine", "importer"):  # the editor's, printer's and engine's code
         assert f"armybuilder.systems.ragnarok2.{lazy}" not in result["modules"]
     assert "armybuilder.core.shapes" not in result["modules"]
+    assert "importlib.metadata" not in result["modules"]  # pydantic's plugin scan is off
 
 
 @pytest.fixture
@@ -115,3 +120,35 @@ def test_the_editor_reading_a_list_round_trip_does_not_import_pyyaml(tmp_path):
     modules = json.loads(out.strip().splitlines()[-1])
     assert "ruamel.yaml" in modules  # the round trip the editor needs
     assert _loaded(modules, "yaml", "numpy", "reportlab") == []  # libyaml's fast path is for read-only commands
+
+
+def _python(code: str, **env_changes: str | None) -> str:
+    env = {**os.environ}
+    for key, value in env_changes.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout.strip()
+
+
+MODEL = (
+    "import sys\n"
+    "from pydantic import BaseModel\n"
+    "class A(BaseModel):\n"
+    "    x: int\n"
+    "assert A(x='1').x == 1\n"
+    "print(type(A.__pydantic_validator__).__name__, 'importlib.metadata' in sys.modules,"
+    " getattr(sys.modules['pydantic.plugin._loader'], '__file__', None) is not None)\n"
+)
+
+
+def test_pydantic_plugins_are_off_without_their_entry_point_scan():
+    # armybuilder's processes: plain validators, and importlib.metadata never imported
+    assert _python("import armybuilder\n" + MODEL, PYDANTIC_DISABLE_PLUGINS=None) == "SchemaValidator False False"
+    # what the stand-in answers is what pydantic's own loader answers with plugins off
+    assert _python(
+        "from pydantic.plugin._loader import get_plugins\nprint(tuple(get_plugins()))", PYDANTIC_DISABLE_PLUGINS="__all__"
+    ) == "()"
+    # a user who turns plugins back on gets pydantic's own loader
+    assert _python("import armybuilder\n" + MODEL, PYDANTIC_DISABLE_PLUGINS="false").endswith("True True")
