@@ -124,21 +124,29 @@ def read(name: str) -> Any | None:
 
 
 def write(name: str, value: Any) -> None:
-    """Cache ``value`` (JSON-able) under ``name``; failures only cost speed later."""
+    """Cache ``value`` (JSON-able) under ``name`` (which may name a subfolder: ``a/b.json``)
+    atomically (written beside it, then renamed over it); failures only cost speed later."""
     folder = cache_folder()
     if folder is None:
         return
     key = _key(folder, create=True)
     if key is None:
         return
-    payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    target = folder / name
-    tmp = folder / f".{name}.{os.getpid()}.tmp"
     try:
+        payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except (TypeError, ValueError):  # not JSON-able, or a lone surrogate from an odd file name
+        return
+    target = folder / name
+    tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_bytes(_tag(key, payload) + b"\n" + payload)
         tmp.replace(target)
     except OSError:
-        tmp.unlink(missing_ok=True)
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def code_digest(modules: list[str]) -> str:

@@ -27,6 +27,8 @@ KNOWN_SYSTEMS: dict[str, str] = {
     "rattle-and-rend": "armybuilder.systems.rattle_and_rend",
     "morpheus-ragnarok": "armybuilder.systems.morpheus",
 }
+#: The bundled table alone (the findings cache covers these systems' code and catalogues).
+BUNDLED_SYSTEMS: dict[str, str] = dict(KNOWN_SYSTEMS)
 
 #: Extra systems for a process started from outside (``id=module,id=module``); the
 #: module must be importable (on ``PYTHONPATH``).

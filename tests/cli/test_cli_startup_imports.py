@@ -66,7 +66,7 @@ def test_catalog_list_reads_cached_listings_without_loading_a_system(tmp_path):
 def test_validate_loads_one_system_and_no_engine_ui_or_round_trip_parser(tmp_path):
     sample = catalog_root() / "ragnarok2" / "samples" / "alahan-lions.yaml"
     _run(tmp_path, "validate", str(sample))  # warm the catalogue cache
-    result = _run(tmp_path, "validate", str(sample))
+    result = _run(tmp_path, "validate", "--no-cache", str(sample))  # checked, not remembered
     assert result["code"] == 0 and "LEGAL" in result["out"]
     assert _loaded(result["modules"], "numpy", "ruamel", "textual", "rich", "reportlab") == []
     systems = {m.split(".")[2] for m in result["modules"] if m.startswith("armybuilder.systems.")}
@@ -75,6 +75,18 @@ def test_validate_loads_one_system_and_no_engine_ui_or_round_trip_parser(tmp_pat
         assert f"armybuilder.systems.ragnarok2.{lazy}" not in result["modules"]
     assert "armybuilder.core.shapes" not in result["modules"]
     assert "importlib.metadata" not in result["modules"]  # pydantic's plugin scan is off
+
+
+def test_a_remembered_validate_imports_neither_pydantic_nor_a_yaml_parser(tmp_path):
+    """A list checked before (same bytes, catalogue and code) is answered from the findings
+    cache: no pydantic, no YAML parser, no game system, identical output."""
+    sample = catalog_root() / "ragnarok2" / "samples" / "alahan-lions.yaml"
+    checked = _run(tmp_path, "validate", str(sample))
+    assert _loaded(checked["modules"], "pydantic", "yaml")  # the first run did check it
+    result = _run(tmp_path, "validate", str(sample))
+    assert result["code"] == 0 and result["out"] == checked["out"]
+    assert _loaded(result["modules"], *HEAVY) == []
+    assert not [m for m in result["modules"] if m.startswith("armybuilder.systems.")]
 
 
 @pytest.fixture
