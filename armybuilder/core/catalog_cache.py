@@ -138,9 +138,13 @@ def write(name: str, value: Any) -> None:
         return
     target = folder / name
     tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
+    data = _tag(key, payload) + b"\n" + payload
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(_tag(key, payload) + b"\n" + payload)
+        try:
+            tmp.write_bytes(data)
+        except FileNotFoundError:  # the subfolder's first file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(data)
         tmp.replace(target)
     except OSError:
         try:

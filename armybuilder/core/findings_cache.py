@@ -221,21 +221,28 @@ def store(key: str, path: Path, data: bytes, value: Any) -> None:
 
 
 def evict(limit: int = MAX_ENTRIES) -> None:
-    """Remove the oldest written answers beyond ``limit`` (failures are harmless)."""
+    """Beyond ``limit`` answers, remove the oldest written down to nine tenths of it (so
+    the next runs find room and only count names); failures are harmless."""
     root = catalog_cache.cache_folder()
     if root is None:
         return
+    folder = root / FOLDER
     try:
-        with os.scandir(root / FOLDER) as scan:
-            entries = [(e.stat().st_mtime_ns, e.path) for e in scan if e.name.endswith(".json")]
+        names = [name for name in os.listdir(folder) if name.endswith(".json")]
     except OSError:
         return
-    if len(entries) <= limit:
+    if len(names) <= limit:
         return
-    entries.sort()
-    for _, path in entries[: len(entries) - limit]:
+    dated = []
+    for name in names:
         try:
-            os.unlink(path)
+            dated.append((os.stat(folder / name).st_mtime_ns, name))
+        except OSError:
+            pass
+    dated.sort()
+    for _, name in dated[: max(0, len(dated) - limit * 9 // 10)]:
+        try:
+            os.unlink(folder / name)
         except OSError:
             pass
 

@@ -215,9 +215,11 @@ def test_only_the_bundled_systems_are_cached(monkeypatch):
 
 def test_the_oldest_answers_are_evicted_beyond_the_bound(tmp_path, monkeypatch):
     monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(tmp_path))
-    for i in range(5):
-        findings_cache.catalog_cache.write(f"{findings_cache.FOLDER}/k{i}.json", [i])
-        os.utime(tmp_path / findings_cache.FOLDER / f"k{i}.json", ns=(i * 10**9, i * 10**9))
-    findings_cache.evict(limit=3)
-    assert sorted(p.name for p in (tmp_path / findings_cache.FOLDER).iterdir()) == ["k2.json", "k3.json", "k4.json"]
-    assert findings_cache.lookup("k4") == [4]
+    for i in range(12):
+        findings_cache.catalog_cache.write(f"{findings_cache.FOLDER}/k{i:02d}.json", [i])
+        os.utime(tmp_path / findings_cache.FOLDER / f"k{i:02d}.json", ns=(i * 10**9, i * 10**9))
+    findings_cache.evict(limit=12)
+    assert len(list((tmp_path / findings_cache.FOLDER).iterdir())) == 12  # within the bound
+    findings_cache.evict(limit=10)  # over it: down to nine tenths, newest kept
+    assert sorted(p.name for p in (tmp_path / findings_cache.FOLDER).iterdir()) == [f"k{i:02d}.json" for i in range(3, 12)]
+    assert findings_cache.lookup("k11") == [11]
