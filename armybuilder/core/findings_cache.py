@@ -197,8 +197,12 @@ def entry_key(command: str, path: Path, data: bytes) -> str | None:
     world = world_key()
     if world is None:
         return None
-    where = str(path) if path.is_absolute() else f"{os.getcwd()}\0{path}"
-    digest = hashlib.sha256(f"{command}\0{world}\0{where}\0".encode())
+    try:
+        where = str(path) if path.is_absolute() else f"{os.getcwd()}\0{path}"
+    except OSError:  # the current folder was removed
+        return None
+    # surrogateescape: a file name that is not UTF-8 keeps its own bytes in the key
+    digest = hashlib.sha256(f"{command}\0{world}\0{where}\0".encode("utf-8", "surrogateescape"))
     digest.update(hashlib.sha256(data).digest())
     return digest.hexdigest()[:40]
 

@@ -121,6 +121,12 @@ def test_a_relative_path_is_replayed_as_written(cache, lists):
     assert not moved.hit  # another folder: its own answer (messages may name the folder)
 
 
+def test_a_file_name_that_is_not_utf8(cache, tmp_path):
+    odd = os.fsdecode(b"list-\xff.yaml")
+    shutil.copy(ALAHAN, tmp_path / odd)
+    _replayed(cache, "validate", odd, cwd=tmp_path)
+
+
 def test_changed_bytes_are_checked_again(cache, tmp_path):
     target = tmp_path / "list.yaml"
     shutil.copy(ALAHAN, target)
