@@ -144,8 +144,11 @@ def write(name: str, value: Any) -> None:
     if key is None:
         return
     try:
-        payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    except (TypeError, ValueError):  # not JSON-able, or a lone surrogate from an odd file name
+        try:
+            payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (a file name that is not UTF-8): escaped
+            payload = json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+    except (TypeError, ValueError):  # not JSON-able
         return
     target = folder / name
     tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
