@@ -316,6 +316,8 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
 
         def validate_many_again() -> Measured:
             """Warm: the same 1,000 files once more, every answer remembered."""
+            if not many.is_dir():
+                raise LookupError("the cold line did not write its files")
             cmd = cli + ["validate", str(many)]
             runs = [_run_timed(cmd) for _ in range(2 if quick else 3)]
             times = [wall for wall, _ in runs]
