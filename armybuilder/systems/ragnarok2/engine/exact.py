@@ -36,7 +36,7 @@ from functools import lru_cache
 import numpy as np
 
 from .battle import Battle
-from .combat import ExchangeTerms
+from .combat import ExchangeTerms, earns_charge_bonus
 from .fray import (
     Fighter,
     contest_distribution,
@@ -319,6 +319,7 @@ def prepare(cat, first, index_a: int, second, index_b: int, charge: bool, seed: 
     if charge:
         a.charged = True
         b.was_charged = True
+        a.charge_bonus = earns_charge_bonus(a, b)
     return bt, a, b
 
 
