@@ -87,8 +87,17 @@ def _sound_catalogue(lf):
 # --------------------------------------------------------------------------- validate
 
 
-def _validate_one(path: Path) -> tuple[str, dict[str, Any], str]:
+Outcome = tuple[str, dict[str, Any], str]  # (legal/invalid/unreadable, JSON entry, text block)
+
+
+def _validate_one(path: Path) -> Outcome:
     """Validate one file: (status, JSON entry, text block); status is legal/invalid/unreadable."""
+    return _checked(path)[0]
+
+
+def _checked(path: Path) -> tuple[Outcome, bool]:
+    """One file's outcome, and whether it may be remembered (an internal error may not:
+    it is a bug, to be reported afresh, not replayed)."""
     from armybuilder.core.findings import is_legal
     from armybuilder.core.lists import list_fingerprint, read_list
 
@@ -100,13 +109,13 @@ def _validate_one(path: Path) -> tuple[str, dict[str, Any], str]:
         fp = list_fingerprint(lf.army, cat)
     except InputError as exc:
         entry = {"path": str(path), "readable": False, "valid": False, "error": str(exc)}
-        return "unreadable", entry, f"{path}: UNREADABLE\n  " + str(exc).replace("\n", "\n  ")
+        return ("unreadable", entry, f"{path}: UNREADABLE\n  " + str(exc).replace("\n", "\n  ")), True
     except (Exception, RecursionError) as exc:  # noqa: BLE001 - one bad file must not stop a folder run
         if os.environ.get("ARMYBUILDER_DEBUG"):
             raise
         message = f"{path}: internal error: {type(exc).__name__}: {exc} (please report it)"
         entry = {"path": str(path), "readable": False, "valid": False, "error": message}
-        return "unreadable", entry, f"{path}: UNREADABLE\n  {message}"
+        return ("unreadable", entry, f"{path}: UNREADABLE\n  {message}"), False
     ok = is_legal(findings)
     entries = []
     for f in findings:
@@ -130,22 +139,77 @@ def _validate_one(path: Path) -> tuple[str, dict[str, Any], str]:
     for e in entries:
         at = f" (line {e['line']})" if e["line"] else ""
         lines.append(f"  {e['severity']:<7} {e['rule']}{at}: {e['message']}")
-    return ("legal" if ok else "invalid"), entry, "\n".join(lines)
+    return (("legal" if ok else "invalid"), entry, "\n".join(lines)), True
+
+
+#: A job of a validation run: a file, and its cache key and bytes when the cache is on.
+Job = tuple[Path, "str | None", "bytes | None"]
+
+
+def _validate_job(job: Job) -> Outcome:
+    """Validate one file and, when the cache is on and the answer is not a bug's, store it."""
+    path, key, data = job
+    outcome, cacheable = _checked(path)
+    if key is not None and data is not None and cacheable:
+        from armybuilder.core import findings_cache
+
+        findings_cache.store(key, path, data, list(outcome))
+    return outcome
+
+
+def _cached_outcome(value: Any) -> Outcome | None:
+    """A stored validate answer, if it has the shape this code writes."""
+    if isinstance(value, list) and len(value) == 3 and value[0] in ("legal", "invalid", "unreadable"):
+        if isinstance(value[1], dict) and isinstance(value[2], str):
+            return value[0], value[1], value[2]
+    return None
+
+
+def _cache_on(args: argparse.Namespace) -> bool:
+    from armybuilder.core.findings_cache import disabled_by_environment
+
+    return not getattr(args, "no_cache", False) and not disabled_by_environment()
 
 
 #: Below this many files one process is quicker than starting workers.
 PARALLEL_VALIDATION_FROM = 64
 
 
-def _validate_all(paths: list[Path]) -> list[tuple[str, dict[str, Any], str]]:
-    """Validate in order; a big batch (an organiser's folder) is spread over the cores.
+def _validate_all(paths: list[Path], use_cache: bool = False) -> list[Outcome]:
+    """Validate in order; remembered answers are replayed, and a big batch of the rest (an
+    organiser's folder) is spread over the cores.
 
-    Parsing round-trip YAML is pure Python and dominates the cost, so a folder of a
-    thousand lists is split between worker processes; results come back in file order.
+    Parsing YAML and importing the models dominate the cost, so with the findings cache on
+    a file whose answer is stored (same bytes, catalogue, code: see core/findings_cache.py)
+    is not checked again; the others are validated, by worker processes when there are many,
+    and results come back in file order.
     """
+    outcomes: list[Outcome | None] = [None] * len(paths)
+    todo: list[tuple[int, Job]] = []
+    for i, path in enumerate(paths):
+        key = data = None
+        if use_cache:
+            from armybuilder.core import findings_cache
+
+            data = findings_cache.file_bytes(path)
+            key = findings_cache.entry_key("validate", path, data) if data is not None else None
+            if key is not None and (hit := _cached_outcome(findings_cache.lookup(key))) is not None:
+                outcomes[i] = hit
+                continue
+        todo.append((i, (path, key, data)))
+    for i, outcome in zip((i for i, _ in todo), _run_jobs([job for _, job in todo]), strict=True):
+        outcomes[i] = outcome
+    if use_cache and any(key is not None for _, (_, key, _) in todo):
+        from armybuilder.core import findings_cache
+
+        findings_cache.evict()
+    return [outcome for outcome in outcomes if outcome is not None]
+
+
+def _run_jobs(jobs: list[Job]) -> list[Outcome]:
     workers = min(os.cpu_count() or 1, 4)
-    if len(paths) < PARALLEL_VALIDATION_FROM or workers < 2:
-        return [_validate_one(p) for p in paths]
+    if len(jobs) < PARALLEL_VALIDATION_FROM or workers < 2:
+        return [_validate_job(job) for job in jobs]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -153,14 +217,14 @@ def _validate_all(paths: list[Path]) -> list[tuple[str, dict[str, Any], str]]:
     context = multiprocessing.get_context(method)
     # The first file is validated here: forked workers then inherit its imports, list
     # validator and catalogue instead of each building them again.
-    first = _validate_one(paths[0])
-    chunk = max(8, len(paths) // (workers * 4))
+    first = _validate_job(jobs[0])
+    chunk = max(8, len(jobs) // (workers * 4))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        return [first, *pool.map(_validate_one, paths[1:], chunksize=chunk)]
+        return [first, *pool.map(_validate_job, jobs[1:], chunksize=chunk)]
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    outcomes = _validate_all(list(expand_paths(args.lists)))
+    outcomes = _validate_all(list(expand_paths(args.lists)), _cache_on(args))
     results = [entry for _, entry, _ in outcomes]
     text_blocks = [block for _, _, block in outcomes]
     legal = sum(status == "legal" for status, _, _ in outcomes)
@@ -186,10 +250,37 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_fingerprint(args: argparse.Namespace) -> int:
+    """A list's fingerprint; with the findings cache on, a remembered one (or its refusal)."""
+    path = Path(args.list)
+    key = data = None
+    if _cache_on(args):
+        from armybuilder.core import findings_cache
+
+        data = findings_cache.file_bytes(path)
+        key = findings_cache.entry_key("fingerprint", path, data) if data is not None else None
+        hit = findings_cache.lookup(key) if key is not None else None
+        if isinstance(hit, list) and len(hit) == 2 and hit[0] in ("ok", "error") and isinstance(hit[1], str):
+            if hit[0] == "error":  # printed as main() prints an InputError
+                _err(f"error: {hit[1]}")
+                return EXIT_UNREADABLE
+            _out(hit[1])
+            return EXIT_OK
     from armybuilder.core.lists import list_fingerprint
 
-    lf = _read(args.list)
-    _out(list_fingerprint(lf.army, _sound_catalogue(lf)))
+    try:
+        lf = _read(args.list)
+        fp = list_fingerprint(lf.army, _sound_catalogue(lf))
+    except InputError as exc:
+        if key is not None and data is not None:
+            from armybuilder.core import findings_cache
+
+            findings_cache.store(key, path, data, ["error", str(exc)])
+        raise
+    if key is not None and data is not None:
+        from armybuilder.core import findings_cache
+
+        findings_cache.store(key, path, data, ["ok", fp])
+    _out(fp)
     return EXIT_OK
 
 
@@ -250,21 +341,20 @@ def cmd_list_upgrade(args: argparse.Namespace) -> int:
 
 
 def cmd_catalog(args: argparse.Namespace) -> int:
-    from armybuilder.core.catalog import diff
-    from armybuilder.core.registry import all_systems, system_ids
-
     action = args.catalog_action
     if action == "list":
-        rows = []
-        for system in all_systems():
-            versions = system.source.versions()
-            rows.append({"system": system.id, "name": system.name, "latest": versions[-1].version, "versions": [v.version for v in versions]})
+        from armybuilder.core.catalog_listing import catalogue_rows
+
+        rows = catalogue_rows()  # cached rows: no system loaded unless its files changed
         if args.json:
             _json(rows, indent=2, ensure_ascii=False)
         else:
             for r in rows:
                 _out(f"{r['system']:<18} {r['name']:<32} latest {r['latest']}  (versions: {', '.join(r['versions'])})")
         return EXIT_OK
+    from armybuilder.core.catalog import diff
+    from armybuilder.core.registry import system_ids
+
     if action == "versions":
         system = _system(args.system)
         rows = []
@@ -668,10 +758,12 @@ def build_parser() -> Parser:
     p = commands.add_parser("validate", help="validate list files, folders or globs")
     p.add_argument("lists", nargs="+")
     p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--no-cache", action="store_true", help="check every file again (no remembered answers; also ARMYBUILDER_NO_CACHE=1)")
     p.set_defaults(func=cmd_validate)
 
     p = commands.add_parser("fingerprint", help="print a list's fingerprint")
     p.add_argument("list")
+    p.add_argument("--no-cache", action="store_true", help="compute it again (also ARMYBUILDER_NO_CACHE=1)")
     p.set_defaults(func=cmd_fingerprint)
 
     p = commands.add_parser("export", help="PDF roster (and cards) or text roster of a list")

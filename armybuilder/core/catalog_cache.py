@@ -68,12 +68,23 @@ def cache_folder() -> Path | None:
         return None
 
 
+#: The key last read from each folder, with the identity of its file (inode, size, times):
+#: a batch reads and writes a thousand entries, and one stat is cheaper than a read.
+_keys: dict[Path, tuple[tuple[int, int, int, int], bytes]] = {}
+
+
 def _key(folder: Path, create: bool) -> bytes | None:
     """The folder's HMAC key; created (0600, atomically) when missing and ``create``."""
     path = folder / _KEY_FILE
     try:
+        st = os.stat(path)
+        identity = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        known = _keys.get(folder)
+        if known is not None and known[0] == identity:
+            return known[1]
         key = path.read_bytes()
         if len(key) >= 32:
+            _keys[folder] = (identity, key)
             return key
     except OSError:
         pass
@@ -124,21 +135,54 @@ def read(name: str) -> Any | None:
 
 
 def write(name: str, value: Any) -> None:
-    """Cache ``value`` (JSON-able) under ``name``; failures only cost speed later."""
+    """Cache ``value`` (JSON-able) under ``name`` (which may name a subfolder: ``a/b.json``)
+    atomically (written beside it, then renamed over it); failures only cost speed later."""
     folder = cache_folder()
     if folder is None:
         return
     key = _key(folder, create=True)
     if key is None:
         return
-    payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    target = folder / name
-    tmp = folder / f".{name}.{os.getpid()}.tmp"
     try:
-        tmp.write_bytes(_tag(key, payload) + b"\n" + payload)
+        try:
+            payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (a file name that is not UTF-8): escaped
+            payload = json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+    except (TypeError, ValueError):  # not JSON-able
+        return
+    target = folder / name
+    tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
+    data = _tag(key, payload) + b"\n" + payload
+    try:
+        try:
+            tmp.write_bytes(data)
+        except FileNotFoundError:  # the subfolder's first file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(data)
         tmp.replace(target)
     except OSError:
-        tmp.unlink(missing_ok=True)
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+def code_digest(modules: list[str]) -> str:
+    """A short digest of the source files of ``modules`` (found, not imported): a cached
+    verdict computed by that code is not believed once the code changes, even within a
+    package version."""
+    import importlib.util
+
+    digest = hashlib.sha256()
+    for name in modules:
+        digest.update(name.encode() + b"\0")
+        try:
+            spec = importlib.util.find_spec(name)
+            if spec is not None and spec.origin:
+                digest.update(Path(spec.origin).read_bytes())
+        except (ImportError, ValueError, OSError):
+            pass
+    return digest.hexdigest()[:12]
 
 
 def source_key(system: str, model: type, files: list[tuple[str, bytes]]) -> str:

@@ -25,20 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
-from yaml.events import (
-    AliasEvent,
-    DocumentEndEvent,
-    DocumentStartEvent,
-    MappingEndEvent,
-    MappingStartEvent,
-    ScalarEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
-    StreamEndEvent,
-    StreamStartEvent,
-)
 
 from .errors import InputError, Problem, pydantic_problems
 from .textfile import read_bytes
@@ -50,10 +37,21 @@ LIST_FILE_LIMIT = 5 * 1024 * 1024
 MAX_DEPTH = 48
 MAX_EXPANDED_NODES = 200_000
 
-try:  # the C parser exists when PyYAML was built with libyaml (the wheels are)
-    from yaml.cyaml import CParser as _CParser
-except ImportError:  # pragma: no cover - a PyYAML without libyaml: always round trip
-    _CParser = None
+
+
+@functools.cache
+def _c_parser() -> Any:
+    """libyaml's parser class, or None (then every document goes round trip).
+
+    Imported on first use: PyYAML's import costs about as much as a bare interpreter
+    start (its reader compiles a large regular expression), and the editor, which
+    reads lists round trip, needs only :func:`locate` and :func:`validate_model` here.
+    """
+    try:  # the C parser exists when PyYAML was built with libyaml (the wheels are)
+        from yaml.cyaml import CParser
+    except ImportError:  # pragma: no cover - a PyYAML without libyaml: always round trip
+        return None
+    return CParser
 
 
 class _Fallback(Exception):
@@ -145,12 +143,15 @@ def _plain(value: str) -> Any:
 
 def _compose(text: str) -> Any:
     """The document as PosMap / PosSeq / scalars, or _Fallback."""
-    if _CParser is None or _unsure_characters(text):
+    c_parser = _c_parser()
+    if c_parser is None or _unsure_characters(text):
         raise _Fallback
-    parser = _CParser(text)
+    from yaml import YAMLError
+
+    parser = c_parser(text)
     try:
         return _compose_events(parser, text)
-    except yaml.YAMLError:
+    except YAMLError:
         raise _Fallback from None
     finally:
         parser.dispose()
@@ -163,6 +164,19 @@ def _block_header_is_plain(text: str, line: int, column: int) -> bool:
 
 
 def _compose_events(parser: Any, text: str) -> Any:
+    from yaml.events import (
+        AliasEvent,
+        DocumentEndEvent,
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+        StreamEndEvent,
+        StreamStartEvent,
+    )
+
     get = parser.get_event
     if type(get()) is not StreamStartEvent:
         raise _Fallback

@@ -11,6 +11,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+#: attributes Python looks up on every value of a class body as the class is created
+_PROBES = frozenset({"__set_name__", "__isabstractmethod__"})
+
 
 class _LazyModule:
     """A stand-in that imports the named module on first attribute access."""
@@ -21,6 +24,10 @@ class _LazyModule:
         object.__setattr__(self, "_lazy_name", name)
 
     def __getattr__(self, attr: str) -> Any:
+        if attr in _PROBES:
+            # Python's own probes when the class holding this stand-in is created:
+            # answering them by importing made every lazy module load with its system.
+            raise AttributeError(attr)
         return getattr(importlib.import_module(self._lazy_name), attr)
 
     def __repr__(self) -> str:

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .errors import InputError
-from .system import GameSystem
+
+if TYPE_CHECKING:  # imported when a system is loaded: the table alone needs no pydantic
+    from .system import GameSystem
 
 #: id → module defining ``SYSTEM``.  Adding a bundled system is one line here plus a package.
 KNOWN_SYSTEMS: dict[str, str] = {
@@ -25,12 +27,14 @@ KNOWN_SYSTEMS: dict[str, str] = {
     "rattle-and-rend": "armybuilder.systems.rattle_and_rend",
     "morpheus-ragnarok": "armybuilder.systems.morpheus",
 }
+#: The bundled table alone (the findings cache covers these systems' code and catalogues).
+BUNDLED_SYSTEMS: dict[str, str] = dict(KNOWN_SYSTEMS)
 
 #: Extra systems for a process started from outside (``id=module,id=module``); the
 #: module must be importable (on ``PYTHONPATH``).
 ENVIRONMENT = "ARMYBUILDER_SYSTEMS"
 
-AnySystem = GameSystem[Any, Any]
+AnySystem: TypeAlias = "GameSystem[Any, Any]"
 
 _loaded: dict[str, AnySystem] = {}
 
@@ -63,6 +67,8 @@ def system_ids() -> list[str]:
 
 def _checked(system_id: str, module_name: str) -> AnySystem:
     """The ``SYSTEM`` of ``module_name``, after checking it is a complete game system."""
+    from .system import GameSystem
+
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:

@@ -132,3 +132,66 @@ def test_a_cache_tagged_with_another_key_is_ignored(cache_dir):
 def test_the_key_is_private_to_the_user(cache_dir):
     _fresh_source("morpheus-ragnarok").resolve()
     assert (cache_dir / "cache-key").stat().st_mode & 0o077 == 0
+
+
+def test_a_cached_index_is_the_validated_one(cache_dir):
+    first = _fresh_source("ragnarok2")
+    manifest, errata = first.manifest, first.errata  # read from the files, then cached
+    again = _fresh_source("ragnarok2")
+    assert again.manifest == manifest and again.errata == errata
+    assert [type(op) for _, e in again.errata for op in e.operations] == [type(op) for _, e in errata for op in e.operations]
+
+
+def test_a_sound_verdict_is_remembered_and_a_failing_version_is_checked_every_time(cache_dir, monkeypatch):
+    from armybuilder.core import catalog_checks
+    from armybuilder.core.errors import InputError, Problem
+
+    source = _fresh_source("ragnarok2")
+    version = source.latest
+    source.require_sound(version)
+    assert list(cache_dir.glob(f"ragnarok2-{version}-*-sound-*.json"))
+    writes = []
+    monkeypatch.setattr(catalog_cache, "write", lambda *args: writes.append(args))
+    for _ in range(3):  # a batch asks for every file: the verdict is written once, not each time
+        source.require_sound(version)
+        _fresh_source("ragnarok2").require_sound(version)
+    assert writes == []
+    monkeypatch.undo()
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a version found sound was checked again")
+
+    monkeypatch.setattr(catalog_checks, "resolved_problems", refuse)
+    _fresh_source("ragnarok2").require_sound(version)  # the verdict is read, not recomputed
+    monkeypatch.undo()
+
+    # an edited verdict is not believed: the checks run again (and here find a problem)
+    monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(cache_dir))
+    for path in cache_dir.glob("ragnarok2-*-sound-*.json"):
+        tag, payload = path.read_bytes().split(b"\n", 1)
+        path.write_bytes(tag + b"\n" + payload.replace(b"}", b" }"))
+    problem = Problem("forged problem", "catalog/ragnarok2/x.yaml", 1, 1)
+    monkeypatch.setattr(catalog_checks, "resolved_problems", lambda *a: [problem])
+    for _ in range(2):  # refused each time: a failing verdict is never cached
+        with pytest.raises(InputError, match="fails its checks"):
+            _fresh_source("ragnarok2").require_sound(version)
+
+
+def test_a_lazy_module_is_not_imported_by_the_class_that_holds_it():
+    import abc
+    import sys
+
+    from armybuilder.core.lazy import lazy_module
+
+    name = "armybuilder.systems.ragnarok2.importer"  # never needed by these tests before this one
+    sys.modules.pop(name, None)
+
+    class Holder(abc.ABC):  # class creation probes __set_name__ and __isabstractmethod__
+        module = lazy_module(name)
+
+        @abc.abstractmethod
+        def method(self) -> None: ...
+
+    assert name not in sys.modules
+    assert callable(Holder.module.convert)
+    assert name in sys.modules

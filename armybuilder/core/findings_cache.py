@@ -1,0 +1,257 @@
+"""Remembered answers of the read-only commands (``validate``, ``fingerprint``).
+
+Checking a list takes a fraction of a millisecond; starting the process that checks
+it takes the rest: importing pydantic, the YAML parser and a game system costs about
+ten bare interpreter starts.  Linters face the same and keep a cache of their
+findings per file (ruff, mypy); so does armybuilder.  A command's answer for one file
+(what it prints about it and how it counts towards the exit code) is stored in the
+authenticated cache store of :mod:`armybuilder.core.catalog_cache`, and a later run
+that would compute the same answer prints the stored one without importing pydantic,
+a YAML parser or any game system.
+
+An answer is only reused when nothing it was computed from can have changed.  Its
+key is a digest of:
+
+* the sha256 of the file's bytes, the path as the user wrote it (it is part of every
+  message) and, for a relative path, the current folder;
+* the command (each command stores its own answers);
+* the *world*: the package version, the Python version, the catalogue files of every
+  bundled system (catalogues, errata, samples), armybuilder's own code (everything but
+  the TUI and PDF packages, which ``validate`` never runs) and the YAML and pydantic
+  libraries, plus the environment variables that change how lists are checked.  The
+  catalogue files are hashed (a user may edit and save one at once); code files are
+  named by their size, modification and change times and inode, which is how Python
+  itself decides whether a module's bytecode is stale, and a code file changed in the
+  last two seconds turns the cache off for that run (git's rule for "racily clean"
+  files: the file system's clock is coarse).
+
+So editing the list, a catalogue or errata file, a rules module or upgrading a
+library each give another key: the next run misses and checks again.  A stored entry
+whose HMAC tag does not verify (edited, truncated) is ignored like a missing one.
+
+The cache is off with ``--no-cache`` or ``ARMYBUILDER_NO_CACHE=1``, with
+``ARMYBUILDER_DEBUG`` (which wants the traceback of an internal error, never a stored
+message), when a game system outside the bundled table is registered (its code and
+catalogue are not covered by the key), and when the cache folder cannot be written
+(every write fails quietly and every run is then a miss).  At most
+:data:`MAX_ENTRIES` answers are kept; the oldest written go first.
+
+This module uses the standard library only: a hit must not pay for what it avoids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+from armybuilder import __version__
+
+from . import catalog_cache
+
+#: The folder of the cache store holding the answers.
+FOLDER = "findings"
+#: Answers kept at most (about 1-2 KB each); beyond it the oldest written are removed.
+MAX_ENTRIES = 20_000
+#: Turns the cache off (any value but "" and "0").
+NO_CACHE_ENV = "ARMYBUILDER_NO_CACHE"
+#: Files larger than this are never hashed (the list loader refuses them anyway).
+MAX_FILE = 8 * 1024 * 1024
+#: Environment variables that change what checking a list answers or prints.
+_ENV_IN_KEY = ("PYDANTIC_DISABLE_PLUGINS", "ARMYBUILDER_SYSTEMS")
+#: Libraries whose behaviour shows in the answers (their messages and positions).
+_LIBRARIES = ("pydantic", "pydantic_core", "yaml", "_yaml", "ruamel", "platformdirs")
+#: Subpackages of armybuilder that validate never imports (import-linter keeps the core
+#: and the systems apart from them).
+_NOT_CHECKING = frozenset({"tui", "pdf", "__pycache__"})
+
+_world: str | None = None
+
+
+def disabled_by_environment() -> bool:
+    """True when the user (or a debugging session) turned the cache off."""
+    return os.environ.get(NO_CACHE_ENV, "") not in ("", "0") or bool(os.environ.get("ARMYBUILDER_DEBUG"))
+
+
+#: A code file changed this recently may still change within the same timestamp tick (the
+#: file system's clock is coarse), so its signature proves nothing yet: like git's "racily
+#: clean" files, the cache stays off until it is older.
+RACY_NS = 2_000_000_000
+
+
+class _Racy(Exception):
+    """A signed file was modified too recently for its signature to be trusted."""
+
+
+def _signature(digest: Any, path: str, now_ns: int) -> None:
+    """Name a code file by its size, modification and change times and inode (no read)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        digest.update(f"{path}\0missing\n".encode())
+        return
+    if now_ns - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_NS:
+        raise _Racy(path)
+    digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\n".encode())
+
+
+def _files(root: str, suffixes: tuple[str, ...], skip: frozenset[str] = frozenset()) -> list[str]:
+    """Every file of ``root`` ending in one of ``suffixes``, in a stable order."""
+    found: list[str] = []
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = sorted(d for d in subfolders if d not in skip and not d.startswith("."))
+        found.extend(os.path.join(folder, name) for name in sorted(names) if name.endswith(suffixes))
+    return found
+
+
+def _catalogue_folder(package: Path) -> str:
+    """The bundled catalogue's folder (a package in the wheel, ``catalog/`` in a checkout)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("armybuilder.catalog")
+        if spec is not None and spec.submodule_search_locations:
+            return list(spec.submodule_search_locations)[0]
+    except (ImportError, ValueError):
+        pass
+    return str(package.parent / "catalog")
+
+
+def _library_files(digest: Any, now_ns: int) -> None:
+    """Sign the libraries' entry files: an upgrade or reinstall rewrites them."""
+    import importlib.machinery
+
+    for name in _LIBRARIES:
+        spec = importlib.machinery.PathFinder.find_spec(name)
+        if spec is None:
+            digest.update(f"{name}\0absent\n".encode())
+        elif spec.origin and spec.origin not in ("namespace", "built-in", "frozen"):
+            _signature(digest, spec.origin, now_ns)
+        if name == "ruamel" and spec is not None:  # a namespace package: the library is ruamel.yaml
+            for location in spec.submodule_search_locations or ():
+                _signature(digest, os.path.join(location, "yaml", "__init__.py"), now_ns)
+
+
+def world_digest(package: Path, catalogue: str) -> str | None:
+    """The digest of the code in ``package`` and the catalogue files in ``catalogue``
+    (their bytes: the catalogue is data a user may edit and save at once), with the
+    libraries, versions and environment; None while a code file is too fresh to sign."""
+    import time
+
+    from .registry import KNOWN_SYSTEMS
+
+    now_ns = time.time_ns()
+    digest = hashlib.sha256(f"{__version__}\0{sys.version}\0{sys.implementation.cache_tag}\0".encode())
+    digest.update(repr(sorted(KNOWN_SYSTEMS.items())).encode())
+    for name in _ENV_IN_KEY:
+        digest.update(f"{name}={os.environ.get(name)!r}\n".encode())
+    try:
+        for path in _files(str(package), (".py",), _NOT_CHECKING):
+            _signature(digest, path, now_ns)
+        _library_files(digest, now_ns)
+    except _Racy:
+        return None
+    for path in _files(catalogue, (".yaml", ".yml", ".py")):
+        try:
+            with open(path, "rb") as handle:
+                digest.update(f"{os.path.relpath(path, catalogue)}\0".encode() + hashlib.sha256(handle.read()).digest())
+        except OSError:
+            digest.update(f"{path}\0unreadable\n".encode())
+    return digest.hexdigest()
+
+
+def world_key() -> str | None:
+    """The digest of everything but the file that an answer depends on; None: no cache."""
+    global _world
+    if _world is not None:
+        return _world
+    from .registry import BUNDLED_SYSTEMS, KNOWN_SYSTEMS
+
+    if KNOWN_SYSTEMS != BUNDLED_SYSTEMS:
+        return None  # a system from elsewhere: its files are not in the key
+    import armybuilder
+
+    package = Path(armybuilder.__file__).resolve().parent
+    _world = world_digest(package, _catalogue_folder(package))
+    return _world
+
+
+def file_bytes(path: Path) -> bytes | None:
+    """The bytes of a regular file of sane size, else None (no answer is cached for it:
+    a pipe must not be read twice, a missing file is reported by the command)."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE:
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(MAX_FILE + 1)
+    except OSError:
+        return None
+
+
+def entry_key(command: str, path: Path, data: bytes) -> str | None:
+    """The key of one command's answer for one file's bytes; None when caching is off."""
+    world = world_key()
+    if world is None:
+        return None
+    try:
+        where = str(path) if path.is_absolute() else f"{os.getcwd()}\0{path}"
+    except OSError:  # the current folder was removed
+        return None
+    # surrogateescape: a file name that is not UTF-8 keeps its own bytes in the key
+    digest = hashlib.sha256(f"{command}\0{world}\0{where}\0".encode("utf-8", "surrogateescape"))
+    digest.update(hashlib.sha256(data).digest())
+    return digest.hexdigest()[:40]
+
+
+def _name(key: str) -> str:
+    return f"{FOLDER}/{key}.json"
+
+
+def lookup(key: str) -> Any | None:
+    """The stored answer under ``key`` if present and authentic."""
+    return catalog_cache.read(_name(key))
+
+
+def store(key: str, path: Path, data: bytes, value: Any) -> None:
+    """Store ``value`` under ``key``, unless the file changed while it was being checked
+    (the answer would then describe other bytes than the key's)."""
+    if file_bytes(path) != data:
+        return
+    catalog_cache.write(_name(key), value)
+
+
+def evict(limit: int = MAX_ENTRIES) -> None:
+    """Beyond ``limit`` answers, remove the oldest written down to nine tenths of it (so
+    the next runs find room and only count names); failures are harmless."""
+    root = catalog_cache.cache_folder()
+    if root is None:
+        return
+    folder = root / FOLDER
+    try:
+        names = [name for name in os.listdir(folder) if name.endswith(".json")]
+    except OSError:
+        return
+    if len(names) <= limit:
+        return
+    dated = []
+    for name in names:
+        try:
+            dated.append((os.stat(folder / name).st_mtime_ns, name))
+        except OSError:
+            pass
+    dated.sort()
+    for _, name in dated[: max(0, len(dated) - limit * 9 // 10)]:
+        try:
+            os.unlink(folder / name)
+        except OSError:
+            pass
+
+
+def _reset_for_tests() -> None:
+    """Forget the world key computed in this process (tests change the world)."""
+    global _world
+    _world = None
