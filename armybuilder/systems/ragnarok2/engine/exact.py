@@ -303,7 +303,7 @@ class ExactFray:
                 bits[f.group] |= 1 << f.pos
             self.gbits.append(bits)
             self.all_bits.append(sum(bits))
-        self.memo: dict[tuple, list[tuple[tuple | None, tuple[tuple[int, float], ...]]]] = {}
+        self.memo: dict[tuple, tuple[list[tuple[tuple | None, tuple[tuple[int, float], ...]]], float]] = {}
         self.facts_memo: dict[tuple, tuple] = {}
         self.morale_memo: dict[tuple, tuple[float, float]] = {}
         for k in (self.ka, self.kb):  # (restore() finds a fighter by its position)
@@ -423,14 +423,15 @@ class ExactFray:
             core[1 + sy] & by, core[3 + sy] & by, self._facts(counts),
         )  # fmt: skip
 
-    def _outcomes(self, core: Core, striker: tuple, target: tuple, ckey: tuple, extra_round: int, lowered: dict[int, bool]) -> list[tuple[tuple | None, tuple[tuple[int, float], ...]]]:
+    def _outcomes(self, core: Core, striker: tuple, target: tuple, ckey: tuple, extra_round: int, lowered: dict[int, bool]) -> tuple[list[tuple[tuple | None, tuple[tuple[int, float], ...]]], float]:
         """One side's attacks (:meth:`~.combat.CombatRules.exchange` with every outcome) from
-        *core*: [(local outcome or None when nothing changes, ((Wound difference shift, p), ...))]."""
+        *core*: ([(local outcome or None when nothing changes, ((Wound difference shift, p), ...))],
+        the probability of the branches pruned: under 1e-12, they are under 1e-12 of any state)."""
         bt = self.bt
         self.restore(core)
         terms = bt.exchange_terms(striker, target, ckey, self.fighters, lowered, extra_round)
         if terms is None:
-            return [(None, ((0, 1.0),))]
+            return [(None, ((0, 1.0),))], 0.0
         x, gx, kx = striker
         y, gy, ky = target
         GX, GY = x.groups[gx], y.groups[gy]
@@ -445,9 +446,13 @@ class ExactFray:
         iy = gy if sx == 1 else self.na + gy
         c_terms = bt.counter_terms(y, GY, x, GX) if counter else None
         out: dict[tuple | None, dict[int, float]] = defaultdict(lambda: defaultdict(float))
+        dropped = 0.0
         for (dealt, ones), p in pmf:
             cws = _counter_pmf(bt.table, c_terms[0], ones, c_terms[1], c_terms[2]) if ones and c_terms else ((0, 1.0),)
             for cw, q in cws:
+                if p * q < PRUNE:  # a branch under 1e-12 of any state's mass: pruned (and counted)
+                    dropped += p * q
+                    continue
                 if not dealt and not cw:
                     out[None][0] += p * q
                     continue
@@ -466,7 +471,7 @@ class ExactFray:
                 if self._apply(core, info) != after:  # the exchange changed more than its two types
                     raise AssertionError(f"exact fray: an exchange changed the state outside its combat {ckey}")
                 out[info if after != core else None][sign * dealt] += p * q
-        return [(info, tuple(sorted(shifts.items()))) for info, shifts in out.items()]
+        return [(info, tuple(sorted(shifts.items()))) for info, shifts in out.items()], dropped
 
     def _exchange_step(self, layer: _Layer, combat: tuple, first_strikes: bool, extra_round: int) -> _Layer:
         """Every state's exchange of this step (rows whose side does not strike pass through)."""
@@ -475,6 +480,7 @@ class ExactFray:
         rows_of: dict[tuple, list[int]] = {}
         outcomes_of: dict[tuple, list] = {}
         passing: list[int] = []
+        dropped_of: dict[tuple, float] = {}
         for i, (core, a_first) in enumerate(layer.keys):
             if a_first is None:
                 passing.append(i)
@@ -492,7 +498,9 @@ class ExactFray:
                 if found is None:
                     striker, target = (sa, sb) if a_strikes else (sb, sa)
                     found = self.memo[lk] = self._outcomes(core, striker, target, ckey, extra_round, lowered)
-                outcomes_of[lk] = found
+                outcomes_of[lk] = found[0]
+                if found[1]:
+                    dropped_of[lk] = found[1]
             else:
                 rows.append(i)
         lo_d, hi_d = 0, 0
@@ -520,6 +528,8 @@ class ExactFray:
             place([layer.keys[i] for i in passing], block)
         for lk, rows in rows_of.items():
             sub = m[rows]
+            if lk in dropped_of:
+                self.pruned += dropped_of[lk] * float(sub.sum())
             for info, shifts in outcomes_of[lk]:
                 block = np.zeros((len(rows), new_width))
                 for d, q in shifts:
