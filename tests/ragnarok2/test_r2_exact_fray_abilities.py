@@ -109,12 +109,6 @@ def test_ability_in_the_exact_fray_equals_brute_force(ecat, with_abilities, ab_f
     agree(ecat, army(*first), army(*second), charge)
 
 
-def test_exact_fray_with_a_character_and_counter_attack_troops(ecat, with_abilities):
-    """Counter-attacks against a Character's combat and the troops' in one fray (two combats)."""
-    with_abilities((), ("counter-attack",), second_groups=(0,))
-    agree(ecat, army("griffin", "conscript", 1, "templar"), army("beasts", "warrior", 1), False)
-
-
 def test_fierce_fighters_that_fell_strike_in_the_exact_fray(ecat, with_abilities):
     """Fierce makes a difference the exact fray sees: the unit without it loses fewer."""
     a, b = army("beasts", "warrior", 3), army("griffin", "asadar", 3)
