@@ -32,21 +32,27 @@ def test_line_player_beats_the_classic_player_in_mirror_matches(sample):
     assert line / (line + classic) >= 0.6
 
 
-def test_a_line_unit_does_not_charge_alone_into_a_gang_up(tmp_path):
-    """Early in the game a unit that would face more enemies than friends at its target's spot,
-    for an exchange not worth the risk, closes in with the line instead of charging."""
-    from r2engine_data import build_catalogue
-
+def _army(people, *units):
     from armybuilder.systems.ragnarok2.army import R2List, Troops, Unit
 
-    cat = build_catalogue(tmp_path)
+    return R2List(catalogue="1.0.0", format="1000-ap", name="t", people=people,
+                  units=[Unit(troops=Troops(profile=p, count=n)) for p, n in units])  # fmt: skip
 
-    def army(people, *units):
-        return R2List(catalogue="1.0.0", format="1000-ap", name="t", people=people,
-                      units=[Unit(troops=Troops(profile=p, count=n)) for p, n in units])  # fmt: skip
 
-    bt = Battle(cat, army("griffin", ("conscript", 5)), army("beasts", ("warrior", 5), ("warrior", 5), ("warrior", 5)), np.random.default_rng(0))
-    bt.round = 1
+@pytest.fixture(scope="module")
+def ecat(tmp_path_factory):
+    from r2engine_data import build_catalogue
+
+    return build_catalogue(tmp_path_factory.mktemp("ai"))
+
+
+@pytest.mark.parametrize("game_round", [1, 3, 6])
+def test_a_line_unit_does_not_charge_alone_into_a_gang_up_in_any_round(ecat, game_round):
+    """A unit that would face more enemies than friends at its target's spot, for an exchange
+    not worth the risk, closes in with the line instead of charging, in every round (it was
+    only in round 1) and whatever its side's posture."""
+    bt = Battle(ecat, _army("griffin", ("conscript", 5)), _army("beasts", ("warrior", 5), ("warrior", 5), ("warrior", 5)), np.random.default_rng(0))
+    bt.round = game_round
     bt.update_leadership()
     me = bt.sides[0][0]
     for e in bt.sides[1]:
@@ -54,4 +60,64 @@ def test_a_line_unit_does_not_charge_alone_into_a_gang_up(tmp_path):
     foes = list(bt.sides[1])
     spots = sorted(e.pos for e in foes)
     assert bt.choose_order(me, foes, spots) == "assault"  # the classic player charges
-    assert LinePolicy().choose_order(bt, me, foes, spots) == "progress"  # the line player waits
+    line = LinePolicy()
+    assert line.gang_up(bt, me, foes[0])
+    assert line.choose_order(bt, me, foes, spots) == "progress"  # the line player waits
+    bt.scores[1] = 200.0  # losing badly: the side attacks, but still not alone into three units
+    bt.round_memo.clear()
+    assert line.attacking(bt, 0)
+    assert line.choose_order(bt, me, foes, spots) == "progress"
+
+
+def test_a_charge_with_friends_able_to_join_is_not_a_gang_up(ecat):
+    bt = Battle(ecat, _army("griffin", ("conscript", 5), ("conscript", 5), ("conscript", 5)), _army("beasts", ("warrior", 5), ("warrior", 5)), np.random.default_rng(0))
+    bt.update_leadership()
+    for f in bt.sides[0]:
+        f.pos = 40.0
+    for e in bt.sides[1]:
+        e.pos = 52.0
+    line = LinePolicy()
+    assert line.outnumbered(bt, bt.sides[0][0], bt.sides[1][0]) == (1, 2)
+    assert not line.gang_up(bt, bt.sides[0][0], bt.sides[1][0])
+
+
+def test_the_stronger_side_attacks_and_the_weaker_holds(ecat):
+    """Posture: the side whose standing army is worth at least the enemy's attacks; the other
+    holds (unless out-shot or losing)."""
+    bt = Battle(ecat, _army("beasts", ("warrior", 12), ("warrior", 12)), _army("beasts", ("warrior", 9), ("warrior", 9)), np.random.default_rng(0))
+    bt.update_leadership()
+    line = LinePolicy()
+    assert line.attacking(bt, 0) and not line.attacking(bt, 1)
+    bt.round_memo.clear()
+    bt.scores[0] = 60.0  # side 1 lost 60 of its 240 A.P. and destroyed nothing: it is losing
+    assert line.attacking(bt, 1)
+
+
+def test_progress_stops_out_of_reach_or_where_it_can_charge(ecat):
+    """No run to a spot just short of an enemy (where the enemy charges first): a holding unit
+    stops out of the enemy's charge reach; an attacking one out of reach when its own reach
+    lets it charge from there next round, else where it can charge next round."""
+    bt = Battle(ecat, _army("beasts", ("warrior", 12), ("marauder", 3)), _army("beasts", ("warrior", 9)), np.random.default_rng(0))
+    bt.update_leadership()
+    warriors, marauders = bt.sides[0]
+    foe = bt.sides[1][0]  # MOV 10: charges 20 cm
+    line = LinePolicy()
+    assert line.attacking(bt, 0) and not line.attacking(bt, 1)
+    assert line.stop_short(bt, marauders, foe, 60.0) == 21.0  # MOV 15: charges 30 cm from 21
+    assert line.stop_short(bt, warriors, foe, 60.0) == 20.0  # MOV 10 as the foe: its own reach
+    assert line.stop_short(bt, foe, warriors, 60.0) == 21.0  # holding: out of reach
+    assert Policy().stop_short(bt, warriors, foe, 60.0) == 1.0  # the classic player runs at it
+
+
+def test_supports_keep_the_pace_of_the_line(ecat):
+    """A unit under Progress may lead its line by a few centimetres, the line being where its
+    friends will stand after their own Run this round: it neither creeps nor runs ahead alone."""
+    bt = Battle(ecat, _army("beasts", ("warrior", 5), ("warrior", 5), ("warrior", 5)), _army("beasts", ("warrior", 5)), np.random.default_rng(0))
+    bt.update_leadership()
+    me, a, c = bt.sides[0]
+    for f in bt.sides[0]:
+        f.order, f.pos = "progress", 20.0
+    line = LinePolicy()
+    assert line.advance_limit(bt, me) == 26.0  # the friends can Run 20 cm: the line will be at 40
+    a.activated = c.activated = True  # they moved (or chose not to): the line stands where they are
+    assert line.advance_limit(bt, me) == 6.0

@@ -13,10 +13,11 @@ def test_a_game_plays_to_the_end_with_a_log(cat, legal):
     # the log tells the game round by round, each with its tactical roll, and ends with the result
     headers = [line for line in record.log if line.startswith("— round ")]
     assert headers == [f"— round {r} —" for r in range(1, record.rounds + 1)]
-    rolls = [i for i, line in enumerate(record.log) if line.startswith("tactical roll ")]
+    rolls = [i for i, line in enumerate(record.log) if line.startswith("tactical roll: ")]
     assert len(rolls) == record.rounds
     last = record.log[-1]
-    assert last.startswith(f"end after {record.rounds} rounds") and f"{record.scores[0]:g} vs {record.scores[1]:g}" in last
+    assert last.startswith(f"end after {record.rounds} rounds")
+    assert f"side 1 eliminated or routed {record.scores[0]:g} A.P." in last and f"side 2 eliminated or routed {record.scores[1]:g} A.P." in last
     assert ("draw" in last) == (record.winner is None)
     assert all(score >= 0 for score in record.scores)
     # every unit of both lists is accounted for, once, on its own side; the rebuilt engine

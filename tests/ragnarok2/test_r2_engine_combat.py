@@ -204,11 +204,12 @@ def test_shooting_losses_of_half_force_a_morale_test(ecat):
     assert abs(routed / 200 - p_fail) < 0.12
 
 
-def test_any_successful_charge_gives_the_bonus_and_loosens_a_close_unit(ecat):
-    """Seed (Initiative test): "The fighters of a unit having successfully performed a charge in
-    the activation phase get a +3" (no condition of Power; replaces the old test that asked for
-    at least equal Power). Seed (Orientation at the end of a move): "A unit in close formation
-    changes to scattered formation during an assault"."""
+def test_a_charge_at_no_less_power_gives_the_bonus_and_loosens_a_close_unit(ecat):
+    """Seed (Assault (Charge)): a successful charge gives +3 on the Initiative tests "if the
+    Power of the assailing unit is higher or equal to the Power of the assailed unit" (the
+    specific rule; the Initiative test section repeats the +3 without it). Seed (Orientation at
+    the end of a move): "A unit in close formation changes to scattered formation during an
+    assault"."""
     bt = battle(ecat, army("griffin", ("conscript", 10)), army("beasts", ("warrior", 12), ("warrior", 3)))
     conscripts = bt.sides[0][0]
     big = bt.sides[1][0]
@@ -219,10 +220,17 @@ def test_any_successful_charge_gives_the_bonus_and_loosens_a_close_unit(ecat):
     assert conscripts.charged and big.index in conscripts.engaged
     assert not conscripts.close and conscripts.current_formation == "scattered"
     assert conscripts.front() == conscripts.count  # every fighter may now touch an enemy
+    assert conscripts.charge_bonus == (conscripts.power(True) >= big.power(False, True))
     bt2 = battle(ecat, army("beasts", ("warrior", 5)), army("beasts", ("warrior", 12)))
     bt2.update_leadership()
-    bt2.resolve_charge(bt2.sides[0][0], bt2.sides[1][0])  # scattered 5 vs 12: the bonus all the same
-    assert bt2.sides[0][0].charged
+    weak, strong = bt2.sides[0][0], bt2.sides[1][0]
+    assert weak.power(True) < strong.power(False, True)
+    bt2.resolve_charge(weak, strong)  # 5 warriors charge 12: in contact, but no bonus
+    assert weak.charged and not weak.charge_bonus
+    bt3 = battle(ecat, army("beasts", ("warrior", 12)), army("beasts", ("warrior", 12)))
+    bt3.update_leadership()
+    bt3.resolve_charge(bt3.sides[0][0], bt3.sides[1][0])  # equal Power: the bonus
+    assert bt3.sides[0][0].charged and bt3.sides[0][0].charge_bonus
 
 
 def test_charge_bonus_adds_three_to_initiative(ecat, monkeypatch):
@@ -236,7 +244,7 @@ def test_charge_bonus_adds_three_to_initiative(ecat, monkeypatch):
     monkeypatch.setattr(combat_module, "_opposed_p", spy)
     bt = battle(ecat, army("griffin", ("conscript", 10)), army("beasts", ("warrior", 10)))
     x, y = bt.sides[0][0], bt.sides[1][0]
-    x.charged = True
+    x.charged = x.charge_bonus = True
     x.engaged, y.engaged = {0}, {0}
     bt.fray(x, y)
     assert seen[0] == (2 + 3, 3)

@@ -190,7 +190,7 @@ def test_initiative_per_combat_with_the_charge_bonus(ecat, monkeypatch):
     monkeypatch.setattr(combat_module, "_opposed_p", lambda a, b, t: inis.append((a, b)) or real(a, b, t))
     bt = battle(ecat, army("griffin", ("conscript", 5, "templar")), army("beasts", ("warrior", 10)))
     x, y = bt.sides[0][0], bt.sides[1][0]
-    x.charged = True
+    x.charged = x.charge_bonus = True
     bt.fray(x, y)
     assert (2 + 3, 3) in inis and (5 + 3, 3) in inis  # the conscripts' and the Templar's own tests
 

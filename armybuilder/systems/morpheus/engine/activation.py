@@ -61,6 +61,8 @@ class Activation:
             return f.taunted_by
         if f.has("berserker"):
             return min(candidates, key=lambda e: dist(f, e))
+        if len(candidates) == 1:  # usually one foe in reach: nothing to weigh
+            return candidates[0]
         return max(candidates, key=lambda e: (max(self.attack_value(f, e, w) for w in f.melee_weapons()) / max(1, e.hp), e.cost, -e.index))
 
     def close_and_fight(self: Battle, f: Fighter, t: Fighter, allow_charge: bool = True) -> bool:
@@ -74,24 +76,26 @@ class Activation:
         spot = self.approach_spot(f, t, w.reach)
         if spot is None:
             return False
-        need = math.hypot(spot[0] - f.x, spot[1] - f.y) + self.terrain_penalty(f, spot[0], spot[1])
+        penalty = self.terrain_penalty(f, spot[0], spot[1])
+        need = math.hypot(spot[0] - f.x, spot[1] - f.y) + penalty
         cost = 1 if f.has("bullrush") else 2
+        speed = f.speed()  # nothing below changes it before the move
         can_charge = (
-            allow_charge and not f.prone and f.ap_left >= cost and need <= f.speed() + 3
+            allow_charge and not f.prone and f.ap_left >= cost and need <= speed + 3
             and need >= math.ceil(f.sp / 2) and (self.los(f, t) or f.has("aware"))
             and not self.engaged_with(f)
         )  # fmt: skip
         if can_charge:
             if self.logging:
                 self.say(f"  {f.name} charges {t.name}")
-            if self.move_towards(f, spot[0], spot[1], f.speed() + 3, 0.0, target=t) <= 0:
+            if self.move_towards(f, spot[0], spot[1], speed + 3, 0.0, target=t, penalty=penalty) <= 0:
                 return False
             f.ap_left -= cost
             if (not f.removed and not f.incapacitated) and not t.removed and self.in_reach(f, t, w):
                 self.charge_terror(f, t)
                 self.melee_attack(f, t, w, charge=True)
             return True
-        if self.move_towards(f, spot[0], spot[1], f.speed(), 0.0, target=t) <= 0:
+        if self.move_towards(f, spot[0], spot[1], speed, 0.0, target=t, penalty=penalty) <= 0:
             return False
         f.ap_left -= 1
         return True
@@ -148,7 +152,13 @@ class Activation:
         return True
 
     def best_ranged(self: Battle, f: Fighter, t: Fighter, engaged: bool | None = None) -> Weapon | None:
-        options = []
+        found = self.best_shot(f, t, engaged)
+        return found[1] if found is not None else None
+
+    def best_shot(self: Battle, f: Fighter, t: Fighter, engaged: bool | None = None) -> tuple[float, Weapon] | None:
+        """(expected Damage, weapon) of f's best shot at t, or None: the value comes back with
+        the weapon so the AI weighs each shot once per decision, not three times."""
+        best: tuple[float, Weapon] | None = None
         if engaged is None:
             engaged = bool(self.engaged_with(f))
         d = dist(f, t)
@@ -158,8 +168,10 @@ class Activation:
                 continue
             if f.blind and d > 6:
                 continue
-            options.append((self.attack_value(f, t, w), w))
-        return max(options, key=lambda o: o[0])[1] if options else None
+            value = self.attack_value(f, t, w)
+            if best is None or value > best[0]:  # the first of the highest, as max() picks it
+                best = (value, w)
+        return best
 
     def activate(self: Battle, f: Fighter) -> None:
         if self.logging:
@@ -217,15 +229,15 @@ class Activation:
                 continue
             enemies = self.enemies(f)
             engaged_now = False  # f is not engaged here (that branch ended the iteration)
-            shots = [
-                (e, w)
-                for e in (enemies if f.ranged_weapons() else ())
-                if (w := self.best_ranged(f, e, engaged_now)) and self.los(f, e) and not self.shot_blocked_by_models(f, e)
-                and (not self.engaged_with(e) or self.attack_value(f, e, w) >= 0.3)
-            ]  # fmt: skip
+            shots: list[tuple[float, Fighter, Weapon]] = []  # (value, target, weapon): weighed once
+            if f.ranged_weapons():
+                for e in enemies:
+                    found = self.best_shot(f, e, engaged_now)
+                    if found is not None and self.los(f, e) and not self.shot_blocked_by_models(f, e) and (not self.engaged_with(e) or found[0] >= 0.3):
+                        shots.append((found[0], e, found[1]))
             if shots and (f.has("concealment") or not f.has("berserker")):
-                e, w = max(shots, key=lambda s: (self.attack_value(f, s[0], s[1]), -dist(f, s[0])))
-                melee_better = gap(f, e) <= f.speed() + 3 and max(self.attack_value(f, e, m, True) for m in f.melee_weapons()) > 1.5 * self.attack_value(f, e, w)
+                value, e, w = max(shots, key=lambda s: (s[0], -dist(f, s[1])))
+                melee_better = gap(f, e) <= f.speed() + 3 and max(self.attack_value(f, e, m, True) for m in f.melee_weapons()) > 1.5 * value
                 if not melee_better:
                     f.ap_left -= 1
                     self.ranged_attack(f, e, w)
@@ -270,11 +282,15 @@ class Activation:
 
     def nearest(self: Battle, f: Fighter, enemies: list[Fighter]) -> Fighter:
         """The enemy whose base is nearest to f's (then the lowest index)."""
-        best, best_key = enemies[0], (gap(f, enemies[0]), enemies[0].index)
-        for e in enemies[1:]:
-            key = (gap(f, e), e.index)
-            if key < best_key:
-                best, best_key = e, key
+        fx, fy, contact = f.x, f.y, 2 * BASE_RADIUS
+        hypot = math.hypot
+        best, best_gap = enemies[0], math.inf
+        for e in enemies:  # gap() inlined; (gap, index) compared without building tuples
+            g = hypot(fx - e.x, fy - e.y) - contact
+            if g < 0.0:
+                g = 0.0
+            if g < best_gap or (g == best_gap and e.index < best.index):
+                best, best_gap = e, g
         return best
 
     def pick_next(self: Battle, side: int) -> Fighter | None:
@@ -285,9 +301,10 @@ class Activation:
         if not enemies:
             return ready[0]
         best, best_key = None, None
+        points = [(e.x, e.y) for e in enemies]  # read once, not once per ready model
         for f in ready:  # the ready model nearest to an enemy (then the lowest index)
             fx, fy = f.x, f.y
-            near = min([(fx - e.x) * (fx - e.x) + (fy - e.y) * (fy - e.y) for e in enemies])
+            near = min([(fx - ex) * (fx - ex) + (fy - ey) * (fy - ey) for ex, ey in points])
             if best_key is None or (near, f.index) < best_key:
                 best, best_key = f, (near, f.index)
         return best

@@ -42,8 +42,9 @@ one mixin per phase (:mod:`geometry`, :mod:`combat`, :mod:`movement`, :mod:`powe
 AI's policy from :mod:`activation`; the records are in :mod:`fighters`.  A clan's fighters are
 built once and copied for each game; 2d6 are drawn 1,024 dice at a time; each side keeps a
 list of its models still on the table and each pair of foes its engagement distance; the
-expected Damage of an attack is memoised; log lines are only written when a log is kept.
-Speed work keeps fixed-seed games identical (same draws, decisions and logs).
+expected Damage of an attack is memoised; each shot is weighed once per decision; log lines
+are only written when a log is kept.  Speed work keeps fixed-seed games identical (same
+draws, decisions and logs: ``tests/morpheus/me_digests.json``).
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
             [p for pick in army.god_powers if (p := cat.get("god_powers", pick.power)) is not None] for army in (first, second)
         ]
         self.powers_used: list[set[str]] = [set(), set()]
+        self.power_kinds: dict[str, str] = {}  # power id -> what the AI uses it for
         self.scores = [0.0, 0.0]
         self.round = 0
         self.logging = log

@@ -159,14 +159,16 @@ class CombatRules:
             refs += f.next_melee
         return refs
 
-    def hit_value(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False) -> tuple[int, int, str]:
-        """(attack value, defence value, damage kind) before the roll."""
+    def hit_value(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, over: int | None = None) -> tuple[int, int, str]:
+        """(attack value, defence value, damage kind) before the roll; ``over`` is
+        :meth:`overwhelm` of f on t when the caller has it already."""
         psi = w.has("psi")
         if w.melee:
             att = f.stat("ma")
             if t.prone:
                 att += 1
-            over = self.overwhelm(f, t)
+            if over is None:
+                over = self.overwhelm(f, t)
             att += over
             if f.berserk:
                 att += 1
@@ -205,10 +207,10 @@ class CombatRules:
         kind = "lethal" if w.has("lethal") else "savage" if w.has("savage") else "normal"
         return att, defence, kind
 
-    def strength(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool) -> int:
+    def strength(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool, over: int | None = None) -> int:
         st = (w.st or 0) + f.stat("st")
         if w.melee:
-            st += self.overwhelm(f, t)
+            st += self.overwhelm(f, t) if over is None else over
             if f.berserk:
                 st += 1
             if charge and not t.has("brace"):
@@ -252,8 +254,10 @@ class CombatRules:
         return best
 
     def attack_value(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False) -> float:
-        att, defence, kind = self.hit_value(f, t, w, charge)
-        st = self.strength(f, t, w, charge)
+        # nothing changes between the two: the friends round t are counted once
+        over = self.overwhelm(f, t) if w.melee else None
+        att, defence, kind = self.hit_value(f, t, w, charge, over)
+        st = self.strength(f, t, w, charge, over)
         resist = t.stat("dr") if w.has("psi") else t.stat("rs")
         key = (att - defence, st - resist, kind)
         value = self.damage_memo.get(key)

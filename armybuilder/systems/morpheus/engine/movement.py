@@ -27,16 +27,18 @@ class MovementRules:
         return True
 
     def move_towards(self: Battle, f: Fighter, tx: float, ty: float, budget: float, stop_at: float, target: Fighter | None = None,
-                     free_strikes: bool = True) -> float:  # fmt: skip
+                     free_strikes: bool = True, penalty: float | None = None) -> float:  # fmt: skip
         """Straight move towards (tx, ty), stopping ``stop_at`` inches short (centre to centre).
 
-        Returns the distance travelled (0 when blocked: the caller then spends no AP).
+        ``penalty`` is :meth:`terrain_penalty` of this very move when the caller has already
+        worked it out.  Returns the distance travelled (0 when blocked: the caller then spends
+        no AP).
         """
         dx, dy = tx - f.x, ty - f.y
         d = math.hypot(dx, dy)
         if d <= stop_at + 1e-6 or budget <= 0:
             return 0.0
-        budget -= self.terrain_penalty(f, tx, ty)
+        budget -= self.terrain_penalty(f, tx, ty) if penalty is None else penalty
         sx, sy = f.x, f.y
         travel, nx, ny = 0.0, f.x, f.y
         for turn in (0.0, 0.6, -0.6, 1.2, -1.2):  # straight on, else around whoever is in the way

@@ -21,6 +21,13 @@ class GodPowers:
         return max(0, p.godspark - (1 if f.has("godspark-attuned") else 0))
 
     def power_kind(self: Battle, p: GodPower) -> str:
+        """What the AI uses a power for; read from its abilities once per battle (by id)."""
+        kind = self.power_kinds.get(p.id)
+        if kind is None:
+            kind = self.power_kinds[p.id] = self._power_kind(p)
+        return kind
+
+    def _power_kind(self: Battle, p: GodPower) -> str:
         if p.attack is not None:
             ids = [ability_id(a) for a in p.attack.abilities]
             if "healer" in ids or "patch" in ids:

@@ -6,8 +6,10 @@ The package, by what each module holds
   (:class:`~.state.Group`: the troops, each Character and each independent with its own
   characteristics, combat dice, Wound levels and abilities), positions, spirit, orders;
   building a side from a list.
-- :mod:`.chance`: the game's dice (uniforms from the injected generator);
-  :mod:`.fray`: the fray's pure pieces — contact model, dice sharing, and every chance step of a
+- :mod:`.chance`: the game's dice (uniforms from the injected generator, drawn in blocks);
+  :mod:`.fray`: the fray's pure pieces — contact model, dice sharing, the contact's index of
+  every combat's fighters (:class:`~.fray.Contact`: a combat reads its fighters, the enemies
+  each touches and their dice without scanning the units), and every chance step of a
   combat as an explicit outcome distribution ``[(probability, outcome)]`` that the battle
   samples and an exact calculator can enumerate; :mod:`.tables`: memoised rule tables (contest
   columns, tests, balance rows, aim), keyed by value; :mod:`.wounds`: dealing Wounds.
@@ -17,8 +19,12 @@ The package, by what each module holds
   (outcome of the fray, morale, rout, push on, Implacable), :mod:`.mystic_phase` (rituals,
   communions, mana and faith), :mod:`.maintenance`.
 - The players: :mod:`.policy` (the interface every choice goes through; one policy per side,
-  so two policies can play each other) and :mod:`.ai` (the yardsticks of the classic policy).
+  so two policies can play each other), :mod:`.ai` (the yardsticks of the classic policy) and
+  :mod:`.line_ai` (the default player: a posture each round, no lone charge into a gang-up in
+  any round, a line that keeps its pace, targets on the exchange).
 - :mod:`.credibility`: mirror matches, full lists against cut copies, the samples' matrix.
+- :mod:`.narration`: the narrated log's wording (the seed's words, English counts, the
+  Initiative and morale rolls read back from the draw that decided them).
 
 The battlefield model
 ---------------------
@@ -35,7 +41,7 @@ The battlefield model
   other's fighters plus one; fighters touch along a common line.
 - **The fray** (seed: Combat phase): combats between fighter types, picked in turn; combat dice
   shared between a fighter's combats (never rolled twice; DEF 0 where it kept none); an
-  Initiative test per combat (+3 after any successful charge); the first striker's losses are
+  Initiative test per combat (+3 after a successful charge when the assailant's Power is at least the assailed unit's: the Assault section's condition); the first striker's losses are
   removed before the reply; Wounds go to the opponents in contact, the surplus spreads over a
   scattered unit and is lost on a close one; extra exchanges for the fighters that used a die and
   are still in contact. Outcome per pair of units designated in turn, morale by balance of
@@ -101,6 +107,7 @@ from .line_ai import LinePolicy
 from .maintenance import MaintenanceRules
 from .movement import ActivationPhase
 from .mystic_phase import COMMUNION_EFFECTS, RITUAL_EFFECTS, MysticEffect, MysticRules  # noqa
+from .narration import say_end
 from .odds import contest_columns
 from .outcome import OutcomeRules
 from .policy import Policy
@@ -299,10 +306,7 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
             winner = 0
         elif standing[1] and not standing[0]:
             winner = 1
-        self.logging and self.say(
-            f"end after {rounds} rounds: A.P. eliminated or routed {self.scores[0]:g} vs {self.scores[1]:g}; "
-            + ("draw" if winner is None else f"side {winner + 1} wins")
-        )
+        self.logging and say_end(self, rounds, costs, winner, standing)
         records = []
         for side in (0, 1):
             for u in self.sides[side]:

@@ -13,17 +13,33 @@ contact with the same type.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from .chance import _BLOCK, _bisect_right  # noqa: F401
 from .dice import ContestColumn
-from .fray import Fighter, _split_front, pair_touches, pair_widths, share_dice, unit_key
+from .fray import (
+    CombatKey,
+    Contact,
+    Fighter,
+    _split_front,
+    pair_touches,
+    pair_widths,
+    share_dice,
+    unit_key,
+)
+from .narration import count, say_combat, say_exchange
 from .state import Fighting, Group
 from .tables import _column, _contest_cdf, _opposed_p
 from .wounds import _wound_one_group, allocate_wounds
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa: F401
+
+_side_index = attrgetter("side", "index")  # a fray's units: side 0 first, then by unit index
+
+# The dice of a fighter in no combat (never written: build_contact() gives touching fighters their own).
+_NO_DICE: dict[CombatKey, int] = {}
 
 
 class ExchangeTerms(NamedTuple):
@@ -41,6 +57,16 @@ class ExchangeTerms(NamedTuple):
     d_res: int
     w_shift: int
     grace: str
+
+
+def earns_charge_bonus(assailant: Fighting, assailed: Fighting) -> bool:
+    """Seed (Assault (Charge)): a successful charge gives its fighters +3 on their Initiative
+    tests only "if the Power of the assailing unit is higher or equal to the Power of the
+    assailed unit". The Initiative test section repeats the +3 without the condition; the
+    Assault section is the specific rule, so it is read as the condition of that bonus. Power
+    is taken as the charge gives it to both sides (a close unit doubles it, Hard-boiled and
+    similar traits count)."""
+    return assailant.power(True, False) >= assailed.power(False, True)
 
 
 class CombatRules:
@@ -200,86 +226,150 @@ class CombatRules:
         chain of units engaged by another), each listed side 0 first, then by unit index."""
         seen: set[int] = set()
         out = []
+        sides = self.sides
         for side in (0, 1):
-            for u in self.sides[side]:
-                k = unit_key(u.side, u.index)
-                if k in seen or not u.engaged or not u.alive:
+            for u in sides[side]:
+                if not u.engaged or not u.alive:
                     continue
-                chain, todo = [], [u]
+                k = side * 1000 + u.index
+                if k in seen:
+                    continue
                 seen.add(k)
+                if len(u.engaged) == 1:
+                    # The commonest fray: two units engaged only with each other (no chain to walk).
+                    (j,) = u.engaged
+                    w = sides[1 - side][j]
+                    kw = (1 - side) * 1000 + j
+                    if len(w.engaged) == 1 and u.index in w.engaged and w.alive and kw not in seen:
+                        seen.add(kw)
+                        out.append([u, w] if side == 0 else [w, u])
+                        continue
+                chain, todo = [], [u]
                 while todo:
                     v = todo.pop()
                     chain.append(v)
                     for j in sorted(v.engaged):
-                        w = self.sides[1 - v.side][j]
-                        kw = unit_key(w.side, w.index)
+                        w = sides[1 - v.side][j]
+                        kw = w.side * 1000 + w.index
                         if kw not in seen and w.alive:
                             seen.add(kw)
                             todo.append(w)
-                chain.sort(key=lambda x: (x.side, x.index))
+                chain.sort(key=_side_index)
                 out.append(chain)
         return out
 
-    def build_contact(self, units: list[Fighting], only: dict[int, set[int]] | None = None) -> dict[int, list[Fighter]]:
+    def build_contact(self, units: list[Fighting], only: dict[int, set[int]] | None = None) -> Contact:
         """Who touches whom in a fray (see :mod:`.fray`), and every fighter's combat dice shared
-        between its combats. *only*: unit key -> the groups allowed to fight (Implacable combats)."""
-        fighters: dict[int, list[Fighter]] = {}
-        faced: dict[int, dict[int, list[int]]] = {}
+        between its combats. *only*: unit key -> the groups allowed to fight (Implacable combats).
+
+        Also indexes every combat's fighters (:class:`.fray.Contact`), so that the combats read
+        their fighters without scanning the units; fighters that join the same combats share
+        one dice mapping (it is never written after this)."""
+        fighters = Contact()
+        faced: dict[int, dict[int, tuple[int, ...]]] = {}
+        sides = self.sides
         for u in units:
-            uk = unit_key(u.side, u.index)
+            uk = u.side * 1000 + u.index
+            groups = u.groups
             order: list[int] = []
             fallen: list[int] = []
+            allowed = only.get(uk, ()) if only is not None else None
             for g in u.ordered:  # independents first: they lead the contact
-                gi = u.groups.index(g)  # (groups compare by identity: eq=False)
-                if only is not None and gi not in only.get(uk, ()):
+                gi = groups.index(g)  # (groups compare by identity: eq=False)
+                if allowed is not None and gi not in allowed:
                     continue
-                order += [gi] * g.count
-                fallen += [gi] * g.fierce_left  # fallen Fierce fighters still fight (seed: Fierce)
-            order = order[: u.front()]
+                if g.count:
+                    order += [gi] * g.count
+                if g.fierce_left:
+                    fallen += [gi] * g.fierce_left  # fallen Fierce fighters still fight (seed: Fierce)
+            del order[u.front():]
             live = len(order)
             order += fallen  # where they fell, in contact
-            fighters[uk] = [Fighter(uk, pos, gi, alive=pos < live, fierce=pos >= live) for pos, gi in enumerate(order)]
-            enemies = [j for j in sorted(u.engaged) if self.sides[1 - u.side][j].alive]
+            fighters[uk] = [Fighter(uk, pos, gi, [], _NO_DICE, (), pos < live, pos >= live) for pos, gi in enumerate(order)]
+            foes = sides[1 - u.side]
+            enemies = [j for j in sorted(u.engaged) if foes[j].alive]
             faced[uk] = dict(zip(enemies, _split_front(len(order), len(enemies)), strict=True))
+        # Each touching fighter's combats (first touch first) -> the enemy fighters it touches
+        # there, gathered as the touches are made (side 0's units in order, then their enemies).
+        per: dict[int, list[dict[CombatKey, list[Fighter]] | None]] = {uk: [None] * len(row) for uk, row in fighters.items()}
         for a in units:
             if a.side != 0:
                 continue
-            ka = unit_key(0, a.index)
+            ka = a.index
+            row_a, per_a = fighters[ka], per[ka]
             for j in sorted(a.engaged):
-                kb = unit_key(1, j)
-                if kb not in fighters:
+                kb = 1000 + j
+                row_b = fighters.get(kb)
+                if row_b is None:
                     continue
-                pos_a, pos_b = faced[ka].get(j, []), faced[kb].get(a.index, [])
+                per_b = per[kb]
+                pos_a, pos_b = faced[ka].get(j, ()), faced[kb].get(ka, ())
                 ca, cb = pair_widths(len(pos_a), len(pos_b))
-                pos_a, pos_b = pos_a[:ca], pos_b[:cb]
                 for p, q in pair_touches(ca, cb):
-                    fighters[ka][pos_a[p]].touches.append((kb, pos_b[q]))
-                    fighters[kb][pos_b[q]].touches.append((ka, pos_a[p]))
-        preferred: dict[tuple, list] = {}  # the player's order of the same set of combats, asked once
+                    pa, pb = pos_a[p], pos_b[q]
+                    fa, fb = row_a[pa], row_b[pb]
+                    fa.touches.append((kb, pb))
+                    fb.touches.append((ka, pa))
+                    key = (ka, fa.group, kb, fb.group)
+                    mine = per_a[pa]
+                    if mine is None:
+                        per_a[pa] = {key: [fb]}
+                    elif key in mine:
+                        mine[key].append(fb)
+                    else:
+                        mine[key] = [fb]
+                    theirs = per_b[pb]
+                    if theirs is None:
+                        per_b[pb] = {key: [fa]}
+                    elif key in theirs:
+                        theirs[key].append(fa)
+                    else:
+                        theirs[key] = [fa]
+        members = fighters.members
+        preferred: dict[tuple, dict[CombatKey, int]] = {}  # the player's sharing for the same set of combats, asked once
         for uk, row in fighters.items():
             u = self.unit_of(uk)
-            for f in row:
-                keys = []
-                for ek, epos in f.touches:
-                    e = fighters[ek][epos]
-                    key = (uk, f.group, ek, e.group) if uk < ek else (ek, e.group, uk, f.group)
-                    if key not in keys:
-                        keys.append(key)
-                if keys:
-                    ask = (uk, f.group, tuple(keys))
-                    order = preferred.get(ask)
-                    if order is None:
-                        order = preferred[ask] = self.policies[u.side].dice_order(self, u, f.group, keys)
-                    f.dice = share_dice(u.groups[f.group].dice_each, order)
-                    f.combats = tuple(keys)
+            for f, combats in zip(row, per[uk], strict=True):
+                if combats is None:
+                    continue
+                gi = f.group
+                keys = tuple(combats)
+                ask = (uk, gi, keys)
+                dice = preferred.get(ask)
+                if dice is None:
+                    if len(keys) == 1:
+                        # One combat: its only order, and every die in it (share_dice(), no choice to ask).
+                        each = u.groups[gi].dice_each
+                        dice = preferred[ask] = {keys[0]: each} if each > 0 else {}
+                    else:
+                        order = self.policies[u.side].dice_order(self, u, gi, list(keys))
+                        dice = preferred[ask] = share_dice(u.groups[gi].dice_each, order)
+                f.dice = dice
+                f.combats = keys
+                for key, touched in combats.items():
+                    entry = (f, touched, dice.get(key, 0))
+                    listed = members.get((key, uk))
+                    if listed is None:
+                        members[(key, uk)] = [entry]
+                    else:
+                        listed.append(entry)
         return fighters
 
     @staticmethod
-    def combatants(fighters: dict[int, list[Fighter]], key: tuple[int, int, int, int], side_key: int, group: int, other_key: int, other_group: int, fierce: bool = False) -> list[Fighter]:
+    def combatants(fighters: dict[int, list[Fighter]], key: CombatKey, side_key: int, group: int, other_key: int, other_group: int, fierce: bool = False) -> list[Fighter]:
         """Live fighters of *group* of unit *side_key* touching a live fighter of *other_group*
-        (*fierce*: with the fallen Fierce fighters that still strike)."""
-        row, other = fighters.get(side_key, ()), fighters.get(other_key, ())
+        (*fierce*: with the fallen Fierce fighters that still strike), in position order."""
+        members = getattr(fighters, "members", None)
         out = []
+        if members is not None:  # a Contact: the combat's index
+            for f, touched, _dice in members.get((key, side_key), ()):
+                if f.alive or (fierce and f.fierce):
+                    for e in touched:
+                        if e.alive:
+                            out.append(f)
+                            break
+            return out
+        row, other = fighters.get(side_key, ()), fighters.get(other_key, ())
         for f in row:
             if (f.alive or (fierce and f.fierce)) and f.group == group:
                 for ek, epos in f.touches:
@@ -288,9 +378,26 @@ class CombatRules:
                         break
         return out
 
+    @classmethod
+    def _in_combat(cls, fighters: dict[int, list[Fighter]], key: CombatKey, side_key: int, group: int, other_key: int, other_group: int) -> bool:
+        """Some live fighter of *group* of *side_key* touches a live one of *other_group*
+        (``bool(combatants(...))``, stopping at the first)."""
+        members = getattr(fighters, "members", None)
+        if members is None:
+            return bool(cls.combatants(fighters, key, side_key, group, other_key, other_group))
+        for f, touched, _dice in members.get((key, side_key), ()):
+            if f.alive:
+                for e in touched:
+                    if e.alive:
+                        return True
+        return False
+
     @staticmethod
-    def combats_of(fighters: dict[int, list[Fighter]]) -> list[tuple[int, int, int, int]]:
-        keys: set[tuple[int, int, int, int]] = set()
+    def combats_of(fighters: dict[int, list[Fighter]]) -> list[CombatKey]:
+        members = getattr(fighters, "members", None)
+        if members is not None:
+            return sorted({key for key, _uk in members})
+        keys: set[CombatKey] = set()
         for row in fighters.values():
             for f in row:
                 keys.update(f.combats)
@@ -307,12 +414,21 @@ class CombatRules:
         fray stands when it begins, and they pick in turn, the tactical roll's winner first.
         (Shared with the exact fray, :mod:`.exact`: the order depends on no die.)"""
         pending = self.combats_of(fighters)
-        tally: dict[tuple[int, int, int, int], list[int]] = {key: [0, 0] for key in pending}
-        for uk, row in fighters.items():
-            for f in row:
-                if f.alive:
-                    for key, n in f.dice.items():
-                        tally[key][0 if key[0] == uk else 1] += n
+        tally: dict[CombatKey, list[int]] = {key: [0, 0] for key in pending}
+        members = getattr(fighters, "members", None)
+        if members is not None:
+            for (key, uk), listed in members.items():
+                n = 0
+                for f, _touched, d in listed:
+                    if f.alive:
+                        n += d
+                tally[key][0 if key[0] == uk else 1] += n
+        else:
+            for uk, row in fighters.items():
+                for f in row:
+                    if f.alive:
+                        for key, n in f.dice.items():
+                            tally[key][0 if key[0] == uk else 1] += n
         dice = {key: (v[0], v[1]) for key, v in tally.items()}
         ranks = [self.policies[side].combat_order(self, side, pending, dice) for side in (0, 1)]
         done: set = set()
@@ -331,8 +447,8 @@ class CombatRules:
             ini += u.tactic.get("initiative", 0)
         if u.round_effects:
             ini += u.round_effects.get("ini", 0)
-        if charge and u.charged:
-            ini += 3  # seed: a unit having successfully charged gets +3 on this Initiative test
+        if charge and u.charge_bonus:
+            ini += 3  # seed: a successful charge at no less Power gives +3 on this Initiative test
         return ini
 
     def resolve_combat(self, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], charge: bool = True) -> None:
@@ -341,19 +457,17 @@ class CombatRules:
         a, b = self.unit_of(ka), self.unit_of(kb)
         if not (a.alive and b.alive):
             return
-        fa = self.combatants(fighters, key, ka, ga, kb, gb)
-        fb = self.combatants(fighters, key, kb, gb, ka, ga)
-        if not fa or not fb:
+        if not (self._in_combat(fighters, key, ka, ga, kb, gb) and self._in_combat(fighters, key, kb, gb, ka, ga)):
             return
         GA, GB = a.groups[ga], b.groups[gb]
         ini_a, ini_b = self.combat_ini(a, GA, charge), self.combat_ini(b, GB, charge)
-        a_first = self.dice.chance(_opposed_p(ini_a, ini_b, a.side == self.winner_of_roll))
+        p_first = _opposed_p(ini_a, ini_b, a.side == self.winner_of_roll)
+        a_first = self.dice.chance(p_first)
         first, second = ((a, ga, ka), (b, gb, kb)) if a_first else ((b, gb, kb), (a, ga, ka))
         if self.logging:
-            self.say(
-                f"  combat {a.groups[ga].profile.name} ({a.name}, {len(fa)}) vs {b.groups[gb].profile.name} ({b.name}, {len(fb)}):"
-                f" INI {ini_a} vs {ini_b}, {first[0].groups[first[1]].profile.name} strike first"
-            )
+            fa = self.combatants(fighters, key, ka, ga, kb, gb)
+            fb = self.combatants(fighters, key, kb, gb, ka, ga)
+            say_combat(self, a, ga, len(fa), b, gb, len(fb), ini_a, ini_b, a_first, p_first, charge)
         lowered = {ka: self.lowers_def(a, GA), kb: self.lowers_def(b, GB)}
         self.exchange(first, second, key, fighters, wounds, lowered, 0)
         self.exchange(second, first, key, fighters, wounds, lowered, 0)
@@ -386,29 +500,59 @@ class CombatRules:
         """What one side's attacks in a combat roll, as the fray stands (seed: Exchange): None when
         nobody strikes or nobody is struck. The battle rolls these dice (:meth:`exchange`), the
         exact fray (:mod:`.exact`) enumerates them: one reading of the rules for both."""
+        terms = self._terms(striker, target, key, fighters, lowered, extra_round)
+        return None if terms is None else ExchangeTerms._make(terms)
+
+    def _terms(
+        self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]],
+        lowered: dict[int, bool], extra_round: int,
+    ) -> tuple | None:  # fmt: skip
+        """exchange_terms() as a plain tuple in the same order (the battle's exchange unpacks it:
+        no named tuple built and read by name 18,000 times a thousand games)."""
         x, gx, kx = striker[0], striker[1], striker[2]
         y, gy, ky = target[0], target[1], target[2]
         if not y.alive:
             return None
-        strikers = self.combatants(fighters, key, kx, gx, ky, gy, fierce=True)
-        fx = [f for f in strikers if f.alive]
-        fy = self.combatants(fighters, key, ky, gy, kx, gx)
+        members = getattr(fighters, "members", None)
+        if members is None:
+            fx, fy, dice, fierce_dice, has_die = self._exchange_fighters(fighters, key, kx, gx, ky, gy, extra_round)
+        else:
+            # combatants() of both sides and their dice, in one pass over the combat's index
+            fx, fy = [], []
+            dice = fierce_dice = 0
+            for f, touched, d in members.get((key, kx), ()):
+                if f.alive:
+                    for e in touched:
+                        if e.alive:
+                            fx.append(f)
+                            if not extra_round:
+                                dice += d
+                            elif d > 0:
+                                dice += 1  # an extra exchange: one die per fighter that used one here
+                            break
+                elif f.fierce and not extra_round:
+                    for e in touched:
+                        if e.alive:
+                            fierce_dice += d  # fallen Fierce fighters still strike (ATT 0)
+                            break
+            has_die = False
+            for f, touched, d in members.get((key, ky), ()):
+                if f.alive:
+                    for e in touched:
+                        if e.alive:
+                            fy.append(f)
+                            if d > 0:
+                                has_die = True
+                            break
         if not fy:
             return None
         GX, GY = x.groups[gx], y.groups[gy]
         if x.no_attack:
             dice = fierce_dice = 0  # a failed disengagement (seed: Progress (Disengagement))
-        elif extra_round:
-            dice = sum(1 for f in fx if f.dice.get(key, 0) > 0)
-            fierce_dice = 0
-        else:
-            dice = sum(f.dice.get(key, 0) for f in fx)
-            fierce_dice = sum(f.dice.get(key, 0) for f in strikers if not f.alive)
         if dice <= 0 and fierce_dice <= 0:
             return None
         # DEF of the targets: 0 when none of them kept a die for this combat, or lowered to 0.
         d_lowered = lowered.get(ky, False)
-        has_die = any(f.dice.get(key, 0) > 0 for f in fy)
         d_def = 0 if d_lowered or not has_die else GY.base["def"]
         d_res = GY.base["res"]
         y_tactic, y_effects = y.tactic, y.round_effects
@@ -448,19 +592,34 @@ class CombatRules:
                 GX, mutagenic, bool(extra_round), routed, len(fx), dice, att, strength, a_shift, d_def
             )
         reroll = GX.traits.attack_reroll or grace
-        return ExchangeTerms(fx, fy, dice, fierce_dice, att, d_def, a_shift, reroll, strength, d_res, w_shift, grace)
+        return (fx, fy, dice, fierce_dice, att, d_def, a_shift, reroll, strength, d_res, w_shift, grace)
+
+    def _exchange_fighters(
+        self, fighters: dict[int, list[Fighter]], key: CombatKey, kx: int, gx: int, ky: int, gy: int, extra_round: int
+    ) -> tuple[list[Fighter], list[Fighter], int, int, bool]:  # fmt: skip
+        """exchange_terms()'s strikers, targets, dice, fallen Fierce dice and "a target kept a die
+        here", for a contact without its index (a plain dict of fighters)."""
+        strikers = self.combatants(fighters, key, kx, gx, ky, gy, fierce=True)
+        fx = [f for f in strikers if f.alive]
+        fy = self.combatants(fighters, key, ky, gy, kx, gx)
+        if extra_round:
+            dice = sum(1 for f in fx if f.dice.get(key, 0) > 0)
+            fierce_dice = 0
+        else:
+            dice = sum(f.dice.get(key, 0) for f in fx)
+            fierce_dice = sum(f.dice.get(key, 0) for f in strikers if not f.alive)
+        return fx, fy, dice, fierce_dice, any(f.dice.get(key, 0) > 0 for f in fy)
 
     def exchange(self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], lowered: dict[int, bool], extra_round: int) -> int:
         """One side's attacks in a combat (seed: Exchange): its dice rolled once, Wound rolls,
         Wounds dealt to the opponents in contact, the surplus spread over a scattered unit only."""
-        terms = self.exchange_terms(striker, target, key, fighters, lowered, extra_round)
+        terms = self._terms(striker, target, key, fighters, lowered, extra_round)
         if terms is None:
             return 0
-        x, gx, kx = striker[0], striker[1], striker[2]
-        y, gy, ky = target[0], target[1], target[2]
+        x, gx, kx = striker
+        y, gy, ky = target
         GX, GY = x.groups[gx], y.groups[gy]
-        fy, dice, fierce_dice, att, d_def, a_shift, reroll = terms.fy, terms.dice, terms.fierce_dice, terms.att, terms.d_def, terms.a_shift, terms.reroll
-        strength, d_res, w_shift, grace = terms.strength, terms.d_res, terms.w_shift, terms.grace
+        _fx, fy, dice, fierce_dice, att, d_def, a_shift, reroll, strength, d_res, w_shift, grace = terms
         x_effects = x.round_effects
         table = self.table
         counter = 0
@@ -482,11 +641,7 @@ class CombatRules:
             if x_effects and x_effects.get("anger"):
                 self.deal(y, x, dealt, x.count, True)  # Divine anger
         if self.logging:
-            label = f" (extra exchange {extra_round})" if extra_round else ""
-            self.say(
-                f"    {GX.profile.name} ({x.name}){label}: {dice} dice at ATT {att} vs DEF {d_def}, {attacks} hits,"
-                f" {dealt} Wounds (STR {strength} vs RES {d_res}): {killed} {GY.profile.name} eliminated"
-            )
+            say_exchange(self, x, GX, y, GY, extra_round, dice, fierce_dice, att, d_def, attacks, strength, d_res, dealt, killed)
         if counter and y.alive and x.alive:
             self.counter_attack(y, GY, x, GX, counter, self.combatants(fighters, key, kx, gx, ky, gy))
         return dealt
@@ -509,11 +664,12 @@ class CombatRules:
         for f in order[:killed]:
             f.alive = False
             f.fierce = fierce
-        row = fighters.get(unit_key(y.side, y.index), [])
+        row = fighters.get(y.side * 1000 + y.index, [])
         front_alive = [f for f in row if f.alive and f.group == gy]
         extra = len(front_alive) - g.count
-        for f in sorted(front_alive, key=lambda f: -f.pos)[: max(extra, 0)]:
-            f.alive = False
+        if extra > 0:  # more standing in the contact than the type has left: the last ones go
+            for f in sorted(front_alive, key=lambda f: -f.pos)[:extra]:
+                f.alive = False
         if y.state == "gone":
             for f in row:
                 f.alive = False
@@ -526,7 +682,7 @@ class CombatRules:
         if attacks:
             wounds = self.dice.from_cdf(_contest_cdf(self.table, str_diff, attacks, shift))
             self.counter_deal(defender, attacker, ag, wounds, in_contact)
-            self.logging and self.say(f"    {dg.profile.name} counter-attacks with {dice} dice: {wounds} Wounds")
+            self.logging and self.say(f"    {dg.profile.name} counter-attacks with {count(dice, 'die')}: {count(wounds, 'Wound')}")
 
     def counter_terms(self, defender: Fighting, dg: Group, attacker: Fighting, ag: Group) -> tuple[int, int, int]:
         """(ATT - DEF, STR - RES, Wound roll shift) of a counter-attack (shared with :mod:`.exact`)."""

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .battle import Battle
+from .combat import earns_charge_bonus
 from .exact_dice import counter_pmf, exchange_pmf
 from .fray import (
     Fighter,
@@ -568,6 +569,7 @@ def prepare(cat, first, index_a: int, second, index_b: int, charge: bool, seed: 
     if charge:
         a.charged = True
         b.was_charged = True
+        a.charge_bonus = earns_charge_bonus(a, b)
     return bt, a, b
 
 

@@ -141,6 +141,28 @@ class Fighter:
     fierce: bool = False  # eliminated but still striking, ATT 0, until maintenance (Fierce, Possessed)
 
 
+CombatKey = tuple[int, int, int, int]  # (unit key, group, unit key, group), the lower unit key first
+# One fighter in one combat: (the fighter, the enemy fighters it touches there, its dice there).
+Member = tuple[Fighter, list[Fighter], int]
+
+
+class Contact(dict[int, list[Fighter]]):
+    """A fray's contact: unit key -> its fighters in contact order (a plain dict for callers),
+    with ``members``, the index of every combat's fighters.
+
+    Why an index: a combat reads "the fighters of this type touching a live fighter of that
+    type" several times per exchange; scanning every fighter of the unit and every touch each
+    time was the largest cost of a fray. ``members[(combat key, unit key)]`` lists, once, the
+    unit's fighters in that combat (position order) with the enemy fighters each touches there
+    and its combat dice there; only the ``alive`` flags change during the fray."""
+
+    __slots__ = ("members",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.members: dict[tuple[CombatKey, int], list[Member]] = {}
+
+
 def unit_key(side: int, index: int) -> int:
     return side * 1000 + index
 

@@ -1,19 +1,33 @@
 """The line player: units that support each other.
 
-Three habits on top of the classic player's (:class:`.policy.Policy`):
+Four habits on top of the classic player's (:class:`.policy.Policy`):
 
-- **No lone charges into gang-ups.** Before ordering an assault the unit counts the enemy
-  units that could reach its target's spot in their next activation (their MOV × 2) and the
-  friends that could reach it to support; it charges only when it would not be outnumbered
-  there, or when the exchange it expects is worth the risk (its expected gain covers what the
-  extra enemies would take from it), or late in the game. Otherwise it closes in with the line
-  under a Progress order.
-- **Supports move with the line.** A unit under Progress stops where it would stand more than
-  a few centimetres ahead of its side's line (the median position of its standing units),
-  so that no unit arrives alone in reach of the whole enemy army — unless the enemy has clearly
-  more marksmen, when waiting under its fire loses and the whole line runs and charges.
+- **A posture each round.** A side *attacks* when the enemy out-shoots it (the enemy's volleys
+  are expected to take more than 5/4 of the A.P. its own take: waiting under fire loses), when it
+  is losing (the enemy destroyed a share of its army at least the draw band larger), or when its
+  standing army (A.P. of its units neither routed nor destroyed) is worth at least the enemy's
+  and it does not out-shoot the enemy; otherwise it *holds*: its units keep out of the charge
+  reach of the enemies and let them come (a side that out-shoots the enemy lets it come under
+  its fire). Two players who both wait play six rounds without a blow and draw; the stronger
+  army is the one that must go and fight, as a player would.
+- **No lone charges into gang-ups, in any round.** Before ordering an assault the unit counts the
+  enemy units that could reach its target's spot in their next activation (MOV × 2) and the
+  friends that could reach it to support; it charges only when it would not be outnumbered there,
+  or when the exchange it expects covers what the extra enemies would take from it (the most
+  dangerous of them, one per enemy beyond its friends). Otherwise it keeps with the line
+  (Progress, stopping out of reach); when it activates, it charges the best target that is no
+  gang-up.
+- **Supports move with the line.** A unit under Progress stops where it would stand more than a
+  few centimetres ahead of its side's line: the median of where its friends will stand after
+  their own move this round (a friend still to activate counts at its Run distance), so the line
+  keeps the pace of its median unit instead of creeping forward a few centimetres a round. A
+  unit never runs to a spot just short of an enemy (where the enemy charges it first): it stops
+  out of the enemy's charge reach when it can still charge from there next round; an attacking
+  unit that cannot stops where it can charge next round.
 - **Targets on the exchange.** Charge targets are ranked on the exchange expected (A.P. it
-  inflicts minus A.P. it suffers) with the number of friends able to join as a tie-breaker.
+  inflicts minus A.P. it suffers); an attacking unit also charges an even exchange, since the
+  charger strikes first (the exchange counts a quarter of the reply as saved), and equal
+  exchanges go to the target where fewer enemies than friends can join.
 
 Integer scores and unit indices break every tie.
 """
@@ -30,8 +44,10 @@ if TYPE_CHECKING:
     from .state import Fighting
 
 LINE_LEAD = 6.0  # cm a unit under Progress may stand ahead of its side's line
-LATE_ROUND = 2  # from this round on, waiting wins nothing: charge anyway (measured: later made games passive and drawn)
 GANG_MARGIN = 0  # enemies beyond the friends able to join that make a charge a gang-up
+OUTSHOT_RATIO = (5, 4)  # the enemy's volleys worth more than 5/4 of the side's own: out-shot
+FIRST_STRIKE = 0.25  # share of the reply an attacking charger counts as saved by striking first
+DRAW_MARGIN_PERCENT = 5  # the victory rule's draw band (battle.py)
 
 
 def _reach(u: Fighting) -> float:
@@ -39,33 +55,90 @@ def _reach(u: Fighting) -> float:
     return (u._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0
 
 
-def _marksmen(b: Battle, side: int) -> int:
-    return sum(g.count for u in b.sides[side] if u.alive and u.state != "rout" for g in u.shooting_groups)
+def _standing_points(b: Battle, side: int) -> int:
+    return sum(u.points for u in b.sides[side] if u.alive and u.state != "rout")
+
+
+def _list_cost(b: Battle, side: int) -> int:
+    total = b.info[side].get("total_cost")
+    if total is None:
+        total = sum(u.cost for u in b.sides[side])
+    return max(int(total), 1)
+
+
+def _losing(b: Battle, side: int) -> bool:
+    """The enemy destroyed a share of this side's army at least the draw band larger than the
+    share this side destroyed (integer cross-products, as the victory rule reads them)."""
+    own, foe = _list_cost(b, side), _list_cost(b, 1 - side)
+    mine, theirs = int(b.scores[side]), int(b.scores[1 - side])
+    return (theirs * foe - mine * own) * 100 >= DRAW_MARGIN_PERCENT * own * foe
+
+
+def _firepower(b: Battle, side: int) -> float:
+    """A.P. a volley of the side's marksmen is expected to take at medium range, each group at
+    the enemy unit it hurts most (Aim against the target's Size, STR against its RES)."""
+    targets = [e for e in b.sides[1 - side] if e.alive and e.state != "rout"]
+    total = 0.0
+    for u in b.sides[side]:
+        if not u.alive or u.state == "rout":
+            continue
+        for g in u.shooting_groups:
+            if not g.count:
+                continue
+            best = 0.0
+            for e in targets:
+                t = e.troops
+                hit, wounds = g.shot_value.get(("medium", t.profile.size, t.base["res"])) or b._shot_value(g, "medium", t.profile.size, t.base["res"])
+                best = max(best, hit * wounds / max(t.wound_levels, 1) * t.cost)
+            total += g.count * best
+    return total
+
+
+def _forward(f: Fighting) -> float:
+    """Position read forward from the unit's own edge, so both sides reckon alike."""
+    return f.pos if f.side == 0 else TABLE_DEPTH - f.pos
 
 
 class LinePolicy(Policy):
     name = "line"
 
+    # -- the side's situation (once a round) ----------------------------------
+
     def outshot(self, b: Battle, side: int) -> bool:
-        """The enemy has clearly more marksmen: waiting under its fire loses, so close in fast
-        (counted once a round, at the player's first question)."""
+        """The enemy's volleys are expected to take more than 5/4 of the A.P. the side's own
+        take (:func:`_firepower`): waiting under its fire loses, so close in fast."""
         key = ("outshot", side)
         known = b.round_memo.get(key)
         if known is None:
-            known = b.round_memo[key] = 2 * _marksmen(b, 1 - side) > 3 * _marksmen(b, side)
+            known = b.round_memo[key] = _score(_firepower(b, 1 - side)) * OUTSHOT_RATIO[1] > _score(_firepower(b, side)) * OUTSHOT_RATIO[0]
         return known
 
-    def outnumbered(self, b: Battle, unit: Fighting, target: Fighting) -> tuple[int, int]:
-        """(enemies able to join the fight at the target's spot, friends able to join it)."""
+    def attacking(self, b: Battle, side: int) -> bool:
+        """The side's posture this round (see the module doc)."""
+        key = ("attacking", side)
+        known = b.round_memo.get(key)
+        if known is None:
+            known = (
+                (_standing_points(b, side) >= _standing_points(b, 1 - side) and not self.outshot(b, 1 - side))
+                or self.outshot(b, side)
+                or _losing(b, side)
+            )
+            b.round_memo[key] = known
+        return known
+
+    def joiners(self, b: Battle, unit: Fighting, target: Fighting) -> tuple[list[Fighting], int]:
+        """(the enemy units able to join the fight at the target's spot in their next activation,
+        the number of friends able to join it): each within its MOV × 2 of the spot, not busy in
+        another fray, neither routed nor destroyed."""
         spot = target.pos
-        enemies = 0
+        enemies = []
         for e in b.sides[1 - unit.side]:
             if e is target or not e.alive or e.state == "rout":
                 continue
-            if e.engaged and target.index not in {j for j in e.engaged}:
+            if e.engaged and target.index not in e.engaged:
                 continue  # busy elsewhere
             if abs(e.pos - spot) <= _reach(e):
-                enemies += 1
+                enemies.append(e)
         friends = 0
         for f in b.sides[unit.side]:
             if f is unit or not f.alive or f.state != "valiant":
@@ -76,20 +149,45 @@ class LinePolicy(Policy):
                 friends += 1
         return enemies, friends
 
+    def outnumbered(self, b: Battle, unit: Fighting, target: Fighting) -> tuple[int, int]:
+        """(enemies able to join the fight at the target's spot, friends able to join it)."""
+        enemies, friends = self.joiners(b, unit, target)
+        return len(enemies), friends
+
+    def gang_up(self, b: Battle, unit: Fighting, target: Fighting) -> bool:
+        """A charge into a gang-up: more enemies than friends can join at the target's spot, for
+        an exchange that does not cover what the extra enemies would take (the most dangerous of
+        those able to join, one per enemy beyond the friends)."""
+        enemies, friends = self.joiners(b, unit, target)
+        extra = len(enemies) - friends
+        if extra <= GANG_MARGIN:
+            return False
+        threats = sorted((_score(b._exchange_values(unit, e)[1]) for e in enemies), reverse=True)
+        mine, theirs = b._exchange_values(unit, target)
+        return _score(mine - theirs) <= sum(threats[:extra])
+
+    # -- orders ---------------------------------------------------------------
+
     def choose_order(self, b: Battle, unit: Fighting, foes: list[Fighting], spots: list[float]) -> str:
         order = b.choose_order(unit, foes, spots)
-        if order != "assault" or unit.engaged:
+        if unit.engaged:
             return order
-        target = self.charge_target(b, unit, foes, _reach(unit))
-        if target is None:
-            return "reaction"
-        enemies, friends = self.outnumbered(b, unit, target)
-        if enemies > friends + GANG_MARGIN and b.round < LATE_ROUND and not self.outshot(b, unit.side):
-            mine, theirs = b._exchange_values(unit, target)
-            risk = (enemies - friends) * theirs
-            if _score(mine - theirs) <= _score(risk):
-                return "progress"  # close in with the line instead of charging alone
-        return "assault"
+        attacking = self.attacking(b, unit.side)
+        if order in ("assault", "reaction", "progress") and (order == "assault" or attacking):
+            target = self.charge_target(b, unit, foes, _reach(unit))
+            if target is not None and self.worth_charging(b, unit, target) and not self.gang_up(b, unit, target):
+                return "assault"
+            if order == "assault" or attacking:
+                return "progress"  # close in with the line (stopping out of reach) instead
+        return order
+
+    def worth_charging(self, b: Battle, unit: Fighting, target: Fighting) -> bool:
+        """The classic player charges a gain above zero; an attacking one an even exchange too."""
+        mine, theirs = b._exchange_values(unit, target)
+        bonus = target.points if target.state == "rout" else 0.0
+        if self.attacking(b, unit.side):
+            return _score(mine + bonus) >= _score(theirs * (1.0 - FIRST_STRIKE))
+        return _score(mine + bonus) > _score(theirs)
 
     def engaged_order(self, b: Battle, unit: Fighting) -> str:
         """Disengage from a fray it expects to lose badly (the enemies in contact expect to take
@@ -112,8 +210,12 @@ class LinePolicy(Policy):
             scored.append((-_score(gain), e.index, e))
         if not scored:
             return None
-        best = min(s[0] for s in scored)
-        tied = [s for s in scored if s[0] == best]
+        scored.sort(key=lambda s: (s[0], s[1]))
+        # The best exchange that is no gang-up (the order was given on the spots at the start of
+        # the round; the enemy may have moved since), else the best exchange.
+        safe = [s for s in scored if not self.gang_up(b, unit, s[2])] or scored
+        best = safe[0][0]
+        tied = [s for s in safe if s[0] == best]
         if len(tied) == 1:
             return tied[0][2]
         # Equal exchanges: the target where fewer enemies than friends can join, then the index.
@@ -123,15 +225,30 @@ class LinePolicy(Policy):
         enemies, friends = self.outnumbered(b, unit, target)
         return enemies - friends
 
-    def advance_limit(self, b: Battle, unit: Fighting) -> float | None:
-        # Positions read forward from each side's own edge, so both sides reckon alike.
-        def forward(f: Fighting) -> float:
-            return f.pos if f.side == 0 else TABLE_DEPTH - f.pos
+    # -- movement -------------------------------------------------------------
 
+    def stop_short(self, b: Battle, unit: Fighting, target: Fighting, distance: float) -> float:
+        if not (target.count > 0 and target.state in ("valiant", "disorganized")):
+            return 1.0  # a routed or empty unit charges nobody: run at it
+        out_of_reach = _reach(target) + 1.0
+        mine = _reach(unit)
+        if out_of_reach <= mine or not self.attacking(b, unit.side):
+            return min(distance, out_of_reach)
+        return min(distance, mine)
+
+    def advance_limit(self, b: Battle, unit: Fighting) -> float | None:
         if self.outshot(b, unit.side):
             return None  # under the enemy's fire the whole line runs
-        line = sorted(forward(f) for f in b.sides[unit.side] if f.alive and f.state != "rout" and not f.engaged and f is not unit)
+        line = []
+        for f in b.sides[unit.side]:
+            if f is unit or not f.alive or f.state == "rout" or f.engaged or f.order not in ("assault", "progress"):
+                continue
+            ahead = _forward(f)
+            if not f.activated:
+                ahead += _reach(f)  # where it can stand after its own move this round
+            line.append(ahead)
         if not line:
             return None
+        line.sort()
         median = line[(len(line) - 1) // 2]
-        return max(0.0, LINE_LEAD - (forward(unit) - median))
+        return max(0.0, LINE_LEAD - (_forward(unit) - median))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .narration import name
 from .state import Fighting
 
 if TYPE_CHECKING:
@@ -47,14 +48,16 @@ class MaintenanceRules:
                             g.count += back
                             changed = True
                             self.scores[1 - side] -= back * g.cost
-                            self.logging and self.say(f"{back} {g.profile.name} regenerate")
+                            self.logging and self.say(f"{back} × {g.profile.name} ({name(self, u)}) {'regenerates' if back == 1 else 'regenerate'}")
                     if g.traits.reinforcement and g.lost:
                         g.reinforcements += g.lost
                     if g.reinforcements and u.alive and self.dice.d6() >= 5:
                         g.count += g.reinforcements
                         changed = True
                         self.scores[1 - side] -= g.reinforcements * g.cost
-                        self.logging and self.say(f"{g.reinforcements} {g.profile.name} return as reinforcements")
+                        self.logging and self.say(
+                            f"{g.reinforcements} × {g.profile.name} ({name(self, u)}) {'returns' if g.reinforcements == 1 else 'return'} as reinforcements"
+                        )
                         g.reinforcements = 0
                     g.lost = 0
                     if g.reinforcements or (g.damage and x):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from .combat import earns_charge_bonus
 from .fray import fear_distribution, unit_key
+from .narration import name
 from .state import Fighting, Group
 from .tables import _ACTIVATION_RANK, TABLE_DEPTH, _opposed_p, _row_value, balance_of_power
 
@@ -151,11 +153,7 @@ class ActivationPhase:
             if routed is None:
                 return
             target, d = routed, d_routed
-        mine, theirs = self._exchange_values(u, target)
-        stop = 1.0
-        if theirs > mine * 1.25 and target.count > 0 and target.state in ("valiant", "disorganized"):
-            tactic = target.tactic  # target.mov, inlined
-            stop = min(d, (target._mov + tactic.get("movement", 0) if tactic else target._mov) * 2 + 1)  # out of its reach
+        stop = self.policies[u.side].stop_short(self, u, target, d)  # how near the player lets it run
         tactic = u.tactic
         distance = (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2.0
         # toward(), inlined: min() and max() written out with their choice among equals
@@ -184,7 +182,7 @@ class ActivationPhase:
         value = max(u.stat("ini"), u.stat("str") - lowest_res)
         if not self.test(value, 8):
             u.no_attack = True
-            self.logging and self.say(f"{u.name} fails to disengage")
+            self.logging and self.say(f"{name(self, u)} fails to disengage")
             return
         chain = sorted([u, *enemies], key=lambda x: (x.side, x.index))
         fighters = self.build_contact(chain)
@@ -196,7 +194,7 @@ class ActivationPhase:
         if u.alive:
             edge = 0.0 if u.side == 0 else TABLE_DEPTH
             u.pos += math.copysign(min(float(u.mov), abs(edge - u.pos) - 1.0), edge - u.pos)
-            self.logging and self.say(f"{u.name} disengages")
+            self.logging and self.say(f"{name(self, u)} disengages")
 
     def flee(self, u: Fighting, away_from: Fighting | None = None) -> None:
         """Flight: MOV × 2 towards its own edge; crossing it eliminates the unit."""
@@ -205,7 +203,7 @@ class ActivationPhase:
             self.kill_in_contact(u, None)
         u.pos += math.copysign(u.mov * 2, edge - u.pos)
         if (u.side == 0 and u.pos <= 0) or (u.side == 1 and u.pos >= TABLE_DEPTH):
-            self.logging and self.say(f"{u.name} flees off the table")
+            self.logging and self.say(f"{name(self, u)} flees off the table")
             self.eliminate_points(None, u, u.points_alive())
             for g in u.groups:
                 g.count = 0
@@ -283,7 +281,10 @@ class ActivationPhase:
             self.toward(u, target.pos, reach)
             if target.state != "rout":
                 self.disorganize(u)
-            self.logging and self.say(f"{u.name} charges {target.name} but falls short")
+            self.logging and self.say(
+                f"{name(self, u)} charges {name(self, target)}, out of reach: it moves MOV × 2 towards it"
+                + ("" if target.state == "rout" else " and is Disorganized")
+            )
             return
         # Reaction (counter-charge) of the target.
         if (
@@ -300,11 +301,13 @@ class ActivationPhase:
                 # Seed (Reaction (Counter-charge)): the winner charges first; a counter-charger
                 # out of its charging distance is Disorganized and the assailant charges.
                 if abs(u.pos - target.pos) <= target.mov * 2.0:
-                    self.logging and self.say(f"{target.name} counter-charges {u.name}")
+                    self.logging and self.say(f"{name(self, target)} wins the Initiative test and counter-charges {name(self, u)}")
                     self.resolve_charge(target, u)
                     return
                 self.disorganize(target)
-                self.logging and self.say(f"{target.name} cannot reach {u.name} to counter-charge and is Disorganized")
+                self.logging and self.say(
+                    f"{name(self, target)} wins the Initiative test but cannot reach {name(self, u)} to counter-charge and is Disorganized"
+                )
         self.resolve_charge(u, target)
 
     def disorganize(self, u: Fighting) -> None:
@@ -313,7 +316,7 @@ class ActivationPhase:
     def resolve_charge(self, u: Fighting, target: Fighting) -> None:
         if self.needs_courage_test(u, target) and not self.courage_test(u, target, True):
             self.disorganize(u)
-            self.logging and self.say(f"{u.name} fails its Courage test before {target.name} and stays put")
+            self.logging and self.say(f"{name(self, u)} fails its Courage test against {name(self, target)}, stays put and is Disorganized")
             return
         # Assault fire: shots before moving, difficulty 7, no modifier.
         for g in u.groups:
@@ -330,7 +333,7 @@ class ActivationPhase:
         if target.state == "rout":
             # A routed unit that is assailed flees at once; the assailants take its place.
             old = target.pos
-            self.logging and self.say(f"{u.name} charges the routed {target.name}, which flees")
+            self.logging and self.say(f"{name(self, u)} charges {name(self, target)}, in Rout, which flees")
             if not target.engaged:
                 self.flee(target)
                 u.pos = old
@@ -341,11 +344,11 @@ class ActivationPhase:
             ):
                 target.state = "rout"
                 self.logging and self.say(
-                    f"{target.name} is terrified by {u.name} but its fanaticism holds it in place (routed)"
+                    f"{name(self, target)} fails its Courage test against {name(self, u)} and is in Rout; Fanaticism keeps it in place"
                 )
             else:
                 target.state = "rout"
-                self.logging and self.say(f"{target.name} is terrified by {u.name} and routs")
+                self.logging and self.say(f"{name(self, target)} fails its Courage test against {name(self, u)} and is in Rout")
                 if not target.activated and not target.engaged:
                     old = target.pos
                     self.flee(target)
@@ -354,10 +357,12 @@ class ActivationPhase:
         u.pos = target.pos + (-1.0 if u.side == 0 else 1.0)
         u.charged = True
         target.was_charged = True
-        u.charge_bonus = True  # seed: a successful charge gives +3 on the Initiative tests
+        u.charge_bonus = earns_charge_bonus(u, target)  # checked before the assault loosens a close unit
         if u.formation == "close":
             u.loose = True  # seed: a close unit changes to scattered formation during an assault
         u.engaged.add(target.index)
         target.engaged.add(u.index)
-        self.logging and self.say(f"{u.name} charges {target.name}" + (" (+3 Initiative)" if u.charge_bonus else ""))
+        self.logging and self.say(
+            f"{name(self, u)} charges {name(self, target)}" + (" (+3 on its Initiative tests this round)" if u.charge_bonus else "")
+        )
 

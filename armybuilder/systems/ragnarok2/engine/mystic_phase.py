@@ -17,6 +17,7 @@ from .mystics import (
     parse_range,
     roll_mystic_test,
 )
+from .narration import count
 from .state import Fighting
 from .tables import _MYSTIC_FIT, TEMPLATE_FIGHTERS, _contest_cdf
 
@@ -103,10 +104,10 @@ class MysticRules:
                 self.logging and self.say(f"{u.name}: {ritual.name} is countered")
                 continue
             if success:
-                self.logging and self.say(f"{g.profile.name} casts {ritual.name} ({extra} mastery dice)")
+                self.logging and self.say(f"{g.profile.name} casts {ritual.name} ({count(extra, 'mastery die', 'mastery dice')})")
                 effect.apply(self, u, target)
             else:
-                self.logging and self.say(f"{g.profile.name} fails to cast {ritual.name} ({extra} mastery dice)")
+                self.logging and self.say(f"{g.profile.name} fails to cast {ritual.name} ({count(extra, 'mastery die', 'mastery dice')})")
 
     def call_communions(self, u: Fighting, warriors_only: bool = False) -> None:
         """Communions with an eminence of the unit, extra T.F. dice, censure (mystics seed)."""
@@ -137,7 +138,7 @@ class MysticRules:
                 self.logging and self.say(f"{u.name}: {communion.name} is censured")
                 continue
             if success:
-                self.logging and self.say(f"{g.profile.name} calls {communion.name} ({extra} extra dice)")
+                self.logging and self.say(f"{g.profile.name} calls {communion.name} ({count(extra, 'extra die', 'extra dice')})")
                 effect.apply(self, u, target)
             else:
                 self.logging and self.say(f"{g.profile.name} fails to call {communion.name}")
@@ -354,7 +355,7 @@ def _divine_hospice(b: Battle, u: Fighting, target: Fighting) -> None:
         g.count += back
         target.recount()
         b.scores[1 - target.side] -= back * g.cost
-        b.logging and b.say(f"  {back} {g.profile.name} come back")
+        b.logging and b.say(f"  {back} × {g.profile.name} {'comes' if back == 1 else 'come'} back")
 
 
 def _divine_arsenal(b: Battle, u: Fighting, target: Fighting) -> None:

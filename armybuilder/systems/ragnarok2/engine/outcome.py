@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .fray import Fighter, test_distribution, unit_key
+from .narration import count, name, say_fray, say_outcome, test_roll
 from .state import Fighting
 from .tables import _row_value, balance_of_power
 
@@ -33,7 +34,7 @@ class OutcomeRules:
         pending = self.frays()
         picker = self.winner_of_roll
         while pending:
-            chosen = self.policies[picker].pick_fray(self, picker, pending)
+            chosen = pending[0] if len(pending) == 1 else self.policies[picker].pick_fray(self, picker, pending)
             pending.remove(chosen)
             live = [u for u in chosen if u.alive and u.engaged]
             if live:
@@ -44,7 +45,7 @@ class OutcomeRules:
         fighters = self.build_contact(units)
         wounds: dict[tuple[int, int], int] = {}
         if self.logging:
-            self.say("fray: " + ", ".join(f"{u.name} ({u.count})" for u in units))
+            say_fray(self, units)
         self.resolve_combats(fighters, wounds, charge=True)
         pairs = sorted({(min(k), max(k)) for k in wounds} | self.fought_pairs(fighters))
         self.fray_outcome(pairs, wounds, fighters)
@@ -67,7 +68,8 @@ class OutcomeRules:
             ]  # fmt: skip
             if not live:
                 return
-            chosen = self.policies[picker].designate(self, picker, live, wounds)
+            # One pair left to designate: nothing to choose (the player is asked only between pairs).
+            chosen = live[0] if len(live) == 1 else self.policies[picker].designate(self, picker, live, wounds)
             pending.remove(chosen)
             k0, k1 = chosen
             a, b = self.unit_of(k0), self.unit_of(k1)
@@ -76,7 +78,7 @@ class OutcomeRules:
                 winner, loser = (a, b) if wa > wb else (b, a)
             else:
                 winner, loser = (a, b) if a.side == self.winner_of_roll else (b, a)
-            self.logging and self.say(f"outcome {a.name} vs {b.name}: {wa} Wounds against {wb}; {loser.name} loses")
+            self.logging and say_outcome(self, a, b, wa, wb, loser)
             self.morale(winner, loser, fighters)
             picker = 1 - picker
 
@@ -91,6 +93,10 @@ class OutcomeRules:
         order = [3, 2, 1, -2, -3]
         return (4, 6, 8, 10, 12)[min(order.index(balance) + lower, 4)]
 
+    def morale_words(self, loser: Fighting, value: int, difficulty: int) -> str:
+        """``DIS 7 against difficulty 8`` for the log (the value the roll used)."""
+        return f"{'DIS' if self.morale_value(loser)[1] else 'COU'} {value} against difficulty {difficulty}"
+
     def morale_value(self, loser: Fighting) -> tuple[int, bool]:
         """(value, uses DIS): COU, or DIS for a unit in close formation if better (seed: Formations),
         bonuses of standard bearer / musician / war staff and the tactic on the final result."""
@@ -103,20 +109,33 @@ class OutcomeRules:
         return cou, False
 
     def morale(self, winner: Fighting, loser: Fighting, fighters: dict[int, list[Fighter]] | None = None) -> None:
-        if loser.state == "rout" or loser.all_have("auto_morale"):
+        if loser.state == "rout":
+            return
+        if loser.all_have("auto_morale"):
+            self.logging and self.say(f"    {name(self, loser)} passes its morale roll automatically (Living dead or Righteous)")
             return
         difficulty = self.morale_difficulty(winner, loser)
         value, _ = self.morale_value(loser)
         ones_fail = not loser.all_have("morale_no_auto_fail")
         reroll = loser.all_have("morale_reroll_ones")
-        if self.dice.chance(test_distribution(value, difficulty, loser.best_of, ones_fail, reroll)[0][0]):
-            self.logging and self.say(f"  {loser.name} holds (morale {value} vs {difficulty})")
+        p_hold = test_distribution(value, difficulty, loser.best_of, ones_fail, reroll)[0][0]
+        held = self.dice.chance(p_hold)
+        if self.logging:
+            # The roll shown is the one the draw decided (narration.test_roll()); with Bravery's
+            # re-roll of 1s or no automatic failure the value and difficulty alone are shown.
+            roll = "" if reroll or not ones_fail else test_roll(value, difficulty, loser.best_of, held, self.dice.buffer[self.dice.index - 1], p_hold)
+            words = self.morale_words(loser, value, difficulty) + (f", {roll}" if roll else "")
+        if held:
+            self.logging and self.say(f"    {name(self, loser)} passes its morale roll ({words})")
             return
         if loser.all_have("fanaticism") and self.test(loser.dis_value + loser.dis_bonus, difficulty, loser.best_of):
             loser.state = "rout"  # routed, but does not flee (seed: Fanaticism)
-            self.logging and self.say(f"  {loser.name} fails its morale roll; fanaticism keeps it in place (routed)")
+            self.logging and self.say(
+                f"    {name(self, loser)} fails its morale roll ({words}) and is in Rout;"
+                " Fanaticism keeps it in place"
+            )
             return
-        self.logging and self.say(f"  {loser.name} fails its morale roll ({value} vs {difficulty}) and routs")
+        self.logging and self.say(f"    {name(self, loser)} fails its morale roll ({words}) and is in Rout")
         self.rout(loser, winner, fighters)
 
     def rout(self, loser: Fighting, winner: Fighting | None, fighters: dict[int, list[Fighter]] | None) -> None:
@@ -145,7 +164,7 @@ class OutcomeRules:
                 lost += take
                 self.eliminate_points(killer, u, take * g.cost)
         if lost:
-            self.logging and self.say(f"  {lost} fighters of {u.name} in contact are eliminated")
+            self.logging and self.say(f"    {count(lost, 'fighter')} of {name(self, u)} in contact with the enemy eliminated")
             u.recount()
             if u.count == 0:
                 u.state = "gone"
@@ -177,7 +196,7 @@ class OutcomeRules:
                     u.pos = e.pos + (-1.0 if u.side == 0 else 1.0)
                     u.engaged.add(e.index)
                     e.engaged.add(u.index)
-                    self.logging and self.say(f"  {u.name} pushes on into {e.name}")
+                    self.logging and self.say(f"  {name(self, u)} pushes on into {name(self, e)}")
         self.implacable(units, wounds)
 
     def implacable(self, units: list[Fighting], wounds: dict[tuple[int, int], int]) -> None:
@@ -202,7 +221,7 @@ class OutcomeRules:
                         chain.append(e)
                         only.setdefault(unit_key(e.side, e.index), set(range(len(e.groups))))
             chain.sort(key=lambda x: (x.side, x.index))
-            self.logging and self.say("  implacable: " + ", ".join(u.name for u in movers) + " fight again")
+            self.logging and self.say("  Implacable: " + ", ".join(name(self, u) for u in movers) + " fight again")
             fighters = self.build_contact(chain, only)
             wounds = {}
             self.resolve_combats(fighters, wounds, charge=False)

@@ -49,6 +49,15 @@ class Policy:
         """The order of a unit already in a fray: fight on (Assault) or Progress (Disengagement)."""
         return "assault"
 
+    def stop_short(self, b: Battle, unit: Fighting, target: Fighting, distance: float) -> float:
+        """How far from *target* (its nearest enemy, *distance* away) a unit under Progress stops:
+        out of the target's charge reach when the exchange is clearly unfavourable, else 1 cm."""
+        mine, theirs = b._exchange_values(unit, target)
+        if theirs > mine * 1.25 and target.count > 0 and target.state in ("valiant", "disorganized"):
+            tactic = target.tactic  # target.mov, inlined
+            return min(distance, (target._mov + tactic.get("movement", 0) if tactic else target._mov) * 2 + 1)
+        return 1.0
+
     def advance_limit(self, b: Battle, unit: Fighting) -> float | None:
         """How far a unit under Progress may run forward this activation (None: as far as it can)."""
         return None

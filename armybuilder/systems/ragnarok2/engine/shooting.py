@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .narration import count, name
 from .state import Fighting, Group
-from .tables import _BAND_LABELS, _band, _contest_cdf, _test_p, aim_difficulty
+from .tables import _BAND_LABELS, _band, _contest_cdf, _test_p, aim_difficulty_of
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
@@ -41,7 +42,7 @@ class ShootingRules:
                     self.logging and self.say(f"{u.name}: the downpour stops the {band}-range shots")
                 else:
                     n = g.count if g.count < shooting_fighters else shooting_fighters
-                    difficulty = aim_difficulty(self.data, band, target.troops.profile.size, moved=moved)
+                    difficulty = aim_difficulty_of(self.table, self.data, band, target.troops.profile.size, moved)
                     self.volley(u, g, target, n, difficulty, _BAND_LABELS[band])
             self.shooting_morale(target, start)
             return
@@ -55,9 +56,7 @@ class ShootingRules:
                     continue
                 n = min(g.count, shooting_fighters)
                 shooting_fighters -= n
-                difficulty = aim_difficulty(
-                    self.data, band, target.troops.profile.size, moved=moved
-                )
+                difficulty = aim_difficulty_of(self.table, self.data, band, target.troops.profile.size, moved)
                 self.volley(u, g, target, n, difficulty, _BAND_LABELS[band])
         self.shooting_morale(target, start)
 
@@ -71,7 +70,7 @@ class ShootingRules:
         hits = self.dice.binomial(shooters, _test_p(aim, difficulty, 1))
         if not hits:
             self.logging and self.say(
-                f"{u.name} ({g.profile.name}) shoots {target.name} ({label}, difficulty {difficulty}): no hit"
+                f"{name(self, u)} ({g.profile.name}) shoots {name(self, target)} ({label}, difficulty {difficulty}): no hit"
             )
             return 0
         if target.engaged:
@@ -91,7 +90,7 @@ class ShootingRules:
                         )
                     )
                     self.deal(None, friend, w, friend.count, True)
-                    self.logging and self.say(f"  {share} shots hit {friend.name} in the fray: {w} Wounds")
+                    self.logging and self.say(f"  {count(share, 'hit')} on {name(self, friend)} in the fray: {count(w, 'Wound', none='no Wound')}")
         hits = self.survival_thinning(target, hits)
         # wound_shift_against(target) and target.stat("res"), inlined
         tactic, effects = target.tactic, target.round_effects
@@ -106,9 +105,10 @@ class ShootingRules:
         wounds = self.dice.from_cdf(_contest_cdf(self.table, weapon.strength - res, hits, shift))
         killed = self.deal(u, target, wounds, target.count, True)
         if self.logging:
-            who = u.name if g.profile.name == u.name else f"{u.name} ({g.profile.name})"
+            who = name(self, u) if g.profile.name == u.name else f"{name(self, u)} ({g.profile.name})"
             self.say(
-                f"{who} shoots {target.name} ({label}, difficulty {difficulty}): {hits} hits, {wounds} Wounds, {killed} eliminated"
+                f"{who} shoots {name(self, target)} ({label}, difficulty {difficulty}): {count(hits, 'hit')}, "
+                f"{count(wounds, 'Wound', none='no Wound')}, {count(killed, 'fighter', none='no loss')}{' eliminated' if killed else ''}"
             )
         return killed
 
@@ -130,5 +130,5 @@ class ShootingRules:
             )
         if not self.test(value, 8, target.best_of, not target.all_have("morale_no_auto_fail")):
             target.state = "rout"
-            self.logging and self.say(f"{target.name} routs under fire")
+            self.logging and self.say(f"{name(self, target)} fails its morale roll under fire and is in Rout")
 

@@ -9,6 +9,7 @@ from armybuilder.core.catalog import Catalogue
 
 from ..army import is_commander
 from ..catalog import Profile
+from .narration import ORDER_NAMES, name
 from .state import Fighting
 from .tables import _CIC, _EMPTY, _TACTICAL_ROWS, _effect_weight, _first, _test_total_cdf
 
@@ -127,6 +128,8 @@ class StrategicPhase:
         """Tactical roll with the Commander-in-Chief's DIS; a routed (or missing) one fails."""
         totals = [0, 0]
         points = [0, 0]
+        rolled = [False, False]  # (the log: a side without a Valiant Commander-in-Chief does not roll)
+        no_roll = "no roll (no Valiant Commander-in-Chief)"
         table = self.data.tables.tactical
         memo = self._tactical_memo  # {(total, category, staffs): points} of this tactical table
         if memo is None and table is not None and table.rows:
@@ -158,6 +161,7 @@ class StrategicPhase:
                         if g.count and g.profile.id == pid:
                             present = True
                             break
+            rolled[side] = present
             if present:
                 best_of = 2 if leadership and not self.temporary_cic[side] else 1
                 bonus = units[cic].dis_bonus - self.dis_penalty[side]
@@ -192,7 +196,9 @@ class StrategicPhase:
         else:
             self.winner_of_roll = 0 if self.dice.u() < 0.5 else 1
         self.logging and self.say(
-            f"tactical roll {totals[0]} vs {totals[1]}: side {self.winner_of_roll + 1} wins; tactical points {points[0]} and {points[1]}"
+            f"tactical roll: side 1 {totals[0] if rolled[0] else no_roll}, side 2 {totals[1] if rolled[1] else no_roll};"
+            f" side {self.winner_of_roll + 1} wins{' (a tie: drawn by lot)' if totals[0] == totals[1] else ''};"
+            f" tactical points {points[0]} and {points[1]}"
         )
         return points
 
@@ -267,7 +273,7 @@ class StrategicPhase:
                 if order:
                     u.order, u.order_by_points = order, True
                     points[side] -= 1
-                    self.logging and self.say(f"side {side + 1} spends a tactical point to order {u.name} ({order})")
+                    self.logging and self.say(f"side {side + 1} spends a tactical point to give {name(self, u)} {ORDER_NAMES.get(order, order)} order")
         return points
 
     def tactic_fits(self, tactic, unit: Fighting) -> bool:
@@ -352,7 +358,8 @@ class StrategicPhase:
                         key = (4 if order == "assault" or u.engaged else 0) + (
                             2 if order == "assault" or order == "progress" else 0
                         ) + (1 if not_valiant else 0)
-                        entry = (u, key, 1.0 + u.points / 500.0, u.rank_category == 1)
+                        # (its formation now, read once here: giving tactics changes no formation)
+                        entry = (u, key, 1.0 + u.points / 500.0, u.rank_category == 1, "close" if u.close else "scattered")
                         if not_valiant:
                             shaken.append(entry)
                         else:
@@ -364,7 +371,7 @@ class StrategicPhase:
                 s_pros, s_rank1, free, tid, tname,
             ) in deck:  # fmt: skip
                 ordered, shaken = pools[1 - side if to_enemy else side]
-                for u, key, scale, first_rank in shaken if rally else ordered:
+                for u, key, scale, first_rank, u_formation in shaken if rally else ordered:
                     # Offers worth nothing are never taken: left out before sorting, and before the
                     # tactic's condition is tested (scale >= 1: the gain has the weight's sign).
                     weight = s_rank1[key] if first_rank else s_pros[key]
@@ -373,11 +380,7 @@ class StrategicPhase:
                     # tactic_fits(), inlined (the hot loop of the strategic phase)
                     if not free and (
                         (min_rank is not None and u.rank_category < min_rank)
-                        or (
-                            formation is not None  # u.current_formation, inlined
-                            and ("close" if u.close else "scattered")
-                            != formation
-                        )
+                        or (formation is not None and u_formation != formation)
                         or (scheme is not None and u.scheme != scheme)
                         or (min_eff is not None and u.count < min_eff)
                     ):
@@ -390,7 +393,7 @@ class StrategicPhase:
                     continue
                 u.tactic, u.tactic_name = effects, tname
                 used_tactics.add(tid)
-                self.logging and self.say(f"side {side + 1} gives {tname} to {u.name}")
+                self.logging and self.say(f"side {side + 1} gives {tname} to {name(self, u)}")
                 budget -= 1
                 if budget <= 0:
                     break
@@ -404,7 +407,7 @@ class StrategicPhase:
                     cou = u.cou_value + u.cou_bonus + bonus
                     dis = u.dis_value + u.dis_bonus + bonus
                     if self.test(max(cou, dis), 8, u.best_of):
-                        self.logging and self.say(f"{u.name} rallies")
+                        self.logging and self.say(f"{name(self, u)} rallies")
                         u.state = "valiant"
 
     def mutagenic_dice(self) -> None:

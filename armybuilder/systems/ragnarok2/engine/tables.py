@@ -243,6 +243,24 @@ def aim_difficulty(
     return difficulty
 
 
+# aim_difficulty_of() answers by (catalogue hash, band, target size, moved, partial).
+_AIM: dict[tuple[str, str, str, bool, bool], int] = {}
+
+
+def aim_difficulty_of(
+    table: str, data: R2Catalog, band: str, target_size: str, moved: bool = False, partial: bool = False
+) -> int:
+    """aim_difficulty() memoised by value (*table*: the catalogue's content hash): a volley asks it
+    once, and reading the catalogue's shooting table each time cost more than the volley."""
+    key = (table, band, target_size, moved, partial)
+    value = _AIM.get(key)
+    if value is None:
+        if len(_AIM) > 4096:
+            _AIM.clear()
+        value = _AIM[key] = aim_difficulty(data, band, target_size, moved, partial)
+    return value
+
+
 _MODIFIER_IDS = {
     "moved": ("moved",),
     "partial": ("partly-visible", "partially-visible"),

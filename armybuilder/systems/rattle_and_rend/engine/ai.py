@@ -4,12 +4,13 @@ progress towards the scenario's goal, momentum) against its momentum cost."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..catalog import band_plus
-from .board import BOARD, clamp, dist, terrain_at
+from .board import BOARD, EPS, clamp, dist, terrain_at
 from .dice import check_probabilities, dice_count
-from .state import COST_WEIGHT, REMOVE_VALUE, Action, Option, Side, Unit
+from .state import COST_WEIGHT, REMOVE_VALUE, Action, Option, Side, Unit, UnitPlan
 
 if TYPE_CHECKING:
     from .game import Game
@@ -26,9 +27,29 @@ class ActionChoice:
             key = ("goal", u.uid)
             found = self.cache.get(key)
             if found is None:
-                found = self.cache[key] = self._goal(u)
+                if self.scenario in ("kill-them-all", "duel"):  # the nearest (duel) enemy: kept across boards
+                    far = (u.uid, u.x, u.y, self._foes_version(u.side))
+                    found = self.goal_memo.get(far)
+                    if found is None:
+                        found = self.goal_memo[far] = self._goal(u)
+                    self.cache[key] = found
+                else:
+                    found = self.cache[key] = self._goal(u)
             return found
         return self._goal(u)
+
+    def _foes_version(self: Game, side: int) -> int:
+        """A number for where the enemies of ``side`` stand (and who holds the markers): equal
+        numbers, equal enemies.  What depends on nothing else (a group's Charge target, its
+        nearest enemy) is kept across boards under it with the group's own position, so a
+        group's move does not make its allies work out their charges again."""
+        memo = self.cache if self.cache is not None else {}
+        key = ("foes", side)
+        found = memo.get(key)
+        if found is None:
+            foes = tuple([(e.uid, e.x, e.y) for e in self.sides[1 - side].units if e.state == "board"])
+            found = memo[key] = self.foes_versions.setdefault((foes, self.board_signature[1]), len(self.foes_versions))
+        return found
 
     def _goal(self: Game, u: Unit) -> tuple[float, float]:
         enemies = self.enemies(u)
@@ -159,96 +180,137 @@ class ActionChoice:
 
         return [Option(1.2 - COST_WEIGHT * cost, cost, u, "Enter", enter)]
 
-    def _unit_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
-        out: list[Option] = []
-        enemies = self.enemies(u)
-        w = COST_WEIGHT * cost
-        ux, uy = (u.carrier.x, u.carrier.y) if u.state == "carried" and u.carrier else (u.x, u.y)
-        can_attack = u.fury is not None
-        # Positions, states and markers decide the targets and their odds: while the board
-        # stands still they are looked up in the board memo (``self.cache``), not worked out.
+    def _plan(self: Game, side: Side, u: Unit) -> UnitPlan:
+        """What the board alone decides about ``u``'s options, worked out once per board
+        (stored in the board memo under a uid key): the AI rescoring a group whose board did
+        not change only subtracts the new cost and recomputes what momentum decides."""
         memo = self.cache if self.cache is not None else {}
-        # Stand and Fight
-        if can_attack and u.state == "board":
-            key = ("stand", u.uid)
-            found = memo.get(key)
-            if found is None:
-                found = memo[key] = self._stand_target(u, enemies)
+        key = ("plan", u.uid)
+        plan = memo.get(key)
+        if plan is not None:
+            return plan
+        plan = memo[key] = UnitPlan()
+        enemies = self.enemies(u)
+        plan.ux, plan.uy = (u.carrier.x, u.carrier.y) if u.state == "carried" and u.carrier else (u.x, u.y)
+        on_board = u.state == "board"
+        can_attack = u.fury is not None
+        if can_attack and on_board:
+            found = self._stand_target(u, enemies)
             if found:
                 best, count, pb, ps = found
-                score = pb * self.target_value(best) + 0.2 * ps - w
-                if u.heavy_trait == "colossal":
-                    score += 0.5 * (min(3, count) - 1)
-                out.append(Option(score, cost, u, "Stand and Fight", lambda ctx, t=best: self._stand(ctx, u, t)))
-        # Charge: move up to MOV then attack with a penalty
+                bonus = 0.5 * (min(3, count) - 1) if u.heavy_trait == "colossal" else None
+                plan.stand = (pb * self.target_value(best) + 0.2 * ps, bonus, lambda ctx, t=best: self._stand(ctx, u, t))
         if can_attack and u.mov and enemies:
-            key = ("charge", u.uid)
-            found = memo.get(key)
+            far = (u.uid, u.x, u.y, plan.ux, plan.uy, self._foes_version(u.side))
+            found = self.charge_memo.get(far)
             if found is None:
-                found = memo[key] = self._charge_target(side, u, enemies, ux, uy)
+                found = self.charge_memo[far] = self._charge_target(side, u, enemies, plan.ux, plan.uy)
             if found:
                 t, pb, ps = found
-                score = 0.8 * pb * self.target_value(t) + 0.15 * ps - w
-                out.append(Option(score, cost, u, "Charge", lambda ctx, t=t: self._charge(ctx, u, t)))
-        # Sprint towards the goal (not worked out when even a full move could not beat the best option)
-        bar = max([self.bar, *(o.score for o in out)])
-        band = self.wider[u.mov] if u.mov else None
-        if band is not None and self.move_weight() * self.mm(band) / 80.0 - w >= bar - 1e-9:
-            gx, gy = self.goal(u)
-            length = min(self.mm(band), max(0.0, dist(ux, uy, gx, gy) - 2 * u.radius))
-            # The progress is at most the length moved (clamping onto the board never lengthens
-            # a move that starts on it): a Sprint that cannot count is not traced.
-            most = self.move_weight() * length / 80.0
-            r = u.radius
-            on_board = r <= ux <= BOARD - r and r <= uy <= BOARD - r
-            if not (on_board and (most < 0.05 - 1e-9 or most - w < bar - 1e-9)):
-                save = (u.x, u.y)  # a passenger moves from where its Transport stands now
-                u.x, u.y = ux, uy
-                ex, ey = self.path_end(u, gx, gy, length, self.pivots.get(band or "S", 0))
-                value = self.move_value(u, ex, ey)
-                u.x, u.y = save
-                if value > 0.05:
-                    out.append(Option(value - w, cost, u, "Sprint", lambda ctx, p=(ex, ey): self._sprint(ctx, u, p)))
-        # Rest: regain momentum
-        if u.guile is not None and u.state == "board":
-            f, s, c = check_probabilities(u.guile, dice_count(0, 0, self.dice_table))
-            room = side.total - (side.momentum - cost)
-            gain = f * min(1, room) + s * min(2, room) + c * min(3, room)
-            short = 1.0 if side.momentum - cost < 4 else 0.5  # momentum matters more when little is left
-            out.append(Option(short * (gain - cost) - 0.3, cost, u, "Rest", lambda ctx: self._rest(ctx, u)))
-        # Feint: push a dangerous enemy away (or off a hill or flag)
-        if u.guile is not None and u.state == "board" and self.scenario in ("king-of-the-hill", "capture-the-flags"):
-            for e in self._in_range(u, enemies):
-                gx, gy = self.goal(e)
-                if dist(e.x, e.y, gx, gy) < 60:
-                    out.append(Option(self.p_success(u.guile) * 1.2 * e.points - w, cost, u, "Feint", lambda ctx, e=e: self._feint(ctx, u, e)))
-                    break
-        # Translocate Ward: bring a Ward with a warding reaction up to the fight
+                plan.charge = (0.8 * pb * self.target_value(t) + 0.15 * ps, lambda ctx, t=t: self._charge(ctx, u, t))
+        if u.guile is not None and on_board:
+            plan.rest = check_probabilities(u.guile, dice_count(0, 0, self.dice_table))
+            plan.rest_run = lambda ctx: self._rest(ctx, u)
+            if self.scenario in ("king-of-the-hill", "capture-the-flags"):
+                for e in self._in_range(u, enemies):
+                    gx, gy = self.goal(e)
+                    if dist(e.x, e.y, gx, gy) < 60:
+                        plan.feint = (self.p_success(u.guile) * 1.2 * e.points, lambda ctx, e=e: self._feint(ctx, u, e))
+                        break
         wards = memo.get(("wards", side.idx))
         if wards is None:
             wards = memo[("wards", side.idx)] = [o for o in side.units if o.state == "board" and o.gtype == "ward"]
-        if wards and u.state == "board":
+        if wards and on_board:
             ward = wards[0]
             front = self._front(side, enemies)
             if front is not None and front is not u and dist(ward.x, ward.y, front.x, front.y) > self.mm(ward.rng) and self.los(u, front):
-                out.append(Option(0.6 - w, cost, u, "Translocate Ward", lambda ctx, ward=ward, front=front: self._translocate(ctx, u, ward, front)))
+                plan.translocate = lambda ctx, ward=ward, front=front: self._translocate(ctx, u, ward, front)
+        return plan
+
+    def _unit_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
+        out: list[Option] = []
+        plan = self.cache.get(("plan", u.uid)) if self.cache is not None else None
+        if plan is None:
+            plan = self._plan(side, u)
+        w = COST_WEIGHT * cost
+        ux, uy = plan.ux, plan.uy
+        # Stand and Fight
+        if plan.stand is not None:
+            s0, bonus, run = plan.stand
+            score = s0 - w
+            if bonus is not None:
+                score += bonus
+            out.append(Option(score, cost, u, "Stand and Fight", run))
+        # Charge: move up to MOV then attack with a penalty
+        if plan.charge is not None:
+            out.append(Option(plan.charge[0] - w, cost, u, "Charge", plan.charge[1]))
+        # Sprint towards the goal (not worked out when even a full move could not beat the best option)
+        bar = self.bar
+        for o in out:
+            if o.score > bar:
+                bar = o.score
+        band = self.wider[u.mov] if u.mov else None
+        if band is not None:
+            mw = self.move_weight()
+            sprint = plan.sprint.get(mw)
+            if sprint is None:
+                sprint = plan.sprint[mw] = [mw * self.mm(band) / 80.0, None, None]
+            full, most, traced = sprint
+            if full - w >= bar - 1e-9 and most is None:
+                gx, gy = self.goal(u)
+                length = min(self.mm(band), max(0.0, dist(ux, uy, gx, gy) - 2 * u.radius))
+                r = u.radius
+                # The progress is at most the length moved (clamping onto the board never
+                # lengthens a move that starts on it): a Sprint that cannot count is not traced;
+                # off the clamp box it always is (None).
+                most = sprint[1] = mw * length / 80.0 if r <= ux <= BOARD - r and r <= uy <= BOARD - r else math.nan
+            if full - w >= bar - 1e-9 and (most != most or not (most < 0.05 - 1e-9 or most - w < bar - 1e-9)):
+                if traced is None:
+                    gx, gy = self.goal(u)
+                    length = min(self.mm(band), max(0.0, dist(ux, uy, gx, gy) - 2 * u.radius))
+                    save = (u.x, u.y)  # a passenger moves from where its Transport stands now
+                    u.x, u.y = ux, uy
+                    ex, ey = self.path_end(u, gx, gy, length, self.pivots.get(band or "S", 0))
+                    value = self.move_value(u, ex, ey)
+                    u.x, u.y = save
+                    traced = sprint[2] = (value, lambda ctx, p=(ex, ey): self._sprint(ctx, u, p))
+                if traced[0] > 0.05:
+                    out.append(Option(traced[0] - w, cost, u, "Sprint", traced[1]))
+        # Rest: regain momentum
+        if plan.rest is not None:
+            f, s, c = plan.rest
+            room = side.total - (side.momentum - cost)
+            gain = f * min(1, room) + s * min(2, room) + c * min(3, room)
+            short = 1.0 if side.momentum - cost < 4 else 0.5  # momentum matters more when little is left
+            out.append(Option(short * (gain - cost) - 0.3, cost, u, "Rest", plan.rest_run))
+        # Feint: push a dangerous enemy away (or off a hill or flag)
+        if plan.feint is not None:
+            out.append(Option(plan.feint[0] - w, cost, u, "Feint", plan.feint[1]))
+        # Translocate Ward: bring a Ward with a warding reaction up to the fight
+        if plan.translocate is not None:
+            out.append(Option(0.6 - w, cost, u, "Translocate Ward", plan.translocate))
         # Champion action
-        if u.champion_action and u.state == "board":
+        on_board = u.state == "board"
+        if u.champion_action and on_board:
             out += self._champion_options(side, u, cost, self._bar_without_rest(out))
         # Maneuver: draw a fighting ally towards this group's foes
-        if u.guile is not None and u.state == "board" and not self._maneuver_cannot_win(u, out, w):
-            key = ("maneuver", u.uid)
-            found = memo.get(key)
-            if found is None:
-                found = memo[key] = self._maneuver_move(u, enemies)
-            if found:
-                ally, end = found
-                value = self.p_success(u.guile) * self.move_value(ally, *end)
-                if value > 0.05:
-                    out.append(Option(value - w, cost, u, "Maneuver", lambda ctx, ally=ally, end=end: self._maneuver(ctx, u, ally, end)))
+        if u.guile is not None and on_board and not self._maneuver_cannot_win(u, out, w, plan):
+            mw = self.move_weight()
+            maneuver = plan.maneuver.get(mw, False)
+            if maneuver is False:
+                maneuver = None
+                found = self._maneuver_move(u, self.enemies(u))
+                if found:
+                    ally, end = found
+                    value = self.p_success(u.guile) * self.move_value(ally, *end)
+                    if value > 0.05:
+                        maneuver = (value, lambda ctx, ally=ally, end=end: self._maneuver(ctx, u, ally, end))
+                plan.maneuver[mw] = maneuver
+            if maneuver is not None:
+                out.append(Option(maneuver[0] - w, cost, u, "Maneuver", maneuver[1]))
         return out
 
-    def _maneuver_cannot_win(self: Game, u: Unit, out: list[Option], w: float) -> bool:
+    def _maneuver_cannot_win(self: Game, u: Unit, out: list[Option], w: float, plan: UnitPlan) -> bool:
         """True when no Maneuver of ``u`` could beat an option already found (Rest left out,
         since a Reversal picks among the other options), so it need not be worked out.
 
@@ -259,12 +321,11 @@ class ActionChoice:
         bar = self._bar_without_rest(out)
         if bar == -math.inf:
             return False
-        memo = self.cache if self.cache is not None else {}
-        key = ("longest ally move", u.uid)
-        longest = memo.get(key)
-        if longest is None:
-            longest = memo[key] = self._longest_ally_move(u)
-        return self.p_success(u.guile) * self.move_weight() * longest / 80.0 - w < bar - 1e-9
+        mw = self.move_weight()
+        most = plan.maneuver_most.get(mw)
+        if most is None:
+            most = plan.maneuver_most[mw] = self.p_success(u.guile) * mw * self._longest_ally_move(u) / 80.0
+        return most - w < bar - 1e-9
 
     def _bar_without_rest(self: Game, out: list[Option]) -> float:
         """The best score so far, Rest left out: an option below it can never be chosen, by a
@@ -277,16 +338,24 @@ class ActionChoice:
 
     def _longest_ally_move(self: Game, u: Unit) -> float:
         """The longest MOV among the fighting allies a Maneuver could draw (inf if one stands
-        off the board's clamp box)."""
-        longest = 0.0
-        for a in self.sides[u.side].units:
-            if a is u or a.state != "board" or a.gtype == "ward" or not a.mov or a.fury is None:
-                continue
-            r = a.radius
-            if not (r <= a.x <= BOARD - r and r <= a.y <= BOARD - r):
-                return math.inf
-            longest = max(longest, self.mm(a.mov))
-        return longest
+        off the board's clamp box).  The side's two longest are worked out once per board (a
+        group is never its own ally, so the second one answers for the longest itself)."""
+        memo = self.cache if self.cache is not None else {}
+        key = ("longest moves", u.side)
+        top = memo.get(key)
+        if top is None:
+            first, first_uid, second = 0.0, -1, 0.0
+            for a in self.sides[u.side].units:
+                if a.state != "board" or a.gtype == "ward" or not a.mov or a.fury is None:
+                    continue
+                r = a.radius
+                value = self.mm(a.mov) if r <= a.x <= BOARD - r and r <= a.y <= BOARD - r else math.inf
+                if value > first:
+                    first, first_uid, second = value, a.uid, first
+                elif value > second:
+                    second = value
+            top = memo[key] = (first, first_uid, second)
+        return top[2] if top[1] == u.uid else top[0]
 
     def _in_range(self: Game, u: Unit, enemies: list[Unit]) -> list[Unit]:
         """The enemies within ``u``'s RNG and in its line of sight (board memo)."""
@@ -294,8 +363,20 @@ class ActionChoice:
         key = ("in range", u.uid)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = [e for e in enemies if self.within(u, e, u.rng) and self.los(u, e)]
+            found = memo[key] = [e for e in self._within_all(u, enemies, u.rng) if self.los(u, e)]
         return found
+
+    def _within_all(self: Game, u: Unit, others: list[Unit], band: str | None) -> list[Unit]:
+        """The units of ``others`` within ``band`` of ``u``: :meth:`Geometry.within` (the same
+        arithmetic) over a list, without a call per unit."""
+        if band is None:
+            return []
+        ux, uy, ur = u.x, u.y, u.radius
+        hypot = math.hypot
+        if band == "B":
+            return [e for e in others if hypot(ux - e.x, uy - e.y) <= ur + e.radius + EPS]
+        far = self.band_mm.get(band, 0.0)
+        return [e for e in others if (d := hypot(ux - e.x, uy - e.y)) <= ur + e.radius + EPS or d <= far]
 
     def _stand_target(self: Game, u: Unit, enemies: list[Unit]) -> tuple[Unit, int, float, float] | tuple[()]:
         """Stand and Fight: (best target, targets in range, P(break), P(stand)), or () if none."""
@@ -311,7 +392,8 @@ class ActionChoice:
     def _charge_target(self: Game, side: Side, u: Unit, enemies: list[Unit], ux: float, uy: float) -> tuple[Unit, float, float] | tuple[()]:
         """Charge: (target, P(break), P(stand)) among the enemies a move can bring in range, or ()."""
         reach = self.mm(u.mov) + (self.mm(u.rng) if u.rng != "B" else 0) + u.radius * 2 + 1
-        near = [e for e in enemies if dist(ux, uy, e.x, e.y) <= reach and not self.within(u, e, u.rng)]
+        inside = self._within_all(u, enemies, u.rng)
+        near = [e for e in enemies if math.hypot(ux - e.x, uy - e.y) <= reach and e not in inside]
         if not near:
             return ()
         t = max(near, key=lambda e: self.target_value(e) - dist(ux, uy, e.x, e.y) / 100)
@@ -338,29 +420,71 @@ class ActionChoice:
         return front
 
     def _champion_options(self: Game, side: Side, u: Unit, cost: int, bar: float = -math.inf) -> list[Option]:
+        """The champion action of ``u``, scored: what the board decides is worked out once per
+        board (:meth:`_champion_plan`); momentum (Scheming Plot) and the bar (Crashing Wave)
+        are applied here."""
+        if u.guile is None:
+            return []
+        plan = self._plan(side, u)
+        if plan.champion is None:
+            plan.champion = self._champion_plan(side, u)
+        kind, data = plan.champion
+        w = COST_WEIGHT * cost
+        if kind == "fixed":
+            if data is None:
+                return []
+            s0, name, run = data
+            return [Option(s0 - w, cost, u, name, run)]
+        if kind == "scheming-plot":
+            if data is None:
+                return []
+            p, run = data
+            room = side.total - (side.momentum - cost)
+            theirs = self.sides[1 - side.idx].momentum
+            return [Option(p * 0.8 * (min(2, room) + min(2, theirs)) - w, cost, u, "Scheming Plot", run)]
+        # crashing-wave: each mover's progress is at most its MOV (clamping never lengthens a
+        # move that starts on the board): a wave that cannot beat the bar is not traced
+        mw = self.move_weight()
+        wave = data.get(mw)
+        if wave is None:
+            movers = [o for o in self.allies(u) if o.mov and self.within(u, o, u.rng if u.rng != "B" else "S")]
+            most = self.p_success(u.guile) * sum(self.move_weight() * self.mm(o.mov) / 80.0 for o in movers)
+            boxed = bool(movers) and all(o.radius <= o.x <= BOARD - o.radius and o.radius <= o.y <= BOARD - o.radius for o in movers)
+            wave = data[mw] = [movers, most, boxed, None]
+        movers, most, boxed, traced = wave
+        if not movers or (boxed and most - w < bar - 1e-9):
+            return []
+        if traced is None:
+            g = u.guile
+            value = self.p_success(g) * sum(max(0.0, self.move_value(o, *self.path_end(o, *self.goal(o), self.mm(o.mov), 0))) for o in movers)
+            traced = wave[3] = (value, lambda ctx, movers=movers: self._wave(ctx, u, movers))
+        return [Option(traced[0] - w, cost, u, "Crashing Wave", traced[1])]
+
+    def _champion_plan(self: Game, side: Side, u: Unit) -> tuple[str, Any]:
+        """What the board decides about ``u``'s champion action: ("fixed", (score before
+        cost, name, run) or None), ("scheming-plot", (P(success), run) or None) or
+        ("crashing-wave", {move weight: [movers, best progress, all on the board, traced]})."""
         a = u.champion_action
         enemies = self.enemies(u)
-        w = COST_WEIGHT * cost
         reach = u.rng
-        out: list[Option] = []
         g = u.guile
-        if g is None:
-            return out
+        assert g is not None
         if a == "scheming-plot":
             near = [e for e in enemies if self.within(u, e, reach)]
             mine = sum(o.points for o in self.allies(u, True) if self.within(u, o, reach)) + u.points
             if not near or mine > sum(e.points for e in near):
-                p = self.p_success(g)
-                room = side.total - (side.momentum - cost)
-                theirs = self.sides[1 - side.idx].momentum
-                out.append(Option(p * 0.8 * (min(2, room) + min(2, theirs)) - w, cost, u, "Scheming Plot", lambda ctx: self._scheme(ctx, u)))
-        elif a == "distant-doom" and u.fury is not None:
+                return "scheming-plot", (self.p_success(g), lambda ctx: self._scheme(ctx, u))
+            return "scheming-plot", None
+        if a == "crashing-wave":
+            return "crashing-wave", {}
+        fixed: tuple[float, str, Callable[[Action], None]] | None = None
+        if a == "distant-doom" and u.fury is not None:
             band = band_plus(reach, 1)
             targets = [e for e in enemies if self.within(u, e, band) and not self.within(u, e, reach)]
             if targets:
                 t = max(targets, key=self.target_value)
                 pb, _ = self.expected_break(u, t, 0, 1)
-                out.append(Option(pb * self.target_value(t) - w, cost, u, "Distant Doom", lambda ctx, t=t: self.resolve_attack(ctx, u, t, penalty=1)))
+                fixed = (pb * self.target_value(t), "Distant Doom", lambda ctx, t=t: self.resolve_attack(ctx, u, t, penalty=1))
         elif a == "spot-weakness":
             for ally in self.allies(u):
                 if ally.fury is None or not self.within(u, ally, reach if reach != "B" else "S"):
@@ -369,35 +493,24 @@ class ActionChoice:
                 if foes:
                     t = max(foes, key=self.target_value)
                     pb, _ = self.expected_break(ally, t, 0, 0)
-                    out.append(Option(self.p_success(g) * pb * self.target_value(t) - w, cost, u, "Spot Weakness", lambda ctx, ally=ally, t=t: self._spot(ctx, u, ally, t)))
+                    fixed = (self.p_success(g) * pb * self.target_value(t), "Spot Weakness", lambda ctx, ally=ally, t=t: self._spot(ctx, u, ally, t))
                     break
         elif a == "battle-summons":
             lost = [o for o in side.units if o.state == "out" and o.points <= 2]
             if lost:
                 t = max(lost, key=lambda o: o.points)
-                out.append(Option(self.p_success(g) * t.points * 1.2 - w, cost, u, "Battle Summons", lambda ctx, t=t: self._summon(ctx, u, t)))
+                fixed = (self.p_success(g) * t.points * 1.2, "Battle Summons", lambda ctx, t=t: self._summon(ctx, u, t))
         elif a == "banishment":
             targets = [e for e in enemies if self.within(u, e, reach if reach != "B" else "S")]
             if targets:
                 t = max(targets, key=self.target_value)
                 p = self.p_success(g, 0, 1)
                 risk = self._p_fail_will(u, 0) * u.points * REMOVE_VALUE
-                out.append(Option(p * t.points * 0.8 - risk - w, cost, u, "Banishment", lambda ctx, t=t: self._banish(ctx, u, t)))
+                fixed = (p * t.points * 0.8 - risk, "Banishment", lambda ctx, t=t: self._banish(ctx, u, t))
         elif a == "push-to-the-brink":
             targets = [e for e in enemies if self.within(u, e, reach if reach != "B" else "S") and self.los(u, e)]
             if targets:
                 t = max(targets, key=lambda e: e.points)
                 value = self.p_success(g) * (0.6 + (1.2 if self.scenario in ("king-of-the-hill", "capture-the-flags", "conquest") else 0.0))
-                out.append(Option(value - w, cost, u, "Push to the Brink", lambda ctx, t=t: self._push(ctx, u, t)))
-        elif a == "crashing-wave":
-            movers = [o for o in self.allies(u) if o.mov and self.within(u, o, reach if reach != "B" else "S")]
-            # each mover's progress is at most its MOV (clamping never lengthens a move that
-            # starts on the board): a wave that cannot beat the bar is not traced
-            most = self.p_success(g) * sum(self.move_weight() * self.mm(o.mov) / 80.0 for o in movers)
-            if movers and all(o.radius <= o.x <= BOARD - o.radius and o.radius <= o.y <= BOARD - o.radius for o in movers):
-                if most - w < bar - 1e-9:
-                    movers = []
-            if movers:
-                value = self.p_success(g) * sum(max(0.0, self.move_value(o, *self.path_end(o, *self.goal(o), self.mm(o.mov), 0))) for o in movers)
-                out.append(Option(value - w, cost, u, "Crashing Wave", lambda ctx, movers=movers: self._wave(ctx, u, movers)))
-        return out
+                fixed = (value, "Push to the Brink", lambda ctx, t=t: self._push(ctx, u, t))
+        return "fixed", fixed

@@ -48,10 +48,15 @@ Code layout and speed: :class:`Game` holds the state and plays rounds and turns;
 come from one mixin per phase (:mod:`setup`, :mod:`geometry`, :mod:`combat`,
 :mod:`reactions`, :mod:`actions`) and the AI's option scoring from :mod:`ai`; the records
 (groups, sides, actions) are in :mod:`state`.  Dice are uniforms drawn 256 at a time.  The
-AI's geometry (line of sight, paths, ranges, its targets and their odds) is remembered in
-a memo keyed by the board signature (every group's position and state, the markers'
-holders): most actions move nothing, and the next choice reuses what the last one worked
-out.  Speed work keeps fixed-seed games identical (same draws, decisions and logs).
+AI's geometry (line of sight, paths, ranges) and each group's plan (:class:`state.UnitPlan`:
+its targets and their odds, its paths, the closures that play them, scores before the
+momentum cost) are remembered in a memo keyed by the board signature (every group's position
+and state, the markers' holders; uids as keys, never object identity).  About half the
+choices follow an action that moved nothing (Rest, a failed attack, a refused reaction):
+they only subtract the new cost and work out Rest and Scheming Plot again.  A move changes
+what every plan depends on (line of sight through bases, targets, goals, paths), so the
+next choice works the plans out afresh.  Speed work keeps fixed-seed games identical (same
+draws, decisions and logs: ``tests/rattle_and_rend/rr_digests.json``).
 """
 
 from __future__ import annotations
@@ -121,6 +126,11 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         self.cache: dict | None = None
         self.board_signature: tuple = ()
         self.board_memo: dict = {}
+        # kept across boards, keyed by a group's uid and position and the enemies' version
+        # (ai.ActionChoice._foes_version): Charge targets and nearest enemies
+        self.foes_versions: dict[tuple, int] = {}
+        self.charge_memo: dict[tuple, tuple] = {}
+        self.goal_memo: dict[tuple, tuple[float, float]] = {}
         self.bar = -math.inf
         self.p_success_memo: dict[tuple[int | None, int, int], float] = {}
         self.wider: dict[str | None, str | None] = {b: band_plus(b, 1) for b in (None, "B", "S", "M", "L")}  # type: ignore[arg-type]

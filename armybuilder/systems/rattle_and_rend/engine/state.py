@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -131,3 +132,30 @@ class Option:
     unit: Unit
     name: str
     run: Callable[[Action], None]
+
+
+_RunAction = Callable[[Action], None]
+
+
+class UnitPlan:
+    """What the board alone decides about one group's options (targets, their odds, paths and
+    the closures that play them), kept in the board memo for as long as the board signature
+    holds.  Scores here are before the momentum cost; what depends on the move weight (the
+    round) is keyed by it.  Rescoring a group after an action that moved nothing only
+    subtracts the new cost and works out Rest and Scheming Plot again."""
+
+    __slots__ = ("ux", "uy", "stand", "charge", "rest", "rest_run", "feint", "translocate", "sprint", "maneuver", "maneuver_most", "champion")
+
+    def __init__(self) -> None:
+        self.ux = self.uy = 0.0
+        self.stand: tuple[float, float | None, _RunAction] | None = None
+        self.charge: tuple[float, _RunAction] | None = None
+        self.rest: tuple[float, float, float] | None = None  # P(fail, success, critical) of Rest
+        self.rest_run: _RunAction | None = None
+        self.feint: tuple[float, _RunAction] | None = None
+        self.translocate: _RunAction | None = None
+        # move weight -> [best progress of a full move, of this move (nan off the clamp box), (value, run)]
+        self.sprint: dict[float, list[Any]] = {}
+        self.maneuver: dict[float, tuple[float, _RunAction] | None] = {}
+        self.maneuver_most: dict[float, float] = {}
+        self.champion: tuple[str, Any] | None = None
