@@ -181,8 +181,10 @@ def test_the_g_test_rejects_a_wrong_distribution(samples):
     assert g_test_p_value(observed, wrong.outcomes, n) < 1e-4
 
 
-def test_unsupported_rules_are_refused_not_guessed(samples):
+def test_every_sample_unit_with_abilities_is_answered(samples):
+    """Counter-attack (the Veterans of the plains) is enumerated now, not refused."""
     cat, lists = samples
-    with pytest.raises(ExactFrayUnsupported, match="Counter-attack"):
-        exact_fray(cat, lists["tir-na-bor-plains-guard"], 3, lists["acheron-undead-host"], 0)
+    result = exact_fray(cat, lists["tir-na-bor-plains-guard"], 3, lists["acheron-undead-host"], 0)
+    assert sum(result.outcomes.values()) + result.pruned == pytest.approx(1.0, abs=1e-12)
     assert PRUNE == 1e-12
+    assert ExactFrayUnsupported.__mro__[1] is ValueError  # (the CLI turns it into exit 2)

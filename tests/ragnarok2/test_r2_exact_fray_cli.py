@@ -8,6 +8,26 @@ import pytest
 
 from armybuilder.cli import main
 
+# Thallion riders (Executioner) are Implacable: the one ability the exact fray still refuses.
+THALLION = """armybuilder: 1
+system: ragnarok2
+catalogue: 1.1.0
+format: 1000-ap
+name: Thallion test
+people: akkylannie
+units:
+  - name: Thallion riders
+    troops: {profile: akkylannie-thallion-rider-executioner, count: 4}
+"""
+
+
+def test_units_with_abilities_are_answered(capsys):
+    """Knights of the Lion (Master strike) charge Gravediggers (Fierce, Master strike)."""
+    code, out, _ = run(capsys, "odds", "ragnarok2", "--fray", "alahan-lions:Knights", "--vs", "acheron-undead-host:Gravediggers", "--charge", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert sum(row["p"] for row in data["joint_losses"]) + data["pruned_mass"] == pytest.approx(1.0, abs=1e-8)
+
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
@@ -44,10 +64,13 @@ def test_fray_text_has_at_least_tables_and_characters(capsys):
         ("alahan-lions:Royal", "nowhere:1", "neither a list file nor a bundled sample"),
         ("alahan-lions:Royal", "acheron-undead-host:Zombie", "names several units"),
         ("alahan-lions", "acheron-undead-host:1", "expected LIST:UNIT"),
-        ("alahan-lions:Knights", "acheron-undead-host:1", "does not enumerate"),
+        ("{implacable}:1", "acheron-undead-host:1", "does not enumerate: Thallion rider (Executioner) (Thallion riders): Implacable"),
     ],
 )
-def test_bad_references_are_clear_errors_with_exit_2(capsys, fray, vs, message):
+def test_bad_references_are_clear_errors_with_exit_2(capsys, tmp_path, fray, vs, message):
+    implacable = tmp_path / "thallion.yaml"
+    implacable.write_text(THALLION, encoding="utf-8")
+    fray = fray.format(implacable=implacable)
     code, out, err = run(capsys, "odds", "ragnarok2", "--fray", fray, "--vs", vs)
     assert code == 2
     assert message in err and "Traceback" not in err

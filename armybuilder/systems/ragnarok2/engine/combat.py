@@ -677,16 +677,25 @@ class CombatRules:
 
     def counter_attack(self, defender: Fighting, dg: Group, attacker: Fighting, ag: Group, dice: int, in_contact: list[Fighter]) -> None:
         """Counter-attack: the defender's won dice attack fighters of the same combat."""
-        att, strength = dg.profile.att, dg.profile.str_
+        att_diff, str_diff, shift = self.counter_terms(defender, dg, attacker, ag)
+        attacks = self.dice.from_cdf(_contest_cdf(self.table, att_diff, dice, 0))
+        if attacks:
+            wounds = self.dice.from_cdf(_contest_cdf(self.table, str_diff, attacks, shift))
+            self.counter_deal(defender, attacker, ag, wounds, in_contact)
+            self.logging and self.say(f"    {dg.profile.name} counter-attacks with {count(dice, 'die')}: {count(wounds, 'Wound')}")
+
+    def counter_terms(self, defender: Fighting, dg: Group, attacker: Fighting, ag: Group) -> tuple[int, int, int]:
+        """(ATT - DEF, STR - RES, Wound roll shift) of a counter-attack (shared with :mod:`.exact`)."""
         a_def = ag.base["def"] + (attacker.tactic.get("defense", 0) if attacker.tactic else 0)
         a_res = ag.base["res"] + (attacker.tactic.get("resistance", 0) if attacker.tactic else 0)
-        attacks = self.dice.from_cdf(_contest_cdf(self.table, att - a_def, dice, 0))
-        if attacks:
-            wounds = self.dice.from_cdf(_contest_cdf(self.table, strength - a_res, attacks, self.wound_shift_against(attacker)))
-            killed = self.deal(defender, attacker, wounds, len(in_contact), not attacker.close, victims=[ag])
-            for f in sorted(in_contact, key=lambda f: f.pos)[:killed]:
-                f.alive = False
-            self.logging and self.say(f"    {dg.profile.name} counter-attacks with {count(dice, 'die')}: {count(wounds, 'Wound')}")
+        return dg.profile.att - a_def, dg.profile.str_ - a_res, self.wound_shift_against(attacker)
+
+    def counter_deal(self, defender: Fighting, attacker: Fighting, ag: Group, wounds: int, in_contact: list[Fighter]) -> int:
+        """A counter-attack's Wounds to the attackers in contact (shared with :mod:`.exact`)."""
+        killed = self.deal(defender, attacker, wounds, len(in_contact), not attacker.close, victims=[ag])
+        for f in sorted(in_contact, key=lambda f: f.pos)[:killed]:
+            f.alive = False
+        return killed
 
     def fray(self, a: Fighting, b: Fighting, implacable: bool = False) -> tuple[int, int]:
         """The combats of two engaged units alone (no outcome): the Wounds each inflicted.

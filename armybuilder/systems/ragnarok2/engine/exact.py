@@ -3,27 +3,39 @@
 Why: a player asking "if my Knights charge their Zombies?" wants the distribution of what
 happens, not a noisy estimate. The battle engine plays a fray by rolling each chance step once;
 this module walks the same steps with every outcome, weighting the branches, and merges the
-branches that reach the same state (a dict keyed by the state), so the work grows with the
-number of distinct states, not of dice sequences.
+branches that reach the same state, so the work grows with the number of distinct states, not
+of dice sequences.
 
 One rules code: the steps are the battle engine's own. The contact and the sharing of combat
 dice (:meth:`~.combat.CombatRules.build_contact`), the order of the combats
 (:meth:`~.combat.CombatRules.combat_sequence`), each exchange's dice and columns
-(:meth:`~.combat.CombatRules.exchange_terms`), the Initiative test, the allocation of Wounds to
-the fighters in contact (:meth:`~.combat.CombatRules.wound_type`), the morale roll's difficulty
-and value and the rout (:mod:`.outcome`) are called on a real :class:`~.battle.Battle` whose units
-are set to each state in turn. Only the dice differ: the battle samples the distributions of
-:mod:`.fray` (contest table, R2-D1; tests, R2-D2), this module enumerates them.
+(:meth:`~.combat.CombatRules.exchange_terms`, abilities that change attacks included), the
+Initiative test, the allocation of Wounds to the fighters in contact
+(:meth:`~.combat.CombatRules.wound_type`), the counter-attack's terms and losses
+(:meth:`~.combat.CombatRules.counter_terms`, :meth:`~.combat.CombatRules.counter_deal`), the
+morale roll's difficulty and value and the rout (:mod:`.outcome`) are called on a real
+:class:`~.battle.Battle` whose units are set to each state in turn. Only the dice differ: the
+battle samples them, this module enumerates their distributions (contest table, R2-D1; tests,
+R2-D2; the counter-attack's die-by-die attack roll; Survival instinct's thinning).
 
-The state key holds what later steps read and nothing else: each fighter type's count and the
-Wounds on its wounded fighter, which fighters of the contact still stand (a bit mask per unit:
-the next combats and the rout read it) and the difference of Wounds dealt (the outcome of the
-fray compares them). Branches below 1e-12 of mass are dropped and their mass reported.
+How it stays fast (the design, not tricks):
 
-Not modelled exactly (refused with the reason, rather than answered wrongly): fighters whose
-dice or Wounds need more than the contest distribution (Counter-attack, Survival instinct,
-Fierce, Possessed, Sequence, Master strike, Concentration, Mutagenic), Implacable (new combats
-after pushing on), and lowering DEF to 0 (Bravery, Righteous, Fanaticism's STR bonus).
+* A state is a *core* (each fighter type's count, Wounds on its wounded fighter and fallen Fierce
+  fighters still striking; which fighters of the contact stand and which fallen ones still
+  strike, bit masks per unit) and the difference of Wounds dealt. The difference only matters
+  through its sign at the end, and an exchange only shifts it, so each core holds a vector over
+  the difference: one numpy row per core, and an exchange is a few vector operations per core.
+* An exchange reads and changes only the two fighter types of its combat (and two facts of each
+  unit: in close formation, which types are alive). Its outcomes (the Wound-difference shifts and
+  the new counts and masks of those types) are computed once per *local* key and applied to every
+  core that shares it; the cores then differ only elsewhere (say, the losses of another combat).
+  The wound distributions are cached by value (table, column differences, dice), never by
+  object identity.
+* Cells below 1e-12 of mass are dropped after every exchange; their total is reported.
+
+Not modelled exactly (refused with the reason, rather than answered wrongly): Implacable (new
+combats after the outcome of the fray, with a new contact), tactics and mystic effects of the
+round (the fray is asked about before them).
 """
 
 from __future__ import annotations
@@ -31,15 +43,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
 from .battle import Battle
-from .combat import ExchangeTerms, earns_charge_bonus
+from .combat import earns_charge_bonus
+from .exact_dice import counter_pmf, exchange_pmf
 from .fray import (
     Fighter,
-    contest_distribution,
     initiative_distribution,
     test_distribution,
     unit_key,
@@ -48,7 +59,9 @@ from .state import Fighting
 
 PRUNE = 1e-12
 
-State = tuple  # ((count, damage) per group of A then B, alive mask A, alive mask B, Wounds A - Wounds B)
+# A core: ((count, damage, fierce_left) per group of A then B, alive mask A, alive mask B,
+# fierce mask A, fierce mask B). The masks hold the fighters of the contact by position.
+Core = tuple
 
 
 class ExactFrayUnsupported(ValueError):
@@ -75,7 +88,7 @@ class FrayOdds:
     characters: list[CharacterOdds]
     ap_lost: tuple[float, float]  # expected A.P. eliminated of each unit
     pruned: float  # mass dropped below PRUNE
-    states: int = 0  # most states held at once (a measure of the work)
+    states: int = 0  # most states (core, Wound difference) held at once (a measure of the work)
     outcomes: dict[tuple[int, int, bool, bool], float] = field(default_factory=dict)  # (lost A, lost B, A routs, B routs) -> p
 
     def marginal(self, side: int) -> list[float]:
@@ -98,18 +111,7 @@ class FrayOdds:
         return sum(pair[side] * p for pair, p in self.losses.items())
 
 
-@lru_cache(maxsize=65536)
-def _dealt_pmf(table: str, att_diff: int, dice: int, a_shift: int, reroll: str, str_diff: int, w_shift: int, grace: str) -> tuple[tuple[int, float], ...]:
-    """Wounds dealt by an exchange: the attack roll, then the Wound roll of each hit (one
-    distribution, merged over the number of hits: later steps only read the Wounds)."""
-    pmf: dict[int, float] = defaultdict(float)
-    for p, hits in contest_distribution(table, att_diff, dice, a_shift, reroll) if dice > 0 else [(1.0, 0)]:
-        if not hits:
-            pmf[0] += p
-            continue
-        for q, dealt in contest_distribution(table, str_diff, int(hits), w_shift, grace):  # type: ignore[call-overload]
-            pmf[int(dealt)] += p * q  # type: ignore[call-overload]
-    return tuple(sorted(pmf.items()))
+# --------------------------------------------------------------------------- refusals
 
 
 def unsupported(bt: Battle, units: Iterable[Fighting]) -> list[str]:
@@ -119,196 +121,444 @@ def unsupported(bt: Battle, units: Iterable[Fighting]) -> list[str]:
         if u.tactic or u.round_effects or u.no_attack:
             out.append(f"{u.name}: a tactic or a mystic effect this round")
         for g in u.groups:
-            t = g.traits
-            why = [
-                name for name, on in (
-                    ("Counter-attack", t.counter_attack_face), ("Survival instinct", t.survival_face),
-                    ("Fierce", t.fierce), ("Possessed", t.possessed), ("Implacable", t.implacable),
-                    ("attacks changed by an ability", not g.plain), ("lowers DEF to 0", bt.lowers_def(u, g)),
-                ) if on
-            ]  # fmt: skip
-            if why:
-                out.append(f"{g.profile.name} ({u.name}): {', '.join(why)}")
+            if g.traits.implacable:
+                out.append(f"{g.profile.name} ({u.name}): Implacable (its new combats after the outcome of the fray)")
     return out
 
 
-class ExactFray:
-    """One fray between unit *a* (side 0) and unit *b* (side 1) of a battle, enumerated."""
+# --------------------------------------------------------------------------- the fray
 
-    def __init__(self, bt: Battle, a: Fighting, b: Fighting) -> None:
+
+class _Layer:
+    """States held at one point of the fray: one row of probabilities per (core, tag), over the
+    Wound difference lo, lo + 1, ... (tag: who strikes first in the current combat, or None)."""
+
+    __slots__ = ("keys", "m", "lo")
+
+    def __init__(self, keys: list[tuple], m: np.ndarray, lo: int) -> None:
+        self.keys, self.m, self.lo = keys, m, lo
+
+
+class ExactFray:
+    """One fray between unit *a* (side 0) and unit *b* (side 1) of a battle, enumerated.
+
+    *local*: share each exchange's outcomes between the cores with the same local key (False:
+    one computation per core; tests compare the two)."""
+
+    def __init__(self, bt: Battle, a: Fighting, b: Fighting, local: bool = True) -> None:
         reasons = unsupported(bt, (a, b))
         if reasons:
             raise ExactFrayUnsupported("the exact fray does not enumerate: " + "; ".join(reasons))
         self.bt, self.a, self.b = bt, a, b
+        self.local = local
         self.ka, self.kb = unit_key(a.side, a.index), unit_key(b.side, b.index)
         a.engaged.add(b.index)
         b.engaged.add(a.index)
         self.fighters: dict[int, list[Fighter]] = bt.build_contact(sorted((a, b), key=lambda u: (u.side, u.index)))
         self.groups = [*a.groups, *b.groups]
+        self.na = len(a.groups)
         self.states = {a: a.state, b: b.state}
+        # Where each unit stands (a rout moves the loser: :meth:`~.movement.MovementRules.flee`).
+        self.places = {a: (a.pos, a.loose), b: (b.pos, b.loose)}
         self.start = tuple(g.count for g in self.groups)
         self.pruned = 0.0
         self.most = 1
-        self.memo: dict[tuple, list[tuple[float, tuple, int]]] = {}
+        # Bits of the contact's fighters of each group, per unit (0: A, 1: B), and all of them.
+        self.gbits: list[list[int]] = []
+        self.all_bits: list[int] = []
+        for u, k in ((a, self.ka), (b, self.kb)):
+            bits = [0] * len(u.groups)
+            for f in self.fighters[k]:
+                bits[f.group] |= 1 << f.pos
+            self.gbits.append(bits)
+            self.all_bits.append(sum(bits))
+        self.memo: dict[tuple, tuple[list[tuple[tuple | None, tuple[tuple[int, float], ...]]], float]] = {}
+        self.facts_memo: dict[tuple, tuple] = {}
+        self.morale_memo: dict[tuple, tuple[float, float]] = {}
+        for k in (self.ka, self.kb):  # (restore() finds a fighter by its position)
+            assert all(f.pos == i for i, f in enumerate(self.fighters[k]))
+        self.held: Core | None = None  # the state the units and the contact hold now, when known
+        self.moved = False  # a unit's state, place or contact changed beyond *held* (a rout)
 
     # -- the state ------------------------------------------------------------
 
-    def snapshot(self, diff: int) -> State:
-        masks = []
-        for k in (self.ka, self.kb):
-            m = 0
+    def snapshot(self) -> Core:
+        masks = [0, 0, 0, 0]
+        for s, k in ((0, self.ka), (1, self.kb)):
+            alive = fierce = 0
             for f in self.fighters[k]:
                 if f.alive:
-                    m |= 1 << f.pos
-            masks.append(m)
-        return (tuple((g.count, g.damage) for g in self.groups), masks[0], masks[1], diff)
+                    alive |= 1 << f.pos
+                if f.fierce:
+                    fierce |= 1 << f.pos
+            masks[s], masks[2 + s] = alive, fierce
+        return (tuple((g.count, g.damage, g.fierce_left) for g in self.groups), *masks)
 
-    def restore(self, st: State) -> None:
-        for g, (c, d) in zip(self.groups, st[0], strict=True):
-            g.count, g.damage = c, d
+    def restore(self, core: Core) -> None:
+        """Set the battle's units and contact to *core*. Only what differs from the state the
+        objects hold (:attr:`held`, None when unknown: after a rout) is written."""
+        held = self.held
+        if held is core:
+            return
         a, b = self.a, self.b
-        for u in (a, b):
-            u.recount()
-            u.state = self.states[u] if u.count else "gone"
-        both = a.alive and b.alive
-        a.engaged = {b.index} if both else set()
-        b.engaged = {a.index} if both else set()
-        for k, mask in ((self.ka, st[1]), (self.kb, st[2])):
-            for f in self.fighters[k]:
-                f.alive = bool(mask >> f.pos & 1)
-
-    def _prune(self, dist: dict[State, float]) -> dict[State, float]:
-        out = {}
-        for st, p in dist.items():
-            if p < PRUNE:
-                self.pruned += p
-            else:
-                out[st] = p
-        self.most = max(self.most, len(out))
-        return out
-
-    # -- the steps --------------------------------------------------------------
-
-    def exchange(self, st: State, striker: tuple, target: tuple, key: tuple, extra_round: int) -> list[tuple[float, State]]:
-        """One side's attacks (:meth:`~.combat.CombatRules.exchange` with every outcome). The
-        branches depend on the state but for the Wounds difference, which they only shift: they
-        are found once per (counts, fighters standing) and reused for every difference."""
-        core = (st[0], st[1], st[2])
-        memo_key = (core, key, striker[2], extra_round)
-        branches = self.memo.get(memo_key)
-        if branches is None:
-            branches = self.memo[memo_key] = self._branches(st, striker, target, key, extra_round)
-        diff = st[3]
-        return [(q, (new[0], new[1], new[2], diff + d) if d else st) for q, new, d in branches]
-
-    def _branches(self, st: State, striker: tuple, target: tuple, key: tuple, extra_round: int) -> list[tuple[float, tuple, int]]:
-        bt = self.bt
-        self.restore(st)
-        terms: ExchangeTerms | None = bt.exchange_terms(striker, target, key, self.fighters, {}, extra_round)
-        if terms is None:
-            return [(1.0, st, 0)]
-        x, y, gy = striker[0], target[0], target[1]
-        sign = 1 if x is self.a else -1
-        out: list[tuple[float, tuple, int]] = []
-        pmf = _dealt_pmf(bt.table, terms.att - terms.d_def, terms.dice, terms.a_shift, terms.reroll, terms.strength - terms.d_res, terms.w_shift, terms.grace)
-        restored = True
-        for dealt, q in pmf:
-            if not dealt:
-                out.append((q, st, 0))
+        counts = core[0]
+        regroup = [held is None, held is None]
+        if held is None or counts != held[0]:
+            for i, g in enumerate(self.groups):
+                new = counts[i]
+                if held is None or new != held[0][i]:
+                    g.count, g.damage, g.fierce_left = new
+                    regroup[0 if i < self.na else 1] = True
+        for u, again in ((a, regroup[0]), (b, regroup[1])):
+            if again:
+                u.recount()
+        if held is None or self.moved or regroup[0] or regroup[1]:
+            for u in (a, b):
+                gone = not u.count and not any(g.fierce_left for g in u.groups)
+                u.state = "gone" if gone else self.states[u]
+                u.pos, u.loose = self.places[u]
+            a.engaged = {b.index} if a.state != "gone" and b.state != "gone" else set()
+            b.engaged = {a.index} if a.engaged else set()
+            self.moved = False
+        for s, k in ((0, self.ka), (1, self.kb)):
+            row = self.fighters[k]
+            alive, fierce = core[1 + s], core[3 + s]
+            if held is None:
+                for f in row:
+                    f.alive = bool(alive >> f.pos & 1)
+                    f.fierce = bool(fierce >> f.pos & 1)
                 continue
-            if not restored:
-                self.restore(st)
-            bt.wound_type(x, y, gy, dealt, terms.fy, key, self.fighters)
-            restored = False
-            out.append((q, self.snapshot(0), sign * dealt))
-        return out
+            flip = alive ^ held[1 + s]
+            while flip:
+                low = flip & -flip
+                f = row[low.bit_length() - 1]
+                f.alive = not f.alive
+                flip ^= low
+            flip = fierce ^ held[3 + s]
+            while flip:
+                low = flip & -flip
+                f = row[low.bit_length() - 1]
+                f.fierce = not f.fierce
+                flip ^= low
+        self.held = core
 
-    def combat(self, dist: dict[State, float], key: tuple) -> dict[State, float]:
+    def _facts(self, counts: tuple) -> tuple:
+        """What an exchange reads of each whole unit: which groups are alive (unit-wide traits,
+        being alive), at least five fighters (close formation) and fallen Fierce fighters left."""
+        facts = self.facts_memo.get(counts)
+        if facts is None:
+            out = []
+            for lo, hi in ((0, self.na), (self.na, len(counts))):
+                pattern = total = 0
+                fierce = False
+                for i in range(lo, hi):
+                    c = counts[i]
+                    if c[0] > 0:
+                        pattern |= 1 << i
+                        total += c[0]
+                    if c[2]:
+                        fierce = True
+                out.append((pattern, total >= 5, fierce))
+            facts = self.facts_memo[counts] = tuple(out)
+        return facts
+
+    def _apply(self, core: Core, info: tuple) -> Core:
+        """*core* with an exchange's local outcome *info* (see :meth:`_outcomes`)."""
+        ix, nx, iy, ny, sx, touch_x, alive_x, touch_y, alive_y, fierce_x, fierce_y = info
+        counts = list(core[0])
+        counts[ix], counts[iy] = nx, ny
+        sy = 1 - sx
+        masks = [core[1], core[2], core[3], core[4]]
+        gx, gy = self.gbits_of(ix), self.gbits_of(iy)
+        masks[sx] = (masks[sx] & ~touch_x) | alive_x
+        masks[sy] = (masks[sy] & ~touch_y) | alive_y
+        masks[2 + sx] = (masks[2 + sx] & ~gx) | fierce_x
+        masks[2 + sy] = (masks[2 + sy] & ~gy) | fierce_y
+        return (tuple(counts), *masks)
+
+    def gbits_of(self, i: int) -> int:
+        return self.gbits[0][i] if i < self.na else self.gbits[1][i - self.na]
+
+    # -- one exchange ------------------------------------------------------------
+
+    def _local_key(self, core: Core, sx: int, ix: int, iy: int, extra_round: int, ckey: tuple) -> tuple:
+        if not self.local:
+            return (ckey, sx, extra_round, core)
+        counts = core[0]
+        bx, by = self.gbits_of(ix), self.gbits_of(iy)
+        sy = 1 - sx
+        return (
+            ckey, sx, extra_round, counts[ix], counts[iy], core[1 + sx] & bx, core[3 + sx] & bx,
+            core[1 + sy] & by, core[3 + sy] & by, self._facts(counts),
+        )  # fmt: skip
+
+    def _outcomes(self, core: Core, striker: tuple, target: tuple, ckey: tuple, extra_round: int, lowered: dict[int, bool]) -> tuple[list[tuple[tuple | None, tuple[tuple[int, float], ...]]], float]:
+        """One side's attacks (:meth:`~.combat.CombatRules.exchange` with every outcome) from
+        *core*: ([(local outcome or None when nothing changes, ((Wound difference shift, p), ...))],
+        the probability of the branches pruned: under 1e-12, they are under 1e-12 of any state)."""
+        bt = self.bt
+        self.restore(core)
+        terms = bt.exchange_terms(striker, target, ckey, self.fighters, lowered, extra_round)
+        if terms is None:
+            return [(None, ((0, 1.0),))], 0.0
+        x, gx, kx = striker
+        y, gy, ky = target
+        GX, GY = x.groups[gx], y.groups[gy]
+        counter = bool(GY.traits.counter_attack_face) and not extra_round
+        pmf = exchange_pmf(
+            bt.table, terms.att - terms.d_def, terms.dice, terms.a_shift, terms.reroll, terms.fierce_dice,
+            0 - terms.d_def, counter, GY.traits.survival_face, terms.strength - terms.d_res, terms.w_shift, terms.grace,
+        )  # fmt: skip
+        sx = 0 if x is self.a else 1
+        sign = 1 if sx == 0 else -1
+        ix = gx if sx == 0 else self.na + gx
+        iy = gy if sx == 1 else self.na + gy
+        c_terms = bt.counter_terms(y, GY, x, GX) if counter else None
+        out: dict[tuple | None, dict[int, float]] = defaultdict(lambda: defaultdict(float))
+        dropped = 0.0
+        for (dealt, ones), p in pmf:
+            cws = counter_pmf(bt.table, c_terms[0], ones, c_terms[1], c_terms[2]) if ones and c_terms else ((0, 1.0),)
+            for cw, q in cws:
+                if p * q < PRUNE:  # a branch under 1e-12 of any state's mass: pruned (and counted)
+                    dropped += p * q
+                    continue
+                if not dealt and not cw:
+                    out[None][0] += p * q
+                    continue
+                self.restore(core)
+                if dealt:
+                    bt.wound_type(x, y, gy, dealt, terms.fy, ckey, self.fighters)
+                if cw and y.alive and x.alive:
+                    bt.counter_deal(y, x, GX, cw, bt.combatants(self.fighters, ckey, kx, gx, ky, gy))
+                after = self.held = self.snapshot()
+                touch_y = self.all_bits[1 - sx] if y.state == "gone" else self.gbits_of(iy)
+                touch_x = self.gbits_of(ix)
+                info = (
+                    ix, after[0][ix], iy, after[0][iy], sx, touch_x, after[1 + sx] & touch_x,
+                    touch_y, after[2 - sx] & touch_y, after[3 + sx] & touch_x, after[4 - sx] & self.gbits_of(iy),
+                )  # fmt: skip
+                if self._apply(core, info) != after:  # the exchange changed more than its two types
+                    raise AssertionError(f"exact fray: an exchange changed the state outside its combat {ckey}")
+                out[info if after != core else None][sign * dealt] += p * q
+        return [(info, tuple(sorted(shifts.items()))) for info, shifts in out.items()], dropped
+
+    def _exchange_step(self, layer: _Layer, combat: tuple, first_strikes: bool, extra_round: int) -> _Layer:
+        """Every state's exchange of this step (rows whose side does not strike pass through)."""
+        ckey, sa, sb, na, nb, lowered = combat
+        ia, ib = self._index(sa), self._index(sb)
+        rows_of: dict[tuple, list[int]] = {}
+        outcomes_of: dict[tuple, list] = {}
+        passing: list[int] = []
+        dropped_of: dict[tuple, float] = {}
+        for i, (core, a_first) in enumerate(layer.keys):
+            if a_first is None:
+                passing.append(i)
+                continue
+            a_strikes = a_first == first_strikes
+            if extra_round and (na if a_strikes else nb) < extra_round:
+                passing.append(i)
+                continue
+            sx, ix, iy = (0, ia, ib) if a_strikes else (1, ib, ia)
+            lk = self._local_key(core, sx, ix, iy, extra_round, ckey)
+            rows = rows_of.get(lk)
+            if rows is None:
+                rows_of[lk] = [i]
+                found = self.memo.get(lk)
+                if found is None:
+                    striker, target = (sa, sb) if a_strikes else (sb, sa)
+                    found = self.memo[lk] = self._outcomes(core, striker, target, ckey, extra_round, lowered)
+                outcomes_of[lk] = found[0]
+                if found[1]:
+                    dropped_of[lk] = found[1]
+            else:
+                rows.append(i)
+        lo_d, hi_d = 0, 0
+        for found in outcomes_of.values():
+            for _, shifts in found:
+                lo_d = min(lo_d, shifts[0][0])
+                hi_d = max(hi_d, shifts[-1][0])
+        m, width = layer.m, layer.m.shape[1]
+        new_width = width + hi_d - lo_d
+        index: dict[tuple, int] = {}
+        blocks: list[tuple[list[int], np.ndarray]] = []
+
+        def place(dst: list[tuple], block: np.ndarray) -> None:
+            idx = []
+            for k in dst:
+                j = index.get(k)
+                if j is None:
+                    j = index[k] = len(index)
+                idx.append(j)
+            blocks.append((idx, block))
+
+        if passing:
+            block = np.zeros((len(passing), new_width))
+            block[:, -lo_d : -lo_d + width] = m[passing]
+            place([layer.keys[i] for i in passing], block)
+        for lk, rows in rows_of.items():
+            sub = m[rows]
+            if lk in dropped_of:
+                self.pruned += dropped_of[lk] * float(sub.sum())
+            for info, shifts in outcomes_of[lk]:
+                block = np.zeros((len(rows), new_width))
+                for d, q in shifts:
+                    block[:, d - lo_d : d - lo_d + width] += q * sub
+                if info is None:
+                    dst = [layer.keys[i] for i in rows]
+                else:
+                    dst = [(self._apply(layer.keys[i][0], info), layer.keys[i][1]) for i in rows]
+                place(dst, block)
+        return self._gather(index, blocks, new_width, layer.lo + lo_d)
+
+    def _index(self, side_group: tuple) -> int:
+        u, g, _ = side_group
+        return g if u is self.a else self.na + g
+
+    def _gather(self, index: dict[tuple, int], blocks: list[tuple[list[int], np.ndarray]], width: int, lo: int) -> _Layer:
+        """Merge the blocks into one row per key, then drop the cells under PRUNE."""
+        m = np.zeros((len(index), width))
+        for idx, block in blocks:
+            if len(set(idx)) == len(idx):
+                m[idx] += block
+            else:
+                np.add.at(m, idx, block)
+        small = m < PRUNE
+        if small.any():
+            self.pruned += float(m[small].sum())
+            m[small] = 0.0
+        keep = m.any(axis=1)
+        keys = list(index)
+        if not keep.all():
+            keys = [k for k, on in zip(keys, keep.tolist(), strict=True) if on]
+            m = m[keep]
+        cols = np.flatnonzero(m.any(axis=0))
+        if len(cols):
+            m = m[:, cols[0] : cols[-1] + 1]
+            lo += int(cols[0])
+        self.most = max(self.most, int(np.count_nonzero(m)))
+        return _Layer(keys, m, lo)
+
+    # -- one combat ---------------------------------------------------------------
+
+    def combat(self, layer: _Layer, ckey: tuple) -> _Layer:
         """One combat (:meth:`~.combat.CombatRules.resolve_combat`): Initiative test, the exchange
         both ways, the extra exchanges; states merged after every exchange."""
         bt = self.bt
-        ka, ga, kb, gb = key
+        ka, ga, kb, gb = ckey
         a, b = bt.unit_of(ka), bt.unit_of(kb)
         GA, GB = a.groups[ga], b.groups[gb]
-        out: dict[State, float] = defaultdict(float)
-        layer: dict[tuple[State, bool], float] = defaultdict(float)
-        for st, p in dist.items():
-            self.restore(st)
-            if not (a.alive and b.alive) or not bt.combatants(self.fighters, key, ka, ga, kb, gb) or not bt.combatants(self.fighters, key, kb, gb, ka, ga):
-                out[st] += p
-                continue
-            ini_a, ini_b = bt.combat_ini(a, GA, True), bt.combat_ini(b, GB, True)
-            for q, a_first in initiative_distribution(ini_a, ini_b, a.side == bt.winner_of_roll):
-                if q > 0:
-                    layer[(st, bool(a_first))] += p * q
-        if not layer:
-            return dict(out)
-        sa, sb = (a, ga, ka), (b, gb, kb)
+        index: dict[tuple, int] = {}
+        rows: list[tuple[int, float]] = []
+        ini_a, ini_b = bt.combat_ini(a, GA, True), bt.combat_ini(b, GB, True)
+        initiative = [(q, bool(first)) for q, first in initiative_distribution(ini_a, ini_b, a.side == bt.winner_of_roll) if q > 0]
+        for i, (core, _) in enumerate(layer.keys):
+            self.restore(core)
+            if not (a.alive and b.alive) or not bt.combatants(self.fighters, ckey, ka, ga, kb, gb) or not bt.combatants(self.fighters, ckey, kb, gb, ka, ga):
+                choices = [(1.0, None)]
+            else:
+                choices = initiative
+            for q, a_first in choices:
+                index[(core, a_first)] = len(index)
+                rows.append((i, q))
+        src = [i for i, _ in rows]
+        weights = np.array([q for _, q in rows])
+        layer = _Layer(list(index), layer.m[src] * weights[:, None], layer.lo)
         # Extra exchanges by fighter type (its traits and whether its unit charged: fixed in a fray).
         na, nb = bt.extra_exchanges(a, GA), bt.extra_exchanges(b, GB)
-        steps: list[tuple[bool, int]] = [(True, 0), (False, 0)]  # (the first striker strikes?, extra round)
-        for r in range(1, max(na, nb) + 1):
-            steps += [(True, r), (False, r)]
-        for first_strikes, r in steps:
-            nxt: dict[tuple[State, bool], float] = defaultdict(float)
-            for (st, a_first), p in layer.items():
-                a_strikes = a_first == first_strikes
-                if r and (na if a_strikes else nb) < r:
-                    nxt[(st, a_first)] += p
-                    continue
-                striker, target = (sa, sb) if a_strikes else (sb, sa)
-                for q, new in self.exchange(st, striker, target, key, r):
-                    nxt[(new, a_first)] += p * q
-            layer = nxt
-        for (st, _), p in layer.items():
-            out[st] += p
-        return dict(out)
+        lowered = {ka: bt.lowers_def(a, GA), kb: bt.lowers_def(b, GB)}  # as resolve_combat() decides it
+        combat = (ckey, (a, ga, ka), (b, gb, kb), na, nb, lowered)
+        if any(k[1] is not None for k in layer.keys):
+            steps: list[tuple[bool, int]] = [(True, 0), (False, 0)]  # (the first striker strikes?, extra round)
+            for r in range(1, max(na, nb) + 1):
+                steps += [(True, r), (False, r)]
+            for first_strikes, r in steps:
+                layer = self._exchange_step(layer, combat, first_strikes, r)
+        # Who struck first no longer matters: merge.
+        merged: dict[tuple, int] = {}
+        idx = []
+        for core, _ in layer.keys:
+            j = merged.get((core, None))
+            if j is None:
+                j = merged[(core, None)] = len(merged)
+            idx.append(j)
+        return self._gather(merged, [(idx, layer.m)], layer.m.shape[1], layer.lo)
 
-    def outcome(self, st: State) -> list[tuple[float, tuple]]:
-        """Outcome of the fray (:meth:`~.outcome.OutcomeRules.fray_outcome` for one pair): the unit
-        that dealt fewer Wounds rolls a morale roll; a failure routs it (its fighters in contact
-        fall, :meth:`~.outcome.OutcomeRules.rout`), or leaves it routed in place (Fanaticism)."""
+    # -- the outcome -----------------------------------------------------------------
+
+    def outcome(self, core: Core, signs: dict[int, float]) -> list[tuple[float, tuple]]:
+        """Outcome of the fray (:meth:`~.outcome.OutcomeRules.fray_outcome` for one pair) from
+        *core*, with P(A dealt more Wounds) at *signs*[1], fewer at [-1], as many at [0]: the unit
+        that dealt fewer rolls a morale roll; a failure routs it (its fighters in contact fall,
+        :meth:`~.outcome.OutcomeRules.rout`), or leaves it routed in place (Fanaticism)."""
         bt = self.bt
-        self.restore(st)
+        self.restore(core)
         a, b = self.a, self.b
-        counts = tuple(g.count for g in self.groups)
+        counts = core[0]
+        total = sum(signs.values())
         if not (a.alive and b.alive) or a.state == "rout" or b.state == "rout":
-            return [(1.0, (counts, False, False))]
-        diff = st[3]
-        if diff:
-            winner, loser = (a, b) if diff > 0 else (b, a)
-        else:
-            winner, loser = (a, b) if a.side == bt.winner_of_roll else (b, a)
-        if loser.all_have("auto_morale"):
-            return [(1.0, (counts, False, False))]
-        difficulty = bt.morale_difficulty(winner, loser)
-        value, _ = bt.morale_value(loser)
-        hold = test_distribution(value, difficulty, loser.best_of, not loser.all_have("morale_no_auto_fail"), loser.all_have("morale_reroll_ones"))[0][0]
-        in_place = 0.0
-        if loser.all_have("fanaticism"):
-            in_place = test_distribution(loser.dis_value + loser.dis_bonus, difficulty, loser.best_of)[0][0]
-        routs = (loser is a, loser is b)
-        out: list[tuple[float, tuple]] = [(hold, (counts, False, False))]
-        fail = 1.0 - hold
-        if fail * in_place > 0:
-            out.append((fail * in_place, (counts, *routs)))
-        if fail * (1.0 - in_place) > 0:
-            bt.rout(loser, winner, self.fighters)
-            out.append((fail * (1.0 - in_place), (tuple(g.count for g in self.groups), *routs)))
+            return [(total, (tuple(c[0] for c in counts), False, False))]
+        by_loser: dict[int, float] = defaultdict(float)  # side of the loser -> probability
+        for sign, p in signs.items():
+            if sign:
+                by_loser[1 if sign > 0 else 0] += p
+            else:
+                by_loser[1 if a.side == bt.winner_of_roll else 0] += p
+        out: list[tuple[float, tuple]] = []
+        restored = True
+        for side, p in by_loser.items():
+            hold, in_place = self._morale(core, side)
+            routs = (side == 0, side == 1)
+            out.append((p * hold, (tuple(c[0] for c in counts), False, False)))
+            fail = p * (1.0 - hold)
+            if fail * in_place > 0:
+                out.append((fail * in_place, (tuple(c[0] for c in counts), *routs)))
+            if fail * (1.0 - in_place) > 0:
+                if not restored:
+                    self.restore(core)
+                loser, winner = (a, b) if side == 0 else (b, a)
+                bt.rout(loser, winner, self.fighters)
+                self.held, self.moved = self.snapshot(), True  # (a rout also moves the loser, breaks the contact)
+                restored = False
+                out.append((fail * (1.0 - in_place), (tuple(g.count for g in self.groups), *routs)))
         return out
+
+    def _morale(self, core: Core, side: int) -> tuple[float, float]:
+        """(P(the loser *side* holds), P(Fanaticism keeps it in place after a failure)) as
+        :meth:`~.outcome.OutcomeRules.morale` rolls them; the units are at *core* (restored). They
+        read the counts only (Power, formation, live fighter types): cached by them."""
+        key = (core[0], side)
+        found = self.morale_memo.get(key)
+        if found is None:
+            bt = self.bt
+            loser, winner = (self.a, self.b) if side == 0 else (self.b, self.a)
+            if loser.all_have("auto_morale"):
+                found = (1.0, 0.0)
+            else:
+                difficulty = bt.morale_difficulty(winner, loser)
+                value, _ = bt.morale_value(loser)
+                hold = test_distribution(value, difficulty, loser.best_of, not loser.all_have("morale_no_auto_fail"), loser.all_have("morale_reroll_ones"))[0][0]
+                in_place = 0.0
+                if loser.all_have("fanaticism"):
+                    in_place = test_distribution(loser.dis_value + loser.dis_bonus, difficulty, loser.best_of)[0][0]
+                found = (hold, in_place)
+            self.morale_memo[key] = found
+        return found
 
     def run(self) -> dict[tuple, float]:
         """Final states (counts per group, A routs, B routs) -> probability."""
         bt = self.bt
-        dist: dict[State, float] = {self.snapshot(0): 1.0}
-        for key in bt.combat_sequence(self.fighters):
-            dist = self._prune(self.combat(dist, key))
+        layer = _Layer([(self.snapshot(), None)], np.ones((1, 1)), 0)
+        for ckey in bt.combat_sequence(self.fighters):
+            layer = self.combat(layer, ckey)
         final: dict[tuple, float] = defaultdict(float)
-        for st, p in dist.items():
-            for q, end in self.outcome(st):
-                final[end] += p * q
+        diffs = np.arange(layer.lo, layer.lo + layer.m.shape[1])
+        by_sign = np.stack([layer.m[:, diffs > 0].sum(axis=1), layer.m[:, diffs < 0].sum(axis=1), layer.m[:, diffs == 0].sum(axis=1)], axis=1)
+        for (core, _), probs in zip(layer.keys, by_sign.tolist(), strict=True):
+            signs = {sign: p for sign, p in zip((1, -1, 0), probs, strict=True) if p > 0}
+            for q, end in self.outcome(core, signs):
+                if q > 0:
+                    final[end] += q
         return dict(final)
-
 
 def prepare(cat, first, index_a: int, second, index_b: int, charge: bool, seed: int = 0) -> tuple[Battle, Fighting, Fighting]:
     """A battle of the two lists with unit *index_a* of the first facing unit *index_b* of the
