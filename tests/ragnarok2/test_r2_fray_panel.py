@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from armybuilder.core.lists import parse_list
 from armybuilder.core.playtest import load_sample
 from armybuilder.core.registry import get_system
 from armybuilder.systems.ragnarok2 import fray_odds
@@ -45,8 +46,22 @@ def test_a_unit_the_battle_skips_keeps_the_list_indices_right(bundled):
         system.fray_odds(cat, army, 0, undead, 4, True)
 
 
+# Thallion riders (Executioner) are Implacable: the one ability the exact fray still refuses.
+THALLION = """armybuilder: 1
+system: ragnarok2
+catalogue: 1.1.0
+format: 1000-ap
+name: Thallion test
+people: akkylannie
+units:
+  - name: Thallion riders
+    troops: {profile: akkylannie-thallion-rider-executioner, count: 4}
+"""
+
+
 def test_a_refused_fray_is_a_value_error_in_words(bundled):
-    system, cat, lions, undead = bundled
-    with pytest.raises(ValueError, match="Knights of the Lion") as refused:
-        system.fray_odds(cat, lions, 4, undead, 4, True)
-    assert "does not enumerate" in str(refused.value)
+    system, _, _, undead = bundled
+    riders = parse_list(THALLION).army
+    with pytest.raises(ValueError, match="Thallion riders") as refused:
+        system.fray_odds(system.catalogue_for(riders), riders, 0, undead, 4, True)
+    assert "does not enumerate" in str(refused.value) and "Implacable" in str(refused.value)

@@ -24,6 +24,17 @@ from armybuilder.tui.widgets.fray_view import FILE, FrayView
 
 ROYAL_GUARD, KNIGHTS = 3, 4  # units of the alahan-lions sample
 WOLFEN = 4  # Wolfen zombies, unit 5 of the acheron-undead-host sample (3 fighters: quick)
+# Thallion riders (Executioner) are Implacable: the one ability the exact fray still refuses.
+THALLION = """armybuilder: 1
+system: ragnarok2
+catalogue: 1.1.0
+format: 1000-ap
+name: Thallion test
+people: akkylannie
+units:
+  - name: Thallion riders
+    troops: {profile: akkylannie-thallion-rider-executioner, count: 4}
+"""
 
 
 def _text(screen, selector: str) -> str:
@@ -195,17 +206,25 @@ async def test_fray_view_follows_the_list_as_it_is_edited(store, tmp_path):
 
 
 async def test_a_refused_unit_says_why_in_words(store, tmp_path):
+    """Implacable riders: the exact fray refuses them; the panel says why, in words."""
+    from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.session import open_file
+
     fray_view._CACHE.clear()
-    system, app = await _editor(tmp_path, store)
+    riders = tmp_path / "riders.yaml"
+    riders.write_text(THALLION, encoding="utf-8")
+    app = ArmyBuilderApp(open_file(riders, store), store=store, recovery_delay=60)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        screen = await _open_odds(app, pilot, f"units[{KNIGHTS}]")
+        screen = await _open_odds(app, pilot, "units[0]")
         view = await _choose_wolfen(screen, app, pilot)
-        assert screen.query_one("#fray-mine", Select).value == KNIGHTS
+        assert screen.query_one("#fray-mine", Select).value == 0
+        system = app.screen_stack[-2].session.system
         with pytest.raises(ValueError) as refused:
-            system.fray_odds(app.screen_stack[-2].session.cat, view.army, KNIGHTS, view.other, WOLFEN, True)
+            system.fray_odds(app.screen_stack[-2].session.cat, view.army, 0, view.other, WOLFEN, True)
         panel = _text(screen, "#fray-forward")
-        assert "Knights of the Lion" in panel and str(refused.value) in panel.replace("\n", " ")
+        assert "Implacable" in str(refused.value)
+        assert "Thallion" in panel and str(refused.value) in panel.replace("\n", " ")
         assert "Traceback" not in panel and "Error" not in panel
         assert "cannot answer" in _text(screen, "#fray-status")
         assert view.shown_payload(0) is None
