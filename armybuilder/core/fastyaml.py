@@ -231,7 +231,10 @@ def _compose_events(parser: Any, text: str) -> Any:
                         parent.positions[key] = (line, col, mark.line, mark.column)
                         keys[-1] = None
             elif kind is ScalarEvent:
-                root = value
+                # A lone scalar is no list file; the parsers also disagree on what belongs to a
+                # top-level block scalar (libyaml reads '>' then '#' as a comment, the round
+                # trip as text), so the round trip reads it and words the error.
+                raise _Fallback
             if kind is not ScalarEvent:
                 if not stack:
                     root = value

@@ -235,3 +235,10 @@ def test_limits_agree_with_the_round_trip_loader():
     assert fastyaml.LIST_FILE_LIMIT == yamlio.LIST_FILE_LIMIT
     assert fastyaml.MAX_DEPTH == yamlio.MAX_DEPTH
     assert fastyaml.MAX_EXPANDED_NODES == yamlio.MAX_EXPANDED_NODES
+
+
+@pytest.mark.parametrize("text", [">\n#", "|\n#x", "plain"])
+def test_a_lone_top_level_scalar_reads_as_the_round_trip_reads_it(text):
+    """Found by the noise test: libyaml takes a '#' line under a top-level block scalar for a
+    comment, the round trip for text; a lone scalar now goes to the round trip."""
+    assert_same_reading(text)

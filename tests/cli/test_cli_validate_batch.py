@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import armybuilder.cli as cli
+import armybuilder.cli_validate as cli_validate
 
 SAMPLES = Path(__file__).resolve().parents[2] / "catalog"
 
@@ -14,7 +15,7 @@ def _folder(tmp_path: Path) -> Path:
     samples = sorted(SAMPLES.glob("*/samples/*.yaml"))
     folder = tmp_path / "submitted"
     folder.mkdir()
-    for i in range(cli.PARALLEL_VALIDATION_FROM + 6):
+    for i in range(cli_validate.PARALLEL_VALIDATION_FROM + 6):
         source = samples[i % len(samples)]
         text = source.read_text(encoding="utf-8")
         if i % 7 == 3:
@@ -30,9 +31,9 @@ def _report(capsys, folder: Path) -> tuple[int, dict]:
 
 def test_parallel_batch_matches_one_by_one(tmp_path, capsys, monkeypatch):
     folder = _folder(tmp_path)
-    count = cli.PARALLEL_VALIDATION_FROM + 6
+    count = cli_validate.PARALLEL_VALIDATION_FROM + 6
     code, batch = _report(capsys, folder)
-    monkeypatch.setattr(cli, "PARALLEL_VALIDATION_FROM", 10**9)
+    monkeypatch.setattr(cli_validate, "PARALLEL_VALIDATION_FROM", 10**9)
     code_seq, sequential = _report(capsys, folder)
     assert code == code_seq == 2
     assert batch == sequential

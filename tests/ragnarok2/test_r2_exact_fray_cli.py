@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from armybuilder.cli import main
 
 # Thallion riders (Executioner) are Implacable: the one ability the exact fray still refuses.
-THALLION = """armybuilder: 1
-system: ragnarok2
-catalogue: 1.1.0
-format: 1000-ap
-name: Thallion test
-people: akkylannie
-units:
-  - name: Thallion riders
-    troops: {profile: akkylannie-thallion-rider-executioner, count: 4}
-"""
+THALLION = (Path(__file__).parents[1] / "ragnarok2" / "data" / "thallion-implacable.yaml").read_text(encoding="utf-8")
 
 
 def test_units_with_abilities_are_answered(capsys):

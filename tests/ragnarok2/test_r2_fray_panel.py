@@ -3,6 +3,8 @@ editor's fray view calls: units named by their place in the list, the CLI's payl
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from armybuilder.core.lists import parse_list
@@ -47,16 +49,7 @@ def test_a_unit_the_battle_skips_keeps_the_list_indices_right(bundled):
 
 
 # Thallion riders (Executioner) are Implacable: the one ability the exact fray still refuses.
-THALLION = """armybuilder: 1
-system: ragnarok2
-catalogue: 1.1.0
-format: 1000-ap
-name: Thallion test
-people: akkylannie
-units:
-  - name: Thallion riders
-    troops: {profile: akkylannie-thallion-rider-executioner, count: 4}
-"""
+THALLION = (Path(__file__).parents[1] / "ragnarok2" / "data" / "thallion-implacable.yaml").read_text(encoding="utf-8")
 
 
 def test_a_refused_fray_is_a_value_error_in_words(bundled):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
+from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
@@ -25,16 +26,7 @@ from armybuilder.tui.widgets.fray_view import FILE, FrayView
 ROYAL_GUARD, KNIGHTS = 3, 4  # units of the alahan-lions sample
 WOLFEN = 4  # Wolfen zombies, unit 5 of the acheron-undead-host sample (3 fighters: quick)
 # Thallion riders (Executioner) are Implacable: the one ability the exact fray still refuses.
-THALLION = """armybuilder: 1
-system: ragnarok2
-catalogue: 1.1.0
-format: 1000-ap
-name: Thallion test
-people: akkylannie
-units:
-  - name: Thallion riders
-    troops: {profile: akkylannie-thallion-rider-executioner, count: 4}
-"""
+THALLION = (Path(__file__).parents[1] / "ragnarok2" / "data" / "thallion-implacable.yaml").read_text(encoding="utf-8")
 
 
 def _text(screen, selector: str) -> str:

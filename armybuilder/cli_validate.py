@@ -1,0 +1,218 @@
+"""``armybuilder validate`` and ``fingerprint``: one file or a batch, the remembered answers
+of the findings cache, and the process pool for large batches."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from armybuilder.cli_common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    _err,
+    _json,
+    _out,
+    _read,
+    _sound_catalogue,
+    expand_paths,
+)
+from armybuilder.core.errors import InputError
+
+Outcome = tuple[str, dict[str, Any], str]  # (legal/invalid/unreadable, JSON entry, text block)
+
+
+def _validate_one(path: Path) -> Outcome:
+    """Validate one file: (status, JSON entry, text block); status is legal/invalid/unreadable."""
+    return _checked(path)[0]
+
+
+def _checked(path: Path) -> tuple[Outcome, bool]:
+    """One file's outcome, and whether it may be remembered (an internal error may not:
+    it is a bug, to be reported afresh, not replayed)."""
+    from armybuilder.core.findings import is_legal
+    from armybuilder.core.lists import list_fingerprint, read_list
+
+    try:
+        lf = read_list(path)  # read-only: libyaml's fast path, the round trip's answers
+        cat = _sound_catalogue(lf)
+        findings = lf.system.findings(lf.army, cat)
+        points = lf.system.points(lf.army, cat)
+        fp = list_fingerprint(lf.army, cat)
+    except InputError as exc:
+        entry = {"path": str(path), "readable": False, "valid": False, "error": str(exc)}
+        return ("unreadable", entry, f"{path}: UNREADABLE\n  " + str(exc).replace("\n", "\n  ")), True
+    except (Exception, RecursionError) as exc:  # noqa: BLE001 - one bad file must not stop a folder run
+        if os.environ.get("ARMYBUILDER_DEBUG"):
+            raise
+        message = f"{path}: internal error: {type(exc).__name__}: {exc} (please report it)"
+        entry = {"path": str(path), "readable": False, "valid": False, "error": message}
+        return ("unreadable", entry, f"{path}: UNREADABLE\n  {message}"), False
+    ok = is_legal(findings)
+    entries = []
+    for f in findings:
+        line = f.line if f.line is not None else lf.line_of(f.where)
+        entries.append({"rule": f.rule, "severity": str(f.severity), "message": f.message, "where": f.where, "line": line, "source": f.source})
+    entry = {
+        "path": str(path),
+        "system": lf.system.id,
+        "catalogue_version": lf.army.catalogue,
+        "valid": ok,
+        "points": points.total,
+        "limit": points.limit,
+        "fingerprint": fp,
+        "findings": entries,
+    }
+    head = (
+        f"{path}: {'LEGAL' if ok else 'NOT LEGAL'} — {lf.system.name}, catalogue {lf.army.catalogue}, "
+        f"{points.total:g}/{points.limit} {points.unit}, fingerprint {fp}"
+    )
+    lines = [head]
+    for e in entries:
+        at = f" (line {e['line']})" if e["line"] else ""
+        lines.append(f"  {e['severity']:<7} {e['rule']}{at}: {e['message']}")
+    return (("legal" if ok else "invalid"), entry, "\n".join(lines)), True
+
+
+#: A job of a validation run: a file, and its cache key and bytes when the cache is on.
+Job = tuple[Path, "str | None", "bytes | None"]
+
+
+def _validate_job(job: Job) -> Outcome:
+    """Validate one file and, when the cache is on and the answer is not a bug's, store it."""
+    path, key, data = job
+    outcome, cacheable = _checked(path)
+    if key is not None and data is not None and cacheable:
+        from armybuilder.core import findings_cache
+
+        findings_cache.store(key, path, data, list(outcome))
+    return outcome
+
+
+def _cached_outcome(value: Any) -> Outcome | None:
+    """A stored validate answer, if it has the shape this code writes."""
+    if isinstance(value, list) and len(value) == 3 and value[0] in ("legal", "invalid", "unreadable"):
+        if isinstance(value[1], dict) and isinstance(value[2], str):
+            return value[0], value[1], value[2]
+    return None
+
+
+def _cache_on(args: argparse.Namespace) -> bool:
+    from armybuilder.core.findings_cache import disabled_by_environment
+
+    return not getattr(args, "no_cache", False) and not disabled_by_environment()
+
+
+#: Below this many files one process is quicker than starting workers.
+PARALLEL_VALIDATION_FROM = 64
+
+
+def _validate_all(paths: list[Path], use_cache: bool = False) -> list[Outcome]:
+    """Validate in order; remembered answers are replayed, and a big batch of the rest (an
+    organiser's folder) is spread over the cores.
+
+    Parsing YAML and importing the models dominate the cost, so with the findings cache on
+    a file whose answer is stored (same bytes, catalogue, code: see core/findings_cache.py)
+    is not checked again; the others are validated, by worker processes when there are many,
+    and results come back in file order.
+    """
+    outcomes: list[Outcome | None] = [None] * len(paths)
+    todo: list[tuple[int, Job]] = []
+    for i, path in enumerate(paths):
+        key = data = None
+        if use_cache:
+            from armybuilder.core import findings_cache
+
+            data = findings_cache.file_bytes(path)
+            key = findings_cache.entry_key("validate", path, data) if data is not None else None
+            if key is not None and (hit := _cached_outcome(findings_cache.lookup(key))) is not None:
+                outcomes[i] = hit
+                continue
+        todo.append((i, (path, key, data)))
+    for i, outcome in zip((i for i, _ in todo), _run_jobs([job for _, job in todo]), strict=True):
+        outcomes[i] = outcome
+    if use_cache and any(key is not None for _, (_, key, _) in todo):
+        from armybuilder.core import findings_cache
+
+        findings_cache.evict()
+    return [outcome for outcome in outcomes if outcome is not None]
+
+
+def _run_jobs(jobs: list[Job]) -> list[Outcome]:
+    workers = min(os.cpu_count() or 1, 4)
+    if len(jobs) < PARALLEL_VALIDATION_FROM or workers < 2:
+        return [_validate_job(job) for job in jobs]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    context = multiprocessing.get_context(method)
+    # The first file is validated here: forked workers then inherit its imports, list
+    # validator and catalogue instead of each building them again.
+    first = _validate_job(jobs[0])
+    chunk = max(8, len(jobs) // (workers * 4))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        return [first, *pool.map(_validate_job, jobs[1:], chunksize=chunk)]
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    outcomes = _validate_all(list(expand_paths(args.lists)), _cache_on(args))
+    results = [entry for _, entry, _ in outcomes]
+    text_blocks = [block for _, _, block in outcomes]
+    legal = sum(status == "legal" for status, _, _ in outcomes)
+    invalid = sum(status == "invalid" for status, _, _ in outcomes)
+    unreadable = sum(status == "unreadable" for status, _, _ in outcomes)
+    total = len(results)
+    summary = f"{total} lists, {legal} legal, {invalid} with errors" + (f", {unreadable} unreadable" if unreadable else "")
+    if args.format == "json":
+        _json({"files": results, "summary": {"lists": total, "legal": legal, "invalid": invalid, "unreadable": unreadable}}, indent=2, ensure_ascii=False)
+    else:
+        for block in text_blocks:
+            _out(block)
+        _out(summary)
+    if total == 0:
+        _err("no list files found")
+        return EXIT_UNREADABLE
+    if unreadable:
+        return EXIT_UNREADABLE
+    return EXIT_INVALID if invalid else EXIT_OK
+
+
+# --------------------------------------------------------------------------- lists
+
+
+def cmd_fingerprint(args: argparse.Namespace) -> int:
+    """A list's fingerprint; with the findings cache on, a remembered one (or its refusal)."""
+    path = Path(args.list)
+    key = data = None
+    if _cache_on(args):
+        from armybuilder.core import findings_cache
+
+        data = findings_cache.file_bytes(path)
+        key = findings_cache.entry_key("fingerprint", path, data) if data is not None else None
+        hit = findings_cache.lookup(key) if key is not None else None
+        if isinstance(hit, list) and len(hit) == 2 and hit[0] in ("ok", "error") and isinstance(hit[1], str):
+            if hit[0] == "error":  # printed as main() prints an InputError
+                _err(f"error: {hit[1]}")
+                return EXIT_UNREADABLE
+            _out(hit[1])
+            return EXIT_OK
+    from armybuilder.core.lists import list_fingerprint
+
+    try:
+        lf = _read(args.list)
+        fp = list_fingerprint(lf.army, _sound_catalogue(lf))
+    except InputError as exc:
+        if key is not None and data is not None:
+            from armybuilder.core import findings_cache
+
+            findings_cache.store(key, path, data, ["error", str(exc)])
+        raise
+    if key is not None and data is not None:
+        from armybuilder.core import findings_cache
+
+        findings_cache.store(key, path, data, ["ok", fp])
+    _out(fp)
+    return EXIT_OK
