@@ -30,31 +30,13 @@ def _sample_path(folder: Path, system_id: str = "ragnarok2") -> Path:
     return target
 
 
-def _probe(path: str) -> None:
-    """Run in a child process: open the editor on ``path`` headless, exit once drawn."""
-    from armybuilder.tui.app import ArmyBuilderApp
-    from armybuilder.tui.screens.editor import EditorScreen
-    from armybuilder.tui.session import open_file
-    from armybuilder.tui.storage import Store
-
-    store = Store()
-    session = open_file(Path(path), store)
-
-    class Probe(ArmyBuilderApp):
-        def editor_ready(self, editor: EditorScreen) -> None:
-            self.exit()
-
-    app = Probe(session, store=store, offer_recovery=False)
-    app.run(headless=True, size=(160, 48))
-
-
 def measure_startup(repeat: int) -> float:
     """Median seconds from process start to a drawn editor holding the sample list."""
     with tempfile.TemporaryDirectory(prefix="armybuilder-tui-bench-") as tmp:
         folder = Path(tmp)
         path = _sample_path(folder)
         env = {**os.environ, "ARMYBUILDER_DATA_DIR": str(folder / "data")}
-        cmd = [sys.executable, "-c", "import sys; from armybuilder.tui.bench import _probe; _probe(sys.argv[1])", str(path)]
+        cmd = [sys.executable, "-c", "import sys; from armybuilder.tui.probe import probe; probe(sys.argv[1])", str(path)]
         subprocess.run(cmd, env=env, capture_output=True, check=True, timeout=30)  # warm caches
         times = []
         for _ in range(max(1, repeat)):

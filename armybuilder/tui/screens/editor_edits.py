@@ -18,7 +18,6 @@ from armybuilder.core.paths import ancestors
 from armybuilder.core.system import BrowserEntry, EditAction
 
 from ..widgets.panels import Browser, DetailPane, FindingsList, ListTree
-from .modals import ActionForm, FacetFilters, Menu
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -93,6 +92,8 @@ class EditsMixin(_Screen):
                 return str(exc)
             return None
 
+        from .modals import ActionForm
+
         self.app.push_screen(ActionForm(action, preset, check))
 
     def actions_at(self, path: str) -> list[EditAction]:
@@ -133,6 +134,8 @@ class EditsMixin(_Screen):
         def chosen(key: str | None) -> None:
             if key is not None:
                 self.run_edit(path, actions[int(key)])
+
+        from .modals import Menu
 
         self.app.push_screen(Menu(f"{title}: {where}", items), chosen)
 
@@ -248,6 +251,8 @@ class EditsMixin(_Screen):
         def chosen(result: dict[str, str] | None) -> None:
             if result is not None:
                 browser.set_filters(result)
+
+        from .modals import FacetFilters
 
         self.app.push_screen(FacetFilters(browser.facet_values(), browser.chosen), chosen)
 

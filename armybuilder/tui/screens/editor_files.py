@@ -21,7 +21,6 @@ from armybuilder.core.atomic import SaveConflict
 from armybuilder.core.errors import InputError
 
 from .. import prefs
-from .modals import Confirm, Menu, PathPrompt
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -50,6 +49,8 @@ class FilesMixin(_Screen):
     _remember_edit: Callable[[str], None]
 
     def action_save(self, then: Callable[[], None] | None = None) -> None:
+        from .modals import PathPrompt
+
         s = self.session
         if s.path is None:
             folder = prefs.lists_dir(self._prefs_root())
@@ -74,6 +75,8 @@ class FilesMixin(_Screen):
         """Save under ``path``, asking first if that replaces another existing file."""
         from armybuilder.core.lists import same_file
 
+        from .modals import Confirm
+
         if not (path.exists() or path.is_symlink()) or same_file(path, self.session.path):
             self._save_to(path, then)
             return
@@ -94,6 +97,8 @@ class FilesMixin(_Screen):
 
     def _ask_conflict(self, exc: SaveConflict, then: Callable[[], None] | None) -> None:
         """The file changed since it was read: reload it, overwrite it, or save elsewhere."""
+        from .modals import Confirm
+
         body = Text()
         body.append(str(exc))
         body.append(
@@ -149,6 +154,8 @@ class FilesMixin(_Screen):
             then()
 
     def action_save_as(self) -> None:
+        from .modals import PathPrompt
+
         s = self.session
         default = str(s.path) if s.path else str(prefs.lists_dir(self._prefs_root()) / (_slug(s.army.name) + ".yaml"))
 
@@ -160,6 +167,8 @@ class FilesMixin(_Screen):
 
     def action_upgrade(self) -> None:
         from armybuilder.core.upgrade import upgrade_impact
+
+        from .modals import Confirm
 
         s = self.session
         newer = s.newer_version()
@@ -200,6 +209,8 @@ class FilesMixin(_Screen):
         return folder / name
 
     def action_export(self) -> None:
+        from .modals import Menu
+
         def chosen(key: str | None) -> None:
             if key is not None:
                 self.ask_export_path(key)
@@ -209,6 +220,7 @@ class FilesMixin(_Screen):
 
     def ask_export_path(self, kind: str) -> None:
         """Show the full target path; the player may change it. The folder is remembered."""
+        from .modals import PathPrompt
 
         def check(path: Path) -> str | None:
             if path.is_dir():

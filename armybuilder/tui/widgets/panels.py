@@ -305,7 +305,8 @@ class ListTree(Tree[str]):
     ]
 
     def __init__(self, **kwargs) -> None:
-        super().__init__("list", **kwargs)
+        # a Text root label: a str is parsed as markup, which loads rich's emoji table
+        super().__init__(Text("list"), **kwargs)
         self.show_root = False
         self.auto_expand = False
         self.guide_depth = 3
