@@ -470,7 +470,7 @@ def cmd_playtest(args: argparse.Namespace) -> int:
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
-    from armybuilder.tui.app import run
+    from armybuilder.tui import run
 
     return run(Path(args.list) if getattr(args, "list", None) else None) or EXIT_OK
 
@@ -597,7 +597,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            from armybuilder.tui.app import run
+            from armybuilder.tui import run
 
             return run(None) or EXIT_OK
         if args.command == "catalog" and args.catalog_action is None:

@@ -88,6 +88,11 @@ class ArmyBuilderApp(App):
                 asyncio.get_running_loop().add_signal_handler(signum, self._on_terminate)
             except (NotImplementedError, RuntimeError, ValueError):
                 pass  # not on this platform / not the main thread (tests)
+        # the start-up pause of the garbage collector ends when the first screen is drawn;
+        # this covers a first screen that says nothing (a recovery question waiting)
+        from . import resume_collector
+
+        self.set_timer(2.0, resume_collector)
         # Opened on a list: the editor comes first and the home screen is built only
         # when the player closes the list (it loads every system: not worth the wait).
         if self.initial is not None:

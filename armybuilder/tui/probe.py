@@ -12,7 +12,13 @@ from pathlib import Path
 
 
 def probe(path: str) -> None:
-    """Open the editor on ``path`` headless and exit once the list is drawn."""
+    """Open the editor on ``path`` headless and exit once the list is drawn.
+
+    As :func:`armybuilder.tui.run` does, the garbage collector pauses before anything loads.
+    """
+    from armybuilder.tui import pause_collector
+
+    pause_collector()
     from armybuilder.tui.app import ArmyBuilderApp
     from armybuilder.tui.session import open_file
     from armybuilder.tui.storage import Store

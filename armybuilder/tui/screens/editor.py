@@ -26,6 +26,7 @@ from armybuilder.core.findings import Finding
 from armybuilder.core.paths import ancestors
 from armybuilder.core.system import BrowserEntry
 
+from .. import settle_memory
 from ..session import Session
 from ..widgets.keybar import KeyBar
 from ..widgets.panels import (
@@ -98,7 +99,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         self.refresh_all(s.selected or (first.path if first is not None else ""))
         self.query_one(ListTree).focus()
         self._apply_size(self.size.width)
-        self.call_after_refresh(_settle_memory)
+        self.call_after_refresh(settle_memory)
         ready = getattr(self.app, "editor_ready", None)
         if ready is not None:
             self.call_after_refresh(ready, self)
@@ -336,23 +337,3 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
                 out.append((f"Go to finding: {f.message[:70]}", partial(self.jump_to, f), f.rule))
         return out
 
-
-def _settle_memory() -> None:
-    """Move what exists once a list is drawn (modules, catalogue, widgets) out of the
-    garbage collector's view.
-
-    Textual allocates many short-lived objects per key; each full collection then
-    walked every long-lived object too (60-100 ms on a 2-core machine, a visible
-    stall every few keys). Frozen objects are never freed, which suits what lives as
-    long as the program; later garbage is collected as usual. Done once per process:
-    lists opened later would otherwise freeze the garbage of those closed before.
-    """
-    import gc
-
-    global _memory_settled
-    if not _memory_settled:
-        _memory_settled = True
-        gc.freeze()
-
-
-_memory_settled = False

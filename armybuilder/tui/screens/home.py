@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 from armybuilder.core.errors import InputError
 from armybuilder.core.registry import get_system, system_ids
 from armybuilder.core.system import GameSystem
-from armybuilder.tui import prefs
+from armybuilder.tui import prefs, resume_collector
 
 from ..safe_text import safe_text
 
@@ -108,6 +108,7 @@ class HomeScreen(Screen):
     def on_mount(self) -> None:
         self.reload()
         self.query_one("#home-menu", OptionList).focus()
+        self.call_after_refresh(resume_collector)  # drawn: the start-up pause ends
 
     def on_screen_resume(self) -> None:
         self.reload()
