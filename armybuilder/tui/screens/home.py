@@ -18,6 +18,7 @@ from armybuilder.core.system import GameSystem
 from armybuilder.tui import prefs, resume_collector
 
 from ..safe_text import safe_text
+from .dialog_style import DIALOG_CSS
 
 
 def _load_systems() -> tuple[list[GameSystem], list[str]]:
@@ -46,6 +47,12 @@ def system_problems() -> list[str]:
 
 
 class HomeScreen(Screen):
+    DEFAULT_CSS = """
+    #home { padding: 1 2; }
+    #home-title { height: 1; }
+    #home-subtitle { height: 1; margin-bottom: 1; }
+    #home-menu { height: 1fr; border: round $primary-darken-2; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
     BINDINGS = [
         Binding("n", "new", "New list"),
         Binding("o", "open", "Open file"),
@@ -214,6 +221,7 @@ class HomeScreen(Screen):
 class NewListScreen(ModalScreen):
     """System, people/faction, format, name and file → a new list saved at once."""
 
+    DEFAULT_CSS = DIALOG_CSS
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self) -> None:

@@ -18,6 +18,7 @@ from armybuilder.core.sanitize import has_unsafe, visible, visible_lines
 from armybuilder.core.system import EditAction, Param
 
 from ..safe_text import safe_text
+from .dialog_style import DIALOG_CSS
 
 
 class _CachedBackdrop:
@@ -67,6 +68,7 @@ class _CachedBackdrop:
 class Dialog(ModalScreen[ScreenResultType]):
     """A modal screen whose dimmed backdrop is redrawn only when the screen under it changes."""
 
+    DEFAULT_CSS = DIALOG_CSS
     _backdrop_generation = 0
     _backdrop_key: tuple | None = None
     _backdrop_lines: list = []

@@ -84,6 +84,8 @@ def filter_problems(entries: Sequence[BrowserEntry], query: str) -> list[str]:
     told which filters exist and which values a facet has.
     """
     _, typed = parse_query(query)
+    if not typed:  # nothing typed to explain (every refilter, the first paint's too)
+        return []
     known: dict[str, set[str]] = {}
     for e in entries:
         for k, v in e.facets.items():
@@ -189,8 +191,11 @@ class Browser(Vertical):
         seen: dict[str, Counter[str]] = {}
         for e in self.entries:
             for k, v in e.facets.items():
-                for part in facet_parts(v or ""):
-                    if " " not in part:
+                if not v:
+                    continue
+                # most values are one word: split only lists ("commander, leader")
+                for part in facet_parts(v) if "," in v else (v.strip(),):
+                    if part and " " not in part:
                         seen.setdefault(k, Counter())[part.lower()] += 1
         if not seen:
             return ""
