@@ -1,7 +1,8 @@
 """Figures for ``armybuilder bench``: TUI start-up and edit latency.
 
-* start-up: wall time of a whole process (interpreter, imports, catalogue, list,
-  first layout) until the editor has drawn a bundled sample list, then exits;
+* start-up: wall and CPU time of a whole process (interpreter, imports, catalogue, list,
+  first layout) until the editor has drawn a bundled sample list, then exits, each run
+  paired with a bare interpreter start;
 * edit: from applying an edit to the tree, status bar and findings being redrawn,
   inside a running headless app.
 """
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -30,20 +32,44 @@ def _sample_path(folder: Path, system_id: str = "ragnarok2") -> Path:
     return target
 
 
-def measure_startup(repeat: int) -> float:
-    """Median seconds from process start to a drawn editor holding the sample list."""
+@dataclass
+class StartupRuns:
+    """Each repeat of the start-up figure: wall and CPU seconds of the editor's process,
+    and the wall seconds of a bare interpreter start run just before it (same load)."""
+
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    bare: list[float] = field(default_factory=list)
+
+
+def _child_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def startup_runs(repeat: int) -> StartupRuns:
+    """Whole processes from start to a drawn editor holding the sample list, each paired
+    with a bare interpreter start: on a shared machine the CPU time says what the start
+    costs, the wall time what a player waited, the bare start how busy the machine was."""
+    runs = StartupRuns()
     with tempfile.TemporaryDirectory(prefix="armybuilder-tui-bench-") as tmp:
         folder = Path(tmp)
         path = _sample_path(folder)
         env = {**os.environ, "ARMYBUILDER_DATA_DIR": str(folder / "data")}
         cmd = [sys.executable, "-c", "import sys; from armybuilder.tui.probe import probe; probe(sys.argv[1])", str(path)]
+        bare = [sys.executable, "-c", "pass"]
         subprocess.run(cmd, env=env, capture_output=True, check=True, timeout=30)  # warm caches
-        times = []
         for _ in range(max(1, repeat)):
             start = time.perf_counter()
+            subprocess.run(bare, env=env, capture_output=True, check=True, timeout=30)
+            runs.bare.append(time.perf_counter() - start)
+            cpu, start = _child_cpu(), time.perf_counter()
             subprocess.run(cmd, env=env, capture_output=True, check=True, timeout=30)
-            times.append(time.perf_counter() - start)
-        return statistics.median(times)
+            runs.wall.append(time.perf_counter() - start)
+            runs.cpu.append(_child_cpu() - cpu)
+    return runs
 
 
 def measure_edit(repeat: int) -> float:
