@@ -1,6 +1,7 @@
 """The armybuilder TUI: home screen and list editor for every game system.
 
-``run(path)`` is what ``armybuilder`` and ``armybuilder edit LIST`` call.  The list is
+``run(path)`` opens it (``armybuilder`` and ``armybuilder edit LIST`` reach it through
+:func:`armybuilder.tui.run`, which pauses the garbage collector first).  The list is
 loaded before the terminal is taken over, so a broken file gives a plain
 ``file:line:column`` error and exit code 2 instead of a full-screen failure.
 """
@@ -294,7 +295,7 @@ def _is_bundled(path: Path) -> bool:
 
 
 def run(path: Path | None) -> int:
-    """Entry point of ``armybuilder`` / ``armybuilder edit LIST``."""
+    """Open the editor on ``path`` (home screen without one); see :func:`armybuilder.tui.run`."""
     session = None
     store = Store()
     if path is not None:
