@@ -168,6 +168,7 @@ class ArmyBuilderApp(App):
 
         def chosen(key: str | None) -> None:
             if key == "recover":
+                session.remember_later()  # the file is still the one the player opened
                 self.recover(recovery)
             else:
                 if key == "discard":
@@ -304,7 +305,8 @@ def run(path: Path | None) -> int:
 
             session = open_text(decode_text(path.read_bytes(), str(path)), str(path), None, store)
         else:
-            session = open_file(path, store)  # InputError → "error: file:line:col …", exit 2
+            # InputError → "error: file:line:col …", exit 2; into the recent lists once drawn
+            session = open_file(path, store, remember=False)
         session.catalogue_check()  # the pinned catalogue must load too, before the terminal is taken
     app = ArmyBuilderApp(session, store=store)
     app.run()

@@ -24,7 +24,7 @@ def probe(path: str) -> None:
     from armybuilder.tui.storage import Store
 
     store = Store()
-    session = open_file(Path(path), store)
+    session = open_file(Path(path), store, remember=False)  # as armybuilder.tui.app.run opens it
 
     class Probe(ArmyBuilderApp):
         def editor_ready(self, editor) -> None:

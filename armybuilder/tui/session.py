@@ -65,6 +65,23 @@ class Session:
         # thread) and a save must not do it at the same time
         self._render_lock = threading.RLock()
         self._findings_cache: tuple[ArmyListBase, list[Finding]] | None = None
+        # opened for the editor's start: added to the recent lists once drawn (remember_later)
+        self.remember_pending = False
+
+    def remember_later(self) -> None:
+        """Add the list to the recent lists in a thread of its own.
+
+        Bookkeeping the player does not see, kept out of the editor's start: the recent
+        lists are saved atomically (fsync of the file and its folder), ~20 ms of waiting
+        on a shared disk. Not a daemon thread: a program leaving at once still finishes
+        the write.
+        """
+        if not self.remember_pending or self.store is None or self.path is None:
+            return
+        self.remember_pending = False
+        threading.Thread(
+            target=self.store.remember, args=(self.path, self.army.name, self.system.id), name="remember-list"
+        ).start()
 
     # -- derived ---------------------------------------------------------------------
 
@@ -238,10 +255,15 @@ class Session:
 # --------------------------------------------------------------------------- opening
 
 
-def open_file(path: Path, store: Store | None = None) -> Session:
+def open_file(path: Path, store: Store | None = None, remember: bool = True) -> Session:
+    """The list at ``path``, added to the recent lists now (``remember``) or by
+    :meth:`Session.remember_later` once the editor is drawn."""
     session = Session(load_list(path), store)
     if store is not None:
-        store.remember(path, session.army.name, session.system.id)
+        if remember:
+            store.remember(path, session.army.name, session.system.id)
+        else:
+            session.remember_pending = True
     return session
 
 

@@ -89,3 +89,35 @@ def test_an_unreadable_list_leaves_the_collector_on(tmp_path):
     )
     assert "bad.yaml" in seen["outcome"]
     assert seen["collecting"] is True
+
+
+LIST = """\
+armybuilder: 1
+system: ragnarok2
+catalogue: 1.1.0
+format: 1000-ap
+name: Dawn patrol
+people: lions
+units:
+  - troops: {profile: spearman, count: 10}
+"""
+
+
+async def test_the_list_joins_the_recent_lists_once_drawn(r2, store, tmp_path):
+    import threading
+
+    from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.session import open_file
+
+    path = tmp_path / "dawn.yaml"
+    path.write_text(LIST, encoding="utf-8")
+    session = open_file(path, store, remember=False)  # as armybuilder.tui.app.run opens it
+    assert store.recent() == []  # the start writes nothing before the editor is drawn
+    app = ArmyBuilderApp(session, store=store, recovery_delay=3600, offer_recovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for thread in threading.enumerate():
+            if thread.name == "remember-list":
+                thread.join(timeout=10)
+        assert [r.path for r in store.recent()] == [str(path.resolve())]
+        assert [r.name for r in store.recent()] == ["Dawn patrol"]

@@ -103,6 +103,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         ready = getattr(self.app, "editor_ready", None)
         if ready is not None:
             self.call_after_refresh(ready, self)
+        self.call_after_refresh(s.remember_later)  # drawn: now the bookkeeping
 
     def on_resize(self, event) -> None:
         self._apply_size(event.size.width)
