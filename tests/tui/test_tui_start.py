@@ -121,3 +121,31 @@ async def test_the_list_joins_the_recent_lists_once_drawn(r2, store, tmp_path):
                 thread.join(timeout=10)
         assert [r.path for r in store.recent()] == [str(path.resolve())]
         assert [r.name for r in store.recent()] == ["Dawn patrol"]
+
+
+async def test_the_tree_counts_its_line_widths_as_it_draws_them(store, tmp_path):
+    """``ListTree.get_label_width`` skips building lines that fit: the same widths as
+    Textual's count of the drawn (cut) lines, at a narrow and a wide size."""
+    from textual.widgets import Tree
+
+    from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.session import open_file
+    from armybuilder.tui.widgets.panels import ListTree
+
+    path = _sample(tmp_path)
+    cut = 0
+    for size in ((60, 24), (160, 48)):
+        app = ArmyBuilderApp(open_file(path, store), store=store, recovery_delay=3600, offer_recovery=False)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            tree = app.screen.query_one(ListTree)
+            nodes = list(tree.root.children)
+            assert nodes
+            while nodes:
+                node = nodes.pop()
+                nodes.extend(node.children)
+                drawn = Tree.get_label_width(tree, node)  # builds the line as drawn
+                assert tree.get_label_width(node) == drawn, node.label.plain
+                own = node.label.cell_len + (2 if node.allow_expand else 0)
+                cut += drawn < own
+    assert cut > 0  # the narrow size did cut some lines: both branches were compared

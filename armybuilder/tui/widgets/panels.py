@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -196,7 +197,10 @@ class Browser(Vertical):
                 # most values are one word: split only lists ("commander, leader")
                 for part in facet_parts(v) if "," in v else (v.strip(),):
                     if part and " " not in part:
-                        seen.setdefault(k, Counter())[part.lower()] += 1
+                        counts = seen.get(k)
+                        if counts is None:  # not setdefault: that builds a Counter per value
+                            counts = seen[k] = Counter()
+                        counts[part.lower()] += 1
         if not seen:
             return ""
         key = max(seen, key=lambda k: len(seen[k]))  # the facet that tells entries apart most
@@ -268,7 +272,7 @@ class Browser(Vertical):
 
 def _cut(text: str, room: int) -> str:
     """``text`` in at most ``room`` cells, ending with "…" when cut ("Kal-Nur, Hammer of…")."""
-    from rich.cells import cell_len, set_cell_size
+    from rich.cells import set_cell_size
 
     if cell_len(text) <= room:
         return text
@@ -411,6 +415,28 @@ class ListTree(Tree[str]):
         label.stylize(style)
         prefix = text[:prefix_len]
         return Text.assemble(prefix, label)
+
+    def get_label_width(self, node: TreeNode[str]) -> int:
+        """What ``render_label`` gives, counted without building the styled line.
+
+        Textual asks for the width of every line whenever the tree is rebuilt (the first
+        paint, an edit that changes its shape); only a line too long for the pane is
+        built, to count its cut.
+        """
+        own = node.label
+        width = own.cell_len if isinstance(own, Text) else len(own)
+        if node.allow_expand:
+            width += cell_len(self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE)
+        if node.data is None or node.data not in self._items:
+            return width
+        depth = 0
+        parent = node.parent
+        while parent is not None and parent is not self.root:
+            depth += 1
+            parent = parent.parent
+        if width <= self.scrollable_content_region.width - depth * self.guide_depth:
+            return width
+        return super().get_label_width(node)
 
     def goto(self, path: str) -> bool:
         """Move the cursor to ``path`` or its nearest shown ancestor."""
