@@ -72,6 +72,11 @@ def startup_runs(repeat: int) -> StartupRuns:
     return runs
 
 
+def measure_startup(repeat: int) -> float:
+    """Median wall seconds of :func:`startup_runs` (kept for callers of the old figure)."""
+    return statistics.median(startup_runs(repeat).wall)
+
+
 def measure_edit(repeat: int) -> float:
     """Median seconds for one edit until tree, status and findings are redrawn."""
     return asyncio.run(_measure_edit(max(2, repeat)))
