@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .state import Fighting, Group
@@ -14,21 +15,40 @@ if TYPE_CHECKING:
 class AIRules:
     __slots__ = ()
 
+    # The round's memos are keyed by unit indices (stable integers, never object identity):
+    # _expected by pair_key() (the side-0 unit's index, then the side-1 unit's), holding both
+    # directions of the pair, since the AI always values an exchange both ways at once;
+    # _gains by gain_key() (side, unit index, foe index).
+
     def expected_damage(self, attacker: Fighting, defender: Fighting) -> float:
         """Mean Wounds of one exchange (the AI's yardstick for charges and targets), memoised per round.
 
         Characteristics as printed (tactics and effects of the round are left out).
         """
-        key = (attacker, defender)
-        cached = self._expected.get(key)
-        if cached is None:
-            # Across rounds (and games, at full strength): the same value while the attacker's
-            # counts (recount() gives it a new memo) and the defender's troops profile are the same.
-            cached = attacker.damage_memo.get(defender.troops.profile.id)
-            if cached is None:
-                cached = self._mean_damage(attacker, defender.troops)
-            self._expected[key] = cached
-        return cached
+        pair = self._pair(attacker, defender)
+        return pair[0] if attacker.side == 0 else pair[1]
+
+    def _pair(self, unit: Fighting, foe: Fighting) -> tuple[float, float]:
+        """(side 0's mean Wounds on side 1, side 1's on side 0) of the pair, memoised per round.
+
+        Across rounds (and games, at full strength) each direction is also kept in the attacker's
+        damage_memo: the same value while its counts (recount() gives it a new memo) and the
+        defender's troops profile are the same.
+        """
+        if unit.side:
+            unit, foe = foe, unit
+        key = unit.index * 1024 + foe.index
+        pair = self._expected.get(key)
+        if pair is None:
+            g, h = foe.troops, unit.troops
+            mine = unit.damage_memo.get(g.profile.id)
+            if mine is None:
+                mine = self._mean_damage(unit, g)
+            theirs = foe.damage_memo.get(h.profile.id)
+            if theirs is None:
+                theirs = self._mean_damage(foe, h)
+            pair = self._expected[key] = (mine, theirs)
+        return pair
 
     def _mean_damage(self, attacker: Fighting, troops: Group) -> float:
         """expected_damage() computed (and kept in the attacker's damage_memo)."""
@@ -54,38 +74,30 @@ class AIRules:
 
     def exchange_gain(self, unit: Fighting, foe: Fighting) -> float:
         """A.P. value of what *unit* expects to inflict minus what it expects to suffer (memoised per round)."""
-        row = self._gains.get(unit)
-        if row is None:
-            row = self._gains[unit] = {}
-        cached = row.get(foe)
-        return cached if cached is not None else self._new_gain(unit, foe, row)
-
-    def _new_gain(self, unit: Fighting, foe: Fighting, row: dict[Fighting, float]) -> float:
-        """exchange_gain() computed and kept in the unit's *row* of the round (known to lack it)."""
-        mine, theirs = self._exchange_values(unit, foe)
-        gain = row[foe] = mine - theirs
-        return gain
+        key = (unit.side << 20) | (unit.index << 10) | foe.index
+        cached = self._gains.get(key)
+        if cached is None:
+            mine, theirs = self._exchange_values(unit, foe)
+            cached = self._gains[key] = mine - theirs
+        return cached
 
     def _exchange_values(self, unit: Fighting, foe: Fighting) -> tuple[float, float]:
         """A.P. worth of the Wounds *unit* expects to inflict on *foe* in an exchange, and to suffer.
 
         value_of_wounds() and expected_damage() inlined (the AI asks this for every unit and
-        foe in reach): the round's memo, then the attacker's damage_memo, then _mean_damage().
+        foe in reach): the round's memo of the pair, else _pair().
         """
+        if unit.side:
+            pair = self._expected.get(foe.index * 1024 + unit.index)
+            if pair is None:
+                pair = self._pair(unit, foe)
+            theirs, mine = pair
+        else:
+            pair = self._expected.get(unit.index * 1024 + foe.index)
+            if pair is None:
+                pair = self._pair(unit, foe)
+            mine, theirs = pair
         g, h = foe.troops, unit.troops
-        expected = self._expected
-        mine = expected.get(key := (unit, foe))
-        if mine is None:
-            mine = unit.damage_memo.get(g.profile.id)
-            if mine is None:
-                mine = self._mean_damage(unit, g)
-            expected[key] = mine
-        theirs = expected.get(key := (foe, unit))
-        if theirs is None:
-            theirs = foe.damage_memo.get(h.profile.id)
-            if theirs is None:
-                theirs = self._mean_damage(foe, h)
-            expected[key] = theirs
         gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
         return mine / (gl if gl > 1 else 1) * g.cost, theirs / (hl if hl > 1 else 1) * h.cost
 
@@ -97,12 +109,15 @@ class AIRules:
         return weight * (1.0 + unit.points_alive() / 500.0)
 
     def choose_order(
-        self, unit: Fighting, foes: list[Fighting] | None = None, spots: list[float] | None = None
+        self, unit: Fighting, foes: list[Fighting] | None = None, spots: list[float] | None = None,
+        best_charge: Callable[[Fighting, list[Fighting], float], float] | None = None,
     ) -> str:
         """Assault a target it can reach and beat, shoot what is in range, cast, or close in.
 
         *foes*: the live enemies; *spots*: their positions, sorted (both found once for a
-        series of calls by give_orders()).
+        series of calls by give_orders()). *best_charge*: the best exchange among the foes in
+        reach (best_charge_target()'s score unless given: a player that weighs those foes
+        anyway answers it from its own weighing).
         """
         if unit.engaged:
             return "assault"
@@ -126,7 +141,7 @@ class AIRules:
             nearest = pos - spots[i - 1]
         best_score = -1e9
         if nearest <= reach:
-            best_score = self.best_charge_target(unit, foes, reach)[1]
+            best_score = self.best_charge_target(unit, foes, reach)[1] if best_charge is None else best_charge(unit, foes, reach)
             if best_score > 0.0:
                 return "assault"
         reachable = best_score > -1e9  # best_charge_target() found a target (a bad one)
@@ -171,16 +186,16 @@ class AIRules:
     ) -> tuple[Fighting | None, float]:
         best, best_score = None, -1e9
         pos = unit.pos
-        row = self._gains.get(unit)
-        if row is None:
-            row = self._gains[unit] = {}
+        gains = self._gains
+        base = (unit.side << 20) | (unit.index << 10)  # exchange_gain()'s key, less the foe's index
         low = -reach  # |e.pos - pos| <= reach, without a call per foe (the same test)
         for e in foes:
             if not low <= e.pos - pos <= reach or e.state == "gone":
                 continue
-            gain = row.get(e)
+            gain = gains.get(base | e.index)
             if gain is None:
-                gain = self._new_gain(unit, e, row)
+                mine, theirs = self._exchange_values(unit, e)
+                gain = gains[base | e.index] = mine - theirs
             if e.state == "rout":
                 gain += e.points
             if e.engaged:

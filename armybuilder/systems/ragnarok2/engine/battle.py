@@ -200,8 +200,8 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         self.outcome_rows, self.fear_rows = rows[1], rows[2]
         self.round = 0
         self.field_effects: dict[str, int] = {}
-        self._expected: dict[tuple, float] = {}  # expected_damage() answers of the round, by (attacker, defender)
-        self._gains: dict[Fighting, dict[Fighting, float]] = {}  # exchange_gain() answers of the round, unit -> foe
+        self._expected: dict[int, tuple[float, float]] = {}  # the AI's mean Wounds of the round, by pair of unit indices (ai.py)
+        self._gains: dict[int, float] = {}  # exchange_gain() answers of the round, by side and unit indices (ai.py)
         self._tactic_cost = tables.tactical.tactic_cost if tables.tactical else 2
         self._tactical_memo: dict | None = None  # tactical_roll()'s points by (total, category, staffs)
         # mystic_phase(): per mystic unit, (its damage_memo when computed, its members' sums: see there)

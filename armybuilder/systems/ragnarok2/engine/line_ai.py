@@ -94,6 +94,68 @@ def _firepower(b: Battle, side: int) -> float:
     return total
 
 
+def _first_two(s: tuple) -> tuple[int, int]:
+    return s[0], s[1]
+
+
+def _balance_then_index(w: tuple) -> tuple[int, int]:
+    return w[4], w[1]
+
+
+def _candidates(b: Battle, unit: Fighting) -> tuple[list[tuple], list[tuple]]:
+    """The units that may join a fight near *unit*'s targets, read once for all its targets:
+    (enemies neither routed nor destroyed, friends other than *unit* valiant and alive), each as
+    (unit, position, MOV × 2, units it is engaged with), in side order."""
+    enemies = [
+        (e, e.pos, _reach(e), e.engaged) for e in b.sides[1 - unit.side] if e.alive and e.state != "rout"
+    ]
+    friends = [
+        (f, f.pos, _reach(f), f.engaged) for f in b.sides[unit.side] if f is not unit and f.alive and f.state == "valiant"
+    ]
+    return enemies, friends
+
+
+def _joiners(target: Fighting, enemies_near: list[tuple], friends_near: list[tuple]) -> tuple[list[Fighting], int]:
+    """LinePolicy.joiners() on the candidates of _candidates()."""
+    spot, t = target.pos, target.index
+    enemies = []
+    for e, pos, reach, engaged in enemies_near:
+        if e is target or (engaged and t not in engaged):
+            continue  # the target itself, or busy elsewhere
+        if -reach <= pos - spot <= reach:
+            enemies.append(e)
+    friends = 0
+    for _f, pos, reach, engaged in friends_near:
+        if engaged and t not in engaged:
+            continue
+        if -reach <= pos - spot <= reach:
+            friends += 1
+    return enemies, friends
+
+
+def _gang_up(
+    b: Battle, unit: Fighting, target: Fighting, enemies: list[Fighting], friends: int, threats: dict[int, int] | None = None
+) -> bool:
+    """LinePolicy.gang_up() on the joiners found. *threats*: each enemy's integer threat to the
+    unit (the score of what it expects to take in an exchange), by enemy index, kept by the
+    caller while nothing moves (the exchange memo of the round answers the same meanwhile)."""
+    extra = len(enemies) - friends
+    if extra <= GANG_MARGIN:
+        return False
+    exchange = b._exchange_values
+    if threats is None:
+        threats = {}
+    found = []
+    for e in enemies:
+        threat = threats.get(e.index)
+        if threat is None:
+            threat = threats[e.index] = _score(exchange(unit, e)[1])
+        found.append(threat)
+    found.sort(reverse=True)
+    mine, theirs = exchange(unit, target)
+    return _score(mine - theirs) <= sum(found[:extra])
+
+
 def _forward(f: Fighting) -> float:
     """Position read forward from the unit's own edge, so both sides reckon alike."""
     return f.pos if f.side == 0 else TABLE_DEPTH - f.pos
@@ -130,24 +192,7 @@ class LinePolicy(Policy):
         """(the enemy units able to join the fight at the target's spot in their next activation,
         the number of friends able to join it): each within its MOV × 2 of the spot, not busy in
         another fray, neither routed nor destroyed."""
-        spot = target.pos
-        enemies = []
-        for e in b.sides[1 - unit.side]:
-            if e is target or not e.alive or e.state == "rout":
-                continue
-            if e.engaged and target.index not in e.engaged:
-                continue  # busy elsewhere
-            if abs(e.pos - spot) <= _reach(e):
-                enemies.append(e)
-        friends = 0
-        for f in b.sides[unit.side]:
-            if f is unit or not f.alive or f.state != "valiant":
-                continue
-            if f.engaged and target.index not in f.engaged:
-                continue
-            if abs(f.pos - spot) <= _reach(f):
-                friends += 1
-        return enemies, friends
+        return _joiners(target, *_candidates(b, unit))
 
     def outnumbered(self, b: Battle, unit: Fighting, target: Fighting) -> tuple[int, int]:
         """(enemies able to join the fight at the target's spot, friends able to join it)."""
@@ -158,24 +203,26 @@ class LinePolicy(Policy):
         """A charge into a gang-up: more enemies than friends can join at the target's spot, for
         an exchange that does not cover what the extra enemies would take (the most dangerous of
         those able to join, one per enemy beyond the friends)."""
-        enemies, friends = self.joiners(b, unit, target)
-        extra = len(enemies) - friends
-        if extra <= GANG_MARGIN:
-            return False
-        threats = sorted((_score(b._exchange_values(unit, e)[1]) for e in enemies), reverse=True)
-        mine, theirs = b._exchange_values(unit, target)
-        return _score(mine - theirs) <= sum(threats[:extra])
+        return _gang_up(b, unit, target, *self.joiners(b, unit, target))
 
     # -- orders ---------------------------------------------------------------
 
     def choose_order(self, b: Battle, unit: Fighting, foes: list[Fighting], spots: list[float]) -> str:
-        order = b.choose_order(unit, foes, spots)
+        scored: list[tuple] = []  # the foes in reach, weighed once for the classic order and the charge
+
+        def best_charge(unit: Fighting, foes: list[Fighting], reach: float) -> float:
+            # best_charge_target()'s score: the same gains (nothing moves while orders are given).
+            scored.extend(self._scored(b, unit, foes, reach))
+            return max([s[3] for s in scored], default=-1e9)
+
+        order = b.choose_order(unit, foes, spots, best_charge)
         if unit.engaged:
             return order
         attacking = self.attacking(b, unit.side)
         if order in ("assault", "reaction", "progress") and (order == "assault" or attacking):
-            target = self.charge_target(b, unit, foes, _reach(unit))
-            if target is not None and self.worth_charging(b, unit, target) and not self.gang_up(b, unit, target):
+            # (no foe in reach when the classic order weighed none)
+            target, gang = self._choose(b, unit, scored)
+            if target is not None and self.worth_charging(b, unit, target) and not gang:
                 return "assault"
             if order == "assault" or attacking:
                 return "progress"  # close in with the line (stopping out of reach) instead
@@ -201,25 +248,53 @@ class LinePolicy(Policy):
         return "progress" if _score(theirs) > 2 * _score(mine) and _score(theirs) > 0 else "assault"
 
     def charge_target(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> Fighting | None:
+        return self._charge_choice(b, unit, foes, reach)[0]
+
+    def _charge_choice(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> tuple[Fighting | None, bool]:
+        """(the charge target, whether charging it is a gang-up): see _choose()."""
+        return self._choose(b, unit, self._scored(b, unit, foes, reach))
+
+    def _scored(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> list[tuple]:
+        """The live foes in reach, each as (-integer score of its exchange, index, foe, gain):
+        the exchange expected, plus a routed foe's A.P. and a quarter of an engaged one's."""
         scored = []
+        pos = unit.pos
+        low = -reach  # abs(e.pos - pos) <= reach, without a call per foe (the same test)
+        exchange = b._exchange_values
         for e in foes:
-            if not e.alive or e.state == "gone" or abs(e.pos - unit.pos) > reach:
+            if not e.alive or e.state == "gone" or not low <= e.pos - pos <= reach:
                 continue
-            mine, theirs = b._exchange_values(unit, e)
+            mine, theirs = exchange(unit, e)
             gain = mine - theirs + (e.points if e.state == "rout" else 0) + (0.25 * e.points if e.engaged else 0)
-            scored.append((-_score(gain), e.index, e))
+            scored.append((-_score(gain), e.index, e, gain))
+        return scored
+
+    def _choose(self, b: Battle, unit: Fighting, scored: list[tuple]) -> tuple[Fighting | None, bool]:
+        """(the charge target among the *scored* foes, whether charging it is a gang-up): the best
+        exchange that is no gang-up (the order was given on the spots at the start of the round;
+        the enemy may have moved since), else the best exchange; equal exchanges go to the target
+        where fewer enemies than friends can join, then to the lower index.
+
+        Every target in reach is weighed for a gang-up (its joiners' exchanges are memoised for
+        the round as they are asked, so the later choices of the round see them as of now)."""
         if not scored:
-            return None
-        scored.sort(key=lambda s: (s[0], s[1]))
-        # The best exchange that is no gang-up (the order was given on the spots at the start of
-        # the round; the enemy may have moved since), else the best exchange.
-        safe = [s for s in scored if not self.gang_up(b, unit, s[2])] or scored
+            return None, False
+        scored.sort(key=_first_two)
+        enemies_near, friends_near = _candidates(b, unit)
+        threats: dict[int, int] = {}  # each joiner's threat to the unit, found once for all targets
+        weighed = []  # (score, index, target, gang-up, enemies - friends able to join)
+        for s in scored:
+            target = s[2]
+            enemies, friends = _joiners(target, enemies_near, friends_near)
+            weighed.append((s[0], s[1], target, _gang_up(b, unit, target, enemies, friends, threats), len(enemies) - friends))
+        safe = [w for w in weighed if not w[3]] or weighed
         best = safe[0][0]
-        tied = [s for s in safe if s[0] == best]
+        tied = [w for w in safe if w[0] == best]
         if len(tied) == 1:
-            return tied[0][2]
+            return tied[0][2], tied[0][3]
         # Equal exchanges: the target where fewer enemies than friends can join, then the index.
-        return min(tied, key=lambda s: (self._balance(b, unit, s[2]), s[1]))[2]
+        chosen = min(tied, key=_balance_then_index)
+        return chosen[2], chosen[3]
 
     def _balance(self, b: Battle, unit: Fighting, target: Fighting) -> int:
         enemies, friends = self.outnumbered(b, unit, target)
