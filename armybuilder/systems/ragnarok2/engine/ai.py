@@ -15,40 +15,20 @@ if TYPE_CHECKING:
 class AIRules:
     __slots__ = ()
 
-    # The round's memos are keyed by unit indices (stable integers, never object identity):
-    # _expected by pair_key() (the side-0 unit's index, then the side-1 unit's), holding both
-    # directions of the pair, since the AI always values an exchange both ways at once;
-    # _gains by gain_key() (side, unit index, foe index).
+    # The AI's yardstick, the mean Wounds of one exchange, depends on the attacker's counts and
+    # the defender's troops profile only: it is kept in the attacker's damage_memo by profile id
+    # (recount() gives a unit a new memo; a fresh() copy shares its template's until then, so the
+    # values at full strength serve every game of a playtest). Every answer is the value of the
+    # moment, whoever asked first: the AI's choices never depend on the order of its questions.
 
     def expected_damage(self, attacker: Fighting, defender: Fighting) -> float:
-        """Mean Wounds of one exchange (the AI's yardstick for charges and targets), memoised per round.
+        """Mean Wounds of one exchange (the AI's yardstick for charges and targets).
 
         Characteristics as printed (tactics and effects of the round are left out).
         """
-        pair = self._pair(attacker, defender)
-        return pair[0] if attacker.side == 0 else pair[1]
-
-    def _pair(self, unit: Fighting, foe: Fighting) -> tuple[float, float]:
-        """(side 0's mean Wounds on side 1, side 1's on side 0) of the pair, memoised per round.
-
-        Across rounds (and games, at full strength) each direction is also kept in the attacker's
-        damage_memo: the same value while its counts (recount() gives it a new memo) and the
-        defender's troops profile are the same.
-        """
-        if unit.side:
-            unit, foe = foe, unit
-        key = unit.index * 1024 + foe.index
-        pair = self._expected.get(key)
-        if pair is None:
-            g, h = foe.troops, unit.troops
-            mine = unit.damage_memo.get(g.profile.id)
-            if mine is None:
-                mine = self._mean_damage(unit, g)
-            theirs = foe.damage_memo.get(h.profile.id)
-            if theirs is None:
-                theirs = self._mean_damage(foe, h)
-            pair = self._expected[key] = (mine, theirs)
-        return pair
+        troops = defender.troops
+        mean = attacker.damage_memo.get(troops.profile.id)
+        return mean if mean is not None else self._mean_damage(attacker, troops)
 
     def _mean_damage(self, attacker: Fighting, troops: Group) -> float:
         """expected_damage() computed (and kept in the attacker's damage_memo)."""
@@ -73,31 +53,23 @@ class AIRules:
         return wounds / max(g.wound_levels, 1) * g.cost
 
     def exchange_gain(self, unit: Fighting, foe: Fighting) -> float:
-        """A.P. value of what *unit* expects to inflict minus what it expects to suffer (memoised per round)."""
-        key = (unit.side << 20) | (unit.index << 10) | foe.index
-        cached = self._gains.get(key)
-        if cached is None:
-            mine, theirs = self._exchange_values(unit, foe)
-            cached = self._gains[key] = mine - theirs
-        return cached
+        """A.P. value of what *unit* expects to inflict minus what it expects to suffer."""
+        mine, theirs = self._exchange_values(unit, foe)
+        return mine - theirs
 
     def _exchange_values(self, unit: Fighting, foe: Fighting) -> tuple[float, float]:
         """A.P. worth of the Wounds *unit* expects to inflict on *foe* in an exchange, and to suffer.
 
         value_of_wounds() and expected_damage() inlined (the AI asks this for every unit and
-        foe in reach): the round's memo of the pair, else _pair().
+        foe in reach): the attackers' damage_memo, else _mean_damage().
         """
-        if unit.side:
-            pair = self._expected.get(foe.index * 1024 + unit.index)
-            if pair is None:
-                pair = self._pair(unit, foe)
-            theirs, mine = pair
-        else:
-            pair = self._expected.get(unit.index * 1024 + foe.index)
-            if pair is None:
-                pair = self._pair(unit, foe)
-            mine, theirs = pair
         g, h = foe.troops, unit.troops
+        mine = unit.damage_memo.get(g.profile.id)
+        if mine is None:
+            mine = self._mean_damage(unit, g)
+        theirs = foe.damage_memo.get(h.profile.id)
+        if theirs is None:
+            theirs = self._mean_damage(foe, h)
         gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
         return mine / (gl if gl > 1 else 1) * g.cost, theirs / (hl if hl > 1 else 1) * h.cost
 
@@ -130,8 +102,6 @@ class AIRules:
         pos = unit.pos
         tactic = unit.tactic
         mov = unit._mov + tactic.get("movement", 0) if tactic else unit._mov  # unit.mov, inlined
-        # Every target in reach is valued (best_charge_target()) even once one is good enough:
-        # the values are memoised for the round, and later choices must see those of this moment.
         reach = mov * 2.0  # (a float bound: see update_leadership())
         # The nearest foe's distance answers "some foe within X" at once: one of the two
         # positions around the unit's (the same |e.pos - pos| values: subtraction is monotonic).
@@ -186,16 +156,13 @@ class AIRules:
     ) -> tuple[Fighting | None, float]:
         best, best_score = None, -1e9
         pos = unit.pos
-        gains = self._gains
-        base = (unit.side << 20) | (unit.index << 10)  # exchange_gain()'s key, less the foe's index
+        exchange = self._exchange_values
         low = -reach  # |e.pos - pos| <= reach, without a call per foe (the same test)
         for e in foes:
             if not low <= e.pos - pos <= reach or e.state == "gone":
                 continue
-            gain = gains.get(base | e.index)
-            if gain is None:
-                mine, theirs = self._exchange_values(unit, e)
-                gain = gains[base | e.index] = mine - theirs
+            mine, theirs = exchange(unit, e)
+            gain = mine - theirs
             if e.state == "rout":
                 gain += e.points
             if e.engaged:

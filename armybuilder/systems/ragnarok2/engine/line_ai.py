@@ -48,6 +48,10 @@ GANG_MARGIN = 0  # enemies beyond the friends able to join that make a charge a 
 OUTSHOT_RATIO = (5, 4)  # the enemy's volleys worth more than 5/4 of the side's own: out-shot
 FIRST_STRIKE = 0.25  # share of the reply an attacking charger counts as saved by striking first
 DRAW_MARGIN_PERCENT = 5  # the victory rule's draw band (battle.py)
+# The round memo's keys of each side's answers (built once, not at every question).
+_OUTSHOT_KEYS = (("outshot", 0), ("outshot", 1))
+_FIRE_KEYS = (("firepower", 0), ("firepower", 1))
+_ATTACKING_KEYS = (("attacking", 0), ("attacking", 1))
 
 
 def _reach(u: Fighting) -> float:
@@ -94,24 +98,32 @@ def _firepower(b: Battle, side: int) -> float:
     return total
 
 
+def _worth(attacking: bool, mine: float, theirs: float, target: Fighting) -> bool:
+    """LinePolicy.worth_charging() on the exchange expected (A.P. inflicted and suffered)."""
+    bonus = target.points if target.state == "rout" else 0.0
+    if attacking:
+        return _score(mine + bonus) >= _score(theirs * (1.0 - FIRST_STRIKE))
+    return _score(mine + bonus) > _score(theirs)
+
+
 def _first_two(s: tuple) -> tuple[int, int]:
     return s[0], s[1]
-
-
-def _balance_then_index(w: tuple) -> tuple[int, int]:
-    return w[4], w[1]
 
 
 def _candidates(b: Battle, unit: Fighting) -> tuple[list[tuple], list[tuple]]:
     """The units that may join a fight near *unit*'s targets, read once for all its targets:
     (enemies neither routed nor destroyed, friends other than *unit* valiant and alive), each as
     (unit, position, MOV × 2, units it is engaged with), in side order."""
-    enemies = [
-        (e, e.pos, _reach(e), e.engaged) for e in b.sides[1 - unit.side] if e.alive and e.state != "rout"
-    ]
-    friends = [
-        (f, f.pos, _reach(f), f.engaged) for f in b.sides[unit.side] if f is not unit and f.alive and f.state == "valiant"
-    ]
+    enemies = []
+    for e in b.sides[1 - unit.side]:
+        if e.alive and e.state != "rout":
+            tactic = e.tactic  # _reach(e), inlined
+            enemies.append((e, e.pos, (e._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0, e.engaged))
+    friends = []
+    for f in b.sides[unit.side]:
+        if f.alive and f.state == "valiant" and f is not unit:
+            tactic = f.tactic
+            friends.append((f, f.pos, (f._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0, f.engaged))
     return enemies, friends
 
 
@@ -137,23 +149,30 @@ def _gang_up(
     b: Battle, unit: Fighting, target: Fighting, enemies: list[Fighting], friends: int, threats: dict[int, int] | None = None
 ) -> bool:
     """LinePolicy.gang_up() on the joiners found. *threats*: each enemy's integer threat to the
-    unit (the score of what it expects to take in an exchange), by enemy index, kept by the
-    caller while nothing moves (the exchange memo of the round answers the same meanwhile)."""
+    unit (the score of the A.P. it expects to take in an exchange), by enemy index, kept by the
+    caller while nothing changes."""
     extra = len(enemies) - friends
     if extra <= GANG_MARGIN:
         return False
-    exchange = b._exchange_values
     if threats is None:
         threats = {}
+    h = unit.troops
     found = []
     for e in enemies:
         threat = threats.get(e.index)
         if threat is None:
-            threat = threats[e.index] = _score(exchange(unit, e)[1])
+            # _score(b._exchange_values(unit, e)[1]), the one direction it needs, inlined
+            theirs = e.damage_memo.get(h.profile.id)
+            if theirs is None:
+                theirs = b._mean_damage(e, h)
+            hl = h.wound_levels
+            threat = threats[e.index] = int(round(theirs / (hl if hl > 1 else 1) * h.cost * 1000))
         found.append(threat)
-    found.sort(reverse=True)
-    mine, theirs = exchange(unit, target)
-    return _score(mine - theirs) <= sum(found[:extra])
+    if extra < len(found):
+        found.sort(reverse=True)
+        del found[extra:]
+    mine, theirs = b._exchange_values(unit, target)
+    return _score(mine - theirs) <= sum(found)
 
 
 def _forward(f: Fighting) -> float:
@@ -169,15 +188,24 @@ class LinePolicy(Policy):
     def outshot(self, b: Battle, side: int) -> bool:
         """The enemy's volleys are expected to take more than 5/4 of the A.P. the side's own
         take (:func:`_firepower`): waiting under its fire loses, so close in fast."""
-        key = ("outshot", side)
+        key = _OUTSHOT_KEYS[side]
         known = b.round_memo.get(key)
         if known is None:
-            known = b.round_memo[key] = _score(_firepower(b, 1 - side)) * OUTSHOT_RATIO[1] > _score(_firepower(b, side)) * OUTSHOT_RATIO[0]
+            known = b.round_memo[key] = self.firepower(b, 1 - side) * OUTSHOT_RATIO[1] > self.firepower(b, side) * OUTSHOT_RATIO[0]
+        return known
+
+    def firepower(self, b: Battle, side: int) -> int:
+        """The integer score of :func:`_firepower`, found once a round (both sides' postures
+        read the same volleys)."""
+        key = _FIRE_KEYS[side]
+        known = b.round_memo.get(key)
+        if known is None:
+            known = b.round_memo[key] = _score(_firepower(b, side))
         return known
 
     def attacking(self, b: Battle, side: int) -> bool:
         """The side's posture this round (see the module doc)."""
-        key = ("attacking", side)
+        key = _ATTACKING_KEYS[side]
         known = b.round_memo.get(key)
         if known is None:
             known = (
@@ -220,10 +248,12 @@ class LinePolicy(Policy):
             return order
         attacking = self.attacking(b, unit.side)
         if order in ("assault", "reaction", "progress") and (order == "assault" or attacking):
-            # (no foe in reach when the classic order weighed none)
-            target, gang = self._choose(b, unit, scored)
-            if target is not None and self.worth_charging(b, unit, target) and not gang:
-                return "assault"
+            # (no foe in reach when the classic order weighed none). The gang-ups are weighed
+            # only when some foe in reach is worth charging: else no choice of target charges.
+            if any(_worth(attacking, s[4], s[5], s[2]) for s in scored):
+                target, gang = self._choose(b, unit, scored)
+                if target is not None and self.worth_charging(b, unit, target) and not gang:
+                    return "assault"
             if order == "assault" or attacking:
                 return "progress"  # close in with the line (stopping out of reach) instead
         return order
@@ -231,10 +261,7 @@ class LinePolicy(Policy):
     def worth_charging(self, b: Battle, unit: Fighting, target: Fighting) -> bool:
         """The classic player charges a gain above zero; an attacking one an even exchange too."""
         mine, theirs = b._exchange_values(unit, target)
-        bonus = target.points if target.state == "rout" else 0.0
-        if self.attacking(b, unit.side):
-            return _score(mine + bonus) >= _score(theirs * (1.0 - FIRST_STRIKE))
-        return _score(mine + bonus) > _score(theirs)
+        return _worth(self.attacking(b, unit.side), mine, theirs, target)
 
     def engaged_order(self, b: Battle, unit: Fighting) -> str:
         """Disengage from a fray it expects to lose badly (the enemies in contact expect to take
@@ -255,8 +282,9 @@ class LinePolicy(Policy):
         return self._choose(b, unit, self._scored(b, unit, foes, reach))
 
     def _scored(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> list[tuple]:
-        """The live foes in reach, each as (-integer score of its exchange, index, foe, gain):
-        the exchange expected, plus a routed foe's A.P. and a quarter of an engaged one's."""
+        """The live foes in reach, each as (-integer score of its exchange, index, foe, gain, A.P.
+        expected to inflict, A.P. expected to suffer): the gain is the exchange expected, plus a
+        routed foe's A.P. and a quarter of an engaged one's."""
         scored = []
         pos = unit.pos
         low = -reach  # abs(e.pos - pos) <= reach, without a call per foe (the same test)
@@ -266,7 +294,7 @@ class LinePolicy(Policy):
                 continue
             mine, theirs = exchange(unit, e)
             gain = mine - theirs + (e.points if e.state == "rout" else 0) + (0.25 * e.points if e.engaged else 0)
-            scored.append((-_score(gain), e.index, e, gain))
+            scored.append((-_score(gain), e.index, e, gain, mine, theirs))
         return scored
 
     def _choose(self, b: Battle, unit: Fighting, scored: list[tuple]) -> tuple[Fighting | None, bool]:
@@ -275,26 +303,34 @@ class LinePolicy(Policy):
         the enemy may have moved since), else the best exchange; equal exchanges go to the target
         where fewer enemies than friends can join, then to the lower index.
 
-        Every target in reach is weighed for a gang-up (its joiners' exchanges are memoised for
-        the round as they are asked, so the later choices of the round see them as of now)."""
+        Targets are weighed for a gang-up best exchange first, and only until the answer is
+        known: the first safe exchange and those equal to it."""
         if not scored:
             return None, False
         scored.sort(key=_first_two)
         enemies_near, friends_near = _candidates(b, unit)
         threats: dict[int, int] = {}  # each joiner's threat to the unit, found once for all targets
-        weighed = []  # (score, index, target, gang-up, enemies - friends able to join)
+        tied = []  # the best safe exchanges: (balance of enemies and friends able to join, index, target)
         for s in scored:
+            if tied and s[0] != tied[0][3]:
+                break
             target = s[2]
             enemies, friends = _joiners(target, enemies_near, friends_near)
-            weighed.append((s[0], s[1], target, _gang_up(b, unit, target, enemies, friends, threats), len(enemies) - friends))
-        safe = [w for w in weighed if not w[3]] or weighed
-        best = safe[0][0]
-        tied = [w for w in safe if w[0] == best]
+            if not _gang_up(b, unit, target, enemies, friends, threats):
+                tied.append((len(enemies) - friends, s[1], target, s[0]))
+        if tied:
+            gang = False
+        else:  # every exchange in reach is a gang-up: the best of them
+            gang = True
+            for s in scored:
+                if s[0] != scored[0][0]:
+                    break
+                enemies, friends = _joiners(s[2], enemies_near, friends_near)
+                tied.append((len(enemies) - friends, s[1], s[2], s[0]))
         if len(tied) == 1:
-            return tied[0][2], tied[0][3]
+            return tied[0][2], gang
         # Equal exchanges: the target where fewer enemies than friends can join, then the index.
-        chosen = min(tied, key=_balance_then_index)
-        return chosen[2], chosen[3]
+        return min(tied, key=_first_two)[2], gang
 
     def _balance(self, b: Battle, unit: Fighting, target: Fighting) -> int:
         enemies, friends = self.outnumbered(b, unit, target)
@@ -315,12 +351,14 @@ class LinePolicy(Policy):
         if self.outshot(b, unit.side):
             return None  # under the enemy's fire the whole line runs
         line = []
-        for f in b.sides[unit.side]:
+        side = unit.side
+        for f in b.sides[side]:
             if f is unit or not f.alive or f.state == "rout" or f.engaged or f.order not in ("assault", "progress"):
                 continue
-            ahead = _forward(f)
+            ahead = f.pos if side == 0 else TABLE_DEPTH - f.pos  # _forward(f), inlined
             if not f.activated:
-                ahead += _reach(f)  # where it can stand after its own move this round
+                tactic = f.tactic  # where it can stand after its own move this round (_reach(f), inlined)
+                ahead += (f._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0
             line.append(ahead)
         if not line:
             return None
