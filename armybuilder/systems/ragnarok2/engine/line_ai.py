@@ -100,10 +100,12 @@ def _firepower(b: Battle, side: int) -> float:
 
 def _worth(attacking: bool, mine: float, theirs: float, target: Fighting) -> bool:
     """LinePolicy.worth_charging() on the exchange expected (A.P. inflicted and suffered)."""
-    bonus = target.points if target.state == "rout" else 0.0
+    if target.state == "rout":
+        mine += target.points  # a routed target's A.P. count as a gain
+    # _score() inlined: every order asks this of every foe in reach
     if attacking:
-        return _score(mine + bonus) >= _score(theirs * (1.0 - FIRST_STRIKE))
-    return _score(mine + bonus) > _score(theirs)
+        return int(round(mine * 1000)) >= int(round(theirs * (1.0 - FIRST_STRIKE) * 1000))
+    return int(round(mine * 1000)) > int(round(theirs * 1000))
 
 
 def _first_two(s: tuple) -> tuple[int, int]:
@@ -294,7 +296,7 @@ class LinePolicy(Policy):
                 continue
             mine, theirs = exchange(unit, e)
             gain = mine - theirs + (e.points if e.state == "rout" else 0) + (0.25 * e.points if e.engaged else 0)
-            scored.append((-_score(gain), e.index, e, gain, mine, theirs))
+            scored.append((-int(round(gain * 1000)), e.index, e, gain, mine, theirs))  # (-_score(gain), inlined)
         return scored
 
     def _choose(self, b: Battle, unit: Fighting, scored: list[tuple]) -> tuple[Fighting | None, bool]:
