@@ -121,3 +121,65 @@ def test_supports_keep_the_pace_of_the_line(ecat):
     assert line.advance_limit(bt, me) == 26.0  # the friends can Run 20 cm: the line will be at 40
     a.activated = c.activated = True  # they moved (or chose not to): the line stands where they are
     assert line.advance_limit(bt, me) == 6.0
+
+
+def _eager_target(line, bt, unit, foes, reach):
+    """The line player's charge target as its rule reads (every foe in reach scored and weighed
+    for a gang-up, then the best safe exchange, ties by balance and index): the reference the
+    lazy choice must match."""
+    from armybuilder.systems.ragnarok2.engine.policy import _score
+
+    scored = []
+    for e in foes:
+        if not e.alive or e.state == "gone" or abs(e.pos - unit.pos) > reach:
+            continue
+        mine, theirs = bt._exchange_values(unit, e)
+        gain = mine - theirs + (e.points if e.state == "rout" else 0) + (0.25 * e.points if e.engaged else 0)
+        scored.append((-_score(gain), e.index, e))
+    if not scored:
+        return None
+    scored.sort(key=lambda s: (s[0], s[1]))
+    safe = [s for s in scored if not line.gang_up(bt, unit, s[2])] or scored
+    tied = [s for s in safe if s[0] == safe[0][0]]
+    return min(tied, key=lambda s: (line._balance(bt, unit, s[2]), s[1]))[2]
+
+
+def test_the_line_players_lazy_choices_match_its_rule(ecat):
+    """The line player weighs gang-ups only until its choice is known, and skips them when no
+    foe in reach is worth charging: on random boards its target and order are those of the
+    rule weighed in full, for every unit of both sides."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    # (twin units: equal exchanges, so ties are broken by the balance of joiners, then the index)
+    first = _army("griffin", ("conscript", 8), ("conscript", 5), ("fusilier", 6), ("conscript", 8))
+    second = _army("beasts", ("brute", 6), ("puppet", 15), ("brute", 6), ("tyrant", 1), ("brontops", 2))
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        st.lists(st.floats(20.0, 100.0, allow_nan=False), min_size=9, max_size=9),
+        st.lists(st.sampled_from(["valiant", "valiant", "disorganized", "rout"]), min_size=9, max_size=9),
+        st.integers(0, 400),
+    )
+    def check(spots, states, scores):
+        bt = Battle(ecat, first, second, np.random.default_rng(0))
+        bt.update_leadership()
+        units = bt.sides[0] + bt.sides[1]
+        for u, pos, state in zip(units, spots, states, strict=True):
+            u.pos, u.state = pos, state
+        bt.scores[1] = float(scores)
+        line = LinePolicy()
+        for unit in units:
+            if unit.state == "rout":
+                continue
+            foes = [e for e in bt.sides[1 - unit.side] if e.alive]
+            reach = unit.mov * 2.0
+            expected = _eager_target(line, bt, unit, foes, reach)
+            assert line.charge_target(bt, unit, foes, reach) is expected
+            order = bt.choose_order(unit, foes, sorted(e.pos for e in foes))
+            if order in ("assault", "reaction", "progress") and (order == "assault" or line.attacking(bt, unit.side)):
+                charge = expected is not None and line.worth_charging(bt, unit, expected) and not line.gang_up(bt, unit, expected)
+                order = "assault" if charge else "progress"
+            assert line.choose_order(bt, unit, foes, sorted(e.pos for e in foes)) == order
+
+    check()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .state import Fighting, Group
@@ -14,21 +15,20 @@ if TYPE_CHECKING:
 class AIRules:
     __slots__ = ()
 
+    # The AI's yardstick, the mean Wounds of one exchange, depends on the attacker's counts and
+    # the defender's troops profile only: it is kept in the attacker's damage_memo by profile id
+    # (recount() gives a unit a new memo; a fresh() copy shares its template's until then, so the
+    # values at full strength serve every game of a playtest). Every answer is the value of the
+    # moment, whoever asked first: the AI's choices never depend on the order of its questions.
+
     def expected_damage(self, attacker: Fighting, defender: Fighting) -> float:
-        """Mean Wounds of one exchange (the AI's yardstick for charges and targets), memoised per round.
+        """Mean Wounds of one exchange (the AI's yardstick for charges and targets).
 
         Characteristics as printed (tactics and effects of the round are left out).
         """
-        key = (attacker, defender)
-        cached = self._expected.get(key)
-        if cached is None:
-            # Across rounds (and games, at full strength): the same value while the attacker's
-            # counts (recount() gives it a new memo) and the defender's troops profile are the same.
-            cached = attacker.damage_memo.get(defender.troops.profile.id)
-            if cached is None:
-                cached = self._mean_damage(attacker, defender.troops)
-            self._expected[key] = cached
-        return cached
+        troops = defender.troops
+        mean = attacker.damage_memo.get(troops.profile.id)
+        return mean if mean is not None else self._mean_damage(attacker, troops)
 
     def _mean_damage(self, attacker: Fighting, troops: Group) -> float:
         """expected_damage() computed (and kept in the attacker's damage_memo)."""
@@ -53,39 +53,23 @@ class AIRules:
         return wounds / max(g.wound_levels, 1) * g.cost
 
     def exchange_gain(self, unit: Fighting, foe: Fighting) -> float:
-        """A.P. value of what *unit* expects to inflict minus what it expects to suffer (memoised per round)."""
-        row = self._gains.get(unit)
-        if row is None:
-            row = self._gains[unit] = {}
-        cached = row.get(foe)
-        return cached if cached is not None else self._new_gain(unit, foe, row)
-
-    def _new_gain(self, unit: Fighting, foe: Fighting, row: dict[Fighting, float]) -> float:
-        """exchange_gain() computed and kept in the unit's *row* of the round (known to lack it)."""
+        """A.P. value of what *unit* expects to inflict minus what it expects to suffer."""
         mine, theirs = self._exchange_values(unit, foe)
-        gain = row[foe] = mine - theirs
-        return gain
+        return mine - theirs
 
     def _exchange_values(self, unit: Fighting, foe: Fighting) -> tuple[float, float]:
         """A.P. worth of the Wounds *unit* expects to inflict on *foe* in an exchange, and to suffer.
 
         value_of_wounds() and expected_damage() inlined (the AI asks this for every unit and
-        foe in reach): the round's memo, then the attacker's damage_memo, then _mean_damage().
+        foe in reach): the attackers' damage_memo, else _mean_damage().
         """
         g, h = foe.troops, unit.troops
-        expected = self._expected
-        mine = expected.get(key := (unit, foe))
+        mine = unit.damage_memo.get(g.profile.id)
         if mine is None:
-            mine = unit.damage_memo.get(g.profile.id)
-            if mine is None:
-                mine = self._mean_damage(unit, g)
-            expected[key] = mine
-        theirs = expected.get(key := (foe, unit))
+            mine = self._mean_damage(unit, g)
+        theirs = foe.damage_memo.get(h.profile.id)
         if theirs is None:
-            theirs = foe.damage_memo.get(h.profile.id)
-            if theirs is None:
-                theirs = self._mean_damage(foe, h)
-            expected[key] = theirs
+            theirs = self._mean_damage(foe, h)
         gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
         return mine / (gl if gl > 1 else 1) * g.cost, theirs / (hl if hl > 1 else 1) * h.cost
 
@@ -97,12 +81,15 @@ class AIRules:
         return weight * (1.0 + unit.points_alive() / 500.0)
 
     def choose_order(
-        self, unit: Fighting, foes: list[Fighting] | None = None, spots: list[float] | None = None
+        self, unit: Fighting, foes: list[Fighting] | None = None, spots: list[float] | None = None,
+        best_charge: Callable[[Fighting, list[Fighting], float], float] | None = None,
     ) -> str:
         """Assault a target it can reach and beat, shoot what is in range, cast, or close in.
 
         *foes*: the live enemies; *spots*: their positions, sorted (both found once for a
-        series of calls by give_orders()).
+        series of calls by give_orders()). *best_charge*: the best exchange among the foes in
+        reach (best_charge_target()'s score unless given: a player that weighs those foes
+        anyway answers it from its own weighing).
         """
         if unit.engaged:
             return "assault"
@@ -115,8 +102,6 @@ class AIRules:
         pos = unit.pos
         tactic = unit.tactic
         mov = unit._mov + tactic.get("movement", 0) if tactic else unit._mov  # unit.mov, inlined
-        # Every target in reach is valued (best_charge_target()) even once one is good enough:
-        # the values are memoised for the round, and later choices must see those of this moment.
         reach = mov * 2.0  # (a float bound: see update_leadership())
         # The nearest foe's distance answers "some foe within X" at once: one of the two
         # positions around the unit's (the same |e.pos - pos| values: subtraction is monotonic).
@@ -126,7 +111,7 @@ class AIRules:
             nearest = pos - spots[i - 1]
         best_score = -1e9
         if nearest <= reach:
-            best_score = self.best_charge_target(unit, foes, reach)[1]
+            best_score = self.best_charge_target(unit, foes, reach)[1] if best_charge is None else best_charge(unit, foes, reach)
             if best_score > 0.0:
                 return "assault"
         reachable = best_score > -1e9  # best_charge_target() found a target (a bad one)
@@ -171,16 +156,13 @@ class AIRules:
     ) -> tuple[Fighting | None, float]:
         best, best_score = None, -1e9
         pos = unit.pos
-        row = self._gains.get(unit)
-        if row is None:
-            row = self._gains[unit] = {}
+        exchange = self._exchange_values
         low = -reach  # |e.pos - pos| <= reach, without a call per foe (the same test)
         for e in foes:
             if not low <= e.pos - pos <= reach or e.state == "gone":
                 continue
-            gain = row.get(e)
-            if gain is None:
-                gain = self._new_gain(unit, e, row)
+            mine, theirs = exchange(unit, e)
+            gain = mine - theirs
             if e.state == "rout":
                 gain += e.points
             if e.engaged:

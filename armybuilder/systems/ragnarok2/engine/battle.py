@@ -147,7 +147,7 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         "cat", "data", "table", "dice", "logging", "max_rounds", "lines", "sides", "info",
         "winner_of_roll", "scores", "cic_index", "cic_profile", "temporary_cic", "dis_penalty",
         "aura_units", "mystic_units", "outcome_rows", "fear_rows", "round", "field_effects",
-        "_expected", "_gains", "_tactic_cost", "_tactical_memo", "_mystic_sums", "_charge_bound",
+        "_tactic_cost", "_tactical_memo", "_mystic_sums", "_charge_bound",
         "_cic_seen", "_upkeep", "policies", "round_memo",
     )  # fmt: skip
 
@@ -200,8 +200,6 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         self.outcome_rows, self.fear_rows = rows[1], rows[2]
         self.round = 0
         self.field_effects: dict[str, int] = {}
-        self._expected: dict[tuple, float] = {}  # expected_damage() answers of the round, by (attacker, defender)
-        self._gains: dict[Fighting, dict[Fighting, float]] = {}  # exchange_gain() answers of the round, unit -> foe
         self._tactic_cost = tables.tactical.tactic_cost if tables.tactical else 2
         self._tactical_memo: dict | None = None  # tactical_roll()'s points by (total, category, staffs)
         # mystic_phase(): per mystic unit, (its damage_memo when computed, its members' sums: see there)
@@ -264,8 +262,6 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         for rounds in range(1, self.max_rounds + 1):
             self.round = rounds
             self.field_effects = {}
-            self._expected = {}
-            self._gains = {}
             self.round_memo = {}
             self.logging and self.say(f"— round {rounds} —")
             self.update_leadership()

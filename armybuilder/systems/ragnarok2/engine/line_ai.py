@@ -48,6 +48,10 @@ GANG_MARGIN = 0  # enemies beyond the friends able to join that make a charge a 
 OUTSHOT_RATIO = (5, 4)  # the enemy's volleys worth more than 5/4 of the side's own: out-shot
 FIRST_STRIKE = 0.25  # share of the reply an attacking charger counts as saved by striking first
 DRAW_MARGIN_PERCENT = 5  # the victory rule's draw band (battle.py)
+# The round memo's keys of each side's answers (built once, not at every question).
+_OUTSHOT_KEYS = (("outshot", 0), ("outshot", 1))
+_FIRE_KEYS = (("firepower", 0), ("firepower", 1))
+_ATTACKING_KEYS = (("attacking", 0), ("attacking", 1))
 
 
 def _reach(u: Fighting) -> float:
@@ -94,6 +98,85 @@ def _firepower(b: Battle, side: int) -> float:
     return total
 
 
+def _worth(attacking: bool, mine: float, theirs: float, target: Fighting) -> bool:
+    """LinePolicy.worth_charging() on the exchange expected (A.P. inflicted and suffered)."""
+    if target.state == "rout":
+        mine += target.points  # a routed target's A.P. count as a gain
+    # _score() inlined: every order asks this of every foe in reach
+    if attacking:
+        return int(round(mine * 1000)) >= int(round(theirs * (1.0 - FIRST_STRIKE) * 1000))
+    return int(round(mine * 1000)) > int(round(theirs * 1000))
+
+
+def _first_two(s: tuple) -> tuple[int, int]:
+    return s[0], s[1]
+
+
+def _candidates(b: Battle, unit: Fighting) -> tuple[list[tuple], list[tuple]]:
+    """The units that may join a fight near *unit*'s targets, read once for all its targets:
+    (enemies neither routed nor destroyed, friends other than *unit* valiant and alive), each as
+    (unit, position, MOV × 2, units it is engaged with), in side order."""
+    enemies = []
+    for e in b.sides[1 - unit.side]:
+        if e.alive and e.state != "rout":
+            tactic = e.tactic  # _reach(e), inlined
+            enemies.append((e, e.pos, (e._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0, e.engaged))
+    friends = []
+    for f in b.sides[unit.side]:
+        if f.alive and f.state == "valiant" and f is not unit:
+            tactic = f.tactic
+            friends.append((f, f.pos, (f._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0, f.engaged))
+    return enemies, friends
+
+
+def _joiners(target: Fighting, enemies_near: list[tuple], friends_near: list[tuple]) -> tuple[list[Fighting], int]:
+    """LinePolicy.joiners() on the candidates of _candidates()."""
+    spot, t = target.pos, target.index
+    enemies = []
+    for e, pos, reach, engaged in enemies_near:
+        if e is target or (engaged and t not in engaged):
+            continue  # the target itself, or busy elsewhere
+        if -reach <= pos - spot <= reach:
+            enemies.append(e)
+    friends = 0
+    for _f, pos, reach, engaged in friends_near:
+        if engaged and t not in engaged:
+            continue
+        if -reach <= pos - spot <= reach:
+            friends += 1
+    return enemies, friends
+
+
+def _gang_up(
+    b: Battle, unit: Fighting, target: Fighting, enemies: list[Fighting], friends: int, threats: dict[int, int] | None = None
+) -> bool:
+    """LinePolicy.gang_up() on the joiners found. *threats*: each enemy's integer threat to the
+    unit (the score of the A.P. it expects to take in an exchange), by enemy index, kept by the
+    caller while nothing changes."""
+    extra = len(enemies) - friends
+    if extra <= GANG_MARGIN:
+        return False
+    if threats is None:
+        threats = {}
+    h = unit.troops
+    found = []
+    for e in enemies:
+        threat = threats.get(e.index)
+        if threat is None:
+            # _score(b._exchange_values(unit, e)[1]), the one direction it needs, inlined
+            theirs = e.damage_memo.get(h.profile.id)
+            if theirs is None:
+                theirs = b._mean_damage(e, h)
+            hl = h.wound_levels
+            threat = threats[e.index] = int(round(theirs / (hl if hl > 1 else 1) * h.cost * 1000))
+        found.append(threat)
+    if extra < len(found):
+        found.sort(reverse=True)
+        del found[extra:]
+    mine, theirs = b._exchange_values(unit, target)
+    return _score(mine - theirs) <= sum(found)
+
+
 def _forward(f: Fighting) -> float:
     """Position read forward from the unit's own edge, so both sides reckon alike."""
     return f.pos if f.side == 0 else TABLE_DEPTH - f.pos
@@ -107,15 +190,24 @@ class LinePolicy(Policy):
     def outshot(self, b: Battle, side: int) -> bool:
         """The enemy's volleys are expected to take more than 5/4 of the A.P. the side's own
         take (:func:`_firepower`): waiting under its fire loses, so close in fast."""
-        key = ("outshot", side)
+        key = _OUTSHOT_KEYS[side]
         known = b.round_memo.get(key)
         if known is None:
-            known = b.round_memo[key] = _score(_firepower(b, 1 - side)) * OUTSHOT_RATIO[1] > _score(_firepower(b, side)) * OUTSHOT_RATIO[0]
+            known = b.round_memo[key] = self.firepower(b, 1 - side) * OUTSHOT_RATIO[1] > self.firepower(b, side) * OUTSHOT_RATIO[0]
+        return known
+
+    def firepower(self, b: Battle, side: int) -> int:
+        """The integer score of :func:`_firepower`, found once a round (both sides' postures
+        read the same volleys)."""
+        key = _FIRE_KEYS[side]
+        known = b.round_memo.get(key)
+        if known is None:
+            known = b.round_memo[key] = _score(_firepower(b, side))
         return known
 
     def attacking(self, b: Battle, side: int) -> bool:
         """The side's posture this round (see the module doc)."""
-        key = ("attacking", side)
+        key = _ATTACKING_KEYS[side]
         known = b.round_memo.get(key)
         if known is None:
             known = (
@@ -130,24 +222,7 @@ class LinePolicy(Policy):
         """(the enemy units able to join the fight at the target's spot in their next activation,
         the number of friends able to join it): each within its MOV × 2 of the spot, not busy in
         another fray, neither routed nor destroyed."""
-        spot = target.pos
-        enemies = []
-        for e in b.sides[1 - unit.side]:
-            if e is target or not e.alive or e.state == "rout":
-                continue
-            if e.engaged and target.index not in e.engaged:
-                continue  # busy elsewhere
-            if abs(e.pos - spot) <= _reach(e):
-                enemies.append(e)
-        friends = 0
-        for f in b.sides[unit.side]:
-            if f is unit or not f.alive or f.state != "valiant":
-                continue
-            if f.engaged and target.index not in f.engaged:
-                continue
-            if abs(f.pos - spot) <= _reach(f):
-                friends += 1
-        return enemies, friends
+        return _joiners(target, *_candidates(b, unit))
 
     def outnumbered(self, b: Battle, unit: Fighting, target: Fighting) -> tuple[int, int]:
         """(enemies able to join the fight at the target's spot, friends able to join it)."""
@@ -158,25 +233,29 @@ class LinePolicy(Policy):
         """A charge into a gang-up: more enemies than friends can join at the target's spot, for
         an exchange that does not cover what the extra enemies would take (the most dangerous of
         those able to join, one per enemy beyond the friends)."""
-        enemies, friends = self.joiners(b, unit, target)
-        extra = len(enemies) - friends
-        if extra <= GANG_MARGIN:
-            return False
-        threats = sorted((_score(b._exchange_values(unit, e)[1]) for e in enemies), reverse=True)
-        mine, theirs = b._exchange_values(unit, target)
-        return _score(mine - theirs) <= sum(threats[:extra])
+        return _gang_up(b, unit, target, *self.joiners(b, unit, target))
 
     # -- orders ---------------------------------------------------------------
 
     def choose_order(self, b: Battle, unit: Fighting, foes: list[Fighting], spots: list[float]) -> str:
-        order = b.choose_order(unit, foes, spots)
+        scored: list[tuple] = []  # the foes in reach, weighed once for the classic order and the charge
+
+        def best_charge(unit: Fighting, foes: list[Fighting], reach: float) -> float:
+            # best_charge_target()'s score: the same gains (nothing moves while orders are given).
+            scored.extend(self._scored(b, unit, foes, reach))
+            return max([s[3] for s in scored], default=-1e9)
+
+        order = b.choose_order(unit, foes, spots, best_charge)
         if unit.engaged:
             return order
         attacking = self.attacking(b, unit.side)
         if order in ("assault", "reaction", "progress") and (order == "assault" or attacking):
-            target = self.charge_target(b, unit, foes, _reach(unit))
-            if target is not None and self.worth_charging(b, unit, target) and not self.gang_up(b, unit, target):
-                return "assault"
+            # (no foe in reach when the classic order weighed none). The gang-ups are weighed
+            # only when some foe in reach is worth charging: else no choice of target charges.
+            if any(_worth(attacking, s[4], s[5], s[2]) for s in scored):
+                target, gang = self._choose(b, unit, scored)
+                if target is not None and self.worth_charging(b, unit, target) and not gang:
+                    return "assault"
             if order == "assault" or attacking:
                 return "progress"  # close in with the line (stopping out of reach) instead
         return order
@@ -184,10 +263,7 @@ class LinePolicy(Policy):
     def worth_charging(self, b: Battle, unit: Fighting, target: Fighting) -> bool:
         """The classic player charges a gain above zero; an attacking one an even exchange too."""
         mine, theirs = b._exchange_values(unit, target)
-        bonus = target.points if target.state == "rout" else 0.0
-        if self.attacking(b, unit.side):
-            return _score(mine + bonus) >= _score(theirs * (1.0 - FIRST_STRIKE))
-        return _score(mine + bonus) > _score(theirs)
+        return _worth(self.attacking(b, unit.side), mine, theirs, target)
 
     def engaged_order(self, b: Battle, unit: Fighting) -> str:
         """Disengage from a fray it expects to lose badly (the enemies in contact expect to take
@@ -201,25 +277,62 @@ class LinePolicy(Policy):
         return "progress" if _score(theirs) > 2 * _score(mine) and _score(theirs) > 0 else "assault"
 
     def charge_target(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> Fighting | None:
+        return self._charge_choice(b, unit, foes, reach)[0]
+
+    def _charge_choice(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> tuple[Fighting | None, bool]:
+        """(the charge target, whether charging it is a gang-up): see _choose()."""
+        return self._choose(b, unit, self._scored(b, unit, foes, reach))
+
+    def _scored(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> list[tuple]:
+        """The live foes in reach, each as (-integer score of its exchange, index, foe, gain, A.P.
+        expected to inflict, A.P. expected to suffer): the gain is the exchange expected, plus a
+        routed foe's A.P. and a quarter of an engaged one's."""
         scored = []
+        pos = unit.pos
+        low = -reach  # abs(e.pos - pos) <= reach, without a call per foe (the same test)
+        exchange = b._exchange_values
         for e in foes:
-            if not e.alive or e.state == "gone" or abs(e.pos - unit.pos) > reach:
+            if not e.alive or e.state == "gone" or not low <= e.pos - pos <= reach:
                 continue
-            mine, theirs = b._exchange_values(unit, e)
+            mine, theirs = exchange(unit, e)
             gain = mine - theirs + (e.points if e.state == "rout" else 0) + (0.25 * e.points if e.engaged else 0)
-            scored.append((-_score(gain), e.index, e))
+            scored.append((-int(round(gain * 1000)), e.index, e, gain, mine, theirs))  # (-_score(gain), inlined)
+        return scored
+
+    def _choose(self, b: Battle, unit: Fighting, scored: list[tuple]) -> tuple[Fighting | None, bool]:
+        """(the charge target among the *scored* foes, whether charging it is a gang-up): the best
+        exchange that is no gang-up (the order was given on the spots at the start of the round;
+        the enemy may have moved since), else the best exchange; equal exchanges go to the target
+        where fewer enemies than friends can join, then to the lower index.
+
+        Targets are weighed for a gang-up best exchange first, and only until the answer is
+        known: the first safe exchange and those equal to it."""
         if not scored:
-            return None
-        scored.sort(key=lambda s: (s[0], s[1]))
-        # The best exchange that is no gang-up (the order was given on the spots at the start of
-        # the round; the enemy may have moved since), else the best exchange.
-        safe = [s for s in scored if not self.gang_up(b, unit, s[2])] or scored
-        best = safe[0][0]
-        tied = [s for s in safe if s[0] == best]
+            return None, False
+        scored.sort(key=_first_two)
+        enemies_near, friends_near = _candidates(b, unit)
+        threats: dict[int, int] = {}  # each joiner's threat to the unit, found once for all targets
+        tied = []  # the best safe exchanges: (balance of enemies and friends able to join, index, target)
+        for s in scored:
+            if tied and s[0] != tied[0][3]:
+                break
+            target = s[2]
+            enemies, friends = _joiners(target, enemies_near, friends_near)
+            if not _gang_up(b, unit, target, enemies, friends, threats):
+                tied.append((len(enemies) - friends, s[1], target, s[0]))
+        if tied:
+            gang = False
+        else:  # every exchange in reach is a gang-up: the best of them
+            gang = True
+            for s in scored:
+                if s[0] != scored[0][0]:
+                    break
+                enemies, friends = _joiners(s[2], enemies_near, friends_near)
+                tied.append((len(enemies) - friends, s[1], s[2], s[0]))
         if len(tied) == 1:
-            return tied[0][2]
+            return tied[0][2], gang
         # Equal exchanges: the target where fewer enemies than friends can join, then the index.
-        return min(tied, key=lambda s: (self._balance(b, unit, s[2]), s[1]))[2]
+        return min(tied, key=_first_two)[2], gang
 
     def _balance(self, b: Battle, unit: Fighting, target: Fighting) -> int:
         enemies, friends = self.outnumbered(b, unit, target)
@@ -240,12 +353,14 @@ class LinePolicy(Policy):
         if self.outshot(b, unit.side):
             return None  # under the enemy's fire the whole line runs
         line = []
-        for f in b.sides[unit.side]:
+        side = unit.side
+        for f in b.sides[side]:
             if f is unit or not f.alive or f.state == "rout" or f.engaged or f.order not in ("assault", "progress"):
                 continue
-            ahead = _forward(f)
+            ahead = f.pos if side == 0 else TABLE_DEPTH - f.pos  # _forward(f), inlined
             if not f.activated:
-                ahead += _reach(f)  # where it can stand after its own move this round
+                tactic = f.tactic  # where it can stand after its own move this round (_reach(f), inlined)
+                ahead += (f._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0
             line.append(ahead)
         if not line:
             return None
