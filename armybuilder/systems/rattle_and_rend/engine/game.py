@@ -68,7 +68,7 @@ import numpy as np
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.system import GameRecord, UnitRecord
 
-from ..army import RRList, normalize
+from ..army import RRList
 from ..catalog import RRCatalog, band_plus
 from .actions import ActionRules
 from .ai import ActionChoice
@@ -110,7 +110,7 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         self.morale_threshold = t.morale_threshold
         self.round_limit = t.round_limit
         self.bid_max = t.initiative_bid[1]
-        self.sides = [self._side(0, normalize(first, cat)[0]), self._side(1, normalize(second, cat)[0])]
+        self.sides = [self._side_of(0, first), self._side_of(1, second)]
         self.units = [u for s in self.sides for u in s.units]
         self.pieces: list[Piece] = []
         self.round = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..army import RRList, effective_stats, group_title, group_type, transport_capacity
+from ..army import RRList, effective_stats, group_title, group_type, normalize, transport_capacity
 from .board import BOARD, Piece, clamp, dist, terrain_at
 from .state import Marker, Side, Unit
 
@@ -13,10 +13,43 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+#: sides built from a list, kept per (catalogue, side index, the list's content): a playtest
+#: plays one pairing many times, and building a side (names, effective stats, attachments)
+#: costs more than copying it.  The catalogue is kept to check identity (ids are reused).
+_TEMPLATES: dict[tuple[int, int, str], tuple[object, Side]] = {}
+_TEMPLATES_KEPT = 64
+
+
+def _copy_side(template: Side) -> Side:
+    """A fresh side from a template never played: every group copied, carriers re-pointed."""
+    units: list[Unit] = []
+    copies: dict[int, Unit] = {}
+    for t in template.units:
+        u = object.__new__(Unit)
+        u.__dict__.update(t.__dict__)
+        units.append(u)
+        copies[id(t)] = u
+    for u in units:
+        if u.carrier is not None:
+            u.carrier = copies[id(u.carrier)]
+    return Side(template.idx, template.name, template.traits, units)
+
+
 class SetupRules:
     """The setup of :class:`game.Game`: player A, the d20 tables, terrain, reserves and deployment."""
 
     __slots__ = ()
+
+    def _side_of(self: Game, idx: int, army: RRList) -> Side:
+        """Side ``idx`` built from ``army`` (aliases resolved): built once per list content and
+        catalogue, then copied for each game (the same groups, in the same order)."""
+        key = (id(self.cat), idx, army.model_dump_json())
+        found = _TEMPLATES.get(key)
+        if found is None or found[0] is not self.cat:
+            if len(_TEMPLATES) >= _TEMPLATES_KEPT:
+                _TEMPLATES.clear()
+            found = _TEMPLATES[key] = (self.cat, self._side(idx, normalize(army, self.cat)[0]))
+        return _copy_side(found[1])
 
     def _side(self: Game, idx: int, army: RRList) -> Side:
         cat = self.cat
