@@ -65,11 +65,7 @@ class ActionChoice:
                 m = min(free, key=lambda m: dist(u.x, u.y, m.x, m.y))
                 return m.x, m.y
         if self.scenario == "conquest":
-            mine = [0.0] * 4
-            theirs = [0.0] * 4
-            for o in self.units:
-                if o.state == "board" and o is not u:
-                    (mine if o.side == u.side else theirs)[min(3, int(o.x // 100))] += o.points
+            mine, theirs = self._zone_points(u)
             zone = min(range(4), key=lambda z: (mine[z] - theirs[z], abs(z * 100 + 50 - u.x)))
             return zone * 100 + 50, min(max(u.y, 60.0), BOARD - 60)
         if self.scenario == "duel":
@@ -81,6 +77,25 @@ class ActionChoice:
             t = min(enemies, key=lambda e: dist(u.x, u.y, e.x, e.y))
             return t.x, t.y
         return u.x, u.y
+
+    def _zone_points(self: Game, u: Unit) -> tuple[list[float], list[float]]:
+        """Conquest: the points of ``u``'s allies (``u`` left out) and of its enemies on the
+        board in each 100 mm strip.  The strips of both sides are summed once per board (board
+        memo) and ``u``'s own points taken back out: whole points, so the sums are exact in
+        any order."""
+        cache = self.cache
+        zones = cache.get("zones") if cache is not None else None
+        if zones is None:
+            zones = ([0.0] * 4, [0.0] * 4)
+            for o in self.units:
+                if o.state == "board":
+                    zones[o.side][min(3, int(o.x // 100))] += o.points
+            if cache is not None:
+                cache["zones"] = zones
+        mine, theirs = list(zones[u.side]), zones[1 - u.side]
+        if u.state == "board":
+            mine[min(3, int(u.x // 100))] -= u.points
+        return mine, theirs
 
     def target_value(self: Game, t: Unit) -> float:
         value = t.points * REMOVE_VALUE
@@ -126,9 +141,20 @@ class ActionChoice:
             self.cache = None
 
     def _options(self: Game, side: Side, only: Unit | None, free: bool) -> list[Option]:
-        out: list[Option] = []
-        self.bar = -math.inf  # best score so far: lets costly options be skipped when they cannot win
+        """Every option of the side, in two passes.  The first works out each group's plan and
+        the options that cost little to score (Stand and Fight, Charge, Rest, Feint, Translocate
+        Ward, most champion actions, entering); the best of them all is the bar.  The second
+        adds the options whose scoring traces paths (Sprint, Maneuver, Crashing Wave) only when
+        their upper bound reaches that bar: an option below the score of one already listed is
+        never chosen.  Each group's options keep their order, so the choice (the best score,
+        then the lower uid, then the first listed) is the one a single pass would make.  When
+        one group is asked for alone (a Reversal, which never takes Rest), Rest is left out of
+        the bar."""
+        self.bar = -math.inf  # the bar: lets costly options be skipped when they cannot win
         lms = sum(1 for u in side.units if u.state == "board" and u.gtype != "ward") == 1
+        rows: list[tuple[Unit, int, list[Option] | None, tuple]] = []
+        bar = -math.inf
+        with_rest = only is None
         for u in side.units:
             if only is not None and u is not only:
                 continue
@@ -140,12 +166,25 @@ class ActionChoice:
             if cost > side.momentum:
                 continue
             if u.state == "reserve":
-                out += self._entry_options(side, u, cost)
+                entry = self._entry_options(side, u, cost)
+                for o in entry:
+                    if o.score > bar:
+                        bar = o.score
+                rows.append((u, cost, entry, ()))
                 continue
-            found = self._unit_options(side, u, cost)
-            if found:
-                self.bar = max(self.bar, max(o.score for o in found))
-            out += found
+            head = self._unit_head(side, u, cost)
+            for part in head[1:4]:
+                for o in part:
+                    if o.score > bar and (with_rest or o.name != "Rest"):
+                        bar = o.score
+            rows.append((u, cost, None, head))
+        self.bar = bar
+        out: list[Option] = []
+        for u, cost, entry, head in rows:
+            if entry is not None:
+                out += entry
+            else:
+                out += self._unit_tail(side, u, cost, head, bar)
         return out
 
     def _entry_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
@@ -227,28 +266,51 @@ class ActionChoice:
                 plan.translocate = lambda ctx, ward=ward, front=front: self._translocate(ctx, u, ward, front)
         return plan
 
-    def _unit_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
-        out: list[Option] = []
+    def _unit_head(self: Game, side: Side, u: Unit, cost: int) -> tuple:
+        """First pass for ``u``: (plan, [Stand and Fight, Charge], [Rest, Feint, Translocate
+        Ward], [the champion action unless it is a Crashing Wave]); see :meth:`_options`."""
+        head: list[Option] = []
         plan = self.cache.get(("plan", u.uid)) if self.cache is not None else None
         if plan is None:
             plan = self._plan(side, u)
         w = COST_WEIGHT * cost
-        ux, uy = plan.ux, plan.uy
         # Stand and Fight
         if plan.stand is not None:
             s0, bonus, run = plan.stand
             score = s0 - w
             if bonus is not None:
                 score += bonus
-            out.append(Option(score, cost, u, "Stand and Fight", run))
+            head.append(Option(score, cost, u, "Stand and Fight", run))
         # Charge: move up to MOV then attack with a penalty
         if plan.charge is not None:
-            out.append(Option(plan.charge[0] - w, cost, u, "Charge", plan.charge[1]))
+            head.append(Option(plan.charge[0] - w, cost, u, "Charge", plan.charge[1]))
+        middle: list[Option] = []
+        # Rest: regain momentum
+        if plan.rest is not None:
+            f, s, c = plan.rest
+            room = side.total - (side.momentum - cost)
+            gain = f * min(1, room) + s * min(2, room) + c * min(3, room)
+            short = 1.0 if side.momentum - cost < 4 else 0.5  # momentum matters more when little is left
+            middle.append(Option(short * (gain - cost) - 0.3, cost, u, "Rest", plan.rest_run))
+        # Feint: push a dangerous enemy away (or off a hill or flag)
+        if plan.feint is not None:
+            middle.append(Option(plan.feint[0] - w, cost, u, "Feint", plan.feint[1]))
+        # Translocate Ward: bring a Ward with a warding reaction up to the fight
+        if plan.translocate is not None:
+            middle.append(Option(0.6 - w, cost, u, "Translocate Ward", plan.translocate))
+        champion: list[Option] = []
+        if u.champion_action and u.state == "board" and u.champion_action != "crashing-wave":
+            champion = self._champion_options(side, u, cost)
+        return plan, head, middle, champion
+
+    def _unit_tail(self: Game, side: Side, u: Unit, cost: int, head: tuple, bar: float) -> list[Option]:
+        """Second pass for ``u``: its options in their order, Sprint, Crashing Wave and Maneuver
+        worked out only when they could reach ``bar`` (see :meth:`_options`)."""
+        plan, out, middle, champion = head
+        out = list(out)
+        w = COST_WEIGHT * cost
+        ux, uy = plan.ux, plan.uy
         # Sprint towards the goal (not worked out when even a full move could not beat the best option)
-        bar = self.bar
-        for o in out:
-            if o.score > bar:
-                bar = o.score
         band = self.wider[u.mov] if u.mov else None
         if band is not None:
             mw = self.move_weight()
@@ -276,25 +338,13 @@ class ActionChoice:
                     traced = sprint[2] = (value, lambda ctx, p=(ex, ey): self._sprint(ctx, u, p))
                 if traced[0] > 0.05:
                     out.append(Option(traced[0] - w, cost, u, "Sprint", traced[1]))
-        # Rest: regain momentum
-        if plan.rest is not None:
-            f, s, c = plan.rest
-            room = side.total - (side.momentum - cost)
-            gain = f * min(1, room) + s * min(2, room) + c * min(3, room)
-            short = 1.0 if side.momentum - cost < 4 else 0.5  # momentum matters more when little is left
-            out.append(Option(short * (gain - cost) - 0.3, cost, u, "Rest", plan.rest_run))
-        # Feint: push a dangerous enemy away (or off a hill or flag)
-        if plan.feint is not None:
-            out.append(Option(plan.feint[0] - w, cost, u, "Feint", plan.feint[1]))
-        # Translocate Ward: bring a Ward with a warding reaction up to the fight
-        if plan.translocate is not None:
-            out.append(Option(0.6 - w, cost, u, "Translocate Ward", plan.translocate))
+        out += middle
         # Champion action
         on_board = u.state == "board"
         if u.champion_action and on_board:
-            out += self._champion_options(side, u, cost, self._bar_without_rest(out))
+            out += champion if u.champion_action != "crashing-wave" else self._champion_options(side, u, cost, bar)
         # Maneuver: draw a fighting ally towards this group's foes
-        if u.guile is not None and on_board and not self._maneuver_cannot_win(u, out, w, plan):
+        if u.guile is not None and on_board and not self._maneuver_cannot_win(u, w, plan, bar):
             mw = self.move_weight()
             maneuver = plan.maneuver.get(mw, False)
             if maneuver is False:
@@ -310,15 +360,14 @@ class ActionChoice:
                 out.append(Option(maneuver[0] - w, cost, u, "Maneuver", maneuver[1]))
         return out
 
-    def _maneuver_cannot_win(self: Game, u: Unit, out: list[Option], w: float, plan: UnitPlan) -> bool:
-        """True when no Maneuver of ``u`` could beat an option already found (Rest left out,
-        since a Reversal picks among the other options), so it need not be worked out.
+    def _maneuver_cannot_win(self: Game, u: Unit, w: float, plan: UnitPlan, bar: float) -> bool:
+        """True when no Maneuver of ``u`` could reach ``bar`` (the score of an option already
+        found, see :meth:`_options`), so it need not be worked out.
 
         The ally moves at most its MOV towards ``u`` and its progress towards its goal is at
         most the distance it moves (clamping the end onto the board never lengthens a move that
         starts on it; a group standing off the clamp box is always worked out).
         """
-        bar = self._bar_without_rest(out)
         if bar == -math.inf:
             return False
         mw = self.move_weight()
@@ -326,15 +375,6 @@ class ActionChoice:
         if most is None:
             most = plan.maneuver_most[mw] = self.p_success(u.guile) * mw * self._longest_ally_move(u) / 80.0
         return most - w < bar - 1e-9
-
-    def _bar_without_rest(self: Game, out: list[Option]) -> float:
-        """The best score so far, Rest left out: an option below it can never be chosen, by a
-        turn (the best option) nor by a Reversal (the best option other than Rest)."""
-        bar = self.bar
-        for o in out:
-            if o.name != "Rest" and o.score > bar:
-                bar = o.score
-        return bar
 
     def _longest_ally_move(self: Game, u: Unit) -> float:
         """The longest MOV among the fighting allies a Maneuver could draw (inf if one stands

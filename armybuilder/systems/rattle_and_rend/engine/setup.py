@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import fields
 from typing import TYPE_CHECKING
 
 from ..army import RRList, effective_stats, group_title, group_type, normalize, transport_capacity
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 #: costs more than copying it.  The catalogue is kept to check identity (ids are reused).
 _TEMPLATES: dict[tuple[int, int, str], tuple[object, Side]] = {}
 _TEMPLATES_KEPT = 64
+_UNIT_FIELDS = tuple(f.name for f in fields(Unit))
 
 
 def _copy_side(template: Side) -> Side:
@@ -25,8 +27,9 @@ def _copy_side(template: Side) -> Side:
     units: list[Unit] = []
     copies: dict[int, Unit] = {}
     for t in template.units:
-        u = object.__new__(Unit)
-        u.__dict__.update(t.__dict__)
+        # built through __init__ (not by copying __dict__), so the copy keeps CPython's compact
+        # instance layout and the fast attribute access the whole game relies on
+        u = Unit(*[getattr(t, name) for name in _UNIT_FIELDS])
         units.append(u)
         copies[id(t)] = u
     for u in units:
