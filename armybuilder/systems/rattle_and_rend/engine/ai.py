@@ -362,40 +362,36 @@ class ActionChoice:
 
     def _maneuver_cannot_win(self: Game, u: Unit, w: float, plan: UnitPlan, bar: float) -> bool:
         """True when no Maneuver of ``u`` could reach ``bar`` (the score of an option already
-        found, see :meth:`_options`), so it need not be worked out.
+        found, see :meth:`_options`), or when no ally would be drawn, so it need not be worked out.
 
-        The ally moves at most its MOV towards ``u`` and its progress towards its goal is at
-        most the distance it moves (clamping the end onto the board never lengthens a move that
-        starts on it; a group standing off the clamp box is always worked out).
+        The ally drawn (:meth:`_maneuver_move`: the farthest fighting ally within M) moves
+        towards ``u`` no farther than its MOV and than the gap between them, and its progress
+        towards its goal is at most the distance it moves (clamping the end onto the board
+        never lengthens a move that starts on it; an ally standing off the clamp box is always
+        worked out).
         """
-        if bar == -math.inf:
-            return False
         mw = self.move_weight()
         most = plan.maneuver_most.get(mw)
         if most is None:
-            most = plan.maneuver_most[mw] = self.p_success(u.guile) * mw * self._longest_ally_move(u) / 80.0
+            reach = self._maneuver_reach(u)
+            most = plan.maneuver_most[mw] = -math.inf if reach == -math.inf else self.p_success(u.guile) * mw * reach / 80.0
+        if most == -math.inf:
+            return True
+        if bar == -math.inf:
+            return False
         return most - w < bar - 1e-9
 
-    def _longest_ally_move(self: Game, u: Unit) -> float:
-        """The longest MOV among the fighting allies a Maneuver could draw (inf if one stands
-        off the board's clamp box).  The side's two longest are worked out once per board (a
-        group is never its own ally, so the second one answers for the longest itself)."""
-        memo = self.cache if self.cache is not None else {}
-        key = ("longest moves", u.side)
-        top = memo.get(key)
-        if top is None:
-            first, first_uid, second = 0.0, -1, 0.0
-            for a in self.sides[u.side].units:
-                if a.state != "board" or a.gtype == "ward" or not a.mov or a.fury is None:
-                    continue
-                r = a.radius
-                value = self.mm(a.mov) if r <= a.x <= BOARD - r and r <= a.y <= BOARD - r else math.inf
-                if value > first:
-                    first, first_uid, second = value, a.uid, first
-                elif value > second:
-                    second = value
-            top = memo[key] = (first, first_uid, second)
-        return top[2] if top[1] == u.uid else top[0]
+    def _maneuver_reach(self: Game, u: Unit) -> float:
+        """How far the ally a Maneuver of ``u`` would draw can move: -inf if none would be
+        drawn, inf if it stands off the board's clamp box."""
+        helpers = [a for a in self.allies(u) if a.mov and a.fury is not None and self.within(u, a, "M")]
+        if not helpers or not self.enemies(u):
+            return -math.inf
+        ally = max(helpers, key=lambda a: dist(a.x, a.y, u.x, u.y))
+        r = ally.radius
+        if not (r <= ally.x <= BOARD - r and r <= ally.y <= BOARD - r):
+            return math.inf
+        return min(self.mm(ally.mov), max(0.0, dist(ally.x, ally.y, u.x, u.y) - 2 * ally.radius))
 
     def _in_range(self: Game, u: Unit, enemies: list[Unit]) -> list[Unit]:
         """The enemies within ``u``'s RNG and in its line of sight (board memo)."""
@@ -454,7 +450,8 @@ class ActionChoice:
         if self.cache is not None and key in self.cache:
             return self.cache[key]
         mine = [a for a in side.units if a.state == "board" and a.gtype != "ward"]
-        front = min(mine, key=lambda a: min((dist(a.x, a.y, e.x, e.y) for e in enemies), default=999.0), default=None)
+        hypot = math.hypot  # dist(), inlined
+        front = min(mine, key=lambda a: min([hypot(a.x - e.x, a.y - e.y) for e in enemies], default=999.0), default=None)
         if self.cache is not None:
             self.cache[key] = front
         return front
