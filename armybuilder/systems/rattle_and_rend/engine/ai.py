@@ -368,18 +368,43 @@ class ActionChoice:
         towards ``u`` no farther than its MOV and than the gap between them, and its progress
         towards its goal is at most the distance it moves (clamping the end onto the board
         never lengthens a move that starts on it; an ally standing off the clamp box is always
-        worked out).
+        worked out).  The side's longest MOV is tried first (worked out once per board), then
+        the ally itself.
         """
         mw = self.move_weight()
-        most = plan.maneuver_most.get(mw)
-        if most is None:
-            reach = self._maneuver_reach(u)
-            most = plan.maneuver_most[mw] = -math.inf if reach == -math.inf else self.p_success(u.guile) * mw * reach / 80.0
-        if most == -math.inf:
+        bounds = plan.maneuver_most.get(mw)
+        if bounds is None:
+            bounds = plan.maneuver_most[mw] = [self.p_success(u.guile) * mw * self._longest_ally_move(u) / 80.0, None]
+        if bar != -math.inf and bounds[0] - w < bar - 1e-9:
             return True
-        if bar == -math.inf:
-            return False
-        return most - w < bar - 1e-9
+        fine = bounds[1]
+        if fine is None:
+            reach = self._maneuver_reach(u)
+            fine = bounds[1] = -math.inf if reach == -math.inf else self.p_success(u.guile) * mw * reach / 80.0
+        if fine == -math.inf:
+            return True
+        return bar != -math.inf and fine - w < bar - 1e-9
+
+    def _longest_ally_move(self: Game, u: Unit) -> float:
+        """The longest MOV among the fighting allies a Maneuver could draw (inf if one stands
+        off the board's clamp box).  The side's two longest are worked out once per board (a
+        group is never its own ally, so the second one answers for the longest itself)."""
+        memo = self.cache if self.cache is not None else {}
+        key = ("longest moves", u.side)
+        top = memo.get(key)
+        if top is None:
+            first, first_uid, second = 0.0, -1, 0.0
+            for a in self.sides[u.side].units:
+                if a.state != "board" or a.gtype == "ward" or not a.mov or a.fury is None:
+                    continue
+                r = a.radius
+                value = self.mm(a.mov) if r <= a.x <= BOARD - r and r <= a.y <= BOARD - r else math.inf
+                if value > first:
+                    first, first_uid, second = value, a.uid, first
+                elif value > second:
+                    second = value
+            top = memo[key] = (first, first_uid, second)
+        return top[2] if top[1] == u.uid else top[0]
 
     def _maneuver_reach(self: Game, u: Unit) -> float:
         """How far the ally a Maneuver of ``u`` would draw can move: -inf if none would be
@@ -429,10 +454,26 @@ class ActionChoice:
         """Charge: (target, P(break), P(stand)) among the enemies a move can bring in range, or ()."""
         reach = self.mm(u.mov) + (self.mm(u.rng) if u.rng != "B" else 0) + u.radius * 2 + 1
         inside = self._within_all(u, enemies, u.rng)
-        near = [e for e in enemies if math.hypot(ux - e.x, uy - e.y) <= reach and e not in inside]
-        if not near:
+        hypot = math.hypot
+        # the enemy within reach (and not already in range) of the highest target value less a
+        # hundredth of its distance, the first on a tie: target_value() and dist() inlined
+        t, best = None, 0.0
+        duel = self.scenario == "duel"
+        holders = [m.holder for m in self.markers]
+        for e in enemies:
+            d = hypot(ux - e.x, uy - e.y)
+            if d > reach or e in inside:
+                continue
+            value = e.points * REMOVE_VALUE
+            if duel and e.duel_target:
+                value *= 2.5
+            if holders and any(h is e for h in holders):
+                value += 2.0
+            value = value - d / 100
+            if t is None or value > best:
+                t, best = e, value
+        if t is None:
             return ()
-        t = max(near, key=lambda e: self.target_value(e) - dist(ux, uy, e.x, e.y) / 100)
         pb, ps = self.expected_break(u, t, 0, 0 if side.has("elites") else 1)
         return t, pb, ps
 

@@ -133,6 +133,13 @@ class Geometry:
         return [o for o in self.sides[1 - u.side].units if o.state == "board"]
 
     def allies(self: Game, u: Unit, wards: bool = False) -> list[Unit]:
+        cache = self.cache
+        if cache is not None:  # the side's groups on the board listed once per board, u left out here
+            key = ("allies", u.side, wards)
+            mine = cache.get(key)
+            if mine is None:
+                mine = cache[key] = [o for o in self.sides[u.side].units if o.state == "board" and (wards or o.gtype != "ward")]
+            return [o for o in mine if o is not u]
         return [o for o in self.sides[u.side].units if o.state == "board" and o is not u and (wards or o.gtype != "ward")]
 
     def _obstacles(self: Game, u: Unit, voluntary: bool) -> list[tuple[float, float, float, str]]:
