@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..army import RRList, effective_stats, group_title, group_type, normalize, transport_capacity
 from .board import BOARD, Piece, clamp, dist, terrain_at
@@ -17,25 +17,29 @@ if TYPE_CHECKING:
 #: sides built from a list, kept per (catalogue, side index, the list's content): a playtest
 #: plays one pairing many times, and building a side (names, effective stats, attachments)
 #: costs more than copying it.  The catalogue is kept to check identity (ids are reused).
-_TEMPLATES: dict[tuple[int, int, str], tuple[object, Side]] = {}
+_TEMPLATES: dict[tuple[int, int, str], tuple[object, tuple[Side, list[tuple[Any, ...]], list[int | None]]]] = {}
 _TEMPLATES_KEPT = 64
 _UNIT_FIELDS = tuple(f.name for f in fields(Unit))
 
 
-def _copy_side(template: Side) -> Side:
-    """A fresh side from a template never played: every group copied, carriers re-pointed."""
-    units: list[Unit] = []
-    copies: dict[int, Unit] = {}
-    for t in template.units:
-        # built through __init__ (not by copying __dict__), so the copy keeps CPython's compact
-        # instance layout and the fast attribute access the whole game relies on
-        u = Unit(*[getattr(t, name) for name in _UNIT_FIELDS])
-        units.append(u)
-        copies[id(t)] = u
-    for u in units:
-        if u.carrier is not None:
-            u.carrier = copies[id(u.carrier)]
-    return Side(template.idx, template.name, template.traits, units)
+def _side_template(side: Side) -> tuple[Side, list[tuple[Any, ...]], list[int | None]]:
+    """A side never played, with each group's fields in ``Unit``'s order and the index of its
+    carrier (or None), ready for :func:`_copy_side`."""
+    rows = [tuple([getattr(u, name) for name in _UNIT_FIELDS]) for u in side.units]
+    carriers = [side.units.index(u.carrier) if u.carrier is not None else None for u in side.units]
+    return side, rows, carriers
+
+
+def _copy_side(template: tuple[Side, list[tuple[Any, ...]], list[int | None]]) -> Side:
+    """A fresh side from a template: every group built again (through ``__init__``, not by
+    copying ``__dict__``, so it keeps CPython's compact instance layout and the fast attribute
+    access the whole game relies on), carriers re-pointed."""
+    side, rows, carriers = template
+    units = [Unit(*row) for row in rows]
+    for u, c in zip(units, carriers, strict=True):
+        if c is not None:
+            u.carrier = units[c]
+    return Side(side.idx, side.name, side.traits, units)
 
 
 class SetupRules:
@@ -51,7 +55,7 @@ class SetupRules:
         if found is None or found[0] is not self.cat:
             if len(_TEMPLATES) >= _TEMPLATES_KEPT:
                 _TEMPLATES.clear()
-            found = _TEMPLATES[key] = (self.cat, self._side(idx, normalize(army, self.cat)[0]))
+            found = _TEMPLATES[key] = (self.cat, _side_template(self._side(idx, normalize(army, self.cat)[0])))
         return _copy_side(found[1])
 
     def _side(self: Game, idx: int, army: RRList) -> Side:
