@@ -135,6 +135,7 @@ class ActionChoice:
             self.board_signature = signature
             self.board_memo = {}
         self.cache = self.board_memo
+        self.weight_now = self.move_weight()  # the round and scenario hold while options are scored
         try:
             return self._options(side, only, free)
         finally:
@@ -313,7 +314,7 @@ class ActionChoice:
         # Sprint towards the goal (not worked out when even a full move could not beat the best option)
         band = self.wider[u.mov] if u.mov else None
         if band is not None:
-            mw = self.move_weight()
+            mw = self.weight_now
             sprint = plan.sprint.get(mw)
             if sprint is None:
                 sprint = plan.sprint[mw] = [mw * self.mm(band) / 80.0, None, None]
@@ -345,7 +346,7 @@ class ActionChoice:
             out += champion if u.champion_action != "crashing-wave" else self._champion_options(side, u, cost, bar)
         # Maneuver: draw a fighting ally towards this group's foes
         if u.guile is not None and on_board and not self._maneuver_cannot_win(u, w, plan, bar):
-            mw = self.move_weight()
+            mw = self.weight_now
             maneuver = plan.maneuver.get(mw, False)
             if maneuver is False:
                 maneuver = None
@@ -371,7 +372,7 @@ class ActionChoice:
         worked out).  The side's longest MOV is tried first (worked out once per board), then
         the ally itself.
         """
-        mw = self.move_weight()
+        mw = self.weight_now
         bounds = plan.maneuver_most.get(mw)
         if bounds is None:
             bounds = plan.maneuver_most[mw] = [self.p_success(u.guile) * mw * self._longest_ally_move(u) / 80.0, None]
@@ -409,14 +410,27 @@ class ActionChoice:
     def _maneuver_reach(self: Game, u: Unit) -> float:
         """How far the ally a Maneuver of ``u`` would draw can move: -inf if none would be
         drawn, inf if it stands off the board's clamp box."""
-        helpers = [a for a in self.allies(u) if a.mov and a.fury is not None and self.within(u, a, "M")]
-        if not helpers or not self.enemies(u):
+        memo = self.cache if self.cache is not None else {}
+        key = ("fighting movers", u.side)
+        movers = memo.get(key)
+        if movers is None:  # the side's groups a Maneuver could draw, listed once per board
+            movers = memo[key] = [a for a in self.sides[u.side].units if a.state == "board" and a.gtype != "ward" and a.mov and a.fury is not None]
+        # the farthest of them within M of u (the first on a tie): within() and dist() inlined
+        ux, uy, ur, far = u.x, u.y, u.radius, self.band_mm.get("M", 0.0)
+        hypot = math.hypot
+        ally, gap = None, 0.0
+        for a in movers:
+            if a is u:
+                continue
+            d = hypot(ux - a.x, uy - a.y)
+            if (d <= ur + a.radius + EPS or d <= far) and (ally is None or d > gap):
+                ally, gap = a, d
+        if ally is None or not self.enemies(u):
             return -math.inf
-        ally = max(helpers, key=lambda a: dist(a.x, a.y, u.x, u.y))
         r = ally.radius
         if not (r <= ally.x <= BOARD - r and r <= ally.y <= BOARD - r):
             return math.inf
-        return min(self.mm(ally.mov), max(0.0, dist(ally.x, ally.y, u.x, u.y) - 2 * ally.radius))
+        return min(self.mm(ally.mov), max(0.0, gap - 2 * ally.radius))
 
     def _in_range(self: Game, u: Unit, enemies: list[Unit]) -> list[Unit]:
         """The enemies within ``u``'s RNG and in its line of sight (board memo)."""
@@ -522,7 +536,7 @@ class ActionChoice:
             return [Option(p * 0.8 * (min(2, room) + min(2, theirs)) - w, cost, u, "Scheming Plot", run)]
         # crashing-wave: each mover's progress is at most its MOV (clamping never lengthens a
         # move that starts on the board): a wave that cannot beat the bar is not traced
-        mw = self.move_weight()
+        mw = self.weight_now
         wave = data.get(mw)
         if wave is None:
             movers = [o for o in self.allies(u) if o.mov and self.within(u, o, u.rng if u.rng != "B" else "S")]

@@ -132,6 +132,7 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         self.charge_memo: dict[tuple, tuple] = {}
         self.goal_memo: dict[tuple, tuple[float, float]] = {}
         self.bar = -math.inf
+        self.weight_now = 0.35  # move_weight() while options are scored (ai.ActionChoice.options)
         self.p_success_memo: dict[tuple[int | None, int, int], float] = {}
         self.wider: dict[str | None, str | None] = {b: band_plus(b, 1) for b in (None, "B", "S", "M", "L")}  # type: ignore[arg-type]
         self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float, str]]] = {}
