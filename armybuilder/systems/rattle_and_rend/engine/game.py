@@ -55,8 +55,12 @@ and state, the markers' holders; uids as keys, never object identity).  About ha
 choices follow an action that moved nothing (Rest, a failed attack, a refused reaction):
 they only subtract the new cost and work out Rest and Scheming Plot again.  A move changes
 what every plan depends on (line of sight through bases, targets, goals, paths), so the
-next choice works the plans out afresh.  Speed work keeps fixed-seed games identical (same
-draws, decisions and logs: ``tests/rattle_and_rend/rr_digests.json``).
+next choice works the plans out afresh.  Options are scored in two passes: the plans and the
+options that cost little first, then the ones that trace paths (Sprint, Maneuver, Crashing
+Wave) only when an upper bound of their score reaches the best of all (see
+:meth:`ai.ActionChoice._options`).  A side is built once per list and catalogue and copied
+for each game (:meth:`setup.SetupRules._side_of`).  Speed work keeps fixed-seed games
+identical (same draws, decisions and logs: ``tests/rattle_and_rend/rr_digests.json``).
 """
 
 from __future__ import annotations
