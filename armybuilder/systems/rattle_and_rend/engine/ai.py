@@ -581,7 +581,7 @@ class ActionChoice:
             for ally in self.allies(u):
                 if ally.fury is None or not self.within(u, ally, reach if reach != "B" else "S"):
                     continue
-                foes = [e for e in self.enemies(ally) if self.within(ally, e, ally.rng) and self.los(ally, e)]
+                foes = self._in_range(ally, self.enemies(ally))  # board memo: the same test as Stand and Fight's
                 if foes:
                     t = max(foes, key=self.target_value)
                     pb, _ = self.expected_break(ally, t, 0, 0)
