@@ -181,3 +181,23 @@ def test_game_log_is_reproducible_and_ends(cat, seed):
     first = Game(cat, a, b, np.random.default_rng(seed), True).play()
     second = Game(cat, a, b, np.random.default_rng(seed), True).play()
     assert first.log == second.log and first.log[-1].startswith(f"R{first.rounds} winner:")
+
+
+def test_each_game_gets_fresh_groups_and_sees_an_edited_list(cat):
+    """Sides are built once per list content and copied per game: games never share a group,
+    a passenger rides in its own game's Transport, and an edited list is built again."""
+    army = sample("dwarven-throng")  # a group starts in its Transport
+    first = Game(cat, army, sample("vampire-court"), np.random.default_rng(1), False)
+    second = Game(cat, army, sample("vampire-court"), np.random.default_rng(1), False)
+    assert [u.name for u in first.units] == [u.name for u in second.units]
+    assert not {id(u) for u in first.units} & {id(u) for u in second.units}
+    assert any(u.carrier is not None for u in first.units)
+    for game in (first, second):
+        for u in game.units:
+            assert u.carrier is None or any(u.carrier is o for o in game.units)
+    first.units[0].x = 123.0
+    assert second.units[0].x != 123.0
+    edited = army.model_copy(deep=True)
+    edited.groups.pop()
+    third = Game(cat, edited, sample("vampire-court"), np.random.default_rng(1), False)
+    assert len(third.sides[0].units) < len(first.sides[0].units)

@@ -65,11 +65,7 @@ class ActionChoice:
                 m = min(free, key=lambda m: dist(u.x, u.y, m.x, m.y))
                 return m.x, m.y
         if self.scenario == "conquest":
-            mine = [0.0] * 4
-            theirs = [0.0] * 4
-            for o in self.units:
-                if o.state == "board" and o is not u:
-                    (mine if o.side == u.side else theirs)[min(3, int(o.x // 100))] += o.points
+            mine, theirs = self._zone_points(u)
             zone = min(range(4), key=lambda z: (mine[z] - theirs[z], abs(z * 100 + 50 - u.x)))
             return zone * 100 + 50, min(max(u.y, 60.0), BOARD - 60)
         if self.scenario == "duel":
@@ -81,6 +77,25 @@ class ActionChoice:
             t = min(enemies, key=lambda e: dist(u.x, u.y, e.x, e.y))
             return t.x, t.y
         return u.x, u.y
+
+    def _zone_points(self: Game, u: Unit) -> tuple[list[float], list[float]]:
+        """Conquest: the points of ``u``'s allies (``u`` left out) and of its enemies on the
+        board in each 100 mm strip.  The strips of both sides are summed once per board (board
+        memo) and ``u``'s own points taken back out: whole points, so the sums are exact in
+        any order."""
+        cache = self.cache
+        zones = cache.get("zones") if cache is not None else None
+        if zones is None:
+            zones = ([0.0] * 4, [0.0] * 4)
+            for o in self.units:
+                if o.state == "board":
+                    zones[o.side][min(3, int(o.x // 100))] += o.points
+            if cache is not None:
+                cache["zones"] = zones
+        mine, theirs = list(zones[u.side]), zones[1 - u.side]
+        if u.state == "board":
+            mine[min(3, int(u.x // 100))] -= u.points
+        return mine, theirs
 
     def target_value(self: Game, t: Unit) -> float:
         value = t.points * REMOVE_VALUE
@@ -120,15 +135,27 @@ class ActionChoice:
             self.board_signature = signature
             self.board_memo = {}
         self.cache = self.board_memo
+        self.weight_now = self.move_weight()  # the round and scenario hold while options are scored
         try:
             return self._options(side, only, free)
         finally:
             self.cache = None
 
     def _options(self: Game, side: Side, only: Unit | None, free: bool) -> list[Option]:
-        out: list[Option] = []
-        self.bar = -math.inf  # best score so far: lets costly options be skipped when they cannot win
+        """Every option of the side, in two passes.  The first works out each group's plan and
+        the options that cost little to score (Stand and Fight, Charge, Rest, Feint, Translocate
+        Ward, most champion actions, entering); the best of them all is the bar.  The second
+        adds the options whose scoring traces paths (Sprint, Maneuver, Crashing Wave) only when
+        their upper bound reaches that bar: an option below the score of one already listed is
+        never chosen.  Each group's options keep their order, so the choice (the best score,
+        then the lower uid, then the first listed) is the one a single pass would make.  When
+        one group is asked for alone (a Reversal, which never takes Rest), Rest is left out of
+        the bar."""
+        self.bar = -math.inf  # the bar: lets costly options be skipped when they cannot win
         lms = sum(1 for u in side.units if u.state == "board" and u.gtype != "ward") == 1
+        rows: list[tuple[Unit, int, list[Option] | None, tuple]] = []
+        bar = -math.inf
+        with_rest = only is None
         for u in side.units:
             if only is not None and u is not only:
                 continue
@@ -140,12 +167,25 @@ class ActionChoice:
             if cost > side.momentum:
                 continue
             if u.state == "reserve":
-                out += self._entry_options(side, u, cost)
+                entry = self._entry_options(side, u, cost)
+                for o in entry:
+                    if o.score > bar:
+                        bar = o.score
+                rows.append((u, cost, entry, ()))
                 continue
-            found = self._unit_options(side, u, cost)
-            if found:
-                self.bar = max(self.bar, max(o.score for o in found))
-            out += found
+            head = self._unit_head(side, u, cost)
+            for part in head[1:4]:
+                for o in part:
+                    if o.score > bar and (with_rest or o.name != "Rest"):
+                        bar = o.score
+            rows.append((u, cost, None, head))
+        self.bar = bar
+        out: list[Option] = []
+        for u, cost, entry, head in rows:
+            if entry is not None:
+                out += entry
+            else:
+                out += self._unit_tail(side, u, cost, head, bar)
         return out
 
     def _entry_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
@@ -227,31 +267,54 @@ class ActionChoice:
                 plan.translocate = lambda ctx, ward=ward, front=front: self._translocate(ctx, u, ward, front)
         return plan
 
-    def _unit_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
-        out: list[Option] = []
+    def _unit_head(self: Game, side: Side, u: Unit, cost: int) -> tuple:
+        """First pass for ``u``: (plan, [Stand and Fight, Charge], [Rest, Feint, Translocate
+        Ward], [the champion action unless it is a Crashing Wave]); see :meth:`_options`."""
+        head: list[Option] = []
         plan = self.cache.get(("plan", u.uid)) if self.cache is not None else None
         if plan is None:
             plan = self._plan(side, u)
         w = COST_WEIGHT * cost
-        ux, uy = plan.ux, plan.uy
         # Stand and Fight
         if plan.stand is not None:
             s0, bonus, run = plan.stand
             score = s0 - w
             if bonus is not None:
                 score += bonus
-            out.append(Option(score, cost, u, "Stand and Fight", run))
+            head.append(Option(score, cost, u, "Stand and Fight", run))
         # Charge: move up to MOV then attack with a penalty
         if plan.charge is not None:
-            out.append(Option(plan.charge[0] - w, cost, u, "Charge", plan.charge[1]))
+            head.append(Option(plan.charge[0] - w, cost, u, "Charge", plan.charge[1]))
+        middle: list[Option] = []
+        # Rest: regain momentum
+        if plan.rest is not None:
+            f, s, c = plan.rest
+            room = side.total - (side.momentum - cost)
+            gain = f * min(1, room) + s * min(2, room) + c * min(3, room)
+            short = 1.0 if side.momentum - cost < 4 else 0.5  # momentum matters more when little is left
+            middle.append(Option(short * (gain - cost) - 0.3, cost, u, "Rest", plan.rest_run))
+        # Feint: push a dangerous enemy away (or off a hill or flag)
+        if plan.feint is not None:
+            middle.append(Option(plan.feint[0] - w, cost, u, "Feint", plan.feint[1]))
+        # Translocate Ward: bring a Ward with a warding reaction up to the fight
+        if plan.translocate is not None:
+            middle.append(Option(0.6 - w, cost, u, "Translocate Ward", plan.translocate))
+        champion: list[Option] = []
+        if u.champion_action and u.state == "board" and u.champion_action != "crashing-wave":
+            champion = self._champion_options(side, u, cost)
+        return plan, head, middle, champion
+
+    def _unit_tail(self: Game, side: Side, u: Unit, cost: int, head: tuple, bar: float) -> list[Option]:
+        """Second pass for ``u``: its options in their order, Sprint, Crashing Wave and Maneuver
+        worked out only when they could reach ``bar`` (see :meth:`_options`)."""
+        plan, out, middle, champion = head
+        out = list(out)
+        w = COST_WEIGHT * cost
+        ux, uy = plan.ux, plan.uy
         # Sprint towards the goal (not worked out when even a full move could not beat the best option)
-        bar = self.bar
-        for o in out:
-            if o.score > bar:
-                bar = o.score
         band = self.wider[u.mov] if u.mov else None
         if band is not None:
-            mw = self.move_weight()
+            mw = self.weight_now
             sprint = plan.sprint.get(mw)
             if sprint is None:
                 sprint = plan.sprint[mw] = [mw * self.mm(band) / 80.0, None, None]
@@ -276,26 +339,14 @@ class ActionChoice:
                     traced = sprint[2] = (value, lambda ctx, p=(ex, ey): self._sprint(ctx, u, p))
                 if traced[0] > 0.05:
                     out.append(Option(traced[0] - w, cost, u, "Sprint", traced[1]))
-        # Rest: regain momentum
-        if plan.rest is not None:
-            f, s, c = plan.rest
-            room = side.total - (side.momentum - cost)
-            gain = f * min(1, room) + s * min(2, room) + c * min(3, room)
-            short = 1.0 if side.momentum - cost < 4 else 0.5  # momentum matters more when little is left
-            out.append(Option(short * (gain - cost) - 0.3, cost, u, "Rest", plan.rest_run))
-        # Feint: push a dangerous enemy away (or off a hill or flag)
-        if plan.feint is not None:
-            out.append(Option(plan.feint[0] - w, cost, u, "Feint", plan.feint[1]))
-        # Translocate Ward: bring a Ward with a warding reaction up to the fight
-        if plan.translocate is not None:
-            out.append(Option(0.6 - w, cost, u, "Translocate Ward", plan.translocate))
+        out += middle
         # Champion action
         on_board = u.state == "board"
         if u.champion_action and on_board:
-            out += self._champion_options(side, u, cost, self._bar_without_rest(out))
+            out += champion if u.champion_action != "crashing-wave" else self._champion_options(side, u, cost, bar)
         # Maneuver: draw a fighting ally towards this group's foes
-        if u.guile is not None and on_board and not self._maneuver_cannot_win(u, out, w, plan):
-            mw = self.move_weight()
+        if u.guile is not None and on_board and not self._maneuver_cannot_win(u, w, plan, bar):
+            mw = self.weight_now
             maneuver = plan.maneuver.get(mw, False)
             if maneuver is False:
                 maneuver = None
@@ -310,31 +361,30 @@ class ActionChoice:
                 out.append(Option(maneuver[0] - w, cost, u, "Maneuver", maneuver[1]))
         return out
 
-    def _maneuver_cannot_win(self: Game, u: Unit, out: list[Option], w: float, plan: UnitPlan) -> bool:
-        """True when no Maneuver of ``u`` could beat an option already found (Rest left out,
-        since a Reversal picks among the other options), so it need not be worked out.
+    def _maneuver_cannot_win(self: Game, u: Unit, w: float, plan: UnitPlan, bar: float) -> bool:
+        """True when no Maneuver of ``u`` could reach ``bar`` (the score of an option already
+        found, see :meth:`_options`), or when no ally would be drawn, so it need not be worked out.
 
-        The ally moves at most its MOV towards ``u`` and its progress towards its goal is at
-        most the distance it moves (clamping the end onto the board never lengthens a move that
-        starts on it; a group standing off the clamp box is always worked out).
+        The ally drawn (:meth:`_maneuver_move`: the farthest fighting ally within M) moves
+        towards ``u`` no farther than its MOV and than the gap between them, and its progress
+        towards its goal is at most the distance it moves (clamping the end onto the board
+        never lengthens a move that starts on it; an ally standing off the clamp box is always
+        worked out).  The side's longest MOV is tried first (worked out once per board), then
+        the ally itself.
         """
-        bar = self._bar_without_rest(out)
-        if bar == -math.inf:
-            return False
-        mw = self.move_weight()
-        most = plan.maneuver_most.get(mw)
-        if most is None:
-            most = plan.maneuver_most[mw] = self.p_success(u.guile) * mw * self._longest_ally_move(u) / 80.0
-        return most - w < bar - 1e-9
-
-    def _bar_without_rest(self: Game, out: list[Option]) -> float:
-        """The best score so far, Rest left out: an option below it can never be chosen, by a
-        turn (the best option) nor by a Reversal (the best option other than Rest)."""
-        bar = self.bar
-        for o in out:
-            if o.name != "Rest" and o.score > bar:
-                bar = o.score
-        return bar
+        mw = self.weight_now
+        bounds = plan.maneuver_most.get(mw)
+        if bounds is None:
+            bounds = plan.maneuver_most[mw] = [self.p_success(u.guile) * mw * self._longest_ally_move(u) / 80.0, None]
+        if bar != -math.inf and bounds[0] - w < bar - 1e-9:
+            return True
+        fine = bounds[1]
+        if fine is None:
+            reach = self._maneuver_reach(u)
+            fine = bounds[1] = -math.inf if reach == -math.inf else self.p_success(u.guile) * mw * reach / 80.0
+        if fine == -math.inf:
+            return True
+        return bar != -math.inf and fine - w < bar - 1e-9
 
     def _longest_ally_move(self: Game, u: Unit) -> float:
         """The longest MOV among the fighting allies a Maneuver could draw (inf if one stands
@@ -356,6 +406,31 @@ class ActionChoice:
                     second = value
             top = memo[key] = (first, first_uid, second)
         return top[2] if top[1] == u.uid else top[0]
+
+    def _maneuver_reach(self: Game, u: Unit) -> float:
+        """How far the ally a Maneuver of ``u`` would draw can move: -inf if none would be
+        drawn, inf if it stands off the board's clamp box."""
+        memo = self.cache if self.cache is not None else {}
+        key = ("fighting movers", u.side)
+        movers = memo.get(key)
+        if movers is None:  # the side's groups a Maneuver could draw, listed once per board
+            movers = memo[key] = [a for a in self.sides[u.side].units if a.state == "board" and a.gtype != "ward" and a.mov and a.fury is not None]
+        # the farthest of them within M of u (the first on a tie): within() and dist() inlined
+        ux, uy, ur, far = u.x, u.y, u.radius, self.band_mm.get("M", 0.0)
+        hypot = math.hypot
+        ally, gap = None, 0.0
+        for a in movers:
+            if a is u:
+                continue
+            d = hypot(ux - a.x, uy - a.y)
+            if (d <= ur + a.radius + EPS or d <= far) and (ally is None or d > gap):
+                ally, gap = a, d
+        if ally is None or not self.enemies(u):
+            return -math.inf
+        r = ally.radius
+        if not (r <= ally.x <= BOARD - r and r <= ally.y <= BOARD - r):
+            return math.inf
+        return min(self.mm(ally.mov), max(0.0, gap - 2 * ally.radius))
 
     def _in_range(self: Game, u: Unit, enemies: list[Unit]) -> list[Unit]:
         """The enemies within ``u``'s RNG and in its line of sight (board memo)."""
@@ -393,10 +468,26 @@ class ActionChoice:
         """Charge: (target, P(break), P(stand)) among the enemies a move can bring in range, or ()."""
         reach = self.mm(u.mov) + (self.mm(u.rng) if u.rng != "B" else 0) + u.radius * 2 + 1
         inside = self._within_all(u, enemies, u.rng)
-        near = [e for e in enemies if math.hypot(ux - e.x, uy - e.y) <= reach and e not in inside]
-        if not near:
+        hypot = math.hypot
+        # the enemy within reach (and not already in range) of the highest target value less a
+        # hundredth of its distance, the first on a tie: target_value() and dist() inlined
+        t, best = None, 0.0
+        duel = self.scenario == "duel"
+        holders = [m.holder for m in self.markers]
+        for e in enemies:
+            d = hypot(ux - e.x, uy - e.y)
+            if d > reach or e in inside:
+                continue
+            value = e.points * REMOVE_VALUE
+            if duel and e.duel_target:
+                value *= 2.5
+            if holders and any(h is e for h in holders):
+                value += 2.0
+            value = value - d / 100
+            if t is None or value > best:
+                t, best = e, value
+        if t is None:
             return ()
-        t = max(near, key=lambda e: self.target_value(e) - dist(ux, uy, e.x, e.y) / 100)
         pb, ps = self.expected_break(u, t, 0, 0 if side.has("elites") else 1)
         return t, pb, ps
 
@@ -414,7 +505,8 @@ class ActionChoice:
         if self.cache is not None and key in self.cache:
             return self.cache[key]
         mine = [a for a in side.units if a.state == "board" and a.gtype != "ward"]
-        front = min(mine, key=lambda a: min((dist(a.x, a.y, e.x, e.y) for e in enemies), default=999.0), default=None)
+        hypot = math.hypot  # dist(), inlined
+        front = min(mine, key=lambda a: min([hypot(a.x - e.x, a.y - e.y) for e in enemies], default=999.0), default=None)
         if self.cache is not None:
             self.cache[key] = front
         return front
@@ -444,7 +536,7 @@ class ActionChoice:
             return [Option(p * 0.8 * (min(2, room) + min(2, theirs)) - w, cost, u, "Scheming Plot", run)]
         # crashing-wave: each mover's progress is at most its MOV (clamping never lengthens a
         # move that starts on the board): a wave that cannot beat the bar is not traced
-        mw = self.move_weight()
+        mw = self.weight_now
         wave = data.get(mw)
         if wave is None:
             movers = [o for o in self.allies(u) if o.mov and self.within(u, o, u.rng if u.rng != "B" else "S")]
@@ -489,7 +581,7 @@ class ActionChoice:
             for ally in self.allies(u):
                 if ally.fury is None or not self.within(u, ally, reach if reach != "B" else "S"):
                     continue
-                foes = [e for e in self.enemies(ally) if self.within(ally, e, ally.rng) and self.los(ally, e)]
+                foes = self._in_range(ally, self.enemies(ally))  # board memo: the same test as Stand and Fight's
                 if foes:
                     t = max(foes, key=self.target_value)
                     pb, _ = self.expected_break(ally, t, 0, 0)

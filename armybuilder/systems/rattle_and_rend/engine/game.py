@@ -55,8 +55,12 @@ and state, the markers' holders; uids as keys, never object identity).  About ha
 choices follow an action that moved nothing (Rest, a failed attack, a refused reaction):
 they only subtract the new cost and work out Rest and Scheming Plot again.  A move changes
 what every plan depends on (line of sight through bases, targets, goals, paths), so the
-next choice works the plans out afresh.  Speed work keeps fixed-seed games identical (same
-draws, decisions and logs: ``tests/rattle_and_rend/rr_digests.json``).
+next choice works the plans out afresh.  Options are scored in two passes: the plans and the
+options that cost little first, then the ones that trace paths (Sprint, Maneuver, Crashing
+Wave) only when an upper bound of their score reaches the best of all (see
+:meth:`ai.ActionChoice._options`).  A side is built once per list and catalogue and copied
+for each game (:meth:`setup.SetupRules._side_of`).  Speed work keeps fixed-seed games
+identical (same draws, decisions and logs: ``tests/rattle_and_rend/rr_digests.json``).
 """
 
 from __future__ import annotations
@@ -68,7 +72,7 @@ import numpy as np
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.system import GameRecord, UnitRecord
 
-from ..army import RRList, normalize
+from ..army import RRList
 from ..catalog import RRCatalog, band_plus
 from .actions import ActionRules
 from .ai import ActionChoice
@@ -110,7 +114,7 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         self.morale_threshold = t.morale_threshold
         self.round_limit = t.round_limit
         self.bid_max = t.initiative_bid[1]
-        self.sides = [self._side(0, normalize(first, cat)[0]), self._side(1, normalize(second, cat)[0])]
+        self.sides = [self._side_of(0, first), self._side_of(1, second)]
         self.units = [u for s in self.sides for u in s.units]
         self.pieces: list[Piece] = []
         self.round = 0
@@ -132,6 +136,7 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         self.charge_memo: dict[tuple, tuple] = {}
         self.goal_memo: dict[tuple, tuple[float, float]] = {}
         self.bar = -math.inf
+        self.weight_now = 0.35  # move_weight() while options are scored (ai.ActionChoice.options)
         self.p_success_memo: dict[tuple[int | None, int, int], float] = {}
         self.wider: dict[str | None, str | None] = {b: band_plus(b, 1) for b in (None, "B", "S", "M", "L")}  # type: ignore[arg-type]
         self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float, str]]] = {}

@@ -39,9 +39,52 @@ class Geometry:
             key = ("los", a.uid, b.uid) if a.uid < b.uid else ("los", b.uid, a.uid)
             found = cache.get(key)
             if found is None:
-                found = cache[key] = self._los(a, b)
+                board = cache.get("blockers")
+                if board is None:
+                    board = cache["blockers"] = self._blockers()
+                found = cache[key] = self._los_through(a, b, *board)
             return found
         return self._los(a, b)
+
+    def _blockers(self: Game) -> tuple[list[tuple[float, float, float]], list[tuple[Unit, float, float, float]]]:
+        """What can block a line of sight on this board: (blocking pieces as (x, y, r), groups
+        on the board as (group, x, y, radius)), listed once per board (board memo)."""
+        walls = [(p.x, p.y, p.r) for p in self.pieces if p.kind == "blocking"]
+        bases = [(o, o.x, o.y, o.radius) for o in self.units if o.state == "board"]
+        return walls, bases
+
+    def _los_through(self: Game, a: Unit, b: Unit, walls: list[tuple[float, float, float]], bases: list[tuple[Unit, float, float, float]]) -> bool:
+        """:meth:`_los` over the board's blockers listed once (the same arithmetic)."""
+        ax, ay, bx, by = a.x, a.y, b.x, b.y
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        hypot = math.hypot
+        lox, hix = (ax, bx) if ax <= bx else (bx, ax)
+        loy, hiy = (ay, by) if ay <= by else (by, ay)
+        lox, loy, hix, hiy = lox - 1e-6, loy - 1e-6, hix + 1e-6, hiy + 1e-6
+        for px, py, r in walls:
+            if px + r < lox or px - r > hix or py + r < loy or py - r > hiy:
+                continue
+            if length2 == 0:
+                d = hypot(px - ax, py - ay)
+            else:
+                t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+                d = hypot(px - (ax + t * dx), py - (ay + t * dy))
+            if d < r:
+                return False
+        for o, px, py, r in bases:
+            if px + r < lox or px - r > hix or py + r < loy or py - r > hiy:
+                continue
+            if o is a or o is b:
+                continue
+            if length2 == 0:
+                d = hypot(px - ax, py - ay)
+            else:
+                t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+                d = hypot(px - (ax + t * dx), py - (ay + t * dy))
+            if d < r - 1.0:
+                return False
+        return True
 
     def _los(self: Game, a: Unit, b: Unit) -> bool:
         ax, ay, bx, by = a.x, a.y, b.x, b.y
@@ -90,6 +133,13 @@ class Geometry:
         return [o for o in self.sides[1 - u.side].units if o.state == "board"]
 
     def allies(self: Game, u: Unit, wards: bool = False) -> list[Unit]:
+        cache = self.cache
+        if cache is not None:  # the side's groups on the board listed once per board, u left out here
+            key = ("allies", u.side, wards)
+            mine = cache.get(key)
+            if mine is None:
+                mine = cache[key] = [o for o in self.sides[u.side].units if o.state == "board" and (wards or o.gtype != "ward")]
+            return [o for o in mine if o is not u]
         return [o for o in self.sides[u.side].units if o.state == "board" and o is not u and (wards or o.gtype != "ward")]
 
     def _obstacles(self: Game, u: Unit, voluntary: bool) -> list[tuple[float, float, float, str]]:
@@ -115,6 +165,17 @@ class Geometry:
         out = list(terrain)
         r = u.radius
         through_friends = self.sides[u.side].has("raiders")  # Raiders pass through their own groups
+        cache = self.cache
+        if cache is not None:  # the groups on the board, listed once per board
+            board = cache.get("blockers")
+            if board is None:
+                board = cache["blockers"] = self._blockers()
+            if through_friends:
+                mine = u.side
+                out += [(x, y, radius + r, "group") for o, x, y, radius in board[1] if o is not u and o.side != mine]
+            else:
+                out += [(x, y, radius + r, "group") for o, x, y, radius in board[1] if o is not u]
+            return out
         for o in self.units:
             if o.state == "board" and o is not u and not (through_friends and o.side == u.side):
                 out.append((o.x, o.y, o.radius + r, "group"))

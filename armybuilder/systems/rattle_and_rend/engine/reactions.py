@@ -60,10 +60,12 @@ class ReactionRules:
         if ctx.reacted or actor.state != "board":
             return
         enemy = self.sides[1 - ctx.side.idx]
-        threat = self.threat(ctx)
+        threat: float | None = None  # worked out only when a group could Intimidate (no draws in it)
         options: list[tuple[float, Unit, str, Callable[[], None]]] = []
         for h in enemy.units:
             if h.state == "board" and "intimidate" in h.reactions and self.within(h, actor, h.rng) and self.los(h, actor):
+                if threat is None:
+                    threat = self.threat(ctx)
                 value = self.p_success(self.fury_of(h)) * threat
 
                 def intimidate(h: Unit = h) -> None:

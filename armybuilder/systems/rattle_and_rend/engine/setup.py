@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any
 
-from ..army import RRList, effective_stats, group_title, group_type, transport_capacity
+from ..army import RRList, effective_stats, group_title, group_type, normalize, transport_capacity
 from .board import BOARD, Piece, clamp, dist, terrain_at
 from .state import Marker, Side, Unit
 
@@ -13,10 +14,49 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+#: sides built from a list, kept per (catalogue, side index, the list's content): a playtest
+#: plays one pairing many times, and building a side (names, effective stats, attachments)
+#: costs more than copying it.  The catalogue is kept to check identity (ids are reused).
+_TEMPLATES: dict[tuple[int, int, str], tuple[object, tuple[Side, list[tuple[Any, ...]], list[int | None]]]] = {}
+_TEMPLATES_KEPT = 64
+_UNIT_FIELDS = tuple(f.name for f in fields(Unit))
+
+
+def _side_template(side: Side) -> tuple[Side, list[tuple[Any, ...]], list[int | None]]:
+    """A side never played, with each group's fields in ``Unit``'s order and the index of its
+    carrier (or None), ready for :func:`_copy_side`."""
+    rows = [tuple([getattr(u, name) for name in _UNIT_FIELDS]) for u in side.units]
+    carriers = [side.units.index(u.carrier) if u.carrier is not None else None for u in side.units]
+    return side, rows, carriers
+
+
+def _copy_side(template: tuple[Side, list[tuple[Any, ...]], list[int | None]]) -> Side:
+    """A fresh side from a template: every group built again (through ``__init__``, not by
+    copying ``__dict__``, so it keeps CPython's compact instance layout and the fast attribute
+    access the whole game relies on), carriers re-pointed."""
+    side, rows, carriers = template
+    units = [Unit(*row) for row in rows]
+    for u, c in zip(units, carriers, strict=True):
+        if c is not None:
+            u.carrier = units[c]
+    return Side(side.idx, side.name, side.traits, units)
+
+
 class SetupRules:
     """The setup of :class:`game.Game`: player A, the d20 tables, terrain, reserves and deployment."""
 
     __slots__ = ()
+
+    def _side_of(self: Game, idx: int, army: RRList) -> Side:
+        """Side ``idx`` built from ``army`` (aliases resolved): built once per list content and
+        catalogue, then copied for each game (the same groups, in the same order)."""
+        key = (id(self.cat), idx, army.model_dump_json())
+        found = _TEMPLATES.get(key)
+        if found is None or found[0] is not self.cat:
+            if len(_TEMPLATES) >= _TEMPLATES_KEPT:
+                _TEMPLATES.clear()
+            found = _TEMPLATES[key] = (self.cat, _side_template(self._side(idx, normalize(army, self.cat)[0])))
+        return _copy_side(found[1])
 
     def _side(self: Game, idx: int, army: RRList) -> Side:
         cat = self.cat

@@ -157,5 +157,5 @@ class UnitPlan:
         # move weight -> [best progress of a full move, of this move (nan off the clamp box), (value, run)]
         self.sprint: dict[float, list[Any]] = {}
         self.maneuver: dict[float, tuple[float, _RunAction] | None] = {}
-        self.maneuver_most: dict[float, float] = {}
+        self.maneuver_most: dict[float, list[Any]] = {}  # move weight -> [bound by the side's longest MOV, by the ally drawn]
         self.champion: tuple[str, Any] | None = None
