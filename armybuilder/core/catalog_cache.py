@@ -113,6 +113,16 @@ def _tag(key: bytes, payload: bytes) -> bytes:
     return hmac.new(key, payload, hashlib.sha256).hexdigest().encode("ascii")
 
 
+def secret(folder: Path, create: bool) -> bytes | None:
+    """The HMAC key of a cache folder (for stores that keep their own records)."""
+    return _key(folder, create)
+
+
+def tag(key: bytes, payload: bytes) -> bytes:
+    """The hex HMAC-SHA256 tag of ``payload`` under ``key``."""
+    return _tag(key, payload)
+
+
 def read(name: str) -> Any | None:
     """The JSON value cached under ``name``, or None if missing, broken or not authentic."""
     folder = cache_folder()
