@@ -215,8 +215,12 @@ BUCKET_LIMIT = 2 * 1024 * 1024
 _TAG = 64  # hex digits of a record's HMAC-SHA256 tag
 _KEY = 40  # hex digits of an answer's key
 
-#: Buckets read in this process: name -> {key: (tag, payload)} (a batch reads each once).
-_read_buckets: dict[str, dict[bytes, tuple[bytes, bytes]]] = {}
+#: Buckets read in this process: name -> [bytes, {key: (tag, payload)} once indexed,
+#: look-ups so far]. A lone look-up searches the bytes from the end (fast: no parsing); a
+#: batch's many look-ups index the bucket once.
+_read_buckets: dict[str, list[Any]] = {}
+#: Look-ups in one bucket searched directly before the bucket is indexed.
+_SEARCHES = 8
 
 
 def _bucket(key: str) -> str:
@@ -232,6 +236,21 @@ def _records(data: bytes) -> dict[bytes, tuple[bytes, bytes]]:
         if len(line) > _TAG + _KEY + 2 and line[_TAG : _TAG + 1] == b" " and line[_TAG + _KEY + 1 : _TAG + _KEY + 2] == b" ":
             found[line[_TAG + 1 : _TAG + _KEY + 1]] = (line[:_TAG], line[_TAG + _KEY + 2 :])
     return found
+
+
+def _search(data: bytes, key: bytes) -> tuple[bytes, bytes] | None:
+    """The last record of ``key`` in a bucket's bytes (as :func:`_records` would find it)."""
+    needle = b" " + key + b" "
+    end = len(data)
+    while (at := data.rfind(needle, 0, end)) >= 0:
+        start = at - _TAG
+        if start == 0 or (start > 0 and data[start - 1 : start] == b"\n"):
+            stop = data.find(b"\n", at)
+            line = data[start : stop if stop >= 0 else len(data)]
+            if len(line) > _TAG + _KEY + 2:
+                return line[:_TAG], line[_TAG + _KEY + 2 :]
+        end = at + len(needle) - 1  # the key may be text inside another answer: look further back
+    return None
 
 
 def _record_tag(secret: bytes, key: bytes, payload: bytes) -> bytes:
@@ -251,14 +270,18 @@ def lookup(key: str) -> Any | None:
     if secret is None:
         return None
     name = _bucket(key)
-    records = _read_buckets.get(name)
-    if records is None:
+    bucket = _read_buckets.get(name)
+    if bucket is None:
         try:
-            records = _records((folder / name).read_bytes())
+            data = (folder / name).read_bytes()
         except OSError:
-            records = {}
-        _read_buckets[name] = records
-    record = records.get(key.encode("ascii", "replace"))
+            data = b""
+        bucket = _read_buckets[name] = [data, None, 0]
+    raw = key.encode("ascii", "replace")
+    bucket[2] += 1
+    if bucket[1] is None and bucket[2] > _SEARCHES:
+        bucket[1] = _records(bucket[0])
+    record = bucket[1].get(raw) if bucket[1] is not None else _search(bucket[0], raw)
     if record is None:
         return None
     tag, payload = record

@@ -259,3 +259,19 @@ def test_the_oldest_answers_are_evicted_beyond_the_bound(tmp_path, monkeypatch):
     findings_cache.evict()  # answers of the earlier layout are removed
     assert sorted(p.name for p in (tmp_path / findings_cache.FOLDER).iterdir()) == ["a.log"]
     findings_cache._reset_for_tests()
+
+
+def test_a_key_written_inside_another_answer_is_not_a_record(tmp_path, monkeypatch):
+    """A lone look-up searches the bucket's bytes: a key quoted in an answer's text (a
+    file name may hold anything) must not be taken for that key's record."""
+    monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(tmp_path))
+    findings_cache._reset_for_tests()
+    quoted, stored = "b" * 40, "b" + "c" * 39
+    findings_cache.store_answers([(stored, ["first", f"x {quoted} y {stored} z"])])
+    findings_cache.store_answers([("b" + "d" * 39, ["second", f"{stored} "])])
+    for lookups in (1, findings_cache._SEARCHES + 1):  # searched, then indexed
+        findings_cache._reset_for_tests()
+        for _ in range(lookups):
+            assert findings_cache.lookup(quoted) is None
+        assert findings_cache.lookup(stored) == ["first", f"x {quoted} y {stored} z"]
+    findings_cache._reset_for_tests()
