@@ -29,14 +29,16 @@ def _validate_one(path: Path) -> Outcome:
     return _checked(path)[0]
 
 
-def _checked(path: Path) -> tuple[Outcome, bool]:
+def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
     """One file's outcome, and whether it may be remembered (an internal error may not:
-    it is a bug, to be reported afresh, not replayed)."""
+    it is a bug, to be reported afresh, not replayed). ``data``: the file's bytes, when
+    already read (the answer then describes exactly them)."""
     from armybuilder.core.findings import is_legal
     from armybuilder.core.lists import list_fingerprint, read_list
 
     try:
-        lf = read_list(path)  # read-only: libyaml's fast path, the round trip's answers
+        # read-only: libyaml's fast path, the round trip's answers
+        lf = read_list(path) if data is None else read_list(path, data)
         cat = _sound_catalogue(lf)
         findings = lf.system.findings(lf.army, cat)
         points = lf.system.points(lf.army, cat)
@@ -80,15 +82,11 @@ def _checked(path: Path) -> tuple[Outcome, bool]:
 Job = tuple[Path, "str | None", "bytes | None"]
 
 
-def _validate_job(job: Job) -> Outcome:
-    """Validate one file and, when the cache is on and the answer is not a bug's, store it."""
+def _validate_job(job: Job) -> tuple[Outcome, bool]:
+    """Validate one file (from the bytes its cache key names, when the cache is on): its
+    outcome, and whether it may be stored."""
     path, key, data = job
-    outcome, cacheable = _checked(path)
-    if key is not None and data is not None and cacheable:
-        from armybuilder.core import findings_cache
-
-        findings_cache.store(key, path, data, list(outcome))
-    return outcome
+    return _checked(path, data)
 
 
 def _cached_outcome(value: Any) -> Outcome | None:
@@ -131,16 +129,20 @@ def _validate_all(paths: list[Path], use_cache: bool = False) -> list[Outcome]:
                 outcomes[i] = hit
                 continue
         todo.append((i, (path, key, data)))
-    for i, outcome in zip((i for i, _ in todo), _run_jobs([job for _, job in todo]), strict=True):
+    answers: list[tuple[str, Any]] = []
+    for (i, (_, key, _)), (outcome, cacheable) in zip(todo, _run_jobs([job for _, job in todo]), strict=True):
         outcomes[i] = outcome
-    if use_cache and any(key is not None for _, (_, key, _) in todo):
+        if key is not None and cacheable:
+            answers.append((key, list(outcome)))
+    if answers:  # one append per bucket file for the whole run, by this process
         from armybuilder.core import findings_cache
 
+        findings_cache.store_answers(answers)
         findings_cache.evict()
     return [outcome for outcome in outcomes if outcome is not None]
 
 
-def _run_jobs(jobs: list[Job]) -> list[Outcome]:
+def _run_jobs(jobs: list[Job]) -> list[tuple[Outcome, bool]]:
     workers = min(os.cpu_count() or 1, 4)
     if len(jobs) < PARALLEL_VALIDATION_FROM or workers < 2:
         return [_validate_job(job) for job in jobs]

@@ -462,7 +462,7 @@ class CatalogueSource(Generic[C]):
         version = version or self.latest
         if version in self._resolved:
             return self._resolved[version]
-        name = f"{self.system}-{version}-{self._source_key()}.json"
+        name = f"{self.system}-{version}-{self._source_key()}{catalog_cache.MARSHAL_SUFFIX}"
         data: C | None = None
         raw: dict[str, Any] | None = None
         digest = ""

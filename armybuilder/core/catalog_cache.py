@@ -25,7 +25,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import marshal
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -113,8 +115,28 @@ def _tag(key: bytes, payload: bytes) -> bytes:
     return hmac.new(key, payload, hashlib.sha256).hexdigest().encode("ascii")
 
 
+def secret(folder: Path, create: bool) -> bytes | None:
+    """The HMAC key of a cache folder (for stores that keep their own records)."""
+    return _key(folder, create)
+
+
+def tag(key: bytes, payload: bytes) -> bytes:
+    """The hex HMAC-SHA256 tag of ``payload`` under ``key``."""
+    return _tag(key, payload)
+
+
+#: The suffix of entries kept in marshal's format (see :func:`write`): the format may
+#: change with the Python version, so the version is part of the name.
+MARSHAL_SUFFIX = f".{sys.implementation.cache_tag}-m{marshal.version}.bin"
+
+
 def read(name: str) -> Any | None:
-    """The JSON value cached under ``name``, or None if missing, broken or not authentic."""
+    """The value cached under ``name``, or None if missing, broken or not authentic.
+
+    JSON, or marshal's format for a name ending in :data:`MARSHAL_SUFFIX` (read back
+    three times faster than JSON: the resolved catalogue, half a megabyte, is read by
+    every command that checks a list; marshal is only ever given bytes whose tag
+    verified, which this code wrote)."""
     folder = cache_folder()
     if folder is None:
         return None
@@ -129,14 +151,17 @@ def read(name: str) -> Any | None:
     if newline != b"\n" or not hmac.compare_digest(tag, _tag(key, payload)):
         return None  # edited, truncated or written with another key: never trusted
     try:
+        if name.endswith(MARSHAL_SUFFIX):
+            return marshal.loads(payload)
         return json.loads(payload)
-    except ValueError:
+    except (ValueError, EOFError, TypeError):
         return None
 
 
 def write(name: str, value: Any) -> None:
     """Cache ``value`` (JSON-able) under ``name`` (which may name a subfolder: ``a/b.json``)
-    atomically (written beside it, then renamed over it); failures only cost speed later."""
+    atomically (written beside it, then renamed over it); failures only cost speed later.
+    A name ending in :data:`MARSHAL_SUFFIX` is written in marshal's format."""
     folder = cache_folder()
     if folder is None:
         return
@@ -144,11 +169,14 @@ def write(name: str, value: Any) -> None:
     if key is None:
         return
     try:
-        try:
-            payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate (a file name that is not UTF-8): escaped
-            payload = json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode("ascii")
-    except (TypeError, ValueError):  # not JSON-able
+        if name.endswith(MARSHAL_SUFFIX):
+            payload = marshal.dumps(value)
+        else:
+            try:
+                payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate (a file name that is not UTF-8): escaped
+                payload = json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+    except (TypeError, ValueError):  # not JSON-able (or not marshal-able)
         return
     target = folder / name
     tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"

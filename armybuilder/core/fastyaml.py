@@ -264,18 +264,23 @@ def parse_text(text: str, path: str) -> Any:
         return round_trip(text, path)
 
 
-def load_document(path: str | Path, limit: int = LIST_FILE_LIMIT) -> Any:
-    """Like :func:`armybuilder.core.yamlio.load_document`, for reading only (no save)."""
+def load_document(path: str | Path, limit: int = LIST_FILE_LIMIT, data: bytes | None = None) -> Any:
+    """Like :func:`armybuilder.core.yamlio.load_document`, for reading only (no save).
+
+    ``data``, when given, are the file's bytes already read by the caller (a regular
+    file's, within ``limit``): the answer then describes exactly those bytes, which is
+    what the findings cache keys it by."""
     p = Path(path)
-    data = read_bytes(p, limit)  # regular files only (a FIFO or device is refused, never read)
+    if data is None or len(data) > limit:
+        data = read_bytes(p, limit)  # regular files only (a FIFO or device is refused, never read)
     try:
         if b"\x00" not in data:
             return _compose(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, _Fallback, RecursionError, ValueError, TypeError):
         pass
-    from .yamlio import load_document as round_trip
+    from .yamlio import decode_text, parse_text
 
-    return round_trip(path, limit)
+    return parse_text(decode_text(data, str(path)), str(path))  # yamlio.load_document on these bytes
 
 
 # --------------------------------------------------------------------------- positions

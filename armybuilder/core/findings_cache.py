@@ -33,8 +33,9 @@ The cache is off with ``--no-cache`` or ``ARMYBUILDER_NO_CACHE=1``, with
 ``ARMYBUILDER_DEBUG`` (which wants the traceback of an internal error, never a stored
 message), when a game system outside the bundled table is registered (its code and
 catalogue are not covered by the key), and when the cache folder cannot be written
-(every write fails quietly and every run is then a miss).  At most
-:data:`MAX_ENTRIES` answers are kept; the oldest written go first.
+(every write fails quietly and every run is then a miss).  Answers are appended to
+:data:`BUCKETS` files (a batch writes each once); a file past :data:`BUCKET_LIMIT` keeps
+its newest answers only (about 20,000 answers in all): the oldest written go first.
 
 This module uses the standard library only: a hit must not pay for what it avoids.
 """
@@ -54,8 +55,6 @@ from . import catalog_cache
 
 #: The folder of the cache store holding the answers.
 FOLDER = "findings"
-#: Answers kept at most (about 1-2 KB each); beyond it the oldest written are removed.
-MAX_ENTRIES = 20_000
 #: Turns the cache off (any value but "" and "0").
 NO_CACHE_ENV = "ARMYBUILDER_NO_CACHE"
 #: Files larger than this are never hashed (the list loader refuses them anyway).
@@ -207,13 +206,174 @@ def entry_key(command: str, path: Path, data: bytes) -> str | None:
     return digest.hexdigest()[:40]
 
 
-def _name(key: str) -> str:
-    return f"{FOLDER}/{key}.json"
+#: Answers live in this many append-only files, chosen by the key's first hex digit: a
+#: batch of a thousand answers costs a few appends instead of a thousand file writes.
+BUCKETS = 16
+#: A bucket file growing past this is rewritten with its newest answers only (answers
+#: take 1-2 KB: about 20,000 are kept over all buckets).
+BUCKET_LIMIT = 2 * 1024 * 1024
+_TAG = 64  # hex digits of a record's HMAC-SHA256 tag
+_KEY = 40  # hex digits of an answer's key
+
+#: Buckets read in this process: name -> [bytes, {key: (tag, payload)} once indexed,
+#: look-ups so far]. A lone look-up searches the bytes from the end (fast: no parsing); a
+#: batch's many look-ups index the bucket once.
+_read_buckets: dict[str, list[Any]] = {}
+#: Look-ups in one bucket searched directly before the bucket is indexed.
+_SEARCHES = 8
+
+
+def _bucket(key: str) -> str:
+    return f"{FOLDER}/{key[:1]}.log"
+
+
+def _records(data: bytes) -> dict[bytes, tuple[bytes, bytes]]:
+    """The records of a bucket file, by key, the last written winning (a record that was
+    torn by a crash, or is not one at all, has no key of the right shape or fails its tag
+    later: it is only ever a miss)."""
+    found: dict[bytes, tuple[bytes, bytes]] = {}
+    for line in data.split(b"\n"):
+        if len(line) > _TAG + _KEY + 2 and line[_TAG : _TAG + 1] == b" " and line[_TAG + _KEY + 1 : _TAG + _KEY + 2] == b" ":
+            found[line[_TAG + 1 : _TAG + _KEY + 1]] = (line[:_TAG], line[_TAG + _KEY + 2 :])
+    return found
+
+
+def _search(data: bytes, key: bytes) -> tuple[bytes, bytes] | None:
+    """The last record of ``key`` in a bucket's bytes (as :func:`_records` would find it)."""
+    needle = b" " + key + b" "
+    end = len(data)
+    while (at := data.rfind(needle, 0, end)) >= 0:
+        start = at - _TAG
+        if start == 0 or (start > 0 and data[start - 1 : start] == b"\n"):
+            stop = data.find(b"\n", at)
+            line = data[start : stop if stop >= 0 else len(data)]
+            if len(line) > _TAG + _KEY + 2:
+                return line[:_TAG], line[_TAG + _KEY + 2 :]
+        end = at + len(needle) - 1  # the key may be text inside another answer: look further back
+    return None
+
+
+def _record_tag(secret: bytes, key: bytes, payload: bytes) -> bytes:
+    return catalog_cache.tag(secret, key + b" " + payload)
 
 
 def lookup(key: str) -> Any | None:
-    """The stored answer under ``key`` if present and authentic."""
-    return catalog_cache.read(_name(key))
+    """The stored answer under ``key`` if present and authentic (its record's HMAC tag,
+    over the key and the answer, verifies under the cache's key)."""
+    import hmac
+    import json
+
+    folder = catalog_cache.cache_folder()
+    if folder is None or len(key) != _KEY:
+        return None
+    secret = catalog_cache.secret(folder, create=False)
+    if secret is None:
+        return None
+    name = _bucket(key)
+    bucket = _read_buckets.get(name)
+    if bucket is None:
+        try:
+            data = (folder / name).read_bytes()
+        except OSError:
+            data = b""
+        bucket = _read_buckets[name] = [data, None, 0]
+    raw = key.encode("ascii", "replace")
+    bucket[2] += 1
+    if bucket[1] is None and bucket[2] > _SEARCHES:
+        bucket[1] = _records(bucket[0])
+    record = bucket[1].get(raw) if bucket[1] is not None else _search(bucket[0], raw)
+    if record is None:
+        return None
+    tag, payload = record
+    if not hmac.compare_digest(tag, _record_tag(secret, key.encode("ascii"), payload)):
+        return None  # edited, torn or written with another key: never trusted
+    try:
+        return json.loads(payload)
+    except ValueError:
+        return None
+
+
+def _payload(value: Any) -> bytes | None:
+    import json
+
+    try:
+        try:
+            return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (a file name that is not UTF-8): escaped
+            return json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+    except (TypeError, ValueError):  # not JSON-able
+        return None
+
+
+def store_answers(answers: list[tuple[str, Any]]) -> None:
+    """Store many answers (``(key, value)``) with one append per bucket file.
+
+    Each answer is one line, ``tag key json``, written with a single ``write`` to a file
+    opened for appending: concurrent writers' lines do not interleave, and a line torn by
+    a crash fails its tag (JSON escapes every line break, so a line is one record). The
+    caller vouches that each answer was computed from the bytes its key names. Failures
+    only cost speed later.
+    """
+    folder = catalog_cache.cache_folder()
+    if folder is None or not answers:
+        return
+    secret = catalog_cache.secret(folder, create=True)
+    if secret is None:
+        return
+    lines: dict[str, list[bytes]] = {}
+    for key, value in answers:
+        payload = _payload(value)
+        if payload is None or len(key) != _KEY or not key.isascii():
+            continue
+        raw = key.encode("ascii")
+        lines.setdefault(_bucket(key), []).append(_record_tag(secret, raw, payload) + b" " + raw + b" " + payload + b"\n")
+    for name, chunk in lines.items():
+        _read_buckets.pop(name, None)
+        _append(folder / name, b"".join(chunk))
+
+
+def _append(path: Path, data: bytes) -> None:
+    """Append ``data`` in one write; a bucket grown past its limit is compacted."""
+    try:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        except FileNotFoundError:  # the first answer of this cache folder
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            written = os.write(fd, data)
+            size = os.fstat(fd).st_size
+        finally:
+            os.close(fd)
+        if written == len(data) and size > BUCKET_LIMIT:
+            _compact(path)
+    except OSError:
+        pass
+
+
+def _compact(path: Path, limit: int | None = None) -> None:
+    """Rewrite a bucket with its newest answers only, within nine tenths of ``limit``
+    (written beside it, then renamed over it: a reader sees the old or the new file).
+    An answer appended by another process meanwhile may be lost: a later miss, no more."""
+    keep = (BUCKET_LIMIT if limit is None else limit) * 9 // 10
+    try:
+        records = _records(path.read_bytes())
+        kept: list[bytes] = []
+        size = 0
+        for raw, (tag, payload) in reversed(list(records.items())):  # newest last in the file
+            line = tag + b" " + raw + b" " + payload + b"\n"
+            if size + len(line) > keep:
+                break
+            kept.append(line)
+            size += len(line)
+        tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(b"".join(reversed(kept)))
+        tmp.replace(path)
+    except OSError:
+        pass
+    _read_buckets.pop(f"{FOLDER}/{path.name}", None)
 
 
 def store(key: str, path: Path, data: bytes, value: Any) -> None:
@@ -221,12 +381,12 @@ def store(key: str, path: Path, data: bytes, value: Any) -> None:
     (the answer would then describe other bytes than the key's)."""
     if file_bytes(path) != data:
         return
-    catalog_cache.write(_name(key), value)
+    store_answers([(key, value)])
 
 
-def evict(limit: int = MAX_ENTRIES) -> None:
-    """Beyond ``limit`` answers, remove the oldest written down to nine tenths of it (so
-    the next runs find room and only count names); failures are harmless."""
+def evict() -> None:
+    """Remove the answers of the earlier layout (one JSON file per answer), if any: they
+    are never read again. Bounding the buckets is :func:`_append`'s job."""
     root = catalog_cache.cache_folder()
     if root is None:
         return
@@ -235,16 +395,7 @@ def evict(limit: int = MAX_ENTRIES) -> None:
         names = [name for name in os.listdir(folder) if name.endswith(".json")]
     except OSError:
         return
-    if len(names) <= limit:
-        return
-    dated = []
     for name in names:
-        try:
-            dated.append((os.stat(folder / name).st_mtime_ns, name))
-        except OSError:
-            pass
-    dated.sort()
-    for _, name in dated[: max(0, len(dated) - limit * 9 // 10)]:
         try:
             os.unlink(folder / name)
         except OSError:
@@ -252,6 +403,7 @@ def evict(limit: int = MAX_ENTRIES) -> None:
 
 
 def _reset_for_tests() -> None:
-    """Forget the world key computed in this process (tests change the world)."""
+    """Forget the world key and buckets read in this process (tests change the world)."""
     global _world
     _world = None
+    _read_buckets.clear()

@@ -210,16 +210,17 @@ def load_list(path: str | Path) -> ListFile:
     return lf
 
 
-def read_list(path: str | Path) -> ListFile:
+def read_list(path: str | Path, data: bytes | None = None) -> ListFile:
     """A list file for reading only (``validate``): libyaml's fast path, same answers.
 
-    The document holds no comments or layout, so this list must not be saved; edit
-    and save through :func:`load_list`.
+    ``data``: the file's bytes when the caller has read them already (the findings cache
+    keys the answer by them). The document holds no comments or layout, so this list
+    must not be saved; edit and save through :func:`load_list`.
     """
     from .fastyaml import load_document as load_fast
 
     p = Path(path)
-    return list_from_doc(load_fast(p), str(p), p)
+    return list_from_doc(load_fast(p, data=data), str(p), p)
 
 
 def parse_list(text: str, label: str = "<text>") -> ListFile:

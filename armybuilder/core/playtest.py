@@ -301,7 +301,9 @@ def histogram(values: Iterable[float] | Mapping[float, int], bins: int = 10) -> 
     width = (high - low) / bins
     counts = [0] * bins
     for v in present:
-        counts[min(int((v - low) / width), bins - 1)] += counts_of[v]
+        # a span of a few subnormals divided into bins underflows to a width of 0
+        index = int((v - low) / width) if width > 0 else int((v - low) / (high - low) * bins)
+        counts[min(index, bins - 1)] += counts_of[v]
     return [(low + i * width, low + (i + 1) * width, c) for i, c in enumerate(counts)]
 
 

@@ -139,18 +139,42 @@ def test_changed_bytes_are_checked_again(cache, tmp_path):
     assert run(cache, "validate", str(target)).result == legal.result
 
 
+def _buckets(cache: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in (cache / "findings").glob("*.log")}
+
+
 def test_an_edited_cache_entry_is_not_believed(cache, tmp_path):
     target = tmp_path / "list.yaml"
     target.write_text(ALAHAN.read_text(encoding="utf-8").replace("format: 1000-ap", "format: 500-ap"), encoding="utf-8")
-    before = {p.name for p in (cache / "findings").glob("*.json")}
+    before = _buckets(cache)
     truth = run(cache, "validate", str(target))
     assert truth.code == 1
-    (entry,) = [p for p in (cache / "findings").glob("*.json") if p.name not in before]
-    forged = entry.read_bytes().replace(b'"invalid"', b'"legal"').replace(b"NOT LEGAL", b"LEGAL")
-    entry.write_bytes(forged)  # the tag no longer matches
+    after = _buckets(cache)
+    (name,) = [name for name, data in after.items() if data != before.get(name)]
+    old = before.get(name, b"")
+    assert after[name].startswith(old)  # appended
+    record = after[name][len(old):]
+    forged = record.replace(b'"invalid"', b'"legal"').replace(b"NOT LEGAL", b"LEGAL")
+    assert forged != record
+    (cache / "findings" / name).write_bytes(old + forged)  # the tag no longer matches
     again = run(cache, "validate", str(target))
     assert not again.hit and again.result == truth.result
-    assert run(cache, "validate", str(target)).hit  # rewritten by the recomputing run
+    assert run(cache, "validate", str(target)).hit  # stored again by the recomputing run
+
+
+def test_a_torn_record_is_a_miss_and_others_survive(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(tmp_path))
+    findings_cache._reset_for_tests()
+    keys = [f"{i:x}" * 40 for i in range(3)]
+    findings_cache.store_answers([(key, ["answer", i]) for i, key in enumerate(keys)])
+    findings_cache._reset_for_tests()
+    assert [findings_cache.lookup(key) for key in keys] == [["answer", 0], ["answer", 1], ["answer", 2]]
+    bucket = tmp_path / findings_cache.FOLDER / "1.log"
+    bucket.write_bytes(bucket.read_bytes()[:-5])  # a crash in the middle of the write
+    findings_cache._reset_for_tests()
+    assert findings_cache.lookup(keys[1]) is None
+    assert findings_cache.lookup(keys[0]) == ["answer", 0] and findings_cache.lookup("3" * 40) is None
+    findings_cache._reset_for_tests()
 
 
 def test_no_cache_flag_and_environment_variable(cache, tmp_path):
@@ -221,11 +245,33 @@ def test_only_the_bundled_systems_are_cached(monkeypatch):
 
 def test_the_oldest_answers_are_evicted_beyond_the_bound(tmp_path, monkeypatch):
     monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(tmp_path))
-    for i in range(12):
-        findings_cache.catalog_cache.write(f"{findings_cache.FOLDER}/k{i:02d}.json", [i])
-        os.utime(tmp_path / findings_cache.FOLDER / f"k{i:02d}.json", ns=(i * 10**9, i * 10**9))
-    findings_cache.evict(limit=12)
-    assert len(list((tmp_path / findings_cache.FOLDER).iterdir())) == 12  # within the bound
-    findings_cache.evict(limit=10)  # over it: down to nine tenths, newest kept
-    assert sorted(p.name for p in (tmp_path / findings_cache.FOLDER).iterdir()) == [f"k{i:02d}.json" for i in range(3, 12)]
-    assert findings_cache.lookup("k11") == [11]
+    findings_cache._reset_for_tests()
+    keys = [f"a{i:039x}" for i in range(40)]  # one bucket
+    one = len(b"x" * 64 + b" " + keys[0].encode() + b" " + b'["answer","00"]' + b"\n")
+    monkeypatch.setattr(findings_cache, "BUCKET_LIMIT", one * 20)
+    for i, key in enumerate(keys):
+        findings_cache.store_answers([(key, ["answer", f"{i:02d}"])])
+    findings_cache._reset_for_tests()
+    kept = [i for i, key in enumerate(keys) if findings_cache.lookup(key) is not None]
+    assert 10 <= len(kept) <= 20 and kept == list(range(40 - len(kept), 40))  # the newest, within the bound
+    assert (tmp_path / findings_cache.FOLDER / "a.log").stat().st_size <= one * 20
+    (tmp_path / findings_cache.FOLDER / "old-layout.json").write_text("[1]")
+    findings_cache.evict()  # answers of the earlier layout are removed
+    assert sorted(p.name for p in (tmp_path / findings_cache.FOLDER).iterdir()) == ["a.log"]
+    findings_cache._reset_for_tests()
+
+
+def test_a_key_written_inside_another_answer_is_not_a_record(tmp_path, monkeypatch):
+    """A lone look-up searches the bucket's bytes: a key quoted in an answer's text (a
+    file name may hold anything) must not be taken for that key's record."""
+    monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(tmp_path))
+    findings_cache._reset_for_tests()
+    quoted, stored = "b" * 40, "b" + "c" * 39
+    findings_cache.store_answers([(stored, ["first", f"x {quoted} y {stored} z"])])
+    findings_cache.store_answers([("b" + "d" * 39, ["second", f"{stored} "])])
+    for lookups in (1, findings_cache._SEARCHES + 1):  # searched, then indexed
+        findings_cache._reset_for_tests()
+        for _ in range(lookups):
+            assert findings_cache.lookup(quoted) is None
+        assert findings_cache.lookup(stored) == ["first", f"x {quoted} y {stored} z"]
+    findings_cache._reset_for_tests()

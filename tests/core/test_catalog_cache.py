@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import json
+import marshal
 
 import pytest
 from pydantic import BaseModel
@@ -82,7 +83,7 @@ def _fresh_source(system_id):
 
 def test_a_cached_catalogue_loads_without_parsing_yaml(cache_dir, monkeypatch):
     first = _fresh_source("ragnarok2").resolve()
-    assert any(cache_dir.glob("ragnarok2-index-*.json")) and any(cache_dir.glob("ragnarok2-1.*.json"))
+    assert any(cache_dir.glob("ragnarok2-index-*.json")) and any(cache_dir.glob(f"ragnarok2-1.*{catalog_cache.MARSHAL_SUFFIX}"))
     from armybuilder.core import yamlio
 
     def refuse(*args, **kwargs):
@@ -98,19 +99,19 @@ def test_a_cached_catalogue_loads_without_parsing_yaml(cache_dir, monkeypatch):
 
 def test_an_edited_cache_file_is_never_trusted(cache_dir):
     genuine = _fresh_source("rattle-and-rend").resolve()
-    (path,) = [p for p in cache_dir.glob("rattle-and-rend-*.json") if "-index-" not in p.name]
+    (path,) = cache_dir.glob(f"rattle-and-rend-*{catalog_cache.MARSHAL_SUFFIX}")
     data = path.read_bytes()
     tag, payload = data.split(b"\n", 1)
-    doc = json.loads(payload)
+    doc = marshal.loads(payload)
     doc["hash"] = "0" * 16
     first_list = next(k for k, v in doc["raw"].items() if isinstance(v, list) and v and isinstance(v[0], dict))
     doc["raw"][first_list][0]["name"] = "Forged entry"
-    # valid JSON with the old tag: edited
-    path.write_bytes(tag + b"\n" + json.dumps(doc).encode())
+    # a well-formed entry with the old tag: edited
+    path.write_bytes(tag + b"\n" + marshal.dumps(doc))
     reloaded = _fresh_source("rattle-and-rend").resolve()
     assert reloaded.hash == genuine.hash
     assert reloaded.raw[first_list][0]["name"] != "Forged entry"
-    assert json.loads(path.read_bytes().split(b"\n", 1)[1])["hash"] == genuine.hash  # rebuilt
+    assert catalog_cache.read(path.name)["hash"] == genuine.hash  # rebuilt
 
     # the index (manifest and errata) is checked the same way
     (index,) = cache_dir.glob("rattle-and-rend-index-*.json")
@@ -124,7 +125,9 @@ def test_an_edited_cache_file_is_never_trusted(cache_dir):
 def test_a_cache_tagged_with_another_key_is_ignored(cache_dir):
     genuine = _fresh_source("morpheus-ragnarok").resolve()
     (cache_dir / "cache-key").write_bytes(b"k" * 32)  # another key: every old tag fails
-    for path in cache_dir.glob("morpheus-ragnarok-*.json"):
+    paths = [*cache_dir.glob("morpheus-ragnarok-*.json"), *cache_dir.glob("morpheus-ragnarok-*.bin")]
+    assert len(paths) >= 2
+    for path in paths:
         assert catalog_cache.read(path.name) is None
     assert _fresh_source("morpheus-ragnarok").resolve().hash == genuine.hash
 
