@@ -294,17 +294,25 @@ class Activation:
         return best
 
     def pick_next(self: Battle, side: int) -> Fighter | None:
-        ready = [f for f in self.living[side] if not f.activated]
-        if not ready:
-            return None
+        """The ready model nearest to an enemy (squared centre distance), then the lowest index.
+
+        One pass over the pairs of ready models and enemies, kept in index order, so the
+        first of equal distances is the lowest index; no list is built per model."""
         enemies = self.living[1 - side]
-        if not enemies:
-            return ready[0]
-        best, best_key = None, None
-        points = [(e.x, e.y) for e in enemies]  # read once, not once per ready model
-        for f in ready:  # the ready model nearest to an enemy (then the lowest index)
+        best: Fighter | None = None
+        best_near = math.inf
+        for f in self.living[side]:
+            if f.activated:
+                continue
+            if not enemies:
+                return f
             fx, fy = f.x, f.y
-            near = min([(fx - ex) * (fx - ex) + (fy - ey) * (fy - ey) for ex, ey in points])
-            if best_key is None or (near, f.index) < best_key:
-                best, best_key = f, (near, f.index)
+            for e in enemies:
+                dx = fx - e.x
+                dy = fy - e.y
+                near = dx * dx + dy * dy
+                if near < best_near:
+                    best, best_near = f, near
+            if best is None:  # distances of nan or inf: the first ready model, as before
+                best, best_near = f, math.inf
         return best

@@ -107,8 +107,9 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
             }
             for side in (0, 1)
         ]
-        self._dice: list[int] = []
+        self._sums: list[int] = []  # 2d6 totals drawn in a block, read from _next on
         self._next = 0
+        self._base = self.rules.base
 
     # -- log and dice -----------------------------------------------------
 
@@ -117,18 +118,28 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
             self.lines.append(text)
 
     def natural(self) -> int:
-        """One roll of the dice (2d6), drawn from a buffer the injected generator refills."""
-        if self._next + self.rules.dice > len(self._dice):
-            self._dice = self.rng.integers(1, self.rules.sides + 1, size=1024).tolist()
-            self._next = 0
-        total = sum(self._dice[self._next : self._next + self.rules.dice])
-        self._next += self.rules.dice
-        return total
+        """One roll of the dice (2d6): the generator's dice are drawn 1,024 at a time and summed
+        in one block (numpy), so a roll is one list read; the same dice in the same order as
+        rolling them one by one (a block's few dice short of a whole roll are never used)."""
+        if self._next >= len(self._sums):
+            self._refill()
+        self._next += 1
+        return self._sums[self._next - 1]
+
+    def _refill(self) -> None:
+        dice = self.rules.dice
+        block = self.rng.integers(1, self.rules.sides + 1, size=1024)
+        whole = len(block) // dice
+        self._sums = block[: whole * dice].reshape(whole, dice).sum(axis=1).tolist()
+        self._next = 0
 
     def roll(self, x: int, y: int) -> tuple[bool, int, int]:
-        natural = self.natural()
-        tn = self.rules.tn(x, y)
-        return natural >= tn, max(0, natural - tn), natural
+        if self._next >= len(self._sums):
+            self._refill()
+        natural = self._sums[self._next]
+        self._next += 1
+        tn = self._base - x + y  # rules.tn(x, y)
+        return natural >= tn, (natural - tn if natural > tn else 0), natural
 
     def test(self, f: Fighter, x: int, y: int, stat: str = "") -> tuple[bool, int]:
         """A roll of ``f`` (X versus Y); Steel Your Mind re-rolls failed DR and MN tests."""
@@ -230,6 +241,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
             self.godspark[side] += self.godspark_income
         a, b = int(self.rng.integers(2, 13)), int(self.rng.integers(2, 13))
         side = 0 if a >= b else 1
+        living = self.living
         if self.logging:
             self.say(f"— round {self.round} — clan {side + 1} activates first (Godspark {self.godspark[0]} / {self.godspark[1]})")
         while True:
@@ -240,7 +252,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                     break
                 side = 1 - side
             self.activate(f)
-            if not all(any(not x.removed for x in self.sides[s]) for s in (0, 1)):
+            if not (living[0] and living[1]):  # a side wiped out (living lists only the unremoved)
                 return
             x = f.value("tactician")
             if x is not None:
@@ -250,7 +262,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                     if self.logging:
                         self.say(f"  {f.name} directs {follower.name} (Tactician)")
                     self.activate(follower)
-                    if not all(any(not x.removed for x in self.sides[s]) for s in (0, 1)):
+                    if not (living[0] and living[1]):
                         return
             side = 1 - side
         self.end_phase()
