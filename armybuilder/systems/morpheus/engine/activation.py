@@ -178,10 +178,12 @@ class Activation:
             self.say(f"{f.name} activates ({f.ap} AP)")
         self.start_activation(f)
         guard = 0
-        while f.ap_left > 0 and (not f.removed and not f.incapacitated) and self.enemies(f) and guard < 20:
+        living, foe_side = self.living, 1 - f.side
+        abilities = f.abilities  # has() inlined below: the profile's, then the Round's (temp)
+        while f.ap_left > 0 and (not f.removed and not f.incapacitated) and living[foe_side] and guard < 20:
             guard += 1
             if f.prone:
-                if not f.has("acrobatics"):
+                if not ("acrobatics" in abilities or "acrobatics" in f.temp):
                     f.ap_left -= 1
                 f.prone = False
                 if self.logging:
@@ -201,12 +203,12 @@ class Activation:
                 continue
             if self.maybe_power(f):
                 continue
-            if self.heal_someone(f):
+            if ("healer" in abilities or "healer" in f.temp) and self.heal_someone(f):
                 continue
             engaged = self.engaged_with(f)
             if engaged:
                 ranged_only = bool(f.ranged_weapons()) and max(w.st or 0 for w in f.melee_weapons()) < 1
-                if ranged_only and not f.has("berserker"):
+                if ranged_only and not ("berserker" in abilities or "berserker" in f.temp):
                     self.disengage(f, engaged)
                     continue
                 if not f.focus and f.ap_left >= 3:
@@ -227,34 +229,36 @@ class Activation:
                     continue
                 self.spend_attack(f, self.best_target(f, reachable))
                 continue
-            enemies = self.enemies(f)
+            enemies = living[foe_side]
             engaged_now = False  # f is not engaged here (that branch ended the iteration)
             shots: list[tuple[float, Fighter, Weapon]] = []  # (value, target, weapon): weighed once
-            if f.ranged_weapons():
+            berserker = "berserker" in abilities or "berserker" in f.temp
+            ranged = f._ranged
+            if ranged:
                 for e in enemies:
                     found = self.best_shot(f, e, engaged_now)
                     if found is not None and self.los(f, e) and not self.shot_blocked_by_models(f, e) and (not self.engaged_with(e) or found[0] >= 0.3):
                         shots.append((found[0], e, found[1]))
-            if shots and (f.has("concealment") or not f.has("berserker")):
+            if shots and (("concealment" in abilities or "concealment" in f.temp) or not berserker):
                 value, e, w = max(shots, key=lambda s: (s[0], -dist(f, s[1])))
                 melee_better = gap(f, e) <= f.speed() + 3 and max(self.attack_value(f, e, m, True) for m in f.melee_weapons()) > 1.5 * value
                 if not melee_better:
                     f.ap_left -= 1
                     self.ranged_attack(f, e, w)
                     continue
-            target = self.best_target(f, enemies) if f.has("berserker") else self.nearest(f, enemies)
+            target = self.best_target(f, enemies) if berserker else self.nearest(f, enemies)
             if f.taunt_forced and f.taunted_by is not None and not f.taunted_by.removed:
                 target = f.taunted_by  # a Taunt with 3+ stages: it must come at the taunter
-            if self.taunt(f, enemies):
+            if ("taunt" in abilities or "taunt" in f.temp) and self.taunt(f, enemies):
                 continue
-            if target.has("concealment") and not target.spotted and f.ap_left >= 2:
+            if not target.spotted and ("concealment" in target.abilities or "concealment" in target.temp) and f.ap_left >= 2:
                 f.ap_left -= 1
                 target.spotted = self.test(f, f.stat("mn"), target.stat("dr"), "mn")[0]
                 if self.logging:
                     self.say(f"  {f.name} {'spots' if target.spotted else 'fails to spot'} {target.name}")
                 continue
-            if f.ranged_weapons() and not f.has("berserker") and gap(f, target) > max(w.reach for w in f.ranged_weapons()):
-                if self.move_towards(f, target.x, target.y, f.speed(), max(w.reach for w in f.ranged_weapons()) * 0.9) > 0:
+            if ranged and not berserker and gap(f, target) > f._max_range:
+                if self.move_towards(f, target.x, target.y, f.speed(), f._max_range * 0.9) > 0:
                     f.ap_left -= 1
                     continue
             if not self.close_and_fight(f, target):

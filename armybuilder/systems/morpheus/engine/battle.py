@@ -89,12 +89,15 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
             [p for pick in army.god_powers if (p := cat.get("god_powers", pick.power)) is not None] for army in (first, second)
         ]
         self.powers_used: list[set[str]] = [set(), set()]
+        # Godspark below which a side can afford none of its powers, even Attuned (1 off each)
+        self.cheapest = [min((max(0, p.godspark - 1) for p in side), default=0) for side in self.powers]
         self.power_kinds: dict[str, str] = {}  # power id -> what the AI uses it for
         self.scores = [0.0, 0.0]
         self.round = 0
         self.logging = log
         self.lines: list[str] = []
         self.terrain: list[Terrain] = []
+        self.index_terrain()
         # Who is still on the table, per side: rebuilt (never changed in place) when a model
         # is removed, so a list handed out earlier stays a valid snapshot.
         self.living: list[list[Fighter]] = [list(self.sides[0]), list(self.sides[1])]
@@ -182,9 +185,21 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                     while any(dist(f, e) < 18 for e in sensers) and 0 < f.y < self.board:
                         f.y += -1.0 if side == 0 else 1.0
                     f.y = min(self.board, max(0.0, f.y))
+        self.index_terrain()
         for t in self.terrain:
             if self.logging:
                 self.say(f"terrain: {t.name} at ({t.x:.0f}, {t.y:.0f}), radius {t.r:.1f}\"")
+
+    def index_terrain(self) -> None:
+        """The pieces each rule looks at, sorted once by keyword (the terrain never changes
+        after setup): most moves, shots and lines of sight then skip the loop altogether."""
+        self.hazards = [t for t in self.terrain if "hazardous" in t.keywords]
+        self.difficult = [t for t in self.terrain if "difficult" in t.keywords]
+        self.los_blockers = [t for t in self.terrain if "blocks-los" in t.keywords]
+        self.covers = [
+            (t, "heavy" if "heavy-cover" in t.keywords else "light")
+            for t in self.terrain if "heavy-cover" in t.keywords or "light-cover" in t.keywords
+        ]  # fmt: skip
 
     # -- queries --------------------------------------------------------------
 

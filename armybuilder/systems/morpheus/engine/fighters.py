@@ -128,7 +128,10 @@ class Fighter:
         return ability in self.abilities or ability in self.temp
 
     def value(self, ability: str) -> int | None:
-        args = self.abilities.get(ability, self.temp.get(ability))
+        found = self._values.get(ability)  # the profile's abilities, worked out once
+        if found is not None or not self.temp:
+            return found
+        args = self.temp.get(ability)
         if args is None:
             return None
         nums = [int(a) for a in args if a.lstrip("-").isdigit()]
@@ -144,6 +147,8 @@ class Fighter:
 
     def stat(self, name: str) -> int:
         value = getattr(self, name) if name != "st" else 0
+        if not (self.aid or self.drain or self.focus or self.terrified or self.incapacitated or self.prone or self.shocked):
+            return value  # no modifier at all: the usual case
         if self.aid:
             value += self.aid.get(name, 0)
         if self.drain:
@@ -176,6 +181,13 @@ class Fighter:
         self._melee = [w for w in self.weapons if w.melee] or [FISTS]
         self._reach = max(w.reach for w in self._melee)
         self._ranged = [w for w in self.weapons if not w.melee and w.power is None]
+        self._max_range = max((w.reach for w in self._ranged), default=0)
+        # the last number of each ability of the profile (abilities never change in play)
+        values: dict[str, int] = {}
+        for key, args in self.abilities.items():
+            nums = [int(a) for a in args if a.lstrip("-").isdigit()]
+            values[key] = nums[-1] if nums else 0
+        self._values = values
 
     def fresh(self) -> Fighter:
         """A copy of this (template) fighter with its own game state."""

@@ -59,8 +59,8 @@ class Geometry:
         return gap(f, e) <= w.reach + CONTACT
 
     def los(self: Battle, a: Fighter, b: Fighter) -> bool:
-        for t in self.terrain:
-            if "blocks-los" in t.keywords and t.size >= max(a.size, b.size):
+        for t in self.los_blockers:
+            if t.size >= max(a.size, b.size):
                 d, _ = seg_point_distance(a.x, a.y, b.x, b.y, t.x, t.y)
                 if d < t.r and math.hypot(a.x - t.x, a.y - t.y) > t.r and math.hypot(b.x - t.x, b.y - t.y) > t.r:
                     return False
@@ -77,10 +77,7 @@ class Geometry:
 
     def cover(self: Battle, a: Fighter, b: Fighter) -> str | None:
         best = None
-        for t in self.terrain:
-            kind = "heavy" if "heavy-cover" in t.keywords else "light" if "light-cover" in t.keywords else None
-            if kind is None:
-                continue
+        for t, kind in self.covers:
             d, _ = seg_point_distance(a.x, a.y, b.x, b.y, t.x, t.y)
             if d >= t.r + BASE_RADIUS:
                 continue

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from .fighters import BASE_RADIUS, Fighter
 from .geometry import seg_point_distance
 
+_OVERLAP2 = (2 * BASE_RADIUS - 1e-6) ** 2  # squared centre distance below which two bases overlap
+
 if TYPE_CHECKING:
     from .battle import Battle
 
@@ -18,7 +20,7 @@ class MovementRules:
     __slots__ = ()
 
     def free_of_overlap(self: Battle, f: Fighter, x: float, y: float) -> bool:
-        limit = (2 * BASE_RADIUS - 1e-6) ** 2
+        limit = _OVERLAP2
         for side in self.living:
             for o in side:
                 dx, dy = o.x - x, o.y - y
@@ -40,15 +42,17 @@ class MovementRules:
             return 0.0
         budget -= self.terrain_penalty(f, tx, ty) if penalty is None else penalty
         sx, sy = f.x, f.y
-        travel, nx, ny = 0.0, f.x, f.y
+        longest = max(0.0, min(budget, d - stop_at))
+        travel, nx, ny = 0.0, sx, sy
+        heading = math.atan2(dy, dx)
         for turn in (0.0, 0.6, -0.6, 1.2, -1.2):  # straight on, else around whoever is in the way
-            angle = math.atan2(dy, dx) + turn
+            angle = heading + turn
             ux, uy = math.cos(angle), math.sin(angle)
-            travel = max(0.0, min(budget, d - stop_at))
-            nx, ny = f.x + ux * travel, f.y + uy * travel
+            travel = longest
+            nx, ny = sx + ux * travel, sy + uy * travel
             while travel > 0 and not self.free_of_overlap(f, nx, ny):
                 travel = max(0.0, travel - 0.2)
-                nx, ny = f.x + ux * travel, f.y + uy * travel
+                nx, ny = sx + ux * travel, sy + uy * travel
             if travel >= 0.05 and (turn == 0.0 or math.hypot(tx - nx, ty - ny) < d - 0.05):
                 break
         nx = min(self.board, max(0.0, nx))
@@ -59,16 +63,15 @@ class MovementRules:
         if self.logging:
             self.say(f"  {f.name} moves {travel:.1f}\"")
         flying: bool | None = None  # looked up when hazardous terrain is crossed
-        for t in self.terrain:
-            if "hazardous" in t.keywords:
-                sd, _ = seg_point_distance(sx, sy, nx, ny, t.x, t.y)
-                if sd < t.r:
-                    if flying is None:
-                        flying = f.has("flight") or f.has("teleport") or f.has("leap")
-                    if not flying:
-                        self.st_hit(f, t.hazard, None, t.name)
-                        if t.fire is not None and not f.removed and not self.immune(f, "fire"):
-                            f.fire = max(t.fire, f.fire or 0)
+        for t in self.hazards:
+            sd, _ = seg_point_distance(sx, sy, nx, ny, t.x, t.y)
+            if sd < t.r:
+                if flying is None:
+                    flying = f.has("flight") or f.has("teleport") or f.has("leap")
+                if not flying:
+                    self.st_hit(f, t.hazard, None, t.name)
+                    if t.fire is not None and not f.removed and not self.immune(f, "fire"):
+                        f.fire = max(t.fire, f.fire or 0)
         if free_strikes and not f.has("elusive") and not f.has("teleport") and not f.removed:
             self.free_strikes(f, sx, sy, target)
         return travel
@@ -80,19 +83,18 @@ class MovementRules:
         dx, dy = tx - ax, ty - ay
         length2 = dx * dx + dy * dy
         hypot = math.hypot
-        for t in self.terrain:
-            if "difficult" in t.keywords:  # seg_point_distance(), inlined
-                px, py = t.x, t.y
-                if length2 == 0:
-                    d = hypot(px - ax, py - ay)
-                else:
-                    u = ((px - ax) * dx + (py - ay) * dy) / length2
-                    u = 0.0 if u <= 0.0 else 1.0 if u >= 1.0 else u
-                    d = hypot(ax + u * dx - px, ay + u * dy - py)
-                if d < t.r:
-                    if f.has("flight") or f.has("teleport") or f.has("leap") or f.has("sure-footed"):
-                        return 0.0
-                    return 2.0
+        for t in self.difficult:  # seg_point_distance(), inlined
+            px, py = t.x, t.y
+            if length2 == 0:
+                d = hypot(px - ax, py - ay)
+            else:
+                u = ((px - ax) * dx + (py - ay) * dy) / length2
+                u = 0.0 if u <= 0.0 else 1.0 if u >= 1.0 else u
+                d = hypot(ax + u * dx - px, ay + u * dy - py)
+            if d < t.r:
+                if f.has("flight") or f.has("teleport") or f.has("leap") or f.has("sure-footed"):
+                    return 0.0
+                return 2.0
         return 0.0
 
     def free_strikes(self: Battle, f: Fighter, sx: float, sy: float, target: Fighter | None) -> None:
@@ -130,12 +132,15 @@ class MovementRules:
     def approach_spot(self: Battle, f: Fighter, t: Fighter, reach: int) -> tuple[float, float] | None:
         """The free spot nearest to ``f`` from which ``t`` is within ``reach`` (None if surrounded)."""
         want = 2 * BASE_RADIUS + reach * 0.9 + 0.001
-        base = math.atan2(f.y - t.y, f.x - t.x)
+        tx, ty = t.x, t.y
+        base = math.atan2(f.y - ty, f.x - tx)
+        board = self.board
+        cos, sin, pi = math.cos, math.sin, math.pi
         for k in range(13):
             for sign in ((1,) if k == 0 else (1, -1)):
-                angle = base + sign * k * math.pi / 12
-                x, y = t.x + want * math.cos(angle), t.y + want * math.sin(angle)
-                if 0 <= x <= self.board and 0 <= y <= self.board and self.free_of_overlap(f, x, y):
+                angle = base + sign * k * pi / 12
+                x, y = tx + want * cos(angle), ty + want * sin(angle)
+                if 0 <= x <= board and 0 <= y <= board and self.free_of_overlap(f, x, y):
                     return x, y
         return None
 
