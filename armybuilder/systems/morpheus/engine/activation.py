@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .fighters import BASE_RADIUS, FISTS, Fighter, Weapon
+from .fighters import BASE_RADIUS, CONTACT, FISTS, Fighter, Weapon
 from .geometry import dist, gap
 
 if TYPE_CHECKING:
@@ -59,8 +59,13 @@ class Activation:
     def best_target(self: Battle, f: Fighter, candidates: list[Fighter]) -> Fighter:
         if f.taunt_forced and f.taunted_by in candidates:
             return f.taunted_by
-        if f.has("berserker"):
-            return min(candidates, key=lambda e: dist(f, e))
+        if "berserker" in f.abilities or "berserker" in f.temp:
+            best, near, fx, fy = candidates[0], math.inf, f.x, f.y
+            for e in candidates:  # min(key=dist): the first of the nearest
+                d = math.hypot(fx - e.x, fy - e.y)
+                if d < near:
+                    best, near = e, d
+            return best
         if len(candidates) == 1:  # usually one foe in reach: nothing to weigh
             return candidates[0]
         return max(candidates, key=lambda e: (max(self.attack_value(f, e, w) for w in f.melee_weapons()) / max(1, e.hp), e.cost, -e.index))
@@ -68,7 +73,8 @@ class Activation:
     def close_and_fight(self: Battle, f: Fighter, t: Fighter, allow_charge: bool = True) -> bool:
         """Move into melee with t (Charge when the rules allow it), then attack; False if blocked."""
         w = self.choose_melee(f, t, charge=True) or FISTS
-        if self.in_reach(f, t, w):
+        g = math.hypot(f.x - t.x, f.y - t.y) - 2 * BASE_RADIUS  # in_reach()
+        if (g if g > 0.0 else 0.0) <= w.reach + CONTACT:
             if f.ap_left < 1:
                 return False
             self.spend_attack(f, t)
@@ -78,7 +84,7 @@ class Activation:
             return False
         penalty = self.terrain_penalty(f, spot[0], spot[1])
         need = math.hypot(spot[0] - f.x, spot[1] - f.y) + penalty
-        cost = 1 if f.has("bullrush") else 2
+        cost = 1 if ("bullrush" in f.abilities or "bullrush" in f.temp) else 2
         speed = f.speed()  # nothing below changes it before the move
         can_charge = (
             allow_charge and not f.prone and f.ap_left >= cost and need <= speed + 3
@@ -161,8 +167,8 @@ class Activation:
         best: tuple[float, Weapon] | None = None
         if engaged is None:
             engaged = bool(self.engaged_with(f))
-        d = dist(f, t)
-        for w in f.ranged_weapons():
+        d = math.hypot(f.x - t.x, f.y - t.y)  # dist()
+        for w in f._ranged:
             reach = max(w.reach, f.range_override or 0)
             if d - 2 * BASE_RADIUS > reach or (engaged and not w.has("point-blank")):
                 continue

@@ -85,6 +85,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         self.godspark = [engine.godspark_start if engine else 0] * 2
         self.godspark_income = engine.godspark_per_round if engine else 3
         self.sides = [fighters_for(cat, first, 0), fighters_for(cat, second, 1)]
+        self.everyone = self.sides[0] + self.sides[1]  # both clans, removed models included
         self.powers: list[list[GodPower]] = [
             [p for pick in army.god_powers if (p := cat.get("god_powers", pick.power)) is not None] for army in (first, second)
         ]

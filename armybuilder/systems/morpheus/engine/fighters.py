@@ -45,6 +45,12 @@ class Weapon:
                 nums = [int(a) for a in ability_args(ref) if a.lstrip("-").isdigit()]
                 values[key] = nums[-1] if nums else 0
         self._values = values
+        # what the attack rules ask of every attack weighed, answered once
+        self._psi = "psi" in self._ids
+        self._cumbersome = "cumbersome" in self._ids
+        self._deceptive = "deceptive" in self._ids
+        self._spray = "spray" in self._ids
+        self._kind = "lethal" if "lethal" in self._ids else "savage" if "savage" in self._ids else "normal"
 
     def has(self, ability: str) -> bool:
         return ability in self._ids
@@ -182,6 +188,8 @@ class Fighter:
         self._reach = max(w.reach for w in self._melee)
         self._ranged = [w for w in self.weapons if not w.melee and w.power is None]
         self._max_range = max((w.reach for w in self._ranged), default=0)
+        # never slowed by Difficult terrain, whatever the Round grants (temp is looked at too)
+        self._sure_mover = any(a in self.abilities for a in ("flight", "teleport", "leap", "sure-footed"))
         # the last number of each ability of the profile (abilities never change in play)
         values: dict[str, int] = {}
         for key, args in self.abilities.items():

@@ -32,6 +32,21 @@ def seg_point_distance(ax: float, ay: float, bx: float, by: float, px: float, py
     return math.hypot(ax + t * dx - px, ay + t * dy - py), t
 
 
+def off_segment(ax: float, ay: float, bx: float, by: float, px: float, py: float, within: float) -> bool:
+    """True when P is surely ``within`` or farther from segment AB: farther than that (and a
+    hair) from the box round AB on one axis.  A cheap test before :func:`seg_point_distance`,
+    which is still what decides for the points it lets through."""
+    reach = within + 1e-6
+    if ax <= bx:
+        if px < ax - reach or px > bx + reach:
+            return True
+    elif px < bx - reach or px > ax + reach:
+        return True
+    if ay <= by:
+        return py < ay - reach or py > by + reach
+    return py < by - reach or py > ay + reach
+
+
 class Geometry:
     """Geometry queries of :class:`battle.Battle`."""
 
@@ -59,26 +74,35 @@ class Geometry:
         return gap(f, e) <= w.reach + CONTACT
 
     def los(self: Battle, a: Fighter, b: Fighter) -> bool:
+        ax, ay, bx, by = a.x, a.y, b.x, b.y
         for t in self.los_blockers:
             if t.size >= max(a.size, b.size):
-                d, _ = seg_point_distance(a.x, a.y, b.x, b.y, t.x, t.y)
+                if off_segment(ax, ay, bx, by, t.x, t.y, t.r):
+                    continue
+                d, _ = seg_point_distance(ax, ay, bx, by, t.x, t.y)
                 if d < t.r and math.hypot(a.x - t.x, a.y - t.y) > t.r and math.hypot(b.x - t.x, b.y - t.y) > t.r:
                     return False
         return True
 
     def shot_blocked_by_models(self: Battle, a: Fighter, b: Fighter) -> bool:
-        for o in self.sides[0] + self.sides[1]:
+        ax, ay, bx, by = a.x, a.y, b.x, b.y
+        for o in self.everyone:
             if o is a or o is b or o.removed or o.size < a.size:
                 continue
-            d, t = seg_point_distance(a.x, a.y, b.x, b.y, o.x, o.y)
+            if off_segment(ax, ay, bx, by, o.x, o.y, BASE_RADIUS * 0.9):
+                continue
+            d, t = seg_point_distance(ax, ay, bx, by, o.x, o.y)
             if 0.0 < t < 1.0 and d < BASE_RADIUS * 0.9:
                 return True
         return False
 
     def cover(self: Battle, a: Fighter, b: Fighter) -> str | None:
         best = None
+        ax, ay, bx, by = a.x, a.y, b.x, b.y
         for t, kind in self.covers:
-            d, _ = seg_point_distance(a.x, a.y, b.x, b.y, t.x, t.y)
+            if off_segment(ax, ay, bx, by, t.x, t.y, t.r + BASE_RADIUS):
+                continue
+            d, _ = seg_point_distance(ax, ay, bx, by, t.x, t.y)
             if d >= t.r + BASE_RADIUS:
                 continue
             a_near = math.hypot(a.x - t.x, a.y - t.y) <= t.r + 1 + BASE_RADIUS

@@ -6,7 +6,7 @@ import math
 from typing import TYPE_CHECKING
 
 from .fighters import BASE_RADIUS, Fighter
-from .geometry import seg_point_distance
+from .geometry import off_segment, seg_point_distance
 
 _OVERLAP2 = (2 * BASE_RADIUS - 1e-6) ** 2  # squared centre distance below which two bases overlap
 
@@ -64,6 +64,8 @@ class MovementRules:
             self.say(f"  {f.name} moves {travel:.1f}\"")
         flying: bool | None = None  # looked up when hazardous terrain is crossed
         for t in self.hazards:
+            if off_segment(sx, sy, nx, ny, t.x, t.y, t.r):
+                continue
             sd, _ = seg_point_distance(sx, sy, nx, ny, t.x, t.y)
             if sd < t.r:
                 if flying is None:
@@ -72,7 +74,8 @@ class MovementRules:
                     self.st_hit(f, t.hazard, None, t.name)
                     if t.fire is not None and not f.removed and not self.immune(f, "fire"):
                         f.fire = max(t.fire, f.fire or 0)
-        if free_strikes and not f.has("elusive") and not f.has("teleport") and not f.removed:
+        temp = f.temp
+        if free_strikes and not ("elusive" in f.abilities or "elusive" in temp or "teleport" in f.abilities or "teleport" in temp) and not f.removed:
             self.free_strikes(f, sx, sy, target)
         return travel
 
@@ -92,7 +95,7 @@ class MovementRules:
                 u = 0.0 if u <= 0.0 else 1.0 if u >= 1.0 else u
                 d = hypot(ax + u * dx - px, ay + u * dy - py)
             if d < t.r:
-                if f.has("flight") or f.has("teleport") or f.has("leap") or f.has("sure-footed"):
+                if f._sure_mover or (f.temp and (f.has("flight") or f.has("teleport") or f.has("leap") or f.has("sure-footed"))):
                     return 0.0
                 return 2.0
         return 0.0
