@@ -59,7 +59,7 @@ from ..catalog import GodPower, MECatalog
 from .activation import Activation
 from .combat import CombatRules
 from .dice import DAMAGE_MEMOS, rules_from
-from .fighters import BASE_RADIUS, CONTACT, Fighter, Terrain, Weapon, fighters_for
+from .fighters import Fighter, Terrain, Weapon, pairing_for
 from .geometry import Geometry, dist, gap
 from .movement import MovementRules
 from .powers import GodPowers
@@ -84,14 +84,13 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         self.depth = float(engine.deployment_depth if engine else 6)
         self.godspark = [engine.godspark_start if engine else 0] * 2
         self.godspark_income = engine.godspark_per_round if engine else 3
-        self.sides = [fighters_for(cat, first, 0), fighters_for(cat, second, 1)]
+        pairing = pairing_for(cat, first, second)  # built once for every game of these clans
+        self.sides = [[f.fresh() for f in pairing.templates[0]], [f.fresh() for f in pairing.templates[1]]]
         self.everyone = self.sides[0] + self.sides[1]  # both clans, removed models included
-        self.powers: list[list[GodPower]] = [
-            [p for pick in army.god_powers if (p := cat.get("god_powers", pick.power)) is not None] for army in (first, second)
-        ]
+        self.powers: list[list[GodPower]] = pairing.powers  # never changed
         self.powers_used: list[set[str]] = [set(), set()]
         # Godspark below which a side can afford none of its powers, even Attuned (1 off each)
-        self.cheapest = [min((max(0, p.godspark - 1) for p in side), default=0) for side in self.powers]
+        self.cheapest = pairing.cheapest
         self.power_kinds: dict[str, str] = {}  # power id -> what the AI uses it for
         self.scores = [0.0, 0.0]
         self.round = 0
@@ -102,15 +101,9 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         # Who is still on the table, per side: rebuilt (never changed in place) when a model
         # is removed, so a list handed out earlier stays a valid snapshot.
         self.living: list[list[Fighter]] = [list(self.sides[0]), list(self.sides[1])]
-        # Per fighter, each enemy with the squared centre distance within which the two are
-        # engaged (bases touching plus the longer melee reach): reaches never change.
-        self.engage_limits: list[dict[int, list[tuple[Fighter, float]]]] = [
-            {
-                f.index: [(e, (2 * BASE_RADIUS + CONTACT + max(f._reach, e._reach)) ** 2) for e in self.sides[1 - side]]
-                for f in self.sides[side]
-            }
-            for side in (0, 1)
-        ]
+        # Per fighter, the squared centre distance to each enemy (in self.sides order) within
+        # which the two are engaged (bases touching plus the longer melee reach).
+        self.engage_limits: list[dict[int, tuple[float, ...]]] = pairing.limits
         self._sums: list[int] = []  # 2d6 totals drawn in a block, read from _next on
         self._next = 0
         self._base = self.rules.base

@@ -6,14 +6,14 @@ the phase modules joined in :class:`battle.Battle`.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 from armybuilder.core.catalog import Catalogue
 
 from ..army import WarClan, warrior_cost, warrior_type
-from ..catalog import ability_args, ability_id
+from ..catalog import GodPower, ability_args, ability_id
 
+_blank = object.__new__
 BASE_RADIUS = 0.6  # a 30 mm round base, in inches
 CONTACT = 0.05  # bases this close count as touching
 # The simulator's own assumptions (the seed page does not settle them) are catalogue
@@ -199,7 +199,8 @@ class Fighter:
 
     def fresh(self) -> Fighter:
         """A copy of this (template) fighter with its own game state."""
-        f = copy.copy(self)
+        f = _blank(Fighter)
+        f.__dict__.update(self.__dict__)  # copy.copy() without its generic protocol
         f.focus, f.aid, f.drain, f.temp = {}, {}, {}, {}
         f.next_attack, f.next_melee, f.used_weapons = [], [], set()
         return f
@@ -252,14 +253,38 @@ def build_fighters(cat: Catalogue, army: WarClan, side: int) -> list[Fighter]:
 
 # A playtest plays the same two clans thousands of times: their fighters are built once
 # (catalogue look-ups, names, weapons) and each game plays fresh copies.
-_TEMPLATES: dict[tuple[int, str, int], tuple[Catalogue, list[Fighter]]] = {}
+@dataclass
+class Pairing:
+    """What every game between two clans shares and no game changes, built once per pairing:
+    the fighters' templates, the God powers each side bought, the Godspark below which a side
+    can afford none of them, and per fighter the squared centre distance to each enemy (in
+    the enemies' order) within which the two are engaged."""
+
+    cat: Catalogue
+    templates: tuple[list[Fighter], list[Fighter]]
+    powers: list[list[GodPower]]
+    cheapest: list[int]
+    limits: list[dict[int, tuple[float, ...]]]
 
 
-def fighters_for(cat: Catalogue, army: WarClan, side: int) -> list[Fighter]:
-    key = (id(cat), army.model_dump_json(), side)
-    found = _TEMPLATES.get(key)
-    if found is None or found[0] is not cat:
-        if len(_TEMPLATES) >= 64:
-            _TEMPLATES.clear()
-        found = _TEMPLATES[key] = (cat, build_fighters(cat, army, side))
-    return [f.fresh() for f in found[1]]
+_PAIRINGS: dict[tuple[int, str, str], Pairing] = {}
+
+
+def pairing_for(cat: Catalogue, first: WarClan, second: WarClan) -> Pairing:
+    """The :class:`Pairing` of two clans, from a cache keyed by their content (an edited clan
+    is a new pairing)."""
+    key = (id(cat), first.model_dump_json(), second.model_dump_json())
+    found = _PAIRINGS.get(key)
+    if found is not None and found.cat is cat:
+        return found
+    if len(_PAIRINGS) >= 64:
+        _PAIRINGS.clear()
+    templates = (build_fighters(cat, first, 0), build_fighters(cat, second, 1))
+    powers = [[p for pick in army.god_powers if (p := cat.get("god_powers", pick.power)) is not None] for army in (first, second)]
+    limits = [
+        {f.index: tuple((2 * BASE_RADIUS + CONTACT + max(f._reach, e._reach)) ** 2 for e in templates[1 - side]) for f in templates[side]}
+        for side in (0, 1)
+    ]
+    cheapest = [min((max(0, p.godspark - 1) for p in side), default=0) for side in powers]
+    found = _PAIRINGS[key] = Pairing(cat, templates, powers, cheapest, limits)
+    return found

@@ -62,7 +62,7 @@ class Geometry:
     def engaged_with(self: Battle, f: Fighter) -> list[Fighter]:
         out = []
         fx, fy = f.x, f.y
-        for e, limit in self.engage_limits[f.side][f.index]:
+        for e, limit in zip(self.sides[1 - f.side], self.engage_limits[f.side][f.index], strict=True):
             if e.removed or e.incapacitated:
                 continue
             dx, dy = fx - e.x, fy - e.y
