@@ -70,8 +70,9 @@ class Activation:
             return candidates[0]
         return max(candidates, key=lambda e: (max(self.attack_value(f, e, w) for w in f.melee_weapons()) / max(1, e.hp), e.cost, -e.index))
 
-    def close_and_fight(self: Battle, f: Fighter, t: Fighter, allow_charge: bool = True) -> bool:
-        """Move into melee with t (Charge when the rules allow it), then attack; False if blocked."""
+    def close_and_fight(self: Battle, f: Fighter, t: Fighter, allow_charge: bool = True, unengaged: bool = False) -> bool:
+        """Move into melee with t (Charge when the rules allow it), then attack; False (having done
+        nothing) if blocked.  ``unengaged``: the caller knows f is engaged with no one."""
         w = self.choose_melee(f, t, charge=True) or FISTS
         g = math.hypot(f.x - t.x, f.y - t.y) - 2 * BASE_RADIUS  # in_reach()
         if (g if g > 0.0 else 0.0) <= w.reach + CONTACT:
@@ -89,7 +90,7 @@ class Activation:
         can_charge = (
             allow_charge and not f.prone and f.ap_left >= cost and need <= speed + 3
             and need >= math.ceil(f.sp / 2) and (self.los(f, t) or f.has("aware"))
-            and not self.engaged_with(f)
+            and (unengaged or not self.engaged_with(f))
         )  # fmt: skip
         if can_charge:
             if self.logging:
@@ -200,18 +201,20 @@ class Activation:
                 if self.test(f, f.stat("dr"), f.restrain, "dr")[0]:
                     f.restrain = None
                 continue
-            if f.fire is not None and f.ap_left >= 2 and not self.engaged_with(f):
+            # f's foes in melee: nothing below changes them before an action, and every action
+            # ends the iteration, so they are looked up once and handed down
+            engaged = self.engaged_with(f)
+            if f.fire is not None and f.ap_left >= 2 and not engaged:
                 f.ap_left -= 1
                 if self.roll(self.status_rs(f, False) + 2, f.fire)[0]:
                     f.fire = None
                     if self.logging:
                         self.say(f"  {f.name} puts out the fire")
                 continue
-            if self.maybe_power(f):
+            if self.maybe_power(f, engaged):
                 continue
             if ("healer" in abilities or "healer" in f.temp) and self.heal_someone(f):
                 continue
-            engaged = self.engaged_with(f)
             if engaged:
                 ranged_only = bool(f.ranged_weapons()) and max(w.st or 0 for w in f.melee_weapons()) < 1
                 if ranged_only and not ("berserker" in abilities or "berserker" in f.temp):
@@ -267,9 +270,10 @@ class Activation:
                 if self.move_towards(f, target.x, target.y, f.speed(), f._max_range * 0.9) > 0:
                     f.ap_left -= 1
                     continue
-            if not self.close_and_fight(f, target):
+            # f is engaged with no one here, nor after a close_and_fight() that failed (it acts on success only)
+            if not self.close_and_fight(f, target, unengaged=True):
                 others = [e for e in enemies if e is not target]
-                if not others or not self.close_and_fight(f, min(others, key=lambda e: (gap(f, e), e.index))):
+                if not others or not self.close_and_fight(f, min(others, key=lambda e: (gap(f, e), e.index)), unengaged=True):
                     break
         self.end_activation(f)
 
@@ -304,25 +308,19 @@ class Activation:
         return best
 
     def pick_next(self: Battle, side: int) -> Fighter | None:
-        """The ready model nearest to an enemy (squared centre distance), then the lowest index.
-
-        One pass over the pairs of ready models and enemies, kept in index order, so the
-        first of equal distances is the lowest index; no list is built per model."""
-        enemies = self.living[1 - side]
+        """The ready model nearest to an enemy (squared centre distance), then the lowest index:
+        each model's distances to the enemies are kept as they move (:meth:`place`); the list
+        is in index order, so the first of equal distances is the lowest index."""
+        if not self.living[1 - side]:
+            for f in self.living[side]:
+                if not f.activated:
+                    return f
+            return None
         best: Fighter | None = None
         best_near = math.inf
         for f in self.living[side]:
-            if f.activated:
-                continue
-            if not enemies:
-                return f
-            fx, fy = f.x, f.y
-            for e in enemies:
-                dx = fx - e.x
-                dy = fy - e.y
-                near = dx * dx + dy * dy
-                if near < best_near:
+            if not f.activated:
+                near = min(f.d2)
+                if best is None or near < best_near:
                     best, best_near = f, near
-            if best is None:  # distances of nan or inf: the first ready model, as before
-                best, best_near = f, math.inf
         return best

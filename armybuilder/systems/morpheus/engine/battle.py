@@ -180,6 +180,8 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                         f.y += -1.0 if side == 0 else 1.0
                     f.y = min(self.board, max(0.0, f.y))
         self.index_terrain()
+        for f in self.sides[0]:  # every distance between the clans, both ways
+            self.place(f, f.x, f.y)
         for t in self.terrain:
             if self.logging:
                 self.say(f"terrain: {t.name} at ({t.x:.0f}, {t.y:.0f}), radius {t.r:.1f}\"")

@@ -42,6 +42,8 @@ class CombatRules:
     def remove(self: Battle, target: Fighter, by: Fighter | None, why: str) -> None:
         target.removed = True
         target.hp = 0
+        for e in self.sides[1 - target.side]:  # no longer anyone's nearest or engaged foe
+            e.d2[target.slot] = math.inf
         self.living[target.side] = [f for f in self.living[target.side] if f is not target]
         self.scores[1 - target.side] += target.cost
         if by is not None and by.side != target.side:
@@ -143,7 +145,7 @@ class CombatRules:
                     if blocker is not None:
                         self.st_hit(blocker, left, attacker, "collision")
                 return
-            target.x, target.y = nx, ny
+            self.place(target, nx, ny)
             moved += step
         if self.logging:
             self.say(f"  {target.name} is {'pushed' if away else 'pulled'} {moved:.0f}\"")

@@ -6,6 +6,7 @@ the phase modules joined in :class:`battle.Battle`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from armybuilder.core.catalog import Catalogue
@@ -129,6 +130,9 @@ class Fighter:
     sp_bonus: int = 0
     range_override: int | None = None
     kills: float = 0.0
+    slot: int = 0  # place in its side's list (index skips warriors of unknown types)
+    # squared centre distance to each enemy, by slot (inf once removed): kept by Battle.place()
+    d2: list[float] = field(default_factory=list)
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities or ability in self.temp
@@ -203,6 +207,7 @@ class Fighter:
         f.__dict__.update(self.__dict__)  # copy.copy() without its generic protocol
         f.focus, f.aid, f.drain, f.temp = {}, {}, {}, {}
         f.next_attack, f.next_melee, f.used_weapons = [], [], set()
+        f.d2 = list(self.d2)
         return f
 
     def melee_weapons(self) -> list[Weapon]:
@@ -280,6 +285,9 @@ def pairing_for(cat: Catalogue, first: WarClan, second: WarClan) -> Pairing:
     if len(_PAIRINGS) >= 64:
         _PAIRINGS.clear()
     templates = (build_fighters(cat, first, 0), build_fighters(cat, second, 1))
+    for side in (0, 1):
+        for slot, f in enumerate(templates[side]):
+            f.slot, f.d2 = slot, [math.inf] * len(templates[1 - side])
     powers = [[p for pick in army.god_powers if (p := cat.get("god_powers", pick.power)) is not None] for army in (first, second)]
     limits = [
         {f.index: tuple((2 * BASE_RADIUS + CONTACT + max(f._reach, e._reach)) ** 2 for e in templates[1 - side]) for f in templates[side]}

@@ -52,6 +52,18 @@ class Geometry:
 
     __slots__ = ()
 
+    def place(self: Battle, f: Fighter, x: float, y: float) -> None:
+        """Put f at (x, y): the one way a model moves in play, since it keeps the squared
+        distances between f and each enemy (``Fighter.d2``, both ways) that choosing who
+        activates and finding who is engaged read instead of working them out again."""
+        f.x, f.y = x, y
+        row, slot = f.d2, f.slot
+        for j, e in enumerate(self.sides[1 - f.side]):
+            if not e.removed:
+                dx = x - e.x
+                dy = y - e.y
+                row[j] = e.d2[slot] = dx * dx + dy * dy
+
     def enemies(self: Battle, f: Fighter) -> list[Fighter]:
         """The enemies still on the table (a shared list: callers never change it)."""
         return self.living[1 - f.side]
@@ -60,13 +72,9 @@ class Geometry:
         return [o for o in self.living[f.side] if o is not f]
 
     def engaged_with(self: Battle, f: Fighter) -> list[Fighter]:
-        out = []
-        fx, fy = f.x, f.y
-        for e, limit in zip(self.sides[1 - f.side], self.engage_limits[f.side][f.index], strict=True):
-            if e.removed or e.incapacitated:
-                continue
-            dx, dy = fx - e.x, fy - e.y
-            if dx * dx + dy * dy <= limit:
+        out = []  # removed enemies are at an infinite distance (Battle.remove)
+        for e, d2, limit in zip(self.sides[1 - f.side], f.d2, self.engage_limits[f.side][f.index], strict=True):
+            if d2 <= limit and not e.incapacitated:
                 out.append(e)
         return out
 

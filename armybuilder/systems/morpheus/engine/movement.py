@@ -20,12 +20,17 @@ class MovementRules:
     __slots__ = ()
 
     def free_of_overlap(self: Battle, f: Fighter, x: float, y: float) -> bool:
+        """No base but f's overlaps a base at (x, y).  A model whose x alone is too far is
+        passed over (dx * dx + dy * dy is never below dx * dx, rounding included)."""
         limit = _OVERLAP2
         for side in self.living:
             for o in side:
-                dx, dy = o.x - x, o.y - y
-                if dx * dx + dy * dy < limit and o is not f:
-                    return False
+                dx = o.x - x
+                dx *= dx
+                if dx < limit:
+                    dy = o.y - y
+                    if dx + dy * dy < limit and o is not f:
+                        return False
         return True
 
     def move_towards(self: Battle, f: Fighter, tx: float, ty: float, budget: float, stop_at: float, target: Fighter | None = None,
@@ -59,7 +64,7 @@ class MovementRules:
         ny = min(self.board, max(0.0, ny))
         if travel < 0.05:
             return 0.0
-        f.x, f.y = nx, ny
+        self.place(f, nx, ny)
         if self.logging:
             self.say(f"  {f.name} moves {travel:.1f}\"")
         flying: bool | None = None  # looked up when hazardous terrain is crossed
@@ -86,8 +91,12 @@ class MovementRules:
         dx, dy = tx - ax, ty - ay
         length2 = dx * dx + dy * dy
         hypot = math.hypot
+        lox, hix = (ax, tx) if ax <= tx else (tx, ax)
+        loy, hiy = (ay, ty) if ay <= ty else (ty, ay)
         for t in self.difficult:  # seg_point_distance(), inlined
-            px, py = t.x, t.y
+            px, py, r = t.x, t.y, t.r + 1e-6
+            if px + r < lox or px - r > hix or py + r < loy or py - r > hiy:
+                continue  # farther than its radius from the box round the way: not crossed
             if length2 == 0:
                 d = hypot(px - ax, py - ay)
             else:
@@ -102,20 +111,19 @@ class MovementRules:
 
     def free_strikes(self: Battle, f: Fighter, sx: float, sy: float, target: Fighter | None) -> None:
         hypot = math.hypot
-        fx = fy = lox = hix = loy = hiy = math.nan
+        fx, fy = f.x, f.y  # the box of the move, widened by a hair (again if a strike moved f)
+        lox, hix = (sx - 1e-6, fx + 1e-6) if sx <= fx else (fx - 1e-6, sx + 1e-6)
+        loy, hiy = (sy - 1e-6, fy + 1e-6) if sy <= fy else (fy - 1e-6, sy + 1e-6)
         for e in self.enemies(f):
-            if f.removed:
-                return
-            if f.x != fx or f.y != fy:  # the box of the move (again if a strike pushed f)
-                fx, fy = f.x, f.y
-                lox, hix = (sx, fx) if sx <= fx else (fx, sx)
-                loy, hiy = (sy, fy) if sy <= fy else (fy, sy)
             if e is target or e.removed or e.incapacitated:
                 continue
             reach = e._reach + 2 * BASE_RADIUS
-            ex, ey = e.x, e.y
-            if ex + reach < lox - 1e-6 or ex - reach > hix + 1e-6 or ey + reach < loy - 1e-6 or ey - reach > hiy + 1e-6:
+            ex = e.x
+            if ex + reach < lox or ex - reach > hix:
                 continue  # farther than its reach from the move's box: the move never came near
+            ey = e.y
+            if ey + reach < loy or ey - reach > hiy:
+                continue
             if hypot(sx - ex, sy - ey) <= reach or hypot(f.x - ex, f.y - ey) <= reach:
                 continue  # it started or ended within reach: the move did not pass it by
             dx, dy = f.x - sx, f.y - sy  # seg_point_distance(), inlined
@@ -131,6 +139,12 @@ class MovementRules:
                     if self.logging:
                         self.say(f"  free strike by {e.name}")
                     self.resolve(e, f, w, label="free-strikes")
+                    if f.removed:
+                        return
+                    if f.x != fx or f.y != fy:  # pushed or pulled by the strike
+                        fx, fy = f.x, f.y
+                        lox, hix = (sx - 1e-6, fx + 1e-6) if sx <= fx else (fx - 1e-6, sx + 1e-6)
+                        loy, hiy = (sy - 1e-6, fy + 1e-6) if sy <= fy else (fy - 1e-6, sy + 1e-6)
 
     def approach_spot(self: Battle, f: Fighter, t: Fighter, reach: int) -> tuple[float, float] | None:
         """The free spot nearest to ``f`` from which ``t`` is within ``reach`` (None if surrounded)."""

@@ -90,8 +90,9 @@ class GodPowers:
             else:
                 self.resolve(f, who, w, label="strikes with")
 
-    def maybe_power(self: Battle, f: Fighter) -> bool:
-        """The AI's choice of a God power at this moment; True when one was used."""
+    def maybe_power(self: Battle, f: Fighter, foes: list[Fighter] | None = None) -> bool:
+        """The AI's choice of a God power at this moment; True when one was used.  ``foes``:
+        :meth:`engaged_with` of f when the caller has it already."""
         if f.ap_left < 1 or not self.powers[f.side]:
             return False
         used, spark = self.powers_used[f.side], self.godspark[f.side]
@@ -113,7 +114,7 @@ class GodPowers:
             d = hypot(fx - e.x, fy - e.y)
             if d < near:
                 nearest, near = e, d
-        engaged = bool(self.engaged_with(f))
+        engaged = bool(self.engaged_with(f) if foes is None else foes)
         can_charge = gap(f, nearest) <= f.speed() + 3 + f.reach() and f.ap_left >= 3
         for p in self.powers[f.side]:
             if p.id in self.powers_used[f.side] or self.godspark[f.side] < self.power_cost(f, p):
