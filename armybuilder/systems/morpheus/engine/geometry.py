@@ -58,11 +58,10 @@ class Geometry:
         activates and finding who is engaged read instead of working them out again."""
         f.x, f.y = x, y
         row, slot = f.d2, f.slot
-        for j, e in enumerate(self.sides[1 - f.side]):
-            if not e.removed:
-                dx = x - e.x
-                dy = y - e.y
-                row[j] = e.d2[slot] = dx * dx + dy * dy
+        for e in self.living[1 - f.side]:  # a removed enemy stays infinitely far
+            dx = x - e.x
+            dy = y - e.y
+            row[e.slot] = e.d2[slot] = dx * dx + dy * dy
 
     def enemies(self: Battle, f: Fighter) -> list[Fighter]:
         """The enemies still on the table (a shared list: callers never change it)."""
