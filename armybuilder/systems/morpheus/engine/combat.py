@@ -226,15 +226,16 @@ class CombatRules:
         tx, ty, t_reach = t.x, t.y, t._reach
         hypot = math.hypot
         others = []
+        # a friend's kept squared distance to t past a hair over its engagement distance (the
+        # same reach, bases and contact) is surely out of reach; t is on the table here
+        slot, limits, kept = t.slot, self.engage_limits[f.side], not t.removed
         for o in self.living[f.side]:  # friends whose reach (or t's) touches t
             if o is f or o.incapacitated:
                 continue
-            reach = o._reach if o._reach > t_reach else t_reach
-            ox, oy = o.x, o.y
-            far = reach + (CONTACT + 2 * BASE_RADIUS + 1e-6)  # centres farther apart than this on
-            if ox - tx > far or tx - ox > far or oy - ty > far or ty - oy > far:  # one axis: out of reach
+            if kept and o.d2[slot] > limits[o.index][slot] * (1 + 1e-9) + 1e-12:
                 continue
-            edge = hypot(ox - tx, oy - ty) - 2 * BASE_RADIUS
+            reach = o._reach if o._reach > t_reach else t_reach
+            edge = hypot(o.x - tx, o.y - ty) - 2 * BASE_RADIUS
             if (edge if edge > 0.0 else 0.0) <= reach + CONTACT:
                 others.append(o)
         if not others:
