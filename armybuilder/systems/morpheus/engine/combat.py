@@ -249,6 +249,15 @@ class CombatRules:
     def choose_melee(self: Battle, f: Fighter, t: Fighter, charge: bool = False) -> Weapon | None:
         """The melee weapon with the best expected Damage on t (any reach when about to charge)."""
         weapons, used = f._melee, f.used_weapons
+        if len(weapons) == 1:  # one melee weapon (or fists): nothing to weigh
+            w = weapons[0]
+            if w._cumbersome and w.name in used:
+                return None
+            if not charge:
+                g = math.hypot(f.x - t.x, f.y - t.y) - 2 * BASE_RADIUS
+                if (g if g > 0.0 else 0.0) > w.reach + CONTACT:
+                    return None
+            return w
         if charge:
             usable = [w for w in weapons if not (w._cumbersome and w.name in used)]
         else:
