@@ -222,11 +222,11 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                     near = any(o.has("healer") and (not o.removed and not o.incapacitated) and gap(o, f) <= max(0, o.value("healer") or 0) + 0.05 for o in self.friends(f))
                     if not near:
                         self.remove(f, None, "not tended by a Healer")
-                for stat in list(f.aid):
+                for stat in list(f.aid) if f.aid else ():
                     f.aid[stat] -= 1
                     if f.aid[stat] <= 0:
                         del f.aid[stat]
-                for stat in list(f.drain):
+                for stat in list(f.drain) if f.drain else ():
                     f.drain[stat] -= 1
                     if f.drain[stat] <= 0:
                         del f.drain[stat]
@@ -234,13 +234,16 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                     f.berserk = False
                     f.berserk_penalty = True
                 f.berserk_hit_this_round = False
-                f.focus = {}
+                if f.focus:
+                    f.focus = {}
                 f.shocked = f.terrified = f.blind = f.ice_sp = False
-                f.temp = {}
+                if f.temp:
+                    f.temp = {}
                 f.sp_bonus = 0
                 f.range_override = None
                 f.clashes = 0
-                f.used_weapons = set()
+                if f.used_weapons:
+                    f.used_weapons = set()
                 f.war_god_used = False
                 f.taunted_by = None
                 f.taunt_forced = f.foresight_used = f.spotted = False
