@@ -39,12 +39,17 @@ randomness comes from the injected ``numpy.random.Generator``.
 
 Code layout and speed: :class:`Battle` holds the state, setup and rounds; the rules come from
 one mixin per phase (:mod:`geometry`, :mod:`combat`, :mod:`movement`, :mod:`powers`) and the
-AI's policy from :mod:`activation`; the records are in :mod:`fighters`.  A clan's fighters are
-built once and copied for each game; 2d6 are drawn 1,024 dice at a time; each side keeps a
-list of its models still on the table and each pair of foes its engagement distance; the
-expected Damage of an attack is memoised; each shot is weighed once per decision; log lines
-are only written when a log is kept.  Speed work keeps fixed-seed games identical (same
-draws, decisions and logs: ``tests/morpheus/me_digests.json``).
+AI's policy from :mod:`activation`; the records are in :mod:`fighters`.  What no game of two
+clans changes is built once per pairing (:class:`fighters.Pairing`: the fighters, copied for
+each game, the God powers, the engagement distance of every pair of foes); 2d6 are drawn
+1,024 dice at a time and summed in one block; each side keeps a list of its models still on
+the table; every model keeps its squared distance to each enemy, updated by :meth:`place`
+(the one way a model moves), which choosing who activates, finding who is engaged, the
+nearest enemy and Overwhelm read; terrain is sorted by keyword once; box tests come before
+segment distances; the expected Damage of an attack is memoised; each shot is weighed once
+per decision and the foes engaged with a model once per AI step; log lines are only written
+when a log is kept.  Speed work keeps fixed-seed games identical (same draws, decisions and
+logs: ``tests/morpheus/me_digests.json``).
 """
 
 from __future__ import annotations
