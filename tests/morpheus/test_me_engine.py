@@ -107,10 +107,29 @@ def test_odds_modifiers_and_text(me_cat):
 def duel(me_cat, clans, seed=0):
     battle = B.Battle(me_cat, clans["ravens-of-hrafnsey"], clans["wolves-of-the-fjord"], np.random.default_rng(seed))
     jarl, ulf = battle.sides[0][0], battle.sides[1][0]
-    jarl.x, jarl.y, ulf.x, ulf.y = 10.0, 10.0, 11.2, 10.0  # base contact
+    battle.place(jarl, 10.0, 10.0)
+    battle.place(ulf, 11.2, 10.0)  # base contact
     for f in battle.sides[0][1:] + battle.sides[1][1:]:
-        f.x, f.y = 40.0 + f.index, 40.0 if f.side else 45.0
+        battle.place(f, 40.0 + f.index, 40.0 if f.side else 45.0)
     return battle, jarl, ulf
+
+
+def test_kept_distances_match_the_positions_after_a_game(me_cat, clans):
+    """Battle.place() keeps each model's squared distance to every enemy (what choosing who
+    activates and finding who is engaged read): after whole games they still match the
+    positions, removed models are infinitely far, and engagement agrees with a full scan."""
+    for seed in range(6):
+        battle = B.Battle(me_cat, clans["ravens-of-hrafnsey"], clans["wolves-of-the-fjord"], np.random.default_rng(seed))
+        battle.play()
+        assert any(f.removed for f in battle.everyone)
+        for f in battle.living[0] + battle.living[1]:
+            for e in battle.sides[1 - f.side]:
+                want = math.inf if e.removed else (f.x - e.x) ** 2 + (f.y - e.y) ** 2
+                assert f.d2[e.slot] == want
+            limits = battle.engage_limits[f.side][f.index]
+            scan = [e for e in battle.sides[1 - f.side] if not e.removed and not e.incapacitated
+                    and (f.x - e.x) ** 2 + (f.y - e.y) ** 2 <= limits[e.slot]]  # fmt: skip
+            assert battle.engaged_with(f) == scan
 
 
 def test_sampled_damage_agrees_with_exact(me_cat, clans):
@@ -140,10 +159,10 @@ def test_charge_bonus_brace_and_overwhelm(me_cat, clans):
     assert battle.strength(ulf, huskarl, great, charge=True) == great.st  # Brace: no Charge bonus
     assert battle.overwhelm(jarl, ulf) == 0
     bondi = battle.sides[0][4]
-    bondi.x, bondi.y = 11.2, 11.2  # engaged with Ulf too: sizes 2 + 2 > 2
+    battle.place(bondi, 11.2, 11.2)  # engaged with Ulf too: sizes 2 + 2 > 2
     assert battle.overwhelm(jarl, ulf) == 2  # +1, and +1 more for the Jarl's Teamwork
     berserker = battle.sides[1][1]
-    berserker.x, berserker.y = 10.0, 8.8
+    battle.place(berserker, 10.0, 8.8)
     assert battle.overwhelm(ulf, jarl) == 0  # the Jarl's shield: 2 + 2 is not more than 2 + 2
 
 
@@ -170,8 +189,8 @@ def test_blast_scatter_and_spray_geometry(me_cat, clans):
         assert math.hypot(x - 30.0, y - 10.0) <= 10.0 + 1e-9  # at most half of the 20" shot
     others = battle.sides[1][1:4]
     for i, o in enumerate(others):
-        o.x, o.y = 20.0 + 3 * i, 10.0 + 0.5 * (i - 1)
-    ulf.x, ulf.y = 18.0, 10.0
+        battle.place(o, 20.0 + 3 * i, 10.0 + 0.5 * (i - 1))
+    battle.place(ulf, 18.0, 10.0)
     spray = B.Weapon("breath", 1, 18, False, ("spray/2",))
     line = B.Weapon("bolt", 1, 18, False, ("line",))
     blast = B.Weapon("pot", 1, 18, False, ("blast/3",))
@@ -179,7 +198,7 @@ def test_blast_scatter_and_spray_geometry(me_cat, clans):
     assert ulf in battle.area_targets(jarl, ulf, line) and others[1] in battle.area_targets(jarl, ulf, line)
     assert {ulf, others[0]} <= set(battle.area_targets(jarl, ulf, blast, 19.0, 10.0))
     far = battle.sides[1][5]
-    far.x, far.y = 10.0, 40.0
+    battle.place(far, 10.0, 40.0)
     assert far not in battle.area_targets(jarl, ulf, spray)
 
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .fighters import BASE_RADIUS, FISTS, Fighter, Weapon
+from .fighters import BASE_RADIUS, CONTACT, FISTS, Fighter, Weapon
 from .geometry import dist, gap
 
 if TYPE_CHECKING:
     from .battle import Battle
+
+
+_CONTACT2 = (2 * BASE_RADIUS) ** 2  # squared centre distance of two bases in contact
 
 
 class Activation:
@@ -59,16 +62,23 @@ class Activation:
     def best_target(self: Battle, f: Fighter, candidates: list[Fighter]) -> Fighter:
         if f.taunt_forced and f.taunted_by in candidates:
             return f.taunted_by
-        if f.has("berserker"):
-            return min(candidates, key=lambda e: dist(f, e))
+        if "berserker" in f.abilities or "berserker" in f.temp:
+            best, near, fx, fy = candidates[0], math.inf, f.x, f.y
+            for e in candidates:  # min(key=dist): the first of the nearest
+                d = math.hypot(fx - e.x, fy - e.y)
+                if d < near:
+                    best, near = e, d
+            return best
         if len(candidates) == 1:  # usually one foe in reach: nothing to weigh
             return candidates[0]
         return max(candidates, key=lambda e: (max(self.attack_value(f, e, w) for w in f.melee_weapons()) / max(1, e.hp), e.cost, -e.index))
 
-    def close_and_fight(self: Battle, f: Fighter, t: Fighter, allow_charge: bool = True) -> bool:
-        """Move into melee with t (Charge when the rules allow it), then attack; False if blocked."""
+    def close_and_fight(self: Battle, f: Fighter, t: Fighter, allow_charge: bool = True, unengaged: bool = False) -> bool:
+        """Move into melee with t (Charge when the rules allow it), then attack; False (having done
+        nothing) if blocked.  ``unengaged``: the caller knows f is engaged with no one."""
         w = self.choose_melee(f, t, charge=True) or FISTS
-        if self.in_reach(f, t, w):
+        g = math.hypot(f.x - t.x, f.y - t.y) - 2 * BASE_RADIUS  # in_reach()
+        if (g if g > 0.0 else 0.0) <= w.reach + CONTACT:
             if f.ap_left < 1:
                 return False
             self.spend_attack(f, t)
@@ -78,12 +88,12 @@ class Activation:
             return False
         penalty = self.terrain_penalty(f, spot[0], spot[1])
         need = math.hypot(spot[0] - f.x, spot[1] - f.y) + penalty
-        cost = 1 if f.has("bullrush") else 2
+        cost = 1 if ("bullrush" in f.abilities or "bullrush" in f.temp) else 2
         speed = f.speed()  # nothing below changes it before the move
         can_charge = (
             allow_charge and not f.prone and f.ap_left >= cost and need <= speed + 3
             and need >= math.ceil(f.sp / 2) and (self.los(f, t) or f.has("aware"))
-            and not self.engaged_with(f)
+            and (unengaged or not self.engaged_with(f))
         )  # fmt: skip
         if can_charge:
             if self.logging:
@@ -161,8 +171,8 @@ class Activation:
         best: tuple[float, Weapon] | None = None
         if engaged is None:
             engaged = bool(self.engaged_with(f))
-        d = dist(f, t)
-        for w in f.ranged_weapons():
+        d = math.hypot(f.x - t.x, f.y - t.y)  # dist()
+        for w in f._ranged:
             reach = max(w.reach, f.range_override or 0)
             if d - 2 * BASE_RADIUS > reach or (engaged and not w.has("point-blank")):
                 continue
@@ -178,10 +188,12 @@ class Activation:
             self.say(f"{f.name} activates ({f.ap} AP)")
         self.start_activation(f)
         guard = 0
-        while f.ap_left > 0 and (not f.removed and not f.incapacitated) and self.enemies(f) and guard < 20:
+        living, foe_side = self.living, 1 - f.side
+        abilities = f.abilities  # has() inlined below: the profile's, then the Round's (temp)
+        while f.ap_left > 0 and (not f.removed and not f.incapacitated) and living[foe_side] and guard < 20:
             guard += 1
             if f.prone:
-                if not f.has("acrobatics"):
+                if not ("acrobatics" in abilities or "acrobatics" in f.temp):
                     f.ap_left -= 1
                 f.prone = False
                 if self.logging:
@@ -192,21 +204,23 @@ class Activation:
                 if self.test(f, f.stat("dr"), f.restrain, "dr")[0]:
                     f.restrain = None
                 continue
-            if f.fire is not None and f.ap_left >= 2 and not self.engaged_with(f):
+            # f's foes in melee: nothing below changes them before an action, and every action
+            # ends the iteration, so they are looked up once and handed down
+            engaged = self.engaged_with(f)
+            if f.fire is not None and f.ap_left >= 2 and not engaged:
                 f.ap_left -= 1
                 if self.roll(self.status_rs(f, False) + 2, f.fire)[0]:
                     f.fire = None
                     if self.logging:
                         self.say(f"  {f.name} puts out the fire")
                 continue
-            if self.maybe_power(f):
+            if self.maybe_power(f, engaged):
                 continue
-            if self.heal_someone(f):
+            if ("healer" in abilities or "healer" in f.temp) and self.heal_someone(f):
                 continue
-            engaged = self.engaged_with(f)
             if engaged:
                 ranged_only = bool(f.ranged_weapons()) and max(w.st or 0 for w in f.melee_weapons()) < 1
-                if ranged_only and not f.has("berserker"):
+                if ranged_only and not ("berserker" in abilities or "berserker" in f.temp):
                     self.disengage(f, engaged)
                     continue
                 if not f.focus and f.ap_left >= 3:
@@ -227,39 +241,42 @@ class Activation:
                     continue
                 self.spend_attack(f, self.best_target(f, reachable))
                 continue
-            enemies = self.enemies(f)
+            enemies = living[foe_side]
             engaged_now = False  # f is not engaged here (that branch ended the iteration)
             shots: list[tuple[float, Fighter, Weapon]] = []  # (value, target, weapon): weighed once
-            if f.ranged_weapons():
+            berserker = "berserker" in abilities or "berserker" in f.temp
+            ranged = f._ranged
+            if ranged:
                 for e in enemies:
                     found = self.best_shot(f, e, engaged_now)
                     if found is not None and self.los(f, e) and not self.shot_blocked_by_models(f, e) and (not self.engaged_with(e) or found[0] >= 0.3):
                         shots.append((found[0], e, found[1]))
-            if shots and (f.has("concealment") or not f.has("berserker")):
+            if shots and (("concealment" in abilities or "concealment" in f.temp) or not berserker):
                 value, e, w = max(shots, key=lambda s: (s[0], -dist(f, s[1])))
                 melee_better = gap(f, e) <= f.speed() + 3 and max(self.attack_value(f, e, m, True) for m in f.melee_weapons()) > 1.5 * value
                 if not melee_better:
                     f.ap_left -= 1
                     self.ranged_attack(f, e, w)
                     continue
-            target = self.best_target(f, enemies) if f.has("berserker") else self.nearest(f, enemies)
+            target = self.best_target(f, enemies) if berserker else self.nearest(f, enemies)
             if f.taunt_forced and f.taunted_by is not None and not f.taunted_by.removed:
                 target = f.taunted_by  # a Taunt with 3+ stages: it must come at the taunter
-            if self.taunt(f, enemies):
+            if ("taunt" in abilities or "taunt" in f.temp) and self.taunt(f, enemies):
                 continue
-            if target.has("concealment") and not target.spotted and f.ap_left >= 2:
+            if not target.spotted and ("concealment" in target.abilities or "concealment" in target.temp) and f.ap_left >= 2:
                 f.ap_left -= 1
                 target.spotted = self.test(f, f.stat("mn"), target.stat("dr"), "mn")[0]
                 if self.logging:
                     self.say(f"  {f.name} {'spots' if target.spotted else 'fails to spot'} {target.name}")
                 continue
-            if f.ranged_weapons() and not f.has("berserker") and gap(f, target) > max(w.reach for w in f.ranged_weapons()):
-                if self.move_towards(f, target.x, target.y, f.speed(), max(w.reach for w in f.ranged_weapons()) * 0.9) > 0:
+            if ranged and not berserker and gap(f, target) > f._max_range:
+                if self.move_towards(f, target.x, target.y, f.speed(), f._max_range * 0.9) > 0:
                     f.ap_left -= 1
                     continue
-            if not self.close_and_fight(f, target):
+            # f is engaged with no one here, nor after a close_and_fight() that failed (it acts on success only)
+            if not self.close_and_fight(f, target, unengaged=True):
                 others = [e for e in enemies if e is not target]
-                if not others or not self.close_and_fight(f, min(others, key=lambda e: (gap(f, e), e.index))):
+                if not others or not self.close_and_fight(f, min(others, key=lambda e: (gap(f, e), e.index)), unengaged=True):
                     break
         self.end_activation(f)
 
@@ -281,11 +298,19 @@ class Activation:
         return True
 
     def nearest(self: Battle, f: Fighter, enemies: list[Fighter]) -> Fighter:
-        """The enemy whose base is nearest to f's (then the lowest index)."""
+        """The enemy whose base is nearest to f's (then the lowest index), among ``enemies``:
+        all of f's living enemies.  Gaps are worked out (with hypot, as gap()) only for the
+        enemies whose kept squared distance is within a hair of the least one, or of base
+        contact (every base in contact has gap 0): the others are surely farther."""
         fx, fy, contact = f.x, f.y, 2 * BASE_RADIUS
         hypot = math.hypot
+        row = f.d2
+        cut = min(row)
+        cut = (cut if cut > _CONTACT2 else _CONTACT2) * (1 + 1e-9) + 1e-12
         best, best_gap = enemies[0], math.inf
         for e in enemies:  # gap() inlined; (gap, index) compared without building tuples
+            if row[e.slot] > cut:
+                continue
             g = hypot(fx - e.x, fy - e.y) - contact
             if g < 0.0:
                 g = 0.0
@@ -294,17 +319,19 @@ class Activation:
         return best
 
     def pick_next(self: Battle, side: int) -> Fighter | None:
-        ready = [f for f in self.living[side] if not f.activated]
-        if not ready:
+        """The ready model nearest to an enemy (squared centre distance), then the lowest index:
+        each model's distances to the enemies are kept as they move (:meth:`place`); the list
+        is in index order, so the first of equal distances is the lowest index."""
+        if not self.living[1 - side]:
+            for f in self.living[side]:
+                if not f.activated:
+                    return f
             return None
-        enemies = self.living[1 - side]
-        if not enemies:
-            return ready[0]
-        best, best_key = None, None
-        points = [(e.x, e.y) for e in enemies]  # read once, not once per ready model
-        for f in ready:  # the ready model nearest to an enemy (then the lowest index)
-            fx, fy = f.x, f.y
-            near = min([(fx - ex) * (fx - ex) + (fy - ey) * (fy - ey) for ex, ey in points])
-            if best_key is None or (near, f.index) < best_key:
-                best, best_key = f, (near, f.index)
+        best: Fighter | None = None
+        best_near = math.inf
+        for f in self.living[side]:
+            if not f.activated:
+                near = min(f.d2)
+                if best is None or near < best_near:
+                    best, best_near = f, near
         return best

@@ -39,12 +39,17 @@ randomness comes from the injected ``numpy.random.Generator``.
 
 Code layout and speed: :class:`Battle` holds the state, setup and rounds; the rules come from
 one mixin per phase (:mod:`geometry`, :mod:`combat`, :mod:`movement`, :mod:`powers`) and the
-AI's policy from :mod:`activation`; the records are in :mod:`fighters`.  A clan's fighters are
-built once and copied for each game; 2d6 are drawn 1,024 dice at a time; each side keeps a
-list of its models still on the table and each pair of foes its engagement distance; the
-expected Damage of an attack is memoised; each shot is weighed once per decision; log lines
-are only written when a log is kept.  Speed work keeps fixed-seed games identical (same
-draws, decisions and logs: ``tests/morpheus/me_digests.json``).
+AI's policy from :mod:`activation`; the records are in :mod:`fighters`.  What no game of two
+clans changes is built once per pairing (:class:`fighters.Pairing`: the fighters, copied for
+each game, the God powers, the engagement distance of every pair of foes); 2d6 are drawn
+1,024 dice at a time and summed in one block; each side keeps a list of its models still on
+the table; every model keeps its squared distance to each enemy, updated by :meth:`place`
+(the one way a model moves), which choosing who activates, finding who is engaged, the
+nearest enemy and Overwhelm read; terrain is sorted by keyword once; box tests come before
+segment distances; the expected Damage of an attack is memoised; each shot is weighed once
+per decision and the foes engaged with a model once per AI step; log lines are only written
+when a log is kept.  Speed work keeps fixed-seed games identical (same draws, decisions and
+logs: ``tests/morpheus/me_digests.json``).
 """
 
 from __future__ import annotations
@@ -59,7 +64,7 @@ from ..catalog import GodPower, MECatalog
 from .activation import Activation
 from .combat import CombatRules
 from .dice import DAMAGE_MEMOS, rules_from
-from .fighters import BASE_RADIUS, CONTACT, Fighter, Terrain, Weapon, fighters_for
+from .fighters import Fighter, Terrain, Weapon, pairing_for
 from .geometry import Geometry, dist, gap
 from .movement import MovementRules
 from .powers import GodPowers
@@ -84,31 +89,29 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         self.depth = float(engine.deployment_depth if engine else 6)
         self.godspark = [engine.godspark_start if engine else 0] * 2
         self.godspark_income = engine.godspark_per_round if engine else 3
-        self.sides = [fighters_for(cat, first, 0), fighters_for(cat, second, 1)]
-        self.powers: list[list[GodPower]] = [
-            [p for pick in army.god_powers if (p := cat.get("god_powers", pick.power)) is not None] for army in (first, second)
-        ]
+        pairing = pairing_for(cat, first, second)  # built once for every game of these clans
+        self.sides = [[f.fresh() for f in pairing.templates[0]], [f.fresh() for f in pairing.templates[1]]]
+        self.everyone = self.sides[0] + self.sides[1]  # both clans, removed models included
+        self.powers: list[list[GodPower]] = pairing.powers  # never changed
         self.powers_used: list[set[str]] = [set(), set()]
+        # Godspark below which a side can afford none of its powers, even Attuned (1 off each)
+        self.cheapest = pairing.cheapest
         self.power_kinds: dict[str, str] = {}  # power id -> what the AI uses it for
         self.scores = [0.0, 0.0]
         self.round = 0
         self.logging = log
         self.lines: list[str] = []
         self.terrain: list[Terrain] = []
+        self.index_terrain()
         # Who is still on the table, per side: rebuilt (never changed in place) when a model
         # is removed, so a list handed out earlier stays a valid snapshot.
         self.living: list[list[Fighter]] = [list(self.sides[0]), list(self.sides[1])]
-        # Per fighter, each enemy with the squared centre distance within which the two are
-        # engaged (bases touching plus the longer melee reach): reaches never change.
-        self.engage_limits: list[dict[int, list[tuple[Fighter, float]]]] = [
-            {
-                f.index: [(e, (2 * BASE_RADIUS + CONTACT + max(f._reach, e._reach)) ** 2) for e in self.sides[1 - side]]
-                for f in self.sides[side]
-            }
-            for side in (0, 1)
-        ]
-        self._dice: list[int] = []
+        # Per fighter, the squared centre distance to each enemy (in self.sides order) within
+        # which the two are engaged (bases touching plus the longer melee reach).
+        self.engage_limits: list[dict[int, tuple[float, ...]]] = pairing.limits
+        self._sums: list[int] = []  # 2d6 totals drawn in a block, read from _next on
         self._next = 0
+        self._base = self.rules.base
 
     # -- log and dice -----------------------------------------------------
 
@@ -117,18 +120,28 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
             self.lines.append(text)
 
     def natural(self) -> int:
-        """One roll of the dice (2d6), drawn from a buffer the injected generator refills."""
-        if self._next + self.rules.dice > len(self._dice):
-            self._dice = self.rng.integers(1, self.rules.sides + 1, size=1024).tolist()
-            self._next = 0
-        total = sum(self._dice[self._next : self._next + self.rules.dice])
-        self._next += self.rules.dice
-        return total
+        """One roll of the dice (2d6): the generator's dice are drawn 1,024 at a time and summed
+        in one block (numpy), so a roll is one list read; the same dice in the same order as
+        rolling them one by one (a block's few dice short of a whole roll are never used)."""
+        if self._next >= len(self._sums):
+            self._refill()
+        self._next += 1
+        return self._sums[self._next - 1]
+
+    def _refill(self) -> None:
+        dice = self.rules.dice
+        block = self.rng.integers(1, self.rules.sides + 1, size=1024)
+        whole = len(block) // dice
+        self._sums = block[: whole * dice].reshape(whole, dice).sum(axis=1).tolist()
+        self._next = 0
 
     def roll(self, x: int, y: int) -> tuple[bool, int, int]:
-        natural = self.natural()
-        tn = self.rules.tn(x, y)
-        return natural >= tn, max(0, natural - tn), natural
+        if self._next >= len(self._sums):
+            self._refill()
+        natural = self._sums[self._next]
+        self._next += 1
+        tn = self._base - x + y  # rules.tn(x, y)
+        return natural >= tn, (natural - tn if natural > tn else 0), natural
 
     def test(self, f: Fighter, x: int, y: int, stat: str = "") -> tuple[bool, int]:
         """A roll of ``f`` (X versus Y); Steel Your Mind re-rolls failed DR and MN tests."""
@@ -171,9 +184,23 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                     while any(dist(f, e) < 18 for e in sensers) and 0 < f.y < self.board:
                         f.y += -1.0 if side == 0 else 1.0
                     f.y = min(self.board, max(0.0, f.y))
+        self.index_terrain()
+        for f in self.sides[0]:  # every distance between the clans, both ways
+            self.place(f, f.x, f.y)
         for t in self.terrain:
             if self.logging:
                 self.say(f"terrain: {t.name} at ({t.x:.0f}, {t.y:.0f}), radius {t.r:.1f}\"")
+
+    def index_terrain(self) -> None:
+        """The pieces each rule looks at, sorted once by keyword (the terrain never changes
+        after setup): most moves, shots and lines of sight then skip the loop altogether."""
+        self.hazards = [t for t in self.terrain if "hazardous" in t.keywords]
+        self.difficult = [t for t in self.terrain if "difficult" in t.keywords]
+        self.los_blockers = [t for t in self.terrain if "blocks-los" in t.keywords]
+        self.covers = [
+            (t, "heavy" if "heavy-cover" in t.keywords else "light")
+            for t in self.terrain if "heavy-cover" in t.keywords or "light-cover" in t.keywords
+        ]  # fmt: skip
 
     # -- queries --------------------------------------------------------------
 
@@ -200,11 +227,11 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                     near = any(o.has("healer") and (not o.removed and not o.incapacitated) and gap(o, f) <= max(0, o.value("healer") or 0) + 0.05 for o in self.friends(f))
                     if not near:
                         self.remove(f, None, "not tended by a Healer")
-                for stat in list(f.aid):
+                for stat in list(f.aid) if f.aid else ():
                     f.aid[stat] -= 1
                     if f.aid[stat] <= 0:
                         del f.aid[stat]
-                for stat in list(f.drain):
+                for stat in list(f.drain) if f.drain else ():
                     f.drain[stat] -= 1
                     if f.drain[stat] <= 0:
                         del f.drain[stat]
@@ -212,13 +239,16 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                     f.berserk = False
                     f.berserk_penalty = True
                 f.berserk_hit_this_round = False
-                f.focus = {}
+                if f.focus:
+                    f.focus = {}
                 f.shocked = f.terrified = f.blind = f.ice_sp = False
-                f.temp = {}
+                if f.temp:
+                    f.temp = {}
                 f.sp_bonus = 0
                 f.range_override = None
                 f.clashes = 0
-                f.used_weapons = set()
+                if f.used_weapons:
+                    f.used_weapons = set()
                 f.war_god_used = False
                 f.taunted_by = None
                 f.taunt_forced = f.foresight_used = f.spotted = False
@@ -230,6 +260,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
             self.godspark[side] += self.godspark_income
         a, b = int(self.rng.integers(2, 13)), int(self.rng.integers(2, 13))
         side = 0 if a >= b else 1
+        living = self.living
         if self.logging:
             self.say(f"— round {self.round} — clan {side + 1} activates first (Godspark {self.godspark[0]} / {self.godspark[1]})")
         while True:
@@ -240,7 +271,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                     break
                 side = 1 - side
             self.activate(f)
-            if not all(any(not x.removed for x in self.sides[s]) for s in (0, 1)):
+            if not (living[0] and living[1]):  # a side wiped out (living lists only the unremoved)
                 return
             x = f.value("tactician")
             if x is not None:
@@ -250,7 +281,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                     if self.logging:
                         self.say(f"  {f.name} directs {follower.name} (Tactician)")
                     self.activate(follower)
-                    if not all(any(not x.removed for x in self.sides[s]) for s in (0, 1)):
+                    if not (living[0] and living[1]):
                         return
             side = 1 - side
         self.end_phase()

@@ -42,6 +42,8 @@ class CombatRules:
     def remove(self: Battle, target: Fighter, by: Fighter | None, why: str) -> None:
         target.removed = True
         target.hp = 0
+        for e in self.sides[1 - target.side]:  # no longer anyone's nearest or engaged foe
+            e.d2[target.slot] = math.inf
         self.living[target.side] = [f for f in self.living[target.side] if f is not target]
         self.scores[1 - target.side] += target.cost
         if by is not None and by.side != target.side:
@@ -143,7 +145,7 @@ class CombatRules:
                     if blocker is not None:
                         self.st_hit(blocker, left, attacker, "collision")
                 return
-            target.x, target.y = nx, ny
+            self.place(target, nx, ny)
             moved += step
         if self.logging:
             self.say(f"  {target.name} is {'pushed' if away else 'pulled'} {moved:.0f}\"")
@@ -161,8 +163,9 @@ class CombatRules:
 
     def hit_value(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, over: int | None = None) -> tuple[int, int, str]:
         """(attack value, defence value, damage kind) before the roll; ``over`` is
-        :meth:`overwhelm` of f on t when the caller has it already."""
-        psi = w.has("psi")
+        :meth:`overwhelm` of f on t when the caller has it already.  (``has()`` is inlined as
+        the profile's abilities, then the Round's: this is asked for every attack weighed.)"""
+        t_concealed = not t.spotted and ("concealment" in t.abilities or "concealment" in t.temp)
         if w.melee:
             att = f.stat("ma")
             if t.prone:
@@ -172,16 +175,16 @@ class CombatRules:
             att += over
             if f.berserk:
                 att += 1
-            if f.has("coward") and not over:
+            if not over and ("coward" in f.abilities or "coward" in f.temp):
                 att -= 1
-            if t.has("concealment") and not t.spotted:
+            if t_concealed:
                 att -= 2
             if f.taunted_by is not None and f.taunted_by is not t:
                 att -= 2
         else:
             att = f.stat("ra")
-            d = dist(f, t)
-            if d > (w.reach / 2) and d > 6 and not w.has("spray"):
+            d = math.hypot(f.x - t.x, f.y - t.y)  # dist()
+            if d > (w.reach / 2) and d > 6 and not w._spray:
                 att -= 1
             if t.prone:
                 att -= 1
@@ -190,22 +193,22 @@ class CombatRules:
             c = self.cover(f, t)
             if c:
                 att -= 1
-            if t.has("concealment") and not t.spotted:
+            if t_concealed:
                 att -= 2
             if f.taunted_by is not None and f.taunted_by is not t:
                 att -= 2
-        defence = t.stat("mn") if psi else t.stat("df")
+        defence = t.stat("mn") if w._psi else t.stat("df")
         # Deceptive from the weapon, f itself, a God power or a "next attack" grant: the
         # abilities attack_refs() would list, without building the list
         if (
-            w.has("deceptive")
-            or f.has("deceptive")
-            or any(ability_id(r) == "deceptive" for r in f.next_attack)
-            or (w.melee and any(ability_id(r) == "deceptive" for r in f.next_melee))
+            w._deceptive
+            or "deceptive" in f.abilities
+            or "deceptive" in f.temp
+            or (f.next_attack and any(ability_id(r) == "deceptive" for r in f.next_attack))
+            or (w.melee and f.next_melee and any(ability_id(r) == "deceptive" for r in f.next_melee))
         ):
             defence -= 1
-        kind = "lethal" if w.has("lethal") else "savage" if w.has("savage") else "normal"
-        return att, defence, kind
+        return att, defence, w._kind
 
     def strength(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool, over: int | None = None) -> int:
         st = (w.st or 0) + f.stat("st")
@@ -213,8 +216,8 @@ class CombatRules:
             st += self.overwhelm(f, t) if over is None else over
             if f.berserk:
                 st += 1
-            if charge and not t.has("brace"):
-                st += 1 + (1 if f.has("heavy-charge") else 0)
+            if charge and not ("brace" in t.abilities or "brace" in t.temp):
+                st += 1 + (1 if ("heavy-charge" in f.abilities or "heavy-charge" in f.temp) else 0)
         elif self.cover(f, t) == "heavy":
             st -= 1
         return st
@@ -223,11 +226,16 @@ class CombatRules:
         tx, ty, t_reach = t.x, t.y, t._reach
         hypot = math.hypot
         others = []
+        # a friend's kept squared distance to t past a hair over its engagement distance (the
+        # same reach, bases and contact) is surely out of reach; t is on the table here
+        slot, limits, kept = t.slot, self.engage_limits[f.side], not t.removed
         for o in self.living[f.side]:  # friends whose reach (or t's) touches t
             if o is f or o.incapacitated:
                 continue
-            edge = hypot(o.x - tx, o.y - ty) - 2 * BASE_RADIUS
+            if kept and o.d2[slot] > limits[o.index][slot] * (1 + 1e-9) + 1e-12:
+                continue
             reach = o._reach if o._reach > t_reach else t_reach
+            edge = hypot(o.x - tx, o.y - ty) - 2 * BASE_RADIUS
             if (edge if edge > 0.0 else 0.0) <= reach + CONTACT:
                 others.append(o)
         if not others:
@@ -240,10 +248,23 @@ class CombatRules:
 
     def choose_melee(self: Battle, f: Fighter, t: Fighter, charge: bool = False) -> Weapon | None:
         """The melee weapon with the best expected Damage on t (any reach when about to charge)."""
-        usable = [
-            w for w in f.melee_weapons()
-            if (charge or self.in_reach(f, t, w)) and not (w.has("cumbersome") and w.name in f.used_weapons)
-        ]  # fmt: skip
+        weapons, used = f._melee, f.used_weapons
+        if len(weapons) == 1:  # one melee weapon (or fists): nothing to weigh
+            w = weapons[0]
+            if w._cumbersome and w.name in used:
+                return None
+            if not charge:
+                g = math.hypot(f.x - t.x, f.y - t.y) - 2 * BASE_RADIUS
+                if (g if g > 0.0 else 0.0) > w.reach + CONTACT:
+                    return None
+            return w
+        if charge:
+            usable = [w for w in weapons if not (w._cumbersome and w.name in used)]
+        else:
+            g = math.hypot(f.x - t.x, f.y - t.y) - 2 * BASE_RADIUS  # gap(), once for every weapon
+            if g < 0.0:
+                g = 0.0
+            usable = [w for w in weapons if g <= w.reach + CONTACT and not (w._cumbersome and w.name in used)]
         if len(usable) <= 1:
             return usable[0] if usable else None
         best, best_value = None, -1.0
@@ -258,7 +279,7 @@ class CombatRules:
         over = self.overwhelm(f, t) if w.melee else None
         att, defence, kind = self.hit_value(f, t, w, charge, over)
         st = self.strength(f, t, w, charge, over)
-        resist = t.stat("dr") if w.has("psi") else t.stat("rs")
+        resist = t.stat("dr") if w._psi else t.stat("rs")
         key = (att - defence, st - resist, kind)
         value = self.damage_memo.get(key)
         if value is None:

@@ -6,14 +6,15 @@ the phase modules joined in :class:`battle.Battle`.
 
 from __future__ import annotations
 
-import copy
+import math
 from dataclasses import dataclass, field
 
 from armybuilder.core.catalog import Catalogue
 
 from ..army import WarClan, warrior_cost, warrior_type
-from ..catalog import ability_args, ability_id
+from ..catalog import GodPower, ability_args, ability_id
 
+_blank = object.__new__
 BASE_RADIUS = 0.6  # a 30 mm round base, in inches
 CONTACT = 0.05  # bases this close count as touching
 # The simulator's own assumptions (the seed page does not settle them) are catalogue
@@ -45,6 +46,12 @@ class Weapon:
                 nums = [int(a) for a in ability_args(ref) if a.lstrip("-").isdigit()]
                 values[key] = nums[-1] if nums else 0
         self._values = values
+        # what the attack rules ask of every attack weighed, answered once
+        self._psi = "psi" in self._ids
+        self._cumbersome = "cumbersome" in self._ids
+        self._deceptive = "deceptive" in self._ids
+        self._spray = "spray" in self._ids
+        self._kind = "lethal" if "lethal" in self._ids else "savage" if "savage" in self._ids else "normal"
 
     def has(self, ability: str) -> bool:
         return ability in self._ids
@@ -123,12 +130,18 @@ class Fighter:
     sp_bonus: int = 0
     range_override: int | None = None
     kills: float = 0.0
+    slot: int = 0  # place in its side's list (index skips warriors of unknown types)
+    # squared centre distance to each enemy, by slot (inf once removed): kept by Battle.place()
+    d2: list[float] = field(default_factory=list)
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities or ability in self.temp
 
     def value(self, ability: str) -> int | None:
-        args = self.abilities.get(ability, self.temp.get(ability))
+        found = self._values.get(ability)  # the profile's abilities, worked out once
+        if found is not None or not self.temp:
+            return found
+        args = self.temp.get(ability)
         if args is None:
             return None
         nums = [int(a) for a in args if a.lstrip("-").isdigit()]
@@ -144,6 +157,8 @@ class Fighter:
 
     def stat(self, name: str) -> int:
         value = getattr(self, name) if name != "st" else 0
+        if not (self.aid or self.drain or self.focus or self.terrified or self.incapacitated or self.prone or self.shocked):
+            return value  # no modifier at all: the usual case
         if self.aid:
             value += self.aid.get(name, 0)
         if self.drain:
@@ -176,12 +191,23 @@ class Fighter:
         self._melee = [w for w in self.weapons if w.melee] or [FISTS]
         self._reach = max(w.reach for w in self._melee)
         self._ranged = [w for w in self.weapons if not w.melee and w.power is None]
+        self._max_range = max((w.reach for w in self._ranged), default=0)
+        # never slowed by Difficult terrain, whatever the Round grants (temp is looked at too)
+        self._sure_mover = any(a in self.abilities for a in ("flight", "teleport", "leap", "sure-footed"))
+        # the last number of each ability of the profile (abilities never change in play)
+        values: dict[str, int] = {}
+        for key, args in self.abilities.items():
+            nums = [int(a) for a in args if a.lstrip("-").isdigit()]
+            values[key] = nums[-1] if nums else 0
+        self._values = values
 
     def fresh(self) -> Fighter:
         """A copy of this (template) fighter with its own game state."""
-        f = copy.copy(self)
+        f = _blank(Fighter)
+        f.__dict__.update(self.__dict__)  # copy.copy() without its generic protocol
         f.focus, f.aid, f.drain, f.temp = {}, {}, {}, {}
         f.next_attack, f.next_melee, f.used_weapons = [], [], set()
+        f.d2 = list(self.d2)
         return f
 
     def melee_weapons(self) -> list[Weapon]:
@@ -232,14 +258,41 @@ def build_fighters(cat: Catalogue, army: WarClan, side: int) -> list[Fighter]:
 
 # A playtest plays the same two clans thousands of times: their fighters are built once
 # (catalogue look-ups, names, weapons) and each game plays fresh copies.
-_TEMPLATES: dict[tuple[int, str, int], tuple[Catalogue, list[Fighter]]] = {}
+@dataclass
+class Pairing:
+    """What every game between two clans shares and no game changes, built once per pairing:
+    the fighters' templates, the God powers each side bought, the Godspark below which a side
+    can afford none of them, and per fighter the squared centre distance to each enemy (in
+    the enemies' order) within which the two are engaged."""
+
+    cat: Catalogue
+    templates: tuple[list[Fighter], list[Fighter]]
+    powers: list[list[GodPower]]
+    cheapest: list[int]
+    limits: list[dict[int, tuple[float, ...]]]
 
 
-def fighters_for(cat: Catalogue, army: WarClan, side: int) -> list[Fighter]:
-    key = (id(cat), army.model_dump_json(), side)
-    found = _TEMPLATES.get(key)
-    if found is None or found[0] is not cat:
-        if len(_TEMPLATES) >= 64:
-            _TEMPLATES.clear()
-        found = _TEMPLATES[key] = (cat, build_fighters(cat, army, side))
-    return [f.fresh() for f in found[1]]
+_PAIRINGS: dict[tuple[int, str, str], Pairing] = {}
+
+
+def pairing_for(cat: Catalogue, first: WarClan, second: WarClan) -> Pairing:
+    """The :class:`Pairing` of two clans, from a cache keyed by their content (an edited clan
+    is a new pairing)."""
+    key = (id(cat), first.model_dump_json(), second.model_dump_json())
+    found = _PAIRINGS.get(key)
+    if found is not None and found.cat is cat:
+        return found
+    if len(_PAIRINGS) >= 64:
+        _PAIRINGS.clear()
+    templates = (build_fighters(cat, first, 0), build_fighters(cat, second, 1))
+    for side in (0, 1):
+        for slot, f in enumerate(templates[side]):
+            f.slot, f.d2 = slot, [math.inf] * len(templates[1 - side])
+    powers = [[p for pick in army.god_powers if (p := cat.get("god_powers", pick.power)) is not None] for army in (first, second)]
+    limits = [
+        {f.index: tuple((2 * BASE_RADIUS + CONTACT + max(f._reach, e._reach)) ** 2 for e in templates[1 - side]) for f in templates[side]}
+        for side in (0, 1)
+    ]
+    cheapest = [min((max(0, p.godspark - 1) for p in side), default=0) for side in powers]
+    found = _PAIRINGS[key] = Pairing(cat, templates, powers, cheapest, limits)
+    return found

@@ -32,10 +32,36 @@ def seg_point_distance(ax: float, ay: float, bx: float, by: float, px: float, py
     return math.hypot(ax + t * dx - px, ay + t * dy - py), t
 
 
+def off_segment(ax: float, ay: float, bx: float, by: float, px: float, py: float, within: float) -> bool:
+    """True when P is surely ``within`` or farther from segment AB: farther than that (and a
+    hair) from the box round AB on one axis.  A cheap test before :func:`seg_point_distance`,
+    which is still what decides for the points it lets through."""
+    reach = within + 1e-6
+    if ax <= bx:
+        if px < ax - reach or px > bx + reach:
+            return True
+    elif px < bx - reach or px > ax + reach:
+        return True
+    if ay <= by:
+        return py < ay - reach or py > by + reach
+    return py < by - reach or py > ay + reach
+
+
 class Geometry:
     """Geometry queries of :class:`battle.Battle`."""
 
     __slots__ = ()
+
+    def place(self: Battle, f: Fighter, x: float, y: float) -> None:
+        """Put f at (x, y): the one way a model moves in play, since it keeps the squared
+        distances between f and each enemy (``Fighter.d2``, both ways) that choosing who
+        activates and finding who is engaged read instead of working them out again."""
+        f.x, f.y = x, y
+        row, slot = f.d2, f.slot
+        for e in self.living[1 - f.side]:  # a removed enemy stays infinitely far
+            dx = x - e.x
+            dy = y - e.y
+            row[e.slot] = e.d2[slot] = dx * dx + dy * dy
 
     def enemies(self: Battle, f: Fighter) -> list[Fighter]:
         """The enemies still on the table (a shared list: callers never change it)."""
@@ -45,13 +71,9 @@ class Geometry:
         return [o for o in self.living[f.side] if o is not f]
 
     def engaged_with(self: Battle, f: Fighter) -> list[Fighter]:
-        out = []
-        fx, fy = f.x, f.y
-        for e, limit in self.engage_limits[f.side][f.index]:
-            if e.removed or e.incapacitated:
-                continue
-            dx, dy = fx - e.x, fy - e.y
-            if dx * dx + dy * dy <= limit:
+        out = []  # removed enemies are at an infinite distance (Battle.remove)
+        for e, d2, limit in zip(self.sides[1 - f.side], f.d2, self.engage_limits[f.side][f.index], strict=True):
+            if d2 <= limit and not e.incapacitated:
                 out.append(e)
         return out
 
@@ -59,29 +81,35 @@ class Geometry:
         return gap(f, e) <= w.reach + CONTACT
 
     def los(self: Battle, a: Fighter, b: Fighter) -> bool:
-        for t in self.terrain:
-            if "blocks-los" in t.keywords and t.size >= max(a.size, b.size):
-                d, _ = seg_point_distance(a.x, a.y, b.x, b.y, t.x, t.y)
+        ax, ay, bx, by = a.x, a.y, b.x, b.y
+        for t in self.los_blockers:
+            if t.size >= max(a.size, b.size):
+                if off_segment(ax, ay, bx, by, t.x, t.y, t.r):
+                    continue
+                d, _ = seg_point_distance(ax, ay, bx, by, t.x, t.y)
                 if d < t.r and math.hypot(a.x - t.x, a.y - t.y) > t.r and math.hypot(b.x - t.x, b.y - t.y) > t.r:
                     return False
         return True
 
     def shot_blocked_by_models(self: Battle, a: Fighter, b: Fighter) -> bool:
-        for o in self.sides[0] + self.sides[1]:
+        ax, ay, bx, by = a.x, a.y, b.x, b.y
+        for o in self.everyone:
             if o is a or o is b or o.removed or o.size < a.size:
                 continue
-            d, t = seg_point_distance(a.x, a.y, b.x, b.y, o.x, o.y)
+            if off_segment(ax, ay, bx, by, o.x, o.y, BASE_RADIUS * 0.9):
+                continue
+            d, t = seg_point_distance(ax, ay, bx, by, o.x, o.y)
             if 0.0 < t < 1.0 and d < BASE_RADIUS * 0.9:
                 return True
         return False
 
     def cover(self: Battle, a: Fighter, b: Fighter) -> str | None:
         best = None
-        for t in self.terrain:
-            kind = "heavy" if "heavy-cover" in t.keywords else "light" if "light-cover" in t.keywords else None
-            if kind is None:
+        ax, ay, bx, by = a.x, a.y, b.x, b.y
+        for t, kind in self.covers:
+            if off_segment(ax, ay, bx, by, t.x, t.y, t.r + BASE_RADIUS):
                 continue
-            d, _ = seg_point_distance(a.x, a.y, b.x, b.y, t.x, t.y)
+            d, _ = seg_point_distance(ax, ay, bx, by, t.x, t.y)
             if d >= t.r + BASE_RADIUS:
                 continue
             a_near = math.hypot(a.x - t.x, a.y - t.y) <= t.r + 1 + BASE_RADIUS

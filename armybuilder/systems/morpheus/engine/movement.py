@@ -6,7 +6,9 @@ import math
 from typing import TYPE_CHECKING
 
 from .fighters import BASE_RADIUS, Fighter
-from .geometry import seg_point_distance
+from .geometry import off_segment, seg_point_distance
+
+_OVERLAP2 = (2 * BASE_RADIUS - 1e-6) ** 2  # squared centre distance below which two bases overlap
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -18,12 +20,17 @@ class MovementRules:
     __slots__ = ()
 
     def free_of_overlap(self: Battle, f: Fighter, x: float, y: float) -> bool:
-        limit = (2 * BASE_RADIUS - 1e-6) ** 2
+        """No base but f's overlaps a base at (x, y).  A model whose x alone is too far is
+        passed over (dx * dx + dy * dy is never below dx * dx, rounding included)."""
+        limit = _OVERLAP2
         for side in self.living:
             for o in side:
-                dx, dy = o.x - x, o.y - y
-                if dx * dx + dy * dy < limit and o is not f:
-                    return False
+                dx = o.x - x
+                dx *= dx
+                if dx < limit:
+                    dy = o.y - y
+                    if dx + dy * dy < limit and o is not f:
+                        return False
         return True
 
     def move_towards(self: Battle, f: Fighter, tx: float, ty: float, budget: float, stop_at: float, target: Fighter | None = None,
@@ -40,36 +47,40 @@ class MovementRules:
             return 0.0
         budget -= self.terrain_penalty(f, tx, ty) if penalty is None else penalty
         sx, sy = f.x, f.y
-        travel, nx, ny = 0.0, f.x, f.y
+        longest = max(0.0, min(budget, d - stop_at))
+        travel, nx, ny = 0.0, sx, sy
+        heading = math.atan2(dy, dx)
         for turn in (0.0, 0.6, -0.6, 1.2, -1.2):  # straight on, else around whoever is in the way
-            angle = math.atan2(dy, dx) + turn
+            angle = heading + turn
             ux, uy = math.cos(angle), math.sin(angle)
-            travel = max(0.0, min(budget, d - stop_at))
-            nx, ny = f.x + ux * travel, f.y + uy * travel
+            travel = longest
+            nx, ny = sx + ux * travel, sy + uy * travel
             while travel > 0 and not self.free_of_overlap(f, nx, ny):
                 travel = max(0.0, travel - 0.2)
-                nx, ny = f.x + ux * travel, f.y + uy * travel
+                nx, ny = sx + ux * travel, sy + uy * travel
             if travel >= 0.05 and (turn == 0.0 or math.hypot(tx - nx, ty - ny) < d - 0.05):
                 break
         nx = min(self.board, max(0.0, nx))
         ny = min(self.board, max(0.0, ny))
         if travel < 0.05:
             return 0.0
-        f.x, f.y = nx, ny
+        self.place(f, nx, ny)
         if self.logging:
             self.say(f"  {f.name} moves {travel:.1f}\"")
         flying: bool | None = None  # looked up when hazardous terrain is crossed
-        for t in self.terrain:
-            if "hazardous" in t.keywords:
-                sd, _ = seg_point_distance(sx, sy, nx, ny, t.x, t.y)
-                if sd < t.r:
-                    if flying is None:
-                        flying = f.has("flight") or f.has("teleport") or f.has("leap")
-                    if not flying:
-                        self.st_hit(f, t.hazard, None, t.name)
-                        if t.fire is not None and not f.removed and not self.immune(f, "fire"):
-                            f.fire = max(t.fire, f.fire or 0)
-        if free_strikes and not f.has("elusive") and not f.has("teleport") and not f.removed:
+        for t in self.hazards:
+            if off_segment(sx, sy, nx, ny, t.x, t.y, t.r):
+                continue
+            sd, _ = seg_point_distance(sx, sy, nx, ny, t.x, t.y)
+            if sd < t.r:
+                if flying is None:
+                    flying = f.has("flight") or f.has("teleport") or f.has("leap")
+                if not flying:
+                    self.st_hit(f, t.hazard, None, t.name)
+                    if t.fire is not None and not f.removed and not self.immune(f, "fire"):
+                        f.fire = max(t.fire, f.fire or 0)
+        temp = f.temp
+        if free_strikes and not ("elusive" in f.abilities or "elusive" in temp or "teleport" in f.abilities or "teleport" in temp) and not f.removed:
             self.free_strikes(f, sx, sy, target)
         return travel
 
@@ -80,37 +91,39 @@ class MovementRules:
         dx, dy = tx - ax, ty - ay
         length2 = dx * dx + dy * dy
         hypot = math.hypot
-        for t in self.terrain:
-            if "difficult" in t.keywords:  # seg_point_distance(), inlined
-                px, py = t.x, t.y
-                if length2 == 0:
-                    d = hypot(px - ax, py - ay)
-                else:
-                    u = ((px - ax) * dx + (py - ay) * dy) / length2
-                    u = 0.0 if u <= 0.0 else 1.0 if u >= 1.0 else u
-                    d = hypot(ax + u * dx - px, ay + u * dy - py)
-                if d < t.r:
-                    if f.has("flight") or f.has("teleport") or f.has("leap") or f.has("sure-footed"):
-                        return 0.0
-                    return 2.0
+        lox, hix = (ax, tx) if ax <= tx else (tx, ax)
+        loy, hiy = (ay, ty) if ay <= ty else (ty, ay)
+        for t in self.difficult:  # seg_point_distance(), inlined
+            px, py, r = t.x, t.y, t.r + 1e-6
+            if px + r < lox or px - r > hix or py + r < loy or py - r > hiy:
+                continue  # farther than its radius from the box round the way: not crossed
+            if length2 == 0:
+                d = hypot(px - ax, py - ay)
+            else:
+                u = ((px - ax) * dx + (py - ay) * dy) / length2
+                u = 0.0 if u <= 0.0 else 1.0 if u >= 1.0 else u
+                d = hypot(ax + u * dx - px, ay + u * dy - py)
+            if d < t.r:
+                if f._sure_mover or (f.temp and (f.has("flight") or f.has("teleport") or f.has("leap") or f.has("sure-footed"))):
+                    return 0.0
+                return 2.0
         return 0.0
 
     def free_strikes(self: Battle, f: Fighter, sx: float, sy: float, target: Fighter | None) -> None:
         hypot = math.hypot
-        fx = fy = lox = hix = loy = hiy = math.nan
+        fx, fy = f.x, f.y  # the box of the move, widened by a hair (again if a strike moved f)
+        lox, hix = (sx - 1e-6, fx + 1e-6) if sx <= fx else (fx - 1e-6, sx + 1e-6)
+        loy, hiy = (sy - 1e-6, fy + 1e-6) if sy <= fy else (fy - 1e-6, sy + 1e-6)
         for e in self.enemies(f):
-            if f.removed:
-                return
-            if f.x != fx or f.y != fy:  # the box of the move (again if a strike pushed f)
-                fx, fy = f.x, f.y
-                lox, hix = (sx, fx) if sx <= fx else (fx, sx)
-                loy, hiy = (sy, fy) if sy <= fy else (fy, sy)
             if e is target or e.removed or e.incapacitated:
                 continue
             reach = e._reach + 2 * BASE_RADIUS
-            ex, ey = e.x, e.y
-            if ex + reach < lox - 1e-6 or ex - reach > hix + 1e-6 or ey + reach < loy - 1e-6 or ey - reach > hiy + 1e-6:
+            ex = e.x
+            if ex + reach < lox or ex - reach > hix:
                 continue  # farther than its reach from the move's box: the move never came near
+            ey = e.y
+            if ey + reach < loy or ey - reach > hiy:
+                continue
             if hypot(sx - ex, sy - ey) <= reach or hypot(f.x - ex, f.y - ey) <= reach:
                 continue  # it started or ended within reach: the move did not pass it by
             dx, dy = f.x - sx, f.y - sy  # seg_point_distance(), inlined
@@ -126,16 +139,25 @@ class MovementRules:
                     if self.logging:
                         self.say(f"  free strike by {e.name}")
                     self.resolve(e, f, w, label="free-strikes")
+                    if f.removed:
+                        return
+                    if f.x != fx or f.y != fy:  # pushed or pulled by the strike
+                        fx, fy = f.x, f.y
+                        lox, hix = (sx - 1e-6, fx + 1e-6) if sx <= fx else (fx - 1e-6, sx + 1e-6)
+                        loy, hiy = (sy - 1e-6, fy + 1e-6) if sy <= fy else (fy - 1e-6, sy + 1e-6)
 
     def approach_spot(self: Battle, f: Fighter, t: Fighter, reach: int) -> tuple[float, float] | None:
         """The free spot nearest to ``f`` from which ``t`` is within ``reach`` (None if surrounded)."""
         want = 2 * BASE_RADIUS + reach * 0.9 + 0.001
-        base = math.atan2(f.y - t.y, f.x - t.x)
+        tx, ty = t.x, t.y
+        base = math.atan2(f.y - ty, f.x - tx)
+        board = self.board
+        cos, sin, pi = math.cos, math.sin, math.pi
         for k in range(13):
             for sign in ((1,) if k == 0 else (1, -1)):
-                angle = base + sign * k * math.pi / 12
-                x, y = t.x + want * math.cos(angle), t.y + want * math.sin(angle)
-                if 0 <= x <= self.board and 0 <= y <= self.board and self.free_of_overlap(f, x, y):
+                angle = base + sign * k * pi / 12
+                x, y = tx + want * cos(angle), ty + want * sin(angle)
+                if 0 <= x <= board and 0 <= y <= board and self.free_of_overlap(f, x, y):
                     return x, y
         return None
 

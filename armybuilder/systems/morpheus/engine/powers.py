@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from ..catalog import GodPower, ability_args, ability_id
@@ -89,11 +90,14 @@ class GodPowers:
             else:
                 self.resolve(f, who, w, label="strikes with")
 
-    def maybe_power(self: Battle, f: Fighter) -> bool:
-        """The AI's choice of a God power at this moment; True when one was used."""
+    def maybe_power(self: Battle, f: Fighter, foes: list[Fighter] | None = None) -> bool:
+        """The AI's choice of a God power at this moment; True when one was used.  ``foes``:
+        :meth:`engaged_with` of f when the caller has it already."""
         if f.ap_left < 1 or not self.powers[f.side]:
             return False
         used, spark = self.powers_used[f.side], self.godspark[f.side]
+        if spark < self.cheapest[f.side]:
+            return False  # not even the cheapest power (less the Attuned rebate) is affordable
         attuned = 1 if f.has("godspark-attuned") else 0
         for p in self.powers[f.side]:  # any power unused this Round and affordable? (power_cost)
             cost = p.godspark - attuned
@@ -104,8 +108,13 @@ class GodPowers:
         enemies = self.enemies(f)
         if not enemies:
             return False
-        nearest = min(enemies, key=lambda e: dist(f, e))
-        engaged = bool(self.engaged_with(f))
+        nearest, near = enemies[0], math.inf
+        fx, fy, hypot = f.x, f.y, math.hypot
+        for e in enemies:  # min(enemies, key=dist): the first of the nearest
+            d = hypot(fx - e.x, fy - e.y)
+            if d < near:
+                nearest, near = e, d
+        engaged = bool(self.engaged_with(f) if foes is None else foes)
         can_charge = gap(f, nearest) <= f.speed() + 3 + f.reach() and f.ap_left >= 3
         for p in self.powers[f.side]:
             if p.id in self.powers_used[f.side] or self.godspark[f.side] < self.power_cost(f, p):
