@@ -17,7 +17,9 @@ What one fray of two units covers, and why (the battle engine's reading, :mod:`.
   round *r* (r = 1..X) is fought by each unit with Implacable/X >= r, standing, not in Rout,
   still in contact, that dealt at least one Wound in the combats just fought (the fray for
   round 1, round *r* - 1 after), with its fighter types of Implacable/X >= r against the whole
-  enemy unit. The new contact is :meth:`~.combat.CombatRules.build_contact` of the units as
+  enemy unit (the ability's text says "causes at least one loss"; the battle reads a Wound
+  dealt, which differs only against fighters with several Wound levels, and the exact fray
+  follows the battle so the two cannot drift apart). The new contact is :meth:`~.combat.CombatRules.build_contact` of the units as
   they stand (a new front, combat dice shared again); each combat is the fray's own enumeration
   (:meth:`.exact.ExactFray.combat`) without the charge bonus, and no morale roll follows.
 * A state's contact depends on its counts, fallen Fierce fighters, Rout and who dealt a Wound,
