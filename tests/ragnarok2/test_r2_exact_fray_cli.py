@@ -9,7 +9,7 @@ import pytest
 
 from armybuilder.cli import main
 
-# Thallion riders (Executioner) are Implacable: the one ability the exact fray still refuses.
+# Thallion riders (Executioner) are Implacable/1: a new combat after the outcome of the fray.
 THALLION = (Path(__file__).parents[1] / "ragnarok2" / "data" / "thallion-implacable.yaml").read_text(encoding="utf-8")
 
 
@@ -56,13 +56,29 @@ def test_fray_text_has_at_least_tables_and_characters(capsys):
         ("alahan-lions:Royal", "nowhere:1", "neither a list file nor a bundled sample"),
         ("alahan-lions:Royal", "acheron-undead-host:Zombie", "names several units"),
         ("alahan-lions", "acheron-undead-host:1", "expected LIST:UNIT"),
-        ("{implacable}:1", "acheron-undead-host:1", "does not enumerate: Thallion rider (Executioner) (Thallion riders): Implacable"),
     ],
 )
-def test_bad_references_are_clear_errors_with_exit_2(capsys, tmp_path, fray, vs, message):
-    implacable = tmp_path / "thallion.yaml"
-    implacable.write_text(THALLION, encoding="utf-8")
-    fray = fray.format(implacable=implacable)
+def test_bad_references_are_clear_errors_with_exit_2(capsys, fray, vs, message):
     code, out, err = run(capsys, "odds", "ragnarok2", "--fray", fray, "--vs", vs)
     assert code == 2
     assert message in err and "Traceback" not in err
+
+
+def test_implacable_riders_are_answered_with_their_new_combats(capsys, tmp_path):
+    """Thallion riders (Implacable/1) charge the Royal guard: the fray is answered, the JSON says
+    how often the Implacable combat is fought, the text has a line for it."""
+    riders = tmp_path / "thallion.yaml"
+    riders.write_text(THALLION, encoding="utf-8")
+    code, out, err = run(capsys, "odds", "ragnarok2", "--fray", f"{riders}:1", "--vs", "alahan-lions:Royal", "--charge", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["attacker"]["unit"] == "Thallion riders"
+    (fought,) = data["implacable_combats"]
+    assert 0.3 < fought < 0.9
+    assert sum(row["p"] for row in data["joint_losses"]) + data["pruned_mass"] == pytest.approx(1.0, abs=1e-8)
+    code, out, _ = run(capsys, "odds", "ragnarok2", "--fray", f"{riders}:1", "--vs", "alahan-lions:Royal", "--charge")
+    assert code == 0
+    assert f"Implacable combat after the outcome: fought {100 * fought:.1f} %" in out
+    # A fray without an Implacable unit has no such combat and no such line.
+    code, out, _ = run(capsys, "odds", "ragnarok2", "--fray", "alahan-lions:Royal", "--vs", "acheron-undead-host:Wolfen", "--json")
+    assert json.loads(out)["implacable_combats"] == []

@@ -48,13 +48,15 @@ def test_a_unit_the_battle_skips_keeps_the_list_indices_right(bundled):
         system.fray_odds(cat, army, 0, undead, 4, True)
 
 
-# Thallion riders (Executioner) are Implacable: the one ability the exact fray still refuses.
+# Thallion riders (Executioner) are Implacable/1: a new combat after the outcome of the fray.
 THALLION = (Path(__file__).parents[1] / "ragnarok2" / "data" / "thallion-implacable.yaml").read_text(encoding="utf-8")
 
 
-def test_a_refused_fray_is_a_value_error_in_words(bundled):
+def test_an_implacable_fray_is_answered_with_its_new_combats(bundled):
     system, _, _, undead = bundled
     riders = parse_list(THALLION).army
-    with pytest.raises(ValueError, match="Thallion riders") as refused:
-        system.fray_odds(system.catalogue_for(riders), riders, 0, undead, 4, True)
-    assert "does not enumerate" in str(refused.value) and "Implacable" in str(refused.value)
+    result = system.fray_odds(system.catalogue_for(riders), riders, 0, undead, 4, True)
+    assert result.payload["attacker"]["unit"] == "Thallion riders"
+    (fought,) = result.payload["implacable_combats"]
+    assert 0.0 < fought < 1.0
+    assert any(line.startswith("  Implacable combat after the outcome: fought") for line in result.lines)

@@ -25,7 +25,7 @@ from armybuilder.tui.widgets.fray_view import FILE, FrayView
 
 ROYAL_GUARD, KNIGHTS = 3, 4  # units of the alahan-lions sample
 WOLFEN = 4  # Wolfen zombies, unit 5 of the acheron-undead-host sample (3 fighters: quick)
-# Thallion riders (Executioner) are Implacable: the one ability the exact fray still refuses.
+# Thallion riders (Executioner) are Implacable/1: a new combat after the outcome of the fray.
 THALLION = (Path(__file__).parents[1] / "ragnarok2" / "data" / "thallion-implacable.yaml").read_text(encoding="utf-8")
 
 
@@ -197,8 +197,9 @@ async def test_fray_view_follows_the_list_as_it_is_edited(store, tmp_path):
         assert view.shown_payload(0) == system.fray_odds(session.cat, session.army, ROYAL_GUARD, other, WOLFEN, True).payload
 
 
-async def test_a_refused_unit_says_why_in_words(store, tmp_path):
-    """Implacable riders: the exact fray refuses them; the panel says why, in words."""
+async def test_implacable_riders_show_their_new_combats(store, tmp_path):
+    """Implacable riders: the fray view answers, with how often the Implacable combat is fought
+    (the same figure as the command line's payload), at 80 columns."""
     from armybuilder.tui.app import ArmyBuilderApp
     from armybuilder.tui.session import open_file
 
@@ -211,15 +212,15 @@ async def test_a_refused_unit_says_why_in_words(store, tmp_path):
         screen = await _open_odds(app, pilot, "units[0]")
         view = await _choose_wolfen(screen, app, pilot)
         assert screen.query_one("#fray-mine", Select).value == 0
-        system = app.screen_stack[-2].session.system
-        with pytest.raises(ValueError) as refused:
-            system.fray_odds(app.screen_stack[-2].session.cat, view.army, 0, view.other, WOLFEN, True)
+        session = app.screen_stack[-2].session
+        expected = session.system.fray_odds(session.cat, view.army, 0, view.other, WOLFEN, True).payload
+        assert view.shown_payload(0) == expected
+        (fought,) = expected["implacable_combats"]
+        assert 0.0 < fought < 1.0
         panel = _text(screen, "#fray-forward")
-        assert "Implacable" in str(refused.value)
-        assert "Thallion" in panel and str(refused.value) in panel.replace("\n", " ")
-        assert "Traceback" not in panel and "Error" not in panel
-        assert "cannot answer" in _text(screen, "#fray-status")
-        assert view.shown_payload(0) is None
+        assert "Thallion" in panel and "Implacable combat fought" in panel
+        assert f"{100 * fought:5.1f}%" in panel
+        assert "exact result" in _text(screen, "#fray-status")
 
 
 async def test_opponent_from_a_list_file_is_checked(tmp_path, store):

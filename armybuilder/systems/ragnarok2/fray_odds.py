@@ -68,6 +68,7 @@ def payload(odds: FrayOdds) -> dict[str, Any]:
         "joint_losses": [
             {"attacker": a, "defender": b, "p": round(p, 12)} for (a, b), p in sorted(odds.losses.items()) if p >= 1e-12
         ],
+        "implacable_combats": [round(p, 9) for p in odds.implacable],
         "pruned_mass": odds.pruned,
         "states": odds.states,
     }
@@ -75,6 +76,16 @@ def payload(odds: FrayOdds) -> dict[str, Any]:
 
 def _pct(p: float) -> str:
     return f"{100 * p:5.1f} %"
+
+
+def implacable_lines(fought: tuple[float, ...] | list[float]) -> list[str]:
+    """The Implacable combats after the outcome of the fray, one line per round (none without an
+    Implacable unit): how often they are fought; their losses are in every other figure."""
+    out = []
+    for r, p in enumerate(fought, 1):
+        which = "" if len(fought) == 1 else f" (round {r} of {len(fought)})"
+        out.append(f"  Implacable combat after the outcome{which}: fought {_pct(p).strip()}")
+    return out
 
 
 def lines(odds: FrayOdds, width: int = 30) -> list[str]:
@@ -88,6 +99,7 @@ def lines(odds: FrayOdds, width: int = 30) -> list[str]:
     ]
     for c in odds.characters:
         out.append(f"  {c.name} ({odds.names[c.side]}) falls: {_pct(c.p_falls)}")
+    out += implacable_lines(odds.implacable)
     for s in (0, 1):
         out.append("")
         out.append(f"{odds.names[s]} loses at least k fighters")
@@ -102,4 +114,4 @@ def lines(odds: FrayOdds, width: int = 30) -> list[str]:
     return out
 
 
-__all__ = ["compute", "lines", "payload", "prepare", "resolve_unit", "unit_names"]
+__all__ = ["compute", "implacable_lines", "lines", "payload", "prepare", "resolve_unit", "unit_names"]

@@ -81,6 +81,10 @@ def fray_text(payload: dict[str, Any], title: str, mine: str, width: int) -> Tex
             cells = max(8, width - 7)
             line = fit(f"{label} falls", cells) if cell_len(label) + 6 <= cells else fit(label, cells - 6) + " falls"
             out.append(line + " " + pct(float(character.get("p_falls", 0.0))) + "\n")
+    fought = [float(p) for p in payload.get("implacable_combats", [])]
+    for r, p in enumerate(fought, 1):  # the Implacable combats after the outcome (their losses are above)
+        label = "Implacable combat fought" + ("" if len(fought) == 1 else f", round {r}")
+        out.append(fit(label, max(8, width - 7)) + " " + pct(p) + "\n")
 
     bar = bar_width(width)
     block = bar + 7

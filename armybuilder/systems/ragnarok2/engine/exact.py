@@ -33,9 +33,15 @@ How it stays fast (the design, not tricks):
   object identity.
 * Cells below 1e-12 of mass are dropped after every exchange; their total is reported.
 
-Not modelled exactly (refused with the reason, rather than answered wrongly): Implacable (new
-combats after the outcome of the fray, with a new contact), tactics and mystic effects of the
-round (the fray is asked about before them).
+Push on and Implacable (:mod:`.exact_implacable`): after the outcome, the units still in contact
+whose Implacable/X fighters dealt a Wound fight new combats against the same opponent, up to X
+rounds, on a new contact, without the charge bonus or a morale roll, as the battle's
+:meth:`~.outcome.OutcomeRules.implacable_combat` decides; push on itself moves nothing in a fray of
+two units (a unit is free of opponents only once the other fled or fell). Their losses are in
+every figure; :attr:`FrayOdds.implacable` gives how often each round is fought.
+
+Not modelled exactly (refused with the reason, rather than answered wrongly): tactics and mystic
+effects of the round (the fray is asked about before them).
 """
 
 from __future__ import annotations
@@ -90,6 +96,7 @@ class FrayOdds:
     pruned: float  # mass dropped below PRUNE
     states: int = 0  # most states (core, Wound difference) held at once (a measure of the work)
     outcomes: dict[tuple[int, int, bool, bool], float] = field(default_factory=dict)  # (lost A, lost B, A routs, B routs) -> p
+    implacable: tuple[float, ...] = ()  # P(the r-th Implacable combats are fought), r = 1, 2... (Implacable units only)
 
     def marginal(self, side: int) -> list[float]:
         """P(side loses exactly k fighters), k = 0..its fighters."""
@@ -120,9 +127,6 @@ def unsupported(bt: Battle, units: Iterable[Fighting]) -> list[str]:
     for u in units:
         if u.tactic or u.round_effects or u.no_attack:
             out.append(f"{u.name}: a tactic or a mystic effect this round")
-        for g in u.groups:
-            if g.traits.implacable:
-                out.append(f"{g.profile.name} ({u.name}): Implacable (its new combats after the outcome of the fray)")
     return out
 
 
@@ -154,29 +158,41 @@ class ExactFray:
         self.ka, self.kb = unit_key(a.side, a.index), unit_key(b.side, b.index)
         a.engaged.add(b.index)
         b.engaged.add(a.index)
-        self.fighters: dict[int, list[Fighter]] = bt.build_contact(sorted((a, b), key=lambda u: (u.side, u.index)))
         self.groups = [*a.groups, *b.groups]
         self.na = len(a.groups)
         self.states = {a: a.state, b: b.state}
+        self.first_states = dict(self.states)
+        # Sides whose "dealt a Wound in these combats" is tracked in the core (bit 1: A, 2: B):
+        # the Implacable units' (:mod:`.exact_implacable`); nobody's otherwise (no extra states).
+        self.track = (1 if a.implacable else 0) | (2 if b.implacable else 0)
+        self.diff = True  # track the difference of Wounds dealt (the outcome of the fray reads its sign)
+        self.implacable_fought: list[float] = []  # P(the r-th Implacable combats are fought)
         # Where each unit stands (a rout moves the loser: :meth:`~.movement.MovementRules.flee`).
         self.places = {a: (a.pos, a.loose), b: (b.pos, b.loose)}
         self.start = tuple(g.count for g in self.groups)
         self.pruned = 0.0
         self.most = 1
+        self.facts_memo: dict[tuple, tuple] = {}
+        self.morale_memo: dict[tuple, tuple[float, float]] = {}
+        self.use_contact(bt.build_contact(sorted((a, b), key=lambda u: (u.side, u.index))))
+
+    def use_contact(self, fighters: dict[int, list[Fighter]]) -> None:
+        """Enumerate the combats of *fighters* from now on (the fray's contact, then each
+        Implacable combat's new one): the bits of its fighters, and a memo of exchange outcomes
+        of its own (the masks of a state name this contact's fighters by position)."""
+        self.fighters = fighters
         # Bits of the contact's fighters of each group, per unit (0: A, 1: B), and all of them.
         self.gbits: list[list[int]] = []
         self.all_bits: list[int] = []
-        for u, k in ((a, self.ka), (b, self.kb)):
+        for u, k in ((self.a, self.ka), (self.b, self.kb)):
             bits = [0] * len(u.groups)
-            for f in self.fighters[k]:
+            for f in fighters.get(k, ()):
                 bits[f.group] |= 1 << f.pos
             self.gbits.append(bits)
             self.all_bits.append(sum(bits))
+            # (restore() finds a fighter by its position)
+            assert all(f.pos == i for i, f in enumerate(fighters.get(k, ())))
         self.memo: dict[tuple, tuple[list[tuple[tuple | None, tuple[tuple[int, float], ...]]], float]] = {}
-        self.facts_memo: dict[tuple, tuple] = {}
-        self.morale_memo: dict[tuple, tuple[float, float]] = {}
-        for k in (self.ka, self.kb):  # (restore() finds a fighter by its position)
-            assert all(f.pos == i for i, f in enumerate(self.fighters[k]))
         self.held: Core | None = None  # the state the units and the contact hold now, when known
         self.moved = False  # a unit's state, place or contact changed beyond *held* (a rout)
 
@@ -186,7 +202,7 @@ class ExactFray:
         masks = [0, 0, 0, 0]
         for s, k in ((0, self.ka), (1, self.kb)):
             alive = fierce = 0
-            for f in self.fighters[k]:
+            for f in self.fighters.get(k, ()):
                 if f.alive:
                     alive |= 1 << f.pos
                 if f.fierce:
@@ -221,7 +237,7 @@ class ExactFray:
             b.engaged = {a.index} if a.engaged else set()
             self.moved = False
         for s, k in ((0, self.ka), (1, self.kb)):
-            row = self.fighters[k]
+            row = self.fighters.get(k, ())
             alive, fierce = core[1 + s], core[3 + s]
             if held is None:
                 for f in row:
@@ -264,7 +280,7 @@ class ExactFray:
 
     def _apply(self, core: Core, info: tuple) -> Core:
         """*core* with an exchange's local outcome *info* (see :meth:`_outcomes`)."""
-        ix, nx, iy, ny, sx, touch_x, alive_x, touch_y, alive_y, fierce_x, fierce_y = info
+        ix, nx, iy, ny, sx, touch_x, alive_x, touch_y, alive_y, fierce_x, fierce_y, hit = info
         counts = list(core[0])
         counts[ix], counts[iy] = nx, ny
         sy = 1 - sx
@@ -274,7 +290,7 @@ class ExactFray:
         masks[sy] = (masks[sy] & ~touch_y) | alive_y
         masks[2 + sx] = (masks[2 + sx] & ~gx) | fierce_x
         masks[2 + sy] = (masks[2 + sy] & ~gy) | fierce_y
-        return (tuple(counts), *masks)
+        return (tuple(counts), *masks, core[5] | hit)
 
     def gbits_of(self, i: int) -> int:
         return self.gbits[0][i] if i < self.na else self.gbits[1][i - self.na]
@@ -311,6 +327,7 @@ class ExactFray:
         )  # fmt: skip
         sx = 0 if x is self.a else 1
         sign = 1 if sx == 0 else -1
+        hit = self.track & (1 << sx)  # the striker's "dealt a Wound", when tracked
         ix = gx if sx == 0 else self.na + gx
         iy = gy if sx == 1 else self.na + gy
         c_terms = bt.counter_terms(y, GY, x, GX) if counter else None
@@ -336,10 +353,11 @@ class ExactFray:
                 info = (
                     ix, after[0][ix], iy, after[0][iy], sx, touch_x, after[1 + sx] & touch_x,
                     touch_y, after[2 - sx] & touch_y, after[3 + sx] & touch_x, after[4 - sx] & self.gbits_of(iy),
+                    hit if dealt else 0,
                 )  # fmt: skip
-                if self._apply(core, info) != after:  # the exchange changed more than its two types
+                if self._apply(core, info)[:5] != after:  # the exchange changed more than its two types
                     raise AssertionError(f"exact fray: an exchange changed the state outside its combat {ckey}")
-                out[info if after != core else None][sign * dealt] += p * q
+                out[info if info[-1] or after != core[:5] else None][sign * dealt * self.diff] += p * q
         return [(info, tuple(sorted(shifts.items()))) for info, shifts in out.items()], dropped
 
     def _exchange_step(self, layer: _Layer, combat: tuple, first_strikes: bool, extra_round: int) -> _Layer:
@@ -440,16 +458,17 @@ class ExactFray:
 
     # -- one combat ---------------------------------------------------------------
 
-    def combat(self, layer: _Layer, ckey: tuple) -> _Layer:
-        """One combat (:meth:`~.combat.CombatRules.resolve_combat`): Initiative test, the exchange
-        both ways, the extra exchanges; states merged after every exchange."""
+    def combat(self, layer: _Layer, ckey: tuple, charge: bool = True) -> _Layer:
+        """One combat (:meth:`~.combat.CombatRules.resolve_combat`): Initiative test (*charge*: with
+        the charge bonus; not in the Implacable combats), the exchange both ways, the extra
+        exchanges; states merged after every exchange."""
         bt = self.bt
         ka, ga, kb, gb = ckey
         a, b = bt.unit_of(ka), bt.unit_of(kb)
         GA, GB = a.groups[ga], b.groups[gb]
         index: dict[tuple, int] = {}
         rows: list[tuple[int, float]] = []
-        ini_a, ini_b = bt.combat_ini(a, GA, True), bt.combat_ini(b, GB, True)
+        ini_a, ini_b = bt.combat_ini(a, GA, charge), bt.combat_ini(b, GB, charge)
         initiative = [(q, bool(first)) for q, first in initiative_distribution(ini_a, ini_b, a.side == bt.winner_of_roll) if q > 0]
         for i, (core, _) in enumerate(layer.keys):
             self.restore(core)
@@ -485,33 +504,36 @@ class ExactFray:
 
     # -- the outcome -----------------------------------------------------------------
 
-    def outcome(self, core: Core, signs: dict[int, float]) -> list[tuple[float, tuple]]:
+    def outcome(self, core: Core, signs: dict[int, float]) -> list[tuple[float, tuple, bool]]:
         """Outcome of the fray (:meth:`~.outcome.OutcomeRules.fray_outcome` for one pair) from
         *core*, with P(A dealt more Wounds) at *signs*[1], fewer at [-1], as many at [0]: the unit
         that dealt fewer rolls a morale roll; a failure routs it (its fighters in contact fall,
-        :meth:`~.outcome.OutcomeRules.rout`), or leaves it routed in place (Fanaticism)."""
+        :meth:`~.outcome.OutcomeRules.rout`), or leaves it routed in place (Fanaticism).
+
+        [(p, (counts, A routs, B routs), the units still in contact)]: in contact, the state is
+        *core* itself (nobody fled); a unit that fled broke the contact (no Implacable combat)."""
         bt = self.bt
         self.restore(core)
         a, b = self.a, self.b
         counts = core[0]
         total = sum(signs.values())
         if not (a.alive and b.alive) or a.state == "rout" or b.state == "rout":
-            return [(total, (tuple(c[0] for c in counts), False, False))]
+            return [(total, (tuple(c[0] for c in counts), False, False), False)]
         by_loser: dict[int, float] = defaultdict(float)  # side of the loser -> probability
         for sign, p in signs.items():
             if sign:
                 by_loser[1 if sign > 0 else 0] += p
             else:
                 by_loser[1 if a.side == bt.winner_of_roll else 0] += p
-        out: list[tuple[float, tuple]] = []
+        out: list[tuple[float, tuple, bool]] = []
         restored = True
         for side, p in by_loser.items():
             hold, in_place = self._morale(core, side)
             routs = (side == 0, side == 1)
-            out.append((p * hold, (tuple(c[0] for c in counts), False, False)))
+            out.append((p * hold, (tuple(c[0] for c in counts), False, False), True))
             fail = p * (1.0 - hold)
             if fail * in_place > 0:
-                out.append((fail * in_place, (tuple(c[0] for c in counts), *routs)))
+                out.append((fail * in_place, (tuple(c[0] for c in counts), *routs), True))
             if fail * (1.0 - in_place) > 0:
                 if not restored:
                     self.restore(core)
@@ -519,7 +541,7 @@ class ExactFray:
                 bt.rout(loser, winner, self.fighters)
                 self.held, self.moved = self.snapshot(), True  # (a rout also moves the loser, breaks the contact)
                 restored = False
-                out.append((fail * (1.0 - in_place), (tuple(g.count for g in self.groups), *routs)))
+                out.append((fail * (1.0 - in_place), (tuple(g.count for g in self.groups), *routs), False))
         return out
 
     def _morale(self, core: Core, side: int) -> tuple[float, float]:
@@ -547,17 +569,26 @@ class ExactFray:
     def run(self) -> dict[tuple, float]:
         """Final states (counts per group, A routs, B routs) -> probability."""
         bt = self.bt
-        layer = _Layer([(self.snapshot(), None)], np.ones((1, 1)), 0)
+        layer = _Layer([((*self.snapshot(), 0), None)], np.ones((1, 1)), 0)
         for ckey in bt.combat_sequence(self.fighters):
             layer = self.combat(layer, ckey)
         final: dict[tuple, float] = defaultdict(float)
+        on: dict[tuple, float] = defaultdict(float)  # (core, A routs, B routs) still in contact, if Implacable
         diffs = np.arange(layer.lo, layer.lo + layer.m.shape[1])
         by_sign = np.stack([layer.m[:, diffs > 0].sum(axis=1), layer.m[:, diffs < 0].sum(axis=1), layer.m[:, diffs == 0].sum(axis=1)], axis=1)
         for (core, _), probs in zip(layer.keys, by_sign.tolist(), strict=True):
             signs = {sign: p for sign, p in zip((1, -1, 0), probs, strict=True) if p > 0}
-            for q, end in self.outcome(core, signs):
+            for q, end, contact in self.outcome(core, signs):
                 if q > 0:
-                    final[end] += q
+                    if contact and self.track:
+                        on[(core, end[1], end[2])] += q
+                    else:
+                        final[end] += q
+        if on:
+            from .exact_implacable import implacable_combats
+
+            for end, q in implacable_combats(self, on).items():
+                final[end] += q
         return dict(final)
 
 def prepare(cat, first, index_a: int, second, index_b: int, charge: bool, seed: int = 0) -> tuple[Battle, Fighting, Fighting]:
@@ -606,12 +637,14 @@ def exact_fray(cat, first, index_a: int, second, index_b: int, charge: bool = Fa
     return FrayOdds(
         names=(a.name, b.name), fighters=total, points=points, charge=charge, losses=dict(losses),
         p_rout=(rout[0], rout[1]), characters=characters, ap_lost=(ap[0], ap[1]), pruned=ex.pruned, states=ex.most, outcomes=dict(outcomes),
+        implacable=tuple(ex.implacable_fought),
     )  # fmt: skip
 
 
 def sampled_fray(cat, first, index_a: int, second, index_b: int, charge: bool, seed: int, dice=None) -> tuple[int, int, bool, bool]:
     """One fray played by the battle engine with its dice (build_contact, resolve_combats,
-    fray_outcome, as in a game's combat phase): (fighters lost by A, by B, A routs, B routs).
+    fray_outcome, push_on and the Implacable combats, as in a game's combat phase):
+    (fighters lost by A, by B, A routs, B routs).
     *dice*: another source of chance with the interface of :class:`~.chance.Dice` (tests)."""
     bt, a, b = prepare(cat, first, index_a, second, index_b, charge, seed)
     if dice is not None:
@@ -628,4 +661,5 @@ def sampled_fray(cat, first, index_a: int, second, index_b: int, charge: bool, s
     bt.fray_outcome(pairs, wounds, fighters)
     # A unit that routs with all its fighters in contact is eliminated by its rout ("gone"): it routed.
     routs = tuple(u.state == "rout" or (was and u.state == "gone") for u, was in zip((a, b), standing, strict=True))
+    bt.push_on(units, wounds)  # (a unit eliminated by the Implacable combats after it did not rout)
     return before[0] - a.count, before[1] - b.count, routs[0], routs[1]

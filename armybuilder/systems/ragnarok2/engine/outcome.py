@@ -201,27 +201,43 @@ class OutcomeRules:
 
     def implacable(self, units: list[Fighting], wounds: dict[tuple[int, int], int]) -> None:
         for rnd in range(1, 1 + max((u.implacable for u in units), default=0)):
-            caused = {kx for (kx, _), w in wounds.items() if w}
-            movers = [
-                u for u in units
-                if u.implacable >= rnd and u.alive and u.state != "rout" and u.engaged
-                and unit_key(u.side, u.index) in caused
-            ]  # fmt: skip
-            if not movers:
+            found = self.implacable_combat(units, {kx for (kx, _), w in wounds.items() if w}, rnd)
+            if found is None:
                 return
-            only: dict[int, set[int]] = {}
-            chain: list[Fighting] = []
-            for u in movers:
-                uk = unit_key(u.side, u.index)
-                only[uk] = {i for i, g in enumerate(u.groups) if g.count and g.traits.implacable >= rnd}
-                chain.append(u)
-                for j in sorted(u.engaged):
-                    e = self.sides[1 - u.side][j]
-                    if e.alive and e not in chain:
-                        chain.append(e)
-                        only.setdefault(unit_key(e.side, e.index), set(range(len(e.groups))))
-            chain.sort(key=lambda x: (x.side, x.index))
+            movers, chain, only = found
             self.logging and self.say("  Implacable: " + ", ".join(name(self, u) for u in movers) + " fight again")
             fighters = self.build_contact(chain, only)
             wounds = {}
             self.resolve_combats(fighters, wounds, charge=False)
+
+    def implacable_combat(
+        self, units: list[Fighting], caused: set[int], rnd: int
+    ) -> tuple[list[Fighting], list[Fighting], dict[int, set[int]]] | None:  # fmt: skip
+        """Who fights the *rnd*-th Implacable combats of a fray (seed: Implacable fighters): the
+        units whose Implacable/X reaches *rnd*, standing, not in Rout, still in contact, that
+        dealt Wounds in the last combats (*caused*: their unit keys), with their fighter types of
+        Implacable/X >= *rnd*, against the whole enemy units they touch. (movers, the units of the
+        new contact in fray order, unit key -> the groups allowed to fight), or None when nobody
+        fights again. Shared by the battle (:meth:`implacable`) and the exact fray
+        (:mod:`.exact_implacable`), so both read the rule once."""
+        movers = [
+            u for u in units
+            if u.implacable >= rnd and u.alive and u.state != "rout" and u.engaged
+            and unit_key(u.side, u.index) in caused
+        ]  # fmt: skip
+        if not movers:
+            return None
+        only: dict[int, set[int]] = {}
+        chain: list[Fighting] = []
+        for u in movers:
+            uk = unit_key(u.side, u.index)
+            only[uk] = {i for i, g in enumerate(u.groups) if g.count and g.traits.implacable >= rnd}
+            if u not in chain:
+                chain.append(u)
+            for j in sorted(u.engaged):
+                e = self.sides[1 - u.side][j]
+                if e.alive and e not in chain:
+                    chain.append(e)
+                    only.setdefault(unit_key(e.side, e.index), set(range(len(e.groups))))
+        chain.sort(key=lambda x: (x.side, x.index))
+        return movers, chain, only
