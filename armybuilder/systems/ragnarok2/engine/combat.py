@@ -13,6 +13,8 @@ contact with the same type.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import repeat
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -38,9 +40,14 @@ if TYPE_CHECKING:
 
 _side_index = attrgetter("side", "index")  # a fray's units: side 0 first, then by unit index
 
-# The dice of a fighter in no combat (never written: build_contact() gives touching fighters their own).
-_NO_DICE: dict[CombatKey, int] = {}
 
+@lru_cache(maxsize=4096)
+def _touching(pos_a: tuple[int, ...], pos_b: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The touching (position in A's row, position in B's row) pairs of a pair of units whose
+    fronts face each other at *pos_a* and *pos_b* (:func:`.fray.pair_widths` and
+    :func:`.fray.pair_touches` read through the positions, cached by value)."""
+    ca, cb = pair_widths(len(pos_a), len(pos_b))
+    return tuple((pos_a[p], pos_b[q]) for p, q in pair_touches(ca, cb))
 
 class ExchangeTerms(NamedTuple):
     """One side's attacks in a combat: strikers, targets in contact, dice and the columns read."""
@@ -271,24 +278,30 @@ class CombatRules:
         for u in units:
             uk = u.side * 1000 + u.index
             groups = u.groups
-            order: list[int] = []
+            row: list[Fighter] = []
             fallen: list[int] = []
             allowed = only.get(uk, ()) if only is not None else None
-            for g in u.ordered:  # independents first: they lead the contact
+            room = u.front()  # the front: independents first (they lead the contact), then the troops
+            for g in u.ordered:
+                n, lost = g.count, g.fierce_left
+                if not (n or lost):
+                    continue
                 gi = groups.index(g)  # (groups compare by identity: eq=False)
                 if allowed is not None and gi not in allowed:
                     continue
-                if g.count:
-                    order += [gi] * g.count
-                if g.fierce_left:
-                    fallen += [gi] * g.fierce_left  # fallen Fierce fighters still fight (seed: Fierce)
-            del order[u.front():]
-            live = len(order)
-            order += fallen  # where they fell, in contact
-            fighters[uk] = [Fighter(uk, pos, gi, [], _NO_DICE, (), pos < live, pos >= live) for pos, gi in enumerate(order)]
+                if n and room:
+                    take = n if n < room else room
+                    at = len(row)
+                    row += map(Fighter, repeat(uk, take), range(at, at + take), repeat(gi, take))
+                    room -= take
+                if lost:
+                    fallen += [gi] * lost  # fallen Fierce fighters still fight (seed: Fierce)
+            for gi in fallen:  # where they fell, in contact
+                row.append(Fighter(uk, len(row), gi, False, True))
+            fighters[uk] = row
             foes = sides[1 - u.side]
             enemies = [j for j in sorted(u.engaged) if foes[j].alive]
-            faced[uk] = dict(zip(enemies, _split_front(len(order), len(enemies)), strict=True))
+            faced[uk] = dict(zip(enemies, _split_front(len(row), len(enemies)), strict=True))
         # Each touching fighter's combats (first touch first) -> the enemy fighters it touches
         # there, gathered as the touches are made (side 0's units in order, then their enemies).
         per: dict[int, list[dict[CombatKey, list[Fighter]] | None]] = {uk: [None] * len(row) for uk, row in fighters.items()}
@@ -296,17 +309,14 @@ class CombatRules:
             if a.side != 0:
                 continue
             ka = a.index
-            row_a, per_a = fighters[ka], per[ka]
+            row_a, per_a, faced_a = fighters[ka], per[ka], faced[ka]
             for j in sorted(a.engaged):
                 kb = 1000 + j
                 row_b = fighters.get(kb)
                 if row_b is None:
                     continue
                 per_b = per[kb]
-                pos_a, pos_b = faced[ka].get(j, ()), faced[kb].get(ka, ())
-                ca, cb = pair_widths(len(pos_a), len(pos_b))
-                for p, q in pair_touches(ca, cb):
-                    pa, pb = pos_a[p], pos_b[q]
+                for pa, pb in _touching(faced_a.get(j, ()), faced[kb].get(ka, ())):
                     fa, fb = row_a[pa], row_b[pb]
                     fa.touches.append((kb, pb))
                     fb.touches.append((ka, pa))
@@ -326,26 +336,41 @@ class CombatRules:
                     else:
                         theirs[key] = [fa]
         members = fighters.members
-        preferred: dict[tuple, dict[CombatKey, int]] = {}  # the player's sharing for the same set of combats, asked once
         for uk, row in fighters.items():
-            u = self.unit_of(uk)
+            u = sides[uk // 1000][uk % 1000]
+            groups = u.groups
+            # The player's sharing for the same set of combats, asked once per unit and fighter
+            # type: (dice by combat, the combats) shared by the fighters that join the same ones.
+            preferred: dict[tuple, tuple[dict[CombatKey, int], tuple[CombatKey, ...]]] = {}
             for f, combats in zip(row, per[uk], strict=True):
                 if combats is None:
                     continue
                 gi = f.group
-                keys = tuple(combats)
-                ask = (uk, gi, keys)
-                dice = preferred.get(ask)
-                if dice is None:
-                    if len(keys) == 1:
-                        # One combat: its only order, and every die in it (share_dice(), no choice to ask).
-                        each = u.groups[gi].dice_each
-                        dice = preferred[ask] = {keys[0]: each} if each > 0 else {}
+                if len(combats) == 1:
+                    # One combat: its only order, and every die in it (share_dice(), no choice to ask).
+                    [(key, touched)] = combats.items()
+                    ask = (gi, key)
+                    known = preferred.get(ask)
+                    if known is None:
+                        each = groups[gi].dice_each
+                        known = preferred[ask] = ({key: each} if each > 0 else {}, (key,))
+                    dice, f.combats = known
+                    f.dice = dice
+                    entry = (f, touched, dice.get(key, 0))
+                    listed = members.get((key, uk))
+                    if listed is None:
+                        members[(key, uk)] = [entry]
                     else:
-                        order = self.policies[u.side].dice_order(self, u, gi, list(keys))
-                        dice = preferred[ask] = share_dice(u.groups[gi].dice_each, order)
+                        listed.append(entry)
+                    continue
+                keys = tuple(combats)
+                ask = (gi, keys)
+                known = preferred.get(ask)
+                if known is None:
+                    order = self.policies[u.side].dice_order(self, u, gi, list(keys))
+                    known = preferred[ask] = (share_dice(groups[gi].dice_each, order), keys)
+                dice, f.combats = known
                 f.dice = dice
-                f.combats = keys
                 for key, touched in combats.items():
                     entry = (f, touched, dice.get(key, 0))
                     listed = members.get((key, uk))
