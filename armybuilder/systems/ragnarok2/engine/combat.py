@@ -303,38 +303,39 @@ class CombatRules:
             enemies = [j for j in sorted(u.engaged) if foes[j].alive]
             faced[uk] = dict(zip(enemies, _split_front(len(row), len(enemies)), strict=True))
         # Each touching fighter's combats (first touch first) -> the enemy fighters it touches
-        # there, gathered as the touches are made (side 0's units in order, then their enemies).
-        per: dict[int, list[dict[CombatKey, list[Fighter]] | None]] = {uk: [None] * len(row) for uk, row in fighters.items()}
+        # there (Fighter.per), gathered as the touches are made (side 0's units in order, then
+        # their enemies).
         for a in units:
             if a.side != 0:
                 continue
             ka = a.index
-            row_a, per_a, faced_a = fighters[ka], per[ka], faced[ka]
+            row_a, faced_a = fighters[ka], faced[ka]
             for j in sorted(a.engaged):
                 kb = 1000 + j
                 row_b = fighters.get(kb)
                 if row_b is None:
                     continue
-                per_b = per[kb]
                 for pa, pb in _touching(faced_a.get(j, ()), faced[kb].get(ka, ())):
                     fa, fb = row_a[pa], row_b[pb]
-                    fa.touches.append((kb, pb))
-                    fb.touches.append((ka, pa))
                     key = (ka, fa.group, kb, fb.group)
-                    mine = per_a[pa]
+                    mine = fa.per
                     if mine is None:
-                        per_a[pa] = {key: [fb]}
-                    elif key in mine:
-                        mine[key].append(fb)
+                        fa.per = {key: [fb]}
                     else:
-                        mine[key] = [fb]
-                    theirs = per_b[pb]
+                        touched = mine.get(key)
+                        if touched is None:
+                            mine[key] = [fb]
+                        else:
+                            touched.append(fb)
+                    theirs = fb.per
                     if theirs is None:
-                        per_b[pb] = {key: [fa]}
-                    elif key in theirs:
-                        theirs[key].append(fa)
+                        fb.per = {key: [fa]}
                     else:
-                        theirs[key] = [fa]
+                        touched = theirs.get(key)
+                        if touched is None:
+                            theirs[key] = [fa]
+                        else:
+                            touched.append(fa)
         members = fighters.members
         for uk, row in fighters.items():
             u = sides[uk // 1000][uk % 1000]
@@ -342,7 +343,8 @@ class CombatRules:
             # The player's sharing for the same set of combats, asked once per unit and fighter
             # type: (dice by combat, the combats) shared by the fighters that join the same ones.
             preferred: dict[tuple, tuple[dict[CombatKey, int], tuple[CombatKey, ...]]] = {}
-            for f, combats in zip(row, per[uk], strict=True):
+            for f in row:
+                combats = f.per
                 if combats is None:
                     continue
                 gi = f.group
@@ -684,19 +686,23 @@ class CombatRules:
         killed = self.deal(x, y, dealt, len(fy), not y.close, victims=[g])
         if not killed:
             return 0
-        order = sorted(fy, key=lambda f: (-f.dice.get(key, 0), f.pos))
+        # fy is in position order (a combat's fighters are listed so): a stable sort on the dice
+        # alone gives the order by (most dice here, position); all of them fall when enough Wounds.
+        if killed < len(fy):
+            fy = sorted(fy, key=lambda f: -f.dice.get(key, 0))[:killed]
         fierce = g.traits.fierce or (g.traits.possessed and g.wound_levels == 1)
-        for f in order[:killed]:
+        for f in fy:
             f.alive = False
             f.fierce = fierce
         row = fighters.get(y.side * 1000 + y.index, [])
-        front_alive = [f for f in row if f.alive and f.group == gy]
-        extra = len(front_alive) - g.count
-        if extra > 0:  # more standing in the contact than the type has left: the last ones go
-            for f in sorted(front_alive, key=lambda f: -f.pos)[:extra]:
-                f.alive = False
         if y.state == "gone":
             for f in row:
+                f.alive = False
+            return killed
+        front_alive = [f for f in row if f.alive and f.group == gy]  # (in position order)
+        extra = len(front_alive) - g.count
+        if extra > 0:  # more standing in the contact than the type has left: the last ones go
+            for f in front_alive[-extra:]:
                 f.alive = False
         return killed
 

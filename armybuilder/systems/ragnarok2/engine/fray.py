@@ -130,7 +130,7 @@ _NO_DICE: dict[tuple[int, int, int, int], int] = {}
 class Fighter:
     """One fighter in a fray's contact: its unit, its type (group index) and the combats it joins.
 
-    ``touches``: (enemy unit key, enemy fighter position) it is in base contact with;
+    ``per``: the enemy fighters it is in base contact with, by combat (None: it touches nobody);
     ``dice``: its combat dice by combat key, shared once for the whole fray;
     ``combats``: every combat it joins, with or without dice; ``fierce``: eliminated but still
     striking, ATT 0, until maintenance (Fierce, Possessed).
@@ -139,17 +139,27 @@ class Fighter:
     (about ninety a game), and a five-argument ``__init__`` that sets the empty fields itself
     is the cheapest way to make them. Fighters compare by identity (nothing compares two)."""
 
-    __slots__ = ("unit", "pos", "group", "touches", "dice", "combats", "alive", "fierce")
+    __slots__ = ("unit", "pos", "group", "per", "dice", "combats", "alive", "fierce")
 
     def __init__(self, unit: int, pos: int, group: int, alive: bool = True, fierce: bool = False) -> None:
         self.unit = unit  # unit key: side * 1000 + index
         self.pos = pos
         self.group = group
-        self.touches: list[tuple[int, int]] = []
+        self.per: dict[tuple[int, int, int, int], list[Fighter]] | None = None
         self.dice: dict[tuple[int, int, int, int], int] = _NO_DICE
         self.combats: tuple[tuple[int, int, int, int], ...] = ()
         self.alive = alive
         self.fierce = fierce
+
+    @property
+    def touches(self) -> list[tuple[int, int]]:
+        """(enemy unit key, enemy fighter position) of every enemy fighter it touches, combat by
+        combat (read where the order does not matter: rout, disengagement). Derived from
+        ``per`` rather than kept: the fray's hot path never reads it."""
+        per = self.per
+        if per is None:
+            return []
+        return [(e.unit, e.pos) for touched in per.values() for e in touched]
 
     def __repr__(self) -> str:
         return (
