@@ -481,7 +481,8 @@ class CombatRules:
     def resolve_combat(self, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], charge: bool = True) -> None:
         """One combat (seed: Resolving a combat): Initiative test, exchange, extra exchanges."""
         ka, ga, kb, gb = key
-        a, b = self.unit_of(ka), self.unit_of(kb)
+        sides = self.sides
+        a, b = sides[ka // 1000][ka % 1000], sides[kb // 1000][kb % 1000]  # unit_of(), inlined
         if not (a.alive and b.alive):
             return
         if not (self._in_combat(fighters, key, ka, ga, kb, gb) and self._in_combat(fighters, key, kb, gb, ka, ga)):
@@ -496,10 +497,15 @@ class CombatRules:
             fb = self.combatants(fighters, key, kb, gb, ka, ga)
             say_combat(self, a, ga, len(fa), b, gb, len(fb), ini_a, ini_b, a_first, p_first, charge)
         lowered = {ka: self.lowers_def(a, GA), kb: self.lowers_def(b, GB)}
-        self.exchange(first, second, key, fighters, wounds, lowered, 0)
-        self.exchange(second, first, key, fighters, wounds, lowered, 0)
+        exchange = self.exchange
+        exchange(first, second, key, fighters, wounds, lowered, 0)
+        exchange(second, first, key, fighters, wounds, lowered, 0)
         # Extra exchanges: only fighters that used a die here, still touching the same type.
-        n1, n2 = self.extra_exchanges(first[0], first[0].groups[first[1]]), self.extra_exchanges(second[0], second[0].groups[second[1]])
+        # (Read only for a type or unit that may have them: most have none.)
+        fu, su = first[0], second[0]
+        GF, GS = (GA, GB) if a_first else (GB, GA)
+        n1 = self.extra_exchanges(fu, GF) if (GF.traits.extra_exchanges or GF.traits.brutish_charge or fu.round_effects or fu.tactic) else 0
+        n2 = self.extra_exchanges(su, GS) if (GS.traits.extra_exchanges or GS.traits.brutish_charge or su.round_effects or su.tactic) else 0
         for r in range(1, max(n1, n2) + 1):
             if n1 >= r:
                 self.exchange(first, second, key, fighters, wounds, lowered, r)
