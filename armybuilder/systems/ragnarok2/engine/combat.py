@@ -300,8 +300,13 @@ class CombatRules:
                 row.append(Fighter(uk, len(row), gi, False, True))
             fighters[uk] = row
             foes = sides[1 - u.side]
-            enemies = [j for j in sorted(u.engaged) if foes[j].alive]
-            faced[uk] = dict(zip(enemies, _split_front(len(row), len(enemies)), strict=True))
+            engaged = u.engaged
+            if len(engaged) == 1:  # the commonest: one enemy unit, faced by the whole front
+                for j in engaged:
+                    faced[uk] = {j: _split_front(len(row), 1)[0]} if foes[j].alive else {}
+            else:
+                enemies = [j for j in sorted(engaged) if foes[j].alive]
+                faced[uk] = dict(zip(enemies, _split_front(len(row), len(enemies)), strict=True))
         # Each touching fighter's combats (first touch first) -> the enemy fighters it touches
         # there (Fighter.per), gathered as the touches are made (side 0's units in order, then
         # their enemies).
@@ -423,7 +428,11 @@ class CombatRules:
     def combats_of(fighters: dict[int, list[Fighter]]) -> list[CombatKey]:
         members = getattr(fighters, "members", None)
         if members is not None:
-            return sorted({key for key, _uk in members})
+            # (A contact's combats never change once built: sorted once, a new list each call.)
+            keys = fighters.keys_sorted  # type: ignore[attr-defined]
+            if keys is None:
+                keys = fighters.keys_sorted = sorted({key for key, _uk in members})  # type: ignore[attr-defined]
+            return list(keys)
         keys: set[CombatKey] = set()
         for row in fighters.values():
             for f in row:
@@ -461,8 +470,13 @@ class CombatRules:
         done: set = set()
         picker = self.winner_of_roll
         out = []
+        at = [0, 0]  # each player's place in its ranking: the combats before it are all taken
         for _ in range(len(pending)):
-            key = next(k for k in ranks[picker] if k not in done)
+            rank, i = ranks[picker], at[picker]
+            while rank[i] in done:
+                i += 1
+            key = rank[i]
+            at[picker] = i + 1
             done.add(key)
             out.append(key)
             picker = 1 - picker

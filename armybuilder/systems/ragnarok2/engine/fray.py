@@ -183,11 +183,12 @@ class Contact(dict[int, list[Fighter]]):
     unit's fighters in that combat (position order) with the enemy fighters each touches there
     and its combat dice there; only the ``alive`` flags change during the fray."""
 
-    __slots__ = ("members",)
+    __slots__ = ("members", "keys_sorted")
 
     def __init__(self) -> None:
         super().__init__()
         self.members: dict[tuple[CombatKey, int], list[Member]] = {}
+        self.keys_sorted: list[CombatKey] | None = None  # every combat key, sorted (combats_of())
 
 
 def unit_key(side: int, index: int) -> int:
