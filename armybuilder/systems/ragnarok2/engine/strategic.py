@@ -351,7 +351,7 @@ class StrategicPhase:
                 if pool is None:
                     pool = pools[pool_side] = self._tactic_pool(pool_side)
                 ordered, shaken = pool
-                for u, key, scale, first_rank, u_formation in shaken if rally else ordered:
+                for u, key, scale, first_rank in shaken if rally else ordered:
                     # Offers worth nothing are never taken: left out before sorting, and before the
                     # tactic's condition is tested (scale >= 1: the gain has the weight's sign).
                     weight = s_rank1[key] if first_rank else s_pros[key]
@@ -360,7 +360,7 @@ class StrategicPhase:
                     # tactic_fits(), inlined (the hot loop of the strategic phase)
                     if not free and (
                         (min_rank is not None and u.rank_category < min_rank)
-                        or (formation is not None and u_formation != formation)
+                        or (formation is not None and ("close" if u.close else "scattered") != formation)
                         or (scheme is not None and u.scheme != scheme)
                         or (min_eff is not None and u.count < min_eff)
                     ):
@@ -380,7 +380,7 @@ class StrategicPhase:
 
     def _tactic_pool(self, side: int) -> tuple[list[tuple], list[tuple]]:
         """The units of *side* that may be given a tactic this round, as buy_and_give_tactics()
-        reads them: (unit, situation key, gain scale, rank I, formation) of the ordered Valiant
+        reads them: (unit, situation key, gain scale, rank I) of the ordered Valiant
         units and of the shaken ones. Built once a round and side, when a tactic first needs
         it: giving a tactic changes none of it, and units that already hold one are skipped
         when the offers are taken."""
@@ -396,8 +396,7 @@ class StrategicPhase:
             key = (4 if order == "assault" or u.engaged else 0) + (
                 2 if order == "assault" or order == "progress" else 0
             ) + (1 if not_valiant else 0)
-            # (its formation now, read once here: giving tactics changes no formation)
-            entry = (u, key, 1.0 + u.points / 500.0, u.rank_category == 1, "close" if u.close else "scattered")
+            entry = (u, key, 1.0 + u.points / 500.0, u.rank_category == 1)
             if not_valiant:
                 shaken.append(entry)
             else:
