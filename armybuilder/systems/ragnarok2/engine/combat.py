@@ -13,6 +13,8 @@ contact with the same type.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import repeat
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -38,9 +40,14 @@ if TYPE_CHECKING:
 
 _side_index = attrgetter("side", "index")  # a fray's units: side 0 first, then by unit index
 
-# The dice of a fighter in no combat (never written: build_contact() gives touching fighters their own).
-_NO_DICE: dict[CombatKey, int] = {}
 
+@lru_cache(maxsize=4096)
+def _touching(pos_a: tuple[int, ...], pos_b: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The touching (position in A's row, position in B's row) pairs of a pair of units whose
+    fronts face each other at *pos_a* and *pos_b* (:func:`.fray.pair_widths` and
+    :func:`.fray.pair_touches` read through the positions, cached by value)."""
+    ca, cb = pair_widths(len(pos_a), len(pos_b))
+    return tuple((pos_a[p], pos_b[q]) for p, q in pair_touches(ca, cb))
 
 class ExchangeTerms(NamedTuple):
     """One side's attacks in a combat: strikers, targets in contact, dice and the columns read."""
@@ -271,81 +278,106 @@ class CombatRules:
         for u in units:
             uk = u.side * 1000 + u.index
             groups = u.groups
-            order: list[int] = []
+            row: list[Fighter] = []
             fallen: list[int] = []
             allowed = only.get(uk, ()) if only is not None else None
-            for g in u.ordered:  # independents first: they lead the contact
+            room = u.front()  # the front: independents first (they lead the contact), then the troops
+            for g in u.ordered:
+                n, lost = g.count, g.fierce_left
+                if not (n or lost):
+                    continue
                 gi = groups.index(g)  # (groups compare by identity: eq=False)
                 if allowed is not None and gi not in allowed:
                     continue
-                if g.count:
-                    order += [gi] * g.count
-                if g.fierce_left:
-                    fallen += [gi] * g.fierce_left  # fallen Fierce fighters still fight (seed: Fierce)
-            del order[u.front():]
-            live = len(order)
-            order += fallen  # where they fell, in contact
-            fighters[uk] = [Fighter(uk, pos, gi, [], _NO_DICE, (), pos < live, pos >= live) for pos, gi in enumerate(order)]
+                if n and room:
+                    take = n if n < room else room
+                    at = len(row)
+                    row += map(Fighter, repeat(uk, take), range(at, at + take), repeat(gi, take))
+                    room -= take
+                if lost:
+                    fallen += [gi] * lost  # fallen Fierce fighters still fight (seed: Fierce)
+            for gi in fallen:  # where they fell, in contact
+                row.append(Fighter(uk, len(row), gi, False, True))
+            fighters[uk] = row
             foes = sides[1 - u.side]
-            enemies = [j for j in sorted(u.engaged) if foes[j].alive]
-            faced[uk] = dict(zip(enemies, _split_front(len(order), len(enemies)), strict=True))
+            engaged = u.engaged
+            if len(engaged) == 1:  # the commonest: one enemy unit, faced by the whole front
+                for j in engaged:
+                    faced[uk] = {j: _split_front(len(row), 1)[0]} if foes[j].alive else {}
+            else:
+                enemies = [j for j in sorted(engaged) if foes[j].alive]
+                faced[uk] = dict(zip(enemies, _split_front(len(row), len(enemies)), strict=True))
         # Each touching fighter's combats (first touch first) -> the enemy fighters it touches
-        # there, gathered as the touches are made (side 0's units in order, then their enemies).
-        per: dict[int, list[dict[CombatKey, list[Fighter]] | None]] = {uk: [None] * len(row) for uk, row in fighters.items()}
+        # there (Fighter.per), gathered as the touches are made (side 0's units in order, then
+        # their enemies).
         for a in units:
             if a.side != 0:
                 continue
             ka = a.index
-            row_a, per_a = fighters[ka], per[ka]
+            row_a, faced_a = fighters[ka], faced[ka]
             for j in sorted(a.engaged):
                 kb = 1000 + j
                 row_b = fighters.get(kb)
                 if row_b is None:
                     continue
-                per_b = per[kb]
-                pos_a, pos_b = faced[ka].get(j, ()), faced[kb].get(ka, ())
-                ca, cb = pair_widths(len(pos_a), len(pos_b))
-                for p, q in pair_touches(ca, cb):
-                    pa, pb = pos_a[p], pos_b[q]
+                for pa, pb in _touching(faced_a.get(j, ()), faced[kb].get(ka, ())):
                     fa, fb = row_a[pa], row_b[pb]
-                    fa.touches.append((kb, pb))
-                    fb.touches.append((ka, pa))
                     key = (ka, fa.group, kb, fb.group)
-                    mine = per_a[pa]
+                    mine = fa.per
                     if mine is None:
-                        per_a[pa] = {key: [fb]}
-                    elif key in mine:
-                        mine[key].append(fb)
+                        fa.per = {key: [fb]}
                     else:
-                        mine[key] = [fb]
-                    theirs = per_b[pb]
+                        touched = mine.get(key)
+                        if touched is None:
+                            mine[key] = [fb]
+                        else:
+                            touched.append(fb)
+                    theirs = fb.per
                     if theirs is None:
-                        per_b[pb] = {key: [fa]}
-                    elif key in theirs:
-                        theirs[key].append(fa)
+                        fb.per = {key: [fa]}
                     else:
-                        theirs[key] = [fa]
+                        touched = theirs.get(key)
+                        if touched is None:
+                            theirs[key] = [fa]
+                        else:
+                            touched.append(fa)
         members = fighters.members
-        preferred: dict[tuple, dict[CombatKey, int]] = {}  # the player's sharing for the same set of combats, asked once
         for uk, row in fighters.items():
-            u = self.unit_of(uk)
-            for f, combats in zip(row, per[uk], strict=True):
+            u = sides[uk // 1000][uk % 1000]
+            groups = u.groups
+            # The player's sharing for the same set of combats, asked once per unit and fighter
+            # type: (dice by combat, the combats) shared by the fighters that join the same ones.
+            preferred: dict[tuple, tuple[dict[CombatKey, int], tuple[CombatKey, ...]]] = {}
+            for f in row:
+                combats = f.per
                 if combats is None:
                     continue
                 gi = f.group
-                keys = tuple(combats)
-                ask = (uk, gi, keys)
-                dice = preferred.get(ask)
-                if dice is None:
-                    if len(keys) == 1:
-                        # One combat: its only order, and every die in it (share_dice(), no choice to ask).
-                        each = u.groups[gi].dice_each
-                        dice = preferred[ask] = {keys[0]: each} if each > 0 else {}
+                if len(combats) == 1:
+                    # One combat: its only order, and every die in it (share_dice(), no choice to ask).
+                    [(key, touched)] = combats.items()
+                    ask = (gi, key)
+                    known = preferred.get(ask)
+                    if known is None:
+                        each = groups[gi].dice_each
+                        known = preferred[ask] = ({key: each} if each > 0 else {}, (key,))
+                    dice, f.combats = known
+                    f.dice = dice
+                    entry = (f, touched, dice.get(key, 0))
+                    listed = members.get((key, uk))
+                    if listed is None:
+                        members[(key, uk)] = [entry]
                     else:
-                        order = self.policies[u.side].dice_order(self, u, gi, list(keys))
-                        dice = preferred[ask] = share_dice(u.groups[gi].dice_each, order)
+                        listed.append(entry)
+                    continue
+                keys = tuple(combats)
+                ask = (gi, keys)
+                known = preferred.get(ask)
+                if known is None:
+                    order = self.policies[u.side].dice_order(self, u, gi, list(keys))
+                    known = preferred[ask] = (share_dice(groups[gi].dice_each, order), keys)
+                dice, f.combats = known
                 f.dice = dice
-                f.combats = keys
                 for key, touched in combats.items():
                     entry = (f, touched, dice.get(key, 0))
                     listed = members.get((key, uk))
@@ -396,7 +428,11 @@ class CombatRules:
     def combats_of(fighters: dict[int, list[Fighter]]) -> list[CombatKey]:
         members = getattr(fighters, "members", None)
         if members is not None:
-            return sorted({key for key, _uk in members})
+            # (A contact's combats never change once built: sorted once, a new list each call.)
+            keys = fighters.keys_sorted  # type: ignore[attr-defined]
+            if keys is None:
+                keys = fighters.keys_sorted = sorted({key for key, _uk in members})  # type: ignore[attr-defined]
+            return list(keys)
         keys: set[CombatKey] = set()
         for row in fighters.values():
             for f in row:
@@ -434,8 +470,13 @@ class CombatRules:
         done: set = set()
         picker = self.winner_of_roll
         out = []
+        at = [0, 0]  # each player's place in its ranking: the combats before it are all taken
         for _ in range(len(pending)):
-            key = next(k for k in ranks[picker] if k not in done)
+            rank, i = ranks[picker], at[picker]
+            while rank[i] in done:
+                i += 1
+            key = rank[i]
+            at[picker] = i + 1
             done.add(key)
             out.append(key)
             picker = 1 - picker
@@ -454,7 +495,8 @@ class CombatRules:
     def resolve_combat(self, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], charge: bool = True) -> None:
         """One combat (seed: Resolving a combat): Initiative test, exchange, extra exchanges."""
         ka, ga, kb, gb = key
-        a, b = self.unit_of(ka), self.unit_of(kb)
+        sides = self.sides
+        a, b = sides[ka // 1000][ka % 1000], sides[kb // 1000][kb % 1000]  # unit_of(), inlined
         if not (a.alive and b.alive):
             return
         if not (self._in_combat(fighters, key, ka, ga, kb, gb) and self._in_combat(fighters, key, kb, gb, ka, ga)):
@@ -469,10 +511,15 @@ class CombatRules:
             fb = self.combatants(fighters, key, kb, gb, ka, ga)
             say_combat(self, a, ga, len(fa), b, gb, len(fb), ini_a, ini_b, a_first, p_first, charge)
         lowered = {ka: self.lowers_def(a, GA), kb: self.lowers_def(b, GB)}
-        self.exchange(first, second, key, fighters, wounds, lowered, 0)
-        self.exchange(second, first, key, fighters, wounds, lowered, 0)
+        exchange = self.exchange
+        exchange(first, second, key, fighters, wounds, lowered, 0)
+        exchange(second, first, key, fighters, wounds, lowered, 0)
         # Extra exchanges: only fighters that used a die here, still touching the same type.
-        n1, n2 = self.extra_exchanges(first[0], first[0].groups[first[1]]), self.extra_exchanges(second[0], second[0].groups[second[1]])
+        # (Read only for a type or unit that may have them: most have none.)
+        fu, su = first[0], second[0]
+        GF, GS = (GA, GB) if a_first else (GB, GA)
+        n1 = self.extra_exchanges(fu, GF) if (GF.traits.extra_exchanges or GF.traits.brutish_charge or fu.round_effects or fu.tactic) else 0
+        n2 = self.extra_exchanges(su, GS) if (GS.traits.extra_exchanges or GS.traits.brutish_charge or su.round_effects or su.tactic) else 0
         for r in range(1, max(n1, n2) + 1):
             if n1 >= r:
                 self.exchange(first, second, key, fighters, wounds, lowered, r)
@@ -659,19 +706,23 @@ class CombatRules:
         killed = self.deal(x, y, dealt, len(fy), not y.close, victims=[g])
         if not killed:
             return 0
-        order = sorted(fy, key=lambda f: (-f.dice.get(key, 0), f.pos))
+        # fy is in position order (a combat's fighters are listed so): a stable sort on the dice
+        # alone gives the order by (most dice here, position); all of them fall when enough Wounds.
+        if killed < len(fy):
+            fy = sorted(fy, key=lambda f: -f.dice.get(key, 0))[:killed]
         fierce = g.traits.fierce or (g.traits.possessed and g.wound_levels == 1)
-        for f in order[:killed]:
+        for f in fy:
             f.alive = False
             f.fierce = fierce
         row = fighters.get(y.side * 1000 + y.index, [])
-        front_alive = [f for f in row if f.alive and f.group == gy]
-        extra = len(front_alive) - g.count
-        if extra > 0:  # more standing in the contact than the type has left: the last ones go
-            for f in sorted(front_alive, key=lambda f: -f.pos)[:extra]:
-                f.alive = False
         if y.state == "gone":
             for f in row:
+                f.alive = False
+            return killed
+        front_alive = [f for f in row if f.alive and f.group == gy]  # (in position order)
+        extra = len(front_alive) - g.count
+        if extra > 0:  # more standing in the contact than the type has left: the last ones go
+            for f in front_alive[-extra:]:
                 f.alive = False
         return killed
 

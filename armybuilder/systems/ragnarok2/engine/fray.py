@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
 
@@ -124,21 +123,49 @@ def column_of(table: str, difference: int, shift: int = 0, reroll: str = ""):
 # --------------------------------------------------------------------------- contact
 
 
-@dataclass(slots=True)
+# The dice of a fighter in no combat (never written: build_contact() gives touching fighters their own).
+_NO_DICE: dict[tuple[int, int, int, int], int] = {}
+
+
 class Fighter:
     """One fighter in a fray's contact: its unit, its type (group index) and the combats it joins.
 
-    ``touches``: (enemy unit key, enemy fighter position) it is in base contact with;
-    ``dice``: its combat dice by combat key, shared once for the whole fray."""
+    ``per``: the enemy fighters it is in base contact with, by combat (None: it touches nobody);
+    ``dice``: its combat dice by combat key, shared once for the whole fray;
+    ``combats``: every combat it joins, with or without dice; ``fierce``: eliminated but still
+    striking, ATT 0, until maintenance (Fierce, Possessed).
 
-    unit: int  # unit key: side * 1000 + index
-    pos: int
-    group: int
-    touches: list[tuple[int, int]] = field(default_factory=list)
-    dice: dict[tuple[int, int, int, int], int] = field(default_factory=dict)
-    combats: tuple[tuple[int, int, int, int], ...] = ()  # every combat it joins, with or without dice
-    alive: bool = True
-    fierce: bool = False  # eliminated but still striking, ATT 0, until maintenance (Fierce, Possessed)
+    A plain slotted class, not a dataclass: a fray builds one per fighter of every unit in it
+    (about ninety a game), and a five-argument ``__init__`` that sets the empty fields itself
+    is the cheapest way to make them. Fighters compare by identity (nothing compares two)."""
+
+    __slots__ = ("unit", "pos", "group", "per", "dice", "combats", "alive", "fierce")
+
+    def __init__(self, unit: int, pos: int, group: int, alive: bool = True, fierce: bool = False) -> None:
+        self.unit = unit  # unit key: side * 1000 + index
+        self.pos = pos
+        self.group = group
+        self.per: dict[tuple[int, int, int, int], list[Fighter]] | None = None
+        self.dice: dict[tuple[int, int, int, int], int] = _NO_DICE
+        self.combats: tuple[tuple[int, int, int, int], ...] = ()
+        self.alive = alive
+        self.fierce = fierce
+
+    @property
+    def touches(self) -> list[tuple[int, int]]:
+        """(enemy unit key, enemy fighter position) of every enemy fighter it touches, combat by
+        combat (read where the order does not matter: rout, disengagement). Derived from
+        ``per`` rather than kept: the fray's hot path never reads it."""
+        per = self.per
+        if per is None:
+            return []
+        return [(e.unit, e.pos) for touched in per.values() for e in touched]
+
+    def __repr__(self) -> str:
+        return (
+            f"Fighter(unit={self.unit}, pos={self.pos}, group={self.group}, touches={self.touches},"
+            f" dice={self.dice}, combats={self.combats}, alive={self.alive}, fierce={self.fierce})"
+        )
 
 
 CombatKey = tuple[int, int, int, int]  # (unit key, group, unit key, group), the lower unit key first
@@ -156,11 +183,12 @@ class Contact(dict[int, list[Fighter]]):
     unit's fighters in that combat (position order) with the enemy fighters each touches there
     and its combat dice there; only the ``alive`` flags change during the fray."""
 
-    __slots__ = ("members",)
+    __slots__ = ("members", "keys_sorted")
 
     def __init__(self) -> None:
         super().__init__()
         self.members: dict[tuple[CombatKey, int], list[Member]] = {}
+        self.keys_sorted: list[CombatKey] | None = None  # every combat key, sorted (combats_of())
 
 
 def unit_key(side: int, index: int) -> int:

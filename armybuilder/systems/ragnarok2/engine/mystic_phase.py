@@ -40,7 +40,9 @@ def _knows_ritual(p: Profile, ritual) -> bool:
 
 def _may_call(p: Profile, communion) -> bool:
     """Cult and aspects of the faithful fit the communion (memoised like _knows_ritual)."""
-    key = ("communion", p.id, p.cult, str(p.aspects), communion.id, communion.cult, tuple(communion.aspects))  # by value
+    aspects = p.aspects  # (its three values, not str() of the model: that cost more than the test it saves)
+    values = (aspects.alteration, aspects.creation, aspects.destruction) if aspects is not None else None
+    key = ("communion", p.id, p.cult, values, communion.id, communion.cult, tuple(communion.aspects))  # by value
     known = _MYSTIC_FIT.get(key)
     if known is None:
         fits = (

@@ -58,21 +58,20 @@ class OutcomeRules:
 
     def fray_outcome(self, pairs: list[tuple[int, int]], wounds: dict[tuple[int, int], int], fighters: dict[int, list[Fighter]]) -> None:
         """Designations in turn, a morale roll for the loser of each designated pair."""
-        pending = list(pairs)
+        unit_of = self.unit_of
+        pending = {pair: (unit_of(pair[0]), unit_of(pair[1])) for pair in pairs}  # (in pair order)
         picker = self.winner_of_roll
         while True:
             live = [
-                (k0, k1) for k0, k1 in pending
-                if self.unit_of(k0).alive and self.unit_of(k1).alive
-                and self.unit_of(k0).state != "rout" and self.unit_of(k1).state != "rout"
+                pair for pair, (a, b) in pending.items()
+                if a.alive and b.alive and a.state != "rout" and b.state != "rout"
             ]  # fmt: skip
             if not live:
                 return
             # One pair left to designate: nothing to choose (the player is asked only between pairs).
             chosen = live[0] if len(live) == 1 else self.policies[picker].designate(self, picker, live, wounds)
-            pending.remove(chosen)
+            a, b = pending.pop(chosen)
             k0, k1 = chosen
-            a, b = self.unit_of(k0), self.unit_of(k1)
             wa, wb = wounds.get((k0, k1), 0), wounds.get((k1, k0), 0)
             if wa != wb:
                 winner, loser = (a, b) if wa > wb else (b, a)

@@ -341,37 +341,17 @@ class StrategicPhase:
             distinct = self.info[side]["deck_ids"]
             if budget > distinct:
                 budget = distinct
-            # Each unit's eligibility and AI situation, once a round (not once per tactic or
-            # buyer): giving a tactic changes none of it, and units that already hold one
-            # are skipped when the offers are taken.
-            if not pools:
-                for pool_side in (0, 1):
-                    ordered, shaken = [], []
-                    for u in self.sides[pool_side]:
-                        if not u.alive or u.tactic_name:
-                            continue
-                        order = u.order
-                        not_valiant = u.state != "valiant"
-                        if u.order_by_points or (not not_valiant and not order):
-                            continue  # seed: a unit ordered with a tactical point cannot be given a tactic
-                        # (fighting, moving, shaken) as an index into the deck's weight lists
-                        key = (4 if order == "assault" or u.engaged else 0) + (
-                            2 if order == "assault" or order == "progress" else 0
-                        ) + (1 if not_valiant else 0)
-                        # (its formation now, read once here: giving tactics changes no formation)
-                        entry = (u, key, 1.0 + u.points / 500.0, u.rank_category == 1, "close" if u.close else "scattered")
-                        if not_valiant:
-                            shaken.append(entry)
-                        else:
-                            ordered.append(entry)
-                    pools[pool_side] = (ordered, shaken)
             offers = []
             for (
                 _tactic, to_enemy, rally, pros, rank1, _w_pros, _w_rank1, min_rank, formation, scheme, min_eff,
                 s_pros, s_rank1, free, tid, tname,
             ) in deck:  # fmt: skip
-                ordered, shaken = pools[1 - side if to_enemy else side]
-                for u, key, scale, first_rank, u_formation in shaken if rally else ordered:
+                pool_side = 1 - side if to_enemy else side
+                pool = pools.get(pool_side)
+                if pool is None:
+                    pool = pools[pool_side] = self._tactic_pool(pool_side)
+                ordered, shaken = pool
+                for u, key, scale, first_rank in shaken if rally else ordered:
                     # Offers worth nothing are never taken: left out before sorting, and before the
                     # tactic's condition is tested (scale >= 1: the gain has the weight's sign).
                     weight = s_rank1[key] if first_rank else s_pros[key]
@@ -380,7 +360,7 @@ class StrategicPhase:
                     # tactic_fits(), inlined (the hot loop of the strategic phase)
                     if not free and (
                         (min_rank is not None and u.rank_category < min_rank)
-                        or (formation is not None and u_formation != formation)
+                        or (formation is not None and ("close" if u.close else "scattered") != formation)
                         or (scheme is not None and u.scheme != scheme)
                         or (min_eff is not None and u.count < min_eff)
                     ):
@@ -397,6 +377,31 @@ class StrategicPhase:
                 budget -= 1
                 if budget <= 0:
                     break
+
+    def _tactic_pool(self, side: int) -> tuple[list[tuple], list[tuple]]:
+        """The units of *side* that may be given a tactic this round, as buy_and_give_tactics()
+        reads them: (unit, situation key, gain scale, rank I) of the ordered Valiant
+        units and of the shaken ones. Built once a round and side, when a tactic first needs
+        it: giving a tactic changes none of it, and units that already hold one are skipped
+        when the offers are taken."""
+        ordered, shaken = [], []
+        for u in self.sides[side]:
+            if not u.alive or u.tactic_name:
+                continue
+            order = u.order
+            not_valiant = u.state != "valiant"
+            if u.order_by_points or (not not_valiant and not order):
+                continue  # seed: a unit ordered with a tactical point cannot be given a tactic
+            # (fighting, moving, shaken) as an index into the deck's weight lists
+            key = (4 if order == "assault" or u.engaged else 0) + (
+                2 if order == "assault" or order == "progress" else 0
+            ) + (1 if not_valiant else 0)
+            entry = (u, key, 1.0 + u.points / 500.0, u.rank_category == 1)
+            if not_valiant:
+                shaken.append(entry)
+            else:
+                ordered.append(entry)
+        return ordered, shaken
 
     def rally(self) -> None:
         """Rallying: COU or DIS test (difficulty 8) for each Disorganized or routed unit."""
