@@ -267,6 +267,43 @@ def test_implacable_fights_again_after_a_loss(ecat, monkeypatch):
     assert combats[0] is True and 1 <= combats.count(False) <= 2
 
 
+def test_implacable_needs_a_loss_not_only_a_wound(ecat, monkeypatch):
+    """Seed (Implacable/X): the new combat follows when the fighter "causes at least one loss".
+    Against opponents of many Wound levels, combats that wound without removing anyone start no
+    Implacable combat; combats that remove an opponent do (when both are still in contact)."""
+    seen = {"wounded only": 0, "loss": 0, "again after a loss": 0}
+    real = Battle.resolve_combats
+
+    for seed in range(80):
+        bt = duel(ecat, left=("warrior", 20), right=("warrior", 4), seed=seed)
+        x, y = bt.sides[0][0], bt.sides[1][0]
+        give(x, "implacable/1")
+        give(y, "righteous")  # holds its ground, so the Implacable fighters find it again
+        for g in y.groups:
+            g.wound_levels = 3
+        fray: dict = {}
+        calls: list[bool] = []
+
+        def spy(self, fighters, wounds, charge=True, fray=fray, calls=calls, y=y):
+            out = real(self, fighters, wounds, charge)
+            if not calls:  # the fray's own combats
+                fray["wounds"] = wounds.get((unit_key(0, 0), unit_key(1, 0)), 0)
+                fray["losses"] = 4 - y.count
+            calls.append(charge)
+            return out
+
+        monkeypatch.setattr(Battle, "resolve_combats", spy)
+        bt.combat()
+        again = calls.count(False)
+        if fray["wounds"] and not fray["losses"]:
+            seen["wounded only"] += 1
+            assert again == 0, f"seed {seed}: Wounds without a loss started an Implacable combat"
+        elif fray["losses"]:
+            seen["loss"] += 1
+            seen["again after a loss"] += again > 0
+    assert seen["wounded only"] >= 3 and seen["again after a loss"] >= 3, seen
+
+
 def test_assault_fire_shoots_before_the_charge(ecat):
     bt = Battle(ecat, army("griffin", ("fusilier", 10)), army("beasts", ("warrior", 10)), np.random.default_rng(1), log=True)
     bt.update_leadership()

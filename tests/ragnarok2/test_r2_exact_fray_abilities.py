@@ -157,7 +157,7 @@ def test_implacable_combats_in_the_exact_fray_equal_brute_force(ecat, with_abili
 
 def test_implacable_combats_are_fought_and_cost_the_opponent(ecat, with_abilities):
     """Implacable changes the answer the way the seed says: the Implacable unit's opponent loses
-    more, its rounds are fought with the probability that the unit dealt a Wound and both stayed
+    more, its rounds are fought with the probability that the unit caused a loss and both stayed
     in contact, and the second round is never likelier than the first."""
     a, b = army("beasts", "warrior", 3), army("griffin", "conscript", 4)
     plain = exact_fray(ecat, a, 0, b, 0, True)

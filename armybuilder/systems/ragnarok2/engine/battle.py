@@ -76,7 +76,9 @@ Remaining simplifications, each with its reason
   2.5 cm, which a scattered unit's coherence makes nearly all).
 - Push on moves a free unit into an enemy still in the fray within MOV; the order of pushes is
   the side that inflicted most Wounds first; a unit free of opponents pursues nobody else.
-- Implacable combats take the Implacable fighter types still in contact after the outcome.
+- Implacable combats take the Implacable fighter types still in contact after the outcome, when
+  their unit caused a loss (removed an opponent) in the combats just fought: the seed's "causes
+  at least one loss" is read per unit, since the fray does not follow which fighter struck whom.
 - Mutagenic bonuses go to ATT only (the AI's use of them); Concentration to ATT.
 - Powers doubled in a charge are also those of the outcome's balance of Power in that round.
 - Tactics, rituals and communions act through data and named hooks (:mod:`.mystic_phase`);
@@ -148,7 +150,7 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         "winner_of_roll", "scores", "cic_index", "cic_profile", "temporary_cic", "dis_penalty",
         "aura_units", "mystic_units", "outcome_rows", "fear_rows", "round", "field_effects",
         "_tactic_cost", "_tactical_memo", "_mystic_sums", "_charge_bound",
-        "_cic_seen", "_upkeep", "policies", "round_memo",
+        "_cic_seen", "_upkeep", "policies", "round_memo", "loss_caused",
     )  # fmt: skip
 
     def __init__(
@@ -157,6 +159,9 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
     ) -> None:  # fmt: skip
         self.cat = cat
         self.round_memo: dict = {}  # the players' answers that hold for a round (cleared each round)
+        # Unit keys that removed at least one opponent in the combats being fought (Implacable/X
+        # reads it: "causes at least one loss"); emptied when a fray or an Implacable round begins.
+        self.loss_caused: set[int] = set()
         self.policies = policies if policies is not None else (LinePolicy(), LinePolicy())
         self.data: R2Catalog = cat.data  # type: ignore[assignment]
         self.table = cat.hash

@@ -684,6 +684,8 @@ class CombatRules:
         if dealt:
             wounds[(kx, ky)] = wounds.get((kx, ky), 0) + dealt
             killed = self.wound_type(x, y, gy, dealt, fy, key, fighters)
+            if killed:
+                self.loss_caused.add(kx)
             GX.kills += killed * GY.cost
             if x_effects and x_effects.get("anger"):
                 self.deal(y, x, dealt, x.count, True)  # Divine anger
@@ -746,6 +748,8 @@ class CombatRules:
         killed = self.deal(defender, attacker, wounds, len(in_contact), not attacker.close, victims=[ag])
         for f in sorted(in_contact, key=lambda f: f.pos)[:killed]:
             f.alive = False
+        if killed:
+            self.loss_caused.add(defender.side * 1000 + defender.index)
         return killed
 
     def fray(self, a: Fighting, b: Fighting, implacable: bool = False) -> tuple[int, int]:

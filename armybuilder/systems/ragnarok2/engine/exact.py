@@ -34,7 +34,7 @@ How it stays fast (the design, not tricks):
 * Cells below 1e-12 of mass are dropped after every exchange; their total is reported.
 
 Push on and Implacable (:mod:`.exact_implacable`): after the outcome, the units still in contact
-whose Implacable/X fighters dealt a Wound fight new combats against the same opponent, up to X
+whose Implacable/X fighters caused a loss (removed an opponent) fight new combats against the same opponent, up to X
 rounds, on a new contact, without the charge bonus or a morale roll, as the battle's
 :meth:`~.outcome.OutcomeRules.implacable_combat` decides; push on itself moves nothing in a fray of
 two units (a unit is free of opponents only once the other fled or fell). Their losses are in
@@ -162,7 +162,7 @@ class ExactFray:
         self.na = len(a.groups)
         self.states = {a: a.state, b: b.state}
         self.first_states = dict(self.states)
-        # Sides whose "dealt a Wound in these combats" is tracked in the core (bit 1: A, 2: B):
+        # Sides whose "caused a loss in these combats" is tracked in the core (bit 1: A, 2: B):
         # the Implacable units' (:mod:`.exact_implacable`); nobody's otherwise (no extra states).
         self.track = (1 if a.implacable else 0) | (2 if b.implacable else 0)
         self.diff = True  # track the difference of Wounds dealt (the outcome of the fray reads its sign)
@@ -327,7 +327,8 @@ class ExactFray:
         )  # fmt: skip
         sx = 0 if x is self.a else 1
         sign = 1 if sx == 0 else -1
-        hit = self.track & (1 << sx)  # the striker's "dealt a Wound", when tracked
+        hit = self.track & (1 << sx)  # the striker's "caused a loss", when tracked (Implacable)
+        hit_back = self.track & (1 << (1 - sx))  # the same for a counter-attack's losses
         ix = gx if sx == 0 else self.na + gx
         iy = gy if sx == 1 else self.na + gy
         c_terms = bt.counter_terms(y, GY, x, GX) if counter else None
@@ -343,17 +344,17 @@ class ExactFray:
                     out[None][0] += p * q
                     continue
                 self.restore(core)
-                if dealt:
-                    bt.wound_type(x, y, gy, dealt, terms.fy, ckey, self.fighters)
+                killed = bt.wound_type(x, y, gy, dealt, terms.fy, ckey, self.fighters) if dealt else 0
+                countered = 0
                 if cw and y.alive and x.alive:
-                    bt.counter_deal(y, x, GX, cw, bt.combatants(self.fighters, ckey, kx, gx, ky, gy))
+                    countered = bt.counter_deal(y, x, GX, cw, bt.combatants(self.fighters, ckey, kx, gx, ky, gy))
                 after = self.held = self.snapshot()
                 touch_y = self.all_bits[1 - sx] if y.state == "gone" else self.gbits_of(iy)
                 touch_x = self.gbits_of(ix)
                 info = (
                     ix, after[0][ix], iy, after[0][iy], sx, touch_x, after[1 + sx] & touch_x,
                     touch_y, after[2 - sx] & touch_y, after[3 + sx] & touch_x, after[4 - sx] & self.gbits_of(iy),
-                    hit if dealt else 0,
+                    (hit if killed else 0) | (hit_back if countered else 0),
                 )  # fmt: skip
                 if self._apply(core, info)[:5] != after:  # the exchange changed more than its two types
                     raise AssertionError(f"exact fray: an exchange changed the state outside its combat {ckey}")

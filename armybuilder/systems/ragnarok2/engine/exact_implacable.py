@@ -15,17 +15,15 @@ What one fray of two units covers, and why (the battle engine's reading, :mod:`.
   against a third unit.
 * Who fights again is :meth:`~.outcome.OutcomeRules.implacable_combat`, the battle's own rule:
   round *r* (r = 1..X) is fought by each unit with Implacable/X >= r, standing, not in Rout,
-  still in contact, that dealt at least one Wound in the combats just fought (the fray for
-  round 1, round *r* - 1 after), with its fighter types of Implacable/X >= r against the whole
-  enemy unit (the ability's text says "causes at least one loss"; the battle reads a Wound
-  dealt, which differs only against fighters with several Wound levels, and the exact fray
-  follows the battle so the two cannot drift apart). The new contact is :meth:`~.combat.CombatRules.build_contact` of the units as
-  they stand (a new front, combat dice shared again); each combat is the fray's own enumeration
+  still in contact, that caused at least one loss (removed an opponent, by its exchanges or a
+  counter-attack) in the combats just fought (the fray for round 1, round *r* - 1 after), with
+  its fighter types of Implacable/X >= r against the whole enemy unit. The new contact is
+  :meth:`~.combat.CombatRules.build_contact` of the units as they stand (a new front, combat dice shared again); each combat is the fray's own enumeration
   (:meth:`.exact.ExactFray.combat`) without the charge bonus, and no morale roll follows.
-* A state's contact depends on its counts, fallen Fierce fighters, Rout and who dealt a Wound,
+* A state's contact depends on its counts, fallen Fierce fighters, Rout and who caused a loss,
   never on the Wounds carried by wounded fighters: the states are grouped by it and every group
   is enumerated once on its own contact. The difference of Wounds is not tracked (no outcome
-  follows); whether each Implacable unit dealt a Wound is (a bit of the state, for the next
+  follows); whether each Implacable unit caused a loss is (a bit of the state, for the next
   round). Cells under 1e-12 are pruned and counted as in the fray.
 """
 

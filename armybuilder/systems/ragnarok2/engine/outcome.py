@@ -44,6 +44,7 @@ class OutcomeRules:
     def resolve_fray(self, units: list[Fighting]) -> None:
         fighters = self.build_contact(units)
         wounds: dict[tuple[int, int], int] = {}
+        self.loss_caused = set()
         if self.logging:
             say_fray(self, units)
         self.resolve_combats(fighters, wounds, charge=True)
@@ -196,25 +197,28 @@ class OutcomeRules:
                     u.engaged.add(e.index)
                     e.engaged.add(u.index)
                     self.logging and self.say(f"  {name(self, u)} pushes on into {name(self, e)}")
-        self.implacable(units, wounds)
+        self.implacable(units)
 
-    def implacable(self, units: list[Fighting], wounds: dict[tuple[int, int], int]) -> None:
+    def implacable(self, units: list[Fighting]) -> None:
+        """The Implacable combats after push on: each round's fighters are those whose unit caused
+        a loss (removed an opponent: ``loss_caused``) in the combats just fought."""
         for rnd in range(1, 1 + max((u.implacable for u in units), default=0)):
-            found = self.implacable_combat(units, {kx for (kx, _), w in wounds.items() if w}, rnd)
+            found = self.implacable_combat(units, set(self.loss_caused), rnd)
             if found is None:
                 return
             movers, chain, only = found
             self.logging and self.say("  Implacable: " + ", ".join(name(self, u) for u in movers) + " fight again")
             fighters = self.build_contact(chain, only)
-            wounds = {}
-            self.resolve_combats(fighters, wounds, charge=False)
+            self.loss_caused = set()
+            self.resolve_combats(fighters, {}, charge=False)
 
     def implacable_combat(
         self, units: list[Fighting], caused: set[int], rnd: int
     ) -> tuple[list[Fighting], list[Fighting], dict[int, set[int]]] | None:  # fmt: skip
         """Who fights the *rnd*-th Implacable combats of a fray (seed: Implacable fighters): the
         units whose Implacable/X reaches *rnd*, standing, not in Rout, still in contact, that
-        dealt Wounds in the last combats (*caused*: their unit keys), with their fighter types of
+        caused a loss in the last combats (removed at least one opponent, as the ability says;
+        *caused*: their unit keys), with their fighter types of
         Implacable/X >= *rnd*, against the whole enemy units they touch. (movers, the units of the
         new contact in fray order, unit key -> the groups allowed to fight), or None when nobody
         fights again. Shared by the battle (:meth:`implacable`) and the exact fray
