@@ -13,6 +13,7 @@ import difflib
 import io
 import json
 import re
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,7 +21,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.error import MarkedYAMLError, YAMLError, YAMLFutureWarning, YAMLWarning
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
@@ -138,11 +139,17 @@ def parse_text(text: str, path: str) -> Any:
     yaml = _round_trip_yaml()
     node: Node | None = None
     try:
-        node = yaml.compose(text)
-        if node is None:
-            return None
-        check_nodes(node, path)
-        return yaml.constructor.construct_document(node)
+        with warnings.catch_warnings():
+            # ruamel reports legal oddities (an anchor defined again, where an alias names the
+            # latest; a YAML 1.1 float without a dot) as Python warnings, which would land raw
+            # on a user's terminal or over the TUI: the document reads as YAML says.
+            warnings.simplefilter("ignore", YAMLWarning)
+            warnings.simplefilter("ignore", YAMLFutureWarning)
+            node = yaml.compose(text)
+            if node is None:
+                return None
+            check_nodes(node, path)
+            return yaml.constructor.construct_document(node)
     except InputError:
         raise
     except YAMLError as exc:

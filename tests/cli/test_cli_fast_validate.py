@@ -33,6 +33,7 @@ EDGE = {
     "nulls.yaml": b"a: ~\nb: null\nc:\nd: NULL\ne: Null\nf: ''\ng: \"~\"\n",
     "bools.yaml": b"a: true\nb: False\nc: TRUE\nd: 'true'\ne: tRue\n",
     "merge.yaml": b"base: &b {x: 1}\nother:\n  <<: *b\n  y: 2\n",
+    "anchor-again.yaml": b"a: &x 1\nb: &x 2\nc: *x\n",
     "dupe.yaml": b"system: ragnarok2\nsystem: ragnarok2\n",
     "dupe-types.yaml": b"1: a\ntrue: b\n",
     "tags.yaml": b"a: !!str 5\nb: ! 5\nc: !!int '7'\n",
@@ -242,3 +243,19 @@ def test_a_lone_top_level_scalar_reads_as_the_round_trip_reads_it(text):
     """Found by the noise test: libyaml takes a '#' line under a top-level block scalar for a
     comment, the round trip for text; a lone scalar now goes to the round trip."""
     assert_same_reading(text)
+
+
+def test_an_anchor_defined_again_reads_without_a_python_warning(tmp_path, capsys):
+    """YAML lets an anchor be defined again; ruamel's warning about it must not reach the
+    terminal (or a TUI screen) raw: the file reads, the alias names the latest anchor."""
+    import warnings
+
+    path = tmp_path / "again.yaml"
+    path.write_bytes(EDGE["anchor-again.yaml"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        doc = yamlio.load_document(path)
+        cli.main(["validate", "--no-cache", str(path)])
+    assert doc["c"] == 2
+    assert not caught, [str(w.message) for w in caught]
+    assert "Warning" not in capsys.readouterr().err
