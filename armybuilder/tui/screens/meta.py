@@ -10,15 +10,12 @@ mean against the whole folder.  Nothing is written to disk.
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, Static
 
 from armybuilder.core.catalog import Catalogue
@@ -30,17 +27,16 @@ from armybuilder.meta.matrix import MetaMatrix
 from armybuilder.meta.run import prepare_row, run_meta
 from armybuilder.meta.runners import LocalRunner
 
+from .engine_run import EngineRunScreen
+
 MAX_GAMES = 100_000
 
 
-class MetaScreen(Screen[None]):
+class MetaScreen(EngineRunScreen):
     """Choose a folder, games, seed and workers; run; read this list's row of the matrix."""
 
-    BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("ctrl+r", "run", "Run"),
-        Binding("ctrl+c", "cancel", "Cancel", show=False),
-    ]
+    PREFIX = "mt"
+    CANCELLING = "cancelling after the running tasks…"
     DEFAULT_CSS = """
     MetaScreen { layout: vertical; }
     MetaScreen #mt-top { height: auto; }
@@ -55,14 +51,9 @@ class MetaScreen(Screen[None]):
     """
 
     def __init__(self, system: GameSystem, army: ArmyListBase, catalogue: Catalogue, folder: str | None = None) -> None:
-        super().__init__()
-        self.system = system
-        self.army = army
-        self.cat = catalogue
+        super().__init__(system, army, catalogue)
         self.folder = folder or os.getcwd()
         self.matrix: MetaMatrix | None = None
-        self.running = False
-        self._cancel = threading.Event()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="mt-top"):
@@ -89,28 +80,7 @@ class MetaScreen(Screen[None]):
     def on_mount(self) -> None:
         table = self.query_one("#mt-table", DataTable)
         table.add_columns("Opponent", "Name", "Games", "W / D / L", "Win rate", "95 % interval")
-        if not self.system.engine_ready():
-            self._message(f"{self.system.name} has no battle simulator yet.", error=True)
-            self.query_one("#mt-run", Button).disabled = True
-
-    def _message(self, text: str, error: bool = False) -> None:
-        self.query_one("#mt-message", Static).update(Text(text, style="red" if error else ""))
-
-    def _int(self, widget_id: str, label: str, low: int, high: int) -> int:
-        raw = self.query_one(widget_id, Input).value.strip()
-        try:
-            value = int(raw)
-        except ValueError:
-            raise ValueError(f"{label}: a whole number is needed") from None
-        if not low <= value <= high:
-            raise ValueError(f"{label}: between {low} and {high}")
-        return value
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "mt-run":
-            self.action_run()
-        elif event.button.id == "mt-cancel":
-            self.action_cancel()
+        self._check_engine()
 
     def action_run(self) -> None:
         if self.running or not self.system.engine_ready():
@@ -126,45 +96,23 @@ class MetaScreen(Screen[None]):
         if not folder.is_dir():
             self._message(f"{folder}: not a folder", error=True)
             return
-        self._cancel.clear()
-        self.running = True
-        self.query_one("#mt-run", Button).disabled = True
-        self.query_one("#mt-cancel", Button).disabled = False
+        self._set_running(True)
         self._message(f"reading the lists of {folder}…")
         self.run_matrix(folder, games, seed, workers)
-
-    def action_cancel(self) -> None:
-        if self.running:
-            self._cancel.set()
-            self._message("cancelling after the running tasks…")
 
     @work(thread=True, exclusive=True, group="meta")
     def run_matrix(self, folder: Path, games: int, seed: int, workers: int) -> None:
         from armybuilder.core.filesets import expand_paths
 
-        def progress(done: int, total: int) -> None:
-            self.app.call_from_thread(self.query_one("#mt-progress", ProgressBar).update, total=total, progress=done)
-
-        try:
+        def matrix() -> MetaMatrix:
             setup = prepare_row(from_army(self.system, self.army, "this list"), list(expand_paths([str(folder)])))
             self.app.call_from_thread(self._message, f"{plural(len(setup.cols), 'list')}, {plural(games, 'game')} each" +
                                       (f"; {len(setup.left_out)} left out (illegal or unreadable)" if setup.left_out else ""))
-            matrix = run_meta(setup, games, seed, LocalRunner(workers), progress=progress, cancelled=self._cancel.is_set)
-        except InputError as exc:
-            self.app.call_from_thread(self._finished, None, str(exc))
-            return
-        except Exception as exc:  # noqa: BLE001 - show it, keep the editor alive
-            self.app.call_from_thread(self._finished, None, f"the matrix failed: {type(exc).__name__}: {exc}")
-            return
-        self.app.call_from_thread(self._finished, matrix, "")
+            return run_meta(setup, games, seed, LocalRunner(workers), progress=self._progress, cancelled=self._cancel.is_set)
 
-    def _finished(self, matrix: MetaMatrix | None, error: str) -> None:
-        self.running = False
-        self.query_one("#mt-run", Button).disabled = False
-        self.query_one("#mt-cancel", Button).disabled = True
-        if matrix is None:
-            self._message(error, error=True)
-            return
+        self._report(matrix, "the matrix failed", expected=(InputError,))
+
+    def _show(self, matrix: MetaMatrix) -> None:
         self.matrix = matrix
         self._message("done" if matrix.complete else "cancelled: the figures cover the games played")
         total = matrix.field_tally(0)
@@ -184,7 +132,3 @@ class MetaScreen(Screen[None]):
             lo, hi = t.interval
             table.add_row(Text(opponent.label), Text(opponent.name), f"{t.games:,}", f"{t.wins} / {t.draws} / {t.losses}",
                           "–" if t.rate is None else f"{t.rate:.1%}", f"{lo:.1%} – {hi:.1%}")
-
-    def action_close(self) -> None:
-        self._cancel.set()
-        self.app.pop_screen()

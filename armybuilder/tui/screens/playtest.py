@@ -13,15 +13,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import threading
 from collections.abc import Iterable, Mapping
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, ProgressBar, Select, Static
 
 from armybuilder.core.catalog import Catalogue
@@ -37,6 +34,7 @@ from armybuilder.core.system import ArmyListBase, GameSystem
 from armybuilder.tui import prefs
 
 from ..safe_text import safe_text
+from .engine_run import EngineRunScreen
 
 SELF = "\x00self"
 MAX_GAMES = 1_000_000
@@ -112,14 +110,11 @@ def histogram_text(values: Iterable[float] | Mapping[float, int], unit: str = "p
     return text
 
 
-class PlaytestScreen(Screen[None]):
+class PlaytestScreen(EngineRunScreen):
     """Choose an opponent, a number of games and a seed; run; read the statistics."""
 
-    BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("ctrl+r", "run", "Run"),
-        Binding("ctrl+c", "cancel", "Cancel", show=False),
-    ]
+    PREFIX = "pt"
+    CANCELLING = "cancelling after the current chunk…"
     DEFAULT_CSS = """
     PlaytestScreen { layout: vertical; }
     PlaytestScreen #pt-top { height: auto; }
@@ -136,14 +131,9 @@ class PlaytestScreen(Screen[None]):
     """
 
     def __init__(self, system: GameSystem, army: ArmyListBase, catalogue: Catalogue) -> None:
-        super().__init__()
-        self.system = system
-        self.army = army
-        self.cat = catalogue
+        super().__init__(system, army, catalogue)
         self.summary: PlaytestSummary | None = None
         self.opponent: ArmyListBase | None = None
-        self._cancel = threading.Event()
-        self.running = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pt-top"):
@@ -170,9 +160,7 @@ class PlaytestScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        if not self.system.engine_ready():
-            self._message(f"{self.system.name} has no battle simulator yet.", error=True)
-            self.query_one("#pt-run", Button).disabled = True
+        self._check_engine()
 
     # -- choices -------------------------------------------------------------------------
 
@@ -205,26 +193,7 @@ class PlaytestScreen(Screen[None]):
     def _remember(self, **values: int) -> None:
         prefs.put("playtest", values, self._prefs_root())
 
-    def _message(self, text: str, error: bool = False) -> None:
-        self.query_one("#pt-message", Static).update(safe_text(Text(text, style="red" if error else ""), lines=True))
-
-    def _int(self, widget_id: str, label: str, low: int, high: int) -> int:
-        raw = self.query_one(widget_id, Input).value.strip()
-        try:
-            value = int(raw)
-        except ValueError:
-            raise ValueError(f"{label}: a whole number is needed") from None
-        if not low <= value <= high:
-            raise ValueError(f"{label}: between {low} and {high}")
-        return value
-
     # -- running -------------------------------------------------------------------------
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "pt-run":
-            self.action_run()
-        elif event.button.id == "pt-cancel":
-            self.action_cancel()
 
     def action_run(self) -> None:
         if self.running or not self.system.engine_ready():
@@ -249,41 +218,20 @@ class PlaytestScreen(Screen[None]):
                 return
         self._remember(games=games, seed=seed, workers=workers)
         self.opponent = opponent
-        self._cancel.clear()
-        self.running = True
-        self.query_one("#pt-run", Button).disabled = True
-        self.query_one("#pt-cancel", Button).disabled = False
+        self._set_running(True)
         bar = self.query_one("#pt-progress", ProgressBar)
         bar.update(total=games, progress=0)
         self._message(f"running {plural(games, 'game')}…")
         self.run_games(opponent, games, seed, workers)
 
-    def action_cancel(self) -> None:
-        if self.running:
-            self._cancel.set()
-            self._message("cancelling after the current chunk…")
-
     @work(thread=True, exclusive=True, group="playtest")
     def run_games(self, opponent: ArmyListBase, games: int, seed: int, workers: int) -> None:
-        def progress(done: int, total: int) -> None:
-            self.app.call_from_thread(self.query_one("#pt-progress", ProgressBar).update, progress=done)
+        self._report(
+            lambda: run_playtest(self.army, opponent, games, seed, workers, self._progress, cancelled=self._cancel.is_set),
+            "the simulation failed",
+        )
 
-        try:
-            summary = run_playtest(
-                self.army, opponent, games, seed, workers, progress, cancelled=self._cancel.is_set
-            )
-        except Exception as exc:  # noqa: BLE001 - show it, keep the editor alive
-            self.app.call_from_thread(self._finished, None, f"the simulation failed: {type(exc).__name__}: {exc}")
-            return
-        self.app.call_from_thread(self._finished, summary, "")
-
-    def _finished(self, summary: PlaytestSummary | None, error: str) -> None:
-        self.running = False
-        self.query_one("#pt-run", Button).disabled = False
-        self.query_one("#pt-cancel", Button).disabled = True
-        if summary is None:
-            self._message(error, error=True)
-            return
+    def _show(self, summary: PlaytestSummary) -> None:
         self.summary = summary
         fmt = self.system.format_of(self.army, self.cat)
         unit = fmt.unit if fmt is not None else "points"
@@ -303,7 +251,3 @@ class PlaytestScreen(Screen[None]):
             except Exception:  # noqa: BLE001 - a name is enough when points cannot be read
                 out.append(army.name)
         return out[0], out[1]
-
-    def action_close(self) -> None:
-        self._cancel.set()
-        self.app.pop_screen()
