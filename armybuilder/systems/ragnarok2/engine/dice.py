@@ -474,8 +474,15 @@ def _roll_contest_dice(
         )
 
 
-def _shape_out(values: np.ndarray, size: int | None) -> Any:
-    return int(values[0]) if size is None else values
+def _shape_out(values: np.ndarray, size: int | None, scalar: type = int) -> Any:
+    """The simulators' answer: one plain ``scalar`` when no *size* was asked for, else the array."""
+    return scalar(values[0]) if size is None else values
+
+
+def _roll_contest(rng: np.random.Generator, column: ContestColumn, dice: np.ndarray) -> np.ndarray:
+    """Successes of dice[i] contest dice for each row i, halved (rounded up) if the column says so."""
+    totals = _roll_contest_dice(rng, column, dice)
+    return _halve_up(totals) if column.halved else totals
 
 
 def roll_die_successes(
@@ -497,10 +504,7 @@ def roll_contest_successes(
     """Physical twin of :func:`contest_successes` (an int, or an array of *size*)."""
     column = contest_column(columns, difference, shift)
     n = 1 if size is None else size
-    totals = _roll_contest_dice(rng, column, np.full(n, dice, dtype=np.int64))
-    if column.halved:
-        totals = _halve_up(totals)
-    return _shape_out(totals, size)
+    return _shape_out(_roll_contest(rng, column, np.full(n, dice, dtype=np.int64)), size)
 
 
 def roll_attack_then_wounds(
@@ -517,12 +521,8 @@ def roll_attack_then_wounds(
     attack = contest_column(columns, att_minus_def, attack_shift)
     wound = contest_column(columns, str_minus_res, wound_shift)
     n = 1 if size is None else size
-    attacks = _roll_contest_dice(rng, attack, np.full(n, dice, dtype=np.int64))
-    if attack.halved:
-        attacks = _halve_up(attacks)
-    wounds = _roll_contest_dice(rng, wound, attacks)
-    if wound.halved:
-        wounds = _halve_up(wounds)
+    attacks = _roll_contest(rng, attack, np.full(n, dice, dtype=np.int64))
+    wounds = _roll_contest(rng, wound, attacks)
     return _shape_out(attacks, size), _shape_out(wounds, size)
 
 
@@ -577,7 +577,7 @@ def roll_test_success(
     n = 1 if size is None else size
     best, failed = _roll_test_results(rng, value, best_of, n, auto_fail_on_one)
     ok = ~failed & (best >= difficulty)
-    return bool(ok[0]) if size is None else ok
+    return _shape_out(ok, size, bool)
 
 
 def roll_opposed_test(
@@ -599,7 +599,7 @@ def roll_opposed_test(
     ra = np.where(fa, low, ra)
     rb = np.where(fb, low, rb)
     wins = (ra > rb) | ((ra == rb) & a_wins_ties)
-    return bool(wins[0]) if size is None else wins
+    return _shape_out(wins, size, bool)
 
 
 def roll_fear_test(
@@ -615,7 +615,7 @@ def roll_fear_test(
     faces = rng.integers(1, 7, size=n)
     succeeds, _ = _face_rules(column)
     ok = succeeds[faces - 1] & (not column.halved)
-    return bool(ok[0]) if size is None else ok
+    return _shape_out(ok, size, bool)
 
 
 def roll_mastery_test(
