@@ -500,8 +500,26 @@ def _members(ctx: Context) -> Iterator[tuple[str, Member, Profile | None]]:
             yield f"units[{ui}].members[{mi}]", member, profile(ctx.cat, member.profile)
 
 
+def _command_error(rule: str, message: str, where: str) -> Finding:
+    """An error against the command rules (R2-D6)."""
+    return Finding(rule, E, message, where, "R2-D6")
+
+
+def _marked_too_often(
+    rule: str, chosen: list[tuple[str, Member, Profile | None]], mark: str, allowed: str
+) -> Iterator[Finding]:
+    """An error at the second fighter when more than one carries a mark an army gives once."""
+    if len(chosen) > 1:
+        yield _command_error(
+            rule,
+            f"{len(chosen)} fighters are marked {mark}; an army has {allowed}: unmark {len(chosen) - 1}",
+            chosen[1][0],
+        )
+
+
 @book.rule("ragnarok2.command.commander-in-chief")
 def commander_in_chief(ctx: Context) -> Iterator[Finding]:
+    rule = "ragnarok2.command.commander-in-chief"
     chosen = [(w, m, p) for w, m, p in _members(ctx) if m.commander_in_chief]
     if not chosen:
         candidates = [
@@ -514,69 +532,41 @@ def commander_in_chief(ctx: Context) -> Iterator[Finding]:
         )
         # Point at the first commander who could take the post, so "jump to" lands on it.
         where = candidates[0] if candidates else ("units" if ctx.army.units else "")
-        yield Finding(
-            "ragnarok2.command.commander-in-chief",
-            E,
-            f"the army has no Commander-in-Chief: {hint}",
-            where,
-            "R2-D6",
-        )
+        yield _command_error(rule, f"the army has no Commander-in-Chief: {hint}", where)
         return
-    if len(chosen) > 1:
-        yield Finding(
-            "ragnarok2.command.commander-in-chief",
-            E,
-            f"{len(chosen)} fighters are marked Commander-in-Chief; an army has exactly one: unmark "
-            f"{len(chosen) - 1}",
-            chosen[1][0],
-            "R2-D6",
-        )
+    yield from _marked_too_often(rule, chosen, "Commander-in-Chief", "exactly one")
     for where, _, p in chosen:
         if p is None:
             continue
         if not is_commander(p):
-            yield Finding(
-                "ragnarok2.command.commander-in-chief",
-                E,
+            yield _command_error(
+                rule,
                 f"{p.name} is not a commander (no Leadership/X, or a musician or standard bearer) and "
                 "cannot be Commander-in-Chief: choose a commander",
                 where,
-                "R2-D6",
             )
         elif p.people != ctx.army.people:
-            yield Finding(
-                "ragnarok2.command.commander-in-chief",
-                E,
+            yield _command_error(
+                rule,
                 f"{p.name} is of {_people_name(ctx, p.people)}, not of the army's people "
                 f"({_people_name(ctx, ctx.army.people)}): choose a commander of the army's people",
                 where,
-                "R2-D6",
             )
 
 
 @book.rule("ragnarok2.command.army-standard")
 def army_standard(ctx: Context) -> Iterator[Finding]:
+    rule = "ragnarok2.command.army-standard"
     chosen = [(w, m, p) for w, m, p in _members(ctx) if m.army_standard]
-    if len(chosen) > 1:
-        yield Finding(
-            "ragnarok2.command.army-standard",
-            E,
-            f"{len(chosen)} fighters are marked army standard; an army has at most one: unmark "
-            f"{len(chosen) - 1}",
-            chosen[1][0],
-            "R2-D6",
-        )
+    yield from _marked_too_often(rule, chosen, "army standard", "at most one")
     for where, _, p in chosen:
         if p is None:
             continue
         if not (p.has_role("standard-bearer") and p.has_role("living-legend")):
-            yield Finding(
-                "ragnarok2.command.army-standard",
-                E,
-                f"{p.name} cannot be the army standard: only a Living-legend standard bearer can; "
-                "unmark it",
+            yield _command_error(
+                rule,
+                f"{p.name} cannot be the army standard: only a Living-legend standard bearer can; unmark it",
                 where,
-                "R2-D6",
             )
 
 
