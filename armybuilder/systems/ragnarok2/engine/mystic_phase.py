@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
 
 from ..catalog import Profile
 from .mystics import (
@@ -18,7 +19,7 @@ from .mystics import (
     roll_mystic_test,
 )
 from .narration import count
-from .state import Fighting
+from .state import Fighting, Group
 from .tables import _MYSTIC_FIT, TEMPLATE_FIGHTERS, _contest_cdf
 
 if TYPE_CHECKING:
@@ -54,6 +55,22 @@ def _may_call(p: Profile, communion) -> bool:
     return known[2]
 
 
+def _caster(
+    u: Fighting, power: str, trait: str | None, fits: Callable[[Profile, Any], bool], entry: Any
+) -> Group | None:
+    """The unit's group that performs *entry* (a ritual or a communion), or None if none can.
+
+    Of the live groups with some *power* ("magician_pow" or "faith"), having *trait* when one
+    is named (under an Assault order only warrior mages and monks act) and that *fits* the
+    entry (``_knows_ritual``, ``_may_call``): the one with the most power, the first on a tie.
+    """
+    able = [
+        g for g in u.groups
+        if g.count and getattr(g, power) and (trait is None or getattr(g.traits, trait)) and fits(g.profile, entry)
+    ]  # fmt: skip
+    return max(able, key=attrgetter(power)) if able else None
+
+
 
 
 class MysticRules:
@@ -76,14 +93,9 @@ class MysticRules:
                     arcane = any(g.count and g.traits.arcane_mastery for g in u.groups)
                 if not arcane:
                     continue
-            magisters = [
-                g for g in u.groups
-                if g.count and g.magician_pow and (not warriors_only or g.traits.warrior_mage)
-                and _knows_ritual(g.profile, ritual)
-            ]  # fmt: skip
-            if not magisters:
+            g = _caster(u, "magician_pow", "warrior_mage" if warriors_only else None, _knows_ritual, ritual)
+            if g is None:
                 continue
-            g = max(magisters, key=lambda g: g.magician_pow)
             missing = ritual.mana - u.mana
             if missing > 0 and not (g.traits.arcane_mastery and g.magician_pow - missing >= 1):
                 continue
@@ -119,14 +131,9 @@ class MysticRules:
             effect = COMMUNION_EFFECTS.get(communion.id)
             if effect is None or u.faith < communion.fervor:
                 continue
-            eminences = [
-                g for g in u.groups
-                if g.count and g.faith and (not warriors_only or g.traits.warrior_monk)
-                and _may_call(g.profile, communion)
-            ]  # fmt: skip
-            if not eminences:
+            g = _caster(u, "faith", "warrior_monk" if warriors_only else None, _may_call, communion)
+            if g is None:
                 continue
-            g = max(eminences, key=lambda g: g.faith)
             target = effect.choose(self, u, parse_range(communion.range))
             if target is None:
                 continue
