@@ -160,12 +160,8 @@ def faith_recovery(
     kept: int = 0,
     loyal: int = 0,
 ) -> int:
-    """T.F. reserve of a unit after the mystic phase (one per member + rank bonuses)."""
-    bonuses = table or DEFAULT_FAITH_RECOVERY
-    total = members + sum(bonuses.get((r or "").lower(), 0) for r in faith_ranks) + loyal + kept
-    if routed:
-        total -= ROUT_FAITH_LOSS
-    return max(total, 0)
+    """T.F. reserve of a unit after the mystic phase (one per member + rank bonuses), one faithful per rank given."""
+    return faith_recovery_counts(members, [(rank, 1) for rank in faith_ranks], table, routed, kept, loyal)
 
 
 def faith_recovery_counts(
