@@ -82,7 +82,15 @@ def _losing(b: Battle, side: int) -> bool:
 def _firepower(b: Battle, side: int) -> float:
     """A.P. a volley of the side's marksmen is expected to take at medium range, each group at
     the enemy unit it hurts most (Aim against the target's Size, STR against its RES)."""
-    targets = [e for e in b.sides[1 - side] if e.alive and e.state != "rout"]
+    # Each target's (Size, RES, Wound levels, A.P.): the best value is the same for targets alike,
+    # so each kind is weighed once (a max over the same values, whatever their order).
+    kinds = []
+    for e in b.sides[1 - side]:
+        if e.alive and e.state != "rout":
+            t = e.troops
+            kind = (t.profile.size, t.base["res"], t.wound_levels, t.cost)
+            if kind not in kinds:
+                kinds.append(kind)
     total = 0.0
     for u in b.sides[side]:
         if not u.alive or u.state == "rout":
@@ -91,10 +99,12 @@ def _firepower(b: Battle, side: int) -> float:
             if not g.count:
                 continue
             best = 0.0
-            for e in targets:
-                t = e.troops
-                hit, wounds = g.shot_value.get(("medium", t.profile.size, t.base["res"])) or b._shot_value(g, "medium", t.profile.size, t.base["res"])
-                best = max(best, hit * wounds / max(t.wound_levels, 1) * t.cost)
+            memo = g.shot_value
+            for size, res, levels, cost in kinds:
+                hit, wounds = memo.get(("medium", size, res)) or b._shot_value(g, "medium", size, res)
+                value = hit * wounds / (levels if levels > 1 else 1) * cost  # max(levels, 1), inlined
+                if value > best:  # best = max(best, value), inlined
+                    best = value
             total += g.count * best
     return total
 
@@ -160,7 +170,7 @@ class _OrdersNear:
     tell this series of orders from the next: a new list, a new reading.
     """
 
-    __slots__ = ("spots", "enemies", "friends", "per_target")
+    __slots__ = ("spots", "enemies", "friends", "changing", "per_target")
 
     def __init__(self, b: Battle, side: int, spots: list[float]) -> None:
         self.spots = spots
@@ -177,6 +187,7 @@ class _OrdersNear:
                 moving = tactic.get("movement", 0) if tactic else 0
                 friends.append((f, f.pos, None if moving else f._mov * 2.0, f.engaged))
         self.friends = friends
+        self.changing = any(f[2] is None for f in friends)  # some friend's reach read at each question
         # target index -> (enemies able to join there, indices of the fixed-reach friends able to join)
         self.per_target: dict[int, tuple[list[Fighting], frozenset[int]]] = {}
 
@@ -201,7 +212,7 @@ class _OrdersNear:
             known = self.per_target[t] = (enemies, frozenset(fixed))
         enemies, fixed = known
         friends = len(fixed) - (unit.index in fixed)  # (friends other than the unit)
-        if len(fixed) != len(self.friends):
+        if self.changing:
             spot = target.pos
             for f, pos, reach, engaged in self.friends:
                 if reach is not None or f is unit or (engaged and t not in engaged):
@@ -319,7 +330,9 @@ class LinePolicy(Policy):
         order = b.choose_order(unit, foes, spots, best_charge)
         if unit.engaged:
             return order
-        attacking = self.attacking(b, unit.side)
+        attacking = b.round_memo.get(_ATTACKING_KEYS[unit.side])  # self.attacking(), its memo read first
+        if attacking is None:
+            attacking = self.attacking(b, unit.side)
         if order in ("assault", "reaction", "progress") and (order == "assault" or attacking):
             # (no foe in reach when the classic order weighed none). The gang-ups are weighed
             # only when some foe in reach is worth charging: else no choice of target charges.
@@ -366,11 +379,23 @@ class LinePolicy(Policy):
         scored = []
         pos = unit.pos
         low = -reach  # abs(e.pos - pos) <= reach, without a call per foe (the same test)
-        exchange = b._exchange_values
+        h = unit.troops  # b._exchange_values(unit, e) inlined below: the unit's side read once
+        hid, hc, hl = h.profile.id, h.cost, h.wound_levels
+        if hl < 1:
+            hl = 1
+        memo = unit.damage_memo
         for e in foes:
             if not e.alive or e.state == "gone" or not low <= e.pos - pos <= reach:
                 continue
-            mine, theirs = exchange(unit, e)
+            g = e.troops
+            mine = memo.get(g.profile.id)
+            if mine is None:
+                mine = b._mean_damage(unit, g)
+            theirs = e.damage_memo.get(hid)
+            if theirs is None:
+                theirs = b._mean_damage(e, h)
+            gl = g.wound_levels
+            mine, theirs = mine / (gl if gl > 1 else 1) * g.cost, theirs / hl * hc
             gain = mine - theirs + (e.points if e.state == "rout" else 0) + (0.25 * e.points if e.engaged else 0)
             scored.append((-int(round(gain * 1000)), e.index, e, gain, mine, theirs))  # (-_score(gain), inlined)
         return scored
