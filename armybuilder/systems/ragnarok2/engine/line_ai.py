@@ -82,15 +82,7 @@ def _losing(b: Battle, side: int) -> bool:
 def _firepower(b: Battle, side: int) -> float:
     """A.P. a volley of the side's marksmen is expected to take at medium range, each group at
     the enemy unit it hurts most (Aim against the target's Size, STR against its RES)."""
-    # Each target's (Size, RES, Wound levels, A.P.): the best value is the same for targets alike,
-    # so each kind is weighed once (a max over the same values, whatever their order).
-    kinds = []
-    for e in b.sides[1 - side]:
-        if e.alive and e.state != "rout":
-            t = e.troops
-            kind = (t.profile.size, t.base["res"], t.wound_levels, t.cost)
-            if kind not in kinds:
-                kinds.append(kind)
+    kinds = None  # each target's (Size, RES, Wound levels, A.P.), read for the first marksmen found
     total = 0.0
     for u in b.sides[side]:
         if not u.alive or u.state == "rout":
@@ -98,6 +90,12 @@ def _firepower(b: Battle, side: int) -> float:
         for g in u.shooting_groups:
             if not g.count:
                 continue
+            if kinds is None:
+                kinds = []
+                for e in b.sides[1 - side]:
+                    if e.alive and e.state != "rout":
+                        t = e.troops
+                        kinds.append((t.profile.size, t.base["res"], t.wound_levels, t.cost))
             best = 0.0
             memo = g.shot_value
             for size, res, levels, cost in kinds:
