@@ -320,9 +320,18 @@ def _check_range(flag: str, value: float, low: float, high: float) -> None:
 def cmd_odds(args: argparse.Namespace) -> int:
     system = _system(args.system)
     if system.id == "ragnarok2" and any(a == "--fray" or a.startswith("--fray=") for a in args.rest):
+        if any(a in ("-h", "--help") for a in args.rest):  # "--fray --help": the fray's own help
+            return _odds_fray(system, ["--help"])
         return _odds_fray(system, args.rest)
     params = system.odds_parameters()
-    sub = Parser(prog=f"armybuilder odds {system.id}", description=f"Exact odds for {system.name}")
+    fray_usage = (
+        f"The whole fray of two units (who strikes first, losses, rout, Characters): armybuilder odds "
+        f"{system.id} --fray LIST:UNIT --vs LIST_OR_SAMPLE:UNIT [--charge] [--json]; "
+        f"armybuilder odds {system.id} --fray --help says more."
+        if system.id == "ragnarok2"
+        else None
+    )
+    sub = Parser(prog=f"armybuilder odds {system.id}", description=f"Exact odds for {system.name}", epilog=fray_usage)
     for p in params:
         flag = "--" + p.name.replace("_", "-")
         if p.kind == "bool":
@@ -376,7 +385,14 @@ def _odds_fray(system, rest: list[str]) -> int:
     from armybuilder.systems.ragnarok2 import fray_odds
     from armybuilder.systems.ragnarok2.engine.exact import ExactFrayUnsupported
 
-    sub = Parser(prog=f"armybuilder odds {system.id} --fray", description="Exact outcome of one fray")
+    sub = Parser(
+        prog=f"armybuilder odds {system.id}",
+        description=(
+            "Exact outcome of one fray between two units: Initiative, exchanges, losses (Characters "
+            "as themselves), the outcome of the fray, rout and Implacable combats, every chance "
+            "outcome enumerated. UNIT is a unit's name or its number in the list (1 = first)."
+        ),
+    )
     sub.add_argument("--fray", required=True, metavar="LIST:UNIT", help="your unit: a list file and a unit (name or 1-based number)")
     sub.add_argument("--vs", required=True, metavar="LIST_OR_SAMPLE:UNIT", help="the enemy unit: a list file or bundled sample, and a unit")
     sub.add_argument("--charge", action="store_true", help="your unit charged this round")

@@ -82,3 +82,17 @@ def test_implacable_riders_are_answered_with_their_new_combats(capsys, tmp_path)
     # A fray without an Implacable unit has no such combat and no such line.
     code, out, _ = run(capsys, "odds", "ragnarok2", "--fray", "alahan-lions:Royal", "--vs", "acheron-undead-host:Wolfen", "--json")
     assert json.loads(out)["implacable_combats"] == []
+
+
+def test_the_fray_is_found_from_the_odds_help(capsys):
+    """A player who asks `odds ragnarok2 --help` learns the fray exists; `--fray --help` (with
+    no LIST:UNIT yet) explains it instead of failing on the missing value."""
+    with pytest.raises(SystemExit) as done:
+        main(["odds", "ragnarok2", "--help"])
+    assert done.value.code == 0
+    assert "--fray LIST:UNIT --vs LIST_OR_SAMPLE:UNIT" in " ".join(capsys.readouterr().out.split())
+    with pytest.raises(SystemExit) as done:
+        main(["odds", "ragnarok2", "--fray", "--help"])
+    assert done.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--charge" in out and "Exact outcome of one fray" in out
