@@ -61,7 +61,11 @@ def _reach(u: Fighting) -> float:
 
 
 def _standing_points(b: Battle, side: int) -> int:
-    return sum(u.points for u in b.sides[side] if u.alive and u.state != "rout")
+    total = 0  # (summed in side order, as sum() over the units would)
+    for u in b.sides[side]:
+        if u.alive and u.state != "rout":
+            total += u.points
+    return total
 
 
 def _list_cost(b: Battle, side: int) -> int:
@@ -464,7 +468,10 @@ class LinePolicy(Policy):
         return min(distance, mine)
 
     def advance_limit(self, b: Battle, unit: Fighting) -> float | None:
-        if self.outshot(b, unit.side):
+        outshot = b.round_memo.get(_OUTSHOT_KEYS[unit.side])  # self.outshot(), its memo read first
+        if outshot is None:
+            outshot = self.outshot(b, unit.side)
+        if outshot:
             return None  # under the enemy's fire the whole line runs
         line = []
         side = unit.side
