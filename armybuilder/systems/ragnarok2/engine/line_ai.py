@@ -52,6 +52,7 @@ DRAW_MARGIN_PERCENT = 5  # the victory rule's draw band (battle.py)
 _OUTSHOT_KEYS = (("outshot", 0), ("outshot", 1))
 _FIRE_KEYS = (("firepower", 0), ("firepower", 1))
 _ATTACKING_KEYS = (("attacking", 0), ("attacking", 1))
+_NEAR_KEYS = (("near", 0), ("near", 1))  # the side's _OrdersNear while its orders are given
 
 
 def _reach(u: Fighting) -> float:
@@ -60,7 +61,11 @@ def _reach(u: Fighting) -> float:
 
 
 def _standing_points(b: Battle, side: int) -> int:
-    return sum(u.points for u in b.sides[side] if u.alive and u.state != "rout")
+    total = 0  # (summed in side order, as sum() over the units would)
+    for u in b.sides[side]:
+        if u.alive and u.state != "rout":
+            total += u.points
+    return total
 
 
 def _list_cost(b: Battle, side: int) -> int:
@@ -81,7 +86,7 @@ def _losing(b: Battle, side: int) -> bool:
 def _firepower(b: Battle, side: int) -> float:
     """A.P. a volley of the side's marksmen is expected to take at medium range, each group at
     the enemy unit it hurts most (Aim against the target's Size, STR against its RES)."""
-    targets = [e for e in b.sides[1 - side] if e.alive and e.state != "rout"]
+    kinds = None  # each target's (Size, RES, Wound levels, A.P.), read for the first marksmen found
     total = 0.0
     for u in b.sides[side]:
         if not u.alive or u.state == "rout":
@@ -89,11 +94,19 @@ def _firepower(b: Battle, side: int) -> float:
         for g in u.shooting_groups:
             if not g.count:
                 continue
+            if kinds is None:
+                kinds = []
+                for e in b.sides[1 - side]:
+                    if e.alive and e.state != "rout":
+                        t = e.troops
+                        kinds.append((t.profile.size, t.base["res"], t.wound_levels, t.cost))
             best = 0.0
-            for e in targets:
-                t = e.troops
-                hit, wounds = g.shot_value.get(("medium", t.profile.size, t.base["res"])) or b._shot_value(g, "medium", t.profile.size, t.base["res"])
-                best = max(best, hit * wounds / max(t.wound_levels, 1) * t.cost)
+            memo = g.shot_value
+            for size, res, levels, cost in kinds:
+                hit, wounds = memo.get(("medium", size, res)) or b._shot_value(g, "medium", size, res)
+                value = hit * wounds / (levels if levels > 1 else 1) * cost  # max(levels, 1), inlined
+                if value > best:  # best = max(best, value), inlined
+                    best = value
             total += g.count * best
     return total
 
@@ -147,15 +160,87 @@ def _joiners(target: Fighting, enemies_near: list[tuple], friends_near: list[tup
     return enemies, friends
 
 
+class _OrdersNear:
+    """The units that may join a fight, read once for all of a side's orders of a round.
+
+    While a side's orders are given nothing moves, no unit changes state or fray, and the
+    enemies' tactics stay as they are; only the side's own units lose last round's tactic one
+    after the other (give_orders() resets each before ordering it). So the enemies that may join
+    at each target's spot are found once per target; a friend's MOV × 2 is read once unless its
+    tactic of last round changes it (then it is read at each question, reset or not yet).
+    *spots* (give_orders()'s list of the foes' positions for this side's orders) is held to
+    tell this series of orders from the next: a new list, a new reading.
+    """
+
+    __slots__ = ("spots", "enemies", "friends", "changing", "per_target")
+
+    def __init__(self, b: Battle, side: int, spots: list[float]) -> None:
+        self.spots = spots
+        enemies = []
+        for e in b.sides[1 - side]:
+            if e.alive and e.state != "rout":
+                tactic = e.tactic  # _reach(e), inlined
+                enemies.append((e, e.pos, (e._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0, e.engaged))
+        self.enemies = enemies
+        friends = []  # (unit, position, MOV × 2 or None: read at each question, units engaged with)
+        for f in b.sides[side]:
+            if f.alive and f.state == "valiant":
+                tactic = f.tactic
+                moving = tactic.get("movement", 0) if tactic else 0
+                friends.append((f, f.pos, None if moving else f._mov * 2.0, f.engaged))
+        self.friends = friends
+        self.changing = any(f[2] is None for f in friends)  # some friend's reach read at each question
+        # target index -> (enemies able to join there, indices of the fixed-reach friends able to join)
+        self.per_target: dict[int, tuple[list[Fighting], frozenset[int]]] = {}
+
+    def joiners(self, unit: Fighting, target: Fighting) -> tuple[list[Fighting], int]:
+        """_joiners(target, *_candidates(b, unit)) at this moment of the orders (the same lists)."""
+        t = target.index
+        known = self.per_target.get(t)
+        if known is None:
+            spot = target.pos
+            enemies = []
+            for e, pos, reach, engaged in self.enemies:
+                if e is target or (engaged and t not in engaged):
+                    continue
+                if -reach <= pos - spot <= reach:
+                    enemies.append(e)
+            fixed = []
+            for f, pos, reach, engaged in self.friends:
+                if reach is None or (engaged and t not in engaged):
+                    continue
+                if -reach <= pos - spot <= reach:
+                    fixed.append(f.index)
+            known = self.per_target[t] = (enemies, frozenset(fixed))
+        enemies, fixed = known
+        friends = len(fixed) - (unit.index in fixed)  # (friends other than the unit)
+        if self.changing:
+            spot = target.pos
+            for f, pos, reach, engaged in self.friends:
+                if reach is not None or f is unit or (engaged and t not in engaged):
+                    continue
+                tactic = f.tactic  # its tactic of last round, or none once reset
+                reach = (f._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0
+                if -reach <= pos - spot <= reach:
+                    friends += 1
+        return enemies, friends
+
+
 def _gang_up(
-    b: Battle, unit: Fighting, target: Fighting, enemies: list[Fighting], friends: int, threats: dict[int, int] | None = None
+    b: Battle, unit: Fighting, target: Fighting, enemies: list[Fighting], friends: int, threats: dict[int, int] | None = None,
+    exchange: tuple[float, float] | None = None,
 ) -> bool:
     """LinePolicy.gang_up() on the joiners found. *threats*: each enemy's integer threat to the
     unit (the score of the A.P. it expects to take in an exchange), by enemy index, kept by the
-    caller while nothing changes."""
+    caller while nothing changes. *exchange*: b._exchange_values(unit, target) when the caller
+    has it already (the same values: nothing changes in between)."""
     extra = len(enemies) - friends
     if extra <= GANG_MARGIN:
         return False
+    mine, theirs = b._exchange_values(unit, target) if exchange is None else exchange
+    balance = _score(mine - theirs)
+    if balance <= 0:
+        return True  # the threats are integer scores of A.P. (never below 0): their sum is at least 0
     if threats is None:
         threats = {}
     h = unit.troops
@@ -173,8 +258,7 @@ def _gang_up(
     if extra < len(found):
         found.sort(reverse=True)
         del found[extra:]
-    mine, theirs = b._exchange_values(unit, target)
-    return _score(mine - theirs) <= sum(found)
+    return balance <= sum(found)
 
 
 def _forward(f: Fighting) -> float:
@@ -248,13 +332,20 @@ class LinePolicy(Policy):
         order = b.choose_order(unit, foes, spots, best_charge)
         if unit.engaged:
             return order
-        attacking = self.attacking(b, unit.side)
+        attacking = b.round_memo.get(_ATTACKING_KEYS[unit.side])  # self.attacking(), its memo read first
+        if attacking is None:
+            attacking = self.attacking(b, unit.side)
         if order in ("assault", "reaction", "progress") and (order == "assault" or attacking):
             # (no foe in reach when the classic order weighed none). The gang-ups are weighed
             # only when some foe in reach is worth charging: else no choice of target charges.
             if any(_worth(attacking, s[4], s[5], s[2]) for s in scored):
-                target, gang = self._choose(b, unit, scored)
-                if target is not None and self.worth_charging(b, unit, target) and not gang:
+                key = _NEAR_KEYS[unit.side]
+                near = b.round_memo.get(key)
+                if near is None or near.spots is not spots:
+                    near = b.round_memo[key] = _OrdersNear(b, unit.side, spots)
+                chosen, gang = self._choose_entry(b, unit, scored, near)
+                # (worth_charging() on the exchange already weighed: the same values)
+                if chosen is not None and not gang and _worth(attacking, chosen[4], chosen[5], chosen[2]):
                     return "assault"
             if order == "assault" or attacking:
                 return "progress"  # close in with the line (stopping out of reach) instead
@@ -290,16 +381,34 @@ class LinePolicy(Policy):
         scored = []
         pos = unit.pos
         low = -reach  # abs(e.pos - pos) <= reach, without a call per foe (the same test)
-        exchange = b._exchange_values
+        h = unit.troops  # b._exchange_values(unit, e) inlined below: the unit's side read once
+        hid, hc, hl = h.profile.id, h.cost, h.wound_levels
+        if hl < 1:
+            hl = 1
+        memo = unit.damage_memo
         for e in foes:
             if not e.alive or e.state == "gone" or not low <= e.pos - pos <= reach:
                 continue
-            mine, theirs = exchange(unit, e)
+            g = e.troops
+            mine = memo.get(g.profile.id)
+            if mine is None:
+                mine = b._mean_damage(unit, g)
+            theirs = e.damage_memo.get(hid)
+            if theirs is None:
+                theirs = b._mean_damage(e, h)
+            gl = g.wound_levels
+            mine, theirs = mine / (gl if gl > 1 else 1) * g.cost, theirs / hl * hc
             gain = mine - theirs + (e.points if e.state == "rout" else 0) + (0.25 * e.points if e.engaged else 0)
             scored.append((-int(round(gain * 1000)), e.index, e, gain, mine, theirs))  # (-_score(gain), inlined)
         return scored
 
     def _choose(self, b: Battle, unit: Fighting, scored: list[tuple]) -> tuple[Fighting | None, bool]:
+        chosen, gang = self._choose_entry(b, unit, scored)
+        return (None if chosen is None else chosen[2]), gang
+
+    def _choose_entry(
+        self, b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear | None = None
+    ) -> tuple[tuple | None, bool]:
         """(the charge target among the *scored* foes, whether charging it is a gang-up): the best
         exchange that is no gang-up (the order was given on the spots at the start of the round;
         the enemy may have moved since), else the best exchange; equal exchanges go to the target
@@ -310,16 +419,25 @@ class LinePolicy(Policy):
         if not scored:
             return None, False
         scored.sort(key=_first_two)
-        enemies_near, friends_near = _candidates(b, unit)
+        if near is None:
+            enemies_near, friends_near = _candidates(b, unit)
+
+            def joiners(target: Fighting) -> tuple[list[Fighting], int]:
+                return _joiners(target, enemies_near, friends_near)
+        else:
+
+            def joiners(target: Fighting) -> tuple[list[Fighting], int]:
+                return near.joiners(unit, target)
+
         threats: dict[int, int] = {}  # each joiner's threat to the unit, found once for all targets
-        tied = []  # the best safe exchanges: (balance of enemies and friends able to join, index, target)
+        tied = []  # the best safe exchanges: (balance of enemies and friends able to join, index, entry)
         for s in scored:
-            if tied and s[0] != tied[0][3]:
+            if tied and s[0] != tied[0][2][0]:
                 break
             target = s[2]
-            enemies, friends = _joiners(target, enemies_near, friends_near)
-            if not _gang_up(b, unit, target, enemies, friends, threats):
-                tied.append((len(enemies) - friends, s[1], target, s[0]))
+            enemies, friends = joiners(target)
+            if not _gang_up(b, unit, target, enemies, friends, threats, (s[4], s[5])):
+                tied.append((len(enemies) - friends, s[1], s))
         if tied:
             gang = False
         else:  # every exchange in reach is a gang-up: the best of them
@@ -327,8 +445,8 @@ class LinePolicy(Policy):
             for s in scored:
                 if s[0] != scored[0][0]:
                     break
-                enemies, friends = _joiners(s[2], enemies_near, friends_near)
-                tied.append((len(enemies) - friends, s[1], s[2], s[0]))
+                enemies, friends = joiners(s[2])
+                tied.append((len(enemies) - friends, s[1], s))
         if len(tied) == 1:
             return tied[0][2], gang
         # Equal exchanges: the target where fewer enemies than friends can join, then the index.
@@ -350,7 +468,10 @@ class LinePolicy(Policy):
         return min(distance, mine)
 
     def advance_limit(self, b: Battle, unit: Fighting) -> float | None:
-        if self.outshot(b, unit.side):
+        outshot = b.round_memo.get(_OUTSHOT_KEYS[unit.side])  # self.outshot(), its memo read first
+        if outshot is None:
+            outshot = self.outshot(b, unit.side)
+        if outshot:
             return None  # under the enemy's fire the whole line runs
         line = []
         side = unit.side

@@ -27,6 +27,9 @@ CombatKey = tuple[int, int, int, int]
 _COMBAT_VALUES: dict[tuple[str, str, str, int], int] = {}
 
 
+_BALANCES = ("combat_order",)  # the round memo's key of combat_order()'s shared balances
+
+
 def _score(x: float) -> int:
     """A float value as an integer score (ties then go to the stable order, never to float ==)."""
     return int(round(x * 1000))
@@ -97,15 +100,27 @@ class Policy:
         *dice*: each combat's combat dice, (side of key[0], side of key[2])."""
         if len(pending) == 1:
             return list(pending)
-
-        def value(key: CombatKey) -> tuple[int, CombatKey]:
-            ka, ga, kb, gb = key
-            a, c = b.unit_of(ka), b.unit_of(kb)
-            dice_a, dice_c = dice[key]
-            mine = dice_a * self.combat_value(b, a, ga, c, gb) - dice_c * self.combat_value(b, c, gb, a, ga)
-            return (-(mine if a.side == side else -mine), key)
-
-        return sorted(pending, key=value)
+        # Each combat's balance for side 0, found once for both players when they weigh combats
+        # alike: combat_sequence() has the two sides rank the same *pending* and *dice* one after
+        # the other. The round memo holds those lists with the answer, so another fray's lists
+        # (new objects while these are held) never read it.
+        weigh = type(self).combat_value
+        known = b.round_memo.get(_BALANCES)
+        if known is not None and known[0] is pending and known[1] is dice and known[2] is weigh:
+            balances = known[3]
+        else:
+            balances = []
+            combat_value = self.combat_value
+            for key in pending:
+                ka, ga, kb, gb = key
+                a, c = b.unit_of(ka), b.unit_of(kb)
+                dice_a, dice_c = dice[key]
+                mine = dice_a * combat_value(b, a, ga, c, gb) - dice_c * combat_value(b, c, gb, a, ga)
+                balances.append((mine if a.side == 0 else -mine, key))
+            b.round_memo[_BALANCES] = (pending, dice, weigh, balances)
+        # (-(this side's balance), key): side 0 the largest balance first, side 1 the smallest
+        ranked = sorted([(-v, key) for v, key in balances] if side == 0 else balances)
+        return [key for _, key in ranked]
 
     def designate(self, b: Battle, side: int, pairs: list[tuple[int, int]], wounds: dict[tuple[int, int], int]) -> tuple[int, int]:
         """Outcome of the fray: first the pairs this side won (the hardest morale roll for the
