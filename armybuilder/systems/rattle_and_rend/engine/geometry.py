@@ -87,41 +87,8 @@ class Geometry:
         return True
 
     def _los(self: Game, a: Unit, b: Unit) -> bool:
-        ax, ay, bx, by = a.x, a.y, b.x, b.y
-        dx, dy = bx - ax, by - ay
-        length2 = dx * dx + dy * dy
-        hypot = math.hypot
-        # a disc whose centre lies farther than its radius outside the segment's box cannot
-        # come within that radius of the segment (1e-6: rounding never decides)
-        lox, hix = (ax, bx) if ax <= bx else (bx, ax)
-        loy, hiy = (ay, by) if ay <= by else (by, ay)
-        lox, loy, hix, hiy = lox - 1e-6, loy - 1e-6, hix + 1e-6, hiy + 1e-6
-        for p in self.pieces:
-            if p.kind == "blocking":  # segment_distance(), inlined
-                px, py, r = p.x, p.y, p.r
-                if px + r < lox or px - r > hix or py + r < loy or py - r > hiy:
-                    continue
-                if length2 == 0:
-                    d = hypot(px - ax, py - ay)
-                else:
-                    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
-                    d = hypot(px - (ax + t * dx), py - (ay + t * dy))
-                if d < p.r:
-                    return False
-        for o in self.units:
-            if o is a or o is b or o.state != "board":
-                continue
-            px, py, r = o.x, o.y, o.radius
-            if px + r < lox or px - r > hix or py + r < loy or py - r > hiy:
-                continue
-            if length2 == 0:
-                d = hypot(px - ax, py - ay)
-            else:
-                t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
-                d = hypot(px - (ax + t * dx), py - (ay + t * dy))
-            if d < o.radius - 1.0:
-                return False
-        return True
+        """Line of sight with no board memo at hand: the same test over the blockers listed now."""
+        return self._los_through(a, b, *self._blockers())
 
     def enemies(self: Game, u: Unit) -> list[Unit]:
         if self.cache is not None:
