@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Select
 from textual.widgets._select import SelectOverlay
+from tui_lists import DAWN_PATROL  # tests are collected without packages
 
 from armybuilder.tui.app import ArmyBuilderApp
 from armybuilder.tui.screens.home import NewListScreen
@@ -16,16 +17,7 @@ from armybuilder.tui.session import open_file
 
 SIZES = [(80, 24), (120, 40)]
 
-LIST = """\
-armybuilder: 1
-system: ragnarok2
-catalogue: 1.1.0
-format: 1000-ap
-name: Dawn patrol
-people: lions
-units:
-  - troops: {profile: spearman, count: 10}
-"""
+LIST = DAWN_PATROL
 
 
 async def _last_row_visible(pilot, select: Select) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.widgets import Input
+from tui_lists import DAWN_PATROL  # tests are collected without packages
 
 from armybuilder.tui.app import ArmyBuilderApp
 from armybuilder.tui.screens.modals import Menu
@@ -17,16 +18,7 @@ from armybuilder.tui.session import open_file
 from armybuilder.tui.widgets.keybar import KeyBar
 from armybuilder.tui.widgets.panels import ListTree
 
-LIST = """\
-armybuilder: 1
-system: ragnarok2
-catalogue: 1.1.0
-format: 1000-ap
-name: Dawn patrol
-people: lions
-units:
-  - troops: {profile: spearman, count: 10}
-"""
+LIST = DAWN_PATROL
 
 
 def _app(tmp_path: Path, store) -> ArmyBuilderApp:

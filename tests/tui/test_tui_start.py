@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tui_lists import DAWN_PATROL  # tests are collected without packages
+
 from armybuilder.core.catalog import catalog_root
 
 NOT_AT_START = (
@@ -91,16 +93,7 @@ def test_an_unreadable_list_leaves_the_collector_on(tmp_path):
     assert seen["collecting"] is True
 
 
-LIST = """\
-armybuilder: 1
-system: ragnarok2
-catalogue: 1.1.0
-format: 1000-ap
-name: Dawn patrol
-people: lions
-units:
-  - troops: {profile: spearman, count: 10}
-"""
+LIST = DAWN_PATROL
 
 
 async def test_the_list_joins_the_recent_lists_once_drawn(r2, store, tmp_path):
