@@ -193,8 +193,10 @@ def _import_bsdata(args: argparse.Namespace) -> int:
     module = importlib.import_module(found[args.system])
     sources = [p for p in expand_paths(args.sources)]
     for p in sources:
-        if not p.is_file():
+        if not p.exists():
             raise InputError.at("no such file", p)
+        if not p.is_file():
+            raise InputError.at("not a regular file (a folder, a pipe or a device)", p)
     files: dict[str, str] = module.convert(sources)
     out = Path(args.output)
     for rel, text in sorted(files.items()):

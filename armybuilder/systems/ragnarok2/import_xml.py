@@ -16,6 +16,7 @@ from typing import Any
 from xml.parsers import expat
 
 from armybuilder.core.errors import InputError
+from armybuilder.core.textfile import read_bytes
 
 MAX_XML_BYTES = 32 * 1024 * 1024
 MAX_XML_DEPTH = 200
@@ -59,25 +60,9 @@ _DECLARATION = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
 
 
 def parse_xml(path: Path) -> XNode:
-    """Parse a BattleScribe file safely into :class:`XNode` trees with line numbers."""
-    name = str(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_XML_BYTES:
-            raise InputError.at(
-                f"the file is {size / 1_048_576:.1f} MiB; BattleScribe files over 32 MiB are refused",
-                name,
-            )
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError.at("no such file", name) from None
-    except IsADirectoryError:
-        raise InputError.at("this is a folder, not a file", name) from None
-    except PermissionError:
-        raise InputError.at("permission denied", name) from None
-    except OSError as exc:
-        raise InputError.at(f"cannot read the file ({exc.strerror or exc})", name) from None
-    return parse_xml_bytes(data, name)
+    """Parse a BattleScribe file safely into :class:`XNode` trees with line numbers (read as
+    every user file is: regular files only, at most 32 MiB)."""
+    return parse_xml_bytes(read_bytes(path, MAX_XML_BYTES), str(path))
 
 
 def parse_xml_bytes(data: bytes, name: str) -> XNode:
