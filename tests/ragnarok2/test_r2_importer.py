@@ -6,6 +6,7 @@ The tests that need the Confrontation reference data (beside the repository, in
 
 from __future__ import annotations
 
+import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -447,3 +448,12 @@ def test_synthetic_catalogue_gets_ranks_sizes_and_roles(tmp_path):
         2,
     )
     assert (second.cult, second.faith_rank) == ("light", "zealot")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_import_refuses_a_pipe_by_name_without_waiting_on_it(tmp_path, capsys):
+    """A named pipe given as a BattleScribe file is refused at once, said for what it is."""
+    pipe = tmp_path / "data.cat"
+    os.mkfifo(pipe)
+    assert main(["catalog", "import-bsdata", "ragnarok2", str(pipe), "-o", str(tmp_path / "out")]) == 2
+    assert "not a regular file" in capsys.readouterr().err
