@@ -395,17 +395,22 @@ class ListTree(Tree[str]):
             for item in outline:
                 add(self.root, item)
 
+    def _depth(self, node: TreeNode[str]) -> int:
+        """How many levels under the root's children the node sits (its guides' indent)."""
+        depth = 0
+        parent = node.parent
+        while parent is not None and parent is not self.root:
+            depth += 1
+            parent = parent.parent
+        return depth
+
     def render_label(self, node: TreeNode[str], base_style, style) -> Text:
         """The node's line cut to the tree's width with an ellipsis (Textual crops it bare)."""
         text = super().render_label(node, base_style, style)
         item = self._items.get(node.data) if node.data is not None else None
         if item is None:
             return text
-        depth = 0
-        parent = node.parent
-        while parent is not None and parent is not self.root:
-            depth += 1
-            parent = parent.parent
+        depth = self._depth(node)
         own = node.label
         prefix_len = text.cell_len - (own.cell_len if isinstance(own, Text) else len(own))
         room = self.scrollable_content_region.width - depth * self.guide_depth - prefix_len
@@ -429,11 +434,7 @@ class ListTree(Tree[str]):
             width += cell_len(self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE)
         if node.data is None or node.data not in self._items:
             return width
-        depth = 0
-        parent = node.parent
-        while parent is not None and parent is not self.root:
-            depth += 1
-            parent = parent.parent
+        depth = self._depth(node)
         if width <= self.scrollable_content_region.width - depth * self.guide_depth:
             return width
         return super().get_label_width(node)
