@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import json
 import os
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,6 +101,9 @@ class Store:
 
     def __init__(self, root: Path | None = None):
         self.root = Path(root) if root is not None else data_dir()
+        # The editor adds a list to the recent lists from a thread after its first paint
+        # (Session.remember_later): each read-modify-write of the file is taken whole.
+        self._recent_lock = threading.Lock()
 
     # -- recent lists ----------------------------------------------------------
 
@@ -125,12 +129,14 @@ class Store:
 
     def remember(self, path: Path, name: str, system: str) -> None:
         resolved = str(Path(path).resolve())
-        entries = [e for e in self.recent() if e.path != resolved]
-        entries.insert(0, RecentList(resolved, name, system, time.time()))
-        self._write_json(self.recent_file, [e.__dict__ for e in entries[:MAX_RECENT]])
+        with self._recent_lock:
+            entries = [e for e in self.recent() if e.path != resolved]
+            entries.insert(0, RecentList(resolved, name, system, time.time()))
+            self._write_json(self.recent_file, [e.__dict__ for e in entries[:MAX_RECENT]])
 
     def forget(self, path: str) -> None:
-        self._write_json(self.recent_file, [e.__dict__ for e in self.recent() if e.path != path])
+        with self._recent_lock:
+            self._write_json(self.recent_file, [e.__dict__ for e in self.recent() if e.path != path])
 
     # -- recovery copies -------------------------------------------------------
 
