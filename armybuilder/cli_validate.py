@@ -15,7 +15,6 @@ from armybuilder.cli_common import (
     _err,
     _json,
     _out,
-    _read,
     _sound_catalogue,
     expand_paths,
 )
@@ -38,7 +37,7 @@ def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
 
     try:
         # read-only: libyaml's fast path, the round trip's answers
-        lf = read_list(path) if data is None else read_list(path, data)
+        lf = read_list(path, data, plain=True)  # no pydantic unless the list needs its words
         cat = _sound_catalogue(lf)
         findings = lf.system.findings(lf.army, cat)
         points = lf.system.points(lf.army, cat)
@@ -201,10 +200,10 @@ def cmd_fingerprint(args: argparse.Namespace) -> int:
                 return EXIT_UNREADABLE
             _out(hit[1])
             return EXIT_OK
-    from armybuilder.core.lists import list_fingerprint
+    from armybuilder.core.lists import list_fingerprint, read_list
 
     try:
-        lf = _read(args.list)
+        lf = read_list(args.list, plain=True)
         fp = list_fingerprint(lf.army, _sound_catalogue(lf))
     except InputError as exc:
         if key is not None and data is not None:

@@ -22,83 +22,42 @@ from dataclasses import dataclass, field
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Generic, Literal, TypeVar
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from . import catalog_cache
-from .construct import NotConstructible, construct
 from .errors import InputError, Problem
 from .fingerprint import content_hash
+
+if TYPE_CHECKING:  # pydantic is imported only where a catalogue is built or checked
+    from pydantic import BaseModel
+
+    from .catalog_models import VERSION_PATTERN as VERSION_PATTERN
+    from .catalog_models import CatalogModel as CatalogModel
+    from .catalog_models import Decision as Decision
+    from .catalog_models import Erratum as Erratum
+    from .catalog_models import Manifest as Manifest
+    from .catalog_models import Operation as Operation
+    from .catalog_models import Strict as Strict
 
 # The YAML and schema machinery (ruamel, validation errors with positions) is imported
 # only when a catalogue is built from its files; a cached catalogue needs neither.
 
 
-class Strict(BaseModel):
-    """Base of every schema: unknown fields are errors, not silently ignored.
-
-    Validators are built on first use (``defer_build``): a command that reads a cached
-    catalogue never validates one, and should not pay for building its validator.
-    """
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
+_MODELS = frozenset({"Strict", "Decision", "CatalogModel", "Manifest", "Operation", "Erratum", "VERSION_PATTERN"})
 
 
-class Decision(Strict):
-    """A rules decision (rules-decisions.md) the data relies on, shown with what it decides."""
+def __getattr__(name: str) -> Any:
+    """The pydantic models of :mod:`.catalog_models`, imported on first use (PEP 562):
+    a cached catalogue and a plain list are read without pydantic."""
+    if name in _MODELS:
+        from . import catalog_models
 
-    id: str
-    title: str
-    summary: str
-    provisional: bool = False
-
-
-class CatalogModel(Strict):
-    """Base of a system's catalogue schema; collections are lists of entries with ids."""
-
-    def references(self) -> Iterator[tuple[str, str, str]]:
-        """Yield (where, collection, id) for every id this data refers to."""
-        return iter(())
-
-    def assigned_fields(self) -> Iterator[tuple[str, str]]:
-        """Yield (entry id, field) for figures the project assigned (CAT-D1)."""
-        return iter(())
+        return getattr(catalog_models, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-C = TypeVar("C", bound=CatalogModel)
-M = TypeVar("M", bound=BaseModel)
-
-
-#: MAJOR.MINOR.PATCH, checked where the version is written (so the error names the file)
-VERSION_PATTERN = r"^\d+\.\d+\.\d+$"
-
-
-class Manifest(Strict):
-    id: str
-    system: str
-    name: str
-    version: str = Field(pattern=VERSION_PATTERN)
-    date: str
-    summary: str
-    notes: list[str] = Field(default_factory=list)
-
-
-class Operation(Strict):
-    op: Literal["set", "add", "remove", "rename", "add-item", "remove-item"]
-    path: str
-    value: Any = None
-    name: str | None = None
-    note: str | None = None
-
-
-class Erratum(Strict):
-    version: str = Field(pattern=VERSION_PATTERN)
-    date: str
-    summary: str
-    source: str
-    provisional: bool = False
-    operations: list[Operation]
+C = TypeVar("C", bound="CatalogModel")
+M = TypeVar("M", bound="BaseModel")
 
 
 @dataclass(frozen=True)
@@ -275,28 +234,53 @@ def _merge_file(merged: dict[str, Any], plain: dict[str, Any], rel: str, doc: An
             raise InputError.at(f"'{key}' is defined in two files", rel, line, col)
 
 
-def _constructed(model: type[M], values: Any) -> M:
-    """``model`` from its own authenticated ``model_dump``, every field present (no validation).
+def _mirror(plain: Any, values: Any) -> Any:
+    """The plain mirror ``plain`` of a model, from the model's own authenticated full dump.
 
     Anything else (a field missing or unknown: a cache of another model) raises
     ``ValueError`` and the caller rebuilds from the files.
     """
-    if not isinstance(values, dict) or set(values) != set(model.model_fields):
-        raise ValueError(f"not a dump of {model.__name__}")
-    return model.model_construct(**values)
+    if not isinstance(values, dict) or set(values) != {f.key for f in plain.fields}:
+        raise ValueError(f"not a dump of {plain.__name__}")
+    return plain.from_dump(values)
+
+
+def _imported(dotted: str) -> Any:
+    import importlib
+
+    module, _, name = dotted.rpartition(".")
+    return getattr(importlib.import_module(module), name)
 
 
 class CatalogueSource(Generic[C]):
-    """The versions of one system's catalogue, loaded from a folder of YAML files."""
+    """The versions of one system's catalogue, loaded from a folder of YAML files.
 
-    def __init__(self, system: str, model: type[C], folder: Traversable | None = None):
+    ``model`` is the catalogue's pydantic model or its dotted name (imported when a
+    catalogue is first built or checked); ``plain`` the dotted name of its plain mirror
+    (:mod:`armybuilder.core.plain`), with which :meth:`resolve` reads a cached version
+    without pydantic (``plain=True``).
+    """
+
+    def __init__(self, system: str, model: type[C] | str, folder: Traversable | None = None, plain: str | None = None):
         self.system = system
-        self.model = model
+        if isinstance(model, str):
+            self.model_name = model
+        else:
+            self.model_name = f"{model.__module__}.{model.__qualname__}"
+            self.__dict__["model"] = model
+        self.plain_name = plain
         self.folder = folder if folder is not None else catalog_root() / system
         self._files: list[tuple[str, bytes]] | None = None
         self._resolved: dict[str, Catalogue[C]] = {}
+        self._resolved_plain: dict[str, Catalogue[Any]] = {}
         self._checked: dict[str, list[Problem]] = {}
         self._key: str | None = None
+
+    @functools.cached_property
+    def model(self) -> type[C]:
+        """The catalogue's pydantic model (imports pydantic)."""
+        model: type[C] = _imported(self.model_name)
+        return model
 
     # -- raw files ----------------------------------------------------------
 
@@ -330,30 +314,40 @@ class CatalogueSource(Generic[C]):
 
     @functools.cached_property
     def _index(self) -> tuple[Manifest, list[tuple[str, Erratum]]]:
-        """Manifest and errata, from the parse cache when it holds this source's."""
+        """Manifest and errata (as plain mirrors: read-only records), from the parse cache
+        when it holds this source's."""
+        from . import plain_catalog
+
         name = f"{self.system}-index-{self._source_key()}.json"
         cached = catalog_cache.read(name)
-        if isinstance(cached, dict):
-            try:
-                # Authentic (the cache's tag) and validated when written: rebuilt without
-                # validating again (building the three validators cost ~10 ms a process).
-                manifest = _constructed(Manifest, cached["manifest"])
-                errata = [
-                    (rel, _constructed(Erratum, {**e, "operations": [_constructed(Operation, o) for o in e["operations"]]}))
-                    for rel, e in cached["errata"]
-                ]
-                return manifest, errata
-            except (KeyError, TypeError, ValueError, AttributeError):
-                pass  # a cache this version does not understand: rebuild it
+        if not isinstance(cached, dict):
+            manifest = self._read_manifest()
+            errata = self._read_errata()
+            cached = {
+                "manifest": manifest.model_dump(mode="json", by_alias=True),
+                "errata": [[rel, e.model_dump(mode="json", by_alias=True)] for rel, e in errata],
+            }
+            catalog_cache.write(name, cached)
+        try:
+            # Authentic (the cache's tag) and validated when written: rebuilt without
+            # validating again (importing pydantic and building the validators cost more
+            # than the rest of a `validate`).
+            return (
+                _mirror(plain_catalog.Manifest, cached["manifest"]),
+                [(rel, _mirror(plain_catalog.Erratum, e)) for rel, e in cached["errata"]],
+            )
+        except (KeyError, TypeError, ValueError, AttributeError):
+            pass  # a cache this version does not understand: rebuild it
         manifest = self._read_manifest()
         errata = self._read_errata()
-        catalog_cache.write(name, {
-            "manifest": manifest.model_dump(mode="json"),
-            "errata": [[rel, e.model_dump(mode="json")] for rel, e in errata],
-        })
-        return manifest, errata
+        return (
+            plain_catalog.Manifest.from_dump(manifest.model_dump(mode="json", by_alias=True)),
+            [(rel, plain_catalog.Erratum.from_dump(e.model_dump(mode="json", by_alias=True))) for rel, e in errata],
+        )
 
     def _read_manifest(self) -> Manifest:
+        from .catalog_models import Manifest
+
         for rel, data in self.files():
             if rel == "catalogue.yaml":
                 manifest: Manifest = self._validate(Manifest, rel, self._parse(rel, data))
@@ -361,6 +355,8 @@ class CatalogueSource(Generic[C]):
         raise InputError.at(f"the catalogue of {self.system} has no catalogue.yaml", self.system)
 
     def _read_errata(self) -> list[tuple[str, Erratum]]:
+        from .catalog_models import Erratum
+
         found = []
         for rel, data in self.files():
             if rel.startswith("errata/"):
@@ -375,6 +371,8 @@ class CatalogueSource(Generic[C]):
         return [(rel, item) for rel, item in _walk(samples)]
 
     def _validate(self, model: type[BaseModel], rel: str, doc: Any) -> Any:
+        from pydantic import ValidationError
+
         from .yamlio import validation_problems
 
         label = f"catalog/{self.system}/{rel}"
@@ -404,7 +402,7 @@ class CatalogueSource(Generic[C]):
 
     def _source_key(self) -> str:
         if self._key is None:
-            self._key = catalog_cache.source_key(self.system, self.model, self.files())
+            self._key = catalog_cache.source_key(self.system, self.model_name, lambda: self.model, self.files())
         return self._key
 
     def _line_in(self, rel: str, loc: list[str | int]) -> int | None:
@@ -436,6 +434,8 @@ class CatalogueSource(Generic[C]):
             raise InputError.at(
                 f"the {self.system} catalogue has no version {version} (known: {known})"
             )
+        from pydantic import ValidationError
+
         from .yamlio import validation_problems
 
         data = self._merged_base()
@@ -458,22 +458,32 @@ class CatalogueSource(Generic[C]):
                     ) from None
         return data
 
-    def resolve(self, version: str | None = None) -> Catalogue[C]:
+    def resolve(self, version: str | None = None, *, plain: bool = False) -> Catalogue[C]:
+        """The catalogue at ``version`` (the latest by default).
+
+        ``plain``: its data as the plain mirror (no pydantic when the version is cached;
+        the same values, see :mod:`armybuilder.core.plain`), for a list read plainly.
+        """
         version = version or self.latest
-        if version in self._resolved:
-            return self._resolved[version]
+        known = self._resolved_plain if plain else self._resolved
+        if version in known:
+            return known[version]
+        if plain and self.plain_name is None:
+            raise ValueError(f"the {self.system} catalogue has no plain mirror")
         name = f"{self.system}-{version}-{self._source_key()}{catalog_cache.MARSHAL_SUFFIX}"
-        data: C | None = None
+        data: Any = None
         raw: dict[str, Any] | None = None
         digest = ""
         cached = catalog_cache.read(name)
         if isinstance(cached, dict) and self.has_version(version):
             try:  # authentic: written by resolve() below from a validated model
                 raw, digest = cached["raw"], cached["hash"]
-                data = construct(self.model, raw)
-            except (KeyError, TypeError, ValueError, AttributeError, NotConstructible):
+                data = self._data_from_dump(raw, plain)
+            except (KeyError, TypeError, ValueError, AttributeError):
                 data = raw = None
         if data is None or raw is None:
+            from pydantic import ValidationError
+
             from .yamlio import validation_problems
 
             raw = self._resolve_raw(version)
@@ -485,6 +495,8 @@ class CatalogueSource(Generic[C]):
             raw = data.model_dump(mode="json", by_alias=True)
             digest = content_hash(raw)
             catalog_cache.write(name, {"raw": raw, "hash": digest})
+            if plain:
+                data = self._data_from_dump(raw, plain)
         history = tuple(v for v in self.versions() if parse_version(v.version) <= parse_version(version))
         catalogue = Catalogue(
             id=self.manifest.id,
@@ -496,8 +508,19 @@ class CatalogueSource(Generic[C]):
             raw=raw,
             history=history,
         )
-        self._resolved[version] = catalogue
+        known[version] = catalogue
         return catalogue
+
+    def _data_from_dump(self, raw: Any, plain: bool) -> Any:
+        """The catalogue model (or its plain mirror) from its authenticated dump."""
+        if plain:
+            return _mirror(_imported(str(self.plain_name)), raw)
+        from .construct import NotConstructible, construct
+
+        try:
+            return construct(self.model, raw)
+        except NotConstructible as exc:
+            raise ValueError(str(exc)) from None
 
     # -- checks -------------------------------------------------------------
 
@@ -527,7 +550,7 @@ class CatalogueSource(Generic[C]):
         Keyed by the sources (as the resolved catalogue) and by the code that checks
         them: the checks module and the catalogue model's module (``references()``).
         """
-        digest = catalog_cache.code_digest(["armybuilder.core.catalog_checks", self.model.__module__])
+        digest = catalog_cache.code_digest(["armybuilder.core.catalog_checks", self.model_name.rpartition(".")[0]])
         return f"{self.system}-{version}-{self._source_key()}-sound-{digest}.json"
 
     def require_sound(self, version: str) -> None:

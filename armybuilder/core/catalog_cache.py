@@ -28,6 +28,7 @@ import json
 import marshal
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,9 +52,11 @@ def computed_schema_fingerprint(model: type) -> str:
     return hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()
 
 
-def schema_fingerprint(model: type) -> str:
-    """The build-time fingerprint of a catalogue model, or the computed one if unlisted."""
-    known = SCHEMA_FINGERPRINTS.get(f"{model.__module__}.{model.__qualname__}")
+def schema_fingerprint(model: type, name: str | None = None) -> str:
+    """The build-time fingerprint of a catalogue model, or the computed one if unlisted.
+
+    ``name``: the model's dotted name, when the caller knows it without the class."""
+    known = SCHEMA_FINGERPRINTS.get(name or f"{model.__module__}.{model.__qualname__}")
     return known if known is not None else computed_schema_fingerprint(model)
 
 
@@ -213,10 +216,15 @@ def code_digest(modules: list[str]) -> str:
     return digest.hexdigest()[:12]
 
 
-def source_key(system: str, model: type, files: list[tuple[str, bytes]]) -> str:
-    """A short key for one system's catalogue sources, its schema and this package version."""
+def source_key(system: str, model_name: str, model: Callable[[], type], files: list[tuple[str, bytes]]) -> str:
+    """A short key for one system's catalogue sources, its schema and this package version.
+
+    ``model_name`` is the catalogue model's dotted name; ``model`` gives the class, asked
+    (importing it, and pydantic) only when its fingerprint is not fixed at build time."""
+    known = SCHEMA_FINGERPRINTS.get(model_name)
+    fingerprint = known if known is not None else computed_schema_fingerprint(model())
     digest = hashlib.sha256()
-    digest.update(f"{system}\0{__version__}\0{schema_fingerprint(model)}\0".encode())
+    digest.update(f"{system}\0{__version__}\0{fingerprint}\0".encode())
     for rel, data in files:
         digest.update(rel.encode())
         digest.update(hashlib.sha256(data).digest())

@@ -11,10 +11,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from .catalog import CatalogModel, Catalogue
 from .findings import Finding, Severity
+
+if TYPE_CHECKING:
+    from .catalog import CatalogModel, Catalogue
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -32,7 +34,7 @@ def a_or_an(noun: str) -> str:
 
 A = TypeVar("A")
 """The list model a context holds."""
-CM = TypeVar("CM", bound=CatalogModel)
+CM = TypeVar("CM", bound="CatalogModel")
 """The catalogue model."""
 F = TypeVar("F")
 """The catalogue's format entry type."""

@@ -23,14 +23,15 @@ import functools
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import InputError, Problem, pydantic_problems
 from .textfile import read_bytes
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:  # pydantic is imported where a model is validated, not to read a file
+    from pydantic import BaseModel, ValidationError
+
+M = TypeVar("M", bound="BaseModel")
 
 # The limits of armybuilder.core.yamlio (a test checks they agree).
 LIST_FILE_LIMIT = 5 * 1024 * 1024
@@ -330,6 +331,8 @@ def validation_problems(exc: ValidationError, doc: Any, path: str | None) -> lis
 
 def validate_model(model: type[M], doc: Any, path: str | None) -> M:
     """Validate a loaded document (either kind), mapping errors to file positions."""
+    from pydantic import ValidationError
+
     try:
         return model.model_validate(doc)
     except ValidationError as exc:

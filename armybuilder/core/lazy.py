@@ -40,3 +40,40 @@ def lazy_module(name: str) -> Any:
     Typed ``Any``: it stands for whatever protocol the attribute it fills declares.
     """
     return _LazyModule(name)
+
+
+class LazyClass:
+    """A class attribute naming a class by its dotted name, imported on first read.
+
+    A game system's pydantic models (``catalog_model``, ``list_model``) are declared so:
+    validating a list through its plain mirror then never imports pydantic, and the
+    catalogue cache still knows the model's name (:attr:`dotted`) without importing it.
+    """
+
+    __slots__ = ("dotted",)
+
+    def __init__(self, dotted: str) -> None:
+        self.dotted = dotted
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        module, _, name = self.dotted.rpartition(".")
+        return getattr(importlib.import_module(module), name)
+
+    def __repr__(self) -> str:
+        return f"<lazy class {self.dotted!r}>"
+
+
+def lazy_class(dotted: str) -> Any:
+    """A class imported on first read of the attribute holding it (see :class:`LazyClass`)."""
+    return LazyClass(dotted)
+
+
+def dotted_name(owner: type, attribute: str) -> str:
+    """The dotted name of the class ``owner.attribute`` holds, without importing a lazy one."""
+    for klass in owner.__mro__:
+        if attribute in klass.__dict__:
+            value = klass.__dict__[attribute]
+            if isinstance(value, LazyClass):
+                return value.dotted
+            return f"{value.__module__}.{value.__qualname__}"
+    raise AttributeError(f"{owner.__name__} has no {attribute!r}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .atomic import atomic_write_bytes, content_digest
 from .catalog import Catalogue
@@ -24,8 +24,11 @@ from .fingerprint import fingerprint
 from .organiser import ORGANISER_FIELDS
 from .paths import ListPath, PathError
 from .registry import get_system
-from .system import ArmyListBase, GameSystem
+from .system import GameSystem
 from .textfile import read_bytes
+
+if TYPE_CHECKING:
+    from .system import ArmyListBase
 
 HEADER = "Army list for armybuilder: edit by hand or with `armybuilder edit`."
 
@@ -146,7 +149,13 @@ def line_of(doc: Any, where: str | ListPath) -> int | None:
     return line
 
 
-def list_from_doc(doc: Any, label: str, path: Path | None) -> ListFile:
+def list_from_doc(doc: Any, label: str, path: Path | None, *, plain: bool = False) -> ListFile:
+    """The list file of a loaded document, its model validated (errors at file:line:col).
+
+    ``plain``: read it into the system's plain mirror when pydantic would accept it as
+    it is (no pydantic imported: :mod:`.plain`); anything else is validated by pydantic.
+    Only for reading: a plain list is never edited or saved.
+    """
     if not isinstance(doc, dict):
         raise InputError.at(
             "an army list must be a YAML mapping with at least 'system', 'catalogue' and 'format'",
@@ -164,7 +173,9 @@ def list_from_doc(doc: Any, label: str, path: Path | None) -> ListFile:
     except InputError as exc:
         line, col = locate(doc, ["system"])
         raise InputError.at(exc.first.message, label, line, col, "system") from None
-    army = validate_model(system.list_model, doc, label)
+    army = system.read_plain(doc) if plain else None
+    if army is None:
+        army = validate_model(system.list_model, doc, label)
     if not system.source.has_version(army.catalogue):
         line, col = locate(doc, ["catalogue"])
         known = ", ".join(v.version for v in system.source.versions())
@@ -210,17 +221,19 @@ def load_list(path: str | Path) -> ListFile:
     return lf
 
 
-def read_list(path: str | Path, data: bytes | None = None) -> ListFile:
+def read_list(path: str | Path, data: bytes | None = None, *, plain: bool = False) -> ListFile:
     """A list file for reading only (``validate``): libyaml's fast path, same answers.
 
     ``data``: the file's bytes when the caller has read them already (the findings cache
-    keys the answer by them). The document holds no comments or layout, so this list
-    must not be saved; edit and save through :func:`load_list`.
+    keys the answer by them). ``plain``: the list as its plain mirror when it is sound
+    (see :func:`list_from_doc`): for commands that only judge and fingerprint it. The
+    document holds no comments or layout, so this list must not be saved; edit and save
+    through :func:`load_list`.
     """
     from .fastyaml import load_document as load_fast
 
     p = Path(path)
-    return list_from_doc(load_fast(p, data=data), str(p), p)
+    return list_from_doc(load_fast(p, data=data), str(p), p, plain=plain)
 
 
 def parse_list(text: str, label: str = "<text>") -> ListFile:

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import TYPE_CHECKING, Annotated, Any
-
-from pydantic import AfterValidator, Field
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .catalog import Catalogue
@@ -32,13 +30,6 @@ def _one_line(value: str) -> str:
     if _CONTROL.search(value):
         raise ValueError("must be one line of text without control characters")
     return value.strip()
-
-
-#: the type of player, team and event
-OneLine = Annotated[str, Field(max_length=120), AfterValidator(_one_line)]
-
-#: the type of ``round``: 1 to 99
-Round = Annotated[int, Field(ge=1, le=99)]
 
 
 def program_version() -> str:

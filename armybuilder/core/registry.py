@@ -79,9 +79,10 @@ def _checked(system_id: str, module_name: str) -> AnySystem:
     if system.id != system_id:
         raise SystemDefinitionError(f"game system '{system_id}': {module_name}.SYSTEM says its id is '{system.id}'")
     for attribute in ("name", "catalog_model", "list_model"):
-        if not hasattr(system, attribute):
+        # looked up, not read: a model declared with lazy_class is imported on first read
+        if not any(attribute in klass.__dict__ for klass in type(system).__mro__):
             raise SystemDefinitionError(f"game system '{system_id}': {type(system).__name__} has no '{attribute}'")
-    if system.faction_field is not None and system.faction_field not in system.list_model.model_fields:
+    if system.faction_field is not None and system.faction_field not in system.list_field_names():
         raise SystemDefinitionError(
             f"game system '{system_id}': faction_field '{system.faction_field}' is not a field of {system.list_model.__name__}"
         )

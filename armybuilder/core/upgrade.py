@@ -7,11 +7,14 @@ version stay in the list and are reported (and flagged by validation as errors).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .catalog import Change, diff
 from .findings import Finding, Severity
-from .system import ArmyListBase, EntryRef, GameSystem
+from .system import EntryRef, GameSystem
+
+if TYPE_CHECKING:
+    from .system import ArmyListBase
 
 
 @dataclass
@@ -52,8 +55,11 @@ class UpgradeImpact:
 
 
 def upgrade_impact(system: GameSystem[Any, Any], army: ArmyListBase, to_version: str | None = None) -> UpgradeImpact:
+    from .plain import is_plain
+
     old_cat = system.catalogue_for(army)
-    new_cat = system.catalogue(to_version or system.source.latest)
+    # as the list was read: a plain list is judged against plain catalogues (no pydantic)
+    new_cat = system.catalogue(to_version or system.source.latest, plain=is_plain(army))
     moved = army.model_copy(update={"catalogue": new_cat.version})
     refs = system.referenced_entries(army)
     used = {(r.collection, r.id) for _, r in refs}

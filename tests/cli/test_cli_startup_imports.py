@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -75,6 +76,25 @@ def test_validate_loads_one_system_and_no_engine_ui_or_round_trip_parser(tmp_pat
         assert f"armybuilder.systems.ragnarok2.{lazy}" not in result["modules"]
     assert "armybuilder.core.shapes" not in result["modules"]
     assert "importlib.metadata" not in result["modules"]  # pydantic's plugin scan is off
+
+
+@pytest.mark.parametrize("system_id", [s for s in registry.BUNDLED_SYSTEMS if registry.get_system(s).plain_module])
+def test_a_checked_validate_imports_no_pydantic(tmp_path, system_id):
+    """A sound list checked afresh (``--no-cache``: no remembered answer) against a cached
+    catalogue is read into the plain mirrors (core/plain.py): pydantic is never imported.
+    A list pydantic must word an error for still gets it, at its line and column."""
+    samples = [item for _, item in registry.get_system(system_id).source.samples()]
+    _run(tmp_path, "validate", str(samples[0]))  # warm the catalogue cache
+    for sample in samples:
+        result = _run(tmp_path, "validate", "--no-cache", str(sample))
+        assert result["code"] in (0, 1) and "fingerprint" in result["out"], result["out"]
+        assert _loaded(result["modules"], "pydantic", "pydantic_core", "annotated_types") == [], sample
+        assert f"armybuilder.systems.{registry.KNOWN_SYSTEMS[system_id].rpartition('.')[2]}.plain" in result["modules"]
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(Path(str(samples[0])).read_text(encoding="utf-8") + "colour: red\n", encoding="utf-8")
+    result = _run(tmp_path, "validate", "--no-cache", str(broken))
+    assert result["code"] == 2 and "broken.yaml:" in result["out"] and "colour" in result["out"]
+    assert _loaded(result["modules"], "pydantic")  # pydantic words the refusal
 
 
 def test_a_remembered_validate_imports_neither_pydantic_nor_a_yaml_parser(tmp_path):

@@ -4,23 +4,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import Share, plural
-from armybuilder.core.lazy import lazy_module
+from armybuilder.core.lazy import lazy_class, lazy_module
 from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
 
-if TYPE_CHECKING:  # the odds shapes are not needed to validate a list
+from .counting import breakdown
+
+if TYPE_CHECKING:  # neither the odds shapes nor pydantic are needed to validate a list
+    from armybuilder.core.catalog import Catalogue
     from armybuilder.core.system import OddsResult
 
-from .army import R2List, breakdown
-from .catalog import R2Catalog
+    from .army import R2List
+    from .catalog import R2Catalog
 
 
-class Ragnarok2(PackagedSystem[R2List, R2Catalog]):
+class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
     id = "ragnarok2"
     name = "Rag'Narok 2"
-    catalog_model = R2Catalog
-    list_model = R2List
+    # the pydantic models, imported on first use: validate reads the plain mirrors
+    catalog_model = lazy_class(f"{__name__}.catalog.R2Catalog")
+    list_model = lazy_class(f"{__name__}.army.R2List")
+    plain_module = f"{__name__}.plain"
     faction_label = "People"
     faction_field = "people"
     faction_facet = "people"

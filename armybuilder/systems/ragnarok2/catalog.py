@@ -8,13 +8,14 @@ later catalogue version can correct them one by one.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
 from typing import Literal, get_args
 
 from pydantic import Field
 
 from armybuilder.core.catalog import CatalogModel, Catalogue, Decision, Strict
+
+# the models' methods: shared with their plain mirrors (plain.py), which validation reads
+from .entries import AspectsMethods, MiracleMethods, ProfileMethods, R2CatalogMethods
 
 Formation = Literal["close", "scattered"]
 SchemeCategory = Literal["army-corps", "shock-troops", "support"]
@@ -205,14 +206,10 @@ class Ability(Strict):
     aliases: list[str] = Field(default_factory=list)
 
 
-class Aspects(Strict):
+class Aspects(AspectsMethods, Strict):
     alteration: int = 0
     creation: int = 0
     destruction: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.alteration + self.creation + self.destruction
 
 
 class RangedWeapon(Strict):
@@ -232,7 +229,7 @@ class ProfileOption(Strict):
     grants: list[str] = Field(default_factory=list)  # ability strings
 
 
-class Profile(Strict):
+class Profile(ProfileMethods, Strict):
     id: str
     name: str
     people: str
@@ -263,21 +260,6 @@ class Profile(Strict):
     assigned: list[str] = Field(default_factory=list)  # fields assigned by the project (CAT-D1)
     source: str = ""
     note: str = ""
-
-    def has_role(self, role: str) -> bool:
-        return role in self.roles
-
-    def ability_value(self, ability_id: str) -> int | None:
-        """X of "ability/X", 0 for a bare ability, None when absent."""
-        for text in self.abilities:
-            name, _, value = text.partition("/")
-            if name == ability_id:
-                match = re.match(r"-?\d+", value)
-                return int(match.group()) if match else 0
-        return None
-
-    def has_ability(self, ability_id: str) -> bool:
-        return self.ability_value(ability_id) is not None
 
 
 TacticEffect = Literal[
@@ -338,7 +320,7 @@ class Communion(Strict):
     source: str
 
 
-class Miracle(Strict):
+class Miracle(MiracleMethods, Strict):
     id: str
     name: str
     cults: list[str] = Field(default_factory=list)
@@ -347,10 +329,6 @@ class Miracle(Strict):
     difficulty: str = ""
     text: str = ""
     source: str = ""
-
-    @property
-    def budget_cost(self) -> int:
-        return self.fervor if self.fervor is not None else 2
 
 
 class Ritual(Strict):
@@ -379,7 +357,7 @@ class Restriction(Strict):
     source: str
 
 
-class R2Catalog(CatalogModel):
+class R2Catalog(R2CatalogMethods, CatalogModel):
     formats: list[R2Format] = Field(default_factory=list)
     ranks: list[Rank] = Field(default_factory=list)
     peoples: list[People] = Field(default_factory=list)
@@ -393,23 +371,6 @@ class R2Catalog(CatalogModel):
     restrictions: list[Restriction] = Field(default_factory=list)
     tables: Tables = Field(default_factory=Tables)
     notes: list[str] = Field(default_factory=list)
-
-    def references(self) -> Iterator[tuple[str, str, str]]:
-        ability_ids = {a.id for a in self.abilities}
-        for p in self.profiles:
-            yield f"profiles[{p.id}].people", "peoples", p.people
-            yield f"profiles[{p.id}].rank", "ranks", p.rank
-            if ability_ids:
-                for text in p.abilities:
-                    yield f"profiles[{p.id}].abilities", "abilities", text.partition("/")[0]
-            for option in p.options:
-                for text in option.grants:
-                    yield f"profiles[{p.id}].options[{option.id}]", "abilities", text.partition("/")[0]
-
-    def assigned_fields(self) -> Iterator[tuple[str, str]]:
-        for p in self.profiles:
-            for name in p.assigned:
-                yield p.id, name
 
 
 R2Cat = Catalogue[R2Catalog]

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import a_or_an
 
-from .army import R2List, Unit, is_commander, profile, slot_of
-from .catalog import Communion, Miracle, Profile, R2Catalog, Ritual
+from .counting import is_commander, profile, slot_of
+
+if TYPE_CHECKING:  # the predicates read the models or their plain mirrors alike
+    from armybuilder.core.catalog import Catalogue
+
+    from .army import R2List, Unit
+    from .catalog import Communion, Miracle, Profile, R2Catalog, Ritual
 
 SLOT_NAMES = {
     "commander": "commander",

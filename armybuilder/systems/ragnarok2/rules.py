@@ -12,14 +12,12 @@ import functools
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from armybuilder.core.checks import ListContext, PointLimit, Share, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
-from .army import (
-    Member,
-    R2List,
-    Unit,
+from .counting import (
     breakdown,
     effective,
     is_commander,
@@ -28,7 +26,6 @@ from .army import (
     troop_fighter_cost,
     unit_cost,
 )
-from .catalog import Profile, R2Cat, R2Catalog, R2Format
 from .legality import (
     SLOT_NAMES,
     army_elements,
@@ -42,6 +39,10 @@ from .legality import (
     troop_only,
 )
 
+if TYPE_CHECKING:  # the rules read the models or their plain mirrors alike
+    from .army import Member, R2List, Unit
+    from .catalog import Profile, R2Cat, R2Catalog, R2Format  # noqa: F401 - the base class names them as text
+
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 book = RuleBook("ragnarok2")
 
@@ -52,7 +53,7 @@ SCHEME_NAMES = {"army-corps": "army corps", "shock-troops": "shock troops", "sup
 
 
 @dataclass
-class Context(ListContext[R2List, R2Catalog, R2Format]):
+class Context(ListContext["R2List", "R2Catalog", "R2Format"]):
 
     @functools.cached_property
     def points(self):

@@ -1,0 +1,74 @@
+"""The pydantic side of catalogues: the base of every schema, and the manifest and errata.
+
+Kept apart from :mod:`armybuilder.core.catalog` so that reading a cached catalogue (and
+validating a list with the plain mirrors of :mod:`armybuilder.core.plain`) never imports
+pydantic; ``armybuilder.core.catalog`` still offers these names (imported on first use).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: MAJOR.MINOR.PATCH, checked where the version is written (so the error names the file)
+VERSION_PATTERN = r"^\d+\.\d+\.\d+$"
+
+
+class Strict(BaseModel):
+    """Base of every schema: unknown fields are errors, not silently ignored.
+
+    Validators are built on first use (``defer_build``): a command that reads a cached
+    catalogue never validates one, and should not pay for building its validator.
+    """
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
+
+
+class Decision(Strict):
+    """A rules decision (rules-decisions.md) the data relies on, shown with what it decides."""
+
+    id: str
+    title: str
+    summary: str
+    provisional: bool = False
+
+
+class CatalogModel(Strict):
+    """Base of a system's catalogue schema; collections are lists of entries with ids."""
+
+    def references(self) -> Iterator[tuple[str, str, str]]:
+        """Yield (where, collection, id) for every id this data refers to."""
+        return iter(())
+
+    def assigned_fields(self) -> Iterator[tuple[str, str]]:
+        """Yield (entry id, field) for figures the project assigned (CAT-D1)."""
+        return iter(())
+
+
+class Manifest(Strict):
+    id: str
+    system: str
+    name: str
+    version: str = Field(pattern=VERSION_PATTERN)
+    date: str
+    summary: str
+    notes: list[str] = Field(default_factory=list)
+
+
+class Operation(Strict):
+    op: Literal["set", "add", "remove", "rename", "add-item", "remove-item"]
+    path: str
+    value: Any = None
+    name: str | None = None
+    note: str | None = None
+
+
+class Erratum(Strict):
+    version: str = Field(pattern=VERSION_PATTERN)
+    date: str
+    summary: str
+    source: str
+    provisional: bool = False
+    operations: list[Operation]

@@ -1,0 +1,43 @@
+"""The fields every list file has, whatever its system: the pydantic base of list models.
+
+Kept apart from :mod:`armybuilder.core.system` (which still offers ``ArmyListBase``,
+imported on first use) so that a list read through its plain mirror
+(:mod:`armybuilder.core.plain`) never imports pydantic.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
+
+from .catalog_models import Strict
+from .organiser import _one_line
+
+#: the type of player, team and event
+OneLine = Annotated[str, Field(max_length=120), AfterValidator(_one_line)]
+
+#: the type of ``round``: 1 to 99
+Round = Annotated[int, Field(ge=1, le=99)]
+
+
+class ArmyListBase(Strict):
+    """Fields every list file has, whatever its system."""
+
+    armybuilder: int = Field(1, description="list file format version")
+    system: str
+    catalogue: str = Field(description="catalogue version the list is pinned to")
+    format: str = Field(description="id of a format preset of the catalogue")
+    limit: int | None = Field(
+        None, gt=0, le=1_000_000,
+        description="the player's own point limit, in place of the format's (its other rules stay)",
+    )
+    name: str = "Unnamed list"
+    notes: str = ""
+    # tournament fields (core/organiser.py): optional, printed on rosters, not fingerprinted
+    player: OneLine = ""
+    team: OneLine = ""
+    event: OneLine = ""
+    date: datetime.date | None = None
+    round: Round | None = None
