@@ -69,6 +69,8 @@ class PlainModel:
     #: name → field (pydantic's ``model_fields`` answers ``in`` and iteration the same way)
     model_fields: ClassVar[dict[str, Field]] = {}
     _by_key: ClassVar[dict[str, Field]] = {}
+    #: how :meth:`from_dump` rebuilds this class (renamed keys, fields needing a builder)
+    _plan: ClassVar[tuple[list[tuple[str, str]], list[tuple[str, Callable[[Any], Any]]]] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -129,8 +131,17 @@ class PlainModel:
     def from_dump(cls, data: dict[str, Any]) -> Any:
         """The mirror of ``model.model_validate(data)`` for ``data`` the model's own full
         dump (by alias, JSON mode, authenticated): no checks, as construct()."""
+        plan = cls.__dict__.get("_plan")
+        if plan is None:
+            plan = cls._plan = _plan(cls)
+        renamed, builders = plan
+        values = dict(data)
+        for name, key in renamed:
+            values[name] = values.pop(key)
+        for name, build in builders:
+            values[name] = build(values[name])
         obj = _new(cls)
-        obj.__dict__ = {f.name: _built(f.kind, data[f.key]) for f in cls.fields}
+        obj.__dict__ = values
         return obj
 
     @classmethod
@@ -173,41 +184,74 @@ def _dump(value: Any, exclude_defaults: bool, by_alias: bool) -> Any:
     return value
 
 
-def _built(kind: Kind, value: Any) -> Any:
-    """A value of type ``kind`` from its JSON dump (as construct() rebuilds it)."""
+def _plan(cls: type[PlainModel]) -> tuple[list[tuple[str, str]], list[tuple[str, Callable[[Any], Any]]]]:
+    renamed = [(f.name, f.key) for f in cls.fields if f.key != f.name]
+    builders = [(f.name, build) for f in cls.fields if (build := _builder(f.kind)) is not None]
+    return renamed, builders
+
+
+def _builder(kind: Kind) -> Callable[[Any], Any] | None:
+    """How to rebuild a value of type ``kind`` from its JSON dump, as construct() does
+    (None: the dumped value is the value)."""
     tag = kind[0]
+    if tag in _AS_IS:
+        return None
     if tag == "model":
-        return kind[1].from_dump(value)
+        return kind[1].from_dump  # type: ignore[no-any-return]
     if tag == "list":
-        inner = kind[1]
-        return list(value) if inner[0] in _AS_IS else [_built(inner, v) for v in value]
+        each = _builder(kind[1])
+        if each is None:
+            return list
+        return lambda value: [each(v) for v in value]
     if tag == "opt":
-        return None if value is None else _built(kind[1], value)
+        present = _builder(kind[1])
+        if present is None:
+            return None
+        return lambda value: None if value is None else present(value)
     if tag == "float":
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"{value!r} is not a number")
-        return float(value)
+        return _float
     if tag == "enum":
-        return kind[1](value)
+        return kind[1]  # type: ignore[no-any-return]
     if tag == "tuple":
-        return tuple(_built(k, v) for k, v in zip(kind[1], value, strict=True))
+        parts = [_builder(k) or _same for k in kind[1]]
+        return lambda value: tuple(b(v) for b, v in zip(parts, value, strict=True))
     if tag == "tuplev":
-        return tuple(_built(kind[1], v) for v in value)
+        inner = _builder(kind[1])
+        return tuple if inner is None else (lambda value: tuple(inner(v) for v in value))
     if tag == "dict":
-        if kind[1][0] in _AS_IS and kind[2][0] in _AS_IS:
-            return value
-        return {_built(kind[1], k): _built(kind[2], v) for k, v in value.items()}
+        key, val = _builder(kind[1]), _builder(kind[2])
+        if key is None and val is None:
+            return dict
+        key_b, val_b = key or _same, val or _same
+        return lambda value: {key_b(k): val_b(v) for k, v in value.items()}
     if tag == "union":
         enums = [k[1] for k in kind[1] if k[0] == "enum"]
-        for e in enums:  # pydantic's smart mode picks an enum member when the value is one
-            if value in {m.value for m in e}:
-                return e(value)
-        return value
+        if not enums:
+            return None
+        lookups = [(e, {m.value for m in e}) for e in enums]
+
+        def build(value: Any) -> Any:  # pydantic's smart mode picks an enum member when the value is one
+            for e, values in lookups:
+                if value in values:
+                    return e(value)
+            return value
+
+        return build
+    raise ValueError(f"a plain mirror cannot rebuild a {tag!r} from a dump")
+
+
+def _same(value: Any) -> Any:
     return value
 
 
+def _float(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{value!r} is not a number")
+    return float(value)
+
+
 #: kinds whose dumped value is the value itself
-_AS_IS = frozenset(("str", "int", "bool", "any", "none", "lit"))
+_AS_IS = frozenset(("str", "int", "bool", "any", "none", "lit", "unsure"))
 
 
 def _checked(kind: Kind, value: Any) -> Any:
