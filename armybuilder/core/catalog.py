@@ -56,6 +56,21 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+class CatalogMethods:
+    """What every catalogue answers beside its data: the catalogue models inherit it
+    (through ``CatalogModel``), and so do their plain mirrors (:mod:`.plain`)."""
+
+    __slots__ = ()
+
+    def references(self) -> Iterator[tuple[str, str, str]]:
+        """Yield (where, collection, id) for every id this data refers to."""
+        return iter(())
+
+    def assigned_fields(self) -> Iterator[tuple[str, str]]:
+        """Yield (entry id, field) for figures the project assigned (CAT-D1)."""
+        return iter(())
+
+
 C = TypeVar("C", bound="CatalogModel")
 M = TypeVar("M", bound="BaseModel")
 

@@ -7,10 +7,11 @@ pydantic; ``armybuilder.core.catalog`` still offers these names (imported on fir
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from .catalog import CatalogMethods
 
 #: MAJOR.MINOR.PATCH, checked where the version is written (so the error names the file)
 VERSION_PATTERN = r"^\d+\.\d+\.\d+$"
@@ -35,16 +36,11 @@ class Decision(Strict):
     provisional: bool = False
 
 
-class CatalogModel(Strict):
-    """Base of a system's catalogue schema; collections are lists of entries with ids."""
+class CatalogModel(CatalogMethods, Strict):
+    """Base of a system's catalogue schema; collections are lists of entries with ids.
 
-    def references(self) -> Iterator[tuple[str, str, str]]:
-        """Yield (where, collection, id) for every id this data refers to."""
-        return iter(())
-
-    def assigned_fields(self) -> Iterator[tuple[str, str]]:
-        """Yield (entry id, field) for figures the project assigned (CAT-D1)."""
-        return iter(())
+    Its methods come from :class:`~.catalog.CatalogMethods` (no pydantic), which the
+    plain mirrors of a catalogue inherit too."""
 
 
 class Manifest(Strict):

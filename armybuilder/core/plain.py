@@ -299,7 +299,26 @@ def _checked(kind: Kind, value: Any) -> Any:
         if value is not None:
             raise Unsure
         return None
-    raise Unsure  # any, dict, tuple, union, enum, unsure: pydantic decides
+    if tag == "union":
+        return _union(kind[1], value)
+    raise Unsure  # any, dict, tuple, enum, unsure: pydantic decides
+
+
+def _union(members: tuple[Kind, ...], value: Any) -> Any:
+    """A union of scalars and lists (``str | list[str]``, ``int | str``): the checks above
+    take exact types only, so at most one member takes a value, and pydantic's smart
+    mode picks that exact match too.  Unions of models, enums or anything unsure: pydantic."""
+    found: list[Any] = []
+    for kind in members:
+        if kind[0] not in ("str", "int", "float", "bool", "lit", "list", "none"):
+            raise Unsure
+        try:
+            found.append(_checked(kind, value))
+        except Unsure:
+            continue
+    if len(found) != 1:
+        raise Unsure  # none takes it (pydantic refuses or coerces), or it is ambiguous
+    return found[0]
 
 
 _TESTS: dict[str, Callable[[Any, Any], bool]] = {

@@ -34,6 +34,10 @@ MIRRORS: dict[str, tuple[str, ...]] = {
         "armybuilder.systems.ragnarok2.catalog.R2Catalog",
         "armybuilder.systems.ragnarok2.army.R2List",
     ),
+    "armybuilder.systems.rattle_and_rend.plain": (
+        "armybuilder.systems.rattle_and_rend.catalog.RRCatalog",
+        "armybuilder.systems.rattle_and_rend.army.RRList",
+    ),
 }
 
 _LIMITS = {
@@ -76,6 +80,17 @@ def _annotation(model: type[BaseModel], name: str, info: FieldInfo) -> Any:
     if typing.get_origin(tp) is typing.Annotated:  # its constraints are in info.metadata already
         return typing.get_args(tp)[0]
     return tp
+
+
+def _literal(value: Any) -> bool:
+    """Whether ``value`` is plain data whose ``repr`` rebuilds it (scalars, lists, tuples, dicts)."""
+    if type(value) in (str, int, float, bool, type(None)):
+        return True
+    if type(value) in (list, tuple):
+        return all(_literal(v) for v in value)
+    if type(value) is dict:
+        return all(_literal(k) and _literal(v) for k, v in value.items())
+    return False
 
 
 class _Writer:
@@ -185,11 +200,13 @@ class _Writer:
                 parts.append(f"factory={factory.__name__}")
             elif isinstance(factory, type) and issubclass(factory, BaseModel):
                 parts.append(f"factory={factory.__name__}")
+            elif _literal(made := factory()) and isinstance(made, (list, dict)):  # type: ignore[call-arg]
+                parts.append(f"factory=lambda: {made!r}")  # a fresh copy of a constant each time
             else:
                 raise NotMirrored(f"{where}: default factory {factory!r}")
         elif not info.is_required():
             default = info.default
-            if type(default) not in (str, int, float, bool, type(None)):
+            if not _literal(default) or isinstance(default, (list, dict)):
                 raise NotMirrored(f"{where}: default {default!r}")
             parts.append(repr(default))
         if info.alias and info.alias != name:

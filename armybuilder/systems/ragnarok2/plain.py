@@ -7,6 +7,7 @@ edit; a test fails while this file differs from what the generator writes.
 # ruff: noqa: E501
 from __future__ import annotations
 
+from armybuilder.core.catalog import CatalogMethods
 from armybuilder.core.plain import Field, PlainModel
 from armybuilder.systems.ragnarok2.entries import (
     AspectsMethods,
@@ -428,7 +429,7 @@ class Tables(PlainModel):
     )
 
 
-class R2Catalog(R2CatalogMethods, PlainModel):
+class R2Catalog(R2CatalogMethods, CatalogMethods, PlainModel):
     """armybuilder.systems.ragnarok2.catalog.R2Catalog"""
 
     fields = (

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
-from armybuilder.core.catalog import Catalogue
+from typing import TYPE_CHECKING
+
 from armybuilder.core.checks import list_format
-from armybuilder.core.lazy import lazy_module
+from armybuilder.core.lazy import lazy_class, lazy_module
 from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
 
-from .army import RRList, breakdown, choices_of, counted_groups, normalize
-from .catalog import RRCatalog
+from .counting import breakdown, choices_of, counted_groups, normalize
+
+if TYPE_CHECKING:  # pydantic is not needed to validate a list
+    from armybuilder.core.catalog import Catalogue
+
+    from .army import RRList
+    from .catalog import RRCatalog
 
 
-class RattleAndRend(PackagedSystem[RRList, RRCatalog]):
+class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
     id = "rattle-and-rend"
     name = "Rattle and Rend"
-    catalog_model = RRCatalog
-    list_model = RRList
+    # the pydantic models, imported on first use: validate reads the plain mirrors
+    catalog_model = lazy_class(f"{__name__}.catalog.RRCatalog")
+    list_model = lazy_class(f"{__name__}.army.RRList")
+    plain_module = f"{__name__}.plain"
     faction_label = "Warband"
     # imported on first use: validating a list needs the rules, not the editor or the sheets
     editing_module = lazy_module(f"{__name__}.editing")

@@ -14,26 +14,20 @@ MOV, Fury or Guile).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Literal
 
 from pydantic import Field
 
 from armybuilder.core.catalog import CatalogModel, Catalogue, Decision, Strict
 
-Band = Literal["B", "S", "M", "L"]  # base-to-base, short, medium, long (RR: Ranges)
+# range bands and the catalogue's methods: shared with the plain mirrors (plain.py)
+from .entries import BANDS as BANDS
+from .entries import Band as Band
+from .entries import RRCatalogMethods
+from .entries import band_plus as band_plus
+
 Stat = Literal["fury", "guile", "will"]
 TraitKind = Literal["champion-action", "heavy-trait", "warding-reaction"]
-
-#: Order of the range bands, nearest first; used to add "one range band".
-BANDS: tuple[Band, ...] = ("B", "S", "M", "L")
-
-
-def band_plus(band: Band | None, steps: int = 1) -> Band | None:
-    """``band`` widened by ``steps`` range bands, never beyond L (RR: Movement)."""
-    if band is None:
-        return None
-    return BANDS[min(len(BANDS) - 1, BANDS.index(band) + steps)]
 
 
 class Sourced(Strict):
@@ -207,7 +201,7 @@ class Tables(Strict):
     round_limit: int = 6  # the engine's cap for a scenario with no round count (project choice)
 
 
-class RRCatalog(CatalogModel):
+class RRCatalog(RRCatalogMethods, CatalogModel):
     formats: list[RRFormat] = Field(default_factory=list)
     group_types: list[GroupType] = Field(default_factory=list)
     actions: list[Action] = Field(default_factory=list)
@@ -222,28 +216,6 @@ class RRCatalog(CatalogModel):
     decisions: list[Decision] = Field(default_factory=list)
     tables: Tables = Field(default_factory=Tables)
     notes: list[str] = Field(default_factory=list)
-
-    def references(self) -> Iterator[tuple[str, str, str]]:
-        for g in self.group_types:
-            yield f"group_types[{g.id}].reaction", "reactions", g.reaction
-            for target in g.attach_targets:
-                yield f"group_types[{g.id}].attach_targets", "group_types", target
-        for t in self.warband_traits:
-            for m in t.stat_modifiers:
-                for gt in m.group_types:
-                    yield f"warband_traits[{t.id}].stat_modifiers", "group_types", gt
-
-    def canonical(self, collection: str, name: str) -> str | None:
-        """The id of the entry called ``name`` (id, name or alias, any case), else None.
-
-        Lets RR-D3's aliases ("Stand and Shoot", "Tactitians") find their entry.
-        """
-        wanted = name.strip().lower()
-        for entry in getattr(self, collection, []):
-            names = [entry.id, getattr(entry, "name", ""), *getattr(entry, "aliases", [])]
-            if any(wanted == n.lower() for n in names):
-                return entry.id
-        return None
 
 
 WarbandTrait.model_rebuild()

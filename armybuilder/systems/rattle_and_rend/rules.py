@@ -12,13 +12,13 @@ import functools
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from armybuilder.core.checks import ListContext, PointLimit, a_or_an, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
-from .army import (
+from .counting import (
     PointsBreakdown,
-    RRList,
     as_index,
     breakdown,
     choices_of,
@@ -30,7 +30,10 @@ from .army import (
     normalize,
     transport_capacity,
 )
-from .catalog import RRCat, RRCatalog, RRFormat
+
+if TYPE_CHECKING:  # the rules read the models or their plain mirrors alike
+    from .army import RRList
+    from .catalog import RRCat, RRCatalog, RRFormat  # noqa: F401 - the base class names them as text
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 SYSTEM = "rattle-and-rend"
@@ -48,7 +51,7 @@ OPTION_KIND = {fld: kind for kind, (fld, _, _) in TRAIT_FIELDS.items()}
 
 
 @dataclass
-class Context(ListContext[RRList, RRCatalog, RRFormat]):
+class Context(ListContext["RRList", "RRCatalog", "RRFormat"]):
     """The warband as the rules read it (names read as ids), and as it was written."""
 
     written: RRList | None = None  # the warband before normalising (several picks still there)
