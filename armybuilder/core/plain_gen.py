@@ -38,6 +38,10 @@ MIRRORS: dict[str, tuple[str, ...]] = {
         "armybuilder.systems.rattle_and_rend.catalog.RRCatalog",
         "armybuilder.systems.rattle_and_rend.army.RRList",
     ),
+    "armybuilder.systems.morpheus.plain": (
+        "armybuilder.systems.morpheus.catalog.MECatalog",
+        "armybuilder.systems.morpheus.army.WarClan",
+    ),
 }
 
 _LIMITS = {

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
-from armybuilder.core.catalog import Catalogue
+from typing import TYPE_CHECKING
+
 from armybuilder.core.checks import list_format
-from armybuilder.core.lazy import lazy_module
+from armybuilder.core.lazy import lazy_class, lazy_module
 from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
 
-from .army import KINDS, WarClan, breakdown, counts, equipment_kind
-from .catalog import MECatalog
+from .counting import KINDS, breakdown, counts, equipment_kind
+
+if TYPE_CHECKING:  # pydantic is not needed to validate a list
+    from armybuilder.core.catalog import Catalogue
+
+    from .army import WarClan
+    from .catalog import MECatalog
 
 
-class Morpheus(PackagedSystem[WarClan, MECatalog]):
+class Morpheus(PackagedSystem["WarClan", "MECatalog"]):
     id = "morpheus-ragnarok"
     name = "Ragnarok (Morpheus Engine)"
-    catalog_model = MECatalog
-    list_model = WarClan
+    # the pydantic models, imported on first use: validate reads the plain mirrors
+    catalog_model = lazy_class(f"{__name__}.catalog.MECatalog")
+    list_model = lazy_class(f"{__name__}.army.WarClan")
+    plain_module = f"{__name__}.plain"
     faction_label = "Clan"
     importer_module = f"{__name__}.importer"
     # imported on first use: validating a list needs the rules, not the editor or the sheets

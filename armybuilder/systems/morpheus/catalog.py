@@ -10,41 +10,19 @@ reference data does not hold them.  Figures the project had to assume are flagge
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
 from typing import Literal
 
 from pydantic import Field
 
 from armybuilder.core.catalog import CatalogModel, Catalogue, Strict
 
+# ability references and the models' methods: shared with the plain mirrors (plain.py)
+from .entries import MECatalogMethods, WeaponMethods
+from .entries import ability_args as ability_args
+from .entries import ability_id as ability_id
+from .entries import ability_value as ability_value
+
 AbilityKind = Literal["special", "attack", "status", "area"]
-
-_REF = re.compile(r"^([a-z0-9-]+)(?:/(.+))?$")
-
-
-def ability_id(ref: str) -> str:
-    """'tactician/12' → 'tactician'; 'aid/dr/1' → 'aid'."""
-    return ref.partition("/")[0]
-
-
-def ability_args(ref: str) -> list[str]:
-    """'aid/dr/1' → ['dr', '1']; 'savage' → []."""
-    _, _, rest = ref.partition("/")
-    return rest.split("/") if rest else []
-
-
-def ability_value(refs: list[str], wanted: str) -> int | None:
-    """The last numeric argument of ability ``wanted`` in ``refs`` (None if absent or not numeric)."""
-    for ref in refs:
-        if ability_id(ref) == wanted:
-            args = ability_args(ref)
-            for arg in reversed(args):
-                if re.fullmatch(r"-?\d+", arg):
-                    return int(arg)
-            return 0
-    return None
-
 
 class Provisional(Strict):
     provisional: bool = False
@@ -125,7 +103,7 @@ class Shield(Strict):
     source: str = ""
 
 
-class Weapon(Strict):
+class Weapon(WeaponMethods, Strict):
     id: str
     name: str
     cost: int
@@ -135,15 +113,6 @@ class Weapon(Strict):
     abilities: list[str] = Field(default_factory=list)
     no_shield: bool = False  # cannot be used with a shield
     source: str = ""
-
-    @property
-    def reach(self) -> int:
-        """Range in inches: ML 0, MR 2, ranged weapons their number."""
-        if self.range == "ML":
-            return 0
-        if self.range == "MR":
-            return 2
-        return int(self.range)
 
 
 class Item(Strict):
@@ -249,7 +218,7 @@ class Tables(Strict):
     engine: Engine | None = None
 
 
-class MECatalog(CatalogModel):
+class MECatalog(MECatalogMethods, CatalogModel):
     formats: list[MEFormat] = Field(default_factory=list)
     warriors: list[WarriorType] = Field(default_factory=list)
     armour: list[Armour] = Field(default_factory=list)
@@ -259,25 +228,6 @@ class MECatalog(CatalogModel):
     abilities: list[Ability] = Field(default_factory=list)
     god_powers: list[GodPower] = Field(default_factory=list)
     tables: Tables = Field(default_factory=Tables)
-
-    def references(self) -> Iterator[tuple[str, str, str]]:
-        for w in self.warriors:
-            for ref in w.abilities:
-                yield f"warriors[{w.id}].abilities", "abilities", ability_id(ref)
-        for weapon in self.weapons:
-            for ref in weapon.abilities:
-                yield f"weapons[{weapon.id}].abilities", "abilities", ability_id(ref)
-        for p in self.god_powers:
-            for ref in p.grants:
-                yield f"god_powers[{p.id}].grants", "abilities", ability_id(ref)
-            if p.attack is not None:
-                for ref in p.attack.abilities:
-                    yield f"god_powers[{p.id}].attack.abilities", "abilities", ability_id(ref)
-
-    def assigned_fields(self) -> Iterator[tuple[str, str]]:
-        for w in self.warriors:
-            for f in w.assigned:
-                yield w.id, f
 
 
 MECat = Catalogue[MECatalog]

@@ -8,10 +8,15 @@ see all. So a picker never offers what the validator then rejects.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from armybuilder.core.checks import a_or_an, plural
 
-from .army import WarClan, Warrior, breakdown, counts, equipment_kind, fmt_of, warrior_type
-from .catalog import MECat, MEFormat, WarriorType
+from .counting import breakdown, counts, equipment_kind, fmt_of, warrior_type
+
+if TYPE_CHECKING:  # the predicates read the models or their plain mirrors alike
+    from .army import WarClan, Warrior
+    from .catalog import MECat, MEFormat, WarriorType
 
 KIND_WORDS = {
     "armour": ("armour", "armours"),

@@ -12,13 +12,17 @@ import functools
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from armybuilder.core.checks import ListContext, PointLimit, plural, unknown_format
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
-from .army import KINDS, WarClan, breakdown, counts, equipment_kind, warrior_name, warrior_type
-from .catalog import MECat, MECatalog, MEFormat
+from .counting import KINDS, breakdown, counts, equipment_kind, warrior_name, warrior_type
 from .legality import KIND_WORDS, gear_limit, shield_clash
+
+if TYPE_CHECKING:  # the rules read the models or their plain mirrors alike
+    from .army import WarClan
+    from .catalog import MECat, MECatalog, MEFormat  # noqa: F401 - the base class names them as text
 
 E, W = Severity.ERROR, Severity.WARNING
 SYSTEM_ID = "morpheus-ragnarok"
@@ -27,7 +31,7 @@ book = RuleBook(SYSTEM_ID)
 
 
 @dataclass
-class Context(ListContext[WarClan, MECatalog, MEFormat]):
+class Context(ListContext["WarClan", "MECatalog", "MEFormat"]):
 
     @functools.cached_property
     def glory(self):
