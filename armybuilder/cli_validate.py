@@ -97,9 +97,11 @@ def _cached_outcome(value: Any) -> Outcome | None:
 
 
 def _cache_on(args: argparse.Namespace) -> bool:
+    if getattr(args, "no_cache", False):
+        return False  # without importing the cache's code
     from armybuilder.core.findings_cache import disabled_by_environment
 
-    return not getattr(args, "no_cache", False) and not disabled_by_environment()
+    return not disabled_by_environment()
 
 
 #: Below this many files one process is quicker than starting workers.
@@ -156,6 +158,21 @@ def _run_jobs(jobs: list[Job]) -> list[tuple[Outcome, bool]]:
     chunk = max(8, len(jobs) // (workers * 4))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         return [first, *pool.map(_validate_job, jobs[1:], chunksize=chunk)]
+
+
+def add_validate_parsers(commands: Any, only: str | None = None) -> None:
+    """The ``validate`` and ``fingerprint`` sub-parsers (``only``: that one)."""
+    if only in (None, "validate"):
+        p = commands.add_parser("validate", help="validate list files, folders or globs")
+        p.add_argument("lists", nargs="+")
+        p.add_argument("--format", choices=["text", "json"], default="text")
+        p.add_argument("--no-cache", action="store_true", help="check every file again (no remembered answers; also ARMYBUILDER_NO_CACHE=1)")
+        p.set_defaults(func=cmd_validate)
+    if only in (None, "fingerprint"):
+        p = commands.add_parser("fingerprint", help="print a list's fingerprint")
+        p.add_argument("list")
+        p.add_argument("--no-cache", action="store_true", help="compute it again (also ARMYBUILDER_NO_CACHE=1)")
+        p.set_defaults(func=cmd_fingerprint)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
