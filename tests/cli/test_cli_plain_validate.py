@@ -23,6 +23,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 from test_cli_bad_input import HOSTILE
 from test_cli_fast_validate import EDGE, _broken_variants
 
@@ -66,6 +67,13 @@ def test_each_mirror_has_its_models_fields_defaults_and_methods():
     assert len(pairs) > 30
     for mirror, model in pairs:
         assert list(mirror.model_fields) == list(model.model_fields), mirror
+        # the fields the pydantic classes declare, in their order: an annotation on a mixin
+        # would become a field and reorder them (the schema, hence the cache key, would change)
+        declared: list[str] = []
+        for klass in reversed(model.__mro__):
+            if issubclass(klass, BaseModel) and klass is not BaseModel:
+                declared += [n for n in vars(klass).get("__annotations__", {}) if n not in declared and n != "model_config"]
+        assert list(model.model_fields) == declared, model
         for name, info in model.model_fields.items():
             field = mirror.model_fields[name]
             assert field.key == (info.alias or name)

@@ -41,7 +41,8 @@ def ability_value(refs: list[str], wanted: str) -> int | None:
 
 class WeaponMethods:
     __slots__ = ()
-    range: str
+    if TYPE_CHECKING:  # the fields the methods read (annotations here would be pydantic fields)
+        range: str
 
     @property
     def reach(self) -> int:
@@ -55,9 +56,10 @@ class WeaponMethods:
 
 class MECatalogMethods:
     __slots__ = ()
-    warriors: list[WarriorType]
-    weapons: list[Weapon]
-    god_powers: list[GodPower]
+    if TYPE_CHECKING:  # the fields the methods read (annotations here would be pydantic fields)
+        warriors: list[WarriorType]
+        weapons: list[Weapon]
+        god_powers: list[GodPower]
 
     def references(self) -> Iterator[tuple[str, str, str]]:
         for w in self.warriors:

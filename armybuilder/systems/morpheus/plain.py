@@ -12,6 +12,27 @@ from armybuilder.core.plain import Field, PlainModel
 from armybuilder.systems.morpheus.entries import MECatalogMethods, WeaponMethods
 
 
+class MEFormat(PlainModel):
+    """armybuilder.systems.morpheus.catalog.MEFormat"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('name', ("str", None)),
+        Field('limit', ("int", None)),
+        Field('unit', ("str", None), 'Glory'),
+        Field('default', ("bool",), False),
+        Field('min_models', ("int", None), 7),
+        Field('max_models', ("int", None), 12),
+        Field('jarls', ("int", None), 1),
+        Field('max_armour', ("int", None), 1),
+        Field('max_shields', ("int", None), 1),
+        Field('max_weapons', ("int", None), 3),
+        Field('max_items', ("int", None), 5),
+        Field('max_god_powers', ("int", None), 3),
+        Field('source', ("str", None), ''),
+    )
+
+
 class WarriorType(PlainModel):
     """armybuilder.systems.morpheus.catalog.WarriorType"""
 
@@ -37,19 +58,70 @@ class WarriorType(PlainModel):
     )
 
 
+class Armour(PlainModel):
+    """armybuilder.systems.morpheus.catalog.Armour"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('name', ("str", None)),
+        Field('cost', ("int", None)),
+        Field('rs', ("int", None)),
+        Field('special', ("str", None), ''),
+        Field('source', ("str", None), ''),
+    )
+
+
+class Shield(PlainModel):
+    """armybuilder.systems.morpheus.catalog.Shield"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('name', ("str", None)),
+        Field('cost', ("int", None)),
+        Field('overwhelm_size', ("int", None), 2),
+        Field('source', ("str", None), ''),
+    )
+
+
 class Weapon(WeaponMethods, PlainModel):
     """armybuilder.systems.morpheus.catalog.Weapon"""
 
     fields = (
-        Field('range', ("str", None)),
         Field('id', ("str", None)),
         Field('name', ("str", None)),
         Field('cost', ("int", None)),
         Field('st', ("int", None)),
+        Field('range', ("str", None)),
         Field('kind', ("lit", ('melee', 'ranged'))),
         Field('abilities', ("list", ("str", None), None), factory=list),
         Field('no_shield', ("bool",), False),
         Field('source', ("str", None), ''),
+    )
+
+
+class Item(PlainModel):
+    """armybuilder.systems.morpheus.catalog.Item"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('name', ("str", None)),
+        Field('cost', ("int", None)),
+        Field('text', ("str", None), ''),
+        Field('source', ("str", None), ''),
+    )
+
+
+class Ability(PlainModel):
+    """armybuilder.systems.morpheus.catalog.Ability"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('name', ("str", None)),
+        Field('kind', ("lit", ('special', 'attack', 'status', 'area')), 'special'),
+        Field('takes_value', ("bool",), False),
+        Field('takes_stat', ("bool",), False),
+        Field('text', ("str", None)),
+        Field('source', ("str", None)),
     )
 
 
@@ -86,78 +158,6 @@ class GodPower(PlainModel):
         Field('grants', ("list", ("str", None), None), factory=list),
         Field('text', ("str", None)),
         Field('source', ("str", None), ''),
-    )
-
-
-class MEFormat(PlainModel):
-    """armybuilder.systems.morpheus.catalog.MEFormat"""
-
-    fields = (
-        Field('id', ("str", None)),
-        Field('name', ("str", None)),
-        Field('limit', ("int", None)),
-        Field('unit', ("str", None), 'Glory'),
-        Field('default', ("bool",), False),
-        Field('min_models', ("int", None), 7),
-        Field('max_models', ("int", None), 12),
-        Field('jarls', ("int", None), 1),
-        Field('max_armour', ("int", None), 1),
-        Field('max_shields', ("int", None), 1),
-        Field('max_weapons', ("int", None), 3),
-        Field('max_items', ("int", None), 5),
-        Field('max_god_powers', ("int", None), 3),
-        Field('source', ("str", None), ''),
-    )
-
-
-class Armour(PlainModel):
-    """armybuilder.systems.morpheus.catalog.Armour"""
-
-    fields = (
-        Field('id', ("str", None)),
-        Field('name', ("str", None)),
-        Field('cost', ("int", None)),
-        Field('rs', ("int", None)),
-        Field('special', ("str", None), ''),
-        Field('source', ("str", None), ''),
-    )
-
-
-class Shield(PlainModel):
-    """armybuilder.systems.morpheus.catalog.Shield"""
-
-    fields = (
-        Field('id', ("str", None)),
-        Field('name', ("str", None)),
-        Field('cost', ("int", None)),
-        Field('overwhelm_size', ("int", None), 2),
-        Field('source', ("str", None), ''),
-    )
-
-
-class Item(PlainModel):
-    """armybuilder.systems.morpheus.catalog.Item"""
-
-    fields = (
-        Field('id', ("str", None)),
-        Field('name', ("str", None)),
-        Field('cost', ("int", None)),
-        Field('text', ("str", None), ''),
-        Field('source', ("str", None), ''),
-    )
-
-
-class Ability(PlainModel):
-    """armybuilder.systems.morpheus.catalog.Ability"""
-
-    fields = (
-        Field('id', ("str", None)),
-        Field('name', ("str", None)),
-        Field('kind', ("lit", ('special', 'attack', 'status', 'area')), 'special'),
-        Field('takes_value', ("bool",), False),
-        Field('takes_stat', ("bool",), False),
-        Field('text', ("str", None)),
-        Field('source', ("str", None)),
     )
 
 
@@ -262,14 +262,14 @@ class MECatalog(MECatalogMethods, CatalogMethods, PlainModel):
     """armybuilder.systems.morpheus.catalog.MECatalog"""
 
     fields = (
-        Field('warriors', ("list", ("model", WarriorType), None), factory=list),
-        Field('weapons', ("list", ("model", Weapon), None), factory=list),
-        Field('god_powers', ("list", ("model", GodPower), None), factory=list),
         Field('formats', ("list", ("model", MEFormat), None), factory=list),
+        Field('warriors', ("list", ("model", WarriorType), None), factory=list),
         Field('armour', ("list", ("model", Armour), None), factory=list),
         Field('shields', ("list", ("model", Shield), None), factory=list),
+        Field('weapons', ("list", ("model", Weapon), None), factory=list),
         Field('items', ("list", ("model", Item), None), factory=list),
         Field('abilities', ("list", ("model", Ability), None), factory=list),
+        Field('god_powers', ("list", ("model", GodPower), None), factory=list),
         Field('tables', ("model", Tables), factory=Tables),
     )
 

@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 
 class ProfileMethods:
     __slots__ = ()
-    roles: Sequence[str]
-    abilities: list[str]
+    if TYPE_CHECKING:  # the fields the methods read (annotations here would be pydantic fields)
+        roles: Sequence[str]
+        abilities: list[str]
 
     def has_role(self, role: str) -> bool:
         return role in self.roles
@@ -38,9 +39,10 @@ class ProfileMethods:
 
 class AspectsMethods:
     __slots__ = ()
-    alteration: int
-    creation: int
-    destruction: int
+    if TYPE_CHECKING:  # the fields the methods read (annotations here would be pydantic fields)
+        alteration: int
+        creation: int
+        destruction: int
 
     @property
     def total(self) -> int:
@@ -49,7 +51,8 @@ class AspectsMethods:
 
 class MiracleMethods:
     __slots__ = ()
-    fervor: int | None
+    if TYPE_CHECKING:  # the fields the methods read (annotations here would be pydantic fields)
+        fervor: int | None
 
     @property
     def budget_cost(self) -> int:
@@ -58,8 +61,9 @@ class MiracleMethods:
 
 class R2CatalogMethods:
     __slots__ = ()
-    abilities: list[Ability]
-    profiles: list[Profile]
+    if TYPE_CHECKING:  # the fields the methods read (annotations here would be pydantic fields)
+        abilities: list[Ability]
+        profiles: list[Profile]
 
     def references(self) -> Iterator[tuple[str, str, str]]:
         ability_ids = {a.id for a in self.abilities}

@@ -17,16 +17,42 @@ from armybuilder.systems.ragnarok2.entries import (
 )
 
 
-class Ability(PlainModel):
-    """armybuilder.systems.ragnarok2.catalog.Ability"""
+class R2Format(PlainModel):
+    """armybuilder.systems.ragnarok2.catalog.R2Format"""
 
     fields = (
         Field('id', ("str", None)),
         Field('name', ("str", None)),
-        Field('kind', ("lit", ('passive', 'active', 'mystic', 'other')), 'passive'),
-        Field('takes_value', ("bool",), False),
-        Field('text', ("str", None)),
-        Field('source', ("str", None)),
+        Field('limit', ("int", None)),
+        Field('unit', ("str", None), 'A.P.'),
+        Field('default', ("bool",), False),
+        Field('character_share', ("int", None), 50),
+        Field('war_machine_share', ("int", None), 25),
+        Field('source', ("str", None), ''),
+    )
+
+
+class Rank(PlainModel):
+    """armybuilder.systems.ragnarok2.catalog.Rank"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('name', ("str", None)),
+        Field('category', ("int", {'ge': 1, 'le': 4})),
+        Field('scheme', ("opt", ("lit", ('army-corps', 'shock-troops', 'support'))), None),
+    )
+
+
+class People(PlainModel):
+    """armybuilder.systems.ragnarok2.catalog.People"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('name', ("str", None)),
+        Field('alliance', ("str", None)),
+        Field('formation', ("lit", ('close', 'scattered'))),
+        Field('source', ("str", None), ''),
+        Field('note', ("str", None), ''),
         Field('aliases', ("list", ("str", None), None), factory=list),
     )
 
@@ -70,13 +96,12 @@ class Profile(ProfileMethods, PlainModel):
     """armybuilder.systems.ragnarok2.catalog.Profile"""
 
     fields = (
-        Field('roles', ("list", ("lit", ('character', 'incarnate', 'living-legend', 'commander', 'musician', 'standard-bearer', 'leader', 'independent', 'magician', 'warrior-mage', 'faithful', 'warrior-monk', 'war-machine', 'construct', 'living-dead', 'familiar', 'marksman')), None), factory=list),
-        Field('abilities', ("list", ("str", None), None), factory=list),
         Field('id', ("str", None)),
         Field('name', ("str", None)),
         Field('people', ("str", None)),
         Field('rank', ("str", None)),
         Field('size', ("lit", ('small', 'medium', 'large', 'enormous', 'colossal', 'gigantic'))),
+        Field('roles', ("list", ("lit", ('character', 'incarnate', 'living-legend', 'commander', 'musician', 'standard-bearer', 'leader', 'independent', 'magician', 'warrior-mage', 'faithful', 'warrior-monk', 'war-machine', 'construct', 'living-dead', 'familiar', 'marksman')), None), factory=list),
         Field('cost', ("int", None)),
         Field('mov', ("union", (("int", None), ("float", None), ))),
         Field('ini', ("int", None)),
@@ -95,6 +120,7 @@ class Profile(ProfileMethods, PlainModel):
         Field('aspects', ("opt", ("model", Aspects)), None),
         Field('cult', ("opt", ("str", None)), None),
         Field('faith_rank', ("opt", ("str", None)), None),
+        Field('abilities', ("list", ("str", None), None), factory=list),
         Field('ranged', ("opt", ("model", RangedWeapon)), None),
         Field('options', ("list", ("model", ProfileOption), None), factory=list),
         Field('assigned', ("list", ("str", None), None), factory=list),
@@ -103,42 +129,16 @@ class Profile(ProfileMethods, PlainModel):
     )
 
 
-class R2Format(PlainModel):
-    """armybuilder.systems.ragnarok2.catalog.R2Format"""
+class Ability(PlainModel):
+    """armybuilder.systems.ragnarok2.catalog.Ability"""
 
     fields = (
         Field('id', ("str", None)),
         Field('name', ("str", None)),
-        Field('limit', ("int", None)),
-        Field('unit', ("str", None), 'A.P.'),
-        Field('default', ("bool",), False),
-        Field('character_share', ("int", None), 50),
-        Field('war_machine_share', ("int", None), 25),
-        Field('source', ("str", None), ''),
-    )
-
-
-class Rank(PlainModel):
-    """armybuilder.systems.ragnarok2.catalog.Rank"""
-
-    fields = (
-        Field('id', ("str", None)),
-        Field('name', ("str", None)),
-        Field('category', ("int", {'ge': 1, 'le': 4})),
-        Field('scheme', ("opt", ("lit", ('army-corps', 'shock-troops', 'support'))), None),
-    )
-
-
-class People(PlainModel):
-    """armybuilder.systems.ragnarok2.catalog.People"""
-
-    fields = (
-        Field('id', ("str", None)),
-        Field('name', ("str", None)),
-        Field('alliance', ("str", None)),
-        Field('formation', ("lit", ('close', 'scattered'))),
-        Field('source', ("str", None), ''),
-        Field('note', ("str", None), ''),
+        Field('kind', ("lit", ('passive', 'active', 'mystic', 'other')), 'passive'),
+        Field('takes_value', ("bool",), False),
+        Field('text', ("str", None)),
+        Field('source', ("str", None)),
         Field('aliases', ("list", ("str", None), None), factory=list),
     )
 
@@ -187,10 +187,10 @@ class Miracle(MiracleMethods, PlainModel):
     """armybuilder.systems.ragnarok2.catalog.Miracle"""
 
     fields = (
-        Field('fervor', ("opt", ("int", None)), None),
         Field('id', ("str", None)),
         Field('name', ("str", None)),
         Field('cults', ("list", ("str", None), None), factory=list),
+        Field('fervor', ("opt", ("int", None)), None),
         Field('aspects', ("list", ("str", None), None), factory=list),
         Field('difficulty', ("str", None), ''),
         Field('text', ("str", None), ''),
@@ -433,11 +433,11 @@ class R2Catalog(R2CatalogMethods, CatalogMethods, PlainModel):
     """armybuilder.systems.ragnarok2.catalog.R2Catalog"""
 
     fields = (
-        Field('abilities', ("list", ("model", Ability), None), factory=list),
-        Field('profiles', ("list", ("model", Profile), None), factory=list),
         Field('formats', ("list", ("model", R2Format), None), factory=list),
         Field('ranks', ("list", ("model", Rank), None), factory=list),
         Field('peoples', ("list", ("model", People), None), factory=list),
+        Field('profiles', ("list", ("model", Profile), None), factory=list),
+        Field('abilities', ("list", ("model", Ability), None), factory=list),
         Field('tactics', ("list", ("model", Tactic), None), factory=list),
         Field('communions', ("list", ("model", Communion), None), factory=list),
         Field('miracles', ("list", ("model", Miracle), None), factory=list),

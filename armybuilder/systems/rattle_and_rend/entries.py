@@ -28,8 +28,9 @@ def band_plus(band: Band | None, steps: int = 1) -> Band | None:
 
 class RRCatalogMethods:
     __slots__ = ()
-    group_types: list[GroupType]
-    warband_traits: list[WarbandTrait]
+    if TYPE_CHECKING:  # the fields the methods read (annotations here would be pydantic fields)
+        group_types: list[GroupType]
+        warband_traits: list[WarbandTrait]
 
     def references(self) -> Iterator[tuple[str, str, str]]:
         for g in self.group_types:

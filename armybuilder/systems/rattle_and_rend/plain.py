@@ -12,6 +12,25 @@ from armybuilder.core.plain import Field, PlainModel
 from armybuilder.systems.rattle_and_rend.entries import RRCatalogMethods
 
 
+class RRFormat(PlainModel):
+    """armybuilder.systems.rattle_and_rend.catalog.RRFormat"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('name', ("str", None)),
+        Field('limit', ("int", None)),
+        Field('unit', ("str", None), 'points'),
+        Field('default', ("bool",), False),
+        Field('min_groups', ("int", None), 4),
+        Field('max_groups', ("int", None), 8),
+        Field('line_types', ("list", ("str", None), None), factory=lambda: ['fighters', 'shooters', 'skirmishers']),
+        Field('min_line_points', ("int", None), 4),
+        Field('traits', ("int", None), 2),
+        Field('drives', ("int", None), 1),
+        Field('source', ("str", None), ''),
+    )
+
+
 class GroupType(PlainModel):
     """armybuilder.systems.rattle_and_rend.catalog.GroupType"""
 
@@ -35,53 +54,6 @@ class GroupType(PlainModel):
         Field('attach_targets', ("list", ("str", None), None), factory=list),
         Field('takes_actions', ("bool",), True),
         Field('text', ("str", None), ''),
-    )
-
-
-class StatModifier(PlainModel):
-    """armybuilder.systems.rattle_and_rend.catalog.StatModifier"""
-
-    fields = (
-        Field('stat', ("union", (("lit", ('fury', 'guile', 'will')), ("lit", ('mov', 'rng')), ))),
-        Field('delta', ("int", None)),
-        Field('group_types', ("list", ("str", None), None), factory=list),
-    )
-
-
-class WarbandTrait(PlainModel):
-    """armybuilder.systems.rattle_and_rend.catalog.WarbandTrait"""
-
-    fields = (
-        Field('source', ("str", None), ''),
-        Field('provisional', ("bool",), False),
-        Field('decision', ("str", None), ''),
-        Field('aliases', ("list", ("str", None), None), factory=list),
-        Field('id', ("str", None)),
-        Field('name', ("str", None)),
-        Field('summary', ("str", None)),
-        Field('text', ("str", None)),
-        Field('stat_modifiers', ("list", ("model", StatModifier), None), factory=list),
-        Field('transport', ("int", None), 0),
-        Field('transport_trait', ("int", None), 0),
-    )
-
-
-class RRFormat(PlainModel):
-    """armybuilder.systems.rattle_and_rend.catalog.RRFormat"""
-
-    fields = (
-        Field('id', ("str", None)),
-        Field('name', ("str", None)),
-        Field('limit', ("int", None)),
-        Field('unit', ("str", None), 'points'),
-        Field('default', ("bool",), False),
-        Field('min_groups', ("int", None), 4),
-        Field('max_groups', ("int", None), 8),
-        Field('line_types', ("list", ("str", None), None), factory=lambda: ['fighters', 'shooters', 'skirmishers']),
-        Field('min_line_points', ("int", None), 4),
-        Field('traits', ("int", None), 2),
-        Field('drives', ("int", None), 1),
-        Field('source', ("str", None), ''),
     )
 
 
@@ -140,6 +112,34 @@ class HeavyTrait(PlainModel):
         Field('mov', ("opt", ("lit", ('B', 'S', 'M', 'L'))), None),
         Field('targets', ("int", None), 1),
         Field('transport', ("int", None), 0),
+    )
+
+
+class StatModifier(PlainModel):
+    """armybuilder.systems.rattle_and_rend.catalog.StatModifier"""
+
+    fields = (
+        Field('stat', ("union", (("lit", ('fury', 'guile', 'will')), ("lit", ('mov', 'rng')), ))),
+        Field('delta', ("int", None)),
+        Field('group_types', ("list", ("str", None), None), factory=list),
+    )
+
+
+class WarbandTrait(PlainModel):
+    """armybuilder.systems.rattle_and_rend.catalog.WarbandTrait"""
+
+    fields = (
+        Field('source', ("str", None), ''),
+        Field('provisional', ("bool",), False),
+        Field('decision', ("str", None), ''),
+        Field('aliases', ("list", ("str", None), None), factory=list),
+        Field('id', ("str", None)),
+        Field('name', ("str", None)),
+        Field('summary', ("str", None)),
+        Field('text', ("str", None)),
+        Field('stat_modifiers', ("list", ("model", StatModifier), None), factory=list),
+        Field('transport', ("int", None), 0),
+        Field('transport_trait', ("int", None), 0),
     )
 
 
@@ -294,12 +294,12 @@ class RRCatalog(RRCatalogMethods, CatalogMethods, PlainModel):
     """armybuilder.systems.rattle_and_rend.catalog.RRCatalog"""
 
     fields = (
-        Field('group_types', ("list", ("model", GroupType), None), factory=list),
-        Field('warband_traits', ("list", ("model", WarbandTrait), None), factory=list),
         Field('formats', ("list", ("model", RRFormat), None), factory=list),
+        Field('group_types', ("list", ("model", GroupType), None), factory=list),
         Field('actions', ("list", ("model", Action), None), factory=list),
         Field('reactions', ("list", ("model", Reaction), None), factory=list),
         Field('heavy_traits', ("list", ("model", HeavyTrait), None), factory=list),
+        Field('warband_traits', ("list", ("model", WarbandTrait), None), factory=list),
         Field('drives', ("list", ("model", Drive), None), factory=list),
         Field('scenarios', ("list", ("model", Scenario), None), factory=list),
         Field('deployments', ("list", ("model", RollEntry), None), factory=list),
