@@ -238,3 +238,26 @@ def chain_power_at(law: Chain, n: int, z: Ratio) -> Ratio:
     """``E[z**X]`` for the sum of ``n`` dice of ``law``."""
     num, den = law.at(z)
     return _reduce(num**n, den**n)
+
+
+def poly_power(weights: list[int], n: int) -> list[int]:
+    """The coefficients of ``(sum weights[i] z**i)**n``: the whole-number weights of the sum
+    of ``n`` dice of a finite law, by Kronecker substitution (the polynomial packed into one
+    integer, raised to the power by Python's big-integer arithmetic, unpacked)."""
+    if n < 0 or not weights or min(weights) < 0:
+        raise ValueError("needs n >= 0 and non-negative weights")
+    if n == 0:
+        return [1]
+    width = ((sum(weights) ** n).bit_length() + 8) // 8  # bytes per coefficient: none overflows
+    packed = int.from_bytes(b"".join(w.to_bytes(width, "little") for w in weights), "little")
+    data = (packed**n).to_bytes(width * ((len(weights) - 1) * n + 1), "little")
+    out = [int.from_bytes(data[i : i + width], "little") for i in range(0, len(data), width)]
+    while len(out) > 1 and out[-1] == 0:
+        out.pop()
+    return out
+
+
+def weights_stream(weights: list[int]) -> Stream:
+    """The stream of a finite law given by whole-number weights (their sum the denominator)."""
+    total = sum(weights)
+    return ((w, total) for w in weights)
