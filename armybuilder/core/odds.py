@@ -9,6 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from armybuilder.odds.params import int_param
+
+__all__ = ["PMF_TAIL", "int_param", "parameters", "pmf_list"]
+
 if TYPE_CHECKING:
     from .dice import Distribution
     from .shapes import Param
@@ -29,17 +33,6 @@ def pmf_list(dist: Distribution) -> list[float]:
         tail += pmf[end - 1]
         end -= 1
     return pmf[:end]
-
-
-def int_param(params: dict[str, Any], name: str, default: int | None = None) -> int:
-    """A whole-number parameter; the error names the command-line option (``--attack-shift``)."""
-    value = params.get(name, default)
-    if value is None:
-        raise ValueError(f"--{name.replace('_', '-')} is needed")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"--{name.replace('_', '-')} must be a whole number") from None
 
 
 def parameters(specs: Iterable[Any]) -> tuple[Param, ...]:

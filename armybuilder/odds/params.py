@@ -8,10 +8,6 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from armybuilder.core.odds import int_param
-
-__all__ = ["Option", "Spec", "int_param"]
-
 
 class Option(NamedTuple):
     """One value of a choice parameter."""
@@ -32,3 +28,14 @@ class Spec(NamedTuple):
     minimum: float | None = None
     maximum: float | None = None
     help: str = ""
+
+
+def int_param(params: dict[str, Any], name: str, default: int | None = None) -> int:
+    """A whole-number parameter; the error names the command-line option (``--attack-shift``)."""
+    value = params.get(name, default)
+    if value is None:
+        raise ValueError(f"--{name.replace('_', '-')} is needed")
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"--{name.replace('_', '-')} must be a whole number") from None
