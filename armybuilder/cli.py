@@ -325,20 +325,61 @@ def _check_range(flag: str, value: float, low: float, high: float) -> None:
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
+    """``armybuilder odds SYSTEM OPTIONS``: from the remembered tables when they still hold
+    (armybuilder.odds.tables: no game system, pydantic nor numpy loaded), else through the
+    system, which remembers them for the next run; both run the same calculator."""
+    if not any(a == "--fray" or a.startswith("--fray=") for a in args.rest):
+        from armybuilder.core.registry import KNOWN_SYSTEMS
+        from armybuilder.odds import tables
+
+        module = KNOWN_SYSTEMS.get(args.system)
+        entry = tables.cached(args.system, module) if module is not None else None
+        if entry is not None:
+            import importlib
+
+            calculator = importlib.import_module(entry["calculator"])
+            return _odds_run(args.system, entry["name"], calculator.PARAMETERS, args.rest,
+                             lambda values: calculator.compute(entry["tables"], values))
     system = _system(args.system)
     if system.id == "ragnarok2" and any(a == "--fray" or a.startswith("--fray=") for a in args.rest):
         if any(a in ("-h", "--help") for a in args.rest):  # "--fray --help": the fray's own help
             return _odds_fray(system, ["--help"])
         return _odds_fray(system, args.rest)
-    params = system.odds_parameters()
+
+    def compute(values: dict) -> tuple:
+        cat = system.catalogue()
+        result = system.odds(cat, values)
+        _remember_odds_tables(system, cat)
+        return result.payload, result.lines
+
+    return _odds_run(system.id, system.name, system.odds_parameters(), args.rest, compute)
+
+
+def _remember_odds_tables(system, cat) -> None:
+    """Keep the tables the system's calculator read, for the command's next runs."""
+    import importlib
+
+    from armybuilder.core.registry import KNOWN_SYSTEMS
+    from armybuilder.odds import tables
+
+    name = getattr(system, "odds_module", None)
+    odds = importlib.import_module(name) if name else None
+    if odds is None or not hasattr(odds, "CALCULATOR") or not hasattr(odds, "odds_tables"):
+        return
+    tables.remember(system.id, KNOWN_SYSTEMS[system.id], system.source.folder, odds.CALCULATOR, system.name,
+                    cat.version, odds.odds_tables(cat))
+
+
+def _odds_run(system_id: str, name: str, params, rest: list[str], compute) -> int:
+    """Parse a calculator's options, compute (``compute(values) -> (payload, lines)``), print."""
     fray_usage = (
         f"The whole fray of two units (who strikes first, losses, rout, Characters): armybuilder odds "
-        f"{system.id} --fray LIST:UNIT --vs LIST_OR_SAMPLE:UNIT [--charge] [--json]; "
-        f"armybuilder odds {system.id} --fray --help says more."
-        if system.id == "ragnarok2"
+        f"{system_id} --fray LIST:UNIT --vs LIST_OR_SAMPLE:UNIT [--charge] [--json]; "
+        f"armybuilder odds {system_id} --fray --help says more."
+        if system_id == "ragnarok2"
         else None
     )
-    sub = Parser(prog=f"armybuilder odds {system.id}", description=f"Exact odds for {system.name}", epilog=fray_usage)
+    sub = Parser(prog=f"armybuilder odds {system_id}", description=f"Exact odds for {name}", epilog=fray_usage)
     for p in params:
         flag = "--" + p.name.replace("_", "-")
         if p.kind == "bool":
@@ -350,8 +391,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
             sub.add_argument(flag, dest=p.name, type=kind, default=p.default, required=p.default is None, help=p.help or p.label)
     sub.add_argument("--json", action="store_true", help="print the result as JSON")
     if not params:
-        raise InputError.at(f"{system.name} has no odds calculator yet")
-    opts = sub.parse_args(args.rest)
+        raise InputError.at(f"{name} has no odds calculator yet")
+    opts = sub.parse_args(rest)
     values = {p.name: getattr(opts, p.name) for p in params}
     for p in params:
         if p.kind in ("int", "float") and values[p.name] is not None:
@@ -359,13 +400,13 @@ def cmd_odds(args: argparse.Namespace) -> int:
             high = p.maximum if p.maximum is not None else ODDS_VALUE_LIMIT
             _check_range(f"--{p.name.replace('_', '-')}", values[p.name], low, high)
     try:
-        result = system.odds(system.catalogue(), values)
+        payload, lines = compute(values)
     except ValueError as exc:
         raise InputError.at(str(exc)) from None
     if opts.json:
-        _json(result.payload, indent=2)
+        _json(payload, indent=2)
     else:
-        for line in result.lines:
+        for line in lines:
             _out(line)
     return EXIT_OK
 

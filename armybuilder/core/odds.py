@@ -1,17 +1,21 @@
-"""Helpers the systems' odds calculators share: reading parameters, writing pmfs.
+"""What every system's odds module shares: the pmf cut of a payload and the parameters.
 
-Every odds calculator takes the parameters of ``armybuilder odds`` (or of the
-odds panel) as a dict and answers with a JSON-able payload whose pmfs follow one
-contract (design.md): cut where the remaining tail is below ``PMF_TAIL``.
+Standard library only: the odds modules of the systems run on the protocol's path (the TUI,
+the bench), but nothing here should make them import numpy.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from armybuilder.odds.params import int_param
 
-from .dice import Distribution
+__all__ = ["PMF_TAIL", "int_param", "parameters", "pmf_list"]
+
+if TYPE_CHECKING:
+    from .dice import Distribution
+    from .shapes import Param
 
 #: a pmf in a payload stops where what remains is below this mass
 PMF_TAIL = 1e-12
@@ -20,25 +24,24 @@ PMF_TAIL = 1e-12
 def pmf_list(dist: Distribution) -> list[float]:
     """The pmf cut where what remains is below 1e-12 (the JSON contract of design.md).
 
-    ``tails[i]`` is the mass of the last ``i + 1`` values, summed from the end one
-    value at a time (the order a loop would use, so the same cut); the values below
-    ``PMF_TAIL`` are dropped, never the first.  Computed in numpy: building the
-    output was most of an odds request's time.
+    The values are summed from the end one at a time (the order a loop would use, so the
+    same cut); the values whose tail stays below ``PMF_TAIL`` are dropped, never the first.
     """
-    pmf = dist.pmf
-    tails = np.cumsum(pmf[::-1])
-    dropped = int(np.searchsorted(tails, PMF_TAIL, side="left"))
-    end = max(1, len(pmf) - dropped)
-    kept: list[float] = pmf[:end].tolist()
-    return kept
+    pmf: list[float] = dist.pmf.tolist()
+    tail, end = 0.0, len(pmf)
+    while end > 1 and tail + pmf[end - 1] < PMF_TAIL:
+        tail += pmf[end - 1]
+        end -= 1
+    return pmf[:end]
 
 
-def int_param(params: dict[str, Any], name: str, default: int | None = None) -> int:
-    """A whole-number parameter; the error names the command-line option (``--attack-shift``)."""
-    value = params.get(name, default)
-    if value is None:
-        raise ValueError(f"--{name.replace('_', '-')} is needed")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"--{name.replace('_', '-')} must be a whole number") from None
+def parameters(specs: Iterable[Any]) -> tuple[Param, ...]:
+    """The protocol's :class:`~.shapes.Param` objects of a calculator's plain parameters
+    (:class:`armybuilder.odds.params.Spec`: the same fields in the same order)."""
+    from .shapes import Param
+    from .system import Choice
+
+    return tuple(
+        Param(s.name, s.label, s.kind, tuple(Choice(c.value, c.label, c.detail) for c in s.choices), s.default, s.minimum, s.maximum, s.help)
+        for s in specs
+    )

@@ -1,34 +1,35 @@
 """Exact odds of one Rag'Narok 2 combat roll: attacks, then the Wounds they cause.
 
-The contest table is read from the catalogue the player is using (R2-D1 is
-provisional data), never from code, so a corrected table in a later catalogue
-version changes the odds without a code change.
+The maths and the parameters live in :mod:`armybuilder.odds.ragnarok2` (pure Python, no
+system package needed, so ``armybuilder odds`` starts at once); this module is the game
+system's side: it reads the contest table from the catalogue the player is using (R2-D1
+is provisional data), never from code, so a corrected table in a later catalogue version
+changes the odds without a code change, and hands it to the same ``compute`` as the
+command, so the TUI, the bench and the command show the same floats.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from armybuilder.core.catalog import Catalogue
-from armybuilder.core.odds import int_param, pmf_list
-from armybuilder.core.system import OddsResult, Param
+from armybuilder.core.odds import parameters
+from armybuilder.core.system import OddsResult
+from armybuilder.odds import ragnarok2 as calculator
 
-from .dice import R2_D1_COLUMNS, ContestColumn, attack_then_wounds, contest_column
+if TYPE_CHECKING:
+    from .dice import ContestColumn
 
-PARAMETERS: tuple[Param, ...] = (
-    Param("attack", "Attacker's ATT", "int", minimum=0, maximum=30, help="ATT of the attacking fighters"),
-    Param("defense", "Defender's DEF", "int", minimum=0, maximum=30, help="DEF of the attacked fighters"),
-    Param("strength", "Attacker's STR", "int", minimum=0, maximum=30, help="STR of the attacking fighters"),
-    Param("resistance", "Defender's RES", "int", minimum=0, maximum=30, help="RES of the attacked fighters"),
-    Param("dice", "Combat dice", "int", minimum=0, maximum=200, help="number of attack dice rolled"),
-    Param("attack_shift", "Attack column shift", "int", default=0, minimum=-30, maximum=30, help="columns right (+) or left (-) for the attacks"),
-    Param("wound_shift", "Wound column shift", "int", default=0, minimum=-30, maximum=30, help="columns right (+) or left (-) for the Wound rolls"),
-)
+#: the pure-Python calculator the ``odds`` command runs (armybuilder.odds.tables)
+CALCULATOR = calculator.__name__
+PARAMETERS = parameters(calculator.PARAMETERS)
 
 
 @lru_cache(maxsize=16)
 def _columns_for(catalogue_hash: str, raw_columns: tuple[tuple, ...]) -> tuple[ContestColumn, ...]:
+    from .dice import ContestColumn
+
     del catalogue_hash  # part of the cache key only
     return tuple(ContestColumn(*c) for c in raw_columns)
 
@@ -37,55 +38,24 @@ def contest_columns(cat: Catalogue | None) -> tuple[ContestColumn, ...]:
     """The catalogue's contest table as engine columns (R2-D1 when the catalogue has none)."""
     table = getattr(getattr(getattr(cat, "data", None), "tables", None), "contest", None)
     if table is None:
+        from .dice import R2_D1_COLUMNS
+
         return R2_D1_COLUMNS
     raw = tuple((c.label, c.low, c.high, c.success, c.reroll_from, c.halved) for c in table.columns)
     return _columns_for(cat.hash, raw)
 
 
+def odds_tables(cat: Catalogue | None) -> list[list[Any]]:
+    """The contest table as the calculator's plain rows (JSON-able: the command remembers them)."""
+    table = getattr(getattr(getattr(cat, "data", None), "tables", None), "contest", None)
+    columns = table.columns if table is not None else contest_columns(None)
+    return [[c.label, c.low, c.high, c.success, c.reroll_from, c.halved] for c in columns]
+
+
 def combat_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
-    att, defense = int_param(params, "attack"), int_param(params, "defense")
-    strength, res = int_param(params, "strength"), int_param(params, "resistance")
-    dice = int_param(params, "dice")
-    if not 0 <= dice <= 200:
-        raise ValueError("--dice must be between 0 and 200")
-    a_shift, w_shift = int_param(params, "attack_shift", 0), int_param(params, "wound_shift", 0)
-    columns = contest_columns(cat)
-    attacks, wounds = attack_then_wounds(columns, att - defense, strength - res, dice, a_shift, w_shift)
-    a_col = contest_column(columns, att - defense, a_shift)
-    w_col = contest_column(columns, strength - res, w_shift)
-    # Exactly the JSON contract of the issue: column label, pmf (cut only where the
-    # remaining mass is below 1e-12) and mean, for the attacks and for the Wounds.
-    a_pmf, w_pmf = pmf_list(attacks), pmf_list(wounds)  # once, for the payload and the table
-    a_mean, w_mean = attacks.mean(), wounds.mean()
-    payload = {
-        "attacks": {"column": a_col.label, "pmf": a_pmf, "mean": a_mean},
-        "wounds": {"column": w_col.label, "pmf": w_pmf, "mean": w_mean},
-    }
-    lines = [
-        f"{dice} combat dice, ATT {att} vs DEF {defense}: column {a_col.label} ({a_col.notation})"
-        + (f", shifted {a_shift:+d}" if a_shift else ""),
-        f"Wound rolls STR {strength} vs RES {res}: column {w_col.label} ({w_col.notation})"
-        + (f", shifted {w_shift:+d}" if w_shift else ""),
-        f"mean successful attacks {a_mean:.3f}, mean Wounds {w_mean:.3f} (before allocation)",
-        "",
-        f"{'k':>3} {'P(attacks = k)':>15} {'P(attacks >= k)':>16} {'P(wounds = k)':>14} {'P(wounds >= k)':>15}",
-    ]
-    a_at_least, w_at_least = attacks.at_least_table(), wounds.at_least_table()
-    shown = [
-        k
-        for k in range(max(len(a_pmf), len(w_pmf)))
-        if (k < len(a_pmf) and a_pmf[k] >= 5e-5) or (k < len(w_pmf) and w_pmf[k] >= 5e-5)
-    ]
-    for k in range(shown[0], shown[-1] + 1) if shown else ():
-        cells = []
-        for pmf, at_least in ((a_pmf, a_at_least), (w_pmf, w_at_least)):
-            p = pmf[k] if k < len(pmf) else 0.0
-            q = float(at_least[k]) if k < len(at_least) else 0.0
-            cells.append((p, q))
-        lines.append(f"{k:>3} {cells[0][0]:>15.4%} {cells[0][1]:>16.4%} {cells[1][0]:>14.4%} {cells[1][1]:>15.4%}")
-    lines.append("")
-    lines.append("Contest table R2-D1 is provisional (reconstructed; see the reference sheets).")
-    return OddsResult(payload, tuple(lines))
+    """The odds of one combat roll (see :func:`armybuilder.odds.ragnarok2.compute`)."""
+    payload, lines = calculator.compute(odds_tables(cat), params)
+    return OddsResult(payload, lines)
 
 
 # --------------------------------------------------------------------------- unit against unit

@@ -1,11 +1,9 @@
 """Exact odds for Rattle and Rend: one check, or one attack (Fury, then Will).
 
-``armybuilder odds rattle-and-rend --mode check --stat 12 --bonus 1`` gives the
-fail / success / critical chances of one check; ``--mode attack`` (the default)
-gives those of the Fury check and of what happens to the target.  Stats may be
-typed (``--fury 11 --will 13``) or taken from group types of the catalogue
-(``--attacker fighters --target shooters``).  The dice counts come from the
-catalogue's ``check_dice`` table.
+The maths and the parameters live in :mod:`armybuilder.odds.rattle_and_rend` (pure Python,
+so ``armybuilder odds`` starts without loading the system); this module is the game
+system's side: it reads the catalogue's ``check_dice`` table and group types into the plain
+tables the calculator takes, and calls the same ``compute`` as the command.
 """
 
 from __future__ import annotations
@@ -13,145 +11,31 @@ from __future__ import annotations
 from typing import Any
 
 from armybuilder.core.catalog import Catalogue
-from armybuilder.core.system import Choice, OddsResult, Param
+from armybuilder.core.odds import parameters
+from armybuilder.core.system import OddsResult
+from armybuilder.odds import rattle_and_rend as calculator
 
-from .dice import ATTACK_NAMES, attack, check_probabilities, dice_count
-
-GROUP_TYPES = tuple(
-    Choice(g, g.capitalize()) for g in ("champion", "heavy", "fighters", "shooters", "skirmishers", "ward")
-)
-
-PARAMETERS: tuple[Param, ...] = (
-    Param("mode", "What to compute", "choice", (Choice("attack", "An attack"), Choice("check", "One check")), default="attack"),
-    Param("stat", "Stat of the check (mode check)", "int", default=11, minimum=1, maximum=21, help="target number of a single check, e.g. 12 for Guile 12+"),
-    Param("bonus", "Bonuses", "int", default=0, minimum=0, help="bonuses to the check or to the Fury check"),
-    Param("penalty", "Penalties", "int", default=0, minimum=0, help="penalties to the check or to the Fury check"),
-    Param("fury", "Attacker's Fury", "int", default=11, minimum=1, maximum=21, help="Fury of the attacker (ignored with --attacker)"),
-    Param("will", "Target's Will", "int", default=11, minimum=1, maximum=21, help="Will of the target (ignored with --target)"),
-    Param("attacker", "Attacking group type", "choice", GROUP_TYPES, help="take the Fury from this group type"),
-    Param("target", "Target group type", "choice", GROUP_TYPES, help="take the Will from this group type"),
-    Param("will_bonus", "Bonuses to the Will check", "int", default=0, minimum=0, help="e.g. an attached Champion"),
-    Param("will_penalty", "Penalties to the Will check", "int", default=0, minimum=0, help="e.g. Fearsome; a critical Fury check adds one"),
-    Param("poisoners", "Attacker has Poisoners", "bool", default=False, help="a DEFY! result is rolled again with a penalty"),
-)
+#: the pure-Python calculator the ``odds`` command runs (armybuilder.odds.tables)
+CALCULATOR = calculator.__name__
+PARAMETERS = parameters(calculator.PARAMETERS)
 
 
-def _int(params: dict[str, Any], name: str, default: int = 0, low: int = 0, high: int = 99) -> int:
-    value = params.get(name)
-    if value is None:
-        value = default
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"--{name.replace('_', '-')} must be a whole number") from None
-    if not low <= number <= high:
-        raise ValueError(f"--{name.replace('_', '-')} must be between {low} and {high}")
-    return number
-
-
-def _dice_table(cat: Catalogue | None) -> tuple[int, int, int]:
+def odds_tables(cat: Catalogue | None) -> dict[str, Any]:
+    """The catalogue's check dice and group types (name, Fury, Will) as plain, JSON-able tables."""
     table = getattr(getattr(getattr(cat, "data", None), "tables", None), "check_dice", None)
-    if table is None:
-        return (2, 1, 3)
-    return (table.standard, table.penalty, table.bonus)
-
-
-def _stat_of(cat: Catalogue | None, type_id: str | None, stat: str, typed: int) -> tuple[int | None, str]:
-    if not type_id:
-        return typed, f"{stat.capitalize()} {typed}+"
-    gt = cat.get("group_types", type_id) if cat is not None else None
-    if gt is None:
-        raise ValueError(f"no group type '{type_id}' in the catalogue")
-    value = getattr(gt, stat)
-    return value, f"{gt.name} {stat.capitalize()} " + ("-" if value is None else f"{value}+")
-
-
-def _pct(p: float) -> str:
-    return f"{100 * p:7.3f} %"
+    dice = list(calculator.DEFAULT_DICE) if table is None else [table.standard, table.penalty, table.bonus]
+    group_types = getattr(getattr(cat, "data", None), "group_types", None) or []
+    return {
+        "dice": dice,
+        "group_types": {g.id: [g.name, g.fury, g.will] for g in group_types},
+        "version": getattr(cat, "version", None),
+    }
 
 
 def odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
-    dice = _dice_table(cat)
-    mode = params.get("mode") or "attack"
-    bonus, penalty = _int(params, "bonus"), _int(params, "penalty")
-    if mode == "check":
-        stat = _int(params, "stat", 11, 1, 21)
-        n = dice_count(bonus, penalty, dice)
-        fail, success, critical = check_probabilities(stat, n)
-        payload = {
-            "mode": "check",
-            "input": {"stat": stat, "bonus": bonus, "penalty": penalty, "catalogue": getattr(cat, "version", None)},
-            "dice": n,
-            "fail": fail,
-            "success": success,
-            "critical": critical,
-            "at_least_success": success + critical,
-            "check": {"pmf": [fail, success, critical], "mean": success + 2 * critical},  # 0 fail, 1 success, 2 critical
-        }
-        lines = (
-            f"check against {stat}+ with {n}d20 ({bonus} bonus, {penalty} penalty)",
-            f"fail      {_pct(fail)}",
-            f"success   {_pct(success)}  (one die at or above {stat})",
-            f"critical  {_pct(critical)}  (two dice or more)",
-            f"succeeds  {_pct(success + critical)}",
-        )
-        return OddsResult(payload, lines)
-    if mode != "attack":
-        raise ValueError("--mode must be attack or check")
-    fury, fury_label = _stat_of(cat, params.get("attacker"), "fury", _int(params, "fury", 11, 1, 21))
-    will, will_label = _stat_of(cat, params.get("target"), "will", _int(params, "will", 11, 1, 21))
-    will_bonus, will_penalty = _int(params, "will_bonus"), _int(params, "will_penalty")
-    poisoners = bool(params.get("poisoners"))
-    fury_dice = dice_count(bonus, penalty, dice)
-    will_dice = dice_count(will_bonus, will_penalty, dice)
-    critical_will_dice = dice_count(will_bonus, will_penalty + 1, dice)
-    poisoned_dice = dice_count(will_bonus, will_penalty + 1, dice)
-    dist = attack(fury, fury_dice, will, will_dice, critical_will_dice, poisoners, poisoned_dice)
-    pmf = [float(dist.pmf[k]) if k < len(dist.pmf) else 0.0 for k in range(4)]
-    f_fail, f_success, f_critical = check_probabilities(fury, fury_dice)
-    payload = {
-        "mode": "attack",
-        "input": {
-            "fury": fury,
-            "will": will,
-            "attacker": params.get("attacker"),
-            "target": params.get("target"),
-            "bonus": bonus,
-            "penalty": penalty,
-            "will_bonus": will_bonus,
-            "will_penalty": will_penalty,
-            "poisoners": poisoners,
-            "catalogue": getattr(cat, "version", None),
-        },
-        "fury_check": {
-            "dice": fury_dice,
-            "fail": f_fail,
-            "success": f_success,
-            "critical": f_critical,
-            "pmf": [f_fail, f_success, f_critical],  # 0 fail, 1 success, 2 critical
-            "mean": f_success + 2 * f_critical,
-        },
-        "will_dice": {"after_success": will_dice, "after_critical": critical_will_dice},
-        "outcome": {
-            "miss": pmf[0],
-            "defy": pmf[1],
-            "stand_firm": pmf[2],
-            "break": pmf[3],
-            # by harm to the target: 0 miss, 1 DEFY!, 2 Stand Firm (pushed back), 3 BREAK
-            "pmf": pmf,
-            "mean": pmf[1] + 2 * pmf[2] + 3 * pmf[3],
-        },
-    }
-    lines = [
-        f"{fury_label} with {fury_dice}d20 against {will_label} "
-        f"({will_dice}d20 after a success, {critical_will_dice}d20 after a critical)"
-        + (", Poisoners" if poisoners else ""),
-        f"Fury check: fail {_pct(f_fail)}, success {_pct(f_success)}, critical {_pct(f_critical)}",
-        "",
-    ]
-    for name, p in zip(ATTACK_NAMES, pmf, strict=True):
-        lines.append(f"{name:<22} {_pct(p)}")
-    return OddsResult(payload, tuple(lines))
+    """The odds of a check or an attack (see :func:`armybuilder.odds.rattle_and_rend.compute`)."""
+    payload, lines = calculator.compute(odds_tables(cat), params)
+    return OddsResult(payload, lines)
 
 
 # --------------------------------------------------------------------------- group against group
