@@ -43,7 +43,7 @@ class Activation:
                 t = min(others, key=lambda o: dist(f, o))
                 self.close_and_fight(f, t, allow_charge=False)
             f.ap_left = 0
-        for e in self.enemies(f):  # Terrifying: test when within its melee range
+        for e in self.enemies(f) if self.terror[1 - f.side] else ():  # Terrifying: within its melee range
             if "terrifying" not in e.abilities and "terrifying" not in e.temp:
                 continue
             x = e.value("terrifying")

@@ -109,9 +109,12 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         # Per fighter, the squared centre distance to each enemy (in self.sides order) within
         # which the two are engaged (bases touching plus the longer melee reach).
         self.engage_limits: list[dict[int, tuple[float, ...]]] = pairing.limits
+        self.strike_span = pairing.strike_span
+        self.terror = pairing.terror
         self._sums: list[int] = []  # 2d6 totals drawn in a block, read from _next on
         self._next = 0
         self._base = self.rules.base
+        self.index_positions()  # every model at (0, 0) until setup() or place() moves it
 
     # -- log and dice -----------------------------------------------------
 
@@ -185,6 +188,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                         f.y += -1.0 if side == 0 else 1.0
                     f.y = min(self.board, max(0.0, f.y))
         self.index_terrain()
+        self.index_positions()
         for f in self.sides[0]:  # every distance between the clans, both ways
             self.place(f, f.x, f.y)
         for t in self.terrain:

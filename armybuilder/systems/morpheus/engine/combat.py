@@ -40,6 +40,7 @@ class CombatRules:
                 self.remove(target, by, why)
 
     def remove(self: Battle, target: Fighter, by: Fighter | None, why: str) -> None:
+        self.unindex(target)
         target.removed = True
         target.hp = 0
         for e in self.sides[1 - target.side]:  # no longer anyone's nearest or engaged foe

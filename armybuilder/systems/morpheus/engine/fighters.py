@@ -270,6 +270,11 @@ class Pairing:
     powers: list[list[GodPower]]
     cheapest: list[int]
     limits: list[dict[int, tuple[float, ...]]]
+    # per side: the longest centre distance at which one of its enemies can free-strike (its
+    # melee reach and both bases, and a hair), and whether any enemy can ever be Terrifying
+    # (the profile's abilities, or a God power of the enemy's that grants it)
+    strike_span: list[float]
+    terror: list[bool]
 
 
 _PAIRINGS: dict[tuple[int, str, str], Pairing] = {}
@@ -293,6 +298,15 @@ def pairing_for(cat: Catalogue, first: WarClan, second: WarClan) -> Pairing:
         {f.index: tuple((2 * BASE_RADIUS + CONTACT + max(f._reach, e._reach)) ** 2 for e in templates[1 - side]) for f in templates[side]}
         for side in (0, 1)
     ]
+    for side in (0, 1):  # the farthest a foe can be and still be engaged with f (squared)
+        for f in templates[side]:
+            f._engage_max = max(limits[side][f.index], default=-1.0)
     cheapest = [min((max(0, p.godspark - 1) for p in side), default=0) for side in powers]
-    found = _PAIRINGS[key] = Pairing(cat, templates, powers, cheapest, limits)
+    strike_span = [max((e._reach for e in templates[1 - side]), default=0) + 2 * BASE_RADIUS + 1e-6 for side in (0, 1)]
+    terror = [
+        any("terrifying" in f.abilities for f in templates[side])
+        or any(ability_id(g) == "terrifying" for p in powers[side] for g in p.grants)
+        for side in (0, 1)
+    ]  # fmt: skip
+    found = _PAIRINGS[key] = Pairing(cat, templates, powers, cheapest, limits, strike_span, terror)
     return found

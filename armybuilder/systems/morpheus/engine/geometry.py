@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from .fighters import BASE_RADIUS, CONTACT, Fighter, Weapon
@@ -52,10 +53,32 @@ class Geometry:
 
     __slots__ = ()
 
+    def index_positions(self: Battle) -> None:
+        """Sort the models on the table by x (ties by their order in ``everyone``): the index
+        :meth:`place` keeps and a free spot is looked up in (``_xs`` the x's, ``_xf`` the
+        models, in the same order)."""
+        order = sorted((f.x, k) for k, f in enumerate(self.everyone) if not f.removed)
+        self._xs = [x for x, _ in order]
+        self._xf = [self.everyone[k] for _, k in order]
+
+    def unindex(self: Battle, f: Fighter) -> None:
+        """Take f out of the x index (it moves, or leaves the table)."""
+        xs, xf = self._xs, self._xf
+        i = bisect_left(xs, f.x)
+        while xf[i] is not f:  # among equal x's
+            i += 1
+        del xs[i], xf[i]
+
     def place(self: Battle, f: Fighter, x: float, y: float) -> None:
         """Put f at (x, y): the one way a model moves in play, since it keeps the squared
         distances between f and each enemy (``Fighter.d2``, both ways) that choosing who
-        activates and finding who is engaged read instead of working them out again."""
+        activates and finding who is engaged read instead of working them out again, and
+        the models sorted by x that a free spot is looked up in."""
+        if x != f.x:
+            self.unindex(f)
+            i = bisect_left(self._xs, x)
+            self._xs.insert(i, x)
+            self._xf.insert(i, f)
         f.x, f.y = x, y
         row, slot = f.d2, f.slot
         for e in self.living[1 - f.side]:  # a removed enemy stays infinitely far
@@ -71,6 +94,9 @@ class Geometry:
         return [o for o in self.living[f.side] if o is not f]
 
     def engaged_with(self: Battle, f: Fighter) -> list[Fighter]:
+        row = f.d2
+        if not row or min(row) > f._engage_max:
+            return []  # every enemy beyond the longest engagement distance: the usual case
         out = []  # removed enemies are at an infinite distance (Battle.remove)
         for e, d2, limit in zip(self.sides[1 - f.side], f.d2, self.engage_limits[f.side][f.index], strict=True):
             if d2 <= limit and not e.incapacitated:
