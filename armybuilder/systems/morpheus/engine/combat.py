@@ -230,6 +230,16 @@ class CombatRules:
         # a friend's kept squared distance to t past a hair over its engagement distance (the
         # same reach, bases and contact) is surely out of reach; t is on the table here
         slot, limits, kept = t.slot, self.engage_limits[f.side], not t.removed
+        if kept and t.side != f.side:
+            # t's own row holds the same squared distances to f's side (place() keeps both),
+            # and no friend is engaged with t beyond t's longest engagement distance: when at
+            # most one friend is that near, and that one is f, no friend but f touches t
+            row = t.d2
+            if len(row) < 2:
+                return 0
+            near = sorted(row)
+            if near[1] > t._engage_max * (1 + 1e-9) + 1e-12 and row[f.slot] == near[0]:
+                return 0
         for o in self.living[f.side]:  # friends whose reach (or t's) touches t
             if o is f or o.incapacitated:
                 continue
@@ -326,7 +336,8 @@ class CombatRules:
         """Hit roll, statuses, damage roll.  Returns whether the attack hit."""
         if f.removed or t.removed:
             return False
-        att, defence, kind = self.hit_value(f, t, w, charge)
+        over = self.overwhelm(f, t) if w.melee else None  # for the hit and, unless a status intervenes, the damage
+        att, defence, kind = self.hit_value(f, t, w, charge, over)
         att += att_mod
         defence += df_mod
         refs = self.attack_refs(f, w)
@@ -370,7 +381,9 @@ class CombatRules:
             return True
         if w.st is None:
             return True
-        st = self.strength(f, t, w, charge)
+        # the statuses may knock t down or move it (Overwhelm then counts again); nothing else
+        # between the hit and the damage changes who surrounds t
+        st = self.strength(f, t, w, charge, None if refs else over)
         resist = t.stat("dr") if psi else t.stat("rs")
         ok, stages, _ = self.roll(st, resist)
         if ok:

@@ -156,7 +156,7 @@ class Fighter:
         return not self.removed and not self.incapacitated
 
     def stat(self, name: str) -> int:
-        value = getattr(self, name) if name != "st" else 0
+        value = self._stats[name]
         if not (self.aid or self.drain or self.focus or self.terrified or self.incapacitated or self.prone or self.shocked):
             return value  # no modifier at all: the usual case
         if self.aid:
@@ -188,6 +188,8 @@ class Fighter:
         return max(0, sp)
 
     def __post_init__(self) -> None:
+        # the profile's stats (never changed in play) and ST 0, for stat() to read without getattr
+        self._stats = {name: getattr(self, name) for name in STATS if name != "st"} | {"st": 0}
         self._melee = [w for w in self.weapons if w.melee] or [FISTS]
         self._reach = max(w.reach for w in self._melee)
         self._ranged = [w for w in self.weapons if not w.melee and w.power is None]

@@ -118,22 +118,38 @@ class Geometry:
         return True
 
     def shot_blocked_by_models(self: Battle, a: Fighter, b: Fighter) -> bool:
+        """A model at least a's Size stands across the line from a to b (its centre within 0.9
+        of a radius of the line, strictly between them).  Only the models whose x lies in the
+        line's box (widened by that much and a hair) can: they are read from the x index."""
         ax, ay, bx, by = a.x, a.y, b.x, b.y
-        for o in self.everyone:
-            if o is a or o is b or o.removed or o.size < a.size:
+        within = BASE_RADIUS * 0.9
+        reach = within + 1e-6  # the box test of off_segment(), once for every model
+        lox, hix = (ax - reach, bx + reach) if ax <= bx else (bx - reach, ax + reach)
+        loy, hiy = (ay - reach, by + reach) if ay <= by else (by - reach, ay + reach)
+        xs, xf = self._xs, self._xf
+        i, n, size = bisect_left(xs, lox), len(xs), a.size
+        while i < n and xs[i] <= hix:
+            o = xf[i]
+            i += 1
+            if o is a or o is b or o.size < size:
                 continue
-            if off_segment(ax, ay, bx, by, o.x, o.y, BASE_RADIUS * 0.9):
+            oy = o.y
+            if oy < loy or oy > hiy:
                 continue
-            d, t = seg_point_distance(ax, ay, bx, by, o.x, o.y)
-            if 0.0 < t < 1.0 and d < BASE_RADIUS * 0.9:
+            d, t = seg_point_distance(ax, ay, bx, by, o.x, oy)
+            if 0.0 < t < 1.0 and d < within:
                 return True
         return False
 
     def cover(self: Battle, a: Fighter, b: Fighter) -> str | None:
         best = None
         ax, ay, bx, by = a.x, a.y, b.x, b.y
+        lox, hix = (ax, bx) if ax <= bx else (bx, ax)
+        loy, hiy = (ay, by) if ay <= by else (by, ay)
         for t, kind in self.covers:
-            if off_segment(ax, ay, bx, by, t.x, t.y, t.r + BASE_RADIUS):
+            reach = t.r + BASE_RADIUS + 1e-6  # off_segment(), inlined
+            px, py = t.x, t.y
+            if px < lox - reach or px > hix + reach or py < loy - reach or py > hiy + reach:
                 continue
             d, _ = seg_point_distance(ax, ay, bx, by, t.x, t.y)
             if d >= t.r + BASE_RADIUS:
