@@ -75,6 +75,17 @@ from .powers import GodPowers
 class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
     """One battle in play: state, dice, setup and rounds; rules and AI come from the mixins."""
 
+    # Slots, not a ``__dict__``: a battle has more attributes than CPython 3.11 keeps in a
+    # shared-key layout, and with a dictionary of its own every ``self.rule()`` call took the
+    # interpreter's slow, unspecialised path (the mixins declare empty slots for this).
+    __slots__ = (
+        "cat", "data", "rng", "rules", "damage_memo", "max_rounds", "board", "depth", "godspark",
+        "godspark_income", "sides", "everyone", "powers", "powers_used", "cheapest", "power_kinds",
+        "scores", "round", "logging", "lines", "terrain", "living", "engage_limits", "strike_span",
+        "terror", "_sums", "_next", "_base", "_xs", "_xf", "hazards", "difficult", "los_blockers",
+        "covers",
+    )  # fmt: skip
+
     def __init__(self, cat: Catalogue, first: WarClan, second: WarClan, rng: np.random.Generator, log: bool = False) -> None:
         self.cat = cat
         self.data: MECatalog = cat.data  # type: ignore[assignment]

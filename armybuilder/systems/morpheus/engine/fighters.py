@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from armybuilder.core.catalog import Catalogue
 
@@ -75,8 +76,12 @@ class Terrain:
     size: int = 0
 
 
-@dataclass(eq=False)  # identity: a fighter is equal only to itself
+@dataclass(eq=False, slots=True)  # identity: a fighter is equal only to itself
 class Fighter:
+    """A model in play.  Slots, not a ``__dict__``: a fighter has more attributes than
+    CPython 3.11 keeps in a shared-key layout, and with a dictionary of its own every method
+    call on it (``f.stat()``, ``f.has()``) took the interpreter's slow, unspecialised path."""
+
     side: int
     index: int
     name: str
@@ -133,6 +138,15 @@ class Fighter:
     slot: int = 0  # place in its side's list (index skips warriors of unknown types)
     # squared centre distance to each enemy, by slot (inf once removed): kept by Battle.place()
     d2: list[float] = field(default_factory=list)
+    # worked out once from the profile (__post_init__) or the pairing (pairing_for)
+    _melee: list[Weapon] = field(init=False, repr=False)
+    _reach: int = field(init=False, repr=False)
+    _ranged: list[Weapon] = field(init=False, repr=False)
+    _max_range: int = field(init=False, repr=False)
+    _sure_mover: bool = field(init=False, repr=False)
+    _values: dict[str, int] = field(init=False, repr=False)
+    _stats: dict[str, int] = field(init=False, repr=False)
+    _engage_max: float = field(default=math.inf, init=False, repr=False)  # no early answer by default
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities or ability in self.temp
@@ -206,7 +220,8 @@ class Fighter:
     def fresh(self) -> Fighter:
         """A copy of this (template) fighter with its own game state."""
         f = _blank(Fighter)
-        f.__dict__.update(self.__dict__)  # copy.copy() without its generic protocol
+        for name, value in zip(_SLOTS, _every_slot(self), strict=True):  # copy.copy() without its protocol
+            setattr(f, name, value)
         f.focus, f.aid, f.drain, f.temp = {}, {}, {}, {}
         f.next_attack, f.next_melee, f.used_weapons = [], [], set()
         f.d2 = list(self.d2)
@@ -220,6 +235,10 @@ class Fighter:
 
     def reach(self) -> int:
         return self._reach
+
+
+_SLOTS = Fighter.__slots__
+_every_slot = attrgetter(*_SLOTS)
 
 
 def bump(ref: str, extra: int) -> str:
