@@ -237,8 +237,8 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
 
     def end_phase(self) -> None:
         for side in (0, 1):
-            for f in self.sides[side]:
-                if f.incapacitated and not f.removed:
+            for f in self.living[side]:  # a removed model's statuses are never read again
+                if f.incapacitated:
                     near = any(o.has("healer") and (not o.removed and not o.incapacitated) and gap(o, f) <= max(0, o.value("healer") or 0) + 0.05 for o in self.friends(f))
                     if not near:
                         self.remove(f, None, "not tended by a Healer")
