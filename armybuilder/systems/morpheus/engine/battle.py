@@ -175,9 +175,12 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         ]
         for _ in range(int(self.rng.integers(3, 6))):
             name, keywords, hazard, fire, size = kinds[int(self.rng.integers(0, len(kinds)))]
-            x = float(self.rng.uniform(6, self.board - 6))
-            y = float(self.rng.uniform(self.board * 0.3, self.board * 0.7))
-            r = float(self.rng.uniform(1.5, 3.5))
+            # uniform(low, high) is low + (high - low) * random(): the same three draws and
+            # values as three calls of uniform(), from one call
+            ux, uy, ur = self.rng.random(3).tolist()
+            x = 6.0 + ((self.board - 6) - 6.0) * ux  # uniform(6, board - 6)
+            y = self.board * 0.3 + (self.board * 0.7 - self.board * 0.3) * uy  # uniform(30 %, 70 % of the board)
+            r = 1.5 + (3.5 - 1.5) * ur  # uniform(1.5, 3.5)
             self.terrain.append(Terrain(name, x, y, r, keywords, hazard, fire, size))
         for side in (0, 1):
             fighters = self.sides[side]
@@ -273,7 +276,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
     def play_round(self) -> None:
         for side in (0, 1):
             self.godspark[side] += self.godspark_income
-        a, b = int(self.rng.integers(2, 13)), int(self.rng.integers(2, 13))
+        a, b = self.rng.integers(2, 13, size=2).tolist()  # the same draws as two calls
         side = 0 if a >= b else 1
         living = self.living
         if self.logging:
