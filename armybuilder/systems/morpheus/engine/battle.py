@@ -82,7 +82,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         "cat", "data", "rng", "rules", "damage_memo", "max_rounds", "board", "depth", "godspark",
         "godspark_income", "sides", "everyone", "powers", "powers_used", "cheapest", "power_kinds",
         "scores", "round", "logging", "lines", "terrain", "living", "engage_limits", "strike_span",
-        "terror", "_sums", "_next", "_base", "_xs", "_xf", "hazards", "difficult", "los_blockers",
+        "terror", "healers", "_sums", "_next", "_base", "_xs", "_xf", "hazards", "difficult", "los_blockers",
         "covers",
     )  # fmt: skip
 
@@ -122,6 +122,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         self.engage_limits: list[dict[int, tuple[float, ...]]] = pairing.limits
         self.strike_span = pairing.strike_span
         self.terror = pairing.terror
+        self.healers = pairing.healers
         self._sums: list[int] = []  # 2d6 totals drawn in a block, read from _next on
         self._next = 0
         self._base = self.rules.base

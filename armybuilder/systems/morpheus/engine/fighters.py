@@ -356,6 +356,7 @@ class Pairing:
     # (the profile's abilities, or a God power of the enemy's that grants it)
     strike_span: list[float]
     terror: list[bool]
+    healers: list[bool]  # per side: whether any of its models can ever be a Healer
 
 
 _PAIRINGS: dict[tuple[int, str, str], Pairing] = {}
@@ -389,5 +390,10 @@ def pairing_for(cat: Catalogue, first: WarClan, second: WarClan) -> Pairing:
         or any(ability_id(g) == "terrifying" for p in powers[side] for g in p.grants)
         for side in (0, 1)
     ]  # fmt: skip
-    found = _PAIRINGS[key] = Pairing(cat, templates, powers, cheapest, limits, strike_span, terror)
+    healers = [
+        any("healer" in f.abilities for f in templates[side])
+        or any(ability_id(g) == "healer" for p in powers[side] for g in p.grants)
+        for side in (0, 1)
+    ]  # fmt: skip
+    found = _PAIRINGS[key] = Pairing(cat, templates, powers, cheapest, limits, strike_span, terror, healers)
     return found
