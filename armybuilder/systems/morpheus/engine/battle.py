@@ -292,7 +292,9 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
             self.activate(f)
             if not (living[0] and living[1]):  # a side wiped out (living lists only the unremoved)
                 return
-            x = f.value("tactician")
+            x = f._values.get("tactician")  # value(), the Round's grants read only when there are any
+            if x is None and f.temp:
+                x = f.value("tactician")
             if x is not None:
                 helper = [o for o in self.friends(f) if not o.activated and (not o.removed and not o.incapacitated) and dist(f, o) <= x]
                 if helper:

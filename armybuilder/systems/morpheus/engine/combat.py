@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from .battle import Battle
 
 
+# attack abilities a God power can grant for the Round, in the order an attack lists them
+_GRANTED = ("shock", "fire", "ice", "restrain", "push", "deceptive", "knockdown")
+
+
 class CombatRules:
     """The attack rules of :class:`battle.Battle`."""
 
@@ -155,7 +159,7 @@ class CombatRules:
     def attack_refs(self: Battle, f: Fighter, w: Weapon) -> list[str]:
         """Attack abilities of this attack: the weapon's, plus those granted by God powers."""
         refs = list(w.abilities)
-        for granted in ("shock", "fire", "ice", "restrain", "push", "deceptive", "knockdown"):
+        for granted in _GRANTED if f.temp else ():  # nothing granted this Round: the usual case
             if granted in f.temp and (granted not in ("restrain", "push") or w.melee):
                 refs.append("/".join([granted, *f.temp[granted]]))
         refs += f.next_attack
