@@ -121,7 +121,8 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         # which the two are engaged (bases touching plus the longer melee reach).
         self.engage_limits: list[dict[int, tuple[float, ...]]] = pairing.limits
         self.strike_span = pairing.strike_span
-        self.terror = pairing.terror
+        # per side, the models that can be Terrifying (None: any, a God power can grant it)
+        self.terror = [None if slots is None else [side[k] for k in slots] for slots, side in zip(pairing.terror, self.sides, strict=True)]
         self.healers = pairing.healers
         self._sums: list[int] = []  # 2d6 totals drawn in a block, read from _next on
         self._next = 0

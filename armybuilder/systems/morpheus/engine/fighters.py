@@ -352,10 +352,10 @@ class Pairing:
     cheapest: list[int]
     limits: list[dict[int, tuple[float, ...]]]
     # per side: the longest centre distance at which one of its enemies can free-strike (its
-    # melee reach and both bases, and a hair), and whether any enemy can ever be Terrifying
-    # (the profile's abilities, or a God power of the enemy's that grants it)
+    # melee reach and both bases, and a hair), and which of its models can be Terrifying (the
+    # slots of those whose profile is; None when a God power of the side can grant it to any)
     strike_span: list[float]
-    terror: list[bool]
+    terror: list[tuple[int, ...] | None]
     healers: list[bool]  # per side: whether any of its models can ever be a Healer
 
 
@@ -385,9 +385,9 @@ def pairing_for(cat: Catalogue, first: WarClan, second: WarClan) -> Pairing:
             f._engage_max = max(limits[side][f.index], default=-1.0)
     cheapest = [min((max(0, p.godspark - 1) for p in side), default=0) for side in powers]
     strike_span = [max((e._reach for e in templates[1 - side]), default=0) + 2 * BASE_RADIUS + 1e-6 for side in (0, 1)]
-    terror = [
-        any("terrifying" in f.abilities for f in templates[side])
-        or any(ability_id(g) == "terrifying" for p in powers[side] for g in p.grants)
+    terror: list[tuple[int, ...] | None] = [
+        None if any(ability_id(g) == "terrifying" for p in powers[side] for g in p.grants)
+        else tuple(slot for slot, f in enumerate(templates[side]) if "terrifying" in f.abilities)
         for side in (0, 1)
     ]  # fmt: skip
     healers = [
