@@ -45,10 +45,16 @@ each game, the God powers, the engagement distance of every pair of foes); 2d6 a
 1,024 dice at a time and summed in one block; each side keeps a list of its models still on
 the table; every model keeps its squared distance to each enemy, updated by :meth:`place`
 (the one way a model moves), which choosing who activates, finding who is engaged, the
-nearest enemy and Overwhelm read; terrain is sorted by keyword once; box tests come before
+nearest enemy and Overwhelm read; the models on the table are kept sorted by x (also by
+:meth:`place`), so a free spot or a line of fire looks only at the bases in its band; the
+nearest enemy's kept distance proves most moves passed no foe (no Free Strike to look for)
+and most models engaged with no one; terrain is sorted by keyword once; box tests come before
 segment distances; the expected Damage of an attack is memoised; each shot is weighed once
-per decision and the foes engaged with a model once per AI step; log lines are only written
-when a log is kept.  Speed work keeps fixed-seed games identical (same draws, decisions and
+per decision (its cover once for the hit and the Strength) and the foes engaged with a model
+once per AI step; log lines are only written when a log is kept.  :class:`Battle` and
+:class:`fighters.Fighter` keep their state in slots: each has more attributes than CPython
+3.11's shared-key layout holds, and an instance with a dictionary of its own sends every
+method call on it down the interpreter's slow, unspecialised path.  Speed work keeps fixed-seed games identical (same draws, decisions and
 logs: ``tests/morpheus/me_digests.json``).
 """
 
@@ -333,9 +339,9 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         for rounds in range(1, self.max_rounds + 1):
             self.round = rounds
             self.play_round()
-            if not all(any(not f.removed for f in self.sides[s]) for s in (0, 1)):
+            if not (self.living[0] and self.living[1]):  # a side wiped out (living: the unremoved)
                 break
-        wiped = [not any(not f.removed for f in self.sides[s]) for s in (0, 1)]
+        wiped = [not self.living[0], not self.living[1]]
         shares = self.shares()
         if wiped[0] and not wiped[1]:
             winner: int | None = 1
