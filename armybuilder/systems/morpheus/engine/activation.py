@@ -43,8 +43,9 @@ class Activation:
                 t = min(others, key=lambda o: dist(f, o))
                 self.close_and_fight(f, t, allow_charge=False)
             f.ap_left = 0
-        for e in self.enemies(f):  # Terrifying: test when within its melee range
-            if "terrifying" not in e.abilities and "terrifying" not in e.temp:
+        scary = self.terror[1 - f.side]  # the enemies that can be Terrifying, in index order
+        for e in self.enemies(f) if scary is None else scary:  # Terrifying: within its melee range
+            if e.removed or ("terrifying" not in e.abilities and "terrifying" not in e.temp):
                 continue
             x = e.value("terrifying")
             if x is not None and not f.terrified and not f.has("steel-your-mind") and gap(f, e) <= e.reach():

@@ -45,10 +45,16 @@ each game, the God powers, the engagement distance of every pair of foes); 2d6 a
 1,024 dice at a time and summed in one block; each side keeps a list of its models still on
 the table; every model keeps its squared distance to each enemy, updated by :meth:`place`
 (the one way a model moves), which choosing who activates, finding who is engaged, the
-nearest enemy and Overwhelm read; terrain is sorted by keyword once; box tests come before
+nearest enemy and Overwhelm read; the models on the table are kept sorted by x (also by
+:meth:`place`), so a free spot or a line of fire looks only at the bases in its band; the
+nearest enemy's kept distance proves most moves passed no foe (no Free Strike to look for)
+and most models engaged with no one; terrain is sorted by keyword once; box tests come before
 segment distances; the expected Damage of an attack is memoised; each shot is weighed once
-per decision and the foes engaged with a model once per AI step; log lines are only written
-when a log is kept.  Speed work keeps fixed-seed games identical (same draws, decisions and
+per decision (its cover once for the hit and the Strength) and the foes engaged with a model
+once per AI step; log lines are only written when a log is kept.  :class:`Battle` and
+:class:`fighters.Fighter` keep their state in slots: each has more attributes than CPython
+3.11's shared-key layout holds, and an instance with a dictionary of its own sends every
+method call on it down the interpreter's slow, unspecialised path.  Speed work keeps fixed-seed games identical (same draws, decisions and
 logs: ``tests/morpheus/me_digests.json``).
 """
 
@@ -74,6 +80,17 @@ from .powers import GodPowers
 
 class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
     """One battle in play: state, dice, setup and rounds; rules and AI come from the mixins."""
+
+    # Slots, not a ``__dict__``: a battle has more attributes than CPython 3.11 keeps in a
+    # shared-key layout, and with a dictionary of its own every ``self.rule()`` call took the
+    # interpreter's slow, unspecialised path (the mixins declare empty slots for this).
+    __slots__ = (
+        "cat", "data", "rng", "rules", "damage_memo", "max_rounds", "board", "depth", "godspark",
+        "godspark_income", "sides", "everyone", "powers", "powers_used", "cheapest", "power_kinds",
+        "scores", "round", "logging", "lines", "terrain", "living", "engage_limits", "strike_span",
+        "terror", "healers", "_sums", "_next", "_base", "_xs", "_xf", "hazards", "difficult", "los_blockers",
+        "covers",
+    )  # fmt: skip
 
     def __init__(self, cat: Catalogue, first: WarClan, second: WarClan, rng: np.random.Generator, log: bool = False) -> None:
         self.cat = cat
@@ -109,9 +126,14 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         # Per fighter, the squared centre distance to each enemy (in self.sides order) within
         # which the two are engaged (bases touching plus the longer melee reach).
         self.engage_limits: list[dict[int, tuple[float, ...]]] = pairing.limits
+        self.strike_span = pairing.strike_span
+        # per side, the models that can be Terrifying (None: any, a God power can grant it)
+        self.terror = [None if slots is None else [side[k] for k in slots] for slots, side in zip(pairing.terror, self.sides, strict=True)]
+        self.healers = pairing.healers
         self._sums: list[int] = []  # 2d6 totals drawn in a block, read from _next on
         self._next = 0
         self._base = self.rules.base
+        self.index_positions()  # every model at (0, 0) until setup() or place() moves it
 
     # -- log and dice -----------------------------------------------------
 
@@ -161,9 +183,12 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         ]
         for _ in range(int(self.rng.integers(3, 6))):
             name, keywords, hazard, fire, size = kinds[int(self.rng.integers(0, len(kinds)))]
-            x = float(self.rng.uniform(6, self.board - 6))
-            y = float(self.rng.uniform(self.board * 0.3, self.board * 0.7))
-            r = float(self.rng.uniform(1.5, 3.5))
+            # uniform(low, high) is low + (high - low) * random(): the same three draws and
+            # values as three calls of uniform(), from one call
+            ux, uy, ur = self.rng.random(3).tolist()
+            x = 6.0 + ((self.board - 6) - 6.0) * ux  # uniform(6, board - 6)
+            y = self.board * 0.3 + (self.board * 0.7 - self.board * 0.3) * uy  # uniform(30 %, 70 % of the board)
+            r = 1.5 + (3.5 - 1.5) * ur  # uniform(1.5, 3.5)
             self.terrain.append(Terrain(name, x, y, r, keywords, hazard, fire, size))
         for side in (0, 1):
             fighters = self.sides[side]
@@ -185,6 +210,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                         f.y += -1.0 if side == 0 else 1.0
                     f.y = min(self.board, max(0.0, f.y))
         self.index_terrain()
+        self.index_positions()
         for f in self.sides[0]:  # every distance between the clans, both ways
             self.place(f, f.x, f.y)
         for t in self.terrain:
@@ -222,8 +248,8 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
 
     def end_phase(self) -> None:
         for side in (0, 1):
-            for f in self.sides[side]:
-                if f.incapacitated and not f.removed:
+            for f in self.living[side]:  # a removed model's statuses are never read again
+                if f.incapacitated:
                     near = any(o.has("healer") and (not o.removed and not o.incapacitated) and gap(o, f) <= max(0, o.value("healer") or 0) + 0.05 for o in self.friends(f))
                     if not near:
                         self.remove(f, None, "not tended by a Healer")
@@ -258,7 +284,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
     def play_round(self) -> None:
         for side in (0, 1):
             self.godspark[side] += self.godspark_income
-        a, b = int(self.rng.integers(2, 13)), int(self.rng.integers(2, 13))
+        a, b = self.rng.integers(2, 13, size=2).tolist()  # the same draws as two calls
         side = 0 if a >= b else 1
         living = self.living
         if self.logging:
@@ -273,7 +299,9 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
             self.activate(f)
             if not (living[0] and living[1]):  # a side wiped out (living lists only the unremoved)
                 return
-            x = f.value("tactician")
+            x = f._values.get("tactician")  # value(), the Round's grants read only when there are any
+            if x is None and f.temp:
+                x = f.value("tactician")
             if x is not None:
                 helper = [o for o in self.friends(f) if not o.activated and (not o.removed and not o.incapacitated) and dist(f, o) <= x]
                 if helper:
@@ -311,9 +339,9 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         for rounds in range(1, self.max_rounds + 1):
             self.round = rounds
             self.play_round()
-            if not all(any(not f.removed for f in self.sides[s]) for s in (0, 1)):
+            if not (self.living[0] and self.living[1]):  # a side wiped out (living: the unremoved)
                 break
-        wiped = [not any(not f.removed for f in self.sides[s]) for s in (0, 1)]
+        wiped = [not self.living[0], not self.living[1]]
         shares = self.shares()
         if wiped[0] and not wiped[1]:
             winner: int | None = 1

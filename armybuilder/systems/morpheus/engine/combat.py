@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from .battle import Battle
 
 
+# attack abilities a God power can grant for the Round, in the order an attack lists them
+_GRANTED = ("shock", "fire", "ice", "restrain", "push", "deceptive", "knockdown")
+
+
 class CombatRules:
     """The attack rules of :class:`battle.Battle`."""
 
@@ -29,7 +33,8 @@ class CombatRules:
         if self.logging:
             self.say(f"  {target.name} loses {damage} HP ({why}), {max(target.hp, 0)} left")
         if target.hp <= 0:
-            healers = [o for o in self.friends(target) if (not o.removed and not o.incapacitated) and o.has("healer")]
+            # no model of the side can ever be a Healer (profile or God power): no one to look for
+            healers = [o for o in self.friends(target) if (not o.removed and not o.incapacitated) and o.has("healer")] if self.healers[target.side] else None
             if healers:
                 target.hp = 0
                 target.incapacitated = True
@@ -40,6 +45,7 @@ class CombatRules:
                 self.remove(target, by, why)
 
     def remove(self: Battle, target: Fighter, by: Fighter | None, why: str) -> None:
+        self.unindex(target)
         target.removed = True
         target.hp = 0
         for e in self.sides[1 - target.side]:  # no longer anyone's nearest or engaged foe
@@ -153,7 +159,7 @@ class CombatRules:
     def attack_refs(self: Battle, f: Fighter, w: Weapon) -> list[str]:
         """Attack abilities of this attack: the weapon's, plus those granted by God powers."""
         refs = list(w.abilities)
-        for granted in ("shock", "fire", "ice", "restrain", "push", "deceptive", "knockdown"):
+        for granted in _GRANTED if f.temp else ():  # nothing granted this Round: the usual case
             if granted in f.temp and (granted not in ("restrain", "push") or w.melee):
                 refs.append("/".join([granted, *f.temp[granted]]))
         refs += f.next_attack
@@ -161,9 +167,11 @@ class CombatRules:
             refs += f.next_melee
         return refs
 
-    def hit_value(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, over: int | None = None) -> tuple[int, int, str]:
+    def hit_value(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, over: int | None = None,
+                  cover: str | bool | None = False) -> tuple[int, int, str]:  # fmt: skip
         """(attack value, defence value, damage kind) before the roll; ``over`` is
-        :meth:`overwhelm` of f on t when the caller has it already.  (``has()`` is inlined as
+        :meth:`overwhelm` of f on t, and ``cover`` :meth:`cover` (False: not known) when the
+        caller has it already.  (``has()`` is inlined as
         the profile's abilities, then the Round's: this is asked for every attack weighed.)"""
         t_concealed = not t.spotted and ("concealment" in t.abilities or "concealment" in t.temp)
         if w.melee:
@@ -190,7 +198,7 @@ class CombatRules:
                 att -= 1
             if self.engaged_with(t):
                 att -= 1
-            c = self.cover(f, t)
+            c = self.cover(f, t) if cover is False else cover
             if c:
                 att -= 1
             if t_concealed:
@@ -210,7 +218,7 @@ class CombatRules:
             defence -= 1
         return att, defence, w._kind
 
-    def strength(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool, over: int | None = None) -> int:
+    def strength(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool, over: int | None = None, cover: str | bool | None = False) -> int:
         st = (w.st or 0) + f.stat("st")
         if w.melee:
             st += self.overwhelm(f, t) if over is None else over
@@ -218,7 +226,7 @@ class CombatRules:
                 st += 1
             if charge and not ("brace" in t.abilities or "brace" in t.temp):
                 st += 1 + (1 if ("heavy-charge" in f.abilities or "heavy-charge" in f.temp) else 0)
-        elif self.cover(f, t) == "heavy":
+        elif (self.cover(f, t) if cover is False else cover) == "heavy":
             st -= 1
         return st
 
@@ -229,6 +237,16 @@ class CombatRules:
         # a friend's kept squared distance to t past a hair over its engagement distance (the
         # same reach, bases and contact) is surely out of reach; t is on the table here
         slot, limits, kept = t.slot, self.engage_limits[f.side], not t.removed
+        if kept and t.side != f.side:
+            # t's own row holds the same squared distances to f's side (place() keeps both),
+            # and no friend is engaged with t beyond t's longest engagement distance: when at
+            # most one friend is that near, and that one is f, no friend but f touches t
+            row = t.d2
+            if len(row) < 2:
+                return 0
+            near = sorted(row)
+            if near[1] > t._engage_max * (1 + 1e-9) + 1e-12 and row[f.slot] == near[0]:
+                return 0
         for o in self.living[f.side]:  # friends whose reach (or t's) touches t
             if o is f or o.incapacitated:
                 continue
@@ -258,13 +276,18 @@ class CombatRules:
                 if (g if g > 0.0 else 0.0) > w.reach + CONTACT:
                     return None
             return w
+        usable = []  # a plain loop: a comprehension is a call of its own in CPython 3.11
         if charge:
-            usable = [w for w in weapons if not (w._cumbersome and w.name in used)]
+            for w in weapons:
+                if not (w._cumbersome and w.name in used):
+                    usable.append(w)
         else:
             g = math.hypot(f.x - t.x, f.y - t.y) - 2 * BASE_RADIUS  # gap(), once for every weapon
             if g < 0.0:
                 g = 0.0
-            usable = [w for w in weapons if g <= w.reach + CONTACT and not (w._cumbersome and w.name in used)]
+            for w in weapons:
+                if g <= w.reach + CONTACT and not (w._cumbersome and w.name in used):
+                    usable.append(w)
         if len(usable) <= 1:
             return usable[0] if usable else None
         best, best_value = None, -1.0
@@ -276,9 +299,12 @@ class CombatRules:
 
     def attack_value(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False) -> float:
         # nothing changes between the two: the friends round t are counted once
-        over = self.overwhelm(f, t) if w.melee else None
-        att, defence, kind = self.hit_value(f, t, w, charge, over)
-        st = self.strength(f, t, w, charge, over)
+        if w.melee:
+            over, cover = self.overwhelm(f, t), False
+        else:
+            over, cover = None, self.cover(f, t)  # the terrain between them, for the hit and the Strength
+        att, defence, kind = self.hit_value(f, t, w, charge, over, cover)
+        st = self.strength(f, t, w, charge, over, cover)
         resist = t.stat("dr") if w._psi else t.stat("rs")
         key = (att - defence, st - resist, kind)
         value = self.damage_memo.get(key)
@@ -325,7 +351,12 @@ class CombatRules:
         """Hit roll, statuses, damage roll.  Returns whether the attack hit."""
         if f.removed or t.removed:
             return False
-        att, defence, kind = self.hit_value(f, t, w, charge)
+        # Overwhelm (melee) or cover (a shot), for the hit and, unless a status intervenes, the damage
+        if w.melee:
+            over, cover = self.overwhelm(f, t), False
+        else:
+            over, cover = None, self.cover(f, t)
+        att, defence, kind = self.hit_value(f, t, w, charge, over, cover)
         att += att_mod
         defence += df_mod
         refs = self.attack_refs(f, w)
@@ -369,7 +400,9 @@ class CombatRules:
             return True
         if w.st is None:
             return True
-        st = self.strength(f, t, w, charge)
+        # the statuses may knock t down or move it (Overwhelm then counts again); nothing else
+        # between the hit and the damage changes who surrounds t
+        st = self.strength(f, t, w, charge, None, False) if refs else self.strength(f, t, w, charge, over, cover)
         resist = t.stat("dr") if psi else t.stat("rs")
         ok, stages, _ = self.roll(st, resist)
         if ok:

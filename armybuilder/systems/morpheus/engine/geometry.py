@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from .fighters import BASE_RADIUS, CONTACT, Fighter, Weapon
@@ -52,10 +53,32 @@ class Geometry:
 
     __slots__ = ()
 
+    def index_positions(self: Battle) -> None:
+        """Sort the models on the table by x (ties by their order in ``everyone``): the index
+        :meth:`place` keeps and a free spot is looked up in (``_xs`` the x's, ``_xf`` the
+        models, in the same order)."""
+        order = sorted((f.x, k) for k, f in enumerate(self.everyone) if not f.removed)
+        self._xs = [x for x, _ in order]
+        self._xf = [self.everyone[k] for _, k in order]
+
+    def unindex(self: Battle, f: Fighter) -> None:
+        """Take f out of the x index (it moves, or leaves the table)."""
+        xs, xf = self._xs, self._xf
+        i = bisect_left(xs, f.x)
+        while xf[i] is not f:  # among equal x's
+            i += 1
+        del xs[i], xf[i]
+
     def place(self: Battle, f: Fighter, x: float, y: float) -> None:
         """Put f at (x, y): the one way a model moves in play, since it keeps the squared
         distances between f and each enemy (``Fighter.d2``, both ways) that choosing who
-        activates and finding who is engaged read instead of working them out again."""
+        activates and finding who is engaged read instead of working them out again, and
+        the models sorted by x that a free spot is looked up in."""
+        if x != f.x:
+            self.unindex(f)
+            i = bisect_left(self._xs, x)
+            self._xs.insert(i, x)
+            self._xf.insert(i, f)
         f.x, f.y = x, y
         row, slot = f.d2, f.slot
         for e in self.living[1 - f.side]:  # a removed enemy stays infinitely far
@@ -71,6 +94,9 @@ class Geometry:
         return [o for o in self.living[f.side] if o is not f]
 
     def engaged_with(self: Battle, f: Fighter) -> list[Fighter]:
+        row = f.d2
+        if not row or min(row) > f._engage_max:
+            return []  # every enemy beyond the longest engagement distance: the usual case
         out = []  # removed enemies are at an infinite distance (Battle.remove)
         for e, d2, limit in zip(self.sides[1 - f.side], f.d2, self.engage_limits[f.side][f.index], strict=True):
             if d2 <= limit and not e.incapacitated:
@@ -92,22 +118,38 @@ class Geometry:
         return True
 
     def shot_blocked_by_models(self: Battle, a: Fighter, b: Fighter) -> bool:
+        """A model at least a's Size stands across the line from a to b (its centre within 0.9
+        of a radius of the line, strictly between them).  Only the models whose x lies in the
+        line's box (widened by that much and a hair) can: they are read from the x index."""
         ax, ay, bx, by = a.x, a.y, b.x, b.y
-        for o in self.everyone:
-            if o is a or o is b or o.removed or o.size < a.size:
+        within = BASE_RADIUS * 0.9
+        reach = within + 1e-6  # the box test of off_segment(), once for every model
+        lox, hix = (ax - reach, bx + reach) if ax <= bx else (bx - reach, ax + reach)
+        loy, hiy = (ay - reach, by + reach) if ay <= by else (by - reach, ay + reach)
+        xs, xf = self._xs, self._xf
+        i, n, size = bisect_left(xs, lox), len(xs), a.size
+        while i < n and xs[i] <= hix:
+            o = xf[i]
+            i += 1
+            if o is a or o is b or o.size < size:
                 continue
-            if off_segment(ax, ay, bx, by, o.x, o.y, BASE_RADIUS * 0.9):
+            oy = o.y
+            if oy < loy or oy > hiy:
                 continue
-            d, t = seg_point_distance(ax, ay, bx, by, o.x, o.y)
-            if 0.0 < t < 1.0 and d < BASE_RADIUS * 0.9:
+            d, t = seg_point_distance(ax, ay, bx, by, o.x, oy)
+            if 0.0 < t < 1.0 and d < within:
                 return True
         return False
 
     def cover(self: Battle, a: Fighter, b: Fighter) -> str | None:
         best = None
         ax, ay, bx, by = a.x, a.y, b.x, b.y
+        lox, hix = (ax, bx) if ax <= bx else (bx, ax)
+        loy, hiy = (ay, by) if ay <= by else (by, ay)
         for t, kind in self.covers:
-            if off_segment(ax, ay, bx, by, t.x, t.y, t.r + BASE_RADIUS):
+            reach = t.r + BASE_RADIUS + 1e-6  # off_segment(), inlined
+            px, py = t.x, t.y
+            if px < lox - reach or px > hix + reach or py < loy - reach or py > hiy + reach:
                 continue
             d, _ = seg_point_distance(ax, ay, bx, by, t.x, t.y)
             if d >= t.r + BASE_RADIUS:

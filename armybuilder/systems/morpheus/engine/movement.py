@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from .fighters import BASE_RADIUS, Fighter
 from .geometry import off_segment, seg_point_distance
 
 _OVERLAP2 = (2 * BASE_RADIUS - 1e-6) ** 2  # squared centre distance below which two bases overlap
+_SPAN = 2 * BASE_RADIUS  # a base farther than this in x alone cannot overlap
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -20,17 +22,23 @@ class MovementRules:
     __slots__ = ()
 
     def free_of_overlap(self: Battle, f: Fighter, x: float, y: float) -> bool:
-        """No base but f's overlaps a base at (x, y).  A model whose x alone is too far is
-        passed over (dx * dx + dy * dy is never below dx * dx, rounding included)."""
+        """No base but f's overlaps a base at (x, y).  Only the models whose x is within two
+        radii of x can overlap (a squared distance is never below its dx * dx, rounding
+        included): they are found by bisection in the x index that :meth:`place` keeps."""
         limit = _OVERLAP2
-        for side in self.living:
-            for o in side:
-                dx = o.x - x
-                dx *= dx
-                if dx < limit:
-                    dy = o.y - y
-                    if dx + dy * dy < limit and o is not f:
-                        return False
+        xs = self._xs
+        i = bisect_left(xs, x - _SPAN)
+        n, hi = len(xs), x + _SPAN
+        xf = self._xf
+        while i < n:
+            ox = xs[i]
+            if ox > hi:
+                break
+            dx = ox - x
+            dy = xf[i].y - y
+            if dx * dx + dy * dy < limit and xf[i] is not f:
+                return False
+            i += 1
         return True
 
     def move_towards(self: Battle, f: Fighter, tx: float, ty: float, budget: float, stop_at: float, target: Fighter | None = None,
@@ -47,7 +55,11 @@ class MovementRules:
             return 0.0
         budget -= self.terrain_penalty(f, tx, ty) if penalty is None else penalty
         sx, sy = f.x, f.y
-        longest = max(0.0, min(budget, d - stop_at))
+        longest = d - stop_at  # max(0.0, min(budget, d - stop_at)), without two calls
+        if not longest < budget:
+            longest = budget
+        if not longest > 0.0:
+            longest = 0.0
         travel, nx, ny = 0.0, sx, sy
         heading = math.atan2(dy, dx)
         for turn in (0.0, 0.6, -0.6, 1.2, -1.2):  # straight on, else around whoever is in the way
@@ -56,14 +68,27 @@ class MovementRules:
             travel = longest
             nx, ny = sx + ux * travel, sy + uy * travel
             while travel > 0 and not self.free_of_overlap(f, nx, ny):
-                travel = max(0.0, travel - 0.2)
+                travel -= 0.2
+                if not travel > 0.0:  # max(0.0, travel - 0.2)
+                    travel = 0.0
                 nx, ny = sx + ux * travel, sy + uy * travel
             if travel >= 0.05 and (turn == 0.0 or math.hypot(tx - nx, ty - ny) < d - 0.05):
                 break
-        nx = min(self.board, max(0.0, nx))
-        ny = min(self.board, max(0.0, ny))
+        board = self.board  # min(board, max(0.0, v)) of each coordinate, without the calls
+        if not nx > 0.0:
+            nx = 0.0
+        elif not nx < board:
+            nx = board
+        if not ny > 0.0:
+            ny = 0.0
+        elif not ny < board:
+            ny = board
         if travel < 0.05:
             return 0.0
+        # the nearest enemy before the move: no enemy farther than the move's length plus the
+        # longest reach round it (and a hair) can have been passed by (see below)
+        row = f.d2
+        near = min(row) if row else math.inf
         self.place(f, nx, ny)
         if self.logging:
             self.say(f"  {f.name} moves {travel:.1f}\"")
@@ -80,6 +105,12 @@ class MovementRules:
                     if t.fire is not None and not f.removed and not self.immune(f, "fire"):
                         f.fire = max(t.fire, f.fire or 0)
         temp = f.temp
+        # a point of the move is at most ``travel`` from its start (clamping to the board only
+        # shortens it), so an enemy whose start distance exceeds travel + its strike distance
+        # was never within reach: when the nearest is that far, no enemy need be looked at
+        span = travel + self.strike_span[f.side]
+        if near > span * span:
+            return travel
         if free_strikes and not ("elusive" in f.abilities or "elusive" in temp or "teleport" in f.abilities or "teleport" in temp) and not f.removed:
             self.free_strikes(f, sx, sy, target)
         return travel
