@@ -65,8 +65,6 @@ identical (same draws, decisions and logs: ``tests/rattle_and_rend/rr_digests.js
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from armybuilder.core.catalog import Catalogue
@@ -135,7 +133,6 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         self.foes_versions: dict[tuple, int] = {}
         self.charge_memo: dict[tuple, tuple] = {}
         self.goal_memo: dict[tuple, tuple[float, float]] = {}
-        self.bar = -math.inf
         self.weight_now = 0.35  # move_weight() while options are scored (ai.ActionChoice.options)
         self.p_success_memo: dict[tuple[int | None, int, int], float] = {}
         self.wider: dict[str | None, str | None] = {b: band_plus(b, 1) for b in (None, "B", "S", "M", "L")}  # type: ignore[arg-type]
@@ -231,11 +228,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         for _ in range(60):
             if self.finished:
                 return "end"
-            options = self.options(side)
-            if not options:
-                return "pass"
-            best = max(options, key=lambda o: (o.score, -o.unit.uid))
-            if best.score <= 0.05:
+            best = self.choose(side)
+            if best is None or best.score <= 0.05:
                 return "pass"
             u = best.unit
             if best.cost > side.momentum:
