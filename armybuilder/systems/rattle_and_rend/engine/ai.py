@@ -285,7 +285,10 @@ class ActionChoice:
                 t, pb, ps = found
                 plan.charge = (0.8 * pb * self.target_value(t) + 0.15 * ps, lambda ctx, t=t: self._charge(ctx, u, t))
         if u.guile is not None and on_board:
-            plan.rest = check_probabilities(u.guile, dice_count(0, 0, self.dice_table))
+            rest = self.rest_odds.get(u.guile)
+            if rest is None:
+                rest = self.rest_odds[u.guile] = check_probabilities(u.guile, dice_count(0, 0, self.dice_table))
+            plan.rest = rest
             plan.rest_run = lambda ctx: self._rest(ctx, u)
             if self.scenario in ("king-of-the-hill", "capture-the-flags"):
                 for e in self._in_range(u, enemies):
@@ -323,7 +326,7 @@ class ActionChoice:
             short = 1.0 if side.momentum - cost < 4 else 0.5  # momentum matters more when little is left
             middle = [(short * (gain - cost) - 0.3, "Rest", plan.rest_run), *middle]
         if champion is None:  # Scheming Plot
-            champion = self._champion_options(side, u, cost)
+            champion = self._champion_options(side, u, cost, plan)
         return plan, head, middle, champion
 
     def _fixed_scores(self: Game, side: Side, u: Unit, cost: int, plan: UnitPlan) -> tuple:
@@ -351,7 +354,7 @@ class ActionChoice:
             middle.append((0.6 - w, "Translocate Ward", plan.translocate))
         champion: list[tuple[float, str, Any]] | None = []
         if u.champion_action and u.state == "board" and u.champion_action != "crashing-wave":
-            champion = self._champion_options(side, u, cost)
+            champion = self._champion_options(side, u, cost, plan)
             assert plan.champion is not None
             if plan.champion[0] == "scheming-plot":
                 champion = None
@@ -396,9 +399,12 @@ class ActionChoice:
         # Champion action
         on_board = u.state == "board"
         if u.champion_action and on_board:
-            out += champion if u.champion_action != "crashing-wave" else self._champion_options(side, u, cost, bar)
+            out += champion if u.champion_action != "crashing-wave" else self._champion_options(side, u, cost, plan, bar)
         # Maneuver: draw a fighting ally towards this group's foes
-        if u.guile is not None and on_board and not self._maneuver_cannot_win(u, w, plan, bar):
+        most = plan.maneuver_most.get(self.weight_now) if bar != -math.inf else None
+        if most is not None and most[0] - w < bar - 1e-9:
+            pass  # no Maneuver could reach the bar (the first test of _maneuver_cannot_win, read here)
+        elif u.guile is not None and on_board and not self._maneuver_cannot_win(u, w, plan, bar):
             mw = self.weight_now
             maneuver = plan.maneuver.get(mw, False)
             if maneuver is False:
@@ -520,17 +526,25 @@ class ActionChoice:
     def _charge_target(self: Game, side: Side, u: Unit, enemies: list[Unit], ux: float, uy: float) -> tuple[Unit, float, float] | tuple[()]:
         """Charge: (target, P(break), P(stand)) among the enemies a move can bring in range, or ()."""
         reach = self.mm(u.mov) + (self.mm(u.rng) if u.rng != "B" else 0) + u.radius * 2 + 1
-        inside = self._within_all(u, enemies, u.rng)
         hypot = math.hypot
-        # the enemy within reach (and not already in range) of the highest target value less a
-        # hundredth of its distance, the first on a tie: target_value() and dist() inlined
+        # the enemy within reach (and not already in range: _within_all() inlined) of the
+        # highest target value less a hundredth of its distance, the first on a tie:
+        # target_value() and dist() inlined
         t, best = None, 0.0
         duel = self.scenario == "duel"
         holders = [m.holder for m in self.markers]
+        band = u.rng
+        far = self.band_mm.get(band, 0.0) if band is not None and band != "B" else -1.0
+        x, y, ur = u.x, u.y, u.radius
+        here = x == ux and y == uy
         for e in enemies:
             d = hypot(ux - e.x, uy - e.y)
-            if d > reach or e in inside:
+            if d > reach:
                 continue
+            if band is not None:
+                near = d if here else hypot(x - e.x, y - e.y)
+                if near <= ur + e.radius + EPS or near <= far:
+                    continue
             value = e.points * REMOVE_VALUE
             if duel and e.duel_target:
                 value *= 2.5
@@ -564,13 +578,12 @@ class ActionChoice:
             self.cache[key] = front
         return front
 
-    def _champion_options(self: Game, side: Side, u: Unit, cost: int, bar: float = -math.inf) -> list[tuple[float, str, Any]]:
+    def _champion_options(self: Game, side: Side, u: Unit, cost: int, plan: UnitPlan, bar: float = -math.inf) -> list[tuple[float, str, Any]]:
         """The champion action of ``u``, scored: what the board decides is worked out once per
         board (:meth:`_champion_plan`); momentum (Scheming Plot) and the bar (Crashing Wave)
         are applied here."""
         if u.guile is None:
             return []
-        plan = self._plan(side, u)
         if plan.champion is None:
             plan.champion = self._champion_plan(side, u)
         kind, data = plan.champion

@@ -135,6 +135,7 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         self.goal_memo: dict[tuple, tuple[float, float]] = {}
         self.weight_now = 0.35  # move_weight() while options are scored (ai.ActionChoice.options)
         self.p_success_memo: dict[tuple[int | None, int, int], float] = {}
+        self.rest_odds: dict[int, tuple[float, float, float]] = {}  # Guile -> P(fail, success, critical) of Rest
         self.wider: dict[str | None, str | None] = {b: band_plus(b, 1) for b in (None, "B", "S", "M", "L")}  # type: ignore[arg-type]
         self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float, str]]] = {}
         self.actions_this_round = 0
