@@ -92,8 +92,13 @@ class ActionChoice:
             if targets:
                 t = min(targets, key=lambda e: dist(u.x, u.y, e.x, e.y))
                 return t.x, t.y
-        if enemies:
-            t = min(enemies, key=lambda e: dist(u.x, u.y, e.x, e.y))
+        if enemies:  # the nearest enemy, the first on a tie: min() by dist() inlined
+            ux, uy, hypot = u.x, u.y, math.hypot
+            t, near = enemies[0], math.inf
+            for e in enemies:
+                d = hypot(ux - e.x, uy - e.y)
+                if d < near:
+                    t, near = e, d
             return t.x, t.y
         return u.x, u.y
 

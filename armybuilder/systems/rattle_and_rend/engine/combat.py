@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
-from .board import clamp, dist, near_blocking
+from .board import EPS, clamp, dist, near_blocking
 from .dice import CRITICAL, FAIL, SUCCESS, break_odds, check_probabilities, dice_count, outcome_of
 from .state import Action, Side, Unit
 
@@ -151,13 +152,15 @@ class CombatRules:
         side = self.sides[a.side]
         bonus, penalty = extra_bonus, extra_penalty
         melee = self.contact(a, t) or a.gtype == "heavy"
-        if melee:
-            friends = [o for o in self.allies(a) if self.contact(o, a) or self.contact(o, t)]
-            if friends:
+        if melee:  # contact() inlined: a friend touching a or t, the foes and mates touching a
+            ax, ay, ar, tx, ty, tr = a.x, a.y, a.radius, t.x, t.y, t.radius
+            hypot = math.hypot
+            mine = self.allies(a)
+            if any(hypot(o.x - ax, o.y - ay) <= o.radius + ar + EPS or hypot(o.x - tx, o.y - ty) <= o.radius + tr + EPS for o in mine):
                 bonus += 1
-            foes = [o for o in self.enemies(a) if self.contact(o, a)]
-            mates = [o for o in self.allies(a) if self.contact(o, a)]
-            if len(foes) > len(mates) + 1:
+            foes = sum(1 for o in self.enemies(a) if hypot(o.x - ax, o.y - ay) <= o.radius + ar + EPS)
+            mates = sum(1 for o in mine if hypot(o.x - ax, o.y - ay) <= o.radius + ar + EPS)
+            if foes > mates + 1:
                 penalty += 1
         else:
             if dist(a.x, a.y, t.x, t.y) <= self.mm("S"):
