@@ -245,7 +245,8 @@ class ActionChoice:
                         break
                     ang += math.pi / 4
                 u.x, u.y, u.state = x, y, "board"
-                self.log(f"{u.name} comes out of ambush")
+                if self.logging:
+                    self.log(f"{u.name} comes out of ambush")
                 self._charge(ctx, u, t)
 
             return [Option(1.0 + self.target_value(t) * 0.3 - COST_WEIGHT * cost, cost, u, "Ambush", ambush)]
@@ -257,7 +258,8 @@ class ActionChoice:
             edge = side.edge_y if side.edge_y is not None else 0.0
             u.x, u.y = clamp(x, edge, u.radius)
             u.state = "board"
-            self.log(f"{u.name} enters from the board edge")
+            if self.logging:
+                self.log(f"{u.name} enters from the board edge")
 
         return [Option(1.2 - COST_WEIGHT * cost, cost, u, "Enter", enter)]
 

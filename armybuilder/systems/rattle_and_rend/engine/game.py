@@ -143,6 +143,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         self.deployment = "side"
 
     def log(self, text: str) -> None:
+        """Add a line to a narrated game; callers test ``self.logging`` first, so a game
+        played for statistics never formats its lines."""
         if self.logging:
             self.lines.append(f"R{self.round} {text}")
 
@@ -158,7 +160,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
                 if u.state == "banished" and u.back_round <= self.round:
                     u.state = "board"
                     s.total += u.points
-                    self.log(f"{u.name} returns from banishment")
+                    if self.logging:
+                        self.log(f"{u.name} returns from banishment")
                 u.actions = 0
                 u.free_next = False
             s.total = sum(u.points for u in s.units if u.state in ("board", "carried", "reserve"))
@@ -171,7 +174,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         for s in self.sides:  # warband morale
             if s.morale_due and not s.morale_done:
                 s.morale_done = True
-                self.log(f"{s.name}: warband morale")
+                if self.logging:
+                    self.log(f"{s.name}: warband morale")
                 for u in list(s.units):
                     if u.state == "board":
                         self.will_check(u, None, None, allow_push=False)
@@ -185,7 +189,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
             if bids[0] != bids[1]:
                 win = 0 if bids[0] > bids[1] else 1
                 self.sides[win].momentum -= bids[win]
-                self.log(f"initiative bids {bids[0]} / {bids[1]}")
+                if self.logging:
+                    self.log(f"initiative bids {bids[0]} / {bids[1]}")
                 return win
             for s, b in zip(self.sides, bids, strict=True):
                 s.momentum -= b
@@ -206,7 +211,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
                         u.x, u.y = clamp(ax + (self.dice.u() - 0.5) * 120, ay, u.radius)
                         u.state = "board"
                         side.total += u.points
-                        self.log(f"{u.name} rises again (Resurrectionists)")
+                        if self.logging:
+                            self.log(f"{u.name} rises again (Resurrectionists)")
         if side.has("teleporters"):
             enemies = [e for e in self.sides[1 - side.idx].units if e.state == "board"]
             budget = sum(u.points for u in side.units) // 3
@@ -219,7 +225,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
                     if all(dist(*spot, e.x, e.y) > self.mm("S") for e in enemies) and terrain_at(self.pieces, *spot) is None:
                         u.x, u.y = spot
                         budget -= u.points
-                        self.log(f"{u.name} teleports")
+                        if self.logging:
+                            self.log(f"{u.name} teleports")
 
     def turn(self, side: Side) -> str:
         """Give actions until the player passes ('pass') or loses the initiative ('swap')."""
@@ -243,7 +250,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
             side.last_actor = u
             self.actions_this_round += 1
             ctx = Action(side, u, best.name, attack=best.name in ("Charge", "Stand and Fight", "Ambush"))
-            self.log(f"{side.name}: {u.name} — {best.name} (cost {best.cost}, momentum left {side.momentum})")
+            if self.logging:
+                self.log(f"{side.name}: {u.name} — {best.name} (cost {best.cost}, momentum left {side.momentum})")
             if u.state == "board":
                 self.on_declare(ctx)
             if not ctx.cancelled and u.state in ("board", "carried", "reserve"):
@@ -281,7 +289,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
             UnitRecord(u.side, u.name, float(u.points), u.state != "out", float(u.eliminated))
             for u in self.units
         ]
-        self.log(f"winner: {'draw' if self.winner is None else self.sides[self.winner].name} after {self.round} rounds")
+        if self.logging:
+            self.log(f"winner: {'draw' if self.winner is None else self.sides[self.winner].name} after {self.round} rounds")
         return GameRecord(
             self.winner,
             self.round,
