@@ -329,7 +329,7 @@ class ActionChoice:
         if plan.rest is not None:
             f, s, c = plan.rest
             room = side.total - (side.momentum - cost)
-            gain = f * min(1, room) + s * min(2, room) + c * min(3, room)
+            gain = f * (room if room < 1 else 1) + s * (room if room < 2 else 2) + c * (room if room < 3 else 3)  # min() inlined
             short = 1.0 if side.momentum - cost < 4 else 0.5  # momentum matters more when little is left
             middle = [(short * (gain - cost) - 0.3, "Rest", plan.rest_run), *middle]
         if champion is None:  # Scheming Plot
