@@ -429,7 +429,7 @@ class ActionChoice:
 
     def _maneuver_cannot_win(self: Game, u: Unit, w: float, plan: UnitPlan, bar: float) -> bool:
         """True when no Maneuver of ``u`` could reach ``bar`` (the score of an option already
-        found, see :meth:`_options`), or when no ally would be drawn, so it need not be worked out.
+        found, see :meth:`_scored`), or when no ally would be drawn, so it need not be worked out.
 
         The ally drawn (:meth:`_maneuver_move`: the farthest fighting ally within M) moves
         towards ``u`` no farther than its MOV and than the gap between them, and its progress

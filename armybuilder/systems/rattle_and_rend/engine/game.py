@@ -58,7 +58,8 @@ what every plan depends on (line of sight through bases, targets, goals, paths),
 next choice works the plans out afresh.  Options are scored in two passes: the plans and the
 options that cost little first, then the ones that trace paths (Sprint, Maneuver, Crashing
 Wave) only when an upper bound of their score reaches the best of all (see
-:meth:`ai.ActionChoice._options`).  A side is built once per list and catalogue and copied
+:meth:`ai.ActionChoice._scored`); a turn's choice (:meth:`ai.ActionChoice.choose`) builds
+an :class:`state.Option` only for the option given.  A side is built once per list and catalogue and copied
 for each game (:meth:`setup.SetupRules._side_of`).  Speed work keeps fixed-seed games
 identical (same draws, decisions and logs: ``tests/rattle_and_rend/rr_digests.json``).
 """
