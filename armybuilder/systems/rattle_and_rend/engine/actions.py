@@ -23,7 +23,8 @@ class ActionRules:
             c = u.carrier
             u.state, u.carrier = "board", None
             u.x, u.y = clamp(c.x + c.radius + u.radius + 1, c.y, u.radius)
-            self.log(f"{u.name} gets out of {c.name}")
+            if self.logging:
+                self.log(f"{u.name} gets out of {c.name}")
 
     def _maneuver(self: Game, ctx: Action, u: Unit, ally: Unit, end: tuple[float, float]) -> None:
         self._start(u)
@@ -87,7 +88,8 @@ class ActionRules:
             side.coordinated_used = True
             foes = [e for e in self.enemies(partner) if self.within(partner, e, partner.rng) and self.los(partner, e)]
             if foes:
-                self.log(f"{partner.name} joins in (Coordinated)")
+                if self.logging:
+                    self.log(f"{partner.name} joins in (Coordinated)")
                 self.resolve_attack(ctx, partner, foes[0], bonus=1, declared=False)
 
     def _fearsome_ok(self: Game, u: Unit) -> bool:
@@ -126,13 +128,15 @@ class ActionRules:
             for m in self.markers:
                 if m.holder is e:
                     m.holder = None
-            self.log(f"{u.name} feints {e.name} away")
+            if self.logging:
+                self.log(f"{u.name} feints {e.name} away")
 
     def _translocate(self: Game, ctx: Action, u: Unit, ward: Unit, front: Unit) -> None:
         if ward.state != "board":
             return
         ward.x, ward.y = clamp(front.x - front.radius - ward.radius - 2, front.y, ward.radius)
-        self.log(f"{u.name} moves {ward.name}")
+        if self.logging:
+            self.log(f"{u.name} moves {ward.name}")
 
     def _scheme(self: Game, ctx: Action, u: Unit) -> None:
         side = self.sides[u.side]
@@ -158,7 +162,8 @@ class ActionRules:
                 t.x, t.y, t.state = x, y, "board"
                 t.actions = 0
                 side.total += t.points
-                self.log(f"{t.name} is summoned back")
+                if self.logging:
+                    self.log(f"{t.name} is summoned back")
                 return
 
     def _banish(self: Game, ctx: Action, u: Unit, t: Unit) -> None:
@@ -170,7 +175,8 @@ class ActionRules:
             enemy = self.sides[t.side]
             enemy.total = max(0, enemy.total - t.points)
             enemy.momentum = min(enemy.momentum, enemy.total)
-            self.log(f"{t.name} is banished until next round")
+            if self.logging:
+                self.log(f"{t.name} is banished until next round")
         if r != CRITICAL:
             self.will_check(u, None, ctx, allow_push=False)
 
@@ -195,7 +201,8 @@ class ActionRules:
         for m in self.markers:
             if m.holder is t:
                 m.holder = None
-        self.log(f"{t.name} is pushed to the brink")
+        if self.logging:
+            self.log(f"{t.name} is pushed to the brink")
         if r == CRITICAL:
             self.will_check(t, u, ctx)
 
@@ -219,7 +226,8 @@ class ActionRules:
                 if near_edge and m.taken_turn != self.turn_counter and not m.off:
                     m.off, m.holder = True, None
                     side.markers_off += 1
-                    self.log(f"{side.name} carries a flag off the board ({side.markers_off})")
+                    if self.logging:
+                        self.log(f"{side.name} carries a flag off the board ({side.markers_off})")
                     self.check_victory()
         carried = any(m.holder is u for m in self.markers)
         if not carried and u.gtype != "ward" and side.momentum >= 1:
@@ -227,7 +235,8 @@ class ActionRules:
                 if not m.off and m.holder is None and dist(u.x, u.y, m.x, m.y) <= u.radius + 6:
                     side.momentum -= 1
                     m.holder, m.taken_turn = u, self.turn_counter
-                    self.log(f"{u.name} takes a flag")
+                    if self.logging:
+                        self.log(f"{u.name} takes a flag")
                     break
 
     def check_victory(self: Game) -> None:

@@ -16,6 +16,25 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+_Row = tuple[Unit, int, list[tuple[float, str, Any]]]
+_Pick = tuple[tuple[float, str, Any], float, int, Unit, int]
+
+
+def _best(rows: list[_Row]) -> _Pick | None:
+    """(option, score, uid, group, cost) of the best option of ``rows``: the highest score,
+    then the lower uid, then the first listed (``max`` by (score, -uid) over the options in
+    order); None if there are none."""
+    best: _Pick | None = None
+    best_score, best_uid = -math.inf, 0
+    for u, cost, scored in rows:
+        uid = u.uid
+        for item in scored:
+            score = item[0]
+            if best is None or score > best_score or (score == best_score and uid < best_uid):
+                best, best_score, best_uid = (item, score, uid, u, cost), score, uid
+    return best
+
+
 class ActionChoice:
     """Option scoring of :class:`game.Game`; the chosen option's ``run`` plays it (:mod:`actions`)."""
 
@@ -73,8 +92,13 @@ class ActionChoice:
             if targets:
                 t = min(targets, key=lambda e: dist(u.x, u.y, e.x, e.y))
                 return t.x, t.y
-        if enemies:
-            t = min(enemies, key=lambda e: dist(u.x, u.y, e.x, e.y))
+        if enemies:  # the nearest enemy, the first on a tie: min() by dist() inlined
+            ux, uy, hypot = u.x, u.y, math.hypot
+            t, near = enemies[0], math.inf
+            for e in enemies:
+                d = hypot(ux - e.x, uy - e.y)
+                if d < near:
+                    t, near = e, d
             return t.x, t.y
         return u.x, u.y
 
@@ -123,10 +147,33 @@ class ActionChoice:
         return self.costs[n] if n < len(self.costs) else self.costs[-1] + (n - len(self.costs) + 1)
 
     def options(self: Game, side: Side, only: Unit | None = None, free: bool = False) -> list[Option]:
-        """Every action the side could give now, scored; nothing moves while they are scored,
-        so line of sight and goals are cached for the call - and for the next calls while
-        no group moves, enters or leaves and no marker changes hands (the board signature):
-        most actions (Rest, a failed attack, a refused reaction) leave the board as it was."""
+        """Every action the side could give now, scored (see :meth:`_scored`)."""
+        self._open_board()
+        try:
+            rows = self._scored(side, only, free)[0]
+        finally:
+            self.cache = None
+        return [Option(score, cost, u, name, run) for u, cost, scored in rows for score, name, run in scored]
+
+    def choose(self: Game, side: Side) -> Option | None:
+        """The option :meth:`options` lists with the best score (the lower uid, then the first
+        listed, on a tie: what ``max`` over that list by (score, -uid) returns), found without
+        building an :class:`Option` for each of the others."""
+        self._open_board()
+        try:
+            best = _best(self._scored(side, None, False)[0])
+        finally:
+            self.cache = None
+        if best is None:
+            return None
+        item, score, _, unit, cost = best
+        return Option(score, cost, unit, item[1], item[2])
+
+    def _open_board(self: Game) -> None:
+        """Nothing moves while options are scored, so line of sight and goals are cached for
+        the call - and for the next calls while no group moves, enters or leaves and no marker
+        changes hands (the board signature): most actions (Rest, a failed attack, a refused
+        reaction) leave the board as it was."""
         signature = (
             tuple([(o.x, o.y, o.state) for o in self.units]),
             tuple([(m.holder.uid if m.holder is not None else None, m.off) for m in self.markers]),
@@ -136,57 +183,51 @@ class ActionChoice:
             self.board_memo = {}
         self.cache = self.board_memo
         self.weight_now = self.move_weight()  # the round and scenario hold while options are scored
-        try:
-            return self._options(side, only, free)
-        finally:
-            self.cache = None
 
-    def _options(self: Game, side: Side, only: Unit | None, free: bool) -> list[Option]:
-        """Every option of the side, in two passes.  The first works out each group's plan and
-        the options that cost little to score (Stand and Fight, Charge, Rest, Feint, Translocate
-        Ward, most champion actions, entering); the best of them all is the bar.  The second
-        adds the options whose scoring traces paths (Sprint, Maneuver, Crashing Wave) only when
-        their upper bound reaches that bar: an option below the score of one already listed is
-        never chosen.  Each group's options keep their order, so the choice (the best score,
-        then the lower uid, then the first listed) is the one a single pass would make.  When
-        one group is asked for alone (a Reversal, which never takes Rest), Rest is left out of
-        the bar."""
-        self.bar = -math.inf  # the bar: lets costly options be skipped when they cannot win
+    def _scored(self: Game, side: Side, only: Unit | None, free: bool) -> tuple[list[tuple[Unit, int, list[tuple[float, str, Any]]]], float]:
+        """Every option of the side as (group, cost, [(score, name, run)]), and the bar, in two passes.  The
+        first works out each group's plan and the options that cost little to score (Stand and
+        Fight, Charge, Rest, Feint, Translocate Ward, most champion actions, entering); the best
+        of them all is the bar.  The second adds the options whose scoring traces paths (Sprint,
+        Maneuver, Crashing Wave) only when their upper bound reaches that bar: an option below
+        the score of one already listed is never chosen.  Each group's options keep their
+        order, so the choice (the best score, then the lower uid, then the first listed) is the
+        one a single pass would make.  When one group is asked for alone (a Reversal, which
+        never takes Rest), Rest is left out of the bar."""
         lms = sum(1 for u in side.units if u.state == "board" and u.gtype != "ward") == 1
-        rows: list[tuple[Unit, int, list[Option] | None, tuple]] = []
+        rows: list[tuple[Unit, int, list[tuple[float, str, Any]] | None, tuple]] = []
         bar = -math.inf
         with_rest = only is None
+        last = side.last_actor
+        momentum = side.momentum
         for u in side.units:
             if only is not None and u is not only:
                 continue
-            if u.gtype == "ward" or u.state not in ("board", "carried", "reserve"):
+            state = u.state
+            if u.gtype == "ward" or state not in ("board", "carried", "reserve"):
                 continue
-            if u is side.last_actor and not lms and only is None:
+            if u is last and not lms and only is None:
                 continue
             cost = self.cost_of(side, u, free)
-            if cost > side.momentum:
+            if cost > momentum:
                 continue
-            if u.state == "reserve":
-                entry = self._entry_options(side, u, cost)
+            if state == "reserve":
+                entry = [(o.score, o.name, o.run) for o in self._entry_options(side, u, cost)]
                 for o in entry:
-                    if o.score > bar:
-                        bar = o.score
+                    if o[0] > bar:
+                        bar = o[0]
                 rows.append((u, cost, entry, ()))
                 continue
             head = self._unit_head(side, u, cost)
-            for part in head[1:4]:
+            for part in head[1:]:
                 for o in part:
-                    if o.score > bar and (with_rest or o.name != "Rest"):
-                        bar = o.score
+                    if o[0] > bar and (with_rest or o[1] != "Rest"):
+                        bar = o[0]
             rows.append((u, cost, None, head))
-        self.bar = bar
-        out: list[Option] = []
+        out: list[tuple[Unit, int, list[tuple[float, str, Any]]]] = []
         for u, cost, entry, head in rows:
-            if entry is not None:
-                out += entry
-            else:
-                out += self._unit_tail(side, u, cost, head, bar)
-        return out
+            out.append((u, cost, entry if entry is not None else self._unit_tail(side, u, cost, head, bar)))
+        return out, bar
 
     def _entry_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
         if side.has("ambushers"):
@@ -204,7 +245,8 @@ class ActionChoice:
                         break
                     ang += math.pi / 4
                 u.x, u.y, u.state = x, y, "board"
-                self.log(f"{u.name} comes out of ambush")
+                if self.logging:
+                    self.log(f"{u.name} comes out of ambush")
                 self._charge(ctx, u, t)
 
             return [Option(1.0 + self.target_value(t) * 0.3 - COST_WEIGHT * cost, cost, u, "Ambush", ambush)]
@@ -216,7 +258,8 @@ class ActionChoice:
             edge = side.edge_y if side.edge_y is not None else 0.0
             u.x, u.y = clamp(x, edge, u.radius)
             u.state = "board"
-            self.log(f"{u.name} enters from the board edge")
+            if self.logging:
+                self.log(f"{u.name} enters from the board edge")
 
         return [Option(1.2 - COST_WEIGHT * cost, cost, u, "Enter", enter)]
 
@@ -249,7 +292,10 @@ class ActionChoice:
                 t, pb, ps = found
                 plan.charge = (0.8 * pb * self.target_value(t) + 0.15 * ps, lambda ctx, t=t: self._charge(ctx, u, t))
         if u.guile is not None and on_board:
-            plan.rest = check_probabilities(u.guile, dice_count(0, 0, self.dice_table))
+            rest = self.rest_odds.get(u.guile)
+            if rest is None:
+                rest = self.rest_odds[u.guile] = check_probabilities(u.guile, dice_count(0, 0, self.dice_table))
+            plan.rest = rest
             plan.rest_run = lambda ctx: self._rest(ctx, u)
             if self.scenario in ("king-of-the-hill", "capture-the-flags"):
                 for e in self._in_range(u, enemies):
@@ -269,11 +315,32 @@ class ActionChoice:
 
     def _unit_head(self: Game, side: Side, u: Unit, cost: int) -> tuple:
         """First pass for ``u``: (plan, [Stand and Fight, Charge], [Rest, Feint, Translocate
-        Ward], [the champion action unless it is a Crashing Wave]); see :meth:`_options`."""
-        head: list[Option] = []
+        Ward], [the champion action unless it is a Crashing Wave]) as (score, name, run); see
+        :meth:`_scored`.  What only the board and the cost decide is kept in the plan per cost;
+        Rest and Scheming Plot, which depend on momentum, are worked out on every call."""
         plan = self.cache.get(("plan", u.uid)) if self.cache is not None else None
         if plan is None:
             plan = self._plan(side, u)
+        fixed = plan.scored.get(cost)
+        if fixed is None:
+            fixed = plan.scored[cost] = self._fixed_scores(side, u, cost, plan)
+        head, middle, champion = fixed
+        # Rest: regain momentum
+        if plan.rest is not None:
+            f, s, c = plan.rest
+            room = side.total - (side.momentum - cost)
+            gain = f * (room if room < 1 else 1) + s * (room if room < 2 else 2) + c * (room if room < 3 else 3)  # min() inlined
+            short = 1.0 if side.momentum - cost < 4 else 0.5  # momentum matters more when little is left
+            middle = [(short * (gain - cost) - 0.3, "Rest", plan.rest_run), *middle]
+        if champion is None:  # Scheming Plot
+            champion = self._champion_options(side, u, cost, plan)
+        return plan, head, middle, champion
+
+    def _fixed_scores(self: Game, side: Side, u: Unit, cost: int, plan: UnitPlan) -> tuple:
+        """The first-pass options of ``u`` that only the board and the cost decide: [Stand and
+        Fight, Charge], [Feint, Translocate Ward] and the champion action (None when it is a
+        Scheming Plot, which momentum decides; [] for a Crashing Wave, scored in the second pass)."""
+        head: list[tuple[float, str, Any]] = []
         w = COST_WEIGHT * cost
         # Stand and Fight
         if plan.stand is not None:
@@ -281,34 +348,30 @@ class ActionChoice:
             score = s0 - w
             if bonus is not None:
                 score += bonus
-            head.append(Option(score, cost, u, "Stand and Fight", run))
+            head.append((score, "Stand and Fight", run))
         # Charge: move up to MOV then attack with a penalty
         if plan.charge is not None:
-            head.append(Option(plan.charge[0] - w, cost, u, "Charge", plan.charge[1]))
-        middle: list[Option] = []
-        # Rest: regain momentum
-        if plan.rest is not None:
-            f, s, c = plan.rest
-            room = side.total - (side.momentum - cost)
-            gain = f * min(1, room) + s * min(2, room) + c * min(3, room)
-            short = 1.0 if side.momentum - cost < 4 else 0.5  # momentum matters more when little is left
-            middle.append(Option(short * (gain - cost) - 0.3, cost, u, "Rest", plan.rest_run))
+            head.append((plan.charge[0] - w, "Charge", plan.charge[1]))
+        middle: list[tuple[float, str, Any]] = []
         # Feint: push a dangerous enemy away (or off a hill or flag)
         if plan.feint is not None:
-            middle.append(Option(plan.feint[0] - w, cost, u, "Feint", plan.feint[1]))
+            middle.append((plan.feint[0] - w, "Feint", plan.feint[1]))
         # Translocate Ward: bring a Ward with a warding reaction up to the fight
         if plan.translocate is not None:
-            middle.append(Option(0.6 - w, cost, u, "Translocate Ward", plan.translocate))
-        champion: list[Option] = []
+            middle.append((0.6 - w, "Translocate Ward", plan.translocate))
+        champion: list[tuple[float, str, Any]] | None = []
         if u.champion_action and u.state == "board" and u.champion_action != "crashing-wave":
-            champion = self._champion_options(side, u, cost)
-        return plan, head, middle, champion
+            champion = self._champion_options(side, u, cost, plan)
+            assert plan.champion is not None
+            if plan.champion[0] == "scheming-plot":
+                champion = None
+        return head, middle, champion
 
-    def _unit_tail(self: Game, side: Side, u: Unit, cost: int, head: tuple, bar: float) -> list[Option]:
+    def _unit_tail(self: Game, side: Side, u: Unit, cost: int, head: tuple, bar: float) -> list[tuple[float, str, Any]]:
         """Second pass for ``u``: its options in their order, Sprint, Crashing Wave and Maneuver
-        worked out only when they could reach ``bar`` (see :meth:`_options`)."""
-        plan, out, middle, champion = head
-        out = list(out)
+        worked out only when they could reach ``bar`` (see :meth:`_scored`)."""
+        plan, first, middle, champion = head
+        out = list(first)
         w = COST_WEIGHT * cost
         ux, uy = plan.ux, plan.uy
         # Sprint towards the goal (not worked out when even a full move could not beat the best option)
@@ -338,14 +401,17 @@ class ActionChoice:
                     u.x, u.y = save
                     traced = sprint[2] = (value, lambda ctx, p=(ex, ey): self._sprint(ctx, u, p))
                 if traced[0] > 0.05:
-                    out.append(Option(traced[0] - w, cost, u, "Sprint", traced[1]))
+                    out.append((traced[0] - w, "Sprint", traced[1]))
         out += middle
         # Champion action
         on_board = u.state == "board"
         if u.champion_action and on_board:
-            out += champion if u.champion_action != "crashing-wave" else self._champion_options(side, u, cost, bar)
+            out += champion if u.champion_action != "crashing-wave" else self._champion_options(side, u, cost, plan, bar)
         # Maneuver: draw a fighting ally towards this group's foes
-        if u.guile is not None and on_board and not self._maneuver_cannot_win(u, w, plan, bar):
+        most = plan.maneuver_most.get(self.weight_now) if bar != -math.inf else None
+        if most is not None and most[0] - w < bar - 1e-9:
+            pass  # no Maneuver could reach the bar (the first test of _maneuver_cannot_win, read here)
+        elif u.guile is not None and on_board and not self._maneuver_cannot_win(u, w, plan, bar):
             mw = self.weight_now
             maneuver = plan.maneuver.get(mw, False)
             if maneuver is False:
@@ -358,12 +424,12 @@ class ActionChoice:
                         maneuver = (value, lambda ctx, ally=ally, end=end: self._maneuver(ctx, u, ally, end))
                 plan.maneuver[mw] = maneuver
             if maneuver is not None:
-                out.append(Option(maneuver[0] - w, cost, u, "Maneuver", maneuver[1]))
+                out.append((maneuver[0] - w, "Maneuver", maneuver[1]))
         return out
 
     def _maneuver_cannot_win(self: Game, u: Unit, w: float, plan: UnitPlan, bar: float) -> bool:
         """True when no Maneuver of ``u`` could reach ``bar`` (the score of an option already
-        found, see :meth:`_options`), or when no ally would be drawn, so it need not be worked out.
+        found, see :meth:`_scored`), or when no ally would be drawn, so it need not be worked out.
 
         The ally drawn (:meth:`_maneuver_move`: the farthest fighting ally within M) moves
         towards ``u`` no farther than its MOV and than the gap between them, and its progress
@@ -467,17 +533,25 @@ class ActionChoice:
     def _charge_target(self: Game, side: Side, u: Unit, enemies: list[Unit], ux: float, uy: float) -> tuple[Unit, float, float] | tuple[()]:
         """Charge: (target, P(break), P(stand)) among the enemies a move can bring in range, or ()."""
         reach = self.mm(u.mov) + (self.mm(u.rng) if u.rng != "B" else 0) + u.radius * 2 + 1
-        inside = self._within_all(u, enemies, u.rng)
         hypot = math.hypot
-        # the enemy within reach (and not already in range) of the highest target value less a
-        # hundredth of its distance, the first on a tie: target_value() and dist() inlined
+        # the enemy within reach (and not already in range: _within_all() inlined) of the
+        # highest target value less a hundredth of its distance, the first on a tie:
+        # target_value() and dist() inlined
         t, best = None, 0.0
         duel = self.scenario == "duel"
         holders = [m.holder for m in self.markers]
+        band = u.rng
+        far = self.band_mm.get(band, 0.0) if band is not None and band != "B" else -1.0
+        x, y, ur = u.x, u.y, u.radius
+        here = x == ux and y == uy
         for e in enemies:
             d = hypot(ux - e.x, uy - e.y)
-            if d > reach or e in inside:
+            if d > reach:
                 continue
+            if band is not None:
+                near = d if here else hypot(x - e.x, y - e.y)
+                if near <= ur + e.radius + EPS or near <= far:
+                    continue
             value = e.points * REMOVE_VALUE
             if duel and e.duel_target:
                 value *= 2.5
@@ -511,13 +585,12 @@ class ActionChoice:
             self.cache[key] = front
         return front
 
-    def _champion_options(self: Game, side: Side, u: Unit, cost: int, bar: float = -math.inf) -> list[Option]:
+    def _champion_options(self: Game, side: Side, u: Unit, cost: int, plan: UnitPlan, bar: float = -math.inf) -> list[tuple[float, str, Any]]:
         """The champion action of ``u``, scored: what the board decides is worked out once per
         board (:meth:`_champion_plan`); momentum (Scheming Plot) and the bar (Crashing Wave)
         are applied here."""
         if u.guile is None:
             return []
-        plan = self._plan(side, u)
         if plan.champion is None:
             plan.champion = self._champion_plan(side, u)
         kind, data = plan.champion
@@ -526,14 +599,14 @@ class ActionChoice:
             if data is None:
                 return []
             s0, name, run = data
-            return [Option(s0 - w, cost, u, name, run)]
+            return [(s0 - w, name, run)]
         if kind == "scheming-plot":
             if data is None:
                 return []
             p, run = data
             room = side.total - (side.momentum - cost)
             theirs = self.sides[1 - side.idx].momentum
-            return [Option(p * 0.8 * (min(2, room) + min(2, theirs)) - w, cost, u, "Scheming Plot", run)]
+            return [(p * 0.8 * (min(2, room) + min(2, theirs)) - w, "Scheming Plot", run)]
         # crashing-wave: each mover's progress is at most its MOV (clamping never lengthens a
         # move that starts on the board): a wave that cannot beat the bar is not traced
         mw = self.weight_now
@@ -550,7 +623,7 @@ class ActionChoice:
             g = u.guile
             value = self.p_success(g) * sum(max(0.0, self.move_value(o, *self.path_end(o, *self.goal(o), self.mm(o.mov), 0))) for o in movers)
             traced = wave[3] = (value, lambda ctx, movers=movers: self._wave(ctx, u, movers))
-        return [Option(traced[0] - w, cost, u, "Crashing Wave", traced[1])]
+        return [(traced[0] - w, "Crashing Wave", traced[1])]
 
     def _champion_plan(self: Game, side: Side, u: Unit) -> tuple[str, Any]:
         """What the board decides about ``u``'s champion action: ("fixed", (score before

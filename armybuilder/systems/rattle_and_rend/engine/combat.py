@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
-from .board import clamp, dist, near_blocking
+from .board import EPS, clamp, dist, near_blocking
 from .dice import CRITICAL, FAIL, SUCCESS, break_odds, check_probabilities, dice_count, outcome_of
 from .state import Action, Side, Unit
 
@@ -30,13 +31,15 @@ class CombatRules:
                 rolls[0] = side.soothsayer
                 side.soothsayer = None
                 result = outcome_of(rolls, stat)
-                self.log(f"{side.name}: Soothsayers turn a die into a {rolls[0]}")
+                if self.logging:
+                    self.log(f"{side.name}: Soothsayers turn a die into a {rolls[0]}")
             elif want_success and result == SUCCESS and other.soothsayer is not None and other.soothsayer < stat:
                 hit = next(i for i, r in enumerate(rolls) if r >= stat)
                 rolls[hit] = other.soothsayer
                 other.soothsayer = None
                 result = outcome_of(rolls, stat)
-                self.log(f"{other.name}: Soothsayers turn a die into a {rolls[hit]}")
+                if self.logging:
+                    self.log(f"{other.name}: Soothsayers turn a die into a {rolls[hit]}")
         return result
 
     def p_success(self: Game, stat: int | None, bonus: int = 0, penalty: int = 0) -> float:
@@ -63,7 +66,8 @@ class CombatRules:
         if by is not None and by.side != u.side:
             by.eliminated += u.points
             other.removed_points += u.points
-        self.log(f"{u.name} ({side.name}) is removed from play")
+        if self.logging:
+            self.log(f"{u.name} ({side.name}) is removed from play")
         for m in self.markers:
             if m.holder is u:
                 m.holder = None
@@ -108,16 +112,19 @@ class CombatRules:
         result = self.roll(u.will, bonus, penalty, side, True, important=True)
         if result == CRITICAL and poisoned:
             result = self.roll(u.will, bonus, penalty + 1, side, True, important=True)
-            self.log(f"{u.name}: Poisoners force a second Will check")
+            if self.logging:
+                self.log(f"{u.name}: Poisoners force a second Will check")
         if result == FAIL:
-            self.log(f"{u.name}: Will check BREAK")
+            if self.logging:
+                self.log(f"{u.name}: Will check BREAK")
             self.remove(u, attacker, ctx)
             return FAIL
         for m in self.markers:
             if m.holder is u:
                 m.holder = None
         if result == CRITICAL:
-            self.log(f"{u.name}: Will check DEFY!")
+            if self.logging:
+                self.log(f"{u.name}: Will check DEFY!")
             if side.has("blessed"):
                 self.gain(side, 4)
             if u.gtype != "ward" and u.mov:
@@ -126,7 +133,8 @@ class CombatRules:
             if ctx is not None and not ctx.reacted and u.side != ctx.side.idx:
                 self._offer_rally(ctx, u)
         else:
-            self.log(f"{u.name}: Will check Stand Firm")
+            if self.logging:
+                self.log(f"{u.name}: Will check Stand Firm")
             if u.gtype == "ward":
                 self._ward_home(u)
             elif attacker is not None and allow_push and u.heavy_trait != "colossal" and u.mov:
@@ -151,13 +159,15 @@ class CombatRules:
         side = self.sides[a.side]
         bonus, penalty = extra_bonus, extra_penalty
         melee = self.contact(a, t) or a.gtype == "heavy"
-        if melee:
-            friends = [o for o in self.allies(a) if self.contact(o, a) or self.contact(o, t)]
-            if friends:
+        if melee:  # contact() inlined: a friend touching a or t, the foes and mates touching a
+            ax, ay, ar, tx, ty, tr = a.x, a.y, a.radius, t.x, t.y, t.radius
+            hypot = math.hypot
+            mine = self.allies(a)
+            if any(hypot(o.x - ax, o.y - ay) <= o.radius + ar + EPS or hypot(o.x - tx, o.y - ty) <= o.radius + tr + EPS for o in mine):
                 bonus += 1
-            foes = [o for o in self.enemies(a) if self.contact(o, a)]
-            mates = [o for o in self.allies(a) if self.contact(o, a)]
-            if len(foes) > len(mates) + 1:
+            foes = sum(1 for o in self.enemies(a) if hypot(o.x - ax, o.y - ay) <= o.radius + ar + EPS)
+            mates = sum(1 for o in mine if hypot(o.x - ax, o.y - ay) <= o.radius + ar + EPS)
+            if foes > mates + 1:
                 penalty += 1
         else:
             if dist(a.x, a.y, t.x, t.y) <= self.mm("S"):
@@ -203,12 +213,14 @@ class CombatRules:
         b, p = self.attack_dice(a, t, charged, bonus, penalty)
         side = self.sides[a.side]
         result = self.roll(self.fury_of(a), b, p, side, True, important=True)
-        self.log(f"{a.name} attacks {t.name}: Fury {('fail', 'success', 'critical')[result]}")
+        if self.logging:
+            self.log(f"{a.name} attacks {t.name}: Fury {('fail', 'success', 'critical')[result]}")
         counter_result = FAIL
         if counter is not None and self.within(counter, a, counter.rng):
             cb, cp = self.attack_dice(counter, a, False)
             counter_result = self.roll(self.fury_of(counter), cb, cp, self.sides[counter.side], True, important=True)
-            self.log(f"{counter.name} countercharges: Fury {('fail', 'success', 'critical')[counter_result]}")
+            if self.logging:
+                self.log(f"{counter.name} countercharges: Fury {('fail', 'success', 'critical')[counter_result]}")
         extra: list[Unit] = []
         if swarm and side.has("swarmers"):
             extra = [o for o in self.allies(a) if self.contact(o, t) and o.fury is not None]

@@ -58,14 +58,13 @@ what every plan depends on (line of sight through bases, targets, goals, paths),
 next choice works the plans out afresh.  Options are scored in two passes: the plans and the
 options that cost little first, then the ones that trace paths (Sprint, Maneuver, Crashing
 Wave) only when an upper bound of their score reaches the best of all (see
-:meth:`ai.ActionChoice._options`).  A side is built once per list and catalogue and copied
+:meth:`ai.ActionChoice._scored`); a turn's choice (:meth:`ai.ActionChoice.choose`) builds
+an :class:`state.Option` only for the option given.  A side is built once per list and catalogue and copied
 for each game (:meth:`setup.SetupRules._side_of`).  Speed work keeps fixed-seed games
 identical (same draws, decisions and logs: ``tests/rattle_and_rend/rr_digests.json``).
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -135,9 +134,9 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         self.foes_versions: dict[tuple, int] = {}
         self.charge_memo: dict[tuple, tuple] = {}
         self.goal_memo: dict[tuple, tuple[float, float]] = {}
-        self.bar = -math.inf
         self.weight_now = 0.35  # move_weight() while options are scored (ai.ActionChoice.options)
         self.p_success_memo: dict[tuple[int | None, int, int], float] = {}
+        self.rest_odds: dict[int, tuple[float, float, float]] = {}  # Guile -> P(fail, success, critical) of Rest
         self.wider: dict[str | None, str | None] = {b: band_plus(b, 1) for b in (None, "B", "S", "M", "L")}  # type: ignore[arg-type]
         self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float, str]]] = {}
         self.actions_this_round = 0
@@ -145,6 +144,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         self.deployment = "side"
 
     def log(self, text: str) -> None:
+        """Add a line to a narrated game; callers test ``self.logging`` first, so a game
+        played for statistics never formats its lines."""
         if self.logging:
             self.lines.append(f"R{self.round} {text}")
 
@@ -160,7 +161,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
                 if u.state == "banished" and u.back_round <= self.round:
                     u.state = "board"
                     s.total += u.points
-                    self.log(f"{u.name} returns from banishment")
+                    if self.logging:
+                        self.log(f"{u.name} returns from banishment")
                 u.actions = 0
                 u.free_next = False
             s.total = sum(u.points for u in s.units if u.state in ("board", "carried", "reserve"))
@@ -173,7 +175,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         for s in self.sides:  # warband morale
             if s.morale_due and not s.morale_done:
                 s.morale_done = True
-                self.log(f"{s.name}: warband morale")
+                if self.logging:
+                    self.log(f"{s.name}: warband morale")
                 for u in list(s.units):
                     if u.state == "board":
                         self.will_check(u, None, None, allow_push=False)
@@ -187,7 +190,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
             if bids[0] != bids[1]:
                 win = 0 if bids[0] > bids[1] else 1
                 self.sides[win].momentum -= bids[win]
-                self.log(f"initiative bids {bids[0]} / {bids[1]}")
+                if self.logging:
+                    self.log(f"initiative bids {bids[0]} / {bids[1]}")
                 return win
             for s, b in zip(self.sides, bids, strict=True):
                 s.momentum -= b
@@ -208,7 +212,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
                         u.x, u.y = clamp(ax + (self.dice.u() - 0.5) * 120, ay, u.radius)
                         u.state = "board"
                         side.total += u.points
-                        self.log(f"{u.name} rises again (Resurrectionists)")
+                        if self.logging:
+                            self.log(f"{u.name} rises again (Resurrectionists)")
         if side.has("teleporters"):
             enemies = [e for e in self.sides[1 - side.idx].units if e.state == "board"]
             budget = sum(u.points for u in side.units) // 3
@@ -221,7 +226,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
                     if all(dist(*spot, e.x, e.y) > self.mm("S") for e in enemies) and terrain_at(self.pieces, *spot) is None:
                         u.x, u.y = spot
                         budget -= u.points
-                        self.log(f"{u.name} teleports")
+                        if self.logging:
+                            self.log(f"{u.name} teleports")
 
     def turn(self, side: Side) -> str:
         """Give actions until the player passes ('pass') or loses the initiative ('swap')."""
@@ -231,11 +237,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         for _ in range(60):
             if self.finished:
                 return "end"
-            options = self.options(side)
-            if not options:
-                return "pass"
-            best = max(options, key=lambda o: (o.score, -o.unit.uid))
-            if best.score <= 0.05:
+            best = self.choose(side)
+            if best is None or best.score <= 0.05:
                 return "pass"
             u = best.unit
             if best.cost > side.momentum:
@@ -248,7 +251,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
             side.last_actor = u
             self.actions_this_round += 1
             ctx = Action(side, u, best.name, attack=best.name in ("Charge", "Stand and Fight", "Ambush"))
-            self.log(f"{side.name}: {u.name} — {best.name} (cost {best.cost}, momentum left {side.momentum})")
+            if self.logging:
+                self.log(f"{side.name}: {u.name} — {best.name} (cost {best.cost}, momentum left {side.momentum})")
             if u.state == "board":
                 self.on_declare(ctx)
             if not ctx.cancelled and u.state in ("board", "carried", "reserve"):
@@ -286,7 +290,8 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
             UnitRecord(u.side, u.name, float(u.points), u.state != "out", float(u.eliminated))
             for u in self.units
         ]
-        self.log(f"winner: {'draw' if self.winner is None else self.sides[self.winner].name} after {self.round} rounds")
+        if self.logging:
+            self.log(f"winner: {'draw' if self.winner is None else self.sides[self.winner].name} after {self.round} rounds")
         return GameRecord(
             self.winner,
             self.round,

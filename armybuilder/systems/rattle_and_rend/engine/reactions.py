@@ -34,11 +34,14 @@ class ReactionRules:
             active.momentum -= 1
             if rs.momentum >= 1 and value >= 1.8:
                 rs.momentum -= 1
-                self.log(f"{rs.name} insists on {name}")
+                if self.logging:
+                    self.log(f"{rs.name} insists on {name}")
             else:
-                self.log(f"{active.name} refuses {rs.name}'s {name}")
+                if self.logging:
+                    self.log(f"{active.name} refuses {rs.name}'s {name}")
                 return False
-        self.log(f"{rs.name} reacts with {name} ({reactor.name})")
+        if self.logging:
+            self.log(f"{rs.name} reacts with {name} ({reactor.name})")
         ctx.reactor = reactor
         ctx.swap = True
         effect()
@@ -72,7 +75,8 @@ class ReactionRules:
                     r = self.roll(self.fury_of(h), 0, 0, enemy, True)
                     if r != FAIL:
                         ctx.cancelled = True
-                        self.log(f"{actor.name}'s action is stopped")
+                        if self.logging:
+                            self.log(f"{actor.name}'s action is stopped")
                         if r == CRITICAL:
                             self.lose(ctx.side, 1)
 
@@ -127,7 +131,8 @@ class ReactionRules:
 
                 def suppress(s: Unit = s) -> None:
                     r = self.roll(self.fury_of(s), *self.attack_dice(s, u, False, reaction="suppression"), enemy, True, important=True)
-                    self.log(f"{s.name} suppresses {u.name}: Fury {('fail', 'success', 'critical')[r]}")
+                    if self.logging:
+                        self.log(f"{s.name} suppresses {u.name}: Fury {('fail', 'success', 'critical')[r]}")
                     if r != FAIL:
                         stop["flag"] = True
                         self.will_check(u, s, ctx, penalty=1 if r == CRITICAL else 0, poisoned=enemy.has("poisoners"))
@@ -198,7 +203,8 @@ class ReactionRules:
 
                 def suppress(s: Unit = s) -> None:
                     r = self.roll(self.fury_of(s), *self.attack_dice(s, a, False, reaction="suppression"), target_side, True, important=True)
-                    self.log(f"{s.name} shoots {a.name}: Fury {('fail', 'success', 'critical')[r]}")
+                    if self.logging:
+                        self.log(f"{s.name} shoots {a.name}: Fury {('fail', 'success', 'critical')[r]}")
                     if r != FAIL:
                         self.will_check(a, s, ctx, penalty=1 if r == CRITICAL else 0, poisoned=target_side.has("poisoners"))
 
@@ -226,7 +232,8 @@ class ReactionRules:
                     r = self.roll(t.guile, 0, 0, target_side, True)
                     if r != FAIL:
                         redirect["to"] = max(decoys, key=lambda d: d.points)
-                        self.log(f"{a.name}'s attack is turned on {redirect['to'].name}")
+                        if self.logging:
+                            self.log(f"{a.name}'s attack is turned on {redirect['to'].name}")
                         if r == CRITICAL:
                             self.lose(self.sides[a.side], 2)
 
@@ -316,7 +323,8 @@ class ReactionRules:
         if ally.guile is None:
             return
         side.momentum -= 1
-        self.log(f"{side.name} answers with Reversal ({ally.name})")
+        if self.logging:
+            self.log(f"{side.name} answers with Reversal ({ally.name})")
         r = self.roll(ally.guile, 0, 0, side, True)
         if r != FAIL:
             options = [o for o in self.options(side, only=ally, free=True) if o.name not in ("Rest",)]

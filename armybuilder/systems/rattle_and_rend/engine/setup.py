@@ -242,7 +242,8 @@ class SetupRules:
         for u in held:
             u.state = "reserve"
         if held:
-            self.log(f"{side.name} keeps {total} points off the board ({why})")
+            if self.logging:
+                self.log(f"{side.name} keeps {total} points off the board ({why})")
         return held
 
     def _split(self: Game, side: Side, low: int, high: int) -> list[Unit]:

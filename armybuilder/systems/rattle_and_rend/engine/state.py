@@ -144,7 +144,7 @@ class UnitPlan:
     round) is keyed by it.  Rescoring a group after an action that moved nothing only
     subtracts the new cost and works out Rest and Scheming Plot again."""
 
-    __slots__ = ("ux", "uy", "stand", "charge", "rest", "rest_run", "feint", "translocate", "sprint", "maneuver", "maneuver_most", "champion")
+    __slots__ = ("ux", "uy", "stand", "charge", "rest", "rest_run", "feint", "translocate", "sprint", "maneuver", "maneuver_most", "champion", "scored")
 
     def __init__(self) -> None:
         self.ux = self.uy = 0.0
@@ -159,3 +159,4 @@ class UnitPlan:
         self.maneuver: dict[float, tuple[float, _RunAction] | None] = {}
         self.maneuver_most: dict[float, list[Any]] = {}  # move weight -> [bound by the side's longest MOV, by the ally drawn]
         self.champion: tuple[str, Any] | None = None
+        self.scored: dict[int, tuple] = {}  # cost -> the first-pass options that only it decides (ai.ActionChoice._fixed_scores)
