@@ -345,46 +345,46 @@ class CombatRules:
         for uk, row in fighters.items():
             u = sides[uk // 1000][uk % 1000]
             groups = u.groups
-            # The player's sharing for the same set of combats, asked once per unit and fighter
-            # type: (dice by combat, the combats) shared by the fighters that join the same ones.
+            # The player's sharing for the same set of combats, asked once per set (each combat
+            # key names the fighter type): (dice by combat, the combats), shared by the fighters
+            # that join the same ones.
             preferred: dict[tuple, tuple[dict[CombatKey, int], tuple[CombatKey, ...]]] = {}
+            listed_at: dict[CombatKey, list] = {}  # this unit's members by combat (first touch first)
             for f in row:
                 combats = f.per
                 if combats is None:
                     continue
-                gi = f.group
                 if len(combats) == 1:
                     # One combat: its only order, and every die in it (share_dice(), no choice to ask).
                     [(key, touched)] = combats.items()
-                    ask = (gi, key)
-                    known = preferred.get(ask)
+                    known = preferred.get(key)
                     if known is None:
-                        each = groups[gi].dice_each
-                        known = preferred[ask] = ({key: each} if each > 0 else {}, (key,))
+                        each = groups[f.group].dice_each
+                        known = preferred[key] = ({key: each} if each > 0 else {}, (key,))
                     dice, f.combats = known
                     f.dice = dice
-                    entry = (f, touched, dice.get(key, 0))
-                    listed = members.get((key, uk))
+                    listed = listed_at.get(key)
                     if listed is None:
-                        members[(key, uk)] = [entry]
+                        listed_at[key] = [(f, touched, dice.get(key, 0))]
                     else:
-                        listed.append(entry)
+                        listed.append((f, touched, dice.get(key, 0)))
                     continue
                 keys = tuple(combats)
-                ask = (gi, keys)
-                known = preferred.get(ask)
+                known = preferred.get(keys)
                 if known is None:
+                    gi = f.group
                     order = self.policies[u.side].dice_order(self, u, gi, list(keys))
-                    known = preferred[ask] = (share_dice(groups[gi].dice_each, order), keys)
+                    known = preferred[keys] = (share_dice(groups[gi].dice_each, order), keys)
                 dice, f.combats = known
                 f.dice = dice
                 for key, touched in combats.items():
-                    entry = (f, touched, dice.get(key, 0))
-                    listed = members.get((key, uk))
+                    listed = listed_at.get(key)
                     if listed is None:
-                        members[(key, uk)] = [entry]
+                        listed_at[key] = [(f, touched, dice.get(key, 0))]
                     else:
-                        listed.append(entry)
+                        listed.append((f, touched, dice.get(key, 0)))
+            for key, listed in listed_at.items():
+                members[(key, uk)] = listed
         return fighters
 
     @staticmethod
@@ -510,7 +510,11 @@ class CombatRules:
             fa = self.combatants(fighters, key, ka, ga, kb, gb)
             fb = self.combatants(fighters, key, kb, gb, ka, ga)
             say_combat(self, a, ga, len(fa), b, gb, len(fb), ini_a, ini_b, a_first, p_first, charge)
-        lowered = {ka: self.lowers_def(a, GA), kb: self.lowers_def(b, GB)}
+        ta, tb = GA.traits, GB.traits
+        lowered = {
+            ka: bool(ta.lower_def_att or ta.lower_def_str) and self.lowers_def(a, GA),
+            kb: bool(tb.lower_def_att or tb.lower_def_str) and self.lowers_def(b, GB),
+        }  # (lowers_def() read only for a type that may lower its DEF)
         exchange = self.exchange
         exchange(first, second, key, fighters, wounds, lowered, 0)
         exchange(second, first, key, fighters, wounds, lowered, 0)
@@ -721,6 +725,8 @@ class CombatRules:
             for f in row:
                 f.alive = False
             return killed
+        if g.count >= len(row):
+            return killed  # the type has at least as many left as the contact holds fighters
         front_alive = [f for f in row if f.alive and f.group == gy]  # (in position order)
         extra = len(front_alive) - g.count
         if extra > 0:  # more standing in the contact than the type has left: the last ones go

@@ -50,6 +50,7 @@ class OutcomeRules:
         self.resolve_combats(fighters, wounds, charge=True)
         pairs = sorted({(min(k), max(k)) for k in wounds} | self.fought_pairs(fighters))
         self.fray_outcome(pairs, wounds, fighters)
+        fighters.release()  # (read no more: push on builds the Implacable combats' own contacts)
         self.push_on(units, wounds)
 
     def fought_pairs(self, fighters: dict[int, list[Fighter]]) -> set[tuple[int, int]]:
@@ -211,6 +212,7 @@ class OutcomeRules:
             fighters = self.build_contact(chain, only)
             self.loss_caused = set()
             self.resolve_combats(fighters, {}, charge=False)
+            fighters.release()
 
     def implacable_combat(
         self, units: list[Fighting], caused: set[int], rnd: int
