@@ -288,9 +288,14 @@ def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, 
     """
     scored.sort()  # as _choose_entry() ranks them: (-score, index) decide (indices are distinct)
     last = -1
-    for i, s in enumerate(scored):
-        if _worth(attacking, s[4], s[5], s[2]):
+    i = 0
+    for s in scored:  # _worth(attacking, s[4], s[5], s[2]), inlined
+        mine = s[4]
+        if s[2].state == "rout":
+            mine += s[2].points
+        if round(mine * 1000) >= round(s[5] * _REPLY_KEPT * 1000) if attacking else round(mine * 1000) > round(s[5] * 1000):
             last = i
+        i += 1
     if last < 0:
         return False
     per_target, changing = near.per_target, near.changing
@@ -317,11 +322,11 @@ def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, 
             balance = round((s[4] - s[5]) * 1000)  # _score(mine - theirs)
             if balance <= 0:
                 continue  # a gang-up (the threats' sum is never below 0)
-            h = unit.troops
             found = []
             for e in enemies:
                 threat = threats.get(e.index)
                 if threat is None:
+                    h = unit.troops
                     theirs = e.damage_memo.get(h.profile.id)
                     if theirs is None:
                         theirs = b._mean_damage(e, h)
@@ -464,7 +469,11 @@ class LinePolicy(Policy):
             hl = 1
         memo = unit.damage_memo
         for e in foes:
-            if not e.alive or e.state == "gone" or not low <= e.pos - pos <= reach:
+            # (the cheapest test first: most foes are out of reach)
+            if not low <= e.pos - pos <= reach or not e.alive:
+                continue
+            state = e.state
+            if state == "gone":
                 continue
             g = e.troops
             mine = memo.get(g.profile.id)
@@ -475,7 +484,11 @@ class LinePolicy(Policy):
                 theirs = b._mean_damage(e, h)
             gl = g.wound_levels
             mine, theirs = mine / (gl if gl > 1 else 1) * g.cost, theirs / hl * hc
-            gain = mine - theirs + (e.points if e.state == "rout" else 0) + (0.25 * e.points if e.engaged else 0)
+            gain = mine - theirs  # plus a routed foe's A.P., then a quarter of an engaged one's
+            if state == "rout":
+                gain += e.points
+            if e.engaged:
+                gain += 0.25 * e.points
             scored.append((-round(gain * 1000), e.index, e, gain, mine, theirs))  # (-_score(gain), inlined)
         return scored
 
