@@ -132,22 +132,25 @@ class AIRules:
         if reachable:
             return "assault"  # reachable but not favourable: will close in at its activation
         # Threatened by an enemy that can reach it while it cannot reach anyone: counter-charge.
-        if self._charge_bound[0] is not spots:
-            # The foes' longest charge, found once for these spots (give_orders(): one list per side).
+        bound = self._charge_bound
+        if bound[0] is not spots:
+            # The foes that can charge (e.fighting), each as (position, MOV × 2), and their longest
+            # charge, found once for these spots (give_orders(): one list per side, and nothing
+            # moves, changes state or loses a tactic among the foes while that side's orders are given).
             longest = -1
+            chargers = []
             for e in foes:
                 if e.count > 0 and e.state in ("valiant", "disorganized"):
                     tactic = e.tactic
                     reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2.0
+                    chargers.append((e.pos, reach))
                     if reach > longest:
                         longest = reach
-            self._charge_bound = (spots, longest)
-        if nearest > self._charge_bound[1]:
+            bound = self._charge_bound = (spots, longest, chargers)
+        if nearest > bound[1]:
             return "progress"  # no foe's charge reaches this far
-        for e in foes:
-            tactic = e.tactic  # e.mov and e.fighting, inlined: every idle unit asks this of every foe
-            reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2.0
-            if -reach <= e.pos - pos <= reach and e.count > 0 and e.state in ("valiant", "disorganized"):
+        for e_pos, reach in bound[2]:
+            if -reach <= e_pos - pos <= reach:
                 return "reaction"
         return "progress"
 

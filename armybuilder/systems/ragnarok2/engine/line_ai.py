@@ -48,6 +48,7 @@ GANG_MARGIN = 0  # enemies beyond the friends able to join that make a charge a 
 OUTSHOT_RATIO = (5, 4)  # the enemy's volleys worth more than 5/4 of the side's own: out-shot
 FIRST_STRIKE = 0.25  # share of the reply an attacking charger counts as saved by striking first
 DRAW_MARGIN_PERCENT = 5  # the victory rule's draw band (battle.py)
+_REPLY_KEPT = 1.0 - FIRST_STRIKE  # the share of the reply an attacking charger counts
 # The round memo's keys of each side's answers (built once, not at every question).
 _OUTSHOT_KEYS = (("outshot", 0), ("outshot", 1))
 _FIRE_KEYS = (("firepower", 0), ("firepower", 1))
@@ -117,8 +118,8 @@ def _worth(attacking: bool, mine: float, theirs: float, target: Fighting) -> boo
         mine += target.points  # a routed target's A.P. count as a gain
     # _score() inlined: every order asks this of every foe in reach
     if attacking:
-        return int(round(mine * 1000)) >= int(round(theirs * (1.0 - FIRST_STRIKE) * 1000))
-    return int(round(mine * 1000)) > int(round(theirs * 1000))
+        return round(mine * 1000) >= round(theirs * _REPLY_KEPT * 1000)
+    return round(mine * 1000) > round(theirs * 1000)
 
 
 def _first_two(s: tuple) -> tuple[int, int]:
@@ -195,36 +196,49 @@ class _OrdersNear:
 
     def joiners(self, unit: Fighting, target: Fighting) -> tuple[list[Fighting], int]:
         """_joiners(target, *_candidates(b, unit)) at this moment of the orders (the same lists)."""
-        t = target.index
-        known = self.per_target.get(t)
+        known = self.per_target.get(target.index)
         if known is None:
-            spot = target.pos
-            enemies = []
-            for e, pos, reach, engaged in self.enemies:
-                if e is target or (engaged and t not in engaged):
-                    continue
-                if -reach <= pos - spot <= reach:
-                    enemies.append(e)
-            fixed = []
-            for f, pos, reach, engaged in self.friends:
-                if reach is None or (engaged and t not in engaged):
-                    continue
-                if -reach <= pos - spot <= reach:
-                    fixed.append(f.index)
-            known = self.per_target[t] = (enemies, frozenset(fixed))
+            known = self.at(target)
         enemies, fixed = known
         friends = len(fixed) - (unit.index in fixed)  # (friends other than the unit)
         if self.changing:
-            spot = target.pos
-            for f, pos, reach, engaged in self.friends:
-                if reach is not None or f is unit or (engaged and t not in engaged):
-                    continue
-                tactic = f.tactic  # its tactic of last round, or none once reset
-                reach = (f._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0
-                if -reach <= pos - spot <= reach:
-                    friends += 1
+            friends += self.changing_friends(unit, target)
         return enemies, friends
 
+    def at(self, target: Fighting) -> tuple[list[Fighting], frozenset[int]]:
+        """(the enemies able to join at the target's spot, the indices of the fixed-reach friends
+        able to join there), found once per target."""
+        t = target.index
+        spot = target.pos
+        enemies = []
+        for e, pos, reach, engaged in self.enemies:
+            if e is target or (engaged and t not in engaged):
+                continue
+            if -reach <= pos - spot <= reach:
+                enemies.append(e)
+        fixed = []
+        for f, pos, reach, engaged in self.friends:
+            if reach is None or (engaged and t not in engaged):
+                continue
+            if -reach <= pos - spot <= reach:
+                fixed.append(f.index)
+        known = self.per_target[t] = (enemies, frozenset(fixed))
+        return known
+
+    def changing_friends(self, unit: Fighting, target: Fighting) -> int:
+        """The friends other than *unit* whose reach changes while the orders are given (last
+        round's tactic until reset) able to join at the target's spot, read now."""
+        t = target.index
+        spot = target.pos
+        friends = 0
+        for f, pos, reach, engaged in self.friends:
+            if reach is not None or f is unit or (engaged and t not in engaged):
+                continue
+            tactic = f.tactic  # its tactic of last round, or none once reset
+            reach = (f._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0
+            if -reach <= pos - spot <= reach:
+                friends += 1
+        return friends
 
 def _gang_up(
     b: Battle, unit: Fighting, target: Fighting, enemies: list[Fighting], friends: int, threats: dict[int, int] | None = None,
@@ -253,12 +267,82 @@ def _gang_up(
             if theirs is None:
                 theirs = b._mean_damage(e, h)
             hl = h.wound_levels
-            threat = threats[e.index] = int(round(theirs / (hl if hl > 1 else 1) * h.cost * 1000))
+            threat = threats[e.index] = round(theirs / (hl if hl > 1 else 1) * h.cost * 1000)
         found.append(threat)
     if extra < len(found):
         found.sort(reverse=True)
         del found[extra:]
     return balance <= sum(found)
+
+
+def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, attacking: bool) -> bool:
+    """Whether the unit, ordered now, would charge: LinePolicy._choose_entry(b, unit, scored, near)
+    picks a target that is no gang-up and worth charging (:func:`_worth`). The same choice, asked
+    as a yes/no question (the orders ask it of every unit with a foe in reach):
+
+    - only a target worth charging can make it charge, so the targets are weighed, best exchange
+      first, only up to the last one worth it: past it, with no safe target found yet, the
+      choice (ranked after it, or a gang-up) is not charged either;
+    - near.joiners() and _gang_up() written out (nothing changes while the orders are given, so
+      each joiner's threat to the unit is found once for all its targets).
+    """
+    scored.sort()  # as _choose_entry() ranks them: (-score, index) decide (indices are distinct)
+    last = -1
+    i = 0
+    for s in scored:  # _worth(attacking, s[4], s[5], s[2]), inlined
+        mine = s[4]
+        if s[2].state == "rout":
+            mine += s[2].points
+        if round(mine * 1000) >= round(s[5] * _REPLY_KEPT * 1000) if attacking else round(mine * 1000) > round(s[5] * 1000):
+            last = i
+        i += 1
+    if last < 0:
+        return False
+    per_target, changing = near.per_target, near.changing
+    me = unit.index
+    threats: dict[int, int] = {}
+    tied = []  # the best safe exchanges: (enemies less friends able to join, index, rank)
+    for i, s in enumerate(scored):
+        if tied:
+            if s[0] != scored[tied[0][2]][0]:
+                break
+        elif i > last:
+            return False  # every target worth charging is a gang-up
+        target = s[2]
+        t = target.index
+        known = per_target.get(t)
+        if known is None:
+            known = near.at(target)
+        enemies, fixed = known
+        friends = len(fixed) - (me in fixed)  # (friends other than the unit)
+        if changing:
+            friends += near.changing_friends(unit, target)
+        extra = len(enemies) - friends
+        if extra > GANG_MARGIN:
+            balance = round((s[4] - s[5]) * 1000)  # _score(mine - theirs)
+            if balance <= 0:
+                continue  # a gang-up (the threats' sum is never below 0)
+            found = []
+            for e in enemies:
+                threat = threats.get(e.index)
+                if threat is None:
+                    h = unit.troops
+                    theirs = e.damage_memo.get(h.profile.id)
+                    if theirs is None:
+                        theirs = b._mean_damage(e, h)
+                    hl = h.wound_levels
+                    threat = threats[e.index] = round(theirs / (hl if hl > 1 else 1) * h.cost * 1000)
+                found.append(threat)
+            if extra < len(found):
+                found.sort(reverse=True)
+                del found[extra:]
+            if balance <= sum(found):
+                continue  # a gang-up
+        tied.append((extra, t, i))
+    if not tied:
+        return False  # every target in reach is a gang-up
+    chosen = scored[tied[0][2] if len(tied) == 1 else min(tied)[2]]
+    return _worth(attacking, chosen[4], chosen[5], chosen[2])
 
 
 def _forward(f: Fighting) -> float:
@@ -338,14 +422,12 @@ class LinePolicy(Policy):
         if order in ("assault", "reaction", "progress") and (order == "assault" or attacking):
             # (no foe in reach when the classic order weighed none). The gang-ups are weighed
             # only when some foe in reach is worth charging: else no choice of target charges.
-            if any(_worth(attacking, s[4], s[5], s[2]) for s in scored):
+            if scored:
                 key = _NEAR_KEYS[unit.side]
                 near = b.round_memo.get(key)
                 if near is None or near.spots is not spots:
                     near = b.round_memo[key] = _OrdersNear(b, unit.side, spots)
-                chosen, gang = self._choose_entry(b, unit, scored, near)
-                # (worth_charging() on the exchange already weighed: the same values)
-                if chosen is not None and not gang and _worth(attacking, chosen[4], chosen[5], chosen[2]):
+                if _charges(b, unit, scored, near, attacking):
                     return "assault"
             if order == "assault" or attacking:
                 return "progress"  # close in with the line (stopping out of reach) instead
@@ -387,7 +469,11 @@ class LinePolicy(Policy):
             hl = 1
         memo = unit.damage_memo
         for e in foes:
-            if not e.alive or e.state == "gone" or not low <= e.pos - pos <= reach:
+            # (the cheapest test first: most foes are out of reach)
+            if not low <= e.pos - pos <= reach or not e.alive:
+                continue
+            state = e.state
+            if state == "gone":
                 continue
             g = e.troops
             mine = memo.get(g.profile.id)
@@ -398,8 +484,12 @@ class LinePolicy(Policy):
                 theirs = b._mean_damage(e, h)
             gl = g.wound_levels
             mine, theirs = mine / (gl if gl > 1 else 1) * g.cost, theirs / hl * hc
-            gain = mine - theirs + (e.points if e.state == "rout" else 0) + (0.25 * e.points if e.engaged else 0)
-            scored.append((-int(round(gain * 1000)), e.index, e, gain, mine, theirs))  # (-_score(gain), inlined)
+            gain = mine - theirs  # plus a routed foe's A.P., then a quarter of an engaged one's
+            if state == "rout":
+                gain += e.points
+            if e.engaged:
+                gain += 0.25 * e.points
+            scored.append((-round(gain * 1000), e.index, e, gain, mine, theirs))  # (-_score(gain), inlined)
         return scored
 
     def _choose(self, b: Battle, unit: Fighting, scored: list[tuple]) -> tuple[Fighting | None, bool]:
@@ -418,7 +508,7 @@ class LinePolicy(Policy):
         known: the first safe exchange and those equal to it."""
         if not scored:
             return None, False
-        scored.sort(key=_first_two)
+        scored.sort()  # on (-score, index): the indices are distinct, so the foes are never compared
         if near is None:
             enemies_near, friends_near = _candidates(b, unit)
 

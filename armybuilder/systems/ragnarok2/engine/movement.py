@@ -153,17 +153,18 @@ class ActivationPhase:
             if routed is None:
                 return
             target, d = routed, d_routed
-        stop = self.policies[u.side].stop_short(self, u, target, d)  # how near the player lets it run
-        tactic = u.tactic
-        distance = (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2.0
+        policy = self.policies[u.side]
+        stop = policy.stop_short(self, u, target, d)  # how near the player lets it run
         # toward(), inlined: min() and max() written out with their choice among equals
         gap = target.pos - pos
         step = (gap if gap >= 0.0 else -gap) - stop
         if not step > 0.0:
-            step = 0.0
+            return  # it stays where it is (pos + copysign(0.0, gap) == pos): no limit to ask
+        tactic = u.tactic
+        distance = (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2.0
         if not step < distance:
             step = distance
-        limit = self.policies[u.side].advance_limit(self, u)
+        limit = policy.advance_limit(self, u)
         if limit is not None:
             step = max(0.0, min(step, limit))  # the player keeps it with the line
         u.pos = pos + math.copysign(step, gap)

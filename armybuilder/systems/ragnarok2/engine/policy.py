@@ -32,7 +32,7 @@ _BALANCES = ("combat_order",)  # the round memo's key of combat_order()'s shared
 
 def _score(x: float) -> int:
     """A float value as an integer score (ties then go to the stable order, never to float ==)."""
-    return int(round(x * 1000))
+    return round(x * 1000)  # (round() of a float is already an int: the same integer)
 
 
 class Policy:
