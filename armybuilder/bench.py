@@ -54,6 +54,7 @@ class Measured:
     ok: bool | None
     note: str = ""
     samples: Sequence[float] = ()
+    unit: str | None = None  # when the figure is not in the line's usual unit (e.g. ms, not a ratio)
 
 
 #: above this (max - min) / median, the repeats disagree too much to trust the median
@@ -235,7 +236,8 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
             if not isinstance(measured, Measured):
                 measured = Measured(*measured)
             samples = [float(s) for s in measured.samples]
-            figures.append(Figure(what, measured.value, unit, budget, measured.ok, measured.note, samples, _spread(samples)))
+            figures.append(Figure(what, measured.value, measured.unit or unit, budget, measured.ok, measured.note, samples,
+                                  _spread(samples)))
         except (ImportError, LookupError, NotImplementedError, InputError, AttributeError, subprocess.CalledProcessError) as exc:
             figures.append(Figure(what, None, unit, budget, None, f"not measured: {exc}"))
         f = figures[-1]

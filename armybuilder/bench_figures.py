@@ -195,8 +195,8 @@ def odds_against_icepool(dice_counts: tuple[int, ...], repeat: int, icepool_limi
         import icepool  # noqa: F401 - optional: the comparison needs it
     except ImportError:
         shown = ", ".join(f"{d}: {t * 1000:.3f} ms" for d, t in ours.items())
-        return Measured(max(ours.values()) * 1000, None, f"ms, project alone (pip install icepool to compare): {shown}",
-                        [t * 1000 for t in ours.values()])
+        return Measured(max(ours.values()) * 1000, None, f"icepool not installed (pip install icepool to compare); "
+                        f"the project alone: {shown}", [t * 1000 for t in ours.values()], unit="ms")
     rows = odds_tables(cat)
     ratios, parts = [], []
     for dice, mine in ours.items():
