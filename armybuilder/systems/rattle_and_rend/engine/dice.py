@@ -22,26 +22,14 @@ import math
 from functools import lru_cache
 
 from armybuilder.core.dice import Distribution
+from armybuilder.odds.rattle_and_rend import DEFAULT_DICE, dice_count  # noqa: F401 - re-exported
 
 FAIL, SUCCESS, CRITICAL = 0, 1, 2
 MISS, DEFY, STAND, BREAK = 0, 1, 2, 3
 OUTCOME_NAMES = ("fail", "success", "critical")
 ATTACK_NAMES = ("miss", "DEFY!", "Stand Firm / Muddled", "BREAK")
 
-#: dice rolled for (standard, penalty, bonus) when the catalogue says nothing else
-DEFAULT_DICE = (2, 1, 3)
-
-
-def dice_count(bonuses: int, penalties: int, dice: tuple[int, int, int] = DEFAULT_DICE) -> int:
-    """Dice rolled for a check with so many bonuses and penalties (any amounts cancel)."""
-    standard, penalty, bonus = dice
-    if bonuses > 0 and penalties > 0:
-        return standard
-    if penalties > 0:
-        return penalty
-    if bonuses > 0:
-        return bonus
-    return standard
+# A check's dice count (bonuses and penalties cancel) is the exact odds' rule, kept once there.
 
 
 def hit_chance(stat: int | None) -> float:
