@@ -14,7 +14,6 @@ contact with the same type.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import repeat
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -24,9 +23,9 @@ from .fray import (
     CombatKey,
     Contact,
     Fighter,
+    Member,
     _split_front,
-    pair_touches,
-    pair_widths,
+    pair_contact,
     share_dice,
     unit_key,
 )
@@ -41,13 +40,26 @@ if TYPE_CHECKING:
 _side_index = attrgetter("side", "index")  # a fray's units: side 0 first, then by unit index
 
 
-@lru_cache(maxsize=4096)
-def _touching(pos_a: tuple[int, ...], pos_b: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """The touching (position in A's row, position in B's row) pairs of a pair of units whose
-    fronts face each other at *pos_a* and *pos_b* (:func:`.fray.pair_widths` and
-    :func:`.fray.pair_touches` read through the positions, cached by value)."""
-    ca, cb = pair_widths(len(pos_a), len(pos_b))
-    return tuple((pos_a[p], pos_b[q]) for p, q in pair_touches(ca, cb))
+def _combatants_at(fighters: Contact, key: CombatKey, side_key: int, other_key: int, fierce: bool = False) -> list[int]:
+    """Positions of the live fighters of unit *side_key* in combat *key* touching a live enemy
+    there (*fierce*: with the fallen Fierce fighters that still strike), in position order."""
+    alive, other = fighters.alive[side_key], fighters.alive[other_key]
+    fallen = fighters.fierce[side_key]
+    out = []
+    for p, touched, _dice in fighters.members.get((key, side_key), ()):
+        if alive[p] or (fierce and fallen[p]):
+            for q in touched:
+                if other[q]:
+                    out.append(p)
+                    break
+    return out
+
+
+@lru_cache(maxsize=256)
+def _whole_row(n: int) -> tuple[int, ...]:
+    """Positions 0..n-1: the front of a unit facing one enemy unit."""
+    return tuple(range(n))
+
 
 class ExchangeTerms(NamedTuple):
     """One side's attacks in a combat: strikers, targets in contact, dice and the columns read."""
@@ -269,16 +281,19 @@ class CombatRules:
         """Who touches whom in a fray (see :mod:`.fray`), and every fighter's combat dice shared
         between its combats. *only*: unit key -> the groups allowed to fight (Implacable combats).
 
-        Also indexes every combat's fighters (:class:`.fray.Contact`), so that the combats read
-        their fighters without scanning the units; fighters that join the same combats share
-        one dice mapping (it is never written after this)."""
-        fighters = Contact()
-        faced: dict[int, dict[int, tuple[int, ...]]] = {}
+        Each pair of units facing each other gives its touches and most dice by value
+        (:func:`.fray.pair_contact`, cached: the same fronts come back game after game); the
+        contact adds the fighters' flags and asks the players how the fighters touching several
+        types share their dice (only when the sharing can differ: dice that divide evenly
+        between the combats go the same way in any order)."""
+        contact = Contact()
         sides = self.sides
+        faced: dict[int, dict[int, tuple[int, ...]]] = {}
+        overlapping: list[int] = []
         for u in units:
             uk = u.side * 1000 + u.index
             groups = u.groups
-            row: list[Fighter] = []
+            row: list[int] = []
             fallen: list[int] = []
             allowed = only.get(uk, ()) if only is not None else None
             room = u.front()  # the front: independents first (they lead the contact), then the troops
@@ -291,180 +306,145 @@ class CombatRules:
                     continue
                 if n and room:
                     take = n if n < room else room
-                    at = len(row)
-                    row += map(Fighter, repeat(uk, take), range(at, at + take), repeat(gi, take))
+                    row += [gi] * take
                     room -= take
                 if lost:
                     fallen += [gi] * lost  # fallen Fierce fighters still fight (seed: Fierce)
-            for gi in fallen:  # where they fell, in contact
-                row.append(Fighter(uk, len(row), gi, False, True))
-            fighters[uk] = row
+            standing = len(row)
+            if fallen:  # where they fell, in contact
+                row += fallen
+                contact.alive[uk] = [True] * standing + [False] * len(fallen)
+                contact.fierce[uk] = [False] * standing + [True] * len(fallen)
+            else:
+                contact.alive[uk] = [True] * standing
+                contact.fierce[uk] = [False] * standing
+            grp = contact.groups[uk] = tuple(row)
             foes = sides[1 - u.side]
             engaged = u.engaged
             if len(engaged) == 1:  # the commonest: one enemy unit, faced by the whole front
-                for j in engaged:
-                    faced[uk] = {j: _split_front(len(row), 1)[0]} if foes[j].alive else {}
+                enemies = [j for j in engaged if foes[j].alive]
             else:
                 enemies = [j for j in sorted(engaged) if foes[j].alive]
-                faced[uk] = dict(zip(enemies, _split_front(len(row), len(enemies)), strict=True))
-        # Each touching fighter's combats (first touch first) -> the enemy fighters it touches
-        # there (Fighter.per), gathered as the touches are made (side 0's units in order, then
-        # their enemies).
-        for a in units:
-            if a.side != 0:
+            if len(enemies) == 1:
+                faced[uk] = {enemies[0]: _whole_row(len(grp))}
+            else:
+                faced[uk] = dict(zip(enemies, _split_front(len(grp), len(enemies)), strict=True))
+                if len(grp) < len(enemies):
+                    overlapping.append(uk)  # fewer fighters than enemies: some face several units
+        # Each pair of units facing each other (side 0's units in order, then their enemies):
+        # its touches and members by value (:func:`.fray.pair_contact`).
+        members = contact.members
+        shared: dict[int, list[tuple[int, tuple[CombatKey, ...]]]] = {}
+        groups_of = contact.groups
+        for ka, faced_a in faced.items():
+            if ka >= 1000:
                 continue
-            ka = a.index
-            row_a, faced_a = fighters[ka], faced[ka]
-            for j in sorted(a.engaged):
+            grp_a, each_a = groups_of[ka], sides[0][ka].dice_row
+            for j, pos_a in faced_a.items():
                 kb = 1000 + j
-                row_b = fighters.get(kb)
-                if row_b is None:
+                faced_b = faced.get(kb)
+                if faced_b is None:
                     continue
-                for pa, pb in _touching(faced_a.get(j, ()), faced[kb].get(ka, ())):
-                    fa, fb = row_a[pa], row_b[pb]
-                    key = (ka, fa.group, kb, fb.group)
-                    mine = fa.per
-                    if mine is None:
-                        fa.per = {key: [fb]}
-                    else:
-                        touched = mine.get(key)
-                        if touched is None:
-                            mine[key] = [fb]
-                        else:
-                            touched.append(fb)
-                    theirs = fb.per
-                    if theirs is None:
-                        fb.per = {key: [fa]}
-                    else:
-                        touched = theirs.get(key)
-                        if touched is None:
-                            theirs[key] = [fa]
-                        else:
-                            touched.append(fa)
-        members = fighters.members
-        for uk, row in fighters.items():
-            u = sides[uk // 1000][uk % 1000]
-            groups = u.groups
-            # The player's sharing for the same set of combats, asked once per set (each combat
-            # key names the fighter type): (dice by combat, the combats), shared by the fighters
-            # that join the same ones.
-            preferred: dict[tuple, tuple[dict[CombatKey, int], tuple[CombatKey, ...]]] = {}
-            listed_at: dict[CombatKey, list] = {}  # this unit's members by combat (first touch first)
-            for f in row:
-                combats = f.per
-                if combats is None:
+                pos_b = faced_b.get(ka)
+                if not pos_b or not pos_a:
                     continue
-                if len(combats) == 1:
-                    # One combat: its only order, and every die in it (share_dice(), no choice to ask).
-                    [(key, touched)] = combats.items()
-                    known = preferred.get(key)
-                    if known is None:
-                        each = groups[f.group].dice_each
-                        known = preferred[key] = ({key: each} if each > 0 else {}, (key,))
-                    dice, f.combats = known
-                    f.dice = dice
-                    listed = listed_at.get(key)
-                    if listed is None:
-                        listed_at[key] = [(f, touched, dice.get(key, 0))]
-                    else:
-                        listed.append((f, touched, dice.get(key, 0)))
-                    continue
-                keys = tuple(combats)
-                known = preferred.get(keys)
-                if known is None:
-                    gi = f.group
+                grp_b = groups_of[kb]
+                # (the groups facing each other: the whole row when it faces one unit)
+                block_a = grp_a if len(pos_a) == len(grp_a) else grp_a[pos_a[0]:pos_a[-1] + 1]
+                block_b = grp_b if len(pos_b) == len(grp_b) else grp_b[pos_b[0]:pos_b[-1] + 1]
+                pair = pair_contact(pos_a, block_a, each_a, pos_b, block_b, sides[1][j].dice_row)
+                for ga, gb, side, listed in pair.members:
+                    members[((ka, ga, kb, gb), kb if side else ka)] = listed
+                for side, p, combos in pair.shared:
+                    shared.setdefault(kb if side else ka, []).append((p, tuple((ka, ga, kb, gb) for ga, gb in combos)))
+        for uk in overlapping:
+            # Its fighters facing several units join combats of several pairs: gathered here.
+            keys_at: dict[int, list[CombatKey]] = {}
+            for (key, owner), listed in members.items():
+                if owner == uk:
+                    for p, _touched, _d in listed:
+                        keys_at.setdefault(p, []).append(key)
+            shared[uk] = [(p, tuple(keys)) for p, keys in sorted(keys_at.items()) if len(keys) > 1]
+        for uk, fighters_shared in shared.items():
+            if fighters_shared:
+                self._share_dice(contact, uk, fighters_shared)
+        return contact
+
+    def _share_dice(self, contact: Contact, uk: int, shared: list[tuple[int, tuple[CombatKey, ...]]]) -> None:
+        """The dice of unit *uk*'s fighters in several combats (position, its combats), shared
+        as its player prefers (seed: Combat dice), written into the combats' members."""
+        u = self.sides[uk // 1000][uk % 1000]
+        groups, grp = u.groups, contact.groups[uk]
+        members = contact.members
+        # The player's sharing for the same set of combats, asked once per set (each combat key
+        # names the fighter type), shared by the fighters that join the same ones.
+        preferred: dict[tuple[CombatKey, ...], dict[CombatKey, int]] = {}
+        patched: dict[CombatKey, list[Member]] = {}
+        for p, keys in shared:
+            dice = preferred.get(keys)
+            if dice is None:
+                gi = grp[p]
+                each, n = groups[gi].dice_each, len(keys)
+                if each % n == 0:
+                    # As many dice for every combat: the same sharing in any order (no choice to ask).
+                    dice = {key: each // n for key in keys} if each > 0 else {}
+                else:
                     order = self.policies[u.side].dice_order(self, u, gi, list(keys))
-                    known = preferred[keys] = (share_dice(groups[gi].dice_each, order), keys)
-                dice, f.combats = known
-                f.dice = dice
-                for key, touched in combats.items():
-                    listed = listed_at.get(key)
-                    if listed is None:
-                        listed_at[key] = [(f, touched, dice.get(key, 0))]
-                    else:
-                        listed.append((f, touched, dice.get(key, 0)))
-            for key, listed in listed_at.items():
-                members[(key, uk)] = listed
-        return fighters
+                    dice = share_dice(each, order)
+                preferred[keys] = dice
+            for key in keys:
+                listed = patched.get(key)
+                if listed is None:
+                    listed = patched[key] = list(members[(key, uk)])
+                for i, (q, touched, _d) in enumerate(listed):
+                    if q == p:
+                        listed[i] = (p, touched, dice.get(key, 0))
+                        break
+        for key, listed in patched.items():
+            members[(key, uk)] = tuple(listed)
 
     @staticmethod
-    def combatants(fighters: dict[int, list[Fighter]], key: CombatKey, side_key: int, group: int, other_key: int, other_group: int, fierce: bool = False) -> list[Fighter]:
+    def combatants(fighters: Contact, key: CombatKey, side_key: int, group: int, other_key: int, other_group: int, fierce: bool = False) -> list[Fighter]:
         """Live fighters of *group* of unit *side_key* touching a live fighter of *other_group*
         (*fierce*: with the fallen Fierce fighters that still strike), in position order."""
-        members = getattr(fighters, "members", None)
-        out = []
-        if members is not None:  # a Contact: the combat's index
-            for f, touched, _dice in members.get((key, side_key), ()):
-                if f.alive or (fierce and f.fierce):
-                    for e in touched:
-                        if e.alive:
-                            out.append(f)
-                            break
-            return out
-        row, other = fighters.get(side_key, ()), fighters.get(other_key, ())
-        for f in row:
-            if (f.alive or (fierce and f.fierce)) and f.group == group:
-                for ek, epos in f.touches:
-                    if ek == other_key and other[epos].alive and other[epos].group == other_group:
-                        out.append(f)
-                        break
-        return out
+        return [Fighter(fighters, side_key, p) for p in _combatants_at(fighters, key, side_key, other_key, fierce)]
 
-    @classmethod
-    def _in_combat(cls, fighters: dict[int, list[Fighter]], key: CombatKey, side_key: int, group: int, other_key: int, other_group: int) -> bool:
+    @staticmethod
+    def _in_combat(fighters: Contact, key: CombatKey, side_key: int, group: int, other_key: int, other_group: int) -> bool:
         """Some live fighter of *group* of *side_key* touches a live one of *other_group*
         (``bool(combatants(...))``, stopping at the first)."""
-        members = getattr(fighters, "members", None)
-        if members is None:
-            return bool(cls.combatants(fighters, key, side_key, group, other_key, other_group))
-        for f, touched, _dice in members.get((key, side_key), ()):
-            if f.alive:
-                for e in touched:
-                    if e.alive:
+        alive, other = fighters.alive[side_key], fighters.alive[other_key]
+        for p, touched, _dice in fighters.members.get((key, side_key), ()):
+            if alive[p]:
+                for q in touched:
+                    if other[q]:
                         return True
         return False
 
     @staticmethod
-    def combats_of(fighters: dict[int, list[Fighter]]) -> list[CombatKey]:
-        members = getattr(fighters, "members", None)
-        if members is not None:
-            # (A contact's combats never change once built: sorted once, a new list each call.)
-            keys = fighters.keys_sorted  # type: ignore[attr-defined]
-            if keys is None:
-                keys = fighters.keys_sorted = sorted({key for key, _uk in members})  # type: ignore[attr-defined]
-            return list(keys)
-        keys: set[CombatKey] = set()
-        for row in fighters.values():
-            for f in row:
-                keys.update(f.combats)
-        return sorted(keys)
+    def combats_of(fighters: Contact) -> list[CombatKey]:
+        return list(fighters.keys_sorted)
 
-    def resolve_combats(self, fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], charge: bool = True) -> None:
+    def resolve_combats(self, fighters: Contact, wounds: dict[tuple[int, int], int], charge: bool = True) -> None:
         """Every combat of the fray, picked in turn, the winner of the tactical roll first (seed:
         Picking the fray and the combat)."""
         for key in self.combat_sequence(fighters):
             self.resolve_combat(key, fighters, wounds, charge)
 
-    def combat_sequence(self, fighters: dict[int, list[Fighter]]) -> list[tuple[int, int, int, int]]:
+    def combat_sequence(self, fighters: Contact) -> list[tuple[int, int, int, int]]:
         """The fray's combats in the order they are resolved: each player ranks them once, as the
         fray stands when it begins, and they pick in turn, the tactical roll's winner first.
         (Shared with the exact fray, :mod:`.exact`: the order depends on no die.)"""
         pending = self.combats_of(fighters)
         tally: dict[CombatKey, list[int]] = {key: [0, 0] for key in pending}
-        members = getattr(fighters, "members", None)
-        if members is not None:
-            for (key, uk), listed in members.items():
-                n = 0
-                for f, _touched, d in listed:
-                    if f.alive:
-                        n += d
-                tally[key][0 if key[0] == uk else 1] += n
-        else:
-            for uk, row in fighters.items():
-                for f in row:
-                    if f.alive:
-                        for key, n in f.dice.items():
-                            tally[key][0 if key[0] == uk else 1] += n
+        alive = fighters.alive
+        for (key, uk), listed in fighters.members.items():
+            flags = alive[uk]
+            n = 0
+            for p, _touched, d in listed:
+                if flags[p]:
+                    n += d
+            tally[key][0 if key[0] == uk else 1] += n
         dice = {key: (v[0], v[1]) for key, v in tally.items()}
         ranks = [self.policies[side].combat_order(self, side, pending, dice) for side in (0, 1)]
         done: set = set()
@@ -492,14 +472,24 @@ class CombatRules:
             ini += 3  # seed: a successful charge at no less Power gives +3 on this Initiative test
         return ini
 
-    def resolve_combat(self, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], charge: bool = True) -> None:
+    def resolve_combat(self, key: tuple[int, int, int, int], fighters: Contact, wounds: dict[tuple[int, int], int], charge: bool = True) -> None:
         """One combat (seed: Resolving a combat): Initiative test, exchange, extra exchanges."""
         ka, ga, kb, gb = key
         sides = self.sides
         a, b = sides[ka // 1000][ka % 1000], sides[kb // 1000][kb % 1000]  # unit_of(), inlined
         if not (a.alive and b.alive):
             return
-        if not (self._in_combat(fighters, key, ka, ga, kb, gb) and self._in_combat(fighters, key, kb, gb, ka, ga)):
+        # Some live fighter of A touches a live one of B here (touching is mutual: one side read)
+        alive_a, alive_b = fighters.alive[ka], fighters.alive[kb]
+        for p, touched, _dice in fighters.members.get((key, ka), ()):
+            if alive_a[p]:
+                for q in touched:
+                    if alive_b[q]:
+                        break
+                else:
+                    continue
+                break
+        else:
             return
         GA, GB = a.groups[ga], b.groups[gb]
         ini_a, ini_b = self.combat_ini(a, GA, charge), self.combat_ini(b, GB, charge)
@@ -545,17 +535,22 @@ class CombatRules:
         return n + (1 if t.brutish_charge and u.charged else 0)
 
     def exchange_terms(
-        self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]],
+        self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: Contact,
         lowered: dict[int, bool], extra_round: int,
     ) -> ExchangeTerms | None:  # fmt: skip
         """What one side's attacks in a combat roll, as the fray stands (seed: Exchange): None when
         nobody strikes or nobody is struck. The battle rolls these dice (:meth:`exchange`), the
         exact fray (:mod:`.exact`) enumerates them: one reading of the rules for both."""
         terms = self._terms(striker, target, key, fighters, lowered, extra_round)
-        return None if terms is None else ExchangeTerms._make(terms)
+        if terms is None:
+            return None
+        kx, ky = striker[2], target[2]
+        fx = [Fighter(fighters, kx, p) for p in terms[0]]
+        fy = [Fighter(fighters, ky, p) for p in terms[1]]
+        return ExchangeTerms._make((fx, fy, *terms[2:]))
 
     def _terms(
-        self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]],
+        self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: Contact,
         lowered: dict[int, bool], extra_round: int,
     ) -> tuple | None:  # fmt: skip
         """exchange_terms() as a plain tuple in the same order (the battle's exchange unpacks it:
@@ -564,37 +559,40 @@ class CombatRules:
         y, gy, ky = target[0], target[1], target[2]
         if not y.alive:
             return None
-        members = getattr(fighters, "members", None)
-        if members is None:
-            fx, fy, dice, fierce_dice, has_die = self._exchange_fighters(fighters, key, kx, gx, ky, gy, extra_round)
-        else:
-            # combatants() of both sides and their dice, in one pass over the combat's index
-            fx, fy = [], []
-            dice = fierce_dice = 0
-            for f, touched, d in members.get((key, kx), ()):
-                if f.alive:
-                    for e in touched:
-                        if e.alive:
-                            fx.append(f)
-                            if not extra_round:
-                                dice += d
-                            elif d > 0:
-                                dice += 1  # an extra exchange: one die per fighter that used one here
-                            break
-                elif f.fierce and not extra_round:
-                    for e in touched:
-                        if e.alive:
+        # The strikers and the struck of both sides and their dice, in one pass over the
+        # combat's index (positions in the units' rows)
+        members = fighters.members
+        alive_x, alive_y = fighters.alive[kx], fighters.alive[ky]
+        fx, fy = [], []
+        dice = fierce_dice = 0
+        fierce_x = None
+        for p, touched, d in members.get((key, kx), ()):
+            if alive_x[p]:
+                for q in touched:
+                    if alive_y[q]:
+                        fx.append(p)
+                        if not extra_round:
+                            dice += d
+                        elif d > 0:
+                            dice += 1  # an extra exchange: one die per fighter that used one here
+                        break
+            elif not extra_round:
+                if fierce_x is None:
+                    fierce_x = fighters.fierce[kx]
+                if fierce_x[p]:
+                    for q in touched:
+                        if alive_y[q]:
                             fierce_dice += d  # fallen Fierce fighters still strike (ATT 0)
                             break
-            has_die = False
-            for f, touched, d in members.get((key, ky), ()):
-                if f.alive:
-                    for e in touched:
-                        if e.alive:
-                            fy.append(f)
-                            if d > 0:
-                                has_die = True
-                            break
+        has_die = False
+        for p, touched, d in members.get((key, ky), ()):
+            if alive_y[p]:
+                for q in touched:
+                    if alive_x[q]:
+                        fy.append(p)
+                        if d > 0:
+                            has_die = True
+                        break
         if not fy:
             return None
         GX, GY = x.groups[gx], y.groups[gy]
@@ -645,23 +643,7 @@ class CombatRules:
         reroll = GX.traits.attack_reroll or grace
         return (fx, fy, dice, fierce_dice, att, d_def, a_shift, reroll, strength, d_res, w_shift, grace)
 
-    def _exchange_fighters(
-        self, fighters: dict[int, list[Fighter]], key: CombatKey, kx: int, gx: int, ky: int, gy: int, extra_round: int
-    ) -> tuple[list[Fighter], list[Fighter], int, int, bool]:  # fmt: skip
-        """exchange_terms()'s strikers, targets, dice, fallen Fierce dice and "a target kept a die
-        here", for a contact without its index (a plain dict of fighters)."""
-        strikers = self.combatants(fighters, key, kx, gx, ky, gy, fierce=True)
-        fx = [f for f in strikers if f.alive]
-        fy = self.combatants(fighters, key, ky, gy, kx, gx)
-        if extra_round:
-            dice = sum(1 for f in fx if f.dice.get(key, 0) > 0)
-            fierce_dice = 0
-        else:
-            dice = sum(f.dice.get(key, 0) for f in fx)
-            fierce_dice = sum(f.dice.get(key, 0) for f in strikers if not f.alive)
-        return fx, fy, dice, fierce_dice, any(f.dice.get(key, 0) > 0 for f in fy)
-
-    def exchange(self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]], wounds: dict[tuple[int, int], int], lowered: dict[int, bool], extra_round: int) -> int:
+    def exchange(self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: Contact, wounds: dict[tuple[int, int], int], lowered: dict[int, bool], extra_round: int) -> int:
         """One side's attacks in a combat (seed: Exchange): its dice rolled once, Wound rolls,
         Wounds dealt to the opponents in contact, the surplus spread over a scattered unit only."""
         terms = self._terms(striker, target, key, fighters, lowered, extra_round)
@@ -687,7 +669,7 @@ class CombatRules:
         killed = 0
         if dealt:
             wounds[(kx, ky)] = wounds.get((kx, ky), 0) + dealt
-            killed = self.wound_type(x, y, gy, dealt, fy, key, fighters)
+            killed = self._wound_at(x, y, gy, dealt, fy, key, fighters)
             if killed:
                 self.loss_caused.add(kx)
             GX.kills += killed * GY.cost
@@ -703,35 +685,44 @@ class CombatRules:
         cancel = (7 - face) / 6
         return rolls - self.dice.binomial(rolls, cancel)
 
-    def wound_type(self, x: Fighting, y: Fighting, gy: int, dealt: int, fy: list[Fighter], key: tuple[int, int, int, int], fighters: dict[int, list[Fighter]]) -> int:
-        """Wounds dealt to fighter type *gy* of *y*: the opponents in contact first, as many losses
-        as possible; the surplus to the others of the type in a scattered unit, lost in a close one.
-        The fighters removed are those in contact (the ones with most dice here first), then the
-        type's fighters out of contact, then its other fighters in the fray."""
+    def wound_type(self, x: Fighting, y: Fighting, gy: int, dealt: int, fy: list[Fighter], key: CombatKey, fighters: Contact) -> int:
+        """Wounds dealt to fighter type *gy* of *y*, *fy* its fighters in contact (views, as
+        :meth:`exchange_terms` gives them): see :meth:`_wound_at`."""
+        return self._wound_at(x, y, gy, dealt, [f.pos for f in fy], key, fighters)
+
+    def _wound_at(self, x: Fighting, y: Fighting, gy: int, dealt: int, fy: list[int], key: CombatKey, fighters: Contact) -> int:
+        """Wounds dealt to fighter type *gy* of *y*: the opponents in contact (positions *fy*)
+        first, as many losses as possible; the surplus to the others of the type in a scattered
+        unit, lost in a close one. The fighters removed are those in contact (the ones with most
+        dice here first), then the type's fighters out of contact, then its other fighters in
+        the fray."""
         g = y.groups[gy]
         killed = self.deal(x, y, dealt, len(fy), not y.close, victims=[g])
         if not killed:
             return 0
+        ky = y.side * 1000 + y.index
         # fy is in position order (a combat's fighters are listed so): a stable sort on the dice
         # alone gives the order by (most dice here, position); all of them fall when enough Wounds.
         if killed < len(fy):
-            fy = sorted(fy, key=lambda f: -f.dice.get(key, 0))[:killed]
+            here = {p: d for p, _touched, d in fighters.members[(key, ky)]}
+            fy = sorted(fy, key=lambda p: -here[p])[:killed]
         fierce = g.traits.fierce or (g.traits.possessed and g.wound_levels == 1)
-        for f in fy:
-            f.alive = False
-            f.fierce = fierce
-        row = fighters.get(y.side * 1000 + y.index, [])
+        alive, fallen = fighters.alive[ky], fighters.fierce[ky]
+        for p in fy:
+            alive[p] = False
+            fallen[p] = fierce
         if y.state == "gone":
-            for f in row:
-                f.alive = False
+            for p in range(len(alive)):
+                alive[p] = False
             return killed
-        if g.count >= len(row):
+        grp = fighters.groups[ky]
+        if g.count >= len(grp):
             return killed  # the type has at least as many left as the contact holds fighters
-        front_alive = [f for f in row if f.alive and f.group == gy]  # (in position order)
+        front_alive = [p for p, gi in enumerate(grp) if gi == gy and alive[p]]  # (in position order)
         extra = len(front_alive) - g.count
         if extra > 0:  # more standing in the contact than the type has left: the last ones go
-            for f in front_alive[-extra:]:
-                f.alive = False
+            for p in front_alive[-extra:]:
+                alive[p] = False
         return killed
 
     def counter_attack(self, defender: Fighting, dg: Group, attacker: Fighting, ag: Group, dice: int, in_contact: list[Fighter]) -> None:

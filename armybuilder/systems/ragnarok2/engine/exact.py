@@ -56,7 +56,7 @@ from .battle import Battle
 from .combat import earns_charge_bonus
 from .exact_dice import counter_pmf, exchange_pmf
 from .fray import (
-    Fighter,
+    Contact,
     initiative_distribution,
     test_distribution,
     unit_key,
@@ -176,7 +176,7 @@ class ExactFray:
         self.morale_memo: dict[tuple, tuple[float, float]] = {}
         self.use_contact(bt.build_contact(sorted((a, b), key=lambda u: (u.side, u.index))))
 
-    def use_contact(self, fighters: dict[int, list[Fighter]]) -> None:
+    def use_contact(self, fighters: Contact) -> None:
         """Enumerate the combats of *fighters* from now on (the fray's contact, then each
         Implacable combat's new one): the bits of its fighters, and a memo of exchange outcomes
         of its own (the masks of a state name this contact's fighters by position)."""
@@ -186,12 +186,10 @@ class ExactFray:
         self.all_bits: list[int] = []
         for u, k in ((self.a, self.ka), (self.b, self.kb)):
             bits = [0] * len(u.groups)
-            for f in fighters.get(k, ()):
-                bits[f.group] |= 1 << f.pos
+            for pos, gi in enumerate(fighters.groups.get(k, ())):
+                bits[gi] |= 1 << pos
             self.gbits.append(bits)
             self.all_bits.append(sum(bits))
-            # (restore() finds a fighter by its position)
-            assert all(f.pos == i for i, f in enumerate(fighters.get(k, ())))
         self.memo: dict[tuple, tuple[list[tuple[tuple | None, tuple[tuple[int, float], ...]]], float]] = {}
         self.held: Core | None = None  # the state the units and the contact hold now, when known
         self.moved = False  # a unit's state, place or contact changed beyond *held* (a rout)
@@ -202,11 +200,11 @@ class ExactFray:
         masks = [0, 0, 0, 0]
         for s, k in ((0, self.ka), (1, self.kb)):
             alive = fierce = 0
-            for f in self.fighters.get(k, ()):
-                if f.alive:
-                    alive |= 1 << f.pos
-                if f.fierce:
-                    fierce |= 1 << f.pos
+            for pos, (up, fallen) in enumerate(zip(self.fighters.alive.get(k, ()), self.fighters.fierce.get(k, ()), strict=True)):
+                if up:
+                    alive |= 1 << pos
+                if fallen:
+                    fierce |= 1 << pos
             masks[s], masks[2 + s] = alive, fierce
         return (tuple((g.count, g.damage, g.fierce_left) for g in self.groups), *masks)
 
@@ -237,24 +235,26 @@ class ExactFray:
             b.engaged = {a.index} if a.engaged else set()
             self.moved = False
         for s, k in ((0, self.ka), (1, self.kb)):
-            row = self.fighters.get(k, ())
+            up_row, fallen_row = self.fighters.alive.get(k), self.fighters.fierce.get(k)
+            if up_row is None or fallen_row is None:
+                continue
             alive, fierce = core[1 + s], core[3 + s]
             if held is None:
-                for f in row:
-                    f.alive = bool(alive >> f.pos & 1)
-                    f.fierce = bool(fierce >> f.pos & 1)
+                for pos in range(len(up_row)):
+                    up_row[pos] = bool(alive >> pos & 1)
+                    fallen_row[pos] = bool(fierce >> pos & 1)
                 continue
             flip = alive ^ held[1 + s]
             while flip:
                 low = flip & -flip
-                f = row[low.bit_length() - 1]
-                f.alive = not f.alive
+                pos = low.bit_length() - 1
+                up_row[pos] = not up_row[pos]
                 flip ^= low
             flip = fierce ^ held[3 + s]
             while flip:
                 low = flip & -flip
-                f = row[low.bit_length() - 1]
-                f.fierce = not f.fierce
+                pos = low.bit_length() - 1
+                fallen_row[pos] = not fallen_row[pos]
                 flip ^= low
         self.held = core
 

@@ -28,9 +28,10 @@ robin in the order its player prefers (:func:`share_dice`), so no die is ever ro
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate
+from typing import NamedTuple
 
 from .tables import _column, _contest_cdf, _fear_result_p, _opposed_p, _test_p
 
@@ -123,43 +124,72 @@ def column_of(table: str, difference: int, shift: int = 0, reroll: str = ""):
 # --------------------------------------------------------------------------- contact
 
 
-# The dice of a fighter in no combat (never written: build_contact() gives touching fighters their own).
-_NO_DICE: dict[tuple[int, int, int, int], int] = {}
+CombatKey = tuple[int, int, int, int]  # (unit key, group, unit key, group), the lower unit key first
+# One fighter in one combat: (its position in its unit's row, the enemy positions it touches
+# there, its dice there).
+Member = tuple[int, tuple[int, ...], int]
 
 
 class Fighter:
-    """One fighter in a fray's contact: its unit, its type (group index) and the combats it joins.
+    """One fighter of a contact, as a view: the contact's arrays hold its state.
 
-    ``per``: the enemy fighters it is in base contact with, by combat (None: it touches nobody);
-    ``dice``: its combat dice by combat key, shared once for the whole fray;
-    ``combats``: every combat it joins, with or without dice; ``fierce``: eliminated but still
-    striking, ATT 0, until maintenance (Fierce, Possessed).
+    For the readers that take fighters one by one (the exact fray's tests, rout, disengagement,
+    scenarios): ``group``; ``alive`` and ``fierce`` (read and written through to the contact);
+    ``dice``, its combat dice by combat key; ``combats``; ``touches``. The combat kernel never
+    makes one: it reads the arrays by position."""
 
-    A plain slotted class, not a dataclass: a fray builds one per fighter of every unit in it
-    (about ninety a game), and a five-argument ``__init__`` that sets the empty fields itself
-    is the cheapest way to make them. Fighters compare by identity (nothing compares two)."""
+    __slots__ = ("contact", "unit", "pos")
 
-    __slots__ = ("unit", "pos", "group", "per", "dice", "combats", "alive", "fierce")
-
-    def __init__(self, unit: int, pos: int, group: int, alive: bool = True, fierce: bool = False) -> None:
+    def __init__(self, contact: Contact, unit: int, pos: int) -> None:
+        self.contact = contact
         self.unit = unit  # unit key: side * 1000 + index
         self.pos = pos
-        self.group = group
-        self.per: dict[tuple[int, int, int, int], list[Fighter]] | None = None
-        self.dice: dict[tuple[int, int, int, int], int] = _NO_DICE
-        self.combats: tuple[tuple[int, int, int, int], ...] = ()
-        self.alive = alive
-        self.fierce = fierce
+
+    @property
+    def group(self) -> int:
+        return self.contact.groups[self.unit][self.pos]
+
+    @property
+    def alive(self) -> bool:
+        return self.contact.alive[self.unit][self.pos]
+
+    @alive.setter
+    def alive(self, value: bool) -> None:
+        self.contact.alive[self.unit][self.pos] = value
+
+    @property
+    def fierce(self) -> bool:
+        """Eliminated but still striking, ATT 0, until maintenance (Fierce, Possessed)."""
+        return self.contact.fierce[self.unit][self.pos]
+
+    @fierce.setter
+    def fierce(self, value: bool) -> None:
+        self.contact.fierce[self.unit][self.pos] = value
+
+    @property
+    def combats(self) -> tuple[CombatKey, ...]:
+        per = self.contact.per[self.unit][self.pos]
+        return tuple(per) if per else ()
+
+    @property
+    def dice(self) -> dict[CombatKey, int]:
+        """Its combat dice by combat (only the combats where it kept some)."""
+        out = {}
+        for key in self.combats:
+            for pos, _touched, d in self.contact.members[(key, self.unit)]:
+                if pos == self.pos and d > 0:
+                    out[key] = d
+        return out
 
     @property
     def touches(self) -> list[tuple[int, int]]:
         """(enemy unit key, enemy fighter position) of every enemy fighter it touches, combat by
-        combat (read where the order does not matter: rout, disengagement). Derived from
-        ``per`` rather than kept: the fray's hot path never reads it."""
-        per = self.per
-        if per is None:
+        combat."""
+        per = self.contact.per[self.unit][self.pos]
+        if not per:
             return []
-        return [(e.unit, e.pos) for touched in per.values() for e in touched]
+        me = self.unit
+        return [(key[2] if key[0] == me else key[0], q) for key, touched in per.items() for q in touched]
 
     def __repr__(self) -> str:
         return (
@@ -168,38 +198,111 @@ class Fighter:
         )
 
 
-CombatKey = tuple[int, int, int, int]  # (unit key, group, unit key, group), the lower unit key first
-# One fighter in one combat: (the fighter, the enemy fighters it touches there, its dice there).
-Member = tuple[Fighter, list[Fighter], int]
+class PairContact(NamedTuple):
+    """Who touches whom between two units facing each other (:func:`pair_contact`)."""
+
+    # (group of A, group of B, 0 for A's fighters or 1 for B's, those fighters in position
+    # order with the enemy positions each touches and its dice there)
+    members: tuple[tuple[int, int, int, tuple[Member, ...]], ...]
+    # (0 for A or 1 for B, position, the (group of A, group of B) combats it joins): fighters in
+    # several combats, whose dice the player shares (their dice in *members* are 0 until then)
+    shared: tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]
 
 
-class Contact(dict[int, list[Fighter]]):
-    """A fray's contact: unit key -> its fighters in contact order (a plain dict for callers),
-    with ``members``, the index of every combat's fighters.
+@lru_cache(maxsize=8192)
+def pair_contact(
+    pos_a: tuple[int, ...], grp_a: tuple[int, ...], each_a: tuple[int, ...],
+    pos_b: tuple[int, ...], grp_b: tuple[int, ...], each_b: tuple[int, ...],
+) -> PairContact:  # fmt: skip
+    """The touches of a pair of units whose fronts face each other at positions *pos_a* and
+    *pos_b* of their rows (the fighters there of groups *grp_a*, *grp_b*; *each_a*, *each_b*:
+    every group's combat dice), as the combats' members (see the module doc).
 
-    Why an index: a combat reads "the fighters of this type touching a live fighter of that
-    type" several times per exchange; scanning every fighter of the unit and every touch each
-    time was the largest cost of a fray. ``members[(combat key, unit key)]`` lists, once, the
-    unit's fighters in that combat (position order) with the enemy fighters each touches there
-    and its combat dice there; only the ``alive`` flags change during the fray."""
+    Cached by value: the same few pairs of fronts come back game after game, while whole frays
+    (chains of up to nine units) rarely repeat. Read-only: contacts share it."""
+    ca, cb = pair_widths(len(pos_a), len(pos_b))
+    per_a: dict[int, dict[tuple[int, int], list[int]]] = {}
+    per_b: dict[int, dict[tuple[int, int], list[int]]] = {}
+    for i, k in pair_touches(ca, cb):
+        combo = (grp_a[i], grp_b[k])
+        pa, pb = pos_a[i], pos_b[k]
+        per_a.setdefault(pa, {}).setdefault(combo, []).append(pb)
+        per_b.setdefault(pb, {}).setdefault(combo, []).append(pa)
+    members: dict[tuple[int, int, int], list[Member]] = {}
+    shared = []
+    for side, per, each, pos, grp in ((0, per_a, each_a, pos_a, grp_a), (1, per_b, each_b, pos_b, grp_b)):
+        group_at = dict(zip(pos, grp, strict=True))
+        for p in sorted(per):
+            combos = per[p]
+            if len(combos) > 1:
+                shared.append((side, p, tuple(combos)))
+                d = 0
+            else:
+                d = each[group_at[p]]
+                d = d if d > 0 else 0
+            for (ga, gb), touched in combos.items():
+                members.setdefault((ga, gb, side), []).append((p, tuple(touched), d))
+    return PairContact(tuple((ga, gb, side, tuple(m)) for (ga, gb, side), m in members.items()), tuple(shared))
 
-    __slots__ = ("members", "keys_sorted")
+
+class Contact(Mapping[int, list[Fighter]]):
+    """A fray's contact as arrays: per unit key, the group, ``alive`` and ``fierce`` flags of
+    each position of its row (independents first, fallen Fierce fighters last); ``members``,
+    the index of every combat's fighters by (combat, unit key), with the enemy positions each
+    touches there and its dice there.
+
+    Why arrays: a fray built about ninety fighter objects with a dictionary each, and the
+    combats read them one attribute at a time; the layout part (who touches whom, and most
+    dice) is the same in many frays and is shared (:func:`static_contact`), so a contact is
+    only its flags. Read as a mapping, unit key -> its fighters (:class:`Fighter` views, made
+    on demand), for the readers that take fighters one by one."""
+
+    __slots__ = ("groups", "alive", "fierce", "members", "_keys", "_per")
 
     def __init__(self) -> None:
-        super().__init__()
-        self.members: dict[tuple[CombatKey, int], list[Member]] = {}
-        self.keys_sorted: list[CombatKey] | None = None  # every combat key, sorted (combats_of())
+        self.groups: dict[int, tuple[int, ...]] = {}
+        self.alive: dict[int, list[bool]] = {}
+        self.fierce: dict[int, list[bool]] = {}
+        self.members: dict[tuple[CombatKey, int], tuple[Member, ...]] = {}
+        self._keys: list[CombatKey] | None = None
+        self._per: dict[int, list[dict[CombatKey, tuple[int, ...]] | None]] | None = None
+
+    @property
+    def keys_sorted(self) -> list[CombatKey]:
+        """Every combat key, sorted (once: a contact's combats never change)."""
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = sorted({key for key, _uk in self.members})
+        return keys
+
+    @property
+    def per(self) -> dict[int, list[dict[CombatKey, tuple[int, ...]] | None]]:
+        """Unit key -> by position, the enemy positions it touches by combat (None: nobody);
+        derived from ``members`` when first read (rout, the views)."""
+        per = self._per
+        if per is None:
+            per = self._per = {uk: [None] * len(grp) for uk, grp in self.groups.items()}
+            for (key, uk), listed in self.members.items():
+                row = per[uk]
+                for p, touched, _d in listed:
+                    combats = row[p]
+                    if combats is None:
+                        row[p] = {key: touched}
+                    else:
+                        combats[key] = touched
+        return per
+
+    def __getitem__(self, uk: int) -> list[Fighter]:
+        return [Fighter(self, uk, p) for p in range(len(self.groups[uk]))]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.groups)
+
+    def __len__(self) -> int:
+        return len(self.groups)
 
     def release(self) -> None:
-        """Forget who touches whom once the fray is over (every fighter's ``per``).
-
-        Why: fighters in contact name each other (A touches B, B touches A), a cycle that
-        reference counting alone cannot free, so every finished contact waited for the cyclic
-        garbage collector, whose passes were most of its runs during a playtest. Without
-        ``per`` nothing in a contact points back, and it is freed as soon as it is dropped."""
-        for row in self.values():
-            for f in row:
-                f.per = None
+        """Nothing to free: a contact's arrays hold no reference back to it (kept for callers)."""
 
 
 def unit_key(side: int, index: int) -> int:
@@ -237,6 +340,15 @@ def _split_front_lists(front: int, enemies: int) -> list[list[int]]:
 def pair_touches(ca: int, cb: int) -> tuple[tuple[int, int], ...]:
     """(p, q) pairs of touching fighters when *ca* fighters face *cb* along a common line."""
     return tuple((p, q) for p in range(ca) for q in range(cb) if p * cb < (q + 1) * ca and q * ca < (p + 1) * cb)
+
+
+@lru_cache(maxsize=4096)
+def _touching(pos_a: tuple[int, ...], pos_b: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The touching (position in A's row, position in B's row) pairs of a pair of units whose
+    fronts face each other at *pos_a* and *pos_b* (:func:`pair_widths` and :func:`pair_touches`
+    read through the positions, cached by value)."""
+    ca, cb = pair_widths(len(pos_a), len(pos_b))
+    return tuple((pos_a[p], pos_b[q]) for p, q in pair_touches(ca, cb))
 
 
 def pair_widths(front_a: int, front_b: int) -> tuple[int, int]:

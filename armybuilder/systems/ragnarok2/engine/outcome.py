@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .fray import Fighter, test_distribution, unit_key
+from .fray import CombatKey, Contact, test_distribution, unit_key
 from .narration import count, name, say_fray, say_outcome, test_roll
 from .state import Fighting
 from .tables import _row_value, balance_of_power
@@ -53,12 +53,12 @@ class OutcomeRules:
         fighters.release()  # (read no more: push on builds the Implacable combats' own contacts)
         self.push_on(units, wounds)
 
-    def fought_pairs(self, fighters: dict[int, list[Fighter]]) -> set[tuple[int, int]]:
+    def fought_pairs(self, fighters: Contact) -> set[tuple[int, int]]:
         return {(key[0], key[2]) for key in self.combats_of(fighters)}
 
     # -- outcome of the fray -------------------------------------------------
 
-    def fray_outcome(self, pairs: list[tuple[int, int]], wounds: dict[tuple[int, int], int], fighters: dict[int, list[Fighter]]) -> None:
+    def fray_outcome(self, pairs: list[tuple[int, int]], wounds: dict[tuple[int, int], int], fighters: Contact) -> None:
         """Designations in turn, a morale roll for the loser of each designated pair."""
         unit_of = self.unit_of
         pending = {pair: (unit_of(pair[0]), unit_of(pair[1])) for pair in pairs}  # (in pair order)
@@ -109,7 +109,7 @@ class OutcomeRules:
                 return dis, True
         return cou, False
 
-    def morale(self, winner: Fighting, loser: Fighting, fighters: dict[int, list[Fighter]] | None = None) -> None:
+    def morale(self, winner: Fighting, loser: Fighting, fighters: Contact | None = None) -> None:
         if loser.state == "rout":
             return
         if loser.all_have("auto_morale"):
@@ -139,21 +139,35 @@ class OutcomeRules:
         self.logging and self.say(f"    {name(self, loser)} fails its morale roll ({words}) and is in Rout")
         self.rout(loser, winner, fighters)
 
-    def rout(self, loser: Fighting, winner: Fighting | None, fighters: dict[int, list[Fighter]] | None) -> None:
+    def rout(self, loser: Fighting, winner: Fighting | None, fighters: Contact | None) -> None:
         """Rout after a fray: the fighters in contact with an enemy are eliminated, the others flee."""
         loser.state = "rout"
-        row = fighters.get(unit_key(loser.side, loser.index), []) if fighters is not None else None
-        if row is not None:
+        if fighters is not None:
+            uk = unit_key(loser.side, loser.index)
             in_contact: dict[int, int] = {}
-            for f in row:
-                if f.alive and any(self.unit_of(ek).alive and fighters[ek][ep].alive for ek, ep in f.touches):
-                    in_contact[f.group] = in_contact.get(f.group, 0) + 1
-                    f.alive = False
+            alive = fighters.alive.get(uk)
+            if alive is not None:
+                grp = fighters.groups[uk]
+                for p, combats in enumerate(fighters.per[uk]):
+                    if alive[p] and combats and self._touches_live(fighters, uk, combats):
+                        in_contact[grp[p]] = in_contact.get(grp[p], 0) + 1
+                        alive[p] = False
             self.eliminate_in_contact(loser, winner, in_contact)
         else:
             self.kill_in_contact(loser, winner)
         if loser.alive:
             self.flee(loser)
+
+    def _touches_live(self, fighters: Contact, uk: int, combats: dict[CombatKey, tuple[int, ...]]) -> bool:
+        """A fighter of unit *uk* with these *combats* touches a live fighter of a standing enemy."""
+        for key, touched in combats.items():
+            ek = key[2] if key[0] == uk else key[0]
+            if self.unit_of(ek).alive:
+                other = fighters.alive[ek]
+                for q in touched:
+                    if other[q]:
+                        return True
+        return False
 
     def eliminate_in_contact(self, u: Fighting, killer: Fighting | None, per_group: dict[int, int]) -> None:
         lost = 0

@@ -143,6 +143,7 @@ class Fighting:
     implacable: int = 0  # Implacable/X of its fighters
     _mov: int = 0  # MOV of the slowest live member, kept by recount()
     extra_traits: bool = False  # some member has extra exchanges or Brutish charge
+    dice_row: tuple[int, ...] = ()  # each group's combat dice, by group index (fixed: the contact's layout reads it)
     layout: tuple | None = None  # template only: indices of troops, ordered and shooting groups (fresh())
     # The AI's mean Wounds of one exchange against a target troops profile (expected_damage(), by
     # profile id): they depend on this unit's counts only, so recount() gives it a new one. A fresh()
@@ -155,6 +156,7 @@ class Fighting:
         self.implacable = max((g.traits.implacable for g in self.groups), default=0)
         self.warrior_monk = any(g.traits.warrior_monk for g in self.groups)
         self.extra_traits = any(g.traits.extra_exchanges or g.traits.brutish_charge for g in self.groups)
+        self.dice_row = tuple(g.dice_each for g in self.groups)
         for g in self.groups:
             g.plain = _plain_attacks(g.traits)  # again: traits may have been replaced since (tests)
             g.own_dis = 0 if g.traits.dis_zero else g.profile.dis
@@ -204,6 +206,7 @@ class Fighting:
         f.all_cache = self.all_cache
         f.warrior_mage, f.warrior_monk, f.implacable, f._mov = self.warrior_mage, self.warrior_monk, self.implacable, self._mov
         f.extra_traits, f.layout, f.damage_memo = self.extra_traits, None, self.damage_memo
+        f.dice_row = self.dice_row
         return f
 
     def recount(self) -> None:
