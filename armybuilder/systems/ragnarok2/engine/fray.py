@@ -23,6 +23,15 @@ touch one to one, a lone fighter touches everyone in front of it.
 A *combat* is one fighter type of a unit against one fighter type of an enemy unit; a fighter
 touching several types (or several units) shares its combat dice between those combats, round
 robin in the order its player prefers (:func:`share_dice`), so no die is ever rolled twice.
+
+How a contact is held (:class:`Contact`): as arrays, not fighter objects. Each unit's row is
+the group of each position and a standing flag and a fallen-Fierce flag per position; each
+combat's fighters (its *members*) are (position, enemy positions touched there, dice there),
+in position order. Who touches whom between two fronts depends only on the groups facing each
+other and their dice, so a pair's members are computed once per such layout
+(:func:`pair_contact`, cached by value) and shared by every contact that meets it; a contact
+adds its flags and the dice its players share. Readers that take fighters one at a time (rout,
+disengagement, the scenario tests) get :class:`Fighter` views onto those arrays.
 """
 
 from __future__ import annotations
