@@ -255,14 +255,18 @@ def _gang_up(
     balance = _score(mine - theirs)
     if balance <= 0:
         return True  # the threats are integer scores of A.P. (never below 0): their sum is at least 0
-    if threats is None:
-        threats = {}
+    return balance <= _worst_threats(b, unit, enemies, extra, {} if threats is None else threats)
+
+
+def _worst_threats(b: Battle, unit: Fighting, enemies: list[Fighting], extra: int, threats: dict[int, int]) -> int:
+    """The sum of the *extra* largest threats to *unit* among *enemies*: each enemy's integer
+    score of the A.P. it expects to take from the unit in an exchange (the one direction of
+    b._exchange_values(unit, e) needed), kept in *threats* by enemy index while nothing changes."""
     h = unit.troops
     found = []
     for e in enemies:
         threat = threats.get(e.index)
         if threat is None:
-            # _score(b._exchange_values(unit, e)[1]), the one direction it needs, inlined
             theirs = e.damage_memo.get(h.profile.id)
             if theirs is None:
                 theirs = b._mean_damage(e, h)
@@ -272,7 +276,7 @@ def _gang_up(
     if extra < len(found):
         found.sort(reverse=True)
         del found[extra:]
-    return balance <= sum(found)
+    return sum(found)
 
 
 def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, attacking: bool) -> bool:
@@ -284,7 +288,7 @@ def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, 
       first, only up to the last one worth it: past it, with no safe target found yet, the
       choice (ranked after it, or a gang-up) is not charged either;
     - near.joiners() and _gang_up() written out (nothing changes while the orders are given, so
-      each joiner's threat to the unit is found once for all its targets).
+      each joiner's threat to the unit is found once for all its targets: :func:`_worst_threats`).
     """
     scored.sort()  # as _choose_entry() ranks them: (-score, index) decide (indices are distinct)
     last = -1
@@ -322,21 +326,7 @@ def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, 
             balance = round((s[4] - s[5]) * 1000)  # _score(mine - theirs)
             if balance <= 0:
                 continue  # a gang-up (the threats' sum is never below 0)
-            found = []
-            for e in enemies:
-                threat = threats.get(e.index)
-                if threat is None:
-                    h = unit.troops
-                    theirs = e.damage_memo.get(h.profile.id)
-                    if theirs is None:
-                        theirs = b._mean_damage(e, h)
-                    hl = h.wound_levels
-                    threat = threats[e.index] = round(theirs / (hl if hl > 1 else 1) * h.cost * 1000)
-                found.append(threat)
-            if extra < len(found):
-                found.sort(reverse=True)
-                del found[extra:]
-            if balance <= sum(found):
+            if balance <= _worst_threats(b, unit, enemies, extra, threats):
                 continue  # a gang-up
         tied.append((extra, t, i))
     if not tied:
