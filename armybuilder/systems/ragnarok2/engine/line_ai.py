@@ -84,10 +84,19 @@ def _losing(b: Battle, side: int) -> bool:
     return (theirs * foe - mine * own) * 100 >= DRAW_MARGIN_PERCENT * own * foe
 
 
+# _firepower()'s best value of one marksman, by (catalogue hash, the targets' kinds), then by
+# the marksman's profile id: values that hold for every game against those targets.
+_BEST_SHOT: dict[tuple, dict[str, float]] = {}
+
+
 def _firepower(b: Battle, side: int) -> float:
     """A.P. a volley of the side's marksmen is expected to take at medium range, each group at
-    the enemy unit it hurts most (Aim against the target's Size, STR against its RES)."""
-    kinds = None  # each target's (Size, RES, Wound levels, A.P.), read for the first marksmen found
+    the enemy unit it hurts most (Aim against the target's Size, STR against its RES).
+
+    The best value of a marksman depends only on its profile and on the kinds of targets left,
+    which change only when an enemy unit falls or routs: it is kept by value (_BEST_SHOT), so a
+    round's posture reads one value per group of marksmen instead of weighing every target."""
+    best_of = None  # the best value per marksman against this round's kinds of targets
     total = 0.0
     for u in b.sides[side]:
         if not u.alive or u.state == "rout":
@@ -95,19 +104,29 @@ def _firepower(b: Battle, side: int) -> float:
         for g in u.shooting_groups:
             if not g.count:
                 continue
-            if kinds is None:
-                kinds = []
+            if best_of is None:
+                kinds = []  # each target's (Size, RES, Wound levels, A.P.)
                 for e in b.sides[1 - side]:
                     if e.alive and e.state != "rout":
                         t = e.troops
                         kinds.append((t.profile.size, t.base["res"], t.wound_levels, t.cost))
-            best = 0.0
-            memo = g.shot_value
-            for size, res, levels, cost in kinds:
-                hit, wounds = memo.get(("medium", size, res)) or b._shot_value(g, "medium", size, res)
-                value = hit * wounds / (levels if levels > 1 else 1) * cost  # max(levels, 1), inlined
-                if value > best:  # best = max(best, value), inlined
-                    best = value
+                key = (b.table, tuple(kinds))
+                best_of = _BEST_SHOT.get(key)
+                if best_of is None:
+                    if len(_BEST_SHOT) > 4096:
+                        _BEST_SHOT.clear()
+                    best_of = _BEST_SHOT[key] = {}
+            pid = g.profile.id
+            best = best_of.get(pid)
+            if best is None:
+                best = 0.0
+                memo = g.shot_value
+                for size, res, levels, cost in key[1]:
+                    hit, wounds = memo.get(("medium", size, res)) or b._shot_value(g, "medium", size, res)
+                    value = hit * wounds / (levels if levels > 1 else 1) * cost  # max(levels, 1), inlined
+                    if value > best:  # best = max(best, value), inlined
+                        best = value
+                best_of[pid] = best
             total += g.count * best
     return total
 
@@ -279,10 +298,10 @@ def _worst_threats(b: Battle, unit: Fighting, enemies: list[Fighting], extra: in
     return sum(found)
 
 
-def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, attacking: bool) -> bool:
-    """Whether the unit, ordered now, would charge: LinePolicy._choose_entry(b, unit, scored, near)
-    picks a target that is no gang-up and worth charging (:func:`_worth`). The same choice, asked
-    as a yes/no question (the orders ask it of every unit with a foe in reach):
+def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, attacking: bool) -> Fighting | None:
+    """The target the unit, ordered now, would charge, or None: LinePolicy._choose_entry(b, unit,
+    scored, near) picks a target that is no gang-up and worth charging (:func:`_worth`). The same
+    choice, asked as "which target, if any?" (the orders ask it of every unit with a foe in reach):
 
     - only a target worth charging can make it charge, so the targets are weighed, best exchange
       first, only up to the last one worth it: past it, with no safe target found yet, the
@@ -301,7 +320,7 @@ def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, 
             last = i
         i += 1
     if last < 0:
-        return False
+        return None
     per_target, changing = near.per_target, near.changing
     me = unit.index
     threats: dict[int, int] = {}
@@ -311,7 +330,7 @@ def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, 
             if s[0] != scored[tied[0][2]][0]:
                 break
         elif i > last:
-            return False  # every target worth charging is a gang-up
+            return None  # every target worth charging is a gang-up
         target = s[2]
         t = target.index
         known = per_target.get(t)
@@ -330,9 +349,9 @@ def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, 
                 continue  # a gang-up
         tied.append((extra, t, i))
     if not tied:
-        return False  # every target in reach is a gang-up
+        return None  # every target in reach is a gang-up
     chosen = scored[tied[0][2] if len(tied) == 1 else min(tied)[2]]
-    return _worth(attacking, chosen[4], chosen[5], chosen[2])
+    return chosen[2] if _worth(attacking, chosen[4], chosen[5], chosen[2]) else None
 
 
 def _forward(f: Fighting) -> float:
@@ -340,8 +359,11 @@ def _forward(f: Fighting) -> float:
     return f.pos if f.side == 0 else TABLE_DEPTH - f.pos
 
 
-class LinePolicy(Policy):
-    name = "line"
+class PreviousLinePolicy(Policy):
+    """The line player as it played before its cheaper round (issue 11's speed line): kept as
+    the second policy, so the default (:class:`LinePolicy`) can be measured against it."""
+
+    name = "previous"
 
     # -- the side's situation (once a round) ----------------------------------
 
@@ -417,11 +439,17 @@ class LinePolicy(Policy):
                 near = b.round_memo.get(key)
                 if near is None or near.spots is not spots:
                     near = b.round_memo[key] = _OrdersNear(b, unit.side, spots)
-                if _charges(b, unit, scored, near, attacking):
+                target = _charges(b, unit, scored, near, attacking)
+                if target is not None:
+                    self._plan(b, unit, target, scored)
                     return "assault"
             if order == "assault" or attacking:
                 return "progress"  # close in with the line (stopping out of reach) instead
         return order
+
+    def _plan(self, b: Battle, unit: Fighting, target: Fighting, scored: list[tuple]) -> None:
+        """Note the target an Assault order was given for, among the *scored* foes in reach
+        (this player weighs them again when the unit activates)."""
 
     def worth_charging(self, b: Battle, unit: Fighting, target: Fighting) -> bool:
         """The classic player charges a gain above zero; an attacking one an even exchange too."""
@@ -568,3 +596,49 @@ class LinePolicy(Policy):
         line.sort()
         median = line[(len(line) - 1) // 2]
         return max(0.0, LINE_LEAD - (_forward(unit) - median))
+
+
+_PLAN_KEYS = (("plan", 0), ("plan", 1))  # the round memo's keys of each side's planned charges
+
+
+class LinePolicy(PreviousLinePolicy):
+    """The line player (the default): :class:`PreviousLinePolicy`'s habits, weighed less often.
+
+    - **A charge keeps the target it was ordered for.** The Assault order is given on the
+      target the unit would charge then (no gang-up, worth charging); when it activates it
+      charges that target if it can still reach it, the target still fights (neither routed
+      nor destroyed) and no foe in reach has been engaged or routed since the order (a new
+      fray to join or a routed foe to catch changes the best choice): then it charges without weighing every foe
+      in reach and every gang-up again. Otherwise it weighs them as the previous player did.
+    """
+
+    name = "line"
+
+    def _plan(self, b: Battle, unit: Fighting, target: Fighting, scored: list[tuple]) -> None:
+        key = _PLAN_KEYS[unit.side]
+        plans = b.round_memo.get(key)
+        if plans is None:
+            plans = b.round_memo[key] = {}
+        # (the target, the foes in reach already in a fray or routed when it was chosen)
+        plans[unit.index] = (target, [s[2] for s in scored if s[2].engaged or s[2].state == "rout"])
+
+    def charge_target(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> Fighting | None:
+        plans = b.round_memo.get(_PLAN_KEYS[unit.side])
+        if plans is not None:
+            plan = plans.get(unit.index)
+            if plan is not None:
+                target, known = plan
+                if target.count > 0 and target.state in ("valiant", "disorganized"):
+                    pos = unit.pos
+                    low = -reach
+                    if low <= target.pos - pos <= reach:
+                        for e in foes:  # a fray or a rout in reach since the order: weigh again
+                            if (e.engaged or e.state == "rout") and e.alive and low <= e.pos - pos <= reach and e not in known:
+                                break
+                        else:
+                            return target
+        return self._charge_choice(b, unit, foes, reach)[0]
+
+
+POLICIES: dict[str, type[Policy]] = {"line": LinePolicy, "previous": PreviousLinePolicy, "classic": Policy}
+"""The players by name: the default, the one it was measured against, and the classic one."""
