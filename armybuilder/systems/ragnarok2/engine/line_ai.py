@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from .state import Fighting
 
 LINE_LEAD = 6.0  # cm a unit under Progress may stand ahead of its side's line
+_WEIGHED_TARGETS = 2  # the best exchanges an order weighs for a gang-up (LinePolicy)
 GANG_MARGIN = 0  # enemies beyond the friends able to join that make a charge a gang-up
 OUTSHOT_RATIO = (5, 4)  # the enemy's volleys worth more than 5/4 of the side's own: out-shot
 FIRST_STRIKE = 0.25  # share of the reply an attacking charger counts as saved by striking first
@@ -354,6 +355,46 @@ def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, 
     return chosen[2] if _worth(attacking, chosen[4], chosen[5], chosen[2]) else None
 
 
+def _charges_best(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, attacking: bool) -> Fighting | None:
+    """The target an Assault order is given for, or None: the best exchange in reach that is no
+    gang-up (equal exchanges: the one where fewer enemies than friends can join, then the lower
+    index), when it is worth charging (:func:`_worth`).
+
+    Only the two best exchanges are weighed for a gang-up (with those equal to the first safe
+    one): when both are gang-ups the unit keeps with the line rather than look further down for
+    a lesser target (the previous player weighed every target down to the last worth charging;
+    it still picks among every target when it activates). Mirror matches against the previous
+    player: the same strength (see the README), for fewer questions."""
+    scored.sort()  # (-score, index): the best exchange first
+    me = unit.index
+    threats: dict[int, int] = {}
+    tied = []  # the safe best exchanges: (enemies less friends able to join, index, rank)
+    for i, s in enumerate(scored):
+        if tied:
+            if s[0] != scored[tied[0][2]][0]:
+                break
+        elif i >= _WEIGHED_TARGETS:
+            return None  # the best exchanges are gang-ups: keep with the line
+        target = s[2]
+        known = near.per_target.get(target.index)
+        if known is None:
+            known = near.at(target)
+        enemies, fixed = known
+        friends = len(fixed) - (me in fixed)  # (friends other than the unit)
+        if near.changing:
+            friends += near.changing_friends(unit, target)
+        extra = len(enemies) - friends
+        if extra > GANG_MARGIN:
+            balance = round((s[4] - s[5]) * 1000)  # _score(mine - theirs)
+            if balance <= 0 or balance <= _worst_threats(b, unit, enemies, extra, threats):
+                continue  # a gang-up
+        tied.append((extra, target.index, i))
+    if not tied:
+        return None
+    chosen = scored[tied[0][2] if len(tied) == 1 else min(tied)[2]]
+    return chosen[2] if _worth(attacking, chosen[4], chosen[5], chosen[2]) else None
+
+
 def _forward(f: Fighting) -> float:
     """Position read forward from the unit's own edge, so both sides reckon alike."""
     return f.pos if f.side == 0 else TABLE_DEPTH - f.pos
@@ -439,13 +480,17 @@ class PreviousLinePolicy(Policy):
                 near = b.round_memo.get(key)
                 if near is None or near.spots is not spots:
                     near = b.round_memo[key] = _OrdersNear(b, unit.side, spots)
-                target = _charges(b, unit, scored, near, attacking)
+                target = self._would_charge(b, unit, scored, near, attacking)
                 if target is not None:
                     self._plan(b, unit, target, scored)
                     return "assault"
             if order == "assault" or attacking:
                 return "progress"  # close in with the line (stopping out of reach) instead
         return order
+
+    def _would_charge(self, b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, attacking: bool) -> Fighting | None:
+        """The target the unit would charge if ordered to Assault now, or None (:func:`_charges`)."""
+        return _charges(b, unit, scored, near, attacking)
 
     def _plan(self, b: Battle, unit: Fighting, target: Fighting, scored: list[tuple]) -> None:
         """Note the target an Assault order was given for, among the *scored* foes in reach
@@ -604,6 +649,8 @@ _PLAN_KEYS = (("plan", 0), ("plan", 1))  # the round memo's keys of each side's 
 class LinePolicy(PreviousLinePolicy):
     """The line player (the default): :class:`PreviousLinePolicy`'s habits, weighed less often.
 
+    - **An order weighs the best exchanges only.** The Assault order is given when one of the
+      two best exchanges in reach is no gang-up and worth charging (:func:`_charges_best`).
     - **A charge keeps the target it was ordered for.** The Assault order is given on the
       target the unit would charge then (no gang-up, worth charging); when it activates it
       charges that target if it can still reach it, the target still fights (neither routed
@@ -613,6 +660,9 @@ class LinePolicy(PreviousLinePolicy):
     """
 
     name = "line"
+
+    def _would_charge(self, b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, attacking: bool) -> Fighting | None:
+        return _charges_best(b, unit, scored, near, attacking)
 
     def _plan(self, b: Battle, unit: Fighting, target: Fighting, scored: list[tuple]) -> None:
         key = _PLAN_KEYS[unit.side]
