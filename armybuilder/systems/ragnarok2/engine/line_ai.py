@@ -614,11 +614,18 @@ class PreviousLinePolicy(Policy):
     def stop_short(self, b: Battle, unit: Fighting, target: Fighting, distance: float) -> float:
         if not (target.count > 0 and target.state in ("valiant", "disorganized")):
             return 1.0  # a routed or empty unit charges nobody: run at it
-        out_of_reach = _reach(target) + 1.0
-        mine = _reach(unit)
-        if out_of_reach <= mine or not self.attacking(b, unit.side):
-            return min(distance, out_of_reach)
-        return min(distance, mine)
+        tactic = target.tactic  # _reach(target) and _reach(unit), inlined (every Progress asks)
+        out_of_reach = (target._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0 + 1.0
+        tactic = unit.tactic
+        mine = (unit._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0
+        if out_of_reach <= mine:
+            return distance if distance < out_of_reach else out_of_reach  # min(distance, out_of_reach)
+        attacking = b.round_memo.get(_ATTACKING_KEYS[unit.side])  # self.attacking(), its memo read first
+        if attacking is None:
+            attacking = self.attacking(b, unit.side)
+        if not attacking:
+            return distance if distance < out_of_reach else out_of_reach
+        return distance if distance < mine else mine
 
     def advance_limit(self, b: Battle, unit: Fighting) -> float | None:
         outshot = b.round_memo.get(_OUTSHOT_KEYS[unit.side])  # self.outshot(), its memo read first
