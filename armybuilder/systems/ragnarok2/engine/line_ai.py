@@ -431,12 +431,14 @@ class PreviousLinePolicy(Policy):
         key = _ATTACKING_KEYS[side]
         known = b.round_memo.get(key)
         if known is None:
-            known = (
-                (_standing_points(b, side) >= _standing_points(b, 1 - side) and not self.outshot(b, 1 - side))
-                or self.outshot(b, side)
-                or _losing(b, side)
-            )
-            b.round_memo[key] = known
+            # Both sides' postures read the same standing armies and volleys: found together.
+            standing = (_standing_points(b, 0), _standing_points(b, 1))
+            outshot = (self.outshot(b, 0), self.outshot(b, 1))
+            for s in (0, 1):
+                b.round_memo[_ATTACKING_KEYS[s]] = (
+                    (standing[s] >= standing[1 - s] and not outshot[1 - s]) or outshot[s] or _losing(b, s)
+                )
+            known = b.round_memo[key]
         return known
 
     def joiners(self, b: Battle, unit: Fighting, target: Fighting) -> tuple[list[Fighting], int]:
