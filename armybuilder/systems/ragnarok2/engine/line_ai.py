@@ -34,6 +34,7 @@ Integer scores and unit indices break every tie.
 
 from __future__ import annotations
 
+import bisect
 from typing import TYPE_CHECKING
 
 from .policy import Policy, _score
@@ -482,17 +483,13 @@ class PreviousLinePolicy(Policy):
                 near = b.round_memo.get(key)
                 if near is None or near.spots is not spots:
                     near = b.round_memo[key] = _OrdersNear(b, unit.side, spots)
-                target = self._would_charge(b, unit, scored, near, attacking)
+                target = _charges(b, unit, scored, near, attacking)
                 if target is not None:
                     self._plan(b, unit, target, scored)
                     return "assault"
             if order == "assault" or attacking:
                 return "progress"  # close in with the line (stopping out of reach) instead
         return order
-
-    def _would_charge(self, b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, attacking: bool) -> Fighting | None:
-        """The target the unit would charge if ordered to Assault now, or None (:func:`_charges`)."""
-        return _charges(b, unit, scored, near, attacking)
 
     def _plan(self, b: Battle, unit: Fighting, target: Fighting, scored: list[tuple]) -> None:
         """Note the target an Assault order was given for, among the *scored* foes in reach
@@ -670,8 +667,69 @@ class LinePolicy(PreviousLinePolicy):
 
     name = "line"
 
-    def _would_charge(self, b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, attacking: bool) -> Fighting | None:
-        return _charges_best(b, unit, scored, near, attacking)
+    def choose_order(self, b: Battle, unit: Fighting, foes: list[Fighting], spots: list[float]) -> str:
+        """PreviousLinePolicy.choose_order()'s rule (the classic order, then the line's), in one
+        pass: the classic player's questions are asked only where the line's answer needs them
+        (an attacking side's unit that would counter-charge or counter-cast closes in instead, so
+        neither is asked of it), and the foes in reach are weighed once for both."""
+        if unit.engaged:
+            return "assault"
+        if not foes:
+            return ""
+        attacking = b.round_memo.get(_ATTACKING_KEYS[unit.side])  # self.attacking(), its memo read first
+        if attacking is None:
+            attacking = self.attacking(b, unit.side)
+        pos = unit.pos
+        tactic = unit.tactic
+        mov = unit._mov + tactic.get("movement", 0) if tactic else unit._mov  # unit.mov, inlined
+        reach = mov * 2.0  # (a float bound: see update_leadership())
+        # The nearest foe's distance: one of the two spots around the unit's (as b.choose_order()).
+        i = bisect.bisect_left(spots, pos)
+        nearest = spots[i] - pos if i < len(spots) else 1e18
+        if i and pos - spots[i - 1] < nearest:
+            nearest = pos - spots[i - 1]
+        scored = None
+        if nearest <= reach:
+            scored = self._scored(b, unit, foes, reach)
+            if scored:
+                best = -1e9
+                for entry in scored:
+                    if entry[3] > best:
+                        best = entry[3]
+                if best > 0.0:
+                    return self._line_charge(b, unit, scored, spots, attacking)  # the classic Assault
+        if unit.shooting_groups:
+            longest = None
+            for g in unit.shooting_groups:
+                if g.count and (longest is None or g.profile.ranged.long > longest):  # type: ignore[union-attr]
+                    longest = g.profile.ranged.long  # type: ignore[union-attr]
+            if longest is not None and nearest <= longest + mov:
+                return "support"  # Support (dynamic): march, then shoot
+        info = b.info
+        if (unit.mana > 0 and info[unit.side]["rituals"]) or (unit.faith > 0 and info[unit.side]["communions"]):
+            return "support"
+        if attacking:  # whatever the classic order among Assault, Reaction and Progress
+            return self._line_charge(b, unit, scored, spots, attacking) if scored else "progress"
+        if unit.mana > 0 and info[1 - unit.side]["rituals"] and any(e.mana > 0 for e in foes):
+            return "reaction"  # counter-magic
+        if unit.faith > 0 and info[1 - unit.side]["communions"] and any(e.faith > 0 for e in foes):
+            return "reaction"  # censure
+        if scored:
+            return self._line_charge(b, unit, scored, spots, attacking)  # the classic Assault
+        return "reaction" if b.threatened(pos, nearest, foes, spots) else "progress"
+
+    def _line_charge(self, b: Battle, unit: Fighting, scored: list[tuple], spots: list[float], attacking: bool) -> str:
+        """Assault when the unit would charge a target now (no gang-up, worth it), else close in
+        with the line (Progress, stopping out of reach)."""
+        key = _NEAR_KEYS[unit.side]
+        near = b.round_memo.get(key)
+        if near is None or near.spots is not spots:
+            near = b.round_memo[key] = _OrdersNear(b, unit.side, spots)
+        target = _charges_best(b, unit, scored, near, attacking)
+        if target is None:
+            return "progress"
+        self._plan(b, unit, target, scored)
+        return "assault"
 
     def _plan(self, b: Battle, unit: Fighting, target: Fighting, scored: list[tuple]) -> None:
         key = _PLAN_KEYS[unit.side]
