@@ -29,6 +29,11 @@ Four habits on top of the classic player's (:class:`.policy.Policy`):
   charger strikes first (the exchange counts a quarter of the reply as saved), and equal
   exchanges go to the target where fewer enemies than friends can join.
 
+Two line players share these habits: :class:`LinePolicy` (the default) asks fewer questions
+(an order weighs the two best exchanges in reach for a gang-up, and a charge keeps the target
+it was ordered for while nothing near it changed); :class:`PreviousLinePolicy` is the line player
+as it was before, kept as the second policy to measure the default against (``POLICIES``).
+
 Integer scores and unit indices break every tie.
 """
 
