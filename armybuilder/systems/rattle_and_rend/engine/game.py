@@ -98,6 +98,48 @@ from .state import (
 class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, ActionRules):
     """One game in play: the state, the rounds and turns; rules and AI come from the mixins."""
 
+    __slots__ = (
+        "actions_this_round",
+        "band_mm",
+        "bid_max",
+        "board_memo",
+        "board_signature",
+        "cache",
+        "cat",
+        "charge_memo",
+        "costs",
+        "data",
+        "deployment",
+        "dice",
+        "dice_table",
+        "extra_round",
+        "finished",
+        "foes_versions",
+        "goal_memo",
+        "hill",
+        "lines",
+        "logging",
+        "markers",
+        "morale_threshold",
+        "p_success_memo",
+        "pieces",
+        "pivots",
+        "placed",
+        "player_a",
+        "rest_odds",
+        "round",
+        "round_limit",
+        "scenario",
+        "scenario_rounds",
+        "sides",
+        "terrain_obstacles",
+        "turn_counter",
+        "units",
+        "weight_now",
+        "wider",
+        "winner",
+    )
+
     def __init__(self, cat: Catalogue, first: RRList, second: RRList, rng: np.random.Generator, log: bool) -> None:
         self.cat = cat
         self.data: RRCatalog = cat.data  # type: ignore[assignment]

@@ -31,7 +31,7 @@ class Dice(Uniforms):
         return int(self.u() * 20) + 1
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Unit:
     """A group in play: a group of the list, with its attached Champion if any."""
 
@@ -75,7 +75,7 @@ class Unit:
         return self.state != "out"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Side:
     idx: int
     name: str
