@@ -71,7 +71,6 @@ class ActionChoice:
         return found
 
     def _goal(self: Game, u: Unit) -> tuple[float, float]:
-        enemies = self.enemies(u)
         if self.scenario == "king-of-the-hill" and self.hill is not None:
             return self.hill.x, self.hill.y
         if self.scenario == "capture-the-flags":
@@ -87,6 +86,7 @@ class ActionChoice:
             mine, theirs = self._zone_points(u)
             zone = min(range(4), key=lambda z: (mine[z] - theirs[z], abs(z * 100 + 50 - u.x)))
             return zone * 100 + 50, min(max(u.y, 60.0), BOARD - 60)
+        enemies = self.enemies(u)  # listed only where the goal depends on them
         if self.scenario == "duel":
             targets = [e for e in enemies if e.duel_target]
             if targets:
@@ -178,11 +178,12 @@ class ActionChoice:
             tuple([(o.x, o.y, o.state) for o in self.units]),
             tuple([(m.holder.uid if m.holder is not None else None, m.off) for m in self.markers]),
         )
-        if signature != self.board_signature:
+        weight = self.move_weight()  # the round and scenario hold while options are scored
+        if signature != self.board_signature or weight != self.weight_now:
             self.board_signature = signature
-            self.board_memo = {}
+            self.board_memo = {}  # one move weight per memo: plans keep what depends on it as is
         self.cache = self.board_memo
-        self.weight_now = self.move_weight()  # the round and scenario hold while options are scored
+        self.weight_now = weight
 
     def _scored(self: Game, side: Side, only: Unit | None, free: bool) -> tuple[list[tuple[Unit, int, list[tuple[float, str, Any]]]], float]:
         """Every option of the side as (group, cost, [(score, name, run)]), and the bar, in two passes.  The
@@ -278,9 +279,34 @@ class ActionChoice:
         on_board = u.state == "board"
         can_attack = u.fury is not None
         if can_attack and on_board:
-            found = self._stand_target(u, enemies)
-            if found:
-                best, count, pb, ps = found
+            # Stand and Fight's best target (the first of the highest expected value), with
+            # _in_range() and _within_all() inlined (the same arithmetic, the same board memo
+            # entry): most groups have no enemy in range
+            key = ("in range", u.uid)
+            in_range = memo.get(key)
+            if in_range is None:
+                band = u.rng
+                if band is None:
+                    in_range = []
+                else:
+                    ux, uy, ur = u.x, u.y, u.radius
+                    hypot = math.hypot
+                    if band == "B":
+                        in_range = [e for e in enemies if hypot(ux - e.x, uy - e.y) <= ur + e.radius + EPS]
+                    else:
+                        reach = self.band_mm.get(band, 0.0)
+                        in_range = [e for e in enemies if (d := hypot(ux - e.x, uy - e.y)) <= ur + e.radius + EPS or d <= reach]
+                    if in_range:
+                        in_range = [e for e in in_range if self.los(u, e)]
+                memo[key] = in_range
+            if in_range:
+                best, count, pb, ps, best_value = None, 0, 0.0, 0.0, 0.0
+                for e in in_range:  # the first target of the highest expected value
+                    count += 1
+                    eb, es = self.expected_break(u, e, *self.attack_dice(u, e, False))
+                    value = eb * self.target_value(e)
+                    if best is None or value > best_value:
+                        best, best_value, pb, ps = e, value, eb, es
                 bonus = 0.5 * (min(3, count) - 1) if u.heavy_trait == "colossal" else None
                 plan.stand = (pb * self.target_value(best) + 0.2 * ps, bonus, lambda ctx, t=best: self._stand(ctx, u, t))
         if can_attack and u.mov and enemies:
@@ -378,9 +404,9 @@ class ActionChoice:
         band = self.wider[u.mov] if u.mov else None
         if band is not None:
             mw = self.weight_now
-            sprint = plan.sprint.get(mw)
+            sprint = plan.sprint
             if sprint is None:
-                sprint = plan.sprint[mw] = [mw * self.mm(band) / 80.0, None, None]
+                sprint = plan.sprint = [mw * self.mm(band) / 80.0, None, None]
             full, most, traced = sprint
             if full - w >= bar - 1e-9 and most is None:
                 gx, gy = self.goal(u)
@@ -408,12 +434,11 @@ class ActionChoice:
         if u.champion_action and on_board:
             out += champion if u.champion_action != "crashing-wave" else self._champion_options(side, u, cost, plan, bar)
         # Maneuver: draw a fighting ally towards this group's foes
-        most = plan.maneuver_most.get(self.weight_now) if bar != -math.inf else None
+        most = plan.maneuver_most if bar != -math.inf else None
         if most is not None and most[0] - w < bar - 1e-9:
             pass  # no Maneuver could reach the bar (the first test of _maneuver_cannot_win, read here)
         elif u.guile is not None and on_board and not self._maneuver_cannot_win(u, w, plan, bar):
-            mw = self.weight_now
-            maneuver = plan.maneuver.get(mw, False)
+            maneuver = plan.maneuver
             if maneuver is False:
                 maneuver = None
                 found = self._maneuver_move(u, self.enemies(u))
@@ -422,7 +447,7 @@ class ActionChoice:
                     value = self.p_success(u.guile) * self.move_value(ally, *end)
                     if value > 0.05:
                         maneuver = (value, lambda ctx, ally=ally, end=end: self._maneuver(ctx, u, ally, end))
-                plan.maneuver[mw] = maneuver
+                plan.maneuver = maneuver
             if maneuver is not None:
                 out.append((maneuver[0] - w, "Maneuver", maneuver[1]))
         return out
@@ -439,9 +464,9 @@ class ActionChoice:
         the ally itself.
         """
         mw = self.weight_now
-        bounds = plan.maneuver_most.get(mw)
+        bounds = plan.maneuver_most
         if bounds is None:
-            bounds = plan.maneuver_most[mw] = [self.p_success(u.guile) * mw * self._longest_ally_move(u) / 80.0, None]
+            bounds = plan.maneuver_most = [self.p_success(u.guile) * mw * self._longest_ally_move(u) / 80.0, None]
         if bar != -math.inf and bounds[0] - w < bar - 1e-9:
             return True
         fine = bounds[1]
@@ -518,17 +543,6 @@ class ActionChoice:
             return [e for e in others if hypot(ux - e.x, uy - e.y) <= ur + e.radius + EPS]
         far = self.band_mm.get(band, 0.0)
         return [e for e in others if (d := hypot(ux - e.x, uy - e.y)) <= ur + e.radius + EPS or d <= far]
-
-    def _stand_target(self: Game, u: Unit, enemies: list[Unit]) -> tuple[Unit, int, float, float] | tuple[()]:
-        """Stand and Fight: (best target, targets in range, P(break), P(stand)), or () if none."""
-        best, count, pb, ps, best_value = None, 0, 0.0, 0.0, 0.0
-        for e in self._in_range(u, enemies):  # the first target of the highest expected value
-            count += 1
-            eb, es = self.expected_break(u, e, *self.attack_dice(u, e, False))
-            value = eb * self.target_value(e)
-            if best is None or value > best_value:
-                best, best_value, pb, ps = e, value, eb, es
-        return () if best is None else (best, count, pb, ps)
 
     def _charge_target(self: Game, side: Side, u: Unit, enemies: list[Unit], ux: float, uy: float) -> tuple[Unit, float, float] | tuple[()]:
         """Charge: (target, P(break), P(stand)) among the enemies a move can bring in range, or ()."""
