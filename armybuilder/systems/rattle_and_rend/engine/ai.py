@@ -201,6 +201,10 @@ class ActionChoice:
         with_rest = only is None
         last = side.last_actor
         momentum = side.momentum
+        costs = self.costs
+        n_costs = len(costs)
+        all_free = free or side.free_action
+        head_of = self._unit_head
         for u in side.units:
             if only is not None and u is not only:
                 continue
@@ -209,7 +213,11 @@ class ActionChoice:
                 continue
             if u is last and not lms and only is None:
                 continue
-            cost = self.cost_of(side, u, free)
+            if all_free or u.free_next:  # cost_of(), inlined
+                cost = 0
+            else:
+                n = u.actions
+                cost = costs[n] if n < n_costs else costs[-1] + (n - n_costs + 1)
             if cost > momentum:
                 continue
             if state == "reserve":
@@ -219,15 +227,16 @@ class ActionChoice:
                         bar = o[0]
                 rows.append((u, cost, entry, ()))
                 continue
-            head = self._unit_head(side, u, cost)
+            head = head_of(side, u, cost)
             for part in head[1:]:
                 for o in part:
                     if o[0] > bar and (with_rest or o[1] != "Rest"):
                         bar = o[0]
             rows.append((u, cost, None, head))
-        out: list[tuple[Unit, int, list[tuple[float, str, Any]]]] = []
-        for u, cost, entry, head in rows:
-            out.append((u, cost, entry if entry is not None else self._unit_tail(side, u, cost, head, bar)))
+        tail_of = self._unit_tail
+        out: list[tuple[Unit, int, list[tuple[float, str, Any]]]] = [
+            (u, cost, entry if entry is not None else tail_of(side, u, cost, head, bar)) for u, cost, entry, head in rows
+        ]
         return out, bar
 
     def _entry_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
@@ -405,12 +414,13 @@ class ActionChoice:
         if band is not None:
             mw = self.weight_now
             sprint = plan.sprint
+            band_mm = self.band_mm.get(band or "B", 0.0)  # mm(), inlined
             if sprint is None:
-                sprint = plan.sprint = [mw * self.mm(band) / 80.0, None, None]
+                sprint = plan.sprint = [mw * band_mm / 80.0, None, None]
             full, most, traced = sprint
             if full - w >= bar - 1e-9 and most is None:
                 gx, gy = self.goal(u)
-                length = min(self.mm(band), max(0.0, dist(ux, uy, gx, gy) - 2 * u.radius))
+                length = min(band_mm, max(0.0, math.hypot(ux - gx, uy - gy) - 2 * u.radius))
                 r = u.radius
                 # The progress is at most the length moved (clamping onto the board never
                 # lengthens a move that starts on it): a Sprint that cannot count is not traced;
@@ -419,7 +429,7 @@ class ActionChoice:
             if full - w >= bar - 1e-9 and (most != most or not (most < 0.05 - 1e-9 or most - w < bar - 1e-9)):
                 if traced is None:
                     gx, gy = self.goal(u)
-                    length = min(self.mm(band), max(0.0, dist(ux, uy, gx, gy) - 2 * u.radius))
+                    length = min(band_mm, max(0.0, math.hypot(ux - gx, uy - gy) - 2 * u.radius))
                     save = (u.x, u.y)  # a passenger moves from where its Transport stands now
                     u.x, u.y = ux, uy
                     ex, ey = self.path_end(u, gx, gy, length, self.pivots.get(band or "S", 0))

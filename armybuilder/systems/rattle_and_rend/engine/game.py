@@ -180,7 +180,7 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         self.p_success_memo: dict[tuple[int | None, int, int], float] = {}
         self.rest_odds: dict[int, tuple[float, float, float]] = {}  # Guile -> P(fail, success, critical) of Rest
         self.wider: dict[str | None, str | None] = {b: band_plus(b, 1) for b in (None, "B", "S", "M", "L")}  # type: ignore[arg-type]
-        self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float, str]]] = {}
+        self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float]]] = {}
         self.actions_this_round = 0
         self.player_a = 0
         self.deployment = "side"
