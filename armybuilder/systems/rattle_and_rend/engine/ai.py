@@ -476,7 +476,10 @@ class ActionChoice:
         mw = self.weight_now
         bounds = plan.maneuver_most
         if bounds is None:
-            bounds = plan.maneuver_most = [self.p_success(u.guile) * mw * self._longest_ally_move(u) / 80.0, None]
+            p = self.p_success_memo.get((u.guile, 0, 0))  # p_success(), its memo read here
+            if p is None:
+                p = self.p_success(u.guile)
+            bounds = plan.maneuver_most = [p * mw * self._longest_ally_move(u) / 80.0, None]
         if bar != -math.inf and bounds[0] - w < bar - 1e-9:
             return True
         fine = bounds[1]
@@ -496,11 +499,12 @@ class ActionChoice:
         top = memo.get(key)
         if top is None:
             first, first_uid, second = 0.0, -1, 0.0
+            band_mm = self.band_mm
             for a in self.sides[u.side].units:
                 if a.state != "board" or a.gtype == "ward" or not a.mov or a.fury is None:
                     continue
                 r = a.radius
-                value = self.mm(a.mov) if r <= a.x <= BOARD - r and r <= a.y <= BOARD - r else math.inf
+                value = band_mm.get(a.mov or "B", 0.0) if r <= a.x <= BOARD - r and r <= a.y <= BOARD - r else math.inf  # mm(), inlined
                 if value > first:
                     first, first_uid, second = value, a.uid, first
                 elif value > second:
@@ -556,7 +560,8 @@ class ActionChoice:
 
     def _charge_target(self: Game, side: Side, u: Unit, enemies: list[Unit], ux: float, uy: float) -> tuple[Unit, float, float] | tuple[()]:
         """Charge: (target, P(break), P(stand)) among the enemies a move can bring in range, or ()."""
-        reach = self.mm(u.mov) + (self.mm(u.rng) if u.rng != "B" else 0) + u.radius * 2 + 1
+        band_mm = self.band_mm  # mm(), inlined
+        reach = band_mm.get(u.mov or "B", 0.0) + (band_mm.get(u.rng or "B", 0.0) if u.rng != "B" else 0) + u.radius * 2 + 1
         hypot = math.hypot
         # the enemy within reach (and not already in range: _within_all() inlined) of the
         # highest target value less a hundredth of its distance, the first on a tie:
