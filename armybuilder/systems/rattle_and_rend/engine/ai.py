@@ -83,8 +83,15 @@ class ActionChoice:
                 m = min(free, key=lambda m: dist(u.x, u.y, m.x, m.y))
                 return m.x, m.y
         if self.scenario == "conquest":
+            # the strip where u's side is furthest behind (then the nearest, then the first):
+            # min() over the four strips by (balance, distance), written out
             mine, theirs = self._zone_points(u)
-            zone = min(range(4), key=lambda z: (mine[z] - theirs[z], abs(z * 100 + 50 - u.x)))
+            ux = u.x
+            zone, best_gap, best_far = 0, mine[0] - theirs[0], abs(50 - ux)
+            for z in (1, 2, 3):
+                gap, far = mine[z] - theirs[z], abs(z * 100 + 50 - ux)
+                if gap < best_gap or (gap == best_gap and far < best_far):
+                    zone, best_gap, best_far = z, gap, far
             return zone * 100 + 50, min(max(u.y, 60.0), BOARD - 60)
         enemies = self.enemies(u)  # listed only where the goal depends on them
         if self.scenario == "duel":
@@ -283,7 +290,9 @@ class ActionChoice:
         if plan is not None:
             return plan
         plan = memo[key] = UnitPlan()
-        enemies = self.enemies(u)
+        enemies = memo.get(("enemies", u.side))  # enemies(), its board memo read here
+        if enemies is None:
+            enemies = self.enemies(u)
         plan.ux, plan.uy = (u.carrier.x, u.carrier.y) if u.state == "carried" and u.carrier else (u.x, u.y)
         on_board = u.state == "board"
         can_attack = u.fury is not None
