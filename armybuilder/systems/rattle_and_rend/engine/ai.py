@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..catalog import band_plus
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+_WHERE = attrgetter("x", "y", "state")
 _Row = tuple[Unit, int, list[tuple[float, str, Any]]]
 _Pick = tuple[tuple[float, str, Any], float, int, Unit, int]
 
@@ -182,7 +184,7 @@ class ActionChoice:
         changes hands (the board signature): most actions (Rest, a failed attack, a refused
         reaction) leave the board as it was."""
         signature = (
-            tuple([(o.x, o.y, o.state) for o in self.units]),
+            tuple(map(_WHERE, self.units)),  # (x, y, state) of every group
             tuple([(m.holder.uid if m.holder is not None else None, m.off) for m in self.markers]),
         )
         weight = self.move_weight()  # the round and scenario hold while options are scored
@@ -650,7 +652,7 @@ class ActionChoice:
         mw = self.weight_now
         wave = data.get(mw)
         if wave is None:
-            movers = [o for o in self.allies(u) if o.mov and self.within(u, o, u.rng if u.rng != "B" else "S")]
+            movers = [o for o in self._within_all(u, self.allies(u), u.rng if u.rng != "B" else "S") if o.mov]
             most = self.p_success(u.guile) * sum(self.move_weight() * self.mm(o.mov) / 80.0 for o in movers)
             boxed = bool(movers) and all(o.radius <= o.x <= BOARD - o.radius and o.radius <= o.y <= BOARD - o.radius for o in movers)
             wave = data[mw] = [movers, most, boxed, None]
@@ -673,8 +675,8 @@ class ActionChoice:
         g = u.guile
         assert g is not None
         if a == "scheming-plot":
-            near = [e for e in enemies if self.within(u, e, reach)]
-            mine = sum(o.points for o in self.allies(u, True) if self.within(u, o, reach)) + u.points
+            near = self._within_all(u, enemies, reach)
+            mine = sum(o.points for o in self._within_all(u, self.allies(u, True), reach)) + u.points
             if not near or mine > sum(e.points for e in near):
                 return "scheming-plot", (self.p_success(g), lambda ctx: self._scheme(ctx, u))
             return "scheming-plot", None
@@ -689,8 +691,8 @@ class ActionChoice:
                 pb, _ = self.expected_break(u, t, 0, 1)
                 fixed = (pb * self.target_value(t), "Distant Doom", lambda ctx, t=t: self.resolve_attack(ctx, u, t, penalty=1))
         elif a == "spot-weakness":
-            for ally in self.allies(u):
-                if ally.fury is None or not self.within(u, ally, reach if reach != "B" else "S"):
+            for ally in self._within_all(u, self.allies(u), reach if reach != "B" else "S"):
+                if ally.fury is None:
                     continue
                 foes = self._in_range(ally, self.enemies(ally))  # board memo: the same test as Stand and Fight's
                 if foes:
@@ -704,14 +706,14 @@ class ActionChoice:
                 t = max(lost, key=lambda o: o.points)
                 fixed = (self.p_success(g) * t.points * 1.2, "Battle Summons", lambda ctx, t=t: self._summon(ctx, u, t))
         elif a == "banishment":
-            targets = [e for e in enemies if self.within(u, e, reach if reach != "B" else "S")]
+            targets = self._within_all(u, enemies, reach if reach != "B" else "S")
             if targets:
                 t = max(targets, key=self.target_value)
                 p = self.p_success(g, 0, 1)
                 risk = self._p_fail_will(u, 0) * u.points * REMOVE_VALUE
                 fixed = (p * t.points * 0.8 - risk, "Banishment", lambda ctx, t=t: self._banish(ctx, u, t))
         elif a == "push-to-the-brink":
-            targets = [e for e in enemies if self.within(u, e, reach if reach != "B" else "S") and self.los(u, e)]
+            targets = [e for e in self._within_all(u, enemies, reach if reach != "B" else "S") if self.los(u, e)]
             if targets:
                 t = max(targets, key=lambda e: e.points)
                 value = self.p_success(g) * (0.6 + (1.2 if self.scenario in ("king-of-the-hill", "capture-the-flags", "conquest") else 0.0))
