@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..catalog import band_plus
@@ -17,7 +16,6 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-_WHERE = attrgetter("x", "y", "state")
 _Row = tuple[Unit, int, list[tuple[float, str, Any]]]
 _Pick = tuple[tuple[float, str, Any], float, int, Unit, int]
 
@@ -184,7 +182,7 @@ class ActionChoice:
         changes hands (the board signature): most actions (Rest, a failed attack, a refused
         reaction) leave the board as it was."""
         signature = (
-            tuple(map(_WHERE, self.units)),  # (x, y, state) of every group
+            tuple([(o.x, o.y, o.state) for o in self.units]),
             tuple([(m.holder.uid if m.holder is not None else None, m.off) for m in self.markers]),
         )
         weight = self.move_weight()  # the round and scenario hold while options are scored
