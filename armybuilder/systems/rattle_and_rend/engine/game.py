@@ -44,7 +44,9 @@ progress towards the scenario's goal, momentum gained) against its momentum cost
 and passes when nothing is worth it.  Reactions are taken when their expected
 value beats their cost.  All randomness comes from the injected generator.
 
-Code layout and speed: :class:`Game` holds the state and plays rounds and turns; the rules
+Code layout and speed: :class:`Game` holds the state (in ``__slots__``: more attributes than
+CPython shares between instances' dictionaries, so reads would take a dictionary look-up) and
+plays rounds and turns; the rules
 come from one mixin per phase (:mod:`setup`, :mod:`geometry`, :mod:`combat`,
 :mod:`reactions`, :mod:`actions`) and the AI's option scoring from :mod:`ai`; the records
 (groups, sides, actions) are in :mod:`state`.  Dice are uniforms drawn 256 at a time.  The
