@@ -103,7 +103,7 @@ def _builder(tp: Any) -> Builder | None:
 
 
 def _model_builder(model: type[BaseModel]) -> Builder:
-    return lambda value: construct(model, value)
+    return _compiled(model)
 
 
 def _list_of(inner: Builder) -> Builder:
@@ -152,8 +152,8 @@ class _Plan:
         self.rows = rows
         self.keys = frozenset(key for _, key, _, _, _ in rows)
         self.names = frozenset(name for name, _, _, _, _ in rows)
-        self.renamed = [(name, key) for name, key, _, _, _ in rows if name != key]
-        self.builders = [(name, build) for name, _, build, _, _ in rows if build is not None]
+        self.renamed = tuple((name, key) for name, key, _, _, _ in rows if name != key)
+        self.builders = tuple((name, build) for name, _, build, _, _ in rows if build is not None)
 
 
 def _plan(model: type[BaseModel]) -> _Plan:
@@ -186,25 +186,64 @@ def _harmless(metadata: Any) -> bool:
     return type(metadata).__module__ in ("annotated_types", "pydantic.types") and not callable(metadata)
 
 
+# The slots every pydantic model has (BaseModel.__slots__): set through their descriptors,
+# as pydantic's own model_construct does with object.__setattr__, minus the name look-up.
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
+_BUILDERS: dict[type, Builder] = {}
+
+
+def _compiled(model: type[BaseModel]) -> Builder:
+    """The function that rebuilds ``model`` from its dump, made once per model.
+
+    Its plan is read when it is first called, not now: a model may contain itself
+    (a list of its own kind), and its plan would then need the function first.
+    """
+    known = _BUILDERS.get(model)
+    if known is not None:
+        return known
+    plan: _Plan | None = None
+    keys: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()
+    renamed: tuple[tuple[str, str], ...] = ()
+    builders: tuple[tuple[str, Builder], ...] = ()
+    new = _new
+    set_dict = object.__setattr__
+
+    def build(data: dict[str, Any]) -> Any:
+        nonlocal plan, keys, names, renamed, builders
+        if plan is None:
+            plan = _plan(model)
+            keys, names, renamed, builders = plan.keys, plan.names, plan.renamed, plan.builders
+        if data.keys() == keys:  # a full dump: every field, nothing else
+            values = dict(data)
+            for name, key in renamed:
+                values[name] = values.pop(key)
+            present = set(names)
+            for name, field_build in builders:
+                values[name] = field_build(values[name])
+        else:
+            values, present = _partial(model, plan, data)
+            for name, field_build in builders:
+                if name in present:  # defaults are model values already
+                    values[name] = field_build(values[name])
+        obj = new(model)
+        set_dict(obj, "__dict__", values)
+        _set_fields_set(obj, present)
+        _set_extra(obj, None)
+        _set_private(obj, None)
+        return obj
+
+    _BUILDERS[model] = build
+    return build
+
+
 def construct(model: type[BaseModel], data: dict[str, Any]) -> Any:
     """``model`` built from ``data`` (its own JSON dump, by alias) without validation."""
-    plan = _PLANS.get(model) or _plan(model)
-    if data.keys() == plan.keys:  # a full dump: every field, nothing else
-        values = dict(data)
-        for name, key in plan.renamed:
-            values[name] = values.pop(key)
-        present = set(plan.names)
-    else:
-        values, present = _partial(model, plan, data)
-    for name, build in plan.builders:
-        if name in present:  # defaults are model values already
-            values[name] = build(values[name])
-    obj = _new(model)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", present)
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
-    return obj
+    _plan(model)  # refuses a model it cannot rebuild before building anything
+    return _compiled(model)(data)
 
 
 def _partial(model: type[BaseModel], plan: _Plan, data: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
