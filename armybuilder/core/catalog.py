@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -95,8 +95,18 @@ class Catalogue(Generic[C]):
     version: str
     hash: str
     data: C
-    raw: dict[str, Any] = field(repr=False, compare=False)
+    #: gives the resolved data as plain JSON values (the dump the models were built from)
+    load_raw: Callable[[], dict[str, Any]] = field(repr=False, compare=False)
     history: tuple[VersionInfo, ...] = ()
+
+    @functools.cached_property
+    def raw(self) -> dict[str, Any]:
+        """The resolved data as plain JSON values (``model_dump(mode="json", by_alias=True)``).
+
+        Read on first use: a cached catalogue's models are built out of the dicts its cache
+        decodes to (:func:`.construct.adopt`), and only ``catalog show``, ``diff``, checks and
+        upgrades need the dump as well; they decode the authentic bytes again (~1 ms)."""
+        return self.load_raw()
 
     @functools.cached_property
     def index(self) -> dict[str, dict[str, Any]]:
@@ -497,31 +507,36 @@ class CatalogueSource(Generic[C]):
             raise ValueError(f"the {self.system} catalogue has no plain mirror")
         name = f"{self.system}-{version}-{self._source_key()}{catalog_cache.MARSHAL_SUFFIX}"
         data: Any = None
-        raw: dict[str, Any] | None = None
+        load_raw: Callable[[], dict[str, Any]] | None = None
         digest = ""
-        cached = catalog_cache.read(name)
-        if isinstance(cached, dict) and self.has_version(version):
-            try:  # authentic: written by resolve() below from a validated model
-                raw, digest = cached["raw"], cached["hash"]
-                data = self._data_from_dump(raw, plain)
-            except (KeyError, TypeError, ValueError, AttributeError):
-                data = raw = None
-        if data is None or raw is None:
+        with catalog_cache.collector_paused():
+            payload = catalog_cache.read_payload(name)
+            cached = None if payload is None else catalog_cache.decode(name, payload)
+            if isinstance(cached, dict) and self.has_version(version) and payload is not None:
+                try:  # authentic: written by resolve() below from a validated model
+                    data, digest, load_raw = self._data_from_cache(name, payload, cached, plain)
+                except (KeyError, TypeError, ValueError, AttributeError):
+                    data = load_raw = None
+        if data is None or load_raw is None:
             from pydantic import ValidationError
 
             from .yamlio import validation_problems
 
-            raw = self._resolve_raw(version)
+            resolved = self._resolve_raw(version)
             try:
-                data = self.model.model_validate(raw)
+                data = self.model.model_validate(resolved)
             except ValidationError as exc:
                 problems = validation_problems(exc, None, f"catalog/{self.system} @ {version}")
                 raise InputError(problems) from None
-            raw = data.model_dump(mode="json", by_alias=True)
+            raw: dict[str, Any] = data.model_dump(mode="json", by_alias=True)
             digest = content_hash(raw)
             catalog_cache.write(name, {"raw": raw, "hash": digest})
             if plain:
-                data = self._data_from_dump(raw, plain)
+                data = _mirror(_imported(str(self.plain_name)), raw)
+
+            def load_raw() -> dict[str, Any]:
+                return raw
+
         history = tuple(v for v in self.versions() if parse_version(v.version) <= parse_version(version))
         catalogue = Catalogue(
             id=self.manifest.id,
@@ -530,22 +545,40 @@ class CatalogueSource(Generic[C]):
             version=version,
             hash=digest,
             data=data,
-            raw=raw,
+            load_raw=load_raw,
             history=history,
         )
         known[version] = catalogue
         return catalogue
 
-    def _data_from_dump(self, raw: Any, plain: bool) -> Any:
-        """The catalogue model (or its plain mirror) from its authenticated dump."""
+    def _data_from_cache(
+        self, name: str, payload: bytes, cached: dict[str, Any], plain: bool
+    ) -> tuple[Any, str, Callable[[], dict[str, Any]]]:
+        """The catalogue model (or its plain mirror), its hash and the source of its dump,
+        from the authentic cache entry ``name`` (``payload`` decoded to ``cached``).
+
+        The models are built out of the decoded dicts themselves; the dump (``raw``) is
+        decoded again from the same authentic bytes when it is asked for."""
+        raw, digest = cached["raw"], cached["hash"]
+        if not isinstance(raw, dict) or not isinstance(digest, str):
+            raise ValueError("not a cached catalogue")
         if plain:
-            return _mirror(_imported(str(self.plain_name)), raw)
-        from .construct import NotConstructible, construct
+            return _mirror(_imported(str(self.plain_name)), raw), digest, lambda: raw
+        from .construct import NotConstructible, adopt
 
         try:
-            return construct(self.model, raw)
+            data = adopt(self.model, raw)
         except NotConstructible as exc:
             raise ValueError(str(exc)) from None
+
+        def load_raw() -> dict[str, Any]:
+            again = catalog_cache.decode(name, payload)
+            if not isinstance(again, dict) or not isinstance(again.get("raw"), dict):
+                raise ValueError("the cached catalogue decoded differently")  # cannot happen
+            fresh: dict[str, Any] = again["raw"]
+            return fresh
+
+        return data, digest, load_raw
 
     # -- checks -------------------------------------------------------------
 

@@ -22,13 +22,15 @@ them, so a changed model cannot keep its old fingerprint.  A model not listed he
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import hmac
 import json
 import marshal
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -137,9 +139,16 @@ def read(name: str) -> Any | None:
     """The value cached under ``name``, or None if missing, broken or not authentic.
 
     JSON, or marshal's format for a name ending in :data:`MARSHAL_SUFFIX` (read back
-    three times faster than JSON: the resolved catalogue, half a megabyte, is read by
-    every command that checks a list; marshal is only ever given bytes whose tag
+    three times faster than JSON: the resolved catalogue, a third of a megabyte, is read
+    by every command that checks a list; marshal is only ever given bytes whose tag
     verified, which this code wrote)."""
+    payload = read_payload(name)
+    return None if payload is None else decode(name, payload)
+
+
+def read_payload(name: str) -> bytes | None:
+    """The authentic bytes cached under ``name`` (tag verified), or None: for a caller
+    that decodes them again later (:func:`decode`) instead of keeping a copy decoded."""
     folder = cache_folder()
     if folder is None:
         return None
@@ -153,6 +162,11 @@ def read(name: str) -> Any | None:
     tag, newline, payload = data[:_TAG_SIZE], data[_TAG_SIZE : _TAG_SIZE + 1], data[_TAG_SIZE + 1 :]
     if newline != b"\n" or not hmac.compare_digest(tag, _tag(key, payload)):
         return None  # edited, truncated or written with another key: never trusted
+    return payload
+
+
+def decode(name: str, payload: bytes) -> Any | None:
+    """The value of an authentic payload of ``name`` (from :func:`read_payload`), or None."""
     try:
         if name.endswith(MARSHAL_SUFFIX):
             return marshal.loads(payload)
@@ -196,6 +210,23 @@ def write(name: str, value: Any) -> None:
             tmp.unlink(missing_ok=True)
         except OSError:
             pass
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while a cached catalogue is read and rebuilt.
+
+    Reading one creates some twelve thousand containers (dicts, lists, models) and none
+    becomes garbage; the collector would walk them a dozen times as they are made (and
+    sometimes every object of the process: a full collection), about a sixth of the load.
+    It is turned back on only if it was on: the editor keeps it off while it starts."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def code_digest(modules: list[str]) -> str:

@@ -32,6 +32,7 @@ def _same(a, b, where="data", fields_set=True):
     if isinstance(a, BaseModel):
         if fields_set:
             assert a.model_fields_set == b.model_fields_set, where
+        assert list(vars(a)) == list(vars(b)), f"{where}: field order"  # repr, iteration
         for name in type(a).model_fields:
             _same(getattr(a, name), getattr(b, name), f"{where}.{name}", fields_set)
     elif isinstance(a, (list, tuple)):
@@ -61,6 +62,40 @@ def test_constructed_catalogue_is_the_validated_one(system_id):
 
 
 @pytest.mark.parametrize("system_id", list(KNOWN_SYSTEMS))
+def test_every_cached_version_loads_as_the_validated_one(system_id, cache_dir):
+    """Through the cache (the models adopt the decoded dicts): the same objects (types,
+    field order, fields set), dumps and raw data as validating the dump, for every version."""
+    system = get_system(system_id)
+    for version in system.source.versions():
+        built = _fresh_source(system_id).resolve(version.version)  # from the files, then cached
+        loaded = _fresh_source(system_id).resolve(version.version)  # from the cache
+        validated = system.catalog_model.model_validate(json.loads(json.dumps(built.raw)))
+        _same(loaded.data, validated)
+        assert loaded.data.model_dump() == validated.model_dump()
+        assert loaded.data.model_dump(mode="json", by_alias=True) == validated.model_dump(mode="json", by_alias=True)
+        assert loaded.raw == built.raw == validated.model_dump(mode="json", by_alias=True)
+        assert loaded.hash == built.hash and loaded.history == built.history
+
+
+def test_models_sharing_their_fields_set_stay_independent(cache_dir):
+    """Models built from a full dump share one set of field names (construct's doc):
+    assigning, copying and updating one leaves the others, and that set, as they were."""
+    _fresh_source("ragnarok2").resolve()
+    data = _fresh_source("ragnarok2").resolve().data
+    first, second = data.profiles[0], data.profiles[1]
+    names = set(type(first).model_fields)
+    assert first.model_fields_set == second.model_fields_set == names
+    second_name = second.name
+    first.name = "Renamed"
+    copied = second.model_copy(update={"cost": second.cost + 1})
+    deep = second.model_copy(deep=True)
+    assert second.name == second_name and second.cost + 1 == copied.cost
+    assert first.model_fields_set == second.model_fields_set == copied.model_fields_set == names
+    assert deep == second and deep.model_fields_set == names
+    assert copied.model_fields_set is not second.model_fields_set
+
+
+@pytest.mark.parametrize("system_id", list(KNOWN_SYSTEMS))
 def test_schema_fingerprint_fixed_at_build_time_matches_the_model(system_id):
     model = get_system(system_id).catalog_model
     name = f"{model.__module__}.{model.__qualname__}"
@@ -78,7 +113,7 @@ def test_schema_fingerprint_fixed_at_build_time_matches_the_model(system_id):
 
 def _fresh_source(system_id):
     system = get_system(system_id)
-    return CatalogueSource(system.id, system.catalog_model)
+    return CatalogueSource(system.id, system.catalog_model, system.catalogue_folder)
 
 
 def test_a_cached_catalogue_loads_without_parsing_yaml(cache_dir, monkeypatch):
