@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -250,6 +251,30 @@ def _walk(folder: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversa
             yield rel, child
 
 
+def _identities(folder: Path, prefix: str = "") -> Iterator[tuple[str, catalog_cache.Identity]]:
+    """The files :func:`_walk` lists, in its order, each with its identity (one stat each)."""
+    with os.scandir(folder) as entries:
+        ordered = sorted(entries, key=lambda entry: entry.name)
+    for entry in ordered:
+        rel = f"{prefix}{entry.name}"
+        if entry.is_dir():
+            yield from _identities(Path(entry.path), rel + "/")
+        elif entry.name.endswith(".yaml"):
+            st = entry.stat()
+            yield rel, (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _folder_identities(folder: Traversable) -> tuple[Path, list[tuple[str, catalog_cache.Identity]]] | None:
+    """A folder on disk with its files' identities; None for another kind of folder (a
+    zip's), or when one cannot be read (the files are then read, and any error is theirs)."""
+    if not isinstance(folder, Path):
+        return None
+    try:
+        return folder, list(_identities(folder))
+    except OSError:
+        return None
+
+
 def _merge_file(merged: dict[str, Any], plain: dict[str, Any], rel: str, doc: Any = None) -> None:
     from .yamlio import locate
 
@@ -437,7 +462,13 @@ class CatalogueSource(Generic[C]):
 
     def _source_key(self) -> str:
         if self._key is None:
-            self._key = catalog_cache.source_key(self.system, self.model_name, lambda: self.model, self.files())
+            found = _folder_identities(self.folder)
+            if found is None:
+                self._key = catalog_cache.source_key(self.system, self.model_name, lambda: self.model, self.files())
+            else:
+                self._key = catalog_cache.remembered_source_key(
+                    self.system, self.model_name, lambda: self.model, found[0], found[1], self.files
+                )
         return self._key
 
     def _line_in(self, rel: str, loc: list[str | int]) -> int | None:

@@ -29,6 +29,7 @@ import json
 import marshal
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -247,16 +248,68 @@ def code_digest(modules: list[str]) -> str:
     return digest.hexdigest()[:12]
 
 
-def source_key(system: str, model_name: str, model: Callable[[], type], files: list[tuple[str, bytes]]) -> str:
-    """A short key for one system's catalogue sources, its schema and this package version.
-
-    ``model_name`` is the catalogue model's dotted name; ``model`` gives the class, asked
-    (importing it, and pydantic) only when its fingerprint is not fixed at build time."""
+def _fingerprint(model_name: str, model: Callable[[], type]) -> str:
     known = SCHEMA_FINGERPRINTS.get(model_name)
-    fingerprint = known if known is not None else computed_schema_fingerprint(model())
+    return known if known is not None else computed_schema_fingerprint(model())
+
+
+def _content_key(system: str, fingerprint: str, files: list[tuple[str, bytes]]) -> str:
     digest = hashlib.sha256()
     digest.update(f"{system}\0{__version__}\0{fingerprint}\0".encode())
     for rel, data in files:
         digest.update(rel.encode())
         digest.update(hashlib.sha256(data).digest())
     return digest.hexdigest()[:24]
+
+
+def source_key(system: str, model_name: str, model: Callable[[], type], files: list[tuple[str, bytes]]) -> str:
+    """A short key for one system's catalogue sources, its schema and this package version.
+
+    ``model_name`` is the catalogue model's dotted name; ``model`` gives the class, asked
+    (importing it, and pydantic) only when its fingerprint is not fixed at build time."""
+    return _content_key(system, _fingerprint(model_name, model), files)
+
+
+#: A file changed this recently is not vouched for by its identity: a second write within
+#: the same tick of the file system's clock would leave size and times as they were.
+RACY_SECONDS = 2.0
+
+#: (inode, size, mtime_ns, ctime_ns) of a file: any write changes ctime, which no one can set
+Identity = tuple[int, int, int, int]
+
+
+def remembered_source_key(
+    system: str,
+    model_name: str,
+    model: Callable[[], type],
+    folder: Path,
+    identities: list[tuple[str, Identity]],
+    files: Callable[[], list[tuple[str, bytes]]],
+) -> str:
+    """:func:`source_key` of a folder's files, remembered against their identities.
+
+    Hashing every catalogue file (a third of a megabyte, read and hashed) was a tenth of
+    loading a cached catalogue.  The key computed from the contents is kept in the cache
+    with the identity (inode, size, modification and change times, as Python's bytecode
+    cache and git's index judge a file) of every file it was computed from, the folder,
+    the package version and the schema; while all of them are the same, the key is read
+    back instead of computed.  A write to a file changes its change time (the kernel sets
+    it; no program can set it back), an added, removed or replaced file changes the list,
+    so any change computes the key from the contents again.  Files changed in the last
+    :data:`RACY_SECONDS` are not remembered (a second write in the same clock tick)."""
+    fingerprint = _fingerprint(model_name, model)
+    digest = hashlib.sha256(f"{system}\0{__version__}\0{fingerprint}\0{folder}\0".encode())
+    for rel, identity in identities:
+        digest.update(f"{rel}\0{identity}\0".encode())
+    identity_key = digest.hexdigest()
+    name = f"{system}-sources-{hashlib.sha256(str(folder).encode()).hexdigest()[:12]}.json"
+    remembered = read(name)
+    if isinstance(remembered, dict) and remembered.get("identity") == identity_key:
+        key = remembered.get("key")
+        if isinstance(key, str):
+            return key
+    key = _content_key(system, fingerprint, files())
+    settled = time.time_ns() - int(RACY_SECONDS * 1e9)
+    if all(max(identity[2], identity[3]) < settled for _, identity in identities):
+        write(name, {"identity": identity_key, "key": key})
+    return key

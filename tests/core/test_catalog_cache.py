@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import json
 import marshal
+import os
 
 import pytest
 from pydantic import BaseModel
@@ -233,3 +234,63 @@ def test_a_lazy_module_is_not_imported_by_the_class_that_holds_it():
     assert name not in sys.modules
     assert callable(Holder.module.convert)
     assert name in sys.modules
+
+
+def _copied_source(tmp_path, system_id="rattle-and-rend"):
+    import shutil
+
+    from armybuilder.core.catalog import catalog_root
+
+    folder = tmp_path / "catalog" / system_id
+    if not folder.exists():
+        shutil.copytree(catalog_root() / system_id, folder)
+    return CatalogueSource(system_id, get_system(system_id).catalog_model, folder)
+
+
+def test_the_source_key_is_remembered_while_the_files_stay_the_same(cache_dir, tmp_path, monkeypatch):
+    monkeypatch.setattr(catalog_cache, "RACY_SECONDS", -60.0)  # the copies are seconds old
+    genuine = _copied_source(tmp_path).resolve()
+    assert list(cache_dir.glob("rattle-and-rend-sources-*.json"))
+
+    def refuse(self):
+        raise AssertionError("the catalogue files were read again")
+
+    monkeypatch.setattr(CatalogueSource, "files", refuse)
+    again = _copied_source(tmp_path).resolve()
+    assert again.hash == genuine.hash and again.data == genuine.data
+
+
+def test_an_edit_keeping_size_and_times_is_still_seen(cache_dir, tmp_path, monkeypatch):
+    """A file edited in place to the same size, its modification time put back: the change
+    time moved (no program can set it), so the key is computed from the contents again."""
+    monkeypatch.setattr(catalog_cache, "RACY_SECONDS", -60.0)
+    assert _copied_source(tmp_path).resolve().data.actions[0].name == "Sprint"
+    path = tmp_path / "catalog" / "rattle-and-rend" / "actions.yaml"
+    before = path.stat()
+    path.write_bytes(path.read_bytes().replace(b"name: Sprint", b"name: Spront", 1))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert _copied_source(tmp_path).resolve().data.actions[0].name == "Spront"
+    (tmp_path / "catalog" / "rattle-and-rend" / "extra.yaml").write_text("{}\n")  # a file added
+    path.write_bytes(path.read_bytes().replace(b"name: Spront", b"name: Sprunt", 1))
+    assert _copied_source(tmp_path).resolve().data.actions[0].name == "Sprunt"
+
+
+def test_a_recent_edit_is_not_remembered(cache_dir, tmp_path):
+    """Files changed in the last seconds (as a fresh copy is) are hashed every time."""
+    _copied_source(tmp_path).resolve()
+    assert not list(cache_dir.glob("rattle-and-rend-sources-*.json"))
+
+
+def test_a_forged_remembered_key_is_ignored(cache_dir, tmp_path, monkeypatch):
+    monkeypatch.setattr(catalog_cache, "RACY_SECONDS", -60.0)
+    genuine = _copied_source(tmp_path).resolve()
+    (memo,) = cache_dir.glob("rattle-and-rend-sources-*.json")
+    tag, payload = memo.read_bytes().split(b"\n", 1)
+    forged = json.loads(payload)
+    forged["key"] = "0" * 24
+    memo.write_bytes(tag + b"\n" + json.dumps(forged).encode())
+    again = _copied_source(tmp_path)
+    assert again._source_key() != "0" * 24
+    assert again.resolve().hash == genuine.hash
