@@ -176,6 +176,19 @@ def decode(name: str, payload: bytes) -> Any | None:
         return None
 
 
+def _strings_shared(value: Any, seen: dict[str, str]) -> Any:
+    """``value`` with equal strings made one object: marshal then writes a repeated string
+    once and refers back to it, and reading it back builds each string once (a catalogue
+    repeats ids, kinds and sources hundreds of times)."""
+    if isinstance(value, str):
+        return seen.setdefault(value, value)
+    if isinstance(value, dict):
+        return {seen.setdefault(k, k) if isinstance(k, str) else k: _strings_shared(v, seen) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_strings_shared(v, seen) for v in value]
+    return value
+
+
 def write(name: str, value: Any) -> None:
     """Cache ``value`` (JSON-able) under ``name`` (which may name a subfolder: ``a/b.json``)
     atomically (written beside it, then renamed over it); failures only cost speed later.
@@ -188,7 +201,7 @@ def write(name: str, value: Any) -> None:
         return
     try:
         if name.endswith(MARSHAL_SUFFIX):
-            payload = marshal.dumps(value)
+            payload = marshal.dumps(_strings_shared(value, {}))
         else:
             try:
                 payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
