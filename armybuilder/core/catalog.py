@@ -536,16 +536,18 @@ class CatalogueSource(Generic[C]):
             return known[version]
         if plain and self.plain_name is None:
             raise ValueError(f"the {self.system} catalogue has no plain mirror")
-        name = f"{self.system}-{version}-{self._source_key()}{catalog_cache.MARSHAL_SUFFIX}"
+        # two entries: the dump by alias (``raw``, what the plain mirrors read) and the dump
+        # by field name (the models' own dicts, which they adopt as they are)
+        base = f"{self.system}-{version}-{self._source_key()}"
+        raw_name, fields_name = base + catalog_cache.MARSHAL_SUFFIX, base + "-fields" + catalog_cache.MARSHAL_SUFFIX
         data: Any = None
         load_raw: Callable[[], dict[str, Any]] | None = None
         digest = ""
         with catalog_cache.collector_paused():
-            payload = catalog_cache.read_payload(name)
-            cached = None if payload is None else catalog_cache.decode(name, payload)
-            if isinstance(cached, dict) and self.has_version(version) and payload is not None:
+            cached = catalog_cache.read(raw_name if plain else fields_name) if self.has_version(version) else None
+            if isinstance(cached, dict):
                 try:  # authentic: written by resolve() below from a validated model
-                    data, digest, load_raw = self._data_from_cache(name, payload, cached, plain)
+                    data, digest, load_raw = self._data_from_cache(raw_name, cached, plain)
                 except (KeyError, TypeError, ValueError, AttributeError):
                     data = load_raw = None
         if data is None or load_raw is None:
@@ -561,7 +563,8 @@ class CatalogueSource(Generic[C]):
                 raise InputError(problems) from None
             raw: dict[str, Any] = data.model_dump(mode="json", by_alias=True)
             digest = content_hash(raw)
-            catalog_cache.write(name, {"raw": raw, "hash": digest})
+            catalog_cache.write(raw_name, {"raw": raw, "hash": digest})
+            catalog_cache.write(fields_name, {"fields": data.model_dump(mode="json"), "hash": digest})
             if plain:
                 data = _mirror(_imported(str(self.plain_name)), raw)
 
@@ -583,31 +586,33 @@ class CatalogueSource(Generic[C]):
         return catalogue
 
     def _data_from_cache(
-        self, name: str, payload: bytes, cached: dict[str, Any], plain: bool
+        self, raw_name: str, cached: dict[str, Any], plain: bool
     ) -> tuple[Any, str, Callable[[], dict[str, Any]]]:
-        """The catalogue model (or its plain mirror), its hash and the source of its dump,
-        from the authentic cache entry ``name`` (``payload`` decoded to ``cached``).
-
-        The models are built out of the decoded dicts themselves; the dump (``raw``) is
-        decoded again from the same authentic bytes when it is asked for."""
-        raw, digest = cached["raw"], cached["hash"]
-        if not isinstance(raw, dict) or not isinstance(digest, str):
+        """The catalogue model (or its plain mirror), its hash and the source of its dump
+        by alias, from an authentic cache entry: the dump by alias ``raw_name`` for a plain
+        mirror, else the dump by field name, whose dicts the models are built out of (the
+        dump by alias is then read when it is asked for)."""
+        digest = cached["hash"]
+        if not isinstance(digest, str):
             raise ValueError("not a cached catalogue")
         if plain:
+            raw = cached["raw"]
             return _mirror(_imported(str(self.plain_name)), raw), digest, lambda: raw
         from .construct import NotConstructible, adopt
 
         try:
-            data = adopt(self.model, raw)
+            data = adopt(self.model, cached["fields"], by_alias=False)
         except NotConstructible as exc:
             raise ValueError(str(exc)) from None
 
         def load_raw() -> dict[str, Any]:
-            again = catalog_cache.decode(name, payload)
-            if not isinstance(again, dict) or not isinstance(again.get("raw"), dict):
-                raise ValueError("the cached catalogue decoded differently")  # cannot happen
-            fresh: dict[str, Any] = again["raw"]
-            return fresh
+            again = catalog_cache.read(raw_name)
+            if isinstance(again, dict) and again.get("hash") == digest and isinstance(again.get("raw"), dict):
+                raw: dict[str, Any] = again["raw"]
+                return raw
+            # gone or not authentic: the models' own dump (builds their serializer: slower)
+            dumped: dict[str, Any] = data.model_dump(mode="json", by_alias=True)
+            return dumped
 
         return data, digest, load_raw
 

@@ -42,7 +42,7 @@ class NotConstructible(TypeError):
 
 Builder = Callable[[Any], Any]
 
-_PLANS: dict[type, _Plan] = {}
+_PLANS: dict[tuple[type, bool], _Plan] = {}
 _new = object.__new__
 
 
@@ -62,8 +62,9 @@ def _hints(model: type[BaseModel]) -> dict[str, Any]:
     return typing.get_type_hints(model, globalns=namespace, include_extras=False)
 
 
-def _builder(tp: Any) -> Builder | None:
-    """A function rebuilding a value of type ``tp`` from its JSON dump (None: as is)."""
+def _builder(tp: Any, by_alias: bool) -> Builder | None:
+    """A function rebuilding a value of type ``tp`` from its JSON dump (None: as is);
+    ``by_alias``: models in the dump are keyed by alias, else by field name."""
     if tp is Any or tp in (str, int, bool, type(None)):
         return None
     if tp is float:
@@ -71,7 +72,7 @@ def _builder(tp: Any) -> Builder | None:
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
-        return _model_builder(tp)
+        return _compiled(tp, by_alias)
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return tp
     if origin is typing.Literal:
@@ -79,23 +80,23 @@ def _builder(tp: Any) -> Builder | None:
             return None
         raise NotConstructible(f"literal {tp!r}")
     if origin is list:
-        inner = _builder(args[0]) if args else None
+        inner = _builder(args[0], by_alias) if args else None
         if inner is None:
             return list
         return _list_of(inner)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
-            inner = _builder(args[0])
+            inner = _builder(args[0], by_alias)
             return tuple if inner is None else _tuple_of(inner)
-        parts = [_builder(a) or _identity for a in args]
+        parts = [_builder(a, by_alias) or _identity for a in args]
         return lambda value: tuple(b(v) for b, v in zip(parts, value, strict=True))
     if origin in (set, frozenset):
-        inner = _builder(args[0]) if args else None
+        inner = _builder(args[0], by_alias) if args else None
         kind = origin
         return (lambda value: kind(value)) if inner is None else _collection_of(kind, inner)
     if origin is dict:
-        key = _builder(args[0]) if args else None
-        val = _builder(args[1]) if args else None
+        key = _builder(args[0], by_alias) if args else None
+        val = _builder(args[1], by_alias) if args else None
         if key is None and val is None:
             return dict
         key_b, val_b = key or _identity, val or _identity
@@ -104,16 +105,12 @@ def _builder(tp: Any) -> Builder | None:
         members = [a for a in args if a is not type(None)]
         optional = len(members) < len(args)
         if len(members) == 1:
-            inner = _builder(members[0])
+            inner = _builder(members[0], by_alias)
             if inner is None:
                 return None
             return (lambda value: None if value is None else inner(value)) if optional else inner
-        return _union_builder(members, optional)
+        return _union_builder(members, optional, by_alias)
     raise NotConstructible(f"type {tp!r}")
-
-
-def _model_builder(model: type[BaseModel]) -> Builder:
-    return _compiled(model)
 
 
 def _list_of(inner: Builder) -> Builder:
@@ -137,7 +134,7 @@ def _collection_of(kind: Callable[[Any], Any], inner: Builder) -> Builder:
     return lambda value: kind(inner(v) for v in value)
 
 
-def _union_builder(members: list[Any], optional: bool) -> Builder | None:
+def _union_builder(members: list[Any], optional: bool, by_alias: bool) -> Builder | None:
     """Unions of enums and plain scalars (``Stat | Literal["mov", "rng"]``).
 
     Pydantic's smart mode picks an enum member when the dumped value is one of its
@@ -147,7 +144,7 @@ def _union_builder(members: list[Any], optional: bool) -> Builder | None:
     plain = [m for m in members if m not in enums]
     for m in plain:
         # smart mode keeps an exact type match, and JSON keeps str, int, float and bool apart
-        if m not in (str, int, float, bool) and _builder(m) is not None:
+        if m not in (str, int, float, bool) and _builder(m, by_alias) is not None:
             raise NotConstructible(f"union member {m!r}")
     if not enums:  # str, int, float, bool and literals of them: the dump's value is the value
         return None
@@ -178,8 +175,8 @@ class _Plan:
         self.builders = tuple((name, build) for name, _, build, _, _ in rows if build is not None)
 
 
-def _plan(model: type[BaseModel]) -> _Plan:
-    plan = _PLANS.get(model)
+def _plan(model: type[BaseModel], by_alias: bool = True) -> _Plan:
+    plan = _PLANS.get((model, by_alias))
     if plan is None:
         if model.__pydantic_post_init__ is not None or getattr(model, "__private_attributes__", None):
             raise NotConstructible(f"{model.__name__} has private attributes or a post-init hook")
@@ -190,13 +187,14 @@ def _plan(model: type[BaseModel]) -> _Plan:
             if any(not _harmless(m) for m in info.metadata):
                 raise NotConstructible(f"{model.__name__}.{name} has a validator")
             try:  # pydantic resolved most annotations when it created the class
-                build = _builder(info.annotation)
+                build = _builder(info.annotation, by_alias)
             except NotConstructible:  # a forward reference: evaluate the module's hints
-                build = _builder(_hints(model)[name])
+                build = _builder(_hints(model)[name], by_alias)
             # info.default, not get_default(): that inspects the factory's signature (slow)
             default = _REQUIRED if info.is_required() or info.default_factory else info.default
-            rows.append((name, info.alias or name, build, default, info.default_factory))
-        plan = _PLANS[model] = _Plan(rows)
+            key = (info.alias or name) if by_alias else name
+            rows.append((name, key, build, default, info.default_factory))
+        plan = _PLANS[model, by_alias] = _Plan(rows)
     return plan
 
 
@@ -214,16 +212,16 @@ _set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
 _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
-_BUILDERS: dict[type, Builder] = {}
+_BUILDERS: dict[tuple[type, bool], Builder] = {}
 
 
-def _compiled(model: type[BaseModel]) -> Builder:
+def _compiled(model: type[BaseModel], by_alias: bool) -> Builder:
     """The function that turns a dump of ``model`` into a model, made once per model.
 
     Its plan is read when it is first called, not now: a model may contain itself
     (a list of its own kind), and its plan would then need the function first.
     """
-    known = _BUILDERS.get(model)
+    known = _BUILDERS.get((model, by_alias))
     if known is not None:
         return known
     plan: _Plan | None = None
@@ -237,7 +235,7 @@ def _compiled(model: type[BaseModel]) -> Builder:
     def build(data: dict[str, Any]) -> Any:
         nonlocal plan, keys, renamed, builders, every_field
         if plan is None:
-            plan = _plan(model)
+            plan = _plan(model, by_alias)
             keys, renamed, builders, every_field = plan.keys, plan.renamed, plan.builders, set(plan.names)
         if data.keys() == keys:  # a full dump: every field, nothing else
             # the dump's dict is the model's, unless keys differ from names: then a new
@@ -258,22 +256,24 @@ def _compiled(model: type[BaseModel]) -> Builder:
         _set_private(obj, None)
         return obj
 
-    _BUILDERS[model] = build
+    _BUILDERS[model, by_alias] = build
     return build
 
 
-def adopt(model: type[BaseModel], data: dict[str, Any]) -> Any:
-    """``model`` built out of ``data`` (its own JSON dump, by alias) without validation.
+def adopt(model: type[BaseModel], data: dict[str, Any], *, by_alias: bool = True) -> Any:
+    """``model`` built out of ``data``, its own JSON dump, without validation.
 
-    ``data`` is consumed: its dicts become the models' (and its values are replaced by
-    models and enum members), so the caller must not use it afterwards."""
-    _plan(model)  # refuses a model it cannot rebuild before touching anything
-    return _compiled(model)(data)
+    ``by_alias``: the dump is keyed by alias (``model_dump(mode="json", by_alias=True)``),
+    else by field name (``model_dump(mode="json")``: the models' dicts as they are, none to
+    rebuild in another order).  ``data`` is consumed: its dicts become the models' (and its
+    values are replaced by models and enum members), so the caller must not use it again."""
+    _plan(model, by_alias)  # refuses a model it cannot rebuild before touching anything
+    return _compiled(model, by_alias)(data)
 
 
-def construct(model: type[BaseModel], data: dict[str, Any]) -> Any:
-    """``model`` built from ``data`` (its own JSON dump, by alias), which stays as it is."""
-    return adopt(model, copy.deepcopy(data))
+def construct(model: type[BaseModel], data: dict[str, Any], *, by_alias: bool = True) -> Any:
+    """``model`` built from ``data`` (its own JSON dump), which stays as it is."""
+    return adopt(model, copy.deepcopy(data), by_alias=by_alias)
 
 
 def _partial(model: type[BaseModel], plan: _Plan, data: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:

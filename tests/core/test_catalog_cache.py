@@ -113,8 +113,12 @@ def test_schema_fingerprint_fixed_at_build_time_matches_the_model(system_id):
 
 
 def _fresh_source(system_id):
+    """A new source of the system's catalogue (nothing remembered in-process), as
+    ``system.source`` makes it (its plain mirror named)."""
     system = get_system(system_id)
-    return CatalogueSource(system.id, system.catalog_model, system.catalogue_folder)
+    model = system.catalog_model
+    plain = f"{system.plain_module}.{model.__name__}" if system.plain_module else None
+    return CatalogueSource(system.id, model, system.catalogue_folder, plain)
 
 
 def test_a_cached_catalogue_loads_without_parsing_yaml(cache_dir, monkeypatch):
@@ -135,19 +139,24 @@ def test_a_cached_catalogue_loads_without_parsing_yaml(cache_dir, monkeypatch):
 
 def test_an_edited_cache_file_is_never_trusted(cache_dir):
     genuine = _fresh_source("rattle-and-rend").resolve()
-    (path,) = cache_dir.glob(f"rattle-and-rend-*{catalog_cache.MARSHAL_SUFFIX}")
-    data = path.read_bytes()
-    tag, payload = data.split(b"\n", 1)
-    doc = marshal.loads(payload)
-    doc["hash"] = "0" * 16
-    first_list = next(k for k, v in doc["raw"].items() if isinstance(v, list) and v and isinstance(v[0], dict))
-    doc["raw"][first_list][0]["name"] = "Forged entry"
-    # a well-formed entry with the old tag: edited
-    path.write_bytes(tag + b"\n" + marshal.dumps(doc))
-    reloaded = _fresh_source("rattle-and-rend").resolve()
-    assert reloaded.hash == genuine.hash
-    assert reloaded.raw[first_list][0]["name"] != "Forged entry"
-    assert catalog_cache.read(path.name)["hash"] == genuine.hash  # rebuilt
+    paths = sorted(cache_dir.glob(f"rattle-and-rend-*{catalog_cache.MARSHAL_SUFFIX}"))
+    assert [p.name.endswith("-fields" + catalog_cache.MARSHAL_SUFFIX) for p in paths] == [True, False]
+    for path in paths:  # the dump by field name (models), then by alias (raw, plain mirrors)
+        data = path.read_bytes()
+        tag, payload = data.split(b"\n", 1)
+        doc = marshal.loads(payload)
+        doc["hash"] = "0" * 16
+        dump = doc["fields"] if "fields" in doc else doc["raw"]
+        first_list = next(k for k, v in dump.items() if isinstance(v, list) and v and isinstance(v[0], dict))
+        dump[first_list][0]["name"] = "Forged entry"
+        # a well-formed entry with the old tag: edited
+        path.write_bytes(tag + b"\n" + marshal.dumps(doc))
+        for plain in (False, True):
+            reloaded = _fresh_source("rattle-and-rend").resolve(plain=plain)
+            assert reloaded.hash == genuine.hash
+            assert getattr(reloaded.data, first_list)[0].name != "Forged entry"
+            assert reloaded.raw[first_list][0]["name"] != "Forged entry"
+        assert catalog_cache.read(path.name)["hash"] == genuine.hash  # rebuilt
 
     # the index (manifest and errata) is checked the same way
     (index,) = cache_dir.glob("rattle-and-rend-index-*.json")
@@ -294,3 +303,16 @@ def test_a_forged_remembered_key_is_ignored(cache_dir, tmp_path, monkeypatch):
     again = _copied_source(tmp_path)
     assert again._source_key() != "0" * 24
     assert again.resolve().hash == genuine.hash
+
+
+def test_the_dump_by_alias_is_read_only_when_asked_for(cache_dir):
+    """A cached catalogue's models come from the dump by field name; ``raw`` (the dump by
+    alias) is read on first use, and made from the models if its entry is gone."""
+    genuine = _fresh_source("ragnarok2").resolve()
+    loaded = _fresh_source("ragnarok2").resolve()
+    assert "raw" not in vars(loaded)  # not read yet
+    (by_alias,) = [p for p in cache_dir.glob(f"ragnarok2-*{catalog_cache.MARSHAL_SUFFIX}") if "-fields" not in p.name]
+    by_alias.unlink()  # the dump by alias only: the dump by field name stays
+    assert list(cache_dir.glob(f"ragnarok2-*-fields{catalog_cache.MARSHAL_SUFFIX}"))
+    assert loaded.raw == genuine.raw
+    assert any(p["str"] for p in loaded.raw["profiles"])  # keyed by alias
