@@ -312,6 +312,38 @@ def _imported(dotted: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
+class _Given:
+    """The dump by alias of a catalogue, at hand (``Catalogue.load_raw``; picklable, as a
+    catalogue is)."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw = raw
+
+    def __call__(self) -> dict[str, Any]:
+        return self.raw
+
+
+class _CachedDump:
+    """The dump by alias of a catalogue whose models came from the cache: read from its
+    entry when first asked for; if that entry is gone or not authentic, the models' own
+    dump (which builds their serializer: slower, the same values)."""
+
+    __slots__ = ("name", "digest", "data")
+
+    def __init__(self, name: str, digest: str, data: Any) -> None:
+        self.name, self.digest, self.data = name, digest, data
+
+    def __call__(self) -> dict[str, Any]:
+        again = catalog_cache.read(self.name)
+        if isinstance(again, dict) and again.get("hash") == self.digest and isinstance(again.get("raw"), dict):
+            raw: dict[str, Any] = again["raw"]
+            return raw
+        dumped: dict[str, Any] = self.data.model_dump(mode="json", by_alias=True)
+        return dumped
+
+
 class CatalogueSource(Generic[C]):
     """The versions of one system's catalogue, loaded from a folder of YAML files.
 
@@ -567,10 +599,7 @@ class CatalogueSource(Generic[C]):
             catalog_cache.write(fields_name, {"fields": data.model_dump(mode="json"), "hash": digest})
             if plain:
                 data = _mirror(_imported(str(self.plain_name)), raw)
-
-            def load_raw() -> dict[str, Any]:
-                return raw
-
+            load_raw = _Given(raw)
         history = tuple(v for v in self.versions() if parse_version(v.version) <= parse_version(version))
         catalogue = Catalogue(
             id=self.manifest.id,
@@ -597,7 +626,7 @@ class CatalogueSource(Generic[C]):
             raise ValueError("not a cached catalogue")
         if plain:
             raw = cached["raw"]
-            return _mirror(_imported(str(self.plain_name)), raw), digest, lambda: raw
+            return _mirror(_imported(str(self.plain_name)), raw), digest, _Given(raw)
         from .construct import NotConstructible, adopt
 
         try:
@@ -605,16 +634,7 @@ class CatalogueSource(Generic[C]):
         except NotConstructible as exc:
             raise ValueError(str(exc)) from None
 
-        def load_raw() -> dict[str, Any]:
-            again = catalog_cache.read(raw_name)
-            if isinstance(again, dict) and again.get("hash") == digest and isinstance(again.get("raw"), dict):
-                raw: dict[str, Any] = again["raw"]
-                return raw
-            # gone or not authentic: the models' own dump (builds their serializer: slower)
-            dumped: dict[str, Any] = data.model_dump(mode="json", by_alias=True)
-            return dumped
-
-        return data, digest, load_raw
+        return data, digest, _CachedDump(raw_name, digest, data)
 
     # -- checks -------------------------------------------------------------
 

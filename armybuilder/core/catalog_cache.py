@@ -1,10 +1,13 @@
-"""The catalogue parse cache: resolved catalogues kept as authenticated JSON.
+"""The catalogue parse cache: resolved catalogues kept as authenticated files.
 
 Resolving a catalogue means parsing a few dozen YAML files, validating them and
 applying errata: a few hundred milliseconds.  The result is cached in the user's
-cache folder, one file per (system, version, sources) plus an index holding the
-manifest and errata, so a command reads one JSON file and rebuilds the models with
-:func:`armybuilder.core.construct.construct` instead of validating them again.
+cache folder, per (system, version, sources): the dump by alias (``raw``, which the
+plain mirrors read) and the dump by field name (whose dicts the pydantic models adopt,
+:func:`armybuilder.core.construct.adopt`), both in marshal's format, plus an index
+holding the manifest and errata (JSON) and, per catalogue folder, the sources' key
+remembered against the files' identities (:func:`remembered_source_key`).  A command
+thus reads one file and builds the models instead of validating them again.
 
 A cache file is untrusted input like any other file: something else may have
 written it, or a person may have edited it.  Each file therefore starts with an

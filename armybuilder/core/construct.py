@@ -1,15 +1,19 @@
 """Rebuild pydantic models from data they dumped themselves, without validating again.
 
 A resolved catalogue is validated once, when it is built, and cached as its
-``model_dump(mode="json", by_alias=True)``.  Loading it back with ``model_validate``
-would make every process generate the catalogue schema (tens of milliseconds) and
-validate half a megabyte again.  :func:`adopt` instead walks the field annotations
-once per model (a builder function per model, made on first use) and builds the
-same objects directly, as pydantic's ``model_construct`` does but without its
-per-object overhead.  Two choices keep a load of ~1,300 objects in a few milliseconds:
+``model_dump(mode="json")`` (and by alias, for ``raw``).  Loading it back with
+``model_validate`` would make every process generate the catalogue schema (tens of
+milliseconds) and validate a third of a megabyte again.  :func:`adopt` instead walks
+the field annotations once per model (a builder function per model, made on first use)
+and builds the same objects directly, as pydantic's ``model_construct`` does but
+without its per-object overhead.  Three choices keep a load of ~1,300 objects in a
+few milliseconds:
 
 - the dump's own dicts become the models' ``__dict__`` (:func:`adopt` consumes its
-  argument; :func:`construct` works on a copy);
+  argument; :func:`construct` works on a copy), and lists are rebuilt in place, each
+  dumped item let go as soon as its model replaces it;
+- a dump by field name needs no dict rebuilt: one by alias (``str`` for ``str_``) gets
+  a new dict per model, in field order (pydantic's order, which repr and iteration show);
 - the models of one class built from a full dump (every field given, as a dump is)
   share one ``__pydantic_fields_set__``: the set of all the class's field names.
   Pydantic only ever adds to that set the name of a field being assigned (already in

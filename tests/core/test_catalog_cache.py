@@ -316,3 +316,15 @@ def test_the_dump_by_alias_is_read_only_when_asked_for(cache_dir):
     assert list(cache_dir.glob(f"ragnarok2-*-fields{catalog_cache.MARSHAL_SUFFIX}"))
     assert loaded.raw == genuine.raw
     assert any(p["str"] for p in loaded.raw["profiles"])  # keyed by alias
+
+
+def test_a_catalogue_still_pickles(cache_dir):
+    """Built from the files or from the cache, models or plain mirrors: a catalogue pickles
+    (its dump read on first use included) and comes back equal."""
+    import pickle
+
+    for _ in range(2):  # from the files, then from the cache
+        for plain in (False, True):
+            cat = _fresh_source("rattle-and-rend").resolve(plain=plain)
+            back = pickle.loads(pickle.dumps(cat))
+            assert back == cat and back.raw == cat.raw
