@@ -146,13 +146,6 @@ def read(name: str) -> Any | None:
     three times faster than JSON: the resolved catalogue, a third of a megabyte, is read
     by every command that checks a list; marshal is only ever given bytes whose tag
     verified, which this code wrote)."""
-    payload = read_payload(name)
-    return None if payload is None else decode(name, payload)
-
-
-def read_payload(name: str) -> bytes | None:
-    """The authentic bytes cached under ``name`` (tag verified), or None: for a caller
-    that decodes them again later (:func:`decode`) instead of keeping a copy decoded."""
     folder = cache_folder()
     if folder is None:
         return None
@@ -166,11 +159,6 @@ def read_payload(name: str) -> bytes | None:
     tag, newline, payload = data[:_TAG_SIZE], data[_TAG_SIZE : _TAG_SIZE + 1], data[_TAG_SIZE + 1 :]
     if newline != b"\n" or not hmac.compare_digest(tag, _tag(key, payload)):
         return None  # edited, truncated or written with another key: never trusted
-    return payload
-
-
-def decode(name: str, payload: bytes) -> Any | None:
-    """The value of an authentic payload of ``name`` (from :func:`read_payload`), or None."""
     try:
         if name.endswith(MARSHAL_SUFFIX):
             return marshal.loads(payload)
