@@ -173,8 +173,11 @@ class Activation:
         if engaged is None:
             engaged = bool(self.engaged_with(f))
         d = math.hypot(f.x - t.x, f.y - t.y)  # dist()
+        override = f.range_override
         for w in f._ranged:
-            reach = max(w.reach, f.range_override or 0)
+            reach = w.reach  # max(w.reach, f.range_override or 0)
+            if override is not None and override > reach:
+                reach = override
             if d - 2 * BASE_RADIUS > reach or (engaged and not w.has("point-blank")):
                 continue
             if f.blind and d > 6:
@@ -189,7 +192,8 @@ class Activation:
             self.say(f"{f.name} activates ({f.ap} AP)")
         self.start_activation(f)
         guard = 0
-        living, foe_side = self.living, 1 - f.side
+        living, foe_side, my_side = self.living, 1 - f.side, f.side
+        powers, godspark, cheapest = self.powers, self.godspark, self.cheapest
         abilities = f.abilities  # has() inlined below: the profile's, then the Round's (temp)
         while f.ap_left > 0 and (not f.removed and not f.incapacitated) and living[foe_side] and guard < 20:
             guard += 1
@@ -215,7 +219,8 @@ class Activation:
                     if self.logging:
                         self.say(f"  {f.name} puts out the fire")
                 continue
-            if self.maybe_power(f, engaged):
+            # maybe_power()'s first test inlined: most steps find no power affordable
+            if powers[my_side] and godspark[my_side] >= cheapest[my_side] and self.maybe_power(f, engaged):
                 continue
             if ("healer" in abilities or "healer" in f.temp) and self.heal_someone(f):
                 continue
@@ -248,7 +253,17 @@ class Activation:
             berserker = "berserker" in abilities or "berserker" in f.temp
             ranged = f._ranged
             if ranged:
+                # an enemy whose kept squared distance is past the longest shot (bases, a hair
+                # more) is surely out of range: best_shot() would find nothing
+                far = f._max_range
+                if f.range_override is not None and f.range_override > far:
+                    far = f.range_override
+                far += 2 * BASE_RADIUS
+                far = far * far * (1 + 1e-9) + 1e-9
+                row = f.d2
                 for e in enemies:
+                    if row[e.slot] > far:
+                        continue
                     found = self.best_shot(f, e, engaged_now)
                     if found is not None and self.los(f, e) and not self.shot_blocked_by_models(f, e) and (not self.engaged_with(e) or found[0] >= 0.3):
                         shots.append((found[0], e, found[1]))

@@ -60,6 +60,8 @@ logs: ``tests/morpheus/me_digests.json``).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from armybuilder.core.catalog import Catalogue
@@ -70,7 +72,7 @@ from ..catalog import GodPower, MECatalog
 from .activation import Activation
 from .combat import CombatRules
 from .dice import DAMAGE_MEMOS, rules_from
-from .fighters import Fighter, Terrain, Weapon, pairing_for
+from .fighters import BASE_RADIUS, Fighter, Terrain, Weapon, pairing_for
 from .geometry import Geometry, dist, gap
 from .movement import MovementRules
 from .powers import GodPowers
@@ -88,7 +90,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         "cat", "data", "rng", "rules", "damage_memo", "max_rounds", "board", "depth", "godspark",
         "godspark_income", "sides", "everyone", "powers", "powers_used", "cheapest", "power_kinds",
         "scores", "round", "logging", "lines", "terrain", "living", "engage_limits", "strike_span",
-        "terror", "healers", "_sums", "_next", "_base", "_xs", "_xf", "hazards", "difficult", "los_blockers",
+        "terror", "healers", "_sums", "_next", "_base", "_xs", "_xf", "hazards", "difficult", "difficult_boxes", "los_blockers",
         "covers",
     )  # fmt: skip
 
@@ -222,6 +224,11 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         after setup): most moves, shots and lines of sight then skip the loop altogether."""
         self.hazards = [t for t in self.terrain if "hazardous" in t.keywords]
         self.difficult = [t for t in self.terrain if "difficult" in t.keywords]
+        # each Difficult piece as (x, y, r) and its box widened by a hair, read by terrain_penalty()
+        self.difficult_boxes = [
+            (t.x, t.y, t.r, t.x - (t.r + 1e-6), t.x + (t.r + 1e-6), t.y - (t.r + 1e-6), t.y + (t.r + 1e-6))
+            for t in self.difficult
+        ]  # fmt: skip
         self.los_blockers = [t for t in self.terrain if "blocks-los" in t.keywords]
         self.covers = [
             (t, "heavy" if "heavy-cover" in t.keywords else "light")
@@ -305,7 +312,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
             if x is not None:
                 helper = [o for o in self.friends(f) if not o.activated and (not o.removed and not o.incapacitated) and dist(f, o) <= x]
                 if helper:
-                    follower = min(helper, key=lambda o: (min((gap(o, e) for e in self.enemies(o)), default=99), o.index))
+                    follower = self.follower(helper)
                     if self.logging:
                         self.say(f"  {f.name} directs {follower.name} (Tactician)")
                     self.activate(follower)
@@ -313,6 +320,25 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                         return
             side = 1 - side
         self.end_phase()
+
+    def follower(self, helpers: list[Fighter]) -> Fighter:
+        """The helper a Tactician directs: the least gap to an enemy (99 with none left), then
+        the lowest index; ``min()`` with a key, as plain loops (no generator, no key tuples)."""
+        hypot, contact = math.hypot, 2 * BASE_RADIUS
+        best, best_gap = helpers[0], math.inf
+        for o in helpers:
+            ox, oy = o.x, o.y
+            near: float | None = None
+            for e in self.living[1 - o.side]:  # gap() inlined; the first of the least, as min()
+                g = hypot(ox - e.x, oy - e.y) - contact
+                if g < 0.0:
+                    g = 0.0
+                if near is None or g < near:
+                    near = g
+            key = 99 if near is None else near
+            if key < best_gap or (key == best_gap and o.index < best.index):
+                best, best_gap = o, key
+        return best
 
     def shares(self) -> tuple[float, float]:
         """Per side, the percentage of the *enemy's* Glory it took: what decides the game.

@@ -189,7 +189,14 @@ class Fighter:
         return value
 
     def speed(self) -> int:
-        sp = self.stat("sp") + self.sp_bonus
+        # stat("sp") inlined: of its modifiers only Aid, Drain and Focus can touch SP
+        sp = self._stats["sp"] + self.sp_bonus
+        if self.aid:
+            sp += self.aid.get("sp", 0)
+        if self.drain:
+            sp -= self.drain.get("sp", 0)
+        if self.focus:
+            sp += self.focus.get("sp", 0)
         if self.prone:
             sp -= 3
         if self.shocked:
@@ -198,7 +205,7 @@ class Fighter:
             sp -= 1
         if self.restrain is not None:
             sp -= 2
-        return max(0, sp)
+        return sp if sp > 0 else 0
 
     def __post_init__(self) -> None:
         # the profile's stats (never changed in play) and ST 0, for stat() to read without getattr

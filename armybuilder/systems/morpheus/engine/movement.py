@@ -7,10 +7,14 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from .fighters import BASE_RADIUS, Fighter
-from .geometry import off_segment, seg_point_distance
+from .geometry import seg_point_distance
 
 _OVERLAP2 = (2 * BASE_RADIUS - 1e-6) ** 2  # squared centre distance below which two bases overlap
 _SPAN = 2 * BASE_RADIUS  # a base farther than this in x alone cannot overlap
+
+# the turns round the target an approach spot is tried at, in order: 0, then +-k/12 of a half
+# turn for k = 1 .. 12, each worked out as ``sign * k * pi / 12`` (the same floats as before)
+_TURNS = tuple(sign * k * math.pi / 12 for k in range(13) for sign in ((1,) if k == 0 else (1, -1)))
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -93,8 +97,12 @@ class MovementRules:
         if self.logging:
             self.say(f"  {f.name} moves {travel:.1f}\"")
         flying: bool | None = None  # looked up when hazardous terrain is crossed
+        lox, hix = (sx, nx) if sx <= nx else (nx, sx)  # off_segment()'s box, inlined
+        loy, hiy = (sy, ny) if sy <= ny else (ny, sy)
         for t in self.hazards:
-            if off_segment(sx, sy, nx, ny, t.x, t.y, t.r):
+            reach = t.r + 1e-6
+            px, py = t.x, t.y
+            if px < lox - reach or px > hix + reach or py < loy - reach or py > hiy + reach:
                 continue
             sd, _ = seg_point_distance(sx, sy, nx, ny, t.x, t.y)
             if sd < t.r:
@@ -124,9 +132,8 @@ class MovementRules:
         hypot = math.hypot
         lox, hix = (ax, tx) if ax <= tx else (tx, ax)
         loy, hiy = (ay, ty) if ay <= ty else (ty, ay)
-        for t in self.difficult:  # seg_point_distance(), inlined
-            px, py, r = t.x, t.y, t.r + 1e-6
-            if px + r < lox or px - r > hix or py + r < loy or py - r > hiy:
+        for px, py, tr, left, right, low, high in self.difficult_boxes:  # seg_point_distance(), inlined
+            if right < lox or left > hix or high < loy or low > hiy:
                 continue  # farther than its radius from the box round the way: not crossed
             if length2 == 0:
                 d = hypot(px - ax, py - ay)
@@ -134,7 +141,7 @@ class MovementRules:
                 u = ((px - ax) * dx + (py - ay) * dy) / length2
                 u = 0.0 if u <= 0.0 else 1.0 if u >= 1.0 else u
                 d = hypot(ax + u * dx - px, ay + u * dy - py)
-            if d < t.r:
+            if d < tr:
                 if f._sure_mover or (f.temp and (f.has("flight") or f.has("teleport") or f.has("leap") or f.has("sure-footed"))):
                     return 0.0
                 return 2.0
@@ -183,13 +190,12 @@ class MovementRules:
         tx, ty = t.x, t.y
         base = math.atan2(f.y - ty, f.x - tx)
         board = self.board
-        cos, sin, pi = math.cos, math.sin, math.pi
-        for k in range(13):
-            for sign in ((1,) if k == 0 else (1, -1)):
-                angle = base + sign * k * pi / 12
-                x, y = tx + want * cos(angle), ty + want * sin(angle)
-                if 0 <= x <= board and 0 <= y <= board and self.free_of_overlap(f, x, y):
-                    return x, y
+        cos, sin = math.cos, math.sin
+        for turn in _TURNS:
+            angle = base + turn
+            x, y = tx + want * cos(angle), ty + want * sin(angle)
+            if 0.0 <= x <= board and 0.0 <= y <= board and self.free_of_overlap(f, x, y):
+                return x, y
         return None
 
     def disengage(self: Battle, f: Fighter, engaged: list[Fighter], toward: Fighter | None = None) -> None:
