@@ -48,7 +48,7 @@ class Activation:
             if e.removed or ("terrifying" not in e.abilities and "terrifying" not in e.temp):
                 continue
             x = e.value("terrifying")
-            if x is not None and not f.terrified and not f.has("steel-your-mind") and gap(f, e) <= e.reach():
+            if x is not None and not f.terrified and not ("steel-your-mind" in f.abilities or "steel-your-mind" in f.temp) and gap(f, e) <= e.reach():
                 if not self.test(f, f.stat("mn"), x, "mn")[0]:
                     f.terrified = True
                     if self.logging:
@@ -93,7 +93,7 @@ class Activation:
         speed = f.speed()  # nothing below changes it before the move
         can_charge = (
             allow_charge and not f.prone and f.ap_left >= cost and need <= speed + 3
-            and need >= math.ceil(f.sp / 2) and (self.los(f, t) or f.has("aware"))
+            and need >= math.ceil(f.sp / 2) and (self.los(f, t) or ("aware" in f.abilities or "aware" in f.temp))
             and (unengaged or not self.engaged_with(f))
         )  # fmt: skip
         if can_charge:
@@ -114,7 +114,7 @@ class Activation:
     def charge_terror(self: Battle, f: Fighter, t: Fighter) -> None:
         for a, b in ((f, t), (t, f)):
             x = b.value("terrifying")
-            if x is not None and not a.terrified and not a.has("steel-your-mind"):
+            if x is not None and not a.terrified and not ("steel-your-mind" in a.abilities or "steel-your-mind" in a.temp):
                 if not self.test(a, a.stat("mn"), x, "mn")[0]:
                     a.terrified = True
                     if self.logging:
@@ -125,14 +125,14 @@ class Activation:
         if w is None:
             f.ap_left -= 1
             return
-        if f.has("melee-arc") and f.ap_left >= 1:
+        if ("melee-arc" in f.abilities or "melee-arc" in f.temp) and f.ap_left >= 1:
             targets = [e for e in self.enemies(f) if gap(f, e) <= 2]
             if len(targets) >= 2:
                 f.ap_left -= 1
                 for e in targets:
                     self.melee_attack(f, e, w, clash_allowed=False, label="sweeps")
                 return
-        if f.has("rapid-attack") and f.ap_left >= 2 and not w.has("cumbersome"):
+        if ("rapid-attack" in f.abilities or "rapid-attack" in f.temp) and f.ap_left >= 2 and "cumbersome" not in w._ids:
             f.ap_left -= 2
             for _ in range(3):
                 if not t.removed and (not f.removed and not f.incapacitated):
@@ -142,7 +142,7 @@ class Activation:
         self.melee_attack(f, t, w)
 
     def heal_someone(self: Battle, f: Fighter) -> bool:
-        if not f.has("healer"):
+        if not ("healer" in f.abilities or "healer" in f.temp):
             return False
         patients = [o for o in self.friends(f) + [f] if o.hp < o.hp_max or o.incapacitated]
         if not patients:
@@ -178,7 +178,7 @@ class Activation:
             reach = w.reach  # max(w.reach, f.range_override or 0)
             if override is not None and override > reach:
                 reach = override
-            if d - 2 * BASE_RADIUS > reach or (engaged and not w.has("point-blank")):
+            if d - 2 * BASE_RADIUS > reach or (engaged and "point-blank" not in w._ids):
                 continue
             if f.blind and d > 6:
                 continue

@@ -89,7 +89,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
     __slots__ = (
         "cat", "data", "rng", "rules", "damage_memo", "max_rounds", "board", "depth", "godspark",
         "godspark_income", "sides", "everyone", "powers", "powers_used", "cheapest", "power_kinds",
-        "scores", "round", "logging", "lines", "terrain", "living", "engage_limits", "strike_span",
+        "scores", "round", "logging", "lines", "terrain", "living", "engage_limits", "engage_loose", "strike_span",
         "terror", "healers", "_sums", "_next", "_base", "_xs", "_xf", "hazards", "difficult", "difficult_boxes", "los_blockers",
         "covers",
     )  # fmt: skip
@@ -128,6 +128,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         # Per fighter, the squared centre distance to each enemy (in self.sides order) within
         # which the two are engaged (bases touching plus the longer melee reach).
         self.engage_limits: list[dict[int, tuple[float, ...]]] = pairing.limits
+        self.engage_loose = pairing.loose  # the same, widened by a hair (Overwhelm's quick test)
         self.strike_span = pairing.strike_span
         # per side, the models that can be Terrifying (None: any, a God power can grant it)
         self.terror = [None if slots is None else [side[k] for k in slots] for slots, side in zip(pairing.terror, self.sides, strict=True)]

@@ -364,6 +364,8 @@ class Pairing:
     strike_span: list[float]
     terror: list[tuple[int, ...] | None]
     healers: list[bool]  # per side: whether any of its models can ever be a Healer
+    # ``limits`` widened by a hair (x (1 + 1e-9) + 1e-12): beyond it a pair is surely not engaged
+    loose: list[dict[int, tuple[float, ...]]] = field(default_factory=list)
 
 
 _PAIRINGS: dict[tuple[int, str, str], Pairing] = {}
@@ -402,5 +404,6 @@ def pairing_for(cat: Catalogue, first: WarClan, second: WarClan) -> Pairing:
         or any(ability_id(g) == "healer" for p in powers[side] for g in p.grants)
         for side in (0, 1)
     ]  # fmt: skip
-    found = _PAIRINGS[key] = Pairing(cat, templates, powers, cheapest, limits, strike_span, terror, healers)
+    loose = [{i: tuple(limit * (1 + 1e-9) + 1e-12 for limit in row) for i, row in side.items()} for side in limits]
+    found = _PAIRINGS[key] = Pairing(cat, templates, powers, cheapest, limits, strike_span, terror, healers, loose)
     return found
