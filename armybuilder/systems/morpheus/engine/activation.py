@@ -6,14 +6,14 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .fighters import BASE_RADIUS, CONTACT, FISTS, Fighter, Weapon
+from .fighters import BASES, FISTS, Fighter, Weapon
 from .geometry import dist, gap
 
 if TYPE_CHECKING:
     from .battle import Battle
 
 
-_CONTACT2 = (2 * BASE_RADIUS) ** 2  # squared centre distance of two bases in contact
+_CONTACT2 = BASES ** 2  # squared centre distance of two bases in contact
 
 
 class Activation:
@@ -48,7 +48,7 @@ class Activation:
             if e.removed or ("terrifying" not in e.abilities and "terrifying" not in e.temp):
                 continue
             x = e.value("terrifying")
-            if x is not None and not f.terrified and not ("steel-your-mind" in f.abilities or "steel-your-mind" in f.temp) and gap(f, e) <= e.reach():
+            if x is not None and not f.terrified and not ("steel-your-mind" in f.abilities or "steel-your-mind" in f.temp) and gap(f, e) <= e._reach:
                 if not self.test(f, f.stat("mn"), x, "mn")[0]:
                     f.terrified = True
                     if self.logging:
@@ -78,8 +78,8 @@ class Activation:
         """Move into melee with t (Charge when the rules allow it), then attack; False (having done
         nothing) if blocked.  ``unengaged``: the caller knows f is engaged with no one."""
         w = self.choose_melee(f, t, charge=True) or FISTS
-        g = math.hypot(f.x - t.x, f.y - t.y) - 2 * BASE_RADIUS  # in_reach()
-        if (g if g > 0.0 else 0.0) <= w.reach + CONTACT:
+        g = math.hypot(f.x - t.x, f.y - t.y) - BASES  # in_reach()
+        if (g if g > 0.0 else 0.0) <= w._touch:
             if f.ap_left < 1:
                 return False
             self.spend_attack(f, t)
@@ -99,14 +99,14 @@ class Activation:
         if can_charge:
             if self.logging:
                 self.say(f"  {f.name} charges {t.name}")
-            if self.move_towards(f, spot[0], spot[1], speed + 3, 0.0, target=t, penalty=penalty) <= 0:
+            if self.move_towards(f, spot[0], spot[1], speed + 3, 0.0, target=t, penalty=penalty) <= 0.0:
                 return False
             f.ap_left -= cost
             if (not f.removed and not f.incapacitated) and not t.removed and self.in_reach(f, t, w):
                 self.charge_terror(f, t)
                 self.melee_attack(f, t, w, charge=True)
             return True
-        if self.move_towards(f, spot[0], spot[1], speed, 0.0, target=t, penalty=penalty) <= 0:
+        if self.move_towards(f, spot[0], spot[1], speed, 0.0, target=t, penalty=penalty) <= 0.0:
             return False
         f.ap_left -= 1
         return True
@@ -159,7 +159,7 @@ class Activation:
         if self.engaged_with(f) or gap(f, p) > f.speed() * f.ap_left:
             return False
         f.ap_left -= 1
-        self.move_towards(f, p.x, p.y, f.speed(), 2 * BASE_RADIUS)
+        self.move_towards(f, p.x, p.y, f.speed(), BASES)
         return True
 
     def best_ranged(self: Battle, f: Fighter, t: Fighter, engaged: bool | None = None) -> Weapon | None:
@@ -178,7 +178,7 @@ class Activation:
             reach = w.reach  # max(w.reach, f.range_override or 0)
             if override is not None and override > reach:
                 reach = override
-            if d - 2 * BASE_RADIUS > reach or (engaged and "point-blank" not in w._ids):
+            if d - BASES > reach or (engaged and "point-blank" not in w._ids):
                 continue
             if f.blind and d > 6:
                 continue
@@ -258,7 +258,7 @@ class Activation:
                 far = f._max_range
                 if f.range_override is not None and f.range_override > far:
                     far = f.range_override
-                far += 2 * BASE_RADIUS
+                far += BASES
                 far = far * far * (1 + 1e-9) + 1e-9
                 row = f.d2
                 for e in enemies:
@@ -286,7 +286,7 @@ class Activation:
                     self.say(f"  {f.name} {'spots' if target.spotted else 'fails to spot'} {target.name}")
                 continue
             if ranged and not berserker and gap(f, target) > f._max_range:
-                if self.move_towards(f, target.x, target.y, f.speed(), f._max_range * 0.9) > 0:
+                if self.move_towards(f, target.x, target.y, f.speed(), f._max_range * 0.9) > 0.0:
                     f.ap_left -= 1
                     continue
             # f is engaged with no one here, nor after a close_and_fight() that failed (it acts on success only)
@@ -318,7 +318,7 @@ class Activation:
         all of f's living enemies.  Gaps are worked out (with hypot, as gap()) only for the
         enemies whose kept squared distance is within a hair of the least one, or of base
         contact (every base in contact has gap 0): the others are surely farther."""
-        fx, fy, contact = f.x, f.y, 2 * BASE_RADIUS
+        fx, fy, contact = f.x, f.y, BASES
         hypot = math.hypot
         row = f.d2
         cut = min(row)

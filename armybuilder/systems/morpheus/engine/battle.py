@@ -72,7 +72,7 @@ from ..catalog import GodPower, MECatalog
 from .activation import Activation
 from .combat import CombatRules
 from .dice import DAMAGE_MEMOS, rules_from
-from .fighters import BASE_RADIUS, Fighter, Terrain, Weapon, pairing_for
+from .fighters import BASES, Fighter, Terrain, Weapon, pairing_for
 from .geometry import Geometry, dist, gap
 from .movement import MovementRules
 from .powers import GodPowers
@@ -87,7 +87,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
     # shared-key layout, and with a dictionary of its own every ``self.rule()`` call took the
     # interpreter's slow, unspecialised path (the mixins declare empty slots for this).
     __slots__ = (
-        "cat", "data", "rng", "rules", "damage_memo", "max_rounds", "board", "depth", "godspark",
+        "cat", "data", "rng", "rules", "steps", "damage_memo", "max_rounds", "board", "depth", "godspark",
         "godspark_income", "sides", "everyone", "powers", "powers_used", "cheapest", "power_kinds",
         "scores", "round", "logging", "lines", "terrain", "living", "engage_limits", "engage_loose", "strike_span",
         "terror", "healers", "_sums", "_next", "_base", "_xs", "_xf", "hazards", "difficult", "difficult_boxes", "los_blockers",
@@ -99,6 +99,8 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         self.data: MECatalog = cat.data  # type: ignore[assignment]
         self.rng = rng
         self.rules = rules_from(cat)
+        # the Damage step of each kind of attack (rules.step(), looked up by the weapon's kind)
+        self.steps = {"normal": self.rules.step(), "savage": self.rules.step(savage=True), "lethal": self.rules.step(lethal=True)}
         # expected Damage by (attack - defence, strength - resistance, kind), shared by every
         # battle under the same rules: the AI weighs thousands of attacks per game
         self.damage_memo = DAMAGE_MEMOS.setdefault(self.rules, {})
@@ -166,7 +168,9 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         natural = self._sums[self._next]
         self._next += 1
         tn = self._base - x + y  # rules.tn(x, y)
-        return natural >= tn, (natural - tn if natural > tn else 0), natural
+        if natural >= tn:  # a test that jumps: the interpreter's quick integer comparison
+            return True, natural - tn, natural
+        return False, 0, natural
 
     def test(self, f: Fighter, x: int, y: int, stat: str = "") -> tuple[bool, int]:
         """A roll of ``f`` (X versus Y); Steel Your Mind re-rolls failed DR and MN tests."""
@@ -325,7 +329,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
     def follower(self, helpers: list[Fighter]) -> Fighter:
         """The helper a Tactician directs: the least gap to an enemy (99 with none left), then
         the lowest index; ``min()`` with a key, as plain loops (no generator, no key tuples)."""
-        hypot, contact = math.hypot, 2 * BASE_RADIUS
+        hypot, contact = math.hypot, BASES
         best, best_gap = helpers[0], math.inf
         for o in helpers:
             ox, oy = o.x, o.y

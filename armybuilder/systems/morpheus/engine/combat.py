@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..catalog import ability_args, ability_id
 from .dice import expected_damage
-from .fighters import BASE_RADIUS, CONTACT, Fighter, Weapon
+from .fighters import BASE_RADIUS, BASES, CONTACT, Fighter, Weapon
 from .geometry import dist, gap
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ class CombatRules:
         while moved + step <= inches + 1e-9:
             nx, ny = target.x + ux * step, target.y + uy * step
             blocker = next(
-                (o for o in self.sides[0] + self.sides[1] if not o.removed and o is not target and math.hypot(o.x - nx, o.y - ny) < 2 * BASE_RADIUS),
+                (o for o in self.sides[0] + self.sides[1] if not o.removed and o is not target and math.hypot(o.x - nx, o.y - ny) < BASES),
                 None,
             )
             if blocker is not None or not (0 <= nx <= self.board and 0 <= ny <= self.board):
@@ -253,7 +253,7 @@ class CombatRules:
             if kept and o.d2[slot] > limits[o.index][slot]:
                 continue
             reach = o._reach if o._reach > t_reach else t_reach
-            edge = hypot(o.x - tx, o.y - ty) - 2 * BASE_RADIUS
+            edge = hypot(o.x - tx, o.y - ty) - BASES
             if (edge if edge > 0.0 else 0.0) <= reach + CONTACT:
                 others.append(o)
         if not others:
@@ -272,8 +272,8 @@ class CombatRules:
             if w._cumbersome and w.name in used:
                 return None
             if not charge:
-                g = math.hypot(f.x - t.x, f.y - t.y) - 2 * BASE_RADIUS
-                if (g if g > 0.0 else 0.0) > w.reach + CONTACT:
+                g = math.hypot(f.x - t.x, f.y - t.y) - BASES
+                if (g if g > 0.0 else 0.0) > w._touch:
                     return None
             return w
         usable = []  # a plain loop: a comprehension is a call of its own in CPython 3.11
@@ -282,11 +282,11 @@ class CombatRules:
                 if not (w._cumbersome and w.name in used):
                     usable.append(w)
         else:
-            g = math.hypot(f.x - t.x, f.y - t.y) - 2 * BASE_RADIUS  # gap(), once for every weapon
+            g = math.hypot(f.x - t.x, f.y - t.y) - BASES  # gap(), once for every weapon
             if g < 0.0:
                 g = 0.0
             for w in weapons:
-                if g <= w.reach + CONTACT and not (w._cumbersome and w.name in used):
+                if g <= w._touch and not (w._cumbersome and w.name in used):
                     usable.append(w)
         if len(usable) <= 1:
             return usable[0] if usable else None
@@ -406,7 +406,7 @@ class CombatRules:
         resist = t.stat("dr") if psi else t.stat("rs")
         ok, stages, _ = self.roll(st, resist)
         if ok:
-            self.wound(t, 1 + stages // self.rules.step(kind == "savage", kind == "lethal"), f, w.name)
+            self.wound(t, 1 + stages // self.steps[kind], f, w.name)
         return True
 
     def area_targets(self: Battle, f: Fighter, t: Fighter, w: Weapon, ox: float | None = None, oy: float | None = None) -> list[Fighter]:

@@ -17,6 +17,7 @@ from ..catalog import GodPower, ability_args, ability_id
 _blank = object.__new__
 BASE_RADIUS = 0.6  # a 30 mm round base, in inches
 CONTACT = 0.05  # bases this close count as touching
+BASES = 2 * BASE_RADIUS  # the centre distance of two bases in contact (a float: no int-float arithmetic)
 # The simulator's own assumptions (the seed page does not settle them) are catalogue
 # data: ``tables.engine.notes``, flagged provisional and printed on the reference sheets.
 STATS = ("ap", "sp", "ma", "ra", "df", "rs", "dr", "mn", "st")
@@ -52,6 +53,7 @@ class Weapon:
         self._deceptive = "deceptive" in self._ids
         self._spray = "spray" in self._ids
         self._kind = "lethal" if "lethal" in self._ids else "savage" if "savage" in self._ids else "normal"
+        self._touch = self.reach + CONTACT  # the farthest gap it reaches across (a float)
 
     def has(self, ability: str) -> bool:
         return ability in self._ids

@@ -6,7 +6,7 @@ import math
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from .fighters import BASE_RADIUS, CONTACT, Fighter, Weapon
+from .fighters import BASE_RADIUS, BASES, Fighter, Weapon
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -18,7 +18,7 @@ def dist(a: Fighter, b: Fighter) -> float:
 
 def gap(a: Fighter, b: Fighter) -> float:
     """Distance between the edges of two bases (0 = base contact)."""
-    d = math.hypot(a.x - b.x, a.y - b.y) - 2 * BASE_RADIUS
+    d = math.hypot(a.x - b.x, a.y - b.y) - BASES
     return d if d > 0.0 else 0.0
 
 
@@ -106,7 +106,7 @@ class Geometry:
         return out
 
     def in_reach(self: Battle, f: Fighter, e: Fighter, w: Weapon) -> bool:
-        return gap(f, e) <= w.reach + CONTACT
+        return gap(f, e) <= w._touch
 
     def los(self: Battle, a: Fighter, b: Fighter) -> bool:
         if not self.los_blockers:

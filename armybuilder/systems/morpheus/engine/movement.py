@@ -6,11 +6,11 @@ import math
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from .fighters import BASE_RADIUS, Fighter
+from .fighters import BASES, Fighter
 from .geometry import seg_point_distance
 
-_OVERLAP2 = (2 * BASE_RADIUS - 1e-6) ** 2  # squared centre distance below which two bases overlap
-_SPAN = 2 * BASE_RADIUS  # a base farther than this in x alone cannot overlap
+_OVERLAP2 = (BASES - 1e-6) ** 2  # squared centre distance below which two bases overlap
+_SPAN = BASES  # a base farther than this in x alone cannot overlap
 
 # the turns round the target an approach spot is tried at, in order: 0, then +-k/12 of a half
 # turn for k = 1 .. 12, each worked out as ``sign * k * pi / 12`` (the same floats as before)
@@ -71,7 +71,7 @@ class MovementRules:
             ux, uy = math.cos(angle), math.sin(angle)
             travel = longest
             nx, ny = sx + ux * travel, sy + uy * travel
-            while travel > 0 and not self.free_of_overlap(f, nx, ny):
+            while travel > 0.0 and not self.free_of_overlap(f, nx, ny):
                 travel -= 0.2
                 if not travel > 0.0:  # max(0.0, travel - 0.2)
                     travel = 0.0
@@ -155,7 +155,7 @@ class MovementRules:
         for e in self.enemies(f):
             if e is target or e.removed or e.incapacitated:
                 continue
-            reach = e._reach + 2 * BASE_RADIUS
+            reach = e._reach + BASES
             ex = e.x
             if ex + reach < lox or ex - reach > hix:
                 continue  # farther than its reach from the move's box: the move never came near
@@ -186,7 +186,7 @@ class MovementRules:
 
     def approach_spot(self: Battle, f: Fighter, t: Fighter, reach: int) -> tuple[float, float] | None:
         """The free spot nearest to ``f`` from which ``t`` is within ``reach`` (None if surrounded)."""
-        want = 2 * BASE_RADIUS + reach * 0.9 + 0.001
+        want = BASES + reach * 0.9 + 0.001
         tx, ty = t.x, t.y
         base = math.atan2(f.y - ty, f.x - tx)
         board = self.board
@@ -211,7 +211,7 @@ class MovementRules:
         if self.logging:
             self.say(f"  {f.name} disengages")
         if toward is not None:  # to close in on a foe it cannot reach from here
-            self.move_towards(f, toward.x, toward.y, f.speed(), 2 * BASE_RADIUS, toward, free_strikes=False)
+            self.move_towards(f, toward.x, toward.y, f.speed(), BASES, toward, free_strikes=False)
             return
         cx = sum(e.x for e in engaged) / len(engaged)
         cy = sum(e.y for e in engaged) / len(engaged)
