@@ -74,9 +74,11 @@ class Activation:
             return candidates[0]
         return max(candidates, key=lambda e: (max(self.attack_value(f, e, w) for w in f.melee_weapons()) / max(1, e.hp), e.cost, -e.index))
 
-    def close_and_fight(self: Battle, f: Fighter, t: Fighter, allow_charge: bool = True, unengaged: bool = False) -> bool:
+    def close_and_fight(self: Battle, f: Fighter, t: Fighter, allow_charge: bool = True, unengaged: bool = False,
+                        low: float | None = None) -> bool:  # fmt: skip
         """Move into melee with t (Charge when the rules allow it), then attack; False (having done
-        nothing) if blocked.  ``unengaged``: the caller knows f is engaged with no one."""
+        nothing) if blocked.  ``unengaged``: the caller knows f is engaged with no one; ``low``:
+        min(f.d2), when the caller has it."""
         w = self.choose_melee(f, t, charge=True) or FISTS
         g = math.hypot(f.x - t.x, f.y - t.y) - BASES  # in_reach()
         if (g if g > 0.0 else 0.0) <= w._touch:
@@ -99,14 +101,14 @@ class Activation:
         if can_charge:
             if self.logging:
                 self.say(f"  {f.name} charges {t.name}")
-            if self.move_towards(f, spot[0], spot[1], speed + 3, 0.0, target=t, penalty=penalty) <= 0.0:
+            if self.move_towards(f, spot[0], spot[1], speed + 3, 0.0, target=t, penalty=penalty, near=low) <= 0.0:
                 return False
             f.ap_left -= cost
             if (not f.removed and not f.incapacitated) and not t.removed and self.in_reach(f, t, w):
                 self.charge_terror(f, t)
                 self.melee_attack(f, t, w, charge=True)
             return True
-        if self.move_towards(f, spot[0], spot[1], speed, 0.0, target=t, penalty=penalty) <= 0.0:
+        if self.move_towards(f, spot[0], spot[1], speed, 0.0, target=t, penalty=penalty, near=low) <= 0.0:
             return False
         f.ap_left -= 1
         return True
@@ -211,7 +213,11 @@ class Activation:
                 continue
             # f's foes in melee: nothing below changes them before an action, and every action
             # ends the iteration, so they are looked up once and handed down
-            engaged = self.engaged_with(f)
+            # the least kept distance to a foe, read by engaged_with(), nearest() and a move's
+            # Free Strike test: nothing moves between here and them (every action ends the step)
+            row = f.d2
+            low = min(row) if row else math.inf
+            engaged = self.engaged_with(f, low)
             if f.fire is not None and f.ap_left >= 2 and not engaged:
                 f.ap_left -= 1
                 if self.roll(self.status_rs(f, False) + 2, f.fire)[0]:
@@ -274,7 +280,7 @@ class Activation:
                     f.ap_left -= 1
                     self.ranged_attack(f, e, w)
                     continue
-            target = self.best_target(f, enemies) if berserker else self.nearest(f, enemies)
+            target = self.best_target(f, enemies) if berserker else self.nearest(f, enemies, low)
             if f.taunt_forced and f.taunted_by is not None and not f.taunted_by.removed:
                 target = f.taunted_by  # a Taunt with 3+ stages: it must come at the taunter
             if ("taunt" in abilities or "taunt" in f.temp) and self.taunt(f, enemies):
@@ -290,9 +296,9 @@ class Activation:
                     f.ap_left -= 1
                     continue
             # f is engaged with no one here, nor after a close_and_fight() that failed (it acts on success only)
-            if not self.close_and_fight(f, target, unengaged=True):
+            if not self.close_and_fight(f, target, unengaged=True, low=low):
                 others = [e for e in enemies if e is not target]
-                if not others or not self.close_and_fight(f, min(others, key=lambda e: (gap(f, e), e.index)), unengaged=True):
+                if not others or not self.close_and_fight(f, min(others, key=lambda e: (gap(f, e), e.index)), unengaged=True, low=low):
                     break
         self.end_activation(f)
 
@@ -313,15 +319,16 @@ class Activation:
                 self.say(f"  {f.name} taunts {e.name}" + (" into coming at it" if e.taunt_forced else ""))
         return True
 
-    def nearest(self: Battle, f: Fighter, enemies: list[Fighter]) -> Fighter:
+    def nearest(self: Battle, f: Fighter, enemies: list[Fighter], low: float | None = None) -> Fighter:
         """The enemy whose base is nearest to f's (then the lowest index), among ``enemies``:
         all of f's living enemies.  Gaps are worked out (with hypot, as gap()) only for the
         enemies whose kept squared distance is within a hair of the least one, or of base
-        contact (every base in contact has gap 0): the others are surely farther."""
+        contact (every base in contact has gap 0): the others are surely farther.  ``low``:
+        min(f.d2) when the caller has it already."""
         fx, fy, contact = f.x, f.y, BASES
         hypot = math.hypot
         row = f.d2
-        cut = min(row)
+        cut = min(row) if low is None else low
         cut = (cut if cut > _CONTACT2 else _CONTACT2) * (1 + 1e-9) + 1e-12
         best, best_gap = enemies[0], math.inf
         for e in enemies:  # gap() inlined; (gap, index) compared without building tuples

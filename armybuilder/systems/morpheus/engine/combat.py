@@ -245,7 +245,7 @@ class CombatRules:
             if len(row) < 2:
                 return 0
             near = sorted(row)
-            if near[1] > t._engage_max * (1 + 1e-9) + 1e-12 and row[f.slot] == near[0]:
+            if near[1] > t._engage_hair and row[f.slot] == near[0]:
                 return 0
         for o in self.living[f.side]:  # friends whose reach (or t's) touches t
             if o is f or o.incapacitated:

@@ -148,6 +148,7 @@ class Fighter:
     _values: dict[str, int] = field(init=False, repr=False)
     _stats: dict[str, int] = field(init=False, repr=False)
     _engage_max: float = field(default=math.inf, init=False, repr=False)  # no early answer by default
+    _engage_hair: float = field(default=math.inf, init=False, repr=False)  # _engage_max widened by a hair
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities or ability in self.temp
@@ -293,6 +294,7 @@ class Fighter:
         f._values = self._values
         f._stats = self._stats
         f._engage_max = self._engage_max
+        f._engage_hair = self._engage_hair
         return f
 
     def melee_weapons(self) -> list[Weapon]:
@@ -394,6 +396,7 @@ def pairing_for(cat: Catalogue, first: WarClan, second: WarClan) -> Pairing:
     for side in (0, 1):  # the farthest a foe can be and still be engaged with f (squared)
         for f in templates[side]:
             f._engage_max = max(limits[side][f.index], default=-1.0)
+            f._engage_hair = f._engage_max * (1 + 1e-9) + 1e-12
     cheapest = [min((max(0, p.godspark - 1) for p in side), default=0) for side in powers]
     strike_span = [max((e._reach for e in templates[1 - side]), default=0) + 2 * BASE_RADIUS + 1e-6 for side in (0, 1)]
     terror: list[tuple[int, ...] | None] = [

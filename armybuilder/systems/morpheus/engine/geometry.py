@@ -93,9 +93,10 @@ class Geometry:
     def friends(self: Battle, f: Fighter) -> list[Fighter]:
         return [o for o in self.living[f.side] if o is not f]
 
-    def engaged_with(self: Battle, f: Fighter) -> list[Fighter]:
+    def engaged_with(self: Battle, f: Fighter, low: float | None = None) -> list[Fighter]:
+        """The enemies engaged with f; ``low``: min(f.d2) when the caller has it already."""
         row = f.d2
-        if not row or min(row) > f._engage_max:
+        if not row or (min(row) if low is None else low) > f._engage_max:
             return []  # every enemy beyond the longest engagement distance: the usual case
         out = []  # the living enemies in slot order (a removed one is infinitely far anyway)
         limits = self.engage_limits[f.side][f.index]

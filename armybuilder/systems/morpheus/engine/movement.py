@@ -46,11 +46,11 @@ class MovementRules:
         return True
 
     def move_towards(self: Battle, f: Fighter, tx: float, ty: float, budget: float, stop_at: float, target: Fighter | None = None,
-                     free_strikes: bool = True, penalty: float | None = None) -> float:  # fmt: skip
+                     free_strikes: bool = True, penalty: float | None = None, near: float | None = None) -> float:  # fmt: skip
         """Straight move towards (tx, ty), stopping ``stop_at`` inches short (centre to centre).
 
         ``penalty`` is :meth:`terrain_penalty` of this very move when the caller has already
-        worked it out.  Returns the distance travelled (0 when blocked: the caller then spends
+        worked it out, and ``near`` min(f.d2) before the move likewise.  Returns the distance travelled (0 when blocked: the caller then spends
         no AP).
         """
         dx, dy = tx - f.x, ty - f.y
@@ -91,8 +91,9 @@ class MovementRules:
             return 0.0
         # the nearest enemy before the move: no enemy farther than the move's length plus the
         # longest reach round it (and a hair) can have been passed by (see below)
-        row = f.d2
-        near = min(row) if row else math.inf
+        if near is None:
+            row = f.d2
+            near = min(row) if row else math.inf
         self.place(f, nx, ny)
         if self.logging:
             self.say(f"  {f.name} moves {travel:.1f}\"")
