@@ -247,15 +247,26 @@ class CombatRules:
             near = sorted(row)
             if near[1] > t._engage_hair and row[f.slot] == near[0]:
                 return 0
-        for o in self.living[f.side]:  # friends whose reach (or t's) touches t
-            if o is f or o.incapacitated:
-                continue
-            if kept and o.d2[slot] > limits[o.index][slot]:
-                continue
-            reach = o._reach if o._reach > t_reach else t_reach
-            edge = hypot(o.x - tx, o.y - ty) - BASES
-            if (edge if edge > 0.0 else 0.0) <= reach + CONTACT:
-                others.append(o)
+            # the same test from t's side: its row and its widened limits (the limit of a pair
+            # is the same both ways), by slot; a removed friend is infinitely far from t (three
+            # lists of one length, by construction: no strict= keyword to parse on every call)
+            for o, d, cap in zip(self.sides[f.side], row, self.engage_loose[t.side][t.index]):  # noqa: B905
+                if d > cap or o is f or o.incapacitated:
+                    continue
+                reach = o._reach if o._reach > t_reach else t_reach
+                edge = hypot(o.x - tx, o.y - ty) - BASES
+                if (edge if edge > 0.0 else 0.0) <= reach + CONTACT:
+                    others.append(o)
+        else:
+            for o in self.living[f.side]:  # friends whose reach (or t's) touches t
+                if o is f or o.incapacitated:
+                    continue
+                if kept and o.d2[slot] > limits[o.index][slot]:
+                    continue
+                reach = o._reach if o._reach > t_reach else t_reach
+                edge = hypot(o.x - tx, o.y - ty) - BASES
+                if (edge if edge > 0.0 else 0.0) <= reach + CONTACT:
+                    others.append(o)
         if not others:
             return 0
         size = f.size - (1 if f.prone else 0) + sum(o.size - (1 if o.prone else 0) for o in others)
