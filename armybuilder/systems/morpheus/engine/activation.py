@@ -331,10 +331,8 @@ class Activation:
         cut = min(row) if low is None else low
         cut = (cut if cut > _CONTACT2 else _CONTACT2) * (1 + 1e-9) + 1e-12
         best, best_gap = enemies[0], math.inf
-        # every enemy by slot beside its kept distance (a removed one is infinitely far, so the
-        # same enemies as ``enemies``); gap() inlined; (gap, index) compared without tuples
-        for e, d2 in zip(self.sides[1 - f.side], row):  # noqa: B905 (one length by construction)
-            if d2 > cut:
+        for e in enemies:  # gap() inlined; (gap, index) compared without building tuples
+            if row[e.slot] > cut:
                 continue
             g = hypot(fx - e.x, fy - e.y) - contact
             if g < 0.0:

@@ -192,7 +192,7 @@ class CombatRules:
         else:
             att = f.stat("ra")
             d = math.hypot(f.x - t.x, f.y - t.y)  # dist()
-            if d > w._half_reach and d > 6.0 and not w._spray:
+            if d > (w.reach / 2) and d > 6 and not w._spray:
                 att -= 1
             if t.prone:
                 att -= 1

@@ -54,7 +54,6 @@ class Weapon:
         self._spray = "spray" in self._ids
         self._kind = "lethal" if "lethal" in self._ids else "savage" if "savage" in self._ids else "normal"
         self._touch = self.reach + CONTACT  # the farthest gap it reaches across (a float)
-        self._half_reach = self.reach / 2  # a shot beyond it (and 6") is at -1
 
     def has(self, ability: str) -> bool:
         return ability in self._ids
