@@ -54,7 +54,10 @@ per decision (its cover once for the hit and the Strength) and the foes engaged 
 once per AI step; log lines are only written when a log is kept.  :class:`Battle` and
 :class:`fighters.Fighter` keep their state in slots: each has more attributes than CPython
 3.11's shared-key layout holds, and an instance with a dictionary of its own sends every
-method call on it down the interpreter's slow, unspecialised path.  Speed work keeps fixed-seed games identical (same draws, decisions and
+method call on it down the interpreter's slow, unspecialised path; for the same reason the hot
+arithmetic and comparisons keep to two floats or two small ints (``BASES``, a weapon's
+``_touch``), the only pairs CPython 3.11 specialises, and hot calls pass no keywords to C
+functions (each parses them).  Speed work keeps fixed-seed games identical (same draws, decisions and
 logs: ``tests/morpheus/me_digests.json``).
 """
 
