@@ -91,7 +91,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
     # interpreter's slow, unspecialised path (the mixins declare empty slots for this).
     __slots__ = (
         "cat", "data", "rng", "rules", "steps", "damage_memo", "max_rounds", "board", "depth", "godspark",
-        "godspark_income", "sides", "everyone", "powers", "powers_used", "cheapest", "power_kinds",
+        "godspark_income", "sides", "everyone", "powers", "powers_used", "cheapest", "power_kinds", "power_rows",
         "scores", "round", "logging", "lines", "terrain", "living", "engage_limits", "engage_loose", "strike_span",
         "terror", "healers", "_sums", "_next", "_base", "_xs", "_xf", "hazards", "difficult", "difficult_boxes", "los_blockers",
         "covers",
@@ -117,6 +117,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         self.sides = [[f.fresh() for f in pairing.templates[0]], [f.fresh() for f in pairing.templates[1]]]
         self.everyone = self.sides[0] + self.sides[1]  # both clans, removed models included
         self.powers: list[list[GodPower]] = pairing.powers  # never changed
+        self.power_rows = pairing.power_rows  # the same as (power, id, cost), read by the AI
         self.powers_used: list[set[str]] = [set(), set()]
         # Godspark below which a side can afford none of its powers, even Attuned (1 off each)
         self.cheapest = pairing.cheapest

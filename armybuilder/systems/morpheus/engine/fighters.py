@@ -370,6 +370,9 @@ class Pairing:
     healers: list[bool]  # per side: whether any of its models can ever be a Healer
     # ``limits`` widened by a hair (x (1 + 1e-9) + 1e-12): beyond it a pair is surely not engaged
     loose: list[dict[int, tuple[float, ...]]] = field(default_factory=list)
+    # per side, each power as (power, id, Godspark cost): the AI reads the id and the cost at
+    # every step it could call one, and a catalogue record's attributes are slow to read
+    power_rows: list[tuple[tuple[GodPower, str, int], ...]] = field(default_factory=list)
 
 
 _PAIRINGS: dict[tuple[int, str, str], Pairing] = {}
@@ -410,5 +413,6 @@ def pairing_for(cat: Catalogue, first: WarClan, second: WarClan) -> Pairing:
         for side in (0, 1)
     ]  # fmt: skip
     loose = [{i: tuple(limit * (1 + 1e-9) + 1e-12 for limit in row) for i, row in side.items()} for side in limits]
-    found = _PAIRINGS[key] = Pairing(cat, templates, powers, cheapest, limits, strike_span, terror, healers, loose)
+    power_rows = [tuple((p, p.id, p.godspark) for p in side) for side in powers]
+    found = _PAIRINGS[key] = Pairing(cat, templates, powers, cheapest, limits, strike_span, terror, healers, loose, power_rows)
     return found
