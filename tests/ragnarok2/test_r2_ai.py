@@ -8,7 +8,7 @@ import pytest
 from armybuilder.core.playtest import load_sample, sample_names
 from armybuilder.core.registry import get_system
 from armybuilder.systems.ragnarok2.engine.battle import Battle
-from armybuilder.systems.ragnarok2.engine.line_ai import LinePolicy
+from armybuilder.systems.ragnarok2.engine.line_ai import LinePolicy, PreviousLinePolicy
 from armybuilder.systems.ragnarok2.engine.policy import Policy
 
 
@@ -144,10 +144,33 @@ def _eager_target(line, bt, unit, foes, reach):
     return min(tied, key=lambda s: (line._balance(bt, unit, s[2]), s[1]))[2]
 
 
-def test_the_line_players_lazy_choices_match_its_rule(ecat):
+def _eager_order_target(line, bt, unit, foes, reach, weighed):
+    """The target an order is given for as the rule reads, weighed in full: every foe in reach
+    scored, the safe ones among the *weighed* best exchanges (None: all of them) with those equal
+    to the best safe one, ties by balance and index; None when there is none."""
+    from armybuilder.systems.ragnarok2.engine.policy import _score
+
+    scored = []
+    for e in foes:
+        if not e.alive or e.state == "gone" or abs(e.pos - unit.pos) > reach:
+            continue
+        mine, theirs = bt._exchange_values(unit, e)
+        gain = mine - theirs + (e.points if e.state == "rout" else 0) + (0.25 * e.points if e.engaged else 0)
+        scored.append((-_score(gain), e.index, e))
+    scored.sort(key=lambda s: (s[0], s[1]))
+    first = [s for s in scored[:weighed] if not line.gang_up(bt, unit, s[2])]
+    if not first:
+        return None
+    tied = [s for s in scored if s[0] == first[0][0] and not line.gang_up(bt, unit, s[2])]
+    return min(tied, key=lambda s: (line._balance(bt, unit, s[2]), s[1]))[2]
+
+
+@pytest.mark.parametrize("policy, weighed", [(PreviousLinePolicy, None), (LinePolicy, 2)])
+def test_the_line_players_lazy_choices_match_its_rule(ecat, policy, weighed):
     """The line player weighs gang-ups only until its choice is known, and skips them when no
     foe in reach is worth charging: on random boards its target and order are those of the
-    rule weighed in full, for every unit of both sides."""
+    rule weighed in full, for every unit of both sides. (The previous player's order weighs
+    every target for a gang-up; the default one only the two best exchanges.)"""
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
@@ -168,7 +191,7 @@ def test_the_line_players_lazy_choices_match_its_rule(ecat):
         for u, pos, state in zip(units, spots, states, strict=True):
             u.pos, u.state = pos, state
         bt.scores[1] = float(scores)
-        line = LinePolicy()
+        line = policy()
         for unit in units:
             if unit.state == "rout":
                 continue
@@ -178,7 +201,8 @@ def test_the_line_players_lazy_choices_match_its_rule(ecat):
             assert line.charge_target(bt, unit, foes, reach) is expected
             order = bt.choose_order(unit, foes, sorted(e.pos for e in foes))
             if order in ("assault", "reaction", "progress") and (order == "assault" or line.attacking(bt, unit.side)):
-                charge = expected is not None and line.worth_charging(bt, unit, expected) and not line.gang_up(bt, unit, expected)
+                chosen = _eager_order_target(line, bt, unit, foes, unit.mov * 2.0, weighed)
+                charge = chosen is not None and line.worth_charging(bt, unit, chosen)
                 order = "assault" if charge else "progress"
             assert line.choose_order(bt, unit, foes, sorted(e.pos for e in foes)) == order
 

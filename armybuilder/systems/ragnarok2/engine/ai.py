@@ -132,6 +132,11 @@ class AIRules:
         if reachable:
             return "assault"  # reachable but not favourable: will close in at its activation
         # Threatened by an enemy that can reach it while it cannot reach anyone: counter-charge.
+        return "reaction" if self.threatened(pos, nearest, foes, spots) else "progress"
+
+    def threatened(self, pos: float, nearest: float, foes: list[Fighting], spots: list[float]) -> bool:
+        """Some foe able to charge (neither routed nor destroyed) reaches *pos* (MOV × 2);
+        *nearest*: the nearest foe's distance. *foes* and *spots* as choose_order() reads them."""
         bound = self._charge_bound
         if bound[0] is not spots:
             # The foes that can charge (e.fighting), each as (position, MOV × 2), and their longest
@@ -148,11 +153,11 @@ class AIRules:
                         longest = reach
             bound = self._charge_bound = (spots, longest, chargers)
         if nearest > bound[1]:
-            return "progress"  # no foe's charge reaches this far
+            return False  # no foe's charge reaches this far
         for e_pos, reach in bound[2]:
             if -reach <= e_pos - pos <= reach:
-                return "reaction"
-        return "progress"
+                return True
+        return False
 
     def best_charge_target(
         self, unit: Fighting, foes: list[Fighting], reach: float

@@ -29,11 +29,17 @@ Four habits on top of the classic player's (:class:`.policy.Policy`):
   charger strikes first (the exchange counts a quarter of the reply as saved), and equal
   exchanges go to the target where fewer enemies than friends can join.
 
+Two line players share these habits: :class:`LinePolicy` (the default) asks fewer questions
+(an order weighs the two best exchanges in reach for a gang-up, and a charge keeps the target
+it was ordered for while nothing near it changed); :class:`PreviousLinePolicy` is the line player
+as it was before, kept as the second policy to measure the default against (``POLICIES``).
+
 Integer scores and unit indices break every tie.
 """
 
 from __future__ import annotations
 
+import bisect
 from typing import TYPE_CHECKING
 
 from .policy import Policy, _score
@@ -44,6 +50,7 @@ if TYPE_CHECKING:
     from .state import Fighting
 
 LINE_LEAD = 6.0  # cm a unit under Progress may stand ahead of its side's line
+_WEIGHED_TARGETS = 2  # the best exchanges an order weighs for a gang-up (LinePolicy)
 GANG_MARGIN = 0  # enemies beyond the friends able to join that make a charge a gang-up
 OUTSHOT_RATIO = (5, 4)  # the enemy's volleys worth more than 5/4 of the side's own: out-shot
 FIRST_STRIKE = 0.25  # share of the reply an attacking charger counts as saved by striking first
@@ -84,10 +91,19 @@ def _losing(b: Battle, side: int) -> bool:
     return (theirs * foe - mine * own) * 100 >= DRAW_MARGIN_PERCENT * own * foe
 
 
+# _firepower()'s best value of one marksman, by (catalogue hash, the targets' kinds), then by
+# the marksman's profile id: values that hold for every game against those targets.
+_BEST_SHOT: dict[tuple, dict[str, float]] = {}
+
+
 def _firepower(b: Battle, side: int) -> float:
     """A.P. a volley of the side's marksmen is expected to take at medium range, each group at
-    the enemy unit it hurts most (Aim against the target's Size, STR against its RES)."""
-    kinds = None  # each target's (Size, RES, Wound levels, A.P.), read for the first marksmen found
+    the enemy unit it hurts most (Aim against the target's Size, STR against its RES).
+
+    The best value of a marksman depends only on its profile and on the kinds of targets left,
+    which change only when an enemy unit falls or routs: it is kept by value (_BEST_SHOT), so a
+    round's posture reads one value per group of marksmen instead of weighing every target."""
+    best_of = None  # the best value per marksman against this round's kinds of targets
     total = 0.0
     for u in b.sides[side]:
         if not u.alive or u.state == "rout":
@@ -95,19 +111,29 @@ def _firepower(b: Battle, side: int) -> float:
         for g in u.shooting_groups:
             if not g.count:
                 continue
-            if kinds is None:
-                kinds = []
+            if best_of is None:
+                kinds = []  # each target's (Size, RES, Wound levels, A.P.)
                 for e in b.sides[1 - side]:
                     if e.alive and e.state != "rout":
                         t = e.troops
                         kinds.append((t.profile.size, t.base["res"], t.wound_levels, t.cost))
-            best = 0.0
-            memo = g.shot_value
-            for size, res, levels, cost in kinds:
-                hit, wounds = memo.get(("medium", size, res)) or b._shot_value(g, "medium", size, res)
-                value = hit * wounds / (levels if levels > 1 else 1) * cost  # max(levels, 1), inlined
-                if value > best:  # best = max(best, value), inlined
-                    best = value
+                key = (b.table, tuple(kinds))
+                best_of = _BEST_SHOT.get(key)
+                if best_of is None:
+                    if len(_BEST_SHOT) > 4096:
+                        _BEST_SHOT.clear()
+                    best_of = _BEST_SHOT[key] = {}
+            pid = g.profile.id
+            best = best_of.get(pid)
+            if best is None:
+                best = 0.0
+                memo = g.shot_value
+                for size, res, levels, cost in key[1]:
+                    hit, wounds = memo.get(("medium", size, res)) or b._shot_value(g, "medium", size, res)
+                    value = hit * wounds / (levels if levels > 1 else 1) * cost  # max(levels, 1), inlined
+                    if value > best:  # best = max(best, value), inlined
+                        best = value
+                best_of[pid] = best
             total += g.count * best
     return total
 
@@ -255,14 +281,18 @@ def _gang_up(
     balance = _score(mine - theirs)
     if balance <= 0:
         return True  # the threats are integer scores of A.P. (never below 0): their sum is at least 0
-    if threats is None:
-        threats = {}
+    return balance <= _worst_threats(b, unit, enemies, extra, {} if threats is None else threats)
+
+
+def _worst_threats(b: Battle, unit: Fighting, enemies: list[Fighting], extra: int, threats: dict[int, int]) -> int:
+    """The sum of the *extra* largest threats to *unit* among *enemies*: each enemy's integer
+    score of the A.P. it expects to take from the unit in an exchange (the one direction of
+    b._exchange_values(unit, e) needed), kept in *threats* by enemy index while nothing changes."""
     h = unit.troops
     found = []
     for e in enemies:
         threat = threats.get(e.index)
         if threat is None:
-            # _score(b._exchange_values(unit, e)[1]), the one direction it needs, inlined
             theirs = e.damage_memo.get(h.profile.id)
             if theirs is None:
                 theirs = b._mean_damage(e, h)
@@ -272,19 +302,19 @@ def _gang_up(
     if extra < len(found):
         found.sort(reverse=True)
         del found[extra:]
-    return balance <= sum(found)
+    return sum(found)
 
 
-def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, attacking: bool) -> bool:
-    """Whether the unit, ordered now, would charge: LinePolicy._choose_entry(b, unit, scored, near)
-    picks a target that is no gang-up and worth charging (:func:`_worth`). The same choice, asked
-    as a yes/no question (the orders ask it of every unit with a foe in reach):
+def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, attacking: bool) -> Fighting | None:
+    """The target the unit, ordered now, would charge, or None: LinePolicy._choose_entry(b, unit,
+    scored, near) picks a target that is no gang-up and worth charging (:func:`_worth`). The same
+    choice, asked as "which target, if any?" (the orders ask it of every unit with a foe in reach):
 
     - only a target worth charging can make it charge, so the targets are weighed, best exchange
       first, only up to the last one worth it: past it, with no safe target found yet, the
       choice (ranked after it, or a gang-up) is not charged either;
     - near.joiners() and _gang_up() written out (nothing changes while the orders are given, so
-      each joiner's threat to the unit is found once for all its targets).
+      each joiner's threat to the unit is found once for all its targets: :func:`_worst_threats`).
     """
     scored.sort()  # as _choose_entry() ranks them: (-score, index) decide (indices are distinct)
     last = -1
@@ -297,7 +327,7 @@ def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, 
             last = i
         i += 1
     if last < 0:
-        return False
+        return None
     per_target, changing = near.per_target, near.changing
     me = unit.index
     threats: dict[int, int] = {}
@@ -307,7 +337,7 @@ def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, 
             if s[0] != scored[tied[0][2]][0]:
                 break
         elif i > last:
-            return False  # every target worth charging is a gang-up
+            return None  # every target worth charging is a gang-up
         target = s[2]
         t = target.index
         known = per_target.get(t)
@@ -322,27 +352,53 @@ def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, 
             balance = round((s[4] - s[5]) * 1000)  # _score(mine - theirs)
             if balance <= 0:
                 continue  # a gang-up (the threats' sum is never below 0)
-            found = []
-            for e in enemies:
-                threat = threats.get(e.index)
-                if threat is None:
-                    h = unit.troops
-                    theirs = e.damage_memo.get(h.profile.id)
-                    if theirs is None:
-                        theirs = b._mean_damage(e, h)
-                    hl = h.wound_levels
-                    threat = threats[e.index] = round(theirs / (hl if hl > 1 else 1) * h.cost * 1000)
-                found.append(threat)
-            if extra < len(found):
-                found.sort(reverse=True)
-                del found[extra:]
-            if balance <= sum(found):
+            if balance <= _worst_threats(b, unit, enemies, extra, threats):
                 continue  # a gang-up
         tied.append((extra, t, i))
     if not tied:
-        return False  # every target in reach is a gang-up
+        return None  # every target in reach is a gang-up
     chosen = scored[tied[0][2] if len(tied) == 1 else min(tied)[2]]
-    return _worth(attacking, chosen[4], chosen[5], chosen[2])
+    return chosen[2] if _worth(attacking, chosen[4], chosen[5], chosen[2]) else None
+
+
+def _charges_best(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, attacking: bool) -> Fighting | None:
+    """The target an Assault order is given for, or None: the best exchange in reach that is no
+    gang-up (equal exchanges: the one where fewer enemies than friends can join, then the lower
+    index), when it is worth charging (:func:`_worth`).
+
+    Only the two best exchanges are weighed for a gang-up (with those equal to the first safe
+    one): when both are gang-ups the unit keeps with the line rather than look further down for
+    a lesser target (the previous player weighed every target down to the last worth charging;
+    it still picks among every target when it activates). Mirror matches against the previous
+    player: the same strength (see the README), for fewer questions."""
+    scored.sort()  # (-score, index): the best exchange first
+    me = unit.index
+    threats: dict[int, int] = {}
+    tied = []  # the safe best exchanges: (enemies less friends able to join, index, rank)
+    for i, s in enumerate(scored):
+        if tied:
+            if s[0] != scored[tied[0][2]][0]:
+                break
+        elif i >= _WEIGHED_TARGETS:
+            return None  # the best exchanges are gang-ups: keep with the line
+        target = s[2]
+        known = near.per_target.get(target.index)
+        if known is None:
+            known = near.at(target)
+        enemies, fixed = known
+        friends = len(fixed) - (me in fixed)  # (friends other than the unit)
+        if near.changing:
+            friends += near.changing_friends(unit, target)
+        extra = len(enemies) - friends
+        if extra > GANG_MARGIN:
+            balance = round((s[4] - s[5]) * 1000)  # _score(mine - theirs)
+            if balance <= 0 or balance <= _worst_threats(b, unit, enemies, extra, threats):
+                continue  # a gang-up
+        tied.append((extra, target.index, i))
+    if not tied:
+        return None
+    chosen = scored[tied[0][2] if len(tied) == 1 else min(tied)[2]]
+    return chosen[2] if _worth(attacking, chosen[4], chosen[5], chosen[2]) else None
 
 
 def _forward(f: Fighting) -> float:
@@ -350,8 +406,11 @@ def _forward(f: Fighting) -> float:
     return f.pos if f.side == 0 else TABLE_DEPTH - f.pos
 
 
-class LinePolicy(Policy):
-    name = "line"
+class PreviousLinePolicy(Policy):
+    """The line player as it played before its cheaper round (issue 11's speed line): kept as
+    the second policy, so the default (:class:`LinePolicy`) can be measured against it."""
+
+    name = "previous"
 
     # -- the side's situation (once a round) ----------------------------------
 
@@ -378,12 +437,14 @@ class LinePolicy(Policy):
         key = _ATTACKING_KEYS[side]
         known = b.round_memo.get(key)
         if known is None:
-            known = (
-                (_standing_points(b, side) >= _standing_points(b, 1 - side) and not self.outshot(b, 1 - side))
-                or self.outshot(b, side)
-                or _losing(b, side)
-            )
-            b.round_memo[key] = known
+            # Both sides' postures read the same standing armies and volleys: found together.
+            standing = (_standing_points(b, 0), _standing_points(b, 1))
+            outshot = (self.outshot(b, 0), self.outshot(b, 1))
+            for s in (0, 1):
+                b.round_memo[_ATTACKING_KEYS[s]] = (
+                    (standing[s] >= standing[1 - s] and not outshot[1 - s]) or outshot[s] or _losing(b, s)
+                )
+            known = b.round_memo[key]
         return known
 
     def joiners(self, b: Battle, unit: Fighting, target: Fighting) -> tuple[list[Fighting], int]:
@@ -427,11 +488,17 @@ class LinePolicy(Policy):
                 near = b.round_memo.get(key)
                 if near is None or near.spots is not spots:
                     near = b.round_memo[key] = _OrdersNear(b, unit.side, spots)
-                if _charges(b, unit, scored, near, attacking):
+                target = _charges(b, unit, scored, near, attacking)
+                if target is not None:
+                    self._plan(b, unit, target, scored)
                     return "assault"
             if order == "assault" or attacking:
                 return "progress"  # close in with the line (stopping out of reach) instead
         return order
+
+    def _plan(self, b: Battle, unit: Fighting, target: Fighting, scored: list[tuple]) -> None:
+        """Note the target an Assault order was given for, among the *scored* foes in reach
+        (this player weighs them again when the unit activates)."""
 
     def worth_charging(self, b: Battle, unit: Fighting, target: Fighting) -> bool:
         """The classic player charges a gain above zero; an attacking one an even exchange too."""
@@ -551,11 +618,18 @@ class LinePolicy(Policy):
     def stop_short(self, b: Battle, unit: Fighting, target: Fighting, distance: float) -> float:
         if not (target.count > 0 and target.state in ("valiant", "disorganized")):
             return 1.0  # a routed or empty unit charges nobody: run at it
-        out_of_reach = _reach(target) + 1.0
-        mine = _reach(unit)
-        if out_of_reach <= mine or not self.attacking(b, unit.side):
-            return min(distance, out_of_reach)
-        return min(distance, mine)
+        tactic = target.tactic  # _reach(target) and _reach(unit), inlined (every Progress asks)
+        out_of_reach = (target._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0 + 1.0
+        tactic = unit.tactic
+        mine = (unit._mov + (tactic.get("movement", 0) if tactic else 0)) * 2.0
+        if out_of_reach <= mine:
+            return distance if distance < out_of_reach else out_of_reach  # min(distance, out_of_reach)
+        attacking = b.round_memo.get(_ATTACKING_KEYS[unit.side])  # self.attacking(), its memo read first
+        if attacking is None:
+            attacking = self.attacking(b, unit.side)
+        if not attacking:
+            return distance if distance < out_of_reach else out_of_reach
+        return distance if distance < mine else mine
 
     def advance_limit(self, b: Battle, unit: Fighting) -> float | None:
         outshot = b.round_memo.get(_OUTSHOT_KEYS[unit.side])  # self.outshot(), its memo read first
@@ -578,3 +652,115 @@ class LinePolicy(Policy):
         line.sort()
         median = line[(len(line) - 1) // 2]
         return max(0.0, LINE_LEAD - (_forward(unit) - median))
+
+
+_PLAN_KEYS = (("plan", 0), ("plan", 1))  # the round memo's keys of each side's planned charges
+
+
+class LinePolicy(PreviousLinePolicy):
+    """The line player (the default): :class:`PreviousLinePolicy`'s habits, weighed less often.
+
+    - **An order weighs the best exchanges only.** The Assault order is given when one of the
+      two best exchanges in reach is no gang-up and worth charging (:func:`_charges_best`).
+    - **A charge keeps the target it was ordered for.** The Assault order is given on the
+      target the unit would charge then (no gang-up, worth charging); when it activates it
+      charges that target if it can still reach it, the target still fights (neither routed
+      nor destroyed) and no foe in reach has been engaged or routed since the order (a new
+      fray to join or a routed foe to catch changes the best choice): then it charges without weighing every foe
+      in reach and every gang-up again. Otherwise it weighs them as the previous player did.
+    """
+
+    name = "line"
+
+    def choose_order(self, b: Battle, unit: Fighting, foes: list[Fighting], spots: list[float]) -> str:
+        """PreviousLinePolicy.choose_order()'s rule (the classic order, then the line's), in one
+        pass: the classic player's questions are asked only where the line's answer needs them
+        (an attacking side's unit that would counter-charge or counter-cast closes in instead, so
+        neither is asked of it), and the foes in reach are weighed once for both."""
+        if unit.engaged:
+            return "assault"
+        if not foes:
+            return ""
+        attacking = b.round_memo.get(_ATTACKING_KEYS[unit.side])  # self.attacking(), its memo read first
+        if attacking is None:
+            attacking = self.attacking(b, unit.side)
+        pos = unit.pos
+        tactic = unit.tactic
+        mov = unit._mov + tactic.get("movement", 0) if tactic else unit._mov  # unit.mov, inlined
+        reach = mov * 2.0  # (a float bound: see update_leadership())
+        # The nearest foe's distance: one of the two spots around the unit's (as b.choose_order()).
+        i = bisect.bisect_left(spots, pos)
+        nearest = spots[i] - pos if i < len(spots) else 1e18
+        if i and pos - spots[i - 1] < nearest:
+            nearest = pos - spots[i - 1]
+        scored = None
+        if nearest <= reach:
+            scored = self._scored(b, unit, foes, reach)
+            if scored:
+                best = -1e9
+                for entry in scored:
+                    if entry[3] > best:
+                        best = entry[3]
+                if best > 0.0:
+                    return self._line_charge(b, unit, scored, spots, attacking)  # the classic Assault
+        if unit.shooting_groups:
+            longest = None
+            for g in unit.shooting_groups:
+                if g.count and (longest is None or g.profile.ranged.long > longest):  # type: ignore[union-attr]
+                    longest = g.profile.ranged.long  # type: ignore[union-attr]
+            if longest is not None and nearest <= longest + mov:
+                return "support"  # Support (dynamic): march, then shoot
+        info = b.info
+        if (unit.mana > 0 and info[unit.side]["rituals"]) or (unit.faith > 0 and info[unit.side]["communions"]):
+            return "support"
+        if attacking:  # whatever the classic order among Assault, Reaction and Progress
+            return self._line_charge(b, unit, scored, spots, attacking) if scored else "progress"
+        if unit.mana > 0 and info[1 - unit.side]["rituals"] and any(e.mana > 0 for e in foes):
+            return "reaction"  # counter-magic
+        if unit.faith > 0 and info[1 - unit.side]["communions"] and any(e.faith > 0 for e in foes):
+            return "reaction"  # censure
+        if scored:
+            return self._line_charge(b, unit, scored, spots, attacking)  # the classic Assault
+        return "reaction" if b.threatened(pos, nearest, foes, spots) else "progress"
+
+    def _line_charge(self, b: Battle, unit: Fighting, scored: list[tuple], spots: list[float], attacking: bool) -> str:
+        """Assault when the unit would charge a target now (no gang-up, worth it), else close in
+        with the line (Progress, stopping out of reach)."""
+        key = _NEAR_KEYS[unit.side]
+        near = b.round_memo.get(key)
+        if near is None or near.spots is not spots:
+            near = b.round_memo[key] = _OrdersNear(b, unit.side, spots)
+        target = _charges_best(b, unit, scored, near, attacking)
+        if target is None:
+            return "progress"
+        self._plan(b, unit, target, scored)
+        return "assault"
+
+    def _plan(self, b: Battle, unit: Fighting, target: Fighting, scored: list[tuple]) -> None:
+        key = _PLAN_KEYS[unit.side]
+        plans = b.round_memo.get(key)
+        if plans is None:
+            plans = b.round_memo[key] = {}
+        # (the target, the foes in reach already in a fray or routed when it was chosen)
+        plans[unit.index] = (target, [s[2] for s in scored if s[2].engaged or s[2].state == "rout"])
+
+    def charge_target(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> Fighting | None:
+        plans = b.round_memo.get(_PLAN_KEYS[unit.side])
+        if plans is not None:
+            plan = plans.get(unit.index)
+            if plan is not None:
+                target, known = plan
+                if target.count > 0 and target.state in ("valiant", "disorganized"):
+                    pos = unit.pos
+                    low = -reach
+                    if low <= target.pos - pos <= reach:
+                        for e in foes:  # a fray or a rout in reach since the order: weigh again
+                            if (e.engaged or e.state == "rout") and e.alive and low <= e.pos - pos <= reach and e not in known:
+                                break
+                        else:
+                            return target
+        return self._charge_choice(b, unit, foes, reach)[0]
+
+
+POLICIES: dict[str, type[Policy]] = {"line": LinePolicy, "previous": PreviousLinePolicy, "classic": Policy}
+"""The players by name: the default, the one it was measured against, and the classic one."""
