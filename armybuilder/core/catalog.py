@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -95,8 +96,18 @@ class Catalogue(Generic[C]):
     version: str
     hash: str
     data: C
-    raw: dict[str, Any] = field(repr=False, compare=False)
+    #: gives the resolved data as plain JSON values (the dump the models were built from)
+    load_raw: Callable[[], dict[str, Any]] = field(repr=False, compare=False)
     history: tuple[VersionInfo, ...] = ()
+
+    @functools.cached_property
+    def raw(self) -> dict[str, Any]:
+        """The resolved data as plain JSON values (``model_dump(mode="json", by_alias=True)``).
+
+        Read on first use: a cached catalogue's models are built out of the dicts its cache
+        decodes to (:func:`.construct.adopt`), and only ``catalog show``, ``diff``, checks and
+        upgrades need the dump as well; they decode the authentic bytes again (~1 ms)."""
+        return self.load_raw()
 
     @functools.cached_property
     def index(self) -> dict[str, dict[str, Any]]:
@@ -240,6 +251,30 @@ def _walk(folder: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversa
             yield rel, child
 
 
+def _identities(folder: Path, prefix: str = "") -> Iterator[tuple[str, catalog_cache.Identity]]:
+    """The files :func:`_walk` lists, in its order, each with its identity (one stat each)."""
+    with os.scandir(folder) as entries:
+        ordered = sorted(entries, key=lambda entry: entry.name)
+    for entry in ordered:
+        rel = f"{prefix}{entry.name}"
+        if entry.is_dir():
+            yield from _identities(Path(entry.path), rel + "/")
+        elif entry.name.endswith(".yaml"):
+            st = entry.stat()
+            yield rel, (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _folder_identities(folder: Traversable) -> tuple[Path, list[tuple[str, catalog_cache.Identity]]] | None:
+    """A folder on disk with its files' identities; None for another kind of folder (a
+    zip's), or when one cannot be read (the files are then read, and any error is theirs)."""
+    if not isinstance(folder, Path):
+        return None
+    try:
+        return folder, list(_identities(folder))
+    except OSError:
+        return None
+
+
 def _merge_file(merged: dict[str, Any], plain: dict[str, Any], rel: str, doc: Any = None) -> None:
     from .yamlio import locate
 
@@ -275,6 +310,38 @@ def _imported(dotted: str) -> Any:
 
     module, _, name = dotted.rpartition(".")
     return getattr(importlib.import_module(module), name)
+
+
+class _Given:
+    """The dump by alias of a catalogue, at hand (``Catalogue.load_raw``; picklable, as a
+    catalogue is)."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw = raw
+
+    def __call__(self) -> dict[str, Any]:
+        return self.raw
+
+
+class _CachedDump:
+    """The dump by alias of a catalogue whose models came from the cache: read from its
+    entry when first asked for; if that entry is gone or not authentic, the models' own
+    dump (which builds their serializer: slower, the same values)."""
+
+    __slots__ = ("name", "digest", "data")
+
+    def __init__(self, name: str, digest: str, data: Any) -> None:
+        self.name, self.digest, self.data = name, digest, data
+
+    def __call__(self) -> dict[str, Any]:
+        again = catalog_cache.read(self.name)
+        if isinstance(again, dict) and again.get("hash") == self.digest and isinstance(again.get("raw"), dict):
+            raw: dict[str, Any] = again["raw"]
+            return raw
+        dumped: dict[str, Any] = self.data.model_dump(mode="json", by_alias=True)
+        return dumped
 
 
 class CatalogueSource(Generic[C]):
@@ -427,7 +494,13 @@ class CatalogueSource(Generic[C]):
 
     def _source_key(self) -> str:
         if self._key is None:
-            self._key = catalog_cache.source_key(self.system, self.model_name, lambda: self.model, self.files())
+            found = _folder_identities(self.folder)
+            if found is None:
+                self._key = catalog_cache.source_key(self.system, self.model_name, lambda: self.model, self.files())
+            else:
+                self._key = catalog_cache.remembered_source_key(
+                    self.system, self.model_name, lambda: self.model, found[0], found[1], self.files
+                )
         return self._key
 
     def _line_in(self, rel: str, loc: list[str | int]) -> int | None:
@@ -495,33 +568,38 @@ class CatalogueSource(Generic[C]):
             return known[version]
         if plain and self.plain_name is None:
             raise ValueError(f"the {self.system} catalogue has no plain mirror")
-        name = f"{self.system}-{version}-{self._source_key()}{catalog_cache.MARSHAL_SUFFIX}"
+        # two entries: the dump by alias (``raw``, what the plain mirrors read) and the dump
+        # by field name (the models' own dicts, which they adopt as they are)
+        base = f"{self.system}-{version}-{self._source_key()}"
+        raw_name, fields_name = base + catalog_cache.MARSHAL_SUFFIX, base + "-fields" + catalog_cache.MARSHAL_SUFFIX
         data: Any = None
-        raw: dict[str, Any] | None = None
+        load_raw: Callable[[], dict[str, Any]] | None = None
         digest = ""
-        cached = catalog_cache.read(name)
-        if isinstance(cached, dict) and self.has_version(version):
-            try:  # authentic: written by resolve() below from a validated model
-                raw, digest = cached["raw"], cached["hash"]
-                data = self._data_from_dump(raw, plain)
-            except (KeyError, TypeError, ValueError, AttributeError):
-                data = raw = None
-        if data is None or raw is None:
+        with catalog_cache.collector_paused():
+            cached = catalog_cache.read(raw_name if plain else fields_name) if self.has_version(version) else None
+            if isinstance(cached, dict):
+                try:  # authentic: written by resolve() below from a validated model
+                    data, digest, load_raw = self._data_from_cache(raw_name, cached, plain)
+                except (KeyError, TypeError, ValueError, AttributeError):
+                    data = load_raw = None
+        if data is None or load_raw is None:
             from pydantic import ValidationError
 
             from .yamlio import validation_problems
 
-            raw = self._resolve_raw(version)
+            resolved = self._resolve_raw(version)
             try:
-                data = self.model.model_validate(raw)
+                data = self.model.model_validate(resolved)
             except ValidationError as exc:
                 problems = validation_problems(exc, None, f"catalog/{self.system} @ {version}")
                 raise InputError(problems) from None
-            raw = data.model_dump(mode="json", by_alias=True)
+            raw: dict[str, Any] = data.model_dump(mode="json", by_alias=True)
             digest = content_hash(raw)
-            catalog_cache.write(name, {"raw": raw, "hash": digest})
+            catalog_cache.write(raw_name, {"raw": raw, "hash": digest})
+            catalog_cache.write(fields_name, {"fields": data.model_dump(mode="json"), "hash": digest})
             if plain:
-                data = self._data_from_dump(raw, plain)
+                data = _mirror(_imported(str(self.plain_name)), raw)
+            load_raw = _Given(raw)
         history = tuple(v for v in self.versions() if parse_version(v.version) <= parse_version(version))
         catalogue = Catalogue(
             id=self.manifest.id,
@@ -530,22 +608,33 @@ class CatalogueSource(Generic[C]):
             version=version,
             hash=digest,
             data=data,
-            raw=raw,
+            load_raw=load_raw,
             history=history,
         )
         known[version] = catalogue
         return catalogue
 
-    def _data_from_dump(self, raw: Any, plain: bool) -> Any:
-        """The catalogue model (or its plain mirror) from its authenticated dump."""
+    def _data_from_cache(
+        self, raw_name: str, cached: dict[str, Any], plain: bool
+    ) -> tuple[Any, str, Callable[[], dict[str, Any]]]:
+        """The catalogue model (or its plain mirror), its hash and the source of its dump
+        by alias, from an authentic cache entry: the dump by alias ``raw_name`` for a plain
+        mirror, else the dump by field name, whose dicts the models are built out of (the
+        dump by alias is then read when it is asked for)."""
+        digest = cached["hash"]
+        if not isinstance(digest, str):
+            raise ValueError("not a cached catalogue")
         if plain:
-            return _mirror(_imported(str(self.plain_name)), raw)
-        from .construct import NotConstructible, construct
+            raw = cached["raw"]
+            return _mirror(_imported(str(self.plain_name)), raw), digest, _Given(raw)
+        from .construct import NotConstructible, adopt
 
         try:
-            return construct(self.model, raw)
+            data = adopt(self.model, cached["fields"], by_alias=False)
         except NotConstructible as exc:
             raise ValueError(str(exc)) from None
+
+        return data, digest, _CachedDump(raw_name, digest, data)
 
     # -- checks -------------------------------------------------------------
 

@@ -1,10 +1,13 @@
-"""The catalogue parse cache: resolved catalogues kept as authenticated JSON.
+"""The catalogue parse cache: resolved catalogues kept as authenticated files.
 
 Resolving a catalogue means parsing a few dozen YAML files, validating them and
 applying errata: a few hundred milliseconds.  The result is cached in the user's
-cache folder, one file per (system, version, sources) plus an index holding the
-manifest and errata, so a command reads one JSON file and rebuilds the models with
-:func:`armybuilder.core.construct.construct` instead of validating them again.
+cache folder, per (system, version, sources): the dump by alias (``raw``, which the
+plain mirrors read) and the dump by field name (whose dicts the pydantic models adopt,
+:func:`armybuilder.core.construct.adopt`), both in marshal's format, plus an index
+holding the manifest and errata (JSON) and, per catalogue folder, the sources' key
+remembered against the files' identities (:func:`remembered_source_key`).  A command
+thus reads one file and builds the models instead of validating them again.
 
 A cache file is untrusted input like any other file: something else may have
 written it, or a person may have edited it.  Each file therefore starts with an
@@ -22,13 +25,16 @@ them, so a changed model cannot keep its old fingerprint.  A model not listed he
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import hmac
 import json
 import marshal
 import os
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -137,8 +143,8 @@ def read(name: str) -> Any | None:
     """The value cached under ``name``, or None if missing, broken or not authentic.
 
     JSON, or marshal's format for a name ending in :data:`MARSHAL_SUFFIX` (read back
-    three times faster than JSON: the resolved catalogue, half a megabyte, is read by
-    every command that checks a list; marshal is only ever given bytes whose tag
+    three times faster than JSON: the resolved catalogue, a third of a megabyte, is read
+    by every command that checks a list; marshal is only ever given bytes whose tag
     verified, which this code wrote)."""
     folder = cache_folder()
     if folder is None:
@@ -161,6 +167,19 @@ def read(name: str) -> Any | None:
         return None
 
 
+def _strings_shared(value: Any, seen: dict[str, str]) -> Any:
+    """``value`` with equal strings made one object: marshal then writes a repeated string
+    once and refers back to it, and reading it back builds each string once (a catalogue
+    repeats ids, kinds and sources hundreds of times)."""
+    if isinstance(value, str):
+        return seen.setdefault(value, value)
+    if isinstance(value, dict):
+        return {seen.setdefault(k, k) if isinstance(k, str) else k: _strings_shared(v, seen) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_strings_shared(v, seen) for v in value]
+    return value
+
+
 def write(name: str, value: Any) -> None:
     """Cache ``value`` (JSON-able) under ``name`` (which may name a subfolder: ``a/b.json``)
     atomically (written beside it, then renamed over it); failures only cost speed later.
@@ -173,7 +192,7 @@ def write(name: str, value: Any) -> None:
         return
     try:
         if name.endswith(MARSHAL_SUFFIX):
-            payload = marshal.dumps(value)
+            payload = marshal.dumps(_strings_shared(value, {}))
         else:
             try:
                 payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -198,6 +217,23 @@ def write(name: str, value: Any) -> None:
             pass
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while a cached catalogue is read and rebuilt.
+
+    Reading one creates some twelve thousand containers (dicts, lists, models) and none
+    becomes garbage; the collector would walk them a dozen times as they are made (and
+    sometimes every object of the process: a full collection), about a sixth of the load.
+    It is turned back on only if it was on: the editor keeps it off while it starts."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
 def code_digest(modules: list[str]) -> str:
     """A short digest of the source files of ``modules`` (found, not imported): a cached
     verdict computed by that code is not believed once the code changes, even within a
@@ -216,16 +252,68 @@ def code_digest(modules: list[str]) -> str:
     return digest.hexdigest()[:12]
 
 
-def source_key(system: str, model_name: str, model: Callable[[], type], files: list[tuple[str, bytes]]) -> str:
-    """A short key for one system's catalogue sources, its schema and this package version.
-
-    ``model_name`` is the catalogue model's dotted name; ``model`` gives the class, asked
-    (importing it, and pydantic) only when its fingerprint is not fixed at build time."""
+def _fingerprint(model_name: str, model: Callable[[], type]) -> str:
     known = SCHEMA_FINGERPRINTS.get(model_name)
-    fingerprint = known if known is not None else computed_schema_fingerprint(model())
+    return known if known is not None else computed_schema_fingerprint(model())
+
+
+def _content_key(system: str, fingerprint: str, files: list[tuple[str, bytes]]) -> str:
     digest = hashlib.sha256()
     digest.update(f"{system}\0{__version__}\0{fingerprint}\0".encode())
     for rel, data in files:
         digest.update(rel.encode())
         digest.update(hashlib.sha256(data).digest())
     return digest.hexdigest()[:24]
+
+
+def source_key(system: str, model_name: str, model: Callable[[], type], files: list[tuple[str, bytes]]) -> str:
+    """A short key for one system's catalogue sources, its schema and this package version.
+
+    ``model_name`` is the catalogue model's dotted name; ``model`` gives the class, asked
+    (importing it, and pydantic) only when its fingerprint is not fixed at build time."""
+    return _content_key(system, _fingerprint(model_name, model), files)
+
+
+#: A file changed this recently is not vouched for by its identity: a second write within
+#: the same tick of the file system's clock would leave size and times as they were.
+RACY_SECONDS = 2.0
+
+#: (inode, size, mtime_ns, ctime_ns) of a file: any write changes ctime, which no one can set
+Identity = tuple[int, int, int, int]
+
+
+def remembered_source_key(
+    system: str,
+    model_name: str,
+    model: Callable[[], type],
+    folder: Path,
+    identities: list[tuple[str, Identity]],
+    files: Callable[[], list[tuple[str, bytes]]],
+) -> str:
+    """:func:`source_key` of a folder's files, remembered against their identities.
+
+    Hashing every catalogue file (a third of a megabyte, read and hashed) was a tenth of
+    loading a cached catalogue.  The key computed from the contents is kept in the cache
+    with the identity (inode, size, modification and change times, as Python's bytecode
+    cache and git's index judge a file) of every file it was computed from, the folder,
+    the package version and the schema; while all of them are the same, the key is read
+    back instead of computed.  A write to a file changes its change time (the kernel sets
+    it; no program can set it back), an added, removed or replaced file changes the list,
+    so any change computes the key from the contents again.  Files changed in the last
+    :data:`RACY_SECONDS` are not remembered (a second write in the same clock tick)."""
+    fingerprint = _fingerprint(model_name, model)
+    digest = hashlib.sha256(f"{system}\0{__version__}\0{fingerprint}\0{folder}\0".encode())
+    for rel, identity in identities:
+        digest.update(f"{rel}\0{identity}\0".encode())
+    identity_key = digest.hexdigest()
+    name = f"{system}-sources-{hashlib.sha256(str(folder).encode()).hexdigest()[:12]}.json"
+    remembered = read(name)
+    if isinstance(remembered, dict) and remembered.get("identity") == identity_key:
+        key = remembered.get("key")
+        if isinstance(key, str):
+            return key
+    key = _content_key(system, fingerprint, files())
+    settled = time.time_ns() - int(RACY_SECONDS * 1e9)
+    if all(max(identity[2], identity[3]) < settled for _, identity in identities):
+        write(name, {"identity": identity_key, "key": key})
+    return key

@@ -6,14 +6,14 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .fighters import BASE_RADIUS, CONTACT, FISTS, Fighter, Weapon
+from .fighters import BASES, FISTS, Fighter, Weapon
 from .geometry import dist, gap
 
 if TYPE_CHECKING:
     from .battle import Battle
 
 
-_CONTACT2 = (2 * BASE_RADIUS) ** 2  # squared centre distance of two bases in contact
+_CONTACT2 = BASES ** 2  # squared centre distance of two bases in contact
 
 
 class Activation:
@@ -48,7 +48,7 @@ class Activation:
             if e.removed or ("terrifying" not in e.abilities and "terrifying" not in e.temp):
                 continue
             x = e.value("terrifying")
-            if x is not None and not f.terrified and not f.has("steel-your-mind") and gap(f, e) <= e.reach():
+            if x is not None and not f.terrified and not ("steel-your-mind" in f.abilities or "steel-your-mind" in f.temp) and gap(f, e) <= e._reach:
                 if not self.test(f, f.stat("mn"), x, "mn")[0]:
                     f.terrified = True
                     if self.logging:
@@ -74,12 +74,14 @@ class Activation:
             return candidates[0]
         return max(candidates, key=lambda e: (max(self.attack_value(f, e, w) for w in f.melee_weapons()) / max(1, e.hp), e.cost, -e.index))
 
-    def close_and_fight(self: Battle, f: Fighter, t: Fighter, allow_charge: bool = True, unengaged: bool = False) -> bool:
+    def close_and_fight(self: Battle, f: Fighter, t: Fighter, allow_charge: bool = True, unengaged: bool = False,
+                        low: float | None = None) -> bool:  # fmt: skip
         """Move into melee with t (Charge when the rules allow it), then attack; False (having done
-        nothing) if blocked.  ``unengaged``: the caller knows f is engaged with no one."""
+        nothing) if blocked.  ``unengaged``: the caller knows f is engaged with no one; ``low``:
+        min(f.d2), when the caller has it."""
         w = self.choose_melee(f, t, charge=True) or FISTS
-        g = math.hypot(f.x - t.x, f.y - t.y) - 2 * BASE_RADIUS  # in_reach()
-        if (g if g > 0.0 else 0.0) <= w.reach + CONTACT:
+        g = math.hypot(f.x - t.x, f.y - t.y) - BASES  # in_reach()
+        if (g if g > 0.0 else 0.0) <= w._touch:
             if f.ap_left < 1:
                 return False
             self.spend_attack(f, t)
@@ -93,20 +95,20 @@ class Activation:
         speed = f.speed()  # nothing below changes it before the move
         can_charge = (
             allow_charge and not f.prone and f.ap_left >= cost and need <= speed + 3
-            and need >= math.ceil(f.sp / 2) and (self.los(f, t) or f.has("aware"))
+            and need >= math.ceil(f.sp / 2) and (self.los(f, t) or ("aware" in f.abilities or "aware" in f.temp))
             and (unengaged or not self.engaged_with(f))
         )  # fmt: skip
         if can_charge:
             if self.logging:
                 self.say(f"  {f.name} charges {t.name}")
-            if self.move_towards(f, spot[0], spot[1], speed + 3, 0.0, target=t, penalty=penalty) <= 0:
+            if self.move_towards(f, spot[0], spot[1], speed + 3, 0.0, target=t, penalty=penalty, near=low) <= 0.0:
                 return False
             f.ap_left -= cost
             if (not f.removed and not f.incapacitated) and not t.removed and self.in_reach(f, t, w):
                 self.charge_terror(f, t)
                 self.melee_attack(f, t, w, charge=True)
             return True
-        if self.move_towards(f, spot[0], spot[1], speed, 0.0, target=t, penalty=penalty) <= 0:
+        if self.move_towards(f, spot[0], spot[1], speed, 0.0, target=t, penalty=penalty, near=low) <= 0.0:
             return False
         f.ap_left -= 1
         return True
@@ -114,7 +116,7 @@ class Activation:
     def charge_terror(self: Battle, f: Fighter, t: Fighter) -> None:
         for a, b in ((f, t), (t, f)):
             x = b.value("terrifying")
-            if x is not None and not a.terrified and not a.has("steel-your-mind"):
+            if x is not None and not a.terrified and not ("steel-your-mind" in a.abilities or "steel-your-mind" in a.temp):
                 if not self.test(a, a.stat("mn"), x, "mn")[0]:
                     a.terrified = True
                     if self.logging:
@@ -125,14 +127,14 @@ class Activation:
         if w is None:
             f.ap_left -= 1
             return
-        if f.has("melee-arc") and f.ap_left >= 1:
+        if ("melee-arc" in f.abilities or "melee-arc" in f.temp) and f.ap_left >= 1:
             targets = [e for e in self.enemies(f) if gap(f, e) <= 2]
             if len(targets) >= 2:
                 f.ap_left -= 1
                 for e in targets:
                     self.melee_attack(f, e, w, clash_allowed=False, label="sweeps")
                 return
-        if f.has("rapid-attack") and f.ap_left >= 2 and not w.has("cumbersome"):
+        if ("rapid-attack" in f.abilities or "rapid-attack" in f.temp) and f.ap_left >= 2 and "cumbersome" not in w._ids:
             f.ap_left -= 2
             for _ in range(3):
                 if not t.removed and (not f.removed and not f.incapacitated):
@@ -142,7 +144,7 @@ class Activation:
         self.melee_attack(f, t, w)
 
     def heal_someone(self: Battle, f: Fighter) -> bool:
-        if not f.has("healer"):
+        if not ("healer" in f.abilities or "healer" in f.temp):
             return False
         patients = [o for o in self.friends(f) + [f] if o.hp < o.hp_max or o.incapacitated]
         if not patients:
@@ -159,7 +161,7 @@ class Activation:
         if self.engaged_with(f) or gap(f, p) > f.speed() * f.ap_left:
             return False
         f.ap_left -= 1
-        self.move_towards(f, p.x, p.y, f.speed(), 2 * BASE_RADIUS)
+        self.move_towards(f, p.x, p.y, f.speed(), BASES)
         return True
 
     def best_ranged(self: Battle, f: Fighter, t: Fighter, engaged: bool | None = None) -> Weapon | None:
@@ -173,9 +175,12 @@ class Activation:
         if engaged is None:
             engaged = bool(self.engaged_with(f))
         d = math.hypot(f.x - t.x, f.y - t.y)  # dist()
+        override = f.range_override
         for w in f._ranged:
-            reach = max(w.reach, f.range_override or 0)
-            if d - 2 * BASE_RADIUS > reach or (engaged and not w.has("point-blank")):
+            reach = w.reach  # max(w.reach, f.range_override or 0)
+            if override is not None and override > reach:
+                reach = override
+            if d - BASES > reach or (engaged and "point-blank" not in w._ids):
                 continue
             if f.blind and d > 6:
                 continue
@@ -189,7 +194,8 @@ class Activation:
             self.say(f"{f.name} activates ({f.ap} AP)")
         self.start_activation(f)
         guard = 0
-        living, foe_side = self.living, 1 - f.side
+        living, foe_side, my_side = self.living, 1 - f.side, f.side
+        powers, godspark, cheapest = self.powers, self.godspark, self.cheapest
         abilities = f.abilities  # has() inlined below: the profile's, then the Round's (temp)
         while f.ap_left > 0 and (not f.removed and not f.incapacitated) and living[foe_side] and guard < 20:
             guard += 1
@@ -207,7 +213,11 @@ class Activation:
                 continue
             # f's foes in melee: nothing below changes them before an action, and every action
             # ends the iteration, so they are looked up once and handed down
-            engaged = self.engaged_with(f)
+            # the least kept distance to a foe, read by engaged_with(), nearest() and a move's
+            # Free Strike test: nothing moves between here and them (every action ends the step)
+            row = f.d2
+            low = min(row) if row else math.inf
+            engaged = self.engaged_with(f, low)
             if f.fire is not None and f.ap_left >= 2 and not engaged:
                 f.ap_left -= 1
                 if self.roll(self.status_rs(f, False) + 2, f.fire)[0]:
@@ -215,7 +225,8 @@ class Activation:
                     if self.logging:
                         self.say(f"  {f.name} puts out the fire")
                 continue
-            if self.maybe_power(f, engaged):
+            # maybe_power()'s first test inlined: most steps find no power affordable
+            if powers[my_side] and godspark[my_side] >= cheapest[my_side] and self.maybe_power(f, engaged):
                 continue
             if ("healer" in abilities or "healer" in f.temp) and self.heal_someone(f):
                 continue
@@ -248,7 +259,17 @@ class Activation:
             berserker = "berserker" in abilities or "berserker" in f.temp
             ranged = f._ranged
             if ranged:
+                # an enemy whose kept squared distance is past the longest shot (bases, a hair
+                # more) is surely out of range: best_shot() would find nothing
+                far = f._max_range
+                if f.range_override is not None and f.range_override > far:
+                    far = f.range_override
+                far += BASES
+                far = far * far * (1 + 1e-9) + 1e-9
+                row = f.d2
                 for e in enemies:
+                    if row[e.slot] > far:
+                        continue
                     found = self.best_shot(f, e, engaged_now)
                     if found is not None and self.los(f, e) and not self.shot_blocked_by_models(f, e) and (not self.engaged_with(e) or found[0] >= 0.3):
                         shots.append((found[0], e, found[1]))
@@ -259,7 +280,7 @@ class Activation:
                     f.ap_left -= 1
                     self.ranged_attack(f, e, w)
                     continue
-            target = self.best_target(f, enemies) if berserker else self.nearest(f, enemies)
+            target = self.best_target(f, enemies) if berserker else self.nearest(f, enemies, low)
             if f.taunt_forced and f.taunted_by is not None and not f.taunted_by.removed:
                 target = f.taunted_by  # a Taunt with 3+ stages: it must come at the taunter
             if ("taunt" in abilities or "taunt" in f.temp) and self.taunt(f, enemies):
@@ -271,13 +292,13 @@ class Activation:
                     self.say(f"  {f.name} {'spots' if target.spotted else 'fails to spot'} {target.name}")
                 continue
             if ranged and not berserker and gap(f, target) > f._max_range:
-                if self.move_towards(f, target.x, target.y, f.speed(), f._max_range * 0.9) > 0:
+                if self.move_towards(f, target.x, target.y, f.speed(), f._max_range * 0.9) > 0.0:
                     f.ap_left -= 1
                     continue
             # f is engaged with no one here, nor after a close_and_fight() that failed (it acts on success only)
-            if not self.close_and_fight(f, target, unengaged=True):
+            if not self.close_and_fight(f, target, unengaged=True, low=low):
                 others = [e for e in enemies if e is not target]
-                if not others or not self.close_and_fight(f, min(others, key=lambda e: (gap(f, e), e.index)), unengaged=True):
+                if not others or not self.close_and_fight(f, min(others, key=lambda e: (gap(f, e), e.index)), unengaged=True, low=low):
                     break
         self.end_activation(f)
 
@@ -298,15 +319,16 @@ class Activation:
                 self.say(f"  {f.name} taunts {e.name}" + (" into coming at it" if e.taunt_forced else ""))
         return True
 
-    def nearest(self: Battle, f: Fighter, enemies: list[Fighter]) -> Fighter:
+    def nearest(self: Battle, f: Fighter, enemies: list[Fighter], low: float | None = None) -> Fighter:
         """The enemy whose base is nearest to f's (then the lowest index), among ``enemies``:
         all of f's living enemies.  Gaps are worked out (with hypot, as gap()) only for the
         enemies whose kept squared distance is within a hair of the least one, or of base
-        contact (every base in contact has gap 0): the others are surely farther."""
-        fx, fy, contact = f.x, f.y, 2 * BASE_RADIUS
+        contact (every base in contact has gap 0): the others are surely farther.  ``low``:
+        min(f.d2) when the caller has it already."""
+        fx, fy, contact = f.x, f.y, BASES
         hypot = math.hypot
         row = f.d2
-        cut = min(row)
+        cut = min(row) if low is None else low
         cut = (cut if cut > _CONTACT2 else _CONTACT2) * (1 + 1e-9) + 1e-12
         best, best_gap = enemies[0], math.inf
         for e in enemies:  # gap() inlined; (gap, index) compared without building tuples

@@ -54,11 +54,16 @@ per decision (its cover once for the hit and the Strength) and the foes engaged 
 once per AI step; log lines are only written when a log is kept.  :class:`Battle` and
 :class:`fighters.Fighter` keep their state in slots: each has more attributes than CPython
 3.11's shared-key layout holds, and an instance with a dictionary of its own sends every
-method call on it down the interpreter's slow, unspecialised path.  Speed work keeps fixed-seed games identical (same draws, decisions and
+method call on it down the interpreter's slow, unspecialised path; for the same reason the hot
+arithmetic and comparisons keep to two floats or two small ints (``BASES``, a weapon's
+``_touch``), the only pairs CPython 3.11 specialises, and hot calls pass no keywords to C
+functions (each parses them).  Speed work keeps fixed-seed games identical (same draws, decisions and
 logs: ``tests/morpheus/me_digests.json``).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -70,7 +75,7 @@ from ..catalog import GodPower, MECatalog
 from .activation import Activation
 from .combat import CombatRules
 from .dice import DAMAGE_MEMOS, rules_from
-from .fighters import Fighter, Terrain, Weapon, pairing_for
+from .fighters import BASES, Fighter, Terrain, Weapon, pairing_for
 from .geometry import Geometry, dist, gap
 from .movement import MovementRules
 from .powers import GodPowers
@@ -85,10 +90,10 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
     # shared-key layout, and with a dictionary of its own every ``self.rule()`` call took the
     # interpreter's slow, unspecialised path (the mixins declare empty slots for this).
     __slots__ = (
-        "cat", "data", "rng", "rules", "damage_memo", "max_rounds", "board", "depth", "godspark",
-        "godspark_income", "sides", "everyone", "powers", "powers_used", "cheapest", "power_kinds",
-        "scores", "round", "logging", "lines", "terrain", "living", "engage_limits", "strike_span",
-        "terror", "healers", "_sums", "_next", "_base", "_xs", "_xf", "hazards", "difficult", "los_blockers",
+        "cat", "data", "rng", "rules", "steps", "damage_memo", "max_rounds", "board", "depth", "godspark",
+        "godspark_income", "sides", "everyone", "powers", "powers_used", "cheapest", "power_kinds", "power_rows",
+        "scores", "round", "logging", "lines", "terrain", "living", "engage_limits", "engage_loose", "strike_span",
+        "terror", "healers", "_sums", "_next", "_base", "_xs", "_xf", "hazards", "difficult", "difficult_boxes", "los_blockers",
         "covers",
     )  # fmt: skip
 
@@ -97,6 +102,8 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         self.data: MECatalog = cat.data  # type: ignore[assignment]
         self.rng = rng
         self.rules = rules_from(cat)
+        # the Damage step of each kind of attack (rules.step(), looked up by the weapon's kind)
+        self.steps = {"normal": self.rules.step(), "savage": self.rules.step(savage=True), "lethal": self.rules.step(lethal=True)}
         # expected Damage by (attack - defence, strength - resistance, kind), shared by every
         # battle under the same rules: the AI weighs thousands of attacks per game
         self.damage_memo = DAMAGE_MEMOS.setdefault(self.rules, {})
@@ -110,6 +117,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         self.sides = [[f.fresh() for f in pairing.templates[0]], [f.fresh() for f in pairing.templates[1]]]
         self.everyone = self.sides[0] + self.sides[1]  # both clans, removed models included
         self.powers: list[list[GodPower]] = pairing.powers  # never changed
+        self.power_rows = pairing.power_rows  # the same as (power, id, cost), read by the AI
         self.powers_used: list[set[str]] = [set(), set()]
         # Godspark below which a side can afford none of its powers, even Attuned (1 off each)
         self.cheapest = pairing.cheapest
@@ -126,6 +134,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         # Per fighter, the squared centre distance to each enemy (in self.sides order) within
         # which the two are engaged (bases touching plus the longer melee reach).
         self.engage_limits: list[dict[int, tuple[float, ...]]] = pairing.limits
+        self.engage_loose = pairing.loose  # the same, widened by a hair (Overwhelm's quick test)
         self.strike_span = pairing.strike_span
         # per side, the models that can be Terrifying (None: any, a God power can grant it)
         self.terror = [None if slots is None else [side[k] for k in slots] for slots, side in zip(pairing.terror, self.sides, strict=True)]
@@ -153,8 +162,11 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
     def _refill(self) -> None:
         dice = self.rules.dice
         block = self.rng.integers(1, self.rules.sides + 1, size=1024)
-        whole = len(block) // dice
-        self._sums = block[: whole * dice].reshape(whole, dice).sum(axis=1).tolist()
+        if dice == 2:  # 2d6: the even and the odd dice added (a third of reshape().sum()'s time)
+            self._sums = (block[0::2] + block[1::2]).tolist()
+        else:
+            whole = len(block) // dice
+            self._sums = block[: whole * dice].reshape(whole, dice).sum(axis=1).tolist()
         self._next = 0
 
     def roll(self, x: int, y: int) -> tuple[bool, int, int]:
@@ -163,7 +175,9 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         natural = self._sums[self._next]
         self._next += 1
         tn = self._base - x + y  # rules.tn(x, y)
-        return natural >= tn, (natural - tn if natural > tn else 0), natural
+        if natural >= tn:  # a test that jumps: the interpreter's quick integer comparison
+            return True, natural - tn, natural
+        return False, 0, natural
 
     def test(self, f: Fighter, x: int, y: int, stat: str = "") -> tuple[bool, int]:
         """A roll of ``f`` (X versus Y); Steel Your Mind re-rolls failed DR and MN tests."""
@@ -222,6 +236,11 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         after setup): most moves, shots and lines of sight then skip the loop altogether."""
         self.hazards = [t for t in self.terrain if "hazardous" in t.keywords]
         self.difficult = [t for t in self.terrain if "difficult" in t.keywords]
+        # each Difficult piece as (x, y, r) and its box widened by a hair, read by terrain_penalty()
+        self.difficult_boxes = [
+            (t.x, t.y, t.r, t.x - (t.r + 1e-6), t.x + (t.r + 1e-6), t.y - (t.r + 1e-6), t.y + (t.r + 1e-6))
+            for t in self.difficult
+        ]  # fmt: skip
         self.los_blockers = [t for t in self.terrain if "blocks-los" in t.keywords]
         self.covers = [
             (t, "heavy" if "heavy-cover" in t.keywords else "light")
@@ -284,7 +303,8 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
     def play_round(self) -> None:
         for side in (0, 1):
             self.godspark[side] += self.godspark_income
-        a, b = self.rng.integers(2, 13, size=2).tolist()  # the same draws as two calls
+        draw = self.rng.integers  # two scalar calls: the same draws as size=2, in two thirds of the time
+        a, b = int(draw(2, 13)), int(draw(2, 13))
         side = 0 if a >= b else 1
         living = self.living
         if self.logging:
@@ -305,7 +325,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
             if x is not None:
                 helper = [o for o in self.friends(f) if not o.activated and (not o.removed and not o.incapacitated) and dist(f, o) <= x]
                 if helper:
-                    follower = min(helper, key=lambda o: (min((gap(o, e) for e in self.enemies(o)), default=99), o.index))
+                    follower = self.follower(helper)
                     if self.logging:
                         self.say(f"  {f.name} directs {follower.name} (Tactician)")
                     self.activate(follower)
@@ -313,6 +333,25 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
                         return
             side = 1 - side
         self.end_phase()
+
+    def follower(self, helpers: list[Fighter]) -> Fighter:
+        """The helper a Tactician directs: the least gap to an enemy (99 with none left), then
+        the lowest index; ``min()`` with a key, as plain loops (no generator, no key tuples)."""
+        hypot, contact = math.hypot, BASES
+        best, best_gap = helpers[0], math.inf
+        for o in helpers:
+            ox, oy = o.x, o.y
+            near: float | None = None
+            for e in self.living[1 - o.side]:  # gap() inlined; the first of the least, as min()
+                g = hypot(ox - e.x, oy - e.y) - contact
+                if g < 0.0:
+                    g = 0.0
+                if near is None or g < near:
+                    near = g
+            key = 99 if near is None else near
+            if key < best_gap or (key == best_gap and o.index < best.index):
+                best, best_gap = o, key
+        return best
 
     def shares(self) -> tuple[float, float]:
         """Per side, the percentage of the *enemy's* Glory it took: what decides the game.

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..catalog import ability_args, ability_id
 from .dice import expected_damage
-from .fighters import BASE_RADIUS, CONTACT, Fighter, Weapon
+from .fighters import BASE_RADIUS, BASES, CONTACT, Fighter, Weapon
 from .geometry import dist, gap
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ class CombatRules:
             self.say(f"  {target.name} loses {damage} HP ({why}), {max(target.hp, 0)} left")
         if target.hp <= 0:
             # no model of the side can ever be a Healer (profile or God power): no one to look for
-            healers = [o for o in self.friends(target) if (not o.removed and not o.incapacitated) and o.has("healer")] if self.healers[target.side] else None
+            healers = [o for o in self.friends(target) if (not o.removed and not o.incapacitated) and ("healer" in o.abilities or "healer" in o.temp)] if self.healers[target.side] else None
             if healers:
                 target.hp = 0
                 target.incapacitated = True
@@ -65,7 +65,7 @@ class CombatRules:
 
     def status_rs(self: Battle, target: Fighter, psi: bool) -> int:
         base = target.stat("dr") if psi else target.stat("rs")
-        return base + (2 if target.has("high-pain-threshold") else 0)
+        return base + (2 if ("high-pain-threshold" in target.abilities or "high-pain-threshold" in target.temp) else 0)
 
     def immune(self: Battle, target: Fighter, status: str) -> bool:
         return status in target.temp.get("immunity", []) + target.abilities.get("immunity", [])
@@ -78,7 +78,7 @@ class CombatRules:
             if aid in ("fire", "ice", "shock", "blind", "restrain") and self.immune(target, aid):
                 continue
             if aid == "knockdown":
-                size = target.size - (1 if target.prone else 0) + (2 if target.has("steady") else 0)
+                size = target.size - (1 if target.prone else 0) + (2 if ("steady" in target.abilities or "steady" in target.temp) else 0)
                 if self.roll(x, size)[0]:
                     target.prone = True
                     if self.logging:
@@ -112,7 +112,7 @@ class CombatRules:
                 if self.logging:
                     self.say(f"  {target.name} is restrained")
             elif aid in ("push", "pull"):
-                size = target.size + (2 if target.has("steady") else 0)
+                size = target.size + (2 if ("steady" in target.abilities or "steady" in target.temp) else 0)
                 ok, stages, _ = self.roll(x, size)
                 if ok:
                     self.shove(attacker, target, 2.0 * max(1, stages), away=aid == "push")
@@ -123,7 +123,7 @@ class CombatRules:
                     if self.logging:
                         self.say(f"  {target.name} is drained of {stat.upper()}")
             elif aid == "delusional":
-                if not target.has("steel-your-mind"):
+                if not ("steel-your-mind" in target.abilities or "steel-your-mind" in target.temp):
                     target.delusional = True
                     if self.logging:
                         self.say(f"  {target.name} becomes delusional")
@@ -139,7 +139,7 @@ class CombatRules:
         while moved + step <= inches + 1e-9:
             nx, ny = target.x + ux * step, target.y + uy * step
             blocker = next(
-                (o for o in self.sides[0] + self.sides[1] if not o.removed and o is not target and math.hypot(o.x - nx, o.y - ny) < 2 * BASE_RADIUS),
+                (o for o in self.sides[0] + self.sides[1] if not o.removed and o is not target and math.hypot(o.x - nx, o.y - ny) < BASES),
                 None,
             )
             if blocker is not None or not (0 <= nx <= self.board and 0 <= ny <= self.board):
@@ -236,7 +236,7 @@ class CombatRules:
         others = []
         # a friend's kept squared distance to t past a hair over its engagement distance (the
         # same reach, bases and contact) is surely out of reach; t is on the table here
-        slot, limits, kept = t.slot, self.engage_limits[f.side], not t.removed
+        slot, limits, kept = t.slot, self.engage_loose[f.side], not t.removed
         if kept and t.side != f.side:
             # t's own row holds the same squared distances to f's side (place() keeps both),
             # and no friend is engaged with t beyond t's longest engagement distance: when at
@@ -245,24 +245,35 @@ class CombatRules:
             if len(row) < 2:
                 return 0
             near = sorted(row)
-            if near[1] > t._engage_max * (1 + 1e-9) + 1e-12 and row[f.slot] == near[0]:
+            if near[1] > t._engage_hair and row[f.slot] == near[0]:
                 return 0
-        for o in self.living[f.side]:  # friends whose reach (or t's) touches t
-            if o is f or o.incapacitated:
-                continue
-            if kept and o.d2[slot] > limits[o.index][slot] * (1 + 1e-9) + 1e-12:
-                continue
-            reach = o._reach if o._reach > t_reach else t_reach
-            edge = hypot(o.x - tx, o.y - ty) - 2 * BASE_RADIUS
-            if (edge if edge > 0.0 else 0.0) <= reach + CONTACT:
-                others.append(o)
+            # the same test from t's side: its row and its widened limits (the limit of a pair
+            # is the same both ways), by slot; a removed friend is infinitely far from t (three
+            # lists of one length, by construction: no strict= keyword to parse on every call)
+            for o, d, cap in zip(self.sides[f.side], row, self.engage_loose[t.side][t.index]):  # noqa: B905
+                if d > cap or o is f or o.incapacitated:
+                    continue
+                reach = o._reach if o._reach > t_reach else t_reach
+                edge = hypot(o.x - tx, o.y - ty) - BASES
+                if (edge if edge > 0.0 else 0.0) <= reach + CONTACT:
+                    others.append(o)
+        else:
+            for o in self.living[f.side]:  # friends whose reach (or t's) touches t
+                if o is f or o.incapacitated:
+                    continue
+                if kept and o.d2[slot] > limits[o.index][slot]:
+                    continue
+                reach = o._reach if o._reach > t_reach else t_reach
+                edge = hypot(o.x - tx, o.y - ty) - BASES
+                if (edge if edge > 0.0 else 0.0) <= reach + CONTACT:
+                    others.append(o)
         if not others:
             return 0
         size = f.size - (1 if f.prone else 0) + sum(o.size - (1 if o.prone else 0) for o in others)
-        target = t.size - (1 if t.prone else 0) + (2 if t.shield else 0) + (2 if t.has("stalwart") else 0)
+        target = t.size - (1 if t.prone else 0) + (2 if t.shield else 0) + (2 if ("stalwart" in t.abilities or "stalwart" in t.temp) else 0)
         if size <= target:
             return 0
-        return 1 + (1 if f.has("teamwork") else 0)
+        return 1 + (1 if ("teamwork" in f.abilities or "teamwork" in f.temp) else 0)
 
     def choose_melee(self: Battle, f: Fighter, t: Fighter, charge: bool = False) -> Weapon | None:
         """The melee weapon with the best expected Damage on t (any reach when about to charge)."""
@@ -272,8 +283,8 @@ class CombatRules:
             if w._cumbersome and w.name in used:
                 return None
             if not charge:
-                g = math.hypot(f.x - t.x, f.y - t.y) - 2 * BASE_RADIUS
-                if (g if g > 0.0 else 0.0) > w.reach + CONTACT:
+                g = math.hypot(f.x - t.x, f.y - t.y) - BASES
+                if (g if g > 0.0 else 0.0) > w._touch:
                     return None
             return w
         usable = []  # a plain loop: a comprehension is a call of its own in CPython 3.11
@@ -282,11 +293,11 @@ class CombatRules:
                 if not (w._cumbersome and w.name in used):
                     usable.append(w)
         else:
-            g = math.hypot(f.x - t.x, f.y - t.y) - 2 * BASE_RADIUS  # gap(), once for every weapon
+            g = math.hypot(f.x - t.x, f.y - t.y) - BASES  # gap(), once for every weapon
             if g < 0.0:
                 g = 0.0
             for w in weapons:
-                if g <= w.reach + CONTACT and not (w._cumbersome and w.name in used):
+                if g <= w._touch and not (w._cumbersome and w.name in used):
                     usable.append(w)
         if len(usable) <= 1:
             return usable[0] if usable else None
@@ -318,18 +329,18 @@ class CombatRules:
         """One melee Attack, with the target's chance to Clash first."""
         if (f.removed or f.incapacitated) or t.removed:
             return
-        if w.has("cumbersome"):
+        if "cumbersome" in w._ids:
             f.used_weapons.add(w.name)
         df_mod = 0
         strike_back = False
         if clash_allowed and (not t.removed and not t.incapacitated) and t.clashes < math.ceil(t.ap / 2):
             answer = self.choose_melee(t, f)
-            if answer is None and t.has("hip-shot"):
+            if answer is None and ("hip-shot" in t.abilities or "hip-shot" in t.temp):
                 answer = next((r for r in t.ranged_weapons() if dist(t, f) <= r.reach), None)
             if answer is not None:
                 t.clashes += 1
-                ok, _ = self.test(t, t.stat("dr"), f.stat("dr") + (1 if charge and not t.has("brace") else 0) + (1 if charge and f.has("heavy-charge") else 0), "dr")
-                if not ok and t.has("reactive"):
+                ok, _ = self.test(t, t.stat("dr"), f.stat("dr") + (1 if charge and not ("brace" in t.abilities or "brace" in t.temp) else 0) + (1 if charge and ("heavy-charge" in f.abilities or "heavy-charge" in f.temp) else 0), "dr")
+                if not ok and ("reactive" in t.abilities or "reactive" in t.temp):
                     ok, _ = self.test(t, t.stat("dr"), f.stat("dr"), "dr")
                 if self.logging:
                     self.say(f"  {t.name} clashes: {'wins' if ok else 'fails'}")
@@ -368,23 +379,23 @@ class CombatRules:
             ok = True
         else:
             ok, _, natural = self.roll(att, defence)
-            if not ok and w.melee and f.has("weapon-master") and not f.weapon_master_used:
+            if not ok and w.melee and ("weapon-master" in f.abilities or "weapon-master" in f.temp) and not f.weapon_master_used:
                 f.weapon_master_used = True
                 ok, _, natural = self.roll(att, defence)
-            if not ok and w.melee and f.has("war-gods-prowess") and not f.war_god_used:
+            if not ok and w.melee and ("war-gods-prowess" in f.abilities or "war-gods-prowess" in f.temp) and not f.war_god_used:
                 f.war_god_used = True
                 ok, _, natural = self.roll(att, defence)
-            if ok and t.has("wise-queens-foresight") and not t.foresight_used:
+            if ok and ("wise-queens-foresight" in t.abilities or "wise-queens-foresight" in t.temp) and not t.foresight_used:
                 t.foresight_used = True
                 ok, _, natural = self.roll(att, defence)
         if self.logging:
             self.say(f"  {f.name} {label} {t.name} with {w.name}: {'hit' if ok else 'miss'} ({att} vs {defence})")
         if not ok:
             return False
-        if f.has("berserker") and w.melee:
+        if ("berserker" in f.abilities or "berserker" in f.temp) and w.melee:
             f.berserk = True
             f.berserk_hit_this_round = True
-        psi = w.has("psi")
+        psi = "psi" in w._ids
         self.apply_statuses(f, t, refs, psi)
         if t.side == f.side:
             for ref in refs:  # Aid on a friend (or oneself)
@@ -406,12 +417,12 @@ class CombatRules:
         resist = t.stat("dr") if psi else t.stat("rs")
         ok, stages, _ = self.roll(st, resist)
         if ok:
-            self.wound(t, 1 + stages // self.rules.step(kind == "savage", kind == "lethal"), f, w.name)
+            self.wound(t, 1 + stages // self.steps[kind], f, w.name)
         return True
 
     def area_targets(self: Battle, f: Fighter, t: Fighter, w: Weapon, ox: float | None = None, oy: float | None = None) -> list[Fighter]:
         everyone = [o for o in self.sides[0] + self.sides[1] if not o.removed and o is not f]
-        if w.has("blast"):
+        if "blast" in w._ids:
             radius = (w.value("blast") or 0) + BASE_RADIUS
             cx, cy = (t.x, t.y) if ox is None else (ox, oy)
             return [o for o in everyone if math.hypot(o.x - cx, o.y - cy) <= radius]
@@ -426,7 +437,7 @@ class CombatRules:
             lateral = abs(-(o.x - f.x) * uy + (o.y - f.y) * ux)
             if along <= 0 or along > length + BASE_RADIUS:
                 continue
-            allowed = (width * along / d if w.has("spray") else 0.0) + BASE_RADIUS
+            allowed = (width * along / d if "spray" in w._ids else 0.0) + BASE_RADIUS
             if lateral <= allowed:
                 out.append(o)
         return out
@@ -434,7 +445,7 @@ class CombatRules:
     def area_attack(self: Battle, f: Fighter, t: Fighter, w: Weapon) -> None:
         """Blast, Spray or Line: roll to hit the target, then every model in the area is hit."""
         hit = self.resolve(f, t, w, label="fires at")
-        if w.has("blast"):
+        if "blast" in w._ids:
             ox, oy = t.x, t.y
             if not hit:
                 ox, oy = self.scatter(f, t.x, t.y)
@@ -461,12 +472,12 @@ class CombatRules:
         return nx, ny
 
     def ranged_attack(self: Battle, f: Fighter, t: Fighter, w: Weapon) -> None:
-        if w.has("blast") or w.has("spray") or w.has("line") or f.has("line"):
-            if f.has("line") and not w.has("line"):
+        if "blast" in w._ids or "spray" in w._ids or "line" in w._ids or ("line" in f.abilities or "line" in f.temp):
+            if ("line" in f.abilities or "line" in f.temp) and "line" not in w._ids:
                 w = Weapon(w.name, w.st, max(w.reach, f.range_override or 0), False, w.abilities + ("line",), w.no_shield, w.power)
             self.area_attack(f, t, w)
             return
-        if t.side != f.side and t.has("deflection") and w.power is None:
+        if t.side != f.side and ("deflection" in t.abilities or "deflection" in t.temp) and w.power is None:
             ok, _ = self.test(t, t.stat("dr"), f.stat("ra"), "dr")
             if ok:
                 if self.logging:

@@ -12,53 +12,22 @@ All distributions here are exact (small convolutions of a fair die).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from armybuilder.core.dice import Distribution
+from armybuilder.odds.morpheus import Rules
 
+from .odds import rules_of
 
-@dataclass(frozen=True)
-class OpposedRules:
-    dice: int = 2
-    sides: int = 6
-    base: int = 7
-    step_normal: int = 3
-    step_savage: int = 2
-    step_lethal: int = 1
+#: ME-D1, the provisional opposed-roll and damage tables (the odds calculator's record: one
+#: definition of the fields and of the ``tn`` and ``step`` rules for the engine, the sheets
+#: and the ``odds`` command; the odds package loads no game system, so the engine builds on it)
+ME_D1 = Rules()
 
-    def tn(self, x: int, y: int) -> int:
-        """Target number of 'X versus Y'."""
-        return self.base - (x - y)
-
-    def step(self, savage: bool = False, lethal: bool = False) -> int:
-        if lethal:
-            return self.step_lethal
-        if savage:
-            return self.step_savage
-        return self.step_normal
-
-
-ME_D1 = OpposedRules()
-
-
-def rules_from(cat) -> OpposedRules:
-    """The catalogue's opposed-roll and damage tables (ME-D1 when the catalogue has none)."""
-    tables = getattr(getattr(cat, "data", None), "tables", None)
-    opposed = getattr(tables, "opposed", None)
-    damage = getattr(tables, "damage", None)
-    if opposed is None and damage is None:
-        return ME_D1
-    return OpposedRules(
-        dice=opposed.dice if opposed else ME_D1.dice,
-        sides=opposed.sides if opposed else ME_D1.sides,
-        base=opposed.base if opposed else ME_D1.base,
-        step_normal=damage.normal if damage else ME_D1.step_normal,
-        step_savage=damage.savage if damage else ME_D1.step_savage,
-        step_lethal=damage.lethal if damage else ME_D1.step_lethal,
-    )
+#: The catalogue's tables as a :class:`Rules` (read in :mod:`.odds`, which loads no numpy)
+rules_from = rules_of
 
 
 @lru_cache(maxsize=32)
@@ -67,11 +36,11 @@ def roll_distribution(dice: int = 2, sides: int = 6) -> Distribution:
     return Distribution.uniform(1, sides).power(dice)
 
 
-def success_probability(rules: OpposedRules, tn: int) -> float:
+def success_probability(rules: Rules, tn: int) -> float:
     return roll_distribution(rules.dice, rules.sides).at_least(max(tn, 0))
 
 
-def stages_distribution(rules: OpposedRules, tn: int) -> tuple[float, Distribution | None]:
+def stages_distribution(rules: Rules, tn: int) -> tuple[float, Distribution | None]:
     """(P(failure), distribution of success stages given success, or None if success is impossible).
 
     A target number at or below the lowest roll makes every roll a success with
@@ -93,7 +62,7 @@ def damage_of(stages: int, step: int) -> int:
     return 1 + stages // step
 
 
-def damage_distribution(rules: OpposedRules, tn: int, savage: bool = False, lethal: bool = False) -> Distribution:
+def damage_distribution(rules: Rules, tn: int, savage: bool = False, lethal: bool = False) -> Distribution:
     """Damage of one successful hit's damage roll (0 when the damage roll fails)."""
     step = rules.step(savage, lethal)
     p_fail, stages = stages_distribution(rules, tn)
@@ -107,7 +76,7 @@ def damage_distribution(rules: OpposedRules, tn: int, savage: bool = False, leth
 
 
 def attack_distribution(
-    rules: OpposedRules,
+    rules: Rules,
     hit_tn: int,
     damage_tn: int,
     savage: bool = False,
@@ -129,11 +98,11 @@ def attack_distribution(
 # --------------------------------------------------------------------------- sampling
 
 
-def roll(rng: np.random.Generator, rules: OpposedRules = ME_D1) -> int:
+def roll(rng: np.random.Generator, rules: Rules = ME_D1) -> int:
     return int(rng.integers(1, rules.sides + 1, size=rules.dice).sum())
 
 
-def opposed(rng: np.random.Generator, x: int, y: int, rules: OpposedRules = ME_D1) -> tuple[bool, int, int]:
+def opposed(rng: np.random.Generator, x: int, y: int, rules: Rules = ME_D1) -> tuple[bool, int, int]:
     """Roll 'X versus Y': (success, stages, natural roll)."""
     natural = roll(rng, rules)
     tn = rules.tn(x, y)
@@ -141,10 +110,10 @@ def opposed(rng: np.random.Generator, x: int, y: int, rules: OpposedRules = ME_D
 
 
 # expected Damage of one attack, memoised: the AI weighs thousands of attacks per game
-DAMAGE_MEMOS: dict[OpposedRules, dict[tuple[int, int, str], float]] = {}
+DAMAGE_MEMOS: dict[Rules, dict[tuple[int, int, str], float]] = {}
 
 
 @lru_cache(maxsize=4096)
-def expected_damage(rules: OpposedRules, hit_tn: int, dmg_tn: int, step_kind: str) -> float:
+def expected_damage(rules: Rules, hit_tn: int, dmg_tn: int, step_kind: str) -> float:
     p_hit = success_probability(rules, hit_tn)
     return p_hit * damage_distribution(rules, dmg_tn, step_kind == "savage", step_kind == "lethal").mean()

@@ -17,6 +17,7 @@ from ..catalog import GodPower, ability_args, ability_id
 _blank = object.__new__
 BASE_RADIUS = 0.6  # a 30 mm round base, in inches
 CONTACT = 0.05  # bases this close count as touching
+BASES = 2 * BASE_RADIUS  # the centre distance of two bases in contact (a float: no int-float arithmetic)
 # The simulator's own assumptions (the seed page does not settle them) are catalogue
 # data: ``tables.engine.notes``, flagged provisional and printed on the reference sheets.
 STATS = ("ap", "sp", "ma", "ra", "df", "rs", "dr", "mn", "st")
@@ -52,6 +53,7 @@ class Weapon:
         self._deceptive = "deceptive" in self._ids
         self._spray = "spray" in self._ids
         self._kind = "lethal" if "lethal" in self._ids else "savage" if "savage" in self._ids else "normal"
+        self._touch = self.reach + CONTACT  # the farthest gap it reaches across (a float)
 
     def has(self, ability: str) -> bool:
         return ability in self._ids
@@ -146,6 +148,7 @@ class Fighter:
     _values: dict[str, int] = field(init=False, repr=False)
     _stats: dict[str, int] = field(init=False, repr=False)
     _engage_max: float = field(default=math.inf, init=False, repr=False)  # no early answer by default
+    _engage_hair: float = field(default=math.inf, init=False, repr=False)  # _engage_max widened by a hair
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities or ability in self.temp
@@ -189,7 +192,14 @@ class Fighter:
         return value
 
     def speed(self) -> int:
-        sp = self.stat("sp") + self.sp_bonus
+        # stat("sp") inlined: of its modifiers only Aid, Drain and Focus can touch SP
+        sp = self._stats["sp"] + self.sp_bonus
+        if self.aid:
+            sp += self.aid.get("sp", 0)
+        if self.drain:
+            sp -= self.drain.get("sp", 0)
+        if self.focus:
+            sp += self.focus.get("sp", 0)
         if self.prone:
             sp -= 3
         if self.shocked:
@@ -198,7 +208,7 @@ class Fighter:
             sp -= 1
         if self.restrain is not None:
             sp -= 2
-        return max(0, sp)
+        return sp if sp > 0 else 0
 
     def __post_init__(self) -> None:
         # the profile's stats (never changed in play) and ST 0, for stat() to read without getattr
@@ -284,6 +294,7 @@ class Fighter:
         f._values = self._values
         f._stats = self._stats
         f._engage_max = self._engage_max
+        f._engage_hair = self._engage_hair
         return f
 
     def melee_weapons(self) -> list[Weapon]:
@@ -357,6 +368,11 @@ class Pairing:
     strike_span: list[float]
     terror: list[tuple[int, ...] | None]
     healers: list[bool]  # per side: whether any of its models can ever be a Healer
+    # ``limits`` widened by a hair (x (1 + 1e-9) + 1e-12): beyond it a pair is surely not engaged
+    loose: list[dict[int, tuple[float, ...]]] = field(default_factory=list)
+    # per side, each power as (power, id, Godspark cost): the AI reads the id and the cost at
+    # every step it could call one, and a catalogue record's attributes are slow to read
+    power_rows: list[tuple[tuple[GodPower, str, int], ...]] = field(default_factory=list)
 
 
 _PAIRINGS: dict[tuple[int, str, str], Pairing] = {}
@@ -383,6 +399,7 @@ def pairing_for(cat: Catalogue, first: WarClan, second: WarClan) -> Pairing:
     for side in (0, 1):  # the farthest a foe can be and still be engaged with f (squared)
         for f in templates[side]:
             f._engage_max = max(limits[side][f.index], default=-1.0)
+            f._engage_hair = f._engage_max * (1 + 1e-9) + 1e-12
     cheapest = [min((max(0, p.godspark - 1) for p in side), default=0) for side in powers]
     strike_span = [max((e._reach for e in templates[1 - side]), default=0) + 2 * BASE_RADIUS + 1e-6 for side in (0, 1)]
     terror: list[tuple[int, ...] | None] = [
@@ -395,5 +412,7 @@ def pairing_for(cat: Catalogue, first: WarClan, second: WarClan) -> Pairing:
         or any(ability_id(g) == "healer" for p in powers[side] for g in p.grants)
         for side in (0, 1)
     ]  # fmt: skip
-    found = _PAIRINGS[key] = Pairing(cat, templates, powers, cheapest, limits, strike_span, terror, healers)
+    loose = [{i: tuple(limit * (1 + 1e-9) + 1e-12 for limit in row) for i, row in side.items()} for side in limits]
+    power_rows = [tuple((p, p.id, p.godspark) for p in side) for side in powers]
+    found = _PAIRINGS[key] = Pairing(cat, templates, powers, cheapest, limits, strike_span, terror, healers, loose, power_rows)
     return found

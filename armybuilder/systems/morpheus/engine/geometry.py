@@ -6,7 +6,7 @@ import math
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from .fighters import BASE_RADIUS, CONTACT, Fighter, Weapon
+from .fighters import BASE_RADIUS, BASES, Fighter, Weapon
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -18,7 +18,7 @@ def dist(a: Fighter, b: Fighter) -> float:
 
 def gap(a: Fighter, b: Fighter) -> float:
     """Distance between the edges of two bases (0 = base contact)."""
-    d = math.hypot(a.x - b.x, a.y - b.y) - 2 * BASE_RADIUS
+    d = math.hypot(a.x - b.x, a.y - b.y) - BASES
     return d if d > 0.0 else 0.0
 
 
@@ -93,24 +93,34 @@ class Geometry:
     def friends(self: Battle, f: Fighter) -> list[Fighter]:
         return [o for o in self.living[f.side] if o is not f]
 
-    def engaged_with(self: Battle, f: Fighter) -> list[Fighter]:
+    def engaged_with(self: Battle, f: Fighter, low: float | None = None) -> list[Fighter]:
+        """The enemies engaged with f; ``low``: min(f.d2) when the caller has it already."""
         row = f.d2
-        if not row or min(row) > f._engage_max:
+        if not row or (min(row) if low is None else low) > f._engage_max:
             return []  # every enemy beyond the longest engagement distance: the usual case
-        out = []  # removed enemies are at an infinite distance (Battle.remove)
-        for e, d2, limit in zip(self.sides[1 - f.side], f.d2, self.engage_limits[f.side][f.index], strict=True):
-            if d2 <= limit and not e.incapacitated:
+        out = []  # the living enemies in slot order (a removed one is infinitely far anyway)
+        limits = self.engage_limits[f.side][f.index]
+        for e in self.living[1 - f.side]:
+            s = e.slot
+            if row[s] <= limits[s] and not e.incapacitated:
                 out.append(e)
         return out
 
     def in_reach(self: Battle, f: Fighter, e: Fighter, w: Weapon) -> bool:
-        return gap(f, e) <= w.reach + CONTACT
+        return gap(f, e) <= w._touch
 
     def los(self: Battle, a: Fighter, b: Fighter) -> bool:
+        if not self.los_blockers:
+            return True
         ax, ay, bx, by = a.x, a.y, b.x, b.y
+        lox, hix = (ax, bx) if ax <= bx else (bx, ax)  # off_segment()'s box, inlined
+        loy, hiy = (ay, by) if ay <= by else (by, ay)
+        size = a.size if a.size >= b.size else b.size
         for t in self.los_blockers:
-            if t.size >= max(a.size, b.size):
-                if off_segment(ax, ay, bx, by, t.x, t.y, t.r):
+            if t.size >= size:
+                reach = t.r + 1e-6
+                px, py = t.x, t.y
+                if px < lox - reach or px > hix + reach or py < loy - reach or py > hiy + reach:
                     continue
                 d, _ = seg_point_distance(ax, ay, bx, by, t.x, t.y)
                 if d < t.r and math.hypot(a.x - t.x, a.y - t.y) > t.r and math.hypot(b.x - t.x, b.y - t.y) > t.r:

@@ -6,11 +6,15 @@ import math
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from .fighters import BASE_RADIUS, Fighter
-from .geometry import off_segment, seg_point_distance
+from .fighters import BASES, Fighter
+from .geometry import seg_point_distance
 
-_OVERLAP2 = (2 * BASE_RADIUS - 1e-6) ** 2  # squared centre distance below which two bases overlap
-_SPAN = 2 * BASE_RADIUS  # a base farther than this in x alone cannot overlap
+_OVERLAP2 = (BASES - 1e-6) ** 2  # squared centre distance below which two bases overlap
+_SPAN = BASES  # a base farther than this in x alone cannot overlap
+
+# the turns round the target an approach spot is tried at, in order: 0, then +-k/12 of a half
+# turn for k = 1 .. 12, each worked out as ``sign * k * pi / 12`` (the same floats as before)
+_TURNS = tuple(sign * k * math.pi / 12 for k in range(13) for sign in ((1,) if k == 0 else (1, -1)))
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -42,11 +46,11 @@ class MovementRules:
         return True
 
     def move_towards(self: Battle, f: Fighter, tx: float, ty: float, budget: float, stop_at: float, target: Fighter | None = None,
-                     free_strikes: bool = True, penalty: float | None = None) -> float:  # fmt: skip
+                     free_strikes: bool = True, penalty: float | None = None, near: float | None = None) -> float:  # fmt: skip
         """Straight move towards (tx, ty), stopping ``stop_at`` inches short (centre to centre).
 
         ``penalty`` is :meth:`terrain_penalty` of this very move when the caller has already
-        worked it out.  Returns the distance travelled (0 when blocked: the caller then spends
+        worked it out, and ``near`` min(f.d2) before the move likewise.  Returns the distance travelled (0 when blocked: the caller then spends
         no AP).
         """
         dx, dy = tx - f.x, ty - f.y
@@ -67,7 +71,7 @@ class MovementRules:
             ux, uy = math.cos(angle), math.sin(angle)
             travel = longest
             nx, ny = sx + ux * travel, sy + uy * travel
-            while travel > 0 and not self.free_of_overlap(f, nx, ny):
+            while travel > 0.0 and not self.free_of_overlap(f, nx, ny):
                 travel -= 0.2
                 if not travel > 0.0:  # max(0.0, travel - 0.2)
                     travel = 0.0
@@ -87,14 +91,19 @@ class MovementRules:
             return 0.0
         # the nearest enemy before the move: no enemy farther than the move's length plus the
         # longest reach round it (and a hair) can have been passed by (see below)
-        row = f.d2
-        near = min(row) if row else math.inf
+        if near is None:
+            row = f.d2
+            near = min(row) if row else math.inf
         self.place(f, nx, ny)
         if self.logging:
             self.say(f"  {f.name} moves {travel:.1f}\"")
         flying: bool | None = None  # looked up when hazardous terrain is crossed
+        lox, hix = (sx, nx) if sx <= nx else (nx, sx)  # off_segment()'s box, inlined
+        loy, hiy = (sy, ny) if sy <= ny else (ny, sy)
         for t in self.hazards:
-            if off_segment(sx, sy, nx, ny, t.x, t.y, t.r):
+            reach = t.r + 1e-6
+            px, py = t.x, t.y
+            if px < lox - reach or px > hix + reach or py < loy - reach or py > hiy + reach:
                 continue
             sd, _ = seg_point_distance(sx, sy, nx, ny, t.x, t.y)
             if sd < t.r:
@@ -124,9 +133,8 @@ class MovementRules:
         hypot = math.hypot
         lox, hix = (ax, tx) if ax <= tx else (tx, ax)
         loy, hiy = (ay, ty) if ay <= ty else (ty, ay)
-        for t in self.difficult:  # seg_point_distance(), inlined
-            px, py, r = t.x, t.y, t.r + 1e-6
-            if px + r < lox or px - r > hix or py + r < loy or py - r > hiy:
+        for px, py, tr, left, right, low, high in self.difficult_boxes:  # seg_point_distance(), inlined
+            if right < lox or left > hix or high < loy or low > hiy:
                 continue  # farther than its radius from the box round the way: not crossed
             if length2 == 0:
                 d = hypot(px - ax, py - ay)
@@ -134,7 +142,7 @@ class MovementRules:
                 u = ((px - ax) * dx + (py - ay) * dy) / length2
                 u = 0.0 if u <= 0.0 else 1.0 if u >= 1.0 else u
                 d = hypot(ax + u * dx - px, ay + u * dy - py)
-            if d < t.r:
+            if d < tr:
                 if f._sure_mover or (f.temp and (f.has("flight") or f.has("teleport") or f.has("leap") or f.has("sure-footed"))):
                     return 0.0
                 return 2.0
@@ -148,7 +156,7 @@ class MovementRules:
         for e in self.enemies(f):
             if e is target or e.removed or e.incapacitated:
                 continue
-            reach = e._reach + 2 * BASE_RADIUS
+            reach = e._reach + BASES
             ex = e.x
             if ex + reach < lox or ex - reach > hix:
                 continue  # farther than its reach from the move's box: the move never came near
@@ -179,17 +187,16 @@ class MovementRules:
 
     def approach_spot(self: Battle, f: Fighter, t: Fighter, reach: int) -> tuple[float, float] | None:
         """The free spot nearest to ``f`` from which ``t`` is within ``reach`` (None if surrounded)."""
-        want = 2 * BASE_RADIUS + reach * 0.9 + 0.001
+        want = BASES + reach * 0.9 + 0.001
         tx, ty = t.x, t.y
         base = math.atan2(f.y - ty, f.x - tx)
         board = self.board
-        cos, sin, pi = math.cos, math.sin, math.pi
-        for k in range(13):
-            for sign in ((1,) if k == 0 else (1, -1)):
-                angle = base + sign * k * pi / 12
-                x, y = tx + want * cos(angle), ty + want * sin(angle)
-                if 0 <= x <= board and 0 <= y <= board and self.free_of_overlap(f, x, y):
-                    return x, y
+        cos, sin = math.cos, math.sin
+        for turn in _TURNS:
+            angle = base + turn
+            x, y = tx + want * cos(angle), ty + want * sin(angle)
+            if 0.0 <= x <= board and 0.0 <= y <= board and self.free_of_overlap(f, x, y):
+                return x, y
         return None
 
     def disengage(self: Battle, f: Fighter, engaged: list[Fighter], toward: Fighter | None = None) -> None:
@@ -205,7 +212,7 @@ class MovementRules:
         if self.logging:
             self.say(f"  {f.name} disengages")
         if toward is not None:  # to close in on a foe it cannot reach from here
-            self.move_towards(f, toward.x, toward.y, f.speed(), 2 * BASE_RADIUS, toward, free_strikes=False)
+            self.move_towards(f, toward.x, toward.y, f.speed(), BASES, toward, free_strikes=False)
             return
         cx = sum(e.x for e in engaged) / len(engaged)
         cy = sum(e.y for e in engaged) / len(engaged)

@@ -19,7 +19,7 @@ class GodPowers:
     __slots__ = ()
 
     def power_cost(self: Battle, f: Fighter, p: GodPower) -> int:
-        return max(0, p.godspark - (1 if f.has("godspark-attuned") else 0))
+        return max(0, p.godspark - (1 if ("godspark-attuned" in f.abilities or "godspark-attuned" in f.temp) else 0))
 
     def power_kind(self: Battle, p: GodPower) -> str:
         """What the AI uses a power for; read from its abilities once per battle (by id)."""
@@ -85,7 +85,7 @@ class GodPowers:
             who = target or f
             if who.side == f.side:
                 self.resolve(f, who, w, auto_hit=True, label="channels into")
-            elif w.has("spray") or w.has("line") or w.has("blast"):
+            elif "spray" in w._ids or "line" in w._ids or "blast" in w._ids:
                 self.area_attack(f, who, w)
             else:
                 self.resolve(f, who, w, label="strikes with")
@@ -98,10 +98,11 @@ class GodPowers:
         used, spark = self.powers_used[f.side], self.godspark[f.side]
         if spark < self.cheapest[f.side]:
             return False  # not even the cheapest power (less the Attuned rebate) is affordable
-        attuned = 1 if f.has("godspark-attuned") else 0
-        for p in self.powers[f.side]:  # any power unused this Round and affordable? (power_cost)
-            cost = p.godspark - attuned
-            if p.id not in used and spark >= (cost if cost > 0 else 0):
+        attuned = 1 if ("godspark-attuned" in f.abilities or "godspark-attuned" in f.temp) else 0
+        rows = self.power_rows[f.side]  # (power, id, cost): no catalogue attribute read per step
+        for _, pid, price in rows:  # any power unused this Round and affordable? (power_cost)
+            cost = price - attuned
+            if pid not in used and spark >= (cost if cost > 0 else 0):
                 break
         else:
             return False
@@ -116,10 +117,13 @@ class GodPowers:
                 nearest, near = e, d
         engaged = bool(self.engaged_with(f) if foes is None else foes)
         can_charge = gap(f, nearest) <= f.speed() + 3 + f.reach() and f.ap_left >= 3
-        for p in self.powers[f.side]:
-            if p.id in self.powers_used[f.side] or self.godspark[f.side] < self.power_cost(f, p):
+        for p, pid, price in rows:
+            cost = price - attuned  # power_cost(f, p): nothing below changes Attuned before a return
+            if pid in self.powers_used[f.side] or self.godspark[f.side] < (cost if cost > 0 else 0):
                 continue
-            kind = self.power_kind(p)
+            kind = self.power_kinds.get(pid)  # power_kind(p), its memo read by the id at hand
+            if kind is None:
+                kind = self.power_kind(p)
             if kind == "heal":
                 wounded = [o for o in [f, *self.friends(f)] if o.hp < o.hp_max and dist(f, o) <= p.attack.range]
                 if wounded:

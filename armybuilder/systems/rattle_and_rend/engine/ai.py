@@ -71,7 +71,6 @@ class ActionChoice:
         return found
 
     def _goal(self: Game, u: Unit) -> tuple[float, float]:
-        enemies = self.enemies(u)
         if self.scenario == "king-of-the-hill" and self.hill is not None:
             return self.hill.x, self.hill.y
         if self.scenario == "capture-the-flags":
@@ -84,9 +83,17 @@ class ActionChoice:
                 m = min(free, key=lambda m: dist(u.x, u.y, m.x, m.y))
                 return m.x, m.y
         if self.scenario == "conquest":
+            # the strip where u's side is furthest behind (then the nearest, then the first):
+            # min() over the four strips by (balance, distance), written out
             mine, theirs = self._zone_points(u)
-            zone = min(range(4), key=lambda z: (mine[z] - theirs[z], abs(z * 100 + 50 - u.x)))
+            ux = u.x
+            zone, best_gap, best_far = 0, mine[0] - theirs[0], abs(50 - ux)
+            for z in (1, 2, 3):
+                gap, far = mine[z] - theirs[z], abs(z * 100 + 50 - ux)
+                if gap < best_gap or (gap == best_gap and far < best_far):
+                    zone, best_gap, best_far = z, gap, far
             return zone * 100 + 50, min(max(u.y, 60.0), BOARD - 60)
+        enemies = self.enemies(u)  # listed only where the goal depends on them
         if self.scenario == "duel":
             targets = [e for e in enemies if e.duel_target]
             if targets:
@@ -178,11 +185,12 @@ class ActionChoice:
             tuple([(o.x, o.y, o.state) for o in self.units]),
             tuple([(m.holder.uid if m.holder is not None else None, m.off) for m in self.markers]),
         )
-        if signature != self.board_signature:
+        weight = self.move_weight()  # the round and scenario hold while options are scored
+        if signature != self.board_signature or weight != self.weight_now:
             self.board_signature = signature
-            self.board_memo = {}
+            self.board_memo = {}  # one move weight per memo: plans keep what depends on it as is
         self.cache = self.board_memo
-        self.weight_now = self.move_weight()  # the round and scenario hold while options are scored
+        self.weight_now = weight
 
     def _scored(self: Game, side: Side, only: Unit | None, free: bool) -> tuple[list[tuple[Unit, int, list[tuple[float, str, Any]]]], float]:
         """Every option of the side as (group, cost, [(score, name, run)]), and the bar, in two passes.  The
@@ -200,6 +208,10 @@ class ActionChoice:
         with_rest = only is None
         last = side.last_actor
         momentum = side.momentum
+        costs = self.costs
+        n_costs = len(costs)
+        all_free = free or side.free_action
+        head_of = self._unit_head
         for u in side.units:
             if only is not None and u is not only:
                 continue
@@ -208,7 +220,11 @@ class ActionChoice:
                 continue
             if u is last and not lms and only is None:
                 continue
-            cost = self.cost_of(side, u, free)
+            if all_free or u.free_next:  # cost_of(), inlined
+                cost = 0
+            else:
+                n = u.actions
+                cost = costs[n] if n < n_costs else costs[-1] + (n - n_costs + 1)
             if cost > momentum:
                 continue
             if state == "reserve":
@@ -218,15 +234,16 @@ class ActionChoice:
                         bar = o[0]
                 rows.append((u, cost, entry, ()))
                 continue
-            head = self._unit_head(side, u, cost)
+            head = head_of(side, u, cost)
             for part in head[1:]:
                 for o in part:
                     if o[0] > bar and (with_rest or o[1] != "Rest"):
                         bar = o[0]
             rows.append((u, cost, None, head))
-        out: list[tuple[Unit, int, list[tuple[float, str, Any]]]] = []
-        for u, cost, entry, head in rows:
-            out.append((u, cost, entry if entry is not None else self._unit_tail(side, u, cost, head, bar)))
+        tail_of = self._unit_tail
+        out: list[tuple[Unit, int, list[tuple[float, str, Any]]]] = [
+            (u, cost, entry if entry is not None else tail_of(side, u, cost, head, bar)) for u, cost, entry, head in rows
+        ]
         return out, bar
 
     def _entry_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
@@ -273,14 +290,41 @@ class ActionChoice:
         if plan is not None:
             return plan
         plan = memo[key] = UnitPlan()
-        enemies = self.enemies(u)
+        enemies = memo.get(("enemies", u.side))  # enemies(), its board memo read here
+        if enemies is None:
+            enemies = self.enemies(u)
         plan.ux, plan.uy = (u.carrier.x, u.carrier.y) if u.state == "carried" and u.carrier else (u.x, u.y)
         on_board = u.state == "board"
         can_attack = u.fury is not None
         if can_attack and on_board:
-            found = self._stand_target(u, enemies)
-            if found:
-                best, count, pb, ps = found
+            # Stand and Fight's best target (the first of the highest expected value), with
+            # _in_range() and _within_all() inlined (the same arithmetic, the same board memo
+            # entry): most groups have no enemy in range
+            key = ("in range", u.uid)
+            in_range = memo.get(key)
+            if in_range is None:
+                band = u.rng
+                if band is None:
+                    in_range = []
+                else:
+                    ux, uy, ur = u.x, u.y, u.radius
+                    hypot = math.hypot
+                    if band == "B":
+                        in_range = [e for e in enemies if hypot(ux - e.x, uy - e.y) <= ur + e.radius + EPS]
+                    else:
+                        reach = self.band_mm.get(band, 0.0)
+                        in_range = [e for e in enemies if (d := hypot(ux - e.x, uy - e.y)) <= ur + e.radius + EPS or d <= reach]
+                    if in_range:
+                        in_range = [e for e in in_range if self.los(u, e)]
+                memo[key] = in_range
+            if in_range:
+                best, count, pb, ps, best_value = None, 0, 0.0, 0.0, 0.0
+                for e in in_range:  # the first target of the highest expected value
+                    count += 1
+                    eb, es = self.expected_break(u, e, *self.attack_dice(u, e, False))
+                    value = eb * self.target_value(e)
+                    if best is None or value > best_value:
+                        best, best_value, pb, ps = e, value, eb, es
                 bonus = 0.5 * (min(3, count) - 1) if u.heavy_trait == "colossal" else None
                 plan.stand = (pb * self.target_value(best) + 0.2 * ps, bonus, lambda ctx, t=best: self._stand(ctx, u, t))
         if can_attack and u.mov and enemies:
@@ -378,13 +422,14 @@ class ActionChoice:
         band = self.wider[u.mov] if u.mov else None
         if band is not None:
             mw = self.weight_now
-            sprint = plan.sprint.get(mw)
+            sprint = plan.sprint
+            band_mm = self.band_mm.get(band or "B", 0.0)  # mm(), inlined
             if sprint is None:
-                sprint = plan.sprint[mw] = [mw * self.mm(band) / 80.0, None, None]
+                sprint = plan.sprint = [mw * band_mm / 80.0, None, None]
             full, most, traced = sprint
             if full - w >= bar - 1e-9 and most is None:
                 gx, gy = self.goal(u)
-                length = min(self.mm(band), max(0.0, dist(ux, uy, gx, gy) - 2 * u.radius))
+                length = min(band_mm, max(0.0, math.hypot(ux - gx, uy - gy) - 2 * u.radius))
                 r = u.radius
                 # The progress is at most the length moved (clamping onto the board never
                 # lengthens a move that starts on it): a Sprint that cannot count is not traced;
@@ -393,7 +438,7 @@ class ActionChoice:
             if full - w >= bar - 1e-9 and (most != most or not (most < 0.05 - 1e-9 or most - w < bar - 1e-9)):
                 if traced is None:
                     gx, gy = self.goal(u)
-                    length = min(self.mm(band), max(0.0, dist(ux, uy, gx, gy) - 2 * u.radius))
+                    length = min(band_mm, max(0.0, math.hypot(ux - gx, uy - gy) - 2 * u.radius))
                     save = (u.x, u.y)  # a passenger moves from where its Transport stands now
                     u.x, u.y = ux, uy
                     ex, ey = self.path_end(u, gx, gy, length, self.pivots.get(band or "S", 0))
@@ -408,12 +453,11 @@ class ActionChoice:
         if u.champion_action and on_board:
             out += champion if u.champion_action != "crashing-wave" else self._champion_options(side, u, cost, plan, bar)
         # Maneuver: draw a fighting ally towards this group's foes
-        most = plan.maneuver_most.get(self.weight_now) if bar != -math.inf else None
+        most = plan.maneuver_most if bar != -math.inf else None
         if most is not None and most[0] - w < bar - 1e-9:
             pass  # no Maneuver could reach the bar (the first test of _maneuver_cannot_win, read here)
         elif u.guile is not None and on_board and not self._maneuver_cannot_win(u, w, plan, bar):
-            mw = self.weight_now
-            maneuver = plan.maneuver.get(mw, False)
+            maneuver = plan.maneuver
             if maneuver is False:
                 maneuver = None
                 found = self._maneuver_move(u, self.enemies(u))
@@ -422,7 +466,7 @@ class ActionChoice:
                     value = self.p_success(u.guile) * self.move_value(ally, *end)
                     if value > 0.05:
                         maneuver = (value, lambda ctx, ally=ally, end=end: self._maneuver(ctx, u, ally, end))
-                plan.maneuver[mw] = maneuver
+                plan.maneuver = maneuver
             if maneuver is not None:
                 out.append((maneuver[0] - w, "Maneuver", maneuver[1]))
         return out
@@ -439,9 +483,12 @@ class ActionChoice:
         the ally itself.
         """
         mw = self.weight_now
-        bounds = plan.maneuver_most.get(mw)
+        bounds = plan.maneuver_most
         if bounds is None:
-            bounds = plan.maneuver_most[mw] = [self.p_success(u.guile) * mw * self._longest_ally_move(u) / 80.0, None]
+            p = self.p_success_memo.get((u.guile, 0, 0))  # p_success(), its memo read here
+            if p is None:
+                p = self.p_success(u.guile)
+            bounds = plan.maneuver_most = [p * mw * self._longest_ally_move(u) / 80.0, None]
         if bar != -math.inf and bounds[0] - w < bar - 1e-9:
             return True
         fine = bounds[1]
@@ -461,11 +508,12 @@ class ActionChoice:
         top = memo.get(key)
         if top is None:
             first, first_uid, second = 0.0, -1, 0.0
+            band_mm = self.band_mm
             for a in self.sides[u.side].units:
                 if a.state != "board" or a.gtype == "ward" or not a.mov or a.fury is None:
                     continue
                 r = a.radius
-                value = self.mm(a.mov) if r <= a.x <= BOARD - r and r <= a.y <= BOARD - r else math.inf
+                value = band_mm.get(a.mov or "B", 0.0) if r <= a.x <= BOARD - r and r <= a.y <= BOARD - r else math.inf  # mm(), inlined
                 if value > first:
                     first, first_uid, second = value, a.uid, first
                 elif value > second:
@@ -519,20 +567,10 @@ class ActionChoice:
         far = self.band_mm.get(band, 0.0)
         return [e for e in others if (d := hypot(ux - e.x, uy - e.y)) <= ur + e.radius + EPS or d <= far]
 
-    def _stand_target(self: Game, u: Unit, enemies: list[Unit]) -> tuple[Unit, int, float, float] | tuple[()]:
-        """Stand and Fight: (best target, targets in range, P(break), P(stand)), or () if none."""
-        best, count, pb, ps, best_value = None, 0, 0.0, 0.0, 0.0
-        for e in self._in_range(u, enemies):  # the first target of the highest expected value
-            count += 1
-            eb, es = self.expected_break(u, e, *self.attack_dice(u, e, False))
-            value = eb * self.target_value(e)
-            if best is None or value > best_value:
-                best, best_value, pb, ps = e, value, eb, es
-        return () if best is None else (best, count, pb, ps)
-
     def _charge_target(self: Game, side: Side, u: Unit, enemies: list[Unit], ux: float, uy: float) -> tuple[Unit, float, float] | tuple[()]:
         """Charge: (target, P(break), P(stand)) among the enemies a move can bring in range, or ()."""
-        reach = self.mm(u.mov) + (self.mm(u.rng) if u.rng != "B" else 0) + u.radius * 2 + 1
+        band_mm = self.band_mm  # mm(), inlined
+        reach = band_mm.get(u.mov or "B", 0.0) + (band_mm.get(u.rng or "B", 0.0) if u.rng != "B" else 0) + u.radius * 2 + 1
         hypot = math.hypot
         # the enemy within reach (and not already in range: _within_all() inlined) of the
         # highest target value less a hundredth of its distance, the first on a tie:
@@ -612,7 +650,7 @@ class ActionChoice:
         mw = self.weight_now
         wave = data.get(mw)
         if wave is None:
-            movers = [o for o in self.allies(u) if o.mov and self.within(u, o, u.rng if u.rng != "B" else "S")]
+            movers = [o for o in self._within_all(u, self.allies(u), u.rng if u.rng != "B" else "S") if o.mov]
             most = self.p_success(u.guile) * sum(self.move_weight() * self.mm(o.mov) / 80.0 for o in movers)
             boxed = bool(movers) and all(o.radius <= o.x <= BOARD - o.radius and o.radius <= o.y <= BOARD - o.radius for o in movers)
             wave = data[mw] = [movers, most, boxed, None]
@@ -635,8 +673,8 @@ class ActionChoice:
         g = u.guile
         assert g is not None
         if a == "scheming-plot":
-            near = [e for e in enemies if self.within(u, e, reach)]
-            mine = sum(o.points for o in self.allies(u, True) if self.within(u, o, reach)) + u.points
+            near = self._within_all(u, enemies, reach)
+            mine = sum(o.points for o in self._within_all(u, self.allies(u, True), reach)) + u.points
             if not near or mine > sum(e.points for e in near):
                 return "scheming-plot", (self.p_success(g), lambda ctx: self._scheme(ctx, u))
             return "scheming-plot", None
@@ -651,8 +689,8 @@ class ActionChoice:
                 pb, _ = self.expected_break(u, t, 0, 1)
                 fixed = (pb * self.target_value(t), "Distant Doom", lambda ctx, t=t: self.resolve_attack(ctx, u, t, penalty=1))
         elif a == "spot-weakness":
-            for ally in self.allies(u):
-                if ally.fury is None or not self.within(u, ally, reach if reach != "B" else "S"):
+            for ally in self._within_all(u, self.allies(u), reach if reach != "B" else "S"):
+                if ally.fury is None:
                     continue
                 foes = self._in_range(ally, self.enemies(ally))  # board memo: the same test as Stand and Fight's
                 if foes:
@@ -666,14 +704,14 @@ class ActionChoice:
                 t = max(lost, key=lambda o: o.points)
                 fixed = (self.p_success(g) * t.points * 1.2, "Battle Summons", lambda ctx, t=t: self._summon(ctx, u, t))
         elif a == "banishment":
-            targets = [e for e in enemies if self.within(u, e, reach if reach != "B" else "S")]
+            targets = self._within_all(u, enemies, reach if reach != "B" else "S")
             if targets:
                 t = max(targets, key=self.target_value)
                 p = self.p_success(g, 0, 1)
                 risk = self._p_fail_will(u, 0) * u.points * REMOVE_VALUE
                 fixed = (p * t.points * 0.8 - risk, "Banishment", lambda ctx, t=t: self._banish(ctx, u, t))
         elif a == "push-to-the-brink":
-            targets = [e for e in enemies if self.within(u, e, reach if reach != "B" else "S") and self.los(u, e)]
+            targets = [e for e in self._within_all(u, enemies, reach if reach != "B" else "S") if self.los(u, e)]
             if targets:
                 t = max(targets, key=lambda e: e.points)
                 value = self.p_success(g) * (0.6 + (1.2 if self.scenario in ("king-of-the-hill", "capture-the-flags", "conquest") else 0.0))

@@ -44,7 +44,9 @@ progress towards the scenario's goal, momentum gained) against its momentum cost
 and passes when nothing is worth it.  Reactions are taken when their expected
 value beats their cost.  All randomness comes from the injected generator.
 
-Code layout and speed: :class:`Game` holds the state and plays rounds and turns; the rules
+Code layout and speed: :class:`Game` holds the state (in ``__slots__``: more attributes than
+CPython shares between instances' dictionaries, so reads would take a dictionary look-up) and
+plays rounds and turns; the rules
 come from one mixin per phase (:mod:`setup`, :mod:`geometry`, :mod:`combat`,
 :mod:`reactions`, :mod:`actions`) and the AI's option scoring from :mod:`ai`; the records
 (groups, sides, actions) are in :mod:`state`.  Dice are uniforms drawn 256 at a time.  The
@@ -98,6 +100,48 @@ from .state import (
 class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, ActionRules):
     """One game in play: the state, the rounds and turns; rules and AI come from the mixins."""
 
+    __slots__ = (
+        "actions_this_round",
+        "band_mm",
+        "bid_max",
+        "board_memo",
+        "board_signature",
+        "cache",
+        "cat",
+        "charge_memo",
+        "costs",
+        "data",
+        "deployment",
+        "dice",
+        "dice_table",
+        "extra_round",
+        "finished",
+        "foes_versions",
+        "goal_memo",
+        "hill",
+        "lines",
+        "logging",
+        "markers",
+        "morale_threshold",
+        "p_success_memo",
+        "pieces",
+        "pivots",
+        "placed",
+        "player_a",
+        "rest_odds",
+        "round",
+        "round_limit",
+        "scenario",
+        "scenario_rounds",
+        "sides",
+        "terrain_obstacles",
+        "turn_counter",
+        "units",
+        "weight_now",
+        "wider",
+        "winner",
+    )
+
     def __init__(self, cat: Catalogue, first: RRList, second: RRList, rng: np.random.Generator, log: bool) -> None:
         self.cat = cat
         self.data: RRCatalog = cat.data  # type: ignore[assignment]
@@ -138,7 +182,7 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
         self.p_success_memo: dict[tuple[int | None, int, int], float] = {}
         self.rest_odds: dict[int, tuple[float, float, float]] = {}  # Guile -> P(fail, success, critical) of Rest
         self.wider: dict[str | None, str | None] = {b: band_plus(b, 1) for b in (None, "B", "S", "M", "L")}  # type: ignore[arg-type]
-        self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float, str]]] = {}
+        self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float]]] = {}
         self.actions_this_round = 0
         self.player_a = 0
         self.deployment = "side"

@@ -109,17 +109,9 @@ class Geometry:
             return [o for o in mine if o is not u]
         return [o for o in self.sides[u.side].units if o.state == "board" and o is not u and (wards or o.gtype != "ward")]
 
-    def _obstacles(self: Game, u: Unit, voluntary: bool) -> list[tuple[float, float, float, str]]:
-        """Discs a moving centre may not enter: terrain (never changes after setup) and bases."""
-        if self.cache is not None:
-            ckey = ("obstacles", u.uid, voluntary)
-            found = self.cache.get(ckey)
-            if found is None:
-                found = self.cache[ckey] = self._obstacles_now(u, voluntary)
-            return found
-        return self._obstacles_now(u, voluntary)
-
-    def _obstacles_now(self: Game, u: Unit, voluntary: bool) -> list[tuple[float, float, float, str]]:
+    def _terrain_obstacles(self: Game, u: Unit, voluntary: bool) -> list[tuple[float, float, float]]:
+        """Terrain discs a moving centre of ``u`` may not enter (terrain never changes after
+        setup: listed once per Heavy trait and kind of move)."""
         key = (u.heavy_trait, voluntary)
         terrain = self.terrain_obstacles.get(key)
         if terrain is None:
@@ -127,26 +119,9 @@ class Geometry:
             if u.heavy_trait != "flyer":
                 for p in self.pieces:
                     if p.kind == "blocking" or (voluntary and p.kind == "hazardous") or (u.heavy_trait == "transport" and p.kind != "blocking"):
-                        terrain.append((p.x, p.y, p.r, "terrain"))
+                        terrain.append((p.x, p.y, p.r))
             self.terrain_obstacles[key] = terrain
-        out = list(terrain)
-        r = u.radius
-        through_friends = self.sides[u.side].has("raiders")  # Raiders pass through their own groups
-        cache = self.cache
-        if cache is not None:  # the groups on the board, listed once per board
-            board = cache.get("blockers")
-            if board is None:
-                board = cache["blockers"] = self._blockers()
-            if through_friends:
-                mine = u.side
-                out += [(x, y, radius + r, "group") for o, x, y, radius in board[1] if o is not u and o.side != mine]
-            else:
-                out += [(x, y, radius + r, "group") for o, x, y, radius in board[1] if o is not u]
-            return out
-        for o in self.units:
-            if o.state == "board" and o is not u and not (through_friends and o.side == u.side):
-                out.append((o.x, o.y, o.radius + r, "group"))
-        return out
+        return terrain
 
     def path_end(self: Game, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool = True) -> tuple[float, float]:
         """Where a straight move (with up to ``pivots`` detours round terrain) ends."""
@@ -160,8 +135,22 @@ class Geometry:
         return found
 
     def _path_end(self: Game, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool) -> tuple[float, float]:
+        """The move's end: terrain first, then the other groups' bases (a centre stops in contact,
+        so a base counts with the mover's radius added; Raiders pass through their own groups).
+        The bases are the board's list (board memo), skipped here rather than copied per group."""
         x, y = u.x, u.y
-        obstacles = self._obstacles(u, voluntary)
+        terrain = self._terrain_obstacles(u, voluntary)
+        cache = self.cache
+        if cache is not None:
+            board = cache.get("blockers")
+            if board is None:
+                board = cache["blockers"] = self._blockers()
+            bases = board[1]
+        else:
+            bases = self._blockers()[1]
+        ur = u.radius
+        own = u.side if self.sides[u.side].has("raiders") else -1
+        sqrt = math.sqrt
         for _ in range(pivots + 1):
             d = dist(x, y, tx, ty)
             if d < 1e-6 or length <= 0:
@@ -177,8 +166,8 @@ class Geometry:
                 lox, hix = (x, ex) if x <= ex else (ex, x)
                 loy, hiy = (y, ey) if y <= ey else (ey, y)
                 lox, loy, hix, hiy = lox - 1e-6, loy - 1e-6, hix + 1e-6, hiy + 1e-6
-                for ob in obstacles:
-                    ox, oy, r = ob[0], ob[1], ob[2]
+                for ob in terrain:
+                    ox, oy, r = ob
                     if ox + r < lox or ox - r > hix or oy + r < loy or oy - r > hiy:
                         continue  # out of the segment's box: it cannot meet the segment
                     fx, fy = x - ox, y - oy
@@ -191,9 +180,28 @@ class Geometry:
                     disc = b * b - 4 * a * c
                     if disc < 0:
                         continue
-                    t = (-b - math.sqrt(disc)) / (2 * a)
+                    t = (-b - sqrt(disc)) / (2 * a)
                     if 0.0 <= t <= 1.0 and (hit_t is None or t < hit_t):
                         hit_t, hit = t, ob
+                for o, ox, oy, radius in bases:
+                    r = radius + ur
+                    if ox + r < lox or ox - r > hix or oy + r < loy or oy - r > hiy:
+                        continue
+                    if o is u or o.side == own:
+                        continue
+                    fx, fy = x - ox, y - oy
+                    b = 2 * (fx * dx + fy * dy)
+                    if b >= 0:
+                        continue
+                    c = fx * fx + fy * fy - r * r
+                    if c <= 0:
+                        continue
+                    disc = b * b - 4 * a * c
+                    if disc < 0:
+                        continue
+                    t = (-b - sqrt(disc)) / (2 * a)
+                    if 0.0 <= t <= 1.0 and (hit_t is None or t < hit_t):
+                        hit_t, hit = t, (ox, oy, r)
             if hit_t is None:
                 x, y = ex, ey
                 break

@@ -31,7 +31,7 @@ class Dice(Uniforms):
         return int(self.u() * 20) + 1
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Unit:
     """A group in play: a group of the list, with its attached Champion if any."""
 
@@ -75,7 +75,7 @@ class Unit:
         return self.state != "out"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Side:
     idx: int
     name: str
@@ -154,9 +154,11 @@ class UnitPlan:
         self.rest_run: _RunAction | None = None
         self.feint: tuple[float, _RunAction] | None = None
         self.translocate: _RunAction | None = None
-        # move weight -> [best progress of a full move, of this move (nan off the clamp box), (value, run)]
-        self.sprint: dict[float, list[Any]] = {}
-        self.maneuver: dict[float, tuple[float, _RunAction] | None] = {}
-        self.maneuver_most: dict[float, list[Any]] = {}  # move weight -> [bound by the side's longest MOV, by the ally drawn]
+        # The board memo holds one move weight (ai.ActionChoice._open_board starts a new memo when
+        # it changes), so what depends on it is kept here as it is, never per weight:
+        # [best progress of a full move, of this move (nan off the clamp box), (value, run)]
+        self.sprint: list[Any] | None = None
+        self.maneuver: tuple[float, _RunAction] | None | bool = False  # False: not worked out yet
+        self.maneuver_most: list[Any] | None = None  # [bound by the side's longest MOV, by the ally drawn]
         self.champion: tuple[str, Any] | None = None
         self.scored: dict[int, tuple] = {}  # cost -> the first-pass options that only it decides (ai.ActionChoice._fixed_scores)
