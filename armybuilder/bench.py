@@ -496,12 +496,13 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
         credible: dict = {}
 
         def mirror() -> tuple[float, bool, str]:
-            from armybuilder.systems.ragnarok2.engine.credibility import MIRROR_BAND, credibility
+            from armybuilder.systems.ragnarok2.engine.credibility import credibility
 
             credible["result"] = result = credibility(100 if quick else 400)
             name, rate = max(result.mirror.items(), key=lambda kv: (abs(kv[1] - 0.5), kv[0]))
-            ok = all(MIRROR_BAND[0] <= r <= MIRROR_BAND[1] for r in result.mirror.values())
-            return 100 * rate, ok, f"furthest from 50 %: {name}, {result.games} games a pairing"
+            verdict = result.mirror_verdict(name)
+            detail = f"furthest from 50 %: {name}, {result.mirror_games or result.games} games a mirror"
+            return 100 * rate, result.mirrors_ok(), detail + ("" if verdict == "ok" else f"; {verdict}")
 
         attempt("Rag'Narok 2 mirror matches (worst of the samples)", "50 ± 3 %", "%", mirror)
 

@@ -37,3 +37,33 @@ def test_a_full_list_clearly_beats_its_cut_copy(path):
     assert 0.17 <= 1 - cut_points / full_points <= 0.25
     summary = run_playtest(army, cut, 200, seed=11)
     assert summary.win_rate >= CUT_TARGET, f"{path.stem}: {summary.win_rate:.3f}"
+
+
+def _mirrors(rate: float, games: int):
+    from armybuilder.systems.ragnarok2.engine.credibility import Credibility
+
+    result = Credibility(games // 5, ["a", "b"], games)
+    result.matrix = {"a": {"a": rate, "b": 0.5}, "b": {"a": 0.5, "b": 0.5}}
+    result.cut = {"a": 0.9, "b": 0.9}
+    result.cut_points = {"a": (1000.0, 800.0), "b": (1000.0, 800.0)}
+    return result
+
+
+@pytest.mark.parametrize(
+    "rate, games, verdict",
+    [
+        (0.51, 500, "ok"),
+        (0.47, 2000, "ok"),
+        (0.458, 500, "within chance"),  # 95 % interval 41.5-50.2 %: a fair 50 % is in it
+        (0.458, 2000, "OUT"),  # 43.6-48.0 %: the games show a bias
+        (0.40, 500, "OUT"),
+        (0.535, 300, "within chance"),
+        (0.56, 400, "OUT"),  # 51.1-60.8 %
+    ],
+)
+def test_a_mirror_is_called_out_of_the_band_only_when_its_games_show_it(rate, games, verdict):
+    result = _mirrors(rate, games)
+    assert verdict in result.mirror_verdict("a")
+    assert result.mirrors_ok() is (verdict != "OUT")
+    line = next(x for x in result.lines() if x.strip().startswith("mirror  a"))
+    assert verdict in line and f"({games} games)" in line
