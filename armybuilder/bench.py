@@ -399,12 +399,18 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
             for army in (first, second):
                 unit = army.units[0]
                 unit.troops.count = 20 - len(unit.members)
-            best, states = float("inf"), 0
-            for _ in range(max(1, repeat // 3)):
-                t = time.process_time()
+            # The first call of a process also fills the dice and contest tables the later ones
+            # reuse (the TUI's fray view keeps them between questions), so it is shown apart: the
+            # figure is the best of the later calls, never of that first one alone.
+            times, states = [], 0
+            for _ in range(1 + max(2, repeat // 3)):
+                t = time.thread_time()  # this thread's CPU: a worker left by an earlier line does not count
                 states = fray(cat, first, 0, second, 0, True).states
-                best = min(best, time.process_time() - t)
-            return Measured(best * 1000, best < 0.05, f"20 vs 20 fighters with Characters, charge; {states} states; min CPU time")
+                times.append(time.thread_time() - t)
+            best = min(times[1:])
+            return Measured(best * 1000, best < 0.05, f"20 vs 20 fighters with Characters, charge; {states} states; min CPU time "
+                            f"of {len(times) - 1} calls after the first (the first, filling the tables: {times[0] * 1000:.0f} ms)",
+                            [x * 1000 for x in times[1:]])
 
         attempt("exact outcome of one Rag'Narok 2 fray (20 vs 20)", "< 50 ms", "ms", exact_fray)
 
