@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -363,10 +364,14 @@ async def test_mirror_opponent_and_an_empty_list():
         assert [value for _, value in theirs._options if value is not Select.NULL] == [c.value for c in system.fray_units(army, cat)]
         screen.query_one("#fray-mine", Select).value = ROYAL_GUARD
         theirs.value = ROYAL_GUARD
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
         view = screen.query_one(FrayView)
-        assert view.shown_payload(0) == system.fray_odds(cat, army, ROYAL_GUARD, army, ROYAL_GUARD, True).payload
+        expected = system.fray_odds(cat, army, ROYAL_GUARD, army, ROYAL_GUARD, True).payload
+        # the view computes after a short delay, in a worker: wait for its answer, not for a time
+        deadline = time.monotonic() + 20
+        while view.shown_payload(0) != expected and time.monotonic() < deadline:
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause(0.05)
+        assert view.shown_payload(0) == expected
     empty = system.new_list(cat, faction="alahan")
     screen = OddsScreen(system, empty, cat)
     async with Host(screen).run_test(size=(80, 24)) as pilot:

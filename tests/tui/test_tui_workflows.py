@@ -36,6 +36,16 @@ communions: []   # no priest, no litany
 """
 
 
+async def until(pilot, check, limit: float = 10.0) -> None:
+    """Let the app run until *check()* holds (or *limit* seconds pass): its timers fire late on a
+    loaded machine, so a fixed pause can end before they do."""
+    import time
+
+    deadline = time.monotonic() + limit
+    while not check() and time.monotonic() < deadline:
+        await pilot.pause(0.05)
+
+
 async def choose(pilot, text: str) -> None:
     """In the open Menu, highlight the option containing ``text`` and press Enter."""
     screen = pilot.app.screen
@@ -208,7 +218,7 @@ async def test_recovery_after_a_crash(illegal_file, store):
         await pilot.pause()
         app.screen.apply("", "rename-list", {"name": "Unsaved work"})
         edited = app.screen.session.army
-        await pilot.pause(0.3)
+        await until(pilot, store.recoveries)  # the recovery timer (0.05 s) has fired
         # the process "dies" here: no quit, no save
     assert load_list(illegal_file).army.name == "Dawn patrol"
     [recovery] = store.recoveries()
@@ -237,7 +247,7 @@ async def test_home_lists_recoveries_of_never_saved_lists(r2, store):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         app.screen.apply("", "add-unit", {"profile": "knight", "count": 3})
-        await pilot.pause(0.3)
+        await until(pilot, store.recoveries)  # the recovery timer (0.05 s) has fired
     app = ArmyBuilderApp(store=store)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -443,7 +453,7 @@ async def test_a_crash_copy_kept_for_later_survives_a_clean_quit(illegal_file, s
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         app.screen.apply("", "rename-list", {"name": "Work in progress"})
-        await pilot.pause(0.3)
+        await until(pilot, store.recoveries)  # the recovery timer (0.05 s) has fired
     assert len(store.recoveries()) == 1
     app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -463,7 +473,7 @@ async def test_home_can_discard_a_recovery_copy(r2, store):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         app.screen.apply("", "add-unit", {"profile": "knight", "count": 3})
-        await pilot.pause(0.3)
+        await until(pilot, store.recoveries)  # the recovery timer (0.05 s) has fired
     assert len(store.recoveries()) == 1
     app = ArmyBuilderApp(store=store)
     async with app.run_test(size=(120, 40)) as pilot:
