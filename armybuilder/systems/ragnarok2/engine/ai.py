@@ -12,6 +12,33 @@ from .tables import _die_mean, _effect_weight, _mean_per_die, _test_p, aim_diffi
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
 
+
+# The order questions every player asks the same way (the classic order and the line player's).
+
+
+def fires_after_marching(unit: Fighting, nearest: float, mov: float) -> bool:
+    """Some marksman of the unit would reach the nearest foe after a march of *mov*."""
+    longest = None
+    for g in unit.shooting_groups:
+        if g.count and (longest is None or g.profile.ranged.long > longest):  # type: ignore[union-attr]
+            longest = g.profile.ranged.long  # type: ignore[union-attr]
+    return longest is not None and nearest <= longest + mov
+
+
+def casts_its_own(info: list[dict], unit: Fighting) -> bool:
+    """The unit has mana for its side's rituals or faith for its side's communions."""
+    mine = info[unit.side]
+    return bool((unit.mana > 0 and mine["rituals"]) or (unit.faith > 0 and mine["communions"]))
+
+
+def answers_enemy_mystics(info: list[dict], unit: Fighting, foes: list[Fighting]) -> bool:
+    """A Reaction would let it counter the foes' magic (counter-magic) or miracles (censure)."""
+    theirs = info[1 - unit.side]
+    if unit.mana > 0 and theirs["rituals"] and any(e.mana > 0 for e in foes):
+        return True
+    return bool(unit.faith > 0 and theirs["communions"] and any(e.faith > 0 for e in foes))
+
+
 class AIRules:
     __slots__ = ()
 
@@ -115,20 +142,13 @@ class AIRules:
             if best_score > 0.0:
                 return "assault"
         reachable = best_score > -1e9  # best_charge_target() found a target (a bad one)
-        if unit.shooting_groups:
-            longest = None
-            for g in unit.shooting_groups:
-                if g.count and (longest is None or g.profile.ranged.long > longest):  # type: ignore[union-attr]
-                    longest = g.profile.ranged.long  # type: ignore[union-attr]
-            if longest is not None and nearest <= longest + mov:
-                return "support"  # Support (dynamic): march, then shoot
+        if fires_after_marching(unit, nearest, mov):
+            return "support"  # Support (dynamic): march, then shoot
         info = self.info
-        if (unit.mana > 0 and info[unit.side]["rituals"]) or (unit.faith > 0 and info[unit.side]["communions"]):
+        if casts_its_own(info, unit):
             return "support"
-        if unit.mana > 0 and info[1 - unit.side]["rituals"] and any(e.mana > 0 for e in foes):
-            return "reaction"  # counter-magic
-        if unit.faith > 0 and info[1 - unit.side]["communions"] and any(e.faith > 0 for e in foes):
-            return "reaction"  # censure
+        if answers_enemy_mystics(info, unit, foes):
+            return "reaction"  # counter-magic or censure
         if reachable:
             return "assault"  # reachable but not favourable: will close in at its activation
         # Threatened by an enemy that can reach it while it cannot reach anyone: counter-charge.

@@ -42,6 +42,7 @@ from __future__ import annotations
 import bisect
 from typing import TYPE_CHECKING
 
+from .ai import answers_enemy_mystics, casts_its_own, fires_after_marching
 from .policy import Policy, _score
 from .tables import TABLE_DEPTH
 
@@ -703,22 +704,15 @@ class LinePolicy(PreviousLinePolicy):
                         best = entry[3]
                 if best > 0.0:
                     return self._line_charge(b, unit, scored, spots, attacking)  # the classic Assault
-        if unit.shooting_groups:
-            longest = None
-            for g in unit.shooting_groups:
-                if g.count and (longest is None or g.profile.ranged.long > longest):  # type: ignore[union-attr]
-                    longest = g.profile.ranged.long  # type: ignore[union-attr]
-            if longest is not None and nearest <= longest + mov:
-                return "support"  # Support (dynamic): march, then shoot
+        if unit.shooting_groups and fires_after_marching(unit, nearest, mov):
+            return "support"  # Support (dynamic): march, then shoot
         info = b.info
-        if (unit.mana > 0 and info[unit.side]["rituals"]) or (unit.faith > 0 and info[unit.side]["communions"]):
+        if casts_its_own(info, unit):
             return "support"
         if attacking:  # whatever the classic order among Assault, Reaction and Progress
             return self._line_charge(b, unit, scored, spots, attacking) if scored else "progress"
-        if unit.mana > 0 and info[1 - unit.side]["rituals"] and any(e.mana > 0 for e in foes):
-            return "reaction"  # counter-magic
-        if unit.faith > 0 and info[1 - unit.side]["communions"] and any(e.faith > 0 for e in foes):
-            return "reaction"  # censure
+        if answers_enemy_mystics(info, unit, foes):
+            return "reaction"  # counter-magic or censure
         if scored:
             return self._line_charge(b, unit, scored, spots, attacking)  # the classic Assault
         return "reaction" if b.threatened(pos, nearest, foes, spots) else "progress"
