@@ -123,10 +123,8 @@ def test_supports_keep_the_pace_of_the_line(ecat):
     assert line.advance_limit(bt, me) == 6.0
 
 
-def _eager_target(line, bt, unit, foes, reach):
-    """The line player's charge target as its rule reads (every foe in reach scored and weighed
-    for a gang-up, then the best safe exchange, ties by balance and index): the reference the
-    lazy choice must match."""
+def _scored_by_rule(bt, unit, foes, reach):
+    """Every foe in reach with its exchange score as the rule reads it: (-score, index, foe)."""
     from armybuilder.systems.ragnarok2.engine.policy import _score
 
     scored = []
@@ -136,6 +134,14 @@ def _eager_target(line, bt, unit, foes, reach):
         mine, theirs = bt._exchange_values(unit, e)
         gain = mine - theirs + (e.points if e.state == "rout" else 0) + (0.25 * e.points if e.engaged else 0)
         scored.append((-_score(gain), e.index, e))
+    return scored
+
+
+def _eager_target(line, bt, unit, foes, reach):
+    """The line player's charge target as its rule reads (every foe in reach scored and weighed
+    for a gang-up, then the best safe exchange, ties by balance and index): the reference the
+    lazy choice must match."""
+    scored = _scored_by_rule(bt, unit, foes, reach)
     if not scored:
         return None
     scored.sort(key=lambda s: (s[0], s[1]))
@@ -148,15 +154,7 @@ def _eager_order_target(line, bt, unit, foes, reach, weighed):
     """The target an order is given for as the rule reads, weighed in full: every foe in reach
     scored, the safe ones among the *weighed* best exchanges (None: all of them) with those equal
     to the best safe one, ties by balance and index; None when there is none."""
-    from armybuilder.systems.ragnarok2.engine.policy import _score
-
-    scored = []
-    for e in foes:
-        if not e.alive or e.state == "gone" or abs(e.pos - unit.pos) > reach:
-            continue
-        mine, theirs = bt._exchange_values(unit, e)
-        gain = mine - theirs + (e.points if e.state == "rout" else 0) + (0.25 * e.points if e.engaged else 0)
-        scored.append((-_score(gain), e.index, e))
+    scored = _scored_by_rule(bt, unit, foes, reach)
     scored.sort(key=lambda s: (s[0], s[1]))
     first = [s for s in scored[:weighed] if not line.gang_up(bt, unit, s[2])]
     if not first:

@@ -16,6 +16,18 @@ if TYPE_CHECKING:
 # The order questions every player asks the same way (the classic order and the line player's).
 
 
+def nearest_gap(spots: list[float], pos: float) -> float:
+    """The distance to the nearest of the sorted foe positions *spots* (1e18 when none).
+
+    It answers "some foe within X" at once: the nearest is one of the two positions around
+    the unit's (the same |e.pos - pos| values: subtraction is monotonic)."""
+    i = bisect.bisect_left(spots, pos)
+    nearest = spots[i] - pos if i < len(spots) else 1e18
+    if i and pos - spots[i - 1] < nearest:
+        nearest = pos - spots[i - 1]
+    return nearest
+
+
 def fires_after_marching(unit: Fighting, nearest: float, mov: float) -> bool:
     """Some marksman of the unit would reach the nearest foe after a march of *mov*."""
     longest = None
@@ -130,12 +142,7 @@ class AIRules:
         tactic = unit.tactic
         mov = unit._mov + tactic.get("movement", 0) if tactic else unit._mov  # unit.mov, inlined
         reach = mov * 2.0  # (a float bound: see update_leadership())
-        # The nearest foe's distance answers "some foe within X" at once: one of the two
-        # positions around the unit's (the same |e.pos - pos| values: subtraction is monotonic).
-        i = bisect.bisect_left(spots, pos)
-        nearest = spots[i] - pos if i < len(spots) else 1e18
-        if i and pos - spots[i - 1] < nearest:
-            nearest = pos - spots[i - 1]
+        nearest = nearest_gap(spots, pos)
         best_score = -1e9
         if nearest <= reach:
             best_score = self.best_charge_target(unit, foes, reach)[1] if best_charge is None else best_charge(unit, foes, reach)

@@ -39,10 +39,9 @@ Integer scores and unit indices break every tie.
 
 from __future__ import annotations
 
-import bisect
 from typing import TYPE_CHECKING
 
-from .ai import answers_enemy_mystics, casts_its_own, fires_after_marching
+from .ai import answers_enemy_mystics, casts_its_own, fires_after_marching, nearest_gap
 from .policy import Policy, _score
 from .tables import TABLE_DEPTH
 
@@ -689,11 +688,7 @@ class LinePolicy(PreviousLinePolicy):
         tactic = unit.tactic
         mov = unit._mov + tactic.get("movement", 0) if tactic else unit._mov  # unit.mov, inlined
         reach = mov * 2.0  # (a float bound: see update_leadership())
-        # The nearest foe's distance: one of the two spots around the unit's (as b.choose_order()).
-        i = bisect.bisect_left(spots, pos)
-        nearest = spots[i] - pos if i < len(spots) else 1e18
-        if i and pos - spots[i - 1] < nearest:
-            nearest = pos - spots[i - 1]
+        nearest = nearest_gap(spots, pos)
         scored = None
         if nearest <= reach:
             scored = self._scored(b, unit, foes, reach)
