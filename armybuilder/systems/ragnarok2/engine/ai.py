@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from mypy_extensions import trait
+from typing import Any, TYPE_CHECKING
 
 from .state import Fighting, Group
 from .tables import _die_mean, _effect_weight, _mean_per_die, _test_p, aim_difficulty
@@ -51,8 +52,10 @@ def answers_enemy_mystics(info: list[dict], unit: Fighting, foes: list[Fighting]
     return bool(unit.faith > 0 and theirs["communions"] and any(e.faith > 0 for e in foes))
 
 
+@trait
 class AIRules:
     __slots__ = ()
+    _charge_bound: tuple
 
     # The AI's yardstick, the mean Wounds of one exchange, depends on the attacker's counts and
     # the defender's troops profile only: it is kept in the attacker's damage_memo by profile id
@@ -169,7 +172,7 @@ class AIRules:
             # The foes that can charge (e.fighting), each as (position, MOV × 2), and their longest
             # charge, found once for these spots (give_orders(): one list per side, and nothing
             # moves, changes state or loses a tactic among the foes while that side's orders are given).
-            longest = -1
+            longest: Any = -1
             chargers = []
             for e in foes:
                 if e.count > 0 and e.state in ("valiant", "disorganized"):
@@ -178,7 +181,8 @@ class AIRules:
                     chargers.append((e.pos, reach))
                     if reach > longest:
                         longest = reach
-            bound = self._charge_bound = (spots, longest, chargers)
+            bound = (spots, longest, chargers)
+            self._charge_bound = bound
         if nearest > bound[1]:
             return False  # no foe's charge reaches this far
         for e_pos, reach in bound[2]:
@@ -209,7 +213,7 @@ class AIRules:
     def best_shooting_target(self, u: Fighting, shooters: list[Group]) -> Fighting | None:
         best, best_value = None, 0.0
         pos = u.pos
-        reach = 0
+        reach: Any = 0
         for g in shooters:
             if g.profile.ranged.long > reach:
                 reach = g.profile.ranged.long

@@ -94,6 +94,7 @@ number of workers (committed digests: ``tests/ragnarok2/r2_digests.json``).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -206,7 +207,7 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         self.round = 0
         self.field_effects: dict[str, int] = {}
         self._tactic_cost = tables.tactical.tactic_cost if tables.tactical else 2
-        self._tactical_memo: dict | None = None  # tactical_roll()'s points by (total, category, staffs)
+        self._tactical_memo: Any = None  # tactical_roll()'s points by (total, category, staffs)
         # mystic_phase(): per mystic unit, (its damage_memo when computed, its members' sums: see there)
         self._mystic_sums: dict[Fighting, tuple] = {}
         self._charge_bound: tuple = (None, -1)  # choose_order(): (foes' spots, their longest charge)
@@ -311,14 +312,14 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         records = []
         for side in (0, 1):
             for u in self.sides[side]:
-                standing = u.alive and u.state != "rout"
+                up = u.alive and u.state != "rout"
                 # Characters are named apart from their unit (their own A.P., fate and kills).
                 characters = [g for g in u.groups if g.character and g is not u.groups[0]]
                 own = sum(g.kills for g in characters)
-                records.append(UnitRecord(u.side, u.name, float(u.cost - sum(g.cost for g in characters)), standing, u.kills - own))
+                records.append(UnitRecord(u.side, u.name, float(u.cost - sum(g.cost for g in characters)), up, u.kills - own))
                 for g in characters:
                     records.append(
-                        UnitRecord(u.side, f"{g.profile.name} (Character, {u.name})", float(g.cost), standing and g.count > 0, g.kills)
+                        UnitRecord(u.side, f"{g.profile.name} (Character, {u.name})", float(g.cost), up and g.count > 0, g.kills)
                     )
         return GameRecord(winner, rounds, (self.scores[0], self.scores[1]), records, self.lines)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import attrgetter
+from mypy_extensions import trait
 from typing import TYPE_CHECKING, NamedTuple
 
 from .chance import _BLOCK, _bisect_right  # noqa: F401
@@ -88,6 +89,7 @@ def earns_charge_bonus(assailant: Fighting, assailed: Fighting) -> bool:
     return assailant.power(True, False) >= assailed.power(False, True)
 
 
+@trait
 class CombatRules:
     __slots__ = ()
 

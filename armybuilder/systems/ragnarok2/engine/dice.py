@@ -352,7 +352,10 @@ def test_success_probability(
     return 1.0 - (1.0 - p) ** best_of
 
 
-test_success_probability.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+try:
+    test_success_probability.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+except AttributeError:
+    pass
 
 
 @lru_cache(maxsize=1024)

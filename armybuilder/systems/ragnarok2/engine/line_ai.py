@@ -39,7 +39,7 @@ Integer scores and unit indices break every tie.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from .ai import answers_enemy_mystics, casts_its_own, fires_after_marching, nearest_gap
 from .policy import Policy, _score

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mypy_extensions import trait
 from typing import TYPE_CHECKING
 
 from .narration import name
@@ -12,6 +13,7 @@ if TYPE_CHECKING:
 
 
 
+@trait
 class MaintenanceRules:
     __slots__ = ()
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from mypy_extensions import trait
+from typing import TYPE_CHECKING, Any
 
 from .combat import earns_charge_bonus
 from .fray import fear_distribution, unit_key
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
 
 
 
+@trait
 class ActivationPhase:
     __slots__ = ()
 
@@ -69,13 +71,13 @@ class ActivationPhase:
 
     def something_in_range(self, u: Fighting) -> bool:
         """A shooting target within its longest range (or a mystic target within 50 cm)."""
-        reach = 0
+        reach: Any = 0
         for g in u.shooting_groups:
             if g.count and g.profile.ranged.long > reach:  # type: ignore[union-attr]
                 reach = g.profile.ranged.long  # type: ignore[union-attr]
         if (u.mana > 0 or u.faith > 0) and reach < 50:
             reach = 50
-        reach = float(reach)  # (a float bound: see update_leadership())
+        reach = float(reach)  # type: ignore  # (a float bound: see update_leadership())
         pos = u.pos
         low = -reach  # |e.pos - pos| <= reach, without a call per foe (the same test)
         for e in self.sides[1 - u.side]:

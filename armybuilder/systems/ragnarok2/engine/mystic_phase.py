@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
+from mypy_extensions import trait
 from typing import TYPE_CHECKING, Any
 
 from ..catalog import Profile
@@ -73,6 +74,7 @@ def _caster(
 
 
 
+@trait
 class MysticRules:
     __slots__ = ()
 

@@ -15,6 +15,7 @@ combats with all their dice, without the charge bonus and without morale rolls.
 
 from __future__ import annotations
 
+from mypy_extensions import trait
 from typing import TYPE_CHECKING
 
 from .fray import CombatKey, Contact, test_distribution, unit_key
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from .battle import Battle  # noqa: F401
 
 
+@trait
 class OutcomeRules:
     __slots__ = ()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mypy_extensions import trait
 from typing import TYPE_CHECKING
 
 from .narration import count, name
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
 
 
 
+@trait
 class ShootingRules:
     __slots__ = ()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from dataclasses import dataclass, field
 
 from armybuilder.core.catalog import Catalogue
@@ -71,7 +72,7 @@ class Group:
 
     def copy(self) -> Group:
         """A fresh group for a new game (static fields shared, game state reset; no __init__ cost)."""
-        g = object.__new__(Group)
+        g = Group.__new__(Group)
         g.profile, g.count, g.wound_levels, g.dice_each = self.profile, self.count, self.wound_levels, self.dice_each
         g.character, g.cost, g.power_each, g.traits = self.character, self.cost, self.power_each, self.traits
         g.abilities, g.magician_pow, g.faith, g.leader = self.abilities, self.magician_pow, self.faith, self.leader
@@ -141,7 +142,7 @@ class Fighting:
     warrior_mage: bool = False  # some member casts under an Assault order
     warrior_monk: bool = False
     implacable: int = 0  # Implacable/X of its fighters
-    _mov: int = 0  # MOV of the slowest live member, kept by recount()
+    _mov: Any = 0  # MOV of the slowest live member, kept by recount()
     extra_traits: bool = False  # some member has extra exchanges or Brutish charge
     dice_row: tuple[int, ...] = ()  # each group's combat dice, by group index (fixed: the contact's layout reads it)
     layout: tuple | None = None  # template only: indices of troops, ordered and shooting groups (fresh())
@@ -174,7 +175,7 @@ class Fighting:
         AI's memos of values that hold in every game (damage_memo until a recount, the
         groups' per_die and shot_value).
         """
-        f = object.__new__(Fighting)
+        f = Fighting.__new__(Fighting)
         groups = [g.copy() for g in self.groups]
         layout = self.layout
         if layout is None:
@@ -216,8 +217,8 @@ class Fighting:
         """
         count = 0
         points = 0
-        troops = None
-        mov = 0
+        troops: Any = None
+        mov: Any = 0
         shift = None
         same_shift = True
         face = 6
@@ -280,7 +281,7 @@ class Fighting:
         )
 
     @property
-    def mov(self) -> int:
+    def mov(self) -> float:
         tactic = self.tactic
         return self._mov + tactic.get("movement", 0) if tactic else self._mov
 
@@ -358,7 +359,7 @@ def build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting],
     # Same list object as the previous game (a playtest): skip even the JSON dump.
     last = _LAST.get(side)
     if last is not None and last[0] is army and last[1] is cat:
-        template = last[2]
+        template: Any = last[2]
     else:
         key = (cat.hash, army.model_dump_json(), side)
         template = _TEMPLATES.get(key)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from mypy_extensions import trait
+from typing import TYPE_CHECKING, Any
 
 from armybuilder.core.catalog import Catalogue
 
@@ -29,8 +30,10 @@ def _cic_facts(cat: Catalogue, p: Profile) -> tuple[int, bool]:
 
 
 
+@trait
 class StrategicPhase:
     __slots__ = ()
+    _tactical_memo: Any
 
     # -- leadership ------------------------------------------------------------
 
@@ -169,7 +172,7 @@ class StrategicPhase:
             else:
                 self.appoint_temporary_cic(side)
             totals[side] = total
-            tp = 0
+            tp: Any = 0
             if memo is not None:
                 staffs = self.info[side]["staffs"]
                 tp = memo.get((total, category, staffs))

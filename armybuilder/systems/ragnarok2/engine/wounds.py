@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .state import Group
 
 
@@ -47,7 +49,7 @@ def allocate_wounds(
         if h.count > 0:
             live.append(h)
     if len(live) == 1:
-        g = live[0]
+        g: Any = live[0]
         killed, lost = _wound_one_group(g, wounds, in_contact, scattered)
         return killed, ([(g, killed)] if killed else []), lost
     killed = 0
