@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from r2engine_data import build_catalogue
 from r2engine_data import engine_army as army
+from r2native import pure_engine_only
 
 from armybuilder.systems.ragnarok2.engine import battle as b
 from armybuilder.systems.ragnarok2.engine import combat as combat_module
@@ -234,6 +235,7 @@ def test_possessed_with_several_wound_levels_gains_att_and_str(ecat, cdf_calls):
     assert cdf_calls[0][0] == 3 + 1 - 3  # marauder ATT 3 + 1 Wound level lost - DEF 3
 
 
+@pure_engine_only
 def test_counter_attack_gives_dice_for_natural_ones(ecat, monkeypatch):
     got = []
     monkeypatch.setattr(Battle, "counter_attack", lambda self, d, dg, a, ag, dice, fx: got.append(dice))
@@ -249,6 +251,7 @@ def test_counter_attack_gives_dice_for_natural_ones(ecat, monkeypatch):
     assert got and abs(np.mean(got) - 21 / 6) < 0.5  # 21 attack dice in contact, one in six shows 1
 
 
+@pure_engine_only
 def test_implacable_fights_again_after_a_loss(ecat, monkeypatch):
     """Seed (Implacable fighters): after pushing on, new combats with all dice, no charge bonus,
     no morale roll; X times a round. The push-on combats are resolved with charge=False."""
@@ -267,6 +270,7 @@ def test_implacable_fights_again_after_a_loss(ecat, monkeypatch):
     assert combats[0] is True and 1 <= combats.count(False) <= 2
 
 
+@pure_engine_only
 def test_implacable_needs_a_loss_not_only_a_wound(ecat, monkeypatch):
     """Seed (Implacable/X): the new combat follows when the fighter "causes at least one loss".
     Against opponents of many Wound levels, combats that wound without removing anyone start no
@@ -337,6 +341,7 @@ def test_born_killer_skips_courage_against_lower_fear(ecat):
     assert not bt.needs_courage_test(marauders, tyrants)
 
 
+@pure_engine_only
 def test_bravery_and_born_killer_ignore_natural_ones_on_morale(ecat, monkeypatch):
     """Seed (Bravery): a 1 is not an automatic failure on morale rolls and can be re-rolled;
     (Born killer): a 1 is not an automatic failure on morale rolls."""
@@ -437,6 +442,7 @@ def test_mutagenic_die_bonus_is_capped(ecat, cdf_calls):
         assert cdf_calls[0][0] == min(bonus, 2 + 1)  # ATT 3 + at most 2 + X (X = 1) - DEF 3
 
 
+@pure_engine_only
 def test_war_fury_and_brutish_charge_give_extra_exchanges(ecat, monkeypatch):
     """Seed (Extra exchanges; Brutish charge; War fury): only the side with the ability strikes
     again, and Brutish charge only in a round it charged."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from r2engine_data import build_catalogue
+from r2native import pure_engine_only
 
 from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
 from armybuilder.systems.ragnarok2.engine import battle as b
@@ -253,6 +254,7 @@ def test_charge_bonus_adds_three_to_initiative(ecat, monkeypatch):
     assert seen[0] == (2, 3)
 
 
+@pure_engine_only
 def test_extra_exchanges_only_for_fighters_with_them(ecat, monkeypatch):
     """Seed (Extra exchanges): only the fighters with an extra exchange attack, one die each,
     and only those that used a die in the combat and are still in contact."""

@@ -13,6 +13,7 @@ from r2engine_data import build_catalogue
 from armybuilder.core.playtest import load_sample
 from armybuilder.core.registry import get_system
 from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
+from armybuilder.systems.ragnarok2.engine.chance import Dice
 from armybuilder.systems.ragnarok2.engine.exact import (
     PRUNE,
     ExactFrayUnsupported,
@@ -39,10 +40,11 @@ class _Branch(Exception):
         self.options = options
 
 
-class ScriptedDice:
+class ScriptedDice(Dice):
     """Chance for the battle engine that follows a script of outcomes and stops (raising the
     options) at the first chance step past it: re-running the engine with every extension of the
-    script walks the whole tree of a fray, outcome by outcome, with no merging at all."""
+    script walks the whole tree of a fray, outcome by outcome, with no merging at all. A subclass
+    of the engine's Dice (every draw it makes overridden): the battle's dice field is typed Dice."""
 
     def __init__(self, script: list[int]) -> None:
         self.script, self.i = script, 0

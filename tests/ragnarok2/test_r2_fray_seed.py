@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from r2engine_data import build_catalogue
+from r2native import pure_engine_only
 
 from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
 from armybuilder.systems.ragnarok2.engine import combat as combat_module
@@ -198,6 +199,7 @@ def test_initiative_per_combat_with_the_charge_bonus(ecat, monkeypatch):
 # --------------------------------------------------------------------------- outcome, morale, rout
 
 
+@pure_engine_only
 def test_outcome_per_pair_and_routed_units_are_never_designated(ecat, monkeypatch):
     """Seed (Outcome of the fray): one morale roll per designated pair; "Units in Rout cannot be
     designated". A unit that lost to two enemies and routs on the first roll is not designated again."""
@@ -213,6 +215,7 @@ def test_outcome_per_pair_and_routed_units_are_never_designated(ecat, monkeypatc
     assert rolls == [x.name]
 
 
+@pure_engine_only
 def test_ties_go_to_the_winner_of_the_tactical_roll(ecat, monkeypatch):
     losers = []
     monkeypatch.setattr(Battle, "morale", lambda self, w, lost, f=None: losers.append(lost.side))

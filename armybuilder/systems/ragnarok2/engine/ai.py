@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
-from mypy_extensions import trait
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ._marks import trait
+from .base import BattleBase
 from .state import Fighting, Group
 from .tables import _die_mean, _effect_weight, _mean_per_die, _test_p, aim_difficulty
 
@@ -53,9 +54,8 @@ def answers_enemy_mystics(info: list[dict], unit: Fighting, foes: list[Fighting]
 
 
 @trait
-class AIRules:
+class AIRules(BattleBase):
     __slots__ = ()
-    _charge_bound: tuple
 
     # The AI's yardstick, the mean Wounds of one exchange, depends on the attacker's counts and
     # the defender's troops profile only: it is kept in the attacker's damage_memo by profile id
@@ -215,13 +215,15 @@ class AIRules:
         pos = u.pos
         reach: Any = 0
         for g in shooters:
-            if g.profile.ranged.long > reach:
-                reach = g.profile.ranged.long
+            weapon = g.profile.ranged
+            if weapon is not None and weapon.long > reach:  # (marksmen have a weapon: see shooting_groups)
+                reach = weapon.long
         reach = float(reach)  # (a float bound: see update_leadership())
         single = shooters[0] if len(shooters) == 1 else None  # one group of marksmen: the usual case
         if single is not None:
             # (read once: attributes of the pydantic profile and weapon cost more than locals)
             w = single.profile.ranged
+            assert w is not None  # (marksmen have a weapon)
             short, medium = float(w.short), float(w.medium)  # (float bounds: exact, and the fast comparison)
             memo, count = single.shot_value, single.count
         for e in self.sides[1 - u.side]:
@@ -249,6 +251,8 @@ class AIRules:
                 for g in shooters:
                     w = g.profile.ranged
                     # _band(w, d), inlined
+                    if w is None:
+                        continue  # (never: marksmen have a weapon)
                     if d <= w.short:
                         band = "short"
                     elif d <= w.medium:
@@ -275,9 +279,11 @@ class AIRules:
 
     def _shot_value(self, g: Group, band: str, size: str, res: int) -> tuple[float, float]:
         """(hit chance, mean Wounds) of one shot of *g*, memoised per template group (one catalogue per template)."""
+        weapon = g.profile.ranged
+        assert weapon is not None  # (marksmen have a weapon)
         shot = g.shot_value[(band, size, res)] = (
             _test_p(g.profile.aim or 0, aim_difficulty(self.data, band, size), 1),
-            _die_mean(self.table, g.profile.ranged.strength - res),
+            _die_mean(self.table, weapon.strength - res),
         )
         return shot
 

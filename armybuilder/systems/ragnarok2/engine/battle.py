@@ -13,6 +13,13 @@ The package, by what each module holds
   combat as an explicit outcome distribution ``[(probability, outcome)]`` that the battle
   samples and an exact calculator can enumerate; :mod:`.tables`: memoised rule tables (contest
   columns, tests, balance rows, aim), keyed by value; :mod:`.wounds`: dealing Wounds.
+- :mod:`.base`: :class:`~.base.BattleBase`, every field of a battle and the moves one phase
+  asks of another, declared once. Every phase mixin below is a subclass of it, and
+  :class:`Battle` is the one concrete class that combines them: so each phase's ``self`` is
+  typed (mypy checks the engine) and the optional compiled build (mypyc) reads the fields and
+  calls the moves natively. mypyc compiles several bases only when all but one are *traits*,
+  hence the ``@trait`` marks (:mod:`._marks`: no-ops in plain Python). The players get the
+  concrete :class:`Battle` (``cast`` where a phase hands itself to a policy).
 - Rules by phase, one mixin each: :mod:`.strategic` (leadership, tactical roll, orders,
   tactics, rallying, Mutagenic dice), :mod:`.movement` (activations, assaults, Courage tests,
   flight), :mod:`.shooting`, :mod:`.combat` (frays, combats, exchanges), :mod:`.outcome`
@@ -86,6 +93,10 @@ Remaining simplifications, each with its reason
 - Abilities outside the seeds (Confrontation cards) are listed as unhandled, not simulated.
 - The AI (policies) is a heuristic player; its choices are legal, not optimal.
 
+The same .py files run as plain Python or compiled by mypyc (see the README); both play the
+same games (``tests/ragnarok2/test_r2_native_parity.py``). Annotations are what the values
+are: compiled code enforces them (a ``float`` field would store 10 as 10.0 and change a log).
+
 All randomness comes from the injected ``numpy.random.Generator``; every choice is broken by a
 stable order (unit and group indices, integer scores), so fixed-seed games are the same on any
 number of workers (committed digests: ``tests/ragnarok2/r2_digests.json``).
@@ -93,7 +104,6 @@ number of workers (committed digests: ``tests/ragnarok2/r2_digests.json``).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -102,7 +112,7 @@ from armybuilder.core.catalog import Catalogue
 from armybuilder.core.system import GameRecord, UnitRecord
 
 from ..army import R2List
-from ..catalog import Profile, R2Catalog
+from ..catalog import Profile
 from .ai import AIRules
 from .chance import Dice
 from .combat import CombatRules
@@ -164,7 +174,7 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         # reads it: "causes at least one loss"); emptied when a fray or an Implacable round begins.
         self.loss_caused: set[int] = set()
         self.policies = policies if policies is not None else (LinePolicy(), LinePolicy())
-        self.data: R2Catalog = cat.data  # type: ignore[assignment]
+        self.data = cat.data
         self.table = cat.hash
         if self.table not in _TABLES:
             _TABLES[self.table] = tuple(contest_columns(cat))
@@ -221,37 +231,6 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
                     # Abilities outside the seeds (Confrontation cards): kept, not simulated.
                     self.say(f"side {side + 1}: abilities without a simulated effect: {', '.join(info['unhandled'])}")
 
-    # -- helpers -------------------------------------------------------------
-
-    def say(self, text: str) -> None:
-        if self.logging:
-            self.lines.append(text)
-
-    def distance(self, a: Fighting, b: Fighting) -> float:
-        return abs(b.pos - a.pos)
-
-    def enemies(self, side: int) -> list[Fighting]:
-        return [u for u in self.sides[1 - side] if u.alive]
-
-    def enemy_unit(self, unit: Fighting, index: int) -> Fighting:
-        return self.sides[1 - unit.side][index]
-
-    def toward(
-        self, unit: Fighting, target_pos: float, distance: float, stop_short: float = 1.0
-    ) -> None:
-        gap = target_pos - unit.pos
-        step = min(distance, max(0.0, abs(gap) - stop_short))
-        unit.pos += math.copysign(step, gap)
-
-    def test(self, value: int, difficulty: int, best_of: int = 1, ones_fail: bool = True) -> bool:
-        return self.dice.chance(_test_p(value, difficulty, best_of, ones_fail))
-
-    def eliminate_points(self, killer: Fighting | None, victim: Fighting, points: float) -> None:
-        self.scores[1 - victim.side] += points
-        if killer is not None:
-            killer.kills += points
-
-
     # -- the whole game -------------------------------------------------------
 
     def standing(self, side: int) -> list[Fighting]:
@@ -269,7 +248,8 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
             self.round = rounds
             self.field_effects = {}
             self.round_memo = {}
-            self.logging and self.say(f"— round {rounds} —")
+            if self.logging:
+                self.say(f"— round {rounds} —")
             self.update_leadership()
             points = self.tactical_roll()
             points = self.give_orders(points)
@@ -308,7 +288,8 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
             winner = 0
         elif standing[1] and not standing[0]:
             winner = 1
-        self.logging and say_end(self, rounds, costs, winner, standing)
+        if self.logging:
+            say_end(self, rounds, costs, winner, standing)
         records = []
         for side in (0, 1):
             for u in self.sides[side]:

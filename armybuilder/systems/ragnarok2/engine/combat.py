@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import attrgetter
-from mypy_extensions import trait
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
+from ._marks import trait
+from .base import BattleBase
 from .chance import _BLOCK, _bisect_right  # noqa: F401
 from .dice import ContestColumn
 from .fray import (
@@ -90,7 +91,7 @@ def earns_charge_bonus(assailant: Fighting, assailed: Fighting) -> bool:
 
 
 @trait
-class CombatRules:
+class CombatRules(BattleBase):
     __slots__ = ()
 
     # -- combat phase ---------------------------------------------------------
@@ -391,7 +392,7 @@ class CombatRules:
                     # As many dice for every combat: the same sharing in any order (no choice to ask).
                     dice = {key: each // n for key in keys} if each > 0 else {}
                 else:
-                    order = self.policies[u.side].dice_order(self, u, gi, list(keys))
+                    order = self.policies[u.side].dice_order(cast("Battle", self), u, gi, list(keys))
                     dice = share_dice(each, order)
                 preferred[keys] = dice
             for key in keys:
@@ -423,8 +424,7 @@ class CombatRules:
                         return True
         return False
 
-    @staticmethod
-    def combats_of(fighters: Contact) -> list[CombatKey]:
+    def combats_of(self, fighters: Contact) -> list[CombatKey]:
         return list(fighters.keys_sorted)
 
     def resolve_combats(self, fighters: Contact, wounds: dict[tuple[int, int], int], charge: bool = True) -> None:
@@ -448,7 +448,7 @@ class CombatRules:
                     n += d
             tally[key][0 if key[0] == uk else 1] += n
         dice = {key: (v[0], v[1]) for key, v in tally.items()}
-        ranks = [self.policies[side].combat_order(self, side, pending, dice) for side in (0, 1)]
+        ranks = [self.policies[side].combat_order(cast("Battle", self), side, pending, dice) for side in (0, 1)]
         done: set = set()
         picker = self.winner_of_roll
         out = []
@@ -734,7 +734,8 @@ class CombatRules:
         if attacks:
             wounds = self.dice.from_cdf(_contest_cdf(self.table, str_diff, attacks, shift))
             self.counter_deal(defender, attacker, ag, wounds, in_contact)
-            self.logging and self.say(f"    {dg.profile.name} counter-attacks with {count(dice, 'die')}: {count(wounds, 'Wound')}")
+            if self.logging:
+                self.say(f"    {dg.profile.name} counter-attacks with {count(dice, 'die')}: {count(wounds, 'Wound')}")
 
     def counter_terms(self, defender: Fighting, dg: Group, attacker: Fighting, ag: Group) -> tuple[int, int, int]:
         """(ATT - DEF, STR - RES, Wound roll shift) of a counter-attack (shared with :mod:`.exact`)."""

@@ -543,7 +543,7 @@ def _roll_test_dice(rng: np.random.Generator, count: int) -> tuple[np.ndarray, n
 
 def _roll_test_results(
     rng: np.random.Generator, value: int, best_of: int, n: int, auto_fail_on_one: bool
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, Any]:
     """Per trial: (best final result, all dice failed automatically)."""
     totals, ones = _roll_test_dice(rng, n * best_of)
     results = (totals + value).reshape(n, best_of)

@@ -49,6 +49,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -392,8 +393,8 @@ class ExactFray:
             else:
                 rows.append(i)
         lo_d, hi_d = 0, 0
-        for found in outcomes_of.values():
-            for _, shifts in found:
+        for outs in outcomes_of.values():
+            for _, shifts in outs:
                 lo_d = min(lo_d, shifts[0][0])
                 hi_d = max(hi_d, shifts[-1][0])
         m, width = layer.m, layer.m.shape[1]
@@ -445,7 +446,7 @@ class ExactFray:
         if small.any():
             self.pruned += float(m[small].sum())
             m[small] = 0.0
-        keep = m.any(axis=1)
+        keep: Any = m.any(axis=1)
         keys = list(index)
         if not keep.all():
             keys = [k for k, on in zip(keys, keep.tolist(), strict=True) if on]
@@ -470,11 +471,11 @@ class ExactFray:
         index: dict[tuple, int] = {}
         rows: list[tuple[int, float]] = []
         ini_a, ini_b = bt.combat_ini(a, GA, charge), bt.combat_ini(b, GB, charge)
-        initiative = [(q, bool(first)) for q, first in initiative_distribution(ini_a, ini_b, a.side == bt.winner_of_roll) if q > 0]
+        initiative: list[tuple[float, bool | None]] = [(q, bool(first)) for q, first in initiative_distribution(ini_a, ini_b, a.side == bt.winner_of_roll) if q > 0]
         for i, (core, _) in enumerate(layer.keys):
             self.restore(core)
             if not (a.alive and b.alive) or not bt.combatants(self.fighters, ckey, ka, ga, kb, gb) or not bt.combatants(self.fighters, ckey, kb, gb, ka, ga):
-                choices = [(1.0, None)]
+                choices: list[tuple[float, bool | None]] = [(1.0, None)]
             else:
                 choices = initiative
             for q, a_first in choices:

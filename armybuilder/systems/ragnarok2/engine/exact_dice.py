@@ -98,8 +98,8 @@ def exchange_pmf(
         for (s, ones), p in attack_roll_pmf(table, att_diff, a_shift, reroll, dice):
             hits[(s, ones)] += p
     else:
-        for p, s in contest_distribution(table, att_diff, dice, a_shift, reroll):
-            hits[(int(s), 0)] += p  # type: ignore[call-overload]
+        for p, hit in contest_distribution(table, att_diff, dice, a_shift, reroll):
+            hits[(int(hit), 0)] += p  # type: ignore[call-overload]
     if fierce_dice:
         extra = {int(s): p for p, s in contest_distribution(table, fierce_diff, fierce_dice, a_shift, reroll)}  # type: ignore[call-overload]
         mixed: dict[tuple[int, int], float] = defaultdict(float)

@@ -39,7 +39,7 @@ Integer scores and unit indices break every tie.
 
 from __future__ import annotations
 
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .ai import answers_enemy_mystics, casts_its_own, fires_after_marching, nearest_gap
 from .policy import Policy, _score
@@ -331,7 +331,7 @@ def _charges(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersNear, 
     per_target, changing = near.per_target, near.changing
     me = unit.index
     threats: dict[int, int] = {}
-    tied = []  # the best safe exchanges: (enemies less friends able to join, index, rank)
+    tied: list[tuple[Any, ...]] = []  # the best safe exchanges: (enemies less friends able to join, index, rank)
     for i, s in enumerate(scored):
         if tied:
             if s[0] != scored[tied[0][2]][0]:
@@ -374,7 +374,7 @@ def _charges_best(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersN
     scored.sort()  # (-score, index): the best exchange first
     me = unit.index
     threats: dict[int, int] = {}
-    tied = []  # the safe best exchanges: (enemies less friends able to join, index, rank)
+    tied: list[tuple[Any, ...]] = []  # the safe best exchanges: (enemies less friends able to join, index, rank)
     for i, s in enumerate(scored):
         if tied:
             if s[0] != scored[tied[0][2]][0]:
@@ -587,7 +587,7 @@ class PreviousLinePolicy(Policy):
                 return near.joiners(unit, target)
 
         threats: dict[int, int] = {}  # each joiner's threat to the unit, found once for all targets
-        tied = []  # the best safe exchanges: (balance of enemies and friends able to join, index, entry)
+        tied: list[tuple[Any, ...]] = []  # the best safe exchanges: (balance of enemies and friends able to join, index, entry)
         for s in scored:
             if tied and s[0] != tied[0][2][0]:
                 break

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from mypy_extensions import trait
 from typing import TYPE_CHECKING
 
+from ._marks import trait
+from .base import BattleBase
 from .narration import name
 from .state import Fighting
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
 
 @trait
-class MaintenanceRules:
+class MaintenanceRules(BattleBase):
     __slots__ = ()
 
     def maintenance(self) -> None:
@@ -50,14 +51,16 @@ class MaintenanceRules:
                             g.count += back
                             changed = True
                             self.scores[1 - side] -= back * g.cost
-                            self.logging and self.say(f"{back} × {g.profile.name} ({name(self, u)}) {'regenerates' if back == 1 else 'regenerate'}")
+                            if self.logging:
+                                self.say(f"{back} × {g.profile.name} ({name(self, u)}) {'regenerates' if back == 1 else 'regenerate'}")
                     if g.traits.reinforcement and g.lost:
                         g.reinforcements += g.lost
                     if g.reinforcements and u.alive and self.dice.d6() >= 5:
                         g.count += g.reinforcements
                         changed = True
                         self.scores[1 - side] -= g.reinforcements * g.cost
-                        self.logging and self.say(
+                        if self.logging:
+                            self.say(
                             f"{g.reinforcements} × {g.profile.name} ({name(self, u)}) {'returns' if g.reinforcements == 1 else 'return'} as reinforcements"
                         )
                         g.reinforcements = 0

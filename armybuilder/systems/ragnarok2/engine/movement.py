@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
-from mypy_extensions import trait
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from ._marks import trait
+from .base import BattleBase
 from .combat import earns_charge_bonus
 from .fray import fear_distribution, unit_key
 from .narration import name
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 
 @trait
-class ActivationPhase:
+class ActivationPhase(BattleBase):
     __slots__ = ()
 
     # -- activation phase -----------------------------------------------------
@@ -77,7 +78,7 @@ class ActivationPhase:
                 reach = g.profile.ranged.long  # type: ignore[union-attr]
         if (u.mana > 0 or u.faith > 0) and reach < 50:
             reach = 50
-        reach = float(reach)  # type: ignore  # (a float bound: see update_leadership())
+        reach = float(reach)  # (a float bound: see update_leadership())
         pos = u.pos
         low = -reach  # |e.pos - pos| <= reach, without a call per foe (the same test)
         for e in self.sides[1 - u.side]:
@@ -156,7 +157,7 @@ class ActivationPhase:
                 return
             target, d = routed, d_routed
         policy = self.policies[u.side]
-        stop = policy.stop_short(self, u, target, d)  # how near the player lets it run
+        stop = policy.stop_short(cast("Battle", self), u, target, d)  # how near the player lets it run
         # toward(), inlined: min() and max() written out with their choice among equals
         gap = target.pos - pos
         step = (gap if gap >= 0.0 else -gap) - stop
@@ -166,7 +167,7 @@ class ActivationPhase:
         distance = (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2.0
         if not step < distance:
             step = distance
-        limit = policy.advance_limit(self, u)
+        limit = policy.advance_limit(cast("Battle", self), u)
         if limit is not None:
             step = max(0.0, min(step, limit))  # the player keeps it with the line
         u.pos = pos + math.copysign(step, gap)
@@ -185,7 +186,8 @@ class ActivationPhase:
         value = max(u.stat("ini"), u.stat("str") - lowest_res)
         if not self.test(value, 8):
             u.no_attack = True
-            self.logging and self.say(f"{name(self, u)} fails to disengage")
+            if self.logging:
+                self.say(f"{name(self, u)} fails to disengage")
             return
         chain = sorted([u, *enemies], key=lambda x: (x.side, x.index))
         fighters = self.build_contact(chain)
@@ -197,7 +199,8 @@ class ActivationPhase:
         if u.alive:
             edge = 0.0 if u.side == 0 else TABLE_DEPTH
             u.pos += math.copysign(min(float(u.mov), abs(edge - u.pos) - 1.0), edge - u.pos)
-            self.logging and self.say(f"{name(self, u)} disengages")
+            if self.logging:
+                self.say(f"{name(self, u)} disengages")
 
     def flee(self, u: Fighting, away_from: Fighting | None = None) -> None:
         """Flight: MOV × 2 towards its own edge; crossing it eliminates the unit."""
@@ -206,7 +209,8 @@ class ActivationPhase:
             self.kill_in_contact(u, None)
         u.pos += math.copysign(u.mov * 2, edge - u.pos)
         if (u.side == 0 and u.pos <= 0) or (u.side == 1 and u.pos >= TABLE_DEPTH):
-            self.logging and self.say(f"{name(self, u)} flees off the table")
+            if self.logging:
+                self.say(f"{name(self, u)} flees off the table")
             self.eliminate_points(None, u, u.points_alive())
             for g in u.groups:
                 g.count = 0
@@ -278,13 +282,14 @@ class ActivationPhase:
         if not foes:
             return
         reach = u.mov * 2.0  # (a float bound: see update_leadership(); toward() moves the same)
-        target = self.policies[u.side].charge_target(self, u, foes, reach)
+        target = self.policies[u.side].charge_target(cast("Battle", self), u, foes, reach)
         if target is None:
             target = min(foes, key=lambda e: self.distance(u, e))
             self.toward(u, target.pos, reach)
             if target.state != "rout":
                 self.disorganize(u)
-            self.logging and self.say(
+            if self.logging:
+                self.say(
                 f"{name(self, u)} charges {name(self, target)}, out of reach: it moves MOV × 2 towards it"
                 + ("" if target.state == "rout" else " and is Disorganized")
             )
@@ -304,11 +309,13 @@ class ActivationPhase:
                 # Seed (Reaction (Counter-charge)): the winner charges first; a counter-charger
                 # out of its charging distance is Disorganized and the assailant charges.
                 if abs(u.pos - target.pos) <= target.mov * 2.0:
-                    self.logging and self.say(f"{name(self, target)} wins the Initiative test and counter-charges {name(self, u)}")
+                    if self.logging:
+                        self.say(f"{name(self, target)} wins the Initiative test and counter-charges {name(self, u)}")
                     self.resolve_charge(target, u)
                     return
                 self.disorganize(target)
-                self.logging and self.say(
+                if self.logging:
+                    self.say(
                     f"{name(self, target)} wins the Initiative test but cannot reach {name(self, u)} to counter-charge and is Disorganized"
                 )
         self.resolve_charge(u, target)
@@ -319,7 +326,8 @@ class ActivationPhase:
     def resolve_charge(self, u: Fighting, target: Fighting) -> None:
         if self.needs_courage_test(u, target) and not self.courage_test(u, target, True):
             self.disorganize(u)
-            self.logging and self.say(f"{name(self, u)} fails its Courage test against {name(self, target)}, stays put and is Disorganized")
+            if self.logging:
+                self.say(f"{name(self, u)} fails its Courage test against {name(self, target)}, stays put and is Disorganized")
             return
         # Assault fire: shots before moving, difficulty 7, no modifier.
         for g in u.groups:
@@ -336,7 +344,8 @@ class ActivationPhase:
         if target.state == "rout":
             # A routed unit that is assailed flees at once; the assailants take its place.
             old = target.pos
-            self.logging and self.say(f"{name(self, u)} charges {name(self, target)}, in Rout, which flees")
+            if self.logging:
+                self.say(f"{name(self, u)} charges {name(self, target)}, in Rout, which flees")
             if not target.engaged:
                 self.flee(target)
                 u.pos = old
@@ -346,12 +355,14 @@ class ActivationPhase:
                 target.dis_value + target.dis_bonus, 8, target.best_of
             ):
                 target.state = "rout"
-                self.logging and self.say(
+                if self.logging:
+                    self.say(
                     f"{name(self, target)} fails its Courage test against {name(self, u)} and is in Rout; Fanaticism keeps it in place"
                 )
             else:
                 target.state = "rout"
-                self.logging and self.say(f"{name(self, target)} fails its Courage test against {name(self, u)} and is in Rout")
+                if self.logging:
+                    self.say(f"{name(self, target)} fails its Courage test against {name(self, u)} and is in Rout")
                 if not target.activated and not target.engaged:
                     old = target.pos
                     self.flee(target)
@@ -365,7 +376,8 @@ class ActivationPhase:
             u.loose = True  # seed: a close unit changes to scattered formation during an assault
         u.engaged.add(target.index)
         target.engaged.add(u.index)
-        self.logging and self.say(
+        if self.logging:
+            self.say(
             f"{name(self, u)} charges {name(self, target)}" + (" (+3 on its Initiative tests this round)" if u.charge_bonus else "")
         )
 

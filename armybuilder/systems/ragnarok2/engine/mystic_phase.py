@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
-from mypy_extensions import trait
 from typing import TYPE_CHECKING, Any
 
 from ..catalog import Profile
+from ._marks import trait
+from .base import BattleBase
 from .mystics import (
     DEFAULT_FAITH_RECOVERY,
     MANA_SUCCESS,
@@ -75,7 +76,7 @@ def _caster(
 
 
 @trait
-class MysticRules:
+class MysticRules(BattleBase):
     __slots__ = ()
 
     # -- mystics --------------------------------------------------------------
@@ -109,7 +110,8 @@ class MysticRules:
                 g.magician_pow -= missing
                 self._mystic_sums.pop(u, None)  # (the mystic phase's sums of the unit include its POW)
                 u.mana += missing
-                self.logging and self.say(f"{g.profile.name} lowers its POW by {missing} (arcane mastery)")
+                if self.logging:
+                    self.say(f"{g.profile.name} lowers its POW by {missing} (arcane mastery)")
             u.mana -= ritual.mana
             success, extra = self._mystic_attempt(
                 u, "mana", g.magician_pow, ritual.difficulty, ritual.mana,
@@ -117,13 +119,16 @@ class MysticRules:
                 ritual.element.lower() not in g.traits.spirit_of, g.traits.focus,
             )  # fmt: skip
             if success is None:
-                self.logging and self.say(f"{u.name}: {ritual.name} is countered")
+                if self.logging:
+                    self.say(f"{u.name}: {ritual.name} is countered")
                 continue
             if success:
-                self.logging and self.say(f"{g.profile.name} casts {ritual.name} ({count(extra, 'mastery die', 'mastery dice')})")
+                if self.logging:
+                    self.say(f"{g.profile.name} casts {ritual.name} ({count(extra, 'mastery die', 'mastery dice')})")
                 effect.apply(self, u, target)
             else:
-                self.logging and self.say(f"{g.profile.name} fails to cast {ritual.name} ({count(extra, 'mastery die', 'mastery dice')})")
+                if self.logging:
+                    self.say(f"{g.profile.name} fails to cast {ritual.name} ({count(extra, 'mastery die', 'mastery dice')})")
 
     def call_communions(self, u: Fighting, warriors_only: bool = False) -> None:
         """Communions with an eminence of the unit, extra T.F. dice, censure (mystics seed)."""
@@ -146,13 +151,16 @@ class MysticRules:
                 not g.traits.exalted, g.traits.illuminated,
             )  # fmt: skip
             if success is None:
-                self.logging and self.say(f"{u.name}: {communion.name} is censured")
+                if self.logging:
+                    self.say(f"{u.name}: {communion.name} is censured")
                 continue
             if success:
-                self.logging and self.say(f"{g.profile.name} calls {communion.name} ({count(extra, 'extra die', 'extra dice')})")
+                if self.logging:
+                    self.say(f"{g.profile.name} calls {communion.name} ({count(extra, 'extra die', 'extra dice')})")
                 effect.apply(self, u, target)
             else:
-                self.logging and self.say(f"{g.profile.name} fails to call {communion.name}")
+                if self.logging:
+                    self.say(f"{g.profile.name} fails to call {communion.name}")
 
     def _mystic_attempt(
         self, u: Fighting, reserve: str, value: int, difficulty: int, spent: int, can_add: bool,
@@ -181,7 +189,8 @@ class MysticRules:
                 and getattr(e, reserve) >= spent
             ):
                 setattr(e, reserve, getattr(e, reserve) - spent)
-                self.logging and self.say(f"{e.name} answers with {label} ({spent} spent)")
+                if self.logging:
+                    self.say(f"{e.name} answers with {label} ({spent} spent)")
                 return counter_succeeds(spent, spent)
         return False
 
@@ -281,14 +290,14 @@ class MysticEffect:
 
     id: str
     summary: str
-    choose: Callable[[Battle, Fighting, float], Fighting | None]
-    apply: Callable[[Battle, Fighting, Fighting], None]
+    choose: Callable[[BattleBase, Fighting, float], Fighting | None]
+    apply: Callable[[BattleBase, Fighting, Fighting], None]
 
 
 def _enemy_in_range(
     pick: Callable[[Fighting], float],
-) -> Callable[[Battle, Fighting, float], Fighting | None]:
-    def choose(b: Battle, u: Fighting, reach: float) -> Fighting | None:
+) -> Callable[[BattleBase, Fighting, float], Fighting | None]:
+    def choose(b: BattleBase, u: Fighting, reach: float) -> Fighting | None:
         foes = [
             e
             for e in b.sides[1 - u.side]
@@ -301,8 +310,8 @@ def _enemy_in_range(
 
 def _friend_in_range(
     pick: Callable[[Fighting], float],
-) -> Callable[[Battle, Fighting, float], Fighting | None]:
-    def choose(b: Battle, u: Fighting, reach: float) -> Fighting | None:
+) -> Callable[[BattleBase, Fighting, float], Fighting | None]:
+    def choose(b: BattleBase, u: Fighting, reach: float) -> Fighting | None:
         friends = [
             f
             for f in b.sides[u.side]
@@ -314,12 +323,12 @@ def _friend_in_range(
     return choose
 
 
-def _insensitive(b: Battle, target: Fighting) -> bool:
+def _insensitive(b: BattleBase, target: Fighting) -> bool:
     xs = [g.traits.insensitive for g in target.groups if g.count]
     return bool(xs) and all(xs) and b.dice.d6() >= max(x for x in xs if x)
 
 
-def _column_of_light(b: Battle, u: Fighting, target: Fighting) -> None:
+def _column_of_light(b: BattleBase, u: Fighting, target: Fighting) -> None:
     if _insensitive(b, target):
         return
     hit = min(target.count, TEMPLATE_FIGHTERS[target.current_formation])
@@ -327,37 +336,40 @@ def _column_of_light(b: Battle, u: Fighting, target: Fighting) -> None:
         _contest_cdf(b.table, 4 - target.stat("res"), hit, b.wound_shift_against(target))
     )
     killed = b.deal(u, target, wounds, hit, False)
-    b.logging and b.say(f"  the column of light strikes {hit} {target.name}: {killed} eliminated")
+    if b.logging:
+        b.say(f"  the column of light strikes {hit} {target.name}: {killed} eliminated")
 
 
-def _terror(b: Battle, u: Fighting, target: Fighting) -> None:
+def _terror(b: BattleBase, u: Fighting, target: Fighting) -> None:
     if _insensitive(b, target):
         return
     target.state = "rout"
-    b.logging and b.say(f"  {target.name} is in Rout")
+    if b.logging:
+        b.say(f"  {target.name} is in Rout")
     if not target.engaged and not target.activated:
         b.flee(target)
 
 
-def _galvanise(b: Battle, u: Fighting, target: Fighting) -> None:
+def _galvanise(b: BattleBase, u: Fighting, target: Fighting) -> None:
     target.round_effects["war-fury"] = 1
-    b.logging and b.say(f"  {target.name} gains War fury")
+    if b.logging:
+        b.say(f"  {target.name} gains War fury")
 
 
-def _downpour(b: Battle, u: Fighting, target: Fighting) -> None:
+def _downpour(b: BattleBase, u: Fighting, target: Fighting) -> None:
     b.field_effects["downpour"] = 1
 
 
-def _divine_anger(b: Battle, u: Fighting, target: Fighting) -> None:
+def _divine_anger(b: BattleBase, u: Fighting, target: Fighting) -> None:
     if not _insensitive(b, target):
         target.round_effects["anger"] = 1
 
 
-def _divine_grace(b: Battle, u: Fighting, target: Fighting) -> None:
+def _divine_grace(b: BattleBase, u: Fighting, target: Fighting) -> None:
     target.round_effects["grace"] = 1
 
 
-def _divine_hospice(b: Battle, u: Fighting, target: Fighting) -> None:
+def _divine_hospice(b: BattleBase, u: Fighting, target: Fighting) -> None:
     g = target.troops
     lost = (target.start_count - target.count) if g is target.groups[0] else 0
     back = min(lost, u.faith // max(g.power_each, 1))
@@ -366,17 +378,18 @@ def _divine_hospice(b: Battle, u: Fighting, target: Fighting) -> None:
         g.count += back
         target.recount()
         b.scores[1 - target.side] -= back * g.cost
-        b.logging and b.say(f"  {back} × {g.profile.name} {'comes' if back == 1 else 'come'} back")
+        if b.logging:
+            b.say(f"  {back} × {g.profile.name} {'comes' if back == 1 else 'come'} back")
 
 
-def _divine_arsenal(b: Battle, u: Fighting, target: Fighting) -> None:
+def _divine_arsenal(b: BattleBase, u: Fighting, target: Fighting) -> None:
     # Sacred weapon (Destruction) for units about to fight; sacred armour otherwise.
     # Provisional reading: +1 STR or +1 RES (the card text is not in the seed).
     key = "str" if target.engaged or target.order == "assault" else "res"
     target.round_effects[key] = target.round_effects.get(key, 0) + 1
 
 
-def _weakness(b: Battle, u: Fighting, target: Fighting) -> None:
+def _weakness(b: BattleBase, u: Fighting, target: Fighting) -> None:
     if not _insensitive(b, target):
         target.round_effects["def"] = -target.troops.profile.def_
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from .dice import _test_result
 
 if TYPE_CHECKING:
-    from .battle import Battle
+    from .base import BattleBase
     from .state import Fighting
 
 _IRREGULAR = {"die": "dice", "loss": "losses"}
@@ -37,7 +37,7 @@ def count(n: int, one: str, many: str | None = None, none: str | None = None) ->
     return f"{n} {many if many is not None else _IRREGULAR.get(one, one + 's')}"
 
 
-def name(b: Battle, u: Fighting) -> str:
+def name(b: BattleBase, u: Fighting) -> str:
     """The unit's name, with its side when the other army has a unit of the same name (a mirror
     match, a list against its cut copy). Only the narrated game asks, so nothing is kept."""
     if any(v.name == u.name for v in b.sides[1 - u.side]):
@@ -61,7 +61,8 @@ def _joint(a: int, b: int, a_wins_ties: bool) -> tuple[tuple[tuple[int, int, flo
     A's wins and B's wins, each in a fixed order (die 0 = a natural 1, an automatic failure)."""
     offset = max(0, -min(a, b))
     pa, pb = _test_result(a + offset, 1, True).pmf, _test_result(b + offset, 1, True).pmf
-    wins, losses = [], []
+    wins: list[tuple[int, int, float]] = []
+    losses: list[tuple[int, int, float]] = []
     for ka, qa in enumerate(pa):
         if qa <= 0.0:
             continue
@@ -132,7 +133,7 @@ def initiative_text(who: str, value: int, die: int, bonus: int = 0) -> str:
 
 
 def say_combat(
-    b: Battle, a: Fighting, ga: int, na: int, c: Fighting, gc: int, nc: int, ini_a: int, ini_c: int, a_first: bool, p_first: float,
+    b: BattleBase, a: Fighting, ga: int, na: int, c: Fighting, gc: int, nc: int, ini_a: int, ini_c: int, a_first: bool, p_first: float,
     charge: bool,
 ) -> None:  # fmt: skip
     """``combat: Red Karnagh ×1 (Karnaghs) against Drune Minotaur ×1 (Drune minotaur); Initiative
@@ -156,7 +157,7 @@ def say_combat(
 
 
 def say_exchange(
-    b: Battle, x: Fighting, gx, y: Fighting, gy, extra_round: int, dice: int, fierce_dice: int, att: int, d_def: int,
+    b: BattleBase, x: Fighting, gx, y: Fighting, gy, extra_round: int, dice: int, fierce_dice: int, att: int, d_def: int,
     attacks: int, strength: int, d_res: int, dealt: int, killed: int,
 ) -> None:  # fmt: skip
     """``Red Karnagh (Karnaghs) strikes with 1 die, ATT 4 against DEF 3: 1 successful attack;
@@ -175,7 +176,7 @@ def say_exchange(
     b.say(head + f"{count(attacks, 'successful attack')}; {wounding}; {losses}")
 
 
-def say_fray(b: Battle, units: list[Fighting]) -> None:
+def say_fray(b: BattleBase, units: list[Fighting]) -> None:
     """``fray: side 1 Drune warriors (12 fighters), Karnaghs (5 fighters); side 2 Drune archers (7 fighters)``."""
     sides = []
     for side in (0, 1):
@@ -185,7 +186,7 @@ def say_fray(b: Battle, units: list[Fighting]) -> None:
     b.say("fray: " + "; ".join(sides))
 
 
-def say_outcome(b: Battle, a: Fighting, c: Fighting, wa: int, wc: int, loser: Fighting) -> None:
+def say_outcome(b: BattleBase, a: Fighting, c: Fighting, wa: int, wc: int, loser: Fighting) -> None:
     """``outcome of the fray, Karnaghs against Drune hammers: 0 Wounds inflicted against 2;
     Karnaghs loses`` (a tie goes against the tactical roll's loser); the morale roll follows."""
     tie = f" (a tie: side {b.winner_of_roll + 1} won the tactical roll)" if wa == wc else ""
@@ -195,7 +196,7 @@ def say_outcome(b: Battle, a: Fighting, c: Fighting, wa: int, wc: int, loser: Fi
     )
 
 
-def say_end(b: Battle, rounds: int, costs: list[int], winner: int | None, standing: list[bool]) -> None:
+def say_end(b: BattleBase, rounds: int, costs: list[int], winner: int | None, standing: list[bool]) -> None:
     """``end after 6 rounds: side 1 eliminated or routed 180 A.P. of side 2's 791 (22.8 %), side 2
     190 A.P. of side 1's 996 (19.1 %); shares 3.7 points apart, under 5: a draw``."""
     shares = [100.0 * b.scores[side] / max(costs[1 - side], 1) for side in (0, 1)]

@@ -41,6 +41,7 @@ def contest_columns(cat: Catalogue | None) -> tuple[ContestColumn, ...]:
         from .dice import R2_D1_COLUMNS
 
         return R2_D1_COLUMNS
+    assert cat is not None  # (a contest table came from it)
     raw = tuple((c.label, c.low, c.high, c.success, c.reroll_from, c.halved) for c in table.columns)
     return _columns_for(cat.hash, raw)
 

@@ -15,9 +15,10 @@ combats with all their dice, without the charge bonus and without morale rolls.
 
 from __future__ import annotations
 
-from mypy_extensions import trait
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
+from ._marks import trait
+from .base import BattleBase
 from .fray import CombatKey, Contact, test_distribution, unit_key
 from .narration import count, name, say_fray, say_outcome, test_roll
 from .state import Fighting
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 
 @trait
-class OutcomeRules:
+class OutcomeRules(BattleBase):
     __slots__ = ()
 
     def combat(self) -> None:
@@ -36,7 +37,7 @@ class OutcomeRules:
         pending = self.frays()
         picker = self.winner_of_roll
         while pending:
-            chosen = pending[0] if len(pending) == 1 else self.policies[picker].pick_fray(self, picker, pending)
+            chosen = pending[0] if len(pending) == 1 else self.policies[picker].pick_fray(cast("Battle", self), picker, pending)
             pending.remove(chosen)
             live = [u for u in chosen if u.alive and u.engaged]
             if live:
@@ -73,7 +74,7 @@ class OutcomeRules:
             if not live:
                 return
             # One pair left to designate: nothing to choose (the player is asked only between pairs).
-            chosen = live[0] if len(live) == 1 else self.policies[picker].designate(self, picker, live, wounds)
+            chosen = live[0] if len(live) == 1 else self.policies[picker].designate(cast("Battle", self), picker, live, wounds)
             a, b = pending.pop(chosen)
             k0, k1 = chosen
             wa, wb = wounds.get((k0, k1), 0), wounds.get((k1, k0), 0)
@@ -81,7 +82,8 @@ class OutcomeRules:
                 winner, loser = (a, b) if wa > wb else (b, a)
             else:
                 winner, loser = (a, b) if a.side == self.winner_of_roll else (b, a)
-            self.logging and say_outcome(self, a, b, wa, wb, loser)
+            if self.logging:
+                say_outcome(self, a, b, wa, wb, loser)
             self.morale(winner, loser, fighters)
             picker = 1 - picker
 
@@ -115,7 +117,8 @@ class OutcomeRules:
         if loser.state == "rout":
             return
         if loser.all_have("auto_morale"):
-            self.logging and self.say(f"    {name(self, loser)} passes its morale roll automatically (Living dead or Righteous)")
+            if self.logging:
+                self.say(f"    {name(self, loser)} passes its morale roll automatically (Living dead or Righteous)")
             return
         difficulty = self.morale_difficulty(winner, loser)
         value, _ = self.morale_value(loser)
@@ -129,16 +132,19 @@ class OutcomeRules:
             roll = "" if reroll or not ones_fail else test_roll(value, difficulty, loser.best_of, held, self.dice.buffer[self.dice.index - 1], p_hold)
             words = self.morale_words(loser, value, difficulty) + (f", {roll}" if roll else "")
         if held:
-            self.logging and self.say(f"    {name(self, loser)} passes its morale roll ({words})")
+            if self.logging:
+                self.say(f"    {name(self, loser)} passes its morale roll ({words})")
             return
         if loser.all_have("fanaticism") and self.test(loser.dis_value + loser.dis_bonus, difficulty, loser.best_of):
             loser.state = "rout"  # routed, but does not flee (seed: Fanaticism)
-            self.logging and self.say(
+            if self.logging:
+                self.say(
                 f"    {name(self, loser)} fails its morale roll ({words}) and is in Rout;"
                 " Fanaticism keeps it in place"
             )
             return
-        self.logging and self.say(f"    {name(self, loser)} fails its morale roll ({words}) and is in Rout")
+        if self.logging:
+            self.say(f"    {name(self, loser)} fails its morale roll ({words}) and is in Rout")
         self.rout(loser, winner, fighters)
 
     def rout(self, loser: Fighting, winner: Fighting | None, fighters: Contact | None) -> None:
@@ -181,7 +187,8 @@ class OutcomeRules:
                 lost += take
                 self.eliminate_points(killer, u, take * g.cost)
         if lost:
-            self.logging and self.say(f"    {count(lost, 'fighter')} of {name(self, u)} in contact with the enemy eliminated")
+            if self.logging:
+                self.say(f"    {count(lost, 'fighter')} of {name(self, u)} in contact with the enemy eliminated")
             u.recount()
             if u.count == 0:
                 u.state = "gone"
@@ -213,7 +220,8 @@ class OutcomeRules:
                     u.pos = e.pos + (-1.0 if u.side == 0 else 1.0)
                     u.engaged.add(e.index)
                     e.engaged.add(u.index)
-                    self.logging and self.say(f"  {name(self, u)} pushes on into {name(self, e)}")
+                    if self.logging:
+                        self.say(f"  {name(self, u)} pushes on into {name(self, e)}")
         self.implacable(units)
 
     def implacable(self, units: list[Fighting]) -> None:
@@ -224,7 +232,8 @@ class OutcomeRules:
             if found is None:
                 return
             movers, chain, only = found
-            self.logging and self.say("  Implacable: " + ", ".join(name(self, u) for u in movers) + " fight again")
+            if self.logging:
+                self.say("  Implacable: " + ", ".join(name(self, u) for u in movers) + " fight again")
             fighters = self.build_contact(chain, only)
             self.loss_caused = set()
             self.resolve_combats(fighters, {}, charge=False)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from mypy_extensions import trait
 from typing import TYPE_CHECKING
 
+from ._marks import trait
+from .base import BattleBase
 from .narration import count, name
 from .state import Fighting, Group
 from .tables import _BAND_LABELS, _band, _contest_cdf, _test_p, aim_difficulty_of
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 
 
 @trait
-class ShootingRules:
+class ShootingRules(BattleBase):
     __slots__ = ()
 
     # -- shooting -------------------------------------------------------------
@@ -41,7 +42,8 @@ class ShootingRules:
             band = _band(g.profile.ranged, d)
             if band is not None:
                 if band != "short" and self.field_effects.get("downpour"):
-                    self.logging and self.say(f"{u.name}: the downpour stops the {band}-range shots")
+                    if self.logging:
+                        self.say(f"{u.name}: the downpour stops the {band}-range shots")
                 else:
                     n = g.count if g.count < shooting_fighters else shooting_fighters
                     difficulty = aim_difficulty_of(self.table, self.data, band, target.troops.profile.size, moved)
@@ -54,7 +56,8 @@ class ShootingRules:
                 if g_band != band or not target.alive:
                     continue
                 if band != "short" and self.field_effects.get("downpour"):
-                    self.logging and self.say(f"{u.name}: the downpour stops the {band}-range shots")
+                    if self.logging:
+                        self.say(f"{u.name}: the downpour stops the {band}-range shots")
                     continue
                 n = min(g.count, shooting_fighters)
                 shooting_fighters -= n
@@ -71,7 +74,8 @@ class ShootingRules:
         assert weapon is not None and aim is not None
         hits = self.dice.binomial(shooters, _test_p(aim, difficulty, 1))
         if not hits:
-            self.logging and self.say(
+            if self.logging:
+                self.say(
                 f"{name(self, u)} ({g.profile.name}) shoots {name(self, target)} ({label}, difficulty {difficulty}): no hit"
             )
             return 0
@@ -92,7 +96,8 @@ class ShootingRules:
                         )
                     )
                     self.deal(None, friend, w, friend.count, True)
-                    self.logging and self.say(f"  {count(share, 'hit')} on {name(self, friend)} in the fray: {count(w, 'Wound', none='no Wound')}")
+                    if self.logging:
+                        self.say(f"  {count(share, 'hit')} on {name(self, friend)} in the fray: {count(w, 'Wound', none='no Wound')}")
         hits = self.survival_thinning(target, hits)
         # wound_shift_against(target) and target.stat("res"), inlined
         tactic, effects = target.tactic, target.round_effects
@@ -132,5 +137,6 @@ class ShootingRules:
             )
         if not self.test(value, 8, target.best_of, not target.all_have("morale_no_auto_fail")):
             target.state = "rout"
-            self.logging and self.say(f"{name(self, target)} fails its morale roll under fire and is in Rout")
+            if self.logging:
+                self.say(f"{name(self, target)} fails its morale roll under fire and is in Rout")
 

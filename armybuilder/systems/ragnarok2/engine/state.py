@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 from armybuilder.core.catalog import Catalogue
 
@@ -128,7 +128,9 @@ class Fighting:
     faith: int = 0
     round_effects: dict[str, int] = field(default_factory=dict)  # rituals/communions this round
     wounds_dealt_round: int = 0
-    troops: Group | None = None  # type: ignore[assignment]  # first live group, kept by recount()
+    # The first live group (the first group once none is left), kept by recount(); never None: a
+    # unit has at least one group (_build_side() skips empty ones).
+    troops: Group = field(init=False)
     alive: bool = True  # some fighter left (a gone unit has none), kept by recount()
     ordered: list[Group] = field(default_factory=list)  # independents first: they lead the contact
     shooting_groups: list[Group] = field(default_factory=list)  # marksmen (AIM >= 0 and a weapon)
@@ -145,7 +147,7 @@ class Fighting:
     _mov: Any = 0  # MOV of the slowest live member, kept by recount()
     extra_traits: bool = False  # some member has extra exchanges or Brutish charge
     dice_row: tuple[int, ...] = ()  # each group's combat dice, by group index (fixed: the contact's layout reads it)
-    layout: tuple | None = None  # template only: indices of troops, ordered and shooting groups (fresh())
+    layout: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None  # template only: indices of troops, ordered and shooting groups (fresh())
     # The AI's mean Wounds of one exchange against a target troops profile (expected_damage(), by
     # profile id): they depend on this unit's counts only, so recount() gives it a new one. A fresh()
     # copy shares its template's until then (full strength: the same values in every game).
@@ -181,7 +183,7 @@ class Fighting:
         if layout is None:
             where = self.groups.index  # (groups compare by identity: eq=False)
             layout = self.layout = (
-                where(self.troops) if self.troops is not None else None,
+                where(self.troops),
                 tuple(where(g) for g in self.ordered),
                 tuple(where(g) for g in self.shooting_groups),
             )
@@ -196,7 +198,7 @@ class Fighting:
         f.best_of, f.has_leader = 1, self.has_leader
         f.commander_x, f.musician_x, f.standard_x = self.commander_x, self.musician_x, self.standard_x
         f.mana, f.faith, f.round_effects, f.wounds_dealt_round = self.mana, self.faith, {}, 0  # (none before play)
-        f.troops = groups[troops_at] if troops_at is not None else None
+        f.troops = groups[troops_at]
         f.alive = self.alive
         f.ordered = [groups[i] for i in ordered_at]
         f.shooting_groups = [groups[i] for i in shooting_at] if shooting_at else []
@@ -219,7 +221,7 @@ class Fighting:
         points = 0
         troops: Any = None
         mov: Any = 0
-        shift = None
+        shift = 0  # (read only once the first live group has set it)
         same_shift = True
         face = 6
         survival = counter = True
@@ -252,7 +254,7 @@ class Fighting:
         self.all_cache = {}
         self.damage_memo = {}  # (a new one: the old one may be the template's, shared)
         self.alive = count > 0
-        self.troops = troops if troops is not None else (self.groups[0] if self.groups else None)
+        self.troops = troops if troops is not None else self.groups[0]
         self._mov = mov
         # Unit-wide traits need every live fighter to have them (Hard boiled, Survival instinct...).
         self.base_wound_shift = shift if troops is not None and same_shift else 0
@@ -373,7 +375,7 @@ def build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting],
 
 
 def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting], dict]:
-    data: R2Catalog = cat.data  # type: ignore[assignment]
+    data: R2Catalog = cat.data
     people = cat.get("peoples", army.people)
     formation = people.formation if people is not None else "scattered"
     units: list[Fighting] = []

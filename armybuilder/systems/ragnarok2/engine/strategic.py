@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
-from mypy_extensions import trait
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from armybuilder.core.catalog import Catalogue
 
 from ..army import is_commander
 from ..catalog import Profile
+from ._marks import trait
+from .base import BattleBase
 from .narration import ORDER_NAMES, name
 from .state import Fighting
 from .tables import _CIC, _EMPTY, _TACTICAL_ROWS, _effect_weight, _first, _test_total_cdf
@@ -31,9 +32,8 @@ def _cic_facts(cat: Catalogue, p: Profile) -> tuple[int, bool]:
 
 
 @trait
-class StrategicPhase:
+class StrategicPhase(BattleBase):
     __slots__ = ()
-    _tactical_memo: Any
 
     # -- leadership ------------------------------------------------------------
 
@@ -165,7 +165,7 @@ class StrategicPhase:
                             present = True
                             break
             rolled[side] = present
-            if present:
+            if present and cic is not None and p is not None:  # (present: both known)
                 best_of = 2 if leadership and not self.temporary_cic[side] else 1
                 bonus = units[cic].dis_bonus - self.dis_penalty[side]
                 total = self.dice.from_cdf(_test_total_cdf(max(p.dis + bonus, 0), best_of))
@@ -173,7 +173,7 @@ class StrategicPhase:
                 self.appoint_temporary_cic(side)
             totals[side] = total
             tp: Any = 0
-            if memo is not None:
+            if memo is not None and table is not None:  # (a memo only with a table)
                 staffs = self.info[side]["staffs"]
                 tp = memo.get((total, category, staffs))
                 if tp is None:
@@ -198,7 +198,8 @@ class StrategicPhase:
             self.winner_of_roll = 0 if totals[0] > totals[1] else 1
         else:
             self.winner_of_roll = 0 if self.dice.u() < 0.5 else 1
-        self.logging and self.say(
+        if self.logging:
+            self.say(
             f"tactical roll: side 1 {totals[0] if rolled[0] else no_roll}, side 2 {totals[1] if rolled[1] else no_roll};"
             f" side {self.winner_of_roll + 1} wins{' (a tie: drawn by lot)' if totals[0] == totals[1] else ''};"
             f" tactical points {points[0]} and {points[1]}"
@@ -228,7 +229,8 @@ class StrategicPhase:
         self.cic_index[side], self.cic_profile[side] = best
         self.temporary_cic[side] = True
         self.dis_penalty[side] = 1 if is_commander(best[1]) else 2
-        self.logging and self.say(f"side {side + 1} appoints {best[1].name} temporary Commander-in-Chief")
+        if self.logging:
+            self.say(f"side {side + 1} appoints {best[1].name} temporary Commander-in-Chief")
 
     def give_orders(self, points: list[int]) -> list[int]:
         """Orders (free with a leader or in a commander's aura, else one tactical point each)."""
@@ -255,7 +257,7 @@ class StrategicPhase:
                     continue
                 if u.has_leader:
                     # (an engaged unit: choose_order()'s first answer, without the call)
-                    u.order = self.policies[side].engaged_order(self, u) if u.engaged else self.policies[side].choose_order(self, u, foes, spots)
+                    u.order = self.policies[side].engaged_order(cast("Battle", self), u) if u.engaged else self.policies[side].choose_order(cast("Battle", self), u, foes, spots)
                 else:
                     if commanders is None:
                         commanders = [
@@ -265,18 +267,19 @@ class StrategicPhase:
                     pos = u.pos
                     for c in commanders:
                         if abs(pos - c.pos) <= c.commander_x:  # type: ignore[operator]
-                            u.order = self.policies[side].choose_order(self, u, foes, spots)
+                            u.order = self.policies[side].choose_order(cast("Battle", self), u, foes, spots)
                             break
                 if not u.order:
                     unordered.append(u)
             for u in unordered:
                 if points[side] < 1:
                     break
-                order = self.policies[side].choose_order(self, u, foes, spots)
+                order = self.policies[side].choose_order(cast("Battle", self), u, foes, spots)
                 if order:
                     u.order, u.order_by_points = order, True
                     points[side] -= 1
-                    self.logging and self.say(f"side {side + 1} spends a tactical point to give {name(self, u)} {ORDER_NAMES.get(order, order)} order")
+                    if self.logging:
+                        self.say(f"side {side + 1} spends a tactical point to give {name(self, u)} {ORDER_NAMES.get(order, order)} order")
         return points
 
     def tactic_fits(self, tactic, unit: Fighting) -> bool:
@@ -376,7 +379,8 @@ class StrategicPhase:
                     continue
                 u.tactic, u.tactic_name = effects, tname
                 used_tactics.add(tid)
-                self.logging and self.say(f"side {side + 1} gives {tname} to {name(self, u)}")
+                if self.logging:
+                    self.say(f"side {side + 1} gives {tname} to {name(self, u)}")
                 budget -= 1
                 if budget <= 0:
                     break
@@ -415,7 +419,8 @@ class StrategicPhase:
                     cou = u.cou_value + u.cou_bonus + bonus
                     dis = u.dis_value + u.dis_bonus + bonus
                     if self.test(max(cou, dis), 8, u.best_of):
-                        self.logging and self.say(f"{name(self, u)} rallies")
+                        if self.logging:
+                            self.say(f"{name(self, u)} rallies")
                         u.state = "valiant"
 
     def mutagenic_dice(self) -> None:

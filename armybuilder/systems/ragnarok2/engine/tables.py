@@ -33,9 +33,9 @@ VERY_LARGE = ("enormous", "colossal", "gigantic")
 
 
 _TABLES: dict[str, tuple[ContestColumn, ...]] = {}
-_TACTICAL_ROWS: dict[int, tuple[object, dict]] = {}  # id(tactical table) -> (table, {(total, category, staffs): points})
+_TACTICAL_ROWS: dict[str, tuple[object, dict[tuple[int, int, int], int]]] = {}  # catalogue hash -> (table, {(total, category, staffs): points})
 _ACTIVATION_RANK = {"support": 0, "reaction": 3, "assault": 1}  # supports first, reactions last
-_ROWS: dict[int, tuple[object, tuple, tuple]] = {}  # id(tables) -> (tables, outcome rows, fear rows)
+_ROWS: dict[str, tuple[object, tuple[BalanceRow, ...], tuple[BalanceRow, ...]]] = {}  # catalogue hash -> (tables, outcome rows, fear rows)
 _EMPTY: dict[str, int] = {}  # shared "no tactic" (never mutated)
 _TACTIC_KEYS = {
     "att": "attack",
@@ -125,7 +125,7 @@ def _fear_p(table: str, diff: int, shift: int) -> float:
     return fear_test_success(_TABLES[table], diff, shift)
 
 
-_MYSTIC_FIT: dict[tuple[int, int], tuple[object, object, bool]] = {}
+_MYSTIC_FIT: dict[tuple[object, ...], tuple[object, object, bool]] = {}
 
 
 # --------------------------------------------------------------------------- rules helpers (pure)
@@ -274,7 +274,7 @@ def _shooting_table(data: R2Catalog) -> tuple[dict[str, int], dict[str, int]]:
     """Range bands and modifiers of the catalogue's shooting table (few entries: read each time;
     the hot callers keep their answers per template group)."""
     table = data.tables.shooting
-    bands = {r.band: r.difficulty for r in table.ranges} if table is not None else dict(DEFAULT_RANGES)
+    bands: dict[str, int] = {r.band: r.difficulty for r in table.ranges} if table is not None else dict(DEFAULT_RANGES)
     found = {m.id: m.modifier for m in table.modifiers} if table is not None else {}
     mods = {
         name: next((found[i] for i in ids if i in found), _MODIFIER_DEFAULTS[name])
