@@ -69,7 +69,7 @@ class AIRules(BattleBase):
         Characteristics as printed (tactics and effects of the round are left out).
         """
         troops = defender.troops
-        mean = attacker.damage_memo.get(troops.profile.id)
+        mean = attacker.damage_memo.get(troops.pid)
         return mean if mean is not None else self._mean_damage(attacker, troops)
 
     def _mean_damage(self, attacker: Fighting, troops: Group) -> float:
@@ -106,10 +106,10 @@ class AIRules(BattleBase):
         foe in reach): the attackers' damage_memo, else _mean_damage().
         """
         g, h = foe.troops, unit.troops
-        mine = unit.damage_memo.get(g.profile.id)
+        mine = unit.damage_memo.get(g.pid)
         if mine is None:
             mine = self._mean_damage(unit, g)
-        theirs = foe.damage_memo.get(h.profile.id)
+        theirs = foe.damage_memo.get(h.pid)
         if theirs is None:
             theirs = self._mean_damage(foe, h)
         gl, hl = g.wound_levels, h.wound_levels  # max(levels, 1) without the calls
@@ -195,12 +195,11 @@ class AIRules(BattleBase):
     ) -> tuple[Fighting | None, float]:
         best, best_score = None, -1e9
         pos = unit.pos
-        exchange = self._exchange_values
         low = -reach  # |e.pos - pos| <= reach, without a call per foe (the same test)
         for e in foes:
             if not low <= e.pos - pos <= reach or e.state == "gone":
                 continue
-            mine, theirs = exchange(unit, e)
+            mine, theirs = self._exchange_values(unit, e)
             gain = mine - theirs
             if e.state == "rout":
                 gain += e.points

@@ -63,6 +63,13 @@ def _whole_row(n: int) -> tuple[int, ...]:
     return tuple(range(n))
 
 
+# One side of a combat: (unit, fighter type's index in the unit, unit key).
+Striker = tuple[Fighting, int, int]
+# exchange_terms() as a plain tuple (see _terms()): strikers' and targets' positions, dice,
+# fallen Fierce dice, ATT, DEF, attack shift, re-roll, STR, RES, Wound shift, grace.
+Terms = tuple[list[int], list[int], int, int, int, int, int, str, int, int, int, str]
+
+
 class ExchangeTerms(NamedTuple):
     """One side's attacks in a combat: strikers, targets in contact, dice and the columns read."""
 
@@ -507,9 +514,8 @@ class CombatRules(BattleBase):
             ka: bool(ta.lower_def_att or ta.lower_def_str) and self.lowers_def(a, GA),
             kb: bool(tb.lower_def_att or tb.lower_def_str) and self.lowers_def(b, GB),
         }  # (lowers_def() read only for a type that may lower its DEF)
-        exchange = self.exchange
-        exchange(first, second, key, fighters, wounds, lowered, 0)
-        exchange(second, first, key, fighters, wounds, lowered, 0)
+        self.exchange(first, second, key, fighters, wounds, lowered, 0)
+        self.exchange(second, first, key, fighters, wounds, lowered, 0)
         # Extra exchanges: only fighters that used a die here, still touching the same type.
         # (Read only for a type or unit that may have them: most have none.)
         fu, su = first[0], second[0]
@@ -537,7 +543,7 @@ class CombatRules(BattleBase):
         return n + (1 if t.brutish_charge and u.charged else 0)
 
     def exchange_terms(
-        self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: Contact,
+        self, striker: Striker, target: Striker, key: tuple[int, int, int, int], fighters: Contact,
         lowered: dict[int, bool], extra_round: int,
     ) -> ExchangeTerms | None:  # fmt: skip
         """What one side's attacks in a combat roll, as the fray stands (seed: Exchange): None when
@@ -552,9 +558,9 @@ class CombatRules(BattleBase):
         return ExchangeTerms._make((fx, fy, *terms[2:]))
 
     def _terms(
-        self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: Contact,
+        self, striker: Striker, target: Striker, key: tuple[int, int, int, int], fighters: Contact,
         lowered: dict[int, bool], extra_round: int,
-    ) -> tuple | None:  # fmt: skip
+    ) -> Terms | None:  # fmt: skip
         """exchange_terms() as a plain tuple in the same order (the battle's exchange unpacks it:
         no named tuple built and read by name 18,000 times a thousand games)."""
         x, gx, kx = striker[0], striker[1], striker[2]
@@ -565,9 +571,10 @@ class CombatRules(BattleBase):
         # combat's index (positions in the units' rows)
         members = fighters.members
         alive_x, alive_y = fighters.alive[kx], fighters.alive[ky]
-        fx, fy = [], []
+        fx: list[int] = []
+        fy: list[int] = []
         dice = fierce_dice = 0
-        fierce_x = None
+        fierce_x: list[bool] | None = None
         for p, touched, d in members.get((key, kx), ()):
             if alive_x[p]:
                 for q in touched:
@@ -645,7 +652,7 @@ class CombatRules(BattleBase):
         reroll = GX.traits.attack_reroll or grace
         return (fx, fy, dice, fierce_dice, att, d_def, a_shift, reroll, strength, d_res, w_shift, grace)
 
-    def exchange(self, striker: tuple, target: tuple, key: tuple[int, int, int, int], fighters: Contact, wounds: dict[tuple[int, int], int], lowered: dict[int, bool], extra_round: int) -> int:
+    def exchange(self, striker: Striker, target: Striker, key: tuple[int, int, int, int], fighters: Contact, wounds: dict[tuple[int, int], int], lowered: dict[int, bool], extra_round: int) -> int:
         """One side's attacks in a combat (seed: Exchange): its dice rolled once, Wound rolls,
         Wounds dealt to the opponents in contact, the surplus spread over a scattered unit only."""
         terms = self._terms(striker, target, key, fighters, lowered, extra_round)

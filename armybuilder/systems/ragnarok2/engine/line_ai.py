@@ -123,7 +123,7 @@ def _firepower(b: Battle, side: int) -> float:
                     if len(_BEST_SHOT) > 4096:
                         _BEST_SHOT.clear()
                     best_of = _BEST_SHOT[key] = {}
-            pid = g.profile.id
+            pid = g.pid
             best = best_of.get(pid)
             if best is None:
                 best = 0.0
@@ -293,7 +293,7 @@ def _worst_threats(b: Battle, unit: Fighting, enemies: list[Fighting], extra: in
     for e in enemies:
         threat = threats.get(e.index)
         if threat is None:
-            theirs = e.damage_memo.get(h.profile.id)
+            theirs = e.damage_memo.get(h.pid)
             if theirs is None:
                 theirs = b._mean_damage(e, h)
             hl = h.wound_levels
@@ -531,7 +531,7 @@ class PreviousLinePolicy(Policy):
         pos = unit.pos
         low = -reach  # abs(e.pos - pos) <= reach, without a call per foe (the same test)
         h = unit.troops  # b._exchange_values(unit, e) inlined below: the unit's side read once
-        hid, hc, hl = h.profile.id, h.cost, h.wound_levels
+        hid, hc, hl = h.pid, h.cost, h.wound_levels
         if hl < 1:
             hl = 1
         memo = unit.damage_memo
@@ -543,7 +543,7 @@ class PreviousLinePolicy(Policy):
             if state == "gone":
                 continue
             g = e.troops
-            mine = memo.get(g.profile.id)
+            mine = memo.get(g.pid)
             if mine is None:
                 mine = b._mean_damage(unit, g)
             theirs = e.damage_memo.get(hid)

@@ -41,7 +41,6 @@ class ActivationPhase(BattleBase):
         n0, n1 = len(queues[0]), len(queues[1])
         passes = [n1 - n0 if n1 > n0 else 0, n0 - n1 if n0 > n1 else 0]
         turn = first
-        activate = self.activate
         while queues[0] and queues[1]:
             queue = queues[turn]
             nxt = queue[-1]
@@ -51,13 +50,13 @@ class ActivationPhase(BattleBase):
                 continue
             queue.pop()
             if nxt.alive:
-                activate(nxt)
+                self.activate(nxt)
             turn = 1 - turn
         # One queue is empty: the other side activates its remaining units in a row (no passing).
         for queue in queues:
             for nxt in reversed(queue):
                 if nxt.alive:
-                    activate(nxt)
+                    self.activate(nxt)
 
     def nearest_enemy(self, u: Fighting) -> Fighting | None:
         # min() on the distance, written out: the first of equals, as min() picks.

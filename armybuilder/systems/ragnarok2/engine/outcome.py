@@ -63,8 +63,7 @@ class OutcomeRules(BattleBase):
 
     def fray_outcome(self, pairs: list[tuple[int, int]], wounds: dict[tuple[int, int], int], fighters: Contact) -> None:
         """Designations in turn, a morale roll for the loser of each designated pair."""
-        unit_of = self.unit_of
-        pending = {pair: (unit_of(pair[0]), unit_of(pair[1])) for pair in pairs}  # (in pair order)
+        pending = {pair: (self.unit_of(pair[0]), self.unit_of(pair[1])) for pair in pairs}  # (in pair order)
         picker = self.winner_of_roll
         while True:
             live = [

@@ -74,7 +74,7 @@ class Policy:
     def combat_value(self, b: Battle, u: Fighting, gi: int, e: Fighting, gj: int) -> int:
         """Expected A.P. one combat die of type *gi* of *u* takes from type *gj* of *e* (integer)."""
         g, h = u.groups[gi], e.groups[gj]
-        key = (b.table, g.profile.id, h.profile.id, h.cost)  # by value: catalogue hash and ids
+        key = (b.table, g.pid, h.pid, h.cost)  # by value: catalogue hash and ids
         value = _COMBAT_VALUES.get(key)
         if value is None:
             per_die = _mean_per_die(b.table, g.profile.att - h.base["def"], g.profile.str_ - h.base["res"], 0, 0)
@@ -110,12 +110,11 @@ class Policy:
             balances = known[3]
         else:
             balances = []
-            combat_value = self.combat_value
             for key in pending:
                 ka, ga, kb, gb = key
                 a, c = b.unit_of(ka), b.unit_of(kb)
                 dice_a, dice_c = dice[key]
-                mine = dice_a * combat_value(b, a, ga, c, gb) - dice_c * combat_value(b, c, gb, a, ga)
+                mine = dice_a * self.combat_value(b, a, ga, c, gb) - dice_c * self.combat_value(b, c, gb, a, ga)
                 balances.append((mine if a.side == 0 else -mine, key))
             b.round_memo[_BALANCES] = (pending, dice, weigh, balances)
         # (-(this side's balance), key): side 0 the largest balance first, side 1 the smallest

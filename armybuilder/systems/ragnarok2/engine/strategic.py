@@ -161,7 +161,7 @@ class StrategicPhase(BattleBase):
                 if unit.alive and unit.state == "valiant":  # seed: only Valiantness allows the tactical roll
                     pid = p.id
                     for g in unit.groups:
-                        if g.count and g.profile.id == pid:
+                        if g.count and g.pid == pid:
                             present = True
                             break
             rolled[side] = present
@@ -211,7 +211,7 @@ class StrategicPhase(BattleBase):
         units = self.sides[side]
         cic = self.cic_index[side]
         if cic is not None and units[cic].alive and units[cic].state != "gone" and any(
-            g.count and g.profile.id == self.cic_profile[side].id for g in units[cic].groups  # type: ignore[union-attr]
+            g.count and g.pid == self.cic_profile[side].id for g in units[cic].groups  # type: ignore[union-attr]
         ):
             return  # still there but Disorganized or routed: the roll fails, no replacement
         best = None
