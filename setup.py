@@ -122,5 +122,6 @@ class NativeBuild(build_ext):
 
 # A placeholder per engine: it makes setuptools run build_ext (and tag the wheel for this
 # platform); NativeBuild.finalize_options() replaces it with mypyc's extensions or with nothing.
+# Asked for a pure build: no placeholder, so the wheel is a plain pure-Python one.
 PLACEHOLDERS = [Extension(package.replace("/", ".") + ".native__mypyc", sources=[]) for package in NATIVE_ENGINES]
-setup(ext_modules=PLACEHOLDERS, cmdclass={"build_ext": NativeBuild})
+setup(ext_modules=[] if os.environ.get("ARMYBUILDER_NO_COMPILE") else PLACEHOLDERS, cmdclass={"build_ext": NativeBuild})
