@@ -444,7 +444,11 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
                     slowest = min(slowest, per_pairing / elapsed)
                 games = per_pairing * len(pairings)
                 rate = games / total
-                note = f"{games} games, {len(pairings)} pairings of {len(armies)} samples, 1 worker; slowest pairing {slowest:.0f}/s"
+                from armybuilder._native import build_of
+
+                engine = build_of(first.system.game_module.rpartition(".")[0])
+                note = (f"{games} games, {len(pairings)} pairings of {len(armies)} samples, 1 worker; slowest pairing "
+                        f"{slowest:.0f}/s; engine {engine}")
                 return rate, (rate >= budget) if budget else None, note
 
             attempt(label, f">= {budget}" if budget else "(none)", "games/s", games_per_second)
