@@ -28,8 +28,15 @@ def engine_compiled() -> bool:
     return not (battle.__file__ or "").endswith(".py")
 
 
-pure_engine_only = pytest.mark.skipif(
+_skip_when_compiled = pytest.mark.skipif(
     engine_compiled(),
     reason="instruments the engine with monkeypatch, which compiled code does not see; "
-    "the pure-Python run of the suite checks it (and test_r2_native_parity ties both builds)",
+    "./scripts/test runs these again on the pure-Python engine (-m pure_engine), and "
+    "test_r2_native_parity ties both builds",
 )
+
+
+def pure_engine_only(test):  # type: ignore[no-untyped-def]
+    """Skipped on the compiled engine; marked ``pure_engine`` for ./scripts/test's second pass,
+    which runs the marked tests with ARMYBUILDER_PURE_PYTHON=1."""
+    return pytest.mark.pure_engine(_skip_when_compiled(test))
