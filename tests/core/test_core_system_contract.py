@@ -204,9 +204,11 @@ def test_engines_draw_from_no_global_random_state(system_id):
 
     system = get_system(system_id)
     for name in (system.game_module, system.odds_module):
-        # The module's .py file, also when the module runs compiled (a .so beside it has no source).
-        origin = Path(importlib.util.find_spec(name).origin)
-        source = origin.with_name(name.rsplit(".", 1)[-1] + ".py").read_text(encoding="utf-8")
+        # The module's .py file, also when the module runs compiled (a .so beside it has no
+        # source, and a compiled module's own __file__ may not name its folder): by its package.
+        package, _, module = name.rpartition(".")
+        folder = Path(importlib.util.find_spec(package).submodule_search_locations[0])
+        source = (folder / f"{module}.py").read_text(encoding="utf-8")
         assert "import random" not in source and "np.random.seed" not in source and "default_rng(" not in source, name
 
 
