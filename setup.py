@@ -63,6 +63,12 @@ def _native_extensions() -> list:
             group = package.replace("/", ".") + ".native"  # the shared library lives in the package
             paths = [f"{package}/{name}.py" for name in modules]
             extensions += mypycify(paths, group_name=group, opt_level="3")
+        for extension in extensions:
+            # Every float operation rounded on its own, as the interpreter does: a C compiler
+            # may otherwise fuse a*b+c into one instruction (GCC does by default where the CPU
+            # has FMA, e.g. aarch64), and the compiled engine would round differently from
+            # its .py sources and could play different games.
+            extension.extra_compile_args = [*(extension.extra_compile_args or []), "-ffp-contract=off"]
     except (Exception, SystemExit) as error:  # type errors end mypycify with SystemExit
         _warn(f"mypyc could not compile the engines ({error!r})")
         return []
