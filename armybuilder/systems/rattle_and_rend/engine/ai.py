@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..catalog import band_plus
+from .actions import ActionRules
 from .board import BOARD, EPS, clamp, dist, terrain_at
 from .dice import check_probabilities, dice_count
 from .state import COST_WEIGHT, REMOVE_VALUE, Action, Option, Side, Unit, UnitPlan
-
-if TYPE_CHECKING:
-    from .game import Game
-
 
 _Row = tuple[Unit, int, list[tuple[float, str, Any]]]
 _Pick = tuple[tuple[float, str, Any], float, int, Unit, int]
@@ -35,125 +31,18 @@ def _best(rows: list[_Row]) -> _Pick | None:
     return best
 
 
-class ActionChoice:
+class ActionChoice(ActionRules):
     """Option scoring of :class:`game.Game`; the chosen option's ``run`` plays it (:mod:`actions`)."""
 
     __slots__ = ()
 
-    def goal(self: Game, u: Unit) -> tuple[float, float]:
-        """Where the AI wants ``u`` to go, per scenario (cached while options are scored)."""
-        if self.cache is not None:
-            key = ("goal", u.uid)
-            found = self.cache.get(key)
-            if found is None:
-                if self.scenario in ("kill-them-all", "duel"):  # the nearest (duel) enemy: kept across boards
-                    far = (u.uid, u.x, u.y, self._foes_version(u.side))
-                    found = self.goal_memo.get(far)
-                    if found is None:
-                        found = self.goal_memo[far] = self._goal(u)
-                    self.cache[key] = found
-                else:
-                    found = self.cache[key] = self._goal(u)
-            return found
-        return self._goal(u)
-
-    def _foes_version(self: Game, side: int) -> int:
-        """A number for where the enemies of ``side`` stand (and who holds the markers): equal
-        numbers, equal enemies.  What depends on nothing else (a group's Charge target, its
-        nearest enemy) is kept across boards under it with the group's own position, so a
-        group's move does not make its allies work out their charges again."""
-        memo = self.cache if self.cache is not None else {}
-        key = ("foes", side)
-        found = memo.get(key)
-        if found is None:
-            foes = tuple([(e.uid, e.x, e.y) for e in self.sides[1 - side].units if e.state == "board"])
-            found = memo[key] = self.foes_versions.setdefault((foes, self.board_signature[1]), len(self.foes_versions))
-        return found
-
-    def _goal(self: Game, u: Unit) -> tuple[float, float]:
-        if self.scenario == "king-of-the-hill" and self.hill is not None:
-            return self.hill.x, self.hill.y
-        if self.scenario == "capture-the-flags":
-            held = next((m for m in self.markers if m.holder is u), None)
-            if held is not None:
-                edges = [(u.x, 0.0), (u.x, BOARD), (0.0, u.y), (BOARD, u.y)]
-                return min(edges, key=lambda e: dist(u.x, u.y, *e))
-            free = [m for m in self.markers if not m.off and (m.holder is None or m.holder.side != u.side)]
-            if free:
-                m = min(free, key=lambda m: dist(u.x, u.y, m.x, m.y))
-                return m.x, m.y
-        if self.scenario == "conquest":
-            # the strip where u's side is furthest behind (then the nearest, then the first):
-            # min() over the four strips by (balance, distance), written out
-            mine, theirs = self._zone_points(u)
-            ux = u.x
-            zone, best_gap, best_far = 0, mine[0] - theirs[0], abs(50 - ux)
-            for z in (1, 2, 3):
-                gap, far = mine[z] - theirs[z], abs(z * 100 + 50 - ux)
-                if gap < best_gap or (gap == best_gap and far < best_far):
-                    zone, best_gap, best_far = z, gap, far
-            return zone * 100 + 50, min(max(u.y, 60.0), BOARD - 60)
-        enemies = self.enemies(u)  # listed only where the goal depends on them
-        if self.scenario == "duel":
-            targets = [e for e in enemies if e.duel_target]
-            if targets:
-                t = min(targets, key=lambda e: dist(u.x, u.y, e.x, e.y))
-                return t.x, t.y
-        if enemies:  # the nearest enemy, the first on a tie: min() by dist() inlined
-            ux, uy, hypot = u.x, u.y, math.hypot
-            t, near = enemies[0], math.inf
-            for e in enemies:
-                d = hypot(ux - e.x, uy - e.y)
-                if d < near:
-                    t, near = e, d
-            return t.x, t.y
-        return u.x, u.y
-
-    def _zone_points(self: Game, u: Unit) -> tuple[list[float], list[float]]:
-        """Conquest: the points of ``u``'s allies (``u`` left out) and of its enemies on the
-        board in each 100 mm strip.  The strips of both sides are summed once per board (board
-        memo) and ``u``'s own points taken back out: whole points, so the sums are exact in
-        any order."""
-        cache = self.cache
-        zones = cache.get("zones") if cache is not None else None
-        if zones is None:
-            zones = ([0.0] * 4, [0.0] * 4)
-            for o in self.units:
-                if o.state == "board":
-                    zones[o.side][min(3, int(o.x // 100))] += o.points
-            if cache is not None:
-                cache["zones"] = zones
-        mine, theirs = list(zones[u.side]), zones[1 - u.side]
-        if u.state == "board":
-            mine[min(3, int(u.x // 100))] -= u.points
-        return mine, theirs
-
-    def target_value(self: Game, t: Unit) -> float:
-        value = t.points * REMOVE_VALUE
-        if self.scenario == "duel" and t.duel_target:
-            value *= 2.5
-        if any(m.holder is t for m in self.markers):
-            value += 2.0
-        return value
-
-    def move_value(self: Game, u: Unit, ex: float, ey: float) -> float:
-        gx, gy = self.goal(u)
-        progress = dist(u.x, u.y, gx, gy) - dist(ex, ey, gx, gy)
-        return self.move_weight() * progress / 80.0
-
-    def move_weight(self: Game) -> float:
-        """Value of 80 mm of progress towards the goal: more in objective scenarios, late."""
-        if self.scenario in ("king-of-the-hill", "capture-the-flags", "conquest"):
-            return 1.0 if self.round >= 3 else 0.6
-        return 0.35
-
-    def cost_of(self: Game, side: Side, u: Unit, free: bool) -> int:
+    def cost_of(self, side: Side, u: Unit, free: bool) -> int:
         if free or u.free_next or side.free_action:
             return 0
         n = u.actions
         return self.costs[n] if n < len(self.costs) else self.costs[-1] + (n - len(self.costs) + 1)
 
-    def options(self: Game, side: Side, only: Unit | None = None, free: bool = False) -> list[Option]:
+    def options(self, side: Side, only: Unit | None = None, free: bool = False) -> list[Option]:
         """Every action the side could give now, scored (see :meth:`_scored`)."""
         self._open_board()
         try:
@@ -162,7 +51,7 @@ class ActionChoice:
             self.cache = None
         return [Option(score, cost, u, name, run) for u, cost, scored in rows for score, name, run in scored]
 
-    def choose(self: Game, side: Side) -> Option | None:
+    def choose(self, side: Side) -> Option | None:
         """The option :meth:`options` lists with the best score (the lower uid, then the first
         listed, on a tie: what ``max`` over that list by (score, -uid) returns), found without
         building an :class:`Option` for each of the others."""
@@ -176,7 +65,7 @@ class ActionChoice:
         item, score, _, unit, cost = best
         return Option(score, cost, unit, item[1], item[2])
 
-    def _open_board(self: Game) -> None:
+    def _open_board(self) -> None:
         """Nothing moves while options are scored, so line of sight and goals are cached for
         the call - and for the next calls while no group moves, enters or leaves and no marker
         changes hands (the board signature): most actions (Rest, a failed attack, a refused
@@ -192,7 +81,7 @@ class ActionChoice:
         self.cache = self.board_memo
         self.weight_now = weight
 
-    def _scored(self: Game, side: Side, only: Unit | None, free: bool) -> tuple[list[tuple[Unit, int, list[tuple[float, str, Any]]]], float]:
+    def _scored(self, side: Side, only: Unit | None, free: bool) -> tuple[list[tuple[Unit, int, list[tuple[float, str, Any]]]], float]:
         """Every option of the side as (group, cost, [(score, name, run)]), and the bar, in two passes.  The
         first works out each group's plan and the options that cost little to score (Stand and
         Fight, Charge, Rest, Feint, Translocate Ward, most champion actions, entering); the best
@@ -246,7 +135,7 @@ class ActionChoice:
         ]
         return out, bar
 
-    def _entry_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
+    def _entry_options(self, side: Side, u: Unit, cost: int) -> list[Option]:
         if side.has("ambushers"):
             enemies = self.enemies(u)
             if not enemies:
@@ -280,7 +169,7 @@ class ActionChoice:
 
         return [Option(1.2 - COST_WEIGHT * cost, cost, u, "Enter", enter)]
 
-    def _plan(self: Game, side: Side, u: Unit) -> UnitPlan:
+    def _plan(self, side: Side, u: Unit) -> UnitPlan:
         """What the board alone decides about ``u``'s options, worked out once per board
         (stored in the board memo under a uid key): the AI rescoring a group whose board did
         not change only subtracts the new cost and recomputes what momentum decides."""
@@ -325,6 +214,7 @@ class ActionChoice:
                     value = eb * self.target_value(e)
                     if best is None or value > best_value:
                         best, best_value, pb, ps = e, value, eb, es
+                assert best is not None  # in_range is not empty
                 bonus = 0.5 * (min(3, count) - 1) if u.heavy_trait == "colossal" else None
                 plan.stand = (pb * self.target_value(best) + 0.2 * ps, bonus, lambda ctx, t=best: self._stand(ctx, u, t))
         if can_attack and u.mov and enemies:
@@ -357,7 +247,7 @@ class ActionChoice:
                 plan.translocate = lambda ctx, ward=ward, front=front: self._translocate(ctx, u, ward, front)
         return plan
 
-    def _unit_head(self: Game, side: Side, u: Unit, cost: int) -> tuple:
+    def _unit_head(self, side: Side, u: Unit, cost: int) -> tuple:
         """First pass for ``u``: (plan, [Stand and Fight, Charge], [Rest, Feint, Translocate
         Ward], [the champion action unless it is a Crashing Wave]) as (score, name, run); see
         :meth:`_scored`.  What only the board and the cost decide is kept in the plan per cost;
@@ -380,7 +270,7 @@ class ActionChoice:
             champion = self._champion_options(side, u, cost, plan)
         return plan, head, middle, champion
 
-    def _fixed_scores(self: Game, side: Side, u: Unit, cost: int, plan: UnitPlan) -> tuple:
+    def _fixed_scores(self, side: Side, u: Unit, cost: int, plan: UnitPlan) -> tuple:
         """The first-pass options of ``u`` that only the board and the cost decide: [Stand and
         Fight, Charge], [Feint, Translocate Ward] and the champion action (None when it is a
         Scheming Plot, which momentum decides; [] for a Crashing Wave, scored in the second pass)."""
@@ -411,7 +301,7 @@ class ActionChoice:
                 champion = None
         return head, middle, champion
 
-    def _unit_tail(self: Game, side: Side, u: Unit, cost: int, head: tuple, bar: float) -> list[tuple[float, str, Any]]:
+    def _unit_tail(self, side: Side, u: Unit, cost: int, head: tuple, bar: float) -> list[tuple[float, str, Any]]:
         """Second pass for ``u``: its options in their order, Sprint, Crashing Wave and Maneuver
         worked out only when they could reach ``bar`` (see :meth:`_scored`)."""
         plan, first, middle, champion = head
@@ -471,7 +361,7 @@ class ActionChoice:
                 out.append((maneuver[0] - w, "Maneuver", maneuver[1]))
         return out
 
-    def _maneuver_cannot_win(self: Game, u: Unit, w: float, plan: UnitPlan, bar: float) -> bool:
+    def _maneuver_cannot_win(self, u: Unit, w: float, plan: UnitPlan, bar: float) -> bool:
         """True when no Maneuver of ``u`` could reach ``bar`` (the score of an option already
         found, see :meth:`_scored`), or when no ally would be drawn, so it need not be worked out.
 
@@ -499,7 +389,7 @@ class ActionChoice:
             return True
         return bar != -math.inf and fine - w < bar - 1e-9
 
-    def _longest_ally_move(self: Game, u: Unit) -> float:
+    def _longest_ally_move(self, u: Unit) -> float:
         """The longest MOV among the fighting allies a Maneuver could draw (inf if one stands
         off the board's clamp box).  The side's two longest are worked out once per board (a
         group is never its own ally, so the second one answers for the longest itself)."""
@@ -521,7 +411,7 @@ class ActionChoice:
             top = memo[key] = (first, first_uid, second)
         return top[2] if top[1] == u.uid else top[0]
 
-    def _maneuver_reach(self: Game, u: Unit) -> float:
+    def _maneuver_reach(self, u: Unit) -> float:
         """How far the ally a Maneuver of ``u`` would draw can move: -inf if none would be
         drawn, inf if it stands off the board's clamp box."""
         memo = self.cache if self.cache is not None else {}
@@ -546,7 +436,7 @@ class ActionChoice:
             return math.inf
         return min(self.mm(ally.mov), max(0.0, gap - 2 * ally.radius))
 
-    def _in_range(self: Game, u: Unit, enemies: list[Unit]) -> list[Unit]:
+    def _in_range(self, u: Unit, enemies: list[Unit]) -> list[Unit]:
         """The enemies within ``u``'s RNG and in its line of sight (board memo)."""
         memo = self.cache if self.cache is not None else {}
         key = ("in range", u.uid)
@@ -555,7 +445,7 @@ class ActionChoice:
             found = memo[key] = [e for e in self._within_all(u, enemies, u.rng) if self.los(u, e)]
         return found
 
-    def _within_all(self: Game, u: Unit, others: list[Unit], band: str | None) -> list[Unit]:
+    def _within_all(self, u: Unit, others: list[Unit], band: str | None) -> list[Unit]:
         """The units of ``others`` within ``band`` of ``u``: :meth:`Geometry.within` (the same
         arithmetic) over a list, without a call per unit."""
         if band is None:
@@ -567,7 +457,7 @@ class ActionChoice:
         far = self.band_mm.get(band, 0.0)
         return [e for e in others if (d := hypot(ux - e.x, uy - e.y)) <= ur + e.radius + EPS or d <= far]
 
-    def _charge_target(self: Game, side: Side, u: Unit, enemies: list[Unit], ux: float, uy: float) -> tuple[Unit, float, float] | tuple[()]:
+    def _charge_target(self, side: Side, u: Unit, enemies: list[Unit], ux: float, uy: float) -> tuple[Unit, float, float] | tuple[()]:
         """Charge: (target, P(break), P(stand)) among the enemies a move can bring in range, or ()."""
         band_mm = self.band_mm  # mm(), inlined
         reach = band_mm.get(u.mov or "B", 0.0) + (band_mm.get(u.rng or "B", 0.0) if u.rng != "B" else 0) + u.radius * 2 + 1
@@ -603,7 +493,7 @@ class ActionChoice:
         pb, ps = self.expected_break(u, t, 0, 0 if side.has("elites") else 1)
         return t, pb, ps
 
-    def _maneuver_move(self: Game, u: Unit, enemies: list[Unit]) -> tuple[Unit, tuple[float, float]] | tuple[()]:
+    def _maneuver_move(self, u: Unit, enemies: list[Unit]) -> tuple[Unit, tuple[float, float]] | tuple[()]:
         """Maneuver: (the fighting ally to draw in, where its move ends), or ()."""
         helpers = [a for a in self.allies(u) if a.mov and a.fury is not None and self.within(u, a, "M")]
         ally = max(helpers, key=lambda a: dist(a.x, a.y, u.x, u.y)) if helpers and enemies else None
@@ -611,7 +501,7 @@ class ActionChoice:
             return ()
         return ally, self.path_end(ally, u.x, u.y, min(self.mm(ally.mov), max(0.0, dist(ally.x, ally.y, u.x, u.y) - 2 * ally.radius)), 0)
 
-    def _front(self: Game, side: Side, enemies: list[Unit]) -> Unit | None:
+    def _front(self, side: Side, enemies: list[Unit]) -> Unit | None:
         """The side's non-Ward group nearest the enemy (cached while options are scored)."""
         key = ("front", side.idx)
         if self.cache is not None and key in self.cache:
@@ -623,7 +513,7 @@ class ActionChoice:
             self.cache[key] = front
         return front
 
-    def _champion_options(self: Game, side: Side, u: Unit, cost: int, plan: UnitPlan, bar: float = -math.inf) -> list[tuple[float, str, Any]]:
+    def _champion_options(self, side: Side, u: Unit, cost: int, plan: UnitPlan, bar: float = -math.inf) -> list[tuple[float, str, Any]]:
         """The champion action of ``u``, scored: what the board decides is worked out once per
         board (:meth:`_champion_plan`); momentum (Scheming Plot) and the bar (Crashing Wave)
         are applied here."""
@@ -663,7 +553,7 @@ class ActionChoice:
             traced = wave[3] = (value, lambda ctx, movers=movers: self._wave(ctx, u, movers))
         return [(traced[0] - w, "Crashing Wave", traced[1])]
 
-    def _champion_plan(self: Game, side: Side, u: Unit) -> tuple[str, Any]:
+    def _champion_plan(self, side: Side, u: Unit) -> tuple[str, Any]:
         """What the board decides about ``u``'s champion action: ("fixed", (score before
         cost, name, run) or None), ("scheming-plot", (P(success), run) or None) or
         ("crashing-wave", {move weight: [movers, best progress, all on the board, traced]})."""
@@ -682,7 +572,7 @@ class ActionChoice:
             return "crashing-wave", {}
         fixed: tuple[float, str, Callable[[Action], None]] | None = None
         if a == "distant-doom" and u.fury is not None:
-            band = band_plus(reach, 1)
+            band = self.wider[reach]
             targets = [e for e in enemies if self.within(u, e, band) and not self.within(u, e, reach)]
             if targets:
                 t = max(targets, key=self.target_value)

@@ -6,34 +6,31 @@ remembered in ``Game.cache`` for as long as the board signature stays the same."
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from .board import EPS, clamp, dist
+from .gamestate import GameState
 from .state import Unit
 
-if TYPE_CHECKING:
-    from .game import Game
 
-
-class Geometry:
+class Geometry(GameState):
     """Geometry queries of :class:`game.Game` (cached while the board stands still)."""
 
     __slots__ = ()
 
-    def mm(self: Game, band: str | None) -> float:
+    def mm(self, band: str | None) -> float:
         return self.band_mm.get(band or "B", 0.0)
 
-    def contact(self: Game, a: Unit, b: Unit) -> bool:
+    def contact(self, a: Unit, b: Unit) -> bool:
         return math.hypot(a.x - b.x, a.y - b.y) <= a.radius + b.radius + EPS
 
-    def within(self: Game, a: Unit, b: Unit, band: str | None) -> bool:
+    def within(self, a: Unit, b: Unit, band: str | None) -> bool:
         """Is b within ``band`` of a (B: bases touching)?"""
         if band is None:
             return False
         d = math.hypot(a.x - b.x, a.y - b.y)
         return d <= a.radius + b.radius + EPS or (band != "B" and d <= self.band_mm.get(band, 0.0))
 
-    def los(self: Game, a: Unit, b: Unit) -> bool:
+    def los(self, a: Unit, b: Unit) -> bool:
         cache = self.cache
         if cache is not None:
             key = ("los", a.uid, b.uid) if a.uid < b.uid else ("los", b.uid, a.uid)
@@ -46,14 +43,14 @@ class Geometry:
             return found
         return self._los(a, b)
 
-    def _blockers(self: Game) -> tuple[list[tuple[float, float, float]], list[tuple[Unit, float, float, float]]]:
+    def _blockers(self) -> tuple[list[tuple[float, float, float]], list[tuple[Unit, float, float, float]]]:
         """What can block a line of sight on this board: (blocking pieces as (x, y, r), groups
         on the board as (group, x, y, radius)), listed once per board (board memo)."""
         walls = [(p.x, p.y, p.r) for p in self.pieces if p.kind == "blocking"]
         bases = [(o, o.x, o.y, o.radius) for o in self.units if o.state == "board"]
         return walls, bases
 
-    def _los_through(self: Game, a: Unit, b: Unit, walls: list[tuple[float, float, float]], bases: list[tuple[Unit, float, float, float]]) -> bool:
+    def _los_through(self, a: Unit, b: Unit, walls: list[tuple[float, float, float]], bases: list[tuple[Unit, float, float, float]]) -> bool:
         """:meth:`_los` over the board's blockers listed once (the same arithmetic)."""
         ax, ay, bx, by = a.x, a.y, b.x, b.y
         dx, dy = bx - ax, by - ay
@@ -86,11 +83,11 @@ class Geometry:
                 return False
         return True
 
-    def _los(self: Game, a: Unit, b: Unit) -> bool:
+    def _los(self, a: Unit, b: Unit) -> bool:
         """Line of sight with no board memo at hand: the same test over the blockers listed now."""
         return self._los_through(a, b, *self._blockers())
 
-    def enemies(self: Game, u: Unit) -> list[Unit]:
+    def enemies(self, u: Unit) -> list[Unit]:
         if self.cache is not None:
             key = ("enemies", u.side)
             found = self.cache.get(key)
@@ -99,7 +96,7 @@ class Geometry:
             return found
         return [o for o in self.sides[1 - u.side].units if o.state == "board"]
 
-    def allies(self: Game, u: Unit, wards: bool = False) -> list[Unit]:
+    def allies(self, u: Unit, wards: bool = False) -> list[Unit]:
         cache = self.cache
         if cache is not None:  # the side's groups on the board listed once per board, u left out here
             key = ("allies", u.side, wards)
@@ -109,7 +106,7 @@ class Geometry:
             return [o for o in mine if o is not u]
         return [o for o in self.sides[u.side].units if o.state == "board" and o is not u and (wards or o.gtype != "ward")]
 
-    def _terrain_obstacles(self: Game, u: Unit, voluntary: bool) -> list[tuple[float, float, float]]:
+    def _terrain_obstacles(self, u: Unit, voluntary: bool) -> list[tuple[float, float, float]]:
         """Terrain discs a moving centre of ``u`` may not enter (terrain never changes after
         setup: listed once per Heavy trait and kind of move)."""
         key = (u.heavy_trait, voluntary)
@@ -123,7 +120,7 @@ class Geometry:
             self.terrain_obstacles[key] = terrain
         return terrain
 
-    def path_end(self: Game, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool = True) -> tuple[float, float]:
+    def path_end(self, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool = True) -> tuple[float, float]:
         """Where a straight move (with up to ``pivots`` detours round terrain) ends."""
         cache = self.cache
         if cache is None:
@@ -134,7 +131,7 @@ class Geometry:
             found = cache[key] = self._path_end(u, tx, ty, length, pivots, voluntary)
         return found
 
-    def _path_end(self: Game, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool) -> tuple[float, float]:
+    def _path_end(self, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool) -> tuple[float, float]:
         """The move's end: terrain first, then the other groups' bases (a centre stops in contact,
         so a base counts with the mover's radius added; Raiders pass through their own groups).
         The bases are the board's list (board memo), skipped here rather than copied per group."""

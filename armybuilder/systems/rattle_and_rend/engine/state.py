@@ -6,29 +6,48 @@ combat, reactions, actions) and the AI's choices in :mod:`ai`, all joined in :cl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
-
-from armybuilder.core.rng import Uniforms
 
 MAX_ACTIONS_PER_ROUND = 240
 REMOVE_VALUE = 3.0  # value of removing one enemy point, in momentum points (it is lost every round)
 COST_WEIGHT = 0.45  # how much one momentum point spent weighs against that
 
+T = TypeVar("T")
 
-class Dice(Uniforms):
-    """d20s and uniforms drawn from the injected generator in blocks of 256."""
 
-    __slots__ = ()
+class Dice:
+    """d20s and uniforms drawn from the injected generator in blocks of 256.
+
+    The same draws as :class:`armybuilder.core.rng.Uniforms` (a block of ``rng.random`` at a
+    time, handed out in order), written out here because the compiled engine's classes may
+    only stand on compiled classes."""
+
+    __slots__ = ("rng", "buffer", "index")
 
     def __init__(self, rng: np.random.Generator) -> None:
-        super().__init__(rng, 256)
+        self.rng = rng
+        self.buffer: list[float] = []
+        self.index = 0
+
+    def u(self) -> float:
+        """The next uniform in [0, 1); a fresh block is drawn when the buffer is spent."""
+        i = self.index
+        if i >= len(self.buffer):
+            self.buffer = self.rng.random(256).tolist()
+            i = 0
+        self.index = i + 1
+        return self.buffer[i]
 
     def d20(self) -> int:
         return int(self.u() * 20) + 1
+
+    def pick(self, items: Sequence[T]) -> T:
+        """One of ``items``, each equally likely."""
+        return items[int(self.u() * len(items))]
 
 
 @dataclass(eq=False, slots=True)
