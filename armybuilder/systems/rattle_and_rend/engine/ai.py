@@ -8,12 +8,24 @@ from collections.abc import Callable
 from typing import Any
 
 from .actions import ActionRules
-from .board import BOARD, EPS, clamp, dist, terrain_at
+from .board import BOARD, EPS, INF, NAN, clamp, dist, terrain_at
 from .dice import check_probabilities, dice_count
-from .state import COST_WEIGHT, REMOVE_VALUE, Action, Option, Side, Unit, UnitPlan
+from .state import (
+    COST_WEIGHT,
+    REMOVE_VALUE,
+    Action,
+    Option,
+    Scored,
+    Side,
+    Unit,
+    UnitPlan,
+)
 
-_Row = tuple[Unit, int, list[tuple[float, str, Any]]]
-_Pick = tuple[tuple[float, str, Any], float, int, Unit, int]
+_Row = tuple[Unit, int, list[Scored]]
+_Pick = tuple[Scored, float, int, Unit, int]
+#: a group's first pass (ActionChoice._unit_head): its plan, [Stand and Fight, Charge],
+#: [Rest, Feint, Translocate Ward], [the champion action unless it is a Crashing Wave]
+_Head = tuple[UnitPlan, list[Scored], list[Scored], list[Scored]]
 
 
 def _best(rows: list[_Row]) -> _Pick | None:
@@ -21,7 +33,7 @@ def _best(rows: list[_Row]) -> _Pick | None:
     then the lower uid, then the first listed (``max`` by (score, -uid) over the options in
     order); None if there are none."""
     best: _Pick | None = None
-    best_score, best_uid = -math.inf, 0
+    best_score, best_uid = -INF, 0
     for u, cost, scored in rows:
         uid = u.uid
         for item in scored:
@@ -81,7 +93,7 @@ class ActionChoice(ActionRules):
         self.cache = self.board_memo
         self.weight_now = weight
 
-    def _scored(self, side: Side, only: Unit | None, free: bool) -> tuple[list[tuple[Unit, int, list[tuple[float, str, Any]]]], float]:
+    def _scored(self, side: Side, only: Unit | None, free: bool) -> tuple[list[_Row], float]:
         """Every option of the side as (group, cost, [(score, name, run)]), and the bar, in two passes.  The
         first works out each group's plan and the options that cost little to score (Stand and
         Fight, Charge, Rest, Feint, Translocate Ward, most champion actions, entering); the best
@@ -92,15 +104,14 @@ class ActionChoice(ActionRules):
         one a single pass would make.  When one group is asked for alone (a Reversal, which
         never takes Rest), Rest is left out of the bar."""
         lms = sum(1 for u in side.units if u.state == "board" and u.gtype != "ward") == 1
-        rows: list[tuple[Unit, int, list[tuple[float, str, Any]] | None, tuple]] = []
-        bar = -math.inf
+        rows: list[tuple[Unit, int, list[Scored] | None, _Head | None]] = []
+        bar = -INF
         with_rest = only is None
         last = side.last_actor
         momentum = side.momentum
         costs = self.costs
         n_costs = len(costs)
         all_free = free or side.free_action
-        head_of = self._unit_head
         for u in side.units:
             if only is not None and u is not only:
                 continue
@@ -121,18 +132,21 @@ class ActionChoice(ActionRules):
                 for o in entry:
                     if o[0] > bar:
                         bar = o[0]
-                rows.append((u, cost, entry, ()))
+                rows.append((u, cost, entry, None))
                 continue
-            head = head_of(side, u, cost)
-            for part in head[1:]:
+            head = self._unit_head(side, u, cost)
+            for part in (head[1], head[2], head[3]):
                 for o in part:
                     if o[0] > bar and (with_rest or o[1] != "Rest"):
                         bar = o[0]
             rows.append((u, cost, None, head))
-        tail_of = self._unit_tail
-        out: list[tuple[Unit, int, list[tuple[float, str, Any]]]] = [
-            (u, cost, entry if entry is not None else tail_of(side, u, cost, head, bar)) for u, cost, entry, head in rows
-        ]
+        out: list[_Row] = []
+        for u, cost, entered, first in rows:
+            if entered is not None:
+                out.append((u, cost, entered))
+            else:
+                assert first is not None
+                out.append((u, cost, self._unit_tail(side, u, cost, first, bar)))
         return out, bar
 
     def _entry_options(self, side: Side, u: Unit, cost: int) -> list[Option]:
@@ -175,11 +189,11 @@ class ActionChoice(ActionRules):
         not change only subtracts the new cost and recomputes what momentum decides."""
         memo = self.cache if self.cache is not None else {}
         key = ("plan", u.uid)
-        plan = memo.get(key)
-        if plan is not None:
-            return plan
+        found: UnitPlan | None = memo.get(key)
+        if found is not None:
+            return found
         plan = memo[key] = UnitPlan()
-        enemies = memo.get(("enemies", u.side))  # enemies(), its board memo read here
+        enemies: list[Unit] | None = memo.get(("enemies", u.side))  # enemies(), its board memo read here
         if enemies is None:
             enemies = self.enemies(u)
         plan.ux, plan.uy = (u.carrier.x, u.carrier.y) if u.state == "carried" and u.carrier else (u.x, u.y)
@@ -190,7 +204,7 @@ class ActionChoice(ActionRules):
             # _in_range() and _within_all() inlined (the same arithmetic, the same board memo
             # entry): most groups have no enemy in range
             key = ("in range", u.uid)
-            in_range = memo.get(key)
+            in_range: list[Unit] | None = memo.get(key)
             if in_range is None:
                 band = u.rng
                 if band is None:
@@ -219,11 +233,11 @@ class ActionChoice(ActionRules):
                 plan.stand = (pb * self.target_value(best) + 0.2 * ps, bonus, lambda ctx, t=best: self._stand(ctx, u, t))
         if can_attack and u.mov and enemies:
             far = (u.uid, u.x, u.y, plan.ux, plan.uy, self._foes_version(u.side))
-            found = self.charge_memo.get(far)
-            if found is None:
-                found = self.charge_memo[far] = self._charge_target(side, u, enemies, plan.ux, plan.uy)
-            if found:
-                t, pb, ps = found
+            target = self.charge_memo.get(far)
+            if target is None:
+                target = self.charge_memo[far] = self._charge_target(side, u, enemies, plan.ux, plan.uy)
+            if target:
+                t, pb, ps = target
                 plan.charge = (0.8 * pb * self.target_value(t) + 0.15 * ps, lambda ctx, t=t: self._charge(ctx, u, t))
         if u.guile is not None and on_board:
             rest = self.rest_odds.get(u.guile)
@@ -237,7 +251,7 @@ class ActionChoice(ActionRules):
                     if dist(e.x, e.y, gx, gy) < 60:
                         plan.feint = (self.p_success(u.guile) * 1.2 * e.points, lambda ctx, e=e: self._feint(ctx, u, e))
                         break
-        wards = memo.get(("wards", side.idx))
+        wards: list[Unit] | None = memo.get(("wards", side.idx))
         if wards is None:
             wards = memo[("wards", side.idx)] = [o for o in side.units if o.state == "board" and o.gtype == "ward"]
         if wards and on_board:
@@ -247,34 +261,34 @@ class ActionChoice(ActionRules):
                 plan.translocate = lambda ctx, ward=ward, front=front: self._translocate(ctx, u, ward, front)
         return plan
 
-    def _unit_head(self, side: Side, u: Unit, cost: int) -> tuple:
+    def _unit_head(self, side: Side, u: Unit, cost: int) -> _Head:
         """First pass for ``u``: (plan, [Stand and Fight, Charge], [Rest, Feint, Translocate
         Ward], [the champion action unless it is a Crashing Wave]) as (score, name, run); see
         :meth:`_scored`.  What only the board and the cost decide is kept in the plan per cost;
         Rest and Scheming Plot, which depend on momentum, are worked out on every call."""
-        plan = self.cache.get(("plan", u.uid)) if self.cache is not None else None
+        plan: UnitPlan | None = self.cache.get(("plan", u.uid)) if self.cache is not None else None
         if plan is None:
             plan = self._plan(side, u)
         fixed = plan.scored.get(cost)
         if fixed is None:
             fixed = plan.scored[cost] = self._fixed_scores(side, u, cost, plan)
-        head, middle, champion = fixed
+        head, middle, fixed_champion = fixed
         # Rest: regain momentum
-        if plan.rest is not None:
+        rest_run = plan.rest_run
+        if plan.rest is not None and rest_run is not None:  # set together (_plan)
             f, s, c = plan.rest
             room = side.total - (side.momentum - cost)
             gain = f * (room if room < 1 else 1) + s * (room if room < 2 else 2) + c * (room if room < 3 else 3)  # min() inlined
             short = 1.0 if side.momentum - cost < 4 else 0.5  # momentum matters more when little is left
-            middle = [(short * (gain - cost) - 0.3, "Rest", plan.rest_run), *middle]
-        if champion is None:  # Scheming Plot
-            champion = self._champion_options(side, u, cost, plan)
+            middle = [(short * (gain - cost) - 0.3, "Rest", rest_run), *middle]
+        champion = fixed_champion if fixed_champion is not None else self._champion_options(side, u, cost, plan)  # Scheming Plot
         return plan, head, middle, champion
 
-    def _fixed_scores(self, side: Side, u: Unit, cost: int, plan: UnitPlan) -> tuple:
+    def _fixed_scores(self, side: Side, u: Unit, cost: int, plan: UnitPlan) -> tuple[list[Scored], list[Scored], list[Scored] | None]:
         """The first-pass options of ``u`` that only the board and the cost decide: [Stand and
         Fight, Charge], [Feint, Translocate Ward] and the champion action (None when it is a
         Scheming Plot, which momentum decides; [] for a Crashing Wave, scored in the second pass)."""
-        head: list[tuple[float, str, Any]] = []
+        head: list[Scored] = []
         w = COST_WEIGHT * cost
         # Stand and Fight
         if plan.stand is not None:
@@ -286,14 +300,14 @@ class ActionChoice(ActionRules):
         # Charge: move up to MOV then attack with a penalty
         if plan.charge is not None:
             head.append((plan.charge[0] - w, "Charge", plan.charge[1]))
-        middle: list[tuple[float, str, Any]] = []
+        middle: list[Scored] = []
         # Feint: push a dangerous enemy away (or off a hill or flag)
         if plan.feint is not None:
             middle.append((plan.feint[0] - w, "Feint", plan.feint[1]))
         # Translocate Ward: bring a Ward with a warding reaction up to the fight
         if plan.translocate is not None:
             middle.append((0.6 - w, "Translocate Ward", plan.translocate))
-        champion: list[tuple[float, str, Any]] | None = []
+        champion: list[Scored] | None = []
         if u.champion_action and u.state == "board" and u.champion_action != "crashing-wave":
             champion = self._champion_options(side, u, cost, plan)
             assert plan.champion is not None
@@ -301,7 +315,7 @@ class ActionChoice(ActionRules):
                 champion = None
         return head, middle, champion
 
-    def _unit_tail(self, side: Side, u: Unit, cost: int, head: tuple, bar: float) -> list[tuple[float, str, Any]]:
+    def _unit_tail(self, side: Side, u: Unit, cost: int, head: _Head, bar: float) -> list[Scored]:
         """Second pass for ``u``: its options in their order, Sprint, Crashing Wave and Maneuver
         worked out only when they could reach ``bar`` (see :meth:`_scored`)."""
         plan, first, middle, champion = head
@@ -312,11 +326,12 @@ class ActionChoice(ActionRules):
         band = self.wider[u.mov] if u.mov else None
         if band is not None:
             mw = self.weight_now
-            sprint = plan.sprint
             band_mm = self.band_mm.get(band or "B", 0.0)  # mm(), inlined
-            if sprint is None:
-                sprint = plan.sprint = [mw * band_mm / 80.0, None, None]
-            full, most, traced = sprint
+            full = plan.sprint_full
+            if full is None:
+                full = plan.sprint_full = mw * band_mm / 80.0
+            most = plan.sprint_most
+            traced = plan.sprint_traced
             if full - w >= bar - 1e-9 and most is None:
                 gx, gy = self.goal(u)
                 length = min(band_mm, max(0.0, math.hypot(ux - gx, uy - gy) - 2 * u.radius))
@@ -324,8 +339,8 @@ class ActionChoice(ActionRules):
                 # The progress is at most the length moved (clamping onto the board never
                 # lengthens a move that starts on it): a Sprint that cannot count is not traced;
                 # off the clamp box it always is (None).
-                most = sprint[1] = mw * length / 80.0 if r <= ux <= BOARD - r and r <= uy <= BOARD - r else math.nan
-            if full - w >= bar - 1e-9 and (most != most or not (most < 0.05 - 1e-9 or most - w < bar - 1e-9)):
+                most = plan.sprint_most = mw * length / 80.0 if r <= ux <= BOARD - r and r <= uy <= BOARD - r else NAN
+            if full - w >= bar - 1e-9 and most is not None and (most != most or not (most < 0.05 - 1e-9 or most - w < bar - 1e-9)):
                 if traced is None:
                     gx, gy = self.goal(u)
                     length = min(band_mm, max(0.0, math.hypot(ux - gx, uy - gy) - 2 * u.radius))
@@ -334,7 +349,7 @@ class ActionChoice(ActionRules):
                     ex, ey = self.path_end(u, gx, gy, length, self.pivots.get(band or "S", 0))
                     value = self.move_value(u, ex, ey)
                     u.x, u.y = save
-                    traced = sprint[2] = (value, lambda ctx, p=(ex, ey): self._sprint(ctx, u, p))
+                    traced = plan.sprint_traced = (value, lambda ctx, p=(ex, ey): self._sprint(ctx, u, p))
                 if traced[0] > 0.05:
                     out.append((traced[0] - w, "Sprint", traced[1]))
         out += middle
@@ -343,13 +358,13 @@ class ActionChoice(ActionRules):
         if u.champion_action and on_board:
             out += champion if u.champion_action != "crashing-wave" else self._champion_options(side, u, cost, plan, bar)
         # Maneuver: draw a fighting ally towards this group's foes
-        most = plan.maneuver_most if bar != -math.inf else None
-        if most is not None and most[0] - w < bar - 1e-9:
+        bound = plan.most_bound if bar != -INF else None
+        if bound is not None and bound - w < bar - 1e-9:
             pass  # no Maneuver could reach the bar (the first test of _maneuver_cannot_win, read here)
         elif u.guile is not None and on_board and not self._maneuver_cannot_win(u, w, plan, bar):
             maneuver = plan.maneuver
-            if maneuver is False:
-                maneuver = None
+            if not plan.maneuver_done:
+                plan.maneuver_done = True
                 found = self._maneuver_move(u, self.enemies(u))
                 if found:
                     ally, end = found
@@ -373,21 +388,21 @@ class ActionChoice(ActionRules):
         the ally itself.
         """
         mw = self.weight_now
-        bounds = plan.maneuver_most
-        if bounds is None:
+        bound = plan.most_bound
+        if bound is None:
             p = self.p_success_memo.get((u.guile, 0, 0))  # p_success(), its memo read here
             if p is None:
                 p = self.p_success(u.guile)
-            bounds = plan.maneuver_most = [p * mw * self._longest_ally_move(u) / 80.0, None]
-        if bar != -math.inf and bounds[0] - w < bar - 1e-9:
+            bound = plan.most_bound = p * mw * self._longest_ally_move(u) / 80.0
+        if bar != -INF and bound - w < bar - 1e-9:
             return True
-        fine = bounds[1]
+        fine = plan.most_fine
         if fine is None:
             reach = self._maneuver_reach(u)
-            fine = bounds[1] = -math.inf if reach == -math.inf else self.p_success(u.guile) * mw * reach / 80.0
-        if fine == -math.inf:
+            fine = plan.most_fine = -INF if reach == -INF else self.p_success(u.guile) * mw * reach / 80.0
+        if fine == -INF:
             return True
-        return bar != -math.inf and fine - w < bar - 1e-9
+        return bar != -INF and fine - w < bar - 1e-9
 
     def _longest_ally_move(self, u: Unit) -> float:
         """The longest MOV among the fighting allies a Maneuver could draw (inf if one stands
@@ -395,7 +410,7 @@ class ActionChoice(ActionRules):
         group is never its own ally, so the second one answers for the longest itself)."""
         memo = self.cache if self.cache is not None else {}
         key = ("longest moves", u.side)
-        top = memo.get(key)
+        top: tuple[float, int, float] | None = memo.get(key)
         if top is None:
             first, first_uid, second = 0.0, -1, 0.0
             band_mm = self.band_mm
@@ -403,7 +418,7 @@ class ActionChoice(ActionRules):
                 if a.state != "board" or a.gtype == "ward" or not a.mov or a.fury is None:
                     continue
                 r = a.radius
-                value = band_mm.get(a.mov or "B", 0.0) if r <= a.x <= BOARD - r and r <= a.y <= BOARD - r else math.inf  # mm(), inlined
+                value = band_mm.get(a.mov or "B", 0.0) if r <= a.x <= BOARD - r and r <= a.y <= BOARD - r else INF  # mm(), inlined
                 if value > first:
                     first, first_uid, second = value, a.uid, first
                 elif value > second:
@@ -416,7 +431,7 @@ class ActionChoice(ActionRules):
         drawn, inf if it stands off the board's clamp box."""
         memo = self.cache if self.cache is not None else {}
         key = ("fighting movers", u.side)
-        movers = memo.get(key)
+        movers: list[Unit] | None = memo.get(key)
         if movers is None:  # the side's groups a Maneuver could draw, listed once per board
             movers = memo[key] = [a for a in self.sides[u.side].units if a.state == "board" and a.gtype != "ward" and a.mov and a.fury is not None]
         # the farthest of them within M of u (the first on a tie): within() and dist() inlined
@@ -430,17 +445,17 @@ class ActionChoice(ActionRules):
             if (d <= ur + a.radius + EPS or d <= far) and (ally is None or d > gap):
                 ally, gap = a, d
         if ally is None or not self.enemies(u):
-            return -math.inf
+            return -INF
         r = ally.radius
         if not (r <= ally.x <= BOARD - r and r <= ally.y <= BOARD - r):
-            return math.inf
+            return INF
         return min(self.mm(ally.mov), max(0.0, gap - 2 * ally.radius))
 
     def _in_range(self, u: Unit, enemies: list[Unit]) -> list[Unit]:
         """The enemies within ``u``'s RNG and in its line of sight (board memo)."""
         memo = self.cache if self.cache is not None else {}
         key = ("in range", u.uid)
-        found = memo.get(key)
+        found: list[Unit] | None = memo.get(key)
         if found is None:
             found = memo[key] = [e for e in self._within_all(u, enemies, u.rng) if self.los(u, e)]
         return found
@@ -507,13 +522,27 @@ class ActionChoice(ActionRules):
         if self.cache is not None and key in self.cache:
             return self.cache[key]
         mine = [a for a in side.units if a.state == "board" and a.gtype != "ward"]
-        hypot = math.hypot  # dist(), inlined
-        front = min(mine, key=lambda a: min([hypot(a.x - e.x, a.y - e.y) for e in enemies], default=999.0), default=None)
+        # min() of mine by the distance to the nearest enemy (999 with none), the first on a
+        # tie, written out: dist() inlined
+        hypot = math.hypot
+        front: Unit | None = None
+        best = 0.0
+        for a in mine:
+            near = 999.0
+            if enemies:
+                ax, ay = a.x, a.y
+                near = hypot(ax - enemies[0].x, ay - enemies[0].y)
+                for e in enemies:
+                    d = hypot(ax - e.x, ay - e.y)
+                    if d < near:
+                        near = d
+            if front is None or near < best:
+                front, best = a, near
         if self.cache is not None:
             self.cache[key] = front
         return front
 
-    def _champion_options(self, side: Side, u: Unit, cost: int, plan: UnitPlan, bar: float = -math.inf) -> list[tuple[float, str, Any]]:
+    def _champion_options(self, side: Side, u: Unit, cost: int, plan: UnitPlan, bar: float = -INF) -> list[Scored]:
         """The champion action of ``u``, scored: what the board decides is worked out once per
         board (:meth:`_champion_plan`); momentum (Scheming Plot) and the bar (Crashing Wave)
         are applied here."""

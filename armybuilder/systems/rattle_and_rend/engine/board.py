@@ -20,9 +20,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Final
 
 BOARD = 400.0
 EPS = 0.5
+#: infinity and not-a-number as module constants: compiled code reads a C double, not ``math``'s attribute
+INF: Final = math.inf
+NAN: Final = math.nan
 
 
 @dataclass

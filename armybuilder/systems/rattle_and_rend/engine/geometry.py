@@ -11,6 +11,10 @@ from .board import EPS, clamp, dist
 from .gamestate import GameState
 from .state import Unit
 
+#: what can block a line of sight or a move on one board: blocking pieces as (x, y, r), and
+#: groups on the board as (group, x, y, radius)
+Blockers = tuple[list[tuple[float, float, float]], list[tuple[Unit, float, float, float]]]
+
 
 class Geometry(GameState):
     """Geometry queries of :class:`game.Game` (cached while the board stands still)."""
@@ -34,16 +38,16 @@ class Geometry(GameState):
         cache = self.cache
         if cache is not None:
             key = ("los", a.uid, b.uid) if a.uid < b.uid else ("los", b.uid, a.uid)
-            found = cache.get(key)
+            found: bool | None = cache.get(key)
             if found is None:
-                board = cache.get("blockers")
+                board: Blockers | None = cache.get("blockers")
                 if board is None:
                     board = cache["blockers"] = self._blockers()
-                found = cache[key] = self._los_through(a, b, *board)
+                found = cache[key] = self._los_through(a, b, board[0], board[1])
             return found
         return self._los(a, b)
 
-    def _blockers(self) -> tuple[list[tuple[float, float, float]], list[tuple[Unit, float, float, float]]]:
+    def _blockers(self) -> Blockers:
         """What can block a line of sight on this board: (blocking pieces as (x, y, r), groups
         on the board as (group, x, y, radius)), listed once per board (board memo)."""
         walls = [(p.x, p.y, p.r) for p in self.pieces if p.kind == "blocking"]
@@ -85,12 +89,13 @@ class Geometry(GameState):
 
     def _los(self, a: Unit, b: Unit) -> bool:
         """Line of sight with no board memo at hand: the same test over the blockers listed now."""
-        return self._los_through(a, b, *self._blockers())
+        board = self._blockers()
+        return self._los_through(a, b, board[0], board[1])
 
     def enemies(self, u: Unit) -> list[Unit]:
         if self.cache is not None:
             key = ("enemies", u.side)
-            found = self.cache.get(key)
+            found: list[Unit] | None = self.cache.get(key)
             if found is None:
                 found = self.cache[key] = [o for o in self.sides[1 - u.side].units if o.state == "board"]
             return found
@@ -100,7 +105,7 @@ class Geometry(GameState):
         cache = self.cache
         if cache is not None:  # the side's groups on the board listed once per board, u left out here
             key = ("allies", u.side, wards)
-            mine = cache.get(key)
+            mine: list[Unit] | None = cache.get(key)
             if mine is None:
                 mine = cache[key] = [o for o in self.sides[u.side].units if o.state == "board" and (wards or o.gtype != "ward")]
             return [o for o in mine if o is not u]
@@ -126,7 +131,7 @@ class Geometry(GameState):
         if cache is None:
             return self._path_end(u, tx, ty, length, pivots, voluntary)
         key = ("path", u.uid, u.x, u.y, tx, ty, length, pivots, voluntary)
-        found = cache.get(key)
+        found: tuple[float, float] | None = cache.get(key)
         if found is None:
             found = cache[key] = self._path_end(u, tx, ty, length, pivots, voluntary)
         return found
@@ -139,7 +144,7 @@ class Geometry(GameState):
         terrain = self._terrain_obstacles(u, voluntary)
         cache = self.cache
         if cache is not None:
-            board = cache.get("blockers")
+            board: Blockers | None = cache.get("blockers")
             if board is None:
                 board = cache["blockers"] = self._blockers()
             bases = board[1]
@@ -147,14 +152,15 @@ class Geometry(GameState):
             bases = self._blockers()[1]
         ur = u.radius
         own = u.side if self.sides[u.side].has("raiders") else -1
-        sqrt = math.sqrt
         for _ in range(pivots + 1):
             d = dist(x, y, tx, ty)
             if d < 1e-6 or length <= 0:
                 break
             step = min(length, d)
             ex, ey = x + (tx - x) * step / d, y + (ty - y) * step / d
-            hit_t, hit = None, None
+            # the first obstacle met, at hit_t along the segment (2.0: none; a meeting is in [0, 1])
+            hit_t = 2.0
+            hit: tuple[float, float, float] | None = None
             # first_entry() of every obstacle, inlined (the AI runs this thousands of times
             # a game): the same arithmetic, with the early exits a segment allows
             dx, dy = ex - x, ey - y
@@ -177,8 +183,8 @@ class Geometry(GameState):
                     disc = b * b - 4 * a * c
                     if disc < 0:
                         continue
-                    t = (-b - sqrt(disc)) / (2 * a)
-                    if 0.0 <= t <= 1.0 and (hit_t is None or t < hit_t):
+                    t = (-b - math.sqrt(disc)) / (2 * a)
+                    if 0.0 <= t <= 1.0 and t < hit_t:
                         hit_t, hit = t, ob
                 for o, ox, oy, radius in bases:
                     r = radius + ur
@@ -196,10 +202,10 @@ class Geometry(GameState):
                     disc = b * b - 4 * a * c
                     if disc < 0:
                         continue
-                    t = (-b - sqrt(disc)) / (2 * a)
-                    if 0.0 <= t <= 1.0 and (hit_t is None or t < hit_t):
+                    t = (-b - math.sqrt(disc)) / (2 * a)
+                    if 0.0 <= t <= 1.0 and t < hit_t:
                         hit_t, hit = t, (ox, oy, r)
-            if hit_t is None:
+            if hit_t > 1.0:
                 x, y = ex, ey
                 break
             travelled = max(0.0, hit_t * step - 0.5)

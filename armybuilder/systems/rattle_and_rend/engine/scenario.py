@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .board import BOARD, EPS, dist
+from .board import BOARD, EPS, INF, dist
 from .geometry import Geometry
 from .state import REMOVE_VALUE, Unit
 
@@ -45,7 +45,7 @@ class ScenarioRules(Geometry):
         group's move does not make its allies work out their charges again."""
         memo = self.cache if self.cache is not None else {}
         key = ("foes", side)
-        found = memo.get(key)
+        found: int | None = memo.get(key)
         if found is None:
             foes = tuple([(e.uid, e.x, e.y) for e in self.sides[1 - side].units if e.state == "board"])
             found = memo[key] = self.foes_versions.setdefault((foes, self.board_signature[1]), len(self.foes_versions))
@@ -82,7 +82,7 @@ class ScenarioRules(Geometry):
                 return t.x, t.y
         if enemies:  # the nearest enemy, the first on a tie: min() by dist() inlined
             ux, uy, hypot = u.x, u.y, math.hypot
-            t, near = enemies[0], math.inf
+            t, near = enemies[0], INF
             for e in enemies:
                 d = hypot(ux - e.x, uy - e.y)
                 if d < near:

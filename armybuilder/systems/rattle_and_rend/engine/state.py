@@ -154,6 +154,9 @@ class Option:
 
 
 _RunAction = Callable[[Action], None]
+RunAction = _RunAction
+#: one option of a group as the AI scores it: (score, name, what plays it)
+Scored = tuple[float, str, RunAction]
 
 
 class UnitPlan:
@@ -163,7 +166,10 @@ class UnitPlan:
     round) is keyed by it.  Rescoring a group after an action that moved nothing only
     subtracts the new cost and works out Rest and Scheming Plot again."""
 
-    __slots__ = ("ux", "uy", "stand", "charge", "rest", "rest_run", "feint", "translocate", "sprint", "maneuver", "maneuver_most", "champion", "scored")
+    __slots__ = (
+        "ux", "uy", "stand", "charge", "rest", "rest_run", "feint", "translocate", "sprint_full", "sprint_most",
+        "sprint_traced", "maneuver_done", "maneuver", "most_bound", "most_fine", "champion", "scored",
+    )
 
     def __init__(self) -> None:
         self.ux = self.uy = 0.0
@@ -175,9 +181,16 @@ class UnitPlan:
         self.translocate: _RunAction | None = None
         # The board memo holds one move weight (ai.ActionChoice._open_board starts a new memo when
         # it changes), so what depends on it is kept here as it is, never per weight:
-        # [best progress of a full move, of this move (nan off the clamp box), (value, run)]
-        self.sprint: list[Any] | None = None
-        self.maneuver: tuple[float, _RunAction] | None | bool = False  # False: not worked out yet
-        self.maneuver_most: list[Any] | None = None  # [bound by the side's longest MOV, by the ally drawn]
+        # Sprint: the best progress of a full move, of this move (nan off the clamp box), and
+        # (value, run) once traced; None: not worked out yet
+        self.sprint_full: float | None = None
+        self.sprint_most: float | None = None
+        self.sprint_traced: tuple[float, _RunAction] | None = None
+        self.maneuver_done = False  # Maneuver worked out (maneuver then holds it, or None)
+        self.maneuver: tuple[float, _RunAction] | None = None
+        # bounds of a Maneuver's score: by the side's longest MOV, by the ally drawn (None: not yet)
+        self.most_bound: float | None = None
+        self.most_fine: float | None = None
         self.champion: tuple[str, Any] | None = None
-        self.scored: dict[int, tuple] = {}  # cost -> the first-pass options that only it decides (ai.ActionChoice._fixed_scores)
+        # cost -> the first-pass options that only it decides (ai.ActionChoice._fixed_scores)
+        self.scored: dict[int, tuple[list[Scored], list[Scored], list[Scored] | None]] = {}
