@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .actions import ActionRules
-from .board import BOARD, EPS, INF, NAN, clamp, dist, terrain_at
+from .board import BOARD, EPS, INF, NAN, clamp, dist, hypot, terrain_at
 from .dice import check_probabilities, dice_count
 from .state import (
     COST_WEIGHT,
@@ -211,7 +211,6 @@ class ActionChoice(ActionRules):
                     in_range = []
                 else:
                     ux, uy, ur = u.x, u.y, u.radius
-                    hypot = math.hypot
                     if band == "B":
                         in_range = [e for e in enemies if hypot(ux - e.x, uy - e.y) <= ur + e.radius + EPS]
                     else:
@@ -334,7 +333,7 @@ class ActionChoice(ActionRules):
             traced = plan.sprint_traced
             if full - w >= bar - 1e-9 and most is None:
                 gx, gy = self.goal(u)
-                length = min(band_mm, max(0.0, math.hypot(ux - gx, uy - gy) - 2 * u.radius))
+                length = min(band_mm, max(0.0, hypot(ux - gx, uy - gy) - 2 * u.radius))
                 r = u.radius
                 # The progress is at most the length moved (clamping onto the board never
                 # lengthens a move that starts on it): a Sprint that cannot count is not traced;
@@ -343,7 +342,7 @@ class ActionChoice(ActionRules):
             if full - w >= bar - 1e-9 and most is not None and (most != most or not (most < 0.05 - 1e-9 or most - w < bar - 1e-9)):
                 if traced is None:
                     gx, gy = self.goal(u)
-                    length = min(band_mm, max(0.0, math.hypot(ux - gx, uy - gy) - 2 * u.radius))
+                    length = min(band_mm, max(0.0, hypot(ux - gx, uy - gy) - 2 * u.radius))
                     save = (u.x, u.y)  # a passenger moves from where its Transport stands now
                     u.x, u.y = ux, uy
                     ex, ey = self.path_end(u, gx, gy, length, self.pivots.get(band or "S", 0))
@@ -436,7 +435,6 @@ class ActionChoice(ActionRules):
             movers = memo[key] = [a for a in self.sides[u.side].units if a.state == "board" and a.gtype != "ward" and a.mov and a.fury is not None]
         # the farthest of them within M of u (the first on a tie): within() and dist() inlined
         ux, uy, ur, far = u.x, u.y, u.radius, self.band_mm.get("M", 0.0)
-        hypot = math.hypot
         ally, gap = None, 0.0
         for a in movers:
             if a is u:
@@ -466,7 +464,6 @@ class ActionChoice(ActionRules):
         if band is None:
             return []
         ux, uy, ur = u.x, u.y, u.radius
-        hypot = math.hypot
         if band == "B":
             return [e for e in others if hypot(ux - e.x, uy - e.y) <= ur + e.radius + EPS]
         far = self.band_mm.get(band, 0.0)
@@ -476,7 +473,6 @@ class ActionChoice(ActionRules):
         """Charge: (target, P(break), P(stand)) among the enemies a move can bring in range, or ()."""
         band_mm = self.band_mm  # mm(), inlined
         reach = band_mm.get(u.mov or "B", 0.0) + (band_mm.get(u.rng or "B", 0.0) if u.rng != "B" else 0) + u.radius * 2 + 1
-        hypot = math.hypot
         # the enemy within reach (and not already in range: _within_all() inlined) of the
         # highest target value less a hundredth of its distance, the first on a tie:
         # target_value() and dist() inlined
@@ -524,7 +520,6 @@ class ActionChoice(ActionRules):
         mine = [a for a in side.units if a.state == "board" and a.gtype != "ward"]
         # min() of mine by the distance to the nearest enemy (999 with none), the first on a
         # tie, written out: dist() inlined
-        hypot = math.hypot
         front: Unit | None = None
         best = 0.0
         for a in mine:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import math
-
-from .board import EPS, clamp, dist, near_blocking
+from .board import EPS, clamp, dist, hypot, near_blocking
 from .dice import CRITICAL, FAIL, SUCCESS, break_odds, check_probabilities, dice_count, outcome_of
 from .setup import SetupRules
 from .state import Action, Side, Unit
@@ -177,7 +175,6 @@ class CombatRules(SetupRules):
         melee = self.contact(a, t) or a.gtype == "heavy"
         if melee:  # contact() inlined: a friend touching a or t, the foes and mates touching a
             ax, ay, ar, tx, ty, tr = a.x, a.y, a.radius, t.x, t.y, t.radius
-            hypot = math.hypot
             mine = self.allies(a)
             if any(hypot(o.x - ax, o.y - ay) <= o.radius + ar + EPS or hypot(o.x - tx, o.y - ty) <= o.radius + tr + EPS for o in mine):
                 bonus += 1

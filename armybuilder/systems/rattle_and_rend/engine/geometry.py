@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from .board import EPS, clamp, dist
+from .board import EPS, clamp, dist, hypot
 from .gamestate import GameState
 from .state import Unit
 
@@ -25,13 +25,13 @@ class Geometry(GameState):
         return self.band_mm.get(band or "B", 0.0)
 
     def contact(self, a: Unit, b: Unit) -> bool:
-        return math.hypot(a.x - b.x, a.y - b.y) <= a.radius + b.radius + EPS
+        return hypot(a.x - b.x, a.y - b.y) <= a.radius + b.radius + EPS
 
     def within(self, a: Unit, b: Unit, band: str | None) -> bool:
         """Is b within ``band`` of a (B: bases touching)?"""
         if band is None:
             return False
-        d = math.hypot(a.x - b.x, a.y - b.y)
+        d = hypot(a.x - b.x, a.y - b.y)
         return d <= a.radius + b.radius + EPS or (band != "B" and d <= self.band_mm.get(band, 0.0))
 
     def los(self, a: Unit, b: Unit) -> bool:
@@ -59,7 +59,6 @@ class Geometry(GameState):
         ax, ay, bx, by = a.x, a.y, b.x, b.y
         dx, dy = bx - ax, by - ay
         length2 = dx * dx + dy * dy
-        hypot = math.hypot
         lox, hix = (ax, bx) if ax <= bx else (bx, ax)
         loy, hiy = (ay, by) if ay <= by else (by, ay)
         lox, loy, hix, hiy = lox - 1e-6, loy - 1e-6, hix + 1e-6, hiy + 1e-6
@@ -215,7 +214,7 @@ class Geometry(GameState):
                 break
             # pivot round the piece: aim for a point beside it, on the side nearer the target
             nx, ny = -(ty - y), tx - x
-            norm = math.hypot(nx, ny) or 1.0
+            norm = hypot(nx, ny) or 1.0
             side = 1.0 if (hit[0] - x) * nx + (hit[1] - y) * ny < 0 else -1.0
             wx = hit[0] + side * nx / norm * (hit[2] + 3)
             wy = hit[1] + side * ny / norm * (hit[2] + 3)

@@ -8,10 +8,9 @@ over, and a phase may only call what the classes it stands on define (see :mod:`
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
-from .board import BOARD, EPS, INF, dist
+from .board import BOARD, EPS, INF, dist, hypot
 from .geometry import Geometry
 from .state import REMOVE_VALUE, Unit
 
@@ -81,7 +80,7 @@ class ScenarioRules(Geometry):
                 t = min(targets, key=lambda e: dist(u.x, u.y, e.x, e.y))
                 return t.x, t.y
         if enemies:  # the nearest enemy, the first on a tie: min() by dist() inlined
-            ux, uy, hypot = u.x, u.y, math.hypot
+            ux, uy = u.x, u.y
             t, near = enemies[0], INF
             for e in enemies:
                 d = hypot(ux - e.x, uy - e.y)

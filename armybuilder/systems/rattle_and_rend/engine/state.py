@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import numpy as np
 
-MAX_ACTIONS_PER_ROUND = 240
-REMOVE_VALUE = 3.0  # value of removing one enemy point, in momentum points (it is lost every round)
-COST_WEIGHT = 0.45  # how much one momentum point spent weighs against that
+MAX_ACTIONS_PER_ROUND: Final = 240
+REMOVE_VALUE: Final = 3.0  # value of removing one enemy point, in momentum points (it is lost every round)
+COST_WEIGHT: Final = 0.45  # how much one momentum point spent weighs against that
 
 T = TypeVar("T")
 
