@@ -35,7 +35,7 @@ def test_any_doubles_give_the_standard_library_bits():
     r = random.Random(5)
     bits = [struct.unpack("d", struct.pack("Q", r.getrandbits(64)))[0] for _ in range(100_000)]
     pairs = list(zip(bits[::2], bits[1::2], strict=True))
-    pairs += [(0.0, -0.0), (-0.0, -0.0), (math.inf, math.nan), (math.nan, 1.0), (-math.inf, 2.0), (1e-310, 1e-320), (1e308, 1e308), (-3.0, 4.0), (5e-324, 0.0)]
+    pairs += [(0.0, -0.0), (-0.0, -0.0), (0.0, math.nan), (math.nan, -0.0), (math.inf, 0.0), (math.inf, math.nan), (math.nan, 1.0), (-math.inf, 2.0), (1e-310, 1e-320), (1e308, 1e308), (-3.0, 4.0), (5e-324, 0.0)]
     assert [p for p in pairs if not same(*p)] == []
 
 

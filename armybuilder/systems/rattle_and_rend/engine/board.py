@@ -51,8 +51,8 @@ def hypot(x: float, y: float) -> float:
     is CPython's own algorithm (``vector_norm`` in Modules/mathmodule.c) for two
     coordinates: scaled by the power of two that brings the larger into [0.5, 1), exact
     squares (Dekker's product, where CPython uses fma: the same exact error), compensated
-    sums, a square root and one differential correction.  Zeros are answered at once,
-    subnormal, infinite and NaN inputs by ``math.hypot`` itself.  A test compares the two
+    sums, a square root and one differential correction.  Zero, subnormal, infinite and NaN
+    inputs are answered by ``math.hypot`` itself.  A test compares the two
     over millions of pairs; the pure-Python engine uses ``math.hypot`` (see below).
     """
     ax = x if x >= 0.0 else -x
@@ -62,9 +62,7 @@ def hypot(x: float, y: float) -> float:
         big = ax
     if ay > big:
         big = ay
-    if big == 0.0:
-        return big
-    if big < _TINY or big == INF or x != x or y != y:
+    if big < _TINY or big == INF or x != x or y != y:  # zeros, subnormals, inf, NaN: rare
         return math.hypot(x, y)
     scale = 1.0
     while big * scale >= 1.0:
