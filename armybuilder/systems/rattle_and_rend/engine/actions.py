@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from .board import BOARD, EPS, clamp, dist, terrain_at
+from .board import clamp, dist, terrain_at
 from .dice import CRITICAL, FAIL
+from .reactions import ReactionRules
 from .state import Action, Unit
 
-if TYPE_CHECKING:
-    from .game import Game
 
-
-class ActionRules:
+class ActionRules(ReactionRules):
     """What the actions do once chosen, and the scenario rules of :class:`game.Game`."""
 
     __slots__ = ()
 
-    def _start(self: Game, u: Unit) -> None:
+    def _start(self, u: Unit) -> None:
         """A passenger leaves its Transport as the movement of its action."""
         if u.state == "carried" and u.carrier is not None:
             c = u.carrier
@@ -26,7 +22,7 @@ class ActionRules:
             if self.logging:
                 self.log(f"{u.name} gets out of {c.name}")
 
-    def _maneuver(self: Game, ctx: Action, u: Unit, ally: Unit, end: tuple[float, float]) -> None:
+    def _maneuver(self, ctx: Action, u: Unit, ally: Unit, end: tuple[float, float]) -> None:
         self._start(u)
         r = self.roll(u.guile, 0, 0, self.sides[u.side], True)
         if r != FAIL and ally.state == "board":
@@ -35,7 +31,7 @@ class ActionRules:
             if r == CRITICAL:
                 ally.free_next = True
 
-    def _do_move(self: Game, ctx: Action, u: Unit, ex: float, ey: float) -> bool:
+    def _do_move(self, ctx: Action, u: Unit, ex: float, ey: float) -> bool:
         """Move with terrain exits and movement reactions; False if the group is gone."""
         side = self.sides[u.side]
         here = terrain_at(self.pieces, u.x, u.y)
@@ -60,11 +56,11 @@ class ActionRules:
         self._markers_after_move(u)
         return True
 
-    def _sprint(self: Game, ctx: Action, u: Unit, p: tuple[float, float]) -> None:
+    def _sprint(self, ctx: Action, u: Unit, p: tuple[float, float]) -> None:
         self._start(u)
         self._do_move(ctx, u, *p)
 
-    def _stand(self: Game, ctx: Action, u: Unit, t: Unit) -> None:
+    def _stand(self, ctx: Action, u: Unit, t: Unit) -> None:
         ctx.attack = True
         ctx.target = t
         side = self.sides[u.side]
@@ -92,13 +88,13 @@ class ActionRules:
                     self.log(f"{partner.name} joins in (Coordinated)")
                 self.resolve_attack(ctx, partner, foes[0], bonus=1, declared=False)
 
-    def _fearsome_ok(self: Game, u: Unit) -> bool:
+    def _fearsome_ok(self, u: Unit) -> bool:
         enemy = self.sides[1 - u.side]
         if enemy.has("fearsome") and any(e.gtype != "ward" and dist(e.x, e.y, u.x, u.y) <= self.mm("S") and self.los(e, u) for e in self.enemies(u)):
             return self.roll(u.guile, 0, 0, self.sides[u.side], True) != FAIL
         return True
 
-    def _charge(self: Game, ctx: Action, u: Unit, t: Unit) -> None:
+    def _charge(self, ctx: Action, u: Unit, t: Unit) -> None:
         ctx.attack = True
         ctx.target = t
         self._start(u)
@@ -116,11 +112,11 @@ class ActionRules:
         if self.within(u, t, u.rng) and self.los(u, t) and self._fearsome_ok(u):
             self.resolve_attack(ctx, u, t, charged=True)
 
-    def _rest(self: Game, ctx: Action, u: Unit) -> None:
+    def _rest(self, ctx: Action, u: Unit) -> None:
         r = self.roll(u.guile, 0, 0, self.sides[u.side], True)
         self.gain(self.sides[u.side], (1, 2, 3)[r])
 
-    def _feint(self: Game, ctx: Action, u: Unit, e: Unit) -> None:
+    def _feint(self, ctx: Action, u: Unit, e: Unit) -> None:
         r = self.roll(u.guile, 0, 0, self.sides[u.side], True)
         if r != FAIL and e.state == "board":
             d = dist(u.x, u.y, e.x, e.y) or 1.0
@@ -131,14 +127,14 @@ class ActionRules:
             if self.logging:
                 self.log(f"{u.name} feints {e.name} away")
 
-    def _translocate(self: Game, ctx: Action, u: Unit, ward: Unit, front: Unit) -> None:
+    def _translocate(self, ctx: Action, u: Unit, ward: Unit, front: Unit) -> None:
         if ward.state != "board":
             return
         ward.x, ward.y = clamp(front.x - front.radius - ward.radius - 2, front.y, ward.radius)
         if self.logging:
             self.log(f"{u.name} moves {ward.name}")
 
-    def _scheme(self: Game, ctx: Action, u: Unit) -> None:
+    def _scheme(self, ctx: Action, u: Unit) -> None:
         side = self.sides[u.side]
         r = self.roll(u.guile, 0, 0, side, True)
         if r != FAIL:
@@ -146,12 +142,12 @@ class ActionRules:
             self.gain(side, n)
             self.lose(self.sides[1 - u.side], n)
 
-    def _spot(self: Game, ctx: Action, u: Unit, ally: Unit, t: Unit) -> None:
+    def _spot(self, ctx: Action, u: Unit, ally: Unit, t: Unit) -> None:
         r = self.roll(u.guile, 0, 0, self.sides[u.side], True)
         if r != FAIL and ally.state == "board" and t.state == "board":
             self.resolve_attack(ctx, ally, t, bonus=1 if r == CRITICAL else 0)
 
-    def _summon(self: Game, ctx: Action, u: Unit, t: Unit) -> None:
+    def _summon(self, ctx: Action, u: Unit, t: Unit) -> None:
         side = self.sides[u.side]
         if self.roll(u.guile, 0, 0, side, True) == FAIL or t.state != "out":
             return
@@ -166,7 +162,7 @@ class ActionRules:
                     self.log(f"{t.name} is summoned back")
                 return
 
-    def _banish(self: Game, ctx: Action, u: Unit, t: Unit) -> None:
+    def _banish(self, ctx: Action, u: Unit, t: Unit) -> None:
         side = self.sides[u.side]
         r = self.roll(u.guile, 0, 1, side, True)
         if r != FAIL and t.state == "board":
@@ -180,7 +176,7 @@ class ActionRules:
         if r != CRITICAL:
             self.will_check(u, None, ctx, allow_push=False)
 
-    def _push(self: Game, ctx: Action, u: Unit, t: Unit) -> None:
+    def _push(self, ctx: Action, u: Unit, t: Unit) -> None:
         r = self.roll(u.guile, 0, 0, self.sides[u.side], True)
         if r == FAIL or t.state != "board":
             return
@@ -206,7 +202,7 @@ class ActionRules:
         if r == CRITICAL:
             self.will_check(t, u, ctx)
 
-    def _wave(self: Game, ctx: Action, u: Unit, movers: list[Unit]) -> None:
+    def _wave(self, ctx: Action, u: Unit, movers: list[Unit]) -> None:
         if self.roll(u.guile, 0, 0, self.sides[u.side], True) == FAIL:
             return
         for o in movers:
@@ -214,87 +210,3 @@ class ActionRules:
                 gx, gy = self.goal(o)
                 o.x, o.y = self.path_end(o, gx, gy, min(self.mm(o.mov), max(0.0, dist(o.x, o.y, gx, gy) - 2 * o.radius)), self.pivots.get(o.mov or "S", 0))
                 self._markers_after_move(o)
-
-    def _markers_after_move(self: Game, u: Unit) -> None:
-        if not self.markers or u.state != "board":
-            return
-        side = self.sides[u.side]
-        for m in self.markers:
-            if m.holder is u:
-                m.x, m.y = u.x, u.y
-                near_edge = min(u.x, u.y, BOARD - u.x, BOARD - u.y) <= u.radius + 1
-                if near_edge and m.taken_turn != self.turn_counter and not m.off:
-                    m.off, m.holder = True, None
-                    side.markers_off += 1
-                    if self.logging:
-                        self.log(f"{side.name} carries a flag off the board ({side.markers_off})")
-                    self.check_victory()
-        carried = any(m.holder is u for m in self.markers)
-        if not carried and u.gtype != "ward" and side.momentum >= 1:
-            for m in self.markers:
-                if not m.off and m.holder is None and dist(u.x, u.y, m.x, m.y) <= u.radius + 6:
-                    side.momentum -= 1
-                    m.holder, m.taken_turn = u, self.turn_counter
-                    if self.logging:
-                        self.log(f"{u.name} takes a flag")
-                    break
-
-    def check_victory(self: Game) -> None:
-        if self.finished:
-            return
-        alive = [any(u.in_play for u in s.units) for s in self.sides]
-        if not all(alive):
-            self.finished = True
-            self.winner = None if not any(alive) else (0 if alive[0] else 1)
-            return
-        if self.scenario == "capture-the-flags":
-            for s in self.sides:
-                if s.markers_off >= 2:
-                    self.finished, self.winner = True, s.idx
-                    return
-        if self.scenario == "duel":
-            done = [all(u.state == "out" for u in self.sides[1 - s.idx].units if u.duel_target) and any(u.duel_target for u in self.sides[1 - s.idx].units) for s in self.sides]
-            if done[0] != done[1]:
-                self.finished, self.winner = True, 0 if done[0] else 1
-            elif done[0]:
-                self.finished, self.winner = True, None
-
-    def end_of_round(self: Game) -> None:
-        limit = self.scenario_rounds or self.round_limit
-        if self.finished or self.round < limit:
-            return
-        if self.scenario == "king-of-the-hill" and self.hill is not None:
-            score = [sum(u.points for u in s.units if u.state == "board" and dist(u.x, u.y, self.hill.x, self.hill.y) <= self.hill.r + u.radius + EPS) for s in self.sides]
-            self._decide(score)
-        elif self.scenario == "capture-the-flags":
-            held = [sum(1 for m in self.markers if m.holder is not None and m.holder.side == s.idx) + s.markers_off for s in self.sides]
-            if held[0] != held[1]:
-                self._decide(held)
-            else:
-                near = [sum(u.points for u in s.units if u.state == "board" and dist(u.x, u.y, 200, 200) <= self.mm("M")) for s in self.sides]
-                self._decide(near)
-        elif self.scenario == "conquest":
-            zones = [0, 0]
-            centre = [0.0, 0.0]
-            for z in range(4):
-                pts = [sum(u.points for u in s.units if u.state == "board" and min(3, int(u.x // 100)) == z) for s in self.sides]
-                if pts[0] != pts[1]:
-                    zones[0 if pts[0] > pts[1] else 1] += 1
-                if z in (1, 2):
-                    centre[0] += pts[0]
-                    centre[1] += pts[1]
-            if zones[0] != zones[1]:
-                self._decide(zones)
-            elif centre[0] != centre[1]:
-                self._decide(centre)
-            elif not self.extra_round:
-                self.extra_round = True
-                self.scenario_rounds = limit + 1
-            else:
-                self.finished, self.winner = True, None
-        else:
-            self._decide([s.removed_points for s in self.sides])
-
-    def _decide(self: Game, score: list[float]) -> None:
-        self.finished = True
-        self.winner = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)

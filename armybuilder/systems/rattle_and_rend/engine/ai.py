@@ -5,19 +5,27 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..catalog import band_plus
-from .board import BOARD, EPS, clamp, dist, terrain_at
+from .actions import ActionRules
+from .board import BOARD, EPS, INF, NAN, clamp, dist, hypot, terrain_at
 from .dice import check_probabilities, dice_count
-from .state import COST_WEIGHT, REMOVE_VALUE, Action, Option, Side, Unit, UnitPlan
+from .state import (
+    COST_WEIGHT,
+    REMOVE_VALUE,
+    Action,
+    Option,
+    Scored,
+    Side,
+    Unit,
+    UnitPlan,
+)
 
-if TYPE_CHECKING:
-    from .game import Game
-
-
-_Row = tuple[Unit, int, list[tuple[float, str, Any]]]
-_Pick = tuple[tuple[float, str, Any], float, int, Unit, int]
+_Row = tuple[Unit, int, list[Scored]]
+_Pick = tuple[Scored, float, int, Unit, int]
+#: a group's first pass (ActionChoice._unit_head): its plan, [Stand and Fight, Charge],
+#: [Rest, Feint, Translocate Ward], [the champion action unless it is a Crashing Wave]
+_Head = tuple[UnitPlan, list[Scored], list[Scored], list[Scored]]
 
 
 def _best(rows: list[_Row]) -> _Pick | None:
@@ -25,7 +33,7 @@ def _best(rows: list[_Row]) -> _Pick | None:
     then the lower uid, then the first listed (``max`` by (score, -uid) over the options in
     order); None if there are none."""
     best: _Pick | None = None
-    best_score, best_uid = -math.inf, 0
+    best_score, best_uid = -INF, 0
     for u, cost, scored in rows:
         uid = u.uid
         for item in scored:
@@ -35,125 +43,18 @@ def _best(rows: list[_Row]) -> _Pick | None:
     return best
 
 
-class ActionChoice:
+class ActionChoice(ActionRules):
     """Option scoring of :class:`game.Game`; the chosen option's ``run`` plays it (:mod:`actions`)."""
 
     __slots__ = ()
 
-    def goal(self: Game, u: Unit) -> tuple[float, float]:
-        """Where the AI wants ``u`` to go, per scenario (cached while options are scored)."""
-        if self.cache is not None:
-            key = ("goal", u.uid)
-            found = self.cache.get(key)
-            if found is None:
-                if self.scenario in ("kill-them-all", "duel"):  # the nearest (duel) enemy: kept across boards
-                    far = (u.uid, u.x, u.y, self._foes_version(u.side))
-                    found = self.goal_memo.get(far)
-                    if found is None:
-                        found = self.goal_memo[far] = self._goal(u)
-                    self.cache[key] = found
-                else:
-                    found = self.cache[key] = self._goal(u)
-            return found
-        return self._goal(u)
-
-    def _foes_version(self: Game, side: int) -> int:
-        """A number for where the enemies of ``side`` stand (and who holds the markers): equal
-        numbers, equal enemies.  What depends on nothing else (a group's Charge target, its
-        nearest enemy) is kept across boards under it with the group's own position, so a
-        group's move does not make its allies work out their charges again."""
-        memo = self.cache if self.cache is not None else {}
-        key = ("foes", side)
-        found = memo.get(key)
-        if found is None:
-            foes = tuple([(e.uid, e.x, e.y) for e in self.sides[1 - side].units if e.state == "board"])
-            found = memo[key] = self.foes_versions.setdefault((foes, self.board_signature[1]), len(self.foes_versions))
-        return found
-
-    def _goal(self: Game, u: Unit) -> tuple[float, float]:
-        if self.scenario == "king-of-the-hill" and self.hill is not None:
-            return self.hill.x, self.hill.y
-        if self.scenario == "capture-the-flags":
-            held = next((m for m in self.markers if m.holder is u), None)
-            if held is not None:
-                edges = [(u.x, 0.0), (u.x, BOARD), (0.0, u.y), (BOARD, u.y)]
-                return min(edges, key=lambda e: dist(u.x, u.y, *e))
-            free = [m for m in self.markers if not m.off and (m.holder is None or m.holder.side != u.side)]
-            if free:
-                m = min(free, key=lambda m: dist(u.x, u.y, m.x, m.y))
-                return m.x, m.y
-        if self.scenario == "conquest":
-            # the strip where u's side is furthest behind (then the nearest, then the first):
-            # min() over the four strips by (balance, distance), written out
-            mine, theirs = self._zone_points(u)
-            ux = u.x
-            zone, best_gap, best_far = 0, mine[0] - theirs[0], abs(50 - ux)
-            for z in (1, 2, 3):
-                gap, far = mine[z] - theirs[z], abs(z * 100 + 50 - ux)
-                if gap < best_gap or (gap == best_gap and far < best_far):
-                    zone, best_gap, best_far = z, gap, far
-            return zone * 100 + 50, min(max(u.y, 60.0), BOARD - 60)
-        enemies = self.enemies(u)  # listed only where the goal depends on them
-        if self.scenario == "duel":
-            targets = [e for e in enemies if e.duel_target]
-            if targets:
-                t = min(targets, key=lambda e: dist(u.x, u.y, e.x, e.y))
-                return t.x, t.y
-        if enemies:  # the nearest enemy, the first on a tie: min() by dist() inlined
-            ux, uy, hypot = u.x, u.y, math.hypot
-            t, near = enemies[0], math.inf
-            for e in enemies:
-                d = hypot(ux - e.x, uy - e.y)
-                if d < near:
-                    t, near = e, d
-            return t.x, t.y
-        return u.x, u.y
-
-    def _zone_points(self: Game, u: Unit) -> tuple[list[float], list[float]]:
-        """Conquest: the points of ``u``'s allies (``u`` left out) and of its enemies on the
-        board in each 100 mm strip.  The strips of both sides are summed once per board (board
-        memo) and ``u``'s own points taken back out: whole points, so the sums are exact in
-        any order."""
-        cache = self.cache
-        zones = cache.get("zones") if cache is not None else None
-        if zones is None:
-            zones = ([0.0] * 4, [0.0] * 4)
-            for o in self.units:
-                if o.state == "board":
-                    zones[o.side][min(3, int(o.x // 100))] += o.points
-            if cache is not None:
-                cache["zones"] = zones
-        mine, theirs = list(zones[u.side]), zones[1 - u.side]
-        if u.state == "board":
-            mine[min(3, int(u.x // 100))] -= u.points
-        return mine, theirs
-
-    def target_value(self: Game, t: Unit) -> float:
-        value = t.points * REMOVE_VALUE
-        if self.scenario == "duel" and t.duel_target:
-            value *= 2.5
-        if any(m.holder is t for m in self.markers):
-            value += 2.0
-        return value
-
-    def move_value(self: Game, u: Unit, ex: float, ey: float) -> float:
-        gx, gy = self.goal(u)
-        progress = dist(u.x, u.y, gx, gy) - dist(ex, ey, gx, gy)
-        return self.move_weight() * progress / 80.0
-
-    def move_weight(self: Game) -> float:
-        """Value of 80 mm of progress towards the goal: more in objective scenarios, late."""
-        if self.scenario in ("king-of-the-hill", "capture-the-flags", "conquest"):
-            return 1.0 if self.round >= 3 else 0.6
-        return 0.35
-
-    def cost_of(self: Game, side: Side, u: Unit, free: bool) -> int:
+    def cost_of(self, side: Side, u: Unit, free: bool) -> int:
         if free or u.free_next or side.free_action:
             return 0
         n = u.actions
         return self.costs[n] if n < len(self.costs) else self.costs[-1] + (n - len(self.costs) + 1)
 
-    def options(self: Game, side: Side, only: Unit | None = None, free: bool = False) -> list[Option]:
+    def options(self, side: Side, only: Unit | None = None, free: bool = False) -> list[Option]:
         """Every action the side could give now, scored (see :meth:`_scored`)."""
         self._open_board()
         try:
@@ -162,7 +63,7 @@ class ActionChoice:
             self.cache = None
         return [Option(score, cost, u, name, run) for u, cost, scored in rows for score, name, run in scored]
 
-    def choose(self: Game, side: Side) -> Option | None:
+    def choose(self, side: Side) -> Option | None:
         """The option :meth:`options` lists with the best score (the lower uid, then the first
         listed, on a tie: what ``max`` over that list by (score, -uid) returns), found without
         building an :class:`Option` for each of the others."""
@@ -176,7 +77,7 @@ class ActionChoice:
         item, score, _, unit, cost = best
         return Option(score, cost, unit, item[1], item[2])
 
-    def _open_board(self: Game) -> None:
+    def _open_board(self) -> None:
         """Nothing moves while options are scored, so line of sight and goals are cached for
         the call - and for the next calls while no group moves, enters or leaves and no marker
         changes hands (the board signature): most actions (Rest, a failed attack, a refused
@@ -192,7 +93,7 @@ class ActionChoice:
         self.cache = self.board_memo
         self.weight_now = weight
 
-    def _scored(self: Game, side: Side, only: Unit | None, free: bool) -> tuple[list[tuple[Unit, int, list[tuple[float, str, Any]]]], float]:
+    def _scored(self, side: Side, only: Unit | None, free: bool) -> tuple[list[_Row], float]:
         """Every option of the side as (group, cost, [(score, name, run)]), and the bar, in two passes.  The
         first works out each group's plan and the options that cost little to score (Stand and
         Fight, Charge, Rest, Feint, Translocate Ward, most champion actions, entering); the best
@@ -203,15 +104,14 @@ class ActionChoice:
         one a single pass would make.  When one group is asked for alone (a Reversal, which
         never takes Rest), Rest is left out of the bar."""
         lms = sum(1 for u in side.units if u.state == "board" and u.gtype != "ward") == 1
-        rows: list[tuple[Unit, int, list[tuple[float, str, Any]] | None, tuple]] = []
-        bar = -math.inf
+        rows: list[tuple[Unit, int, list[Scored] | None, _Head | None]] = []
+        bar = -INF
         with_rest = only is None
         last = side.last_actor
         momentum = side.momentum
         costs = self.costs
         n_costs = len(costs)
         all_free = free or side.free_action
-        head_of = self._unit_head
         for u in side.units:
             if only is not None and u is not only:
                 continue
@@ -232,21 +132,24 @@ class ActionChoice:
                 for o in entry:
                     if o[0] > bar:
                         bar = o[0]
-                rows.append((u, cost, entry, ()))
+                rows.append((u, cost, entry, None))
                 continue
-            head = head_of(side, u, cost)
-            for part in head[1:]:
+            head = self._unit_head(side, u, cost)
+            for part in (head[1], head[2], head[3]):
                 for o in part:
                     if o[0] > bar and (with_rest or o[1] != "Rest"):
                         bar = o[0]
             rows.append((u, cost, None, head))
-        tail_of = self._unit_tail
-        out: list[tuple[Unit, int, list[tuple[float, str, Any]]]] = [
-            (u, cost, entry if entry is not None else tail_of(side, u, cost, head, bar)) for u, cost, entry, head in rows
-        ]
+        out: list[_Row] = []
+        for u, cost, entered, first in rows:
+            if entered is not None:
+                out.append((u, cost, entered))
+            else:
+                assert first is not None
+                out.append((u, cost, self._unit_tail(side, u, cost, first, bar)))
         return out, bar
 
-    def _entry_options(self: Game, side: Side, u: Unit, cost: int) -> list[Option]:
+    def _entry_options(self, side: Side, u: Unit, cost: int) -> list[Option]:
         if side.has("ambushers"):
             enemies = self.enemies(u)
             if not enemies:
@@ -280,17 +183,17 @@ class ActionChoice:
 
         return [Option(1.2 - COST_WEIGHT * cost, cost, u, "Enter", enter)]
 
-    def _plan(self: Game, side: Side, u: Unit) -> UnitPlan:
+    def _plan(self, side: Side, u: Unit) -> UnitPlan:
         """What the board alone decides about ``u``'s options, worked out once per board
         (stored in the board memo under a uid key): the AI rescoring a group whose board did
         not change only subtracts the new cost and recomputes what momentum decides."""
         memo = self.cache if self.cache is not None else {}
         key = ("plan", u.uid)
-        plan = memo.get(key)
-        if plan is not None:
-            return plan
+        found: UnitPlan | None = memo.get(key)
+        if found is not None:
+            return found
         plan = memo[key] = UnitPlan()
-        enemies = memo.get(("enemies", u.side))  # enemies(), its board memo read here
+        enemies: list[Unit] | None = memo.get(("enemies", u.side))  # enemies(), its board memo read here
         if enemies is None:
             enemies = self.enemies(u)
         plan.ux, plan.uy = (u.carrier.x, u.carrier.y) if u.state == "carried" and u.carrier else (u.x, u.y)
@@ -301,14 +204,13 @@ class ActionChoice:
             # _in_range() and _within_all() inlined (the same arithmetic, the same board memo
             # entry): most groups have no enemy in range
             key = ("in range", u.uid)
-            in_range = memo.get(key)
+            in_range: list[Unit] | None = memo.get(key)
             if in_range is None:
                 band = u.rng
                 if band is None:
                     in_range = []
                 else:
                     ux, uy, ur = u.x, u.y, u.radius
-                    hypot = math.hypot
                     if band == "B":
                         in_range = [e for e in enemies if hypot(ux - e.x, uy - e.y) <= ur + e.radius + EPS]
                     else:
@@ -325,15 +227,16 @@ class ActionChoice:
                     value = eb * self.target_value(e)
                     if best is None or value > best_value:
                         best, best_value, pb, ps = e, value, eb, es
+                assert best is not None  # in_range is not empty
                 bonus = 0.5 * (min(3, count) - 1) if u.heavy_trait == "colossal" else None
                 plan.stand = (pb * self.target_value(best) + 0.2 * ps, bonus, lambda ctx, t=best: self._stand(ctx, u, t))
         if can_attack and u.mov and enemies:
             far = (u.uid, u.x, u.y, plan.ux, plan.uy, self._foes_version(u.side))
-            found = self.charge_memo.get(far)
-            if found is None:
-                found = self.charge_memo[far] = self._charge_target(side, u, enemies, plan.ux, plan.uy)
-            if found:
-                t, pb, ps = found
+            target = self.charge_memo.get(far)
+            if target is None:
+                target = self.charge_memo[far] = self._charge_target(side, u, enemies, plan.ux, plan.uy)
+            if target:
+                t, pb, ps = target
                 plan.charge = (0.8 * pb * self.target_value(t) + 0.15 * ps, lambda ctx, t=t: self._charge(ctx, u, t))
         if u.guile is not None and on_board:
             rest = self.rest_odds.get(u.guile)
@@ -347,7 +250,7 @@ class ActionChoice:
                     if dist(e.x, e.y, gx, gy) < 60:
                         plan.feint = (self.p_success(u.guile) * 1.2 * e.points, lambda ctx, e=e: self._feint(ctx, u, e))
                         break
-        wards = memo.get(("wards", side.idx))
+        wards: list[Unit] | None = memo.get(("wards", side.idx))
         if wards is None:
             wards = memo[("wards", side.idx)] = [o for o in side.units if o.state == "board" and o.gtype == "ward"]
         if wards and on_board:
@@ -357,34 +260,34 @@ class ActionChoice:
                 plan.translocate = lambda ctx, ward=ward, front=front: self._translocate(ctx, u, ward, front)
         return plan
 
-    def _unit_head(self: Game, side: Side, u: Unit, cost: int) -> tuple:
+    def _unit_head(self, side: Side, u: Unit, cost: int) -> _Head:
         """First pass for ``u``: (plan, [Stand and Fight, Charge], [Rest, Feint, Translocate
         Ward], [the champion action unless it is a Crashing Wave]) as (score, name, run); see
         :meth:`_scored`.  What only the board and the cost decide is kept in the plan per cost;
         Rest and Scheming Plot, which depend on momentum, are worked out on every call."""
-        plan = self.cache.get(("plan", u.uid)) if self.cache is not None else None
+        plan: UnitPlan | None = self.cache.get(("plan", u.uid)) if self.cache is not None else None
         if plan is None:
             plan = self._plan(side, u)
         fixed = plan.scored.get(cost)
         if fixed is None:
             fixed = plan.scored[cost] = self._fixed_scores(side, u, cost, plan)
-        head, middle, champion = fixed
+        head, middle, fixed_champion = fixed
         # Rest: regain momentum
-        if plan.rest is not None:
+        rest_run = plan.rest_run
+        if plan.rest is not None and rest_run is not None:  # set together (_plan)
             f, s, c = plan.rest
             room = side.total - (side.momentum - cost)
             gain = f * (room if room < 1 else 1) + s * (room if room < 2 else 2) + c * (room if room < 3 else 3)  # min() inlined
             short = 1.0 if side.momentum - cost < 4 else 0.5  # momentum matters more when little is left
-            middle = [(short * (gain - cost) - 0.3, "Rest", plan.rest_run), *middle]
-        if champion is None:  # Scheming Plot
-            champion = self._champion_options(side, u, cost, plan)
+            middle = [(short * (gain - cost) - 0.3, "Rest", rest_run), *middle]
+        champion = fixed_champion if fixed_champion is not None else self._champion_options(side, u, cost, plan)  # Scheming Plot
         return plan, head, middle, champion
 
-    def _fixed_scores(self: Game, side: Side, u: Unit, cost: int, plan: UnitPlan) -> tuple:
+    def _fixed_scores(self, side: Side, u: Unit, cost: int, plan: UnitPlan) -> tuple[list[Scored], list[Scored], list[Scored] | None]:
         """The first-pass options of ``u`` that only the board and the cost decide: [Stand and
         Fight, Charge], [Feint, Translocate Ward] and the champion action (None when it is a
         Scheming Plot, which momentum decides; [] for a Crashing Wave, scored in the second pass)."""
-        head: list[tuple[float, str, Any]] = []
+        head: list[Scored] = []
         w = COST_WEIGHT * cost
         # Stand and Fight
         if plan.stand is not None:
@@ -396,14 +299,14 @@ class ActionChoice:
         # Charge: move up to MOV then attack with a penalty
         if plan.charge is not None:
             head.append((plan.charge[0] - w, "Charge", plan.charge[1]))
-        middle: list[tuple[float, str, Any]] = []
+        middle: list[Scored] = []
         # Feint: push a dangerous enemy away (or off a hill or flag)
         if plan.feint is not None:
             middle.append((plan.feint[0] - w, "Feint", plan.feint[1]))
         # Translocate Ward: bring a Ward with a warding reaction up to the fight
         if plan.translocate is not None:
             middle.append((0.6 - w, "Translocate Ward", plan.translocate))
-        champion: list[tuple[float, str, Any]] | None = []
+        champion: list[Scored] | None = []
         if u.champion_action and u.state == "board" and u.champion_action != "crashing-wave":
             champion = self._champion_options(side, u, cost, plan)
             assert plan.champion is not None
@@ -411,7 +314,7 @@ class ActionChoice:
                 champion = None
         return head, middle, champion
 
-    def _unit_tail(self: Game, side: Side, u: Unit, cost: int, head: tuple, bar: float) -> list[tuple[float, str, Any]]:
+    def _unit_tail(self, side: Side, u: Unit, cost: int, head: _Head, bar: float) -> list[Scored]:
         """Second pass for ``u``: its options in their order, Sprint, Crashing Wave and Maneuver
         worked out only when they could reach ``bar`` (see :meth:`_scored`)."""
         plan, first, middle, champion = head
@@ -422,29 +325,30 @@ class ActionChoice:
         band = self.wider[u.mov] if u.mov else None
         if band is not None:
             mw = self.weight_now
-            sprint = plan.sprint
             band_mm = self.band_mm.get(band or "B", 0.0)  # mm(), inlined
-            if sprint is None:
-                sprint = plan.sprint = [mw * band_mm / 80.0, None, None]
-            full, most, traced = sprint
+            full = plan.sprint_full
+            if full is None:
+                full = plan.sprint_full = mw * band_mm / 80.0
+            most = plan.sprint_most
+            traced = plan.sprint_traced
             if full - w >= bar - 1e-9 and most is None:
                 gx, gy = self.goal(u)
-                length = min(band_mm, max(0.0, math.hypot(ux - gx, uy - gy) - 2 * u.radius))
+                length = min(band_mm, max(0.0, hypot(ux - gx, uy - gy) - 2 * u.radius))
                 r = u.radius
                 # The progress is at most the length moved (clamping onto the board never
                 # lengthens a move that starts on it): a Sprint that cannot count is not traced;
                 # off the clamp box it always is (None).
-                most = sprint[1] = mw * length / 80.0 if r <= ux <= BOARD - r and r <= uy <= BOARD - r else math.nan
-            if full - w >= bar - 1e-9 and (most != most or not (most < 0.05 - 1e-9 or most - w < bar - 1e-9)):
+                most = plan.sprint_most = mw * length / 80.0 if r <= ux <= BOARD - r and r <= uy <= BOARD - r else NAN
+            if full - w >= bar - 1e-9 and most is not None and (most != most or not (most < 0.05 - 1e-9 or most - w < bar - 1e-9)):
                 if traced is None:
                     gx, gy = self.goal(u)
-                    length = min(band_mm, max(0.0, math.hypot(ux - gx, uy - gy) - 2 * u.radius))
+                    length = min(band_mm, max(0.0, hypot(ux - gx, uy - gy) - 2 * u.radius))
                     save = (u.x, u.y)  # a passenger moves from where its Transport stands now
                     u.x, u.y = ux, uy
                     ex, ey = self.path_end(u, gx, gy, length, self.pivots.get(band or "S", 0))
                     value = self.move_value(u, ex, ey)
                     u.x, u.y = save
-                    traced = sprint[2] = (value, lambda ctx, p=(ex, ey): self._sprint(ctx, u, p))
+                    traced = plan.sprint_traced = (value, lambda ctx, p=(ex, ey): self._sprint(ctx, u, p))
                 if traced[0] > 0.05:
                     out.append((traced[0] - w, "Sprint", traced[1]))
         out += middle
@@ -453,13 +357,13 @@ class ActionChoice:
         if u.champion_action and on_board:
             out += champion if u.champion_action != "crashing-wave" else self._champion_options(side, u, cost, plan, bar)
         # Maneuver: draw a fighting ally towards this group's foes
-        most = plan.maneuver_most if bar != -math.inf else None
-        if most is not None and most[0] - w < bar - 1e-9:
+        bound = plan.most_bound if bar != -INF else None
+        if bound is not None and bound - w < bar - 1e-9:
             pass  # no Maneuver could reach the bar (the first test of _maneuver_cannot_win, read here)
         elif u.guile is not None and on_board and not self._maneuver_cannot_win(u, w, plan, bar):
             maneuver = plan.maneuver
-            if maneuver is False:
-                maneuver = None
+            if not plan.maneuver_done:
+                plan.maneuver_done = True
                 found = self._maneuver_move(u, self.enemies(u))
                 if found:
                     ally, end = found
@@ -471,7 +375,7 @@ class ActionChoice:
                 out.append((maneuver[0] - w, "Maneuver", maneuver[1]))
         return out
 
-    def _maneuver_cannot_win(self: Game, u: Unit, w: float, plan: UnitPlan, bar: float) -> bool:
+    def _maneuver_cannot_win(self, u: Unit, w: float, plan: UnitPlan, bar: float) -> bool:
         """True when no Maneuver of ``u`` could reach ``bar`` (the score of an option already
         found, see :meth:`_scored`), or when no ally would be drawn, so it need not be worked out.
 
@@ -483,29 +387,29 @@ class ActionChoice:
         the ally itself.
         """
         mw = self.weight_now
-        bounds = plan.maneuver_most
-        if bounds is None:
+        bound = plan.most_bound
+        if bound is None:
             p = self.p_success_memo.get((u.guile, 0, 0))  # p_success(), its memo read here
             if p is None:
                 p = self.p_success(u.guile)
-            bounds = plan.maneuver_most = [p * mw * self._longest_ally_move(u) / 80.0, None]
-        if bar != -math.inf and bounds[0] - w < bar - 1e-9:
+            bound = plan.most_bound = p * mw * self._longest_ally_move(u) / 80.0
+        if bar != -INF and bound - w < bar - 1e-9:
             return True
-        fine = bounds[1]
+        fine = plan.most_fine
         if fine is None:
             reach = self._maneuver_reach(u)
-            fine = bounds[1] = -math.inf if reach == -math.inf else self.p_success(u.guile) * mw * reach / 80.0
-        if fine == -math.inf:
+            fine = plan.most_fine = -INF if reach == -INF else self.p_success(u.guile) * mw * reach / 80.0
+        if fine == -INF:
             return True
-        return bar != -math.inf and fine - w < bar - 1e-9
+        return bar != -INF and fine - w < bar - 1e-9
 
-    def _longest_ally_move(self: Game, u: Unit) -> float:
+    def _longest_ally_move(self, u: Unit) -> float:
         """The longest MOV among the fighting allies a Maneuver could draw (inf if one stands
         off the board's clamp box).  The side's two longest are worked out once per board (a
         group is never its own ally, so the second one answers for the longest itself)."""
         memo = self.cache if self.cache is not None else {}
         key = ("longest moves", u.side)
-        top = memo.get(key)
+        top: tuple[float, int, float] | None = memo.get(key)
         if top is None:
             first, first_uid, second = 0.0, -1, 0.0
             band_mm = self.band_mm
@@ -513,7 +417,7 @@ class ActionChoice:
                 if a.state != "board" or a.gtype == "ward" or not a.mov or a.fury is None:
                     continue
                 r = a.radius
-                value = band_mm.get(a.mov or "B", 0.0) if r <= a.x <= BOARD - r and r <= a.y <= BOARD - r else math.inf  # mm(), inlined
+                value = band_mm.get(a.mov or "B", 0.0) if r <= a.x <= BOARD - r and r <= a.y <= BOARD - r else INF  # mm(), inlined
                 if value > first:
                     first, first_uid, second = value, a.uid, first
                 elif value > second:
@@ -521,17 +425,16 @@ class ActionChoice:
             top = memo[key] = (first, first_uid, second)
         return top[2] if top[1] == u.uid else top[0]
 
-    def _maneuver_reach(self: Game, u: Unit) -> float:
+    def _maneuver_reach(self, u: Unit) -> float:
         """How far the ally a Maneuver of ``u`` would draw can move: -inf if none would be
         drawn, inf if it stands off the board's clamp box."""
         memo = self.cache if self.cache is not None else {}
         key = ("fighting movers", u.side)
-        movers = memo.get(key)
+        movers: list[Unit] | None = memo.get(key)
         if movers is None:  # the side's groups a Maneuver could draw, listed once per board
             movers = memo[key] = [a for a in self.sides[u.side].units if a.state == "board" and a.gtype != "ward" and a.mov and a.fury is not None]
         # the farthest of them within M of u (the first on a tie): within() and dist() inlined
         ux, uy, ur, far = u.x, u.y, u.radius, self.band_mm.get("M", 0.0)
-        hypot = math.hypot
         ally, gap = None, 0.0
         for a in movers:
             if a is u:
@@ -540,38 +443,36 @@ class ActionChoice:
             if (d <= ur + a.radius + EPS or d <= far) and (ally is None or d > gap):
                 ally, gap = a, d
         if ally is None or not self.enemies(u):
-            return -math.inf
+            return -INF
         r = ally.radius
         if not (r <= ally.x <= BOARD - r and r <= ally.y <= BOARD - r):
-            return math.inf
+            return INF
         return min(self.mm(ally.mov), max(0.0, gap - 2 * ally.radius))
 
-    def _in_range(self: Game, u: Unit, enemies: list[Unit]) -> list[Unit]:
+    def _in_range(self, u: Unit, enemies: list[Unit]) -> list[Unit]:
         """The enemies within ``u``'s RNG and in its line of sight (board memo)."""
         memo = self.cache if self.cache is not None else {}
         key = ("in range", u.uid)
-        found = memo.get(key)
+        found: list[Unit] | None = memo.get(key)
         if found is None:
             found = memo[key] = [e for e in self._within_all(u, enemies, u.rng) if self.los(u, e)]
         return found
 
-    def _within_all(self: Game, u: Unit, others: list[Unit], band: str | None) -> list[Unit]:
+    def _within_all(self, u: Unit, others: list[Unit], band: str | None) -> list[Unit]:
         """The units of ``others`` within ``band`` of ``u``: :meth:`Geometry.within` (the same
         arithmetic) over a list, without a call per unit."""
         if band is None:
             return []
         ux, uy, ur = u.x, u.y, u.radius
-        hypot = math.hypot
         if band == "B":
             return [e for e in others if hypot(ux - e.x, uy - e.y) <= ur + e.radius + EPS]
         far = self.band_mm.get(band, 0.0)
         return [e for e in others if (d := hypot(ux - e.x, uy - e.y)) <= ur + e.radius + EPS or d <= far]
 
-    def _charge_target(self: Game, side: Side, u: Unit, enemies: list[Unit], ux: float, uy: float) -> tuple[Unit, float, float] | tuple[()]:
+    def _charge_target(self, side: Side, u: Unit, enemies: list[Unit], ux: float, uy: float) -> tuple[Unit, float, float] | tuple[()]:
         """Charge: (target, P(break), P(stand)) among the enemies a move can bring in range, or ()."""
         band_mm = self.band_mm  # mm(), inlined
         reach = band_mm.get(u.mov or "B", 0.0) + (band_mm.get(u.rng or "B", 0.0) if u.rng != "B" else 0) + u.radius * 2 + 1
-        hypot = math.hypot
         # the enemy within reach (and not already in range: _within_all() inlined) of the
         # highest target value less a hundredth of its distance, the first on a tie:
         # target_value() and dist() inlined
@@ -603,7 +504,7 @@ class ActionChoice:
         pb, ps = self.expected_break(u, t, 0, 0 if side.has("elites") else 1)
         return t, pb, ps
 
-    def _maneuver_move(self: Game, u: Unit, enemies: list[Unit]) -> tuple[Unit, tuple[float, float]] | tuple[()]:
+    def _maneuver_move(self, u: Unit, enemies: list[Unit]) -> tuple[Unit, tuple[float, float]] | tuple[()]:
         """Maneuver: (the fighting ally to draw in, where its move ends), or ()."""
         helpers = [a for a in self.allies(u) if a.mov and a.fury is not None and self.within(u, a, "M")]
         ally = max(helpers, key=lambda a: dist(a.x, a.y, u.x, u.y)) if helpers and enemies else None
@@ -611,19 +512,32 @@ class ActionChoice:
             return ()
         return ally, self.path_end(ally, u.x, u.y, min(self.mm(ally.mov), max(0.0, dist(ally.x, ally.y, u.x, u.y) - 2 * ally.radius)), 0)
 
-    def _front(self: Game, side: Side, enemies: list[Unit]) -> Unit | None:
+    def _front(self, side: Side, enemies: list[Unit]) -> Unit | None:
         """The side's non-Ward group nearest the enemy (cached while options are scored)."""
         key = ("front", side.idx)
         if self.cache is not None and key in self.cache:
             return self.cache[key]
         mine = [a for a in side.units if a.state == "board" and a.gtype != "ward"]
-        hypot = math.hypot  # dist(), inlined
-        front = min(mine, key=lambda a: min([hypot(a.x - e.x, a.y - e.y) for e in enemies], default=999.0), default=None)
+        # min() of mine by the distance to the nearest enemy (999 with none), the first on a
+        # tie, written out: dist() inlined
+        front: Unit | None = None
+        best = 0.0
+        for a in mine:
+            near = 999.0
+            if enemies:
+                ax, ay = a.x, a.y
+                near = hypot(ax - enemies[0].x, ay - enemies[0].y)
+                for e in enemies:
+                    d = hypot(ax - e.x, ay - e.y)
+                    if d < near:
+                        near = d
+            if front is None or near < best:
+                front, best = a, near
         if self.cache is not None:
             self.cache[key] = front
         return front
 
-    def _champion_options(self: Game, side: Side, u: Unit, cost: int, plan: UnitPlan, bar: float = -math.inf) -> list[tuple[float, str, Any]]:
+    def _champion_options(self, side: Side, u: Unit, cost: int, plan: UnitPlan, bar: float = -INF) -> list[Scored]:
         """The champion action of ``u``, scored: what the board decides is worked out once per
         board (:meth:`_champion_plan`); momentum (Scheming Plot) and the bar (Crashing Wave)
         are applied here."""
@@ -663,7 +577,7 @@ class ActionChoice:
             traced = wave[3] = (value, lambda ctx, movers=movers: self._wave(ctx, u, movers))
         return [(traced[0] - w, "Crashing Wave", traced[1])]
 
-    def _champion_plan(self: Game, side: Side, u: Unit) -> tuple[str, Any]:
+    def _champion_plan(self, side: Side, u: Unit) -> tuple[str, Any]:
         """What the board decides about ``u``'s champion action: ("fixed", (score before
         cost, name, run) or None), ("scheming-plot", (P(success), run) or None) or
         ("crashing-wave", {move weight: [movers, best progress, all on the board, traced]})."""
@@ -682,7 +596,7 @@ class ActionChoice:
             return "crashing-wave", {}
         fixed: tuple[float, str, Callable[[Action], None]] | None = None
         if a == "distant-doom" and u.fury is not None:
-            band = band_plus(reach, 1)
+            band = self.wider[reach]
             targets = [e for e in enemies if self.within(u, e, band) and not self.within(u, e, reach)]
             if targets:
                 t = max(targets, key=self.target_value)

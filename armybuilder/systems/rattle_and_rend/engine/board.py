@@ -20,9 +20,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from types import FunctionType
+from typing import Final
 
-BOARD = 400.0
-EPS = 0.5
+BOARD: Final = 400.0
+EPS: Final = 0.5
+#: infinity and not-a-number as module constants: compiled code reads a C double, not ``math``'s attribute
+INF: Final = math.inf
+NAN: Final = math.nan
+_SPLIT: Final = 134217729.0  # 2**27 + 1: Veltkamp's split of a double into two halves
+_TINY: Final = 2.2250738585072014e-308  # the smallest normal double
 
 
 @dataclass
@@ -36,8 +43,81 @@ class Piece:
         return (x - self.x) ** 2 + (y - self.y) ** 2 < self.r * self.r
 
 
+def hypot(x: float, y: float) -> float:
+    """``math.hypot(x, y)`` to the last bit, written out for the compiled engine.
+
+    Why: compiled code calls the standard library's hypot as a Python function (the name
+    looked up, both floats boxed, the result unboxed), several thousand times a game.  This
+    is CPython's own algorithm (``vector_norm`` in Modules/mathmodule.c) for two
+    coordinates: scaled by the power of two that brings the larger into [0.5, 1), exact
+    squares (Dekker's product, where CPython uses fma: the same exact error), compensated
+    sums, a square root and one differential correction.  Zero, subnormal, infinite and NaN
+    inputs are answered by ``math.hypot`` itself.  A test compares the two
+    over millions of pairs; the pure-Python engine uses ``math.hypot`` (see below).
+    """
+    ax = x if x >= 0.0 else -x
+    ay = y if y >= 0.0 else -y
+    big = 0.0
+    if ax > big:
+        big = ax
+    if ay > big:
+        big = ay
+    if big < _TINY or big == INF or x != x or y != y:  # zeros, subnormals, inf, NaN: rare
+        return math.hypot(x, y)
+    scale = 1.0
+    while big * scale >= 1.0:
+        scale *= 0.5
+    while big * scale < 0.5:
+        scale *= 2.0
+    csum = 1.0
+    frac1 = 0.0
+    frac2 = 0.0
+    a = ax * scale
+    c = _SPLIT * a
+    hi = c - (c - a)
+    lo = a - hi
+    p = a * a
+    frac1 += lo * lo - (((p - hi * hi) - lo * hi) - hi * lo)
+    s = csum + p
+    frac2 += (csum - s) + p
+    csum = s
+    a = ay * scale
+    c = _SPLIT * a
+    hi = c - (c - a)
+    lo = a - hi
+    p = a * a
+    frac1 += lo * lo - (((p - hi * hi) - lo * hi) - hi * lo)
+    s = csum + p
+    frac2 += (csum - s) + p
+    csum = s
+    h = math.sqrt(csum - 1.0 + (frac1 + frac2))
+    a = -h
+    c = _SPLIT * a
+    hi = c - (c - a)
+    lo = a - hi
+    c = _SPLIT * h
+    hh = c - (c - h)
+    hl = h - hh
+    p = a * h
+    frac1 += lo * hl - (((p - hi * hh) - lo * hh) - hi * hl)
+    s = csum + p
+    frac2 += (csum - s) + p
+    csum = s
+    t = csum - 1.0 + (frac1 + frac2)
+    h += t / (2.0 * h)
+    return h / scale
+
+
+#: the function above under a name of its own: the tests compare it with ``math.hypot``
+hypot_replica = hypot
+if isinstance(hypot_replica, FunctionType):
+    # Interpreted (the pure-Python engine): the standard library's C function gives the same
+    # bits faster, and every module imports ``hypot`` from here after this line has run.
+    globals()["hypot"] = math.hypot
+
+
 def dist(ax: float, ay: float, bx: float, by: float) -> float:
-    return math.hypot(ax - bx, ay - by)
+    return hypot(ax - bx, ay - by)
 
 
 def segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
@@ -45,9 +125,9 @@ def segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by: 
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
     if length2 == 0:
-        return math.hypot(px - ax, py - ay)
+        return hypot(px - ax, py - ay)
     t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
-    return math.hypot(px - (ax + t * dx), py - (ay + t * dy))
+    return hypot(px - (ax + t * dx), py - (ay + t * dy))
 
 
 def first_entry(ax: float, ay: float, bx: float, by: float, cx: float, cy: float, r: float) -> float | None:

@@ -2,23 +2,37 @@
 
 from __future__ import annotations
 
-import math
-from typing import TYPE_CHECKING
-
-from .board import EPS, clamp, dist, near_blocking
+from .board import EPS, clamp, dist, hypot, near_blocking
 from .dice import CRITICAL, FAIL, SUCCESS, break_odds, check_probabilities, dice_count, outcome_of
+from .setup import SetupRules
 from .state import Action, Side, Unit
 
-if TYPE_CHECKING:
-    from .game import Game
 
-
-class CombatRules:
+class CombatRules(SetupRules):
     """The rules of checks and attacks of :class:`game.Game`."""
 
     __slots__ = ()
 
-    def roll(self: Game, stat: int | None, bonus: int, penalty: int, side: Side, want_success: bool, important: bool = False) -> int:
+    # The reactions these rules offer are defined by the next class of the chain
+    # (reactions.ReactionRules, which resolves attacks and Will checks through this one):
+    # declared here, with what they return, so that checks and attacks can offer them.
+
+    def _offer_sacrifice(self, ctx: Action, u: Unit, attacker: Unit) -> Unit | None:
+        raise NotImplementedError
+
+    def _offer_defiance(self, ctx: Action, u: Unit, attacker: Unit) -> None:
+        raise NotImplementedError
+
+    def _offer_rally(self, ctx: Action, u: Unit) -> None:
+        raise NotImplementedError
+
+    def _offer_vengeance(self, ctx: Action, lost: Unit) -> None:
+        raise NotImplementedError
+
+    def _offer_attack_reactions(self, ctx: Action, a: Unit, t: Unit) -> Unit | None:
+        raise NotImplementedError
+
+    def roll(self, stat: int | None, bonus: int, penalty: int, side: Side, want_success: bool, important: bool = False) -> int:
         """A check by ``side``'s group; Soothsayers of either side may replace one die."""
         n = dice_count(bonus, penalty, self.dice_table)
         rolls = [self.dice.d20() for _ in range(n)]
@@ -42,7 +56,7 @@ class CombatRules:
                     self.log(f"{other.name}: Soothsayers turn a die into a {rolls[hit]}")
         return result
 
-    def p_success(self: Game, stat: int | None, bonus: int = 0, penalty: int = 0) -> float:
+    def p_success(self, stat: int | None, bonus: int = 0, penalty: int = 0) -> float:
         key = (stat, bonus, penalty)
         found = self.p_success_memo.get(key)
         if found is None:
@@ -50,13 +64,13 @@ class CombatRules:
             found = self.p_success_memo[key] = s + c
         return found
 
-    def gain(self: Game, side: Side, amount: int) -> None:
+    def gain(self, side: Side, amount: int) -> None:
         side.momentum = min(side.total, side.momentum + amount)
 
-    def lose(self: Game, side: Side, amount: int) -> None:
+    def lose(self, side: Side, amount: int) -> None:
         side.momentum = max(0, side.momentum - amount)
 
-    def remove(self: Game, u: Unit, by: Unit | None, ctx: Action | None) -> None:
+    def remove(self, u: Unit, by: Unit | None, ctx: Action | None) -> None:
         if u.state == "out":
             return
         u.state = "out"
@@ -88,7 +102,7 @@ class CombatRules:
             self._offer_vengeance(ctx, u)
         self.check_victory()
 
-    def will_check(self: Game, u: Unit, attacker: Unit | None, ctx: Action | None, penalty: int = 0, poisoned: bool = False, allow_push: bool = True) -> int:
+    def will_check(self, u: Unit, attacker: Unit | None, ctx: Action | None, penalty: int = 0, poisoned: bool = False, allow_push: bool = True) -> int:
         """Will check of ``u`` (forced by ``attacker``, or by terrain/effects when None)."""
         if u.state != "board":
             return SUCCESS
@@ -146,7 +160,7 @@ class CombatRules:
             self._offer_defiance(ctx, u, attacker)
         return result
 
-    def _ward_home(self: Game, ward: Unit) -> None:
+    def _ward_home(self, ward: Unit) -> None:
         """A Ward's simple Will success: beside the ally farthest from the enemy (seed: Ward)."""
         allies = self.allies(ward)
         enemies = self.enemies(ward)
@@ -155,13 +169,12 @@ class CombatRules:
         far = max(allies, key=lambda a: min(dist(a.x, a.y, e.x, e.y) for e in enemies))
         ward.x, ward.y = clamp(far.x + far.radius + ward.radius + 1, far.y, ward.radius)
 
-    def attack_dice(self: Game, a: Unit, t: Unit, charged: bool, extra_bonus: int = 0, extra_penalty: int = 0, reaction: str = "") -> tuple[int, int]:
+    def attack_dice(self, a: Unit, t: Unit, charged: bool, extra_bonus: int = 0, extra_penalty: int = 0, reaction: str = "") -> tuple[int, int]:
         side = self.sides[a.side]
         bonus, penalty = extra_bonus, extra_penalty
         melee = self.contact(a, t) or a.gtype == "heavy"
         if melee:  # contact() inlined: a friend touching a or t, the foes and mates touching a
             ax, ay, ar, tx, ty, tr = a.x, a.y, a.radius, t.x, t.y, t.radius
-            hypot = math.hypot
             mine = self.allies(a)
             if any(hypot(o.x - ax, o.y - ay) <= o.radius + ar + EPS or hypot(o.x - tx, o.y - ty) <= o.radius + tr + EPS for o in mine):
                 bonus += 1
@@ -186,17 +199,17 @@ class CombatRules:
             penalty += 1
         return bonus, penalty
 
-    def fury_of(self: Game, u: Unit) -> int | None:
+    def fury_of(self, u: Unit) -> int | None:
         side = self.sides[u.side]
         if u.fury is not None and side.has("tacticians") and u.gtype in ("fighters", "shooters", "skirmishers"):
             return max(1, u.fury - 2)
         return u.fury
 
-    def expected_break(self: Game, a: Unit, t: Unit, bonus: int, penalty: int) -> tuple[float, float]:
+    def expected_break(self, a: Unit, t: Unit, bonus: int, penalty: int) -> tuple[float, float]:
         """(P(target breaks), P(target stands)) of one attack, from the exact distributions."""
         return break_odds(self.fury_of(a), t.will, 1 if t.attached else 0, bonus, penalty, self.dice_table)
 
-    def resolve_attack(self: Game, ctx: Action, a: Unit, t: Unit, bonus: int = 0, penalty: int = 0, charged: bool = False, swarm: bool = True, declared: bool = True) -> None:
+    def resolve_attack(self, ctx: Action, a: Unit, t: Unit, bonus: int = 0, penalty: int = 0, charged: bool = False, swarm: bool = True, declared: bool = True) -> None:
         """One attack of ``a`` on ``t``: reactions on declaration, Fury, then Will."""
         if a.state != "board" or t.state != "board":
             return
@@ -227,7 +240,7 @@ class CombatRules:
         poisoned = side.has("poisoners")
         if result != FAIL:
             self.will_check(t, a, ctx, penalty=1 if result == CRITICAL else 0, poisoned=poisoned)
-        if counter_result != FAIL and a.state == "board":
+        if counter is not None and counter_result != FAIL and a.state == "board":
             self.will_check(a, counter, ctx, penalty=1 if counter_result == CRITICAL else 0, poisoned=self.sides[counter.side].has("poisoners"))
         for o in extra:
             if t.state == "board" and o.state == "board":

@@ -20,12 +20,19 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Final
 
 from armybuilder.core.dice import Distribution
 from armybuilder.odds.rattle_and_rend import DEFAULT_DICE, dice_count  # noqa: F401 - re-exported
 
-FAIL, SUCCESS, CRITICAL = 0, 1, 2
-MISS, DEFY, STAND, BREAK = 0, 1, 2, 3
+# Final: the compiled engine reads them as constants, not from the module's dictionary
+FAIL: Final = 0
+SUCCESS: Final = 1
+CRITICAL: Final = 2
+MISS: Final = 0
+DEFY: Final = 1
+STAND: Final = 2
+BREAK: Final = 3
 OUTCOME_NAMES = ("fail", "success", "critical")
 ATTACK_NAMES = ("miss", "DEFY!", "Stand Firm / Muddled", "BREAK")
 

@@ -44,11 +44,17 @@ progress towards the scenario's goal, momentum gained) against its momentum cost
 and passes when nothing is worth it.  Reactions are taken when their expected
 value beats their cost.  All randomness comes from the injected generator.
 
-Code layout and speed: :class:`Game` holds the state (in ``__slots__``: more attributes than
-CPython shares between instances' dictionaries, so reads would take a dictionary look-up) and
-plays rounds and turns; the rules
-come from one mixin per phase (:mod:`setup`, :mod:`geometry`, :mod:`combat`,
-:mod:`reactions`, :mod:`actions`) and the AI's option scoring from :mod:`ai`; the records
+Code layout and speed: the state is one class with typed attributes
+(:class:`gamestate.GameState`), and the rules stand on it as a chain of subclasses, one per
+phase, each calling only what the classes below it define: :mod:`geometry`, :mod:`scenario`
+(goals, markers, victory), :mod:`setup`, :mod:`combat` (which declares the reactions it
+offers; :mod:`reactions` defines them), :mod:`reactions`, :mod:`actions`, the AI's option
+scoring in :mod:`ai`, and :class:`Game` (rounds and turns) on top.  Why a chain and not
+mixins: mypy checks every phase against the state's real types, and mypyc compiles the whole
+engine into native classes (fields read as C fields, floats kept as C doubles, methods called
+through a table); the pure-Python path runs the same sources, and both play identical games
+(``tests/rattle_and_rend/test_rr_native_parity.py``).  The README says which modules are
+compiled and how much faster it is.  The records
 (groups, sides, actions) are in :mod:`state`.  Dice are uniforms drawn 256 at a time.  The
 AI's geometry (line of sight, paths, ranges) and each group's plan (:class:`state.UnitPlan`:
 its targets and their odds, its paths, the closures that play them, scores before the
@@ -74,128 +80,30 @@ from armybuilder.core.catalog import Catalogue
 from armybuilder.core.system import GameRecord, UnitRecord
 
 from ..army import RRList
-from ..catalog import RRCatalog, band_plus
-from .actions import ActionRules
 from .ai import ActionChoice
 from .board import (
-    Piece,
     clamp,
     dist,
     terrain_at,
 )
-from .combat import CombatRules
 from .dice import FAIL
-from .geometry import Geometry
-from .reactions import ReactionRules
-from .setup import SetupRules
 from .state import (
     MAX_ACTIONS_PER_ROUND,
     Action,
-    Dice,
-    Marker,
     Side,
 )
 
 
-class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, ActionRules):
-    """One game in play: the state, the rounds and turns; rules and AI come from the mixins."""
+class Game(ActionChoice):
+    """One game in play: the state (:mod:`gamestate`), the rounds and turns; the rules and the
+    AI come from the classes it stands on, one per phase."""
 
-    __slots__ = (
-        "actions_this_round",
-        "band_mm",
-        "bid_max",
-        "board_memo",
-        "board_signature",
-        "cache",
-        "cat",
-        "charge_memo",
-        "costs",
-        "data",
-        "deployment",
-        "dice",
-        "dice_table",
-        "extra_round",
-        "finished",
-        "foes_versions",
-        "goal_memo",
-        "hill",
-        "lines",
-        "logging",
-        "markers",
-        "morale_threshold",
-        "p_success_memo",
-        "pieces",
-        "pivots",
-        "placed",
-        "player_a",
-        "rest_odds",
-        "round",
-        "round_limit",
-        "scenario",
-        "scenario_rounds",
-        "sides",
-        "terrain_obstacles",
-        "turn_counter",
-        "units",
-        "weight_now",
-        "wider",
-        "winner",
-    )
+    __slots__ = ()
 
     def __init__(self, cat: Catalogue, first: RRList, second: RRList, rng: np.random.Generator, log: bool) -> None:
-        self.cat = cat
-        self.data: RRCatalog = cat.data  # type: ignore[assignment]
-        self.dice = Dice(rng)
-        self.logging = log
-        self.lines: list[str] = []
-        t = self.data.tables
-        self.band_mm = {r.band: float(r.distance_mm) for r in t.ranges} or {"B": 0.0, "S": 80.0, "M": 160.0, "L": 240.0}
-        self.pivots = {r.band: r.pivots for r in t.ranges} or {"B": 0, "S": 0, "M": 1, "L": 2}
-        cd = t.check_dice
-        self.dice_table = (cd.standard, cd.penalty, cd.bonus) if cd else (2, 1, 3)
-        self.costs = list(t.action_costs) or [1, 2, 3]
-        self.morale_threshold = t.morale_threshold
-        self.round_limit = t.round_limit
-        self.bid_max = t.initiative_bid[1]
+        super().__init__(cat, rng, log)
         self.sides = [self._side_of(0, first), self._side_of(1, second)]
         self.units = [u for s in self.sides for u in s.units]
-        self.pieces: list[Piece] = []
-        self.round = 0
-        self.turn_counter = 0
-        self.winner: int | None = None
-        self.finished = False
-        self.scenario = "kill-them-all"
-        self.scenario_rounds: int | None = None
-        self.hill: Piece | None = None
-        self.markers: list[Marker] = []
-        self.extra_round = False
-        self.placed: set[int] = set()
-        self.cache: dict | None = None
-        self.board_signature: tuple = ()
-        self.board_memo: dict = {}
-        # kept across boards, keyed by a group's uid and position and the enemies' version
-        # (ai.ActionChoice._foes_version): Charge targets and nearest enemies
-        self.foes_versions: dict[tuple, int] = {}
-        self.charge_memo: dict[tuple, tuple] = {}
-        self.goal_memo: dict[tuple, tuple[float, float]] = {}
-        self.weight_now = 0.35  # move_weight() while options are scored (ai.ActionChoice.options)
-        self.p_success_memo: dict[tuple[int | None, int, int], float] = {}
-        self.rest_odds: dict[int, tuple[float, float, float]] = {}  # Guile -> P(fail, success, critical) of Rest
-        self.wider: dict[str | None, str | None] = {b: band_plus(b, 1) for b in (None, "B", "S", "M", "L")}  # type: ignore[arg-type]
-        self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float]]] = {}
-        self.actions_this_round = 0
-        self.player_a = 0
-        self.deployment = "side"
-
-    def log(self, text: str) -> None:
-        """Add a line to a narrated game; callers test ``self.logging`` first, so a game
-        played for statistics never formats its lines."""
-        if self.logging:
-            self.lines.append(f"R{self.round} {text}")
-
-    # -- standard actions
-
-    # -- champion actions
 
     # ------------------------------------------------------------------ rounds and turns
 
@@ -310,6 +218,30 @@ class Game(SetupRules, Geometry, CombatRules, ReactionRules, ActionChoice, Actio
             if self.actions_this_round >= MAX_ACTIONS_PER_ROUND:
                 return "pass"
         return "pass"
+
+    def offer_reversal(self, ctx: Action) -> None:
+        """After the enemy's reaction, the side that acted may take the initiative back."""
+        side = ctx.side
+        reactor = ctx.reactor
+        if reactor is None or side.momentum < 1:
+            return
+        pairs = self._warding_groups(side, "reversal")
+        if not pairs:
+            return
+        ally = min((a for _, a in pairs), key=lambda a: dist(a.x, a.y, reactor.x, reactor.y))
+        if ally.guile is None:
+            return
+        side.momentum -= 1
+        if self.logging:
+            self.log(f"{side.name} answers with Reversal ({ally.name})")
+        r = self.roll(ally.guile, 0, 0, side, True)
+        if r != FAIL:
+            options = [o for o in self.options(side, only=ally, free=True) if o.name not in ("Rest",)]
+            if options:
+                best = max(options, key=lambda o: o.score)
+                inner = Action(side, ally, best.name, reacted=True, attack=best.name in ("Charge", "Stand and Fight"))
+                best.run(inner)
+        ctx.swap = False
 
     def play(self) -> GameRecord:
         self.setup()

@@ -6,59 +6,59 @@ remembered in ``Game.cache`` for as long as the board signature stays the same."
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
-from .board import EPS, clamp, dist
+from .board import EPS, clamp, dist, hypot
+from .gamestate import GameState
 from .state import Unit
 
-if TYPE_CHECKING:
-    from .game import Game
+#: what can block a line of sight or a move on one board: blocking pieces as (x, y, r), and
+#: groups on the board as (group, x, y, radius)
+Blockers = tuple[list[tuple[float, float, float]], list[tuple[Unit, float, float, float]]]
 
 
-class Geometry:
+class Geometry(GameState):
     """Geometry queries of :class:`game.Game` (cached while the board stands still)."""
 
     __slots__ = ()
 
-    def mm(self: Game, band: str | None) -> float:
+    def mm(self, band: str | None) -> float:
         return self.band_mm.get(band or "B", 0.0)
 
-    def contact(self: Game, a: Unit, b: Unit) -> bool:
-        return math.hypot(a.x - b.x, a.y - b.y) <= a.radius + b.radius + EPS
+    def contact(self, a: Unit, b: Unit) -> bool:
+        return hypot(a.x - b.x, a.y - b.y) <= a.radius + b.radius + EPS
 
-    def within(self: Game, a: Unit, b: Unit, band: str | None) -> bool:
+    def within(self, a: Unit, b: Unit, band: str | None) -> bool:
         """Is b within ``band`` of a (B: bases touching)?"""
         if band is None:
             return False
-        d = math.hypot(a.x - b.x, a.y - b.y)
+        d = hypot(a.x - b.x, a.y - b.y)
         return d <= a.radius + b.radius + EPS or (band != "B" and d <= self.band_mm.get(band, 0.0))
 
-    def los(self: Game, a: Unit, b: Unit) -> bool:
+    def los(self, a: Unit, b: Unit) -> bool:
         cache = self.cache
         if cache is not None:
             key = ("los", a.uid, b.uid) if a.uid < b.uid else ("los", b.uid, a.uid)
-            found = cache.get(key)
+            found: bool | None = cache.get(key)
             if found is None:
-                board = cache.get("blockers")
+                board: Blockers | None = cache.get("blockers")
                 if board is None:
                     board = cache["blockers"] = self._blockers()
-                found = cache[key] = self._los_through(a, b, *board)
+                found = cache[key] = self._los_through(a, b, board[0], board[1])
             return found
         return self._los(a, b)
 
-    def _blockers(self: Game) -> tuple[list[tuple[float, float, float]], list[tuple[Unit, float, float, float]]]:
+    def _blockers(self) -> Blockers:
         """What can block a line of sight on this board: (blocking pieces as (x, y, r), groups
         on the board as (group, x, y, radius)), listed once per board (board memo)."""
         walls = [(p.x, p.y, p.r) for p in self.pieces if p.kind == "blocking"]
         bases = [(o, o.x, o.y, o.radius) for o in self.units if o.state == "board"]
         return walls, bases
 
-    def _los_through(self: Game, a: Unit, b: Unit, walls: list[tuple[float, float, float]], bases: list[tuple[Unit, float, float, float]]) -> bool:
+    def _los_through(self, a: Unit, b: Unit, walls: list[tuple[float, float, float]], bases: list[tuple[Unit, float, float, float]]) -> bool:
         """:meth:`_los` over the board's blockers listed once (the same arithmetic)."""
         ax, ay, bx, by = a.x, a.y, b.x, b.y
         dx, dy = bx - ax, by - ay
         length2 = dx * dx + dy * dy
-        hypot = math.hypot
         lox, hix = (ax, bx) if ax <= bx else (bx, ax)
         loy, hiy = (ay, by) if ay <= by else (by, ay)
         lox, loy, hix, hiy = lox - 1e-6, loy - 1e-6, hix + 1e-6, hiy + 1e-6
@@ -86,30 +86,31 @@ class Geometry:
                 return False
         return True
 
-    def _los(self: Game, a: Unit, b: Unit) -> bool:
+    def _los(self, a: Unit, b: Unit) -> bool:
         """Line of sight with no board memo at hand: the same test over the blockers listed now."""
-        return self._los_through(a, b, *self._blockers())
+        board = self._blockers()
+        return self._los_through(a, b, board[0], board[1])
 
-    def enemies(self: Game, u: Unit) -> list[Unit]:
+    def enemies(self, u: Unit) -> list[Unit]:
         if self.cache is not None:
             key = ("enemies", u.side)
-            found = self.cache.get(key)
+            found: list[Unit] | None = self.cache.get(key)
             if found is None:
                 found = self.cache[key] = [o for o in self.sides[1 - u.side].units if o.state == "board"]
             return found
         return [o for o in self.sides[1 - u.side].units if o.state == "board"]
 
-    def allies(self: Game, u: Unit, wards: bool = False) -> list[Unit]:
+    def allies(self, u: Unit, wards: bool = False) -> list[Unit]:
         cache = self.cache
         if cache is not None:  # the side's groups on the board listed once per board, u left out here
             key = ("allies", u.side, wards)
-            mine = cache.get(key)
+            mine: list[Unit] | None = cache.get(key)
             if mine is None:
                 mine = cache[key] = [o for o in self.sides[u.side].units if o.state == "board" and (wards or o.gtype != "ward")]
             return [o for o in mine if o is not u]
         return [o for o in self.sides[u.side].units if o.state == "board" and o is not u and (wards or o.gtype != "ward")]
 
-    def _terrain_obstacles(self: Game, u: Unit, voluntary: bool) -> list[tuple[float, float, float]]:
+    def _terrain_obstacles(self, u: Unit, voluntary: bool) -> list[tuple[float, float, float]]:
         """Terrain discs a moving centre of ``u`` may not enter (terrain never changes after
         setup: listed once per Heavy trait and kind of move)."""
         key = (u.heavy_trait, voluntary)
@@ -123,18 +124,18 @@ class Geometry:
             self.terrain_obstacles[key] = terrain
         return terrain
 
-    def path_end(self: Game, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool = True) -> tuple[float, float]:
+    def path_end(self, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool = True) -> tuple[float, float]:
         """Where a straight move (with up to ``pivots`` detours round terrain) ends."""
         cache = self.cache
         if cache is None:
             return self._path_end(u, tx, ty, length, pivots, voluntary)
         key = ("path", u.uid, u.x, u.y, tx, ty, length, pivots, voluntary)
-        found = cache.get(key)
+        found: tuple[float, float] | None = cache.get(key)
         if found is None:
             found = cache[key] = self._path_end(u, tx, ty, length, pivots, voluntary)
         return found
 
-    def _path_end(self: Game, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool) -> tuple[float, float]:
+    def _path_end(self, u: Unit, tx: float, ty: float, length: float, pivots: int, voluntary: bool) -> tuple[float, float]:
         """The move's end: terrain first, then the other groups' bases (a centre stops in contact,
         so a base counts with the mover's radius added; Raiders pass through their own groups).
         The bases are the board's list (board memo), skipped here rather than copied per group."""
@@ -142,7 +143,7 @@ class Geometry:
         terrain = self._terrain_obstacles(u, voluntary)
         cache = self.cache
         if cache is not None:
-            board = cache.get("blockers")
+            board: Blockers | None = cache.get("blockers")
             if board is None:
                 board = cache["blockers"] = self._blockers()
             bases = board[1]
@@ -150,14 +151,15 @@ class Geometry:
             bases = self._blockers()[1]
         ur = u.radius
         own = u.side if self.sides[u.side].has("raiders") else -1
-        sqrt = math.sqrt
         for _ in range(pivots + 1):
             d = dist(x, y, tx, ty)
             if d < 1e-6 or length <= 0:
                 break
             step = min(length, d)
             ex, ey = x + (tx - x) * step / d, y + (ty - y) * step / d
-            hit_t, hit = None, None
+            # the first obstacle met, at hit_t along the segment (2.0: none; a meeting is in [0, 1])
+            hit_t = 2.0
+            hit: tuple[float, float, float] | None = None
             # first_entry() of every obstacle, inlined (the AI runs this thousands of times
             # a game): the same arithmetic, with the early exits a segment allows
             dx, dy = ex - x, ey - y
@@ -180,8 +182,8 @@ class Geometry:
                     disc = b * b - 4 * a * c
                     if disc < 0:
                         continue
-                    t = (-b - sqrt(disc)) / (2 * a)
-                    if 0.0 <= t <= 1.0 and (hit_t is None or t < hit_t):
+                    t = (-b - math.sqrt(disc)) / (2 * a)
+                    if 0.0 <= t <= 1.0 and t < hit_t:
                         hit_t, hit = t, ob
                 for o, ox, oy, radius in bases:
                     r = radius + ur
@@ -199,10 +201,10 @@ class Geometry:
                     disc = b * b - 4 * a * c
                     if disc < 0:
                         continue
-                    t = (-b - sqrt(disc)) / (2 * a)
-                    if 0.0 <= t <= 1.0 and (hit_t is None or t < hit_t):
+                    t = (-b - math.sqrt(disc)) / (2 * a)
+                    if 0.0 <= t <= 1.0 and t < hit_t:
                         hit_t, hit = t, (ox, oy, r)
-            if hit_t is None:
+            if hit_t > 1.0:
                 x, y = ex, ey
                 break
             travelled = max(0.0, hit_t * step - 0.5)
@@ -212,7 +214,7 @@ class Geometry:
                 break
             # pivot round the piece: aim for a point beside it, on the side nearer the target
             nx, ny = -(ty - y), tx - x
-            norm = math.hypot(nx, ny) or 1.0
+            norm = hypot(nx, ny) or 1.0
             side = 1.0 if (hit[0] - x) * nx + (hit[1] - y) * ny < 0 else -1.0
             wx = hit[0] + side * nx / norm * (hit[2] + 3)
             wy = hit[1] + side * ny / norm * (hit[2] + 3)

@@ -4,23 +4,19 @@ decision to take each one (expected value against its momentum cost)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from ..catalog import band_plus
 from .board import EPS, clamp, dist
+from .combat import CombatRules
 from .dice import CRITICAL, FAIL, check_probabilities, dice_count
 from .state import REMOVE_VALUE, Action, Side, Unit
 
-if TYPE_CHECKING:
-    from .game import Game
 
-
-class ReactionRules:
+class ReactionRules(CombatRules):
     """The reactions of :class:`game.Game`."""
 
     __slots__ = ()
 
-    def _react(self: Game, ctx: Action, value: float, reactor: Unit, name: str, effect: Callable[[], None]) -> bool:
+    def _react(self, ctx: Action, value: float, reactor: Unit, name: str, effect: Callable[[], None]) -> bool:
         """How Reactions Work: declare for 1, the active player may refuse for 1, insist for 1."""
         if ctx.reacted:
             return False
@@ -47,7 +43,7 @@ class ReactionRules:
         effect()
         return True
 
-    def _warding_groups(self: Game, side: Side, reaction: str) -> list[tuple[Unit, Unit]]:
+    def _warding_groups(self, side: Side, reaction: str) -> list[tuple[Unit, Unit]]:
         """(Ward, ally) pairs: non-Ward allies within the range of a Ward with ``reaction``."""
         out = []
         for w in side.units:
@@ -57,7 +53,7 @@ class ReactionRules:
                         out.append((w, a))
         return out
 
-    def on_declare(self: Game, ctx: Action) -> None:
+    def on_declare(self, ctx: Action) -> None:
         """Intimidate (a Heavy sees an enemy act in its range) and Detonate."""
         actor = ctx.actor
         if ctx.reacted or actor.state != "board":
@@ -96,16 +92,16 @@ class ReactionRules:
                 options.append((value, w, "Detonate", detonate))
         self._best(ctx, options)
 
-    def _p_fail_will(self: Game, u: Unit, penalty: int) -> float:
+    def _p_fail_will(self, u: Unit, penalty: int) -> float:
         return check_probabilities(u.will, dice_count(1 if u.attached else 0, penalty, self.dice_table))[0]
 
-    def _best(self: Game, ctx: Action, options: list[tuple[float, Unit, str, Callable[[], None]]]) -> bool:
+    def _best(self, ctx: Action, options: list[tuple[float, Unit, str, Callable[[], None]]]) -> bool:
         if not options:
             return False
         value, unit, name, fn = max(options, key=lambda o: o[0])
         return self._react(ctx, value, unit, name, fn)
 
-    def threat(self: Game, ctx: Action) -> float:
+    def threat(self, ctx: Action) -> float:
         """How much the reactive player fears the declared action (for Intimidate)."""
         actor = ctx.actor
         best = 0.6
@@ -115,7 +111,7 @@ class ReactionRules:
                 best = max(best, p_break * e.points * REMOVE_VALUE)
         return best
 
-    def on_move(self: Game, ctx: Action, u: Unit, ex: float, ey: float) -> tuple[float, float]:
+    def on_move(self, ctx: Action, u: Unit, ex: float, ey: float) -> tuple[float, float]:
         """Reactions to a move about to happen; returns where the mover really ends."""
         if ctx.reacted or u.side != ctx.side.idx:
             return ex, ey
@@ -167,7 +163,7 @@ class ReactionRules:
 
                 def pursue(ally: Unit = ally) -> None:
                     if self.roll(ally.guile, 0, 0, enemy, True) != FAIL:
-                        band = band_plus(ally.mov, 1)
+                        band = self.wider[ally.mov]
                         ally.x, ally.y = self.path_end(ally, ex, ey, max(0.0, self.mm(band)), self.pivots.get(band or "S", 0))
 
                 options.append((value, ally, "Pursuit", pursue))
@@ -176,7 +172,7 @@ class ReactionRules:
             return u.x, u.y
         return ex, ey
 
-    def _offer_attack_reactions(self: Game, ctx: Action, a: Unit, t: Unit) -> Unit | None:
+    def _offer_attack_reactions(self, ctx: Action, a: Unit, t: Unit) -> Unit | None:
         """Countercharge, Suppression, Regroup, Confusion when an attack is declared."""
         target_side = self.sides[t.side]
         options: list[tuple[float, Unit, str, Callable[[], None]]] = []
@@ -231,9 +227,9 @@ class ReactionRules:
                 def confuse(decoys: list[Unit] = decoys) -> None:
                     r = self.roll(t.guile, 0, 0, target_side, True)
                     if r != FAIL:
-                        redirect["to"] = max(decoys, key=lambda d: d.points)
+                        decoy = redirect["to"] = max(decoys, key=lambda d: d.points)
                         if self.logging:
-                            self.log(f"{a.name}'s attack is turned on {redirect['to'].name}")
+                            self.log(f"{a.name}'s attack is turned on {decoy.name}")
                         if r == CRITICAL:
                             self.lose(self.sides[a.side], 2)
 
@@ -241,10 +237,10 @@ class ReactionRules:
         self._best(ctx, options)
         return redirect["to"]
 
-    def _offer_sacrifice(self: Game, ctx: Action, u: Unit, attacker: Unit) -> Unit | None:
+    def _offer_sacrifice(self, ctx: Action, u: Unit, attacker: Unit) -> Unit | None:
         side = self.sides[u.side]
         chosen: dict[str, Unit | None] = {"u": None}
-        options = []
+        options: list[tuple[float, Unit, str, Callable[[], None]]] = []
         for _w, ally in self._warding_groups(side, "sacrifice"):
             if ally is u or not self.within(attacker, ally, attacker.rng if attacker.rng != "B" else "S"):
                 continue
@@ -259,7 +255,7 @@ class ReactionRules:
         self._best(ctx, options)
         return chosen["u"]
 
-    def _offer_defiance(self: Game, ctx: Action, u: Unit, attacker: Unit) -> None:
+    def _offer_defiance(self, ctx: Action, u: Unit, attacker: Unit) -> None:
         side = self.sides[u.side]
         if u.gtype == "ward" or u.fury is None or not any(self.within(u, e, u.rng) for e in self.enemies(u)):
             return
@@ -269,7 +265,7 @@ class ReactionRules:
         pb, _ = self.expected_break(u, target, 1, 0)
         self._react(ctx, pb * target.points * REMOVE_VALUE + 0.2, u, "Defiance", lambda: self.resolve_attack(ctx, u, target, bonus=1, swarm=False, declared=False))
 
-    def _offer_vengeance(self: Game, ctx: Action, lost: Unit) -> None:
+    def _offer_vengeance(self, ctx: Action, lost: Unit) -> None:
         side = self.sides[lost.side]
         pairs = self._warding_groups(side, "vengeance")
         if not pairs:
@@ -293,7 +289,7 @@ class ReactionRules:
 
         self._react(ctx, value, ally, "Vengeance", vengeance)
 
-    def _offer_rally(self: Game, ctx: Action, u: Unit) -> None:
+    def _offer_rally(self, ctx: Action, u: Unit) -> None:
         side = self.sides[u.side]
         wards = [w for w, ally in self._warding_groups(side, "rally") if ally is u]
         if not wards or u.fury is None:
@@ -309,27 +305,3 @@ class ReactionRules:
                 self.gain(side, 2 * len(allies) + (len(enemies) if r == CRITICAL else 0))
 
         self._react(ctx, value, u, "Rally", rally)
-
-    def offer_reversal(self: Game, ctx: Action) -> None:
-        """After the enemy's reaction, the side that acted may take the initiative back."""
-        side = ctx.side
-        reactor = ctx.reactor
-        if reactor is None or side.momentum < 1:
-            return
-        pairs = self._warding_groups(side, "reversal")
-        if not pairs:
-            return
-        ally = min((a for _, a in pairs), key=lambda a: dist(a.x, a.y, reactor.x, reactor.y))
-        if ally.guile is None:
-            return
-        side.momentum -= 1
-        if self.logging:
-            self.log(f"{side.name} answers with Reversal ({ally.name})")
-        r = self.roll(ally.guile, 0, 0, side, True)
-        if r != FAIL:
-            options = [o for o in self.options(side, only=ally, free=True) if o.name not in ("Rest",)]
-            if options:
-                best = max(options, key=lambda o: o.score)
-                inner = Action(side, ally, best.name, reacted=True, attack=best.name in ("Charge", "Stand and Fight"))
-                best.run(inner)
-        ctx.swap = False

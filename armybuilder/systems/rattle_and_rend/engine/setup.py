@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..army import RRList, effective_stats, group_title, group_type, normalize, transport_capacity
+from ..army import (
+    OneOf,
+    RRList,
+    effective_stats,
+    group_title,
+    group_type,
+    normalize,
+    transport_capacity,
+)
 from .board import BOARD, Piece, clamp, dist, terrain_at
+from .scenario import ScenarioRules
 from .state import Marker, Side, Unit
-
-if TYPE_CHECKING:
-    from .game import Game
-
 
 #: sides built from a list, kept per (catalogue, side index, the list's content): a playtest
 #: plays one pairing many times, and building a side (names, effective stats, attachments)
@@ -42,12 +47,24 @@ def _copy_side(template: tuple[Side, list[tuple[Any, ...]], list[int | None]]) -
     return Side(side.idx, side.name, side.traits, units)
 
 
-class SetupRules:
+def _one(value: OneOf) -> str | None:
+    """The id a one-of field holds once the list is normalized (:func:`normalize` keeps the
+    first of several, so a list is never left)."""
+    return value if isinstance(value, str) else None
+
+
+def _index(value: int | str | None) -> int | None:
+    """The group index a link holds once the list is normalized (names become indexes, a name
+    that names no group becomes None)."""
+    return value if isinstance(value, int) else None
+
+
+class SetupRules(ScenarioRules):
     """The setup of :class:`game.Game`: player A, the d20 tables, terrain, reserves and deployment."""
 
     __slots__ = ()
 
-    def _side_of(self: Game, idx: int, army: RRList) -> Side:
+    def _side_of(self, idx: int, army: RRList) -> Side:
         """Side ``idx`` built from ``army`` (aliases resolved): built once per list content and
         catalogue, then copied for each game (the same groups, in the same order)."""
         key = (id(self.cat), idx, army.model_dump_json())
@@ -58,14 +75,14 @@ class SetupRules:
             found = _TEMPLATES[key] = (self.cat, _side_template(self._side(idx, normalize(army, self.cat)[0])))
         return _copy_side(found[1])
 
-    def _side(self: Game, idx: int, army: RRList) -> Side:
+    def _side(self, idx: int, army: RRList) -> Side:
         cat = self.cat
         traits = frozenset(t for t in army.traits if cat.get("warband_traits", t) is not None)
         units: list[Unit] = []
         champions: dict[int, int] = {}
         for gi, g in enumerate(army.groups):
             gt = group_type(cat, g)
-            t = g.attached_to
+            t = _index(g.attached_to)
             if (
                 gt is not None
                 and gt.can_attach
@@ -87,7 +104,7 @@ class SetupRules:
             reactions = [gt.reaction]
             name = f"{gi + 1}. {group_title(cat, g, gi)}"
             points = gt.cost
-            action = g.champion_action if gt.id == "champion" else None
+            action = _one(g.champion_action) if gt.id == "champion" else None
             attached = False
             if gi in champions:
                 champ = army.groups[champions[gi]]
@@ -95,15 +112,15 @@ class SetupRules:
                 if cgt is not None:
                     reactions.append(cgt.reaction)
                     points += cgt.cost
-                    action = champ.champion_action
+                    action = _one(champ.champion_action)
                     attached = True
-                    name += f" + Champion ({self._name('actions', champ.champion_action)})"
+                    name += f" + Champion ({self._name('actions', action)})"
             if gt.id == "champion":
                 name += f" ({self._name('actions', action)})"
             if gt.id == "heavy":
-                name += f" ({self._name('heavy_traits', g.heavy_trait)})"
+                name += f" ({self._name('heavy_traits', _one(g.heavy_trait))})"
             if gt.id == "ward":
-                name += f" ({self._name('reactions', g.warding_reaction)})"
+                name += f" ({self._name('reactions', _one(g.warding_reaction))})"
             unit = Unit(
                 uid=idx * 100 + gi,
                 side=idx,
@@ -117,8 +134,8 @@ class SetupRules:
                 will=s.will,
                 reactions=tuple(dict.fromkeys(reactions)),
                 champion_action=action if action and self.cat.get("actions", action) is not None else None,
-                heavy_trait=g.heavy_trait if gt.id == "heavy" else None,
-                warding=g.warding_reaction if gt.id == "ward" else None,
+                heavy_trait=_one(g.heavy_trait) if gt.id == "heavy" else None,
+                warding=_one(g.warding_reaction) if gt.id == "ward" else None,
                 attached=attached,
                 capacity=transport_capacity(army, cat, gi),
                 radius=20.0 if "40" in gt.base else 12.5,
@@ -126,28 +143,29 @@ class SetupRules:
             by_index[gi] = unit
             units.append(unit)
         for gi, g in enumerate(army.groups):  # groups starting inside a Transport
-            unit = by_index.get(gi)
-            carrier = by_index.get(g.transported_by) if g.transported_by is not None else None
-            if unit is None or carrier is None or carrier.capacity <= 0 or unit.gtype == "heavy":
+            passenger = by_index.get(gi)
+            by = _index(g.transported_by)
+            carrier = by_index.get(by) if by is not None else None
+            if passenger is None or carrier is None or carrier.capacity <= 0 or passenger.gtype == "heavy":
                 continue
             load = sum(u.points for u in units if u.carrier is carrier)
-            if load + unit.points <= carrier.capacity:
-                unit.carrier = carrier
-                unit.state = "carried"
+            if load + passenger.points <= carrier.capacity:
+                passenger.carrier = carrier
+                passenger.state = "carried"
         return Side(idx, army.name, traits, units)
 
-    def _name(self: Game, collection: str, entry_id: str | None) -> str:
+    def _name(self, collection: str, entry_id: str | None) -> str:
         entry = self.cat.get(collection, entry_id) if entry_id else None
         return entry.name if entry is not None else (entry_id or "-")
 
-    def _roll_table(self: Game, rows: list, default: str) -> str:
+    def _roll_table(self, rows: list, default: str) -> str:
         roll = self.dice.d20()
         for row in rows:
             if row.low <= roll <= row.high:
                 return row.id
         return default
 
-    def setup(self: Game) -> None:
+    def setup(self) -> None:
         a = 0 if self.dice.u() < 0.5 else 1
         b = 1 - a
         self.player_a = a
@@ -188,7 +206,7 @@ class SetupRules:
         self._deploy(self.sides[a], [u for u in self.sides[a].units if u.state == "board" and u not in first_wave])
         self.terrain_obstacles.clear()  # terrain is final from here on
 
-    def _place_terrain(self: Game, density: str) -> None:
+    def _place_terrain(self, density: str) -> None:
         count = 6 if density == "dense" else 3
         kinds = ["rough", "blocking", "hazardous"]
         chosen = [kinds[i % 3] for i in range(count)] if density == "dense" else []
@@ -205,7 +223,7 @@ class SetupRules:
                     self.pieces.append(Piece(kind, x, y, r))
                     break
 
-    def _pick_duel_targets(self: Game, enemy: Side) -> None:
+    def _pick_duel_targets(self, enemy: Side) -> None:
         """Scenario Duel: choose 2 points of the enemy (no Wards), the most dangerous first."""
         pool = sorted((u for u in enemy.units if not u.is_ward), key=lambda u: (u.fury or 21, u.points))
         chosen: list[Unit] = []
@@ -217,7 +235,7 @@ class SetupRules:
         for u in chosen:
             u.duel_target = True
 
-    def _set_anchor(self: Game, side: Side, is_a: bool) -> None:
+    def _set_anchor(self, side: Side, is_a: bool) -> None:
         dep = self.deployment
         if dep == "corner":
             side.anchor = (40.0, 40.0) if is_a else (BOARD - 40, BOARD - 40)
@@ -229,7 +247,7 @@ class SetupRules:
             side.anchor = (200.0, 30.0) if is_a else (200.0, BOARD - 30)
         side.edge_y = 0.0 if is_a else BOARD
 
-    def _hold_back(self: Game, side: Side, limit: int, why: str, minimum: int = 0) -> list[Unit]:
+    def _hold_back(self, side: Side, limit: int, why: str, minimum: int = 0) -> list[Unit]:
         held: list[Unit] = []
         total = 0
         order = sorted((u for u in side.units if u.state == "board" and not u.is_ward), key=lambda u: (u.gtype not in ("skirmishers", "fighters"), -u.points))
@@ -246,7 +264,7 @@ class SetupRules:
                 self.log(f"{side.name} keeps {total} points off the board ({why})")
         return held
 
-    def _split(self: Game, side: Side, low: int, high: int) -> list[Unit]:
+    def _split(self, side: Side, low: int, high: int) -> list[Unit]:
         wave: list[Unit] = []
         total = 0
         for u in side.units:
@@ -257,7 +275,7 @@ class SetupRules:
                 break
         return wave
 
-    def _zone_point(self: Game, side: Side, u: Unit) -> tuple[float, float]:
+    def _zone_point(self, side: Side, u: Unit) -> tuple[float, float]:
         dep = self.deployment
         is_a = side.idx == self.player_a
         r = u.radius
@@ -281,7 +299,7 @@ class SetupRules:
         y = r + self.dice.u() * (80 - r)
         return r + self.dice.u() * (BOARD - 2 * r), (y if is_a else BOARD - y)
 
-    def _deploy(self: Game, side: Side, units: list[Unit]) -> None:
+    def _deploy(self, side: Side, units: list[Unit]) -> None:
         enemy = self.sides[1 - side.idx]
         keep_away = self.deployment in ("close", "mixed")
         for u in units:

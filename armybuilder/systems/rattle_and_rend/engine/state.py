@@ -6,29 +6,48 @@ combat, reactions, actions) and the AI's choices in :mod:`ai`, all joined in :cl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final, TypeVar
 
 import numpy as np
 
-from armybuilder.core.rng import Uniforms
+MAX_ACTIONS_PER_ROUND: Final = 240
+REMOVE_VALUE: Final = 3.0  # value of removing one enemy point, in momentum points (it is lost every round)
+COST_WEIGHT: Final = 0.45  # how much one momentum point spent weighs against that
 
-MAX_ACTIONS_PER_ROUND = 240
-REMOVE_VALUE = 3.0  # value of removing one enemy point, in momentum points (it is lost every round)
-COST_WEIGHT = 0.45  # how much one momentum point spent weighs against that
+T = TypeVar("T")
 
 
-class Dice(Uniforms):
-    """d20s and uniforms drawn from the injected generator in blocks of 256."""
+class Dice:
+    """d20s and uniforms drawn from the injected generator in blocks of 256.
 
-    __slots__ = ()
+    The same draws as :class:`armybuilder.core.rng.Uniforms` (a block of ``rng.random`` at a
+    time, handed out in order), written out here because the compiled engine's classes may
+    only stand on compiled classes."""
+
+    __slots__ = ("rng", "buffer", "index")
 
     def __init__(self, rng: np.random.Generator) -> None:
-        super().__init__(rng, 256)
+        self.rng = rng
+        self.buffer: list[float] = []
+        self.index = 0
+
+    def u(self) -> float:
+        """The next uniform in [0, 1); a fresh block is drawn when the buffer is spent."""
+        i = self.index
+        if i >= len(self.buffer):
+            self.buffer = self.rng.random(256).tolist()
+            i = 0
+        self.index = i + 1
+        return self.buffer[i]
 
     def d20(self) -> int:
         return int(self.u() * 20) + 1
+
+    def pick(self, items: Sequence[T]) -> T:
+        """One of ``items``, each equally likely."""
+        return items[int(self.u() * len(items))]
 
 
 @dataclass(eq=False, slots=True)
@@ -135,6 +154,9 @@ class Option:
 
 
 _RunAction = Callable[[Action], None]
+RunAction = _RunAction
+#: one option of a group as the AI scores it: (score, name, what plays it)
+Scored = tuple[float, str, RunAction]
 
 
 class UnitPlan:
@@ -144,7 +166,10 @@ class UnitPlan:
     round) is keyed by it.  Rescoring a group after an action that moved nothing only
     subtracts the new cost and works out Rest and Scheming Plot again."""
 
-    __slots__ = ("ux", "uy", "stand", "charge", "rest", "rest_run", "feint", "translocate", "sprint", "maneuver", "maneuver_most", "champion", "scored")
+    __slots__ = (
+        "ux", "uy", "stand", "charge", "rest", "rest_run", "feint", "translocate", "sprint_full", "sprint_most",
+        "sprint_traced", "maneuver_done", "maneuver", "most_bound", "most_fine", "champion", "scored",
+    )
 
     def __init__(self) -> None:
         self.ux = self.uy = 0.0
@@ -156,9 +181,16 @@ class UnitPlan:
         self.translocate: _RunAction | None = None
         # The board memo holds one move weight (ai.ActionChoice._open_board starts a new memo when
         # it changes), so what depends on it is kept here as it is, never per weight:
-        # [best progress of a full move, of this move (nan off the clamp box), (value, run)]
-        self.sprint: list[Any] | None = None
-        self.maneuver: tuple[float, _RunAction] | None | bool = False  # False: not worked out yet
-        self.maneuver_most: list[Any] | None = None  # [bound by the side's longest MOV, by the ally drawn]
+        # Sprint: the best progress of a full move, of this move (nan off the clamp box), and
+        # (value, run) once traced; None: not worked out yet
+        self.sprint_full: float | None = None
+        self.sprint_most: float | None = None
+        self.sprint_traced: tuple[float, _RunAction] | None = None
+        self.maneuver_done = False  # Maneuver worked out (maneuver then holds it, or None)
+        self.maneuver: tuple[float, _RunAction] | None = None
+        # bounds of a Maneuver's score: by the side's longest MOV, by the ally drawn (None: not yet)
+        self.most_bound: float | None = None
+        self.most_fine: float | None = None
         self.champion: tuple[str, Any] | None = None
-        self.scored: dict[int, tuple] = {}  # cost -> the first-pass options that only it decides (ai.ActionChoice._fixed_scores)
+        # cost -> the first-pass options that only it decides (ai.ActionChoice._fixed_scores)
+        self.scored: dict[int, tuple[list[Scored], list[Scored], list[Scored] | None]] = {}
