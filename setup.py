@@ -34,6 +34,10 @@ NATIVE_ENGINES: dict[str, list[str]] = {
         "movement", "mystic_phase", "mystics", "narration", "odds", "outcome", "policy", "shooting",
         "state", "strategic", "tables", "wounds",
     ],
+    "armybuilder/systems/rattle_and_rend/engine": [
+        "state", "board", "dice", "gamestate", "geometry", "scenario", "setup", "combat", "reactions",
+        "actions", "ai", "game",
+    ],
 }  # fmt: skip
 MANIFEST = "_native_build.json"
 
