@@ -11,7 +11,7 @@ from r2engine_data import engine_army as army
 
 from armybuilder.systems.ragnarok2.engine.abilities import traits_of
 from armybuilder.systems.ragnarok2.engine.battle import RITUAL_EFFECTS, Battle, Dice
-from armybuilder.systems.ragnarok2.engine.dice import test_success_probability
+from armybuilder.systems.ragnarok2.engine.dice import test_success_probability as success_probability
 from armybuilder.systems.ragnarok2.engine.mystics import (
     best_mastery,
     counter_succeeds,
@@ -36,7 +36,7 @@ def test_mystic_roll_exact_against_dice(value, difficulty, dice, ones_fail, five
     p = mystic_test_success(value, difficulty, dice, ones_fail, fives)
     assert 0.0 <= p <= 1.0
     if ones_fail and not fives:
-        assert p == pytest.approx(test_success_probability(value, difficulty, best_of=dice))
+        assert p == pytest.approx(success_probability(value, difficulty, best_of=dice))
     assert mystic_test_success(value, difficulty, dice + 1, ones_fail, fives) >= p - 1e-12
     rng = np.random.default_rng(value * 1000 + difficulty * 10 + dice)
     d = Dice(rng)
