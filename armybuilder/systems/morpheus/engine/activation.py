@@ -4,24 +4,20 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from .fighters import BASES, FISTS, Fighter, Weapon
 from .geometry import dist, gap
-
-if TYPE_CHECKING:
-    from .battle import Battle
-
+from .powers import GodPowers
 
 _CONTACT2 = BASES ** 2  # squared centre distance of two bases in contact
 
 
-class Activation:
+class Activation(GodPowers):
     """Activations of :class:`battle.Battle` (the AI's policy)."""
 
     __slots__ = ()
 
-    def start_activation(self: Battle, f: Fighter) -> None:
+    def start_activation(self, f: Fighter) -> None:
         f.activated = True
         f.weapon_master_used = False
         f.ap_left = 0 if f.incapacitated else f.ap - (1 if f.berserk_penalty else 0) - (1 if f.shocked else 0)
@@ -54,13 +50,13 @@ class Activation:
                     if self.logging:
                         self.say(f"  {f.name} is terrified by {e.name}")
 
-    def end_activation(self: Battle, f: Fighter) -> None:
+    def end_activation(self, f: Fighter) -> None:
         if f.fire is not None and not f.removed:
             if not self.roll(self.status_rs(f, False), f.fire)[0]:
                 self.wound(f, 1, None, "fire")
         f.ap_left = 0
 
-    def best_target(self: Battle, f: Fighter, candidates: list[Fighter]) -> Fighter:
+    def best_target(self, f: Fighter, candidates: list[Fighter]) -> Fighter:
         if f.taunt_forced and f.taunted_by in candidates:
             return f.taunted_by
         if "berserker" in f.abilities or "berserker" in f.temp:
@@ -74,7 +70,7 @@ class Activation:
             return candidates[0]
         return max(candidates, key=lambda e: (max(self.attack_value(f, e, w) for w in f.melee_weapons()) / max(1, e.hp), e.cost, -e.index))
 
-    def close_and_fight(self: Battle, f: Fighter, t: Fighter, allow_charge: bool = True, unengaged: bool = False,
+    def close_and_fight(self, f: Fighter, t: Fighter, allow_charge: bool = True, unengaged: bool = False,
                         low: float | None = None) -> bool:  # fmt: skip
         """Move into melee with t (Charge when the rules allow it), then attack; False (having done
         nothing) if blocked.  ``unengaged``: the caller knows f is engaged with no one; ``low``:
@@ -113,7 +109,7 @@ class Activation:
         f.ap_left -= 1
         return True
 
-    def charge_terror(self: Battle, f: Fighter, t: Fighter) -> None:
+    def charge_terror(self, f: Fighter, t: Fighter) -> None:
         for a, b in ((f, t), (t, f)):
             x = b.value("terrifying")
             if x is not None and not a.terrified and not ("steel-your-mind" in a.abilities or "steel-your-mind" in a.temp):
@@ -122,7 +118,7 @@ class Activation:
                     if self.logging:
                         self.say(f"  {a.name} is terrified by {b.name}")
 
-    def spend_attack(self: Battle, f: Fighter, t: Fighter) -> None:
+    def spend_attack(self, f: Fighter, t: Fighter) -> None:
         w = self.choose_melee(f, t)
         if w is None:
             f.ap_left -= 1
@@ -143,7 +139,7 @@ class Activation:
         f.ap_left -= 1
         self.melee_attack(f, t, w)
 
-    def heal_someone(self: Battle, f: Fighter) -> bool:
+    def heal_someone(self, f: Fighter) -> bool:
         if not ("healer" in f.abilities or "healer" in f.temp):
             return False
         patients = [o for o in self.friends(f) + [f] if o.hp < o.hp_max or o.incapacitated]
@@ -164,11 +160,11 @@ class Activation:
         self.move_towards(f, p.x, p.y, f.speed(), BASES)
         return True
 
-    def best_ranged(self: Battle, f: Fighter, t: Fighter, engaged: bool | None = None) -> Weapon | None:
+    def best_ranged(self, f: Fighter, t: Fighter, engaged: bool | None = None) -> Weapon | None:
         found = self.best_shot(f, t, engaged)
         return found[1] if found is not None else None
 
-    def best_shot(self: Battle, f: Fighter, t: Fighter, engaged: bool | None = None) -> tuple[float, Weapon] | None:
+    def best_shot(self, f: Fighter, t: Fighter, engaged: bool | None = None) -> tuple[float, Weapon] | None:
         """(expected Damage, weapon) of f's best shot at t, or None: the value comes back with
         the weapon so the AI weighs each shot once per decision, not three times."""
         best: tuple[float, Weapon] | None = None
@@ -189,7 +185,7 @@ class Activation:
                 best = (value, w)
         return best
 
-    def activate(self: Battle, f: Fighter) -> None:
+    def activate(self, f: Fighter) -> None:
         if self.logging:
             self.say(f"{f.name} activates ({f.ap} AP)")
         self.start_activation(f)
@@ -261,7 +257,7 @@ class Activation:
             if ranged:
                 # an enemy whose kept squared distance is past the longest shot (bases, a hair
                 # more) is surely out of range: best_shot() would find nothing
-                far = f._max_range
+                far: float = f._max_range  # a float from += BASES on, in both builds
                 if f.range_override is not None and f.range_override > far:
                     far = f.range_override
                 far += BASES
@@ -302,7 +298,7 @@ class Activation:
                     break
         self.end_activation(f)
 
-    def taunt(self: Battle, f: Fighter, enemies: list[Fighter]) -> bool:
+    def taunt(self, f: Fighter, enemies: list[Fighter]) -> bool:
         x = f.value("taunt")
         if x is None or f.ap_left < 1:
             return False
@@ -319,7 +315,7 @@ class Activation:
                 self.say(f"  {f.name} taunts {e.name}" + (" into coming at it" if e.taunt_forced else ""))
         return True
 
-    def nearest(self: Battle, f: Fighter, enemies: list[Fighter], low: float | None = None) -> Fighter:
+    def nearest(self, f: Fighter, enemies: list[Fighter], low: float | None = None) -> Fighter:
         """The enemy whose base is nearest to f's (then the lowest index), among ``enemies``:
         all of f's living enemies.  Gaps are worked out (with hypot, as gap()) only for the
         enemies whose kept squared distance is within a hair of the least one, or of base
@@ -341,7 +337,7 @@ class Activation:
                 best, best_gap = e, g
         return best
 
-    def pick_next(self: Battle, side: int) -> Fighter | None:
+    def pick_next(self, side: int) -> Fighter | None:
         """The ready model nearest to an enemy (squared centre distance), then the lowest index:
         each model's distances to the enemies are kept as they move (:meth:`place`); the list
         is in index order, so the first of equal distances is the lowest index."""

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from typing import TYPE_CHECKING
 
 from .fighters import BASE_RADIUS, BASES, Fighter, Weapon
-
-if TYPE_CHECKING:
-    from .battle import Battle
+from .gamestate import GameState
 
 
 def dist(a: Fighter, b: Fighter) -> float:
@@ -48,12 +45,12 @@ def off_segment(ax: float, ay: float, bx: float, by: float, px: float, py: float
     return py < by - reach or py > ay + reach
 
 
-class Geometry:
+class Geometry(GameState):
     """Geometry queries of :class:`battle.Battle`."""
 
     __slots__ = ()
 
-    def index_positions(self: Battle) -> None:
+    def index_positions(self) -> None:
         """Sort the models on the table by x (ties by their order in ``everyone``): the index
         :meth:`place` keeps and a free spot is looked up in (``_xs`` the x's, ``_xf`` the
         models, in the same order)."""
@@ -61,7 +58,7 @@ class Geometry:
         self._xs = [x for x, _ in order]
         self._xf = [self.everyone[k] for _, k in order]
 
-    def unindex(self: Battle, f: Fighter) -> None:
+    def unindex(self, f: Fighter) -> None:
         """Take f out of the x index (it moves, or leaves the table)."""
         xs, xf = self._xs, self._xf
         i = bisect_left(xs, f.x)
@@ -69,7 +66,7 @@ class Geometry:
             i += 1
         del xs[i], xf[i]
 
-    def place(self: Battle, f: Fighter, x: float, y: float) -> None:
+    def place(self, f: Fighter, x: float, y: float) -> None:
         """Put f at (x, y): the one way a model moves in play, since it keeps the squared
         distances between f and each enemy (``Fighter.d2``, both ways) that choosing who
         activates and finding who is engaged read instead of working them out again, and
@@ -86,14 +83,14 @@ class Geometry:
             dy = y - e.y
             row[e.slot] = e.d2[slot] = dx * dx + dy * dy
 
-    def enemies(self: Battle, f: Fighter) -> list[Fighter]:
+    def enemies(self, f: Fighter) -> list[Fighter]:
         """The enemies still on the table (a shared list: callers never change it)."""
         return self.living[1 - f.side]
 
-    def friends(self: Battle, f: Fighter) -> list[Fighter]:
+    def friends(self, f: Fighter) -> list[Fighter]:
         return [o for o in self.living[f.side] if o is not f]
 
-    def engaged_with(self: Battle, f: Fighter, low: float | None = None) -> list[Fighter]:
+    def engaged_with(self, f: Fighter, low: float | None = None) -> list[Fighter]:
         """The enemies engaged with f; ``low``: min(f.d2) when the caller has it already."""
         row = f.d2
         if not row or (min(row) if low is None else low) > f._engage_max:
@@ -106,10 +103,10 @@ class Geometry:
                 out.append(e)
         return out
 
-    def in_reach(self: Battle, f: Fighter, e: Fighter, w: Weapon) -> bool:
+    def in_reach(self, f: Fighter, e: Fighter, w: Weapon) -> bool:
         return gap(f, e) <= w._touch
 
-    def los(self: Battle, a: Fighter, b: Fighter) -> bool:
+    def los(self, a: Fighter, b: Fighter) -> bool:
         if not self.los_blockers:
             return True
         ax, ay, bx, by = a.x, a.y, b.x, b.y
@@ -127,7 +124,7 @@ class Geometry:
                     return False
         return True
 
-    def shot_blocked_by_models(self: Battle, a: Fighter, b: Fighter) -> bool:
+    def shot_blocked_by_models(self, a: Fighter, b: Fighter) -> bool:
         """A model at least a's Size stands across the line from a to b (its centre within 0.9
         of a radius of the line, strictly between them).  Only the models whose x lies in the
         line's box (widened by that much and a hair) can: they are read from the x index."""
@@ -151,7 +148,7 @@ class Geometry:
                 return True
         return False
 
-    def cover(self: Battle, a: Fighter, b: Fighter) -> str | None:
+    def cover(self, a: Fighter, b: Fighter) -> str | None:
         best = None
         ax, ay, bx, by = a.x, a.y, b.x, b.y
         lox, hix = (ax, bx) if ax <= bx else (bx, ax)

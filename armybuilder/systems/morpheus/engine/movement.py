@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from typing import TYPE_CHECKING
 
+from .combat import CombatRules
 from .fighters import BASES, Fighter
 from .geometry import seg_point_distance
 
@@ -16,16 +16,13 @@ _SPAN = BASES  # a base farther than this in x alone cannot overlap
 # turn for k = 1 .. 12, each worked out as ``sign * k * pi / 12`` (the same floats as before)
 _TURNS = tuple(sign * k * math.pi / 12 for k in range(13) for sign in ((1,) if k == 0 else (1, -1)))
 
-if TYPE_CHECKING:
-    from .battle import Battle
 
-
-class MovementRules:
+class MovementRules(CombatRules):
     """The movement rules of :class:`battle.Battle`."""
 
     __slots__ = ()
 
-    def free_of_overlap(self: Battle, f: Fighter, x: float, y: float) -> bool:
+    def free_of_overlap(self, f: Fighter, x: float, y: float) -> bool:
         """No base but f's overlaps a base at (x, y).  Only the models whose x is within two
         radii of x can overlap (a squared distance is never below its dx * dx, rounding
         included): they are found by bisection in the x index that :meth:`place` keeps."""
@@ -45,7 +42,7 @@ class MovementRules:
             i += 1
         return True
 
-    def move_towards(self: Battle, f: Fighter, tx: float, ty: float, budget: float, stop_at: float, target: Fighter | None = None,
+    def move_towards(self, f: Fighter, tx: float, ty: float, budget: float, stop_at: float, target: Fighter | None = None,
                      free_strikes: bool = True, penalty: float | None = None, near: float | None = None) -> float:  # fmt: skip
         """Straight move towards (tx, ty), stopping ``stop_at`` inches short (centre to centre).
 
@@ -124,7 +121,7 @@ class MovementRules:
             self.free_strikes(f, sx, sy, target)
         return travel
 
-    def terrain_penalty(self: Battle, f: Fighter, tx: float, ty: float) -> float:
+    def terrain_penalty(self, f: Fighter, tx: float, ty: float) -> float:
         """Difficult terrain on the way costs 2" of the move (seed: Difficult), unless f flies,
         teleports, leaps or is sure-footed (looked at only when the way crosses such terrain)."""
         ax, ay = f.x, f.y
@@ -148,7 +145,7 @@ class MovementRules:
                 return 2.0
         return 0.0
 
-    def free_strikes(self: Battle, f: Fighter, sx: float, sy: float, target: Fighter | None) -> None:
+    def free_strikes(self, f: Fighter, sx: float, sy: float, target: Fighter | None) -> None:
         hypot = math.hypot
         fx, fy = f.x, f.y  # the box of the move, widened by a hair (again if a strike moved f)
         lox, hix = (sx - 1e-6, fx + 1e-6) if sx <= fx else (fx - 1e-6, sx + 1e-6)
@@ -185,7 +182,7 @@ class MovementRules:
                         lox, hix = (sx - 1e-6, fx + 1e-6) if sx <= fx else (fx - 1e-6, sx + 1e-6)
                         loy, hiy = (sy - 1e-6, fy + 1e-6) if sy <= fy else (fy - 1e-6, sy + 1e-6)
 
-    def approach_spot(self: Battle, f: Fighter, t: Fighter, reach: int) -> tuple[float, float] | None:
+    def approach_spot(self, f: Fighter, t: Fighter, reach: int) -> tuple[float, float] | None:
         """The free spot nearest to ``f`` from which ``t`` is within ``reach`` (None if surrounded)."""
         want = BASES + reach * 0.9 + 0.001
         tx, ty = t.x, t.y
@@ -199,7 +196,7 @@ class MovementRules:
                 return x, y
         return None
 
-    def disengage(self: Battle, f: Fighter, engaged: list[Fighter], toward: Fighter | None = None) -> None:
+    def disengage(self, f: Fighter, engaged: list[Fighter], toward: Fighter | None = None) -> None:
         f.ap_left -= 1
         foe = max(engaged, key=lambda e: e.stat("dr"))
         ok, _ = self.test(f, f.stat("dr"), foe.stat("dr"), "dr")
