@@ -257,9 +257,9 @@ class Activation(GodPowers):
             if ranged:
                 # an enemy whose kept squared distance is past the longest shot (bases, a hair
                 # more) is surely out of range: best_shot() would find nothing
-                far: float = f._max_range  # a float from += BASES on, in both builds
+                far = float(f._max_range)  # the same float as int + BASES gave, in both builds
                 if f.range_override is not None and f.range_override > far:
-                    far = f.range_override
+                    far = float(f.range_override)
                 far += BASES
                 far = far * far * (1 + 1e-9) + 1e-9
                 row = f.d2
