@@ -270,7 +270,14 @@ class Activation(GodPowers):
                     if found is not None and self.los(f, e) and not self.shot_blocked_by_models(f, e) and (not self.engaged_with(e) or found[0] >= 0.3):
                         shots.append((found[0], e, found[1]))
             if shots and (("concealment" in abilities or "concealment" in f.temp) or not berserker):
-                value, e, w = max(shots, key=lambda s: (s[0], -dist(f, s[1])))
+                # max() by (value, -distance) as a plain loop (no closure, no key tuples): the
+                # first of the highest value, then of the nearest
+                value, e, w = shots[0]
+                near = dist(f, e)
+                for other_value, other, weapon in shots:
+                    d = dist(f, other)
+                    if other_value > value or (other_value == value and d < near):
+                        value, e, w, near = other_value, other, weapon, d
                 melee_better = gap(f, e) <= f.speed() + 3 and max(self.attack_value(f, e, m, True) for m in f.melee_weapons()) > 1.5 * value
                 if not melee_better:
                     f.ap_left -= 1

@@ -186,10 +186,9 @@ class MovementRules(CombatRules):
         tx, ty = t.x, t.y
         base = math.atan2(f.y - ty, f.x - tx)
         board = self.board
-        cos, sin = math.cos, math.sin
-        for turn in _TURNS:
+        for turn in _TURNS:  # math.cos, not a local alias: the compiled build calls C's cos directly
             angle = base + turn
-            x, y = tx + want * cos(angle), ty + want * sin(angle)
+            x, y = tx + want * math.cos(angle), ty + want * math.sin(angle)
             if 0.0 <= x <= board and 0.0 <= y <= board and self.free_of_overlap(f, x, y):
                 return x, y
         return None
