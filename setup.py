@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent
 # A module left out stays Python (the exact-odds code runs once per question, not per game).
 NATIVE_ENGINES: dict[str, list[str]] = {
     "armybuilder/systems/ragnarok2/engine": [
-        "abilities", "ai", "battle", "chance", "combat", "dice", "fray", "line_ai", "maintenance",
+        "abilities", "ai", "base", "battle", "chance", "combat", "dice", "fray", "line_ai", "maintenance",
         "movement", "mystic_phase", "mystics", "narration", "odds", "outcome", "policy", "shooting",
         "state", "strategic", "tables", "wounds",
     ],

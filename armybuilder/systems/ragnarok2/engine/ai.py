@@ -232,7 +232,7 @@ class AIRules(BattleBase):
             if d > reach:
                 continue  # no shooter in range: worth 0, never better than best_value (>= 0)
             troops = e.troops
-            size = troops.profile.size
+            size = troops.size
             res = troops.base["res"]  # e.stat("res"), inlined
             if e.tactic:
                 res += e.tactic.get("resistance", 0)

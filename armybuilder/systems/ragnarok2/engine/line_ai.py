@@ -116,7 +116,7 @@ def _firepower(b: Battle, side: int) -> float:
                 for e in b.sides[1 - side]:
                     if e.alive and e.state != "rout":
                         t = e.troops
-                        kinds.append((t.profile.size, t.base["res"], t.wound_levels, t.cost))
+                        kinds.append((t.size, t.base["res"], t.wound_levels, t.cost))
                 key = (b.table, tuple(kinds))
                 best_of = _BEST_SHOT.get(key)
                 if best_of is None:

@@ -46,7 +46,7 @@ class ShootingRules(BattleBase):
                         self.say(f"{u.name}: the downpour stops the {band}-range shots")
                 else:
                     n = g.count if g.count < shooting_fighters else shooting_fighters
-                    difficulty = aim_difficulty_of(self.table, self.data, band, target.troops.profile.size, moved)
+                    difficulty = aim_difficulty_of(self.table, self.data, band, target.troops.size, moved)
                     self.volley(u, g, target, n, difficulty, _BAND_LABELS[band])
             self.shooting_morale(target, start)
             return
@@ -61,7 +61,7 @@ class ShootingRules(BattleBase):
                     continue
                 n = min(g.count, shooting_fighters)
                 shooting_fighters -= n
-                difficulty = aim_difficulty_of(self.table, self.data, band, target.troops.profile.size, moved)
+                difficulty = aim_difficulty_of(self.table, self.data, band, target.troops.size, moved)
                 self.volley(u, g, target, n, difficulty, _BAND_LABELS[band])
         self.shooting_morale(target, start)
 

@@ -58,11 +58,13 @@ class Group:
     plain: bool = True  # no trait that changes its attacks' ATT/STR/dice (Possessed, Sequence...): set by __post_init__
     per_die: dict[str, float] = field(default_factory=dict)  # mean Wounds per fighter by target profile id
     shot_value: dict[tuple, tuple[float, float]] = field(default_factory=dict)  # (hit chance, mean Wounds) by (band, size, RES)
+    size: str = ""  # the profile's Size, set by __post_init__ (the shooting's hot reads)
     pid: str = ""  # the profile's id, set by __post_init__ (the AI's memos are keyed by it; a plain field reads faster than the model's)
 
     def __post_init__(self) -> None:
         p = self.profile
         self.pid = p.id
+        self.size = p.size
         self.commander = is_commander(p)
         self.base = {"att": p.att, "def": p.def_, "str": p.str_, "res": p.res, "ini": p.ini}
         self.plain = _plain_attacks(self.traits)
@@ -80,7 +82,7 @@ class Group:
         g.abilities, g.magician_pow, g.faith, g.leader = self.abilities, self.magician_pow, self.faith, self.leader
         g.commander, g.base = self.commander, self.base  # base is never mutated during a game
         g.plain, g.per_die, g.shot_value = self.plain, self.per_die, self.shot_value
-        g.own_cou, g.own_dis, g.pid = self.own_cou, self.own_dis, self.pid  # the AI's memos, shared by the template's copies
+        g.own_cou, g.own_dis, g.pid, g.size = self.own_cou, self.own_dis, self.pid, self.size  # the AI's memos, shared by the template's copies
         g.damage = g.lost = g.fierce_left = g.reinforcements = 0
         g.kills = 0.0
         return g

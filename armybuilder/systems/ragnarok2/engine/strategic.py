@@ -31,6 +31,10 @@ def _cic_facts(cat: Catalogue, p: Profile) -> tuple[int, bool]:
 
 
 
+# A unit that may be given a tactic this round: (unit, situation key into the deck's weights,
+# gain scale, rank I) (see _tactic_pool()).
+PoolEntry = tuple[Fighting, int, float, bool]
+
 @trait
 class StrategicPhase(BattleBase):
     __slots__ = ()
@@ -336,7 +340,7 @@ class StrategicPhase(BattleBase):
     def buy_and_give_tactics(self, points: list[int]) -> None:
         """The winner of the tactical roll buys and gives first (seed: Attribution of the tactics)."""
         cost = self._tactic_cost
-        pools: dict[int, tuple[list, list]] = {}
+        pools: dict[int, tuple[list[PoolEntry], list[PoolEntry]]] = {}
         for side in (self.winner_of_roll, 1 - self.winner_of_roll):
             deck = self._deck(side)
             budget = points[side] // cost if cost else len(deck)
@@ -385,13 +389,14 @@ class StrategicPhase(BattleBase):
                 if budget <= 0:
                     break
 
-    def _tactic_pool(self, side: int) -> tuple[list[tuple], list[tuple]]:
+    def _tactic_pool(self, side: int) -> tuple[list[PoolEntry], list[PoolEntry]]:
         """The units of *side* that may be given a tactic this round, as buy_and_give_tactics()
         reads them: (unit, situation key, gain scale, rank I) of the ordered Valiant
         units and of the shaken ones. Built once a round and side, when a tactic first needs
         it: giving a tactic changes none of it, and units that already hold one are skipped
         when the offers are taken."""
-        ordered, shaken = [], []
+        ordered: list[PoolEntry] = []
+        shaken: list[PoolEntry] = []
         for u in self.sides[side]:
             if not u.alive or u.tactic_name:
                 continue
