@@ -38,6 +38,9 @@ NATIVE_ENGINES: dict[str, list[str]] = {
         "state", "board", "dice", "gamestate", "geometry", "scenario", "setup", "combat", "reactions",
         "actions", "ai", "game",
     ],
+    "armybuilder/systems/morpheus/engine": [
+        "fighters", "gamestate", "dice", "geometry", "combat", "movement", "powers", "activation", "battle",
+    ],
 }  # fmt: skip
 MANIFEST = "_native_build.json"
 

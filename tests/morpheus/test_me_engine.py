@@ -338,3 +338,22 @@ def test_warrior_against_warrior_odds(me_cat, clans):
     assert back["attacks"] == 3 and back["resistance"] == 1 + 3 and back["strength"] == 3
     result = SYSTEM.odds(me_cat, params)
     assert 0 < result.payload["removed"] < 1
+
+
+def test_a_fresh_fighter_copies_every_field_with_its_own_game_state(me_cat, clans):
+    """Fighter.fresh() names every field by hand (for speed): a field added without its line
+    there would be missing, or shared with the template, in play."""
+    from dataclasses import fields
+
+    battle = B.Battle(me_cat, clans["ravens-of-hrafnsey"], clans["wolves-of-the-fjord"], np.random.default_rng(1))
+    battle.play()
+    for template in battle.everyone:
+        copy = template.fresh()
+        for field in fields(B.Fighter):
+            mine, theirs = getattr(copy, field.name), getattr(template, field.name)
+            if field.name in ("focus", "aid", "drain", "temp", "next_attack", "next_melee", "used_weapons"):
+                assert mine == type(theirs)() and mine is not theirs, field.name  # the game's own, empty
+            elif field.name == "d2":
+                assert mine == theirs and mine is not theirs
+            else:
+                assert mine == theirs, field.name

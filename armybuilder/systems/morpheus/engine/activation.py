@@ -4,24 +4,20 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from .fighters import BASES, FISTS, Fighter, Weapon
-from .geometry import dist, gap
-
-if TYPE_CHECKING:
-    from .battle import Battle
-
+from .geometry import dist, gap, hypot
+from .powers import GodPowers
 
 _CONTACT2 = BASES ** 2  # squared centre distance of two bases in contact
 
 
-class Activation:
+class Activation(GodPowers):
     """Activations of :class:`battle.Battle` (the AI's policy)."""
 
     __slots__ = ()
 
-    def start_activation(self: Battle, f: Fighter) -> None:
+    def start_activation(self, f: Fighter) -> None:
         f.activated = True
         f.weapon_master_used = False
         f.ap_left = 0 if f.incapacitated else f.ap - (1 if f.berserk_penalty else 0) - (1 if f.shocked else 0)
@@ -54,19 +50,19 @@ class Activation:
                     if self.logging:
                         self.say(f"  {f.name} is terrified by {e.name}")
 
-    def end_activation(self: Battle, f: Fighter) -> None:
+    def end_activation(self, f: Fighter) -> None:
         if f.fire is not None and not f.removed:
             if not self.roll(self.status_rs(f, False), f.fire)[0]:
                 self.wound(f, 1, None, "fire")
         f.ap_left = 0
 
-    def best_target(self: Battle, f: Fighter, candidates: list[Fighter]) -> Fighter:
+    def best_target(self, f: Fighter, candidates: list[Fighter]) -> Fighter:
         if f.taunt_forced and f.taunted_by in candidates:
             return f.taunted_by
         if "berserker" in f.abilities or "berserker" in f.temp:
             best, near, fx, fy = candidates[0], math.inf, f.x, f.y
             for e in candidates:  # min(key=dist): the first of the nearest
-                d = math.hypot(fx - e.x, fy - e.y)
+                d = hypot(fx - e.x, fy - e.y)
                 if d < near:
                     best, near = e, d
             return best
@@ -74,13 +70,13 @@ class Activation:
             return candidates[0]
         return max(candidates, key=lambda e: (max(self.attack_value(f, e, w) for w in f.melee_weapons()) / max(1, e.hp), e.cost, -e.index))
 
-    def close_and_fight(self: Battle, f: Fighter, t: Fighter, allow_charge: bool = True, unengaged: bool = False,
+    def close_and_fight(self, f: Fighter, t: Fighter, allow_charge: bool = True, unengaged: bool = False,
                         low: float | None = None) -> bool:  # fmt: skip
         """Move into melee with t (Charge when the rules allow it), then attack; False (having done
         nothing) if blocked.  ``unengaged``: the caller knows f is engaged with no one; ``low``:
         min(f.d2), when the caller has it."""
         w = self.choose_melee(f, t, charge=True) or FISTS
-        g = math.hypot(f.x - t.x, f.y - t.y) - BASES  # in_reach()
+        g = hypot(f.x - t.x, f.y - t.y) - BASES  # in_reach()
         if (g if g > 0.0 else 0.0) <= w._touch:
             if f.ap_left < 1:
                 return False
@@ -90,7 +86,7 @@ class Activation:
         if spot is None:
             return False
         penalty = self.terrain_penalty(f, spot[0], spot[1])
-        need = math.hypot(spot[0] - f.x, spot[1] - f.y) + penalty
+        need = hypot(spot[0] - f.x, spot[1] - f.y) + penalty
         cost = 1 if ("bullrush" in f.abilities or "bullrush" in f.temp) else 2
         speed = f.speed()  # nothing below changes it before the move
         can_charge = (
@@ -113,7 +109,7 @@ class Activation:
         f.ap_left -= 1
         return True
 
-    def charge_terror(self: Battle, f: Fighter, t: Fighter) -> None:
+    def charge_terror(self, f: Fighter, t: Fighter) -> None:
         for a, b in ((f, t), (t, f)):
             x = b.value("terrifying")
             if x is not None and not a.terrified and not ("steel-your-mind" in a.abilities or "steel-your-mind" in a.temp):
@@ -122,7 +118,7 @@ class Activation:
                     if self.logging:
                         self.say(f"  {a.name} is terrified by {b.name}")
 
-    def spend_attack(self: Battle, f: Fighter, t: Fighter) -> None:
+    def spend_attack(self, f: Fighter, t: Fighter) -> None:
         w = self.choose_melee(f, t)
         if w is None:
             f.ap_left -= 1
@@ -143,7 +139,7 @@ class Activation:
         f.ap_left -= 1
         self.melee_attack(f, t, w)
 
-    def heal_someone(self: Battle, f: Fighter) -> bool:
+    def heal_someone(self, f: Fighter) -> bool:
         if not ("healer" in f.abilities or "healer" in f.temp):
             return False
         patients = [o for o in self.friends(f) + [f] if o.hp < o.hp_max or o.incapacitated]
@@ -164,17 +160,17 @@ class Activation:
         self.move_towards(f, p.x, p.y, f.speed(), BASES)
         return True
 
-    def best_ranged(self: Battle, f: Fighter, t: Fighter, engaged: bool | None = None) -> Weapon | None:
+    def best_ranged(self, f: Fighter, t: Fighter, engaged: bool | None = None) -> Weapon | None:
         found = self.best_shot(f, t, engaged)
         return found[1] if found is not None else None
 
-    def best_shot(self: Battle, f: Fighter, t: Fighter, engaged: bool | None = None) -> tuple[float, Weapon] | None:
+    def best_shot(self, f: Fighter, t: Fighter, engaged: bool | None = None) -> tuple[float, Weapon] | None:
         """(expected Damage, weapon) of f's best shot at t, or None: the value comes back with
         the weapon so the AI weighs each shot once per decision, not three times."""
         best: tuple[float, Weapon] | None = None
         if engaged is None:
             engaged = bool(self.engaged_with(f))
-        d = math.hypot(f.x - t.x, f.y - t.y)  # dist()
+        d = hypot(f.x - t.x, f.y - t.y)  # dist()
         override = f.range_override
         for w in f._ranged:
             reach = w.reach  # max(w.reach, f.range_override or 0)
@@ -189,7 +185,7 @@ class Activation:
                 best = (value, w)
         return best
 
-    def activate(self: Battle, f: Fighter) -> None:
+    def activate(self, f: Fighter) -> None:
         if self.logging:
             self.say(f"{f.name} activates ({f.ap} AP)")
         self.start_activation(f)
@@ -261,9 +257,9 @@ class Activation:
             if ranged:
                 # an enemy whose kept squared distance is past the longest shot (bases, a hair
                 # more) is surely out of range: best_shot() would find nothing
-                far = f._max_range
+                far = float(f._max_range)  # the same float as int + BASES gave, in both builds
                 if f.range_override is not None and f.range_override > far:
-                    far = f.range_override
+                    far = float(f.range_override)
                 far += BASES
                 far = far * far * (1 + 1e-9) + 1e-9
                 row = f.d2
@@ -274,7 +270,14 @@ class Activation:
                     if found is not None and self.los(f, e) and not self.shot_blocked_by_models(f, e) and (not self.engaged_with(e) or found[0] >= 0.3):
                         shots.append((found[0], e, found[1]))
             if shots and (("concealment" in abilities or "concealment" in f.temp) or not berserker):
-                value, e, w = max(shots, key=lambda s: (s[0], -dist(f, s[1])))
+                # max() by (value, -distance) as a plain loop (no closure, no key tuples): the
+                # first of the highest value, then of the nearest
+                value, e, w = shots[0]
+                near = dist(f, e)
+                for other_value, other, weapon in shots:
+                    d = dist(f, other)
+                    if other_value > value or (other_value == value and d < near):
+                        value, e, w, near = other_value, other, weapon, d
                 melee_better = gap(f, e) <= f.speed() + 3 and max(self.attack_value(f, e, m, True) for m in f.melee_weapons()) > 1.5 * value
                 if not melee_better:
                     f.ap_left -= 1
@@ -302,7 +305,7 @@ class Activation:
                     break
         self.end_activation(f)
 
-    def taunt(self: Battle, f: Fighter, enemies: list[Fighter]) -> bool:
+    def taunt(self, f: Fighter, enemies: list[Fighter]) -> bool:
         x = f.value("taunt")
         if x is None or f.ap_left < 1:
             return False
@@ -319,14 +322,13 @@ class Activation:
                 self.say(f"  {f.name} taunts {e.name}" + (" into coming at it" if e.taunt_forced else ""))
         return True
 
-    def nearest(self: Battle, f: Fighter, enemies: list[Fighter], low: float | None = None) -> Fighter:
+    def nearest(self, f: Fighter, enemies: list[Fighter], low: float | None = None) -> Fighter:
         """The enemy whose base is nearest to f's (then the lowest index), among ``enemies``:
         all of f's living enemies.  Gaps are worked out (with hypot, as gap()) only for the
         enemies whose kept squared distance is within a hair of the least one, or of base
         contact (every base in contact has gap 0): the others are surely farther.  ``low``:
         min(f.d2) when the caller has it already."""
         fx, fy, contact = f.x, f.y, BASES
-        hypot = math.hypot
         row = f.d2
         cut = min(row) if low is None else low
         cut = (cut if cut > _CONTACT2 else _CONTACT2) * (1 + 1e-9) + 1e-12
@@ -341,7 +343,7 @@ class Activation:
                 best, best_gap = e, g
         return best
 
-    def pick_next(self: Battle, side: int) -> Fighter | None:
+    def pick_next(self, side: int) -> Fighter | None:
         """The ready model nearest to an enemy (squared centre distance), then the lowest index:
         each model's distances to the enemies are kept as they move (:meth:`place`); the list
         is in index order, so the first of equal distances is the lowest index."""

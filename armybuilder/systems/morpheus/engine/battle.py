@@ -37,9 +37,12 @@ Assumptions the seed page does not settle are catalogue data
 (``tables.engine`` with its ``notes``, provisional).  All
 randomness comes from the injected ``numpy.random.Generator``.
 
-Code layout and speed: :class:`Battle` holds the state, setup and rounds; the rules come from
-one mixin per phase (:mod:`geometry`, :mod:`combat`, :mod:`movement`, :mod:`powers`) and the
-AI's policy from :mod:`activation`; the records are in :mod:`fighters`.  What no game of two
+Code layout and speed: the state and the dice are :class:`gamestate.GameState`'s; the rules
+are a chain of subclasses of it, one per phase (:mod:`geometry`, :mod:`combat`,
+:mod:`movement`, :mod:`powers`, then the AI's policy in :mod:`activation`), so every phase
+reads typed attributes and calls the others' rules directly (what mypyc needs to compile the
+engine: setup.py); :class:`Battle`, the last of the chain, holds setup and rounds; the records
+are in :mod:`fighters`.  What no game of two
 clans changes is built once per pairing (:class:`fighters.Pairing`: the fighters, copied for
 each game, the God powers, the engagement distance of every pair of foes); 2d6 are drawn
 1,024 dice at a time and summed in one block; each side keeps a list of its models still on
@@ -71,35 +74,24 @@ from armybuilder.core.catalog import Catalogue
 from armybuilder.core.system import GameRecord, UnitRecord
 
 from ..army import WarClan
-from ..catalog import GodPower, MECatalog
+from ..catalog import GodPower
 from .activation import Activation
-from .combat import CombatRules
 from .dice import DAMAGE_MEMOS, rules_from
 from .fighters import BASES, Fighter, Terrain, Weapon, pairing_for
-from .geometry import Geometry, dist, gap
-from .movement import MovementRules
-from .powers import GodPowers
+from .geometry import dist, gap, hypot
 
 # --------------------------------------------------------------------------- the game
 
 
-class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
-    """One battle in play: state, dice, setup and rounds; rules and AI come from the mixins."""
+class Battle(Activation):
+    """One battle in play: setup and rounds; the state and the dice are :class:`GameState`'s,
+    the rules and the AI the phases' of the chain below this class."""
 
-    # Slots, not a ``__dict__``: a battle has more attributes than CPython 3.11 keeps in a
-    # shared-key layout, and with a dictionary of its own every ``self.rule()`` call took the
-    # interpreter's slow, unspecialised path (the mixins declare empty slots for this).
-    __slots__ = (
-        "cat", "data", "rng", "rules", "steps", "damage_memo", "max_rounds", "board", "depth", "godspark",
-        "godspark_income", "sides", "everyone", "powers", "powers_used", "cheapest", "power_kinds", "power_rows",
-        "scores", "round", "logging", "lines", "terrain", "living", "engage_limits", "engage_loose", "strike_span",
-        "terror", "healers", "_sums", "_next", "_base", "_xs", "_xf", "hazards", "difficult", "difficult_boxes", "los_blockers",
-        "covers",
-    )  # fmt: skip
+    __slots__ = ()  # the state's slots are GameState's
 
     def __init__(self, cat: Catalogue, first: WarClan, second: WarClan, rng: np.random.Generator, log: bool = False) -> None:
         self.cat = cat
-        self.data: MECatalog = cat.data  # type: ignore[assignment]
+        self.data = cat.data
         self.rng = rng
         self.rules = rules_from(cat)
         # the Damage step of each kind of attack (rules.step(), looked up by the weapon's kind)
@@ -143,48 +135,6 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
         self._next = 0
         self._base = self.rules.base
         self.index_positions()  # every model at (0, 0) until setup() or place() moves it
-
-    # -- log and dice -----------------------------------------------------
-
-    def say(self, text: str) -> None:
-        if self.logging:
-            self.lines.append(text)
-
-    def natural(self) -> int:
-        """One roll of the dice (2d6): the generator's dice are drawn 1,024 at a time and summed
-        in one block (numpy), so a roll is one list read; the same dice in the same order as
-        rolling them one by one (a block's few dice short of a whole roll are never used)."""
-        if self._next >= len(self._sums):
-            self._refill()
-        self._next += 1
-        return self._sums[self._next - 1]
-
-    def _refill(self) -> None:
-        dice = self.rules.dice
-        block = self.rng.integers(1, self.rules.sides + 1, size=1024)
-        if dice == 2:  # 2d6: the even and the odd dice added (a third of reshape().sum()'s time)
-            self._sums = (block[0::2] + block[1::2]).tolist()
-        else:
-            whole = len(block) // dice
-            self._sums = block[: whole * dice].reshape(whole, dice).sum(axis=1).tolist()
-        self._next = 0
-
-    def roll(self, x: int, y: int) -> tuple[bool, int, int]:
-        if self._next >= len(self._sums):
-            self._refill()
-        natural = self._sums[self._next]
-        self._next += 1
-        tn = self._base - x + y  # rules.tn(x, y)
-        if natural >= tn:  # a test that jumps: the interpreter's quick integer comparison
-            return True, natural - tn, natural
-        return False, 0, natural
-
-    def test(self, f: Fighter, x: int, y: int, stat: str = "") -> tuple[bool, int]:
-        """A roll of ``f`` (X versus Y); Steel Your Mind re-rolls failed DR and MN tests."""
-        ok, stages, _ = self.roll(x, y)
-        if not ok and stat in ("dr", "mn") and f.has("steel-your-mind"):
-            ok, stages, _ = self.roll(x, y)
-        return ok, stages
 
     # -- setup --------------------------------------------------------------
 
@@ -337,7 +287,7 @@ class Battle(Geometry, CombatRules, MovementRules, GodPowers, Activation):
     def follower(self, helpers: list[Fighter]) -> Fighter:
         """The helper a Tactician directs: the least gap to an enemy (99 with none left), then
         the lowest index; ``min()`` with a key, as plain loops (no generator, no key tuples)."""
-        hypot, contact = math.hypot, BASES
+        contact = BASES
         best, best_gap = helpers[0], math.inf
         for o in helpers:
             ox, oy = o.x, o.y

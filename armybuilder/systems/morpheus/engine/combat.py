@@ -3,27 +3,22 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from ..catalog import ability_args, ability_id
 from .dice import expected_damage
 from .fighters import BASE_RADIUS, BASES, CONTACT, Fighter, Weapon
-from .geometry import dist, gap
-
-if TYPE_CHECKING:
-    from .battle import Battle
-
+from .geometry import Geometry, dist, gap, hypot
 
 # attack abilities a God power can grant for the Round, in the order an attack lists them
 _GRANTED = ("shock", "fire", "ice", "restrain", "push", "deceptive", "knockdown")
 
 
-class CombatRules:
+class CombatRules(Geometry):
     """The attack rules of :class:`battle.Battle`."""
 
     __slots__ = ()
 
-    def wound(self: Battle, target: Fighter, damage: int, by: Fighter | None, why: str) -> None:
+    def wound(self, target: Fighter, damage: int, by: Fighter | None, why: str) -> None:
         if damage <= 0 or target.removed:
             return
         if target.incapacitated:
@@ -44,7 +39,7 @@ class CombatRules:
             else:
                 self.remove(target, by, why)
 
-    def remove(self: Battle, target: Fighter, by: Fighter | None, why: str) -> None:
+    def remove(self, target: Fighter, by: Fighter | None, why: str) -> None:
         self.unindex(target)
         target.removed = True
         target.hp = 0
@@ -57,20 +52,20 @@ class CombatRules:
         if self.logging:
             self.say(f"  {target.name} is removed ({why})")
 
-    def st_hit(self: Battle, target: Fighter, st: int, by: Fighter | None, why: str) -> None:
+    def st_hit(self, target: Fighter, st: int, by: Fighter | None, why: str) -> None:
         """An automatic ST (x) hit (hazardous terrain, collisions, fire)."""
         ok, stages, _ = self.roll(st, target.stat("rs"))
         if ok:
             self.wound(target, 1 + stages // self.rules.step_normal, by, why)
 
-    def status_rs(self: Battle, target: Fighter, psi: bool) -> int:
+    def status_rs(self, target: Fighter, psi: bool) -> int:
         base = target.stat("dr") if psi else target.stat("rs")
         return base + (2 if ("high-pain-threshold" in target.abilities or "high-pain-threshold" in target.temp) else 0)
 
-    def immune(self: Battle, target: Fighter, status: str) -> bool:
+    def immune(self, target: Fighter, status: str) -> bool:
         return status in target.temp.get("immunity", []) + target.abilities.get("immunity", [])
 
-    def apply_statuses(self: Battle, attacker: Fighter, target: Fighter, refs: list[str], psi: bool) -> None:
+    def apply_statuses(self, attacker: Fighter, target: Fighter, refs: list[str], psi: bool) -> None:
         """Attack abilities that act on a hit, before damage (seed: Knockdown, Shock...)."""
         for ref in refs:
             aid, args = ability_id(ref), ability_args(ref)
@@ -128,9 +123,9 @@ class CombatRules:
                     if self.logging:
                         self.say(f"  {target.name} becomes delusional")
 
-    def shove(self: Battle, attacker: Fighter, target: Fighter, inches: float, away: bool) -> None:
+    def shove(self, attacker: Fighter, target: Fighter, inches: float, away: bool) -> None:
         dx, dy = target.x - attacker.x, target.y - attacker.y
-        d = math.hypot(dx, dy) or 1.0
+        d = hypot(dx, dy) or 1.0
         ux, uy = (dx / d, dy / d) if away else (-dx / d, -dy / d)
         if not away:
             inches = min(inches, max(0.0, gap(attacker, target)))
@@ -139,7 +134,7 @@ class CombatRules:
         while moved + step <= inches + 1e-9:
             nx, ny = target.x + ux * step, target.y + uy * step
             blocker = next(
-                (o for o in self.sides[0] + self.sides[1] if not o.removed and o is not target and math.hypot(o.x - nx, o.y - ny) < BASES),
+                (o for o in self.sides[0] + self.sides[1] if not o.removed and o is not target and hypot(o.x - nx, o.y - ny) < BASES),
                 None,
             )
             if blocker is not None or not (0 <= nx <= self.board and 0 <= ny <= self.board):
@@ -156,7 +151,7 @@ class CombatRules:
         if self.logging:
             self.say(f"  {target.name} is {'pushed' if away else 'pulled'} {moved:.0f}\"")
 
-    def attack_refs(self: Battle, f: Fighter, w: Weapon) -> list[str]:
+    def attack_refs(self, f: Fighter, w: Weapon) -> list[str]:
         """Attack abilities of this attack: the weapon's, plus those granted by God powers."""
         refs = list(w.abilities)
         for granted in _GRANTED if f.temp else ():  # nothing granted this Round: the usual case
@@ -167,7 +162,7 @@ class CombatRules:
             refs += f.next_melee
         return refs
 
-    def hit_value(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, over: int | None = None,
+    def hit_value(self, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, over: int | None = None,
                   cover: str | bool | None = False) -> tuple[int, int, str]:  # fmt: skip
         """(attack value, defence value, damage kind) before the roll; ``over`` is
         :meth:`overwhelm` of f on t, and ``cover`` :meth:`cover` (False: not known) when the
@@ -191,7 +186,7 @@ class CombatRules:
                 att -= 2
         else:
             att = f.stat("ra")
-            d = math.hypot(f.x - t.x, f.y - t.y)  # dist()
+            d = hypot(f.x - t.x, f.y - t.y)  # dist()
             if d > (w.reach / 2) and d > 6 and not w._spray:
                 att -= 1
             if t.prone:
@@ -218,7 +213,7 @@ class CombatRules:
             defence -= 1
         return att, defence, w._kind
 
-    def strength(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool, over: int | None = None, cover: str | bool | None = False) -> int:
+    def strength(self, f: Fighter, t: Fighter, w: Weapon, charge: bool, over: int | None = None, cover: str | bool | None = False) -> int:
         st = (w.st or 0) + f.stat("st")
         if w.melee:
             st += self.overwhelm(f, t) if over is None else over
@@ -230,9 +225,8 @@ class CombatRules:
             st -= 1
         return st
 
-    def overwhelm(self: Battle, f: Fighter, t: Fighter) -> int:
+    def overwhelm(self, f: Fighter, t: Fighter) -> int:
         tx, ty, t_reach = t.x, t.y, t._reach
-        hypot = math.hypot
         others = []
         # a friend's kept squared distance to t past a hair over its engagement distance (the
         # same reach, bases and contact) is surely out of reach; t is on the table here
@@ -275,7 +269,7 @@ class CombatRules:
             return 0
         return 1 + (1 if ("teamwork" in f.abilities or "teamwork" in f.temp) else 0)
 
-    def choose_melee(self: Battle, f: Fighter, t: Fighter, charge: bool = False) -> Weapon | None:
+    def choose_melee(self, f: Fighter, t: Fighter, charge: bool = False) -> Weapon | None:
         """The melee weapon with the best expected Damage on t (any reach when about to charge)."""
         weapons, used = f._melee, f.used_weapons
         if len(weapons) == 1:  # one melee weapon (or fists): nothing to weigh
@@ -283,7 +277,7 @@ class CombatRules:
             if w._cumbersome and w.name in used:
                 return None
             if not charge:
-                g = math.hypot(f.x - t.x, f.y - t.y) - BASES
+                g = hypot(f.x - t.x, f.y - t.y) - BASES
                 if (g if g > 0.0 else 0.0) > w._touch:
                     return None
             return w
@@ -293,7 +287,7 @@ class CombatRules:
                 if not (w._cumbersome and w.name in used):
                     usable.append(w)
         else:
-            g = math.hypot(f.x - t.x, f.y - t.y) - BASES  # gap(), once for every weapon
+            g = hypot(f.x - t.x, f.y - t.y) - BASES  # gap(), once for every weapon
             if g < 0.0:
                 g = 0.0
             for w in weapons:
@@ -308,8 +302,9 @@ class CombatRules:
                 best, best_value = w, value
         return best
 
-    def attack_value(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False) -> float:
+    def attack_value(self, f: Fighter, t: Fighter, w: Weapon, charge: bool = False) -> float:
         # nothing changes between the two: the friends round t are counted once
+        cover: str | bool | None  # False: a melee attack, no cover to look at
         if w.melee:
             over, cover = self.overwhelm(f, t), False
         else:
@@ -324,7 +319,7 @@ class CombatRules:
             value = self.damage_memo[key] = expected_damage(rules, rules.tn(att, defence), rules.tn(st, resist), kind)
         return value
 
-    def melee_attack(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, clash_allowed: bool = True,
+    def melee_attack(self, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, clash_allowed: bool = True,
                      att_mod: int = 0, label: str = "attacks") -> None:  # fmt: skip
         """One melee Attack, with the target's chance to Clash first."""
         if (f.removed or f.incapacitated) or t.removed:
@@ -357,12 +352,13 @@ class CombatRules:
             if w2 is not None:
                 self.resolve(t, f, w2, att_mod=-1, label="strikes back")
 
-    def resolve(self: Battle, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, df_mod: int = 0, att_mod: int = 0,
+    def resolve(self, f: Fighter, t: Fighter, w: Weapon, charge: bool = False, df_mod: int = 0, att_mod: int = 0,
                 label: str = "attacks", auto_hit: bool = False) -> bool:  # fmt: skip
         """Hit roll, statuses, damage roll.  Returns whether the attack hit."""
         if f.removed or t.removed:
             return False
         # Overwhelm (melee) or cover (a shot), for the hit and, unless a status intervenes, the damage
+        cover: str | bool | None  # False: a melee attack, no cover to look at
         if w.melee:
             over, cover = self.overwhelm(f, t), False
         else:
@@ -420,15 +416,15 @@ class CombatRules:
             self.wound(t, 1 + stages // self.steps[kind], f, w.name)
         return True
 
-    def area_targets(self: Battle, f: Fighter, t: Fighter, w: Weapon, ox: float | None = None, oy: float | None = None) -> list[Fighter]:
+    def area_targets(self, f: Fighter, t: Fighter, w: Weapon, ox: float | None = None, oy: float | None = None) -> list[Fighter]:
         everyone = [o for o in self.sides[0] + self.sides[1] if not o.removed and o is not f]
         if "blast" in w._ids:
             radius = (w.value("blast") or 0) + BASE_RADIUS
-            cx, cy = (t.x, t.y) if ox is None else (ox, oy)
-            return [o for o in everyone if math.hypot(o.x - cx, o.y - cy) <= radius]
+            cx, cy = (t.x, t.y) if ox is None or oy is None else (ox, oy)
+            return [o for o in everyone if hypot(o.x - cx, o.y - cy) <= radius]
         length = float(w.reach if f.range_override is None else max(w.reach, f.range_override))
         dx, dy = t.x - f.x, t.y - f.y
-        d = math.hypot(dx, dy) or 1.0
+        d = hypot(dx, dy) or 1.0
         ux, uy = dx / d, dy / d
         width = float(w.value("spray") or 0)
         out = []
@@ -442,7 +438,7 @@ class CombatRules:
                 out.append(o)
         return out
 
-    def area_attack(self: Battle, f: Fighter, t: Fighter, w: Weapon) -> None:
+    def area_attack(self, f: Fighter, t: Fighter, w: Weapon) -> None:
         """Blast, Spray or Line: roll to hit the target, then every model in the area is hit."""
         hit = self.resolve(f, t, w, label="fires at")
         if "blast" in w._ids:
@@ -459,11 +455,11 @@ class CombatRules:
                 continue
             self.resolve(f, o, w, auto_hit=True, label="also hits")
 
-    def scatter(self: Battle, f: Fighter, x: float, y: float) -> tuple[float, float]:
+    def scatter(self, f: Fighter, x: float, y: float) -> tuple[float, float]:
         """1d6 + 1d8 inches in the direction of the d8, at most half the distance shot."""
         d6 = int(self.rng.integers(1, 7))
         d8 = int(self.rng.integers(1, 9))
-        distance = min(float(d6 + d8), math.hypot(x - f.x, y - f.y) / 2)
+        distance = min(float(d6 + d8), hypot(x - f.x, y - f.y) / 2)
         angle = (d8 - 1) * math.pi / 4
         nx = min(self.board, max(0.0, x + distance * math.cos(angle)))
         ny = min(self.board, max(0.0, y + distance * math.sin(angle)))
@@ -471,7 +467,7 @@ class CombatRules:
             self.say(f"  the blast scatters {distance:.0f}\"")
         return nx, ny
 
-    def ranged_attack(self: Battle, f: Fighter, t: Fighter, w: Weapon) -> None:
+    def ranged_attack(self, f: Fighter, t: Fighter, w: Weapon) -> None:
         if "blast" in w._ids or "spray" in w._ids or "line" in w._ids or ("line" in f.abilities or "line" in f.temp):
             if ("line" in f.abilities or "line" in f.temp) and "line" not in w._ids:
                 w = Weapon(w.name, w.st, max(w.reach, f.range_override or 0), False, w.abilities + ("line",), w.no_shield, w.power)

@@ -4,21 +4,88 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from typing import TYPE_CHECKING
+from types import FunctionType
+from typing import Final
 
 from .fighters import BASE_RADIUS, BASES, Fighter, Weapon
+from .gamestate import GameState
 
-if TYPE_CHECKING:
-    from .battle import Battle
+_SPLIT: Final = 134217729.0  # 2**27 + 1: Veltkamp's split of a double into two halves
+_TINY: Final = 2.2250738585072014e-308  # the smallest normal double
+
+
+def _two_product_error(a: float, b: float, p: float) -> float:
+    """The rounding error of ``p = a * b`` (Dekker's exact product: what fma gives CPython)."""
+    c = _SPLIT * a
+    ahi = c - (c - a)
+    alo = a - ahi
+    c = _SPLIT * b
+    bhi = c - (c - b)
+    blo = b - bhi
+    return alo * blo - (((p - ahi * bhi) - alo * bhi) - ahi * blo)
+
+
+def hypot(x: float, y: float) -> float:
+    """``math.hypot(x, y)``, bit for bit, as code the compiled engine calls directly.
+
+    Why: compiled code reaches the standard library's hypot as a Python object (looked up,
+    both floats boxed, the result unboxed), about a thousand times a game.  The algorithm is
+    CPython 3.11's for two coordinates (``vector_norm`` in Modules/mathmodule.c): both scaled
+    by the power of two that brings the larger into [0.5, 1), their squares summed with
+    their exact rounding errors, a square root, and one differential correction.  Zeros,
+    subnormals, infinities and NaNs go to ``math.hypot`` itself.  The pure-Python engine
+    calls ``math.hypot`` (see below); tests/morpheus/test_me_hypot.py compares the two.
+    """
+    ax = x if x >= 0.0 else -x
+    ay = y if y >= 0.0 else -y
+    big = ax if ax >= ay else ay
+    if big < _TINY or big == math.inf or x != x or y != y:
+        return math.hypot(x, y)
+    scale = 1.0
+    while big * scale >= 1.0:
+        scale *= 0.5
+    while big * scale < 0.5:
+        scale *= 2.0
+    total = 1.0  # the sum starts at 1.0 (then taken off), as CPython's does
+    err_products = 0.0
+    err_sums = 0.0
+    leg = ax * scale
+    square = leg * leg
+    err_products += _two_product_error(leg, leg, square)
+    s = total + square
+    err_sums += (total - s) + square
+    total = s
+    leg = ay * scale  # the second leg: the same steps (written out: no tuple for mypyc to box)
+    square = leg * leg
+    err_products += _two_product_error(leg, leg, square)
+    s = total + square
+    err_sums += (total - s) + square
+    total = s
+    h = math.sqrt(total - 1.0 + (err_products + err_sums))
+    square = -h * h
+    err_products += _two_product_error(-h, h, square)
+    s = total + square
+    err_sums += (total - s) + square
+    total = s
+    h += (total - 1.0 + (err_products + err_sums)) / (2.0 * h)
+    return h / scale
+
+
+#: the function above under a name of its own, for the test that compares it with math.hypot
+hypot_replica = hypot
+if isinstance(hypot_replica, FunctionType):
+    # Interpreted (the pure-Python engine): the standard library's C function gives the same
+    # bits faster; every module imports ``hypot`` from here after this line has run.
+    globals()["hypot"] = math.hypot
 
 
 def dist(a: Fighter, b: Fighter) -> float:
-    return math.hypot(a.x - b.x, a.y - b.y)
+    return hypot(a.x - b.x, a.y - b.y)
 
 
 def gap(a: Fighter, b: Fighter) -> float:
     """Distance between the edges of two bases (0 = base contact)."""
-    d = math.hypot(a.x - b.x, a.y - b.y) - BASES
+    d = hypot(a.x - b.x, a.y - b.y) - BASES
     return d if d > 0.0 else 0.0
 
 
@@ -27,10 +94,10 @@ def seg_point_distance(ax: float, ay: float, bx: float, by: float, px: float, py
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
     if length2 == 0:
-        return math.hypot(px - ax, py - ay), 0.0
+        return hypot(px - ax, py - ay), 0.0
     t = ((px - ax) * dx + (py - ay) * dy) / length2
     t = 0.0 if t <= 0.0 else 1.0 if t >= 1.0 else t  # clamped to the segment
-    return math.hypot(ax + t * dx - px, ay + t * dy - py), t
+    return hypot(ax + t * dx - px, ay + t * dy - py), t
 
 
 def off_segment(ax: float, ay: float, bx: float, by: float, px: float, py: float, within: float) -> bool:
@@ -48,12 +115,12 @@ def off_segment(ax: float, ay: float, bx: float, by: float, px: float, py: float
     return py < by - reach or py > ay + reach
 
 
-class Geometry:
+class Geometry(GameState):
     """Geometry queries of :class:`battle.Battle`."""
 
     __slots__ = ()
 
-    def index_positions(self: Battle) -> None:
+    def index_positions(self) -> None:
         """Sort the models on the table by x (ties by their order in ``everyone``): the index
         :meth:`place` keeps and a free spot is looked up in (``_xs`` the x's, ``_xf`` the
         models, in the same order)."""
@@ -61,7 +128,7 @@ class Geometry:
         self._xs = [x for x, _ in order]
         self._xf = [self.everyone[k] for _, k in order]
 
-    def unindex(self: Battle, f: Fighter) -> None:
+    def unindex(self, f: Fighter) -> None:
         """Take f out of the x index (it moves, or leaves the table)."""
         xs, xf = self._xs, self._xf
         i = bisect_left(xs, f.x)
@@ -69,7 +136,7 @@ class Geometry:
             i += 1
         del xs[i], xf[i]
 
-    def place(self: Battle, f: Fighter, x: float, y: float) -> None:
+    def place(self, f: Fighter, x: float, y: float) -> None:
         """Put f at (x, y): the one way a model moves in play, since it keeps the squared
         distances between f and each enemy (``Fighter.d2``, both ways) that choosing who
         activates and finding who is engaged read instead of working them out again, and
@@ -86,14 +153,14 @@ class Geometry:
             dy = y - e.y
             row[e.slot] = e.d2[slot] = dx * dx + dy * dy
 
-    def enemies(self: Battle, f: Fighter) -> list[Fighter]:
+    def enemies(self, f: Fighter) -> list[Fighter]:
         """The enemies still on the table (a shared list: callers never change it)."""
         return self.living[1 - f.side]
 
-    def friends(self: Battle, f: Fighter) -> list[Fighter]:
+    def friends(self, f: Fighter) -> list[Fighter]:
         return [o for o in self.living[f.side] if o is not f]
 
-    def engaged_with(self: Battle, f: Fighter, low: float | None = None) -> list[Fighter]:
+    def engaged_with(self, f: Fighter, low: float | None = None) -> list[Fighter]:
         """The enemies engaged with f; ``low``: min(f.d2) when the caller has it already."""
         row = f.d2
         if not row or (min(row) if low is None else low) > f._engage_max:
@@ -106,10 +173,10 @@ class Geometry:
                 out.append(e)
         return out
 
-    def in_reach(self: Battle, f: Fighter, e: Fighter, w: Weapon) -> bool:
+    def in_reach(self, f: Fighter, e: Fighter, w: Weapon) -> bool:
         return gap(f, e) <= w._touch
 
-    def los(self: Battle, a: Fighter, b: Fighter) -> bool:
+    def los(self, a: Fighter, b: Fighter) -> bool:
         if not self.los_blockers:
             return True
         ax, ay, bx, by = a.x, a.y, b.x, b.y
@@ -123,11 +190,11 @@ class Geometry:
                 if px < lox - reach or px > hix + reach or py < loy - reach or py > hiy + reach:
                     continue
                 d, _ = seg_point_distance(ax, ay, bx, by, t.x, t.y)
-                if d < t.r and math.hypot(a.x - t.x, a.y - t.y) > t.r and math.hypot(b.x - t.x, b.y - t.y) > t.r:
+                if d < t.r and hypot(a.x - t.x, a.y - t.y) > t.r and hypot(b.x - t.x, b.y - t.y) > t.r:
                     return False
         return True
 
-    def shot_blocked_by_models(self: Battle, a: Fighter, b: Fighter) -> bool:
+    def shot_blocked_by_models(self, a: Fighter, b: Fighter) -> bool:
         """A model at least a's Size stands across the line from a to b (its centre within 0.9
         of a radius of the line, strictly between them).  Only the models whose x lies in the
         line's box (widened by that much and a hair) can: they are read from the x index."""
@@ -151,7 +218,7 @@ class Geometry:
                 return True
         return False
 
-    def cover(self: Battle, a: Fighter, b: Fighter) -> str | None:
+    def cover(self, a: Fighter, b: Fighter) -> str | None:
         best = None
         ax, ay, bx, by = a.x, a.y, b.x, b.y
         lox, hix = (ax, bx) if ax <= bx else (bx, ax)
@@ -164,8 +231,8 @@ class Geometry:
             d, _ = seg_point_distance(ax, ay, bx, by, t.x, t.y)
             if d >= t.r + BASE_RADIUS:
                 continue
-            a_near = math.hypot(a.x - t.x, a.y - t.y) <= t.r + 1 + BASE_RADIUS
-            b_near = math.hypot(b.x - t.x, b.y - t.y) <= t.r + 1 + BASE_RADIUS
+            a_near = hypot(a.x - t.x, a.y - t.y) <= t.r + 1 + BASE_RADIUS
+            b_near = hypot(b.x - t.x, b.y - t.y) <= t.r + 1 + BASE_RADIUS
             if a_near and not b_near:
                 continue  # controlling cover: the attacker's own cover does not count
             if kind == "heavy" or best is None:

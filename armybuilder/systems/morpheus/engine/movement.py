@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from typing import TYPE_CHECKING
 
+from .combat import CombatRules
 from .fighters import BASES, Fighter
-from .geometry import seg_point_distance
+from .geometry import hypot, seg_point_distance
 
 _OVERLAP2 = (BASES - 1e-6) ** 2  # squared centre distance below which two bases overlap
 _SPAN = BASES  # a base farther than this in x alone cannot overlap
@@ -16,16 +16,13 @@ _SPAN = BASES  # a base farther than this in x alone cannot overlap
 # turn for k = 1 .. 12, each worked out as ``sign * k * pi / 12`` (the same floats as before)
 _TURNS = tuple(sign * k * math.pi / 12 for k in range(13) for sign in ((1,) if k == 0 else (1, -1)))
 
-if TYPE_CHECKING:
-    from .battle import Battle
 
-
-class MovementRules:
+class MovementRules(CombatRules):
     """The movement rules of :class:`battle.Battle`."""
 
     __slots__ = ()
 
-    def free_of_overlap(self: Battle, f: Fighter, x: float, y: float) -> bool:
+    def free_of_overlap(self, f: Fighter, x: float, y: float) -> bool:
         """No base but f's overlaps a base at (x, y).  Only the models whose x is within two
         radii of x can overlap (a squared distance is never below its dx * dx, rounding
         included): they are found by bisection in the x index that :meth:`place` keeps."""
@@ -45,7 +42,7 @@ class MovementRules:
             i += 1
         return True
 
-    def move_towards(self: Battle, f: Fighter, tx: float, ty: float, budget: float, stop_at: float, target: Fighter | None = None,
+    def move_towards(self, f: Fighter, tx: float, ty: float, budget: float, stop_at: float, target: Fighter | None = None,
                      free_strikes: bool = True, penalty: float | None = None, near: float | None = None) -> float:  # fmt: skip
         """Straight move towards (tx, ty), stopping ``stop_at`` inches short (centre to centre).
 
@@ -54,7 +51,7 @@ class MovementRules:
         no AP).
         """
         dx, dy = tx - f.x, ty - f.y
-        d = math.hypot(dx, dy)
+        d = hypot(dx, dy)
         if d <= stop_at + 1e-6 or budget <= 0:
             return 0.0
         budget -= self.terrain_penalty(f, tx, ty) if penalty is None else penalty
@@ -76,7 +73,7 @@ class MovementRules:
                 if not travel > 0.0:  # max(0.0, travel - 0.2)
                     travel = 0.0
                 nx, ny = sx + ux * travel, sy + uy * travel
-            if travel >= 0.05 and (turn == 0.0 or math.hypot(tx - nx, ty - ny) < d - 0.05):
+            if travel >= 0.05 and (turn == 0.0 or hypot(tx - nx, ty - ny) < d - 0.05):
                 break
         board = self.board  # min(board, max(0.0, v)) of each coordinate, without the calls
         if not nx > 0.0:
@@ -124,13 +121,12 @@ class MovementRules:
             self.free_strikes(f, sx, sy, target)
         return travel
 
-    def terrain_penalty(self: Battle, f: Fighter, tx: float, ty: float) -> float:
+    def terrain_penalty(self, f: Fighter, tx: float, ty: float) -> float:
         """Difficult terrain on the way costs 2" of the move (seed: Difficult), unless f flies,
         teleports, leaps or is sure-footed (looked at only when the way crosses such terrain)."""
         ax, ay = f.x, f.y
         dx, dy = tx - ax, ty - ay
         length2 = dx * dx + dy * dy
-        hypot = math.hypot
         lox, hix = (ax, tx) if ax <= tx else (tx, ax)
         loy, hiy = (ay, ty) if ay <= ty else (ty, ay)
         for px, py, tr, left, right, low, high in self.difficult_boxes:  # seg_point_distance(), inlined
@@ -148,8 +144,7 @@ class MovementRules:
                 return 2.0
         return 0.0
 
-    def free_strikes(self: Battle, f: Fighter, sx: float, sy: float, target: Fighter | None) -> None:
-        hypot = math.hypot
+    def free_strikes(self, f: Fighter, sx: float, sy: float, target: Fighter | None) -> None:
         fx, fy = f.x, f.y  # the box of the move, widened by a hair (again if a strike moved f)
         lox, hix = (sx - 1e-6, fx + 1e-6) if sx <= fx else (fx - 1e-6, sx + 1e-6)
         loy, hiy = (sy - 1e-6, fy + 1e-6) if sy <= fy else (fy - 1e-6, sy + 1e-6)
@@ -185,21 +180,20 @@ class MovementRules:
                         lox, hix = (sx - 1e-6, fx + 1e-6) if sx <= fx else (fx - 1e-6, sx + 1e-6)
                         loy, hiy = (sy - 1e-6, fy + 1e-6) if sy <= fy else (fy - 1e-6, sy + 1e-6)
 
-    def approach_spot(self: Battle, f: Fighter, t: Fighter, reach: int) -> tuple[float, float] | None:
+    def approach_spot(self, f: Fighter, t: Fighter, reach: int) -> tuple[float, float] | None:
         """The free spot nearest to ``f`` from which ``t`` is within ``reach`` (None if surrounded)."""
         want = BASES + reach * 0.9 + 0.001
         tx, ty = t.x, t.y
         base = math.atan2(f.y - ty, f.x - tx)
         board = self.board
-        cos, sin = math.cos, math.sin
-        for turn in _TURNS:
+        for turn in _TURNS:  # math.cos, not a local alias: the compiled build calls C's cos directly
             angle = base + turn
-            x, y = tx + want * cos(angle), ty + want * sin(angle)
+            x, y = tx + want * math.cos(angle), ty + want * math.sin(angle)
             if 0.0 <= x <= board and 0.0 <= y <= board and self.free_of_overlap(f, x, y):
                 return x, y
         return None
 
-    def disengage(self: Battle, f: Fighter, engaged: list[Fighter], toward: Fighter | None = None) -> None:
+    def disengage(self, f: Fighter, engaged: list[Fighter], toward: Fighter | None = None) -> None:
         f.ap_left -= 1
         foe = max(engaged, key=lambda e: e.stat("dr"))
         ok, _ = self.test(f, f.stat("dr"), foe.stat("dr"), "dr")

@@ -3,32 +3,29 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from ..catalog import GodPower, ability_args, ability_id
 from .fighters import Fighter, Weapon, bump
-from .geometry import dist, gap
-
-if TYPE_CHECKING:
-    from .battle import Battle
+from .geometry import dist, gap, hypot
+from .movement import MovementRules
 
 
-class GodPowers:
+class GodPowers(MovementRules):
     """God powers of :class:`battle.Battle`."""
 
     __slots__ = ()
 
-    def power_cost(self: Battle, f: Fighter, p: GodPower) -> int:
+    def power_cost(self, f: Fighter, p: GodPower) -> int:
         return max(0, p.godspark - (1 if ("godspark-attuned" in f.abilities or "godspark-attuned" in f.temp) else 0))
 
-    def power_kind(self: Battle, p: GodPower) -> str:
+    def power_kind(self, p: GodPower) -> str:
         """What the AI uses a power for; read from its abilities once per battle (by id)."""
         kind = self.power_kinds.get(p.id)
         if kind is None:
             kind = self.power_kinds[p.id] = self._power_kind(p)
         return kind
 
-    def _power_kind(self: Battle, p: GodPower) -> str:
+    def _power_kind(self, p: GodPower) -> str:
         if p.attack is not None:
             ids = [ability_id(a) for a in p.attack.abilities]
             if "healer" in ids or "patch" in ids:
@@ -45,7 +42,7 @@ class GodPowers:
             return "shoot"
         return "fight"
 
-    def use_power(self: Battle, f: Fighter, p: GodPower, target: Fighter | None = None) -> None:
+    def use_power(self, f: Fighter, p: GodPower, target: Fighter | None = None) -> None:
         cost = self.power_cost(f, p)
         self.godspark[f.side] -= cost
         self.powers_used[f.side].add(p.id)
@@ -90,7 +87,7 @@ class GodPowers:
             else:
                 self.resolve(f, who, w, label="strikes with")
 
-    def maybe_power(self: Battle, f: Fighter, foes: list[Fighter] | None = None) -> bool:
+    def maybe_power(self, f: Fighter, foes: list[Fighter] | None = None) -> bool:
         """The AI's choice of a God power at this moment; True when one was used.  ``foes``:
         :meth:`engaged_with` of f when the caller has it already."""
         if f.ap_left < 1 or not self.powers[f.side]:
@@ -110,7 +107,7 @@ class GodPowers:
         if not enemies:
             return False
         nearest, near = enemies[0], math.inf
-        fx, fy, hypot = f.x, f.y, math.hypot
+        fx, fy = f.x, f.y
         for e in enemies:  # min(enemies, key=dist): the first of the nearest
             d = hypot(fx - e.x, fy - e.y)
             if d < near:
@@ -125,11 +122,13 @@ class GodPowers:
             if kind is None:
                 kind = self.power_kind(p)
             if kind == "heal":
+                assert p.attack is not None  # a power kinded heal or attack has one
                 wounded = [o for o in [f, *self.friends(f)] if o.hp < o.hp_max and dist(f, o) <= p.attack.range]
                 if wounded:
                     self.use_power(f, p, min(wounded, key=lambda o: o.hp))
                     return True
             elif kind == "attack":
+                assert p.attack is not None
                 if not engaged and dist(f, nearest) <= p.attack.range and self.los(f, nearest):
                     self.use_power(f, p, nearest)
                     return True
