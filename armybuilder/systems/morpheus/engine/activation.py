@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from .fighters import BASES, FISTS, Fighter, Weapon
-from .geometry import dist, gap, hypot
+from .geometry import dist, gap
 from .powers import GodPowers
 
 _CONTACT2 = BASES ** 2  # squared centre distance of two bases in contact
@@ -62,7 +62,7 @@ class Activation(GodPowers):
         if "berserker" in f.abilities or "berserker" in f.temp:
             best, near, fx, fy = candidates[0], math.inf, f.x, f.y
             for e in candidates:  # min(key=dist): the first of the nearest
-                d = hypot(fx - e.x, fy - e.y)
+                d = math.hypot(fx - e.x, fy - e.y)
                 if d < near:
                     best, near = e, d
             return best
@@ -76,7 +76,7 @@ class Activation(GodPowers):
         nothing) if blocked.  ``unengaged``: the caller knows f is engaged with no one; ``low``:
         min(f.d2), when the caller has it."""
         w = self.choose_melee(f, t, charge=True) or FISTS
-        g = hypot(f.x - t.x, f.y - t.y) - BASES  # in_reach()
+        g = math.hypot(f.x - t.x, f.y - t.y) - BASES  # in_reach()
         if (g if g > 0.0 else 0.0) <= w._touch:
             if f.ap_left < 1:
                 return False
@@ -86,7 +86,7 @@ class Activation(GodPowers):
         if spot is None:
             return False
         penalty = self.terrain_penalty(f, spot[0], spot[1])
-        need = hypot(spot[0] - f.x, spot[1] - f.y) + penalty
+        need = math.hypot(spot[0] - f.x, spot[1] - f.y) + penalty
         cost = 1 if ("bullrush" in f.abilities or "bullrush" in f.temp) else 2
         speed = f.speed()  # nothing below changes it before the move
         can_charge = (
@@ -170,7 +170,7 @@ class Activation(GodPowers):
         best: tuple[float, Weapon] | None = None
         if engaged is None:
             engaged = bool(self.engaged_with(f))
-        d = hypot(f.x - t.x, f.y - t.y)  # dist()
+        d = math.hypot(f.x - t.x, f.y - t.y)  # dist()
         override = f.range_override
         for w in f._ranged:
             reach = w.reach  # max(w.reach, f.range_override or 0)
@@ -329,6 +329,7 @@ class Activation(GodPowers):
         contact (every base in contact has gap 0): the others are surely farther.  ``low``:
         min(f.d2) when the caller has it already."""
         fx, fy, contact = f.x, f.y, BASES
+        hypot = math.hypot
         row = f.d2
         cut = min(row) if low is None else low
         cut = (cut if cut > _CONTACT2 else _CONTACT2) * (1 + 1e-9) + 1e-12

@@ -78,7 +78,7 @@ from ..catalog import GodPower
 from .activation import Activation
 from .dice import DAMAGE_MEMOS, rules_from
 from .fighters import BASES, Fighter, Terrain, Weapon, pairing_for
-from .geometry import dist, gap, hypot
+from .geometry import dist, gap
 
 # --------------------------------------------------------------------------- the game
 
@@ -287,7 +287,7 @@ class Battle(Activation):
     def follower(self, helpers: list[Fighter]) -> Fighter:
         """The helper a Tactician directs: the least gap to an enemy (99 with none left), then
         the lowest index; ``min()`` with a key, as plain loops (no generator, no key tuples)."""
-        contact = BASES
+        hypot, contact = math.hypot, BASES
         best, best_gap = helpers[0], math.inf
         for o in helpers:
             ox, oy = o.x, o.y

@@ -7,7 +7,7 @@ import math
 from ..catalog import ability_args, ability_id
 from .dice import expected_damage
 from .fighters import BASE_RADIUS, BASES, CONTACT, Fighter, Weapon
-from .geometry import Geometry, dist, gap, hypot
+from .geometry import Geometry, dist, gap
 
 # attack abilities a God power can grant for the Round, in the order an attack lists them
 _GRANTED = ("shock", "fire", "ice", "restrain", "push", "deceptive", "knockdown")
@@ -125,7 +125,7 @@ class CombatRules(Geometry):
 
     def shove(self, attacker: Fighter, target: Fighter, inches: float, away: bool) -> None:
         dx, dy = target.x - attacker.x, target.y - attacker.y
-        d = hypot(dx, dy) or 1.0
+        d = math.hypot(dx, dy) or 1.0
         ux, uy = (dx / d, dy / d) if away else (-dx / d, -dy / d)
         if not away:
             inches = min(inches, max(0.0, gap(attacker, target)))
@@ -134,7 +134,7 @@ class CombatRules(Geometry):
         while moved + step <= inches + 1e-9:
             nx, ny = target.x + ux * step, target.y + uy * step
             blocker = next(
-                (o for o in self.sides[0] + self.sides[1] if not o.removed and o is not target and hypot(o.x - nx, o.y - ny) < BASES),
+                (o for o in self.sides[0] + self.sides[1] if not o.removed and o is not target and math.hypot(o.x - nx, o.y - ny) < BASES),
                 None,
             )
             if blocker is not None or not (0 <= nx <= self.board and 0 <= ny <= self.board):
@@ -186,7 +186,7 @@ class CombatRules(Geometry):
                 att -= 2
         else:
             att = f.stat("ra")
-            d = hypot(f.x - t.x, f.y - t.y)  # dist()
+            d = math.hypot(f.x - t.x, f.y - t.y)  # dist()
             if d > (w.reach / 2) and d > 6 and not w._spray:
                 att -= 1
             if t.prone:
@@ -227,6 +227,7 @@ class CombatRules(Geometry):
 
     def overwhelm(self, f: Fighter, t: Fighter) -> int:
         tx, ty, t_reach = t.x, t.y, t._reach
+        hypot = math.hypot
         others = []
         # a friend's kept squared distance to t past a hair over its engagement distance (the
         # same reach, bases and contact) is surely out of reach; t is on the table here
@@ -277,7 +278,7 @@ class CombatRules(Geometry):
             if w._cumbersome and w.name in used:
                 return None
             if not charge:
-                g = hypot(f.x - t.x, f.y - t.y) - BASES
+                g = math.hypot(f.x - t.x, f.y - t.y) - BASES
                 if (g if g > 0.0 else 0.0) > w._touch:
                     return None
             return w
@@ -287,7 +288,7 @@ class CombatRules(Geometry):
                 if not (w._cumbersome and w.name in used):
                     usable.append(w)
         else:
-            g = hypot(f.x - t.x, f.y - t.y) - BASES  # gap(), once for every weapon
+            g = math.hypot(f.x - t.x, f.y - t.y) - BASES  # gap(), once for every weapon
             if g < 0.0:
                 g = 0.0
             for w in weapons:
@@ -421,10 +422,10 @@ class CombatRules(Geometry):
         if "blast" in w._ids:
             radius = (w.value("blast") or 0) + BASE_RADIUS
             cx, cy = (t.x, t.y) if ox is None or oy is None else (ox, oy)
-            return [o for o in everyone if hypot(o.x - cx, o.y - cy) <= radius]
+            return [o for o in everyone if math.hypot(o.x - cx, o.y - cy) <= radius]
         length = float(w.reach if f.range_override is None else max(w.reach, f.range_override))
         dx, dy = t.x - f.x, t.y - f.y
-        d = hypot(dx, dy) or 1.0
+        d = math.hypot(dx, dy) or 1.0
         ux, uy = dx / d, dy / d
         width = float(w.value("spray") or 0)
         out = []
@@ -459,7 +460,7 @@ class CombatRules(Geometry):
         """1d6 + 1d8 inches in the direction of the d8, at most half the distance shot."""
         d6 = int(self.rng.integers(1, 7))
         d8 = int(self.rng.integers(1, 9))
-        distance = min(float(d6 + d8), hypot(x - f.x, y - f.y) / 2)
+        distance = min(float(d6 + d8), math.hypot(x - f.x, y - f.y) / 2)
         angle = (d8 - 1) * math.pi / 4
         nx = min(self.board, max(0.0, x + distance * math.cos(angle)))
         ny = min(self.board, max(0.0, y + distance * math.sin(angle)))

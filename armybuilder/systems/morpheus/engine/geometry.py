@@ -4,88 +4,18 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from types import FunctionType
-from typing import Final
 
 from .fighters import BASE_RADIUS, BASES, Fighter, Weapon
 from .gamestate import GameState
 
-_SPLIT: Final = 134217729.0  # 2**27 + 1: Veltkamp's split of a double into two halves
-_TINY: Final = 2.2250738585072014e-308  # the smallest normal double
-
-
-def _two_product_error(a: float, b: float, p: float) -> float:
-    """The rounding error of ``p = a * b`` (Dekker's exact product: what fma gives CPython)."""
-    c = _SPLIT * a
-    ahi = c - (c - a)
-    alo = a - ahi
-    c = _SPLIT * b
-    bhi = c - (c - b)
-    blo = b - bhi
-    return alo * blo - (((p - ahi * bhi) - alo * bhi) - ahi * blo)
-
-
-def hypot(x: float, y: float) -> float:
-    """``math.hypot(x, y)``, bit for bit, as code the compiled engine calls directly.
-
-    Why: compiled code reaches the standard library's hypot as a Python object (looked up,
-    both floats boxed, the result unboxed), about a thousand times a game.  The algorithm is
-    CPython 3.11's for two coordinates (``vector_norm`` in Modules/mathmodule.c): both scaled
-    by the power of two that brings the larger into [0.5, 1), their squares summed with
-    their exact rounding errors, a square root, and one differential correction.  Zeros,
-    subnormals, infinities and NaNs go to ``math.hypot`` itself.  The pure-Python engine
-    calls ``math.hypot`` (see below); tests/morpheus/test_me_hypot.py compares the two.
-    """
-    ax = x if x >= 0.0 else -x
-    ay = y if y >= 0.0 else -y
-    big = ax if ax >= ay else ay
-    if big < _TINY or big == math.inf or x != x or y != y:
-        return math.hypot(x, y)
-    scale = 1.0
-    while big * scale >= 1.0:
-        scale *= 0.5
-    while big * scale < 0.5:
-        scale *= 2.0
-    total = 1.0  # the sum starts at 1.0 (then taken off), as CPython's does
-    err_products = 0.0
-    err_sums = 0.0
-    leg = ax * scale
-    square = leg * leg
-    err_products += _two_product_error(leg, leg, square)
-    s = total + square
-    err_sums += (total - s) + square
-    total = s
-    leg = ay * scale  # the second leg: the same steps (written out: no tuple for mypyc to box)
-    square = leg * leg
-    err_products += _two_product_error(leg, leg, square)
-    s = total + square
-    err_sums += (total - s) + square
-    total = s
-    h = math.sqrt(total - 1.0 + (err_products + err_sums))
-    square = -h * h
-    err_products += _two_product_error(-h, h, square)
-    s = total + square
-    err_sums += (total - s) + square
-    total = s
-    h += (total - 1.0 + (err_products + err_sums)) / (2.0 * h)
-    return h / scale
-
-
-#: the function above under a name of its own, for the test that compares it with math.hypot
-hypot_replica = hypot
-if isinstance(hypot_replica, FunctionType):
-    # Interpreted (the pure-Python engine): the standard library's C function gives the same
-    # bits faster; every module imports ``hypot`` from here after this line has run.
-    globals()["hypot"] = math.hypot
-
 
 def dist(a: Fighter, b: Fighter) -> float:
-    return hypot(a.x - b.x, a.y - b.y)
+    return math.hypot(a.x - b.x, a.y - b.y)
 
 
 def gap(a: Fighter, b: Fighter) -> float:
     """Distance between the edges of two bases (0 = base contact)."""
-    d = hypot(a.x - b.x, a.y - b.y) - BASES
+    d = math.hypot(a.x - b.x, a.y - b.y) - BASES
     return d if d > 0.0 else 0.0
 
 
@@ -94,10 +24,10 @@ def seg_point_distance(ax: float, ay: float, bx: float, by: float, px: float, py
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
     if length2 == 0:
-        return hypot(px - ax, py - ay), 0.0
+        return math.hypot(px - ax, py - ay), 0.0
     t = ((px - ax) * dx + (py - ay) * dy) / length2
     t = 0.0 if t <= 0.0 else 1.0 if t >= 1.0 else t  # clamped to the segment
-    return hypot(ax + t * dx - px, ay + t * dy - py), t
+    return math.hypot(ax + t * dx - px, ay + t * dy - py), t
 
 
 def off_segment(ax: float, ay: float, bx: float, by: float, px: float, py: float, within: float) -> bool:
@@ -190,7 +120,7 @@ class Geometry(GameState):
                 if px < lox - reach or px > hix + reach or py < loy - reach or py > hiy + reach:
                     continue
                 d, _ = seg_point_distance(ax, ay, bx, by, t.x, t.y)
-                if d < t.r and hypot(a.x - t.x, a.y - t.y) > t.r and hypot(b.x - t.x, b.y - t.y) > t.r:
+                if d < t.r and math.hypot(a.x - t.x, a.y - t.y) > t.r and math.hypot(b.x - t.x, b.y - t.y) > t.r:
                     return False
         return True
 
@@ -231,8 +161,8 @@ class Geometry(GameState):
             d, _ = seg_point_distance(ax, ay, bx, by, t.x, t.y)
             if d >= t.r + BASE_RADIUS:
                 continue
-            a_near = hypot(a.x - t.x, a.y - t.y) <= t.r + 1 + BASE_RADIUS
-            b_near = hypot(b.x - t.x, b.y - t.y) <= t.r + 1 + BASE_RADIUS
+            a_near = math.hypot(a.x - t.x, a.y - t.y) <= t.r + 1 + BASE_RADIUS
+            b_near = math.hypot(b.x - t.x, b.y - t.y) <= t.r + 1 + BASE_RADIUS
             if a_near and not b_near:
                 continue  # controlling cover: the attacker's own cover does not count
             if kind == "heavy" or best is None:

@@ -7,7 +7,7 @@ from bisect import bisect_left
 
 from .combat import CombatRules
 from .fighters import BASES, Fighter
-from .geometry import hypot, seg_point_distance
+from .geometry import seg_point_distance
 
 _OVERLAP2 = (BASES - 1e-6) ** 2  # squared centre distance below which two bases overlap
 _SPAN = BASES  # a base farther than this in x alone cannot overlap
@@ -51,7 +51,7 @@ class MovementRules(CombatRules):
         no AP).
         """
         dx, dy = tx - f.x, ty - f.y
-        d = hypot(dx, dy)
+        d = math.hypot(dx, dy)
         if d <= stop_at + 1e-6 or budget <= 0:
             return 0.0
         budget -= self.terrain_penalty(f, tx, ty) if penalty is None else penalty
@@ -73,7 +73,7 @@ class MovementRules(CombatRules):
                 if not travel > 0.0:  # max(0.0, travel - 0.2)
                     travel = 0.0
                 nx, ny = sx + ux * travel, sy + uy * travel
-            if travel >= 0.05 and (turn == 0.0 or hypot(tx - nx, ty - ny) < d - 0.05):
+            if travel >= 0.05 and (turn == 0.0 or math.hypot(tx - nx, ty - ny) < d - 0.05):
                 break
         board = self.board  # min(board, max(0.0, v)) of each coordinate, without the calls
         if not nx > 0.0:
@@ -127,6 +127,7 @@ class MovementRules(CombatRules):
         ax, ay = f.x, f.y
         dx, dy = tx - ax, ty - ay
         length2 = dx * dx + dy * dy
+        hypot = math.hypot
         lox, hix = (ax, tx) if ax <= tx else (tx, ax)
         loy, hiy = (ay, ty) if ay <= ty else (ty, ay)
         for px, py, tr, left, right, low, high in self.difficult_boxes:  # seg_point_distance(), inlined
@@ -145,6 +146,7 @@ class MovementRules(CombatRules):
         return 0.0
 
     def free_strikes(self, f: Fighter, sx: float, sy: float, target: Fighter | None) -> None:
+        hypot = math.hypot
         fx, fy = f.x, f.y  # the box of the move, widened by a hair (again if a strike moved f)
         lox, hix = (sx - 1e-6, fx + 1e-6) if sx <= fx else (fx - 1e-6, sx + 1e-6)
         loy, hiy = (sy - 1e-6, fy + 1e-6) if sy <= fy else (fy - 1e-6, sy + 1e-6)

@@ -6,7 +6,7 @@ import math
 
 from ..catalog import GodPower, ability_args, ability_id
 from .fighters import Fighter, Weapon, bump
-from .geometry import dist, gap, hypot
+from .geometry import dist, gap
 from .movement import MovementRules
 
 
@@ -107,7 +107,7 @@ class GodPowers(MovementRules):
         if not enemies:
             return False
         nearest, near = enemies[0], math.inf
-        fx, fy = f.x, f.y
+        fx, fy, hypot = f.x, f.y, math.hypot
         for e in enemies:  # min(enemies, key=dist): the first of the nearest
             d = hypot(fx - e.x, fy - e.y)
             if d < near:
