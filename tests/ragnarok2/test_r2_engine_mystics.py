@@ -11,7 +11,9 @@ from r2engine_data import engine_army as army
 
 from armybuilder.systems.ragnarok2.engine.abilities import traits_of
 from armybuilder.systems.ragnarok2.engine.battle import RITUAL_EFFECTS, Battle, Dice
-from armybuilder.systems.ragnarok2.engine.dice import test_success_probability as success_probability
+from armybuilder.systems.ragnarok2.engine.dice import (
+    test_success_probability as success_probability,
+)
 from armybuilder.systems.ragnarok2.engine.mystics import (
     best_mastery,
     counter_succeeds,
