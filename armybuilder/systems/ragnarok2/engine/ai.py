@@ -6,7 +6,8 @@ import bisect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ._marks import trait
+from mypy_extensions import trait
+
 from .base import BattleBase
 from .state import Fighting, Group
 from .tables import _die_mean, _effect_weight, _mean_per_die, _test_p, aim_difficulty

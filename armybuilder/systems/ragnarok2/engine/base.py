@@ -21,7 +21,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from ._marks import trait
+from mypy_extensions import trait
+
 from .chance import Dice
 from .state import Fighting, Group
 from .tables import BalanceRow, _test_p

@@ -18,7 +18,7 @@ The package, by what each module holds
   :class:`Battle` is the one concrete class that combines them: so each phase's ``self`` is
   typed (mypy checks the engine) and the optional compiled build (mypyc) reads the fields and
   calls the moves natively. mypyc compiles several bases only when all but one are *traits*,
-  hence the ``@trait`` marks (:mod:`._marks`: no-ops in plain Python). The players get the
+  hence the ``@trait`` marks (``mypy_extensions``: no-ops in plain Python). The players get the
   concrete :class:`Battle` (``cast`` where a phase hands itself to a policy).
 - Rules by phase, one mixin each: :mod:`.strategic` (leadership, tactical roll, orders,
   tactics, rallying, Mutagenic dice), :mod:`.movement` (activations, assaults, Courage tests,

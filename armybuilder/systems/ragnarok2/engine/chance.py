@@ -5,8 +5,7 @@ from __future__ import annotations
 import bisect
 
 import numpy as np
-
-from ._marks import mypyc_attr
+from mypy_extensions import mypyc_attr
 
 # --------------------------------------------------------------------------- randomness
 

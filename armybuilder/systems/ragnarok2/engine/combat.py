@@ -17,7 +17,8 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-from ._marks import trait
+from mypy_extensions import trait
+
 from .base import BattleBase
 from .chance import _BLOCK, _bisect_right  # noqa: F401
 from .dice import ContestColumn

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._marks import trait
+from mypy_extensions import trait
+
 from .base import BattleBase
 from .narration import name
 from .state import Fighting

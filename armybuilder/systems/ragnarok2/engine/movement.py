@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, cast
 
-from ._marks import trait
+from mypy_extensions import trait
+
 from .base import BattleBase
 from .combat import earns_charge_bonus
 from .fray import fear_distribution, unit_key

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import trait
+
 from ..catalog import Profile
-from ._marks import trait
 from .base import BattleBase
 from .mystics import (
     DEFAULT_FAITH_RECOVERY,

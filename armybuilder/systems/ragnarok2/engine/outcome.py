@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from ._marks import trait
+from mypy_extensions import trait
+
 from .base import BattleBase
 from .fray import CombatKey, Contact, test_distribution, unit_key
 from .narration import count, name, say_fray, say_outcome, test_roll

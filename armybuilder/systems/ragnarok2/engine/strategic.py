@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, cast
 
+from mypy_extensions import trait
+
 from armybuilder.core.catalog import Catalogue
 
 from ..army import is_commander
 from ..catalog import Profile
-from ._marks import trait
 from .base import BattleBase
 from .narration import ORDER_NAMES, name
 from .state import Fighting
