@@ -104,6 +104,11 @@ def _compiled_engines() -> list[str]:
     return re.findall(r'"armybuilder/systems/(\w+)/engine": \[', (ROOT / "setup.py").read_text())
 
 
+def test_setup_lists_the_three_engines():
+    """The table the next test reads: an empty match would leave it with nothing to check."""
+    assert sorted(_compiled_engines()) == ["morpheus", "ragnarok2", "rattle_and_rend"]
+
+
 @pytest.mark.parametrize("system", _compiled_engines())
 def test_the_build_compiled_the_engines_where_it_is_expected(system):
     """CI (.ci/run) expects the compiled engines: a build that fell back to pure Python there
