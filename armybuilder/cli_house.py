@@ -179,16 +179,17 @@ def import_into_house(args: argparse.Namespace, module: Any, sources: list[Path]
 
 def pins_for_new(system: Any, people: str | None, house_ids: list[str]) -> tuple[list[dict[str, str]], str]:
     """The house pins of a new list, and a sentence saying which (or "")."""
-    from armybuilder.core import house
+    from armybuilder.core.house import pin_of
+    from armybuilder.core.house_use import latest_pins, offering
 
-    pins = house.latest_pins(system, None, {h: None for h in house_ids}) if house_ids else []
+    pins = latest_pins(system, None, {h: None for h in house_ids}) if house_ids else []
     if not pins and people is not None:
-        offering = house.offering(system, people)
-        if len(offering) == 1:
-            pins = [house.pin_of(offering[0])]
-        elif len(offering) > 1:
+        found = offering(system, people)
+        if len(found) == 1:
+            pins = [pin_of(found[0])]
+        elif len(found) > 1:
             raise InputError.at(f"several house catalogues have '{people}': choose one with --house "
-                                f"({', '.join(s.id for s in offering)})")
+                                f"({', '.join(s.id for s in found)})")
     said = "; ".join(f"house catalogue {p['id']} {p['version']}" for p in pins)
     return pins, said
 
@@ -197,7 +198,7 @@ def upgrade_pins(lf: Any, house_args: list[str] | None) -> list[dict[str, str]] 
     """The house pins ``list upgrade`` gives the list: each named one (``ID`` or
     ``ID@VERSION``) added or moved, the others moved to their installed latest; None when
     the list uses none and none is named."""
-    from armybuilder.core import house
+    from armybuilder.core.house_use import latest_pins
 
     moves: dict[str, str | None] = {}
     for text in house_args or []:
@@ -205,4 +206,4 @@ def upgrade_pins(lf: Any, house_args: list[str] | None) -> list[dict[str, str]] 
         moves[house_id] = version or None
     if not moves and not lf.army.house:
         return None
-    return house.latest_pins(lf.system, lf.army, moves)
+    return latest_pins(lf.system, lf.army, moves)

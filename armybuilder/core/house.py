@@ -32,13 +32,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import catalog_cache
-from .catalog import Catalogue, CatalogueSource, _mirror, parse_version
+from .catalog import Catalogue, CatalogueSource, _mirror
 from .errors import InputError
-from .findings import Finding, Severity
 from .fingerprint import content_hash
 from .house_paths import DATA_ENV as DATA_ENV  # re-exported: the names a caller expects here
 from .house_paths import PATH_ENV as PATH_ENV
-from .house_paths import search_folders, user_folder
+from .house_paths import search_folders
 
 if TYPE_CHECKING:
     from .system import GameSystem
@@ -162,8 +161,20 @@ class HouseSource(CatalogueSource[Any]):
     def data(self, version: str) -> HouseData:
         """The house entries at ``version`` (validated, from the authenticated cache when
         it holds them): what :func:`combine` merges."""
+        if not valid_id(self.id):
+            raise InputError.at(f"'{self.id}' is not a house catalogue id (lower-case words joined by hyphens)", self.label("catalogue.yaml"))
         cat = self.resolve(version, plain=self.plain_name is not None)
-        return HouseData(self.id, self.name, version, cat.hash, str(self.path), contributions(cat.raw))
+        added = contributions(cat.raw)
+        for collection, entries in added.items():
+            seen: set[str] = set()
+            for entry in entries:
+                entry_id = entry["id"]
+                if not valid_id(entry_id):
+                    raise InputError.at(f"{collection} id {str(entry_id)[:80]!r} is not an id (lower-case words joined by hyphens)", self.label())
+                if entry_id in seen:
+                    raise InputError.at(f"{collection} id '{entry_id}' is used twice", self.label())
+                seen.add(entry_id)
+        return HouseData(self.id, self.name, version, cat.hash, str(self.path), added)
 
 
 def _peek(folder: Path) -> tuple[str, str, list[tuple[str, bytes]]] | None:
@@ -363,18 +374,20 @@ class HouseUse:
 
 def combine(
     system: GameSystem[Any, Any], version: str, datas: Sequence[HouseData], *, plain: bool = False,
-    uses: Sequence[HouseUse] = (),
+    uses: Sequence[HouseUse] = (), strict: bool = True,
 ) -> Catalogue[Any]:
     """The bundled catalogue at ``version`` with the entries of ``datas`` merged in.
 
     The bundled entries come first, then each house's in order.  An id a house adds that
     the bundled catalogue (or an earlier house) has already raises InputError: the data
-    would be ambiguous.  ``uses`` are recorded on the result (:attr:`Catalogue.houses`);
-    its hash covers the bundled hash and every house's id, version and hash (or status)."""
+    would be ambiguous; so does (``strict``) a house entry referring to nothing (a rank,
+    an ability...), which the rules and engines would meet unprepared.  ``uses`` are
+    recorded on the result (:attr:`Catalogue.houses`); its hash covers the bundled hash and
+    every house's id, version and hash (or status)."""
     uses = tuple(uses) or tuple(HouseUse(d.id, d.version, d.hash, "ok", d.name, d.hash, d.folder, entries=d.keys(), data=d) for d in datas)
     base = system.catalogue(version, plain=plain)
     digest = content_hash({"catalogue": base.hash, "house": [[u.id, u.version, u.hash or u.status] for u in uses]})
-    key = (system.id, version, plain, base.hash, digest)
+    key = (system.id, version, plain, base.hash, digest, strict)
     known = _combined.get(key)
     if known is not None:
         return known
@@ -395,6 +408,8 @@ def combine(
                 present.add(entry_id)
             merged[collection] = [*(merged.get(collection) or []), *entries]
     data_model = _merged_data(system, merged, plain, digest)
+    if strict:
+        _refuse_dangling(data_model, merged, datas)
     catalogue: Catalogue[Any] = Catalogue(
         id=base.id, system=base.system, name=base.name, version=version, hash=digest, data=data_model,
         load_raw=_Raw(merged), history=base.history, houses=uses,
@@ -404,6 +419,18 @@ def combine(
 
 
 _combined: dict[tuple[Any, ...], Catalogue[Any]] = {}
+_ENTRY = re.compile(r"^([A-Za-z0-9_-]+)\[([^\]]+)\]")
+
+
+def _refuse_dangling(data: Any, merged: dict[str, Any], datas: Sequence[HouseData]) -> None:
+    """InputError (at the house's folder) for the first reference of a house entry to nothing."""
+    owner = {key: d for d in datas for key in d.keys()}
+    present = {(k, str(e["id"])) for k, v in merged.items() if is_collection(v) for e in v}
+    for where, collection, ref in data.references():
+        match = _ENTRY.match(where)
+        house = owner.get((match[1], match[2])) if match else None
+        if house is not None and (collection, ref) not in present:
+            raise InputError.at(f"{where} refers to unknown {collection} id '{ref}'", house.folder)
 
 
 class _Raw:
@@ -540,120 +567,6 @@ def pins_of(*armies: Any) -> list[Any]:
     return out
 
 
-def offering(system: GameSystem[Any, Any], faction: str) -> list[HouseSource]:
-    """The installed house catalogues that make ``faction`` playable when the bundled
-    catalogue does not (a people whose profiles only a house catalogue has)."""
-    bundled = system.catalogue()
-    if faction in {c.value for c in system.factions(bundled)}:
-        return []
-    out = []
-    for source in installed(system):
-        try:
-            cat = combine(system, bundled.version, [source.data(source.latest)])
-        except InputError:
-            continue
-        if faction in {c.value for c in system.factions(cat)}:
-            out.append(source)
-    return out
-
-
-def shared_catalogue(system: GameSystem[Any, Any], version: str, armies: Sequence[Any]) -> Catalogue[Any]:
-    """The one catalogue the games between ``armies`` are played with: ``version`` and every
-    house catalogue the lists use.  InputError when one cannot be used (missing, or its ids
-    clash with another's): a game with unknown fighters is not played."""
-    cat = game_catalogue(system, version, pins_of(*armies))
-    wrong = [u for u in cat.houses if not u.used]
-    if wrong:
-        raise InputError.at("the games need every house catalogue the lists use: " + "; ".join(
-            f"{u.id} {u.version}: {u.detail or u.status}" for u in wrong))
-    return cat
-
-
-def portable_houses(cat: Catalogue[Any]) -> list[dict[str, Any]]:
-    """The house data merged into ``cat``, for a worker process (:func:`from_portable`)."""
-    return [u.data.portable() for u in cat.houses if u.data is not None]
-
-
-def from_portable(system: GameSystem[Any, Any], version: str, houses: Sequence[dict[str, Any]]) -> Catalogue[Any]:
-    """In a worker: the catalogue :func:`portable_houses` described (each house validated)."""
-    if not houses:
-        return system.catalogue(version)
-    return combine(system, version, [HouseData.from_portable(system, h) for h in houses])
-
-
 def house_of(cat: Catalogue[Any], collection: str, entry_id: str) -> HouseUse | None:
     """The house catalogue that added this entry to ``cat``, or None (bundled data)."""
     return next((u for u in cat.houses if (collection, entry_id) in u.entries), None)
-
-
-# --------------------------------------------------------------------------- what a list is told
-
-
-def house_findings(system: GameSystem[Any, Any], army: Any, cat: Catalogue[Any]) -> list[Finding]:
-    """One finding per house catalogue the list pins: which one it uses (information an
-    organiser needs), or why it cannot (an error: its entries are unknown here)."""
-    pins = list(getattr(army, "house", ()) or ())
-    if not pins:
-        return []
-    by_id = {u.id: u for u in cat.houses}
-    rule = f"{system.id}.catalogue.house"
-    out: list[Finding] = []
-    for index, pin in enumerate(pins):
-        house_id, version, pinned = _pin_fields(pin)
-        use = by_id.get(house_id)
-        if use is None:
-            use = HouseUse(house_id, version, pinned, "missing")
-        where = f"house[{index}]"
-        shown = f"house catalogue {house_id} {version}"
-        if use.status == "ok":
-            text = (f"{use.words()} ({use.name}): data a player wrote, not in the bundled catalogue; "
-                    "an organiser checks the list with the catalogue's folder (armybuilder --catalog DIR validate LIST)")
-            if use.latest and use.latest != version and parse_version(use.latest) > parse_version(version):
-                text += f". Version {use.latest} is installed: 'armybuilder list upgrade' (in the editor: u) moves the list to it"
-            out.append(Finding(rule, Severity.INFO, text, where, "house catalogue"))
-        elif use.status == "changed":
-            out.append(Finding(rule, Severity.ERROR, (
-                f"{shown} has changed since the list was pinned to it (hash {use.pinned_hash} then, {use.hash} now): "
-                "the list is checked against the data found, and its fingerprint differs from one printed before. "
-                "Ask for the catalogue the list was built with, or pin this one: 'armybuilder list upgrade' (in the editor: u)"
-            ), where, "house catalogue"))
-        elif use.status == "missing":
-            out.append(Finding(rule, Severity.ERROR, (
-                f"{shown} is not installed here: the entries it adds are unknown, the list keeps them. "
-                f"Put its folder in {user_folder()} or name it with 'armybuilder --catalog DIR'"
-            ), where, "house catalogue"))
-        elif use.status == "no-version":
-            out.append(Finding(rule, Severity.ERROR, (
-                f"{shown} is not installed here ({use.detail}): the entries it adds are unknown, the list keeps them. "
-                "Ask for that version, or move the list: 'armybuilder list upgrade' (in the editor: u)"
-            ), where, "house catalogue"))
-        else:
-            out.append(Finding(rule, Severity.ERROR, (
-                f"{shown} cannot be used: {use.detail}. Its entries are unknown, the list keeps them; "
-                f"'armybuilder catalog check {use.folder or 'DIR'}' says what to fix"
-            ), where, "house catalogue"))
-    return out
-
-
-def uses_text(cat: Catalogue[Any]) -> str:
-    """``uses house catalogue wolfen-of-yllia 1.2.0`` for each house of ``cat``, joined."""
-    return "; ".join(u.words() for u in cat.houses)
-
-
-def latest_pins(system: GameSystem[Any, Any], army: Any, moves: dict[str, str | None] | None = None) -> list[dict[str, str]]:
-    """The list's house pins moved to the installed latest version (or the version
-    ``moves`` names for an id; a new id adds that house catalogue), hashes as found now.
-
-    Raises InputError for a house catalogue that is not installed or lacks the version."""
-    moves = dict(moves or {})
-    out: list[dict[str, str]] = []
-    ids = [_pin_fields(p)[0] for p in getattr(army, "house", ()) or ()]
-    for house_id in ids + [i for i in moves if i not in ids]:
-        source = find(system, house_id)
-        if source is None:
-            raise InputError.at(f"house catalogue {house_id} is not installed (installed: {', '.join(s.id for s in installed(system)) or 'none'})")
-        version = moves.get(house_id) or source.latest
-        if not source.has_version(version):
-            raise InputError.at(f"house catalogue {house_id} has no version {version} (installed: {', '.join(v.version for v in source.versions())})")
-        out.append(pin_of(source, version))
-    return out

@@ -279,7 +279,7 @@ class _Checker:
 
         data = HouseData(self.source.id, self.source.name, version, "", str(self.source.path), added)
         try:
-            merged = combine(self.system, self.system.source.latest, [data])
+            merged = combine(self.system, self.system.source.latest, [data], strict=False)
         except InputError as exc:
             self.issues += [Issue("error", p) for p in exc.problems]
             return

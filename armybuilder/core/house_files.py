@@ -28,13 +28,18 @@ IMPORTED_MARK = "# Imported into a house catalogue by `armybuilder catalog impor
 
 MANIFEST = """\
 # House catalogue for {system_name}: data a player wrote, not part of armybuilder's
-# bundled catalogue. Lists that use it pin it (id, version, hash) and every print names it
-# ("uses house catalogue {house_id} 0.1.0"): give this folder to your opponent or organiser.
-# Check it with: armybuilder catalog check {folder}
-id: {house_id}                 # lower-case words joined by hyphens, never a bundled catalogue's id
-system: {system}               # the game system it extends
+# bundled catalogue. A list that uses it pins it (id, version, hash) and every print names
+# it ("uses house catalogue {house_id} 0.1.0"): give this folder to your opponent or
+# organiser with the list. Check it with: armybuilder catalog check {folder}
+#
+# id: lower-case words joined by hyphens; never a bundled catalogue's id.
+id: {house_id}
+# system: the game system it extends.
+system: {system}
 name: {name_yaml}
-version: 0.1.0                 # MAJOR.MINOR.PATCH. Once shared, change figures through errata/<version>.yaml
+# version: MAJOR.MINOR.PATCH. Once the catalogue is shared, change its figures through
+# errata/<version>.yaml files (as the bundled catalogue does), so lists keep their meaning.
+version: 0.1.0
 date: '{date}'
 summary: {summary_yaml}
 notes:

@@ -196,7 +196,7 @@ def _init_worker(
     system = get_system(system_id)
     _WORKER["system"] = system
     if houses:  # the house catalogues the lists use, as the parent resolved them
-        from .house import from_portable
+        from .house_use import from_portable
 
         _WORKER["cat"] = from_portable(system, version, houses)
     else:
@@ -226,7 +226,7 @@ def run_playtest(
     system = get_system(first.system)
     houses: list[dict[str, Any]] = []
     if getattr(first, "house", None) or getattr(second, "house", None):
-        from .house import portable_houses, shared_catalogue
+        from .house_use import portable_houses, shared_catalogue
 
         cat = shared_catalogue(system, first.catalogue, [first, second])  # both lists' house data
         houses = portable_houses(cat)

@@ -330,7 +330,7 @@ class GameSystem(abc.ABC, Generic[L, CM]):
         if newer is not None:
             found.append(newer)
         if getattr(army, "house", None):
-            from .house import house_findings
+            from .house_use import house_findings
 
             found += house_findings(self, army, cat)
         return found
@@ -569,10 +569,20 @@ class PackagedSystem(GameSystem[L, CM]):
         return self.editing_module.apply(army, cat, path, action, args)
 
     def browse(self, cat: Catalogue[CM]) -> list[BrowserEntry]:
-        return self.editing_module.browse(cat)
+        entries = self.editing_module.browse(cat)
+        if cat.houses:  # house data marked (core/house.py)
+            from .house_use import mark_entries
+
+            entries = mark_entries(entries, cat)
+        return entries
 
     def detail(self, cat: Catalogue[CM], ref: EntryRef) -> Detail:
-        return self.editing_module.detail(cat, ref)
+        detail = self.editing_module.detail(cat, ref)
+        if cat.houses:
+            from .house_use import mark_detail
+
+            detail = mark_detail(detail, cat, ref.collection, ref.id)
+        return detail
 
     # -- printing -------------------------------------------------------------
 
@@ -581,7 +591,7 @@ class PackagedSystem(GameSystem[L, CM]):
         roster: Roster = self.sheets_module.roster(army, cat, fingerprint)
         if getattr(army, "house", None):  # a house catalogue missing or changed: said in the legality box too
             from .findings import Severity
-            from .house import house_findings
+            from .house_use import house_findings
 
             wrong = tuple(f for f in house_findings(self, army, cat) if f.severity is not Severity.INFO)
             if wrong:

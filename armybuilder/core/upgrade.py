@@ -38,8 +38,9 @@ class UpgradeImpact:
         return self.from_version != self.to_version or bool(self.house)
 
     def lines(self) -> list[str]:
+        moved = f"{self.from_version} → {self.to_version}" if self.from_version != self.to_version else f"{self.to_version} (unchanged)"
         out = [
-            f"catalogue {self.from_version} → {self.to_version}",
+            f"catalogue {moved}",
             *(f"house catalogue {h}" for h in self.house),
             f"points: {self.points_before:g} → {self.points_after:g}",
         ]
@@ -70,7 +71,7 @@ def upgrade_impact(
     house: list[dict[str, str]] | None = None,
 ) -> UpgradeImpact:
     """What moving ``army`` to ``to_version`` (the latest by default) changes; ``house``:
-    the house catalogue pins it would have instead of its own (:func:`.house.latest_pins`)."""
+    the house catalogue pins it would have instead of its own (:func:`.house_use.latest_pins`)."""
     old_cat = system.catalogue_for(army)
     target = to_version or system.source.latest
     update: dict[str, Any] = {"catalogue": target}

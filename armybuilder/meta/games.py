@@ -81,7 +81,7 @@ def _game(context: dict[str, Any]):
     if key not in _CACHE:
         system = get_system(context["system"])
         if houses:  # house catalogues the lists use, sent as data (validated here)
-            from armybuilder.core.house import from_portable
+            from armybuilder.core.house_use import from_portable
 
             _CACHE[key] = (system, from_portable(system, context["catalogue"], houses))
         else:

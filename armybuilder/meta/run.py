@@ -134,7 +134,7 @@ def _houses(setup: MetaSetup) -> list[dict[str, Any]]:
     armies = [x.army for x in [*setup.rows, *setup.cols]]
     if not any(getattr(a, "house", None) for a in armies):
         return []
-    from armybuilder.core.house import portable_houses, shared_catalogue
+    from armybuilder.core.house_use import portable_houses, shared_catalogue
     from armybuilder.core.registry import get_system
 
     return portable_houses(shared_catalogue(get_system(setup.system_id), setup.catalogue, armies))

@@ -118,6 +118,10 @@ class Session:
         newer = newer_version_finding(self.system, self.army, impact=False)
         if newer is not None:
             found.append(newer)
+        if self.army.house:  # which house catalogues the list uses, or why it cannot
+            from armybuilder.core.house_use import house_findings
+
+            found += house_findings(self.system, self.army, self.cat)
         found = sort_findings(found)
         self._findings_cache = (self.army, found)
         return found
@@ -296,6 +300,11 @@ def new_session(
     limit: int | None = None,
 ) -> Session:
     """A new list; ``limit`` is the player's own point limit in place of the format's."""
-    cat = system.catalogue()
+    from armybuilder.core.house_use import new_list_catalogue
+
+    # a faction offered by a house catalogue ("yllia@wolfen-of-yllia") pins that catalogue
+    faction, pins, cat = new_list_catalogue(system, faction)
     army = system.new_list(cat, faction=faction, format=format, name=name, limit=limit)
+    if pins:
+        army = type(army).model_validate({**army.model_dump(), "house": pins})
     return Session(new_list_file(army, path), store)
