@@ -59,9 +59,14 @@ def cmd_new(args: argparse.Namespace) -> int:
         from armybuilder.core.house import game_catalogue
 
         cat = game_catalogue(system, cat.version, pins)
+        for use in cat.houses:
+            if not use.used:
+                raise InputError.at(f"house catalogue {use.id} cannot be used: {use.detail}; 'armybuilder catalog check {use.folder}' says what to fix")
     if args.people is not None and args.people not in {c.value for c in system.factions(cat)}:
+        from armybuilder.cli_house import unusable_houses
+
         known = ", ".join(c.value for c in system.factions(cat))
-        raise InputError.at(f"unknown {system.faction_label.lower()} '{args.people}' (known: {known})")
+        raise InputError.at(f"unknown {system.faction_label.lower()} '{args.people}' (known: {known}){unusable_houses(system)}")
     army = system.new_list(cat, faction=args.people, format=fmt_id, name=args.name, limit=limit)
     if pins:
         army = type(army).model_validate({**army.model_dump(), "house": pins})

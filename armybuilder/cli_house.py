@@ -207,3 +207,17 @@ def upgrade_pins(lf: Any, house_args: list[str] | None) -> list[dict[str, str]] 
     if not moves and not lf.army.house:
         return None
     return latest_pins(lf.system, lf.army, moves)
+
+
+def unusable_houses(system: Any) -> str:
+    """``; house catalogues that cannot be used: …`` for the installed ones that fail to
+    merge (a people they would add is then unknown), or ""."""
+    from armybuilder.core.house import combine, installed
+
+    wrong = []
+    for source in installed(system):
+        try:
+            combine(system, system.source.latest, [source.data(source.latest)])
+        except InputError as exc:
+            wrong.append(f"{source.id} ({exc.first.message}; 'armybuilder catalog check {source.path}')")
+    return "; house catalogues that cannot be used: " + ", ".join(wrong) if wrong else ""

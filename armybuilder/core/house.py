@@ -387,7 +387,11 @@ def combine(
     uses = tuple(uses) or tuple(HouseUse(d.id, d.version, d.hash, "ok", d.name, d.hash, d.folder, entries=d.keys(), data=d) for d in datas)
     base = system.catalogue(version, plain=plain)
     digest = content_hash({"catalogue": base.hash, "house": [[u.id, u.version, u.hash or u.status] for u in uses]})
-    key = (system.id, version, plain, base.hash, digest, strict)
+    # what is merged, by content (never by what a caller says it is): the memo's and the
+    # cache's key
+    merged_key = content_hash([[d.id, d.entries] for d in datas])
+    said = tuple((u.id, u.version, u.pinned_hash, u.status, u.hash, u.detail, u.latest) for u in uses)
+    key = (system.id, version, plain, base.hash, digest, merged_key, said, strict)
     known = _combined.get(key)
     if known is not None:
         return known
@@ -407,7 +411,7 @@ def combine(
                 owners[(collection, entry_id)] = f"house catalogue {data.id}"
                 present.add(entry_id)
             merged[collection] = [*(merged.get(collection) or []), *entries]
-    data_model = _merged_data(system, merged, plain, digest)
+    data_model = _merged_data(system, merged, plain, f"{base.hash}-{merged_key}")
     if strict:
         _refuse_dangling(data_model, merged, datas)
     catalogue: Catalogue[Any] = Catalogue(
@@ -446,7 +450,8 @@ class _Raw:
 
 
 def _merged_data(system: GameSystem[Any, Any], merged: dict[str, Any], plain: bool, digest: str) -> Any:
-    """The catalogue model (or plain mirror) of the merged dump.
+    """The catalogue model (or plain mirror) of the merged dump (``digest``: the bundled
+    data's hash and the merged house entries' content hash, the cache entry's name).
 
     Both halves are full dumps of validated models (the bundled catalogue's and each
     house's, entries concatenated collection by collection), so the plain mirror is

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError, Problem
+from .fingerprint import content_hash
 from .house import (
     CLOSED_COLLECTIONS,
     MAX_ID,
@@ -89,6 +90,8 @@ class _Checker:
     def __init__(self, system: GameSystem[Any, Any], source: HouseSource, issues: list[Issue]) -> None:
         self.system, self.source, self.issues = system, source, issues
         self.docs: dict[str, Any] = {}  # rel → parsed document (round trip: positions)
+        self.written: dict[tuple[str, str], tuple[str, int | None]] = {}  # ids as the data files write them
+        self.said: set[tuple[Any, ...]] = set()  # problems of resolved versions already reported
 
     def error(self, message: str, rel: str = "", line: int | None = None, column: int | None = None, field: str | None = None) -> None:
         self.issues.append(Issue("error", Problem(message, self.source.label(rel) if rel else self.source.label(), line, column, field)))
@@ -106,7 +109,8 @@ class _Checker:
         schema_ok = self._data_files_sound() & self._errata_sound()
         if not schema_ok:
             return  # the data cannot be resolved: what follows would only repeat it
-        for version in [v.version for v in self.source.versions()]:
+        # the latest version first; an earlier one adds only what it does not share with it
+        for version in reversed([v.version for v in self.source.versions()]):
             try:
                 cat = self.source.resolve(version)
             except InputError as exc:  # an erratum that does not apply
@@ -202,14 +206,29 @@ class _Checker:
         return self._default_values
 
     def _ids_of(self, rel: str, doc: Any, key: str, entries: list[Any]) -> None:
+        """Ids as written: their shape, used twice, or the bundled catalogue's (said even
+        when the schema refuses something else, so one run lists every mistake)."""
         from .yamlio import locate
 
+        bundled = self._bundled_ids()
         for index, entry in enumerate(entries):
             entry_id = entry.get("id") if isinstance(entry, dict) else None
-            if isinstance(entry_id, str) and not valid_id(entry_id):
-                line, col = locate(doc, [key, index, "id"])
+            if not isinstance(entry_id, str):
+                continue
+            line, col = locate(doc, [key, index, "id"])
+            field = f"{key}[{index}].id"
+            if not valid_id(entry_id):
                 self.error(f"'{entry_id}' is not an id: lower-case letters and digits in words joined by hyphens, "
-                           f"at most {MAX_ID} characters", rel, line, col, f"{key}[{index}].id")
+                           f"at most {MAX_ID} characters", rel, line, col, field)
+            earlier = self.written.get((key, entry_id))
+            if earlier is not None:
+                self.error(f"id '{entry_id}' is used twice in {key} (also at {self.source.label(earlier[0])}:{earlier[1]})", rel, line, col, field)
+            else:
+                self.written[(key, entry_id)] = (rel, line)
+            found = bundled.get((key, entry_id))
+            if found:
+                self.error(f"the bundled {self.system.name} catalogue has {key} '{entry_id}' already (version {found}): "
+                           "a house catalogue adds entries under ids of its own", rel, line, col, field)
 
     def _text_problems(self, doc: Any, rel: str, loc: list[str | int]) -> Iterator[Issue]:
         """Control characters in any text, and names too long to print whole (warnings)."""
@@ -250,34 +269,42 @@ class _Checker:
         def say(kind: str, message: str, collection: str, entry_id: str, sub: list[str | int] | None = None) -> None:
             rel, line, col = at(collection, entry_id, sub)
             field = f"{collection}[{entry_id}]" + "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in sub or [])
+            if (rel, line, col, field, message) in self.said:
+                return  # said for a later version already
+            self.said.add((rel, line, col, field, message))
             text = f"{message} (version {label_of})" if label_of and not last else message
             (self.error if kind == "error" else self.warning)(text, rel, line, col, field)
 
         if last and not added:
             self.warning("this house catalogue adds no entries yet")
-        # ids used twice in the house catalogue itself
+        # ids an erratum adds (the data files' own were checked as written): used twice,
+        # or the bundled catalogue's in any of its versions
+        ambiguous = False
         for collection, entries in added.items():
             counts: dict[str, int] = defaultdict(int)
             for entry in entries:
                 counts[str(entry["id"])] += 1
             for entry_id, count in counts.items():
                 if count > 1:
-                    say("error", f"id '{entry_id}' is used by {count} entries of {collection}", collection, entry_id)
-        # ids the bundled catalogue has in any of its versions
+                    ambiguous = True
+                    if (collection, entry_id) not in self.written:
+                        say("error", f"id '{entry_id}' is used by {count} entries of {collection}", collection, entry_id)
         bundled = self._bundled_ids()
         for collection, entries in added.items():
             for entry in entries:
                 entry_id = str(entry["id"])
                 found = bundled.get((collection, entry_id))
                 if found:
-                    say("error", f"the bundled {self.system.name} catalogue has {collection} '{entry_id}' already "
-                                 f"(version {found}): a house catalogue adds entries under ids of its own", collection, entry_id)
-        if self.errors_so_far():
-            return  # merged data would be ambiguous
+                    ambiguous = True
+                    if (collection, entry_id) not in self.written:
+                        say("error", f"the bundled {self.system.name} catalogue has {collection} '{entry_id}' already "
+                                     f"(version {found}): a house catalogue adds entries under ids of its own", collection, entry_id)
+        if ambiguous:
+            return  # merged data would be ambiguous: the ids are said, the rest waits for them
         # references to nothing, read from the merged catalogue (bundled + this house)
         from .house import HouseData, combine
 
-        data = HouseData(self.source.id, self.source.name, version, "", str(self.source.path), added)
+        data = HouseData(self.source.id, self.source.name, version, content_hash(raw), str(self.source.path), added)
         try:
             merged = combine(self.system, self.system.source.latest, [data], strict=False)
         except InputError as exc:
@@ -290,8 +317,14 @@ class _Checker:
                 continue
             if merged.get(collection, ref) is None:
                 sub = ref_where[match.end():].lstrip(".")
+                loc: list[str | int] | None = [sub] if sub and "[" not in sub else None
+                written = self._entry_doc(match[1], match[2])
+                if loc is not None and isinstance(written, dict) and isinstance(written.get(sub), list):
+                    items = [str(v).partition("/")[0] for v in written[sub]]
+                    if ref in items:  # the very item of the list
+                        loc.append(items.index(ref))
                 say("error", f"refers to unknown {collection} id '{ref}' (neither the bundled catalogue nor this one has it)",
-                    match[1], match[2], [sub] if sub and "[" not in sub else None)
+                    match[1], match[2], loc)
         from .catalog_checks import _negative_costs
 
         for collection, entry_id, path, value in _negative_costs(added):
@@ -303,6 +336,14 @@ class _Checker:
                     if "example" in str(entry["id"]).split("-"):
                         say("warning", "still the skeleton's example entry: give it the card's id, name and figures, or delete it",
                             collection, str(entry["id"]))
+
+    def _entry_doc(self, collection: str, entry_id: str) -> Any:
+        """The entry as a data file writes it (None when an erratum added it)."""
+        found = self._where().get((collection, entry_id))
+        if found is None:
+            return None
+        doc = self.docs.get(found[0])
+        return doc[collection][found[1]] if isinstance(doc, dict) else None
 
     def _where(self) -> dict[tuple[str, str], tuple[str, int]]:
         """(collection, id) → (data file, index in it), for positions."""
@@ -318,7 +359,10 @@ class _Checker:
         return out
 
     def _bundled_ids(self) -> dict[tuple[str, str], str]:
+        if hasattr(self, "_bundled"):
+            return self._bundled
         out: dict[tuple[str, str], str] = {}
+        self._bundled: dict[tuple[str, str], str] = out
         source = self.system.source
         for info in source.versions():
             raw = self.system.catalogue(info.version).raw
@@ -341,7 +385,7 @@ class _Checker:
                     span = spans.get(key)
                     if span is None or span[0] <= value <= span[1]:
                         continue
-                    say("warning", f"{key} {value:g} is outside the bundled {collection}' range {span[0]:g} to {span[1]:g}: "
+                    say("warning", f"{key} {value:g} is outside the range of the bundled {collection} ({span[0]:g} to {span[1]:g}): "
                                    "check it against the card", collection, str(entry["id"]), loc)
 
 

@@ -187,16 +187,19 @@ class FilesMixin(_Screen):
             self.notify(f"catalogue {s.army.catalogue} is the latest version" + (" and the house catalogues are as pinned" if s.army.house else ""))
             return
         body = Text("\n".join(impact.lines()))
+        moves = [f"catalogue {impact.to_version}"] if impact.from_version != impact.to_version else []
+        moves += [f"house catalogue {h}" for h in impact.house]
+        what = ", ".join(moves)
 
         def chosen(key: str | None) -> None:
             if key == "yes":
                 s.replace(impact.moved, s.selected)
-                self._remember_edit(f"Upgrade to catalogue {impact.to_version}")
+                self._remember_edit(f"Upgrade to {what}")
                 self.after_edit(s.selected)
-                self.notify(f"list moved to catalogue {impact.to_version}" + "".join(f", house catalogue {h}" for h in impact.house) + " (ctrl+z to undo)")
+                self.notify(f"list moved to {what} (ctrl+z to undo)")
 
         self.app.push_screen(
-            Confirm(f"Upgrade to catalogue {impact.to_version}?", body, (("yes", "Upgrade", "primary"), ("no", "Keep", "default"))),
+            Confirm(f"Upgrade to {what}?", body, (("yes", "Upgrade", "primary"), ("no", "Keep", "default"))),
             chosen,
         )
 
