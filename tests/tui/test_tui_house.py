@@ -114,3 +114,24 @@ async def test_a_changed_house_catalogue_is_said_and_pinned_again_with_u(store, 
         await pilot.pause()
         assert s.army.house[0].hash != repinned, [f.message for f in s.findings()]
         assert any("has changed since the list was pinned" in f.message for f in s.findings())
+
+
+async def test_the_editor_s_roster_export_names_the_house_catalogue(store, tmp_path, monkeypatch):
+    import io
+
+    from pypdf import PdfReader
+
+    house_folder(tmp_path, monkeypatch, "wolfen-of-yllia")
+    path = write_list(tmp_path / "wolf.yaml", WOLF_LIST, "ragnarok2", "wolfen-of-yllia")
+    app = ArmyBuilderApp(open_file(path, store), store=store, export_dir=tmp_path / "out", recovery_delay=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        editor.export("roster-cards")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.1)
+    pdf = tmp_path / "out" / "wolf-cards.pdf"
+    flat = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.read_bytes())).pages).split())
+    assert "uses house catalogue wolfen-of-yllia 1.1.0" in flat and "Pack chieftain" in flat and "Moon fury" in flat

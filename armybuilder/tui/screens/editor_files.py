@@ -180,7 +180,9 @@ class FilesMixin(_Screen):
             try:
                 pins = latest_pins(s.system, s.army)
             except InputError as exc:
-                self.notify(f"cannot move the house catalogues: {exc.first.message}", severity="error")
+                self.notify(f"cannot move the house catalogues: {exc.first.message}", severity="error", markup=False)
+                if newer is None:
+                    return
                 pins = None
         impact = upgrade_impact(s.system, s.army, newer or s.army.catalogue, house=pins)
         if not impact.moves:
