@@ -123,6 +123,25 @@ def mark_entries(entries: list[Any], cat: Catalogue[Any]) -> list[Any]:
     return out
 
 
+def mark_actions(actions: list[Any], cat: Catalogue[Any]) -> list[Any]:
+    """The edits offered at a place, their choices of house entries marked (``house · …``
+    before the choice's detail), as the browser marks them."""
+    ids = {entry_id for use in cat.houses for _, entry_id in use.entries}
+    if not ids:
+        return actions
+    out = []
+    for action in actions:
+        params = tuple(
+            dataclasses.replace(p, choices=tuple(
+                dataclasses.replace(c, detail=f"house · {c.detail}" if c.detail else "house") if isinstance(c.value, str) and c.value in ids else c
+                for c in p.choices
+            )) if p.kind == "choice" and p.choices else p
+            for p in action.params
+        )
+        out.append(dataclasses.replace(action, params=params) if params != action.params else action)
+    return out
+
+
 def mark_detail(detail: Any, cat: Catalogue[Any], collection: str, entry_id: str) -> Any:
     """A detail whose entry comes from a house catalogue says so first."""
     use = house_of(cat, collection, entry_id)

@@ -561,7 +561,12 @@ class PackagedSystem(GameSystem[L, CM]):
         return self.editing_module.outline(self.shown(army, cat), cat)
 
     def actions(self, army: L, cat: Catalogue[CM], path: str) -> list[EditAction]:
-        return self.editing_module.actions(army, cat, path)
+        actions = self.editing_module.actions(army, cat, path)
+        if cat.houses:  # the pickers mark house entries as the browser does (core/house_use.py)
+            from .house_use import mark_actions
+
+            actions = mark_actions(actions, cat)
+        return actions
 
     def apply(
         self, army: L, cat: Catalogue[CM], path: str, action: str, args: dict[str, Any]

@@ -13,7 +13,7 @@ from armybuilder.core.lists import load_list
 from armybuilder.tui.app import ArmyBuilderApp
 from armybuilder.tui.screens.editor import EditorScreen
 from armybuilder.tui.screens.home import HomeScreen, NewListScreen
-from armybuilder.tui.screens.modals import Confirm
+from armybuilder.tui.screens.modals import ActionForm, Confirm
 from armybuilder.tui.session import open_file
 from armybuilder.tui.widgets.panels import Browser, entry_prompt
 
@@ -58,6 +58,18 @@ async def test_a_new_list_for_a_people_of_a_house_catalogue(store, tmp_path, mon
         assert bundled.facets["data"] == "bundled" and "house" not in entry_prompt(bundled).plain
         detail = s.system.detail(s.cat, warrior.ref)
         assert detail.subtitle.startswith("house catalogue wolfen-of-yllia 1.1.0 (Wolfen of Yllia (test data, invented figures))")
+
+        # the add-unit form marks them too
+        add_unit = next(a for a in editor.actions_at("") if a.id == "add-unit")
+        editor.run_edit("", add_unit)
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, ActionForm)
+        prompts = [getattr(p, "plain", str(p)) for p, _ in form.query_one("#p-profile", Select)._options]
+        assert any(p.startswith("Wolfen warrior") and "house · 16 A.P. each, regular" in p for p in prompts), prompts
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is editor
 
         # added from the browser like any profile, and judged like one
         editor.add_from_browser(warrior)
