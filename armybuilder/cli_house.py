@@ -76,7 +76,7 @@ def house_rows() -> list[dict[str, Any]]:
             row: dict[str, Any] = {"system": source.system, "name": source.name, "latest": versions[-1], "versions": versions,
                    "house": source.id, "folder": str(source.path)}
         except InputError as exc:
-            row = {"system": source.system, "name": "", "latest": None, "versions": [], "house": source.path.name,
+            row = {"system": source.system, "name": "", "latest": None, "versions": [], "house": source.house_id,
                    "folder": str(source.path), "error": str(exc.first)}
         rows.append(row)
     return rows
@@ -189,7 +189,7 @@ def pins_for_new(system: Any, people: str | None, house_ids: list[str]) -> tuple
             pins = [pin_of(found[0])]
         elif len(found) > 1:
             raise InputError.at(f"several house catalogues have '{people}': choose one with --house "
-                                f"({', '.join(s.id for s in found)})")
+                                f"({', '.join(s.house_id for s in found)})")
     said = "; ".join(f"house catalogue {p['id']} {p['version']}" for p in pins)
     return pins, said
 
@@ -219,5 +219,5 @@ def unusable_houses(system: Any) -> str:
         try:
             combine(system, system.source.latest, [source.data(source.latest)])
         except InputError as exc:
-            wrong.append(f"{source.id} ({exc.first.message}; 'armybuilder catalog check {source.path}')")
+            wrong.append(f"{source.house_id} ({exc.first.message}; 'armybuilder catalog check {source.path}')")
     return "; house catalogues that cannot be used: " + ", ".join(wrong) if wrong else ""

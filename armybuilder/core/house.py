@@ -126,11 +126,17 @@ class HouseSource(CatalogueSource[Any]):
     errata, validation with the system's schema, the authenticated parse cache), its
     files read within bounds and its problems named by the folder's own path."""
 
-    def __init__(self, system: GameSystem[Any, Any], folder: Path, files: list[tuple[str, bytes]] | None = None):
+    def __init__(
+        self, system: GameSystem[Any, Any], folder: Path, files: list[tuple[str, bytes]] | None = None, house_id: str = ""
+    ):
         source = system.source
         super().__init__(system.id, source.model_name, folder, source.plain_name)
         self.system_name = system.name
         self.path = folder
+        #: the id its catalogue.yaml writes, read without validating it: a catalogue whose
+        #: manifest the schema refuses is still found (and said unusable), never in the way
+        #: of another one
+        self.house_id = house_id
         if files is not None:
             self._files = files
 
@@ -249,13 +255,13 @@ def installed(system: GameSystem[Any, Any] | None = None) -> list[HouseSource]:
             key = (system_id, folder, state)
             source = _sources.get(key)
             if source is None:
-                source = _sources[key] = HouseSource(system or get_system(system_id), folder, files)
+                source = _sources[key] = HouseSource(system or get_system(system_id), folder, files, house_id)
             out.append(source)
     return out
 
 
 def find(system: GameSystem[Any, Any], house_id: str) -> HouseSource | None:
-    return next((s for s in installed(system) if s.id == house_id), None)
+    return next((s for s in installed(system) if s.house_id == house_id), None)
 
 
 def open_folder(system: GameSystem[Any, Any] | None, folder: Path) -> HouseSource:
@@ -274,7 +280,7 @@ def open_folder(system: GameSystem[Any, Any] | None, folder: Path) -> HouseSourc
         system = get_system(system_id)
     elif system_id is not None and system_id != system.id:
         raise InputError.at(f"this is a house catalogue for {system_id}, not {system.id}", folder / "catalogue.yaml")
-    return HouseSource(system, folder, files)
+    return HouseSource(system, folder, files, peeked[0] if peeked is not None else "")
 
 
 # --------------------------------------------------------------------------- merging

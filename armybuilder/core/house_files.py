@@ -171,7 +171,7 @@ def import_into(
         for key, value in system.catalogue(info.version).raw.items():
             if is_collection(value):
                 bundled.update((key, str(e["id"])) for e in value)
-    own = {s.id for s in installed(system)}
+    own = {s.house_id for s in installed(system)}
     left_out: list[str] = []
     outputs: dict[str, str] = {}
     shown = ", ".join(p.name for p in sources)

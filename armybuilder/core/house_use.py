@@ -216,7 +216,7 @@ def latest_pins(system: GameSystem[Any, Any], army: Any, moves: dict[str, str | 
     for house_id in ids + [i for i in moves if i not in ids]:
         source = find(system, house_id)
         if source is None:
-            raise InputError.at(f"house catalogue {house_id} is not installed (installed: {', '.join(s.id for s in installed(system)) or 'none'})")
+            raise InputError.at(f"house catalogue {house_id} is not installed (installed: {', '.join(s.house_id for s in installed(system)) or 'none'})")
         version = moves.get(house_id) or source.latest
         if not source.has_version(version):
             raise InputError.at(f"house catalogue {house_id} has no version {version} (installed: {', '.join(v.version for v in source.versions())})")

@@ -255,3 +255,16 @@ def test_an_alias_bomb_and_binary_data_are_refused_with_their_file(tmp_path, mon
     pin = {"id": "hostile", "version": "1.0.0", "hash": "0" * 16}
     (use,) = house.game_catalogue(R2, "1.1.0", [pin]).houses
     assert use.status == "unusable"
+
+
+def test_a_house_catalogue_with_a_broken_manifest_is_not_in_the_way_of_another(tmp_path, monkeypatch):
+    path = _wolf(tmp_path, monkeypatch)
+    broken = tmp_path / "houses" / "broken"
+    broken.mkdir()
+    (broken / "catalogue.yaml").write_text(MANIFEST.replace("id: hostile", "id: broken").replace("version: 1.0.0", "version: one"), encoding="utf-8")
+    assert {s.house_id for s in house.installed(R2)} == {"wolfen-of-yllia", "broken"}
+    army = load_list(path).army
+    assert [u.status for u in R2.catalogue_for(army).houses] == ["ok"]
+    pinned = type(army).model_validate({**army.model_dump(), "house": [*army.model_dump()["house"], {"id": "broken", "version": "1.0.0", "hash": "0" * 16}]})
+    statuses = {u.id: (u.status, u.detail) for u in R2.catalogue_for(pinned).houses}
+    assert statuses["wolfen-of-yllia"][0] == "ok" and statuses["broken"][0] == "unusable" and "version" in statuses["broken"][1]
