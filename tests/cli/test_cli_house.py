@@ -243,3 +243,28 @@ def test_a_hostile_house_catalogue_reaches_no_terminal_or_pdf_raw(tmp_path, monk
     assert "<font size=99>x</font>" in flat and "[bold]y[/bold]" in flat  # printed as text, never as markup
     assert main(["catalog", "check", str(folder)]) == 0
     assert "this text holds control characters" in capsys.readouterr().out
+
+
+def test_remembered_answers_follow_the_house_catalogue(wolf, tmp_path):
+    """The findings cache (one process per command, as a user runs them) keys its answers
+    by the house catalogues' files: a changed or removed one is checked again."""
+    import subprocess
+    import sys
+
+    path, root = wolf
+    env = {**os.environ, "ARMYBUILDER_CACHE_DIR": str(tmp_path / "cache")}
+    for name in ("ARMYBUILDER_SYSTEMS", "ARMYBUILDER_NO_CACHE", "ARMYBUILDER_DEBUG", PATH_ENV):
+        env.pop(name, None)
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "armybuilder", *argv], capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
+
+    first, again = run("--catalog", str(root), "validate", str(path)), run("--catalog", str(root), "validate", str(path))
+    assert first.returncode == again.returncode == 0 and first.stdout == again.stdout
+    assert "uses house catalogue wolfen-of-yllia 1.1.0, 729/1000 A.P." in first.stdout
+    without = run("validate", str(path))
+    assert without.returncode == 1 and "(not installed here)" in without.stdout
+    profiles = root / "wolfen-of-yllia" / "profiles.yaml"
+    profiles.write_text(profiles.read_text(encoding="utf-8").replace("cost: 32", "cost: 33"), encoding="utf-8")
+    changed = run("--catalog", str(root), "validate", str(path))
+    assert changed.returncode == 1 and "has changed since the list was pinned to it" in changed.stdout
