@@ -102,3 +102,27 @@ def build_of(system: str) -> str:
 def compiled(system: str) -> bool:
     """True when *system*'s engine runs its compiled modules in this process."""
     return build_of(system).startswith("compiled")
+
+
+def builds() -> dict[str, str]:
+    """System id -> how its engine runs in this process, for every registered system with one."""
+    from armybuilder.core.registry import system_ids
+
+    return {system: build_of(system) for system in system_ids() if system in SYSTEM_ENGINES}
+
+
+def main(argv: list[str]) -> int:
+    """``python -m armybuilder._native``: how each engine runs here, one line each (the setup
+    scripts print it); ``--any-compiled``: exit 0 when at least one engine runs compiled."""
+    from armybuilder import _native  # the module the engines report to (this one is __main__)
+
+    found = _native.builds()
+    if argv == ["--any-compiled"]:
+        return 0 if any(build.startswith("compiled") for build in found.values()) else 1
+    for system, build in found.items():
+        print(f"  {system} engine: {build}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

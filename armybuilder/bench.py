@@ -220,6 +220,14 @@ def meta_matrix_on_dask() -> tuple[float, bool, str]:
     return t["ratio"], t["ratio"] <= 1.2, note
 
 
+def engine_builds() -> str:
+    """Which build of each engine this bench measures ("ragnarok2 compiled (mypyc), ..."):
+    the compiled engines play about twice as fast, so a figure means little without it."""
+    from armybuilder import _native
+
+    return ", ".join(f"{system} {build}" for system, build in _native.builds().items())
+
+
 def run_bench(quick: bool = False, as_json: bool = False) -> int:
     from armybuilder import bench_figures as bf
 
@@ -229,6 +237,7 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
     if not as_json:
         print(f"armybuilder bench{' --quick' if quick else ''}: medians of {repeat} repeats, spread = (max - min) / median; "
               + (f"machine busy ({before}): figures marked 'busy' may mean little" if before else "machine free"), flush=True)
+        print(f"engines measured: {engine_builds()}", flush=True)
 
     def attempt(what: str, budget: str, unit: str, fn: Callable[[], Measured | tuple[float, bool | None, str]]) -> None:
         try:
@@ -339,6 +348,19 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
                             f"a bare interpreter start {statistics.median(runs.bare) * 1000:.0f} ms", runs.wall)
 
         attempt("TUI: start to a usable editor with a list", "< 0.5 s", "s", tui_start)
+
+        def tui_first_start() -> Measured:
+            from armybuilder.tui.bench import startup_runs
+
+            runs = startup_runs(repeat=repeat, cold=True)
+            t = statistics.median(runs.wall)
+            warm = next((f.value for f in figures if f.what.startswith("TUI: start to")), None)
+            ratio = f"; {t / warm:.2f}x the warm start" if warm else ""
+            return Measured(t, t <= 1.0 and (warm is None or t <= 2 * warm),
+                            f"as above, each process with an empty user cache (catalogue read from YAML); "
+                            f"CPU {statistics.median(runs.cpu):.2f} s{ratio}", runs.wall)
+
+        attempt("TUI: first start, empty user cache", "<= 1 s, <= 2x warm", "s", tui_first_start)
 
         def tui_edit() -> Measured:
             from armybuilder.tui.bench import measure_edit

@@ -279,7 +279,7 @@ def _folder_identities(folder: Traversable) -> tuple[Path, list[tuple[str, catal
 
 
 def _merge_file(merged: dict[str, Any], plain: dict[str, Any], rel: str, doc: Any = None) -> None:
-    from .yamlio import locate
+    from .fastyaml import locate
 
     for key, value in plain.items():
         if key not in merged:
@@ -397,7 +397,11 @@ class CatalogueSource(Generic[C]):
         ]
 
     def _parse(self, rel: str, data: bytes) -> Any:
-        from .yamlio import CATALOGUE_FILE_LIMIT, decode_text, parse_text
+        """The file's values with their positions.  libyaml's parser where its reading is
+        certain (:mod:`.fastyaml`), the round-trip one otherwise: a catalogue is only read,
+        and the pure-Python parser was most of an editor's first start on a new machine."""
+        from .fastyaml import parse_text
+        from .yamlio import CATALOGUE_FILE_LIMIT, decode_text
 
         label = self.label(rel)
         if len(data) > CATALOGUE_FILE_LIMIT:
@@ -473,7 +477,7 @@ class CatalogueSource(Generic[C]):
     def _validate(self, model: type[BaseModel], rel: str, doc: Any) -> Any:
         from pydantic import ValidationError
 
-        from .yamlio import validation_problems
+        from .fastyaml import validation_problems
 
         label = self.label(rel)
         try:
@@ -513,7 +517,7 @@ class CatalogueSource(Generic[C]):
 
     def _line_in(self, rel: str, loc: list[str | int]) -> int | None:
         """The line of ``loc`` in source file ``rel`` (read again: only on an error path)."""
-        from .yamlio import locate
+        from .fastyaml import locate
 
         try:
             line, _ = locate(self._parse(rel, dict(self.files())[rel]), loc)

@@ -32,7 +32,7 @@ def _label(source: CatalogueSource[Any], rel: str) -> str:
 
 
 def _line(doc: Any, loc: list[str | int]) -> int | None:
-    from .yamlio import locate
+    from .fastyaml import locate
 
     line, _ = locate(doc, loc)
     return line

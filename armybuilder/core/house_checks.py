@@ -134,7 +134,7 @@ class _Checker:
 
         from .catalog_models import Manifest
         from .registry import system_ids
-        from .yamlio import locate, validation_problems
+        from .fastyaml import locate, validation_problems
 
         doc = self.docs.get("catalogue.yaml")
         try:
@@ -156,7 +156,7 @@ class _Checker:
     def _data_files_sound(self) -> bool:
         from pydantic import ValidationError
 
-        from .yamlio import locate, validation_problems
+        from .fastyaml import locate, validation_problems
 
         model = self.system.source.model
         ok = True
@@ -208,7 +208,7 @@ class _Checker:
     def _ids_of(self, rel: str, doc: Any, key: str, entries: list[Any]) -> None:
         """Ids as written: their shape, used twice, or the bundled catalogue's (said even
         when the schema refuses something else, so one run lists every mistake)."""
-        from .yamlio import locate
+        from .fastyaml import locate
 
         bundled = self._bundled_ids()
         for index, entry in enumerate(entries):
@@ -232,7 +232,7 @@ class _Checker:
 
     def _text_problems(self, doc: Any, rel: str, loc: list[str | int]) -> Iterator[Issue]:
         """Control characters in any text, and names too long to print whole (warnings)."""
-        from .yamlio import locate
+        from .fastyaml import locate
 
         if isinstance(doc, dict):
             for key, value in doc.items():
@@ -261,7 +261,7 @@ class _Checker:
             if found is None:
                 return "", None, None
             rel, index = found
-            from .yamlio import locate
+            from .fastyaml import locate
 
             line, col = locate(self.docs.get(rel), [collection, index, *(sub or [])])
             return rel, line, col
