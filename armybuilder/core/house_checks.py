@@ -133,8 +133,8 @@ class _Checker:
         from pydantic import ValidationError
 
         from .catalog_models import Manifest
-        from .registry import system_ids
         from .fastyaml import locate, validation_problems
+        from .registry import system_ids
 
         doc = self.docs.get("catalogue.yaml")
         try:
