@@ -30,30 +30,42 @@ pip_install() {  # (setuptools warns about every editable install of a package w
 native_sources() { cat setup.py $(.venv/bin/python setup.py --print-native-sources 2>/dev/null) | sha256sum | cut -d' ' -f1; }
 stamp=".venv/.armybuilder-installed"
 native_stamp=".venv/.armybuilder-native"
+# scripts/run needs the project alone, scripts/test and scripts/compile its test extra too
+# (pytest, mypy, dask...): a player's first start does not wait for the test tools.
+extras="${ARMYBUILDER_EXTRAS-test}"
 wanted="$(sha256sum pyproject.toml | cut -d' ' -f1)"
-if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+installed="$(cat "$stamp" 2>/dev/null || true)"
+case "$installed" in
+    "$wanted test") up_to_date=1 ;;  # the test extra serves every script
+    "$wanted ") up_to_date="$([ -z "$extras" ] && echo 1 || true)" ;;
+    *) up_to_date="" ;;
+esac
+if [ ! -x .venv/bin/python ] || [ -z "$up_to_date" ]; then
     if [ -n "$compile_engines" ]; then
         echo "setting up .venv and compiling the battle engines with mypyc (a few minutes)..." >&2
     else
         echo "setting up .venv (first run or changed dependencies; pure-Python engines," \
              "./scripts/compile makes them about twice as fast)..." >&2
     fi
-    "$PYTHON" -m venv .venv
+    [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
     pip_install --upgrade pip
     # The build's own requirements in the venv, then no isolated build environment: a pure
-    # install needs no copy of mypy and numpy, a compiling one finds them here.
-    build_requires="$(.venv/bin/python -c 'import tomllib
-print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))')"
+    # install needs setuptools and wheel alone, a compiling one finds mypy and the rest here.
+    build_requires="$(.venv/bin/python -c 'import sys, tomllib
+wanted = tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]
+print("\n".join(r for r in wanted if sys.argv[1] or r.split("==")[0] in ("setuptools", "wheel")))' "$compile_engines")"
     # shellcheck disable=SC2086
     pip_install $build_requires
+    target="."
+    [ -z "$extras" ] || target=".[$extras]"
     if [ -n "$compile_engines" ]; then
-        pip_install --no-build-isolation -e '.[test]'
+        pip_install --no-build-isolation -e "$target"
         native_sources > "$native_stamp"
     else
-        ARMYBUILDER_NO_COMPILE=1 pip_install --no-build-isolation -e '.[test]'
+        ARMYBUILDER_NO_COMPILE=1 pip_install --no-build-isolation -e "$target"
         rm -f "$native_stamp"
     fi
-    echo "$wanted" > "$stamp"
+    echo "$wanted $extras" > "$stamp"
     report_builds=1
 elif [ -n "$compile_engines" ] && [ "$(cat "$native_stamp" 2>/dev/null)" != "$(native_sources)" ]; then
     echo "compiling the battle engines (their sources changed)..." >&2

@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from . import catalog_cache
+from .catalog_base import CatalogMethods as CatalogMethods
+from .catalog_base import parse_version as parse_version
 from .errors import InputError, Problem
 from .fingerprint import content_hash
 
@@ -56,21 +58,6 @@ def __getattr__(name: str) -> Any:
 
         return getattr(catalog_models, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-class CatalogMethods:
-    """What every catalogue answers beside its data: the catalogue models inherit it
-    (through ``CatalogModel``), and so do their plain mirrors (:mod:`.plain`)."""
-
-    __slots__ = ()
-
-    def references(self) -> Iterator[tuple[str, str, str]]:
-        """Yield (where, collection, id) for every id this data refers to."""
-        return iter(())
-
-    def assigned_fields(self) -> Iterator[tuple[str, str]]:
-        """Yield (entry id, field) for figures the project assigned (CAT-D1)."""
-        return iter(())
 
 
 C = TypeVar("C", bound="CatalogModel")
@@ -128,13 +115,6 @@ class Catalogue(Generic[C]):
         if not isinstance(entry_id, str):
             return None
         return self.index.get(collection, {}).get(entry_id)
-
-
-def parse_version(text: str) -> tuple[int, int, int]:
-    match = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", text.strip())
-    if not match:
-        raise InputError.at(f"'{text}' is not a version of the form MAJOR.MINOR.PATCH")
-    return int(match[1]), int(match[2]), int(match[3])
 
 
 # --------------------------------------------------------------------------- paths
@@ -297,7 +277,7 @@ def _merge_file(merged: dict[str, Any], plain: dict[str, Any], rel: str, doc: An
             raise InputError.at(f"'{key}' is defined in two files", rel, line, col)
 
 
-def _mirror(plain: Any, values: Any) -> Any:
+def mirror(plain: Any, values: Any) -> Any:
     """The plain mirror ``plain`` of a model, from the model's own authenticated full dump.
 
     Anything else (a field missing or unknown: a cache of another model) raises
@@ -437,8 +417,8 @@ class CatalogueSource(Generic[C]):
             # validating again (importing pydantic and building the validators cost more
             # than the rest of a `validate`).
             return (
-                _mirror(plain_catalog.Manifest, cached["manifest"]),
-                [(rel, _mirror(plain_catalog.Erratum, e)) for rel, e in cached["errata"]],
+                mirror(plain_catalog.Manifest, cached["manifest"]),
+                [(rel, mirror(plain_catalog.Erratum, e)) for rel, e in cached["errata"]],
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             pass  # a cache this version does not understand: rebuild it
@@ -610,7 +590,7 @@ class CatalogueSource(Generic[C]):
             catalog_cache.write(raw_name, {"raw": raw, "hash": digest})
             catalog_cache.write(fields_name, {"fields": data.model_dump(mode="json"), "hash": digest})
             if plain:
-                data = _mirror(_imported(str(self.plain_name)), raw)
+                data = mirror(_imported(str(self.plain_name)), raw)
             load_raw = _Given(raw)
         history = tuple(v for v in self.versions() if parse_version(v.version) <= parse_version(version))
         catalogue = Catalogue(
@@ -638,7 +618,7 @@ class CatalogueSource(Generic[C]):
             raise ValueError("not a cached catalogue")
         if plain:
             raw = cached["raw"]
-            return _mirror(_imported(str(self.plain_name)), raw), digest, _Given(raw)
+            return mirror(_imported(str(self.plain_name)), raw), digest, _Given(raw)
         from .construct import NotConstructible, adopt
 
         try:

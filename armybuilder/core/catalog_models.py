@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .catalog import CatalogMethods
+from .catalog_base import CatalogMethods
 
 #: MAJOR.MINOR.PATCH, checked where the version is written (so the error names the file)
 VERSION_PATTERN = r"^\d+\.\d+\.\d+$"

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import catalog_cache
-from .catalog import Catalogue, CatalogueSource, _mirror
+from .catalog import Catalogue, CatalogueSource, mirror
 from .errors import InputError
 from .fingerprint import content_hash
 from .house_paths import DATA_ENV as DATA_ENV  # re-exported: the names a caller expects here
@@ -40,7 +40,12 @@ from .house_paths import PATH_ENV as PATH_ENV
 from .house_paths import search_folders
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .system import GameSystem
+
+    #: a system id -> its GameSystem (:func:`armybuilder.core.registry.get_system`)
+    SystemLookup = Callable[[str], GameSystem[Any, Any]]
 
 #: A house catalogue's id: lower-case words joined by hyphens, as every catalogue id.
 ID_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -230,14 +235,16 @@ def _state(folder: Path) -> Any:
     return tuple(sorted(found, key=repr))
 
 
-def installed(system: GameSystem[Any, Any] | None = None) -> list[HouseSource]:
-    """The house catalogues found (of ``system`` when given), one per id: the first in
-    :func:`search_folders` order wins, as PATH does."""
-    from .registry import get_system, system_ids
-
+def installed(
+    system: GameSystem[Any, Any] | None = None, *, known: Iterable[str] = (), lookup: SystemLookup | None = None
+) -> list[HouseSource]:
+    """The house catalogues found, one per id: the first in :func:`search_folders` order
+    wins, as PATH does.  Those of ``system`` when given; otherwise those of every system id
+    in ``known``, each system asked of ``lookup`` (the registry's, passed by its callers:
+    house catalogues sit below the registry, which imports the systems that use them)."""
     out: list[HouseSource] = []
     seen: set[str] = set()
-    known = set(system_ids())
+    known = {system.id} if system is not None else set(known)
     for root in search_folders():
         for folder in _candidates(root):
             state = _state(folder)
@@ -255,7 +262,10 @@ def installed(system: GameSystem[Any, Any] | None = None) -> list[HouseSource]:
             key = (system_id, folder, state)
             source = _sources.get(key)
             if source is None:
-                source = _sources[key] = HouseSource(system or get_system(system_id), folder, files, house_id)
+                owner = system if system is not None else lookup(system_id) if lookup is not None else None
+                if owner is None:
+                    continue
+                source = _sources[key] = HouseSource(owner, folder, files, house_id)
             out.append(source)
     return out
 
@@ -264,11 +274,10 @@ def find(system: GameSystem[Any, Any], house_id: str) -> HouseSource | None:
     return next((s for s in installed(system) if s.house_id == house_id), None)
 
 
-def open_folder(system: GameSystem[Any, Any] | None, folder: Path) -> HouseSource:
+def open_folder(system: GameSystem[Any, Any] | None, folder: Path, lookup: SystemLookup | None = None) -> HouseSource:
     """The house catalogue in ``folder`` (any folder, installed or not); InputError when it
-    is not one, or is one for another system than ``system``."""
-    from .registry import get_system
-
+    is not one, or is one for another system than ``system``.  Without ``system``, the one
+    its manifest names, asked of ``lookup`` (the registry's :func:`get_system`)."""
     files = read_folder(folder)
     if "catalogue.yaml" not in dict(files):
         raise InputError.at("no catalogue.yaml here: a house catalogue is a folder holding one (see 'armybuilder catalog new')", folder)
@@ -277,7 +286,9 @@ def open_folder(system: GameSystem[Any, Any] | None, folder: Path) -> HouseSourc
     if system is None:
         if system_id is None:
             raise InputError.at("catalogue.yaml does not say which game system it is for ('system: ragnarok2', ...)", folder / "catalogue.yaml")
-        system = get_system(system_id)
+        if lookup is None:
+            raise InputError.at(f"which game system is this house catalogue for? (it says '{system_id}')", folder / "catalogue.yaml")
+        system = lookup(system_id)
     elif system_id is not None and system_id != system.id:
         raise InputError.at(f"this is a house catalogue for {system_id}, not {system.id}", folder / "catalogue.yaml")
     return HouseSource(system, folder, files, peeked[0] if peeked is not None else "")
@@ -468,7 +479,7 @@ def _merged_data(system: GameSystem[Any, Any], merged: dict[str, Any], plain: bo
         import importlib
 
         module, _, name = str(source.plain_name).rpartition(".")
-        return _mirror(getattr(importlib.import_module(module), name), merged)
+        return mirror(getattr(importlib.import_module(module), name), merged)
     name = f"{system.id}-house-{digest}-{source._source_key()}-fields{catalog_cache.MARSHAL_SUFFIX}"
     cached = catalog_cache.read(name)
     if isinstance(cached, dict) and cached.get("hash") == digest and isinstance(cached.get("fields"), dict):
@@ -499,7 +510,7 @@ def pin_of(source: HouseSource, version: str | None = None) -> dict[str, str]:
     return {"id": source.id, "version": version, "hash": source.resolve(version).hash}
 
 
-def _pin_fields(pin: Any) -> tuple[str, str, str]:
+def pin_fields(pin: Any) -> tuple[str, str, str]:
     if isinstance(pin, dict):
         return str(pin.get("id", "")), str(pin.get("version", "")), str(pin.get("hash", ""))
     return str(pin.id), str(pin.version), str(pin.hash)
@@ -512,7 +523,7 @@ def open_pins(system: GameSystem[Any, Any], pins: Iterable[Any]) -> tuple[list[H
     uses: list[HouseUse] = []
     seen: set[str] = set()
     for pin in pins:
-        house_id, version, pinned = _pin_fields(pin)
+        house_id, version, pinned = pin_fields(pin)
         if house_id in seen:
             continue
         seen.add(house_id)
@@ -571,7 +582,7 @@ def pins_of(*armies: Any) -> list[Any]:
     seen: set[str] = set()
     for army in armies:
         for pin in getattr(army, "house", ()) or ():
-            house_id = _pin_fields(pin)[0]
+            house_id = pin_fields(pin)[0]
             if house_id not in seen:
                 seen.add(house_id)
                 out.append(pin)

@@ -75,7 +75,9 @@ def check_folder(folder: Path, system: GameSystem[Any, Any] | None = None) -> Re
     """Every problem of the house catalogue in ``folder`` (see the module's doc)."""
     issues: list[Issue] = []
     try:
-        source = open_folder(system, folder)
+        from .registry import get_system
+
+        source = open_folder(system, folder, get_system)
     except InputError as exc:
         return Report(folder, None, [Issue("error", p) for p in exc.problems])
     from .registry import get_system
@@ -325,9 +327,9 @@ class _Checker:
                         loc.append(items.index(ref))
                 say("error", f"refers to unknown {collection} id '{ref}' (neither the bundled catalogue nor this one has it)",
                     match[1], match[2], loc)
-        from .catalog_checks import _negative_costs
+        from .catalog_checks import negative_costs
 
-        for collection, entry_id, path, value in _negative_costs(added):
+        for collection, entry_id, path, value in negative_costs(added):
             say("error", f"negative cost {value:g} ({path})", collection, entry_id)
         if last:
             self._ranges(added, say)

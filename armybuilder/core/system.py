@@ -15,7 +15,6 @@ import functools
 import importlib
 import importlib.util
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
@@ -24,6 +23,11 @@ from .catalog import Catalogue, CatalogueSource
 from .checks import list_format
 from .findings import Finding
 from .paths import ListPath, PathError
+from .records import Choice as Choice
+from .records import EntryRef as EntryRef
+from .records import Format as Format
+from .records import Points as Points
+from .records import StatusItem as StatusItem
 
 if TYPE_CHECKING:  # numpy costs a noticeable part of the editor's start-up; only the engines need it
     import numpy as np
@@ -89,47 +93,6 @@ if TYPE_CHECKING:  # numpy costs a noticeable part of the editor's start-up; onl
     )
 
 # --------------------------------------------------------------------------- neutral shapes
-
-
-@dataclass(frozen=True)
-class Format:
-    id: str
-    name: str
-    limit: int
-    unit: str  # "A.P.", "points", "Glory"
-    default: bool = False
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Points:
-    total: float
-    limit: int
-    unit: str
-    breakdown: tuple[tuple[str, float], ...] = ()  # (label, points) for the status bar
-
-
-@dataclass(frozen=True)
-class StatusItem:
-    label: str
-    value: str
-    ok: bool | None = None  # None: informative only
-
-
-@dataclass(frozen=True)
-class EntryRef:
-    collection: str
-    id: str
-
-
-@dataclass(frozen=True)
-class Choice:
-    value: Any
-    label: str
-    detail: str = ""
-    #: why this choice is not allowed here ("" when it is): pickers hide it, or grey it
-    #: out with this reason when the player asks to see everything
-    refused: str = ""
 
 
 # The other neutral shapes (outline, edits, documents, cards, games) live in

@@ -18,7 +18,7 @@ from .errors import InputError
 LIST_FILE_LIMIT = 5 * 1024 * 1024
 
 
-def _line_col_of_text(text: str, offset: int) -> tuple[int, int]:
+def line_col_of_text(text: str, offset: int) -> tuple[int, int]:
     line = text.count("\n", 0, offset) + 1
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
@@ -50,7 +50,7 @@ def decode_text(data: bytes, path: str) -> str:
                     f"this {name} text file holds an invalid byte sequence (at byte {exc.start + len(bom)})", path
                 ) from None
             if "\x00" in text:
-                line, col = _line_col_of_text(text, text.index("\x00"))
+                line, col = line_col_of_text(text, text.index("\x00"))
                 raise InputError.at(f"this {name} file holds a NUL character: not a text file", path, line, col)
             return text
     nul = data.find(b"\x00")

@@ -46,7 +46,7 @@ def report_stem(output: str) -> Path:
 
 
 def _runner(args: argparse.Namespace):
-    from armybuilder.cli import UsageError
+    from armybuilder.cli_common import UsageError
     from armybuilder.meta.runners import DaskRunner, LocalRunner
 
     if args.scheduler:
@@ -60,7 +60,7 @@ def _runner(args: argparse.Namespace):
 
 
 def cmd_meta(args: argparse.Namespace) -> int:
-    from armybuilder.cli import EXIT_INVALID, EXIT_OK, UsageError
+    from armybuilder.cli_common import EXIT_INVALID, EXIT_OK, UsageError
     from armybuilder.core.errors import InputError
     from armybuilder.core.filesets import expand_paths
     from armybuilder.meta.run import ProgressLine, RunState, prepare, run_meta

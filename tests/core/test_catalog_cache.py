@@ -199,19 +199,19 @@ def test_a_sound_verdict_is_remembered_and_a_failing_version_is_checked_every_ti
     source.require_sound(version)
     assert list(cache_dir.glob(f"ragnarok2-{version}-*-sound-*.json"))
     writes = []
-    monkeypatch.setattr(catalog_cache, "write", lambda *args: writes.append(args))
-    for _ in range(3):  # a batch asks for every file: the verdict is written once, not each time
-        source.require_sound(version)
-        _fresh_source("ragnarok2").require_sound(version)
+    with monkeypatch.context() as patched:  # (undoing the whole monkeypatch would drop cache_dir)
+        patched.setattr(catalog_cache, "write", lambda *args: writes.append(args))
+        for _ in range(3):  # a batch asks for every file: the verdict is written once, not each time
+            source.require_sound(version)
+            _fresh_source("ragnarok2").require_sound(version)
     assert writes == []
-    monkeypatch.undo()
 
     def refuse(*args, **kwargs):
         raise AssertionError("a version found sound was checked again")
 
-    monkeypatch.setattr(catalog_checks, "resolved_problems", refuse)
-    _fresh_source("ragnarok2").require_sound(version)  # the verdict is read, not recomputed
-    monkeypatch.undo()
+    with monkeypatch.context() as patched:
+        patched.setattr(catalog_checks, "resolved_problems", refuse)
+        _fresh_source("ragnarok2").require_sound(version)  # the verdict is read, not recomputed
 
     # an edited verdict is not believed: the checks run again (and here find a problem)
     monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(cache_dir))

@@ -7,14 +7,11 @@ A mixin of :class:`~armybuilder.tui.screens.editor.EditorScreen`.
 
 from __future__ import annotations
 
-import importlib
-import inspect
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual.screen import Screen
 from textual.timer import Timer
 
 from armybuilder.core.atomic import SaveConflict
@@ -297,18 +294,21 @@ class FilesMixin(_Screen):
         self.app.paper = paper  # type: ignore[attr-defined]
         self.notify(f"PDF exports now use {paper} paper")
 
-    def _external_screen(self, module: str):
-        """The Screen class of an optional panel (written separately), if present."""
-        try:
-            mod = importlib.import_module(f"armybuilder.tui.screens.{module}")
-        except ImportError:
-            return None
-        named = getattr(mod, f"{module.capitalize()}Screen", None)
-        if inspect.isclass(named) and issubclass(named, Screen):
-            return named
-        for _, obj in inspect.getmembers(mod, inspect.isclass):
-            if issubclass(obj, Screen) and obj.__module__ == mod.__name__:
-                return obj
+    def _external_screen(self, module: str) -> Any:
+        """The Screen class of a panel opened from the editor, imported when first opened
+        (the editor starts without them); None for a panel this build does not have."""
+        if module == "odds":
+            from .odds import OddsScreen
+
+            return OddsScreen
+        if module == "playtest":
+            from .playtest import PlaytestScreen
+
+            return PlaytestScreen
+        if module == "meta":
+            from .meta import MetaScreen
+
+            return MetaScreen
         return None
 
     def action_odds(self) -> None:
