@@ -333,4 +333,4 @@ def table_style(commands: list) -> TableStyle:
 
 
 MARGIN = 15 * mm
-FOOTER_GAP = 7 * mm
+FOOTER_GAP = 4 * mm  # the content ends this far above the bottom margin; the footer sits in between

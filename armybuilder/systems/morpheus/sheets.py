@@ -355,3 +355,20 @@ def summary_lines(army: WarClan, cat: MECat, findings) -> tuple[list[SummaryLine
             names.append((p.name if p else f"{pick.power} (missing)") + (" (imprinted)" if pick.imprinted else ""))
         extras.append(("God powers", ", ".join(names)))
     return lines, extras, "Warriors"
+
+
+def summary_checks(army: WarClan, cat: MECat) -> list[tuple[str, str]]:
+    """What an organiser counts on a war clan (ME-D2): Glory, models, the Jarl, God powers."""
+    fmt = fmt_of(army, cat)
+    glory = breakdown(army, cat)
+    limit = fmt.limit if fmt else 0
+    missing = sum(1 for w in army.warriors if warrior_type(cat, w.type) is None)
+    out = [("Glory", total_text(glory.total, limit, "Glory", missing=missing) + f" (warriors {glory.warriors}, equipment {glory.equipment})")]
+    if fmt is not None:
+        jarls = sum(1 for w in army.warriors if w.jarl)
+        out += [
+            ("Models", f"{len(army.warriors)} of {fmt.min_models}–{fmt.max_models}"),
+            ("Jarl", f"{jarls} (exactly {fmt.jarls})"),
+            ("God powers", f"{len(army.god_powers)} (at most {fmt.max_god_powers})"),
+        ]
+    return out

@@ -7,6 +7,7 @@ text roster and the PDF roster can never disagree about what a list holds.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -28,7 +29,7 @@ from armybuilder.core.system import (
 from .army import R2List, breakdown, effective, member_cost, profile, troop_fighter_cost, unit_cost
 from .catalog import Profile, R2Cat
 from .editing import SCHEME_LABEL, member_tags, unit_title
-from .rules import Context, run_rules, unit_category, war_staffs
+from .rules import Context, litany, run_rules, unit_category, war_staffs
 
 STAT_COLUMNS = ("Fighter", "N", "A.P.", "MOV", "INI", "ATT", "STR", "DEF", "RES", "AIM", "COU/FEAR", "DIS", "POW")
 
@@ -531,3 +532,33 @@ def summary_lines(army: R2List, cat: R2Cat, findings) -> tuple[list[SummaryLine]
         if ids:
             extras.append((label, ", ".join(getattr(cat.get(collection, i), "name", f"{i} (missing)") for i in ids)))
     return lines, extras, "Units"
+
+
+def summary_checks(army: R2List, cat: R2Cat) -> list[tuple[str, str]]:
+    """What an organiser counts on a Rag'Narok 2 list, as the rules count it: points, army
+    scheme, shares, command, the Aspect budget of the mystics (R2-D3, R2-D6, R2-D7, R2-D8)."""
+    ctx = Context(army, cat)
+    fmt = ctx.format
+    points = ctx.points
+    limit = fmt.limit if fmt else 0
+    counts = Counter(c for c in ctx.categories if c)
+    corps, shock, support = counts["army-corps"], counts["shock-troops"], counts["support"]
+    scheme = "ok" if corps >= shock + support else "too few army corps"
+    staffs, complete = war_staffs(ctx)
+    budget, communions, miracles = litany(ctx)
+    spent = communions + miracles
+    cic = sum(1 for u in army.units for m in u.members if m.commander_in_chief)
+    if budget or spent:
+        aspects = f"{spent} of {budget} litany points (communions {communions}, miracles {miracles})" + (f" — OVER by {spent - budget}" if spent > budget else "")
+    else:
+        aspects = "no faithful, no communion or miracle"
+    out = [
+        ("Army scheme", f"{plural(corps, 'army corps unit')} against {shock} shock + {support} support: {scheme}"),
+        ("Characters", _share(points.characters, limit, fmt.character_share if fmt else None)),
+        ("War machines", _share(points.war_machines, limit, fmt.war_machine_share if fmt else None)),
+        ("Command", f"{plural(cic, 'Commander-in-Chief', 'Commanders-in-Chief')} (exactly 1); {plural(staffs, 'war staff')}, {complete} complete"),
+        ("Aspect budget", aspects),
+    ]
+    if army.rituals:
+        out.append(("Rituals", f"{points.rituals} A.P. (in the total)"))
+    return out

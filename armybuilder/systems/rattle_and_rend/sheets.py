@@ -327,3 +327,23 @@ def summary_lines(army: RRList, cat: RRCat, findings) -> tuple[list[SummaryLine]
         ("Drive", ", ".join(_name(cat, "drives", d) for d in choices_of(army.drive)) or "none"),
     ]
     return lines, extras, "Groups"
+
+
+def summary_checks(army: RRList, cat: RRCat) -> list[tuple[str, str]]:
+    """What an organiser counts on a warband, as the rules count it: points, groups (an
+    attached Champion with its group, RR-D1), line points, traits and drive."""
+    army = normalize(army, cat)[0]
+    fmt = list_format(army, cat)
+    points = breakdown(army, cat)
+    groups = counted_groups(army, cat)
+    out: list[tuple[str, str]] = []
+    if fmt is not None:
+        line_names = "/".join(gt.name for t in fmt.line_types if (gt := cat.get("group_types", t)) is not None)
+        attached = sum(1 for g in army.groups if g.attached_to is not None)
+        out += [
+            ("Groups", f"{groups} of {fmt.min_groups}–{fmt.max_groups}" + (f" ({len(army.groups)} entries, {attached} attached Champion{'s' * (attached != 1)} counted with {'their groups' if attached != 1 else 'its group'})" if attached else "")),
+            ("Line points", f"{points.line} on {line_names} (at least {fmt.min_line_points})"),
+            ("Warband traits", f"{len(set(army.traits))} distinct (exactly {fmt.traits})"),
+            ("Drive", "chosen" if army.drive else "none (one is needed)"),
+        ]
+    return out
