@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
+from seed_texts import SEEDS
 
 from armybuilder.core.catalog import CatalogueSource, catalog_root, diff
 from armybuilder.systems.ragnarok2.catalog import TACTIC_EFFECT_KEYS, R2Catalog
 from armybuilder.systems.ragnarok2.engine.dice import R2_D1_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[2]
-SEEDS = ROOT.parent / "shared" / "seeds"
 
 #: Every people of the seed's alliance tables, its alliance and its formation as the table
 #: prints it, then as R2-D4 decides (the prose wins for Tir-Nâ-Bor and No-Dan-Kar).

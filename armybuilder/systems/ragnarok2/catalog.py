@@ -150,6 +150,8 @@ class Tables(Strict):
     army_scheme: ArmyScheme | None = None
     sizes: list[SizeRow] = Field(default_factory=list)
     incarnate_wound_levels: int = 4
+    #: one more for a warrior-mage or warrior-monk Character, once (FAQ: II.3); see health.py
+    mystic_warrior_wound_levels: int = 1
     outcome_of_fray: list[BalanceRow] = Field(default_factory=list)  # loser's COU difficulty
     fear_balance: list[BalanceRow] = Field(default_factory=list)  # Fear modifier
     shooting: ShootingTable | None = None

@@ -417,6 +417,7 @@ class Tables(PlainModel):
         Field('army_scheme', ("opt", ("model", ArmyScheme)), None),
         Field('sizes', ("list", ("model", SizeRow), None), factory=list),
         Field('incarnate_wound_levels', ("int", None), 4),
+        Field('mystic_warrior_wound_levels', ("int", None), 1),
         Field('outcome_of_fray', ("list", ("model", BalanceRow), None), factory=list),
         Field('fear_balance', ("list", ("model", BalanceRow), None), factory=list),
         Field('shooting', ("opt", ("model", ShootingTable)), None),

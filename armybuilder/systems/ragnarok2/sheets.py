@@ -29,14 +29,16 @@ from armybuilder.core.system import (
 from .army import R2List, breakdown, effective, member_cost, profile, troop_fighter_cost, unit_cost
 from .catalog import Profile, R2Cat
 from .editing import SCHEME_LABEL, member_tags, unit_title
+from .health import FAQ_SOURCE, wound_levels
 from .rules import Context, litany, run_rules, unit_category, war_staffs
 
-STAT_COLUMNS = ("Fighter", "N", "A.P.", "MOV", "INI", "ATT", "STR", "DEF", "RES", "AIM", "COU/FEAR", "DIS", "POW")
+STAT_COLUMNS = ("Fighter", "N", "A.P.", "MOV", "INI", "ATT", "STR", "DEF", "RES", "AIM", "COU/FEAR", "DIS", "POW", "WL")
 
 
-def _stats_row(p: Profile | None, name: str, count: str, cost: str) -> tuple[str, ...]:
+def _stats_row(p: Profile | None, name: str, count: str, cost: str, wounds: int | None = None) -> tuple[str, ...]:
+    """A fighter's row: name, count, cost, characteristics and Wound levels (``wounds``)."""
     if p is None:
-        return (f"{name} (missing)", count, cost, *(["-"] * 10))
+        return (f"{name} (missing)", count, cost, *(["-"] * 11))
     courage = f"{p.cou}" if p.cou is not None else (f"F{p.fear}" if p.fear is not None else "-")
     return (
         name,
@@ -52,6 +54,7 @@ def _stats_row(p: Profile | None, name: str, count: str, cost: str) -> tuple[str
         courage,
         str(p.dis),
         "-" if p.power is None else str(p.power),
+        "-" if wounds is None else str(wounds),
     )
 
 
@@ -141,7 +144,7 @@ def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
                 name += " + " + ", ".join(_option_name(p, o) for o in unit.troops.options)
             name += _carries(cat, p)
             per = f"{unit.troops.count}×{troop_fighter_cost(cat, unit.troops)}" if p else "missing"
-            rows.append(_stats_row(p, name, str(unit.troops.count), per))
+            rows.append(_stats_row(p, name, str(unit.troops.count), per, wound_levels(cat.data.tables, p) if p else None))
         for m in unit.members:
             p = profile(cat, m.profile)
             name = (p.name if p else m.profile) + (f" “{m.label}”" if m.label else "")
@@ -154,10 +157,10 @@ def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
                 names = [getattr(cat.get("miracles", x), "name", x) for x in m.miracles]
                 name += "; miracles: " + ", ".join(names)
             name += _carries(cat, p)
-            rows.append(_stats_row(p, name, "1", str(member_cost(cat, m)) if p else "missing"))
+            rows.append(_stats_row(p, name, "1", str(member_cost(cat, m)) if p else "missing", wound_levels(cat.data.tables, p) if p else None))
         # the unit's notes are the table's note: printed under its last row, never alone on a page
         note = f"Notes: {unit.notes}" if unit.notes else ""
-        blocks.append(Table(STAT_COLUMNS, tuple(rows), widths=(6.5, 0.7, 1.2, *([0.8] * 10)), note=note))
+        blocks.append(Table(STAT_COLUMNS, tuple(rows), widths=(6.5, 0.7, 1.2, *([0.8] * 11)), note=note))
     if not army.units:
         blocks.append(Paragraph("No units yet.", "note"))
 
@@ -288,7 +291,11 @@ def sheets(cat: R2Cat) -> Sheets:
             Table(
                 ("Size", "Power", "Wound levels"),
                 tuple((s.name, str(s.power), str(s.wound_levels)) for s in t.sizes)
-                + (("Incarnate Character", "-", str(t.incarnate_wound_levels)),),
+                + (
+                    ("Incarnate Character", "by Size", str(t.incarnate_wound_levels)),
+                    ("Warrior-mage or warrior-monk Character", "by Size", f"+{t.mystic_warrior_wound_levels} (once, even with both)"),
+                ),
+                note=f"Wound levels: seed, Health status; the warrior-mage and warrior-monk Characters' extra level: {FAQ_SOURCE}.",
             )
         )
     if t.outcome_of_fray:
@@ -379,14 +386,6 @@ def short_source(source: str) -> str:
     return source
 
 
-def wound_levels(cat: R2Cat, p: Profile) -> int:
-    """Wound levels by Size, or the Incarnate Characters' (seed: Health status)."""
-    t = cat.data.tables
-    if p.has_role("incarnate"):
-        return t.incarnate_wound_levels
-    return next((s.wound_levels for s in t.sizes if s.size == p.size), 1 if p.size in ("small", "medium") else 2)
-
-
 def _weapon_text(w) -> tuple[str, str]:
     """The ranged weapon line; a name that already gives the strength is not repeated."""
     name = w.name
@@ -413,10 +412,10 @@ def _mystic_text(cat: R2Cat, p: Profile) -> list[tuple[str, str]]:
 
 
 def _profile_card(cat: R2Cat, p: Profile, units: list[str], taken: set[str]) -> Card:
-    row = _stats_row(p, p.name, "", "")
+    wounds = wound_levels(cat.data.tables, p)
+    row = _stats_row(p, p.name, "", "", wounds)
     labels = [c if c != "COU/FEAR" else ("FEAR" if p.cou is None and p.fear is not None else "COU") for c in STAT_COLUMNS[3:]]
     stats = tuple(zip(labels, row[3:], strict=True))
-    wounds = wound_levels(cat, p)
     text = []
     if units:
         text.append(("In", "; ".join(units)))
