@@ -51,6 +51,13 @@ def _described(cols: tuple[str, ...], cells: list[str]) -> str:
     return cells[0] + (" — " + "; ".join(parts) if parts else "")
 
 
+def _cost_words(cost: str, unit: str) -> str:
+    """"1 point", "2 points" for a column headed Pts or Points; other units as they are."""
+    if unit.strip().lower() in {"pts", "pts.", "points", "point"}:
+        return f"{cost} point" + ("" if cost == "1" else "s")
+    return f"{cost} {unit}"
+
+
 def _table_lines(table: Table) -> list[str]:
     lines: list[str] = []
     if table.title:
@@ -68,7 +75,7 @@ def _table_lines(table: Table) -> list[str]:
             cost = cells[cost_i] if cost_i is not None and cost_i < len(cells) else ""
             prefix = f"{count}× " if count and count not in {"1", "-"} else ""
             unit = cols[cost_i] if cost_i is not None else ""
-            suffix = f" — {cost} {unit}".rstrip() if cost and cost != "-" else ""
+            suffix = f" — {_cost_words(cost, unit)}".rstrip() if cost and cost != "-" else ""
             if cost.lower() == "missing":
                 suffix = " — missing from the catalogue (cost unknown)"
             lines.append(f"  - {prefix}{name}{suffix}")

@@ -186,10 +186,16 @@ def _legality(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
     return out
 
 
-def _glossary(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
+def _glossary(roster: Roster, styles: Styles, width: float, on_cards: bool = False) -> list[Flowable]:
+    """The glossary page; with cards, a pointer to the glossary faces instead (each rule is
+    explained once per export)."""
     if not roster.glossary:
         return []
     from .layout import RuledHeading
+
+    if on_cards:
+        names = ", ".join(t for t, _ in roster.glossary)
+        return [RuledHeading("Glossary", styles.h1), *paras(f"The rules of {names} are on the glossary cards, after the other cards.", styles.body)]
 
     terms = [(str(t), str(x)) for t, x in roster.glossary]
     widths = column_widths(("Term", "Text"), terms, width, styles)
@@ -210,7 +216,15 @@ def _glossary(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
     return [RuledHeading("Glossary", styles.h1), table]
 
 
-def roster_story(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
+def glossary_cards(roster: Roster) -> list[Card]:
+    """The roster's glossary as a card (continued over as many faces as it needs): the cards
+    name abilities, and this is where each one's rule is written, once."""
+    if not roster.glossary:
+        return []
+    return [Card("Glossary", "glossary", "The rules the other cards name", (), tuple((str(t), str(x)) for t, x in roster.glossary), roster_fingerprint(roster))]
+
+
+def roster_story(roster: Roster, styles: Styles, width: float, on_cards: bool = False) -> list[Flowable]:
     story: list[Flowable] = [_title_block(roster, styles, width), Spacer(1, 3 * mm)]
     # legality comes right under the title, so it starts on page 1 whatever follows
     story += _legality(roster, styles, width)
@@ -220,7 +234,7 @@ def roster_story(roster: Roster, styles: Styles, width: float) -> list[Flowable]
     if grid is not None:
         story += [grid, Spacer(1, 4 * mm)]
     story += blocks_to_flowables(roster.blocks, styles, width)
-    story += _glossary(roster, styles, width)
+    story += _glossary(roster, styles, width, on_cards)
     return story
 
 
@@ -237,10 +251,10 @@ def render_roster(roster: Roster, cards: list[Card] | None = None, paper: str = 
     system = _header_value(roster, "system", "game")
     buffer = io.BytesIO()
     doc = make_doc(buffer, size, title=roster.title or "Roster", subject=f"{system} roster, fingerprint {fp}".strip())
-    story = roster_story(roster, styles, doc.width)
+    story = roster_story(roster, styles, doc.width, on_cards=bool(cards))
     if cards:
         story += [NextPageTemplate("cards"), PageBreak()]
-        story += card_flowables(cards, size)
+        story += card_flowables([*cards, *glossary_cards(roster)], size)
     # loose pages say whose they are: player, event and round first, then the list
     footer_left = " · ".join(x for x in (occasion_text(roster), roster.title, system) if x)
     status, colour = footer_status(roster.legal, roster.limit_note)

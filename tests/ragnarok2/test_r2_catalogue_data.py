@@ -422,7 +422,9 @@ def test_misspelt_tactic_effect_is_refused():
 
 def test_provisional_decisions_match_the_provisional_data(v100):
     provisional = {d.id for d in v100.data.decisions if d.provisional}
-    assert provisional == {"R2-D1", "R2-D9"}
+    assert provisional == {"R2-D1", "R2-D9", "R2-C1", "R2-C2"}
+    readings = {a.decision for a in v100.data.abilities if a.provisional}
+    assert readings == {"R2-C2"}  # every provisional ability names its decision
 
 
 # --------------------------------------------------------------------------- glossary

@@ -175,7 +175,7 @@ def test_figures_roles_and_mystics(profiles):
 
 def test_misprints_are_corrected_and_said(profiles):
     agonn = profiles["alahan-agonn-the-ardent"]
-    assert agonn.mov == 10 and "mov" in agonn.assigned and "misprint" in agonn.note
+    assert agonn.mov == 10 and "mov" in agonn.assigned and "misprint" in agonn.data_note and not agonn.note
 
 
 # --------------------------------------------------------------------------- parsing helpers

@@ -197,7 +197,11 @@ class People(Strict):
 
 
 class Ability(Strict):
-    """Glossary entry of an ability or mystic skill, in this project's own words."""
+    """Glossary entry of an ability or mystic skill, in this project's own words.
+
+    ``provisional``: the seeds name the ability without defining it, and ``text`` is the
+    project's reading under ``decision`` (a catalogue decision), printed as provisional.
+    """
 
     id: str
     name: str
@@ -206,6 +210,8 @@ class Ability(Strict):
     text: str
     source: str
     aliases: list[str] = Field(default_factory=list)
+    provisional: bool = False
+    decision: str = ""
 
 
 class Aspects(AspectsMethods, Strict):
@@ -261,7 +267,10 @@ class Profile(ProfileMethods, Strict):
     options: list[ProfileOption] = Field(default_factory=list)
     assigned: list[str] = Field(default_factory=list)  # fields assigned by the project (CAT-D1)
     source: str = ""
-    note: str = ""
+    note: str = ""  # for the player: clan, cult, other paths, flight, card remarks (printed)
+    #: for the catalogue's keepers: what the reference lacked or misprinted and what the
+    #: project did (CAT-D1); ``catalog check -v`` lists it, no print shows it
+    data_note: str = ""
 
 
 TacticEffect = Literal[

@@ -126,6 +126,7 @@ class Profile(ProfileMethods, PlainModel):
         Field('assigned', ("list", ("str", None), None), factory=list),
         Field('source', ("str", None), ''),
         Field('note', ("str", None), ''),
+        Field('data_note', ("str", None), ''),
     )
 
 
@@ -140,6 +141,8 @@ class Ability(PlainModel):
         Field('text', ("str", None)),
         Field('source', ("str", None)),
         Field('aliases', ("list", ("str", None), None), factory=list),
+        Field('provisional', ("bool",), False),
+        Field('decision', ("str", None), ''),
     )
 
 
