@@ -466,6 +466,7 @@ def test_rule_texts_are_in_our_own_words(shipped, version):
             for a in order.actions
         ]
     texts += [(f"tables.phases[{p.id}]", " ".join(p.steps)) for p in tables.phases]
+    texts += [(f"tables.mystic_rules[{r.id}]", " ".join([r.text, *r.steps])) for r in tables.mystic_rules]
     texts += [(f"decisions[{d.id}]", d.summary) for d in v100.data.decisions]
     texts += [(f"peoples[{p.id}]", p.note) for p in v100.data.peoples]
     texts += [("notes", note) for note in v100.data.notes]

@@ -239,6 +239,8 @@ def sheets(cat: MECat) -> Sheets:
         Table(
             ("Armour / shield", "Glory", "Effect"),
             tuple((a.name, str(a.cost), f"RS {a.rs}") for a in d.armour) + tuple((s.name, str(s.cost), f"+{s.overwhelm_size} Size against Overwhelm") for s in d.shields),
+            note="A warrior's RS with armour is its own RS plus the armour's (a provisional reading: the reference data gives both without saying how they combine).",
+            provisional=True,
         )
     )
     blocks.append(Heading("Abilities", 1))
@@ -254,10 +256,6 @@ def sheets(cat: MECat) -> Sheets:
             widths=(2.6, 1, 0.6, 2.2, 5),
         )
     )
-    if t.engine and t.engine.provisional:
-        blocks.append(Heading("Simulator assumptions (provisional)", 2))
-        for note in t.engine.notes:
-            blocks.append(Paragraph(note, "provisional"))
     return Sheets("Ragnarok (Morpheus Engine) reference", tuple(blocks))
 
 

@@ -144,6 +144,17 @@ class Phase(Strict):
     steps: list[str]
 
 
+class MysticRule(Strict):
+    """A rule of the mystics a player looks up at the table (mana, casting, Temporary Faith,
+    calling), summarised in the project's words: a text and, for a procedure, its steps."""
+
+    id: str
+    title: str
+    text: str = ""
+    steps: list[str] = Field(default_factory=list)
+    source: str = ""
+
+
 class Tables(Strict):
     contest: ContestTable | None = None
     tactical: TacticalTable | None = None
@@ -159,6 +170,7 @@ class Tables(Strict):
     orders: list[Order] = Field(default_factory=list)
     phases: list[Phase] = Field(default_factory=list)
     faith_recovery: dict[str, int] = Field(default_factory=dict)  # devout: 1, zealot: 2...
+    mystic_rules: list[MysticRule] = Field(default_factory=list)  # the sheets' mystics pages
     familiar_cost: int = 0
     # Source of each table field above that has no ``source`` of its own (the lists and
     # mappings), keyed by field name: "sizes" → "seed: The fighters / Power".

@@ -411,6 +411,18 @@ class Phase(PlainModel):
     )
 
 
+class MysticRule(PlainModel):
+    """armybuilder.systems.ragnarok2.catalog.MysticRule"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('title', ("str", None)),
+        Field('text', ("str", None), ''),
+        Field('steps', ("list", ("str", None), None), factory=list),
+        Field('source', ("str", None), ''),
+    )
+
+
 class Tables(PlainModel):
     """armybuilder.systems.ragnarok2.catalog.Tables"""
 
@@ -428,6 +440,7 @@ class Tables(PlainModel):
         Field('orders', ("list", ("model", Order), None), factory=list),
         Field('phases', ("list", ("model", Phase), None), factory=list),
         Field('faith_recovery', ("dict", ("str", None), ("int", None)), factory=dict),
+        Field('mystic_rules', ("list", ("model", MysticRule), None), factory=list),
         Field('familiar_cost', ("int", None), 0),
         Field('sources', ("dict", ("str", None), ("str", None)), factory=dict),
     )

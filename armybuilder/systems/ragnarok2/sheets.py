@@ -224,7 +224,7 @@ def sheets(cat: R2Cat) -> Sheets:
                 ("Attacker − defender", *(c.label for c in t.contest.columns)),
                 (("Result", *(c.result for c in t.contest.columns)),),
                 provisional=t.contest.provisional,
-                note=f"Reconstructed by armybuilder ({t.contest.decision}); the seed lost the die glyphs."
+                note=f"A reconstruction by armybuilder ({t.contest.decision}): check it against your rulebook."
                 if t.contest.provisional
                 else "",
             )
@@ -302,12 +302,33 @@ def sheets(cat: R2Cat) -> Sheets:
                     widths=(1.2, 1.5, 1, 3),
                 )
             )
+    blocks += _mystic_blocks(cat)
     provisional = [d for d in cat.data.decisions if d.provisional]
     if provisional:
         blocks.append(Heading("Provisional rules", 1))
         for d in provisional:
             blocks.append(Paragraph(f"{d.id} {d.title}: {d.summary}", "provisional"))
     return Sheets(f"Rag'Narok 2 — reference sheets (catalogue {cat.version})", tuple(blocks))
+
+
+def _mystic_blocks(cat: R2Cat) -> list[Block]:
+    """The mystic rules a player looks up (catalogue ``tables.mystic_rules``): each in the
+    project's words with its source; procedures as numbered steps; the T.F. bonus by rank."""
+    t = cat.data.tables
+    if not t.mystic_rules:
+        return []
+    blocks: list[Block] = [Heading("Mystics: mana, faith, casting and calling", 1)]
+    for rule in t.mystic_rules:
+        blocks.append(Heading(rule.title, 2))
+        if rule.text:
+            blocks.append(Paragraph(rule.text))
+        if rule.steps:
+            blocks.append(Table(("Step", "What to do"), tuple((str(i), step) for i, step in enumerate(rule.steps, start=1)), widths=(0.5, 9)))
+        if rule.id == "faith-recovery" and t.faith_recovery:
+            blocks.append(Table(("Faithful's rank", "T.F. bonus"), tuple((rank.capitalize(), f"+{bonus}") for rank, bonus in t.faith_recovery.items())))
+        if rule.source:
+            blocks.append(Paragraph(f"Source: {rule.source}.", "note"))
+    return blocks
 
 
 # --------------------------------------------------------------------------- summary

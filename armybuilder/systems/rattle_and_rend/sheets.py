@@ -200,6 +200,8 @@ def sheets(cat: RRCat) -> Sheets:
                     )
                     for g in data.group_types
                 ),
+                note="A warband has 4 to 8 groups; an attached Champion and its group count as one, and the Champion acts with "
+                "that group's stats (RR-D1). Lower check stats are better.",
             )
         )
     for kind, title in (("standard", "Standard actions"), ("champion", "Champion actions")):
@@ -257,10 +259,6 @@ def sheets(cat: RRCat) -> Sheets:
             blocks.append(Table(("d20", "Density", "Placement"), tuple((_roll(d.low, d.high), d.name, d.text) for d in data.terrain_densities), widths=(0.6, 1.3, 5)))
         if data.terrain_types:
             blocks.append(Table(("Type", "For example", "Rules"), tuple((tt.name, tt.examples, tt.text) for tt in data.terrain_types), widths=(1.2, 1.8, 4)))
-    if data.decisions:
-        blocks.append(Heading("Readings of the rules", 1))
-        for decision in data.decisions:
-            blocks.append(Paragraph(f"{decision.id} {decision.title}: {decision.summary}", "provisional" if decision.provisional else "note"))
     return Sheets(f"Rattle and Rend — reference sheets (catalogue {cat.version})", tuple(blocks))
 
 
