@@ -511,13 +511,22 @@ KEEP_LIMIT = 300.0
 KEEP_ROOM = 70.0
 
 
+#: paragraph styles that say something about the heading above them (a unit's errors): they
+#: stay with the heading and move on with it to the block they introduce
+_LEAD_STYLES = ("error", "warning")
+
+
 def blocks_to_flowables(blocks: Iterable[Block], styles: Styles, width: float) -> list[Flowable]:
-    """Lay out neutral blocks; a heading stays with what follows it."""
+    """Lay out neutral blocks; a heading stays with what follows it (through the error and
+    warning lines under it, down to the first table or text of its own)."""
     out: list[Flowable] = []
     pending: list[Flowable] = []
     for block in blocks:
         if isinstance(block, Heading):
             pending += heading_flowable(block, styles)
+            continue
+        if pending and isinstance(block, Paragraph) and block.style in _LEAD_STYLES:
+            pending += paragraph_flowable(block, styles)
             continue
         if isinstance(block, Paragraph):
             items: list[Flowable] = paragraph_flowable(block, styles)
