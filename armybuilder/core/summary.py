@@ -93,8 +93,13 @@ def occasion_text(roster: Roster) -> str:
     """Player, event and round as a page footer says them ("Ann Example · Autumn Clash ·
     round 3"), from the roster's header facts; "" when the list names none."""
     facts = {k.lower(): v for k, v in roster.header}
-    parts = [facts.get("player", ""), facts.get("event", ""), f"round {facts['round']}" if facts.get("round") else ""]
+    parts = [_cut(facts.get("player", ""), 24), _cut(facts.get("event", ""), 28), f"round {facts['round']}" if facts.get("round") else ""]
     return " · ".join(p for p in parts if p)
+
+
+def _cut(text: str, most: int) -> str:
+    """``text`` at most ``most`` characters, an ellipsis marking a cut (a footer has one line)."""
+    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
 def _total_of(roster: Roster) -> str:

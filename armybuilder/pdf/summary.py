@@ -20,6 +20,7 @@ from pathlib import Path
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepTogether, Spacer
 from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus import Table as RLTable
@@ -34,15 +35,18 @@ from .styles import Styles, esc, paper_size, table_style
 
 #: the smallest print of the summary, in points (table cells, labels, notes)
 MIN_SIZE = 8.0
+#: the sizes tried for the cells, largest first: a short list is printed large
+SIZES = (10.5, 9.5, 8.5, MIN_SIZE)
 
 
 class SummaryStyles:
-    """The summary's styles: cells and labels at :data:`MIN_SIZE`, never smaller."""
+    """The summary's styles: cells and labels at ``size``, never under :data:`MIN_SIZE`."""
 
-    def __init__(self) -> None:
-        base = Styles(base=9.0)
+    def __init__(self, size: float = MIN_SIZE) -> None:
+        size = max(size, MIN_SIZE)
+        base = Styles(base=size + 1)
         self.base = base
-        size, lead = MIN_SIZE, MIN_SIZE * 1.2
+        lead = size * 1.2
         self.cell = base.cell.clone("s_cell", fontSize=size, leading=lead)
         self.cell_bold = self.cell.clone("s_cell_bold", fontName=st.FONT_BOLD)
         self.cell_right = self.cell.clone("s_cell_right", alignment=2)
@@ -51,17 +55,19 @@ class SummaryStyles:
         self.key = self.cell.clone("s_key", fontName=st.FONT_BOLD, textColor=st.MUTED)
         self.flagged = self.cell.clone("s_flagged", textColor=st.ERROR)
         self.flagged_right = self.flagged.clone("s_flagged_right", alignment=2)
-        self.title = base.title.clone("s_title", fontSize=15, leading=18, spaceAfter=0)
-        self.fingerprint = base.banner.clone("s_fp", fontSize=12, leading=15, alignment=2)
-        self.body = base.body.clone("s_body", fontSize=9, leading=11, spaceAfter=1)
+        self.size = size
+        self.title = base.title.clone("s_title", fontSize=size * 1.85, leading=size * 2.2, spaceAfter=0)
+        self.fingerprint = base.banner.clone("s_fp", fontSize=min(size * 1.5, 13.0), leading=min(size * 1.5, 13.0) * 1.2, alignment=2)
+        self.body = base.body.clone("s_body", fontSize=size + 1, leading=(size + 1) * 1.22, spaceAfter=1)
         self.error = self.body.clone("s_error", textColor=st.ERROR, leftIndent=10, firstLineIndent=-10, spaceAfter=1.5)
 
 
 def _header(summary: Summary, s: SummaryStyles, width: float) -> Flowable:
     """Title on the left, the fingerprint on the right of the same line."""
-    fp_w = 82 * mm
+    code = f"Fingerprint {summary.fingerprint or '-'}"
+    fp_w = min(stringWidth(code, s.fingerprint.fontName, s.fingerprint.fontSize) + 12, width * 0.5)
     left = paras(summary.title or "Unnamed list", s.title)
-    right = RLParagraph(f"Fingerprint {esc(summary.fingerprint or '-')}", s.fingerprint)
+    right = RLParagraph(esc(code), s.fingerprint)
     table = RLTable([[left, right]], colWidths=[width - fp_w, fp_w], hAlign="LEFT")
     table.setStyle(
         table_style(
@@ -77,8 +83,9 @@ def _header(summary: Summary, s: SummaryStyles, width: float) -> Flowable:
     return table
 
 
-def _pairs(items: list[tuple[str, str]], s: SummaryStyles, width: float, key_w: float) -> Flowable:
-    """Label/value pairs two to a line."""
+def _pairs(items: list[tuple[str, str]], s: SummaryStyles, width: float) -> Flowable:
+    """Label/value pairs two to a line, the labels as wide as the widest needs (one line)."""
+    key_w = min(max((stringWidth(k, s.key.fontName, s.key.fontSize) for k, _ in items), default=0.0) + 12, width * 0.22)
     data = []
     for i in range(0, len(items), 2):
         pair = items[i : i + 2] + [("", "")] * (2 - len(items[i : i + 2]))
@@ -108,7 +115,7 @@ def _status(summary: Summary, s: SummaryStyles) -> list[Flowable]:
         colour, fill, mark = st.WARNING, st.WARNING_FILL, "⚠ "
     else:
         colour, fill, mark = st.OK, st.OK_FILL, "✔ "
-    style = s.base.banner.clone("s_status", textColor=colour, backColor=fill, borderPadding=(2, 4, 2, 4), fontSize=10.5, leading=13, spaceAfter=2)
+    style = s.base.banner.clone("s_status", textColor=colour, backColor=fill, borderPadding=(2, 4, 2, 4), fontSize=s.size * 1.3, leading=s.size * 1.6, spaceAfter=2)
     out: list[Flowable] = [RLParagraph(mark + esc(summary.status) + " · Total " + esc(summary.total), style)]
     if summary.breaks:
         out.append(RLParagraph("<b>Rules broken:</b>", s.body.clone("s_broken", textColor=st.ERROR, spaceBefore=2)))
@@ -145,19 +152,31 @@ def _units(summary: Summary, s: SummaryStyles, width: float) -> RLTable:
     return table
 
 
-def summary_story(summary: Summary, width: float) -> list[Flowable]:
-    s = SummaryStyles()
-    story: list[Flowable] = [_header(summary, s, width), Spacer(1, 1.5 * mm), _pairs(list(summary.facts), s, width, 20 * mm), Spacer(1, 2 * mm)]
+def summary_story(summary: Summary, width: float, size: float = MIN_SIZE) -> list[Flowable]:
+    s = SummaryStyles(size)
+    story: list[Flowable] = [_header(summary, s, width), Spacer(1, 1.5 * mm), _pairs(list(summary.facts), s, width), Spacer(1, 2 * mm)]
     story += _status(summary, s)
     if summary.checks:
-        story += [Spacer(1, 1 * mm), _pairs(list(summary.checks), s, width, 26 * mm)]
+        story += [Spacer(1, 1 * mm), _pairs(list(summary.checks), s, width)]
     story += [Spacer(1, 2 * mm), _units(summary, s, width), Spacer(1, 1.5 * mm)]
     closing: list[Flowable] = []
     for key, value in summary.extras:
         closing += paras(value, s.body, f"<b>{esc(key)}:</b> ")
-    closing.append(RLParagraph(f"<b>Total:</b> {esc(summary.total)}", s.body.clone("s_total", spaceBefore=2, fontSize=10, leading=12)))
+    closing.append(RLParagraph(f"<b>Total:</b> {esc(summary.total)}", s.body.clone("s_total", spaceBefore=2, fontSize=s.size * 1.25, leading=s.size * 1.5)))
     story.append(KeepTogether(closing))  # never a lone total at the top of a page
     return story
+
+
+def _size_that_fits(summary: Summary, width: float, height: float) -> float:
+    """The largest of :data:`SIZES` at which the whole summary fits one page (a short list
+    is printed large, for arm's length); the smallest when none does (it then runs on)."""
+    for size in SIZES[:-1]:
+        story = summary_story(summary, width, size)
+        flat = [x for f in story for x in (f._content if isinstance(f, KeepTogether) else [f])]
+        needed = sum(f.wrap(width, height)[1] + f.getSpaceBefore() + f.getSpaceAfter() for f in flat)
+        if needed <= height * 0.97:
+            return size
+    return SIZES[-1]
 
 
 def render_summary(summary: Summary, paper: str = "A4") -> bytes:
@@ -169,7 +188,7 @@ def render_summary(summary: Summary, paper: str = "A4") -> bytes:
     doc = make_doc(buffer, size, title=f"{summary.title} (summary)", subject=f"tournament summary, fingerprint {summary.fingerprint}")
     status, colour = footer_status(summary.legal, summary.limit_note)
     left = " · ".join(x for x in (summary.occasion, summary.title, "summary") if x)
-    doc.build(summary_story(summary, doc.width), canvasmaker=numbered_canvas(left, f"Fingerprint {summary.fingerprint}" if summary.fingerprint else "", status, colour, continued=f"{summary.title} · summary, continued"))
+    doc.build(summary_story(summary, doc.width, _size_that_fits(summary, doc.width, doc.height)), canvasmaker=numbered_canvas(left, f"Fingerprint {summary.fingerprint}" if summary.fingerprint else "", status, colour, continued=f"{summary.title} · summary, continued"))
     return buffer.getvalue()
 
 

@@ -56,9 +56,12 @@ def ability_name(cat: R2Cat, ability: str) -> str:
 
 
 def glossary_text(entry) -> str:
-    """An ability's rule with its source; a provisional reading says so."""
-    mark = f" Provisional reading ({entry.decision})." if getattr(entry, "provisional", False) else ""
-    return f"{entry.text}{mark} [{entry.source}]"
+    """An ability's rule with its source; a provisional reading says so (its source names the
+    decision)."""
+    provisional = getattr(entry, "provisional", False)
+    mark = " Provisional reading." if provisional else ""
+    source = entry.source if not provisional or entry.decision in entry.source else f"{entry.source}; {entry.decision}"
+    return f"{entry.text}{mark} [{source}]"
 
 
 def _taken_options(army: R2List) -> set[str]:
