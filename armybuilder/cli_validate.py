@@ -68,9 +68,13 @@ def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
         "fingerprint": fp,
         "findings": entries,
     }
+    houses = ""
+    if cat.houses:  # data the bundled catalogue lacks: the organiser sees it at once
+        entry["house"] = [u.as_json() for u in cat.houses]
+        houses = ", " + "; ".join(u.words() for u in cat.houses)
     status = ("LEGAL only at the list's own limit" if own_limit else "LEGAL") if ok else "NOT LEGAL"
     head = (
-        f"{path}: {status} — {lf.system.name}, catalogue {lf.army.catalogue}, "
+        f"{path}: {status} — {lf.system.name}, catalogue {lf.army.catalogue}{houses}, "
         f"{points.total:g}/{points.limit} {points.unit}" + (f"; {own_limit};" if own_limit else ",") + f" fingerprint {fp}"
     )
     lines = [head]

@@ -55,7 +55,7 @@ class Summary:
 
 
 #: header facts worth a line on the summary (the others stay on the full roster)
-_FACTS = ("system", "people", "format", "player", "team", "event", "date", "round", "catalogue", "program")
+_FACTS = ("system", "people", "format", "player", "team", "event", "date", "round", "catalogue", "house data", "program")
 
 
 def _count(n: int, word: str) -> str:
