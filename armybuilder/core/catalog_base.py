@@ -27,6 +27,11 @@ class CatalogMethods:
         """Yield (entry id, field) for figures the project assigned (CAT-D1)."""
         return iter(())
 
+    def data_notes(self) -> Iterator[tuple[str, str]]:
+        """Yield (entry id, note) for what the reference data lacked or misprinted and what
+        the project did about it: ``catalog check`` lists them; prints never show them."""
+        return iter(())
+
 
 def parse_version(text: str) -> tuple[int, int, int]:
     match = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", text.strip())
