@@ -1,0 +1,103 @@
+"""The outputs of ``armybuilder meta``: numbers first, renderings as steps, housekeeping on resume."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from meta_lists import sample_folder
+
+from armybuilder.cli import main
+from armybuilder.meta import report
+from armybuilder.meta.run import ProgressLine
+
+
+@pytest.fixture()
+def lists(tmp_path):
+    return sample_folder(tmp_path / "lists")
+
+
+def _run(capsys, *argv):
+    code = main(["meta", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_failed_rendering_keeps_the_numbers_and_resume_redoes_only_it(lists, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "out" / "club.pdf"
+    calls: list[str] = []
+
+    def broken(matrix, path):
+        calls.append(path.suffix)
+        raise MemoryError("the drawing ran out of memory")
+
+    monkeypatch.setattr(report, "RENDERINGS", [(".pdf", "PDF report", broken), *report.RENDERINGS[1:]])
+    code, _, err = _run(capsys, str(lists), "--games", "3", "--workers", "1", "-o", str(out))
+    assert code == 2
+    assert "could not write the PDF report" in err and "MemoryError" in err and "--resume" in err and "Traceback" not in err
+    for suffix in (".json", ".csv", ".png", ".html", ".results.jsonl"):
+        assert (tmp_path / "out" / f"club{suffix}").exists(), suffix
+    assert not out.exists()
+    assert json.loads((tmp_path / "out" / "club.json").read_text())["complete"]
+    monkeypatch.undo()
+    stamps = {s: (tmp_path / "out" / f"club{s}").stat().st_mtime_ns for s in (".json", ".csv", ".png", ".html")}
+    code, text, err = _run(capsys, str(lists), "--games", "3", "--workers", "1", "-o", str(out), "--resume")
+    assert code == 0, err
+    assert out.exists() and f"wrote {out}\n" in text
+    assert "unchanged since the last run" in text
+    assert {s: (tmp_path / "out" / f"club{s}").stat().st_mtime_ns for s in stamps} == stamps  # not written again
+    # a finished run resumed: nothing rendered again, nothing played
+    before = out.stat().st_mtime_ns
+    code, text, _ = _run(capsys, str(lists), "--games", "3", "--workers", "1", "-o", str(out), "--resume")
+    assert code == 0 and "played 0 games" in text and "wrote" not in text and out.stat().st_mtime_ns == before
+    # a file changed since (deleted, edited): that step runs again
+    (tmp_path / "out" / "club.html").write_text("edited")
+    code, text, _ = _run(capsys, str(lists), "--games", "3", "--workers", "1", "-o", str(out), "--resume")
+    assert code == 0 and f"wrote {tmp_path / 'out' / 'club.html'}\n" in text
+    assert "<table" in (tmp_path / "out" / "club.html").read_text()
+
+
+def test_the_torn_line_message_is_said_once(lists, tmp_path, capsys):
+    out = tmp_path / "m.pdf"
+    assert _run(capsys, str(lists), "--games", "2", "--workers", "1", "-o", str(out))[0] == 0
+    results = tmp_path / "m.results.jsonl"
+    with results.open("a") as f:
+        f.write('{"a": "cut sh')
+    code, _, err = _run(capsys, str(lists), "--games", "2", "--workers", "1", "-o", str(out), "--resume")
+    assert code == 0 and "1 unreadable line(s)" in err and "m.results.jsonl.unreadable" in err
+    assert (tmp_path / "m.results.jsonl.unreadable").read_text() == '{"a": "cut sh\n'
+    code, text, err = _run(capsys, str(lists), "--games", "2", "--workers", "1", "-o", str(out), "--resume")
+    assert code == 0 and "unreadable" not in err and "played 0 games" in text
+
+
+def test_progress_off_a_terminal_is_a_line_every_few_seconds():
+    stream = io.StringIO()  # not a terminal: nohup, CI, a log file
+    line = ProgressLine(1000, 0, stream, every=5.0)
+    assert line.mode == "lines"
+    line.advance(0)
+    for _ in range(10):
+        line.advance(50)  # within the same few seconds: no new line
+    assert stream.getvalue().count("\n") == 1 and "\r" not in stream.getvalue()
+    line.heartbeat("waiting for workers: none is connected to tcp://127.0.0.1:8786")
+    assert stream.getvalue().splitlines()[-1] == "meta: 500/1,000 games (50%), waiting for workers: none is connected to tcp://127.0.0.1:8786"
+    line.heartbeat("waiting for workers: none is connected to tcp://127.0.0.1:8786")  # the same status: not repeated at once
+    assert stream.getvalue().count("\n") == 2
+    line._shown -= 5.0  # a few seconds later
+    line.advance(100)
+    assert stream.getvalue().count("\n") == 3 and "600/1,000" in stream.getvalue().splitlines()[-1]
+    line.finish()
+    assert stream.getvalue().splitlines()[-1].startswith("meta: 600/1,000 games (60%), ")
+
+
+def test_progress_on_a_terminal_redraws_one_line():
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Tty()
+    line = ProgressLine(100, 0, stream)
+    assert line.mode == "bar"
+    line.advance(0)
+    line.heartbeat("waiting for workers: none is connected to tcp://h:1")
+    assert stream.getvalue().endswith("] 0/100 games  waiting for workers: none is connected to tcp://h:1") and "\n" not in stream.getvalue()
