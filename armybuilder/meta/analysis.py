@@ -87,7 +87,7 @@ def _matchups(matrix: MetaMatrix) -> dict[int, list[Matchup]]:
             if (i, j) not in matrix.cells:
                 continue  # met only as second list: no cell of this row to replay (never in a square matrix)
             seed = matrix.pairing_seed(i, j)
-            items.append(Matchup(j, tally, seed, replay_command(row.path, matrix.cols[j].path, seed)))
+            items.append(Matchup(j, tally, seed, replay_command(row.path, matrix.cols[j].path, seed, matrix.game_options)))
         items.sort(key=lambda m: (-(m.tally.rate or 0.0), matrix.cols[m.opponent].label))
         out[i] = items
     return out

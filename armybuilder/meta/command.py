@@ -9,7 +9,6 @@ Dask only with ``--scheduler``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -106,7 +105,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{results}: {state.torn_lines} unreadable line(s) (a write cut short) {where}; their games were played again\n")
     outputs = write_reports(matrix, stem, args.resume)
     if args.json:
-        sys.stdout.write(json.dumps(matrix.as_json(), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(outputs.payload)
     else:
         print_summary(matrix, runner.describe(), state)
         if outputs.written:
@@ -134,7 +133,7 @@ def print_summary(matrix, where: str, state) -> None:
     pairs = len(matrix.cells)
     against = "each other" if matrix.square else f"a field of {len(matrix.cols)}"
     out(f"{matrix.system}, catalogue {matrix.catalogue}: {len(matrix.rows)} lists against {against}, "
-        f"{pairs} pairings × {matrix.games:,} games (seed {matrix.seed})\n")
+        f"{pairs:,} pairings × {matrix.games:,} games (seed {matrix.seed})\n")
     out(f"played {state.played:,} games on {where}" + (f", {state.resumed:,} read back from the results file" if state.resumed else "")
         + f" ({state.tasks} task{'s' if state.tasks != 1 else ''} of up to {state.task_games} games)\n")
     if matrix.left_out:

@@ -17,6 +17,7 @@ memos warm.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,9 +58,12 @@ def pairing_rngs(seed: int, first: str, second: str, start: int, stop: int) -> l
     return game_rngs(pairing_seed(seed, first, second), start, stop)
 
 
-def replay_command(first_path: str, second_path: str, seed: int) -> list[str]:
-    """The command that narrates a pairing's first game: the same game, roll for roll."""
-    return ["armybuilder", "playtest", first_path, "--vs", second_path, "--seed", str(seed), "--games", "1", "--log"]
+def replay_command(first_path: str, second_path: str, seed: int, options: Sequence[str] = ()) -> list[str]:
+    """The command that narrates a pairing's first game: the same game, roll for roll.
+
+    *options* are the run's options that decide a game besides the lists and the seed
+    (those ``meta`` and ``playtest`` share), passed on as they were given."""
+    return ["armybuilder", "playtest", first_path, "--vs", second_path, "--seed", str(seed), *options, "--games", "1", "--log"]
 
 
 def engine_hash(system_id: str) -> str:
@@ -138,12 +142,13 @@ class SegmentTally:
             figures[2] += int(u.survived)
             figures[3] += u.eliminated_points
 
-    def record(self, games: int, names: bool) -> dict[str, Any]:
+    def record(self, games: int, names: tuple[bool, bool] = (False, False)) -> dict[str, Any]:
         """The record's figures.  Per side the units go as numbers only ([survived, eliminated]
         in the order of their names), with the digest of their names and points (``unit_keys``):
-        the names themselves travel once per pairing, in its record starting at game 0
-        (``unit_names``), which keeps a 500-list field's results file small.  A side whose units
-        did not all play every game (no engine does that) carries its names in full."""
+        the names themselves travel once per list in the whole run (``unit_names``, for the
+        sides *names* asks for, else null), which keeps a 500-list field's results file small.
+        A side whose units did not all play every game (no engine does that) carries its names
+        in full."""
         tables: list[list[list[Any]]] = []
         keys: list[str | None] = []
         numbers: list[list[list[Any]]] = []
@@ -161,9 +166,18 @@ class SegmentTally:
             "wins": self.wins, "draws": self.draws, "losses": self.losses, "rounds": self.rounds,
             "margin": self.margin, "units": numbers, "unit_keys": keys,
         }
-        if names:
-            out["unit_names"] = tables
+        if any(names):
+            out["unit_names"] = [table if wanted else None for table, wanted in zip(tables, names, strict=True)]
         return out
+
+
+def namers(keys: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
+    """Per list fingerprint, the first pairing that holds it: its record from game 0 names its units."""
+    out: dict[str, list[str]] = {}
+    for a, b in keys:
+        out.setdefault(a, [a, b])
+        out.setdefault(b, [a, b])
+    return out
 
 
 def play_task(context: dict[str, Any], segments: list[Segment]) -> list[dict[str, Any]]:
@@ -183,12 +197,15 @@ def play_task(context: dict[str, Any], segments: list[Segment]) -> list[dict[str
         )
     system, cat = _game(context)
     seed = context["seed"]
+    namers: dict[str, list[str]] = context.get("namers", {})
     out = []
     for first, second, start, stop in segments:
         a, b = _army(context, first), _army(context, second)
         tally = SegmentTally()
         for rng in pairing_rngs(seed, first, second, start, stop):
             tally.add(system.play_game(cat, a, b, rng))
+        # each list's unit names go with the first segment of the pairing that names it (see namers)
+        names = (start == 0 and namers.get(first) == [first, second], start == 0 and namers.get(second) == [first, second])
         out.append({"a": first, "b": second, "seed": seed, "engine": engine, "start": start, "stop": stop,
-                    **tally.record(stop - start, names=start == 0)})
+                    **tally.record(stop - start, names)})
     return out

@@ -108,8 +108,8 @@ class UnitFold:
     """Every list's units, folded from the records as they are kept.
 
     A record's units are numbers lined up with a table of names it names by digest
-    (``unit_keys``); the tables come with the records that start at game 0
-    (``unit_names``), maybe after the numbers.  So numbers are summed per (list,
+    (``unit_keys``); each list's table comes once, with the first game of one of its
+    pairings (``unit_names``), maybe after the numbers.  So numbers are summed per (list,
     seat, table) and named at the end.  :meth:`take` removes the units from a
     record: what stays per record is a few numbers, whatever the field's size.
     """
@@ -119,16 +119,25 @@ class UnitFold:
         self.sums: dict[tuple[str, int, str], list[Any]] = {}  # (fingerprint, seat, key) → [games, survived[], eliminated[]]
         self.named: dict[tuple[str, int], dict[str, UnitFigures]] = {}  # sides that came with their names
 
-    def take(self, record: dict[str, Any]) -> None:
+    def learn(self, record: dict[str, Any]) -> None:
+        """The unit names a record carries (any record of the file: its games may be of no use)."""
         from .games import unit_key
 
+        owners = (record.get("a"), record.get("b"))
+        for seat, table in enumerate((record.get("unit_names") or [])[:2]):
+            if isinstance(table, list) and isinstance(owners[seat], str):
+                self.tables[(str(owners[seat]), unit_key(table))] = table
+
+    def named_list(self, fingerprint: str) -> bool:
+        return any(fp == fingerprint for fp, _ in self.tables)
+
+    def take(self, record: dict[str, Any]) -> None:
+        self.learn(record)
+        record.pop("unit_names", None)
         units = record.pop("units", None) or []
         keys = record.pop("unit_keys", None) or [None] * len(units)
-        names = record.pop("unit_names", None) or []
         games = record["stop"] - record["start"]
         owners = (record["a"], record["b"])
-        for seat, table in enumerate(names[:2]):
-            self.tables[(owners[seat], unit_key(table))] = table
         for seat, (side, key) in enumerate(zip(units[:2], keys, strict=False)):
             if key is None:  # [name, points, games, survived, eliminated] each
                 into = self.named.setdefault((owners[seat], seat), {})
@@ -189,6 +198,8 @@ class MetaMatrix:
     units: dict[int, dict[str, UnitFigures]] = field(default_factory=dict)
     #: what the systems' scores count ("A.P.", "points"): the margins' unit
     score_unit: str = "points"
+    #: options of the run that decide a game besides the lists and the seed, for the replay commands
+    game_options: list[str] = field(default_factory=list)
     #: figures derived from the cells (standings, profiles), worked out once: the cells do not change
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 

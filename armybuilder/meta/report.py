@@ -56,6 +56,7 @@ class Written:
     written: list[Path] = field(default_factory=list)
     kept: list[Path] = field(default_factory=list)  # finished by an earlier run, for this very matrix
     failed: list[tuple[Path, str, BaseException]] = field(default_factory=list)
+    payload: str = ""  # the JSON's text (``--json`` prints it)
 
 
 def steps_path(stem: Path) -> Path:
@@ -100,15 +101,19 @@ def write_outputs(matrix: MetaMatrix, stem: Path, resume: bool = False, renderin
     code), whose file is still the one it wrote, is not done again.
     """
     stem.parent.mkdir(parents=True, exist_ok=True)
-    payload = json.dumps(matrix.as_json(), indent=2, ensure_ascii=False) + "\n"
-    csv_text = matrix.as_csv()
+    csv_text = matrix.as_csv()  # the cells alone: written even if working out the profiles failed
+    try:
+        payload = json.dumps(matrix.as_json(), indent=2, ensure_ascii=False) + "\n"
+    except Exception:
+        atomic_write_text(stem.with_suffix(".csv"), csv_text)
+        raise
     matrix_digest = hashlib.sha256(payload.encode()).hexdigest()
     steps_file = steps_path(stem)
     steps = _read_steps(steps_file) if resume else {}
     same = steps.get("matrix") == matrix_digest
     code = None
     files: dict[str, str] = dict(steps["files"]) if same else {}
-    done = Written()
+    done = Written(payload=payload)
 
     def finished(path: Path) -> bool:
         return resume and same and files.get(path.name) is not None and files.get(path.name) == _file_digest(path)
@@ -117,7 +122,7 @@ def write_outputs(matrix: MetaMatrix, stem: Path, resume: bool = False, renderin
         files[path.name] = _file_digest(path) or ""
         atomic_write_text(steps_file, json.dumps({"matrix": matrix_digest, "renderer": code, "files": files}, indent=1) + "\n")
 
-    for path, text in ((stem.with_suffix(".json"), payload), (stem.with_suffix(".csv"), csv_text)):
+    for path, text in ((stem.with_suffix(".csv"), csv_text), (stem.with_suffix(".json"), payload)):
         if finished(path):
             done.kept.append(path)
             continue

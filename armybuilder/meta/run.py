@@ -21,7 +21,7 @@ from typing import IO, Any
 from armybuilder.core.errors import InputError
 
 from .field import LeftOut, MetaList, check_same_game, label_field, pairings, read_lists
-from .games import engine_hash
+from .games import engine_hash, namers
 from .matrix import MetaMatrix, UnitFold, build_matrix
 from .store import (
     ResultsFile,
@@ -140,15 +140,20 @@ class ProgressLine:
         left = (self.total - self.done) / rate if rate > 0 else None
         return "--:--:--" if left is None else time.strftime("%H:%M:%S", time.gmtime(left)) if left < 86400 else f"{left / 86400:.1f} days"
 
+    def _pace(self, sep: str) -> str:
+        if self.done == self.start_done and self.done < self.total:
+            return "the first tasks are under way"
+        return f"{self.rate():,.0f} games/s{sep}{self._eta()} left"
+
     def render(self, width: int = 30) -> str:
         filled = width * self.done // self.total if self.total else width
-        tail = self.status or f"{self.rate():,.0f} games/s  {self._eta()} left"
+        tail = self.status or self._pace("  ")
         return f"[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} games  {tail}"
 
     def line(self) -> str:
         """The plain line of a log: no bar, no carriage return."""
         share = self.done / self.total if self.total else 1.0
-        tail = self.status or f"{self.rate():,.0f} games/s, {self._eta()} left"
+        tail = self.status or self._pace(", ")
         return f"meta: {self.done:,}/{self.total:,} games ({share:.0%}), {tail}"
 
     def _show(self, force: bool = False) -> None:
@@ -225,8 +230,11 @@ def run_meta(
         if state.torn_lines:
             state.set_aside = set_aside_unreadable(results)
     done = usable(records, seed, engine, games, set(keys))
-    records = []  # only the kept ones stay, without their units
     units = UnitFold()
+    for r in records:
+        if r.get("engine") == engine:
+            units.learn(r)  # names from any record of this engine, kept or not
+    records = []  # only the kept ones stay, without their units
     for rs in done.values():
         for r in rs:
             units.take(r)
@@ -243,6 +251,9 @@ def run_meta(
         "seed": seed,
         "engine": engine,
         "lists": {x.fingerprint: x.content() for x in [*setup.rows, *setup.cols]},
+        # lists whose unit names no kept record holds: named by the first pairing still to start
+        "namers": {fp: pair for fp, pair in namers([(a, b) for a, b, start, _ in todo if start == 0]).items()
+                   if not units.named_list(fp)},
     }
     if isinstance(progress, ProgressLine):
         progress.total, progress.done, progress.start_done = state.planned, state.resumed, state.resumed

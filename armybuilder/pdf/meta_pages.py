@@ -171,7 +171,7 @@ def profile_block(matrix: MetaMatrix, p: ListProfile, rank_of: dict[int, int], s
                       _scaled([28, 132, 42, 40, 36, 84], left_w), numeric=[2, 3, 4, 5])
     unit = matrix.score_unit
     units = _table(["unit", unit, "survived", f"{unit} elim./game", f"per 100 {unit}"], _units_rows(p.units),
-                   _scaled([150, 40, 46, 70, 62], width - left_w - 12), numeric=[1, 2, 3, 4])
+                   _scaled([190, 36, 46, 70, 62], width - left_w - 12), numeric=[1, 2, 3, 4])
     side = Table([[matchups, units]], colWidths=[left_w + 12, width - left_w - 12],
                  style=table_style([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                     ("RIGHTPADDING", (0, 0), (-1, -1), 0)]), hAlign="LEFT")

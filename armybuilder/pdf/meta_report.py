@@ -137,7 +137,8 @@ def layout(matrix: MetaMatrix, measure: Painter, page: tuple[float, float] = (84
     tight_w = max(2 * MARGIN + label_w + mean_w + cell * cols, 2 * MARGIN + text_w)
     tight_h = 2 * MARGIN + TITLE_H + header_h + LEGEND_H + cell * rows
     page_w, page_h = max(page[0], tight_w), max(page[1], tight_h)
-    number_font = min(8.0, cell * 0.45) if cell >= NUMBER_CELL else 0.0
+    # "100" (three digits of about 0.64 em) inside the cell with a point to spare on each side
+    number_font = min(8.0, cell * 0.45, (cell - 2.5) / (3 * 0.64)) if cell >= NUMBER_CELL else 0.0
     return Layout(page_w, page_h, tight_w, tight_h, cell, font, number_font, MARGIN + label_w,
                   MARGIN + TITLE_H + header_h, label_w, header_h, mean_w, vertical)
 

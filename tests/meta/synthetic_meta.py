@@ -17,7 +17,7 @@ import numpy as np
 from armybuilder.core.playtest import load_sample, sample_names
 from armybuilder.core.registry import get_system
 from armybuilder.meta.field import from_army
-from armybuilder.meta.games import engine_hash, unit_key
+from armybuilder.meta.games import engine_hash, namers, unit_key
 from armybuilder.meta.run import MetaSetup
 from armybuilder.meta.store import split_at_checkpoints
 
@@ -42,6 +42,7 @@ def write_results(setup: MetaSetup, games: int, seed: int, path: Path, rng_seed:
     strength = {x.fingerprint: rng.normal(0, 1.2) for x in setup.rows}
     tables = {fp: sorted([f"Unit {k} of a list with a long name", float(40 + 10 * k)] for k in range(8)) for fp in strength}
     lines = []
+    naming = namers(setup.keys())
     for a, b in setup.keys():
         p = 1 / (1 + math.exp(-(strength[a] - strength[b])))
         for _, _, start, stop in split_at_checkpoints([(a, b, 0, games)]):
@@ -52,8 +53,8 @@ def write_results(setup: MetaSetup, games: int, seed: int, path: Path, rng_seed:
             record = {"a": a, "b": b, "seed": seed, "engine": engine, "start": start, "stop": stop, "wins": wins, "draws": draws,
                       "losses": n - draws - wins, "rounds": 6 * n, "margin": float((2 * wins - n + draws) * 40),
                       "units": units, "unit_keys": [unit_key(tables[a]), unit_key(tables[b])]}
-            if start == 0:
-                record["unit_names"] = [tables[a], tables[b]]
+            if start == 0 and [a, b] in (naming[a], naming[b]):  # each list's names once, as play_task writes them
+                record["unit_names"] = [tables[a] if naming[a] == [a, b] else None, tables[b] if naming[b] == [a, b] else None]
             lines.append(json.dumps(record, separators=(",", ":")))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
