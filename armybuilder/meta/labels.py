@@ -17,7 +17,7 @@ from pathlib import PurePath
 
 ELLIPSIS = "…"
 #: characters of a short label (the heat map's row labels)
-SHORT = 24
+SHORT = 28
 _SEPARATOR = re.compile(r"[-_. ]")
 
 

@@ -168,7 +168,7 @@ def profile_block(matrix: MetaMatrix, p: ListProfile, rank_of: dict[int, int], s
     left_w = min(362.0, width * 0.47)
     matchups = _table(["", "opponent", "win rate", "games", "margin", "replay seed"],
                       _matchup_rows(matrix, "best", p.best(), rank_of) + _matchup_rows(matrix, "worst", p.worst(), rank_of),
-                      _scaled([28, 132, 42, 40, 36, 84], left_w), numeric=[2, 3, 4, 5])
+                      _scaled([26, 146, 40, 38, 34, 78], left_w), numeric=[2, 3, 4, 5])
     unit = matrix.score_unit
     units = _table(["unit", unit, "survived", f"{unit} elim./game", f"per 100 {unit}"], _units_rows(p.units),
                    _scaled([190, 36, 46, 70, 62], width - left_w - 12), numeric=[1, 2, 3, 4])

@@ -78,7 +78,7 @@ class Layout:
 
 
 MARGIN = 28.0
-TIER_W = 16.0  # the tier numbers' column, left of the row labels
+TIER_W = 20.0  # the tier numbers' column, left of the row labels
 TITLE_H = 58.0
 LEGEND_H = 34.0
 

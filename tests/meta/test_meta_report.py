@@ -157,7 +157,7 @@ def test_short_labels_tell_lists_sharing_a_prefix_apart():
     labels = [f"akkylannie-griffin-crusade-v{k:02d}" for k in range(1, 40)] + ["akkylannie-griffin-crusade", "alahan-lions"]
     short = short_labels(labels)
     assert len(set(short)) == len(short)
-    assert all(len(s) <= 24 for s in short)
+    assert all(len(s) <= 28 for s in short)
     assert short[6].endswith("-v07") and short[-1] == "alahan-lions"
     same_tail = ["a-very-long-common-beginning-x-final", "a-very-long-common-beginning-y-final"]
     assert len(set(short_labels(same_tail))) == 2
