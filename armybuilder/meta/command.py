@@ -133,7 +133,7 @@ def print_summary(matrix, where: str, state) -> None:
     pairs = len(matrix.cells)
     against = "each other" if matrix.square else f"a field of {len(matrix.cols)}"
     out(f"{matrix.system}, catalogue {matrix.catalogue}: {len(matrix.rows)} lists against {against}, "
-        f"{pairs:,} pairings × {matrix.games:,} games (seed {matrix.seed})\n")
+        f"{pairs:,} pairings × {matrix.games:,} game{'s' if matrix.games != 1 else ''} (seed {matrix.seed})\n")
     out(f"played {state.played:,} games on {where}" + (f", {state.resumed:,} read back from the results file" if state.resumed else "")
         + f" ({state.tasks} task{'s' if state.tasks != 1 else ''} of up to {state.task_games} games)\n")
     if matrix.left_out:

@@ -124,7 +124,9 @@ class ProgressLine:
         self.every = every
         self.started = time.monotonic()
         self._shown = -math.inf
+        self._last = ""
         self.status: str | None = None
+        self._status_since = self.started
 
     @property
     def enabled(self) -> bool:
@@ -141,19 +143,26 @@ class ProgressLine:
         return "--:--:--" if left is None else time.strftime("%H:%M:%S", time.gmtime(left)) if left < 86400 else f"{left / 86400:.1f} days"
 
     def _pace(self, sep: str) -> str:
-        if self.done == self.start_done and self.done < self.total:
-            return "the first tasks are under way"
+        if self.done == self.start_done:
+            return "the first tasks are under way" if self.done < self.total else "every game read back from the results file"
         return f"{self.rate():,.0f} games/s{sep}{self._eta()} left"
+
+    def _status(self) -> str | None:
+        """The runner's status with how long it has lasted (a log shows the wait is still on)."""
+        if not self.status:
+            return None
+        lasted = time.strftime("%H:%M:%S", time.gmtime(time.monotonic() - self._status_since))
+        return f"{self.status} (for {lasted})"
 
     def render(self, width: int = 30) -> str:
         filled = width * self.done // self.total if self.total else width
-        tail = self.status or self._pace("  ")
+        tail = self._status() or self._pace("  ")
         return f"[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} games  {tail}"
 
     def line(self) -> str:
         """The plain line of a log: no bar, no carriage return."""
         share = self.done / self.total if self.total else 1.0
-        tail = self.status or self._pace(", ")
+        tail = self._status() or self._pace(", ")
         return f"meta: {self.done:,}/{self.total:,} games ({share:.0%}), {tail}"
 
     def _show(self, force: bool = False) -> None:
@@ -161,8 +170,11 @@ class ProgressLine:
         due = self.every if self.mode == "lines" else 0.1
         if self.mode == "off" or not (force or now - self._shown >= due):
             return
-        self._shown = now
-        self.stream.write("\r" + self.render() if self.mode == "bar" else self.line() + "\n")
+        text = "\r" + self.render() if self.mode == "bar" else self.line() + "\n"
+        if self.mode == "lines" and text == self._last:
+            return  # a log gains nothing from the same line twice
+        self._shown, self._last = now, text
+        self.stream.write(text)
         self.stream.flush()
 
     def advance(self, games: int) -> None:
@@ -172,6 +184,8 @@ class ProgressLine:
     def heartbeat(self, status: str | None = None) -> None:
         """The runner is waiting (no task finished): show a changed status at once, else as due."""
         changed = status != self.status
+        if changed:
+            self._status_since = time.monotonic()
         self.status = status
         self._show(force=changed)
 
