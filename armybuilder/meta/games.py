@@ -8,7 +8,8 @@ that seed (:func:`armybuilder.core.playtest.game_rngs`): ``armybuilder playtest
 A --vs B --seed PAIRING_SEED --games 1 --log`` narrates the pairing's first game.
 
 Everything a task needs travels in a plain dict (the *context*: system id,
-catalogue version, the lists' contents by fingerprint), so it pickles the same
+catalogue version, the lists' contents by fingerprint, the house catalogues' data they
+use), so it pickles the same
 way to a local process or a Dask worker.  A worker keeps the catalogue and the
 validated lists between tasks (``_CACHE``), and the engine keeps its per-list
 memos warm.
@@ -93,10 +94,16 @@ def _game(context: dict[str, Any]):
     """(system, catalogue) of the context, loaded once per process."""
     from armybuilder.core.registry import get_system
 
-    key = ("game", context["system"], context["catalogue"])
+    houses = context.get("houses") or []
+    key = ("game", context["system"], context["catalogue"], tuple((h["id"], h["version"], h["hash"]) for h in houses))
     if key not in _CACHE:
         system = get_system(context["system"])
-        _CACHE[key] = (system, system.catalogue(context["catalogue"]))
+        if houses:  # house catalogues the lists use, sent as data (validated here)
+            from armybuilder.core.house_use import from_portable
+
+            _CACHE[key] = (system, from_portable(system, context["catalogue"], houses))
+        else:
+            _CACHE[key] = (system, system.catalogue(context["catalogue"]))
     return _CACHE[key]
 
 

@@ -212,6 +212,18 @@ class RunState:
     set_aside: Path | None = None
 
 
+def _houses(setup: MetaSetup) -> list[dict[str, Any]]:
+    """The house catalogues the lists use (core/house.py), as data: a worker, maybe on
+    another machine, plays with what this process read, validated again there."""
+    armies = [x.army for x in [*setup.rows, *setup.cols]]
+    if not any(getattr(a, "house", None) for a in armies):
+        return []
+    from armybuilder.core.house_use import portable_houses, shared_catalogue
+    from armybuilder.core.registry import get_system
+
+    return portable_houses(shared_catalogue(get_system(setup.system_id), setup.catalogue, armies))
+
+
 def run_meta(
     setup: MetaSetup,
     games: int,
@@ -268,6 +280,7 @@ def run_meta(
         # lists whose unit names no kept record holds: named by the first pairing still to start
         "namers": {fp: pair for fp, pair in namers([(a, b) for a, b, start, _ in todo if start == 0]).items()
                    if not units.named_list(fp)},
+        "houses": _houses(setup),
     }
     if isinstance(progress, ProgressLine):
         progress.total, progress.done, progress.start_done = state.planned, state.resumed, state.resumed
