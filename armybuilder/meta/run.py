@@ -144,15 +144,22 @@ class ProgressLine:
 
     def _pace(self, sep: str) -> str:
         if self.done == self.start_done:
-            return "the first tasks are under way" if self.done < self.total else "every game read back from the results file"
+            if self.done >= self.total:
+                return "every game read back from the results file"
+            # until a task ends there is no rate: the time so far (since the workers came, on a
+            # cluster that had none) shows the run is alive
+            return f"the first tasks are under way (for {self._lasted(self._status_since)})"
         return f"{self.rate():,.0f} games/s{sep}{self._eta()} left"
 
     def _status(self) -> str | None:
         """The runner's status with how long it has lasted (a log shows the wait is still on)."""
         if not self.status:
             return None
-        lasted = time.strftime("%H:%M:%S", time.gmtime(time.monotonic() - self._status_since))
-        return f"{self.status} (for {lasted})"
+        return f"{self.status} (for {self._lasted(self._status_since)})"
+
+    @staticmethod
+    def _lasted(since: float) -> str:
+        return time.strftime("%H:%M:%S", time.gmtime(time.monotonic() - since))
 
     def render(self, width: int = 30) -> str:
         filled = width * self.done // self.total if self.total else width
