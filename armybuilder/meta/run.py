@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -125,6 +126,7 @@ class ProgressLine:
         self.started = time.monotonic()
         self._shown = -math.inf
         self._last = ""
+        self._drawn = 0  # characters of the bar on screen
         self.status: str | None = None
         self._status_since = self.started
 
@@ -177,12 +179,25 @@ class ProgressLine:
         due = self.every if self.mode == "lines" else 0.1
         if self.mode == "off" or not (force or now - self._shown >= due):
             return
-        text = "\r" + self.render() if self.mode == "bar" else self.line() + "\n"
+        text = self._redraw() if self.mode == "bar" else self.line() + "\n"
         if self.mode == "lines" and text == self._last:
             return  # a log gains nothing from the same line twice
         self._shown, self._last = now, text
         self.stream.write(text)
         self.stream.flush()
+
+    def _redraw(self) -> str:
+        """The bar over the one before it, within the terminal's width (a wrapped line could not
+        be drawn over), blanking what a longer line (a status) left beyond it."""
+        columns = shutil.get_terminal_size((80, 24)).columns - 1
+        bar = self.render()
+        if len(bar) > columns:
+            bar = self.render(width=10)
+        if len(bar) > columns:
+            bar = bar[:columns - 1] + "…"
+        blank = max(0, self._drawn - len(bar))
+        self._drawn = len(bar)
+        return "\r" + bar + " " * blank
 
     def advance(self, games: int) -> None:
         self.done += games
@@ -199,7 +214,7 @@ class ProgressLine:
     def finish(self) -> None:
         self.status = None
         if self.mode == "bar":
-            self.stream.write("\r" + self.render() + "\n")
+            self.stream.write(self._redraw() + "\n")
             self.stream.flush()
         elif self.mode == "lines":
             self._show(force=True)

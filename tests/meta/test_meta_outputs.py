@@ -101,11 +101,13 @@ def test_progress_off_a_terminal_is_a_line_every_few_seconds():
     assert stream.getvalue().splitlines()[-1].startswith("meta: 600/1,000 games (60%), ")
 
 
-def test_progress_on_a_terminal_redraws_one_line():
-    class Tty(io.StringIO):
-        def isatty(self):
-            return True
+class Tty(io.StringIO):
+    def isatty(self):
+        return True
 
+
+def test_progress_on_a_terminal_redraws_one_line(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "120")
     stream = Tty()
     line = ProgressLine(100, 0, stream)
     assert line.mode == "bar"
@@ -113,3 +115,17 @@ def test_progress_on_a_terminal_redraws_one_line():
     line.heartbeat("waiting for workers: none is connected to tcp://h:1")
     assert stream.getvalue().endswith("] 0/100 games  waiting for workers: none is connected to tcp://h:1 (for 00:00:00)")
     assert "\n" not in stream.getvalue()
+    waiting = stream.getvalue().rsplit("\r", 1)[-1]
+    line.advance(10)
+    line.heartbeat(None)  # a worker came: the shorter rate line blanks the end of the status
+    drawn = stream.getvalue().rsplit("\r", 1)[-1]
+    assert drawn.rstrip().endswith("left") and len(drawn) == len(waiting) and "(for" not in drawn
+
+
+def test_progress_bar_fits_a_narrow_terminal(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")  # a wrapped line could not be redrawn in place
+    stream = Tty()
+    line = ProgressLine(28_560, 0, stream)
+    line.heartbeat("waiting for workers: none is connected to tcp://127.0.0.1:8786")
+    drawn = stream.getvalue().rsplit("\r", 1)[-1]
+    assert len(drawn) <= 79 and drawn.startswith("[..........] 0/28,560 games  waiting for workers") and drawn.endswith("…")
