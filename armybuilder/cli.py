@@ -20,9 +20,11 @@ from armybuilder.cli_common import (  # noqa: F401 - re-exported for meta and th
     Parser,
     UsageError,
     _err,
+    _err_block,
     _json,
     _load,
     _out,
+    _out_block,
     _read,
     _sound_catalogue,
     _system,
@@ -216,7 +218,9 @@ def _import_bsdata(args: argparse.Namespace) -> int:
 
 
 def _default_export(lf, suffix: str) -> Path:
-    stem = Path(lf.path).stem if lf.path else "list"
+    from armybuilder.core.sanitize import file_stem
+
+    stem = file_stem(Path(lf.path).stem) if lf.path else "list"
     return Path("exports") / f"{stem}{suffix}"
 
 
@@ -234,7 +238,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
         text = render_text(roster)
         if args.output == "-" or (args.output is None and not args.save_text):
-            _out(text.removesuffix("\n"))
+            _out_block(text.removesuffix("\n"))  # every field made visible by render_text
             return EXIT_OK
         from armybuilder.core.atomic import atomic_write_text
 
@@ -260,7 +264,7 @@ def _warn_unprintable() -> None:
 
     warning = unprintable_warning()
     if warning:
-        print(warning, file=sys.stderr)
+        _err(warning)
 
 
 def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
@@ -271,7 +275,7 @@ def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
     if args.text:
         text = render_summary_text(summary)
         if args.output == "-" or (args.output is None and not args.save_text):
-            sys.stdout.write(text)
+            _out_block(text.removesuffix("\n"))  # every field made visible by render_summary_text
             return EXIT_OK
         from armybuilder.core.atomic import atomic_write_text
 
@@ -519,10 +523,13 @@ def cmd_playtest(args: argparse.Namespace) -> int:
     _out(f"win rate {summary.win_rate:.1%} (95 % Wilson interval {low:.1%}–{high:.1%}; a draw counts half)")
     _out(f"mean rounds {summary.mean_rounds:.2f}")
     _out("units (survival, mean points eliminated per game):")
-    width = max((len(u.name) for u in summary.units), default=0)  # one column for every name
-    for u in summary.units:
+    from armybuilder.core.sanitize import visible
+
+    names = [visible(u.name) for u in summary.units]  # aligned as shown
+    width = max((len(n) for n in names), default=0)  # one column for every name
+    for u, name in zip(summary.units, names, strict=True):
         side = "you" if u.side == 0 else "opp"
-        _out(f"  [{side}] {u.name:<{width}} survived {u.survival_rate:6.1%}  eliminated {u.mean_eliminated:7.1f}")
+        _out(f"  [{side}] {name:<{width}} survived {u.survival_rate:6.1%}  eliminated {u.mean_eliminated:7.1f}")
     if args.log:
         _out("")
         _out("Log of game 1:")
@@ -668,11 +675,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError("armybuilder list: choose upgrade")
         return args.func(args)
     except UsageError as exc:
-        _err(str(exc))
+        _err_block(str(exc))
         _err("run 'armybuilder --help' for the commands")
         return EXIT_UNREADABLE
     except InputError as exc:
-        _err(f"error: {exc}")
+        _err_block(f"error: {exc}")  # one line per problem, each made visible (core/errors.py)
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
         _err("interrupted")

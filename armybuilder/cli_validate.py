@@ -13,8 +13,10 @@ from armybuilder.cli_common import (
     EXIT_OK,
     EXIT_UNREADABLE,
     _err,
+    _err_block,
     _json,
     _out,
+    _out_block,
     _sound_catalogue,
     expand_paths,
 )
@@ -34,7 +36,9 @@ def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
     already read (the answer then describes exactly them)."""
     from armybuilder.core.findings import is_legal
     from armybuilder.core.lists import list_fingerprint, read_list
+    from armybuilder.core.sanitize import visible
 
+    shown = visible(path)  # a file name is text from anybody too
     try:
         # read-only: libyaml's fast path, the round trip's answers
         lf = read_list(path, data, plain=True)  # no pydantic unless the list needs its words
@@ -44,13 +48,13 @@ def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
         fp = list_fingerprint(lf.army, cat)
     except InputError as exc:
         entry = {"path": str(path), "readable": False, "valid": False, "error": str(exc)}
-        return ("unreadable", entry, f"{path}: UNREADABLE\n  " + str(exc).replace("\n", "\n  ")), True
+        return ("unreadable", entry, f"{shown}: UNREADABLE\n  " + str(exc).replace("\n", "\n  ")), True
     except (Exception, RecursionError) as exc:  # noqa: BLE001 - one bad file must not stop a folder run
         if os.environ.get("ARMYBUILDER_DEBUG"):
             raise
-        message = f"{path}: internal error: {type(exc).__name__}: {exc} (please report it)"
+        message = visible(f"{path}: internal error: {type(exc).__name__}: {exc} (please report it)")
         entry = {"path": str(path), "readable": False, "valid": False, "error": message}
-        return ("unreadable", entry, f"{path}: UNREADABLE\n  {message}"), False
+        return ("unreadable", entry, f"{shown}: UNREADABLE\n  {message}"), False
     ok = is_legal(findings)
     entries = []
     for f in findings:
@@ -67,13 +71,13 @@ def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
         "findings": entries,
     }
     head = (
-        f"{path}: {'LEGAL' if ok else 'NOT LEGAL'} — {lf.system.name}, catalogue {lf.army.catalogue}, "
+        f"{shown}: {'LEGAL' if ok else 'NOT LEGAL'} — {lf.system.name}, catalogue {visible(lf.army.catalogue)}, "
         f"{points.total:g}/{points.limit} {points.unit}, fingerprint {fp}"
     )
     lines = [head]
     for e in entries:
         at = f" (line {e['line']})" if e["line"] else ""
-        lines.append(f"  {e['severity']:<7} {e['rule']}{at}: {e['message']}")
+        lines.append(f"  {e['severity']:<7} {visible(e['rule'])}{at}: {visible(e['message'])}")
     return (("legal" if ok else "invalid"), entry, "\n".join(lines)), True
 
 
@@ -188,7 +192,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         _json({"files": results, "summary": {"lists": total, "legal": legal, "invalid": invalid, "unreadable": unreadable}}, indent=2, ensure_ascii=False)
     else:
         for block in text_blocks:
-            _out(block)
+            _out_block(block)  # lines whose every field passed visible() (_checked)
         _out(summary)
     if total == 0:
         _err("no list files found")
@@ -213,7 +217,7 @@ def cmd_fingerprint(args: argparse.Namespace) -> int:
         hit = findings_cache.lookup(key) if key is not None else None
         if isinstance(hit, list) and len(hit) == 2 and hit[0] in ("ok", "error") and isinstance(hit[1], str):
             if hit[0] == "error":  # printed as main() prints an InputError
-                _err(f"error: {hit[1]}")
+                _err_block(f"error: {hit[1]}")
                 return EXIT_UNREADABLE
             _out(hit[1])
             return EXIT_OK

@@ -9,10 +9,11 @@ Dask only with ``--scheduler``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from armybuilder.cli_common import _err, _json, _out
 
 REPORT_SUFFIXES = (".pdf", ".png", ".json", ".csv")
 
@@ -52,7 +53,7 @@ def _runner(args: argparse.Namespace):
     if args.scheduler:
         runner = DaskRunner(args.scheduler)
         if runner.probe() == 0:
-            sys.stderr.write(f"the scheduler at {args.scheduler} has no worker yet: tasks wait until one joins ('dask worker {args.scheduler}')\n")
+            _err(f"the scheduler at {args.scheduler} has no worker yet: tasks wait until one joins ('dask worker {args.scheduler}')")
         return runner
     if args.workers is not None and args.workers < 1:
         raise UsageError("armybuilder meta: --workers must be at least 1")
@@ -84,7 +85,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
         runner.close()
         raise
     for item in setup.left_out:
-        sys.stderr.write(f"left out {item.path}: {item.reason}\n")
+        _err(f"left out {item.path}: {item.reason}")
     stem = report_stem(args.output)
     results = results_path(stem.with_suffix(".pdf"))
     state = RunState()
@@ -95,38 +96,41 @@ def cmd_meta(args: argparse.Namespace) -> int:
         if progress.enabled:
             sys.stderr.write("\n")
         kept = state.resumed + state.played
-        sys.stderr.write(f"interrupted: {kept:,} of {state.planned:,} games are kept in {results}; "
-                         "run the same command with --resume to play only the rest\n")
+        _err(f"interrupted: {kept:,} of {state.planned:,} games are kept in {results}; "
+             "run the same command with --resume to play only the rest")
         return 130
     finally:
         runner.close()
     if state.torn_lines:
-        sys.stderr.write(f"{results}: {state.torn_lines} unreadable line(s) skipped (a write cut short); their games were played again\n")
+        _err(f"{results}: {state.torn_lines} unreadable line(s) skipped (a write cut short); their games were played again")
     written = write_reports(matrix, stem)
     if args.json:
-        sys.stdout.write(json.dumps(matrix.as_json(), indent=2, ensure_ascii=False) + "\n")
+        _json(matrix.as_json(), indent=2, ensure_ascii=False)
     else:
         print_summary(matrix, runner.describe(), state)
-        sys.stdout.write("wrote " + ", ".join(str(p) for p in written) + f"; results in {results}\n")
+        _out("wrote " + ", ".join(str(p) for p in written) + f"; results in {results}")
     return EXIT_INVALID if setup.left_out else EXIT_OK
 
 
 def write_reports(matrix, stem: Path) -> list[Path]:
     """PDF and PNG heat maps, JSON and CSV of every pairing, written atomically beside each other."""
     from armybuilder.core.atomic import atomic_write_text
+    from armybuilder.core.sanitize import safe_json
     from armybuilder.pdf.meta_report import write_meta_pdf, write_meta_png
 
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = [stem.with_suffix(s) for s in REPORT_SUFFIXES]
     write_meta_pdf(matrix, paths[0])
     write_meta_png(matrix, paths[1])
-    atomic_write_text(paths[2], json.dumps(matrix.as_json(), indent=2, ensure_ascii=False) + "\n")
+    atomic_write_text(paths[2], safe_json(matrix.as_json(), indent=2, ensure_ascii=False) + "\n")
     atomic_write_text(paths[3], matrix.as_csv())
     return paths
 
 
 def print_summary(matrix, where: str, state) -> None:
-    out = sys.stdout.write
+    def out(text: str) -> None:
+        _out(text.removesuffix("\n"))  # one line each, names made visible
+
     pairs = len(matrix.cells)
     against = "each other" if matrix.square else f"a field of {len(matrix.cols)}"
     out(f"{matrix.system}, catalogue {matrix.catalogue}: {len(matrix.rows)} lists against {against}, "

@@ -9,12 +9,11 @@ second list, counted from its side), so both seats weigh the same; against a
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 from typing import Any
 
 from armybuilder.core.playtest import wilson_interval
+from armybuilder.core.sanitize import csv_text
 
 from .field import LeftOut, MetaList
 
@@ -129,17 +128,19 @@ class MetaMatrix:
         }
 
     def as_csv(self) -> str:
-        """One row per pairing (the list playing first, then its opponent)."""
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["list", "opponent", "list_name", "opponent_name", "games", "wins", "draws", "losses",
-                         "win_rate", "win_rate_low", "win_rate_high"])
+        """One row per pairing (the list playing first, then its opponent).
+
+        Paths and names come from the players' files: :func:`~armybuilder.core.sanitize.csv_text`
+        quotes them, shows their control characters as escapes and keeps a spreadsheet from
+        reading one as a formula."""
+        rows: list[list[object]] = [["list", "opponent", "list_name", "opponent_name", "games", "wins", "draws", "losses",
+                                     "win_rate", "win_rate_low", "win_rate_high"]]
         for (i, j), t in sorted(self.cells.items()):
             a, b = self.rows[i], self.cols[j]
             low, high = t.interval
-            rate = "" if t.rate is None else f"{t.rate:.6f}"
-            writer.writerow([a.path, b.path, a.name, b.name, t.games, t.wins, t.draws, t.losses, rate, f"{low:.6f}", f"{high:.6f}"])
-        return buffer.getvalue()
+            rate = None if t.rate is None else round(t.rate, 6)
+            rows.append([a.path, b.path, a.name, b.name, t.games, t.wins, t.draws, t.losses, rate, round(low, 6), round(high, 6)])
+        return csv_text(rows)
 
 
 def build_matrix(
