@@ -675,7 +675,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError("armybuilder list: choose upgrade")
         return args.func(args)
     except UsageError as exc:
-        _err_block(str(exc))
+        _err(str(exc))  # one line: it may quote an argument, and arguments are text too
         _err("run 'armybuilder --help' for the commands")
         return EXIT_UNREADABLE
     except InputError as exc:
