@@ -181,6 +181,9 @@ def world_key() -> str | None:
 def file_bytes(path: Path) -> bytes | None:
     """The bytes of a regular file of sane size, else None (no answer is cached for it:
     a pipe must not be read twice, a missing file is reported by the command)."""
+    from .inplace import recover
+
+    recover(path)  # a file a killed save left torn is answered for its whole bytes
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE:

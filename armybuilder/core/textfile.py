@@ -14,6 +14,7 @@ import stat
 from pathlib import Path
 
 from .errors import InputError
+from .inplace import recover
 
 LIST_FILE_LIMIT = 5 * 1024 * 1024
 
@@ -85,6 +86,7 @@ def read_bytes(path: str | Path, limit: int = LIST_FILE_LIMIT) -> bytes:
     read itself stops after ``limit`` bytes whatever the file claims its size is.
     """
     p = Path(path)
+    recover(p)  # a save killed while rewriting this file in place: its old bytes back first
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(p, flags)
