@@ -243,6 +243,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         from armybuilder.core.atomic import atomic_write_text
 
         out = Path(args.output) if args.output else _default_export(lf, ".txt")
+        _check_output(out, args)
         out.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(out, text)
         _out(f"wrote {out}")
@@ -250,12 +251,20 @@ def cmd_export(args: argparse.Namespace) -> int:
     from armybuilder.pdf.roster import write_roster
 
     out = Path(args.output) if args.output else _default_export(lf, ".pdf")
+    _check_output(out, args)
     out.parent.mkdir(parents=True, exist_ok=True)
     cards = lf.system.cards(lf.army, cat) if args.cards else None
     write_roster(roster, cards, out, paper=args.paper)
     _out(f"wrote {out} (fingerprint {fp})")
     _warn_unprintable()
     return EXIT_OK
+
+
+def _check_output(out: Path, args: argparse.Namespace) -> None:
+    """Refuse to write over the list read (or any .yaml file) unless --force (core/outputs.py)."""
+    from armybuilder.core.outputs import check_output
+
+    check_output(out, [args.list] if getattr(args, "list", None) else [], args.force)
 
 
 def _warn_unprintable() -> None:
@@ -280,6 +289,7 @@ def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
         from armybuilder.core.atomic import atomic_write_text
 
         out = Path(args.output) if args.output else _default_export(lf, "-summary.txt")
+        _check_output(out, args)
         out.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(out, text)
         _out(f"wrote {out}")
@@ -287,6 +297,7 @@ def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
     from armybuilder.pdf.summary import write_summary
 
     out = Path(args.output) if args.output else _default_export(lf, "-summary.pdf")
+    _check_output(out, args)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_summary(summary, out, paper=args.paper)
     _out(f"wrote {out} (fingerprint {roster.fingerprint})")
@@ -300,6 +311,7 @@ def cmd_sheets(args: argparse.Namespace) -> int:
     system = _system(args.system)
     cat = system.catalogue(args.version)
     out = Path(args.output) if args.output else Path("exports") / f"{system.id}-sheets.pdf"
+    _check_output(out, args)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_sheets(system.sheets(cat), out, paper=args.paper)
     _out(f"wrote {out}")
@@ -591,6 +603,7 @@ def build_parser(command: str | None = None) -> Parser:
     p.add_argument("--cards", action="store_true", help="append reference cards")
     p.add_argument("--summary", action="store_true", help="one-page tournament summary (PDF, or 80 columns with --text)")
     p.add_argument("--paper", choices=["A4", "Letter"], default="A4")
+    p.add_argument("--force", action="store_true", help="write even over a .yaml file or the list itself")
     p.set_defaults(func=cmd_export)
 
     p = commands.add_parser("sheets", help="reference sheets of a game system")
@@ -598,6 +611,7 @@ def build_parser(command: str | None = None) -> Parser:
     p.add_argument("-o", "--output")
     p.add_argument("--version", help="catalogue version (default: latest)")
     p.add_argument("--paper", choices=["A4", "Letter"], default="A4")
+    p.add_argument("--force", action="store_true", help="write even over a .yaml file")
     p.set_defaults(func=cmd_sheets)
 
     p = commands.add_parser("odds", help="exact combat odds (options depend on the system)", add_help=False)

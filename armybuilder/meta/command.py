@@ -38,12 +38,24 @@ def add_meta_parser(commands: Any) -> None:
     p.add_argument("--resume", action="store_true", help="continue the run whose results file is beside the report")
     p.add_argument("--include-illegal", action="store_true", help="play illegal lists too (they are reported either way)")
     p.add_argument("--task-games", type=int, help="games per task (default: about eight tasks per worker, 200 to 2000 games)")
+    p.add_argument("--force", action="store_true", help="write the report even where -o names a .yaml file or a list read")
     p.set_defaults(func=cmd_meta)
 
 
 def report_stem(output: str) -> Path:
     out = Path(output)
     return out.with_suffix("") if out.suffix.lower() in REPORT_SUFFIXES else out
+
+
+def check_outputs(output: str, inputs: list[Path], force: bool) -> None:
+    """Neither ``-o`` nor a file the report writes beside it may be a list read (or a .yaml
+    file) unless ``--force``: outputs never replace inputs (core/outputs.py)."""
+    from armybuilder.core.outputs import check_output
+    from armybuilder.meta.store import results_path
+
+    stem = report_stem(output)
+    for path in [Path(output), *(stem.with_suffix(s) for s in REPORT_SUFFIXES), results_path(stem.with_suffix(".pdf"))]:
+        check_output(path, inputs, force)
 
 
 def _runner(args: argparse.Namespace):
@@ -78,6 +90,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
     for path in [*lists, *(field or [])]:
         if not path.is_file():
             raise InputError.at("no such file", path)
+    check_outputs(args.output, [*lists, *(field or [])], args.force)
     runner = _runner(args)  # an unreachable scheduler is said before the lists are read
     try:
         setup = prepare(lists, field, args.include_illegal)
