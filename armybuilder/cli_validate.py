@@ -170,16 +170,23 @@ def add_validate_parsers(commands: Any, only: str | None = None) -> None:
         p = commands.add_parser("validate", help="validate list files, folders or globs")
         p.add_argument("lists", nargs="+")
         p.add_argument("--format", choices=["text", "json"], default="text")
-        p.add_argument("--no-cache", action="store_true", help="check every file again (no remembered answers; also ARMYBUILDER_NO_CACHE=1)")
+        p.add_argument("--no-cache", action="store_true", help="check everything afresh: no remembered answers, no cached catalogue (also ARMYBUILDER_NO_CACHE=1; =answers keeps the catalogue's)")
         p.set_defaults(func=cmd_validate)
     if only in (None, "fingerprint"):
         p = commands.add_parser("fingerprint", help="print a list's fingerprint")
         p.add_argument("list")
-        p.add_argument("--no-cache", action="store_true", help="compute it again (also ARMYBUILDER_NO_CACHE=1)")
+        p.add_argument("--no-cache", action="store_true", help="compute it afresh, the catalogue too (also ARMYBUILDER_NO_CACHE=1)")
         p.set_defaults(func=cmd_fingerprint)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from armybuilder.core.catalog_cache import bypassed
+
+    with bypassed(args.no_cache):  # --no-cache: every cache, the catalogue's included
+        return _validate_command(args)
+
+
+def _validate_command(args: argparse.Namespace) -> int:
     outcomes = _validate_all(list(expand_paths(args.lists)), _cache_on(args))
     results = [entry for _, entry, _ in outcomes]
     text_blocks = [block for _, _, block in outcomes]
@@ -207,6 +214,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_fingerprint(args: argparse.Namespace) -> int:
     """A list's fingerprint; with the findings cache on, a remembered one (or its refusal)."""
+    from armybuilder.core.catalog_cache import bypassed
+
+    with bypassed(args.no_cache):  # --no-cache: every cache, the catalogue's included
+        return _fingerprint_command(args)
+
+
+def _fingerprint_command(args: argparse.Namespace) -> int:
     path = Path(args.list)
     key = data = None
     if _cache_on(args):

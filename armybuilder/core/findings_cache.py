@@ -29,7 +29,8 @@ So editing the list, a catalogue or errata file, a rules module or upgrading a
 library each give another key: the next run misses and checks again.  A stored entry
 whose HMAC tag does not verify (edited, truncated) is ignored like a missing one.
 
-The cache is off with ``--no-cache`` or ``ARMYBUILDER_NO_CACHE=1``, with
+The cache is off with ``--no-cache`` or ``ARMYBUILDER_NO_CACHE=1`` (which turn every
+cache off, the catalogue's too), with ``ARMYBUILDER_NO_CACHE=answers`` (this one only), with
 ``ARMYBUILDER_DEBUG`` (which wants the traceback of an internal error, never a stored
 message), when a game system outside the bundled table is registered (its code and
 catalogue are not covered by the key), and when the cache folder cannot be written
@@ -55,8 +56,8 @@ from . import catalog_cache
 
 #: The folder of the cache store holding the answers.
 FOLDER = "findings"
-#: Turns the cache off (any value but "" and "0").
-NO_CACHE_ENV = "ARMYBUILDER_NO_CACHE"
+#: Turns the cache off (any value but "" and "0"): every cache, see catalog_cache.
+NO_CACHE_ENV = catalog_cache.NO_CACHE_ENV
 #: Files larger than this are never hashed (the list loader refuses them anyway).
 MAX_FILE = 8 * 1024 * 1024
 #: Environment variables that change what checking a list answers or prints.
@@ -72,7 +73,8 @@ _world: str | None = None
 
 def disabled_by_environment() -> bool:
     """True when the user (or a debugging session) turned the cache off."""
-    return os.environ.get(NO_CACHE_ENV, "") not in ("", "0") or bool(os.environ.get("ARMYBUILDER_DEBUG"))
+    return (catalog_cache.disabled() or os.environ.get(NO_CACHE_ENV) == catalog_cache.ANSWERS_ONLY
+            or bool(os.environ.get("ARMYBUILDER_DEBUG")))
 
 
 #: A code file changed this recently may still change within the same timestamp tick (the
@@ -184,14 +186,7 @@ def file_bytes(path: Path) -> bytes | None:
     from .inplace import recover
 
     recover(path)  # a file a killed save left torn is answered for its whole bytes
-    try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE:
-            return None
-        with open(path, "rb") as handle:
-            return handle.read(MAX_FILE + 1)
-    except OSError:
-        return None
+    return catalog_cache.read_file(path, MAX_FILE)  # regular, bounded, never a blocking open
 
 
 def entry_key(command: str, path: Path, data: bytes) -> str | None:
@@ -215,6 +210,8 @@ BUCKETS = 16
 #: A bucket file growing past this is rewritten with its newest answers only (answers
 #: take 1-2 KB: about 20,000 are kept over all buckets).
 BUCKET_LIMIT = 2 * 1024 * 1024
+#: A bucket file larger than this is not read (a run's appends may pass the limit a little).
+BUCKET_READ_LIMIT = 4 * BUCKET_LIMIT
 _TAG = 64  # hex digits of a record's HMAC-SHA256 tag
 _KEY = 40  # hex digits of an answer's key
 
@@ -257,7 +254,8 @@ def _search(data: bytes, key: bytes) -> tuple[bytes, bytes] | None:
 
 
 def _record_tag(secret: bytes, key: bytes, payload: bytes) -> bytes:
-    return catalog_cache.tag(secret, key + b" " + payload)
+    """A record's tag: over this store's name, the answer's key and the answer."""
+    return catalog_cache.tag(secret, FOLDER, key.decode("ascii", "replace"), payload)
 
 
 def lookup(key: str) -> Any | None:
@@ -275,10 +273,7 @@ def lookup(key: str) -> Any | None:
     name = _bucket(key)
     bucket = _read_buckets.get(name)
     if bucket is None:
-        try:
-            data = (folder / name).read_bytes()
-        except OSError:
-            data = b""
+        data = catalog_cache.read_file(folder / name, BUCKET_READ_LIMIT) or b""
         bucket = _read_buckets[name] = [data, None, 0]
     raw = key.encode("ascii", "replace")
     bucket[2] += 1
@@ -337,13 +332,17 @@ def store_answers(answers: list[tuple[str, Any]]) -> None:
 
 def _append(path: Path, data: bytes) -> None:
     """Append ``data`` in one write; a bucket grown past its limit is compacted."""
+    # without blocking: a FIFO in the bucket's place fails to open (no reader) or is refused
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(path, flags, 0o600)
         except FileNotFoundError:  # the first answer of this cache folder
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(path, flags, 0o600)
         try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return
             written = os.write(fd, data)
             size = os.fstat(fd).st_size
         finally:
@@ -360,7 +359,7 @@ def _compact(path: Path, limit: int | None = None) -> None:
     An answer appended by another process meanwhile may be lost: a later miss, no more."""
     keep = (BUCKET_LIMIT if limit is None else limit) * 9 // 10
     try:
-        records = _records(path.read_bytes())
+        records = _records(catalog_cache.read_file(path, BUCKET_READ_LIMIT) or b"")
         kept: list[bytes] = []
         size = 0
         for raw, (tag, payload) in reversed(list(records.items())):  # newest last in the file
@@ -370,7 +369,7 @@ def _compact(path: Path, limit: int | None = None) -> None:
             kept.append(line)
             size += len(line)
         tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = catalog_cache.create_exclusive(tmp)
         with os.fdopen(fd, "wb") as handle:
             handle.write(b"".join(reversed(kept)))
         tmp.replace(path)
