@@ -33,6 +33,8 @@ def add_meta_parser(commands: Any) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, help="local processes (default: all cores)")
     where.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (needs armybuilder[cluster])")
+    p.add_argument("--connect-timeout", type=float, default=5.0, metavar="SECONDS",
+                   help="with --scheduler: how long to wait for the scheduler to answer (default 5)")
     p.add_argument("-o", "--output", default="exports/meta.pdf", help="the report (PDF); the PNG, JSON, CSV and results file go beside it")
     p.add_argument("--json", action="store_true", help="print the matrix as JSON")
     p.add_argument("--resume", action="store_true", help="continue the run whose results file is beside the report")
@@ -62,8 +64,12 @@ def _runner(args: argparse.Namespace):
     from armybuilder.cli import UsageError
     from armybuilder.meta.runners import DaskRunner, LocalRunner
 
-    if args.scheduler:
-        runner = DaskRunner(args.scheduler)
+    if args.scheduler is not None:  # --scheduler '' is a mistake, not "run locally"
+        if not args.scheduler.strip():
+            raise UsageError("armybuilder meta: --scheduler needs an address, e.g. tcp://10.0.0.5:8786")
+        if not 0.1 <= args.connect_timeout <= 300:
+            raise UsageError("armybuilder meta: --connect-timeout must be between 0.1 and 300 seconds")
+        runner = DaskRunner(args.scheduler, timeout=args.connect_timeout)
         if runner.probe() == 0:
             _err(f"the scheduler at {args.scheduler} has no worker yet: tasks wait until one joins ('dask worker {args.scheduler}')")
         return runner
@@ -114,6 +120,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
         return 130
     finally:
         runner.close()
+    report_refused(results, state.refused)
     if state.torn_lines:
         _err(f"{results}: {state.torn_lines} unreadable line(s) skipped (a write cut short); their games were played again")
     written = write_reports(matrix, stem)
@@ -123,6 +130,13 @@ def cmd_meta(args: argparse.Namespace) -> int:
         print_summary(matrix, runner.describe(), state)
         _out("wrote " + ", ".join(str(p) for p in written) + f"; results in {results}")
     return EXIT_INVALID if setup.left_out else EXIT_OK
+
+
+def report_refused(results: Path, refused: list[str]) -> None:
+    """Say which records of the results file were not believed (their games were replayed)."""
+    if refused:
+        shown = "; ".join(list(dict.fromkeys(refused))[:6])  # the distinct reasons
+        _err(f"{results}: {len(refused)} record(s) not believed ({shown}); their games were played again")
 
 
 def write_reports(matrix, stem: Path) -> list[Path]:

@@ -10,6 +10,7 @@ one and one on a cluster give the same numbers for the same seed.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -22,7 +23,7 @@ from armybuilder.core.errors import InputError
 from .field import LeftOut, MetaList, check_same_game, pairings, read_lists
 from .games import engine_hash
 from .matrix import MetaMatrix, build_matrix
-from .store import ResultsFile, missing, pack, read_records, task_size, usable
+from .store import ResultsFile, checked_records, missing, pack, read_records, task_size, usable
 
 
 @dataclass
@@ -126,6 +127,7 @@ class RunState:
     tasks: int = 0
     task_games: int = 0
     torn_lines: int = 0
+    refused: list[str] = field(default_factory=list)  # why each record not believed was not
 
 
 def run_meta(
@@ -153,10 +155,13 @@ def run_meta(
     engine = engine_hash(setup.system_id)
     keys = setup.keys()
     records: list[dict[str, Any]] = []
+    if results is not None and os.path.lexists(results) and not results.is_file():
+        raise InputError.at("the results file is not a regular file (a pipe or a device): move it away or choose another -o", results)
     if results is not None and results.exists() and results.stat().st_size > 0:
         if not resume:
             raise InputError.at("a results file of an earlier run is here: add --resume to continue it, or move it away to start again", results)
         records, state.torn_lines = read_records(results)
+        records, state.refused = checked_records(records)  # types, ranges, totals: else replayed
     done = usable(records, seed, engine, games, set(keys))
     todo = missing(keys, games, done)
     state.planned = games * len(keys)
