@@ -493,6 +493,22 @@ def _opponent(system, name: str):
     raise InputError.at(f"'{name}' is neither a list file nor a bundled sample of {system.name} (samples: {known})")
 
 
+def _warn_unknown(armies: dict[str, object]) -> list[str]:
+    """Say on stderr which entries of each list the catalogue does not know (the games
+    cannot play them); the same sentences for the JSON summary."""
+    from armybuilder.core.playtest import unknown_entries
+    from armybuilder.meta.field import summarised
+
+    out = []
+    for where, army in armies.items():
+        unknown = unknown_entries(army)
+        if unknown:
+            out.append(f"{where}: {len(unknown)} entr{'y' if len(unknown) == 1 else 'ies'} the catalogue does not know, "
+                       f"left out of the games: {summarised(unknown)}")
+            _err(f"warning: {out[-1]}")
+    return out
+
+
 def cmd_playtest(args: argparse.Namespace) -> int:
     from armybuilder.core.playtest import run_playtest
 
@@ -505,6 +521,7 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         raise InputError.at(f"the opponent plays {opponent.system.name}, the list {lf.system.name}")
     if not lf.system.engine_ready():
         raise InputError.at(f"{lf.system.name} has no battle simulator yet")
+    warnings = _warn_unknown({str(lf.path): lf.army, args.vs: opponent.army})
     show_progress = sys.stderr.isatty() and not args.json
 
     def progress(done: int, total: int) -> None:
@@ -523,6 +540,7 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         payload["opponent"] = args.vs
         if args.log:
             payload["log"] = summary.log
+        payload["warnings"] = warnings
         _json(payload, indent=2, ensure_ascii=False)
         return EXIT_OK
     low, high = summary.interval

@@ -160,7 +160,9 @@ def _run_jobs(jobs: list[Job]) -> list[tuple[Outcome, bool]]:
     # validator and catalogue instead of each building them again.
     first = _validate_job(jobs[0])
     chunk = max(8, len(jobs) // (workers * 4))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    from armybuilder.core.lifetime import end_with_parent
+
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
         return [first, *pool.map(_validate_job, jobs[1:], chunksize=chunk)]
 
 

@@ -98,6 +98,8 @@ def pydantic_problems(
         loc = [p for p in err["loc"] if isinstance(p, (str, int))]
         line, col = locate(loc)
         msg = err["msg"]
+        if err["type"] == "value_error":  # our validators' sentences, without pydantic's prefix
+            msg = msg.removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             msg = "unknown field (check its spelling; see the documented file format)"
         problems.append(Problem(msg, path, line, col, format_loc(loc) or None))

@@ -28,10 +28,10 @@ def add_meta_parser(commands: Any) -> None:
     )
     p.add_argument("lists", nargs="+", metavar="LIST_OR_FOLDER")
     p.add_argument("--vs", nargs="+", metavar="LIST_OR_FOLDER", help="play the lists against this field instead of against each other")
-    p.add_argument("--games", type=int, default=1000, help="games per pairing (default 1000)")
+    p.add_argument("--games", type=int, default=1000, help="games per pairing, 1 to 10,000,000 (default 1000)")
     p.add_argument("--seed", type=int, default=1)
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, help="local processes (default: all cores)")
+    where.add_argument("--workers", type=int, help="local processes, 1 to 256 (default: all cores)")
     where.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (needs armybuilder[cluster])")
     p.add_argument("--connect-timeout", type=float, default=5.0, metavar="SECONDS",
                    help="with --scheduler: how long to wait for the scheduler to answer (default 5)")
@@ -47,6 +47,18 @@ def add_meta_parser(commands: Any) -> None:
 def report_stem(output: str) -> Path:
     out = Path(output)
     return out.with_suffix("") if out.suffix.lower() in REPORT_SUFFIXES else out
+
+
+def check_counts(args: argparse.Namespace) -> None:
+    """Games, seed, workers and task size within playtest's bounds, before anything is read."""
+    from armybuilder.cli import MAX_GAMES, MAX_SEED, MAX_WORKERS, _check_range
+
+    _check_range("--games", args.games, 1, MAX_GAMES)
+    _check_range("--seed", args.seed, 0, MAX_SEED)
+    if args.workers is not None:
+        _check_range("--workers", args.workers, 1, MAX_WORKERS)
+    if args.task_games is not None:
+        _check_range("--task-games", args.task_games, 1, MAX_GAMES)
 
 
 def check_outputs(output: str, inputs: list[Path], force: bool) -> None:
@@ -73,29 +85,19 @@ def _runner(args: argparse.Namespace):
         if runner.probe() == 0:
             _err(f"the scheduler at {args.scheduler} has no worker yet: tasks wait until one joins ('dask worker {args.scheduler}')")
         return runner
-    if args.workers is not None and args.workers < 1:
-        raise UsageError("armybuilder meta: --workers must be at least 1")
     return LocalRunner(args.workers)
 
 
 def cmd_meta(args: argparse.Namespace) -> int:
-    from armybuilder.cli import EXIT_INVALID, EXIT_OK, UsageError
-    from armybuilder.core.errors import InputError
+    from armybuilder.cli import EXIT_INVALID, EXIT_OK
     from armybuilder.core.filesets import expand_paths
     from armybuilder.meta.run import ProgressLine, RunState, prepare, run_meta
     from armybuilder.meta.store import results_path
 
-    if args.games < 1:
-        raise UsageError("armybuilder meta: --games must be at least 1")
-    if args.seed < 0:
-        raise UsageError("armybuilder meta: --seed must be zero or more")
-    if args.task_games is not None and args.task_games < 1:
-        raise UsageError("armybuilder meta: --task-games must be at least 1")
+    check_counts(args)
     lists = list(expand_paths(args.lists))
     field = list(expand_paths(args.vs)) if args.vs else None
-    for path in [*lists, *(field or [])]:
-        if not path.is_file():
-            raise InputError.at("no such file", path)
+    # a missing file, a FIFO or a device is left out with its reason, as validate reports it
     check_outputs(args.output, [*lists, *(field or [])], args.force)
     runner = _runner(args)  # an unreachable scheduler is said before the lists are read
     try:

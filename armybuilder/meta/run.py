@@ -55,13 +55,20 @@ def prepare(lists: Sequence[Path], field_lists: Sequence[Path] | None = None, in
     left += [x for x in left_cols if x.path not in seen]
     system, version = check_same_game(rows + (cols if field_lists is not None else []))
     if field_lists is None and len(rows) < 2:
-        raise InputError.at(f"a meta matrix needs at least two usable lists (found {len(rows)}{', ' + str(len(left)) + ' left out' if left else ''})")
+        raise _with_left_out(f"a meta matrix needs at least two usable lists (found {len(rows)}{', ' + str(len(left)) + ' left out' if left else ''})", left)
     if field_lists is not None and not cols:
         raise InputError.at("no usable list in the field (--vs)")
     setup = MetaSetup(rows, cols, field_lists is None, system.id, version, left)
     if not setup.pairs:
         raise InputError.at("no pairing to play (the field holds only the lists themselves)")
     return setup
+
+
+def _with_left_out(message: str, left: list[LeftOut]) -> InputError:
+    """The refusal, followed by why each list was left out (else the organiser never learns)."""
+    from armybuilder.core.errors import Problem
+
+    return InputError([Problem(message), *(Problem(f"left out: {x.reason}", x.path) for x in left)])
 
 
 def prepare_row(row: MetaList, field_lists: Sequence[Path]) -> MetaSetup:

@@ -37,7 +37,10 @@ LOCAL_RETRIES = 3
 _LOCAL: dict[str, Any] = {}
 
 
-def _init_local(context: dict[str, Any]) -> None:
+def _init_local(context: dict[str, Any], parent: int) -> None:
+    from armybuilder.core.lifetime import end_with_parent
+
+    end_with_parent(parent)  # a killed meta does not leave its workers playing
     # Ctrl-C is the parent's to handle: it stops submitting and keeps what finished.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _LOCAL["context"] = context
@@ -110,7 +113,7 @@ class LocalRunner:
             max_workers=min(self.workers, len(pending)),
             mp_context=multiprocessing.get_context(method),
             initializer=_init_local,
-            initargs=(context,),
+            initargs=(context, os.getpid()),
         ) as pool:
             futures: dict[Future, int] = {pool.submit(_local_task, tasks[i]): i for i in pending}
             try:
