@@ -143,3 +143,36 @@ async def test_saving_a_hard_linked_list_on_a_full_disk_says_not_saved_and_keeps
         assert load_list(path).army.name == "On disk"
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+async def test_the_meta_screen_shows_hostile_names_escaped(tmp_path):
+    """The meta screen's title and table carry the lists' names: escaped as everywhere."""
+    import re
+
+    from hostile_lists import write_hostile
+    from screen_host import Host
+    from textual.widgets import Input
+
+    from armybuilder.core.registry import get_system
+    from armybuilder.tui.screens.meta import MetaScreen
+
+    system = get_system("ragnarok2")
+    samples = [Path(str(item)) for _, item in system.source.samples()]
+    club = tmp_path / "club"
+    for number, sample in enumerate(samples[:2]):
+        write_hostile(sample, "text", club, f"{number}-")
+    army = load_list(write_hostile(samples[0], "text", tmp_path, "mine-")).army
+    screen = MetaScreen(system, army, system.catalogue_for(army), folder=str(club))
+    async with Host(screen).run_test(size=(140, 45)) as pilot:
+        await pilot.pause()
+        screen.query_one("#mt-games", Input).value = "2"
+        screen.query_one("#mt-workers", Input).value = "1"
+        await pilot.click("#mt-run")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.matrix is not None and len(screen.matrix.cells) == 2
+        output = pilot.app.screen._compositor.render_full_update().render_segments(pilot.app.console)
+    output = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output)  # Textual's own sequences
+    output = re.sub(r"\x1b]8;[^\x1b]*\x1b\\\\", "", output)
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", output)
+    assert "\\x1b]52;c;" in output
