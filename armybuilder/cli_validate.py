@@ -70,8 +70,12 @@ def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
         "fingerprint": fp,
         "findings": entries,
     }
+    houses = ""
+    if cat.houses:  # data the bundled catalogue lacks: the organiser sees it at once
+        entry["house"] = [u.as_json() for u in cat.houses]
+        houses = ", " + "; ".join(u.words() for u in cat.houses)
     head = (
-        f"{shown}: {'LEGAL' if ok else 'NOT LEGAL'} — {lf.system.name}, catalogue {visible(lf.army.catalogue)}, "
+        f"{shown}: {'LEGAL' if ok else 'NOT LEGAL'} — {lf.system.name}, catalogue {visible(lf.army.catalogue)}{visible(houses)}, "
         f"{points.total:g}/{points.limit} {points.unit}, fingerprint {fp}"
     )
     lines = [head]
