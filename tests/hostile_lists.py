@@ -104,3 +104,60 @@ def problems(text: str, where: str) -> list[str]:
         found.append(f"{where}: forged line at {match.start()}: {text[max(0, match.start() - 50):match.start() + 20]!r}")
         break
     return found
+
+
+#: Free text of a house catalogue's files (names, summaries, notes, rule texts, sources).
+HOUSE_TEXT_KEYS = frozenset({"name", "notes", "summary", "text", "source", "note"})
+#: What a file outside a hostile house catalogue holds: it must reach no output.
+READERS_SECRET = "SECRET-OF-THE-READER"
+
+
+def _house_tweak(value: Any, key: str | None = None) -> Any:
+    if isinstance(value, dict):
+        return {k: _house_tweak(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_house_tweak(v, key) for v in value]
+    if isinstance(value, str) and key in HOUSE_TEXT_KEYS:
+        return _hostile(value)
+    return value
+
+
+def write_hostile_houses(source: Path, variant: str, folder: Path) -> Path:
+    """Hostile copies of the test house catalogues in ``source`` (tests/house_data) under
+    ``folder`` (a hostile name), every free text hostile; returns the catalogue a command
+    is given by name.
+
+    * ``text``: usable catalogues with hostile texts (the first one's folder is returned);
+    * ``ids``: beside them a catalogue holding a FIFO (returned);
+    * ``all``: beside them a catalogue holding a link to a file outside it (the reader's
+      :data:`READERS_SECRET`), a link to ``/dev/zero`` and a file past the size bound
+      (returned).
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    first = None
+    for catalogue in sorted(p for p in source.iterdir() if p.is_dir()):
+        target = folder / f"{catalogue.name}-{HOSTILE_NAME}"
+        first = first or target
+        for path in sorted(catalogue.rglob("*.yaml")):
+            copy = target / path.relative_to(catalogue)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_text(json.dumps(_house_tweak(yaml.safe_load(path.read_text(encoding="utf-8"))), indent=1), encoding="utf-8")
+    assert first is not None
+    if variant == "text":
+        return first
+    broken = folder / f"broken-{HOSTILE_NAME}"
+    broken.mkdir()
+    manifest = {"id": "broken-house", "system": "ragnarok2", "name": _hostile("broken"), "version": "0.1.0",
+                "date": "2026-12-01", "summary": _hostile("summary")}
+    (broken / "catalogue.yaml").write_text(json.dumps(manifest), encoding="utf-8")
+    if variant == "ids":
+        import os
+
+        os.mkfifo(broken / f"a-{HOSTILE_NAME}.yaml")
+    else:
+        secret = folder.parent / "readers-secret.yaml"
+        secret.write_text(f"{READERS_SECRET}: 1\n", encoding="utf-8")
+        (broken / f"a-{HOSTILE_NAME}.yaml").symlink_to(secret)
+        (broken / "b-zero.yaml").symlink_to("/dev/zero")
+        (broken / "c-huge.yaml").write_bytes(b"# " + b"x" * (300 * 1024) + b"\nprofiles: []\n")
+    return broken

@@ -331,7 +331,7 @@ def code_digest(modules: list[str]) -> str:
 
     digest = hashlib.sha256()
     for name in modules:
-        digest.update(name.encode() + b"\0")
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
         try:
             spec = importlib.util.find_spec(name)
             if spec is not None and spec.origin:
@@ -348,9 +348,9 @@ def _fingerprint(model_name: str, model: Callable[[], type]) -> str:
 
 def _content_key(system: str, fingerprint: str, files: list[tuple[str, bytes]]) -> str:
     digest = hashlib.sha256()
-    digest.update(f"{system}\0{__version__}\0{fingerprint}\0".encode())
+    digest.update(f"{system}\0{__version__}\0{fingerprint}\0".encode("utf-8", "surrogateescape"))
     for rel, data in files:
-        digest.update(rel.encode())
+        digest.update(rel.encode("utf-8", "surrogateescape"))
         digest.update(hashlib.sha256(data).digest())
     return digest.hexdigest()[:24]
 
@@ -391,11 +391,11 @@ def remembered_source_key(
     so any change computes the key from the contents again.  Files changed in the last
     :data:`RACY_SECONDS` are not remembered (a second write in the same clock tick)."""
     fingerprint = _fingerprint(model_name, model)
-    digest = hashlib.sha256(f"{system}\0{__version__}\0{fingerprint}\0{folder}\0".encode())
+    digest = hashlib.sha256(f"{system}\0{__version__}\0{fingerprint}\0{folder}\0".encode("utf-8", "surrogateescape"))
     for rel, identity in identities:
-        digest.update(f"{rel}\0{identity}\0".encode())
+        digest.update(f"{rel}\0{identity}\0".encode("utf-8", "surrogateescape"))
     identity_key = digest.hexdigest()
-    name = f"{system}-sources-{hashlib.sha256(str(folder).encode()).hexdigest()[:12]}.json"
+    name = f"{system}-sources-{hashlib.sha256(str(folder).encode('utf-8', 'surrogateescape')).hexdigest()[:12]}.json"
     remembered = read(name)
     if isinstance(remembered, dict) and remembered.get("identity") == identity_key:
         key = remembered.get("key")

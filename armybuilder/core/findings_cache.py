@@ -93,11 +93,11 @@ def _signature(digest: Any, path: str, now_ns: int) -> None:
     try:
         st = os.stat(path)
     except OSError:
-        digest.update(f"{path}\0missing\n".encode())
+        digest.update(f"{path}\0missing\n".encode("utf-8", "surrogateescape"))
         return
     if now_ns - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_NS:
         raise _Racy(path)
-    digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\n".encode())
+    digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\n".encode("utf-8", "surrogateescape"))
 
 
 def _files(root: str, suffixes: tuple[str, ...], skip: frozenset[str] = frozenset()) -> list[str]:
@@ -129,7 +129,7 @@ def _library_files(digest: Any, now_ns: int) -> None:
     for name in _LIBRARIES:
         spec = importlib.machinery.PathFinder.find_spec(name)
         if spec is None:
-            digest.update(f"{name}\0absent\n".encode())
+            digest.update(f"{name}\0absent\n".encode("utf-8", "surrogateescape"))
         elif spec.origin and spec.origin not in ("namespace", "built-in", "frozen"):
             _signature(digest, spec.origin, now_ns)
         if name == "ruamel" and spec is not None:  # a namespace package: the library is ruamel.yaml
@@ -146,10 +146,10 @@ def world_digest(package: Path, catalogue: str) -> str | None:
     from .registry import KNOWN_SYSTEMS
 
     now_ns = time.time_ns()
-    digest = hashlib.sha256(f"{__version__}\0{sys.version}\0{sys.implementation.cache_tag}\0".encode())
-    digest.update(repr(sorted(KNOWN_SYSTEMS.items())).encode())
+    digest = hashlib.sha256(f"{__version__}\0{sys.version}\0{sys.implementation.cache_tag}\0".encode("utf-8", "surrogateescape"))
+    digest.update(repr(sorted(KNOWN_SYSTEMS.items())).encode("utf-8", "surrogateescape"))
     for name in _ENV_IN_KEY:
-        digest.update(f"{name}={os.environ.get(name)!r}\n".encode())
+        digest.update(f"{name}={os.environ.get(name)!r}\n".encode("utf-8", "surrogateescape"))
     try:
         for path in _files(str(package), (".py",), _NOT_CHECKING):
             _signature(digest, path, now_ns)
@@ -159,9 +159,9 @@ def world_digest(package: Path, catalogue: str) -> str | None:
     for path in _files(catalogue, (".yaml", ".yml", ".py")):
         try:
             with open(path, "rb") as handle:
-                digest.update(f"{os.path.relpath(path, catalogue)}\0".encode() + hashlib.sha256(handle.read()).digest())
+                digest.update(f"{os.path.relpath(path, catalogue)}\0".encode("utf-8", "surrogateescape") + hashlib.sha256(handle.read()).digest())
         except OSError:
-            digest.update(f"{path}\0unreadable\n".encode())
+            digest.update(f"{path}\0unreadable\n".encode("utf-8", "surrogateescape"))
     _house_files(digest)
     return digest.hexdigest()
 
@@ -177,7 +177,7 @@ def _house_files(digest: Any) -> None:
 
     count = 0
     for root in search_folders():
-        digest.update(f"house\0{root}\n".encode())
+        digest.update(f"house\0{root}\n".encode("utf-8", "surrogateescape"))
         if not os.path.isdir(root):
             continue
         for path in _files(str(root), (".yaml",)):
@@ -186,7 +186,7 @@ def _house_files(digest: Any) -> None:
                 digest.update(os.urandom(16))  # too many to vouch for: this run's key is its own
                 return
             data = file_bytes(Path(path))  # regular files only: a FIFO is never opened
-            digest.update(f"{path}\0".encode() + (hashlib.sha256(data).digest() if data is not None else b"unreadable\n"))
+            digest.update(f"{path}\0".encode("utf-8", "surrogateescape") + (hashlib.sha256(data).digest() if data is not None else b"unreadable\n"))
 
 
 def world_key() -> str | None:

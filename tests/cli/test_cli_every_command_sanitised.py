@@ -9,9 +9,14 @@ resumed ``meta``).  Only :data:`NOT_RUN` is left out, each with its reason.
 
 The lists (``tests/hostile_lists.py``) hold C0 and C1 controls, DEL, bidi overrides, the
 line separator, tabs and a line feed followed by a forged line in every string, under file
-names that do too.  A run fails on any such character in stdout, stderr or a text file it
-wrote (JSON, CSV, text rosters, results files), on a line that starts with the forged
-marker, on an internal error (exit 3) or a traceback.
+names that do too.  Every run also names hostile house catalogues with ``--catalog``: the
+test ones (tests/house_data) with every text hostile, and, in the ``ids`` and ``all``
+variants, one holding a FIFO, or a link to a file outside it (the reader's secret), a link
+to ``/dev/zero`` and a file past the size bound; a command taking a house catalogue folder
+gets that one, and a list pinned to the hostile Wolfen catalogue is validated and exported.
+A run fails on any such character in stdout, stderr or a text file it wrote (JSON, CSV,
+text rosters, results files, installed catalogues), on a line that starts with the forged
+marker, on the reader's secret anywhere, on an internal error (exit 3) or a traceback.
 """
 
 from __future__ import annotations
@@ -23,9 +28,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hostile_lists import HOSTILE_NAME, problems, write_hostile
+from hostile_lists import (
+    HOSTILE_NAME,
+    READERS_SECRET,
+    problems,
+    write_hostile,
+    write_hostile_houses,
+)
+from house_lists import HOUSE_DATA, WOLF_LIST, write_list
 
 from armybuilder.cli import build_parser, main
+from armybuilder.core.house_paths import PATH_ENV
 from armybuilder.core.registry import get_system, system_ids
 
 #: Commands not run here, and why.
@@ -40,12 +53,16 @@ TEXT_SUFFIXES = (".txt", ".csv", ".json", ".jsonl", ".yaml", ".log", ".md", ".ht
 
 @dataclass
 class Case:
-    """What one run works on: the system, the hostile list, a second list, an output folder."""
+    """What one run works on: the system, the hostile list, a second list, an output folder,
+    the hostile house catalogues (their folder, and the one a command is given)."""
 
     system: str
     list: Path
     other: Path
     out: Path
+    houses: Path
+    house: Path
+    house_list: Path
 
     @property
     def versions(self) -> list[str]:
@@ -61,6 +78,7 @@ POSITIONAL: dict[str, Callable[[Case], list[str]]] = {
     "v1": lambda c: [c.versions[0]],
     "v2": lambda c: [c.versions[-1]],
     "rest": lambda c: [],
+    "folder": lambda c: [str(c.house)],
 }
 
 #: A value for each required option, by its flag.
@@ -91,8 +109,24 @@ EXTRA: dict[tuple[str, ...], list[list[list[str]]]] = {
         ],
     ],
     ("validate",): [[["validate", "{folder}"]], [["validate", "{folder}", "--format", "json"]]],
-    ("export",): [[["export", "{list}", "--save-text", "--text"]], [["export", "{list}", "--summary", "--save-text", "--text"]]],
+    ("export",): [
+        [["export", "{list}", "--save-text", "--text"]],
+        [["export", "{list}", "--summary", "--save-text", "--text"]],
+        [["export", "{house_list}", "--save-text", "--text"], ["export", "{house_list}", "--summary", "--save-text", "--text"]],
+        [["export", "{house_list}", "--cards", "-o", "{out}/cards.pdf"]],
+    ],
+    ("catalog", "check"): [[["catalog", "check", "{house}"]], [["catalog", "check", "{house}", "--verbose"]]],
+    ("catalog", "install"): [[["catalog", "install", "{house}"], ["catalog", "install", "{house}", "--force"], ["catalog", "list"]]],
+    ("catalog", "new"): [[["catalog", "new", "ragnarok2", "--people", "yllia", "-o", "{out}/skeleton"], ["catalog", "check", "{out}/skeleton"]]],
+    ("new",): [[["new", "ragnarok2", "--people", "yllia", "-o", "{out}/pack.yaml"], ["validate", "{out}/pack.yaml"]]],
+    ("fingerprint",): [[["fingerprint", "{house_list}"]]],
+    ("list", "upgrade"): [[["list", "upgrade", "{house_list}", "--dry-run"]]],
 }
+EXTRA[("validate",)].append([["validate", "{house_list}"], ["validate", "{house_list}", "--format", "json"]])
+
+#: Runs of a list pinned to the hostile Wolfen catalogue (a Rag'Narok 2 list): run once,
+#: with the Rag'Narok 2 lists.
+HOUSE_SYSTEM = "ragnarok2"
 
 
 def _leaves(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], argparse.ArgumentParser]:
@@ -143,7 +177,8 @@ def _argv(words: tuple[str, ...], parser: argparse.ArgumentParser) -> list[list[
 
 #: Placeholders that stand for a hostile list file (a run without one is the same run for
 #: every variant of the lists: it is run once).
-LIST_WORDS = ("{positional:list}", "{positional:lists}", "{positional:sources}", "{required:--vs}", "{list}", "{other}", "{folder}")
+LIST_WORDS = ("{positional:list}", "{positional:lists}", "{positional:sources}", "{required:--vs}", "{list}", "{other}", "{folder}",
+              "{positional:folder}", "{house}", "{house_list}")
 
 
 def _params() -> list:
@@ -158,6 +193,8 @@ def _params() -> list:
                     reads_list = any(marker in word for argv in run for word in argv for marker in LIST_WORDS)
                     if variant != "text" and not reads_list:
                         continue  # the same run on every variant: once is enough
+                    if any("{house_list}" in word for argv in run for word in argv) and system != HOUSE_SYSTEM:
+                        continue  # a Rag'Narok 2 list whatever the system: once is enough
                     flags = " ".join(w for w in run[-1] if w.startswith("-") and w not in ("-o", "--output", *CHEAP))
                     label = f"{system}-{variant}-{' '.join(words)}-{number}{' ' + flags if flags else ''}"
                     params.append(pytest.param(system, variant, run, id=label))
@@ -177,7 +214,8 @@ def _fill(word: str, case: Case, folder: Path) -> list[str]:
         return POSITIONAL[word[12:-1]](case)
     if word.startswith("{required:"):
         return REQUIRED[word[10:-1]](case)
-    values = {"{list}": str(case.list), "{other}": str(case.other), "{system}": case.system, "{folder}": str(folder)}
+    values = {"{list}": str(case.list), "{other}": str(case.other), "{system}": case.system, "{folder}": str(folder),
+              "{house_list}": str(case.house_list), "{house}": str(case.house)}
     for key, value in values.items():
         word = word.replace(key, value)
     return [word.replace("{out}", str(case.out))]
@@ -194,17 +232,31 @@ def test_no_raw_text_from_a_file_reaches_any_output(system, variant, run, tmp_pa
     lists = tmp_path / f"lists-{HOSTILE_NAME}"
     first = write_hostile(Path(str(samples[0][1])), variant, lists, "a-")
     second = write_hostile(Path(str(samples[-1][1])), variant, lists, "b-")
-    case = Case(system, first, second, tmp_path / f"out-{HOSTILE_NAME}")
+    houses = tmp_path / f"houses-{HOSTILE_NAME}"
+    house = write_hostile_houses(HOUSE_DATA, variant, houses)
+    monkeypatch.setenv(PATH_ENV, str(houses))  # the list pinned to the hostile Wolfen catalogue
+    house_list = write_list(tmp_path / f"pack-{HOSTILE_NAME}.yaml", WOLF_LIST, "ragnarok2", "wolfen-of-yllia")
+    monkeypatch.delenv(PATH_ENV)
+    case = Case(system, first, second, tmp_path / f"out-{HOSTILE_NAME}", houses, house, house_list)
     case.out.mkdir()
-    inputs = {first, second}
+    inputs = {first, second, house_list, *houses.rglob("*")}
     found: list[str] = []
     for template in run:
-        argv = [value for word in template for value in _fill(word, case, lists)]
+        argv = ["--catalog", str(houses), *(value for word in template for value in _fill(word, case, lists))]
         code = main(argv)
         out, err = capsys.readouterr()
         assert code in (0, 1, 2, 130), f"{argv}: exit {code}\n{err[-2000:]}"
         assert "Traceback" not in out + err
         found += problems(out, "stdout") + problems(err, "stderr")
+        found += [f"{argv}: the reader's secret in its output"] if READERS_SECRET in out + err else []
     for path in _text_files(tmp_path, inputs):
-        found += problems(path.read_text(encoding="utf-8", errors="surrogateescape"), os.fsdecode(path.name))
+        if path.parent == tmp_path and path.name == "readers-secret.yaml":
+            continue
+        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+        if path.is_relative_to(houses) or "catalogues" in path.parts:
+            # a catalogue's own files (installed copies) keep their texts, escaped as YAML
+            found += [f"{path}: the reader's secret copied"] if READERS_SECRET in text else []
+            continue
+        found += problems(text, os.fsdecode(path.name))
+        found += [f"{path}: the reader's secret"] if READERS_SECRET in text else []
     assert not found, "\n".join(found)
