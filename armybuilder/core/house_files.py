@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import importlib
 import json
+import os
 import re
 import shutil
 import unicodedata
@@ -130,6 +131,15 @@ def write_skeleton(
 # --------------------------------------------------------------------------- install
 
 
+def _remove(path: Path) -> None:
+    """Remove what is at ``path``: a folder with its files, or a link, a file or a pipe
+    itself (never what a link points to)."""
+    if path.is_symlink() or (os.path.lexists(path) and not path.is_dir()):
+        path.unlink(missing_ok=True)
+    else:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def install(folder: Path, *, force: bool = False) -> tuple[Path, str]:
     """Copy the house catalogue in ``folder`` into the user's folder, after its check.
 
@@ -145,7 +155,7 @@ def install(folder: Path, *, force: bool = False) -> tuple[Path, str]:
     files = read_folder(folder)
     root = user_folder()
     target = root / source.id
-    if target.exists():
+    if os.path.lexists(target):
         try:
             same = read_folder(target) == files
         except InputError:
@@ -153,23 +163,27 @@ def install(folder: Path, *, force: bool = False) -> tuple[Path, str]:
         if same:
             return target, "unchanged"
         if not force:
-            raise InputError.at(f"house catalogue {source.id} is installed already at {target}; --force replaces it")
-    root.mkdir(parents=True, exist_ok=True)
-    staging = root / f".{source.id}.installing"
-    shutil.rmtree(staging, ignore_errors=True)
-    for rel, data in files:
-        (staging / rel).parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(staging / rel, data)
-    outcome = "installed"
-    if target.exists():
-        old = root / f".{source.id}.replaced"
-        shutil.rmtree(old, ignore_errors=True)
-        target.rename(old)
-        staging.rename(target)
-        shutil.rmtree(old, ignore_errors=True)
-        outcome = "replaced"
-    else:
-        staging.rename(target)
+            what = "is installed already" if target.is_dir() and not target.is_symlink() else "has its place taken by a link or a file"
+            raise InputError.at(f"house catalogue {source.id} {what} at {target}; --force replaces it")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        staging = root / f".{source.id}.installing"
+        _remove(staging)
+        for rel, data in files:
+            (staging / rel).parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(staging / rel, data)
+        outcome = "installed"
+        if os.path.lexists(target):  # a folder, or whatever took its name (a link, a file, a pipe)
+            old = root / f".{source.id}.replaced"
+            _remove(old)
+            target.rename(old)
+            staging.rename(target)
+            _remove(old)
+            outcome = "replaced"
+        else:
+            staging.rename(target)
+    except OSError as exc:
+        raise InputError.at(f"not installed: {exc.strerror or exc} (the installed catalogues are in {root})", target) from None
     return target, outcome
 
 

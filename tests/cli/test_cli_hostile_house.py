@@ -91,3 +91,34 @@ def test_catalog_new_writes_a_manifest_that_reads_back_whatever_its_folder(tmp_p
     data = yaml.safe_load(manifest)
     assert data["id"] == "wolfen-of-bran-o-kor-bold-b" and data["name"] == "Wolfen of Bran-Ô-Kor [bold]<b>"
     assert main(["catalog", "check", str(folder)]) == 0
+
+
+def test_install_over_a_link_a_file_or_a_pipe_in_the_catalogue_s_place(tmp_path, capsys):
+    """Whatever holds the installed catalogue's name is replaced with --force, a link itself
+    and never what it points to; a left-over link from an earlier install is no internal error."""
+    from armybuilder.core.house_paths import user_folder
+
+    folder = tmp_path / "wolfen"
+    folder.mkdir()
+    for path in (HOUSE_DATA / "wolfen-of-yllia").rglob("*.yaml"):
+        (folder / path.relative_to(HOUSE_DATA / "wolfen-of-yllia")).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path.relative_to(HOUSE_DATA / "wolfen-of-yllia")).write_bytes(path.read_bytes())
+    root = user_folder()
+    root.mkdir(parents=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("mine", encoding="utf-8")
+    target = root / "wolfen-of-yllia"
+    for make in (lambda: target.symlink_to(elsewhere), lambda: target.write_text("x"), lambda: os.mkfifo(target),
+                 lambda: target.symlink_to(tmp_path / "nowhere")):
+        make()
+        assert main(["catalog", "install", str(folder)]) == 2
+        assert "--force replaces it" in capsys.readouterr().err
+        (root / ".wolfen-of-yllia.replaced").symlink_to(elsewhere)  # left by a killed install
+        assert main(["catalog", "install", str(folder), "--force"]) == 0, capsys.readouterr().err
+        assert target.is_dir() and not target.is_symlink() and (target / "catalogue.yaml").is_file()
+        assert (elsewhere / "keep.txt").read_text(encoding="utf-8") == "mine"
+        assert not os.path.lexists(root / ".wolfen-of-yllia.replaced")
+        import shutil
+
+        shutil.rmtree(target)
