@@ -20,9 +20,11 @@ from armybuilder.cli_common import (  # noqa: F401 - re-exported for meta and th
     Parser,
     UsageError,
     _err,
+    _err_block,
     _json,
     _load,
     _out,
+    _out_block,
     _read,
     _sound_catalogue,
     _system,
@@ -257,7 +259,9 @@ def _import_bsdata(args: argparse.Namespace) -> int:
 
 
 def _default_export(lf, suffix: str) -> Path:
-    stem = Path(lf.path).stem if lf.path else "list"
+    from armybuilder.core.sanitize import file_stem
+
+    stem = file_stem(Path(lf.path).stem) if lf.path else "list"
     return Path("exports") / f"{stem}{suffix}"
 
 
@@ -275,11 +279,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 
         text = render_text(roster)
         if args.output == "-" or (args.output is None and not args.save_text):
-            _out(text.removesuffix("\n"))
+            _out_block(text.removesuffix("\n"))  # every field made visible by render_text
             return EXIT_OK
         from armybuilder.core.atomic import atomic_write_text
 
         out = Path(args.output) if args.output else _default_export(lf, ".txt")
+        _check_output(out, args)
         out.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(out, text)
         _out(f"wrote {out}")
@@ -287,6 +292,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from armybuilder.pdf.roster import write_roster
 
     out = Path(args.output) if args.output else _default_export(lf, ".pdf")
+    _check_output(out, args)
     out.parent.mkdir(parents=True, exist_ok=True)
     cards = lf.system.cards(lf.army, cat) if args.cards else None
     write_roster(roster, cards, out, paper=args.paper)
@@ -295,13 +301,20 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _check_output(out: Path, args: argparse.Namespace) -> None:
+    """Refuse to write over the list read (or any .yaml file) unless --force (core/outputs.py)."""
+    from armybuilder.core.outputs import check_output
+
+    check_output(out, [args.list] if getattr(args, "list", None) else [], args.force)
+
+
 def _warn_unprintable() -> None:
     """Name the characters a PDF had to print as [U+XXXX] codes (no bundled font has them)."""
     from armybuilder.pdf.styles import unprintable_warning
 
     warning = unprintable_warning()
     if warning:
-        print(warning, file=sys.stderr)
+        _err(warning)
 
 
 def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
@@ -312,11 +325,12 @@ def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
     if args.text:
         text = render_summary_text(summary)
         if args.output == "-" or (args.output is None and not args.save_text):
-            sys.stdout.write(text)
+            _out_block(text.removesuffix("\n"))  # every field made visible by render_summary_text
             return EXIT_OK
         from armybuilder.core.atomic import atomic_write_text
 
         out = Path(args.output) if args.output else _default_export(lf, "-summary.txt")
+        _check_output(out, args)
         out.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(out, text)
         _out(f"wrote {out}")
@@ -324,6 +338,7 @@ def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
     from armybuilder.pdf.summary import write_summary
 
     out = Path(args.output) if args.output else _default_export(lf, "-summary.pdf")
+    _check_output(out, args)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_summary(summary, out, paper=args.paper)
     _out(f"wrote {out} (fingerprint {roster.fingerprint})")
@@ -337,6 +352,7 @@ def cmd_sheets(args: argparse.Namespace) -> int:
     system = _system(args.system)
     cat = system.catalogue(args.version)
     out = Path(args.output) if args.output else Path("exports") / f"{system.id}-sheets.pdf"
+    _check_output(out, args)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_sheets(system.sheets(cat), out, paper=args.paper)
     _out(f"wrote {out}")
@@ -526,6 +542,22 @@ def _opponent(system, name: str):
     raise InputError.at(f"'{name}' is neither a list file nor a bundled sample of {system.name} (samples: {known})")
 
 
+def _warn_unknown(armies: dict[str, object]) -> list[str]:
+    """Say on stderr which entries of each list the catalogue does not know (the games
+    cannot play them); the same sentences for the JSON summary."""
+    from armybuilder.core.playtest import unknown_entries
+    from armybuilder.meta.field import summarised
+
+    out = []
+    for where, army in armies.items():
+        unknown = unknown_entries(army)
+        if unknown:
+            out.append(f"{where}: {len(unknown)} entr{'y' if len(unknown) == 1 else 'ies'} the catalogue does not know, "
+                       f"left out of the games: {summarised(unknown)}")
+            _err(f"warning: {out[-1]}")
+    return out
+
+
 def cmd_playtest(args: argparse.Namespace) -> int:
     from armybuilder.core.playtest import run_playtest
 
@@ -538,6 +570,7 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         raise InputError.at(f"the opponent plays {opponent.system.name}, the list {lf.system.name}")
     if not lf.system.engine_ready():
         raise InputError.at(f"{lf.system.name} has no battle simulator yet")
+    warnings = _warn_unknown({str(lf.path): lf.army, args.vs: opponent.army})
     show_progress = sys.stderr.isatty() and not args.json
 
     def progress(done: int, total: int) -> None:
@@ -556,6 +589,7 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         payload["opponent"] = args.vs
         if args.log:
             payload["log"] = summary.log
+        payload["warnings"] = warnings
         _json(payload, indent=2, ensure_ascii=False)
         return EXIT_OK
     low, high = summary.interval
@@ -568,10 +602,13 @@ def cmd_playtest(args: argparse.Namespace) -> int:
     _out(f"win rate {summary.win_rate:.1%} (95 % Wilson interval {low:.1%}–{high:.1%}; a draw counts half)")
     _out(f"mean rounds {summary.mean_rounds:.2f}")
     _out("units (survival, mean points eliminated per game):")
-    width = max((len(u.name) for u in summary.units), default=0)  # one column for every name
-    for u in summary.units:
+    from armybuilder.core.sanitize import visible
+
+    names = [visible(u.name) for u in summary.units]  # aligned as shown
+    width = max((len(n) for n in names), default=0)  # one column for every name
+    for u, name in zip(summary.units, names, strict=True):
         side = "you" if u.side == 0 else "opp"
-        _out(f"  [{side}] {u.name:<{width}} survived {u.survival_rate:6.1%}  eliminated {u.mean_eliminated:7.1f}")
+        _out(f"  [{side}] {name:<{width}} survived {u.survival_rate:6.1%}  eliminated {u.mean_eliminated:7.1f}")
     if args.log:
         _out("")
         _out("Log of game 1:")
@@ -635,6 +672,7 @@ def build_parser(command: str | None = None) -> Parser:
     p.add_argument("--cards", action="store_true", help="append reference cards")
     p.add_argument("--summary", action="store_true", help="one-page tournament summary (PDF, or 80 columns with --text)")
     p.add_argument("--paper", choices=["A4", "Letter"], default="A4")
+    p.add_argument("--force", action="store_true", help="write even over a .yaml file or the list itself")
     p.set_defaults(func=cmd_export)
 
     p = commands.add_parser("sheets", help="reference sheets of a game system")
@@ -642,6 +680,7 @@ def build_parser(command: str | None = None) -> Parser:
     p.add_argument("-o", "--output")
     p.add_argument("--version", help="catalogue version (default: latest)")
     p.add_argument("--paper", choices=["A4", "Letter"], default="A4")
+    p.add_argument("--force", action="store_true", help="write even over a .yaml file")
     p.set_defaults(func=cmd_sheets)
 
     p = commands.add_parser("odds", help="exact combat odds (options depend on the system)", add_help=False)
@@ -752,11 +791,11 @@ def _run(argv: list[str]) -> int:
             raise UsageError("armybuilder list: choose upgrade")
         return args.func(args)
     except UsageError as exc:
-        _err(str(exc))
+        _err(str(exc))  # one line: it may quote an argument, and arguments are text too
         _err("run 'armybuilder --help' for the commands")
         return EXIT_UNREADABLE
     except InputError as exc:
-        _err(f"error: {exc}")
+        _err_block(f"error: {exc}")  # one line per problem, each made visible (core/errors.py)
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
         _err("interrupted")

@@ -24,17 +24,33 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _out(text: str = "") -> None:
-    """Every line the CLI prints: user text in it can never reach the terminal raw."""
-    from armybuilder.core.sanitize import visible_lines
+def _out(line: str = "") -> None:
+    """One line the CLI prints.  Always one: every control character in it, line feeds and
+    tabs included, shows as an escape (core/sanitize.py), so a name from a file can neither
+    talk to the terminal nor start a line of its own."""
+    from armybuilder.core.sanitize import visible
 
-    sys.stdout.write(visible_lines(text) + "\n")
+    sys.stdout.write(visible(line) + "\n")
 
 
-def _err(text: str) -> None:
-    from armybuilder.core.sanitize import visible_lines
+def _out_block(text: str) -> None:
+    """Text the program laid out in lines, each of whose fields passed ``visible`` (a
+    roster, a validation report, an error with several problems): printed a line at a time."""
+    for line in text.split("\n"):
+        _out(line)
 
-    sys.stderr.write(visible_lines(text) + "\n")
+
+def _err(line: str) -> None:
+    """One line on stderr, made visible as :func:`_out` makes it."""
+    from armybuilder.core.sanitize import visible
+
+    sys.stderr.write(visible(line) + "\n")
+
+
+def _err_block(text: str) -> None:
+    """Lines on stderr, as :func:`_out_block` prints them."""
+    for line in text.split("\n"):
+        _err(line)
 
 
 def _json(value: Any, **options: Any) -> None:

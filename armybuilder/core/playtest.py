@@ -184,6 +184,21 @@ class Tally:
         )
 
 
+def unknown_entries(army: ArmyListBase) -> list[str]:
+    """What ``army`` names that its catalogue does not hold (a profile, a tactic, a group
+    type...), each as the start of its finding's sentence: a game cannot play what it does
+    not know, and a playtest must say so rather than play the list without it."""
+    import re
+
+    system = get_system(army.system)
+    cat = system.catalogue_for(army)
+    return [
+        re.split(r";| \(known:", f.message)[0]
+        for f in system.findings(army, cat)
+        if f.rule.endswith(".catalogue.missing-entry")
+    ]
+
+
 # One worker process's game: system, catalogue and the two validated lists, set once by
 # _init_worker (the pool's initializer) so that a task carries only (seed, start, stop)
 # and the engine's per-list caches stay warm across the worker's chunks.
@@ -191,8 +206,16 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(
-    system_id: str, version: str, first: dict[str, Any], second: dict[str, Any], houses: list[dict[str, Any]] | None = None
+    system_id: str,
+    version: str,
+    first: dict[str, Any],
+    second: dict[str, Any],
+    houses: list[dict[str, Any]] | None,
+    parent: int,
 ) -> None:
+    from .lifetime import end_with_parent
+
+    end_with_parent(parent)  # a killed playtest does not leave its workers playing
     system = get_system(system_id)
     _WORKER["system"] = system
     if houses:  # the house catalogues the lists use, as the parent resolved them
@@ -259,7 +282,7 @@ def run_playtest(
             max_workers=workers,
             mp_context=multiprocessing.get_context(method),
             initializer=_init_worker,
-            initargs=(system.id, cat.version, a, b, houses),  # the lists travel once per worker, not per chunk
+            initargs=(system.id, cat.version, a, b, houses, os.getpid()),  # the lists travel once per worker, not per chunk
         ) as pool:
             # A bounded window of chunks in flight, merged in game order whatever
             # finishes first: memory stays flat however many games are asked for.

@@ -102,6 +102,18 @@ def from_army(system: GameSystem, army: ArmyListBase, label: str) -> MetaList:
     return MetaList(label, army.name, list_fingerprint(army, cat), system, army, army.catalogue, problems)
 
 
+#: Problems named in a left-out list's reason; the rest are counted (``validate`` lists all).
+SHOWN_PROBLEMS = 3
+
+
+def summarised(problems: list[str]) -> str:
+    """A few problems on one line, then how many more: a list with hundreds of errors
+    must not flood the organiser's terminal."""
+    text = "; ".join(problems[:SHOWN_PROBLEMS])
+    more = len(problems) - SHOWN_PROBLEMS
+    return text + (f"; and {more} more (armybuilder validate lists them)" if more > 0 else "")
+
+
 def read_lists(paths: Iterable[Path], include_illegal: bool = False) -> tuple[list[MetaList], list[LeftOut]]:
     """The usable lists of *paths* and the files left out, with the reason for each."""
     kept: list[MetaList] = []
@@ -110,12 +122,12 @@ def read_lists(paths: Iterable[Path], include_illegal: bool = False) -> tuple[li
         try:
             item = read_list(path)
         except InputError as exc:
-            left.append(LeftOut(str(path), f"unreadable: {exc}"))
+            left.append(LeftOut(str(path), "unreadable: " + summarised([str(p) for p in exc.problems])))
             continue
         if item.legal or include_illegal:
             kept.append(item)
         else:
-            left.append(LeftOut(str(path), "not legal: " + "; ".join(item.problems)))
+            left.append(LeftOut(str(path), "not legal: " + summarised(item.problems)))
     return kept, left
 
 

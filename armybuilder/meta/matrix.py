@@ -9,12 +9,11 @@ second list, counted from its side), so both seats weigh the same; against a
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 from typing import Any
 
 from armybuilder.core.playtest import wilson_interval
+from armybuilder.core.sanitize import csv_text
 
 from .field import LeftOut, MetaList
 
@@ -150,6 +149,8 @@ class UnitFold:
             total = self.sums.get((owners[seat], seat, key))
             if total is None:
                 total = self.sums[(owners[seat], seat, key)] = [0, [0] * len(side), [0.0] * len(side)]
+            if len(side) != len(total[1]):
+                continue  # a record whose key names another table of units: its figures fit nowhere
             total[0] += games
             for k, (survived, eliminated) in enumerate(side):
                 total[1][k] += survived
@@ -269,20 +270,22 @@ class MetaMatrix:
         }
 
     def as_csv(self) -> str:
-        """One row per pairing (the list playing first, then its opponent)."""
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["list", "opponent", "list_name", "opponent_name", "games", "wins", "draws", "losses",
-                         "win_rate", "win_rate_low", "win_rate_high", "mean_margin", "mean_rounds", "replay_seed"])
+        """One row per pairing (the list playing first, then its opponent).
+
+        Paths and names come from the players' files: :func:`~armybuilder.core.sanitize.csv_text`
+        quotes them, shows their control characters as escapes and keeps a spreadsheet from
+        reading one as a formula."""
+        rows: list[list[object]] = [["list", "opponent", "list_name", "opponent_name", "games", "wins", "draws", "losses",
+                                     "win_rate", "win_rate_low", "win_rate_high", "mean_margin", "mean_rounds", "replay_seed"]]
         for (i, j), t in sorted(self.cells.items()):
             a, b = self.rows[i], self.cols[j]
             low, high = t.interval
             rate = "" if t.rate is None else f"{t.rate:.6f}"
             margin = "" if t.mean_margin is None else f"{t.mean_margin:.4f}"
             rounds = "" if t.mean_rounds is None else f"{t.mean_rounds:.4f}"
-            writer.writerow([a.path, b.path, a.name, b.name, t.games, t.wins, t.draws, t.losses, rate, f"{low:.6f}", f"{high:.6f}",
-                             margin, rounds, self.pairing_seed(i, j)])
-        return buffer.getvalue()
+            rows.append([a.path, b.path, a.name, b.name, t.games, t.wins, t.draws, t.losses, rate, f"{low:.6f}", f"{high:.6f}",
+                         margin, rounds, self.pairing_seed(i, j)])
+        return csv_text(rows)
 
 
 def build_matrix(

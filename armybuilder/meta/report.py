@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from armybuilder.core.atomic import atomic_write_text
+from armybuilder.core.sanitize import safe_json
 
 from .matrix import MetaMatrix
 
@@ -103,7 +104,7 @@ def write_outputs(matrix: MetaMatrix, stem: Path, resume: bool = False, renderin
     stem.parent.mkdir(parents=True, exist_ok=True)
     csv_text = matrix.as_csv()  # the cells alone: written even if working out the profiles failed
     try:
-        payload = json.dumps(matrix.as_json(), indent=2, ensure_ascii=False) + "\n"
+        payload = safe_json(matrix.as_json(), indent=2, ensure_ascii=False) + "\n"  # names from files: controls escaped
     except Exception:
         atomic_write_text(stem.with_suffix(".csv"), csv_text)
         raise

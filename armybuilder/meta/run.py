@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import shutil
 import sys
 import time
@@ -26,6 +27,7 @@ from .games import engine_hash, namers
 from .matrix import MetaMatrix, UnitFold, build_matrix
 from .store import (
     ResultsFile,
+    checked_records,
     missing,
     pack,
     read_records,
@@ -78,13 +80,20 @@ def prepare(lists: Sequence[Path], field_lists: Sequence[Path] | None = None, in
     left += [x for x in left_cols if x.path not in seen]
     system, version = check_same_game(rows + (cols if field_lists is not None else []))
     if field_lists is None and len(rows) < 2:
-        raise InputError.at(f"a meta matrix needs at least two usable lists (found {len(rows)}{', ' + str(len(left)) + ' left out' if left else ''})")
+        raise _with_left_out(f"a meta matrix needs at least two usable lists (found {len(rows)}{', ' + str(len(left)) + ' left out' if left else ''})", left)
     if field_lists is not None and not cols:
         raise InputError.at("no usable list in the field (--vs)")
     setup = MetaSetup(rows, cols, field_lists is None, system.id, version, left)
     if not setup.pairs:
         raise InputError.at("no pairing to play (the field holds only the lists themselves)")
     return setup
+
+
+def _with_left_out(message: str, left: list[LeftOut]) -> InputError:
+    """The refusal, followed by why each list was left out (else the organiser never learns)."""
+    from armybuilder.core.errors import Problem
+
+    return InputError([Problem(message), *(Problem(f"left out: {x.reason}", x.path) for x in left)])
 
 
 def prepare_row(row: MetaList, field_lists: Sequence[Path]) -> MetaSetup:
@@ -232,6 +241,7 @@ class RunState:
     torn_lines: int = 0
     #: where the unreadable lines of the results file were moved (said once, then gone)
     set_aside: Path | None = None
+    refused: list[str] = field(default_factory=list)  # why each record not believed was not
 
 
 def _houses(setup: MetaSetup) -> list[dict[str, Any]]:
@@ -271,12 +281,15 @@ def run_meta(
     engine = engine_hash(setup.system_id)
     keys = setup.keys()
     records: list[dict[str, Any]] = []
+    if results is not None and os.path.lexists(results) and not results.is_file():
+        raise InputError.at("the results file is not a regular file (a pipe or a device): move it away or choose another -o", results)
     if results is not None and results.exists() and results.stat().st_size > 0:
         if not resume:
             raise InputError.at("a results file of an earlier run is here: add --resume to continue it, or move it away to start again", results)
         records, state.torn_lines = read_records(results)
         if state.torn_lines:
             state.set_aside = set_aside_unreadable(results)
+        records, state.refused = checked_records(records)  # types, ranges, totals: else replayed
     done = usable(records, seed, engine, games, set(keys))
     units = UnitFold()
     for r in records:

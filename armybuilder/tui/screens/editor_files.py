@@ -247,10 +247,37 @@ class FilesMixin(_Screen):
                 return
             path = path.resolve()
             prefs.put("export_dir", str(path.parent), self._prefs_root())
-            self.export(kind, path)
+            self.confirm_export(kind, path)
 
         label = dict(EXPORT_KINDS)[kind]
         self.app.push_screen(PathPrompt(f"Export {label} to (enter writes; edit the path to choose another folder)", str(self.export_target(kind).resolve()), check), chosen)
+
+    def confirm_export(self, kind: str, path: Path) -> None:
+        """Export to ``path``, asking first when that replaces a file: in stronger words when
+        the file is the list itself or a .yaml file (core/outputs.py)."""
+        from armybuilder.core.outputs import output_conflict
+
+        from .modals import Confirm
+
+        conflict = output_conflict(path, [self.session.path] if self.session.path else [])
+        if conflict is None and not path.exists():
+            self.export(kind, path)
+            return
+        body = Text()
+        body.append(str(path), style="bold")
+        body.append(f": {conflict}. Write the export there anyway?" if conflict else " exists already. Replace it with the export?")
+
+        def answered(key: str | None) -> None:
+            if key == "replace":
+                self.export(kind, path)
+            elif key == "other":
+                self.ask_export_path(kind)
+
+        title = "Replace a list file?" if conflict else "Replace the file?"
+        self.app.push_screen(
+            Confirm(title, body, (("cancel", "Cancel", "primary"), ("replace", "Replace it", "error"), ("other", "Another name…", "default"))),
+            answered,
+        )
 
     def export(self, kind: str, target: Path | None = None) -> None:
         """Render in a worker thread (ReportLab takes a moment) and notify the path."""

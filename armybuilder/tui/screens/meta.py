@@ -27,6 +27,7 @@ from armybuilder.meta.matrix import MetaMatrix
 from armybuilder.meta.run import prepare_row, run_meta
 from armybuilder.meta.runners import LocalRunner
 
+from ..safe_text import safe_text
 from .engine_run import EngineRunScreen
 
 MAX_GAMES = 100_000
@@ -57,7 +58,7 @@ class MetaScreen(EngineRunScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="mt-top"):
-            yield Static(Text(f"Meta — {self.system.name}: {self.army.name} against a folder of lists", style="bold"))
+            yield Static(safe_text(Text(f"Meta — {self.system.name}: {self.army.name} against a folder of lists", style="bold")))
             with Horizontal(classes="mt-row"):
                 yield Label("Folder")
                 yield Input(self.folder, id="mt-folder")
@@ -130,5 +131,5 @@ class MetaScreen(EngineRunScreen):
         for (_, j), t in cells:
             opponent = matrix.cols[j]
             lo, hi = t.interval
-            table.add_row(Text(opponent.label), Text(opponent.name), f"{t.games:,}", f"{t.wins} / {t.draws} / {t.losses}",
+            table.add_row(safe_text(opponent.label), safe_text(opponent.name), f"{t.games:,}", f"{t.wins} / {t.draws} / {t.losses}",
                           "–" if t.rate is None else f"{t.rate:.1%}", f"{lo:.1%} – {hi:.1%}")
