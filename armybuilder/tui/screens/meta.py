@@ -27,6 +27,7 @@ from armybuilder.meta.matrix import MetaMatrix
 from armybuilder.meta.run import prepare_row, run_meta
 from armybuilder.meta.runners import LocalRunner
 
+from .. import workspace
 from .engine_run import EngineRunScreen
 
 MAX_GAMES = 100_000
@@ -52,7 +53,7 @@ class MetaScreen(EngineRunScreen):
 
     def __init__(self, system: GameSystem, army: ArmyListBase, catalogue: Catalogue, folder: str | None = None) -> None:
         super().__init__(system, army, catalogue)
-        self.folder = folder or os.getcwd()
+        self.folder = workspace.shown(folder or os.getcwd())
         self.matrix: MetaMatrix | None = None
 
     def compose(self) -> ComposeResult:
@@ -92,7 +93,12 @@ class MetaScreen(EngineRunScreen):
         except ValueError as exc:
             self._message(str(exc), error=True)
             return
-        folder = Path(self.query_one("#mt-folder", Input).value.strip() or ".").expanduser()
+        raw = self.query_one("#mt-folder", Input).value.strip() or "."
+        try:
+            folder = workspace.confine(raw) if workspace.active() else Path(raw).expanduser()
+        except InputError as exc:
+            self._message(str(exc), error=True)
+            return
         if not folder.is_dir():
             self._message(f"{folder}: not a folder", error=True)
             return
