@@ -112,7 +112,9 @@ class EditorServer(Server):
         full = self._full()
         if full is not None:
             return full
-        scheme = "wss" if request.secure else "ws"
+        # behind a TLS proxy the page is https: its websocket must be wss
+        secure = request.secure or request.headers.get("X-Forwarded-Proto", "").lower() == "https"
+        scheme = "wss" if secure else "ws"
         minutes = self.sessions.idle / 60
         values = {
             "WEBSOCKET": f"{scheme}://{request.host}/ws",
