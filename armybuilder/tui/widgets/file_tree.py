@@ -16,7 +16,12 @@ from .. import workspace
 
 
 class WorkspaceTree(DirectoryTree):
-    """A directory tree that shows only what the workspace allows."""
+    """A directory tree that shows only what the workspace allows, from its top: the
+    workspace folder itself is not shown (its name is the server's business)."""
+
+    def __init__(self, path: Path, **options) -> None:
+        super().__init__(path, **options)
+        self.show_root = False
 
     def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
         return [p for p in paths if not p.name.startswith(".") and workspace.allowed(p)]
