@@ -51,6 +51,7 @@ class EditorProcess(AppService):
         )
         self.workspace = workspace
         self.last_input = time.monotonic()
+        self._drawn = False
         self._stop_lock = asyncio.Lock()
 
     def touch(self) -> None:
@@ -59,6 +60,12 @@ class EditorProcess(AppService):
 
     def idle_for(self) -> float:
         return time.monotonic() - self.last_input
+
+    async def on_data(self, payload: bytes) -> None:
+        if not self._drawn:  # the idle clock starts once the editor is on screen, not while it loads
+            self._drawn = True
+            self.touch()
+        await super().on_data(payload)
 
     @property
     def running(self) -> bool:

@@ -105,6 +105,14 @@ def shown(path: str | Path) -> str:
         return str(path)
 
 
+def max_workers(limit: int) -> int:
+    """The most worker processes a playtest or meta run may start: ``limit`` in the terminal;
+    in a served session no more than the host has cores (several browsers share them)."""
+    if _root is None:
+        return limit
+    return max(1, min(limit, os.cpu_count() or 1))
+
+
 def from_environment() -> Path | None:
     """Activate the workspace named by :data:`WORKSPACE_ENV`, if set (the served editor)."""
     named = os.environ.get(WORKSPACE_ENV)

@@ -40,7 +40,7 @@ def chromium():
 
 
 def points(tab: Tab) -> int:
-    return int(tab.wait_for(r"A\.P\. (\d+)/1000").group(1))
+    return int(tab.wait_for(r"A\.P\.\s*(\d+)\s*/\s*1000").group(1))
 
 
 def fingerprint(path: Path) -> str:
@@ -68,7 +68,7 @@ def test_a_player_edits_saves_exports_and_downloads_in_the_browser(chromium, tmp
         tab.keys("Escape")
         tab.wait_gone("Open a list file")
 
-        tab.click("alahan-lions")
+        tab.click(tab.wait_for("alahan-lions|Lions of the dawn").group(0))  # the sample, by file or by name
         before = points(tab)
         tab.click("12 × Guard of Alahan")
         tab.type("+")
@@ -85,7 +85,7 @@ def test_a_player_edits_saves_exports_and_downloads_in_the_browser(chromium, tmp
         tab.keys("x")
         tab.wait_for("PDF roster")
         tab.keys("Enter")
-        tab.wait_for("Export PDF roster to")
+        tab.wait_for(r"exports/alahan-lions\.pdf")  # the file it will write, shown in the workspace
         with page.expect_download(timeout=120_000) as caught:
             tab.keys("Enter")
         roster = caught.value

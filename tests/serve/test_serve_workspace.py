@@ -9,6 +9,7 @@ lists) refuses ``..``, ``~``, absolute paths elsewhere and links that lead out.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -70,12 +71,14 @@ def test_confine_keeps_paths_inside_and_refuses_every_way_out(host):
     assert "leads out of your workspace" in refused("folder-out/secret.yaml")
     assert "editor's own files" in refused(".armybuilder/recent.json")
     assert workspace.shown(root / "exports" / "x.pdf") == "exports/x.pdf"
+    assert workspace.max_workers(256) == max(1, min(256, os.cpu_count() or 1))  # the host's cores, shared
 
 
 def test_without_a_workspace_paths_pass_unchanged(tmp_path):
     assert workspace.active() is None
     assert workspace.confine("../anywhere/x.yaml") == Path("../anywhere/x.yaml")
     assert workspace.shown(tmp_path / "x.yaml") == str(tmp_path / "x.yaml")
+    assert workspace.max_workers(256) == 256
 
 
 async def test_the_open_dialog_shows_and_opens_only_the_workspace(host):

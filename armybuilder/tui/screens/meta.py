@@ -89,7 +89,7 @@ class MetaScreen(EngineRunScreen):
         try:
             games = self._int("#mt-games", "Games", 1, MAX_GAMES)
             seed = self._int("#mt-seed", "Seed", 0, 2**63 - 1)
-            workers = self._int("#mt-workers", "Workers", 1, 256)
+            workers = self._int("#mt-workers", "Workers", 1, workspace.max_workers(256))
         except ValueError as exc:
             self._message(str(exc), error=True)
             return
