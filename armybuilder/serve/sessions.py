@@ -28,6 +28,9 @@ from textual_serve.download_manager import DownloadManager
 from armybuilder.tui.workspace import WORKSPACE_ENV
 
 GRACE_SECONDS = 5.0  # time to write the recovery copies before the process is killed
+START_SECONDS = 180.0
+"""How long an editor may take to draw its first screen (imports on a busy host) before it
+counts as broken and is stopped; the idle clock starts only once it has drawn."""
 
 
 class EditorProcess(AppService):
@@ -50,7 +53,7 @@ class EditorProcess(AppService):
             download_manager=download_manager,
         )
         self.workspace = workspace
-        self.last_input = time.monotonic()
+        self.started = self.last_input = time.monotonic()
         self._drawn = False
         self._stop_lock = asyncio.Lock()
 
@@ -59,7 +62,13 @@ class EditorProcess(AppService):
         self.last_input = time.monotonic()
 
     def idle_for(self) -> float:
-        return time.monotonic() - self.last_input
+        """Seconds without input; 0 while the editor is still loading (within
+        :data:`START_SECONDS`), so a slow start on a busy host is never taken for idleness."""
+        now = time.monotonic()
+        if not self._drawn:
+            waited = now - self.started
+            return 0.0 if waited < START_SECONDS else waited
+        return now - self.last_input
 
     async def on_data(self, payload: bytes) -> None:
         if not self._drawn:  # the idle clock starts once the editor is on screen, not while it loads

@@ -222,3 +222,26 @@ def test_a_busy_port_is_said_plainly(tmp_path, capsys):
         port = busy.getsockname()[1]
         assert main(["serve", "--port", str(port), "--workspaces", str(tmp_path)]) == 2
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+async def test_an_editor_still_loading_is_not_taken_for_idle(tmp_path):
+    """On a busy host the editor's imports can outlast a short idle limit: the idle clock
+    starts when it first draws, and only an editor that never draws is given up."""
+    from armybuilder.serve.sessions import START_SECONDS
+
+    async def nothing(*_args) -> None:
+        return None
+
+    def editor() -> EditorProcess:
+        return EditorProcess(tmp_path, write_bytes=nothing, write_str=nothing, close=nothing,
+                             download_manager=None)  # type: ignore[arg-type]
+
+    loading = editor()
+    loading.started -= 60
+    loading.last_input -= 60
+    assert loading.idle_for() == 0.0  # a minute loading: not idle
+    await loading.on_data(b"\x1b[H")  # the first screen
+    assert loading.idle_for() < 5  # the clock starts there
+    stuck = editor()
+    stuck.started -= START_SECONDS + 1
+    assert stuck.idle_for() >= START_SECONDS  # never drew: given up
