@@ -21,11 +21,19 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 from aiohttp import WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
 from textual_serve.server import Server
 
 from .gate import Gate, refusal
 from .sessions import EditorProcess, Sessions
-from .workspaces import UPLOAD_LIMIT, Workspaces, describe_upload, store_upload
+from .workspaces import (
+    TOO_LARGE,
+    UPLOAD_LIMIT,
+    Workspaces,
+    describe_upload,
+    size_text,
+    store_upload,
+)
 
 log = logging.getLogger("armybuilder.serve")
 
@@ -120,7 +128,7 @@ class EditorServer(Server):
             "WEBSOCKET": f"{scheme}://{request.host}/ws",
             "FONT_SIZE": str(_clamp(request.query.get("fontsize", "16"), 8, 40, 16)),
             "IDLE": f"{minutes:g} minute{'' if minutes == 1 else 's'}",
-            "UPLOAD_SIZE": f"{UPLOAD_LIMIT // 1024} KB" if UPLOAD_LIMIT < 1 << 20 else f"{UPLOAD_LIMIT >> 20} MB",
+            "UPLOAD_SIZE": size_text(UPLOAD_LIMIT),
         }
         page = _page("index.html")
         for name, value in values.items():
@@ -249,7 +257,9 @@ class EditorServer(Server):
         try:
             form = await request.post()
         except web.HTTPRequestEntityTooLarge:
-            return answer(413, f"the file is larger than {UPLOAD_LIMIT // 1024} KB; a list file is a few KB")
+            return answer(413, TOO_LARGE)
+        except HttpProcessingError:  # e.g. control characters in the file's name: the form's headers are refused
+            return answer(400, "the upload could not be read (control characters in the file's name?): rename the file and try again")
         except ValueError:
             return answer(400, "the upload was not a form")
         field = form.get("list")

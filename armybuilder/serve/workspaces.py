@@ -17,6 +17,7 @@ import os
 import re
 import secrets
 import tempfile
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,10 +30,18 @@ KEEP_DAYS = 400  # the cookie's life: a browser finds its folder for about a yea
 UPLOAD_LIMIT = 1024 * 1024
 """Largest list file accepted (the bundled samples are a few KB)."""
 
+
+def size_text(size: int) -> str:
+    """A size as the page and the messages say it (``1 MB``, ``512 KB``)."""
+    return f"{size >> 20} MB" if size >= 1 << 20 and size % (1 << 20) == 0 else f"{size // 1024} KB"
+
+
+TOO_LARGE = f"the file is larger than {size_text(UPLOAD_LIMIT)}; a list file is a few KB"
+
 WORKSPACE_LIMIT = 64 * 1024 * 1024
 """What the files of one workspace may add up to before uploads are refused."""
 
-SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+NAME_BYTES = 150  # of a stored name's stem in UTF-8: well within any file system's 255
 
 
 class Workspaces:
@@ -72,15 +81,29 @@ class Upload:
     message: str  # what the page shows: what the list is, or why it will not open
 
 
+def _name_character(char: str) -> str:
+    """Letters, digits and marks of any script, and ``. _ -``, stay; anything else (controls,
+    bidirectional and other invisible format characters, spaces, symbols, separators)
+    becomes ``-``."""
+    if char in "._-" or unicodedata.category(char)[0] in "LNM":
+        return char
+    return "-"
+
+
 def safe_name(given: str | None) -> str:
-    """A file name that is only a name: no folders, no leading dot, a list's suffix."""
+    """A file name that is only a name: no folders, no leading dot, nothing invisible or
+    misleading, a list's suffix; a player's own script kept (``Légion-du-nord.yaml``)."""
     from urllib.parse import unquote
 
     base = unquote(given or "").replace("\\", "/").rsplit("/", 1)[-1]
+    base = unicodedata.normalize("NFC", base)
     stem, dot, suffix = base.rpartition(".")
     if not dot or suffix.lower() not in ("yaml", "yml"):
         stem = base
-    stem = SAFE_NAME.sub("-", stem).strip("-.")[:80] or "uploaded-list"
+    stem = re.sub(r"-{2,}", "-", "".join(map(_name_character, stem))).strip("-.")
+    while len(stem.encode("utf-8")) > NAME_BYTES:
+        stem = stem[:-1]
+    stem = stem.rstrip("-.") or "uploaded-list"
     return f"{stem}.yaml"
 
 
@@ -96,9 +119,9 @@ def workspace_size(folder: Path) -> int:
 def store_upload(folder: Path, given_name: str | None, data: bytes) -> str:
     """Write ``data`` into ``folder`` under a new name (never over a file); that name."""
     if len(data) > UPLOAD_LIMIT:
-        raise ValueError(f"the file is larger than {UPLOAD_LIMIT // 1024} KB; a list file is a few KB")
+        raise ValueError(TOO_LARGE)
     if workspace_size(folder) + len(data) > WORKSPACE_LIMIT:
-        raise ValueError(f"your workspace holds {WORKSPACE_LIMIT // (1024 * 1024)} MB of files already")
+        raise ValueError(f"your workspace holds {size_text(WORKSPACE_LIMIT)} of files already")
     name = safe_name(given_name)
     stem = name[: -len(".yaml")]
     fd, tmp = tempfile.mkstemp(prefix=".upload.", dir=folder)

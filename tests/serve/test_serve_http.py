@@ -20,6 +20,7 @@ from armybuilder.cli import main
 from armybuilder.core.catalog import catalog_root
 from armybuilder.serve.server import Settings, start
 from armybuilder.serve.sessions import EditorProcess
+from armybuilder.serve.workspaces import safe_name
 
 TOKEN = "test-token-0123456789abcdef"
 SAMPLE = Path(str(catalog_root())) / "ragnarok2" / "samples" / "alahan-lions.yaml"
@@ -136,6 +137,34 @@ async def test_uploads_land_in_the_browsers_own_workspace_under_a_safe_new_name(
             ["evil.yaml", "lions-2.yaml", "lions.yaml", "recent.json.yaml"],
         ]
         assert not (tmp_path / "etc").exists()
+
+
+async def test_an_upload_name_keeps_its_letters_and_loses_what_is_invisible(tmp_path):
+    """A name in the player's script stays; controls and bidirectional marks never reach the
+    host's folder. A browser sends control characters raw in the form's header, which the
+    form parser refuses: the player is told, the server logs no error."""
+    async with serving(tmp_path) as (server, base), browser() as mine:
+        await enter(mine, base)
+        sample = SAMPLE.read_bytes()
+
+        async def raw_upload(name: bytes) -> tuple[int, dict]:
+            boundary = b"----armybuilder-test"
+            body = (b"--" + boundary + b'\r\nContent-Disposition: form-data; name="list"; filename="' + name
+                    + b'"\r\nContent-Type: application/yaml\r\n\r\n' + sample + b"\r\n--" + boundary + b"--\r\n")
+            headers = {"Content-Type": "multipart/form-data; boundary=" + boundary.decode()}
+            async with mine.post(f"{base}/upload", data=body, headers=headers) as response:
+                return response.status, await response.json()
+
+        status, answer = await raw_upload("Légion du nord.yaml".encode())
+        assert status == 200 and answer["name"] == "Légion-du-nord.yaml"
+        status, answer = await raw_upload("名前\u202egnp.yaml".encode())
+        assert status == 200 and answer["name"] == "名前-gnp.yaml"
+        status, answer = await raw_upload(b"\x07bell\x1b[31m.yaml")
+        assert status == 400 and "rename the file" in answer["message"]
+        (folder,) = server.workspaces.root.iterdir()
+        assert sorted(p.name for p in folder.iterdir()) == ["Légion-du-nord.yaml", "名前-gnp.yaml"]
+    assert safe_name("x\u200by\u2066.yml") == "x-y.yaml"  # zero-width and isolate marks
+    assert len(safe_name("é" * 400 + ".yaml").encode("utf-8")) <= 160  # within a file system's 255 bytes
 
 
 async def test_a_download_goes_only_to_the_browser_whose_editor_made_it(tmp_path):
