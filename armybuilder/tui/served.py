@@ -7,12 +7,17 @@ the terminal editor with three differences, all here or in :mod:`.workspace`:
 * every path it opens or writes stays inside the workspace (:func:`.workspace.confine`);
 * its recent lists, preferences and recovery copies live in the workspace's state folder;
 * files reach the player's device as downloads (every export, and the list file itself),
-  and a list file comes in through the page's upload form (``/upload`` on the server).
+  and a list file comes in through the page's upload form (``/upload`` on the server);
+* it ends with the server: a server killed outright leaves no editor behind.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import threading
+import time
 from functools import partial
 from pathlib import Path
 
@@ -92,12 +97,34 @@ class ServedApp(ArmyBuilderApp):
         self.notify(f"{path.name}: download started", markup=False)
 
 
+ORPHAN_GRACE_SECONDS = 5.0
+"""Time to write the recovery copies once the server is gone, before the session is killed."""
+
+
+def _end_with_the_server(server: int) -> None:
+    """A thread's loop: once the server that started this editor is gone (killed outright,
+    or crashed, without stopping its sessions), end the session as the server would have:
+    SIGTERM to the session's process group (the editor writes its recovery copies and
+    leaves, playtest workers stop), then SIGKILL for whatever is still there."""
+    while os.getppid() == server:
+        time.sleep(1.0)
+    group = os.getpgrp()
+    leader = group == os.getpid()  # the server starts each session in a process group of its own
+    for signum in (signal.SIGTERM, signal.SIGKILL):
+        if leader:
+            os.killpg(group, signum)
+        else:
+            os.kill(os.getpid(), signum)
+        time.sleep(ORPHAN_GRACE_SECONDS)
+
+
 def main() -> int:
     """Run the editor in the workspace the server named (the browser drives it)."""
     root = workspace.from_environment()
     if root is None:
         sys.stderr.write(f"armybuilder.tui.served: set {workspace.WORKSPACE_ENV} to the session's workspace folder\n")
         return 2
+    threading.Thread(target=_end_with_the_server, args=(os.getppid(),), name="server-watch", daemon=True).start()
     store = Store(root / workspace.STATE_FOLDER)
     app = ServedApp(store=store, export_dir=root / "exports")
     app.run()

@@ -43,9 +43,9 @@ def browser() -> aiohttp.ClientSession:
     return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
 
 
-async def enter(client: aiohttp.ClientSession, base: str) -> str:
+async def enter(client: aiohttp.ClientSession, base: str, token: str = TOKEN) -> str:
     """Open the printed address, as a player does; the page's HTML."""
-    async with client.get(f"{base}/?token={TOKEN}") as response:
+    async with client.get(f"{base}/?token={token}") as response:
         assert response.status == 200
         assert str(response.url) == f"{base}/"  # sent on to the bare address: the token left the address bar
         return await response.text()
@@ -274,3 +274,42 @@ async def test_an_editor_still_loading_is_not_taken_for_idle(tmp_path):
     stuck = editor()
     stuck.started -= START_SECONDS + 1
     assert stuck.idle_for() >= START_SECONDS  # never drew: given up
+
+
+def test_a_server_killed_outright_leaves_no_editor_behind(tmp_path):
+    """kill -9 stops no session: each editor sees its server gone and ends its own process
+    group (recovery copies first), so nothing keeps running for a browser that left."""
+    import signal
+    import subprocess
+    import time
+
+    from serve_browser import start_serve
+
+    served = start_serve(tmp_path / "ws")
+
+    async def open_a_session() -> int:
+        async with browser() as client:
+            await enter(client, served.base, served.token)
+            socket = await client.ws_connect(f"{served.base}/ws?width=100&height=30")
+            first = await asyncio.wait_for(socket.receive(), 180)
+            assert first.type == aiohttp.WSMsgType.BINARY  # the editor drew
+            children = subprocess.run(["pgrep", "-P", str(served.process.pid)], capture_output=True, text=True)
+            (editor,) = [int(pid) for pid in children.stdout.split()]
+            served.process.send_signal(signal.SIGKILL)
+            served.process.wait(30)
+            return editor
+
+    try:
+        editor = asyncio.run(open_a_session())
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                os.kill(editor, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.2)
+        else:
+            os.killpg(editor, signal.SIGKILL)
+            raise AssertionError("the editor outlived its server by a minute")
+    finally:
+        served.stop()
