@@ -33,6 +33,7 @@ from armybuilder.core.textfile import read_bytes
 from armybuilder.core.upgrade import newer_version, newer_version_finding
 from armybuilder.core.yamlio import decode_text, dump_document, merge_into, new_document, parse_text
 
+from . import workspace
 from .storage import Store
 
 MAX_UNDO = 500
@@ -205,6 +206,7 @@ class Session:
             target = Path(path) if path is not None else self.listfile.path
             if target is None:
                 raise InputError.at("this list has no file name yet")
+            target = workspace.confine(target) if workspace.active() else target
             army = self.army
             data = self.render(army).encode("utf-8")
             checked = not overwrite and same_file(target, self.listfile.path)

@@ -26,7 +26,7 @@ from armybuilder.core.findings import Finding
 from armybuilder.core.paths import ancestors
 from armybuilder.core.system import BrowserEntry
 
-from .. import settle_memory
+from .. import settle_memory, workspace
 from ..session import Session
 from ..widgets.keybar import KeyBar
 from ..widgets.panels import (
@@ -190,7 +190,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
             title.append(f", {faction}")
         fmt = s.system.format_of(s.army, cat)
         title.append(f", {fmt.name if fmt else s.army.format}")
-        title.append(f"   {s.path if s.path else '(not saved yet)'}", style="dim")
+        title.append(f"   {workspace.shown(s.path) if s.path else '(not saved yet)'}", style="dim")
         self.query_one("#titlebar", StatusBar).show(title)
 
     def show_detail_for_tree(self) -> None:

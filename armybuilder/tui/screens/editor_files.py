@@ -20,7 +20,7 @@ from textual.timer import Timer
 from armybuilder.core.atomic import SaveConflict
 from armybuilder.core.errors import InputError
 
-from .. import prefs
+from .. import prefs, workspace
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -149,7 +149,7 @@ class FilesMixin(_Screen):
         self.refresh_status()
         if path is not None:
             prefs.put("lists_dir", str(Path(target).parent.resolve()), self._prefs_root())
-        self.notify(f"saved {target}", markup=False)
+        self.notify(f"saved {workspace.shown(target)}", markup=False)
         if then is not None:
             then()
 
@@ -289,6 +289,7 @@ class FilesMixin(_Screen):
         def work() -> Path:
             from armybuilder.core.lists import list_fingerprint
 
+            workspace.confine(out)
             out.parent.mkdir(parents=True, exist_ok=True)
             if kind == "sheets":
                 from armybuilder.pdf.sheets import write_sheets
@@ -315,7 +316,8 @@ class FilesMixin(_Screen):
                     self.notify, f"export failed: {type(exc).__name__}: {exc}", severity="error", markup=False
                 )
                 return
-            self.app.call_from_thread(self.notify, f"exported {out.resolve()}", title="Export done", markup=False, timeout=10)
+            self.app.call_from_thread(self.notify, f"exported {workspace.shown(out.resolve())}", title="Export done", markup=False, timeout=10)
+            self.app.call_from_thread(self.app.exported, out)  # type: ignore[attr-defined]
 
         self.notify("exporting…")
         self.run_worker(run, thread=True, group="export", name=f"export-{kind}")

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 from armybuilder.core.errors import InputError
 from armybuilder.core.registry import get_system, system_ids
 from armybuilder.core.system import GameSystem
-from armybuilder.tui import prefs, resume_collector
+from armybuilder.tui import prefs, resume_collector, workspace
 
 from ..safe_text import safe_text
 from .dialog_style import DIALOG_CSS
@@ -132,11 +132,13 @@ class HomeScreen(Screen):
             for r in recoveries:
                 label = Text("  ↺ recover ")
                 label.append(r.name, style="bold")
-                label.append(f"  {r.path or '(never saved)'}  · {r.when}", style="dim")
+                label.append(f"  {workspace.shown(r.path) if r.path else '(never saved)'}  · {r.when}", style="dim")
                 options.append(Option(safe_text(label), id=f"recover:{r.key}"))
             options.append(None)
         options.append(Option(Text("＋ New list…", style="bold"), id="new"))
         options.append(Option(Text("📂 Open a file…"), id="open"))
+        if getattr(self.app, "uploads", False):  # in a browser (armybuilder serve)
+            options.append(Option(Text("📤 Upload a list file…"), id="upload"))
         recent = store.recent()
         if recent:
             options.append(None)
@@ -144,7 +146,7 @@ class HomeScreen(Screen):
             for i, r in enumerate(recent):
                 label = Text("  ")
                 label.append(r.name, style="bold")
-                label.append(f"  {r.path}", style="dim")
+                label.append(f"  {workspace.shown(r.path)}", style="dim")
                 options.append(Option(safe_text(label), id=f"recent:{i}"))
         for problem in system_problems():  # a half-written system is shown, never skipped silently
             options.append(Option(safe_text(Text(f"⚠ {problem}", style="bold red")), disabled=True))
@@ -178,6 +180,8 @@ class HomeScreen(Screen):
             self.action_new()
         elif key == "open":
             self.action_open()
+        elif key == "upload":
+            app.action_upload()  # type: ignore[attr-defined]
         elif key.startswith("recent:"):
             app.open_path(Path(self.recent[int(key.split(":", 1)[1])].path))  # type: ignore[attr-defined]
         elif key.startswith("sample:"):
@@ -249,7 +253,7 @@ class NewListScreen(ModalScreen):
                 yield Label("Name")
                 yield Input("New army", id="name", compact=True)
                 yield Label("File")
-                yield Input(str(prefs.lists_dir(self._prefs_root()) / "new-army.yaml"), id="file", compact=True)
+                yield Input(workspace.shown(prefs.lists_dir(self._prefs_root()) / "new-army.yaml"), id="file", compact=True)
             yield Static("", id="form-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Create", id="ok", variant="primary", compact=True)
@@ -325,7 +329,11 @@ class NewListScreen(ModalScreen):
         if not raw:
             self.error("type a file name")
             return
-        path = Path(raw).expanduser()
+        try:
+            path = workspace.confine(raw) if workspace.active() else Path(raw).expanduser()
+        except InputError as exc:
+            self.error(str(exc))
+            return
         if path.exists():
             self.error(f"{path} exists already; choose another file name")
             return

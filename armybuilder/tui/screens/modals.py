@@ -14,10 +14,13 @@ from textual.screen import ModalScreen, ScreenResultType
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static, TextArea
 from textual.widgets.option_list import Option
 
+from armybuilder.core.errors import InputError
 from armybuilder.core.sanitize import has_unsafe, visible, visible_lines
 from armybuilder.core.system import EditAction, Param
 
+from .. import workspace
 from ..safe_text import safe_text
+from ..widgets.file_tree import file_tree
 from .dialog_style import DIALOG_CSS
 
 
@@ -355,18 +358,16 @@ class PathPrompt(Dialog[Path | None]):
     def __init__(self, title: str, default: str = "", check=None, browse: bool = False) -> None:
         super().__init__()
         self.title_text = title
-        self.default = default
+        self.default = workspace.shown(default) if default else default
         self.check = check
         self.browse = browse
 
     def compose(self) -> ComposeResult:
-        from textual.widgets import DirectoryTree
-
         with Vertical(classes="dialog tall" if self.browse else "dialog"):
             yield Static(safe_text(Text(self.title_text, style="bold")), classes="dialog-title")
             yield Input(self.default, placeholder="path/to/list.yaml", id="path", compact=True)
             if self.browse:
-                yield DirectoryTree(Path.cwd(), id="files")
+                yield file_tree(id="files")
             yield Static("", id="form-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("OK", id="ok", variant="primary", compact=True)
@@ -394,7 +395,11 @@ class PathPrompt(Dialog[Path | None]):
         if not raw:
             self.query_one("#form-error", Static).update(Text("type a file name", style="bold red"))
             return
-        path = Path(raw).expanduser()
+        try:
+            path = workspace.confine(raw) if workspace.active() else Path(raw).expanduser()
+        except InputError as exc:
+            self.query_one("#form-error", Static).update(safe_text(Text(str(exc), style="bold red"), lines=True))
+            return
         if self.check is not None:
             error = self.check(path)
             if error:

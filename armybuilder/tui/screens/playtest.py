@@ -31,7 +31,7 @@ from armybuilder.core.playtest import (
     sample_names,
 )
 from armybuilder.core.system import ArmyListBase, GameSystem
-from armybuilder.tui import prefs
+from armybuilder.tui import prefs, workspace
 
 from ..safe_text import safe_text
 from .engine_run import EngineRunScreen
@@ -201,7 +201,7 @@ class PlaytestScreen(EngineRunScreen):
         try:
             games = self._int("#pt-games", "Games", 1, MAX_GAMES)
             seed = self._int("#pt-seed", "Seed", 0, 2**63 - 1)
-            workers = self._int("#pt-workers", "Workers", 1, 64)
+            workers = self._int("#pt-workers", "Workers", 1, workspace.max_workers(64))
             value = self.query_one("#pt-opponent", Select).value
             opponent = self.army if value == SELF else load_sample(self.system, str(value))
         except (ValueError, KeyError) as exc:

@@ -38,6 +38,7 @@ from armybuilder.core.errors import InputError
 from armybuilder.core.sanitize import visible
 from armybuilder.core.system import ArmyListBase, GameSystem, OddsResult
 
+from .. import workspace
 from .fray_chart import fit, fray_text
 
 SELF = "\x00self"  # the opponent "this list (mirror)"
@@ -271,7 +272,7 @@ class FrayView(Vertical):
                 self.choices.theirs = values[0]
 
     def _read_file(self, raw: str) -> ArmyListBase:
-        path = Path(raw.strip()).expanduser()
+        path = workspace.confine(raw.strip()) if workspace.active() else Path(raw.strip()).expanduser()
         if not path.exists():
             raise InputError.at(f"{raw.strip()}: no such file")
         if path.is_dir():
