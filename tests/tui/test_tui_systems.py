@@ -152,6 +152,8 @@ async def test_rattle_and_rend_heavy_and_ward_ask_their_trait_when_added(store, 
         await pilot.pause()
         editor = app.screen
         s = editor.session
+        s.replace(s.army.model_copy(update={"groups": s.army.groups[:3]}))  # room for two more groups
+        editor.refresh_all()
         for type_id, field, rule in (("heavy", "heavy_trait", "heavy.trait"), ("ward", "warding_reaction", "ward.reaction")):
             editor.query_one(ListTree).goto("groups")
             entry = next(e for e in editor.query_one("#browser").entries if e.ref.id == type_id)

@@ -80,6 +80,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
     def status(self, army: R2List, cat: Catalogue[R2Catalog]) -> list[StatusItem]:
         from collections import Counter
 
+        from .legality import litany_budget
         from .rules import Context, war_staffs
 
         ctx = Context(army, cat)
@@ -92,6 +93,9 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
         items = [
             StatusItem("A.P.", f"{b.total}/{limit}", b.total <= limit if fmt else False),
         ]
+        budget, spent = litany_budget(cat, army)
+        if budget or spent:  # the faithful's Aspects against the communions and miracles bought
+            items.append(StatusItem("Litany", f"{spent}/{budget}", spent <= budget))
         if fmt:
             items.append(
                 StatusItem(
@@ -111,7 +115,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
             StatusItem("Corps", str(corps), corps >= others),
             StatusItem("Shock", str(counts["shock-troops"])),
             StatusItem("Support", str(counts["support"])),
-            StatusItem("War staffs", f"{staffs} ({complete} complete, +{complete} TP)"),
+            StatusItem("War staffs", f"{staffs} ({complete} complete, +{complete} TP)" if staffs else "none"),
         ]
         return items
 

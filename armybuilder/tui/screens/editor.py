@@ -221,7 +221,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         if notes:
             text.append("\nNotes\n", style="bold")
             text.append(notes + "\n")
-        actions = self.actions_at(path)
+        actions = [a for a in self.actions_at(path) if not a.refused]
         if actions:
             text.append("\nEdits here (enter)\n", style="bold")
             for a in actions:
@@ -329,7 +329,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
             node = self.query_one(ListTree).node_of(place)
             where = node.label if node is not None and place else "list"
             for action in self.actions_at(place):
-                if (action.label, place) in seen:
+                if action.refused or (action.label, place) in seen:
                     continue
                 seen.add((action.label, place))
                 out.append((f"{action.label} ({where})", partial(self.run_edit, place, action), f"edit at {place or 'the list'}"))

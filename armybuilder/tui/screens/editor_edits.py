@@ -73,6 +73,9 @@ class EditsMixin(_Screen):
 
     def run_edit(self, path: str, action: EditAction, preset: dict[str, Any] | None = None) -> None:
         """Apply ``action``, asking its parameters in a form when some are not given."""
+        if action.refused:  # offered greyed ("show all"): never applied
+            self.notify(f"{action.label}: not allowed here: {action.refused}", severity="warning", markup=False)
+            return
         preset = dict(preset or {})
         missing = [p for p in action.params if p.name not in preset]
         if not missing:
@@ -115,11 +118,14 @@ class EditsMixin(_Screen):
         return found
 
     def open_edits_menu(self, path: str, only: Callable[[EditAction], bool] | None = None, title: str = "Edits") -> None:
+        """The edits allowed at ``path`` (those of one kind with ``only``); an edit the rules
+        forbid here is hidden, and shown greyed with the reason on the menu's "show all"."""
         actions = [a for a in self.actions_at(path) if only is None or only(a)]
         if not actions:
             self.notify("no edit of that kind here", severity="warning")
             return
-        if only is not None and len(actions) == 1:
+        allowed = [a for a in actions if not a.refused]
+        if only is not None and len(allowed) == 1 and len(actions) == 1:
             self.run_edit(path, actions[0])
             return
         node = self.query_one(ListTree).node_of(path)
@@ -137,7 +143,8 @@ class EditsMixin(_Screen):
 
         from .modals import Menu
 
-        self.app.push_screen(Menu(f"{title}: {where}", items), chosen)
+        refused = {str(i): a.refused for i, a in enumerate(actions) if a.refused}
+        self.app.push_screen(Menu(f"{title}: {where}", items, refused=refused), chosen)
 
     def add_from_browser(self, entry: BrowserEntry) -> None:
         """Find the edit (here, or at an enclosing place) whose choices hold this entry."""
@@ -149,6 +156,10 @@ class EditsMixin(_Screen):
             for place in ancestors(path):
                 for action in self.actions_at(place):
                     if (action.kind == "add") != adding:
+                        continue
+                    if action.refused:
+                        if any(c.value == entry.ref.id for p in action.params for c in p.choices):
+                            refusal = refusal or action.refused
                         continue
                     for param in action.params:
                         if param.kind != "choice":
@@ -187,7 +198,7 @@ class EditsMixin(_Screen):
         for place in ancestors(path):
             for action in self.actions_at(place):
                 ints = [p for p in action.params if p.kind == "int"]
-                if action.id != "set-count" or len(ints) != 1 or ints[0].default is None:
+                if action.id != "set-count" or action.refused or len(ints) != 1 or ints[0].default is None:
                     continue
                 param = ints[0]
                 value = int(param.default) + delta
