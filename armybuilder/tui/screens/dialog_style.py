@@ -17,7 +17,8 @@ DIALOG_CSS = """
     padding: 0 1;
 }
 .dialog.tall { height: 90%; }
-.dialog-title { height: 1; margin-bottom: 1; }
+.dialog-title { height: auto; margin-bottom: 1; }
+.dialog-subtitle { height: auto; margin-bottom: 1; }
 .dialog-body { height: auto; max-height: 20; }
 .dialog .form { height: auto; max-height: 24; }
 .dialog TextArea { height: 6; }

@@ -53,7 +53,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         Binding("ctrl+y", "redo", "Redo", priority=True, tooltip="redo what was undone"),
         Binding("slash", "search", "Search", tooltip="search the catalogue"),
         Binding("question_mark", "app.help", "Help", tooltip="this help"),
-        Binding("x", "export", "Export", tooltip="export: PDF roster, cards, sheets, text roster"),
+        Binding("x", "export", "Export", tooltip="export: PDF roster, cards, one-page summary, sheets, text roster"),
         Binding("u", "upgrade", "Upgrade", show=False, tooltip="upgrade the catalogue version"),
         Binding("d", "toggle_detail", "Detail", show=False, tooltip="show or hide the detail pane"),
         Binding("b", "toggle_browser", "Browser", show=False, tooltip="show or hide the catalogue"),
@@ -304,10 +304,10 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
             ("Search the catalogue", self.action_search, "/"),
             (f"Filter the catalogue ({', '.join(self.query_one(Browser).facet_names()) or 'no filters'})", self.action_filters, "f in the browser"),
             ("Upgrade the catalogue version", self.action_upgrade, "u: see what changes, then apply"),
-            ("Export…", self.action_export, "x: PDF roster, cards, sheets, text roster"),
+            ("Export…", self.action_export, "x: PDF roster, cards, one-page summary, sheets, text roster"),
         ]
         for key, label in EXPORT_KINDS:
-            out.append((f"Export: {label}", partial(self.ask_export_path, key), "shows the file, then writes it"))
+            out.append((f"Export: {label}", partial(self.export_checked, key), "shows the file, then writes it"))
         paper = getattr(self.app, "paper", "A4")
         other = "Letter" if paper == "A4" else "A4"
         out.append((f"Export paper: use {other} (now {paper})", partial(self.set_paper, other), "for PDF exports"))

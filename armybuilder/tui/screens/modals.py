@@ -468,18 +468,21 @@ class PathPrompt(Dialog[Path | None]):
     AUTO_FOCUS = "#path"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, default: str = "", check=None, browse: bool = False) -> None:
+    def __init__(self, title: str, default: str = "", check=None, browse: bool = False, hint: str = "") -> None:
         super().__init__()
         self.title_text = title
         self.default = default
         self.check = check
         self.browse = browse
+        self.hint = hint  # a line under the title: what Enter does, what may be changed
 
     def compose(self) -> ComposeResult:
         from textual.widgets import DirectoryTree
 
         with Vertical(classes="dialog tall" if self.browse else "dialog"):
             yield Static(safe_text(Text(self.title_text, style="bold")), classes="dialog-title")
+            if self.hint:
+                yield Static(Text(self.hint, style="dim"), classes="dialog-subtitle")
             yield Input(self.default, placeholder="path/to/list.yaml", id="path", compact=True)
             if self.browse:
                 yield DirectoryTree(Path.cwd(), id="files")
