@@ -62,6 +62,9 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         Binding("m", "meta", "Meta", show=False, tooltip="play this list against a folder of lists (meta)"),
         Binding("f2", "focus_tree", "List", show=False, tooltip="go to the list tree"),
         Binding("f3", "focus_findings", "Findings", show=False, tooltip="go to the findings"),
+        Binding("e", "next_finding(1)", "Next finding", show=False, tooltip="jump to the place of the next finding (E: the previous one)"),
+        Binding("E", "next_finding(-1)", "Previous finding", show=False, tooltip="jump to the place of the previous finding"),
+        Binding("s", "export_summary", "Summary", show=False, tooltip="export the one-page tournament summary (PDF)"),
     ]
 
     def __init__(self, session: Session, recovery_delay: float = 0.3) -> None:
@@ -74,7 +77,8 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         self._recovery_again = False  # an edit came while it was writing
         self._browser_version: str | None = None
         self.last_findings: list[Finding] = []
-        self._done: list[str] = []  # what each undo step undoes, in the session's order
+        # what each undo step undoes, in the session's order (a recovery's is its edits)
+        self._done: list[str] = ["the recovered edits (back to the file on disk)"] * len(session.undo_stack) if session.recovered else []
         self._undone: list[str] = []
 
     # -- layout ----------------------------------------------------------------

@@ -37,6 +37,7 @@ class EditsMixin(_Screen):
     after_edit: Callable[[str | None], None]
     show_detail_for_tree: Callable[[], None]
     _actions_for: tuple[int, int] | None = None
+    _finding_at = -1  # the finding ``e`` jumped to last (its index in the findings list)
     _actions_cache: dict[str, list[EditAction]]
     _actions_keep: tuple[Any, Any]
 
@@ -176,6 +177,21 @@ class EditsMixin(_Screen):
             self.notify(f"{entry.name} cannot be added here: {refusal}", severity="warning", markup=False)
             return
         self.notify(f"{entry.name} cannot be added here; select a place in the list first", severity="warning", markup=False)
+
+    def action_next_finding(self, step: int) -> None:
+        """``e`` / ``E``: the tree's cursor to the place of the next (previous) finding that
+        has one, the findings list following; from the last, round to the first."""
+        findings = self.query_one(FindingsList)
+        placed = [i for i, f in enumerate(findings.findings) if f.where]
+        if not placed:
+            self.notify("no finding points at a place in the list")
+            return
+        current = self._finding_at if self._finding_at < len(findings.findings) else -1
+        later = [i for i in placed if (i - current) * step > 0]
+        index = (later[0] if step > 0 else later[-1]) if later else (placed[0] if step > 0 else placed[-1])
+        findings.highlighted = index
+        self._finding_at = index
+        self.jump_to(findings.findings[index])
 
     def jump_to(self, finding: Finding) -> None:
         tree = self.query_one(ListTree)

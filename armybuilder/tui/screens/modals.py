@@ -573,6 +573,10 @@ class FacetFilters(Dialog[dict[str, str] | None]):
 
 
 HELP_NOTES = {
+    "Menus and edit forms": (
+        "enter applies a form from any field but the notes box (ctrl+s there)\n"
+        "space or ↓ opens a drop-down list; escape cancels"
+    ),
     "Catalogue browser (left)": (
         "type to search; every word must match; {filters}\n"
         "filter on a facet (an unknown filter says so)"
@@ -593,20 +597,31 @@ def _filter_words(app) -> str:
     return ", ".join(f"{n}:…" for n in names) if names else "facet:value (e.g. the people or kind of an entry)"
 
 
-def help_text(app) -> str:
-    """The key help, written from the bindings themselves so it can never fall behind them."""
+def help_sections() -> tuple[tuple[str, tuple[type, ...]], ...]:
+    """Each place of the program and the classes whose bindings are its keys."""
     from ..app import ArmyBuilderApp
     from ..widgets.panels import EntryList, FindingsList, ListTree, SearchBox
     from .editor import EditorScreen
+    from .engine_run import EngineRunScreen
+    from .home import HomeScreen
+    from .odds import OddsScreen
 
-    sections = (
+    return (
         ("Everywhere", (ArmyBuilderApp, EditorScreen)),
         ("List tree (middle)", (ListTree,)),
         ("Catalogue browser (left)", (SearchBox, EntryList)),
         ("Findings (bottom)", (FindingsList,)),
+        ("Menus and edit forms", (Menu, ActionForm, FormSelect, FormCheckbox)),
+        ("Home screen", (HomeScreen,)),
+        ("Odds screen (o)", (OddsScreen,)),
+        ("Playtest (t) and meta (m) screens", (EngineRunScreen,)),
     )
+
+
+def help_text(app) -> str:
+    """The key help, written from the bindings themselves so it can never fall behind them."""
     lines = ["armybuilder — keys", ""]
-    for title, classes in sections:
+    for title, classes in help_sections():
         lines.append(title)
         seen: set[str] = set()
         for cls in classes:

@@ -100,6 +100,8 @@ class OddsScreen(Screen[None]):
         Binding("ctrl+g", "cancel", "Cancel", tooltip="abandon the fray being computed"),
         Binding("ctrl+r", "compute", "Compute"),
         Binding("ctrl+t", "flip", "Other direction", tooltip="the fray's other direction, when only one fits"),
+        Binding("ctrl+f", "show_tab('tab-fray')", "Fray tab", tooltip="the Fray tab: the exact outcome of a whole fray"),
+        Binding("ctrl+o", "show_tab('tab-roll')", "One roll tab", tooltip="the One roll tab: one attack's rolls, or a free form"),
     ]
     DEFAULT_CSS = """
     OddsScreen { layout: vertical; }
@@ -335,6 +337,10 @@ class OddsScreen(Screen[None]):
         self.refresh_bindings()
         if event.pane is not None and event.pane.id == "tab-roll":
             await self._show_roll()
+
+    def action_show_tab(self, tab: str) -> None:
+        """ctrl+f / ctrl+o: the Fray or the One roll tab, from wherever the focus is."""
+        self.query_one("#odds-tabs", TabbedContent).active = tab
 
     def action_flip(self) -> None:
         if self.fray_mode and self._tab() == "tab-fray":

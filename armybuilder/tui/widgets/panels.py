@@ -311,6 +311,10 @@ class ListTree(Tree[str]):
         Binding("n", "screen.notes_here", "Notes", show=True),
         Binding("plus,equals_sign", "screen.step_count(1)", "+1", show=True, tooltip="one more trooper (Enter, then the count, to type it)"),
         Binding("minus", "screen.step_count(-1)", "−1", show=True, tooltip="one trooper fewer"),
+        Binding("home", "first_line", "Top", show=False, tooltip="the first line of the list"),
+        Binding("end", "last_line", "Bottom", show=False, tooltip="the last line of the list"),
+        Binding("left_square_bracket", "unit(0)", "First unit", show=False, tooltip="the first unit (group, warrior)"),
+        Binding("right_square_bracket", "unit(-1)", "Last unit", show=False, tooltip="the last unit (group, warrior)"),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -438,6 +442,24 @@ class ListTree(Tree[str]):
         if width <= self.scrollable_content_region.width - depth * self.guide_depth:
             return width
         return super().get_label_width(node)
+
+    def action_first_line(self) -> None:
+        self.cursor_line = 0
+        self.scroll_to_line(0)
+
+    def action_last_line(self) -> None:
+        self.cursor_line = max(0, self.last_line)
+        self.scroll_to_line(self.cursor_line)
+
+    def action_unit(self, which: int) -> None:
+        """The first (``0``) or last (``-1``) entry of the list's first part: its units,
+        groups or warriors, whatever the game calls them (the outline's first node)."""
+        first = (self.outline or (None,))[0]
+        if first is None:
+            return
+        target = first.children[which].path if first.children else first.path
+        self.goto(target)
+        self.scroll_to_line(self.cursor_line)
 
     def goto(self, path: str) -> bool:
         """Move the cursor to ``path`` or its nearest shown ancestor."""
