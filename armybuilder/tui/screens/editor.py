@@ -187,8 +187,8 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         title.append("● unsaved  " if s.dirty else "✔ saved  ", style="bold yellow" if s.dirty else "green")
         title.append(s.army.name, style="bold")
         title.append(f"  —  {s.system.name}", style="")
-        faction = s.system.faction_of(s.army)
-        if faction is not None:
+        faction = s.system.faction_name(s.army, cat)
+        if faction:
             title.append(f", {faction}")
         fmt = s.system.format_of(s.army, cat)
         title.append(f", {fmt.name if fmt else s.army.format}")

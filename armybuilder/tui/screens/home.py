@@ -51,7 +51,11 @@ class HomeScreen(Screen):
     #home { padding: 1 2; }
     #home-title { height: 1; }
     #home-subtitle { height: 1; margin-bottom: 1; }
-    #home-menu { height: 1fr; border: round $primary-darken-2; text-wrap: nowrap; text-overflow: ellipsis; }
+    #home-columns { height: 1fr; }
+    #home-menu, #home-samples { height: 1fr; border: round $primary-darken-2; text-wrap: nowrap; text-overflow: ellipsis; }
+    #home-menu { width: 3fr; }
+    #home-samples { width: 2fr; min-width: 30; }
+    #home-menu:focus, #home-samples:focus { border: heavy $accent; }
     """
     BINDINGS = [
         Binding("n", "new", "New list"),
@@ -105,11 +109,12 @@ class HomeScreen(Screen):
     def compose(self) -> ComposeResult:
         with Vertical(id="home"):
             yield Static(Text("armybuilder", style="bold"), id="home-title")
-            yield Static(
-                Text("Rag'Narok 2 · Rattle and Rend · Ragnarok (Morpheus Engine)", style="dim"),
-                id="home-subtitle",
-            )
-            yield OptionList(id="home-menu")
+            yield Static(Text(" · ".join(s.name for s in loadable_systems()), style="dim"), id="home-subtitle")
+            # your lists on the left, the bundled samples beside them: both in view at 80×24,
+            # however many recent lists there are (tab moves between them)
+            with Horizontal(id="home-columns"):
+                yield OptionList(id="home-menu")
+                yield OptionList(id="home-samples")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -148,27 +153,39 @@ class HomeScreen(Screen):
                 options.append(Option(safe_text(label), id=f"recent:{i}"))
         for problem in system_problems():  # a half-written system is shown, never skipped silently
             options.append(Option(safe_text(Text(f"⚠ {problem}", style="bold red")), disabled=True))
-        samples = []
-        for system in loadable_systems():
-            for rel, _item in system.source.samples():
-                samples.append((system, rel))
-        if samples:
-            options.append(None)
-            options.append(Option(Text("Bundled samples", style="bold"), disabled=True))
-            for system, rel in samples:
-                label = Text(f"  {system.name}: ")
-                label.append(Path(rel).stem, style="bold")
-                options.append(Option(label, id=f"sample:{system.id}:{rel}"))
         for opt in options:
             if opt is None:
                 menu.add_option(None)
             else:
                 menu.add_option(opt)
+        self._fill_samples()
         self.recent = recent
         self.recoveries = {r.key: r for r in recoveries}
         if menu.option_count:
             menu.highlighted = next(
                 (i for i in range(menu.option_count) if not menu.get_option_at_index(i).disabled), 0
+            )
+
+    def _fill_samples(self) -> None:
+        """The bundled samples by their own names, under their game's name."""
+        from armybuilder.core.playtest import sample_titles
+
+        samples = self.query_one("#home-samples", OptionList)
+        samples.clear_options()
+        samples.border_title = "Bundled samples"
+        for system in loadable_systems():
+            try:
+                titles = sample_titles(system)
+            except Exception:  # noqa: BLE001 - a system whose samples cannot be read offers none
+                titles = []
+            if not titles:
+                continue
+            samples.add_option(Option(Text(system.name, style="bold"), disabled=True))
+            for name, title in titles:
+                samples.add_option(Option(Text(f"  {title}"), id=f"sample:{system.id}:{name}.yaml"))
+        if samples.option_count:
+            samples.highlighted = next(
+                (i for i in range(samples.option_count) if not samples.get_option_at_index(i).disabled), 0
             )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

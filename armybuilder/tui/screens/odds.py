@@ -270,9 +270,9 @@ class OddsScreen(Screen[None]):
     def _opponent_choices(self) -> list[tuple[Text, str]]:
         choices = [(Text("this list (mirror)"), SELF)]
         try:
-            from armybuilder.core.playtest import sample_names
+            from armybuilder.core.playtest import sample_titles
 
-            choices += [(Text(visible(f"sample: {name}")), name) for name in sample_names(self.system)]
+            choices += [(Text(f"sample: {title}"), name) for name, title in sample_titles(self.system)]
         except Exception:  # noqa: BLE001
             pass
         return choices

@@ -28,7 +28,7 @@ from armybuilder.core.playtest import (
     histogram,
     load_sample,
     run_playtest,
-    sample_names,
+    sample_titles,
 )
 from armybuilder.core.system import ArmyListBase, GameSystem
 from armybuilder.tui import prefs
@@ -167,7 +167,7 @@ class PlaytestScreen(EngineRunScreen):
     def _opponent_choices(self) -> list[tuple[str, str]]:
         choices = []
         try:
-            choices = [(f"sample: {name}", name) for name in sample_names(self.system)]
+            choices = [(f"sample: {title}", name) for name, title in sample_titles(self.system)]
         except Exception:  # noqa: BLE001
             pass
         return choices + [("this list (mirror match)", SELF)]

@@ -224,9 +224,9 @@ class FrayView(Vertical):
     def _opponents(self) -> list[tuple[Text, str]]:
         choices: list[tuple[Text, str]] = []
         try:
-            from armybuilder.core.playtest import sample_names
+            from armybuilder.core.playtest import sample_titles
 
-            choices += [(_label(f"sample: {name}"), name) for name in sample_names(self.system)]
+            choices += [(_label(f"sample: {title}"), name) for name, title in sample_titles(self.system)]
         except Exception:  # noqa: BLE001 - no samples: the list itself and files remain
             pass
         choices += [(Text("this list (mirror)"), SELF), (Text("a list file…"), FILE)]
