@@ -132,7 +132,7 @@ async def test_fray_view_opens_on_the_cursor_unit_and_shows_the_payload(store, t
         assert view.shown_payload(0) == forward and view.shown_payload(1) == backward
         width = view.panel_width()
         text = _text(screen, "#fray-forward")
-        assert text.startswith("Your Royal guard charge their Wolfen zombies")
+        assert text.startswith("Charge: your Royal guard against their Wolfen zombies")
         _check_panel(text, forward, "attacker", width)
         _check_panel(_text(screen, "#fray-backward"), backward, "defender", width)
         back_panel = screen.query_one("#fray-backward", Static)

@@ -383,7 +383,7 @@ def detail(cat: MECat, ref: EntryRef) -> Detail:
         stats = tuple((k.upper(), str(getattr(t, k))) for k in ("ap", "sp", "ma", "ra", "df", "rs", "dr", "mn", "hp", "size"))
         sections = [glossary_entry(cat, a) for a in t.abilities]
         if t.assigned:
-            sections.append(("Assigned by armybuilder", ", ".join(t.assigned) + " (CAT-D1: not in the reference data)"))
+            sections.append(("Assigned by armybuilder", ", ".join(a.replace("_", " ") for a in t.assigned) + " (CAT-D1: not in the reference data)"))
         sections.append(("Source", t.source))
         return Detail(t.name, "Jarl" if t.jarl else "warrior", stats, tuple(sections), f"{t.cost} Glory")
     if ref.collection == "weapons":
@@ -411,7 +411,7 @@ def detail(cat: MECat, ref: EntryRef) -> Detail:
     fields = entry.model_dump(exclude={"id", "name"})
     # bools and empty values are not stats ("takes value False" leaked raw values)
     entry_stats = tuple(
-        (k.replace("_", " "), str(v))
+        (k.replace("_", " ").capitalize(), str(v))
         for k, v in fields.items()
         if isinstance(v, (int, str)) and not isinstance(v, bool) and k not in ("text", "source") and v != ""
     )

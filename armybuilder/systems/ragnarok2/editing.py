@@ -7,6 +7,7 @@ editor's undo stack is just a list of snapshots.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from armybuilder.core.checks import list_format, plural
@@ -167,15 +168,30 @@ def points_left(army: R2List, cat: R2Cat) -> int:
     return (fmt.limit if fmt is not None else 1000) - breakdown(army, cat).total
 
 
-def _profile_choice(p: Profile, refused: str = "", count: int = 1) -> Choice:
+def role_words(roles: Sequence[str]) -> str:
+    """A profile's roles as words ("character, living dead"), never as ids."""
+    return ", ".join(r.replace("-", " ") for r in roles)
+
+
+def rank_name(cat: R2Cat, rank_id: str) -> str:
+    rank = cat.get("ranks", rank_id)
+    return rank.name if rank is not None else rank_id.replace("-", " ")
+
+
+def field_words(fields: Sequence[str]) -> str:
+    """Field names as words ("faith rank"), for the "assigned by armybuilder" notes."""
+    return ", ".join(f.replace("_", " ") for f in fields)
+
+
+def _profile_choice(cat: R2Cat, p: Profile, refused: str = "", count: int = 1) -> Choice:
     cost = f"{p.cost} A.P." if count == 1 else f"{p.cost} A.P. each"
-    return Choice(p.id, p.name, f"{cost}, {p.rank}" + (f", {', '.join(p.roles)}" if p.roles else ""), refused)
+    return Choice(p.id, p.name, f"{cost}, {rank_name(cat, p.rank)}" + (f", {role_words(p.roles)}" if p.roles else ""), refused)
 
 
 def troop_choices(cat: R2Cat, people: str, left: int | None = None) -> tuple[Choice, ...]:
     """Profiles that may be a unit's troops; those not affordable once are refused."""
     return tuple(
-        _profile_choice(p, budget_refusal(p.cost, left) if left is not None else "", count=2)
+        _profile_choice(cat, p, budget_refusal(p.cost, left) if left is not None else "", count=2)
         for p in cat.data.profiles
         if p.people == people and not p.has_role("character") and not _only_independent(p)
     )
@@ -184,7 +200,7 @@ def troop_choices(cat: R2Cat, people: str, left: int | None = None) -> tuple[Cho
 def _unit_troop_choices(cat: R2Cat, army: R2List, unit: Unit, people: str) -> tuple[Choice, ...]:
     """The troops a unit may change to, each refused when its members or the points forbid it."""
     return tuple(
-        _profile_choice(p, troops_refusal(cat, army, unit, p), count=2)
+        _profile_choice(cat, p, troops_refusal(cat, army, unit, p), count=2)
         for p in cat.data.profiles
         if p.people == people and not p.has_role("character") and not _only_independent(p)
     )
@@ -203,7 +219,7 @@ def member_choices(cat: R2Cat, army: R2List, unit: Unit) -> tuple[Choice, ...]:
         if p.people != people or not is_independent_profile(p):
             continue
         why = member_refusal(cat, army, unit, p) or budget_refusal(p.cost, left)
-        out.append(_profile_choice(p, why))
+        out.append(_profile_choice(cat, p, why))
     return tuple(out)
 
 
@@ -619,7 +635,7 @@ def browse(cat: R2Cat) -> list[BrowserEntry]:
             "people": peoples.get(p.people, p.people),
             "category": SCHEME_LABEL.get(category, category),
             "rank": rank.name if rank else p.rank,
-            "role": ", ".join(p.roles) or "troop",
+            "role": role_words(p.roles) or "troop",
         }
         out.append(
             BrowserEntry(
@@ -662,6 +678,15 @@ def _glossary(cat: R2Cat, ability: str) -> tuple[str, str]:
     return title, entry.text
 
 
+#: the words of a catalogue field shown as a stat, where its name alone would not say it
+STAT_WORDS = {
+    "min_effective": "At least fighters",
+    "min_rank_category": "At least rank category",
+    "scheme": "Army scheme",
+    "mana": "Mana",
+}
+
+
 def detail(cat: R2Cat, ref: EntryRef) -> Detail:
     entry = cat.get(ref.collection, ref.id)
     if entry is None:
@@ -696,15 +721,15 @@ def detail(cat: R2Cat, ref: EntryRef) -> Detail:
         if p.cult:
             sections.append(("Faith", f"Cult: {p.cult}; rank: {p.faith_rank or '-'}"))
         if p.assigned:
-            sections.append(("Assigned by armybuilder", ", ".join(p.assigned) + " (CAT-D1: not in the reference data)"))
+            sections.append(("Assigned by armybuilder", field_words(p.assigned) + " (CAT-D1: not in the reference data)"))
         subtitle = f"{people.name if people else p.people} · {rank.name if rank else p.rank} · {p.size}"
         if p.roles:
-            subtitle += " · " + ", ".join(p.roles)
+            subtitle += " · " + role_words(p.roles)
         return Detail(p.name, subtitle, tuple(stats), tuple(sections), f"{p.cost} A.P.")
     fields = entry.model_dump(exclude={"id", "name"})
     # bools (provisional) and empty values are not stats: "provisional True" leaked raw values
     entry_stats = tuple(
-        (k.replace("_", " "), str(v))
+        (STAT_WORDS.get(k, k.replace("_", " ").capitalize()), SCHEME_LABEL.get(str(v), str(v)) if k == "scheme" else str(v))
         for k, v in fields.items()
         if isinstance(v, (int, str)) and not isinstance(v, bool)
         and k not in ("text", "condition", "pros", "cons", "source", "decision") and v != ""

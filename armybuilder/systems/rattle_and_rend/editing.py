@@ -561,12 +561,12 @@ def detail(cat: RRCat, ref: EntryRef) -> Detail:
     for key in ("kind", "check", "movement", "low", "high", "rounds", "mov", "targets", "transport"):
         value = fields.get(key)
         if value not in (None, "", 0, False):
-            entry_stats.append((key.replace("_", " "), str(value)))
+            entry_stats.append((key.replace("_", " ").capitalize(), str(value)))
     if fields.get("penalty"):
-        entry_stats.append(("penalty", "yes"))
+        entry_stats.append(("Penalty", "yes"))
     for key in ("summary", "question", "trigger", "movement_text", "effect", "critical", "text", "setup", "victory", "examples"):
         if fields.get(key):
-            sections.append((key.capitalize(), str(fields[key])))
+            sections.append((key.replace("_", " ").capitalize(), str(fields[key])))
     if fields.get("aliases"):
         sections.append(("Also called", ", ".join(fields["aliases"])))
     if fields.get("source"):

@@ -262,7 +262,7 @@ class NewListScreen(ModalScreen):
                 yield Label("Format")
                 yield Select([], id="format", prompt="choose", compact=True)
                 yield Label("Point limit of your own (empty: the format's)")
-                yield Input("", id="limit", type="integer", placeholder="e.g. 1250; empty: the format's", compact=True)
+                yield Input("", id="limit", type="integer", placeholder="empty: the format's", compact=True)
                 yield Label("Name")
                 yield Input("New army", id="name", compact=True)
                 yield Label("File")
@@ -298,7 +298,11 @@ class NewListScreen(ModalScreen):
         fmt = self.query_one("#format", Select)
         fmt.set_options([(Text(f.name if str(f.limit) in f.name else f"{f.name} ({f.limit} {f.unit})"), f.id) for f in formats])
         if formats:
-            fmt.value = system.default_format(cat).id
+            default = system.default_format(cat)
+            fmt.value = default.id
+            # an example in this game's own scale: 1250 A.P., 15 points, 1000 Glory
+            example = default.limit + max(1, default.limit // 4)
+            self.query_one("#limit", Input).placeholder = f"e.g. {example} {default.unit}; empty: the format's"
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "system":

@@ -115,6 +115,15 @@ class Job:
         return other is not None and other.key(0) == self.key(0)
 
 
+def rare_words(pruned: float) -> str:
+    """What the exact calculation left out, in words: outcomes too rare to matter."""
+    if pruned <= 0:
+        return ""
+    import math
+
+    return f" (outcomes rarer than one in a million million left out: less than one in {10 ** max(0, math.floor(-math.log10(pruned))):,} in all)"
+
+
 class FrayView(Vertical):
     """Choices, a status line and the two directions of the fray (see the module's docstring)."""
 
@@ -480,14 +489,14 @@ class FrayView(Vertical):
             return
         pruned = max((float(r.payload.get("pruned_mass", 0.0)) for r in self.results.values() if isinstance(r, OddsResult)), default=0.0)
         hint = "" if self.wide else "  ctrl+t: the other direction"
-        self._status(f"exact result (pruned mass {pruned:.0e}).{hint}")
+        self._status(f"exact result{rare_words(pruned)}.{hint}")
 
     def titles(self, job: Job) -> tuple[str, str]:
         mine = self._unit_name(self.army, job.mine)
         theirs = self._unit_name(job.other, job.theirs)
-        if job.charge:
-            return f"Your {mine} charge their {theirs}", f"Their {theirs} charge your {mine}"
-        return f"Your {mine} vs their {theirs} (no charge; ties: yours)", f"Their {theirs} vs your {mine} (no charge; ties: theirs)"
+        if job.charge:  # a unit's name may be singular or plural: no verb agrees with both
+            return f"Charge: your {mine} against their {theirs}", f"Charge: their {theirs} against your {mine}"
+        return f"Your {mine} against their {theirs} (no charge; ties: yours)", f"Their {theirs} against your {mine} (no charge; ties: theirs)"
 
     def _unit_name(self, army: ArmyListBase, unit: int) -> str:
         try:
