@@ -7,8 +7,9 @@ list, every menu of edits (and its "show all"), every form, the catalogue's deta
 entry of each kind, the export dialog and its question, the help, the odds screen's two
 tabs with a unit chosen, the playtest before and after a short run, the meta screen.  Each
 screen's text as drawn fails on a raw value (None, True, False), a catalogue or file id
-where a name belongs, an "_" in a word, or a count whose noun has the wrong number ("1
-litany points", "2 unit").  The catalogue's details of every entry go through the same
+where a name belongs, an "_" in a word, a count whose noun has the wrong number ("1
+litany points", "2 unit"), or a word cut by the screen's width ("Syharhal…"; what does not
+fit loses whole words and ends with " …").  The catalogue's details of every entry go through the same
 checks as text.
 """
 
@@ -41,6 +42,13 @@ NOUNS = (
 # "7 warrior types", "a 2 point ally": a noun before another word is an adjective
 MANY_ONE = re.compile(r"(?<![\d.,+/-])\b(0|[2-9]|\d{2,}) (" + "|".join(NOUNS) + r")\b(?![s'-]| [a-z])")
 PATHS = re.compile(r"\S*/\S*|\S+\.(?:yaml|pdf|txt)\b")
+# a word cut by the width ("Syharhal…"): text that does not fit loses whole words, then " …"
+CUT_WORD = re.compile(r"(\w[\w'.-]*)…")
+# the app's own labels that end with "…" on a whole word (a dialog follows)
+WHOLE_BEFORE_ELLIPSIS = {
+    "list", "file", "search", "tactic", "rank", "group", "as", "elsewhere", "name", "Export", "exporting", "computing",
+    "fray", "cancelling", "tasks", "chunk",
+}
 
 
 def raw_ids(system: Any) -> set[str]:
@@ -75,6 +83,7 @@ class Words:
             found += [(what, m) for m in rx.finditer(text)]
         found += [("1 with a plural", m) for m in ONE_MANY.finditer(text) if m.group(1) not in SINGULAR_EXCEPTIONS]
         found += [("a plural number with a singular noun", m) for m in MANY_ONE.finditer(text)]
+        found += [("a word cut by the width", m) for m in CUT_WORD.finditer(text) if m.group(1) not in WHOLE_BEFORE_ELLIPSIS]
         if self.id_pattern is not None:
             found += [("a raw id", m) for m in self.id_pattern.finditer(text)]
         for what, m in found:
@@ -113,13 +122,13 @@ async def _walk_editor(app, pilot, words: Words, label: str) -> None:
     forms_seen: set[str] = set()
     for node in list(_walk(s.system.outline(s.army, s.cat))) + [None]:
         path = node.path if node is not None else ""
+        if _kind(path) in menus_seen:  # one line of each kind: the same words, other figures
+            continue
+        menus_seen.add(_kind(path))
         tree.goto(path)
         editor.show_detail_for_tree()
         await pilot.pause()
         words.check(f"{label} cursor on {path or 'the list'}", screen_text(app))
-        if _kind(path) in menus_seen:
-            continue
-        menus_seen.add(_kind(path))
         editor.open_edits_menu(path)
         await pilot.pause()
         if isinstance(app.screen, Menu):

@@ -45,7 +45,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
             counts[p.people] = counts.get(p.people, 0) + 1
         # a people without profiles cannot field an army: it is not offered (issue 13)
         return [
-            Choice(p.id, p.name, f"{p.formation}, {plural(counts[p.id], 'profile')}")
+            Choice(p.id, p.name, f"{p.formation} formation, {plural(counts[p.id], 'profile')}")
             for p in cat.data.peoples
             if counts.get(p.id)
         ]

@@ -276,7 +276,7 @@ def people_choices(cat: R2Cat, army: R2List | None = None) -> tuple[Choice, ...]
             continue
         others = sorted(people_name(cat, h) for h in held if h != people.id)
         why = f"the list holds units of {', '.join(others)}: remove them first, or start a new list" if others else ""
-        out.append(Choice(people.id, people.name, f"{people.formation}, {plural(counts[people.id], 'profile')}", why))
+        out.append(Choice(people.id, people.name, f"{people.formation} formation, {plural(counts[people.id], 'profile')}", why))
     return tuple(out)
 
 

@@ -114,6 +114,8 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
 
     def _apply_size(self, width: int) -> None:
         self.set_class(width < 120, "-narrow")
+        if self.is_mounted:
+            self.refresh_status()  # the title bar keeps what fits whole
 
     # -- refresh -----------------------------------------------------------------
 
@@ -183,16 +185,35 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         newer = s.newer_version()
         extra.append((f"catalogue {s.army.catalogue}" + (f" ({newer} available: u)" if newer else ""), "yellow" if newer else "dim"))
         self.query_one("#status", StatusBar).show(status_text(items, extra))
-        title = Text(no_wrap=True, overflow="ellipsis")
-        title.append("● unsaved  " if s.dirty else "✔ saved  ", style="bold yellow" if s.dirty else "green")
-        title.append(s.army.name, style="bold")
-        title.append(f"  —  {s.system.name}", style="")
+        self.query_one("#titlebar", StatusBar).show(self._title(self.size.width - 2))
+
+    def _title(self, room: int) -> Text:
+        """The title bar: saved or not, the list's name, its game, people and format, its file.
+        What does not fit in ``room`` cells goes whole, the file's folder first, then its name,
+        then the game's name: no word is ever cut."""
+        s = self.session
+        cat = s.cat
+        state = ("● unsaved  ", "bold yellow") if s.dirty else ("✔ saved  ", "green")
         faction = s.system.faction_name(s.army, cat)
-        if faction:
-            title.append(f", {faction}")
         fmt = s.system.format_of(s.army, cat)
-        title.append(f", {fmt.name if fmt else s.army.format}")
-        title.append(f"   {s.path if s.path else '(not saved yet)'}", style="dim")
+        setting = ", ".join(x for x in (faction, fmt.name if fmt else s.army.format) if x)
+        where = str(s.path) if s.path else "(not saved yet)"
+        candidates = (
+            (f"{s.system.name}, {setting}", where),
+            (f"{s.system.name}, {setting}", s.path.name if s.path else where),
+            (setting, s.path.name if s.path else where),
+            (setting, ""),
+        )
+        for about, file in candidates:
+            title = Text(no_wrap=True)
+            title.append(*state)
+            title.append(s.army.name, style="bold")
+            title.append(f"  —  {about}")
+            if file:
+                title.append(f"   {file}", style="dim")
+            if title.cell_len <= room:
+                break
+        return title
         self.query_one("#titlebar", StatusBar).show(title)
 
     def show_detail_for_tree(self) -> None:

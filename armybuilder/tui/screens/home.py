@@ -52,9 +52,8 @@ class HomeScreen(Screen):
     #home-title { height: 1; }
     #home-subtitle { height: 1; margin-bottom: 1; }
     #home-columns { height: 1fr; }
-    #home-menu, #home-samples { height: 1fr; border: round $primary-darken-2; text-wrap: nowrap; text-overflow: ellipsis; }
-    #home-menu { width: 3fr; }
-    #home-samples { width: 2fr; min-width: 30; }
+    /* names and paths wrap rather than lose their ends: every word of them stays readable */
+    #home-menu, #home-samples { height: 1fr; width: 1fr; border: round $primary-darken-2; text-wrap: wrap; }
     #home-menu:focus, #home-samples:focus { border: heavy $accent; }
     """
     BINDINGS = [

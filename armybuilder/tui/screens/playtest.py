@@ -33,6 +33,7 @@ from armybuilder.core.playtest import (
 from armybuilder.core.system import ArmyListBase, GameSystem
 from armybuilder.tui import prefs
 
+from ..cut import cut_words
 from ..safe_text import safe_text
 from .engine_run import EngineRunScreen
 
@@ -57,8 +58,8 @@ def start_process_support() -> None:
 
 
 def _cut(name: str, width: int) -> str:
-    """``name`` in ``width`` cells, cut with an ellipsis rather than silently."""
-    return name if len(name) <= width else name[: max(1, width - 1)] + "…"
+    """``name`` in ``width`` cells, whole words and a "…" rather than silently cut."""
+    return cut_words(name, max(1, width))
 
 
 def summary_text(

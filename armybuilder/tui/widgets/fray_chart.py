@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 from rich.text import Text
 
 from armybuilder.core.sanitize import visible
+
+from ..cut import cut_words
 
 #: the figures of one side: fighters, P(rout), mean fighters lost, mean A.P. lost
 COLUMNS = (("fighters", 9), ("routs", 8), ("mean lost", 10), ("A.P. lost", 10))
@@ -33,7 +35,8 @@ def fit(text: str, cells: int) -> str:
         return ""
     if cell_len(text) <= cells:
         return text + " " * (cells - cell_len(text))
-    return set_cell_size(text, cells - 1) + "…"
+    cut = cut_words(text, cells)
+    return cut + " " * (cells - cell_len(cut))
 
 
 def pct(p: float) -> str:

@@ -22,6 +22,7 @@ from armybuilder.core.findings import Finding, Severity
 from armybuilder.core.paths import ancestors
 from armybuilder.core.system import BrowserEntry, Detail, OutlineNode, StatusItem
 
+from ..cut import cut_words
 from ..safe_text import safe_text
 
 SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -103,7 +104,7 @@ def filter_problems(entries: Sequence[BrowserEntry], query: str) -> list[str]:
 
 
 def entry_prompt(e: BrowserEntry) -> Text:
-    text = Text(e.name, style="bold" if e.kind == "profile" else "", no_wrap=True, overflow="ellipsis")
+    text = Text(e.name, style="bold" if e.kind == "profile" else "")
     if e.cost:
         text.append(f"  {e.cost}", style="green")
     extra = [e.kind] if e.kind != "profile" else []
@@ -271,12 +272,8 @@ class Browser(Vertical):
 
 
 def _cut(text: str, room: int) -> str:
-    """``text`` in at most ``room`` cells, ending with "…" when cut ("Kal-Nur, Hammer of…")."""
-    from rich.cells import set_cell_size
-
-    if cell_len(text) <= room:
-        return text
-    return set_cell_size(text, max(0, room - 1)).rstrip() + "…" if room > 0 else ""
+    """``text`` in at most ``room`` cells, whole words only ("Kal-Nur, Hammer of …")."""
+    return cut_words(text, room) if room > 0 else ""
 
 
 def node_label(node: OutlineNode, room: int | None = None) -> Text:
