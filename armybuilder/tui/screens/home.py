@@ -144,12 +144,11 @@ class HomeScreen(Screen):
         recent = store.recent()
         if recent:
             options.append(None)
-            options.append(Option(Text("Recent lists", style="bold"), disabled=True))
+            options.append(Option(Text("Recent lists", style="bold underline"), disabled=True))
             for i, r in enumerate(recent):
-                label = Text("  ")
-                label.append(r.name, style="bold")
-                label.append(f"  {r.path}", style="dim")
-                options.append(Option(safe_text(label), id=f"recent:{i}"))
+                label = Text(r.name, style="bold")
+                label.append(f"\n{r.path}", style="dim")  # a line of its own: a long path wraps whole
+                options.append(Option(safe_text(label, lines=True), id=f"recent:{i}"))
         for problem in system_problems():  # a half-written system is shown, never skipped silently
             options.append(Option(safe_text(Text(f"⚠ {problem}", style="bold red")), disabled=True))
         for opt in options:
@@ -179,9 +178,9 @@ class HomeScreen(Screen):
                 titles = []
             if not titles:
                 continue
-            samples.add_option(Option(Text(system.name, style="bold"), disabled=True))
+            samples.add_option(Option(Text(system.name, style="bold underline"), disabled=True))
             for name, title in titles:
-                samples.add_option(Option(Text(f"  {title}"), id=f"sample:{system.id}:{name}.yaml"))
+                samples.add_option(Option(Text(title), id=f"sample:{system.id}:{name}.yaml"))
         if samples.option_count:
             samples.highlighted = next(
                 (i for i in range(samples.option_count) if not samples.get_option_at_index(i).disabled), 0

@@ -103,15 +103,29 @@ def filter_problems(entries: Sequence[BrowserEntry], query: str) -> list[str]:
     return out
 
 
-def entry_prompt(e: BrowserEntry) -> Text:
-    text = Text(e.name, style="bold" if e.kind == "profile" else "")
-    if e.cost:
-        text.append(f"  {e.cost}", style="green")
+def entry_prompt(e: BrowserEntry, room: int | None = None) -> Text:
+    """An entry's line: its name, cost, kind and rank.  Given ``room`` (cells), the line
+    breaks between words and never inside the cost ("44 A.P." stays on one line)."""
     extra = [e.kind] if e.kind != "profile" else []
     extra += [v for k, v in e.facets.items() if v and k in ("rank", "category") and v != e.kind]
-    if extra:
-        text.append("  " + " · ".join(extra), style="dim")
-    return safe_text(text)
+    # (piece, style, separator before it): the pieces a line may break between
+    pieces = [(word, "bold" if e.kind == "profile" else "", " ") for word in e.name.split(" ")]
+    if e.cost:
+        pieces.append((str(e.cost), "green", "  "))
+    pieces += [(x, "dim", "  " if i == 0 else " · ") for i, x in enumerate(extra)]
+    text = Text()
+    used = 0
+    for i, (piece, style, sep) in enumerate(pieces):
+        if i:
+            if room is not None and used + len(sep) + cell_len(piece) > room:
+                text.append("\n")
+                used = 0
+            else:
+                text.append(sep, style=style if sep == " " else "")
+                used += len(sep)
+        text.append(piece, style=style)
+        used += cell_len(piece)
+    return safe_text(text, lines=True)
 
 
 class SearchBox(Input):
@@ -172,14 +186,14 @@ class Browser(Vertical):
         self.chosen: dict[str, str] = {}
 
     def compose(self):
-        yield SearchBox(placeholder="/ search… (rank:elite) · enter adds", id="search", compact=True)
+        yield SearchBox(placeholder="/ search (rank:elite), ⏎ adds", id="search", compact=True)
         yield Static("", id="filters", markup=False)
         yield EntryList(id="entries")
 
     def set_entries(self, entries: list[BrowserEntry]) -> None:
         self.entries = entries
         example = self.filter_example()
-        self.query_one("#search", Input).placeholder = f"/ search… ({example}) · enter adds" if example else "/ search… · enter adds"
+        self.query_one("#search", Input).placeholder = f"/ search ({example}), ⏎ adds" if example else "/ search, ⏎ adds"
         self.refilter()
 
     def facet_names(self) -> list[str]:
@@ -221,11 +235,7 @@ class Browser(Vertical):
     def refilter(self) -> None:
         query = self.query_one("#search", Input).value
         self.shown = filter_entries(self.entries, query, self.chosen)
-        options = self.query_one("#entries", EntryList)
-        options.clear_options()
-        options.add_options([Option(entry_prompt(e), id=str(i)) for i, e in enumerate(self.shown)])
-        if self.shown:
-            options.highlighted = 0
+        self._fill_entries(0)
         problems = filter_problems(self.entries, query)
         if problems:
             self.query_one("#filters", Static).update(Text("; ".join(problems), style="bold yellow"))
@@ -236,6 +246,24 @@ class Browser(Vertical):
         else:
             label += " · f: filters"
         self.query_one("#filters", Static).update(Text(label, style="dim"))
+
+    def _fill_entries(self, highlighted: int | None) -> None:
+        """The shown entries, each laid out for the column's width."""
+        options = self.query_one("#entries", EntryList)
+        room = options.scrollable_content_region.width
+        self._laid_out_for = room
+        options.clear_options()
+        options.add_options([Option(entry_prompt(e, room if room > 10 else None), id=str(i)) for i, e in enumerate(self.shown)])
+        if self.shown and highlighted is not None:
+            options.highlighted = min(highlighted, len(self.shown) - 1)
+
+    _laid_out_for = 0
+
+    def on_resize(self, event) -> None:
+        """A new width: the entries' lines break again where they fit."""
+        room = self.query_one("#entries", EntryList).scrollable_content_region.width
+        if room != self._laid_out_for and self.shown:
+            self._fill_entries(self.query_one("#entries", EntryList).highlighted)
 
     def current(self) -> BrowserEntry | None:
         options = self.query_one("#entries", EntryList)
@@ -277,12 +305,13 @@ def _cut(text: str, room: int) -> str:
 
 
 def node_label(node: OutlineNode, room: int | None = None) -> Text:
-    """The tree line of ``node``: name, cost, detail. Given ``room`` (cells), the detail is
-    cut first, then the name, each with an ellipsis, so the cost stays in view."""
+    """The tree line of ``node``: name, cost, detail. Given ``room`` (cells), the detail loses
+    words first (or goes), then the name, each ending " …", so the cost stays in view."""
     name, cost, detail = node.label, f"  {fmt_cost(node.cost)}" if node.cost is not None else "", f"  {node.detail}" if node.detail else ""
     if room is not None and len(name) + len(cost) + len(detail) > room:
-        if len(name) + len(cost) + 4 <= room and detail:
-            detail = "  " + _cut(detail[2:], room - len(name) - len(cost) - 2)
+        kept = cut_words(detail[2:], room - len(name) - len(cost) - 2, inside=False) if detail and len(name) + len(cost) + 4 <= room else ""
+        if kept:
+            detail = "  " + kept
         else:
             detail = ""
             if len(name) + len(cost) > room:
