@@ -35,9 +35,22 @@ async def test_the_catalogue_shows_every_name_whole_at_120_columns(system_id, st
         entries = app.screen.query_one("#entries", OptionList)
         assert entries.scrollable_content_region.width >= longest, (entries.scrollable_content_region.width, longest)
         lines = [entries.render_line(y).text for y in range(entries.size.height)]
-        shown = [e.name for e in app.screen.query_one("#browser").shown[: len(lines)]]
-        for name, line in zip(shown, lines, strict=False):
-            assert name in line, (name, line)
+        # each entry starts a line with its whole name (its cost and kind may take a second line)
+        starts = iter(lines)
+        for entry in app.screen.query_one("#browser").shown[: len(lines) // 2]:
+            assert any(line.lstrip().startswith(entry.name) for line in starts), (entry.name, lines)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_a_catalogue_entry_breaks_between_words_never_inside_its_cost(size, store):
+    app = ArmyBuilderApp(_sample_session("ragnarok2", store), store=store, recovery_delay=3600)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        entries = app.screen.query_one("#entries", OptionList)
+        text = "\n".join(entries.render_line(y).text.strip() for y in range(entries.size.height))
+        for entry in app.screen.query_one("#browser").shown[:5]:
+            assert str(entry.cost) in text  # "44 A.P." on one line, whatever the width
+        assert "…" not in text
 
 
 async def test_dialog_titles_fit_at_80_columns(store):

@@ -129,7 +129,8 @@ class FrayView(Vertical):
 
     DEFAULT_CSS = """
     FrayView { height: 1fr; }
-    FrayView #fray-form { height: auto; layout: grid; grid-size: 4; grid-columns: auto 1fr auto 1fr; grid-gutter: 0 1; }
+    /* one choice a row: the whole name of a sample fits its box from 80 columns */
+    FrayView #fray-form { height: auto; layout: grid; grid-size: 2; grid-columns: auto 1fr; grid-gutter: 0 1; }
     FrayView #fray-form Label, FrayView #fray-file-row Label { padding: 0 0 0 1; color: $text-muted; }
     FrayView #fray-file-row { height: auto; display: none; }
     FrayView.-file #fray-file-row { display: block; }
