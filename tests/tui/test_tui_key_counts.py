@@ -62,6 +62,40 @@ async def test_task_1_a_legal_1000_ap_list_of_four_units_with_a_war_staff(store)
         assert press.count <= 100, press.count
 
 
+async def test_task_1b_a_legal_1000_ap_syharhalna_list_of_another_people(store):
+    """The same task for a people the README does not use: Syharhalna, four units, a war staff."""
+    other_system("ragnarok2")
+    app = ArmyBuilderApp(store=store, recovery_delay=3600, offer_recovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        press = Keys(pilot)
+        await pilot.pause()
+        system = get_system("ragnarok2")
+        people = [c.value for c in system.factions(system.catalogue())]
+        await press("n", "tab", "enter", *["down"] * people.index("syharhalna"), "enter")  # people
+        await press("tab", "tab", "enter")  # Enter in the name box creates the list
+        editor = app.screen
+        await press("slash")
+        await press.text("halb")
+        await press("enter", "backspace", "1", "7", "enter")  # 17 halberdiers (+3 members = 20 fighters)
+        for who in ("thissan", "musician (2", "standard-bearer of d"):  # a war staff
+            await press("slash")
+            await press.text(who)
+            await press("enter")
+        for who, count in (("crossbowman (1", "20"), ("belisarius w", "20"), ("clone of", "18")):
+            await press("slash")
+            await press.text(who)
+            await press("enter", "backspace", *count, "enter")
+        findings = editor.query_one("#findings")
+        index = next(i for i, f in enumerate(findings.findings) if "commander-in-chief" in f.rule)
+        await press("f3", *["down"] * index, "enter", "enter")  # jump to Thissan Ka, open its edits
+        menu = app.screen.query_one("#menu")
+        pos = next(i for i in range(menu.option_count) if "Commander-in-Chief" in str(menu.get_option_at_index(i).prompt))
+        await press(*["down"] * pos, "enter")
+        s = editor.session
+        assert len(s.army.units) == 4 and is_legal(s.findings()), [f.message for f in s.findings()]
+        assert press.count <= 110, press.count
+
+
 async def test_task_2_a_legal_rattle_and_rend_warband(store):
     other_system("rattle-and-rend")
     app = ArmyBuilderApp(store=store, recovery_delay=3600, offer_recovery=False)
