@@ -223,6 +223,17 @@ class TerrainKeyword(PlainModel):
     )
 
 
+class Term(PlainModel):
+    """armybuilder.systems.morpheus.catalog.Term"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('name', ("str", None)),
+        Field('text', ("str", None)),
+        Field('source', ("str", None), ''),
+    )
+
+
 class Engine(PlainModel):
     """armybuilder.systems.morpheus.catalog.Engine"""
 
@@ -254,6 +265,7 @@ class Tables(PlainModel):
         Field('cover', ("list", ("model", Modifier), None), factory=list),
         Field('ranged', ("list", ("model", Modifier), None), factory=list),
         Field('terrain', ("list", ("model", TerrainKeyword), None), factory=list),
+        Field('terms', ("list", ("model", Term), None), factory=list),
         Field('engine', ("opt", ("model", Engine)), None),
     )
 
@@ -271,6 +283,16 @@ class MECatalog(MECatalogMethods, CatalogMethods, PlainModel):
         Field('abilities', ("list", ("model", Ability), None), factory=list),
         Field('god_powers', ("list", ("model", GodPower), None), factory=list),
         Field('tables', ("model", Tables), factory=Tables),
+    )
+
+
+class HousePin(PlainModel):
+    """armybuilder.core.list_model.HousePin"""
+
+    fields = (
+        Field('id', ("str", {'max_length': 80})),
+        Field('version', ("str", {'max_length': 40})),
+        Field('hash', ("str", {'max_length': 64})),
     )
 
 
@@ -302,6 +324,7 @@ class WarClan(PlainModel):
         Field('armybuilder', ("int", None), 1),
         Field('system', ("lit", ('morpheus-ragnarok',)), 'morpheus-ragnarok'),
         Field('catalogue', ("str", None)),
+        Field('house', ("list", ("model", HousePin), {'max_length': 8}), factory=list),
         Field('format', ("str", None)),
         Field('limit', ("opt", ("int", {'gt': 0, 'le': 1000000})), None),
         Field('name', ("str", None), 'Unnamed list'),

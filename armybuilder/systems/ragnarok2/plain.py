@@ -126,6 +126,7 @@ class Profile(ProfileMethods, PlainModel):
         Field('assigned', ("list", ("str", None), None), factory=list),
         Field('source', ("str", None), ''),
         Field('note', ("str", None), ''),
+        Field('data_note', ("str", None), ''),
     )
 
 
@@ -140,6 +141,8 @@ class Ability(PlainModel):
         Field('text', ("str", None)),
         Field('source', ("str", None)),
         Field('aliases', ("list", ("str", None), None), factory=list),
+        Field('provisional', ("bool",), False),
+        Field('decision', ("str", None), ''),
     )
 
 
@@ -408,6 +411,18 @@ class Phase(PlainModel):
     )
 
 
+class MysticRule(PlainModel):
+    """armybuilder.systems.ragnarok2.catalog.MysticRule"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('title', ("str", None)),
+        Field('text', ("str", None), ''),
+        Field('steps', ("list", ("str", None), None), factory=list),
+        Field('source', ("str", None), ''),
+    )
+
+
 class Tables(PlainModel):
     """armybuilder.systems.ragnarok2.catalog.Tables"""
 
@@ -417,6 +432,7 @@ class Tables(PlainModel):
         Field('army_scheme', ("opt", ("model", ArmyScheme)), None),
         Field('sizes', ("list", ("model", SizeRow), None), factory=list),
         Field('incarnate_wound_levels', ("int", None), 4),
+        Field('mystic_warrior_wound_levels', ("int", None), 1),
         Field('outcome_of_fray', ("list", ("model", BalanceRow), None), factory=list),
         Field('fear_balance', ("list", ("model", BalanceRow), None), factory=list),
         Field('shooting', ("opt", ("model", ShootingTable)), None),
@@ -424,6 +440,7 @@ class Tables(PlainModel):
         Field('orders', ("list", ("model", Order), None), factory=list),
         Field('phases', ("list", ("model", Phase), None), factory=list),
         Field('faith_recovery', ("dict", ("str", None), ("int", None)), factory=dict),
+        Field('mystic_rules', ("list", ("model", MysticRule), None), factory=list),
         Field('familiar_cost', ("int", None), 0),
         Field('sources', ("dict", ("str", None), ("str", None)), factory=dict),
     )
@@ -446,6 +463,16 @@ class R2Catalog(R2CatalogMethods, CatalogMethods, PlainModel):
         Field('restrictions', ("list", ("model", Restriction), None), factory=list),
         Field('tables', ("model", Tables), factory=Tables),
         Field('notes', ("list", ("str", None), None), factory=list),
+    )
+
+
+class HousePin(PlainModel):
+    """armybuilder.core.list_model.HousePin"""
+
+    fields = (
+        Field('id', ("str", {'max_length': 80})),
+        Field('version', ("str", {'max_length': 40})),
+        Field('hash', ("str", {'max_length': 64})),
     )
 
 
@@ -493,6 +520,7 @@ class R2List(PlainModel):
         Field('armybuilder', ("int", None), 1),
         Field('system', ("lit", ('ragnarok2',)), 'ragnarok2'),
         Field('catalogue', ("str", None)),
+        Field('house', ("list", ("model", HousePin), {'max_length': 8}), factory=list),
         Field('format', ("str", None)),
         Field('limit', ("opt", ("int", {'gt': 0, 'le': 1000000})), None),
         Field('name', ("str", None), 'Unnamed list'),
