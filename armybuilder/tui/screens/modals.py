@@ -618,11 +618,12 @@ def help_sections() -> tuple[tuple[str, tuple[type, ...]], ...]:
     )
 
 
-def help_text(app) -> str:
-    """The key help, written from the bindings themselves so it can never fall behind them."""
-    lines = ["armybuilder — keys", ""]
+def help_rows(app) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Each place's keys as (keys as shown, what they do), from the bindings themselves: the
+    help screen and the keys table of docs/editor.md are both written from these rows."""
+    out = []
     for title, classes in help_sections():
-        lines.append(title)
+        rows: list[tuple[str, str]] = []
         seen: set[str] = set()
         for cls in classes:
             for binding in cls.BINDINGS:
@@ -635,8 +636,17 @@ def help_text(app) -> str:
                         shown.append(app.get_key_display(Binding(key.strip(), binding.action)))
                     except Exception:  # noqa: BLE001 - fall back to the raw key name
                         shown.append(key.strip())
-                what = binding.tooltip or binding.description
-                lines.append(f"  {' '.join(shown):<10} {what}")
+                rows.append((" ".join(shown), binding.tooltip or binding.description))
+        out.append((title, rows))
+    return out
+
+
+def help_text(app) -> str:
+    """The key help, written from the bindings themselves so it can never fall behind them."""
+    lines = ["armybuilder — keys", ""]
+    for title, rows in help_rows(app):
+        lines.append(title)
+        lines.extend(f"  {keys:<10} {what}" for keys, what in rows)
         note = HELP_NOTES.get(title)
         if note and "{filters}" in note:
             note = note.replace("{filters}", _filter_words(app))

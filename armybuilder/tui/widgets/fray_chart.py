@@ -39,6 +39,14 @@ def fit(text: str, cells: int) -> str:
     return cut + " " * (cells - cell_len(cut))
 
 
+def wrapped(text: str, cells: int) -> str:
+    """``text`` on as many lines of ``cells`` as it needs, broken between words (a title
+    names two units and whether one charges: every word of it counts)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, max(cells, 10), break_on_hyphens=False)) or text
+
+
 def pct(p: float) -> str:
     """A probability as ``" 60.0%"``: six cells, at most ``100.0%``."""
     return f"{100 * max(0.0, min(1.0, p)):5.1f}%"
@@ -66,7 +74,7 @@ def fray_text(payload: dict[str, Any], title: str, mine: str, width: int) -> Tex
     sides = [payload[mine], payload[theirs]]
     names = [visible(str(s.get("unit", "?"))) for s in sides]
     out = Text(no_wrap=True, overflow="ellipsis", end="")
-    out.append(fit(visible(title), width).rstrip() + "\n", style="bold")
+    out.append(wrapped(visible(title), width) + "\n", style="bold")
 
     columns = COLUMNS if width >= 48 else COMPACT
     size, rout, lost, ap = (cells for _, cells in columns)

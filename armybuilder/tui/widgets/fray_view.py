@@ -38,7 +38,7 @@ from armybuilder.core.errors import InputError
 from armybuilder.core.sanitize import visible
 from armybuilder.core.system import ArmyListBase, GameSystem, OddsResult
 
-from .fray_chart import fit, fray_text
+from .fray_chart import fray_text, wrapped
 
 SELF = "\x00self"  # the opponent "this list (mirror)"
 FILE = "\x00file"  # the opponent "a list file…"
@@ -514,7 +514,7 @@ class FrayView(Vertical):
         for direction, selector in ((0, "#fray-forward"), (1, "#fray-backward")):
             panel = self.query_one(selector, Static)
             result = self.results.get(direction) if job is not None else None
-            title = fit(visible(titles[direction]), width).rstrip()
+            title = wrapped(visible(titles[direction]), width)
             if job is None:
                 panel.update("")
             elif result is None:

@@ -20,6 +20,7 @@ from textual.widgets.tree import TreeNode
 from armybuilder.core.checks import plural
 from armybuilder.core.findings import Finding, Severity
 from armybuilder.core.paths import ancestors
+from armybuilder.core.sanitize import visible
 from armybuilder.core.system import BrowserEntry, Detail, OutlineNode, StatusItem
 
 from ..cut import cut_words
@@ -112,10 +113,11 @@ def entry_prompt(e: BrowserEntry, room: int | None = None) -> Text:
     if e.facets.get("data", "").startswith("house"):  # a house catalogue's entry (core/house_use.py): first, seen on narrow screens
         extra.insert(0, "house")
     # (piece, style, separator before it): the pieces a line may break between
-    pieces = [(word, "bold" if e.kind == "profile" else "", " ") for word in e.name.split(" ")]
+    # (escaped here: the only line breaks are the layout's own)
+    pieces = [(visible(word), "bold" if e.kind == "profile" else "", " ") for word in e.name.split(" ")]
     if e.cost:
-        pieces.append((str(e.cost), "green", "  "))
-    pieces += [(x, "dim", "  " if i == 0 else " · ") for i, x in enumerate(extra)]
+        pieces.append((visible(str(e.cost)), "green", "  "))
+    pieces += [(visible(x), "dim", "  " if i == 0 else " · ") for i, x in enumerate(extra)]
     text = Text()
     used = 0
     for i, (piece, style, sep) in enumerate(pieces):
