@@ -43,7 +43,7 @@ NOUNS = (
 MANY_ONE = re.compile(r"(?<![\d.,+/-])\b(0|[2-9]|\d{2,}) (" + "|".join(NOUNS) + r")\b(?![s'-]| [a-z])")
 PATHS = re.compile(r"\S*/\S*|\S+\.(?:yaml|pdf|txt)\b")
 # a word cut by the width ("Syharhal…"): text that does not fit loses whole words, then " …"
-CUT_WORD = re.compile(r"(\w[\w'.-]*)…")
+CUT_WORD = re.compile(r"([A-Za-z][\w'.-]*)…")  # ("0…3" is a range)
 # the app's own labels that end with "…" on a whole word (a dialog follows)
 WHOLE_BEFORE_ELLIPSIS = {
     "list", "file", "search", "tactic", "rank", "group", "as", "elsewhere", "name", "Export", "exporting", "computing",

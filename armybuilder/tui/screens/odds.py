@@ -159,6 +159,9 @@ class OddsScreen(Screen[None]):
     OddsScreen.-wide #odds-form { grid-size: 6; grid-columns: auto 1fr auto 1fr auto 1fr; }
     OddsScreen #odds-form Label { padding: 0 0 0 1; color: $text-muted; }
     OddsScreen #odds-form Input { width: 1fr; }
+    /* a choice takes the rest of its row: the names of its options are read whole */
+    OddsScreen #odds-form Select { column-span: 3; }
+    OddsScreen.-wide #odds-form Select { column-span: 5; }
     OddsScreen #odds-compute { margin: 0 1; }
     OddsScreen #odds-results { height: 1fr; }
     OddsScreen #odds-panels { height: auto; layout: vertical; }
@@ -251,7 +254,8 @@ class OddsScreen(Screen[None]):
                     yield Select([], id="odds-theirs", allow_blank=True, prompt="choose a unit", compact=True)
             if self.params:
                 with Container(id="odds-form"):
-                    for p in self.params:
+                    # the choices first, each on a row of its own, then the numbers and yes/no boxes
+                    for p in sorted(self.params, key=lambda p: p.kind != "choice"):
                         yield Label(Text(p.label), id=f"odds-l-{p.name}")  # stays when the box is filled
                         yield self._field(p)
                 yield Button("Compute (ctrl+r)", id="odds-compute", variant="primary", compact=True)
