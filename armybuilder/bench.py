@@ -220,7 +220,49 @@ def meta_matrix_on_dask() -> tuple[float, bool, str]:
     return t["ratio"], t["ratio"] <= 1.2, note
 
 
-def run_bench(quick: bool = False, as_json: bool = False) -> int:
+def meta_lines(quick: bool) -> list[tuple[str, str, str, Callable[[], Measured]]]:
+    """The meta matrix's games per second per core, locally and on a Dask LocalCluster, and the
+    scaling from 1 to 2 workers (what a field's time on N machines follows from)."""
+    from armybuilder.meta.bench import describe_hours, field_time
+
+    games = 20 if quick else 100
+    runs: dict[int, dict[str, float]] = {}
+
+    def local() -> Measured:
+        from armybuilder.meta.bench import local_rate
+
+        t = local_rate(games)
+        rate = t["games"] / t["cpu"]
+        return Measured(rate, None, f"{t['games']:,.0f} games (10 lists, every ordered pairing, {games} each), in-process, "
+                        f"CPU time ({t['games'] / t['wall']:,.0f}/s of wall time); a 100-list field at 1,000 games a pairing: "
+                        f"{describe_hours(field_time(rate))} of one core")
+
+    def cluster() -> Measured:
+        from armybuilder.meta.bench import cluster_rates
+
+        runs.update(cluster_rates(games))
+        one = runs[1]
+        rate = one["games"] / one["cpu"]
+        return Measured(rate, None, f"the same games on a 1-worker Dask LocalCluster (127.0.0.1), the worker's CPU time "
+                        f"({one['games'] / one['wall']:,.0f}/s of wall time); a 100-list field at 1,000 games a pairing: "
+                        f"{describe_hours(field_time(rate))} of one core")
+
+    def scaling() -> Measured:
+        if not runs:
+            raise LookupError("the cluster line did not run")
+        one, two = (runs[k]["games"] / runs[k]["wall"] for k in (1, 2))
+        ratio = two / one
+        return Measured(ratio, ratio >= 1.7, f"wall rate, 2 workers {two:,.0f} games/s against 1 worker {one:,.0f} games/s "
+                        f"({ratio / 2:.0%} of each added core; on a busy machine the second core is shared)")
+
+    return [
+        ("meta: games per second per core, local", "(none)", "games/s", local),
+        ("meta: games per second per core, Dask LocalCluster", "(none)", "games/s", cluster),
+        ("meta: scaling from 1 to 2 Dask workers", ">= 1.7x", "x", scaling),
+    ]
+
+
+def run_bench(quick: bool = False, as_json: bool = False, only: str | None = None) -> int:
     from armybuilder import bench_figures as bf
 
     figures: list[Figure] = []
@@ -231,6 +273,8 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
               + (f"machine busy ({before}): figures marked 'busy' may mean little" if before else "machine free"), flush=True)
 
     def attempt(what: str, budget: str, unit: str, fn: Callable[[], Measured | tuple[float, bool | None, str]]) -> None:
+        if only and only.lower() not in what.lower():
+            return
         try:
             measured = fn()
             if not isinstance(measured, Measured):
@@ -502,6 +546,8 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
 
             attempt(f"playtest: peak memory at {games:,} games", "flat", "MiB", memory)
 
+        for line in meta_lines(quick):
+            attempt(*line)
         if not quick:
             attempt("meta: 10×10 matrix × 200 games, Dask LocalCluster / local", "<= 1.2x", "x", meta_matrix_on_dask)
 

@@ -592,7 +592,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from armybuilder.bench import run_bench
 
-    return run_bench(quick=args.quick, as_json=args.json)
+    return run_bench(quick=args.quick, as_json=args.json, only=args.only)
 
 
 # --------------------------------------------------------------------------- parser
@@ -709,6 +709,7 @@ def build_parser(command: str | None = None) -> Parser:
     p = commands.add_parser("bench", help="measure the performance budgets")
     p.add_argument("--quick", action="store_true")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--only", metavar="TEXT", help="measure only the lines whose name holds TEXT (e.g. --only meta)")
     p.set_defaults(func=cmd_bench)
     return parser
 

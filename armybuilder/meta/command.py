@@ -9,12 +9,11 @@ Dask only with ``--scheduler``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-REPORT_SUFFIXES = (".pdf", ".png", ".json", ".csv")
+REPORT_SUFFIXES = (".pdf", ".png", ".json", ".csv", ".html")
 
 
 def add_meta_parser(commands: Any) -> None:
@@ -22,8 +21,9 @@ def add_meta_parser(commands: Any) -> None:
         "meta",
         help="every list against every list: the win-rate matrix of a folder",
         description="Play every ordered pairing of the lists (or each list against a --vs field) "
-        "and write the win-rate matrix: a PDF and PNG heat map, JSON and CSV of every pairing, "
-        "and the results file that --resume continues.",
+        "and write the win-rate matrix: JSON and CSV of every pairing, a PDF report (heat map, standings, "
+        "why each list wins), a PNG heat map, an HTML page to sort in a browser, and the results file "
+        "that --resume continues.",
     )
     p.add_argument("lists", nargs="+", metavar="LIST_OR_FOLDER")
     p.add_argument("--vs", nargs="+", metavar="LIST_OR_FOLDER", help="play the lists against this field instead of against each other")
@@ -32,7 +32,7 @@ def add_meta_parser(commands: Any) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, help="local processes (default: all cores)")
     where.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (needs armybuilder[cluster])")
-    p.add_argument("-o", "--output", default="exports/meta.pdf", help="the report (PDF); the PNG, JSON, CSV and results file go beside it")
+    p.add_argument("-o", "--output", default="exports/meta.pdf", help="the report (PDF); the PNG, HTML, JSON, CSV and results file go beside it")
     p.add_argument("--json", action="store_true", help="print the matrix as JSON")
     p.add_argument("--resume", action="store_true", help="continue the run whose results file is beside the report")
     p.add_argument("--include-illegal", action="store_true", help="play illegal lists too (they are reported either way)")
@@ -60,7 +60,7 @@ def _runner(args: argparse.Namespace):
 
 
 def cmd_meta(args: argparse.Namespace) -> int:
-    from armybuilder.cli import EXIT_INVALID, EXIT_OK, UsageError
+    from armybuilder.cli import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, UsageError
     from armybuilder.core.errors import InputError
     from armybuilder.core.filesets import expand_paths
     from armybuilder.meta.run import ProgressLine, RunState, prepare, run_meta
@@ -101,28 +101,31 @@ def cmd_meta(args: argparse.Namespace) -> int:
     finally:
         runner.close()
     if state.torn_lines:
-        sys.stderr.write(f"{results}: {state.torn_lines} unreadable line(s) skipped (a write cut short); their games were played again\n")
-    written = write_reports(matrix, stem)
+        where = f"moved to {state.set_aside}" if state.set_aside else "skipped"
+        sys.stderr.write(f"{results}: {state.torn_lines} unreadable line(s) (a write cut short) {where}; their games were played again\n")
+    outputs = write_reports(matrix, stem, args.resume)
     if args.json:
-        sys.stdout.write(json.dumps(matrix.as_json(), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(outputs.payload)
     else:
         print_summary(matrix, runner.describe(), state)
-        sys.stdout.write("wrote " + ", ".join(str(p) for p in written) + f"; results in {results}\n")
+        if outputs.written:
+            sys.stdout.write("wrote " + ", ".join(str(p) for p in outputs.written) + "\n")
+        if outputs.kept:
+            sys.stdout.write("unchanged since the last run: " + ", ".join(str(p) for p in outputs.kept) + "\n")
+        sys.stdout.write(f"results in {results}\n")
+    for path, what, exc in outputs.failed:
+        sys.stderr.write(f"could not write the {what} {path} ({type(exc).__name__}: {exc}); the JSON, CSV and results file are "
+                         "written: run the same command with --resume to try again\n")
+    if outputs.failed:
+        return EXIT_UNREADABLE
     return EXIT_INVALID if setup.left_out else EXIT_OK
 
 
-def write_reports(matrix, stem: Path) -> list[Path]:
-    """PDF and PNG heat maps, JSON and CSV of every pairing, written atomically beside each other."""
-    from armybuilder.core.atomic import atomic_write_text
-    from armybuilder.pdf.meta_report import write_meta_pdf, write_meta_png
+def write_reports(matrix, stem: Path, resume: bool = False):
+    """JSON and CSV of every pairing first, then the PDF, the PNG and the HTML page (see meta/report.py)."""
+    from armybuilder.meta.report import write_outputs
 
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    paths = [stem.with_suffix(s) for s in REPORT_SUFFIXES]
-    write_meta_pdf(matrix, paths[0])
-    write_meta_png(matrix, paths[1])
-    atomic_write_text(paths[2], json.dumps(matrix.as_json(), indent=2, ensure_ascii=False) + "\n")
-    atomic_write_text(paths[3], matrix.as_csv())
-    return paths
+    return write_outputs(matrix, stem, resume)
 
 
 def print_summary(matrix, where: str, state) -> None:
@@ -130,14 +133,16 @@ def print_summary(matrix, where: str, state) -> None:
     pairs = len(matrix.cells)
     against = "each other" if matrix.square else f"a field of {len(matrix.cols)}"
     out(f"{matrix.system}, catalogue {matrix.catalogue}: {len(matrix.rows)} lists against {against}, "
-        f"{pairs} pairings × {matrix.games:,} games (seed {matrix.seed})\n")
+        f"{pairs:,} pairings × {matrix.games:,} game{'s' if matrix.games != 1 else ''} (seed {matrix.seed})\n")
     out(f"played {state.played:,} games on {where}" + (f", {state.resumed:,} read back from the results file" if state.resumed else "")
         + f" ({state.tasks} task{'s' if state.tasks != 1 else ''} of up to {state.task_games} games)\n")
     if matrix.left_out:
         out(f"left out: {len(matrix.left_out)} list(s) (see above)\n")
-    out("rank  win rate  95 % interval     games  list\n")
-    for s in matrix.standings():
-        item = matrix.rows[s.index]
-        low, high = s.tally.interval
-        rate = s.tally.rate or 0.0
-        out(f"{s.rank:>4}  {rate:7.1%}  {low:6.1%} – {high:6.1%}  {s.tally.games:>8,}  {item.label} ({item.name})\n")
+    from armybuilder.meta.analysis import profiles
+
+    out("rank  tier  win rate  95 % interval         games  list\n")
+    for p in profiles(matrix):
+        item = matrix.rows[p.index]
+        low, high = p.tally.interval
+        rate = p.tally.rate or 0.0
+        out(f"{p.rank:>4}  {p.tier:>4}  {rate:7.1%}  {low:6.1%} – {high:6.1%}  {p.tally.games:>12,}  {item.label} ({item.name})\n")

@@ -3,16 +3,21 @@
 Both runners take the same context and tasks and hand each task's records to
 ``on_result`` as soon as the task finishes (in whatever order), in the calling
 thread, so the results file and the progress line are written in one place.
+While they wait they call ``heartbeat`` every fraction of a second with a status
+(``None``, or why nothing moves: "waiting for workers").  That is the whole API:
+``runner.run(context, tasks, on_result, cancelled, heartbeat=...)``.
 Dask is imported only by :class:`DaskRunner`: it is an optional extra
 (``pip install 'armybuilder[cluster]'``).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -24,9 +29,12 @@ from .games import EngineMismatch, Segment, play_task
 
 OnResult = Callable[[list[dict[str, Any]]], None]
 Cancelled = Callable[[], bool]
+Heartbeat = Callable[[str | None], None]
 
 #: A pool that loses a process (killed, out of memory) is rebuilt this many times.
 LOCAL_RETRIES = 3
+#: While no task finishes, the cluster's workers are counted this often (seconds).
+WORKER_POLL_S = 2.0
 
 _LOCAL: dict[str, Any] = {}
 
@@ -76,7 +84,8 @@ class LocalRunner:
     def describe(self) -> str:
         return f"{self.workers} local process{'es' if self.workers > 1 else ''}"
 
-    def run(self, context: dict[str, Any], tasks: list[list[Segment]], on_result: OnResult, cancelled: Cancelled | None = None) -> None:
+    def run(self, context: dict[str, Any], tasks: list[list[Segment]], on_result: OnResult, cancelled: Cancelled | None = None,
+            heartbeat: Heartbeat | None = None) -> None:
         if self.workers == 1 or len(tasks) <= 1:
             for task in tasks:
                 if cancelled and cancelled():
@@ -86,13 +95,14 @@ class LocalRunner:
         pending = list(range(len(tasks)))
         for attempt in range(LOCAL_RETRIES + 1):
             try:
-                self._pool_run(context, tasks, pending, on_result, cancelled)
+                self._pool_run(context, tasks, pending, on_result, cancelled, heartbeat)
                 return
             except BrokenProcessPool:
                 if attempt == LOCAL_RETRIES:
                     raise InputError.at("local worker processes kept dying (out of memory?); the finished games are kept: run again with --resume") from None
 
-    def _pool_run(self, context: dict[str, Any], tasks: list[list[Segment]], pending: list[int], on_result: OnResult, cancelled: Cancelled | None) -> None:
+    def _pool_run(self, context: dict[str, Any], tasks: list[list[Segment]], pending: list[int], on_result: OnResult,
+                  cancelled: Cancelled | None, heartbeat: Heartbeat | None = None) -> None:
         """Play the tasks listed in *pending*, removing each from it once recorded."""
         import multiprocessing
 
@@ -114,6 +124,8 @@ class LocalRunner:
                     for future in done:
                         on_result(future.result())
                         pending.remove(futures[future])
+                    if not done and heartbeat:
+                        heartbeat(None)
                     if cancelled and cancelled():
                         break
             except KeyboardInterrupt:
@@ -207,12 +219,25 @@ class DaskRunner:
     def describe(self) -> str:
         return f"Dask cluster at {self.address} ({self.workers} worker{'s' if self.workers != 1 else ''})"
 
+    @staticmethod
+    def _records(future: Any) -> list[dict[str, Any]]:
+        try:
+            return future.result()
+        except EngineMismatch as exc:
+            raise InputError.at(f"a Dask worker refused the work: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - shown to the organiser, finished games kept
+            raise InputError.at(
+                f"a task failed on the cluster ({type(exc).__name__}: {exc}); "
+                "the finished games are kept: run again with --resume"
+            ) from None
+
     def probe(self) -> int:
         """Connect once and count the workers (for task sizing and the progress line)."""
         self.workers = len(self._connected().scheduler_info().get("workers", {}))
         return self.workers
 
-    def run(self, context: dict[str, Any], tasks: list[list[Segment]], on_result: OnResult, cancelled: Cancelled | None = None) -> None:
+    def run(self, context: dict[str, Any], tasks: list[list[Segment]], on_result: OnResult, cancelled: Cancelled | None = None,
+            heartbeat: Heartbeat | None = None) -> None:
         if not tasks:
             return
         from distributed import as_completed
@@ -226,19 +251,22 @@ class DaskRunner:
             # would cancel every task that needs it ("already forgotten").
             shared = client.submit(_context, context, pure=False)
             futures = [client.submit(play_task, shared, task, pure=False, retries=self.retries) for task in tasks]
-            for future in as_completed(futures, loop=client.loop):
-                try:
-                    records = future.result()
-                except EngineMismatch as exc:
-                    raise InputError.at(f"a Dask worker refused the work: {exc}") from None
-                except Exception as exc:  # noqa: BLE001 - shown to the organiser, finished games kept
-                    raise InputError.at(
-                        f"a task failed on the cluster ({type(exc).__name__}: {exc}); "
-                        "the finished games are kept: run again with --resume"
-                    ) from None
-                on_result(records)
+            finished = as_completed(futures, loop=client.loop)
+            counted = -math.inf
+            while not finished.is_empty():
+                batch = finished.next_batch(block=False)
+                for future in batch:
+                    on_result(self._records(future))
                 if cancelled and cancelled():
                     break
+                if batch:
+                    continue
+                if time.monotonic() - counted >= WORKER_POLL_S:
+                    counted = time.monotonic()
+                    self.workers = len(client.nthreads())
+                if heartbeat:
+                    heartbeat(None if self.workers else f"waiting for workers: none is connected to {self.address}")
+                time.sleep(0.2)
         finally:
             # Dropping the futures releases them: the scheduler forgets the tasks not
             # started (a finished task's records were written already).  client.cancel

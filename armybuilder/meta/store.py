@@ -7,6 +7,10 @@ records of the same seed and engine whose game ranges fit the wanted games are
 kept (disjoint ranges only, so no game counts twice), and only the complement
 is played.  Because game *i* of a pairing always draws from the same child
 seed, a resumed matrix equals an uninterrupted one.
+
+No record spans a checkpoint (10, 20, 50, 100, 200, 500, 1,000 games...), so a
+run resumed with fewer games reuses every record up to the last checkpoint at or
+under its ``--games`` and plays only the games past it.
 """
 
 from __future__ import annotations
@@ -84,6 +88,66 @@ def missing(pairs: Iterable[Pair], games: int, done: dict[Pair, list[dict[str, A
         if at < games:
             out.append((pair[0], pair[1], at, games))
     return out
+
+
+def checkpoints(start: int, stop: int) -> list[int]:
+    """The checkpoints strictly between *start* and *stop*: 10, 20, 50, 100, 200, 500, ..."""
+    out = []
+    scale = 10
+    while scale < stop:
+        for step in (1, 2, 5):
+            at = step * scale
+            if start < at < stop:
+                out.append(at)
+        scale *= 10
+    return out
+
+
+def split_at_checkpoints(segments: Iterable[Segment]) -> list[Segment]:
+    """Each segment cut at the checkpoints inside it (one record each, reusable by a shorter run)."""
+    out: list[Segment] = []
+    for a, b, start, stop in segments:
+        for at in [*checkpoints(start, stop), stop]:
+            out.append((a, b, start, at))
+            start = at
+    return out
+
+
+def set_aside_unreadable(path: Path) -> Path | None:
+    """Move the unreadable lines of a results file to ``<file>.unreadable`` (appended).
+
+    A torn line (a write cut short) would otherwise be found, and reported, by every
+    later run.  The readable lines are rewritten as they were, atomically.  Returns
+    where the lines went, or None if there were none.
+    """
+    from armybuilder.core.atomic import atomic_write_text
+
+    records, torn = read_records(path)  # the one judge of what is readable
+    if not torn:
+        return None
+    kept: list[str] = []
+    bad: list[str] = []
+    expected = iter(records)
+    wanted = next(expected, None)
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        try:
+            readable = wanted is not None and json.loads(line) == wanted
+        except ValueError:
+            readable = False
+        if readable:
+            kept.append(line + "\n")
+            wanted = next(expected, None)
+        else:
+            bad.append(line + "\n")
+    aside = path.with_name(path.name + ".unreadable")
+    with open(aside, "a", encoding="utf-8") as f:
+        f.write("".join(bad))
+        f.flush()
+        os.fsync(f.fileno())
+    atomic_write_text(path, "".join(kept))
+    return aside
 
 
 def task_size(total_games: int, workers: int, low: int = 200, high: int = 2000) -> int:
