@@ -349,6 +349,32 @@ def sample_names(system: GameSystem[Any, Any]) -> list[str]:
     return [name.removesuffix(".yaml") for name, _ in system.source.samples()]
 
 
+def sample_titles(system: GameSystem[Any, Any]) -> list[tuple[str, str]]:
+    """(name, title) of each bundled sample: the name of :func:`sample_names` (what
+    ``--vs`` takes), the title a player reads: the list's own name and its faction
+    ("The Grand Crane's host, The Limbos of Acheron"), never the file's id."""
+    from .fastyaml import parse_text
+    from .sanitize import visible
+
+    out = []
+    factions: dict[Any, str] | None = None
+    for rel, item in system.source.samples():
+        name = rel.removesuffix(".yaml")
+        try:
+            doc = parse_text(item.read_text(encoding="utf-8"), rel)
+        except Exception:  # noqa: BLE001 - a broken sample still gets a title (load_sample says why)
+            doc = {}
+        title = doc.get("name") if isinstance(doc, dict) and isinstance(doc.get("name"), str) else ""
+        faction = doc.get(system.faction_field) if isinstance(doc, dict) and system.faction_field else None
+        if faction:
+            if factions is None:
+                factions = {c.value: c.label for c in system.factions(system.catalogue())}
+            label = factions.get(faction, "")
+            title = f"{title}, {label}" if title and label else (title or label)
+        out.append((name, visible(title or name.replace("-", " ").capitalize())))
+    return out
+
+
 def load_sample(system: GameSystem[Any, Any], name: str) -> ArmyListBase:
     """A bundled sample list of *system*, parsed and validated (raises InputError if broken)."""
     from .lists import list_from_doc

@@ -52,6 +52,8 @@ class Session:
     session_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     selected: str = ""
     suggested_name: str = ""  # file name offered by "save as" (a sample's own name)
+    #: opened from a recovery copy: its first undo step goes back to the file on disk
+    recovered: bool = False
 
     def __post_init__(self) -> None:
         self.army: ArmyListBase = self.listfile.army
@@ -291,11 +293,15 @@ def open_recovery(recovery_file: Path, path: Path | None, store: Store | None = 
     session = open_text(text, str(recovery_file), path, store)
     session.listfile.disk_hash = base
     session.saved_army = None
+    session.recovered = True
     if path is not None and path.is_file():
         try:
             session.saved_army = load_list(path).army
         except Exception:  # noqa: BLE001 - the file on disk may be the broken one
             session.saved_army = None
+    if session.saved_army is not None and session.saved_army != session.army:
+        # the recovered edits are one undo step: ctrl+z gives back the list as on disk
+        session.undo_stack.append(Snapshot(session.saved_army, ""))
     return session
 
 

@@ -167,9 +167,15 @@ async def test_screens_work_on_the_other_bundled_systems(system_id):
         assert forward.startswith("My unit attacks") and backward.startswith("Their unit attacks")
         params = system.unit_odds_params(cat, army, 0, odds.opponent(), theirs)
         charts = {k: v for k, v in system.odds(cat, params).payload.items() if isinstance(v, dict) and "pmf" in v}
-        assert charts  # the panel charts the system's own exact odds, with their means
+        assert charts  # the panel charts the system's own exact odds: named outcomes or counts with their means
         for name, chart in charts.items():
-            assert name.capitalize() in forward and f"mean {chart['mean']:.2f}" in forward
+            assert name.replace("_", " ").capitalize() in forward
+            named = [(k, v) for k, v in chart.items() if k not in ("pmf", "mean") and isinstance(v, float)]
+            if len(named) == len(chart["pmf"]):  # each outcome by its name, with its probability
+                for outcome, p in named:
+                    assert f"{outcome.replace('_', ' ')} " in forward and f"{p:6.1%}" in forward
+            else:
+                assert f"mean {chart['mean']:.2f}" in forward
     playtest = PlaytestScreen(system, army, cat)
     async with Host(playtest).run_test(size=(140, 50)) as pilot:
         await pilot.pause()

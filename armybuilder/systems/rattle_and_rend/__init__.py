@@ -17,6 +17,12 @@ if TYPE_CHECKING:  # pydantic is not needed to validate a list
     from .catalog import RRCatalog
 
 
+def _drive_name(cat: Catalogue[RRCatalog], drive_id: str) -> str:
+    """A drive's name as the player reads it ("Frenzy"), its id when the catalogue lacks it."""
+    drive = cat.get("drives", drive_id)
+    return drive.name if drive is not None else drive_id
+
+
 class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
     id = "rattle-and-rend"
     name = "Rattle and Rend"
@@ -49,6 +55,7 @@ class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
         return Points(b.total, self.format_limit(army, cat), "points", b.by_type)
 
     def status(self, army: RRList, cat: Catalogue[RRCatalog]) -> list[StatusItem]:
+        """Points, groups, line points, traits and the drive (by its name) against the format."""
         army, _ = normalize(army, cat)
         fmt = list_format(army, cat)
         b = breakdown(army, cat)
@@ -61,7 +68,7 @@ class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
             StatusItem("Groups", f"{groups} ({fmt.min_groups}–{fmt.max_groups})", fmt.min_groups <= groups <= fmt.max_groups),
             StatusItem("Line", f"{b.line}/{fmt.min_line_points}+ pts", b.line >= fmt.min_line_points),
             StatusItem("Traits", f"{traits}/{fmt.traits}", traits == fmt.traits and len(army.traits) == fmt.traits),
-            StatusItem("Drive", ", ".join(choices_of(army.drive)) or "none", army.drive is not None),
+            StatusItem("Drive", ", ".join(_drive_name(cat, d) for d in choices_of(army.drive)) or "none", army.drive is not None),
         ]
 
     def referenced_entries(self, army: RRList) -> list[tuple[str, EntryRef]]:

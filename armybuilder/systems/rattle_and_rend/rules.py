@@ -24,12 +24,12 @@ from .counting import (
     choices_of,
     counted_groups,
     find_group,
-    group_cost,
     group_title,
     group_type,
     normalize,
     transport_capacity,
 )
+from .legality import TRAIT_FIELDS, carried_load
 
 if TYPE_CHECKING:  # the rules read the models or their plain mirrors alike
     from .army import RRList
@@ -40,13 +40,6 @@ SYSTEM = "rattle-and-rend"
 book = RuleBook(SYSTEM)
 SEED = "rattle-and-rend-alpha02"
 
-#: the list field holding each secondary trait, and the catalogue collection it names
-TRAIT_FIELDS: dict[str, tuple[str, str, str]] = {
-    # trait kind: (group field, collection, words)
-    "champion-action": ("champion_action", "actions", "champion action"),
-    "heavy-trait": ("heavy_trait", "heavy_traits", "heavy trait"),
-    "warding-reaction": ("warding_reaction", "reactions", "warding reaction"),
-}
 OPTION_KIND = {fld: kind for kind, (fld, _, _) in TRAIT_FIELDS.items()}
 
 
@@ -427,12 +420,7 @@ def transports(ctx: Context) -> Iterator[Finding]:
         loads.setdefault(carrier, []).append(gi)
     for carrier, cargo in loads.items():
         capacity = transport_capacity(ctx.army, ctx.cat, carrier)
-        carried = 0
-        for gi in cargo:
-            carried += group_cost(ctx.cat, groups[gi])
-            carried += sum(
-                group_cost(ctx.cat, c) for ci, c in enumerate(groups) if c.attached_to == gi and ci != gi
-            )
+        carried = carried_load(ctx.army, ctx.cat, carrier)  # the pickers' own count
         if carried > capacity:
             yield Finding(
                 "rattle-and-rend.transport.capacity",

@@ -28,11 +28,12 @@ from armybuilder.core.playtest import (
     histogram,
     load_sample,
     run_playtest,
-    sample_names,
+    sample_titles,
 )
 from armybuilder.core.system import ArmyListBase, GameSystem
 from armybuilder.tui import prefs, workspace
 
+from ..cut import cut_words
 from ..safe_text import safe_text
 from .engine_run import EngineRunScreen
 
@@ -57,8 +58,8 @@ def start_process_support() -> None:
 
 
 def _cut(name: str, width: int) -> str:
-    """``name`` in ``width`` cells, cut with an ellipsis rather than silently."""
-    return name if len(name) <= width else name[: max(1, width - 1)] + "…"
+    """``name`` in ``width`` cells, whole words and a "…" rather than silently cut."""
+    return cut_words(name, max(1, width))
 
 
 def summary_text(
@@ -167,7 +168,7 @@ class PlaytestScreen(EngineRunScreen):
     def _opponent_choices(self) -> list[tuple[str, str]]:
         choices = []
         try:
-            choices = [(f"sample: {name}", name) for name in sample_names(self.system)]
+            choices = [(f"sample: {title}", name) for name, title in sample_titles(self.system)]
         except Exception:  # noqa: BLE001
             pass
         return choices + [("this list (mirror match)", SELF)]
