@@ -131,7 +131,7 @@ def argument_sets(action: EditAction) -> Iterator[tuple[tuple[tuple[str, Any], .
             words = ", ".join(
                 f"{p.label.lower()} {w}" if p.kind == "int" else w
                 for p, (_, w) in zip(action.params, combo, strict=True)
-                if w and (p.default is None or _ != p.default)
+                if w and (p.kind == "int" or p.default is None or _ != p.default)
             )
             yield args, words
 

@@ -91,7 +91,7 @@ class Standing:
 class StepResult:
     standings: list[Standing]  # finalists first, in confirmed order, then the others by racing gain
     rungs: list[tuple[int, int]]  # (candidates, games per block) of each rung
-    games: int  # games this step played (base included)
+    games: int  # games this step rests on (the base list's included, those read back too)
 
 
 Play = Callable[[list[list[Segment]], dict[str, Any]], None]
@@ -109,7 +109,28 @@ def rung_sizes(candidates: int, per_block: int, finalists: int = FINALISTS) -> l
 
 
 def _segments(keys: Sequence[str], blocks: int, start: int, stop: int, played: Played) -> list[Segment]:
-    return [(k, b, start, stop) for k in keys for b in range(blocks) if start < stop and not played.has(k, b, start, stop)]
+    """The games start..stop-1 of every block that *keys* have not played yet (the ones
+    played already, by an earlier rung or a resumed run, are never played again)."""
+    out: list[Segment] = []
+    for k in keys:
+        for b in range(blocks):
+            games = played.outcomes.get((k, b), {})
+            first = start
+            while first < stop and first in games:
+                first += 1
+            last = first
+            while last < stop:
+                if last in games:  # a hole: play up to it, then go on after it
+                    if last > first:
+                        out.append((k, b, first, last))
+                    while last < stop and last in games:
+                        last += 1
+                    first = last
+                else:
+                    last += 1
+            if first < stop:
+                out.append((k, b, first, stop))
+    return out
 
 
 def race(base: str, candidates: Sequence[str], blocks: int, per_block: int, play: Play, played: Played,
@@ -151,7 +172,7 @@ def race(base: str, candidates: Sequence[str], blocks: int, per_block: int, play
         standings[k].confirmed = paired(base_scores, played.scores(k, blocks, per_block, 2 * per_block))
     final = sorted(alive, key=lambda k: (-_confirmed_mean(standings[k]), order_of[k]))
     rest = sorted((k for k in standings if k not in alive), key=lambda k: (-standings[k].racing.mean, order_of[k]))
-    return StepResult([standings[k] for k in [*final, *rest]], rungs, played.games - before)
+    return StepResult([standings[k] for k in [*final, *rest]], rungs, played.games)
 
 
 def _confirmed_mean(standing: Standing) -> float:
