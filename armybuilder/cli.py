@@ -658,7 +658,7 @@ def build_parser(command: str | None = None) -> Parser:
 
     add_meta_parser(commands)
 
-    from armybuilder.suggest.command import add_suggest_parser  # standard library only until it runs
+    from armybuilder.suggest.command import add_suggest_parser  # stdlib only until it runs
 
     add_suggest_parser(commands)
 

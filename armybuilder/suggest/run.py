@@ -192,6 +192,8 @@ def run_suggest(
     out = SuggestRun(system.id, system.name, army.catalogue, seed, per_block, opponents, left_out, [],
                      getattr(fmt, "unit", None) or "points")
     store = ResultsStore(results, resume)
+    #: what the progress line shows between rungs: the stage, candidates left, best gain so far
+    shown: dict[str, Any] = {"stage": "step 1", "left": 0, "best": None}
     workers = getattr(runner, "workers", 1) or 1
     try:
         current = army
@@ -220,14 +222,18 @@ def run_suggest(
                 store.append(records)
                 _played.take(records)
                 out.played += sum(r["stop"] - r["start"] for r in records)
+                if progress:
+                    progress(shown["stage"], shown["left"], out.played, shown["best"])
 
             def play(tasks: list[Any], _: dict[str, Any], _context: dict[str, Any] = context) -> None:
                 runner.run(_context, tasks, on_result, play=play_suggest_task)
 
-            def on_rung(left: int, _games: int, best: float | None, _step: int = step_no) -> None:
+            def on_rung(left: int, _games: int, best: float | None) -> None:
+                shown["left"], shown["best"] = left, best
                 if progress:
-                    progress(f"step {_step + 1}", left, out.played, best)
+                    progress(shown["stage"], left, out.played, best)
 
+            shown.update(stage=f"step {step_no + 1}", left=len(found), best=None)
             result = race(base_fp, [n.key for n in found], len(blocks), per_block, play, played, finalists, workers, on_rung)
             confirm = (per_block, 2 * per_block)
             suggestions = [
