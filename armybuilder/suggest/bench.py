@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-PLANT = ("rattle-and-rend", "dwarven-throng", [("groups[1]", "remove-group", {})], "vampire-court", 48)
+PLANT: tuple[str, str, list[tuple[str, str, dict[str, Any]]], str, int] = ("rattle-and-rend", "dwarven-throng", [("groups[1]", "remove-group", {})], "vampire-court", 48)
 
 
 def planted_run(seed: int = 1) -> dict[str, Any]:
@@ -27,7 +27,7 @@ def planted_run(seed: int = 1) -> dict[str, Any]:
 
     system_id, name, edits, opponent, games = PLANT
     system = get_system(system_id)
-    samples = dict(system.source.samples())
+    samples = {name: Path(str(path)) for name, path in system.source.samples()}
     lf = load_list(samples[f"{name}.yaml"])
     cat = system.catalogue_for(lf.army)
     army = lf.army

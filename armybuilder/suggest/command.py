@@ -49,7 +49,7 @@ def field_paths(system: Any, items: list[str]) -> list[Path]:
     from armybuilder.core.errors import InputError
     from armybuilder.core.filesets import expand_paths
 
-    samples = dict(system.source.samples())
+    samples = {name: Path(str(path)) for name, path in system.source.samples()}
     out: list[Path] = []
     for item in items:
         if item == SAMPLES and not Path(item).exists():

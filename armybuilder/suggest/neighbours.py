@@ -128,12 +128,17 @@ def argument_sets(action: EditAction) -> Iterator[tuple[tuple[tuple[str, Any], .
             count += 1
             if count > MAX_ARGUMENT_SETS:
                 return
-            words = ", ".join(
-                f"{p.label.lower()} {w}" if p.kind == "int" else w
-                for p, (_, w) in zip(action.params, combo, strict=True)
-                if w and (p.kind == "int" or p.default is None or _ != p.default)
-            )
+            words = ", ".join(_said(p, v, w, values[i]) for i, (p, (v, w)) in enumerate(zip(action.params, combo, strict=True))
+                              if w and (p.kind == "int" or p.default is None or v != p.default))
             yield args, words
+
+
+def _said(param: Param, value: Any, words: str, values: list[tuple[Any, str]]) -> str:
+    """One chosen value in words; a value the form had filled in says what it was."""
+    if param.default is not None and value != param.default:
+        was = next((w for v, w in values if v == param.default), str(param.default))
+        words = f"{was} → {words}"
+    return f"{param.label.lower()} {words}" if param.kind == "int" else words
 
 
 def game_edits(system: GameSystem[Any, Any], army: ArmyListBase, cat: Any, at: Sequence[str] | None = None) -> Iterator[tuple[str, str, EditAction]]:

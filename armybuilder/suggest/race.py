@@ -146,7 +146,7 @@ def race(base: str, candidates: Sequence[str], blocks: int, per_block: int, play
     def run(segments: list[Segment]) -> None:
         if segments:
             total = sum(stop - start for _, _, start, stop in segments)
-            play(pack(segments, task_size(total, workers, low=8, high=400)), {})
+            play(pack(segments, task_size(total, workers, low=8, high=400)), {})  # type: ignore[arg-type]  # (key, block, start, stop) packs as meta's segments do
 
     alive = list(candidates)
     order_of = {k: i for i, k in enumerate(candidates)}

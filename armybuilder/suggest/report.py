@@ -41,7 +41,7 @@ def unit_changes(base: dict[str, list[float]], after: dict[str, list[float]]) ->
     Units whose figures moved most come first (a new or a removed unit counts its whole
     figures as the move).
     """
-    rows = []
+    rows: list[tuple[float, dict[str, Any]]] = []
     for name in sorted({*base, *after}):
         b, a = base.get(name), after.get(name)
 
@@ -52,17 +52,14 @@ def unit_changes(base: dict[str, list[float]], after: dict[str, list[float]]) ->
 
         fb, fa = figures(b), figures(a)
         move = abs((fa or (0, 0))[1] - (fb or (0, 0))[1]) + abs((fa or (0, 0))[0] - (fb or (0, 0))[0]) * 10
-        rows.append({
+        rows.append((move, {
             "unit": name,
             "points": (a or b or [0])[0],
             "survived_before": fb[0] if fb else None, "survived_after": fa[0] if fa else None,
             "eliminated_before": fb[1] if fb else None, "eliminated_after": fa[1] if fa else None,
-            "_move": move,
-        })
-    rows.sort(key=lambda r: -r["_move"])
-    for r in rows:
-        del r["_move"]
-    return rows
+        }))
+    rows.sort(key=lambda r: -r[0])
+    return [row for _, row in rows]
 
 
 def suggestion_json(run: SuggestRun, step: Step, s: Suggestion, base: ListFile) -> dict[str, Any]:

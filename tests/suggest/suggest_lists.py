@@ -10,7 +10,7 @@ from armybuilder.core.registry import get_system
 
 
 def sample(system_id: str, name: str) -> Path:
-    return dict(get_system(system_id).source.samples())[f"{name}.yaml"]
+    return Path(str(dict(get_system(system_id).source.samples())[f"{name}.yaml"]))
 
 
 def planted(system_id: str, name: str, edits: list[tuple[str, str, dict[str, Any]]], folder: Path) -> Path:
