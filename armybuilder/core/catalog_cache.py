@@ -43,9 +43,9 @@ from armybuilder import __version__
 #: sha256 of the JSON schema of each bundled catalogue model, by ``module.qualname``
 #: (recomputed by tests/core/test_catalog_cache.py: update it when a model changes).
 SCHEMA_FINGERPRINTS: dict[str, str] = {
-    "armybuilder.systems.ragnarok2.catalog.R2Catalog": "bc3d145066def099147890bbae5d2f6bbf9deedf7eee6ff0a4e47c2a99ef127d",
+    "armybuilder.systems.ragnarok2.catalog.R2Catalog": "b3fd382619113089a3a84050427ba4db2ab8054d9848055dc0f6fc528a5f7cdf",
     "armybuilder.systems.rattle_and_rend.catalog.RRCatalog": "62b2891aa25947a66823476261b4c0c300390d4f9be27695415e2fd4b4774270",
-    "armybuilder.systems.morpheus.catalog.MECatalog": "61e5d4401e85691ff967261176d2ef14788078de7ed441d561be82fe1e320779",
+    "armybuilder.systems.morpheus.catalog.MECatalog": "abf46129ada5752e7f794ec7b9f7e80597a971bf9ad60a59e06aa272ed72a3dd",
 }
 
 _KEY_FILE = "cache-key"
