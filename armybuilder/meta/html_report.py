@@ -200,7 +200,7 @@ def render_html(matrix: MetaMatrix, heatmap: str | None = None, system_name: str
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>Meta matrix — {_text(system_name or matrix.system)}</title><style>{STYLE}</style></head><body>",
         f"<h1>Meta matrix — {_text(system_name or matrix.system)}, catalogue {_text(matrix.catalogue)}</h1>",
-        f'<p class="muted">{html.escape(against)}: {len(matrix.cells):,} pairings × {matrix.games:,} games, seed {matrix.seed}{html.escape(status)}. '
+        f'<p class="muted">{html.escape(against)}: {len(matrix.cells):,} pairings × {matrix.games:,} game{"s" if matrix.games != 1 else ""}, seed {matrix.seed}{html.escape(status)}. '
         "A draw counts half; a list's figures pool every game it played (in a square matrix as first and as second list). "
         "Click a column heading to sort.</p>",
     ]

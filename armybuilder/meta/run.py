@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -125,6 +126,7 @@ class ProgressLine:
         self.started = time.monotonic()
         self._shown = -math.inf
         self._last = ""
+        self._drawn = 0  # characters of the bar on screen
         self.status: str | None = None
         self._status_since = self.started
 
@@ -144,15 +146,22 @@ class ProgressLine:
 
     def _pace(self, sep: str) -> str:
         if self.done == self.start_done:
-            return "the first tasks are under way" if self.done < self.total else "every game read back from the results file"
+            if self.done >= self.total:
+                return "every game read back from the results file"
+            # until a task ends there is no rate: the time so far (since the workers came, on a
+            # cluster that had none) shows the run is alive
+            return f"the first tasks are under way (for {self._lasted(self._status_since)})"
         return f"{self.rate():,.0f} games/s{sep}{self._eta()} left"
 
     def _status(self) -> str | None:
         """The runner's status with how long it has lasted (a log shows the wait is still on)."""
         if not self.status:
             return None
-        lasted = time.strftime("%H:%M:%S", time.gmtime(time.monotonic() - self._status_since))
-        return f"{self.status} (for {lasted})"
+        return f"{self.status} (for {self._lasted(self._status_since)})"
+
+    @staticmethod
+    def _lasted(since: float) -> str:
+        return time.strftime("%H:%M:%S", time.gmtime(time.monotonic() - since))
 
     def render(self, width: int = 30) -> str:
         filled = width * self.done // self.total if self.total else width
@@ -170,12 +179,25 @@ class ProgressLine:
         due = self.every if self.mode == "lines" else 0.1
         if self.mode == "off" or not (force or now - self._shown >= due):
             return
-        text = "\r" + self.render() if self.mode == "bar" else self.line() + "\n"
+        text = self._redraw() if self.mode == "bar" else self.line() + "\n"
         if self.mode == "lines" and text == self._last:
             return  # a log gains nothing from the same line twice
         self._shown, self._last = now, text
         self.stream.write(text)
         self.stream.flush()
+
+    def _redraw(self) -> str:
+        """The bar over the one before it, within the terminal's width (a wrapped line could not
+        be drawn over), blanking what a longer line (a status) left beyond it."""
+        columns = shutil.get_terminal_size((80, 24)).columns - 1
+        bar = self.render()
+        if len(bar) > columns:
+            bar = self.render(width=10)
+        if len(bar) > columns:
+            bar = bar[:columns - 1] + "…"
+        blank = max(0, self._drawn - len(bar))
+        self._drawn = len(bar)
+        return "\r" + bar + " " * blank
 
     def advance(self, games: int) -> None:
         self.done += games
@@ -192,7 +214,7 @@ class ProgressLine:
     def finish(self) -> None:
         self.status = None
         if self.mode == "bar":
-            self.stream.write("\r" + self.render() + "\n")
+            self.stream.write(self._redraw() + "\n")
             self.stream.flush()
         elif self.mode == "lines":
             self._show(force=True)

@@ -76,31 +76,38 @@ def test_progress_off_a_terminal_is_a_line_every_few_seconds():
     line = ProgressLine(1000, 0, stream, every=5.0)
     assert line.mode == "lines"
     line.advance(0)
+    assert stream.getvalue() == "meta: 0/1,000 games (0%), the first tasks are under way (for 00:00:00)\n"
+    line._shown -= 5.0  # a few seconds later, no task has ended yet: a line says for how long
+    line._status_since -= 5.0
+    line.heartbeat(None)
+    assert stream.getvalue().splitlines()[-1] == "meta: 0/1,000 games (0%), the first tasks are under way (for 00:00:05)"
     for _ in range(10):
         line.advance(50)  # within the same few seconds: no new line
-    assert stream.getvalue().count("\n") == 1 and "\r" not in stream.getvalue()
+    assert stream.getvalue().count("\n") == 2 and "\r" not in stream.getvalue()
     line.heartbeat("waiting for workers: none is connected to tcp://127.0.0.1:8786")
     assert stream.getvalue().splitlines()[-1] == (
         "meta: 500/1,000 games (50%), waiting for workers: none is connected to tcp://127.0.0.1:8786 (for 00:00:00)")
     line.heartbeat("waiting for workers: none is connected to tcp://127.0.0.1:8786")  # the same status: not repeated at once
-    assert stream.getvalue().count("\n") == 2
+    assert stream.getvalue().count("\n") == 3
     line._shown -= 5.0  # a few seconds later, still waiting: a line that says for how long
     line._status_since -= 65.0
     line.heartbeat("waiting for workers: none is connected to tcp://127.0.0.1:8786")
-    assert stream.getvalue().count("\n") == 3 and stream.getvalue().splitlines()[-1].endswith("(for 00:01:05)")
+    assert stream.getvalue().count("\n") == 4 and stream.getvalue().splitlines()[-1].endswith("(for 00:01:05)")
     line._shown -= 5.0
     line.advance(100)
     line.heartbeat(None)  # a worker joined: the games go on
-    assert stream.getvalue().count("\n") == 5 and "600/1,000" in stream.getvalue().splitlines()[-1]
+    assert stream.getvalue().count("\n") == 6 and "600/1,000" in stream.getvalue().splitlines()[-1]
     line.finish()
     assert stream.getvalue().splitlines()[-1].startswith("meta: 600/1,000 games (60%), ")
 
 
-def test_progress_on_a_terminal_redraws_one_line():
-    class Tty(io.StringIO):
-        def isatty(self):
-            return True
+class Tty(io.StringIO):
+    def isatty(self):
+        return True
 
+
+def test_progress_on_a_terminal_redraws_one_line(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "120")
     stream = Tty()
     line = ProgressLine(100, 0, stream)
     assert line.mode == "bar"
@@ -108,3 +115,17 @@ def test_progress_on_a_terminal_redraws_one_line():
     line.heartbeat("waiting for workers: none is connected to tcp://h:1")
     assert stream.getvalue().endswith("] 0/100 games  waiting for workers: none is connected to tcp://h:1 (for 00:00:00)")
     assert "\n" not in stream.getvalue()
+    waiting = stream.getvalue().rsplit("\r", 1)[-1]
+    line.advance(10)
+    line.heartbeat(None)  # a worker came: the shorter rate line blanks the end of the status
+    drawn = stream.getvalue().rsplit("\r", 1)[-1]
+    assert drawn.rstrip().endswith("left") and len(drawn) == len(waiting) and "(for" not in drawn
+
+
+def test_progress_bar_fits_a_narrow_terminal(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")  # a wrapped line could not be redrawn in place
+    stream = Tty()
+    line = ProgressLine(28_560, 0, stream)
+    line.heartbeat("waiting for workers: none is connected to tcp://127.0.0.1:8786")
+    drawn = stream.getvalue().rsplit("\r", 1)[-1]
+    assert len(drawn) <= 79 and drawn.startswith("[..........] 0/28,560 games  waiting for workers") and drawn.endswith("…")

@@ -153,6 +153,17 @@ def test_names_from_files_are_escaped_in_the_html(tmp_path):
     assert "<script>alert(1)</script>" not in text and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in text
 
 
+def test_one_game_a_pairing_is_said_in_the_singular(tmp_path):
+    from armybuilder.meta.html_report import render_html
+    from armybuilder.pdf.meta_report import _subtitle
+
+    setup = synthetic_setup(3)
+    write_results(setup, 1, 1, tmp_path / "r.jsonl")
+    matrix = run_meta(setup, 1, 1, NoRunner(1), tmp_path / "r.jsonl", resume=True)
+    assert "6 pairings × 1 game, seed 1" in render_html(matrix)
+    assert "6 pairings × 1 game, seed 1" in _subtitle(matrix)
+
+
 def test_short_labels_tell_lists_sharing_a_prefix_apart():
     labels = [f"akkylannie-griffin-crusade-v{k:02d}" for k in range(1, 40)] + ["akkylannie-griffin-crusade", "alahan-lions"]
     short = short_labels(labels)
