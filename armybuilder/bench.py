@@ -565,6 +565,17 @@ def run_bench(quick: bool = False, as_json: bool = False, only: str | None = Non
 
         for line in meta_lines(quick):
             attempt(*line)
+
+        def suggest_run() -> Measured:
+            from armybuilder.suggest.bench import planted_run
+
+            t = planted_run()
+            found = f"found as suggestion {t['rank']}" if t["rank"] else "NOT found"
+            return Measured(t["games"] / t["cpu"], t["rank"] is not None,
+                            f"{t['games']:,.0f} games ({t['candidates']} legal edits raced) to find a planted repair "
+                            f"(Rattle and Rend, 2 points left unspent, 48 games a list, seed 1): {found}; CPU time, 1 process")
+
+        attempt("suggest: games per second, planted weakness found", "found", "games/s", suggest_run)
         if not quick:
             attempt("meta: 10×10 matrix × 200 games, Dask LocalCluster / local", "<= 1.2x", "x", meta_matrix_on_dask)
 

@@ -706,6 +706,10 @@ def build_parser(command: str | None = None) -> Parser:
 
     add_serve_parser(commands)
 
+    from armybuilder.suggest.command import add_suggest_parser  # stdlib only until it runs
+
+    add_suggest_parser(commands)
+
     p = commands.add_parser("catalog", help="catalogue versions, contents, checks and import")
     actions = p.add_subparsers(dest="catalog_action", parser_class=Parser)
     q = actions.add_parser("list", help="the game systems and their catalogue versions")

@@ -5,7 +5,10 @@ Both runners take the same context and tasks and hand each task's records to
 thread, so the results file and the progress line are written in one place.
 While they wait they call ``heartbeat`` every fraction of a second with a status
 (``None``, or why nothing moves: "waiting for workers").  That is the whole API:
-``runner.run(context, tasks, on_result, cancelled, heartbeat=...)``.
+``runner.run(context, tasks, on_result, cancelled, heartbeat=..., play=...)``.
+``play`` is the module-level function that plays one task, ``play(context, task)``:
+the meta matrix's :func:`~.games.play_task` unless another command (``suggest``)
+brings its own; it travels by name, so it must be importable on every worker.
 Dask is imported only by :class:`DaskRunner`: it is an optional extra
 (``pip install 'armybuilder[cluster]'``).
 """
@@ -34,6 +37,7 @@ from armybuilder.core.sanitize import visible
 from .games import EngineMismatch, Segment, play_task
 
 OnResult = Callable[[list[dict[str, Any]]], None]
+PlayTask = Callable[[dict[str, Any], Any], list[dict[str, Any]]]
 Cancelled = Callable[[], bool]
 Heartbeat = Callable[[str | None], None]
 
@@ -77,8 +81,8 @@ def _start_resource_tracker() -> None:
         sys.stderr = saved
 
 
-def _local_task(segments: list[Segment]) -> list[dict[str, Any]]:
-    return play_task(_LOCAL["context"], segments)
+def _local_task(play: PlayTask, segments: Any) -> list[dict[str, Any]]:
+    return play(_LOCAL["context"], segments)
 
 
 class LocalRunner:
@@ -94,24 +98,24 @@ class LocalRunner:
         return f"{self.workers} local process{'es' if self.workers > 1 else ''}"
 
     def run(self, context: dict[str, Any], tasks: list[list[Segment]], on_result: OnResult, cancelled: Cancelled | None = None,
-            heartbeat: Heartbeat | None = None) -> None:
+            heartbeat: Heartbeat | None = None, play: PlayTask = play_task) -> None:
         if self.workers == 1 or len(tasks) <= 1:
             for task in tasks:
                 if cancelled and cancelled():
                     return
-                on_result(play_task(context, task))
+                on_result(play(context, task))
             return
         pending = list(range(len(tasks)))
         for attempt in range(LOCAL_RETRIES + 1):
             try:
-                self._pool_run(context, tasks, pending, on_result, cancelled, heartbeat)
+                self._pool_run(context, tasks, pending, on_result, cancelled, heartbeat, play)
                 return
             except BrokenProcessPool:
                 if attempt == LOCAL_RETRIES:
                     raise InputError.at("local worker processes kept dying (out of memory?); the finished games are kept: run again with --resume") from None
 
     def _pool_run(self, context: dict[str, Any], tasks: list[list[Segment]], pending: list[int], on_result: OnResult,
-                  cancelled: Cancelled | None, heartbeat: Heartbeat | None = None) -> None:
+                  cancelled: Cancelled | None, heartbeat: Heartbeat | None = None, play: PlayTask = play_task) -> None:
         """Play the tasks listed in *pending*, removing each from it once recorded."""
         import multiprocessing
 
@@ -125,7 +129,7 @@ class LocalRunner:
             initializer=_init_local,
             initargs=(context, os.getpid()),
         ) as pool:
-            futures: dict[Future, int] = {pool.submit(_local_task, tasks[i]): i for i in pending}
+            futures: dict[Future, int] = {pool.submit(_local_task, play, tasks[i]): i for i in pending}
             try:
                 waiting = set(futures)
                 while waiting:
@@ -336,7 +340,7 @@ class DaskRunner:
         return self.workers
 
     def run(self, context: dict[str, Any], tasks: list[list[Segment]], on_result: OnResult, cancelled: Cancelled | None = None,
-            heartbeat: Heartbeat | None = None) -> None:
+            heartbeat: Heartbeat | None = None, play: PlayTask = play_task) -> None:
         if not tasks:
             return
         from distributed import as_completed
@@ -349,7 +353,7 @@ class DaskRunner:
             # dies, the scheduler recomputes a task's result, while lost scattered data
             # would cancel every task that needs it ("already forgotten").
             shared = client.submit(_context, context, pure=False)
-            futures = [client.submit(play_task, shared, task, pure=False, retries=self.retries) for task in tasks]
+            futures = [client.submit(play, shared, task, pure=False, retries=self.retries) for task in tasks]
             finished = as_completed(futures, loop=client.loop)
             counted = -math.inf
             while not finished.is_empty():
