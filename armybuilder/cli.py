@@ -543,7 +543,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from armybuilder.bench import run_bench
 
-    return run_bench(quick=args.quick, as_json=args.json)
+    return run_bench(quick=args.quick, as_json=args.json, engines_only=args.engines)
 
 
 # --------------------------------------------------------------------------- parser
@@ -647,8 +647,9 @@ def build_parser(command: str | None = None) -> Parser:
     q.set_defaults(func=cmd_list_upgrade)
 
     p = commands.add_parser("bench", help="measure the performance budgets")
-    p.add_argument("--quick", action="store_true")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--quick", action="store_true", help="fewer repeats and games")
+    p.add_argument("--json", action="store_true", help="the figures as JSON")
+    p.add_argument("--engines", action="store_true", help="only the engines: reference workload, normalised rates, credibility")
     p.set_defaults(func=cmd_bench)
     return parser
 
