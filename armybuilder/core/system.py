@@ -384,8 +384,21 @@ class GameSystem(abc.ABC, Generic[L, CM]):
         second: L,
         rng: np.random.Generator,
         log: bool = False,
+        **options: Any,
     ) -> GameRecord:
+        """One simulated game, ``first`` as side 0; all randomness from ``rng``. ``options`` fix
+        the setup where the engine offers it: ``scenario`` (an id of :meth:`scenarios`) and
+        ``policies`` (two names of :meth:`policies`, one per side)."""
         raise NotImplementedError(f"{self.name} has no battle simulator yet")
+
+    def scenarios(self, cat: Catalogue[CM]) -> list[Choice]:
+        """The scenarios a game may be fixed to (``playtest --scenario``); none by default (the
+        game has none, or draws its own)."""
+        return []
+
+    def policies(self) -> list[str]:
+        """The names of the engine's players (``POLICIES``), the default first; none by default."""
+        return []
 
     def odds_units(self, army: L, cat: Catalogue[CM]) -> list[Choice]:
         """Units of a list the odds panel can pit against each other (value: index, label).
@@ -624,11 +637,17 @@ class PackagedSystem(GameSystem[L, CM]):
     def engine_ready(self) -> bool:
         return self.game_module is not None and importlib.util.find_spec(self.game_module) is not None
 
-    def play_game(self, cat: Catalogue[CM], first: L, second: L, rng: np.random.Generator, log: bool = False) -> GameRecord:
+    def play_game(self, cat: Catalogue[CM], first: L, second: L, rng: np.random.Generator, log: bool = False, **options: Any) -> GameRecord:
         if self.game_module is None:
-            return super().play_game(cat, first, second, rng, log)
-        record: GameRecord = importlib.import_module(self.game_module).play_game(cat, first, second, rng, log)
+            return super().play_game(cat, first, second, rng, log, **options)
+        record: GameRecord = importlib.import_module(self.game_module).play_game(cat, first, second, rng, log, **options)
         return record
+
+    def policies(self) -> list[str]:
+        """The game module's ``POLICIES`` (core/engine.py), the default first."""
+        if self.game_module is None or not self.engine_ready():
+            return []
+        return list(getattr(importlib.import_module(self.game_module), "POLICIES", {}))
 
 
 ProgressCallback = Callable[[int, int], None]

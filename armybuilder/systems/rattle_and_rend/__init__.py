@@ -43,6 +43,10 @@ class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
         """Rattle and Rend has no factions: warbands are miniatures-agnostic (one choice)."""
         return [Choice("warband", "Warband", "any miniatures; choose groups, two traits and a drive")]
 
+    def scenarios(self, cat: Catalogue[RRCatalog]) -> list[Choice]:
+        """The five scenarios of the seed (RR-D4); a game draws one on a d20 unless fixed."""
+        return [Choice(s.id, s.name, s.text) for s in cat.data.scenarios]
+
     def cut_copy(self, army: RRList, cat: Catalogue[RRCatalog], share: float = 0.2) -> RRList:
         from .cut import cut_copy
 

@@ -100,8 +100,9 @@ class Game(ActionChoice):
 
     __slots__ = ()
 
-    def __init__(self, cat: Catalogue, first: RRList, second: RRList, rng: np.random.Generator, log: bool) -> None:
+    def __init__(self, cat: Catalogue, first: RRList, second: RRList, rng: np.random.Generator, log: bool, scenario: str | None = None) -> None:
         super().__init__(cat, rng, log)
+        self.fixed_scenario = scenario
         self.sides = [self._side_of(0, first), self._side_of(1, second)]
         self.units = [u for s in self.sides for u in s.units]
 
@@ -274,12 +275,13 @@ class Game(ActionChoice):
             (float(self.sides[0].removed_points), float(self.sides[1].removed_points)),
             units,
             self.lines,
+            self.scenario,
         )
 
 
-def play_game(cat: Catalogue, first: RRList, second: RRList, rng: np.random.Generator, log: bool = False) -> GameRecord:
-    """One whole game; ``first`` is side 0 of the record."""
-    return Game(cat, first, second, rng, log).play()
+def play_game(cat: Catalogue, first: RRList, second: RRList, rng: np.random.Generator, log: bool = False, *, scenario: str | None = None) -> GameRecord:
+    """One whole game; ``first`` is side 0 of the record; ``scenario`` fixes the scenario (else drawn)."""
+    return Game(cat, first, second, rng, log, scenario).play()
 
 
 __all__ = ["Action", "Game", "play_game"]

@@ -45,6 +45,7 @@ class GameState:
         "dice_table",
         "extra_round",
         "finished",
+        "fixed_scenario",
         "foes_versions",
         "goal_memo",
         "hill",
@@ -96,6 +97,7 @@ class GameState:
         self.winner: int | None = None
         self.finished = False
         self.scenario = "kill-them-all"
+        self.fixed_scenario: str | None = None  # playtest --scenario: played instead of the d20 roll
         self.scenario_rounds: int | None = None
         self.hill: Piece | None = None
         self.markers: list[Marker] = []

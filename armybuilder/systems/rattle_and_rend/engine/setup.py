@@ -169,7 +169,8 @@ class SetupRules(ScenarioRules):
         a = 0 if self.dice.u() < 0.5 else 1
         b = 1 - a
         self.player_a = a
-        self.scenario = self._roll_table(self.data.scenarios, "kill-them-all")
+        rolled = self._roll_table(self.data.scenarios, "kill-them-all")  # rolled even when fixed: the same draws follow
+        self.scenario = self.fixed_scenario if self.fixed_scenario is not None else rolled
         scenario = self.cat.get("scenarios", self.scenario)
         self.scenario_rounds = scenario.rounds if scenario is not None else None
         density = self._roll_table(self.data.terrain_densities, "sparse")
