@@ -251,7 +251,7 @@ def new_list_file(army: ArmyListBase, path: Path | None = None) -> ListFile:
     from .yamlio import new_document
 
     content = list_content(army)
-    # the tournament fields stay out until used (README documents them): a new list is not for an event yet
+    # the tournament fields stay out until used (docs/list-files.md documents them): a new list is not for an event yet
     # so does an own point limit (``limit``) until the player sets one
     content.update({
         k: v for k, v in army.model_dump(mode="json").items()

@@ -442,7 +442,7 @@ class GameSystem(abc.ABC, Generic[L, CM]):
         """The exact outcome of one whole fray: ``unit`` of ``army`` (its index in the list)
         against ``other_unit`` of ``other``, the first unit charging when ``charge``.
 
-        The payload is the JSON of ``armybuilder odds <system> --fray`` (README): ``attacker``
+        The payload is the JSON of ``armybuilder odds <system> --fray`` (docs/commands.md): ``attacker``
         and ``defender`` each with ``unit``, ``fighters``, ``points``, ``losses`` (pmf),
         ``at_least``, ``expected_losses``, ``p_rout``, ``expected_ap_eliminated`` and
         ``characters`` (``name``, ``p_falls``).  Raises ``ValueError`` with a sentence for

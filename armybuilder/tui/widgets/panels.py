@@ -81,8 +81,9 @@ def filter_entries(
 def filter_problems(entries: Sequence[BrowserEntry], query: str) -> list[str]:
     """Why a typed ``facet:value`` filter can match nothing, in words (empty when fine).
 
-    ``cost:<20`` or ``people:acheron`` used to give 0 results silently; the player is
-    told which filters exist and which values a facet has.
+    A filter such as ``cost:<20`` or ``people:acheron`` that matches nothing would otherwise
+    show 0 results without a reason; the player is told which filters exist and which values
+    a facet has.
     """
     _, typed = parse_query(query)
     if not typed:  # nothing typed to explain (every refilter, the first paint's too)

@@ -31,8 +31,9 @@ Four habits on top of the classic player's (:class:`.policy.Policy`):
 
 Two line players share these habits: :class:`LinePolicy` (the default) asks fewer questions
 (an order weighs the two best exchanges in reach for a gang-up, and a charge keeps the target
-it was ordered for while nothing near it changed); :class:`PreviousLinePolicy` is the line player
-as it was before, kept as the second policy to measure the default against (``POLICIES``).
+it was ordered for while nothing near it changed); :class:`PreviousLinePolicy` weighs every
+target in reach for a gang-up and every foe again when it activates, and is kept as the second
+policy to measure the default against (``POLICIES``).
 
 Integer scores and unit indices break every tie.
 """
@@ -368,9 +369,8 @@ def _charges_best(b: Battle, unit: Fighting, scored: list[tuple], near: _OrdersN
 
     Only the two best exchanges are weighed for a gang-up (with those equal to the first safe
     one): when both are gang-ups the unit keeps with the line rather than look further down for
-    a lesser target (the previous player weighed every target down to the last worth charging;
-    it still picks among every target when it activates). Mirror matches against the previous
-    player: the same strength (see the README), for fewer questions."""
+    a lesser target (:class:`PreviousLinePolicy` weighs every target down to the last worth
+    charging); it still picks among every target when it activates."""
     scored.sort()  # (-score, index): the best exchange first
     me = unit.index
     threats: dict[int, int] = {}
@@ -407,8 +407,9 @@ def _forward(f: Fighting) -> float:
 
 
 class PreviousLinePolicy(Policy):
-    """The line player as it played before its cheaper round (issue 11's speed line): kept as
-    the second policy, so the default (:class:`LinePolicy`) can be measured against it."""
+    """The line player that weighs every target in reach for a gang-up when it gives an order,
+    and weighs its charge targets again when it activates: kept as the second policy, so the
+    default (:class:`LinePolicy`, which asks fewer questions) can be measured against it."""
 
     name = "previous"
 
