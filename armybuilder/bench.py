@@ -212,7 +212,7 @@ def meta_matrix_on_dask() -> tuple[float, bool, str]:
     return t["ratio"], t["ratio"] <= 1.2, note
 
 
-def run_bench(quick: bool = False, as_json: bool = False, engines_only: bool = False) -> int:
+def run_bench(quick: bool = False, as_json: bool = False, engines_only: bool = False, options: bool = False) -> int:
     from armybuilder import bench_figures as bf
 
     figures: list[Figure] = []
@@ -255,8 +255,11 @@ def run_bench(quick: bool = False, as_json: bool = False, engines_only: bool = F
                       "run the bench again on a quiet machine before trusting them", flush=True)
         return 0
 
-    from armybuilder.bench_engines import engine_figures
+    from armybuilder.bench_engines import engine_figures, option_figures
 
+    if options:  # the players' use of every option (long: its own run)
+        option_figures(attempt, quick, as_json)
+        return report()
     engine_figures(attempt, quick, as_json)  # the reference workload, every engine's rate, credibility
     if engines_only:
         return report()

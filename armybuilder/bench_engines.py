@@ -196,6 +196,31 @@ def engine_figures(attempt: Attempt, quick: bool, as_json: bool) -> None:
             print("\n".join(credible["result"].lines()), flush=True)
 
 
+def option_figures(attempt: Attempt, quick: bool, as_json: bool) -> None:
+    """Every system's option study (``bench --options``): each option a player chooses, in a list
+    built around it, used in how many games, and with against without it; 1,500 games an option
+    (200 with --quick)."""
+    from armybuilder.core.credibility import option_lines
+    from armybuilder.core.registry import all_systems
+
+    games, seed = (200 if quick else 1500), 5
+    for system in all_systems():
+        if not (system.engine_ready() and system.has_option_study()):
+            continue
+        found: dict[str, Any] = {}
+
+        def study(system: Any = system, found: dict[str, Any] = found) -> tuple[float, bool | None, str]:
+            figures = found["figures"] = system.option_study(games, seed)
+            worst = min(figures, key=lambda f: (f.interval[1] if f.rate is not None else 1.0, f.option))
+            bad = [f.option for f in figures if not f.ok]
+            note = f"{len(figures)} options, {games} games each; lowest: {worst.label}" + (f"; not ok: {', '.join(bad)}" if bad else "")
+            return 100.0 * (worst.rate or 0.0), not bad, note
+
+        attempt(f"{system.name} options: with against without (lowest)", "interval holds 50 %", "%", study)
+        if not as_json and "figures" in found:
+            print("\n".join(option_lines(system.name, found["figures"], games, seed)), flush=True)
+
+
 def main(argv: list[str]) -> int:
     system_id, games = argv[0], int(argv[1])
     print(json.dumps(asdict(measure_engine(system_id, games))))

@@ -559,7 +559,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from armybuilder.bench import run_bench
 
-    return run_bench(quick=args.quick, as_json=args.json, engines_only=args.engines)
+    return run_bench(quick=args.quick, as_json=args.json, engines_only=args.engines, options=args.options)
 
 
 # --------------------------------------------------------------------------- parser
@@ -668,6 +668,8 @@ def build_parser(command: str | None = None) -> Parser:
     p.add_argument("--quick", action="store_true", help="fewer repeats and games")
     p.add_argument("--json", action="store_true", help="the figures as JSON")
     p.add_argument("--engines", action="store_true", help="only the engines: reference workload, normalised rates, credibility")
+    p.add_argument("--options", action="store_true", help="only the option checks: every option a player chooses, used and "
+                   "with against without it (1,500 games an option)")
     p.set_defaults(func=cmd_bench)
     return parser
 

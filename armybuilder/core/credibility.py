@@ -115,3 +115,36 @@ def credibility(system: GameSystem[Any, Any], games: int = 200, seed: int = 11, 
         result.cut[n] = run_playtest(army, cut, games, seed=seed).win_rate
         result.cut_points[n] = (float(system.points(army, cat).total), float(system.points(cut, cat).total))
     return result
+
+
+@dataclass
+class OptionFigure:
+    """One option of a list (a champion action, a reaction, a God power, a trait's choice) measured
+    in a list built around it: how often the player used it, and how the list did with the option
+    against the same list without it (a free option should never make a list worse)."""
+
+    option: str  # the engine's id of the option
+    label: str  # what it is, for a reader
+    army: str  # the list built around it
+    games: int
+    used: int  # games in which the side with the option used it
+    rate: float | None = None  # win rate with the option against without it (a draw counts half)
+    interval: tuple[float, float] = (0.0, 1.0)
+
+    @property
+    def ok(self) -> bool:
+        """Used in some games, and never shown to make the list worse: the with-against-without
+        interval holds 50 % or lies above it."""
+        return self.used > 0 and (self.rate is None or self.interval[1] >= 0.5)
+
+    def line(self) -> str:
+        text = f"  {self.label:<42} used in {self.used:>5} of {self.games} games"
+        if self.rate is not None:
+            low, high = self.interval
+            text += f"; with against without {100 * self.rate:5.1f} % ({100 * low:.1f}–{100 * high:.1f} %)"
+        return text + ("  ok" if self.ok else ("  NEVER USED" if self.used == 0 else "  WORSE WITH IT"))
+
+
+def option_lines(system: str, figures: list[OptionFigure], games: int, seed: int) -> list[str]:
+    return [f"{system} options (lists built around each, {games} games each, seed {seed}; with against without: the same list, "
+            "the option forbidden to the other side's player)", *(f.line() for f in figures)]

@@ -469,6 +469,17 @@ class GameSystem(abc.ABC, Generic[L, CM]):
         """Whether :meth:`cut_copy` is implemented (the bench then prints credibility figures)."""
         return type(self).cut_copy is not GameSystem.cut_copy
 
+    def option_study(self, games: int, seed: int) -> list[Any]:
+        """Every option a player may use (champion actions, reactions, God powers, the choices of
+        traits), each in a list built around it: how often it is used and how the list does with
+        it against without it (``armybuilder bench --options``); a list of
+        :class:`armybuilder.core.credibility.OptionFigure`. Raises ``NotImplementedError`` when
+        the system has none."""
+        raise NotImplementedError(f"{self.name} has no option study")
+
+    def has_option_study(self) -> bool:
+        return type(self).option_study is not GameSystem.option_study
+
 
 class EditingModule(Protocol):
     """What :attr:`PackagedSystem.editing_module` holds (module-level functions)."""

@@ -48,6 +48,11 @@ class Morpheus(PackagedSystem["WarClan", "MECatalog"]):
     def factions(self, cat: Catalogue[MECatalog]) -> list[Choice]:
         return [Choice("war-clan", "War Clan", f"{len(cat.data.warriors)} warrior types")]
 
+    def option_study(self, games: int, seed: int) -> list:
+        from .engine.options import option_study
+
+        return option_study(self.catalogue(), games, seed)
+
     def cut_copy(self, army: WarClan, cat: Catalogue[MECatalog], share: float = 0.2) -> WarClan:
         from .cut import cut_copy
 

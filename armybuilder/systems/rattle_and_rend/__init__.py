@@ -43,6 +43,11 @@ class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
         """Rattle and Rend has no factions: warbands are miniatures-agnostic (one choice)."""
         return [Choice("warband", "Warband", "any miniatures; choose groups, two traits and a drive")]
 
+    def option_study(self, games: int, seed: int) -> list:
+        from .engine.options import option_study
+
+        return option_study(self.catalogue(), games, seed)
+
     def scenarios(self, cat: Catalogue[RRCatalog]) -> list[Choice]:
         """The five scenarios of the seed (RR-D4); a game draws one on a d20 unless fixed."""
         return [Choice(s.id, s.name, s.text) for s in cat.data.scenarios]
