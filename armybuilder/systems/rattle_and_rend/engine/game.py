@@ -212,6 +212,7 @@ class Game(ActionRules):
                 if self.logging:
                     self.log(f"{side.name}: Tacticians choose {chosen}")
             if side.tactic is not None:
+                self.note(side.idx, "tacticians")
                 self.note(side.idx, f"tacticians-{side.tactic}")
             self._apply_tactic(side)
 

@@ -38,6 +38,7 @@ class ReactionRules(CombatRules):
         active = ctx.side
         side.momentum -= 1
         ctx.reacted = True
+        self.note(side.idx, chosen.name.lower())  # declared is used: a refusal costs the foe a point too
         if self.logging:
             self.log(f"{side.name} declares {chosen.name} ({chosen.reactor.name}) for 1 momentum ({side.momentum} left)")
         if active.momentum >= 1 and self.policies[active.idx].refuse(g, active, ctx, chosen):
@@ -50,7 +51,6 @@ class ReactionRules(CombatRules):
                     self.log(f"{side.name} insists for 1 more momentum ({side.momentum} left)")
             else:
                 return False
-        self.note(side.idx, chosen.name.lower())
         ctx.reactor = chosen.reactor
         ctx.swap = True
         chosen.run()
