@@ -324,7 +324,7 @@ class CombatRules(Geometry):
                 t.clashes += 1
                 self.note(t.side, "clash")
                 if self.logging:
-                    self.say(f"  {t.name} clashes with {answer.name}")
+                    self.say(f"  {t.name} clashes with {answer.name} as {f.name} attacks with {w.name}")
                 ok, _ = self.test(t, t.stat("dr"), f.stat("dr") + (1 if charge and not ("brace" in t.abilities or "brace" in t.temp) else 0) + (1 if charge and ("heavy-charge" in f.abilities or "heavy-charge" in f.temp) else 0), "dr", "Clash: DR vs DR")
                 if not ok and ("reactive" in t.abilities or "reactive" in t.temp):
                     ok, _ = self.test(t, t.stat("dr"), f.stat("dr"), "dr", "Clash again (Reactive): DR vs DR")
@@ -368,18 +368,18 @@ class CombatRules(Geometry):
             again = ""
             if not ok and w.melee and ("weapon-master" in f.abilities or "weapon-master" in f.temp) and not f.weapon_master_used:
                 f.weapon_master_used = True
-                again = f"{natural} (Weapon Master: again) "
+                again = f"{f.name} rolls {natural}, a miss, and rolls again (Weapon Master); "
                 ok, _, natural = self.roll(att, defence)
             if not ok and w.melee and ("war-gods-prowess" in f.abilities or "war-gods-prowess" in f.temp) and not f.war_god_used:
                 f.war_god_used = True
-                again += f"{natural} (War God's Prowess: again) "
+                again += f"{f.name} rolls {natural}, a miss, and rolls again (War God's Prowess); "
                 ok, _, natural = self.roll(att, defence)
             if ok and ("wise-queens-foresight" in t.abilities or "wise-queens-foresight" in t.temp) and not t.foresight_used:
                 t.foresight_used = True
-                again += f"{natural} (Wise Queen's Foresight: again) "
+                again += f"{f.name} rolls {natural}, a hit, and {t.name} has it rolled again (Wise Queen's Foresight); "
                 ok, _, natural = self.roll(att, defence)
             if again and self.logging:
-                self.say(f"  rolls: {again.strip()}")
+                self.say(f"  {again.strip().rstrip(';')}")
         if w.melee:
             f.in_hand = w  # the weapon he fights with (ME-D3: a no-shield weapon in hand, no shield)
         if self.logging:
