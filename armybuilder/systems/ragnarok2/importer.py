@@ -658,8 +658,11 @@ def _dump(key: str, entries: list[dict[str, Any]], header: str) -> str:
     return dump_document(new_document({key: entries}, header))
 
 
-def convert(sources: list[Path]) -> dict[str, str]:
-    """Convert BattleScribe sources into catalogue files: {relative path: YAML text}."""
+def convert(sources: list[Path], people: str | None = None) -> dict[str, str]:
+    """Convert BattleScribe sources into catalogue files: {relative path: YAML text}.
+
+    ``people``: the people id of a catalogue the bundled table does not map (a community
+    file for a people the bundled data lacks, imported into a house catalogue)."""
     loaded = [load_source(Path(p)) for p in sources]
     systems = [s for s in loaded if s.root.tag == "gameSystem"]
     if len(systems) > 1:
@@ -677,22 +680,23 @@ def convert(sources: list[Path]) -> dict[str, str]:
             miracles = convert_miracles(ctx)
             out["miracles.yaml"] = _dump("miracles", miracles, _header("Miracles", src.path, None))
             continue
-        people = A.PEOPLE_BY_CATALOGUE.get(name)
-        if people is None:
+        people_id = A.PEOPLE_BY_CATALOGUE.get(name, people)
+        if people_id is None:
             known = ", ".join(sorted(A.PEOPLE_BY_CATALOGUE))
             raise InputError.at(
-                f"catalogue '{name}' is not mapped to a Rag'Narok 2 people (known: {known})",
+                f"catalogue '{name}' is not mapped to a Rag'Narok 2 people (known: {known}); "
+                "name its people with --people",
                 src.path,
                 src.root.line,
             )
-        profiles = convert_people(ctx, people)
-        rel = f"profiles/{people}.yaml"
+        profiles = convert_people(ctx, people_id)
+        rel = f"profiles/{people_id}.yaml"
         if rel in out:
-            raise InputError.at(f"two catalogues give the people '{people}'", src.path)
+            raise InputError.at(f"two catalogues give the people '{people_id}'", src.path)
         out[rel] = _dump(
             "profiles",
             profiles,
-            _header(f"Profiles of {people}", src.path, system.path if system else None),
+            _header(f"Profiles of {people_id}", src.path, system.path if system else None),
         )
     if not out:
         raise InputError.at(

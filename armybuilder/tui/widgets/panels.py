@@ -109,6 +109,8 @@ def entry_prompt(e: BrowserEntry) -> Text:
         text.append(f"  {e.cost}", style="green")
     extra = [e.kind] if e.kind != "profile" else []
     extra += [v for k, v in e.facets.items() if v and k in ("rank", "category") and v != e.kind]
+    if e.facets.get("data", "").startswith("house"):  # a house catalogue's entry (core/house_use.py): first, seen on narrow screens
+        extra.insert(0, "house")
     if extra:
         text.append("  " + " · ".join(extra), style="dim")
     return safe_text(text)
