@@ -5,7 +5,6 @@ change shows as a diff to read against the seed; ``GOLDEN_WRITE=1`` rewrites the
 from __future__ import annotations
 
 import pytest
-
 from golden_games import assert_golden, narrated
 
 SAMPLES = "catalog/morpheus-ragnarok/samples"

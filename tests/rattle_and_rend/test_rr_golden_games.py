@@ -5,7 +5,6 @@ shows as a diff to read against the seed; ``GOLDEN_WRITE=1`` rewrites them delib
 from __future__ import annotations
 
 import pytest
-
 from golden_games import assert_golden, narrated
 
 SAMPLES = "catalog/rattle-and-rend/samples"
