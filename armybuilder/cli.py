@@ -571,6 +571,13 @@ def cmd_playtest(args: argparse.Namespace) -> int:
     if not lf.system.engine_ready():
         raise InputError.at(f"{lf.system.name} has no battle simulator yet")
     warnings = _warn_unknown({str(lf.path): lf.army, args.vs: opponent.army})
+    cat = lf.system.catalogue_for(lf.army)
+    if args.scenario is not None:
+        known = [c.value for c in lf.system.scenarios(cat)]
+        if not known:
+            raise InputError.at(f"{lf.system.name} has no scenarios to choose from (--scenario)")
+        if args.scenario not in known:
+            raise InputError.at(f"--scenario: {lf.system.name} has no scenario '{args.scenario}' (scenarios: {', '.join(known)})")
     show_progress = sys.stderr.isatty() and not args.json
 
     def progress(done: int, total: int) -> None:
@@ -580,7 +587,7 @@ def cmd_playtest(args: argparse.Namespace) -> int:
             sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
             sys.stderr.flush()
 
-    summary = run_playtest(lf.army, opponent.army, args.games, args.seed, args.workers, progress, log=args.log)
+    summary = run_playtest(lf.army, opponent.army, args.games, args.seed, args.workers, progress, log=args.log, scenario=args.scenario)
     if show_progress:
         sys.stderr.write("\n")
     if args.json:
@@ -594,14 +601,23 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         return EXIT_OK
     low, high = summary.interval
     points = summary.as_json()["points"]
+    unit = lf.system.points(lf.army, cat).unit
     _out(
-        f"{lf.army.name} ({points['list']:g} pts) vs {opponent.army.name} ({points['opponent']:g} pts):"
+        f"{lf.army.name} ({points['list']:g} {unit}) vs {opponent.army.name} ({points['opponent']:g} {unit}):"
         f" {summary.games} games (seed {summary.seed})"
+        + (f", scenario {args.scenario}" if args.scenario else "")
     )
     _out(f"wins {summary.wins}, draws {summary.draws}, losses {summary.losses}")
     _out(f"win rate {summary.win_rate:.1%} (95 % Wilson interval {low:.1%}–{high:.1%}; a draw counts half)")
+    if summary.scenarios and not args.scenario:
+        names = {c.value: c.label for c in lf.system.scenarios(cat)}
+        _out("by scenario (drawn for each game):")
+        width = max(len(names.get(n, n)) for n in summary.scenarios)
+        for name, played in summary.scenarios.items():
+            s_low, s_high = played.interval
+            _out(f"  {names.get(name, name):<{width}} {played.games:>6} games  win rate {played.win_rate:6.1%} ({s_low:.1%}–{s_high:.1%})")
     _out(f"mean rounds {summary.mean_rounds:.2f}")
-    _out("units (survival, mean points eliminated per game):")
+    _out(f"units (survival, mean {unit} eliminated per game):")
     from armybuilder.core.sanitize import visible
 
     names = [visible(u.name) for u in summary.units]  # aligned as shown
@@ -629,7 +645,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from armybuilder.bench import run_bench
 
-    return run_bench(quick=args.quick, as_json=args.json, only=args.only)
+    return run_bench(quick=args.quick, as_json=args.json, only=args.only, engines_only=args.engines, options=args.options)
 
 
 # --------------------------------------------------------------------------- parser
@@ -696,6 +712,8 @@ def build_parser(command: str | None = None) -> Parser:
     p.add_argument("--workers", type=int, default=1, help="processes to play on, 1 to 256 (default 1; the games do not change)")
     p.add_argument("--json", action="store_true", help="the summary as JSON")
     p.add_argument("--log", action="store_true", help="narrate one game")
+    p.add_argument("--scenario", metavar="NAME", help="play every game in this scenario, for a system with scenarios "
+                   "(an unknown name lists them); otherwise each game draws its own")
     p.set_defaults(func=cmd_playtest)
 
     from armybuilder.meta.command import add_meta_parser  # standard library only until it runs
@@ -754,8 +772,11 @@ def build_parser(command: str | None = None) -> Parser:
     q.set_defaults(func=cmd_list_upgrade)
 
     p = commands.add_parser("bench", help="measure the performance budgets")
-    p.add_argument("--quick", action="store_true")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--quick", action="store_true", help="fewer repeats and games")
+    p.add_argument("--json", action="store_true", help="the figures as JSON")
+    p.add_argument("--engines", action="store_true", help="only the engines: reference workload, normalised rates, credibility")
+    p.add_argument("--options", action="store_true", help="only the option checks: every option a player chooses, used and "
+                   "with against without it (1,500 games an option)")
     p.add_argument("--only", metavar="TEXT", help="measure only the lines whose name holds TEXT (e.g. --only meta)")
     p.set_defaults(func=cmd_bench)
     return parser

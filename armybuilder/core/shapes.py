@@ -211,3 +211,9 @@ class GameRecord:
     scores: tuple[float, float]
     units: list[UnitRecord] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+    #: the scenario played, where the game has scenarios (its catalogue id)
+    scenario: str | None = None
+    #: per side, how many times it used each option its list has (a champion action, a God
+    #: power, a reaction, a trait's effect: the engine's ids), so a playtest can show that the
+    #: players use what a list brings
+    used: tuple[dict[str, int], dict[str, int]] = field(default_factory=lambda: ({}, {}))

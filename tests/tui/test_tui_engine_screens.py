@@ -186,7 +186,14 @@ async def test_screens_work_on_the_other_bundled_systems(system_id):
         await pilot.pause()
         summary = playtest.summary
         assert summary is not None and summary.games == 6 and summary.wins + summary.draws + summary.losses == 6
-        assert f"wins {summary.wins}" in _text(playtest, "#pt-summary")
+        text = _text(playtest, "#pt-summary")
+        assert f"wins {summary.wins}" in text
+        if system.scenarios(cat):  # each scenario's figure beside the overall one, by its name
+            assert summary.scenarios
+            for scenario in system.scenarios(cat):
+                if scenario.value in summary.scenarios:
+                    played = summary.scenarios[scenario.value]
+                    assert f"{scenario.label} " in text and f"{played.games} games" in text
 
 
 async def test_editor_opens_both_screens(store, tmp_path):

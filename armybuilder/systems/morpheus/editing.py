@@ -390,7 +390,7 @@ def detail(cat: MECat, ref: EntryRef) -> Detail:
         stats = (("ST", str(entry.st)), ("Range", entry.range), ("Kind", entry.kind))
         sections = [glossary_entry(cat, a) for a in entry.abilities]
         if entry.no_shield:
-            sections.append(("No shield", "Cannot be used together with a shield."))
+            sections.append(("No shield", "While he fights with it, a shield gives its bearer nothing (ME-D3: carrying both is legal)."))
         return Detail(entry.name, "weapon", stats, tuple(sections), f"{entry.cost} Glory")
     if ref.collection == "armour":
         return Detail(entry.name, "armour", (("RS", str(entry.rs)),), (), f"{entry.cost} Glory")

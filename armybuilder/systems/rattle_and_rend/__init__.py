@@ -37,7 +37,7 @@ class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
     rules_module = lazy_module(f"{__name__}.rules")
     odds_module = f"{__name__}.engine.odds"
     game_module = f"{__name__}.engine.game"
-    playtest_budget = 500  # games per second per core over the sample pairings (issue 18)
+    playtest_budget = 200  # games per reference-loop-second (design.md: bench's normalised rate)
     format_params = ("min_groups", "max_groups", "min_line_points", "traits")
     new_list_name = "New warband"  # no factions in this game
 
@@ -48,6 +48,20 @@ class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
     def factions(self, cat: Catalogue[RRCatalog]) -> list[Choice]:
         """Rattle and Rend has no factions: warbands are miniatures-agnostic (one choice)."""
         return [Choice("warband", "Warband", "any miniatures; choose groups, two traits and a drive")]
+
+    def option_study(self, games: int, seed: int) -> list:
+        from .engine.options import option_study
+
+        return option_study(self.catalogue(), games, seed)
+
+    def scenarios(self, cat: Catalogue[RRCatalog]) -> list[Choice]:
+        """The five scenarios of the seed (RR-D4); a game draws one on a d20 unless fixed."""
+        return [Choice(s.id, s.name, s.text) for s in cat.data.scenarios]
+
+    def cut_copy(self, army: RRList, cat: Catalogue[RRCatalog], share: float = 0.2) -> RRList:
+        from .cut import cut_copy
+
+        return cut_copy(army, cat, share)
 
     def points(self, army: RRList, cat: Catalogue[RRCatalog]) -> Points:
         army, _ = normalize(army, cat)

@@ -20,6 +20,7 @@ from armybuilder.core.findings import Finding, RuleBook, Severity
 from .counting import (
     PointsBreakdown,
     as_index,
+    attachment_target,
     breakdown,
     choices_of,
     counted_groups,
@@ -372,7 +373,7 @@ def attachments(ctx: Context) -> Iterator[Finding]:
 
 @book.rule(
     "rattle-and-rend.transport.carrier",
-    also=("rattle-and-rend.transport.cargo", "rattle-and-rend.transport.capacity"),
+    also=("rattle-and-rend.transport.cargo", "rattle-and-rend.transport.capacity", "rattle-and-rend.transport.attached"),
 )
 def transports(ctx: Context) -> Iterator[Finding]:
     groups = ctx.army.groups
@@ -415,8 +416,17 @@ def transports(ctx: Context) -> Iterator[Finding]:
                 source,
             )
             continue
-        if g.attached_to is not None:
-            continue  # an attached Champion rides with its group, counted there
+        target = attachment_target(ctx.army, gi)
+        if target is not None:  # an attached Champion is one entity with its group (seed: Group Attachments)
+            yield Finding(
+                "rattle-and-rend.transport.attached",
+                E,
+                f"{ctx.title(gi)} is attached to {ctx.title(target)} and goes where it goes: remove its own "
+                f"transport (to carry both, put {ctx.title(target)} in {ctx.title(carrier)})",
+                where,
+                f"{SEED}: Group Attachments, Heavy Traits (Transport)",
+            )
+            continue
         loads.setdefault(carrier, []).append(gi)
     for carrier, cargo in loads.items():
         capacity = transport_capacity(ctx.army, ctx.cat, carrier)

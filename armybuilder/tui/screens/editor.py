@@ -198,12 +198,8 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         state = ("● unsaved  ", "bold yellow") if s.dirty else ("✔ saved  ", "green")
         faction = s.system.faction_name(s.army, cat)
         fmt = s.system.format_of(s.army, cat)
-<<<<<<< HEAD
-        title.append(f", {fmt.name if fmt else s.army.format}")
-        title.append(f"   {workspace.shown(s.path) if s.path else '(not saved yet)'}", style="dim")
-=======
         setting = ", ".join(x for x in (faction, fmt.name if fmt else s.army.format) if x)
-        where = str(s.path) if s.path else "(not saved yet)"
+        where = workspace.shown(s.path) if s.path else "(not saved yet)"
         candidates = (
             (f"{s.system.name}, {setting}", where),
             (f"{s.system.name}, {setting}", s.path.name if s.path else where),
@@ -220,8 +216,6 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
             if title.cell_len <= room:
                 break
         return title
->>>>>>> editor
-        self.query_one("#titlebar", StatusBar).show(title)
 
     def show_detail_for_tree(self) -> None:
         tree = self.query_one(ListTree)

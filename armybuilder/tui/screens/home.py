@@ -148,16 +148,9 @@ class HomeScreen(Screen):
             options.append(None)
             options.append(Option(Text("Recent lists", style="bold underline"), disabled=True))
             for i, r in enumerate(recent):
-<<<<<<< HEAD
-                label = Text("  ")
-                label.append(r.name, style="bold")
-                label.append(f"  {workspace.shown(r.path)}", style="dim")
-                options.append(Option(safe_text(label), id=f"recent:{i}"))
-=======
                 label = Text(r.name, style="bold")
-                label.append(f"\n{r.path}", style="dim")  # a line of its own: a long path wraps whole
+                label.append(f"\n{workspace.shown(r.path)}", style="dim")  # a line of its own: a long path wraps whole
                 options.append(Option(safe_text(label, lines=True), id=f"recent:{i}"))
->>>>>>> editor
         for problem in system_problems():  # a half-written system is shown, never skipped silently
             options.append(Option(safe_text(Text(f"⚠ {problem}", style="bold red")), disabled=True))
         for opt in options:

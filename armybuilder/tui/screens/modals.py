@@ -14,11 +14,8 @@ from textual.screen import ModalScreen, ScreenResultType
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static, TextArea
 from textual.widgets.option_list import Option
 
-<<<<<<< HEAD
-from armybuilder.core.errors import InputError
-=======
 from armybuilder.core.checks import plural
->>>>>>> editor
+from armybuilder.core.errors import InputError
 from armybuilder.core.sanitize import has_unsafe, visible, visible_lines
 from armybuilder.core.system import EditAction, Param
 

@@ -67,6 +67,7 @@ def summary_text(
     unit: str = "points",
     width: int = 80,
     sides: tuple[str, str] = ("your list", "the opponent"),
+    scenario_names: Mapping[str, str] | None = None,
 ) -> Text:
     """W/D/L, win rate with its interval, mean rounds, then one table per side.
 
@@ -80,6 +81,13 @@ def summary_text(
     text.append(_cut(f"{sides[0]}  vs  {sides[1]}", width) + "\n")
     text.append(f"wins {summary.wins}   draws {summary.draws}   losses {summary.losses}\n")
     text.append(_cut(f"win rate {summary.win_rate:.1%}  (95 % interval {low:.1%}–{high:.1%}, Wilson; a draw counts half)", width) + "\n")
+    if summary.scenarios:  # a system that draws its scenario per game: each one's own figure
+        names = scenario_names or {}
+        label_width = max(len(names.get(n, n)) for n in summary.scenarios)
+        for name, played in summary.scenarios.items():
+            s_low, s_high = played.interval
+            row = f"  {names.get(name, name):<{label_width}} {played.games:>5} games  {played.win_rate:6.1%} ({s_low:.0%}–{s_high:.0%})"
+            text.append(_cut(row, width) + "\n")
     text.append(f"mean rounds {summary.mean_rounds:.2f}\n")
     name_width = max(12, min(48, width - 26))
     for side, title in ((0, f"Your units ({sides[0]})"), (1, f"Opponent's units ({sides[1]})")):
@@ -238,7 +246,8 @@ class PlaytestScreen(EngineRunScreen):
         unit = fmt.unit if fmt is not None else "points"
         self._message("cancelled" if summary.cancelled else "done")
         width = max(40, self.size.width - 4)
-        self.query_one("#pt-summary", Static).update(summary_text(summary, unit, width, self._sides()))
+        names = {c.value: c.label for c in self.system.scenarios(self.cat)}
+        self.query_one("#pt-summary", Static).update(summary_text(summary, unit, width, self._sides(), names))
         bars = max(10, min(40, width - 24))
         self.query_one("#pt-histogram", Static).update(histogram_text(summary.margins, unit, bars))
 

@@ -38,12 +38,8 @@ from armybuilder.core.errors import InputError
 from armybuilder.core.sanitize import visible
 from armybuilder.core.system import ArmyListBase, GameSystem, OddsResult
 
-<<<<<<< HEAD
 from .. import workspace
-from .fray_chart import fit, fray_text
-=======
 from .fray_chart import fray_text, wrapped
->>>>>>> editor
 
 SELF = "\x00self"  # the opponent "this list (mirror)"
 FILE = "\x00file"  # the opponent "a list file…"
