@@ -78,9 +78,11 @@ def prepare(lists: Sequence[Path], field_lists: Sequence[Path] | None = None, in
     cols, left_cols = (rows, []) if field_lists is None else read_lists(field_lists, include_illegal)
     seen = {x.path for x in left}
     left += [x for x in left_cols if x.path not in seen]
-    system, version = check_same_game(rows + (cols if field_lists is not None else []))
     if field_lists is None and len(rows) < 2:
         raise _with_left_out(f"a meta matrix needs at least two usable lists (found {len(rows)}{', ' + str(len(left)) + ' left out' if left else ''})", left)
+    if not rows:
+        raise _with_left_out("no usable list to play against the field" + (f" ({len(left)} left out)" if left else ""), left)
+    system, version = check_same_game(rows + (cols if field_lists is not None else []))
     if field_lists is not None and not cols:
         raise InputError.at("no usable list in the field (--vs)")
     setup = MetaSetup(rows, cols, field_lists is None, system.id, version, left)

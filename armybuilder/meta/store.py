@@ -110,6 +110,8 @@ def record_problem(record: Any) -> str | None:
 
 #: the largest margin of points one game can end with, for any system (a bound, not a figure)
 MAX_MARGIN_PER_GAME = 10**6
+#: the most points a unit can be worth (a bound on its points and on what it eliminates in a game)
+MAX_POINTS = 10**7
 
 
 def _number(value: Any, low: float, high: float) -> bool:
@@ -129,17 +131,17 @@ def _units_problem(record: dict[str, Any], games: int) -> str | None:
         return "'unit_keys' does not match 'units'"
     if names is not None and (not isinstance(names, list) or len(names) > 2 or not all(
             t is None or (isinstance(t, list) and all(isinstance(row, list) and len(row) == 2 and isinstance(row[0], str)
-                                                     and _number(row[1], 0, 10**7) for row in t)) for t in names)):
+                                                     and _number(row[1], 0, MAX_POINTS) for row in t)) for t in names)):
         return "'unit_names' is not two tables of unit names and points"
     for side, key in zip(units, keys, strict=True):
         if not isinstance(side, list) or len(side) > 10_000:
             return "'units' is not two sides of unit figures"
         for row in side:
             if key is not None:
-                ok = isinstance(row, list) and len(row) == 2 and all(_number(x, 0, games) for x in row)
+                ok = isinstance(row, list) and len(row) == 2 and _number(row[0], 0, games) and _number(row[1], 0, MAX_POINTS * games)
             else:
-                ok = (isinstance(row, list) and len(row) == 5 and isinstance(row[0], str) and _number(row[1], 0, 10**7)
-                      and _whole(row[2], 0, games) and all(_number(x, 0, games) for x in row[3:]))
+                ok = (isinstance(row, list) and len(row) == 5 and isinstance(row[0], str) and _number(row[1], 0, MAX_POINTS)
+                      and _whole(row[2], 0, games) and _number(row[3], 0, games) and _number(row[4], 0, MAX_POINTS * games))
             if not ok:
                 return "'units' holds a figure that is not a count within the range"
     return None
