@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from armybuilder.cli_common import (  # noqa: F401 - re-exported for meta and the tests
     EXIT_INVALID,
@@ -542,7 +543,7 @@ def _opponent(system, name: str):
     raise InputError.at(f"'{name}' is neither a list file nor a bundled sample of {system.name} (samples: {known})")
 
 
-def _warn_unknown(armies: dict[str, object]) -> list[str]:
+def _warn_unknown(armies: dict[str, Any]) -> list[str]:
     """Say on stderr which entries of each list the catalogue does not know (the games
     cannot play them); the same sentences for the JSON summary."""
     from armybuilder.core.playtest import unknown_entries
@@ -610,12 +611,12 @@ def cmd_playtest(args: argparse.Namespace) -> int:
     _out(f"wins {summary.wins}, draws {summary.draws}, losses {summary.losses}")
     _out(f"win rate {summary.win_rate:.1%} (95 % Wilson interval {low:.1%}–{high:.1%}; a draw counts half)")
     if summary.scenarios and not args.scenario:
-        names = {c.value: c.label for c in lf.system.scenarios(cat)}
+        labels = {c.value: c.label for c in lf.system.scenarios(cat)}
         _out("by scenario (drawn for each game):")
-        width = max(len(names.get(n, n)) for n in summary.scenarios)
+        width = max(len(labels.get(n, n)) for n in summary.scenarios)
         for name, played in summary.scenarios.items():
             s_low, s_high = played.interval
-            _out(f"  {names.get(name, name):<{width}} {played.games:>6} games  win rate {played.win_rate:6.1%} ({s_low:.1%}–{s_high:.1%})")
+            _out(f"  {labels.get(name, name):<{width}} {played.games:>6} games  win rate {played.win_rate:6.1%} ({s_low:.1%}–{s_high:.1%})")
     _out(f"mean rounds {summary.mean_rounds:.2f}")
     _out(f"units (survival, mean {unit} eliminated per game):")
     from armybuilder.core.sanitize import visible

@@ -94,9 +94,11 @@ def record_problem(record: Any) -> str | None:
     if not _whole(record.get("seed"), 0, MAX_RECORD_SEED):
         return "'seed' is not a whole number from 0 to 2**63-1"
     start, stop = record.get("start"), record.get("stop")
-    if not (_whole(start, 0, MAX_RECORD_GAMES) and _whole(stop, 1, MAX_RECORD_GAMES) and start < stop):
+    if not (_whole(start, 0, MAX_RECORD_GAMES) and _whole(stop, 1, MAX_RECORD_GAMES)):
         return "'start' and 'stop' are not a range of games"
-    games = stop - start
+    games = int(stop) - int(start)  # type: ignore[arg-type]  # both whole numbers, checked above
+    if games <= 0:
+        return "'start' and 'stop' are not a range of games"
     if not all(_whole(record.get(name), 0, games) for name in _COUNT_FIELDS):
         return "'wins', 'draws' and 'losses' are not counts within the range"
     if sum(record[name] for name in _COUNT_FIELDS) != games:

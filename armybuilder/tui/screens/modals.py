@@ -602,7 +602,7 @@ def _filter_words(app) -> str:
     return ", ".join(f"{n}:…" for n in names) if names else "facet:value (e.g. the people or kind of an entry)"
 
 
-def help_sections() -> tuple[tuple[str, tuple[type, ...]], ...]:
+def help_sections() -> tuple[tuple[str, tuple[Any, ...]], ...]:
     """Each place of the program and the classes whose bindings are its keys."""
     from ..app import ArmyBuilderApp
     from ..widgets.panels import EntryList, FindingsList, ListTree, SearchBox
