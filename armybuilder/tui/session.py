@@ -237,7 +237,7 @@ class Session:
             self.listfile.army = fresh.army
 
     def write_recovery(self) -> Path | None:
-        """Write the unsaved state to this session's recovery copy (nothing if clean).
+        """Write the unsaved state to the recovery copy of the session (nothing if clean).
 
         Safe to call from a worker thread: the list models are immutable values and
         the document is only touched under the render lock.
