@@ -17,6 +17,9 @@ from armybuilder.cli_common import (  # noqa: F401 - re-exported for meta and th
     EXIT_INVALID,
     EXIT_OK,
     EXIT_UNREADABLE,
+    MAX_GAMES,
+    MAX_SEED,
+    MAX_WORKERS,
     Parser,
     UsageError,
     _err,
@@ -30,6 +33,7 @@ from armybuilder.cli_common import (  # noqa: F401 - re-exported for meta and th
     _system,
     expand_paths,
 )
+from armybuilder.cli_common import check_range as _check_range
 from armybuilder.cli_playtest import cmd_playtest
 from armybuilder.cli_validate import (  # noqa: F401
     _validate_one,
@@ -364,22 +368,8 @@ def cmd_sheets(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- engine
 
 
-#: Bounds of the count arguments, checked before anything is allocated: a game count
-#: beyond these would run for days, a seed must fit numpy's generator.
-MAX_GAMES = 10_000_000
-MAX_SEED = 2**63 - 1
-MAX_WORKERS = 256
 #: Bound of an odds value whose parameter declares none (no characteristic comes close).
 ODDS_VALUE_LIMIT = 1000
-
-
-def _check_range(flag: str, value: float, low: float, high: float) -> None:
-    if not low <= value <= high:
-        def shown(v: float) -> str:
-            text = str(v) if isinstance(v, int) else str(int(v)) if v.is_integer() else f"{v:g}"
-            return text if len(text) <= 24 else text[:24] + "…"
-
-        raise UsageError(f"armybuilder: {flag} must be between {shown(low)} and {shown(high)} (got {shown(value)})")
 
 
 def cmd_odds(args: argparse.Namespace) -> int:

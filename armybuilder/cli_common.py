@@ -24,6 +24,23 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+#: Bounds of the count arguments, checked before anything is allocated: a game count
+#: beyond these would run for days, a seed must fit numpy's generator.
+MAX_GAMES = 10_000_000
+MAX_SEED = 2**63 - 1
+MAX_WORKERS = 256
+
+
+def check_range(flag: str, value: float, low: float, high: float) -> None:
+    """A count argument within its bounds, else a usage error naming the flag and the value."""
+    if not low <= value <= high:
+        def shown(v: float) -> str:
+            text = str(v) if isinstance(v, int) else str(int(v)) if v.is_integer() else f"{v:g}"
+            return text if len(text) <= 24 else text[:24] + "…"
+
+        raise UsageError(f"armybuilder: {flag} must be between {shown(low)} and {shown(high)} (got {shown(value)})")
+
+
 def _out(line: str = "") -> None:
     """One line the CLI prints.  Always one: every control character in it, line feeds and
     tabs included, shows as an escape (core/sanitize.py), so a name from a file can neither

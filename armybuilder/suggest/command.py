@@ -67,6 +67,10 @@ def field_paths(system: Any, items: list[str]) -> list[Path]:
     return out
 
 
+#: the most edits a run chains (each step is a whole race of its own)
+MAX_STEPS = 20
+
+
 def _same_file(a: Path, b: Path) -> bool:
     try:
         return os.path.samefile(a, b)
@@ -103,7 +107,17 @@ def _runner(args: argparse.Namespace):
 
 
 def cmd_suggest(args: argparse.Namespace) -> int:
-    from armybuilder.cli_common import EXIT_OK, UsageError, _err, _json, _out
+    from armybuilder.cli_common import (
+        EXIT_OK,
+        MAX_GAMES,
+        MAX_SEED,
+        MAX_WORKERS,
+        UsageError,
+        _err,
+        _json,
+        _out,
+    )
+    from armybuilder.cli_common import check_range as _check_range
     from armybuilder.core.atomic import atomic_write_text
     from armybuilder.core.lists import load_list
     from armybuilder.core.sanitize import safe_json
@@ -111,9 +125,11 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     from .report import list_yaml, run_json, text_report
     from .run import run_suggest
 
-    for name, value, low in (("--games", args.games, 1), ("--steps", args.steps, 1), ("--seed", args.seed, 0)):
-        if value < low:
-            raise UsageError(f"armybuilder suggest: {name} must be at least {low}")
+    _check_range("--games", args.games, 1, MAX_GAMES)  # the bounds of playtest and meta
+    _check_range("--steps", args.steps, 1, MAX_STEPS)
+    _check_range("--seed", args.seed, 0, MAX_SEED)
+    if args.workers is not None:
+        _check_range("--workers", args.workers, 1, MAX_WORKERS)
     if args.resume and not args.results:
         raise UsageError("armybuilder suggest: --resume needs the --results file of the run to continue")
     base = load_list(args.list)
