@@ -89,7 +89,7 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         width = max(len(labels.get(n, n)) for n in summary.scenarios)
         for name, played in summary.scenarios.items():
             s_low, s_high = played.interval
-            _out(f"  {labels.get(name, name):<{width}} {played.games:>6} games  win rate {played.win_rate:6.1%} ({s_low:.1%}–{s_high:.1%})")
+            _out(f"  {labels.get(name, name):<{width}} {played.games:>6} {'game ' if played.games == 1 else 'games'}  win rate {played.win_rate:6.1%} ({s_low:.1%}–{s_high:.1%})")
     _out(f"mean rounds {summary.mean_rounds:.2f}")
     _out(f"units (survival, mean {unit} eliminated per game):")
     from armybuilder.core.sanitize import visible

@@ -86,7 +86,7 @@ def summary_text(
         label_width = max(len(names.get(n, n)) for n in summary.scenarios)
         for name, played in summary.scenarios.items():
             s_low, s_high = played.interval
-            row = f"  {names.get(name, name):<{label_width}} {played.games:>5} games  {played.win_rate:6.1%} ({s_low:.0%}–{s_high:.0%})"
+            row = f"  {names.get(name, name):<{label_width}} {played.games:>5} {'game ' if played.games == 1 else 'games'}  {played.win_rate:6.1%} ({s_low:.0%}–{s_high:.0%})"
             text.append(_cut(row, width) + "\n")
     text.append(f"mean rounds {summary.mean_rounds:.2f}\n")
     name_width = max(12, min(48, width - 26))
