@@ -45,6 +45,7 @@ from armybuilder.core.registry import get_system, system_ids
 NOT_RUN = {
     ("edit",): "the editor: its screens are checked for raw text by tests/tui/test_tui_safety.py",
     ("bench",): "measures the program on its bundled samples; it reads no user file",
+    ("serve",): "a server that runs until stopped: its hostile names, uploads and paths are tests/serve's",
 }
 
 #: Text files a command may write, checked like its output.
