@@ -11,6 +11,7 @@ from typing import Any
 
 from armybuilder.cli_common import EXIT_OK, _err, _json, _out, _read
 from armybuilder.core.errors import InputError
+from armybuilder.core.checks import plural
 
 
 def _warn_unknown(armies: dict[str, Any]) -> list[str]:
@@ -78,7 +79,7 @@ def cmd_playtest(args: argparse.Namespace) -> int:
     unit = lf.system.points(lf.army, cat).unit
     _out(
         f"{lf.army.name} ({points['list']:g} {unit}) vs {opponent.army.name} ({points['opponent']:g} {unit}):"
-        f" {summary.games} games (seed {summary.seed})"
+        f" {plural(summary.games, 'game')} (seed {summary.seed})"
         + (f", scenario {args.scenario}" if args.scenario else "")
     )
     _out(f"wins {summary.wins}, draws {summary.draws}, losses {summary.losses}")

@@ -63,7 +63,7 @@ def test_the_replay_command_runs_as_printed(two, tmp_path):
     exe = [sys.executable, "-m", "armybuilder"] + command[1:]
     result = subprocess.run(exe, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert "Log of game 1" in result.stdout and "1 games" in result.stdout
+    assert "Log of game 1" in result.stdout and "1 game (seed" in result.stdout
 
 
 def test_checkpoints_cut_the_records():

@@ -40,9 +40,11 @@ def _replayed_gain(system_id, before, after, opponent, games, seed):
 
 
 def test_rattle_and_rend_spends_the_points_left_unspent(tmp_path):
-    """A Fighters group removed from the Dwarven Throng leaves 2 of 12 points unspent."""
-    lf, run, shown = _suggest("rattle-and-rend", "dwarven-throng", [("groups[1]", "remove-group", {})], "vampire-court", 48, tmp_path)
-    repairs = [s for s in shown if s.neighbour.edit.action == "add-group" and s.neighbour.cost == 2]
+    """Two Fighters groups removed from the Dwarven Throng leave 4 of 12 points unspent: the
+    confirmed repair spends 2 of them on another group."""
+    removed = [("groups[1]", "remove-group", {}), ("groups[1]", "remove-group", {})]
+    lf, run, shown = _suggest("rattle-and-rend", "dwarven-throng", removed, "vampire-court", 48, tmp_path)
+    repairs = [s for s in shown if s.neighbour.edit.action in {"add-group", "duplicate-group"} and s.neighbour.cost == 2]
     assert repairs, [s.neighbour.edit.words for s in shown]
     assert repairs[0].standing.confirmed.low > 0 and repairs[0].standing.confirmed.games == 48
 

@@ -7,6 +7,7 @@ from screen_host import Host
 from textual.widgets import Button, Input, Select, Static, TabbedContent
 from tui_other_system import other_system  # tests are collected without packages
 
+from armybuilder.core.checks import plural
 from armybuilder.core.registry import get_system
 from armybuilder.tui.screens.odds import SELF, OddsScreen, at_least_chart
 from armybuilder.tui.screens.playtest import PlaytestScreen, histogram_text
@@ -193,7 +194,7 @@ async def test_screens_work_on_the_other_bundled_systems(system_id):
             for scenario in system.scenarios(cat):
                 if scenario.value in summary.scenarios:
                     played = summary.scenarios[scenario.value]
-                    assert f"{scenario.label} " in text and f"{played.games} games" in text
+                    assert f"{scenario.label} " in text and plural(played.games, "game") in text
 
 
 async def test_editor_opens_both_screens(store, tmp_path):
