@@ -10,8 +10,8 @@ import sys
 from typing import Any
 
 from armybuilder.cli_common import EXIT_OK, _err, _json, _out, _read
-from armybuilder.core.errors import InputError
 from armybuilder.core.checks import plural
+from armybuilder.core.errors import InputError
 
 
 def _warn_unknown(armies: dict[str, Any]) -> list[str]:
