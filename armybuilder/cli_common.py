@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
+from armybuilder.core.errors import InputError
 from armybuilder.core.filesets import expand_paths  # noqa: F401 - re-exported for the commands
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
@@ -24,17 +26,50 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _out(text: str = "") -> None:
-    """Every line the CLI prints: user text in it can never reach the terminal raw."""
-    from armybuilder.core.sanitize import visible_lines
+#: Bounds of the count arguments, checked before anything is allocated: a game count
+#: beyond these would run for days, a seed must fit numpy's generator.
+MAX_GAMES = 10_000_000
+MAX_SEED = 2**63 - 1
+MAX_WORKERS = 256
 
-    sys.stdout.write(visible_lines(text) + "\n")
+
+def check_range(flag: str, value: float, low: float, high: float) -> None:
+    """A count argument within its bounds, else a usage error naming the flag and the value."""
+    if not low <= value <= high:
+        def shown(v: float) -> str:
+            text = str(v) if isinstance(v, int) else str(int(v)) if v.is_integer() else f"{v:g}"
+            return text if len(text) <= 24 else text[:24] + "…"
+
+        raise UsageError(f"armybuilder: {flag} must be between {shown(low)} and {shown(high)} (got {shown(value)})")
 
 
-def _err(text: str) -> None:
-    from armybuilder.core.sanitize import visible_lines
+def _out(line: str = "") -> None:
+    """One line the CLI prints.  Always one: every control character in it, line feeds and
+    tabs included, shows as an escape (core/sanitize.py), so a name from a file can neither
+    talk to the terminal nor start a line of its own."""
+    from armybuilder.core.sanitize import visible
 
-    sys.stderr.write(visible_lines(text) + "\n")
+    sys.stdout.write(visible(line) + "\n")
+
+
+def _out_block(text: str) -> None:
+    """Text the program laid out in lines, each of whose fields passed ``visible`` (a
+    roster, a validation report, an error with several problems): printed a line at a time."""
+    for line in text.split("\n"):
+        _out(line)
+
+
+def _err(line: str) -> None:
+    """One line on stderr, made visible as :func:`_out` makes it."""
+    from armybuilder.core.sanitize import visible
+
+    sys.stderr.write(visible(line) + "\n")
+
+
+def _err_block(text: str) -> None:
+    """Lines on stderr, as :func:`_out_block` prints them."""
+    for line in text.split("\n"):
+        _err(line)
 
 
 def _json(value: Any, **options: Any) -> None:
@@ -75,3 +110,22 @@ def _sound_catalogue(lf):
     cat = lf.system.catalogue_for(lf.army)
     lf.system.source.require_sound(cat.version)
     return cat
+
+
+def read_opponent(system, name: str):
+    """An opponent for odds and playtest: a list file, or one of *system*'s bundled samples by
+    its name (with or without ``.yaml``)."""
+    from armybuilder.core.lists import list_from_doc
+    from armybuilder.core.yamlio import decode_text, parse_text
+
+    path = Path(name)
+    if path.is_file():
+        return _read(name)
+    samples = dict(system.source.samples())
+    wanted = name if name.endswith(".yaml") else f"{name}.yaml"
+    if wanted in samples:
+        label = f"sample:{name}"
+        doc = parse_text(decode_text(samples[wanted].read_bytes(), label), label)
+        return list_from_doc(doc, label, None)
+    known = ", ".join(s.removesuffix(".yaml") for s in samples)
+    raise InputError.at(f"'{name}' is neither a list file nor a bundled sample of {system.name} (samples: {known})")

@@ -30,13 +30,15 @@ pip_install() {  # (setuptools warns about every editable install of a package w
 native_sources() { cat setup.py $(.venv/bin/python setup.py --print-native-sources 2>/dev/null) | sha256sum | cut -d' ' -f1; }
 stamp=".venv/.armybuilder-installed"
 native_stamp=".venv/.armybuilder-native"
-# scripts/run needs the project alone, scripts/test and scripts/compile its test extra too
-# (pytest, mypy, dask...): a player's first start does not wait for the test tools.
+# scripts/run needs the project alone, scripts/serve its serve extra, scripts/test and
+# scripts/compile the test extra (pytest, mypy, dask, the serve extra's packages...): a
+# player's first start does not wait for the test tools.
 extras="${ARMYBUILDER_EXTRAS-test}"
 wanted="$(sha256sum pyproject.toml | cut -d' ' -f1)"
 installed="$(cat "$stamp" 2>/dev/null || true)"
 case "$installed" in
     "$wanted test") up_to_date=1 ;;  # the test extra serves every script
+    "$wanted serve") up_to_date="$([ -z "$extras" ] || [ "$extras" = serve ] && echo 1 || true)" ;;
     "$wanted ") up_to_date="$([ -z "$extras" ] && echo 1 || true)" ;;
     *) up_to_date="" ;;
 esac

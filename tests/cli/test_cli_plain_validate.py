@@ -139,10 +139,10 @@ def _both(path: Path, monkeypatch) -> tuple[Any, Any, bool]:
 
     with monkeypatch.context() as m:
         m.setattr(GameSystem, "read_plain", spy)
-        plain = cli_validate._validate_one(path)
+        plain = cli_validate.validate_one(path)
     with monkeypatch.context() as m:
         m.setattr(GameSystem, "read_plain", lambda self, doc: None)
-        models = cli_validate._validate_one(path)
+        models = cli_validate.validate_one(path)
     return plain, models, any(taken)
 
 
@@ -173,7 +173,7 @@ def test_hostile_and_broken_files_give_identical_answers(tmp_path, monkeypatch):
     statuses = set()
     for path in files:
         _same(path, monkeypatch)
-        statuses.add(cli_validate._validate_one(path)[0])
+        statuses.add(cli_validate.validate_one(path)[0])
     assert statuses == {"legal", "invalid", "unreadable"}
 
 
