@@ -336,8 +336,13 @@ class CatalogueSource(Generic[C]):
     without pydantic (``plain=True``).
     """
 
-    def __init__(self, system: str, model: type[C] | str, folder: Traversable | None = None, plain: str | None = None):
+    def __init__(
+        self, system: str, model: type[C] | str, folder: Traversable | None = None, plain: str | None = None,
+        schema: str | None = None,
+    ):
         self.system = system
+        #: the fingerprint of the model's JSON schema the system declares (None: computed)
+        self.schema = schema
         if isinstance(model, str):
             self.model_name = model
         else:
@@ -496,10 +501,10 @@ class CatalogueSource(Generic[C]):
         if self._key is None:
             found = _folder_identities(self.folder)
             if found is None:
-                self._key = catalog_cache.source_key(self.system, self.model_name, lambda: self.model, self.files())
+                self._key = catalog_cache.source_key(self.system, self.schema, lambda: self.model, self.files())
             else:
                 self._key = catalog_cache.remembered_source_key(
-                    self.system, self.model_name, lambda: self.model, found[0], found[1], self.files
+                    self.system, self.schema, lambda: self.model, found[0], found[1], self.files
                 )
         return self._key
 

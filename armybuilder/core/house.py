@@ -154,7 +154,7 @@ class HouseSource(CatalogueSource[Any]):
         self, system: GameSystem[Any, Any], folder: Path, files: list[tuple[str, bytes]] | None = None, house_id: str = ""
     ):
         source = system.source
-        super().__init__(system.id, source.model_name, folder, source.plain_name)
+        super().__init__(system.id, source.model_name, folder, source.plain_name, source.schema)
         self.system_name = system.name
         self.path = folder
         #: the id its catalogue.yaml writes, read without validating it: a catalogue whose
@@ -177,7 +177,7 @@ class HouseSource(CatalogueSource[Any]):
 
     def _source_key(self) -> str:
         if self._key is None:  # small folders: keyed by their contents, read once
-            self._key = catalog_cache.source_key(f"house-{self.system}", self.model_name, lambda: self.model, self.files())
+            self._key = catalog_cache.source_key(f"house-{self.system}", self.schema, lambda: self.model, self.files())
         return self._key
 
     @property

@@ -160,6 +160,11 @@ class GameSystem(abc.ABC, Generic[L, CM]):
     #: ``catalog_model`` and ``list_model`` are then best declared with
     #: :func:`armybuilder.core.lazy.lazy_class`, so that reading them imports nothing.
     plain_module: ClassVar[str | None] = None
+    #: sha256 of the catalogue model's JSON schema (``catalog_cache.computed_schema_fingerprint``),
+    #: written here when the model changes (a test says the value): a catalogue's cache key
+    #: includes it, and without it every start generates the schema, importing pydantic.
+    #: None: computed at run time.
+    schema_fingerprint: ClassVar[str | None] = None
     #: dotted module writing the skeleton of a house catalogue (``armybuilder catalog new``):
     #: ``files(cat, people, folder) -> {file name: text}`` and ``people_choices(cat) -> {id: name}``
     #: (every faction a house catalogue may write for); None: no skeleton for this system
@@ -173,7 +178,7 @@ class GameSystem(abc.ABC, Generic[L, CM]):
 
         model = dotted_name(type(self), "catalog_model")
         plain = f"{self.plain_module}.{model.rpartition('.')[2]}" if self.plain_module else None
-        return CatalogueSource(self.id, model, self.catalogue_folder, plain)
+        return CatalogueSource(self.id, model, self.catalogue_folder, plain, self.schema_fingerprint)
 
     def catalogue(self, version: str | None = None, *, plain: bool = False) -> Catalogue[CM]:
         """The catalogue at ``version``; ``plain``: as the plain mirror (for a plain list)."""
@@ -508,7 +513,9 @@ class PackagedSystem(GameSystem[L, CM]):
       ``PARAMETERS``, ``odds(cat, params)``, ``unit_choices(army, cat)`` and
       ``unit_odds_params(army, unit, other, other_unit, cat)``;
     - ``game_module`` (dotted name, imported on first use, may not exist yet):
-      ``play_game(cat, first, second, rng, log)``.
+      ``play_game(cat, first, second, rng, log)``;
+    - ``engine_package`` (dotted name): the package holding the engine, whose ``__init__``
+      calls :func:`armybuilder._native.choose` when setup.py may compile its modules.
 
     :meth:`shown` is the list as the outline, cards and odds see it (a system whose
     stored lists need normalising overrides it); edits and the roster get the list
@@ -522,6 +529,7 @@ class PackagedSystem(GameSystem[L, CM]):
     rules_module: RulesModule
     odds_module: ClassVar[str | None] = None
     game_module: ClassVar[str | None] = None
+    engine_package: ClassVar[str | None] = None
     #: fields of a catalogue format passed on as :attr:`Format.params`, in this order
     format_params: ClassVar[tuple[str, ...]] = ()
     #: the name of a new list when the player gives none

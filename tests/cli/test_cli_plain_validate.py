@@ -45,7 +45,7 @@ PLAIN_SYSTEMS = [s for s in system_ids() if get_system(s).plain_module is not No
 # --------------------------------------------------------------------------- one source of truth
 
 
-@pytest.mark.parametrize("target", sorted(plain_gen.MIRRORS))
+@pytest.mark.parametrize("target", sorted(plain_gen.mirrors()))
 def test_every_mirror_is_what_the_generator_writes_from_the_models(target):
     assert plain_gen.path_of(target).read_text(encoding="utf-8") == plain_gen.generate(target), (
         f"{target} is stale: run `python -m armybuilder.core.plain_gen`"
@@ -54,7 +54,7 @@ def test_every_mirror_is_what_the_generator_writes_from_the_models(target):
 
 def _mirrors() -> list[tuple[type[PlainModel], Any]]:
     pairs = []
-    for target in plain_gen.MIRRORS:
+    for target in plain_gen.mirrors():
         module = importlib.import_module(target)
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, PlainModel) and value.__module__ == target:
