@@ -28,6 +28,16 @@ pip_install() {  # (setuptools warns about every editable install of a package w
 # The compiled modules are built from the sources setup.py lists: when one changes, a
 # compiling setup builds them again (a pure one leaves it to armybuilder._native).
 native_sources() { cat setup.py $(.venv/bin/python setup.py --print-native-sources 2>/dev/null) | sha256sum | cut -d' ' -f1; }
+# The build's own requirements in the venv, then no isolated build environment: a pure
+# install needs setuptools and wheel alone, a compiling one finds mypy and the rest here.
+install_build_requires() {
+    local build_requires
+    build_requires="$(.venv/bin/python -c 'import sys, tomllib
+wanted = tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]
+print("\n".join(r for r in wanted if sys.argv[1] or r.split("==")[0] in ("setuptools", "wheel")))' "$compile_engines")"
+    # shellcheck disable=SC2086
+    pip_install $build_requires
+}
 stamp=".venv/.armybuilder-installed"
 native_stamp=".venv/.armybuilder-native"
 # scripts/run needs the project alone, scripts/serve its serve extra, scripts/test and
@@ -51,13 +61,7 @@ if [ ! -x .venv/bin/python ] || [ -z "$up_to_date" ]; then
     fi
     [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
     pip_install --upgrade pip
-    # The build's own requirements in the venv, then no isolated build environment: a pure
-    # install needs setuptools and wheel alone, a compiling one finds mypy and the rest here.
-    build_requires="$(.venv/bin/python -c 'import sys, tomllib
-wanted = tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]
-print("\n".join(r for r in wanted if sys.argv[1] or r.split("==")[0] in ("setuptools", "wheel")))' "$compile_engines")"
-    # shellcheck disable=SC2086
-    pip_install $build_requires
+    install_build_requires
     target="."
     [ -z "$extras" ] || target=".[$extras]"
     if [ -n "$compile_engines" ]; then
@@ -70,7 +74,8 @@ print("\n".join(r for r in wanted if sys.argv[1] or r.split("==")[0] in ("setupt
     echo "$wanted $extras" > "$stamp"
     report_builds=1
 elif [ -n "$compile_engines" ] && [ "$(cat "$native_stamp" 2>/dev/null)" != "$(native_sources)" ]; then
-    echo "compiling the battle engines (their sources changed)..." >&2
+    echo "compiling the battle engines (not compiled yet, or their sources changed)..." >&2
+    install_build_requires
     pip_install --no-deps --no-build-isolation -e .
     native_sources > "$native_stamp"
     report_builds=1
