@@ -165,6 +165,10 @@ class GameSystem(abc.ABC, Generic[L, CM]):
     #: includes it, and without it every start generates the schema, importing pydantic.
     #: None: computed at run time.
     schema_fingerprint: ClassVar[str | None] = None
+    #: dotted name of the package holding the battle engine, whose ``__init__`` calls
+    #: :func:`armybuilder._native.choose` (setup.py may compile its modules); None: no engine
+    #: whose build matters (``bench`` and ``python -m armybuilder._native`` report each build)
+    engine_package: ClassVar[str | None] = None
     #: dotted module writing the skeleton of a house catalogue (``armybuilder catalog new``):
     #: ``files(cat, people, folder) -> {file name: text}`` and ``people_choices(cat) -> {id: name}``
     #: (every faction a house catalogue may write for); None: no skeleton for this system
@@ -529,7 +533,6 @@ class PackagedSystem(GameSystem[L, CM]):
     rules_module: RulesModule
     odds_module: ClassVar[str | None] = None
     game_module: ClassVar[str | None] = None
-    engine_package: ClassVar[str | None] = None
     #: fields of a catalogue format passed on as :attr:`Format.params`, in this order
     format_params: ClassVar[tuple[str, ...]] = ()
     #: the name of a new list when the player gives none
