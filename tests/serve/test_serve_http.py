@@ -24,6 +24,8 @@ from armybuilder.serve.workspaces import safe_name
 
 TOKEN = "test-token-0123456789abcdef"
 SAMPLE = Path(str(catalog_root())) / "ragnarok2" / "samples" / "alahan-lions.yaml"
+pytestmark = pytest.mark.timeout(600)  # each test starts a server (some an editor) and bounds its own waits
+
 ROUTES = ["/", "/static/js/textual.js", "/static/css/xterm.css", "/download/0123abcd", "/ws"]
 
 
@@ -293,14 +295,14 @@ def test_a_server_killed_outright_leaves_no_editor_behind(tmp_path):
             socket = await client.ws_connect(f"{served.base}/ws?width=100&height=30")
             first = await asyncio.wait_for(socket.receive(), 180)
             assert first.type == aiohttp.WSMsgType.BINARY  # the editor drew
-            children = subprocess.run(["pgrep", "-P", str(served.process.pid)], capture_output=True, text=True)
+            children = subprocess.run(["pgrep", "-P", str(served.process.pid)], capture_output=True, text=True, timeout=30)
             (editor,) = [int(pid) for pid in children.stdout.split()]
             served.process.send_signal(signal.SIGKILL)
             served.process.wait(30)
             return editor
 
     try:
-        editor = asyncio.run(open_a_session())
+        editor = asyncio.run(asyncio.wait_for(open_a_session(), 300))
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
