@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 from pathlib import Path
 
@@ -220,6 +221,23 @@ async def test_sessions_are_counted_and_an_idle_one_is_closed_with_its_processes
         assert not server.sessions.live
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+async def test_a_tab_closed_while_its_editor_starts_is_no_failure(tmp_path, caplog):
+    """A tab closed (or reloaded) before its editor drew ends that editor at once; the server's
+    terminal reports no failure for it (textual-serve would say "Application failed to start")."""
+    async with serving(tmp_path) as (server, base), browser() as client:
+        await enter(client, base)
+        socket = await client.ws_connect(f"{base}/ws?width=100&height=30")
+        (process,) = server.sessions.live
+        await socket.close()  # long before the editor's imports are done
+        for _ in range(600):
+            if not server.sessions.live:
+                break
+            await asyncio.sleep(0.05)
+        assert not server.sessions.live and not process._drawn
+    assert "failed to start" not in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
 
 
 @pytest.mark.parametrize(
