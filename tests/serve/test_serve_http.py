@@ -296,6 +296,60 @@ async def test_an_editor_still_loading_is_not_taken_for_idle(tmp_path):
     assert stuck.idle_for() >= START_SECONDS  # never drew: given up
 
 
+def routed() -> bool:
+    """Whether this machine has a route to a network (a default route)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("198.51.100.1", 9))
+        except OSError:
+            return False
+    return True
+
+
+def test_served_on_every_network_it_prints_an_address_other_machines_can_open(tmp_path):
+    """``--host 0.0.0.0``: the printed address names this machine on its network (never
+    0.0.0.0, which no browser opens), answers there, and the start-up lines warn."""
+    import http.client
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    from serve_browser import start_serve
+
+    served = start_serve(tmp_path / "ws", "--host", "0.0.0.0")
+    try:
+        address = urlsplit(served.address)
+        assert address.hostname
+        if routed():  # a phone on the same network opens an address, not this machine's name
+            printed = ipaddress.ip_address(address.hostname)
+            assert not (printed.is_loopback or printed.is_unspecified), served.address
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+        try:
+            connection.request("GET", f"/?{address.query}")
+            answer = connection.getresponse()
+            assert answer.status == 303 and answer.getheader("Location") == "/"  # the token opened it
+        finally:
+            connection.close()
+    finally:
+        said = served.stop()
+    assert "reachable from other machines" in said
+
+
+def test_the_network_address_falls_back_to_the_host_name(monkeypatch):
+    import socket
+
+    from armybuilder.serve.command import address_to_open
+
+    class NoRoute(socket.socket):
+        def connect(self, address) -> None:
+            raise OSError("Network is unreachable")
+
+    monkeypatch.setattr(socket, "socket", NoRoute)
+    assert address_to_open("0.0.0.0", 8000, "t" * 20) == f"http://{socket.gethostname()}:8000/?token={'t' * 20}"
+    assert address_to_open("::1", 8000, "t" * 20) == f"http://[::1]:8000/?token={'t' * 20}"
+
+
 def test_a_server_killed_outright_leaves_no_editor_behind(tmp_path):
     """kill -9 stops no session: each editor sees its server gone and ends its own process
     group (recovery copies first), so nothing keeps running for a browser that left."""
