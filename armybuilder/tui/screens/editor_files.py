@@ -63,7 +63,7 @@ class FilesMixin(_Screen):
                 if not path.parent.is_dir() and path.parent == folder:
                     path.parent.mkdir(parents=True, exist_ok=True)  # the documented default folder
                 if not path.parent.is_dir():
-                    return f"no folder {path.parent}"
+                    return f"no folder {workspace.shown(path.parent)}"
                 return None
 
             def chosen(path: Path | None) -> None:
@@ -166,7 +166,7 @@ class FilesMixin(_Screen):
             if path is not None:
                 self._save_as(path)
 
-        self.app.push_screen(PathPrompt("Save the list as", default, lambda p: None if p.parent.is_dir() else f"no folder {p.parent}"), chosen)
+        self.app.push_screen(PathPrompt("Save the list as", default, lambda p: None if p.parent.is_dir() else f"no folder {workspace.shown(p.parent)}"), chosen)
 
     def action_upgrade(self) -> None:
         from armybuilder.core.upgrade import upgrade_impact
@@ -237,7 +237,7 @@ class FilesMixin(_Screen):
 
         folder = self.export_folder()
         self.app.push_screen(
-            Menu("Export", [(k, label) for k, label in EXPORT_KINDS], f"into {folder} (the next step shows the file and lets you change it)"),
+            Menu("Export", [(k, label) for k, label in EXPORT_KINDS], f"into {workspace.shown(folder)} (the next step shows the file and lets you change it)"),
             chosen,
         )
 
@@ -285,7 +285,7 @@ class FilesMixin(_Screen):
 
         def check(path: Path) -> str | None:
             if path.is_dir():
-                return f"{path} is a folder: add a file name"
+                return f"{workspace.shown(path)} is a folder: add a file name"
             return None
 
         def chosen(path: Path | None) -> None:

@@ -227,7 +227,7 @@ class HomeScreen(Screen):
 
         def check(path: Path) -> str | None:
             if not path.is_file():
-                return f"no file {path}"
+                return f"no file {workspace.shown(path)}"
             return None
 
         def chosen(path: Path | None) -> None:
@@ -354,12 +354,12 @@ class NewListScreen(ModalScreen):
             self.error(str(exc))
             return
         if path.exists():
-            self.error(f"{path} exists already; choose another file name")
+            self.error(f"{workspace.shown(path)} exists already; choose another file name")
             return
         if not path.parent.is_dir() and path.parent == prefs.lists_dir(self._prefs_root()):
             path.parent.mkdir(parents=True, exist_ok=True)  # the documented default folder
         if not path.parent.is_dir():
-            self.error(f"no folder {path.parent}")
+            self.error(f"no folder {workspace.shown(path.parent)}")
             return
         from armybuilder.core.editing import point_limit
 

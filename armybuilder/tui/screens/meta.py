@@ -101,10 +101,10 @@ class MetaScreen(EngineRunScreen):
             self._message(str(exc), error=True)
             return
         if not folder.is_dir():
-            self._message(f"{folder}: not a folder", error=True)
+            self._message(f"{workspace.shown(folder)}: not a folder", error=True)
             return
         self._set_running(True)
-        self._message(f"reading the lists of {folder}…")
+        self._message(f"reading the lists of {workspace.shown(folder)}…")
         self.run_matrix(folder, games, seed, workers)
 
     @work(thread=True, exclusive=True, group="meta")
