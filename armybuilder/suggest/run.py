@@ -259,7 +259,7 @@ def run_suggest(
             def play(tasks: list[Any], _: dict[str, Any], _context: dict[str, Any] = context) -> None:
                 runner.run(_context, tasks, on_result, cancelled, heartbeat=heartbeat, play=play_suggest_task)
                 if cancelled is not None and cancelled():
-                    raise SuggestCancelled
+                    raise SuggestCancelled("cancelled: a part of the games suggests nothing")
 
             def on_rung(left: int, _games: int, best: float | None) -> None:
                 shown.left, shown.best = left, best

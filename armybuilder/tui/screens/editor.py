@@ -60,6 +60,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         Binding("o", "odds", "Odds", show=False, tooltip="odds panel"),
         Binding("t", "playtest", "Playtest", show=False, tooltip="playtest against a sample"),
         Binding("m", "meta", "Meta", show=False, tooltip="play this list against a folder of lists (meta)"),
+        Binding("g", "suggest", "Suggest", show=False, tooltip="suggest: the legal edits that raise this list's win rate against a field"),
         Binding("f2", "focus_tree", "List", show=False, tooltip="go to the list tree"),
         Binding("f3", "focus_findings", "Findings", show=False, tooltip="go to the findings"),
         Binding("e", "next_finding(1)", "Next finding", show=False, tooltip="jump to the place of the next finding (E: the previous one)"),
