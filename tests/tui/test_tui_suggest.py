@@ -74,9 +74,9 @@ async def test_g_runs_suggestions_and_applies_one_as_an_undoable_edit(store, tmp
         table = screen.query_one("#sg-table", DataTable)
         assert shown and table.row_count == len(shown)
         first = table.get_row_at(0)
-        assert first[1].plain == shown[0].neighbour.edit.words and "Jarl" in first[1].plain
-        assert "Glory" in first[2] and "→" in first[3]
-        assert "legal edits raced" in _text(screen, "#sg-message")
+        assert first[5].plain == shown[0].neighbour.edit.words and "Jarl" in first[5].plain
+        assert first[1].startswith(f"{shown[0].standing.confirmed.mean:+.1%}") and "→" in first[2] and "Glory" in first[3]
+        assert "legal edits raced against 1 opponent," in _text(screen, "#sg-message")
         assert " a game" in _text(screen, "#sg-units")  # the units behind the gain
         assert not screen.query_one("#sg-apply", Button).disabled
 

@@ -24,6 +24,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, Select, Static
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.checks import plural
 from armybuilder.core.errors import InputError
 from armybuilder.core.lists import ListFile
 from armybuilder.core.system import ArmyListBase, GameSystem
@@ -61,7 +62,7 @@ class SuggestScreen(EngineRunScreen):
     SuggestScreen #sg-progress { height: auto; margin: 0 0 0 1; }
     SuggestScreen #sg-message { height: auto; padding: 0 1; }
     SuggestScreen #sg-table { height: 1fr; min-height: 4; }
-    SuggestScreen #sg-units { height: auto; max-height: 6; padding: 0 1; }
+    SuggestScreen #sg-units { height: auto; max-height: 5; padding: 0 1; }
     """
 
     def __init__(self, system: GameSystem, army: ArmyListBase, catalogue: Catalogue, path: Path | None = None,
@@ -99,7 +100,7 @@ class SuggestScreen(EngineRunScreen):
 
     def on_mount(self) -> None:
         table = self.query_one("#sg-table", DataTable)
-        table.add_columns("#", "Edit", "Cost", "Win rate before → after", "Gain (95 % interval)", "Games")
+        table.add_columns("#", "Gain (95 % interval)", "Win rate before → after", "Cost", "Games", "Edit")
         self._check_engine()
         self.query_one("#sg-field", Select).focus()
 
@@ -183,9 +184,9 @@ class SuggestScreen(EngineRunScreen):
         for rank, s in enumerate(self.shown, start=1):
             c = s.standing.confirmed
             assert c is not None
-            table.add_row(str(rank), safe_text(s.neighbour.edit.words), _cost(s.neighbour.cost, run.unit),
-                          f"{c.base_rate:.1%} → {c.rate:.1%}", f"{c.mean:+.1%} ({c.low:+.1%} to {c.high:+.1%})", f"{c.games:,}")
-        said = (f"{step.candidates} legal edits raced against {len(run.opponents)} opponents, {run.played:,} games; "
+            table.add_row(str(rank), f"{c.mean:+.1%} ({c.low:+.1%} to {c.high:+.1%})", f"{c.base_rate:.1%} → {c.rate:.1%}",
+                          _cost(s.neighbour.cost, run.unit), f"{c.games:,}", safe_text(s.neighbour.edit.words))
+        said = (f"{plural(step.candidates, 'legal edit')} raced against {plural(len(run.opponents), 'opponent')}, {run.played:,} games; "
                 f"each figure rests on {run.games:,} paired games played after the race")
         if self.shown:
             self._message(f"{said}. Enter or a applies the highlighted edit.")
@@ -207,12 +208,14 @@ class SuggestScreen(EngineRunScreen):
             self.action_apply()
 
     def _show_units(self, row: int) -> None:
-        """The units whose figures moved most with the highlighted edit (survival, points taken a game)."""
+        """The highlighted edit in full, and the units whose figures moved most with it (survival,
+        points taken a game)."""
         if self.run is None or not 0 <= row < len(self.shown):
             return
         step = self.run.steps[0]
-        text = Text()
-        for u in unit_changes(step.base_units, self.shown[row].units)[:4]:
+        chosen = self.shown[row]
+        text = Text(f"{row + 1}. {chosen.neighbour.edit.words}\n", style="bold")  # whole, where the table's column is cut
+        for u in unit_changes(step.base_units, chosen.units)[:3]:
             before = "—" if u["survived_before"] is None else f"survives {u['survived_before']:.0%}, takes {u['eliminated_before']:.1f}"
             after = "—" if u["survived_after"] is None else f"survives {u['survived_after']:.0%}, takes {u['eliminated_after']:.1f}"
             text.append(f"{u['unit']}: {before} → {after} {self.run.unit} a game\n")
