@@ -81,13 +81,7 @@ class SuggestScreen(EngineRunScreen):
                 yield Label("Field")
                 yield Select(FIELDS, value="samples", allow_blank=False, id="sg-field")
                 yield Input(self.folder, id="sg-folder", disabled=True, tooltip="a folder of lists, or one list file")
-            with Horizontal(classes="sg-row"):
-                yield Label("Games")
-                yield Input("100", id="sg-games", type="integer", classes="sg-small")
-                yield Label("Seed")
-                yield Input("1", id="sg-seed", type="integer", classes="sg-small")
-                yield Label("Workers")
-                yield Input(str(os.cpu_count() or 1), id="sg-workers", type="integer", classes="sg-small")
+            yield from self._counts_row("100", str(os.cpu_count() or 1))
             with Horizontal(classes="sg-row"):
                 yield Button("Run", id="sg-run", variant="primary")
                 yield Button("Cancel", id="sg-cancel", disabled=True)
@@ -141,9 +135,7 @@ class SuggestScreen(EngineRunScreen):
         if self.running or not self.system.engine_ready():
             return
         try:
-            games = self._int("#sg-games", "Games", 1, MAX_GAMES)
-            seed = self._int("#sg-seed", "Seed", 0, 2**63 - 1)
-            workers = self._int("#sg-workers", "Workers", 1, workspace.max_workers(256))
+            games, seed, workers = self._counts(MAX_GAMES, workspace.max_workers(256))
             field = self.field()
         except (ValueError, InputError) as exc:
             self._message(str(exc), error=True)
