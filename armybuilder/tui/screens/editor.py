@@ -344,6 +344,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
             ("Odds panel", self.action_odds, "o"),
             ("Playtest", self.action_playtest, "t"),
             ("Meta: this list against a folder of lists", self.action_meta, "m"),
+            ("Suggest: the edits that raise this list's win rate", self.action_suggest, "g"),
             ("Show or hide the detail pane", self.action_toggle_detail, "d"),
             ("Show or hide the catalogue browser", self.action_toggle_browser, "b"),
             ("Go to the findings", self.action_focus_findings, "f3"),

@@ -206,7 +206,7 @@ class SuggestScreen(EngineRunScreen):
             return
         step = self.run.steps[0]
         chosen = self.shown[row]
-        text = Text(f"{row + 1}. {chosen.neighbour.edit.words}\n", style="bold")  # whole, where the table's column is cut
+        text = Text(f"Suggestion {row + 1}: {chosen.neighbour.edit.words}\n", style="bold")  # whole: the table cuts it
         for u in unit_changes(step.base_units, chosen.units)[:3]:
             before = "—" if u["survived_before"] is None else f"survives {u['survived_before']:.0%}, takes {u['eliminated_before']:.1f}"
             after = "—" if u["survived_after"] is None else f"survives {u['survived_after']:.0%}, takes {u['eliminated_after']:.1f}"
