@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from armybuilder.meta.command import add_runner_arguments, runner_for
+from armybuilder.meta.runner_args import add_runner_arguments, runner_for
 
 #: the word that stands for every bundled sample of the list's game system
 SAMPLES = "samples"
