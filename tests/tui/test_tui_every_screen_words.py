@@ -5,7 +5,7 @@ The walk opens each system's first sample and an empty list, then visits what a 
 sees: the home screen, the new-list form, the editor with the cursor on every line of the
 list, every menu of edits (and its "show all"), every form, the catalogue's detail of one
 entry of each kind, the export dialog and its question, the help, the odds screen's two
-tabs with a unit chosen, the playtest before and after a short run, the meta screen.  Each
+tabs with a unit chosen, the playtest before and after a short run, the meta and suggest screens.  Each
 screen's text as drawn fails on a raw value (None, True, False), a catalogue or file id
 where a name belongs, an "_" in a word, a count whose noun has the wrong number ("1
 litany points", "2 unit"), or a word cut by the screen's width ("Syharhal…"; what does not
@@ -207,6 +207,11 @@ async def _walk_dialogs(app, pilot, words: Words, label: str) -> None:
     await pilot.press("m")
     await _settle(app, pilot)
     words.check(f"{label} meta", screen_text(app))
+    await pilot.press("escape")
+    await pilot.pause()
+    await pilot.press("g")
+    await _settle(app, pilot)
+    words.check(f"{label} suggest", screen_text(app))
     await pilot.press("escape")
     await pilot.pause()
 

@@ -439,6 +439,27 @@ class FilesMixin(_Screen):
     def action_meta(self) -> None:
         self._open_external("meta", "meta screen")
 
+    def action_suggest(self) -> None:
+        screen_class = self._external_screen("suggest")
+        if screen_class is None:
+            self.notify("the suggest screen is not available in this build", severity="warning")
+            return
+        s = self.session
+        self.app.push_screen(screen_class(s.system, s.army, s.cat, path=s.path, on_apply=self._apply_suggestion))
+
+    def _apply_suggestion(self, base: Any, edit: Any) -> None:
+        """A suggestion chosen on the Suggest screen: one undoable edit, if the list is still the one
+        it was found for."""
+        if self.session.army != base:
+            self.notify("the list changed since the suggestions were found: run them again", severity="warning")
+            return
+        try:
+            self.apply(edit.path, edit.action, dict(edit.args))  # type: ignore[attr-defined]
+        except ValueError as exc:
+            self.notify(f"not applied: {exc}", severity="error", markup=False)
+            return
+        self.notify(f"applied: {edit.words} (ctrl+z undoes it)", markup=False, timeout=8)
+
     def _open_external(self, module: str, what: str, follow: bool = False) -> None:
         screen_class = self._external_screen(module)
         if screen_class is None:

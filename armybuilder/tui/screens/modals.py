@@ -610,6 +610,7 @@ def help_sections() -> tuple[tuple[str, tuple[Any, ...]], ...]:
     from .engine_run import EngineRunScreen
     from .home import HomeScreen
     from .odds import OddsScreen
+    from .suggest import SuggestScreen
 
     return (
         ("Everywhere", (ArmyBuilderApp, EditorScreen)),
@@ -620,6 +621,7 @@ def help_sections() -> tuple[tuple[str, tuple[Any, ...]], ...]:
         ("Home screen", (HomeScreen,)),
         ("Odds screen (o)", (OddsScreen,)),
         ("Playtest (t) and meta (m) screens", (EngineRunScreen,)),
+        ("Suggest screen (g)", (SuggestScreen, EngineRunScreen)),
     )
 
 
