@@ -96,7 +96,7 @@ class WarlordPolicy(Policy):
             melee_better = gap(f, e) <= f.speed() + 3 and max(g.attack_value(f, e, m, True) for m in f._melee) > 1.5 * value
             if not melee_better:
                 return Act("shoot", e, w)
-        target = self.best_target(g, f, enemies) if berserker else self.nearest(g, f, enemies, low)
+        target = self.best_target(g, f, enemies) if berserker else self.gang_target(g, f, enemies, self.nearest(g, f, enemies, low))
         if f.taunt_forced and f.taunted_by is not None and not f.taunted_by.removed:
             target = f.taunted_by  # a Taunt with 3+ stages: it must come at the taunter
         elif f._ranged and not berserker and max(w.st or 0 for w in f._melee) < 1:
@@ -161,6 +161,23 @@ class WarlordPolicy(Policy):
             d = dist(f, e)
             if best is None or found[0] > best[0] or (found[0] == best[0] and d < near):
                 best, near = (found[0], e, found[1]), d
+        return best
+
+    def gang_target(self, g: Battle, f: Fighter, enemies: list[Fighter], nearest: Fighter) -> Fighter:
+        """The enemy to close with: of those at most 2" further than the nearest, the one the most
+        friends are already engaged with (joining them brings Overwhelm's +1 MA and +1 ST, and
+        takes a foe out sooner), else the nearest."""
+        limit = gap(f, nearest) + 2.0
+        best, best_count, best_gap = nearest, len(g.engaged_with(nearest)), gap(f, nearest)
+        for e in enemies:
+            if e is nearest or e.incapacitated:
+                continue
+            d = gap(f, e)
+            if d > limit:
+                continue
+            count = len(g.engaged_with(e))
+            if count > best_count or (count == best_count and count > 0 and d < best_gap):
+                best, best_count, best_gap = e, count, d
         return best
 
     def nearest(self, g: Battle, f: Fighter, enemies: list[Fighter], low: float) -> Fighter:
