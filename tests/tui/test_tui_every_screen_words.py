@@ -63,12 +63,38 @@ def raw_ids(system: Any) -> set[str]:
     return {i for i in ids if ("-" in i or "_" in i) and i.lower() not in names and not i[0].isdigit()}
 
 
+def one_word_ids(system: Any) -> set[str]:
+    """Ids of one word that differ from the entry's name ("frenzy" for Frenzy, "fayry"):
+    such a word is common in a sentence ("into a frenzy"), so it counts as an id only where
+    it stands as a value, alone on its line, in a column or after "label: ".  A collection's
+    own kind word ("shield" under a shield's name) is a word."""
+    cat = system.catalogue()
+    out = set()
+    for collection, entries in cat.index.items():
+        if collection == "decisions":
+            continue
+        kind = collection.removesuffix("s")
+        for i, entry in entries.items():
+            name = getattr(entry, "name", None)
+            i = str(i)
+            if name and name != i and "-" not in i and "_" not in i and not i[0].isdigit() and i != kind:
+                out.add(i)
+    return out
+
+
 class Words:
     """The checks, and what they found, screen by screen."""
 
     def __init__(self, system: Any) -> None:
         self.ids = raw_ids(system)
         self.id_pattern = re.compile(r"(?<![\w/.-])(" + "|".join(map(re.escape, sorted(self.ids, key=len, reverse=True))) + r")(?![\w-])") if self.ids else None
+        single = one_word_ids(system)
+        # a value: alone on its line, in a column (two spaces, "│"), or after "label: "
+        self.value_pattern = (
+            re.compile(r"(?:^|(?<=: )|(?<=  )|(?<=│ ))(" + "|".join(map(re.escape, sorted(single, key=len, reverse=True))) + r")(?=$|  |[,;│])", re.M)
+            if single
+            else None
+        )
         self.problems: list[str] = []
         # names that hold a raw value's word ("Fly True", a God power) are names
         cat = system.catalogue()
@@ -86,6 +112,8 @@ class Words:
         found += [("a word cut by the width", m) for m in CUT_WORD.finditer(text) if m.group(1) not in WHOLE_BEFORE_ELLIPSIS]
         if self.id_pattern is not None:
             found += [("a raw id", m) for m in self.id_pattern.finditer(text)]
+        if self.value_pattern is not None:
+            found += [("a raw id as a value", m) for m in self.value_pattern.finditer(text)]
         for what, m in found:
             line = text[max(0, m.start() - 50): m.end() + 30].replace("\n", " ⏎ ")
             problem = f"{where}: {what}: …{line}…"

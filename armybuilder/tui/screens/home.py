@@ -13,6 +13,7 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Select, St
 from textual.widgets.option_list import Option
 
 from armybuilder.core.errors import InputError
+from armybuilder.core.outputs import as_list_path
 from armybuilder.core.registry import get_system, system_ids
 from armybuilder.core.system import GameSystem
 from armybuilder.tui import prefs, resume_collector, workspace
@@ -349,11 +350,11 @@ class NewListScreen(ModalScreen):
             self.error("type a file name")
             return
         try:
-            path = workspace.confine(raw) if workspace.active() else Path(raw).expanduser()
+            path = as_list_path(workspace.confine(raw) if workspace.active() else Path(raw).expanduser())
         except InputError as exc:
             self.error(str(exc))
             return
-        if path.exists():
+        if path.exists() or path.is_symlink():
             self.error(f"{path} exists already; choose another file name")
             return
         if not path.parent.is_dir() and path.parent == prefs.lists_dir(self._prefs_root()):
