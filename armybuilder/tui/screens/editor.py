@@ -186,7 +186,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         extra.append((f"catalogue {s.army.catalogue}" + (f" ({newer} available: u)" if newer else ""), "yellow" if newer else "dim"))
         for use in cat.houses:  # house data: named, and flagged when it is not the pinned data
             extra.append((use.words().removeprefix("uses "), "dim" if use.status == "ok" else "bold red"))
-        self.query_one("#status", StatusBar).show(status_text(items, extra))
+        self.query_one("#status", StatusBar).show(status_text(items, extra, width=self.size.width - 2), lines=True)
         self.query_one("#titlebar", StatusBar).show(self._title(self.size.width - 2))
 
     def _title(self, room: int) -> Text:
