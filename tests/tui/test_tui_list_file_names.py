@@ -78,3 +78,31 @@ async def test_saving_a_new_list_under_a_bare_name_adds_the_extension_and_asks_b
         assert editor.session.path == tmp_path / "fresh.yaml"
     assert load_list(tmp_path / "fresh.yaml").army.name == "Unnamed"
     assert not (tmp_path / "fresh").exists()
+
+
+async def test_the_file_name_follows_the_list_name_unless_typed(r2, store, tmp_path):
+    app = ArmyBuilderApp(store=store, recovery_delay=60)
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = await _new_list_form(app, pilot)
+        name, file = form.query_one("#name", Input), form.query_one("#file", Input)
+        name.focus()
+        await pilot.press("ctrl+u", *"Griffin vanguard")
+        await pilot.pause()
+        assert file.value.endswith("/griffin-vanguard.yaml")
+        file.focus()
+        await pilot.press("ctrl+u")  # an emptied box: the name fills it again
+        name.focus()
+        await pilot.press("end", "s")
+        await pilot.pause()
+        assert app.screen is form and file.value.endswith("griffin-vanguards.yaml")
+        file.value = str(tmp_path / "mine")  # a name of the player's own stays as typed
+        name.focus()
+        await pilot.press("end", "backspace")
+        await pilot.pause()
+        assert file.value == str(tmp_path / "mine")
+        file.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, EditorScreen)
+        assert app.screen.session.army.name == "Griffin vanguard"
+    assert load_list(tmp_path / "mine.yaml").army.name == "Griffin vanguard"
