@@ -340,7 +340,8 @@ class ActionForm(Dialog[dict[str, Any] | None]):
                 options = choice_options(p, show_all=True)  # the current value stays visible
             if index is None and len(options) == 1:
                 index = options[0][1]
-            prompt = p.label if options else f"{p.label}: nothing allowed here ({SHOW_ALL_KEY} shows why)"
+            # the label is above the box: the empty box says what to do, not the label again
+            prompt = "choose" if options else f"{p.label}: nothing allowed here ({SHOW_ALL_KEY} shows why)"
             return FormSelect(options, id=wid, prompt=prompt, allow_blank=index is None, value=Select.NULL if index is None else index, compact=True)
         if p.kind == "bool":
             return FormCheckbox(p.label, bool(value), id=wid, compact=True)
