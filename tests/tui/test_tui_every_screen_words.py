@@ -3,7 +3,7 @@ Deliver 5).
 
 The walk opens each system's first sample and an empty list, then visits what a player
 sees: the home screen, the new-list form, the editor with the cursor on every line of the
-list, every menu of edits (and its "show all"), every form, the catalogue's detail of one
+list, every menu of edits (and its "show all"), every form (and every choice of its drop-downs), the catalogue's detail of one
 entry of each kind, the export dialog and its question, the help, the odds screen's two
 tabs with a unit chosen, the playtest before and after a short run, the meta screen.  Each
 screen's text as drawn fails on a raw value (None, True, False), a catalogue or file id
@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, Select
 
 from armybuilder.core.registry import get_system
 from armybuilder.tui.app import ArmyBuilderApp
@@ -95,12 +95,15 @@ class Words:
             if single
             else None
         )
+        # a choice's detail ends on a value ("2 pts, reaction Countercharge"): its last word too
+        self.choice_pattern = re.compile(r"(?<= )(" + "|".join(map(re.escape, sorted(single, key=len, reverse=True))) + r")$", re.M) if single else None
         self.problems: list[str] = []
         # names that hold a raw value's word ("Fly True", a God power) are names
         cat = system.catalogue()
         self.named = sorted({e.name for e in system.browse(cat) if RAW.search(e.name)}, key=len, reverse=True)
 
-    def check(self, where: str, text: str) -> None:
+    def check(self, where: str, text: str, choices: bool = False) -> None:
+        """The checks on ``text``; ``choices``: lines of a drop-down, whose last word is a value."""
         text = PATHS.sub(" ", text)
         for name in self.named:
             text = text.replace(name, " ")
@@ -114,6 +117,8 @@ class Words:
             found += [("a raw id", m) for m in self.id_pattern.finditer(text)]
         if self.value_pattern is not None:
             found += [("a raw id as a value", m) for m in self.value_pattern.finditer(text)]
+        if choices and self.choice_pattern is not None:
+            found += [("a raw id ending a choice", m) for m in self.choice_pattern.finditer(text)]
         for what, m in found:
             line = text[max(0, m.start() - 50): m.end() + 30].replace("\n", " ⏎ ")
             problem = f"{where}: {what}: …{line}…"
@@ -174,6 +179,10 @@ async def _walk_editor(app, pilot, words: Words, label: str) -> None:
                 words.check(f"{label} form {action.label!r}", screen_text(app))
                 await pilot.press("ctrl+l")
                 words.check(f"{label} form {action.label!r} (show all)", screen_text(app))
+                # every choice of its drop-downs, as the open list shows them
+                for select in app.screen.query(Select):
+                    shown = [getattr(prompt, "plain", str(prompt)) for prompt, _ in select._options]
+                    words.check(f"{label} form {action.label!r} choices of #{select.id}", "\n".join(shown), choices=True)
                 await pilot.press("escape")
                 await pilot.pause()
     # the catalogue: one entry of each kind, its detail on screen
