@@ -109,7 +109,8 @@ def outline(army: R2List, cat: R2Cat) -> list[OutlineNode]:
             p = profile(cat, unit.troops.profile)
             detail = "troops" + (", leader" if unit.troops.leader else "")
             if unit.troops.options:
-                detail += ", " + ", ".join(unit.troops.options)
+                names = {o.id: o.name for o in (p.options if p else [])}
+                detail += ", " + ", ".join(names.get(o, o) for o in unit.troops.options)
             children.append(
                 OutlineNode(
                     f"units[{ui}].troops",
