@@ -286,3 +286,16 @@ def test_every_catalogue_detail_in_plain_words(system_id):
     for entry in system.browse(cat):
         words.check(f"detail of {entry.ref.id}", detail_text(system.detail(cat, entry.ref)).plain)
     assert not words.problems, "\n".join(words.problems[:40])
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_every_line_of_every_sample_in_plain_words(system_id):
+    """Each line of the list tree of every bundled sample, whole (the tree cuts what does not
+    fit): a line's detail ends on a value ("weapon, ST 3, ML, Lethal"), so its last word too."""
+    system = get_system(system_id)
+    words = Words(system)
+    for rel, item in system.source.samples():
+        session = open_text(item.read_text(encoding="utf-8"), rel, None, None)
+        for node in _walk(system.outline(session.army, session.cat)):
+            words.check(f"{rel} tree line {node.path}", f"{node.label}  {node.detail}", choices=True)
+    assert not words.problems, "\n".join(words.problems[:40])
