@@ -252,8 +252,8 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         actions = [a for a in self.actions_at(path) if not a.refused]
         if actions:
             text.append("\nEdits here (enter)\n", style="bold")
-            for a in actions:
-                text.append(f"  {a.label}\n")
+            for a in actions:  # a bullet each: a label the narrow pane wraps still reads as one edit
+                text.append(f"• {a.label}\n")
         self.query_one(DetailPane).show(text)
 
     def after_edit(self, select: str | None) -> None:
