@@ -61,3 +61,26 @@ async def test_odds_dropdowns_show_their_choices_whole(system_id, size, store):
                 await pilot.pause(0.05)
         await app.workers.wait_for_complete()
     assert opened >= 3
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+async def test_the_odds_footer_shows_its_keys_whole_at_80_columns(system_id, store):
+    """Once the fray is computed, every key the footer offers is drawn whole at 80×24 (a
+    key cut to "^" is no key); ctrl+f and ctrl+o, the tabs, among them."""
+    system = get_system(system_id)
+    rel, item = system.source.samples()[0]
+    session = open_text(item.read_text(encoding="utf-8"), rel, None, store)
+    app = ArmyBuilderApp(session, store=store, recovery_delay=3600, offer_recovery=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause(0.3)
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.3)
+        footer = app.screen.query_one("Footer")
+        line = _rows(app, footer.region)[0]
+        shown = [b for b in app.screen.active_bindings.values() if b.binding.show and b.enabled]
+        assert any(b.binding.key == "ctrl+f" for b in shown)
+        for active in shown:
+            key = app.get_key_display(active.binding)
+            assert f"{key} {active.binding.description}" in line, (line, key, active.binding.description)
