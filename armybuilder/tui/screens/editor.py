@@ -187,7 +187,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         extra.append((f"catalogue {s.army.catalogue}" + (f" ({newer} available: u)" if newer else ""), "yellow" if newer else "dim"))
         for use in cat.houses:  # house data: named, and flagged when it is not the pinned data
             extra.append((use.words().removeprefix("uses "), "dim" if use.status == "ok" else "bold red"))
-        self.query_one("#status", StatusBar).show(status_text(items, extra))
+        self.query_one("#status", StatusBar).show(status_text(items, extra, width=self.size.width - 2), lines=True)
         self.query_one("#titlebar", StatusBar).show(self._title(self.size.width - 2))
 
     def _title(self, room: int) -> Text:
@@ -253,8 +253,8 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         actions = [a for a in self.actions_at(path) if not a.refused]
         if actions:
             text.append("\nEdits here (enter)\n", style="bold")
-            for a in actions:
-                text.append(f"  {a.label}\n")
+            for a in actions:  # a bullet each: a label the narrow pane wraps still reads as one edit
+                text.append(f"• {a.label}\n")
         self.query_one(DetailPane).show(text)
 
     def after_edit(self, select: str | None) -> None:

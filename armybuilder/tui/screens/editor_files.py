@@ -16,6 +16,7 @@ from textual.timer import Timer
 
 from armybuilder.core.atomic import SaveConflict
 from armybuilder.core.errors import InputError
+from armybuilder.core.outputs import as_list_path
 
 from .. import prefs, workspace
 
@@ -68,7 +69,7 @@ class FilesMixin(_Screen):
 
             def chosen(path: Path | None) -> None:
                 if path is not None:
-                    self._save_as(path, then)
+                    self._save_as(as_list_path(path), then)  # "my-army" means my-army.yaml
 
             self.app.push_screen(PathPrompt("Save the list as", default, check), chosen)
             return
@@ -164,7 +165,7 @@ class FilesMixin(_Screen):
 
         def chosen(path: Path | None) -> None:
             if path is not None:
-                self._save_as(path)
+                self._save_as(as_list_path(path))  # "my-army" means my-army.yaml
 
         self.app.push_screen(PathPrompt("Save the list as", default, lambda p: None if p.parent.is_dir() else f"no folder {workspace.shown(p.parent)}"), chosen)
 
