@@ -34,13 +34,14 @@ from .house import (
     open_folder,
     valid_id,
 )
+from .sanitize import INVISIBLE_FORMAT
 
 if TYPE_CHECKING:
     from .system import GameSystem
 
 #: a name longer than this is cut on cards and the roster's columns
 LONG_NAME = 60
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{INVISIBLE_FORMAT}]")
 _INDEX = re.compile(r"^([A-Za-z0-9_]+)\[(\d+)\]")
 _ENTRY = re.compile(r"^([A-Za-z0-9_-]+)\[([^\]]+)\]")
 

@@ -24,6 +24,7 @@ from textual.widgets import Tree
 from armybuilder.core.errors import InputError
 from armybuilder.core.findings import Finding
 from armybuilder.core.paths import ancestors
+from armybuilder.core.sanitize import visible
 from armybuilder.core.system import BrowserEntry
 
 from .. import settle_memory, workspace
@@ -210,10 +211,11 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         for about, file in candidates:
             title = Text(no_wrap=True)
             title.append(*state)
-            title.append(s.army.name, style="bold")
-            title.append(f"  —  {about}")
+            # escaped before Rich sees them: ``Text`` silently drops BEL, BS, VT, FF and CR
+            title.append(visible(s.army.name), style="bold")
+            title.append(f"  —  {visible(about)}")
             if file:
-                title.append(f"   {file}", style="dim")
+                title.append(f"   {visible(file)}", style="dim")
             if title.cell_len <= room:
                 break
         return title

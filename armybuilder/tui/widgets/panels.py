@@ -312,7 +312,9 @@ def _cut(text: str, room: int) -> str:
 def node_label(node: OutlineNode, room: int | None = None) -> Text:
     """The tree line of ``node``: name, cost, detail. Given ``room`` (cells), the detail loses
     words first (or goes), then the name, each ending " …", so the cost stays in view."""
-    name, cost, detail = node.label, f"  {fmt_cost(node.cost)}" if node.cost is not None else "", f"  {node.detail}" if node.detail else ""
+    # escaped before Rich sees them: ``Text`` silently drops BEL, BS, VT, FF and CR
+    label, shown_detail = visible(node.label), visible(node.detail)
+    name, cost, detail = label, f"  {fmt_cost(node.cost)}" if node.cost is not None else "", f"  {shown_detail}" if shown_detail else ""
     if room is not None and len(name) + len(cost) + len(detail) > room:
         kept = cut_words(detail[2:], room - len(name) - len(cost) - 2, inside=False) if detail and len(name) + len(cost) + 4 <= room else ""
         if kept:
