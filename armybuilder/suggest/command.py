@@ -24,7 +24,7 @@ def add_suggest_parser(commands: Any) -> None:
         help="legal edits that raise a list's win rate against a field",
         description="Try every legal one-step edit of the list (the editor's edits that keep it legal under its "
         "format and limit), race them on the list's own games against the field (same seeds, opponents and seats), "
-        "confirm the finalists on fresh games and print those whose gain's 95 %% interval excludes zero.",
+        "confirm the finalists on fresh games and print those whose gain's 95 % interval excludes zero.",
     )
     p.add_argument("list", metavar="LIST")
     p.add_argument("--vs", nargs="+", required=True, metavar="FIELD",
