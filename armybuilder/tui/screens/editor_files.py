@@ -428,6 +428,10 @@ class FilesMixin(_Screen):
             from .meta import MetaScreen
 
             return MetaScreen
+        if module == "suggest":
+            from .suggest import SuggestScreen
+
+            return SuggestScreen
         return None
 
     def action_odds(self) -> None:
