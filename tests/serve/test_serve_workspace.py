@@ -285,8 +285,10 @@ async def test_no_message_shows_the_hosts_folders(host):
         form = app.screen
         assert isinstance(form, NewListScreen)
         for attempt, said in (("mine.yaml", "mine.yaml exists already"), ("no/such.yaml", "no folder no")):
-            form.query_one("#file", Input).value = attempt
-            await pilot.click("#ok")
+            box = form.query_one("#file", Input)
+            box.value = attempt
+            box.focus()
+            await pilot.press("enter")  # the form applies on Enter (a toast may sit over its buttons)
             await pilot.pause()
             assert said in on_screen(app) and str(root) not in on_screen(app), attempt
         await pilot.press("escape")

@@ -51,7 +51,7 @@ async def _run(pilot, screen, games: str, seed: str, field: str | None = None) -
 
 
 async def test_g_runs_suggestions_and_applies_one_as_an_undoable_edit(store, tmp_path):
-    """16 games a list against one opponent, seed 1 (about 1,000 games): the disarmed Jarl is offered
+    """32 games a list against one opponent, seed 1 (about 1,300 games): the disarmed Jarl is offered
     a weapon; applying it is one edit that ctrl+z takes back."""
     app = ArmyBuilderApp(open_file(_disarmed(tmp_path), store), store=store, recovery_delay=3600, offer_recovery=False)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -63,7 +63,7 @@ async def test_g_runs_suggestions_and_applies_one_as_an_undoable_edit(store, tmp
         screen = app.screen
         assert isinstance(screen, SuggestScreen)
         assert screen.query_one("#sg-folder", Input).disabled  # the samples are the field until a folder is chosen
-        await _run(pilot, screen, "16", "1", field=str(_sample("wolves-of-the-fjord")))
+        await _run(pilot, screen, "32", "1", field=str(_sample("wolves-of-the-fjord")))
         await app.workers.wait_for_complete()
         await pilot.pause()
         run = screen.run

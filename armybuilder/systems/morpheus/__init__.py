@@ -24,7 +24,7 @@ class Morpheus(PackagedSystem["WarClan", "MECatalog"]):
     catalog_model = lazy_class(f"{__name__}.catalog.MECatalog")
     list_model = lazy_class(f"{__name__}.army.WarClan")
     plain_module = f"{__name__}.plain"
-    schema_fingerprint = "abf46129ada5752e7f794ec7b9f7e80597a971bf9ad60a59e06aa272ed72a3dd"  # tests/core/test_catalog_cache.py checks it
+    schema_fingerprint = "ed878a81c539658ea060968d78819ca8da2cb00be041e37d5e2609fad83e74d3"  # tests/core/test_catalog_cache.py checks it
     faction_label = "Clan"
     importer_module = f"{__name__}.importer"
     house_skeleton_module = f"{__name__}.house_skeleton"
