@@ -22,20 +22,20 @@ from armybuilder.cli_common import (  # noqa: F401 - re-exported for meta and th
     MAX_WORKERS,
     Parser,
     UsageError,
-    _err,
-    _err_block,
-    _json,
-    _load,
-    _out,
-    _out_block,
-    _read,
-    _sound_catalogue,
-    _system,
+    check_range,
     expand_paths,
+    load_editable,
+    print_block,
+    print_error,
+    print_error_block,
+    print_json,
+    print_line,
+    read_list_file,
     read_opponent,
     resolve_unit,
+    sound_catalogue,
+    system_named,
 )
-from armybuilder.cli_common import check_range as _check_range
 from armybuilder.cli_playtest import cmd_playtest
 from armybuilder.cli_validate import (  # noqa: F401
     add_validate_parsers,
@@ -49,7 +49,7 @@ from armybuilder.core.errors import InputError
 def cmd_new(args: argparse.Namespace) -> int:
     from armybuilder.core.lists import new_list_file
 
-    system = _system(args.system)
+    system = system_named(args.system)
     cat = system.catalogue()
     fmt_id = args.format
     limit = None
@@ -85,7 +85,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     new_list_file(army).save(out)
     own = f", limit {army.limit}" if army.limit is not None else ""
     uses = f", uses {house_said}" if house_said else ""
-    _out(f"created {out} ({system.name}, catalogue {cat.version}{uses}, format {army.format}{own})")
+    print_line(f"created {out} ({system.name}, catalogue {cat.version}{uses}, format {army.format}{own})")
     return EXIT_OK
 
 
@@ -93,7 +93,7 @@ def cmd_list_upgrade(args: argparse.Namespace) -> int:
     from armybuilder.cli_house import upgrade_pins
     from armybuilder.core.upgrade import upgrade_impact
 
-    lf = _load(args.list)
+    lf = load_editable(args.list)
     target = args.to or lf.system.source.latest
     if not lf.system.source.has_version(target):
         known = ", ".join(v.version for v in lf.system.source.versions())
@@ -101,19 +101,19 @@ def cmd_list_upgrade(args: argparse.Namespace) -> int:
     pins = upgrade_pins(lf, args.house)
     impact = upgrade_impact(lf.system, lf.army, target, house=pins)
     if args.json:
-        _json(impact.as_json(), indent=2, ensure_ascii=False)
+        print_json(impact.as_json(), indent=2, ensure_ascii=False)
     else:
         for line in impact.lines():
-            _out(line)
+            print_line(line)
     if args.dry_run or not impact.moves:
         if not args.json:
-            _out("dry run: the file was not changed" if args.dry_run else "the list is already on that version")
+            print_line("dry run: the file was not changed" if args.dry_run else "the list is already on that version")
         return EXIT_OK
     lf.army = impact.moved
     lf.save()
     if not args.json:
         houses = "".join(f", house catalogue {p['id']} {p['version']}" for p in pins or [])
-        _out(f"{lf.path} now pinned to catalogue {target}{houses}")
+        print_line(f"{lf.path} now pinned to catalogue {target}{houses}")
     return EXIT_OK
 
 
@@ -129,10 +129,10 @@ def cmd_catalog(args: argparse.Namespace) -> int:
         rows = catalogue_rows()  # cached rows: no system loaded unless its files changed
         houses = house_rows()  # the house catalogues installed (and named with --catalog)
         if args.json:
-            _json(rows + houses, indent=2, ensure_ascii=False)
+            print_json(rows + houses, indent=2, ensure_ascii=False)
         else:
             for r in rows:
-                _out(f"{r['system']:<18} {r['name']:<32} latest {r['latest']}  (versions: {', '.join(r['versions'])})")
+                print_line(f"{r['system']:<18} {r['name']:<32} latest {r['latest']}  (versions: {', '.join(r['versions'])})")
             print_house_rows(houses)
         return EXIT_OK
     if action in ("new", "install"):
@@ -143,33 +143,33 @@ def cmd_catalog(args: argparse.Namespace) -> int:
     from armybuilder.core.registry import system_ids
 
     if action == "versions":
-        system = _system(args.system)
+        system = system_named(args.system)
         rows = []
         for v in system.source.versions():
             cat = system.catalogue(v.version)
             rows.append({"version": v.version, "date": v.date, "summary": v.summary, "source": v.source, "provisional": v.provisional, "hash": cat.hash})
         if args.json:
-            _json(rows, indent=2, ensure_ascii=False)
+            print_json(rows, indent=2, ensure_ascii=False)
         else:
             for r in rows:
                 flag = " [provisional]" if r["provisional"] else ""
-                _out(f"{r['version']:<8} {r['date']:<11} {r['hash']}  {r['summary']}{flag}  ({r['source']})")
+                print_line(f"{r['version']:<8} {r['date']:<11} {r['hash']}  {r['summary']}{flag}  ({r['source']})")
         return EXIT_OK
     if action == "show":
-        system = _system(args.system)
+        system = system_named(args.system)
         cat = system.catalogue(args.version)
         if args.json:
-            _json({"system": system.id, "catalogue": cat.id, "version": cat.version, "hash": cat.hash, "data": cat.raw}, indent=1, ensure_ascii=False)
+            print_json({"system": system.id, "catalogue": cat.id, "version": cat.version, "hash": cat.hash, "data": cat.raw}, indent=1, ensure_ascii=False)
         else:
-            _out(f"{cat.name} catalogue {cat.version} (hash {cat.hash})")
+            print_line(f"{cat.name} catalogue {cat.version} (hash {cat.hash})")
             for name, value in cat.raw.items():
                 if isinstance(value, list):
-                    _out(f"  {name:<14} {len(value)} entries")
+                    print_line(f"  {name:<14} {len(value)} entries")
                 elif isinstance(value, dict):
-                    _out(f"  {name:<14} {', '.join(k for k, v in value.items() if v)}")
+                    print_line(f"  {name:<14} {', '.join(k for k, v in value.items() if v)}")
         return EXIT_OK
     if action == "diff":
-        system = _system(args.system)
+        system = system_named(args.system)
         a, b = system.catalogue(args.v1), system.catalogue(args.v2)
         changes = diff(a.raw, b.raw)
         # The errata lying between the two versions, with the source each operation cites.
@@ -178,27 +178,27 @@ def cmd_catalog(args: argparse.Namespace) -> int:
         low, high = sorted((parse_version(a.version), parse_version(b.version)))
         errata = [e for _, e in system.source.errata if low < parse_version(e.version) <= high]
         if args.json:
-            _json({"system": system.id, "from": a.version, "to": b.version, "changes": [
+            print_json({"system": system.id, "from": a.version, "to": b.version, "changes": [
                 {"collection": c.collection, "entry": c.entry, "kind": c.kind, "field": c.field, "old": c.old, "new": c.new} for c in changes
             ], "errata": [
                 {"version": e.version, "date": e.date, "summary": e.summary, "source": e.source, "provisional": e.provisional,
                  "operations": [{"op": o.op, "path": o.path, "note": o.note} for o in e.operations]} for e in errata
             ]}, indent=2, ensure_ascii=False, default=str)
         else:
-            _out(f"{system.name}: {a.version} → {b.version}, {len(changes)} changes")
+            print_line(f"{system.name}: {a.version} → {b.version}, {len(changes)} changes")
             for c in changes:
-                _out(f"  {c.describe()}")
+                print_line(f"  {c.describe()}")
             for e in errata:
-                _out(f"erratum {e.version} ({e.date}): {e.summary} [{e.source}]")
+                print_line(f"erratum {e.version} ({e.date}): {e.summary} [{e.source}]")
                 for o in e.operations:
-                    _out(f"  {o.op} {o.path}" + (f": {o.note}" if o.note else ""))
+                    print_line(f"  {o.op} {o.path}" + (f": {o.note}" if o.note else ""))
         return EXIT_OK
     if action == "check":
         from armybuilder.cli_house import check_house, check_installed, is_house_target
 
         if is_house_target(args.system):
             return check_house(args.system)
-        systems = [_system(args.system)] if args.system else [_system(s) for s in system_ids()]
+        systems = [system_named(args.system)] if args.system else [system_named(s) for s in system_ids()]
         problems = 0
         for system in systems:
             for v in system.source.versions():
@@ -215,14 +215,14 @@ def cmd_catalog(args: argparse.Namespace) -> int:
                 status = "ok" if not found else f"{len(found)} problems"
                 extra = f"; {len(assigned)} fields assigned by the project (CAT-D1)" if assigned else ""
                 extra += f"; {len(notes)} notes on the reference data" if notes else ""
-                _out(f"{system.id} {v.version}: {status}{extra}")
+                print_line(f"{system.id} {v.version}: {status}{extra}")
                 for p in found:
-                    _out(f"  error: {p}")
+                    print_line(f"  error: {p}")
                 if args.verbose:
                     for entry, field in assigned:
-                        _out(f"  info: {entry}.{field} assigned by armybuilder (CAT-D1)")
+                        print_line(f"  info: {entry}.{field} assigned by armybuilder (CAT-D1)")
                     for entry, note in notes:
-                        _out(f"  info: {entry}: {note}")
+                        print_line(f"  info: {entry}: {note}")
         house_status = check_installed() if not args.system else EXIT_OK
         return EXIT_INVALID if problems or house_status != EXIT_OK else EXIT_OK
     if action == "import-bsdata":
@@ -258,7 +258,7 @@ def _import_bsdata(args: argparse.Namespace) -> int:
         target = out / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(target, text)
-        _out(f"wrote {target}")
+        print_line(f"wrote {target}")
     return EXIT_OK
 
 
@@ -275,8 +275,8 @@ def _default_export(lf, suffix: str) -> Path:
 def cmd_export(args: argparse.Namespace) -> int:
     from armybuilder.core.lists import list_fingerprint
 
-    lf = _read(args.list)
-    cat = _sound_catalogue(lf)
+    lf = read_list_file(args.list)
+    cat = sound_catalogue(lf)
     fp = list_fingerprint(lf.army, cat)
     roster = lf.system.roster(lf.army, cat, fp)
     if args.summary:
@@ -286,7 +286,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
         text = render_text(roster)
         if args.output == "-" or (args.output is None and not args.save_text):
-            _out_block(text.removesuffix("\n"))  # every field made visible by render_text
+            print_block(text.removesuffix("\n"))  # every field made visible by render_text
             return EXIT_OK
         from armybuilder.core.atomic import atomic_write_text
 
@@ -294,7 +294,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         _check_output(out, args)
         out.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(out, text)
-        _out(f"wrote {out}")
+        print_line(f"wrote {out}")
         return EXIT_OK
     from armybuilder.pdf.roster import write_roster
 
@@ -303,7 +303,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     cards = lf.system.cards(lf.army, cat) if args.cards else None
     write_roster(roster, cards, out, paper=args.paper)
-    _out(f"wrote {out} (fingerprint {fp})")
+    print_line(f"wrote {out} (fingerprint {fp})")
     _warn_unprintable()
     return EXIT_OK
 
@@ -321,7 +321,7 @@ def _warn_unprintable() -> None:
 
     warning = unprintable_warning()
     if warning:
-        _err(warning)
+        print_error(warning)
 
 
 def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
@@ -332,7 +332,7 @@ def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
     if args.text:
         text = render_summary_text(summary)
         if args.output == "-" or (args.output is None and not args.save_text):
-            _out_block(text.removesuffix("\n"))  # every field made visible by render_summary_text
+            print_block(text.removesuffix("\n"))  # every field made visible by render_summary_text
             return EXIT_OK
         from armybuilder.core.atomic import atomic_write_text
 
@@ -340,7 +340,7 @@ def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
         _check_output(out, args)
         out.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(out, text)
-        _out(f"wrote {out}")
+        print_line(f"wrote {out}")
         return EXIT_OK
     from armybuilder.pdf.summary import write_summary
 
@@ -348,7 +348,7 @@ def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
     _check_output(out, args)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_summary(summary, out, paper=args.paper)
-    _out(f"wrote {out} (fingerprint {roster.fingerprint})")
+    print_line(f"wrote {out} (fingerprint {roster.fingerprint})")
     _warn_unprintable()
     return EXIT_OK
 
@@ -356,13 +356,13 @@ def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
 def cmd_sheets(args: argparse.Namespace) -> int:
     from armybuilder.pdf.sheets import write_sheets
 
-    system = _system(args.system)
+    system = system_named(args.system)
     cat = system.catalogue(args.version)
     out = Path(args.output) if args.output else Path("exports") / f"{system.id}-sheets.pdf"
     _check_output(out, args)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_sheets(system.sheets(cat), out, paper=args.paper)
-    _out(f"wrote {out}")
+    print_line(f"wrote {out}")
     _warn_unprintable()
     return EXIT_OK
 
@@ -391,7 +391,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
             calculator = importlib.import_module(entry["calculator"])
             return _odds_run(args.system, entry["name"], calculator.PARAMETERS, args.rest,
                              lambda values: calculator.compute(entry["tables"], values))
-    system = _system(args.system)
+    system = system_named(args.system)
     if system.has_fray_odds() and any(a == "--fray" or a.startswith("--fray=") for a in args.rest):
         if any(a in ("-h", "--help") for a in args.rest):  # "--fray --help": the fray's own help
             return _odds_fray(system, ["--help"])
@@ -450,16 +450,16 @@ def _odds_run(system_id: str, name: str, params, rest: list[str], compute, fray:
         if p.kind in ("int", "float") and values[p.name] is not None:
             low = p.minimum if p.minimum is not None else -ODDS_VALUE_LIMIT
             high = p.maximum if p.maximum is not None else ODDS_VALUE_LIMIT
-            _check_range(f"--{p.name.replace('_', '-')}", values[p.name], low, high)
+            check_range(f"--{p.name.replace('_', '-')}", values[p.name], low, high)
     try:
         payload, lines = compute(values)
     except ValueError as exc:
         raise InputError.at(str(exc)) from None
     if opts.json:
-        _json(payload, indent=2)
+        print_json(payload, indent=2)
     else:
         for line in lines:
-            _out(line)
+            print_line(line)
     return EXIT_OK
 
 
@@ -510,10 +510,10 @@ def _odds_fray(system, rest: list[str]) -> int:
     except ValueError as exc:  # a rule the calculation refuses, said in words
         raise InputError.at(str(exc)) from None
     if opts.json:
-        _json(result.payload, indent=2)
+        print_json(result.payload, indent=2)
     else:
         for line in result.lines:
-            _out(line)
+            print_line(line)
     return EXIT_OK
 
 
@@ -684,7 +684,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         argv, search = take_catalog_option(argv)
     except UsageError as exc:
-        _err(str(exc))
+        print_error(str(exc))
         return EXIT_UNREADABLE
     if search is not None:  # --catalog DIR: for this command and the processes it starts
         os.environ[PATH_ENV] = search
@@ -712,21 +712,21 @@ def _run(argv: list[str]) -> int:
             raise UsageError("armybuilder list: choose upgrade")
         return args.func(args)
     except UsageError as exc:
-        _err(str(exc))  # one line: it may quote an argument, and arguments are text too
-        _err("run 'armybuilder --help' for the commands")
+        print_error(str(exc))  # one line: it may quote an argument, and arguments are text too
+        print_error("run 'armybuilder --help' for the commands")
         return EXIT_UNREADABLE
     except InputError as exc:
-        _err_block(f"error: {exc}")  # one line per problem, each made visible (core/errors.py)
+        print_error_block(f"error: {exc}")  # one line per problem, each made visible (core/errors.py)
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
-        _err("interrupted")
+        print_error("interrupted")
         return 130
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # noqa: BLE001 - a bug must not show users a traceback
         if os.environ.get("ARMYBUILDER_DEBUG"):
             raise
-        _err(f"internal error: {type(exc).__name__}: {exc} (set ARMYBUILDER_DEBUG=1 for details; please report it)")
+        print_error(f"internal error: {type(exc).__name__}: {exc} (set ARMYBUILDER_DEBUG=1 for details; please report it)")
         return 3
 
 

@@ -43,7 +43,7 @@ def check_range(flag: str, value: float, low: float, high: float) -> None:
         raise UsageError(f"armybuilder: {flag} must be between {shown(low)} and {shown(high)} (got {shown(value)})")
 
 
-def _out(line: str = "") -> None:
+def print_line(line: str = "") -> None:
     """One line the CLI prints.  Always one: every control character in it, line feeds and
     tabs included, shows as an escape (core/sanitize.py), so a name from a file can neither
     talk to the terminal nor start a line of its own."""
@@ -52,27 +52,27 @@ def _out(line: str = "") -> None:
     sys.stdout.write(visible(line) + "\n")
 
 
-def _out_block(text: str) -> None:
+def print_block(text: str) -> None:
     """Text the program laid out in lines, each of whose fields passed ``visible`` (a
     roster, a validation report, an error with several problems): printed a line at a time."""
     for line in text.split("\n"):
-        _out(line)
+        print_line(line)
 
 
-def _err(line: str) -> None:
-    """One line on stderr, made visible as :func:`_out` makes it."""
+def print_error(line: str) -> None:
+    """One line on stderr, made visible as :func:`print_line` makes it."""
     from armybuilder.core.sanitize import visible
 
     sys.stderr.write(visible(line) + "\n")
 
 
-def _err_block(text: str) -> None:
-    """Lines on stderr, as :func:`_out_block` prints them."""
+def print_error_block(text: str) -> None:
+    """Lines on stderr, as :func:`print_block` prints them."""
     for line in text.split("\n"):
-        _err(line)
+        print_error(line)
 
 
-def _json(value: Any, **options: Any) -> None:
+def print_json(value: Any, **options: Any) -> None:
     """Print JSON with every control character escaped (the data itself unchanged)."""
     from armybuilder.core.sanitize import safe_json
 
@@ -82,21 +82,21 @@ def _json(value: Any, **options: Any) -> None:
 # --------------------------------------------------------------------------- helpers
 
 
-
-def _system(system_id: str):
+def system_named(system_id: str):
+    """The registered game system *system_id* (an unknown id: a usage error listing the known ones)."""
     from armybuilder.core.registry import get_system
 
     return get_system(system_id)
 
 
-def _load(path: str):
+def load_editable(path: str):
     """A list to edit and save: the round-trip loader (comments and layout kept)."""
     from armybuilder.core.lists import load_list
 
     return load_list(path)
 
 
-def _read(path: str):
+def read_list_file(path: str):
     """A list only read (fingerprint, export, odds, playtest): libyaml's fast path, whose
     answers and errors are the round trip's (it hands anything unusual to it), at a fraction
     of the cost on a long list."""
@@ -105,7 +105,7 @@ def _read(path: str):
     return read_list(path)
 
 
-def _sound_catalogue(lf):
+def sound_catalogue(lf):
     """The catalogue a list is pinned to, refused (exit 2) if it fails ``catalog check``."""
     cat = lf.system.catalogue_for(lf.army)
     lf.system.source.require_sound(cat.version)
@@ -120,7 +120,7 @@ def read_opponent(system, name: str):
 
     path = Path(name)
     if path.is_file():
-        return _read(name)
+        return read_list_file(name)
     samples = dict(system.source.samples())
     wanted = name if name.endswith(".yaml") else f"{name}.yaml"
     if wanted in samples:

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from armybuilder.cli_common import EXIT_INVALID, EXIT_OK, UsageError, _out, _system
+from armybuilder.cli_common import EXIT_INVALID, EXIT_OK, UsageError, print_line, system_named
 from armybuilder.core.errors import InputError
 
 
@@ -86,21 +86,21 @@ def house_rows() -> list[dict[str, Any]]:
 def print_house_rows(rows: list[dict[str, Any]]) -> None:
     for r in rows:
         if r.get("error"):
-            _out(f"{r['system']:<18} house {r['house']}: cannot be read ({r['error']})  [{r['folder']}]")
+            print_line(f"{r['system']:<18} house {r['house']}: cannot be read ({r['error']})  [{r['folder']}]")
         else:
-            _out(f"{r['system']:<18} {r['name']:<32} latest {r['latest']}  (versions: {', '.join(r['versions'])})"
+            print_line(f"{r['system']:<18} {r['name']:<32} latest {r['latest']}  (versions: {', '.join(r['versions'])})"
                  f"  house catalogue {r['house']}  [{r['folder']}]")
 
 
 def cmd_catalog_new(args: argparse.Namespace) -> int:
     from armybuilder.core.house_files import write_skeleton
 
-    system = _system(args.system)
+    system = system_named(args.system)
     folder = Path(args.output)
     written = write_skeleton(system, folder, args.people, house_id=args.id, name=args.name, force=args.force)
     for path in written:
-        _out(f"wrote {path}")
-    _out(f"next: fill in the profiles from your cards, then 'armybuilder catalog check {folder}'")
+        print_line(f"wrote {path}")
+    print_line(f"next: fill in the profiles from your cards, then 'armybuilder catalog check {folder}'")
     return EXIT_OK
 
 
@@ -120,9 +120,9 @@ def check_house(target: str) -> int:
         what = f"house catalogue in {target}"
     errors, warnings = len(report.errors), len(report.warnings)
     for issue in report.issues:
-        _out(f"  {issue}")
+        print_line(f"  {issue}")
     verdict = "ok" if not errors and not warnings else f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
-    _out(f"{what}: {verdict}")
+    print_line(f"{what}: {verdict}")
     return EXIT_INVALID if errors else EXIT_OK
 
 
@@ -149,7 +149,7 @@ def cmd_catalog_install(args: argparse.Namespace) -> int:
     from armybuilder.core.house_files import install
 
     target, outcome = install(Path(args.folder), force=args.force)
-    _out(f"{outcome} {target}" if outcome != "unchanged" else f"{target} holds the same files already")
+    print_line(f"{outcome} {target}" if outcome != "unchanged" else f"{target} holds the same files already")
     return EXIT_OK
 
 
@@ -160,7 +160,7 @@ def import_into_house(args: argparse.Namespace, module: Any, sources: list[Path]
 
     from armybuilder.core.house_files import import_into
 
-    system = _system(args.system)
+    system = system_named(args.system)
     options = {}
     if args.people:
         if "people" not in inspect.signature(module.convert).parameters:
@@ -169,10 +169,10 @@ def import_into_house(args: argparse.Namespace, module: Any, sources: list[Path]
     converted: dict[str, str] = module.convert(sources, **options)
     written, left_out = import_into(system, Path(args.output), converted, sources, house_id=args.id, name=args.name, force=args.force)
     for path in written:
-        _out(f"wrote {path}")
+        print_line(f"wrote {path}")
     for line in left_out:
-        _out(f"left out: {line}")
-    _out(f"next: 'armybuilder catalog check {args.output}'")
+        print_line(f"left out: {line}")
+    print_line(f"next: 'armybuilder catalog check {args.output}'")
     return EXIT_OK
 
 

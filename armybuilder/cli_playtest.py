@@ -9,7 +9,7 @@ import argparse
 import sys
 from typing import Any
 
-from armybuilder.cli_common import EXIT_OK, _err, _json, _out, _read
+from armybuilder.cli_common import EXIT_OK, print_error, print_json, print_line, read_list_file
 from armybuilder.core.checks import plural
 from armybuilder.core.errors import InputError
 
@@ -26,7 +26,7 @@ def _warn_unknown(armies: dict[str, Any]) -> list[str]:
         if unknown:
             out.append(f"{where}: {len(unknown)} entr{'y' if len(unknown) == 1 else 'ies'} the catalogue does not know, "
                        f"left out of the games: {summarised(unknown)}")
-            _err(f"warning: {out[-1]}")
+            print_error(f"warning: {out[-1]}")
     return out
 
 
@@ -39,7 +39,7 @@ def cmd_playtest(args: argparse.Namespace) -> int:
     check_range("--games", args.games, 1, MAX_GAMES)
     check_range("--seed", args.seed, 0, MAX_SEED)
     check_range("--workers", args.workers, 1, MAX_WORKERS)
-    lf = _read(args.list)
+    lf = read_list_file(args.list)
     opponent = read_opponent(lf.system, args.vs)
     if opponent.system.id != lf.system.id:
         raise InputError.at(f"the opponent plays {opponent.system.name}, the list {lf.system.name}")
@@ -72,37 +72,37 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         if args.log:
             payload["log"] = summary.log
         payload["warnings"] = warnings
-        _json(payload, indent=2, ensure_ascii=False)
+        print_json(payload, indent=2, ensure_ascii=False)
         return EXIT_OK
     low, high = summary.interval
     points = summary.as_json()["points"]
     unit = lf.system.points(lf.army, cat).unit
-    _out(
+    print_line(
         f"{lf.army.name} ({points['list']:g} {unit}) vs {opponent.army.name} ({points['opponent']:g} {unit}):"
         f" {plural(summary.games, 'game')} (seed {summary.seed})"
         + (f", scenario {args.scenario}" if args.scenario else "")
     )
-    _out(f"wins {summary.wins}, draws {summary.draws}, losses {summary.losses}")
-    _out(f"win rate {summary.win_rate:.1%} (95 % Wilson interval {low:.1%}–{high:.1%}; a draw counts half)")
+    print_line(f"wins {summary.wins}, draws {summary.draws}, losses {summary.losses}")
+    print_line(f"win rate {summary.win_rate:.1%} (95 % Wilson interval {low:.1%}–{high:.1%}; a draw counts half)")
     if summary.scenarios and not args.scenario:
         labels = {c.value: c.label for c in lf.system.scenarios(cat)}
-        _out("by scenario (drawn for each game):")
+        print_line("by scenario (drawn for each game):")
         width = max(len(labels.get(n, n)) for n in summary.scenarios)
         for name, played in summary.scenarios.items():
             s_low, s_high = played.interval
-            _out(f"  {labels.get(name, name):<{width}} {played.games:>6} {'game ' if played.games == 1 else 'games'}  win rate {played.win_rate:6.1%} ({s_low:.1%}–{s_high:.1%})")
-    _out(f"mean rounds {summary.mean_rounds:.2f}")
-    _out(f"units (survival, mean {unit} eliminated per game):")
+            print_line(f"  {labels.get(name, name):<{width}} {played.games:>6} {'game ' if played.games == 1 else 'games'}  win rate {played.win_rate:6.1%} ({s_low:.1%}–{s_high:.1%})")
+    print_line(f"mean rounds {summary.mean_rounds:.2f}")
+    print_line(f"units (survival, mean {unit} eliminated per game):")
     from armybuilder.core.sanitize import visible
 
     names = [visible(u.name) for u in summary.units]  # aligned as shown
     width = max((len(n) for n in names), default=0)  # one column for every name
     for u, name in zip(summary.units, names, strict=True):
         side = "you" if u.side == 0 else "opp"
-        _out(f"  [{side}] {name:<{width}} survived {u.survival_rate:6.1%}  eliminated {u.mean_eliminated:7.1f}")
+        print_line(f"  [{side}] {name:<{width}} survived {u.survival_rate:6.1%}  eliminated {u.mean_eliminated:7.1f}")
     if args.log:
-        _out("")
-        _out("Log of game 1:")
+        print_line("")
+        print_line("Log of game 1:")
         for line in summary.log:
-            _out(f"  {line}")
+            print_line(f"  {line}")
     return EXIT_OK

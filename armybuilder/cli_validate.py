@@ -12,13 +12,13 @@ from armybuilder.cli_common import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_UNREADABLE,
-    _err,
-    _err_block,
-    _json,
-    _out,
-    _out_block,
-    _sound_catalogue,
     expand_paths,
+    print_block,
+    print_error,
+    print_error_block,
+    print_json,
+    print_line,
+    sound_catalogue,
 )
 from armybuilder.core.errors import InputError
 
@@ -42,7 +42,7 @@ def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
     try:
         # read-only: libyaml's fast path, the round trip's answers
         lf = read_list(path, data, plain=True)  # no pydantic unless the list needs its words
-        cat = _sound_catalogue(lf)
+        cat = sound_catalogue(lf)
         findings = lf.system.findings(lf.army, cat)
         points = lf.system.points(lf.army, cat)
         fp = list_fingerprint(lf.army, cat)
@@ -205,13 +205,13 @@ def _validate_command(args: argparse.Namespace) -> int:
     total = len(results)
     summary = f"{total} lists, {legal} legal, {invalid} with errors" + (f", {unreadable} unreadable" if unreadable else "")
     if args.format == "json":
-        _json({"files": results, "summary": {"lists": total, "legal": legal, "invalid": invalid, "unreadable": unreadable}}, indent=2, ensure_ascii=False)
+        print_json({"files": results, "summary": {"lists": total, "legal": legal, "invalid": invalid, "unreadable": unreadable}}, indent=2, ensure_ascii=False)
     else:
         for block in text_blocks:
-            _out_block(block)  # lines whose every field passed visible() (_checked)
-        _out(summary)
+            print_block(block)  # lines whose every field passed visible() (_checked)
+        print_line(summary)
     if total == 0:
-        _err("no list files found")
+        print_error("no list files found")
         return EXIT_UNREADABLE
     if unreadable:
         return EXIT_UNREADABLE
@@ -240,15 +240,15 @@ def _fingerprint_command(args: argparse.Namespace) -> int:
         hit = findings_cache.lookup(key) if key is not None else None
         if isinstance(hit, list) and len(hit) == 2 and hit[0] in ("ok", "error") and isinstance(hit[1], str):
             if hit[0] == "error":  # printed as main() prints an InputError
-                _err_block(f"error: {hit[1]}")
+                print_error_block(f"error: {hit[1]}")
                 return EXIT_UNREADABLE
-            _out(hit[1])
+            print_line(hit[1])
             return EXIT_OK
     from armybuilder.core.lists import list_fingerprint, read_list
 
     try:
         lf = read_list(args.list, plain=True)
-        fp = list_fingerprint(lf.army, _sound_catalogue(lf))
+        fp = list_fingerprint(lf.army, sound_catalogue(lf))
     except InputError as exc:
         if key is not None and data is not None:
             from armybuilder.core import findings_cache
@@ -259,5 +259,5 @@ def _fingerprint_command(args: argparse.Namespace) -> int:
         from armybuilder.core import findings_cache
 
         findings_cache.store(key, path, data, ["ok", fp])
-    _out(fp)
+    print_line(fp)
     return EXIT_OK

@@ -35,10 +35,6 @@ KNOWN_CYCLES: set[frozenset[str]] = {
     }),
 }  # fmt: skip
 
-#: The command line's shared helpers (cli_common's _out, _err, _json, _read...) are still
-#: spelled as private: the command modules may import them until they are renamed.
-PRIVATE_NAMES_PENDING = {"armybuilder.cli_common"}
-
 #: Files that still import private names of a sibling module, with the reason.
 PRIVATE_IMPORTS_PENDING = {
     # the Rag'Narok 2 engine's modules share their tables' private names (being reshaped)
@@ -135,8 +131,6 @@ def test_no_module_imports_another_modules_private_name():
             if isinstance(node, ast.ImportFrom):
                 for alias in node.names:
                     name = alias.name
-                    if node.module in PRIVATE_NAMES_PENDING and node.level == 0:
-                        continue
                     if name.startswith("_") and not name.startswith("__") and not _is_module(node.module, node.level, name, rel):
                         found.append(f"{rel}:{node.lineno}: from {'.' * node.level}{node.module or ''} import {name}")
     assert found == [], "make the name public where it is defined, or move it down a module:\n" + "\n".join(found)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from armybuilder.cli_common import _err, _out
+from armybuilder.cli_common import print_error, print_line
 from armybuilder.meta.runner_args import add_runner_arguments, runner_for
 
 REPORT_SUFFIXES = (".pdf", ".png", ".json", ".csv", ".html")
@@ -87,7 +87,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
         runner.close()
         raise
     for item in setup.left_out:
-        _err(f"left out {item.path}: {item.reason}")
+        print_error(f"left out {item.path}: {item.reason}")
     stem = report_stem(args.output)
     results = results_path(stem.with_suffix(".pdf"))
     state = RunState()
@@ -98,7 +98,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
         if progress.enabled:
             sys.stderr.write("\n")
         kept = state.resumed + state.played
-        _err(f"interrupted: {kept:,} of {state.planned:,} games are kept in {results}; "
+        print_error(f"interrupted: {kept:,} of {state.planned:,} games are kept in {results}; "
              "run the same command with --resume to play only the rest")
         return 130
     finally:
@@ -106,19 +106,19 @@ def cmd_meta(args: argparse.Namespace) -> int:
     report_refused(results, state.refused)
     if state.torn_lines:
         where = f"moved to {state.set_aside}" if state.set_aside else "skipped"
-        _err(f"{results}: {state.torn_lines} unreadable line(s) (a write cut short) {where}; their games were played again")
+        print_error(f"{results}: {state.torn_lines} unreadable line(s) (a write cut short) {where}; their games were played again")
     outputs = write_reports(matrix, stem, args.resume)
     if args.json:
         sys.stdout.write(outputs.payload)  # the JSON file's text: control characters escaped (safe_json)
     else:
         print_summary(matrix, runner.describe(), state)
         if outputs.written:
-            _out("wrote " + ", ".join(str(p) for p in outputs.written))
+            print_line("wrote " + ", ".join(str(p) for p in outputs.written))
         if outputs.kept:
-            _out("unchanged since the last run: " + ", ".join(str(p) for p in outputs.kept))
-        _out(f"results in {results}")
+            print_line("unchanged since the last run: " + ", ".join(str(p) for p in outputs.kept))
+        print_line(f"results in {results}")
     for path, what, exc in outputs.failed:
-        _err(f"could not write the {what} {path} ({type(exc).__name__}: {exc}); the JSON, CSV and results file are "
+        print_error(f"could not write the {what} {path} ({type(exc).__name__}: {exc}); the JSON, CSV and results file are "
              "written: run the same command with --resume to try again")
     if outputs.failed:
         return EXIT_UNREADABLE
@@ -129,7 +129,7 @@ def report_refused(results: Path, refused: list[str]) -> None:
     """Say which records of the results file were not believed (their games were replayed)."""
     if refused:
         shown = "; ".join(list(dict.fromkeys(refused))[:6])  # the distinct reasons
-        _err(f"{results}: {len(refused)} record(s) not believed ({shown}); their games were played again")
+        print_error(f"{results}: {len(refused)} record(s) not believed ({shown}); their games were played again")
 
 
 def write_reports(matrix, stem: Path, resume: bool = False):
@@ -141,7 +141,7 @@ def write_reports(matrix, stem: Path, resume: bool = False):
 
 def print_summary(matrix, where: str, state) -> None:
     def out(text: str) -> None:
-        _out(text.removesuffix("\n"))  # one line each, names made visible
+        print_line(text.removesuffix("\n"))  # one line each, names made visible
 
     pairs = len(matrix.cells)
     against = "each other" if matrix.square else f"a field of {len(matrix.cols)}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from armybuilder.cli_common import _err
+from armybuilder.cli_common import print_error
 
 
 def add_runner_arguments(p: argparse.ArgumentParser, workers_help: str) -> None:
@@ -36,7 +36,7 @@ def runner_for(args: argparse.Namespace, command: str, default_workers: int | No
             raise UsageError(f"armybuilder {command}: --connect-timeout must be between 0.1 and 300 seconds")
         runner = DaskRunner(args.scheduler, timeout=args.connect_timeout)
         if runner.probe() == 0:
-            _err(f"the scheduler at {args.scheduler} has no worker yet: tasks wait until one joins ('dask worker {args.scheduler}')")
+            print_error(f"the scheduler at {args.scheduler} has no worker yet: tasks wait until one joins ('dask worker {args.scheduler}')")
         return runner
     if args.workers is not None:
         check_range("--workers", args.workers, 1, MAX_WORKERS)

@@ -98,11 +98,11 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         MAX_GAMES,
         MAX_SEED,
         UsageError,
-        _err,
-        _json,
-        _out,
+        check_range,
+        print_error,
+        print_json,
+        print_line,
     )
-    from armybuilder.cli_common import check_range as _check_range
     from armybuilder.core.atomic import atomic_write_text
     from armybuilder.core.lists import load_list
     from armybuilder.core.sanitize import safe_json
@@ -111,9 +111,9 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     from .report import list_yaml, run_json, text_report
     from .run import Progress, run_suggest
 
-    _check_range("--games", args.games, 1, MAX_GAMES)  # the bounds of playtest and meta
-    _check_range("--steps", args.steps, 1, MAX_STEPS)
-    _check_range("--seed", args.seed, 0, MAX_SEED)
+    check_range("--games", args.games, 1, MAX_GAMES)  # the bounds of playtest and meta
+    check_range("--steps", args.steps, 1, MAX_STEPS)
+    check_range("--seed", args.seed, 0, MAX_SEED)
     if args.resume and not args.results:
         raise UsageError("armybuilder suggest: --resume needs the --results file of the run to continue")
     base = load_list(args.list)
@@ -147,34 +147,34 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         if line.enabled:
             sys.stderr.write("\n")
         if args.results:
-            _err(f"interrupted: the games played are kept in {args.results}; run the same command with --resume to continue")
+            print_error(f"interrupted: the games played are kept in {args.results}; run the same command with --resume to continue")
         else:
-            _err("interrupted (add --results FILE to keep the games of a long run)")
+            print_error("interrupted (add --results FILE to keep the games of a long run)")
         return 130
     finally:
         runner.close()
     line.finish()
     for item in run.left_out:
-        _err(f"left out {item.path}: {item.reason}")
+        print_error(f"left out {item.path}: {item.reason}")
     payload = run_json(run, base)
     text = text_report(run, base)
     if args.json:
-        _json(payload, indent=2, ensure_ascii=False)
+        print_json(payload, indent=2, ensure_ascii=False)
     else:
         sys.stdout.write(text_visible(text))
     if args.output:
         data = safe_json(payload, indent=2, ensure_ascii=False) + "\n" if args.output.lower().endswith(".json") else text
         atomic_write_text(Path(args.output), data)
         if not args.json:
-            _out(f"wrote {args.output}")
+            print_line(f"wrote {args.output}")
     best = next((step.best for step in reversed(run.steps) if step.best is not None), None)
     if args.save_best:
         if best is None:
-            _err("no edit gained: --save-best wrote nothing")
+            print_error("no edit gained: --save-best wrote nothing")
         else:
             atomic_write_text(Path(args.save_best), list_yaml(base, best.neighbour.army))
             if not args.json:
-                _out(f"wrote the best list to {args.save_best}")
+                print_line(f"wrote the best list to {args.save_best}")
     return EXIT_OK
 
 
