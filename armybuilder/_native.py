@@ -84,29 +84,41 @@ def choose(package: str, path: list[str]) -> None:
     _CHOSEN[package] = f"pure Python ({why})"
 
 
-def _engine_package(system: str) -> str:
-    """The engine package of the registered system *system* (its ``engine_package``), or
-    *system* itself, taken as an engine package's dotted name."""
+def engine_package(system: str) -> str:
+    """The engine package of the registered system *system* (its ``engine_package``).
+
+    Raises :class:`LookupError` for an id no system is registered under, or a system
+    without an engine package: a misspelt id must not read as "not compiled"."""
     from armybuilder.core.registry import KNOWN_SYSTEMS, get_system
 
-    if system in KNOWN_SYSTEMS:
-        package = get_system(system).engine_package
-        if package is None:
-            raise LookupError(f"game system '{system}' declares no engine package")
-        return package
-    return system
+    if system not in KNOWN_SYSTEMS:
+        known = ", ".join(sorted(KNOWN_SYSTEMS))
+        raise LookupError(f"no game system '{system}' is registered (known: {known})")
+    package = get_system(system).engine_package
+    if package is None:
+        raise LookupError(f"game system '{system}' declares no engine package")
+    return package
+
+
+def package_build(package: str) -> str:
+    """How the engine package *package* (a dotted name) runs in this process; the package is
+    imported, and must call :func:`choose` from its ``__init__`` (else :class:`LookupError`)."""
+    importlib.import_module(package)
+    try:
+        return _CHOSEN[package]
+    except KeyError:
+        raise LookupError(f"{package} is not an engine package: its __init__ does not call armybuilder._native.choose") from None
 
 
 def build_of(system: str) -> str:
-    """How *system*'s engine runs in this process ("compiled (mypyc)" or "pure Python (why)");
-    *system* is a registered system's id or an engine package's dotted name."""
-    package = _engine_package(system)
-    importlib.import_module(package)
-    return _CHOSEN.get(package, "pure Python (not compiled)")
+    """How the engine of the registered system *system* runs in this process ("compiled
+    (mypyc)" or "pure Python (why)"); an unknown id raises :class:`LookupError`."""
+    return package_build(engine_package(system))
 
 
 def compiled(system: str) -> bool:
-    """True when *system*'s engine runs its compiled modules in this process."""
+    """True when the engine of the registered system *system* runs its compiled modules in
+    this process; an unknown id raises :class:`LookupError`."""
     return build_of(system).startswith("compiled")
 
 

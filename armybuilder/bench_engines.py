@@ -105,8 +105,7 @@ def measure_engine(system_id: str, games_total: int) -> EngineRate:
         cpu += elapsed
         slowest = min(slowest, per_pairing / max(elapsed, 1e-9))
     reference += reference_seconds(2)  # before and after the games: a clock that moved shows
-    package = system.engine_package
-    build = build_of(package) if package else "pure Python (not compiled)"
+    build = build_of(system_id) if system.engine_package else "pure Python (not compiled)"
     return EngineRate(
         system_id, system.name, per_pairing * len(pairings), len(pairings), len(armies), cpu, wall, slowest,
         statistics.median(reference), build,

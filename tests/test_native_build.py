@@ -46,14 +46,14 @@ def fake_engine(tmp_path, monkeypatch):
 def test_a_build_that_matches_its_sources_is_used(fake_engine):
     _, manifest = fake_engine
     manifest()
-    assert _native.build_of("fakeengine") == "compiled (mypyc)"
+    assert _native.package_build("fakeengine") == "compiled (mypyc)"
 
 
 def test_a_source_changed_after_the_build_is_run_from_the_source(fake_engine):
     package, manifest = fake_engine
     manifest()
     (package / "rules.py").write_text("VALUE = 'edited after the build'\n")
-    assert _native.build_of("fakeengine").startswith("pure Python (rules.py changed after the build")
+    assert _native.package_build("fakeengine").startswith("pure Python (rules.py changed after the build")
     import fakeengine.rules  # the stand-in binary would fail to load: the source must be found first
 
     assert fakeengine.rules.VALUE == "edited after the build"
@@ -63,14 +63,14 @@ def test_a_module_missing_from_the_build_means_pure_python(fake_engine):
     package, manifest = fake_engine
     manifest()
     (package / f"rules{SUFFIX}").unlink()
-    assert _native.build_of("fakeengine") == "pure Python (rules was not compiled)"
+    assert _native.package_build("fakeengine") == "pure Python (rules was not compiled)"
 
 
 def test_the_environment_variable_asks_for_the_sources(fake_engine, monkeypatch):
     _, manifest = fake_engine
     manifest()
     monkeypatch.setenv(_native.PURE_ENV, "1")
-    assert _native.build_of("fakeengine") == f"pure Python ({_native.PURE_ENV} is set)"
+    assert _native.package_build("fakeengine") == f"pure Python ({_native.PURE_ENV} is set)"
     import fakeengine.rules
 
     assert fakeengine.rules.VALUE == "from the source"
@@ -80,11 +80,34 @@ def test_the_environment_variable_asks_for_the_sources(fake_engine, monkeypatch)
 def test_a_damaged_manifest_means_pure_python(fake_engine, damage):
     package, _ = fake_engine
     (package / _native.MANIFEST).write_text(damage)
-    assert _native.build_of("fakeengine") == "pure Python (not compiled)"
+    assert _native.package_build("fakeengine") == "pure Python (not compiled)"
 
 
 def test_no_manifest_means_pure_python(fake_engine):
-    assert _native.build_of("fakeengine") == "pure Python (not compiled)"
+    assert _native.package_build("fakeengine") == "pure Python (not compiled)"
+
+
+@pytest.mark.parametrize("name", ["ragnarok-2", "armybuilder.systems.ragnarok2.engine", ""])
+def test_an_unknown_system_id_is_an_error_not_a_pure_build(name):
+    """build_of and compiled take a registered system's id: anything else (a misspelt id, an
+    engine package's dotted name) says so instead of reading as "not compiled"."""
+    with pytest.raises(LookupError, match="no game system .* is registered .*known: .*ragnarok2"):
+        _native.compiled(name)
+    with pytest.raises(LookupError, match="is registered"):
+        _native.build_of(name)
+
+
+def test_a_system_without_an_engine_package_is_an_error(monkeypatch):
+    from armybuilder.core.registry import get_system
+
+    monkeypatch.setattr(type(get_system("toy-pit")), "engine_package", None)
+    with pytest.raises(LookupError, match="game system 'toy-pit' declares no engine package"):
+        _native.compiled("toy-pit")
+
+
+def test_a_package_that_does_not_report_its_build_is_an_error():
+    with pytest.raises(LookupError, match="armybuilder.core is not an engine package"):
+        _native.package_build("armybuilder.core")
 
 
 def test_the_real_engine_runs_its_sources_when_asked():
@@ -115,4 +138,4 @@ def test_the_build_compiled_the_engines_where_it_is_expected(system):
     (a type error mypyc refuses, a module left out) must fail loudly, not just run slower."""
     if not os.environ.get("ARMYBUILDER_EXPECT_COMPILED"):
         pytest.skip("set ARMYBUILDER_EXPECT_COMPILED=1 to require the compiled engines (CI does)")
-    assert _native.build_of(f"armybuilder.systems.{system}.engine") == "compiled (mypyc)"
+    assert _native.build_of(system) == "compiled (mypyc)"
