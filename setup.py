@@ -26,22 +26,27 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 
-# Engine package -> its modules compiled together (one mypyc group, one shared library).
-# A module left out stays Python (the exact-odds code runs once per question, not per game).
-NATIVE_ENGINES: dict[str, list[str]] = {
-    "armybuilder/systems/ragnarok2/engine": [
-        "abilities", "ai", "base", "battle", "chance", "combat", "dice", "fray", "line_ai", "maintenance",
-        "movement", "mystic_phase", "mystics", "narration", "odds", "outcome", "policy", "shooting",
-        "state", "strategic", "tables", "wounds",
-    ],
-    "armybuilder/systems/rattle_and_rend/engine": [
-        "state", "board", "dice", "gamestate", "geometry", "scenario", "setup", "combat", "reactions",
-        "actions", "policy", "ai_values", "ai", "game",
-    ],
-    "armybuilder/systems/morpheus/engine": [
-        "fighters", "gamestate", "dice", "geometry", "combat", "movement", "powers", "policy", "activation", "ai", "battle",
-    ],
-}  # fmt: skip
+
+def native_engines() -> dict[str, list[str]]:
+    """Engine folder -> its modules compiled together (one mypyc group, one shared library), as
+    each bundled system describes its engine: ``GameSystem.engine_package`` and
+    ``compiled_engine_modules``.  The registry and the systems' packages import the standard
+    library alone, so they can be read here, before the project's dependencies are installed;
+    a module left out stays Python (the exact-odds code runs once per question, not per game)."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from armybuilder.core.registry import BUNDLED_SYSTEMS, get_system
+
+        engines: dict[str, list[str]] = {}
+        for system_id in BUNDLED_SYSTEMS:  # the systems this package ships (not ARMYBUILDER_SYSTEMS')
+            system = get_system(system_id)
+            if system.engine_package and system.compiled_engine_modules:
+                engines[system.engine_package.replace(".", "/")] = list(system.compiled_engine_modules)
+        return engines
+    finally:
+        sys.path.remove(str(ROOT))
+
+
 MANIFEST = "_native_build.json"
 
 
@@ -132,6 +137,8 @@ class NativeBuild(build_ext):
                 folder.mkdir(parents=True, exist_ok=True)
                 (folder / MANIFEST).write_text(text)
 
+
+NATIVE_ENGINES = native_engines()
 
 if sys.argv[1:] == ["--print-native-sources"]:  # for scripts/_setup.sh: what a compile reads
     print("\n".join(f"{package}/{name}.py" for package, modules in NATIVE_ENGINES.items() for name in modules))

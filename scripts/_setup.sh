@@ -25,7 +25,8 @@ pip_install() {  # (setuptools warns about every editable install of a package w
     PYTHONWARNINGS="ignore:Editable installation" \
         .venv/bin/python -m pip install --quiet --disable-pip-version-check "$@" >&2
 }
-# The compiled modules are built from the sources setup.py lists: when one changes, a
+# The compiled modules are built from the sources the systems name (compiled_engine_modules,
+# listed by setup.py --print-native-sources): when one changes, a
 # compiling setup builds them again (a pure one leaves it to armybuilder._native).
 native_sources() { cat setup.py $(.venv/bin/python setup.py --print-native-sources 2>/dev/null) | sha256sum | cut -d' ' -f1; }
 # The build's own requirements in the venv, then no isolated build environment: a pure

@@ -7,7 +7,6 @@ import hashlib
 import importlib.machinery
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -123,13 +122,31 @@ def test_the_real_engine_runs_its_sources_when_asked():
 
 
 def _compiled_engines() -> list[str]:
-    """The engine packages setup.py compiles (read from its table, which stays the one list)."""
-    return re.findall(r'"armybuilder/systems/(\w+)/engine": \[', (ROOT / "setup.py").read_text())
+    """The bundled systems whose engine setup.py compiles (each names its modules)."""
+    from armybuilder.core.registry import BUNDLED_SYSTEMS, get_system
+
+    return [s for s in BUNDLED_SYSTEMS if get_system(s).compiled_engine_modules]
 
 
-def test_setup_lists_the_three_engines():
-    """The table the next test reads: an empty match would leave it with nothing to check."""
-    assert sorted(_compiled_engines()) == ["morpheus", "ragnarok2", "rattle_and_rend"]
+def test_the_three_bundled_engines_name_their_compiled_modules():
+    """The list the next test reads: an empty one would leave it with nothing to check."""
+    assert sorted(_compiled_engines()) == ["morpheus-ragnarok", "ragnarok2", "rattle-and-rend"]
+
+
+def test_setup_compiles_what_the_systems_describe():
+    """setup.py's modules come from the systems' descriptions (engine_package and
+    compiled_engine_modules), every one an existing module of that engine package."""
+    from armybuilder.core.registry import get_system
+
+    out = subprocess.run([sys.executable, "setup.py", "--print-native-sources"], cwd=ROOT, capture_output=True, text=True, check=True)
+    listed = out.stdout.split()
+    expected = []
+    for system_id in _compiled_engines():
+        system = get_system(system_id)
+        folder = str(system.engine_package).replace(".", "/")
+        expected += [f"{folder}/{name}.py" for name in system.compiled_engine_modules]
+    assert listed == expected
+    assert all((ROOT / path).is_file() for path in listed), [p for p in listed if not (ROOT / p).is_file()]
 
 
 @pytest.mark.parametrize("system", _compiled_engines())

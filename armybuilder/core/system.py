@@ -169,6 +169,12 @@ class GameSystem(abc.ABC, Generic[L, CM]):
     #: :func:`armybuilder._native.choose` (setup.py may compile its modules); None: no engine
     #: whose build matters (``bench`` and ``python -m armybuilder._native`` report each build)
     engine_package: ClassVar[str | None] = None
+    #: the modules of :attr:`engine_package` that setup.py compiles with mypyc, as one group
+    #: (they call each other directly, so they run compiled or from source together); a module
+    #: left out stays Python (code that runs once per question, not once per game); empty:
+    #: nothing compiled.  ``./scripts/compile`` builds them; ``armybuilder._native`` runs the
+    #: build only while it matches these sources.
+    compiled_engine_modules: ClassVar[tuple[str, ...]] = ()
     #: dotted module writing the skeleton of a house catalogue (``armybuilder catalog new``):
     #: ``files(cat, people, folder) -> {file name: text}`` and ``people_choices(cat) -> {id: name}``
     #: (every faction a house catalogue may write for); None: no skeleton for this system

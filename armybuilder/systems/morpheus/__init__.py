@@ -35,6 +35,10 @@ class Morpheus(PackagedSystem["WarClan", "MECatalog"]):
     odds_module = f"{__name__}.engine.odds"
     game_module = f"{__name__}.engine.battle"
     engine_package = f"{__name__}.engine"  # compiled by setup.py when it can (armybuilder._native)
+    # its modules compiled together (one mypyc group); the others stay Python
+    compiled_engine_modules = (
+        "fighters", "gamestate", "dice", "geometry", "combat", "movement", "powers", "policy", "activation", "ai", "battle",
+    )  # fmt: skip
     playtest_budget = 230  # games per reference-loop-second (design.md: bench's normalised rate)
     format_params = (
         "min_models",

@@ -39,6 +39,11 @@ class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
     odds_module = f"{__name__}.engine.odds"
     game_module = f"{__name__}.engine.game"
     engine_package = f"{__name__}.engine"  # compiled by setup.py when it can (armybuilder._native)
+    # its modules compiled together (one mypyc group); the others stay Python
+    compiled_engine_modules = (
+        "state", "board", "dice", "gamestate", "geometry", "scenario", "setup", "combat", "reactions",
+        "actions", "policy", "ai_values", "ai", "game",
+    )  # fmt: skip
     playtest_budget = 200  # games per reference-loop-second (design.md: bench's normalised rate)
     format_params = ("min_groups", "max_groups", "min_line_points", "traits")
     new_list_name = "New warband"  # no factions in this game
