@@ -126,7 +126,7 @@ def icepool_combat(columns: Any, dice: int) -> tuple[Any, Any]:
     """The same combat in icepool, written its fast way: one die's law, sums with ``@``."""
     import icepool
 
-    from armybuilder.odds.ragnarok2 import column
+    from armybuilder.systems.ragnarok2.odds_calculator import column
 
     attack = column(columns, ODDS_PARAMS["attack"] - ODDS_PARAMS["defense"])
     wound = column(columns, ODDS_PARAMS["strength"] - ODDS_PARAMS["resistance"])
@@ -143,7 +143,7 @@ def icepool_combat(columns: Any, dice: int) -> tuple[Any, Any]:
 _ICEPOOL_PROBE = (
     "import json, signal, sys, time\n"
     "from armybuilder.bench_figures import icepool_combat\n"
-    "from armybuilder.odds.ragnarok2 import columns_of\n"
+    "from armybuilder.systems.ragnarok2.odds_calculator import columns_of\n"
     "rows, dice, limit, length = json.loads(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])\n"
     "class Late(Exception):\n"
     "    pass\n"

@@ -386,9 +386,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         module = KNOWN_SYSTEMS.get(args.system)
         entry = tables.cached(args.system, module) if module is not None else None
         if entry is not None:
-            import importlib
-
-            calculator = importlib.import_module(entry["calculator"])
+            calculator = tables.calculator(entry)
             return _odds_run(args.system, entry["name"], calculator.PARAMETERS, args.rest,
                              lambda values: calculator.compute(entry["tables"], values))
     system = system_named(args.system)
@@ -408,17 +406,13 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
 def _remember_odds_tables(system, cat) -> None:
     """Keep the tables the system's calculator read, for the command's next runs."""
-    import importlib
-
     from armybuilder.core.registry import KNOWN_SYSTEMS
     from armybuilder.odds import tables
 
-    name = getattr(system, "odds_module", None)
-    odds = importlib.import_module(name) if name else None
-    if odds is None or not hasattr(odds, "CALCULATOR") or not hasattr(odds, "odds_tables"):
-        return
-    tables.remember(system.id, KNOWN_SYSTEMS[system.id], system.source.folder, odds.CALCULATOR, system.name,
-                    cat.version, odds.odds_tables(cat))
+    found = system.odds_tables(cat) if system.odds_calculator is not None else None
+    if found is not None:
+        tables.remember(system.id, KNOWN_SYSTEMS[system.id], system.source.folder, system.odds_calculator,
+                        system.name, cat.version, found)
 
 
 def _odds_run(system_id: str, name: str, params, rest: list[str], compute, fray: bool = False) -> int:

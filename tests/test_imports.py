@@ -226,6 +226,21 @@ def test_no_module_outside_a_system_names_one():
     assert found == [], "ask the registry's system instead:\n" + "\n".join(found)
 
 
+def test_no_module_outside_a_system_is_named_after_one():
+    """What belongs to one system (its odds calculator, its fray) lives in its package and is
+    reached through ``GameSystem`` (``odds_calculator``, ``fray_odds``): a module elsewhere
+    named after a system (``armybuilder/odds/ragnarok2.py``) fails."""
+    from armybuilder.core.registry import BUNDLED_SYSTEMS
+
+    names = set(BUNDLED_SYSTEMS) | {module.rpartition(".")[2] for module in BUNDLED_SYSTEMS.values()}
+    names |= {name.replace("-", "_") for name in names}
+    found = [
+        rel for rel, _ in _sources()
+        if not rel.startswith("armybuilder/systems/") and any(part.removesuffix(".py") in names for part in rel.split("/"))
+    ]  # fmt: skip
+    assert found == [], "move these into their system's package:\n" + "\n".join(found)
+
+
 def test_the_pending_lists_name_files_that_exist():
     for rel in PRIVATE_IMPORTS_PENDING | NAMES_A_SYSTEM_PENDING:
         assert (ROOT / rel).is_file(), f"{rel} is gone: remove it from its list"

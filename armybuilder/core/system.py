@@ -175,6 +175,13 @@ class GameSystem(abc.ABC, Generic[L, CM]):
     #: nothing compiled.  ``./scripts/compile`` builds them; ``armybuilder._native`` runs the
     #: build only while it matches these sources.
     compiled_engine_modules: ClassVar[tuple[str, ...]] = ()
+    #: dotted module of the exact odds calculator, a module of the system's package that
+    #: imports only the standard library, ``armybuilder.odds`` and ``armybuilder.core`` (checked
+    #: by an import-linter contract): ``PARAMETERS`` (:class:`~armybuilder.core.odds_params.Spec`)
+    #: and ``compute(tables, values) -> (payload, lines)``, ``tables`` being what
+    #: :meth:`odds_tables` reads from a catalogue.  ``armybuilder odds`` runs it on remembered
+    #: tables without loading the system (:mod:`armybuilder.odds.tables`).  None: no calculator.
+    odds_calculator: ClassVar[str | None] = None
     #: dotted module writing the skeleton of a house catalogue (``armybuilder catalog new``):
     #: ``files(cat, people, folder) -> {file name: text}`` and ``people_choices(cat) -> {id: name}``
     #: (every faction a house catalogue may write for); None: no skeleton for this system
@@ -380,6 +387,11 @@ class GameSystem(abc.ABC, Generic[L, CM]):
     def odds(self, cat: Catalogue[CM], params: dict[str, Any]) -> OddsResult:
         raise NotImplementedError(f"{self.name} has no odds calculator yet")
 
+    def odds_tables(self, cat: Catalogue[CM]) -> Any:
+        """The plain, JSON-able tables :attr:`odds_calculator` takes, read from ``cat``
+        (remembered by ``armybuilder odds`` for its next runs); None: the system has none."""
+        return None
+
     def play_game(
         self,
         cat: Catalogue[CM],
@@ -520,7 +532,8 @@ class PackagedSystem(GameSystem[L, CM]):
     - ``sheets_module``: ``roster``, ``sheets``, ``cards``;
     - ``rules_module``: ``run_rules(army, cat)``;
     - ``odds_module`` (dotted name, imported on first use, may not exist yet):
-      ``PARAMETERS``, ``odds(cat, params)``, ``unit_choices(army, cat)`` and
+      ``PARAMETERS``, ``odds(cat, params)``, ``odds_tables(cat)`` (the plain tables of
+      :attr:`odds_calculator`), ``unit_choices(army, cat)`` and
       ``unit_odds_params(army, unit, other, other_unit, cat)``;
     - ``game_module`` (dotted name, imported on first use, may not exist yet):
       ``play_game(cat, first, second, rng, log)``;
@@ -663,6 +676,11 @@ class PackagedSystem(GameSystem[L, CM]):
             return super().odds(cat, params)
         result: OddsResult = odds.odds(cat, params)
         return result
+
+    def odds_tables(self, cat: Catalogue[CM]) -> Any:
+        """The odds module's ``odds_tables(cat)``, when the system names an :attr:`odds_calculator`."""
+        odds = self._engine(self.odds_module) if self.odds_calculator is not None else None
+        return odds.odds_tables(cat) if odds is not None and hasattr(odds, "odds_tables") else None
 
     def odds_units(self, army: L, cat: Catalogue[CM]) -> list[Choice]:
         odds = importlib.import_module(str(self.odds_module))

@@ -1,10 +1,9 @@
-"""Exact odds calculators in pure Python, importable without a game system's package.
+"""What the systems' exact odds calculators share, below every game system.
 
-Each module here holds one system's odds maths and parameters: what ``armybuilder odds
-SYSTEM`` needs, and nothing of the system's models, catalogue loader or battle engine, so
-the command starts in a few tens of milliseconds (no pydantic, no numpy).  The system's
-``engine/odds.py`` is still the entry point of the game-system protocol (the TUI, the
-bench and the command's first run call it): it reads the catalogue's tables into the plain
-form these modules take, then calls the same ``compute``, so every surface shows the very
-same floats.  :mod:`.tables` remembers a system's plain tables for the command's next runs.
+:mod:`.exact` holds the exact arithmetic of dice laws (ratios of whole numbers, rounded once);
+each system's calculator (``GameSystem.odds_calculator``, a module of its package such as
+``systems/<system>/odds_calculator.py``) builds on it.  :mod:`.tables` remembers a system's
+plain tables so that ``armybuilder odds`` runs the calculator without loading the system
+(no pydantic, no numpy): the command starts in a few tens of milliseconds, and the TUI, the
+bench and the command still run the same ``compute`` on the same tables.
 """

@@ -268,3 +268,24 @@ def test_odds_modules_name_their_calculator_odds(system_id):
     except ValueError:
         return  # some calculators need more than the defaults; the CLI tests cover them
     assert result.lines and result.payload
+
+
+@pytest.mark.parametrize("system_id", [s.id for s in all_systems() if s.odds_calculator is not None])
+def test_the_odds_calculator_lives_in_the_system_and_gives_the_protocols_floats(system_id):
+    """``GameSystem.odds_calculator`` is a module of the system's own package, and what
+    ``armybuilder odds`` computes with it from :meth:`odds_tables` is what :meth:`odds` says."""
+    import importlib
+    import json
+
+    from armybuilder.core.registry import KNOWN_SYSTEMS
+
+    system = get_system(system_id)
+    assert system.odds_calculator.rpartition(".")[0] == KNOWN_SYSTEMS[system_id]
+    calculator = importlib.import_module(system.odds_calculator)
+    assert [spec.name for spec in calculator.PARAMETERS] == [p.name for p in system.odds_parameters()]
+    cat = system.catalogue()
+    tables = json.loads(json.dumps(system.odds_tables(cat)))  # as the command remembers them
+    values = {p.name: 3 if p.default is None and p.kind == "int" else p.default for p in system.odds_parameters()}
+    payload, lines = calculator.compute(tables, values)
+    result = system.odds(cat, values)
+    assert json.loads(json.dumps(payload)) == json.loads(json.dumps(result.payload)) and list(lines) == list(result.lines)

@@ -19,7 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from armybuilder.core.registry import KNOWN_SYSTEMS, get_system
-from armybuilder.odds import ragnarok2, tables
+from armybuilder.odds import tables
+from armybuilder.systems.ragnarok2 import odds_calculator as ragnarok2
 from armybuilder.systems.ragnarok2.engine.dice import R2_D1_COLUMNS, attack_then_wounds
 
 PROBE = (
@@ -59,9 +60,11 @@ def test_a_second_odds_run_loads_no_system_and_prints_the_same(tmp_path, system_
     again = _run(tmp_path, "odds", system_id, *argv, "--json")
     assert again["code"] == 0 and again["out"] == first["out"]
     assert [m for m in again["modules"] if m.split(".")[0] in HEAVY and m != "pydantic.plugin._loader"] == []
-    assert [m for m in again["modules"] if m.startswith("armybuilder.systems.")] == []
-    # the very floats of the protocol's path (the TUI's and the bench's)
+    # the calculator alone, run from its file: not its system's package nor the protocol
     system = get_system(system_id)
+    assert [m for m in again["modules"] if m.startswith("armybuilder.systems.")] == [system.odds_calculator]
+    assert "armybuilder.core.system" not in again["modules"]
+    # the very floats of the protocol's path (the TUI's and the bench's)
     assert json.loads(again["out"]) == json.loads(json.dumps(system.odds(system.catalogue(), values).payload))
     text = _run(tmp_path, "odds", system_id, *argv)
     assert text["out"].splitlines() == list(system.odds(system.catalogue(), values).lines)
@@ -85,9 +88,9 @@ def cache_dir(tmp_path, monkeypatch):
 
 def _remember(system_id: str) -> None:
     system = get_system(system_id)
-    odds = __import__(system.odds_module, fromlist=["odds_tables"])
     cat = system.catalogue()
-    tables.remember(system_id, KNOWN_SYSTEMS[system_id], system.source.folder, odds.CALCULATOR, system.name, cat.version, odds.odds_tables(cat))
+    tables.remember(system_id, KNOWN_SYSTEMS[system_id], system.source.folder, system.odds_calculator, system.name, cat.version,
+                    system.odds_tables(cat))
 
 
 def test_remembered_tables_are_those_the_system_reads(cache_dir):
@@ -95,14 +98,21 @@ def test_remembered_tables_are_those_the_system_reads(cache_dir):
         _remember(system_id)
         entry = tables.cached(system_id, KNOWN_SYSTEMS[system_id])
         assert entry is not None and entry["name"] == get_system(system_id).name
-        odds = __import__(get_system(system_id).odds_module, fromlist=["odds_tables"])
-        assert entry["tables"] == json.loads(json.dumps(odds.odds_tables(get_system(system_id).catalogue())))
+        system = get_system(system_id)
+        assert entry["calculator"] == system.odds_calculator == f"{KNOWN_SYSTEMS[system_id]}.odds_calculator"
+        assert entry["tables"] == json.loads(json.dumps(system.odds_tables(system.catalogue())))
+        assert tables.calculator(entry).PARAMETERS == __import__(system.odds_calculator, fromlist=["PARAMETERS"]).PARAMETERS
 
 
 def test_tables_are_not_believed_once_their_files_change_or_are_edited(cache_dir, monkeypatch):
     _remember("ragnarok2")
     assert tables.cached("ragnarok2", KNOWN_SYSTEMS["ragnarok2"]) is not None
     assert tables.cached("ragnarok2", "some.other.module") is None
+    entry = tables.cached("ragnarok2", KNOWN_SYSTEMS["ragnarok2"])
+    assert entry is not None
+    with monkeypatch.context() as patch:  # a calculator outside the system's package is never run
+        patch.setattr(tables.catalog_cache, "read", lambda name: {**entry, "calculator": "armybuilder.cli"})
+        assert tables.cached("ragnarok2", KNOWN_SYSTEMS["ragnarok2"]) is None
     with monkeypatch.context() as patch:  # a catalogue file, the model or the calculator changed
         patch.setattr(tables, "_digest", lambda *args: "changed")
         assert tables.cached("ragnarok2", KNOWN_SYSTEMS["ragnarok2"]) is None

@@ -37,6 +37,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
     sheets_module = lazy_module(f"{__name__}.sheets")
     rules_module = lazy_module(f"{__name__}.rules")
     odds_module = f"{__name__}.engine.odds"
+    odds_calculator = f"{__name__}.odds_calculator"  # run by `armybuilder odds` without the system
     game_module = f"{__name__}.engine.battle"
     engine_package = f"{__name__}.engine"  # compiled by setup.py when it can (armybuilder._native)
     # its modules compiled together (one mypyc group); the others stay Python

@@ -17,8 +17,8 @@ from functools import lru_cache
 import numpy as np
 
 from armybuilder.core.dice import Distribution
-from armybuilder.odds.morpheus import Rules
 
+from ..odds_calculator import Rules
 from .odds import rules_of
 
 #: ME-D1, the provisional opposed-roll and damage tables (the odds calculator's record: one

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.rng import Uniforms
-from armybuilder.odds.morpheus import Rules
 
 from ..catalog import GodPower, MECatalog
+from ..odds_calculator import Rules
 from .fighters import Fighter, Terrain
 
 if TYPE_CHECKING:

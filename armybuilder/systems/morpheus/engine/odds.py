@@ -1,6 +1,6 @@
 """Exact odds of one Morpheus Engine attack: the hit roll, then the Damage it causes.
 
-The maths and the parameters live in :mod:`armybuilder.odds.morpheus` (pure Python, so
+The maths and the parameters live in :mod:`armybuilder.systems.morpheus.odds_calculator` (pure Python, so
 ``armybuilder odds`` starts without loading the system); this module is the game system's
 side: it reads the catalogue's opposed-roll and damage tables (ME-D1 is provisional data)
 into the plain tables the calculator takes, and calls the same ``compute`` as the command.
@@ -13,10 +13,9 @@ from typing import Any
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.odds import parameters
 from armybuilder.core.system import OddsResult
-from armybuilder.odds import morpheus as calculator
 
-#: the pure-Python calculator the ``odds`` command runs (armybuilder.odds.tables)
-CALCULATOR = calculator.__name__
+from .. import odds_calculator as calculator
+
 PARAMETERS = parameters(calculator.PARAMETERS)
 
 
@@ -46,7 +45,7 @@ def odds_tables(cat: Catalogue | None) -> dict[str, Any]:
 
 
 def attack_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
-    """The odds of one or more attacks (see :func:`armybuilder.odds.morpheus.compute`)."""
+    """The odds of one or more attacks (see :func:`armybuilder.systems.morpheus.odds_calculator.compute`)."""
     payload, lines = calculator.compute(odds_tables(cat), params)
     return OddsResult(payload, lines)
 

@@ -1,7 +1,7 @@
 """Exact odds of one Rag'Narok 2 combat roll: attacks, then the Wounds they cause.
 
-The maths and the parameters live in :mod:`armybuilder.odds.ragnarok2` (pure Python, no
-system package needed, so ``armybuilder odds`` starts at once); this module is the game
+The maths and the parameters live in :mod:`armybuilder.systems.ragnarok2.odds_calculator` (pure Python, which ``armybuilder
+odds`` runs without loading the system, so it starts at once); this module is the game
 system's side: it reads the contest table from the catalogue the player is using (R2-D1
 is provisional data), never from code, so a corrected table in a later catalogue version
 changes the odds without a code change, and hands it to the same ``compute`` as the
@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING, Any
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.odds import parameters
 from armybuilder.core.system import OddsResult
-from armybuilder.odds import ragnarok2 as calculator
+
+from .. import odds_calculator as calculator
 
 if TYPE_CHECKING:
     from .dice import ContestColumn
 
-#: the pure-Python calculator the ``odds`` command runs (armybuilder.odds.tables)
-CALCULATOR = calculator.__name__
 PARAMETERS = parameters(calculator.PARAMETERS)
 
 
@@ -54,7 +53,7 @@ def odds_tables(cat: Catalogue | None) -> list[list[Any]]:
 
 
 def combat_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
-    """The odds of one combat roll (see :func:`armybuilder.odds.ragnarok2.compute`)."""
+    """The odds of one combat roll (see :func:`armybuilder.systems.ragnarok2.odds_calculator.compute`)."""
     payload, lines = calculator.compute(odds_tables(cat), params)
     return OddsResult(payload, lines)
 

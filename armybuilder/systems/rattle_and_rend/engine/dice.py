@@ -24,7 +24,8 @@ from typing import Final
 
 from armybuilder.core.dice import Distribution
 from armybuilder.core.engine import uniform_die
-from armybuilder.odds.rattle_and_rend import DEFAULT_DICE, dice_count  # noqa: F401 - re-exported
+
+from ..odds_calculator import DEFAULT_DICE, dice_count  # noqa: F401 - re-exported
 
 # Final: the compiled engine reads them as constants, not from the module's dictionary
 FAIL: Final = 0

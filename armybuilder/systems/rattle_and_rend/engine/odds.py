@@ -1,6 +1,6 @@
 """Exact odds for Rattle and Rend: one check, or one attack (Fury, then Will).
 
-The maths and the parameters live in :mod:`armybuilder.odds.rattle_and_rend` (pure Python,
+The maths and the parameters live in :mod:`armybuilder.systems.rattle_and_rend.odds_calculator` (pure Python,
 so ``armybuilder odds`` starts without loading the system); this module is the game
 system's side: it reads the catalogue's ``check_dice`` table and group types into the plain
 tables the calculator takes, and calls the same ``compute`` as the command.
@@ -13,10 +13,9 @@ from typing import Any
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.odds import parameters
 from armybuilder.core.system import OddsResult
-from armybuilder.odds import rattle_and_rend as calculator
 
-#: the pure-Python calculator the ``odds`` command runs (armybuilder.odds.tables)
-CALCULATOR = calculator.__name__
+from .. import odds_calculator as calculator
+
 PARAMETERS = parameters(calculator.PARAMETERS)
 
 
@@ -33,7 +32,7 @@ def odds_tables(cat: Catalogue | None) -> dict[str, Any]:
 
 
 def odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
-    """The odds of a check or an attack (see :func:`armybuilder.odds.rattle_and_rend.compute`)."""
+    """The odds of a check or an attack (see :func:`armybuilder.systems.rattle_and_rend.odds_calculator.compute`)."""
     payload, lines = calculator.compute(odds_tables(cat), params)
     return OddsResult(payload, lines)
 

@@ -2,14 +2,14 @@
 
 The contest table is data (R2-D1 is provisional): :func:`compute` takes it as plain rows
 ``[label, low, high, success, reroll_from, halved]`` read from the catalogue the player uses
-(``systems/ragnarok2/engine/odds.py`` reads them; :mod:`.tables` remembers them), so a
+(``systems/ragnarok2/engine/odds.py`` reads them; :mod:`armybuilder.odds.tables` remembers them), so a
 corrected table in a later catalogue version changes the odds without a code change.
 
 The dice, as the engine rolls them (R2-D1, R2-D2): a natural 1 fails and is never rolled
 again; a die succeeds on its column's number or more; a natural result at or above the
 column's re-roll threshold is rolled again, as long as it keeps reaching it; on a ``6*``
 column the roll's total is halved, rounded up.  Every successful attack makes one Wound
-roll on the STR - RES column.  The laws are exact (:mod:`.exact`); each float is the
+roll on the STR - RES column.  The laws are exact (:mod:`armybuilder.odds.exact`); each float is the
 correctly rounded value of an exact ratio.
 """
 
@@ -18,8 +18,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from armybuilder.core.odds_params import Spec, int_param
-
-from . import exact
+from armybuilder.odds import exact
 
 PARAMETERS: tuple[Spec, ...] = (
     Spec("attack", "Attacker's ATT", "int", minimum=0, maximum=30, help="ATT of the attacking fighters"),
