@@ -17,21 +17,14 @@ PACKAGE = ROOT / "armybuilder"
 
 #: Import loops still inside one package, each to be broken by moving what its modules share
 #: down a module.  Listed so that a new loop fails, and kept exact: a loop that is broken
-#: must leave this list.  (Systems' engines and the TUI are being reshaped on other branches.)
+#: must leave this list.  (All three are inside the Rag'Narok 2 engine, which is being rebuilt.)
 KNOWN_CYCLES: set[frozenset[str]] = {
     frozenset({"armybuilder.systems.ragnarok2.engine.battle", "armybuilder.systems.ragnarok2.engine.odds"}),
     frozenset({"armybuilder.systems.ragnarok2.engine.exact", "armybuilder.systems.ragnarok2.engine.exact_implacable"}),
-    frozenset({"armybuilder.systems.morpheus.engine.dice", "armybuilder.systems.morpheus.engine.odds"}),
-    frozenset({"armybuilder.systems.ragnarok2", "armybuilder.systems.ragnarok2.rules"}),
     frozenset({
         "armybuilder.systems.ragnarok2.engine.base",
         "armybuilder.systems.ragnarok2.engine.mystic_phase",
         "armybuilder.systems.ragnarok2.engine.state",
-    }),
-    frozenset({
-        "armybuilder.tui", "armybuilder.tui.app", "armybuilder.tui.screens.editor",
-        "armybuilder.tui.screens.editor_edits", "armybuilder.tui.screens.editor_files",
-        "armybuilder.tui.screens.home", "armybuilder.tui.screens.modals",
     }),
 }  # fmt: skip
 

@@ -4,52 +4,22 @@
 cyclic garbage collector off while the program starts: importing Textual and the
 catalogue and building the first screen create some 130,000 long-lived objects, and the
 collections they set off walked that growing heap again and again (about a tenth of the
-start-up's CPU). Once the editor has drawn its list, :func:`settle_memory` freezes what
-exists and turns the collector back on (:func:`resume_collector` when another screen
+start-up's CPU). Once the editor has drawn its list, ``memory.settle_memory`` freezes what
+exists and turns the collector back on (``memory.resume_collector`` when another screen
 comes first). Nothing here imports Textual, so the pause begins before it loads.
 """
 
 from __future__ import annotations
 
-import gc
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-_paused = False  # the collector was turned off by pause_collector, not by someone else
-_settled = False
-
-
-def pause_collector() -> None:
-    """Turn the cyclic collector off until :func:`settle_memory` (start-up only)."""
-    global _paused
-    if gc.isenabled() and not _settled:
-        gc.disable()
-        _paused = True
-
-
-def settle_memory() -> None:
-    """Move what exists once a screen is drawn (modules, catalogue, widgets) out of the
-    garbage collector's view, and end the start-up pause.
-
-    Textual allocates many short-lived objects per key; each full collection then
-    walked every long-lived object too (60-100 ms on a 2-core machine, a visible
-    stall every few keys). Frozen objects are never freed, which suits what lives as
-    long as the program; later garbage is collected as usual. The little cyclic garbage
-    of the start (a few thousand objects) is frozen with it rather than paying a full
-    collection (~50 ms) just after the first paint. Done once per process: lists opened
-    later would otherwise freeze the garbage of those closed before.
-    """
-    global _settled
-    if not _settled:
-        _settled = True
-        gc.freeze()
-    resume_collector()
-
-
 def run(path: Path | None) -> int:
     """Open the editor on ``path`` (the home screen without one); the exit code."""
+    from .memory import pause_collector, resume_collector
+
     pause_collector()
     try:
         from .app import run as run_app
@@ -57,12 +27,3 @@ def run(path: Path | None) -> int:
         return run_app(path)
     finally:
         resume_collector()  # left before a screen was drawn (an unreadable list)
-
-
-def resume_collector() -> None:
-    """End the start-up pause without freezing (a screen other than the editor is up:
-    the home screen, a recovery question; the editor's list freezes when drawn)."""
-    global _paused
-    if _paused:
-        _paused = False
-        gc.enable()

@@ -93,7 +93,7 @@ class ArmyBuilderApp(App):
                 pass  # not on this platform / not the main thread (tests)
         # the start-up pause of the garbage collector ends when the first screen is drawn;
         # this covers a first screen that says nothing (a recovery question waiting)
-        from . import resume_collector
+        from .memory import resume_collector
 
         self.set_timer(2.0, resume_collector)
         # Opened on a list: the editor comes first and the home screen is built only
@@ -287,7 +287,7 @@ class ArmyBuilderApp(App):
         self._ask_unsaved(editor, leave)
 
     def action_help(self) -> None:
-        from .screens.modals import HelpScreen
+        from .screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())

@@ -17,7 +17,7 @@ END = "<!-- end of keys -->"
 def keys_markdown() -> str:
     """Every place's keys as Markdown tables, one per place, in the help's order."""
     from .app import ArmyBuilderApp
-    from .screens.modals import help_rows
+    from .screens.help import help_rows
 
     app = ArmyBuilderApp()  # only to show keys as the app shows them (ctrl+s → ^s); never run
     out: list[str] = []

@@ -16,7 +16,7 @@ def probe(path: str) -> None:
 
     As :func:`armybuilder.tui.run` does, the garbage collector pauses before anything loads.
     """
-    from armybuilder.tui import pause_collector
+    from armybuilder.tui.memory import pause_collector
 
     pause_collector()
     from armybuilder.tui.app import ArmyBuilderApp

@@ -7,7 +7,7 @@ import pytest
 from textual.widgets import Static
 
 from armybuilder.tui.app import ArmyBuilderApp
-from armybuilder.tui.screens.modals import HelpScreen, help_rows, help_text
+from armybuilder.tui.screens.help import HelpScreen, help_rows, help_text
 from armybuilder.tui.session import new_session
 
 

@@ -9,14 +9,12 @@ from armybuilder.core.lists import load_list
 from armybuilder.core.system import Choice, EditAction, Param
 from armybuilder.tui.app import ArmyBuilderApp
 from armybuilder.tui.screens.editor import EditorScreen
+from armybuilder.tui.screens.help import HelpScreen, help_sections, help_text
 from armybuilder.tui.screens.modals import (
     SHOW_ALL_KEY,
     ActionForm,
     Confirm,
-    HelpScreen,
     Menu,
-    help_sections,
-    help_text,
 )
 from armybuilder.tui.session import open_file
 from armybuilder.tui.widgets.panels import ListTree
@@ -221,7 +219,7 @@ async def test_help_lists_every_key_of_every_place(r2, store, tmp_path):
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         text = help_text(app)
-        for _, classes in help_sections():
+        for _, classes in help_sections(type(app)):
             seen: set[str] = set()  # a key bound twice in one place is listed once
             for cls in classes:
                 for binding in cls.BINDINGS:

@@ -12,7 +12,8 @@ from textual.widgets._toast import Toast
 
 from armybuilder.core.registry import get_system
 from armybuilder.tui.app import ArmyBuilderApp
-from armybuilder.tui.screens.modals import HelpScreen, PathPrompt
+from armybuilder.tui.screens.help import HelpScreen
+from armybuilder.tui.screens.modals import PathPrompt
 from armybuilder.tui.session import open_text
 
 

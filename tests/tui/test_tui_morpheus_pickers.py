@@ -9,7 +9,8 @@ from textual.widgets import Checkbox, Input, Select
 
 from armybuilder.core.registry import get_system
 from armybuilder.tui.app import ArmyBuilderApp
-from armybuilder.tui.screens.modals import ActionForm, help_text
+from armybuilder.tui.screens.help import help_text
+from armybuilder.tui.screens.modals import ActionForm
 from armybuilder.tui.session import open_file
 
 R2_WORDS = ("people", "rank", "category", "role")

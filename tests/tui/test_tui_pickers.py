@@ -186,7 +186,7 @@ async def test_plus_and_minus_step_the_troops(r2, store, tmp_path):
 async def test_undo_says_what_it_undid_and_help_lists_every_key(r2, store, tmp_path):
     from textual.widgets import Static as _Static
 
-    from armybuilder.tui.screens.modals import HelpScreen
+    from armybuilder.tui.screens.help import HelpScreen
 
     app, size = await _open(tmp_path, store)
     async with app.run_test(size=size) as pilot:

@@ -420,7 +420,7 @@ async def test_facet_filters_dialog_narrows_the_browser(illegal_file, store):
 
 async def test_help_notes_and_fingerprint(illegal_file, store):
     from armybuilder.core.lists import list_fingerprint
-    from armybuilder.tui.screens.modals import HelpScreen
+    from armybuilder.tui.screens.help import HelpScreen
     from armybuilder.tui.widgets.panels import DetailPane
 
     app = ArmyBuilderApp(open_file(illegal_file, store), store=store, recovery_delay=60)

@@ -62,6 +62,26 @@ class Rules(NamedTuple):
         return exact.poly_power([0] + [1] * self.sides, self.dice)
 
 
+def rules_of(cat: Any) -> Rules:
+    """The catalogue's opposed-roll and damage tables (``tables.opposed`` and
+    ``tables.damage``), ME-D1 for any the catalogue lacks: the one reading of them, for the
+    ``odds`` command and the engine alike (read by attribute: a catalogue, or None for ME-D1,
+    with nothing of the system imported)."""
+    tables = getattr(getattr(cat, "data", None), "tables", None)
+    opposed, damage = getattr(tables, "opposed", None), getattr(tables, "damage", None)
+    d1 = Rules()
+    if opposed is None and damage is None:
+        return d1
+    return Rules(
+        dice=opposed.dice if opposed else d1.dice,
+        sides=opposed.sides if opposed else d1.sides,
+        base=opposed.base if opposed else d1.base,
+        step_normal=damage.normal if damage else d1.step_normal,
+        step_savage=damage.savage if damage else d1.step_savage,
+        step_lethal=damage.lethal if damage else d1.step_lethal,
+    )
+
+
 def _success(roll: list[int], tn: int) -> int:
     return sum(roll[max(tn, 0) :])
 

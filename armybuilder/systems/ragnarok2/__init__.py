@@ -8,7 +8,7 @@ from armybuilder.core.checks import Share, plural
 from armybuilder.core.lazy import lazy_class, lazy_module
 from armybuilder.core.system import Choice, EntryRef, PackagedSystem, Points, StatusItem
 
-from .counting import breakdown
+from .counting import breakdown, referenced_entries
 
 if TYPE_CHECKING:  # neither the odds shapes nor pydantic are needed to validate a list
     from armybuilder.core.catalog import Catalogue
@@ -130,17 +130,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
         return items
 
     def referenced_entries(self, army: R2List) -> list[tuple[str, EntryRef]]:
-        refs: list[tuple[str, EntryRef]] = [("people", EntryRef("peoples", army.people)), ("format", EntryRef("formats", army.format))]
-        for ui, unit in enumerate(army.units):
-            if unit.troops is not None:
-                refs.append((f"units[{ui}].troops", EntryRef("profiles", unit.troops.profile)))
-            for mi, member in enumerate(unit.members):
-                where = f"units[{ui}].members[{mi}]"
-                refs.append((where, EntryRef("profiles", member.profile)))
-                refs += [(where, EntryRef("miracles", m)) for m in member.miracles]
-        for field in ("tactics", "communions", "rituals"):
-            refs += [(f"{field}[{i}]", EntryRef(field, x)) for i, x in enumerate(getattr(army, field))]
-        return refs
+        return referenced_entries(army)
 
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from armybuilder.core.records import EntryRef
+
 if TYPE_CHECKING:
     from .army import Member, R2List, Troops, Unit
     from .catalog import Profile, R2Cat
@@ -109,3 +111,19 @@ def breakdown(army: R2List, cat: R2Cat) -> PointsBreakdown:
             if is_war_machine(cat, p):
                 war_machines += cost
     return PointsBreakdown(units + rituals, units, rituals, characters, war_machines)
+
+
+def referenced_entries(army: R2List) -> list[tuple[str, EntryRef]]:
+    """Every catalogue entry the list names, with where (the protocol's ``referenced_entries``;
+    the rules check each one is in the catalogue)."""
+    refs: list[tuple[str, EntryRef]] = [("people", EntryRef("peoples", army.people)), ("format", EntryRef("formats", army.format))]
+    for ui, unit in enumerate(army.units):
+        if unit.troops is not None:
+            refs.append((f"units[{ui}].troops", EntryRef("profiles", unit.troops.profile)))
+        for mi, member in enumerate(unit.members):
+            where = f"units[{ui}].members[{mi}]"
+            refs.append((where, EntryRef("profiles", member.profile)))
+            refs += [(where, EntryRef("miracles", m)) for m in member.miracles]
+    for field in ("tactics", "communions", "rituals"):
+        refs += [(f"{field}[{i}]", EntryRef(field, x)) for i, x in enumerate(getattr(army, field))]
+    return refs

@@ -23,6 +23,7 @@ from .counting import (
     is_commander,
     member_cost,
     profile,
+    referenced_entries,
     troop_fighter_cost,
     unit_cost,
 )
@@ -118,9 +119,7 @@ def _unit_label(ctx: Context, index: int, unit: Unit) -> str:
 
 @book.rule("ragnarok2.catalogue.missing-entry")
 def missing_entries(ctx: Context) -> Iterator[Finding]:
-    from . import SYSTEM  # the protocol lists every reference the list makes
-
-    for where, ref in SYSTEM.referenced_entries(ctx.army):
+    for where, ref in referenced_entries(ctx.army):  # what the protocol lists
         if ref.collection in ("peoples", "formats"):
             continue  # their own rules say more (ragnarok2.catalogue.people, .format.unknown)
         if ctx.cat.get(ref.collection, ref.id) is None:

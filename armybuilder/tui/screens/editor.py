@@ -27,7 +27,8 @@ from armybuilder.core.paths import ancestors
 from armybuilder.core.sanitize import visible
 from armybuilder.core.system import BrowserEntry
 
-from .. import settle_memory, workspace
+from .. import workspace
+from ..memory import settle_memory
 from ..session import Session
 from ..widgets.keybar import KeyBar
 from ..widgets.panels import (

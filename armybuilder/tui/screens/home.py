@@ -16,7 +16,8 @@ from armybuilder.core.errors import InputError
 from armybuilder.core.outputs import as_list_path
 from armybuilder.core.registry import get_system, system_ids
 from armybuilder.core.system import GameSystem
-from armybuilder.tui import prefs, resume_collector, workspace
+from armybuilder.tui import prefs, workspace
+from armybuilder.tui.memory import resume_collector
 
 from ..safe_text import safe_text
 from .dialog_style import DIALOG_CSS

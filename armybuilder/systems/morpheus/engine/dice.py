@@ -18,15 +18,14 @@ import numpy as np
 
 from armybuilder.core.dice import Distribution
 
-from ..odds_calculator import Rules
-from .odds import rules_of
+from ..odds_calculator import Rules, rules_of
 
 #: ME-D1, the provisional opposed-roll and damage tables (the odds calculator's record: one
 #: definition of the fields and of the ``tn`` and ``step`` rules for the engine, the sheets
 #: and the ``odds`` command; the odds package loads no game system, so the engine builds on it)
 ME_D1 = Rules()
 
-#: The catalogue's tables as a :class:`Rules` (read in :mod:`.odds`, which loads no numpy)
+#: The catalogue's tables as a :class:`Rules` (read by the odds calculator, which loads no numpy)
 rules_from = rules_of
 
 

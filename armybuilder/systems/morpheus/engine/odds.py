@@ -19,29 +19,10 @@ from .. import odds_calculator as calculator
 PARAMETERS = parameters(calculator.PARAMETERS)
 
 
-def rules_of(cat: Catalogue | None) -> calculator.Rules:
-    """The catalogue's opposed-roll and damage tables (``tables.opposed`` and
-    ``tables.damage``), ME-D1 for any the catalogue lacks: the one reading of them, for the
-    ``odds`` command and the engine alike."""
-    tables = getattr(getattr(cat, "data", None), "tables", None)
-    opposed, damage = getattr(tables, "opposed", None), getattr(tables, "damage", None)
-    d1 = calculator.Rules()
-    if opposed is None and damage is None:
-        return d1
-    return calculator.Rules(
-        dice=opposed.dice if opposed else d1.dice,
-        sides=opposed.sides if opposed else d1.sides,
-        base=opposed.base if opposed else d1.base,
-        step_normal=damage.normal if damage else d1.step_normal,
-        step_savage=damage.savage if damage else d1.step_savage,
-        step_lethal=damage.lethal if damage else d1.step_lethal,
-    )
-
-
 def odds_tables(cat: Catalogue | None) -> dict[str, Any]:
     """The catalogue's opposed-roll and damage tables as plain, JSON-able values (ME-D1 where
     the catalogue has none)."""
-    return {"rules": list(rules_of(cat)), "version": getattr(cat, "version", None)}
+    return {"rules": list(calculator.rules_of(cat)), "version": getattr(cat, "version", None)}
 
 
 def attack_odds(cat: Catalogue | None, params: dict[str, Any]) -> OddsResult:
