@@ -412,7 +412,7 @@ def _remember_odds_tables(system, cat) -> None:
     found = system.odds_tables(cat) if system.odds_calculator is not None else None
     if found is not None:
         tables.remember(system.id, KNOWN_SYSTEMS[system.id], system.source.folder, system.odds_calculator,
-                        system.name, cat.version, found)
+                        system.name, cat.version, found, getattr(system, "odds_module", None) or "")
 
 
 def _odds_run(system_id: str, name: str, params, rest: list[str], compute, fray: bool = False) -> int:

@@ -9,8 +9,8 @@ cache (:mod:`armybuilder.core.catalog_cache`), and the next runs read them back.
 
 They are believed only while what they were read from is unchanged: the catalogue folder's
 files (errata and data alike; samples aside), the system package's ``__init__`` and
-``catalog`` modules (the model fills in defaults), its ``engine/odds.py`` (which reads the
-tables) and the calculator module (which takes them) are hashed again, standard library
+``catalog`` modules (the model fills in defaults), its odds module (``GameSystem.odds_module``,
+which reads the tables) and the calculator module (which takes them) are hashed again, standard library
 only, and compared with the digest they were stored under, as ``catalog list`` does for its
 rows (:mod:`armybuilder.core.catalog_listing`).
 
@@ -40,23 +40,35 @@ def _package_folder(module: str) -> Path | None:
     return Path(spec.origin).parent
 
 
+def _module_file(module: str, name: str, *, direct: bool = False) -> Path | None:
+    """The source of ``name``, a module inside the system package ``module`` (``direct``:
+    directly inside it), found without importing the package."""
+    inner = name.removeprefix(module + ".")
+    parts = inner.split(".")
+    if inner == name or not all(part.isidentifier() for part in parts) or (direct and len(parts) > 1):
+        return None
+    folder = _package_folder(module)
+    return folder.joinpath(*parts[:-1], f"{parts[-1]}.py") if folder is not None else None
+
+
 def _calculator_file(module: str, calculator: str) -> Path | None:
     """The source of ``calculator``, a module directly inside the system package ``module``."""
-    parent, _, leaf = calculator.rpartition(".")
-    folder = _package_folder(module) if parent == module and leaf.isidentifier() else None
-    return folder / f"{leaf}.py" if folder is not None else None
+    return _module_file(module, calculator, direct=True)
 
 
-def _digest(system_id: str, module: str, calculator: str, folder: Path) -> str | None:
-    """A digest of everything the stored tables were read from; None when it cannot be made."""
-    digest = hashlib.sha256(f"{__version__}\0{system_id}\0{module}\0{calculator}\0".encode())
+def _digest(system_id: str, module: str, calculator: str, folder: Path, odds_module: str = "") -> str | None:
+    """A digest of everything the stored tables were read from (the catalogue's files, the
+    package's ``__init__`` and ``catalog`` modules, the odds module that reads the tables and
+    the calculator that takes them); None when it cannot be made."""
+    digest = hashlib.sha256(f"{__version__}\0{system_id}\0{module}\0{calculator}\0{odds_module}\0".encode())
     try:
         calc = _calculator_file(module, calculator)
         if calc is None or not calc.is_file():
             return None
         package = calc.parent
-        for path in (package / "__init__.py", package / "catalog.py", package / "engine" / "odds.py", calc):
-            if path.is_file():
+        reader = _module_file(module, odds_module) if odds_module else None
+        for path in (package / "__init__.py", package / "catalog.py", reader, calc):
+            if path is not None and path.is_file():
                 digest.update(f"\0{path.name}\0".encode() + path.read_bytes())
         for path in sorted(folder.rglob("*.yaml")):
             rel = path.relative_to(folder)
@@ -77,10 +89,10 @@ def cached(system_id: str, module: str) -> dict[str, Any] | None:
     entry = catalog_cache.read(_name(system_id))
     if not isinstance(entry, dict) or entry.get("module") != module:
         return None
-    folder, calc = entry.get("folder"), entry.get("calculator")
-    if not isinstance(folder, str) or not isinstance(calc, str):
+    folder, calc, reader = entry.get("folder"), entry.get("calculator"), entry.get("odds_module", "")
+    if not isinstance(folder, str) or not isinstance(calc, str) or not isinstance(reader, str):
         return None
-    if entry.get("digest") != _digest(system_id, module, calc, Path(folder)):
+    if entry.get("digest") != _digest(system_id, module, calc, Path(folder), reader):
         return None
     return entry
 
@@ -105,13 +117,15 @@ def calculator(entry: dict[str, Any]) -> ModuleType:
     return module
 
 
-def remember(system_id: str, module: str, folder: object, calculator: str, name: str, version: str, tables: Any) -> None:
-    """Store a loaded system's tables (nothing when its folder is not a plain directory)."""
+def remember(system_id: str, module: str, folder: object, calculator: str, name: str, version: str, tables: Any,
+             odds_module: str = "") -> None:  # fmt: skip
+    """Store a loaded system's tables (nothing when its folder is not a plain directory);
+    ``odds_module``: the system's module that read them (its ``odds_module``)."""
     if not isinstance(folder, Path):
         return
-    digest = _digest(system_id, module, calculator, folder)
+    digest = _digest(system_id, module, calculator, folder, odds_module)
     if digest is not None:
         catalog_cache.write(_name(system_id), {
-            "module": module, "folder": str(folder), "calculator": calculator, "name": name,
-            "version": version, "tables": tables, "digest": digest,
+            "module": module, "folder": str(folder), "calculator": calculator, "odds_module": odds_module,
+            "name": name, "version": version, "tables": tables, "digest": digest,
         })

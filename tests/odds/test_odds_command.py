@@ -90,7 +90,7 @@ def _remember(system_id: str) -> None:
     system = get_system(system_id)
     cat = system.catalogue()
     tables.remember(system_id, KNOWN_SYSTEMS[system_id], system.source.folder, system.odds_calculator, system.name, cat.version,
-                    system.odds_tables(cat))
+                    system.odds_tables(cat), system.odds_module)
 
 
 def test_remembered_tables_are_those_the_system_reads(cache_dir):

@@ -31,6 +31,8 @@ class PitFighters(PackagedSystem[PitList, PitCatalog]):
     format_params = ("leader_share",)
     new_list_name = "New crew"
     game_module = "toysystem.engine"  # the smallest engine on the shared protocol (core/engine.py)
+    odds_module = "toysystem.odds"  # the protocol's odds: tables from the catalogue, fighter against fighter
+    odds_calculator = "toysystem.odds_calculator"  # what `armybuilder odds toy-pit` runs alone
 
     def factions(self, cat: PitCat) -> list[Choice]:
         return [Choice(c.id, c.name, f"{sum(f.crew == c.id for f in cat.data.fighters)} fighter types") for c in cat.data.crews]

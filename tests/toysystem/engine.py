@@ -1,8 +1,9 @@
 """Pit Fighters' battle engine: the smallest engine on the shared protocol (core/engine.py).
 
 A state (:class:`PitState`), the rules by phase (a round of blows, the end), one chance step as
-an explicit distribution (:func:`blow`: ``[(probability, outcome)]``, sampled with the game's
-one :class:`~armybuilder.core.rng.Uniforms`, enumerated by :func:`expected_blow`), and the
+an explicit distribution (``odds_calculator.blow``: ``[(probability, outcome)]``, sampled here
+with the game's one :class:`~armybuilder.core.rng.Uniforms`, enumerated by the odds
+calculator and by the default policy's ``expected_blow``), and the
 players apart: two policies (``POLICIES``) that can play each other. The rules of the toy game:
 
 - each round, the crews take turns; in a turn a crew gives one blow: its policy picks one of its
@@ -22,11 +23,12 @@ from typing import Protocol
 
 import numpy as np
 
-from armybuilder.core.engine import Chance, Policy, expectation, sample
+from armybuilder.core.engine import Policy, sample
 from armybuilder.core.rng import Uniforms
 from armybuilder.core.system import GameRecord, UnitRecord
 
 from .model import PitCat, PitList, fighter_type, name
+from .odds_calculator import blow, expected_blow
 
 SCENARIOS = {"open-pit": 6, "sudden-death": 3}
 
@@ -42,17 +44,6 @@ class PitFighter:
     standing: bool = True
     struck: bool = False
     put_out: int = 0  # coins of enemies this fighter put out
-
-
-def blow(attack: int, guard: int) -> Chance[bool]:
-    """The chance step of a blow: True (the target is out) with probability attack / (attack + guard)."""
-    p = attack / (attack + guard) if attack + guard else 0.0
-    return [(p, True), (1.0 - p, False)]
-
-
-def expected_blow(attack: int, guard: int) -> float:
-    """The same step enumerated: the chance that a blow puts its target out."""
-    return expectation(blow(attack, guard), float)
 
 
 class PitPolicy(Policy, Protocol):
