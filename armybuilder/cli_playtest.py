@@ -10,7 +10,6 @@ import sys
 from typing import Any
 
 from armybuilder.cli_common import EXIT_OK, print_error, print_json, print_line, read_list_file
-from armybuilder.core.checks import plural
 from armybuilder.core.errors import InputError
 
 
@@ -74,6 +73,8 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         payload["warnings"] = warnings
         print_json(payload, indent=2, ensure_ascii=False)
         return EXIT_OK
+    from armybuilder.core.checks import plural
+
     low, high = summary.interval
     points = summary.as_json()["points"]
     unit = lf.system.points(lf.army, cat).unit
