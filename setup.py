@@ -15,6 +15,7 @@ compiler fails (a warning says why). Each compiled engine gets a manifest
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -27,6 +28,7 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 
 
+@functools.cache
 def native_engines() -> dict[str, list[str]]:
     """Engine folder -> its modules compiled together (one mypyc group, one shared library), as
     each bundled system describes its engine: ``GameSystem.engine_package`` and
@@ -71,7 +73,7 @@ def _native_extensions() -> list:
     old = Path.cwd()
     os.chdir(ROOT)  # mypyc reads pyproject.toml's [tool.mypy] and writes build/ here
     try:
-        for package, modules in NATIVE_ENGINES.items():
+        for package, modules in native_engines().items():
             group = package.replace("/", ".") + ".native"  # the shared library lives in the package
             paths = [f"{package}/{name}.py" for name in modules]
             extensions += mypycify(paths, group_name=group, opt_level="3")
@@ -122,11 +124,11 @@ class NativeBuild(build_ext):
         for output in self.get_outputs():
             Path(output).unlink(missing_ok=True)
         for target in self._targets():
-            for package in NATIVE_ENGINES:
+            for package in native_engines():
                 (target / package / MANIFEST).unlink(missing_ok=True)
 
     def _write_manifests(self) -> None:
-        for package, modules in NATIVE_ENGINES.items():
+        for package, modules in native_engines().items():
             manifest = {
                 "compiler": "mypyc",
                 "modules": {name: _digest(ROOT / package / f"{name}.py") for name in modules},
@@ -138,14 +140,15 @@ class NativeBuild(build_ext):
                 (folder / MANIFEST).write_text(text)
 
 
-NATIVE_ENGINES = native_engines()
-
 if sys.argv[1:] == ["--print-native-sources"]:  # for scripts/_setup.sh: what a compile reads
-    print("\n".join(f"{package}/{name}.py" for package, modules in NATIVE_ENGINES.items() for name in modules))
+    print("\n".join(f"{package}/{name}.py" for package, modules in native_engines().items() for name in modules))
     sys.exit(0)
 
 # A placeholder per engine: it makes setuptools run build_ext (and tag the wheel for this
 # platform); NativeBuild.finalize_options() replaces it with mypyc's extensions or with nothing.
 # Asked for a pure build: no placeholder, so the wheel is a plain pure-Python one.
-PLACEHOLDERS = [Extension(package.replace("/", ".") + ".native__mypyc", sources=[]) for package in NATIVE_ENGINES]
-setup(ext_modules=[] if os.environ.get("ARMYBUILDER_NO_COMPILE") else PLACEHOLDERS, cmdclass={"build_ext": NativeBuild})
+if os.environ.get("ARMYBUILDER_NO_COMPILE"):
+    PLACEHOLDERS = []
+else:
+    PLACEHOLDERS = [Extension(package.replace("/", ".") + ".native__mypyc", sources=[]) for package in native_engines()]
+setup(ext_modules=PLACEHOLDERS, cmdclass={"build_ext": NativeBuild})

@@ -221,7 +221,8 @@ def run_bench(quick: bool = False, as_json: bool = False, only: str | None = Non
     byte_compile_package()
     tmp = Path(tempfile.mkdtemp(prefix="armybuilder-bench-"))
     try:
-        lf, text, samples = _sample("ragnarok2")
+        measured = bf.workload("WHOLE_PROCESS_LINES")[0].id  # design.md's budgets name its game
+        lf, text, samples = _sample(measured)
         sample_path = tmp / "sample.yaml"
         sample_path.write_text(text, encoding="utf-8")
         cli = _cli()
@@ -243,11 +244,11 @@ def run_bench(quick: bool = False, as_json: bool = False, only: str | None = Non
                 lambda: bf.paired_process(cli + ["--version"], 0.1, repeat))
         attempt("armybuilder catalog list (whole process)", "< 0.1 s", "s",
                 lambda: bf.paired_process(cli + ["catalog", "list"], 0.1, repeat))
-        odds_cmd = cli + ["odds", "ragnarok2", *[f"--{k.replace('_', '-')}={v}" for k, v in {**bf.ODDS_PARAMS, "dice": 20}.items()]]
+        odds_cmd = cli + ["odds", measured, *[f"--{k.replace('_', '-')}={v}" for k, v in {**bf.ODDS_PARAMS, "dice": 20}.items()]]
         attempt("armybuilder odds ragnarok2, 20 dice (whole process)", "< 0.15 s", "s",
                 lambda: bf.paired_process(odds_cmd, 0.15, repeat))
         attempt("load the cached Rag'Narok 2 catalogue", "< 10 ms", "ms",
-                lambda: bf.cached_catalogue_load("ragnarok2", repeat))
+                lambda: bf.cached_catalogue_load(measured, repeat))
 
         def validate_in_process() -> Measured:
             cat = lf.system.catalogue_for(lf.army)
@@ -369,11 +370,9 @@ def run_bench(quick: bool = False, as_json: bool = False, only: str | None = Non
             import time
 
             from armybuilder.core.playtest import load_sample
-            from armybuilder.systems.ragnarok2.engine.exact import exact_fray as fray
-
-            system = lf.system
+            system, fray = bf.workload("exact_fray")
             cat = system.catalogue()
-            first, second = (load_sample(system, n) for n in ("alahan-lions", "tir-na-bor-plains-guard"))
+            first, second = (load_sample(system, n) for n in bf.workload("FRAY_SAMPLES")[1])
             army: Any  # Rag'Narok 2 lists (R2List)
             for army in (first, second):
                 unit = army.units[0]
@@ -396,7 +395,7 @@ def run_bench(quick: bool = False, as_json: bool = False, only: str | None = Non
         def ten_thousand() -> tuple[float, bool, str]:
             from armybuilder.core.playtest import run_playtest
 
-            first, _, system_samples = _sample("ragnarok2")
+            first, _, system_samples = _sample(measured)
             if not first.system.engine_ready():
                 raise NotImplementedError("no simulator yet")
             games = 2000 if quick else 10000
@@ -438,8 +437,7 @@ def run_bench(quick: bool = False, as_json: bool = False, only: str | None = Non
         credible: dict = {}
 
         def mirror() -> tuple[float, bool, str]:
-            from armybuilder.systems.ragnarok2.engine.credibility import credibility
-
+            credibility = bf.workload("credibility")[1]
             credible["result"] = result = credibility(100 if quick else 400)
             name, rate = max(result.mirror.items(), key=lambda kv: (abs(kv[1] - 0.5), kv[0]))
             verdict = result.mirror_verdict(name)
@@ -449,11 +447,9 @@ def run_bench(quick: bool = False, as_json: bool = False, only: str | None = Non
         attempt("Rag'Narok 2 mirror matches (worst of the samples)", "50 ± 3 %", "%", mirror)
 
         def full_vs_cut() -> tuple[float, bool, str]:
-            from armybuilder.systems.ragnarok2.engine.credibility import CUT_TARGET
-
             result = credible["result"]
             name, rate = min(result.cut.items(), key=lambda kv: (kv[1], kv[0]))
-            return 100 * rate, rate >= CUT_TARGET, f"weakest: {name} against a copy with ~20 % of its A.P. removed"
+            return 100 * rate, rate >= bf.workload("cut_target")[1](), f"weakest: {name} against a copy with ~20 % of its A.P. removed"
 
         attempt("Rag'Narok 2 full list vs cut copy (weakest sample)", ">= 65 %", "%", full_vs_cut)
         if not as_json and "result" in credible:

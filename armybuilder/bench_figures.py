@@ -16,6 +16,14 @@ import time
 from typing import Any
 
 from armybuilder.bench_timing import Measured, paired_runs, times
+from armybuilder.core.registry import bench_workload as workload
+
+
+def calculator_of(system: Any) -> Any:
+    """The system's odds calculator module (``GameSystem.odds_calculator``)."""
+    import importlib
+
+    return importlib.import_module(system.odds_calculator)
 
 
 def _ms(seconds: float) -> str:
@@ -126,8 +134,7 @@ def icepool_combat(columns: Any, dice: int) -> tuple[Any, Any]:
     """The same combat in icepool, written its fast way: one die's law, sums with ``@``."""
     import icepool
 
-    from armybuilder.systems.ragnarok2.odds_calculator import column
-
+    column = calculator_of(workload("WHOLE_PROCESS_LINES")[0]).column
     attack = column(columns, ODDS_PARAMS["attack"] - ODDS_PARAMS["defense"])
     wound = column(columns, ODDS_PARAMS["strength"] - ODDS_PARAMS["resistance"])
     if attack.halved or wound.halved:
@@ -143,7 +150,8 @@ def icepool_combat(columns: Any, dice: int) -> tuple[Any, Any]:
 _ICEPOOL_PROBE = (
     "import json, signal, sys, time\n"
     "from armybuilder.bench_figures import icepool_combat\n"
-    "from armybuilder.systems.ragnarok2.odds_calculator import columns_of\n"
+    "import importlib\n"
+    "columns_of = importlib.import_module(sys.argv[5]).columns_of\n"
     "rows, dice, limit, length = json.loads(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])\n"
     "class Late(Exception):\n"
     "    pass\n"
@@ -168,7 +176,8 @@ def _icepool_seconds(rows: Any, dice: int, payload: dict[str, Any], limit_s: flo
     """(CPU seconds of icepool's combat, whether it finished); its pmfs must be ours."""
     length = max(len(payload["attacks"]["pmf"]), len(payload["wounds"]["pmf"])) + 3
     out = subprocess.run(
-        [sys.executable, "-c", _ICEPOOL_PROBE, json.dumps(rows), str(dice), str(limit_s), str(length)],
+        [sys.executable, "-c", _ICEPOOL_PROBE, json.dumps(rows), str(dice), str(limit_s), str(length),
+         calculator_of(workload("WHOLE_PROCESS_LINES")[0]).__name__],
         capture_output=True, check=True, text=True,
     ).stdout
     answer = json.loads(out.strip().splitlines()[-1])
@@ -190,10 +199,7 @@ def odds_against_icepool(dice_counts: tuple[int, ...], repeat: int, icepool_limi
     combat (the same laws, checked value by value) in a process of its own, stopped after
     ``icepool_limit_s`` of CPU time, in which case the ratio is a lower bound (``≥``).
     Without icepool installed: the project's milliseconds alone."""
-    from armybuilder.core.registry import get_system
-    from armybuilder.systems.ragnarok2.engine.odds import odds_tables
-
-    system = get_system("ragnarok2")
+    system, odds_tables = workload("odds_tables")
     cat = system.catalogue()
     ours = {dice: min(_ours(system, cat, dice, repeat)) for dice in dice_counts}
     try:
@@ -222,7 +228,7 @@ _PLAYTEST_PROBE = (
     "import json, resource, sys\n"
     "from armybuilder.bench import _sample\n"
     "from armybuilder.core.playtest import run_playtest\n"
-    "first = _sample('ragnarok2')[0].army\n"
+    "first = _sample(sys.argv[3])[0].army\n"
     "summary = run_playtest(first, first, int(sys.argv[1]), seed=1, workers=int(sys.argv[2]))\n"
     "own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
     "workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
@@ -234,7 +240,7 @@ def playtest_peak_memory(games: int, workers: int) -> tuple[float, str]:
     """Peak resident memory (MiB) of a playtest process and of its largest worker."""
     start = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-c", _PLAYTEST_PROBE, str(games), str(workers)],
+        [sys.executable, "-c", _PLAYTEST_PROBE, str(games), str(workers), workload("WHOLE_PROCESS_LINES")[0].id],
         capture_output=True, check=True, text=True, env={**os.environ},
     ).stdout
     played, own_kib, worker_kib = json.loads(out.strip().splitlines()[-1])

@@ -31,3 +31,29 @@ def test_engine_rate_plays_every_ordered_sample_pairing_and_names_its_build():
     assert (found.samples, found.pairings, found.games) == (2, 4, 80)
     assert found.cpu > 0 and found.reference > 0 and found.normalised == pytest.approx(found.rate * found.reference)
     assert found.build.startswith(("compiled", "pure Python"))
+
+
+def test_the_bench_finds_what_it_measures_through_the_systems(tmp_path):
+    """The bench names no system: each workload beyond the protocol is the first registered
+    system's that offers it (GameSystem.bench_module), and a workload nobody offers is an error."""
+    import pytest
+
+    from armybuilder import bench_figures as bf
+    from armybuilder.core.registry import bench_workload
+    from armybuilder.meta.bench import ten_lists
+    from armybuilder.tui.bench import _sample_path
+
+    measured, _ = bench_workload("WHOLE_PROCESS_LINES")
+    fray_system, fray = bench_workload("exact_fray")
+    assert fray_system is measured and callable(fray) and fray_system.has_fray_odds()
+    assert len(bench_workload("FRAY_SAMPLES")[1]) == 2 and 0.5 < bench_workload("cut_target")[1]() < 1
+    system, tables = bench_workload("odds_tables")
+    assert system is measured and tables(system.catalogue()) == system.odds_tables(system.catalogue())
+    assert callable(bf.calculator_of(measured).columns_of)
+    planted, (sample, edits, opponent, games) = bench_workload("SUGGEST_PLANT")
+    names = {name.removesuffix(".yaml") for name, _ in planted.source.samples()}
+    assert {sample, opponent} <= names and edits and games > 0
+    assert _sample_path(tmp_path).parent == tmp_path
+    assert {entry.system.id for entry in ten_lists(count=3)} == {measured.id}
+    with pytest.raises(LookupError, match="no game system offers the bench workload 'nothing'"):
+        bench_workload("nothing")

@@ -170,11 +170,7 @@ def test_no_module_of_the_project_is_imported_by_a_spelled_name_outside_the_regi
 
 #: Modules outside the system packages that still name a bundled system, each to derive it
 #: from the registry instead (a system's descriptor: ``GameSystem``'s class attributes).
-NAMES_A_SYSTEM_PENDING = {
-    # the bench's lines measure Rag'Narok 2 by name (its samples, fray and odds tables)
-    "armybuilder/bench.py", "armybuilder/bench_figures.py", "armybuilder/tui/bench.py",
-    "armybuilder/meta/bench.py", "armybuilder/suggest/bench.py",
-}  # fmt: skip
+NAMES_A_SYSTEM_PENDING: set[str] = set()
 
 
 def _docstrings(tree: ast.Module) -> set[int]:

@@ -108,3 +108,16 @@ def all_systems() -> list[AnySystem]:
 def importers() -> dict[str, str]:
     """System id → module converting BattleScribe data, for the systems that have one."""
     return {s.id: s.importer_module for s in all_systems() if s.importer_module is not None}
+
+
+def bench_workload(name: str) -> tuple[AnySystem, Any]:
+    """(system, value) of the first registered system whose bench module
+    (``GameSystem.bench_module``) holds ``name``: ``armybuilder bench`` asks the systems for
+    what it measures beyond the protocol (a fray, a planted weakness...) instead of naming one."""
+    for system_id in system_ids():
+        system = get_system(system_id)
+        if system.bench_module is not None:
+            module = importlib.import_module(system.bench_module)
+            if hasattr(module, name):
+                return system, getattr(module, name)
+    raise LookupError(f"no game system offers the bench workload {name!r}")

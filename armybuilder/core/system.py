@@ -182,6 +182,11 @@ class GameSystem(abc.ABC, Generic[L, CM]):
     #: :meth:`odds_tables` reads from a catalogue.  ``armybuilder odds`` runs it on remembered
     #: tables without loading the system (:mod:`armybuilder.odds.tables`).  None: no calculator.
     odds_calculator: ClassVar[str | None] = None
+    #: dotted module of what ``armybuilder bench`` measures of this system beyond the protocol
+    #: (an exact fray, credibility figures, a planted weakness for suggest...): the bench asks
+    #: the registered systems in turn for each workload by name (``armybuilder.bench_figures.workload``);
+    #: None: the protocol's lines alone (engine rates, start-up)
+    bench_module: ClassVar[str | None] = None
     #: dotted module writing the skeleton of a house catalogue (``armybuilder catalog new``):
     #: ``files(cat, people, folder) -> {file name: text}`` and ``people_choices(cat) -> {id: name}``
     #: (every faction a house catalogue may write for); None: no skeleton for this system

@@ -33,12 +33,13 @@ def _load_games() -> None:
     import armybuilder.meta.games  # noqa: F401
 
 
-def ten_lists(system_id: str = "ragnarok2", count: int = 10) -> list[MetaList]:
-    """*count* distinct lists from the bundled samples (renamed copies: distinct fingerprints)."""
+def ten_lists(system_id: str | None = None, count: int = 10) -> list[MetaList]:
+    """*count* distinct lists from the bundled samples (renamed copies: distinct fingerprints) of
+    *system_id*, by default the system the bench's whole-process lines measure."""
     from armybuilder.core.playtest import load_sample, sample_names
-    from armybuilder.core.registry import get_system
+    from armybuilder.core.registry import bench_workload, get_system
 
-    system = get_system(system_id)
+    system = get_system(system_id) if system_id is not None else bench_workload("WHOLE_PROCESS_LINES")[0]
     samples = [load_sample(system, name) for name in sample_names(system)]
     out = []
     for k in range(count):

@@ -12,11 +12,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-PLANT: tuple[str, str, list[tuple[str, str, dict[str, Any]]], str, int] = (
-    "rattle-and-rend", "dwarven-throng", [("groups[1]", "remove-group", {}), ("groups[1]", "remove-group", {})], "vampire-court", 48)
-#: the edits that repair it (the proof test's)
-REPAIRS = frozenset({"add-group", "duplicate-group"})
-
 
 def planted_run(seed: int = 1) -> dict[str, Any]:
     """Games, CPU seconds and the repair's rank (None: not found) of the planted run."""
@@ -24,13 +19,13 @@ def planted_run(seed: int = 1) -> dict[str, Any]:
     from pathlib import Path
 
     from armybuilder.core.lists import ListFile, load_list
-    from armybuilder.core.registry import get_system
+    from armybuilder.core.registry import bench_workload
     from armybuilder.meta.runners import LocalRunner
 
     from .run import run_suggest
 
-    system_id, name, edits, opponent, games = PLANT
-    system = get_system(system_id)
+    system, (name, edits, opponent, games) = bench_workload("SUGGEST_PLANT")  # Rattle and Rend's
+    repairs = bench_workload("SUGGEST_REPAIRS")[1]
     samples = {name: Path(str(path)) for name, path in system.source.samples()}
     lf = load_list(samples[f"{name}.yaml"])
     cat = system.catalogue_for(lf.army)
@@ -45,5 +40,5 @@ def planted_run(seed: int = 1) -> dict[str, Any]:
         run = run_suggest(weak, [samples[f"{opponent}.yaml"]], games, seed, LocalRunner(1))
         cpu = time.process_time() - cpu
     shown = [s for s in run.steps[0].suggestions if s.confirmed]
-    rank = next((i for i, s in enumerate(shown, start=1) if s.neighbour.edit.action in REPAIRS and s.neighbour.cost == 2), None)
+    rank = next((i for i, s in enumerate(shown, start=1) if s.neighbour.edit.action in repairs and s.neighbour.cost == 2), None)
     return {"games": float(run.played), "cpu": cpu, "rank": rank, "candidates": run.steps[0].candidates}

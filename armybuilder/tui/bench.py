@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
-def _sample_path(folder: Path, system_id: str = "ragnarok2") -> Path:
-    from armybuilder.core.registry import get_system
+def _sample_path(folder: Path) -> Path:
+    """The first sample of the system the whole-process lines measure (its bench module says so)."""
+    from armybuilder.core.registry import bench_workload
 
-    samples = get_system(system_id).source.samples()
+    system = bench_workload("WHOLE_PROCESS_LINES")[0]
+    samples = system.source.samples()
     if not samples:
-        raise LookupError(f"{system_id} has no bundled sample")
+        raise LookupError(f"{system.id} has no bundled sample")
     name, item = samples[0]
     target = folder / Path(name).name
     target.write_bytes(item.read_bytes())

@@ -38,6 +38,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
     rules_module = lazy_module(f"{__name__}.rules")
     odds_module = f"{__name__}.engine.odds"
     odds_calculator = f"{__name__}.odds_calculator"  # run by `armybuilder odds` without the system
+    bench_module = f"{__name__}.bench_workloads"  # what `armybuilder bench` measures beyond the protocol
     game_module = f"{__name__}.engine.battle"
     engine_package = f"{__name__}.engine"  # compiled by setup.py when it can (armybuilder._native)
     # its modules compiled together (one mypyc group); the others stay Python
