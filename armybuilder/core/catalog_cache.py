@@ -43,7 +43,7 @@ from armybuilder import __version__
 #: sha256 of the JSON schema of each bundled catalogue model, by ``module.qualname``
 #: (recomputed by tests/core/test_catalog_cache.py: update it when a model changes).
 SCHEMA_FINGERPRINTS: dict[str, str] = {
-    "armybuilder.systems.ragnarok2.catalog.R2Catalog": "8b8e04ed557d87b87b1e3d02385b19002c0d2d9aefb17255c38ecf3fa80f4f89",
+    "armybuilder.systems.ragnarok2.catalog.R2Catalog": "bf69eaff5d828b62cb5c344d206b2e5ed936cfbd5bb9941c84a3704de4cadb5e",
     "armybuilder.systems.rattle_and_rend.catalog.RRCatalog": "62b2891aa25947a66823476261b4c0c300390d4f9be27695415e2fd4b4774270",
     "armybuilder.systems.morpheus.catalog.MECatalog": "61e5d4401e85691ff967261176d2ef14788078de7ed441d561be82fe1e320779",
 }

@@ -111,10 +111,10 @@ def test_a_standard_table_is_placed_afresh_for_each_game_from_its_seed(cat):
 def test_scattered_pieces_keep_off_the_zones_and_apart(cat, seed):
     spec = layout_spec(cat, "dense")
     field = battlefield_for(spec, np.random.default_rng(seed))
-    assert len(field.pieces) >= 9  # a crowded table still gets most of its pieces
+    assert len(field.pieces) >= 7  # a crowded table gets most of its nine pieces
     for p in field.pieces:
         x0, y0, x1, y1 = p.bounds
-        assert 0.0 <= x0 and x1 <= 180.0 and y0 >= 28.0 and y1 <= 92.0  # the no man's land
+        assert 0.0 <= x0 and x1 <= 180.0 and y0 >= 35.0 and y1 <= 85.0  # the no man's land
         for q in field.pieces:
             if q is not p:
                 assert geo.box_gap(p.box, q.box) >= spec["gap"] - 1e-6

@@ -180,7 +180,7 @@ class BattlefieldTable(Provisional):
     scattered_gap: float = 1.0  # cm between the bases of a scattered unit at rest
     close_min_files: int = 5  # files of a close unit (R2-T4)
     scenery_gap: float = 8.0  # cm kept free between two pieces a layout scatters
-    no_mans_land: float = 8.0  # cm a scattered piece keeps from the deployment zones
+    no_mans_land: float = 15.0  # cm a scattered piece keeps from the deployment zones
     bases: list[BaseSize] = Field(default_factory=list)
     mounted_words: list[str] = Field(default_factory=list)  # a Large profile named so rides (R2-T3)
     mounted_profiles: list[str] = Field(default_factory=list)  # riders whose names do not say so

@@ -493,7 +493,7 @@ class BattlefieldTable(PlainModel):
         Field('scattered_gap', ("float", None), 1.0),
         Field('close_min_files', ("int", None), 5),
         Field('scenery_gap', ("float", None), 8.0),
-        Field('no_mans_land', ("float", None), 8.0),
+        Field('no_mans_land', ("float", None), 15.0),
         Field('bases', ("list", ("model", BaseSize), None), factory=list),
         Field('mounted_words', ("list", ("str", None), None), factory=list),
         Field('mounted_profiles', ("list", ("str", None), None), factory=list),

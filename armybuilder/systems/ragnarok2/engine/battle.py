@@ -109,14 +109,18 @@ from typing import Any
 import numpy as np
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.shapes import BattleMap, MapFrame, MapPiece, MapUnit
 from armybuilder.core.system import GameRecord, UnitRecord
 
 from ..army import R2List
 from ..catalog import Profile
 from .ai import AIRules
+from .assault import AssaultRules
+from .battlefield import Battlefield, battlefield_for
 from .chance import Dice
 from .combat import CombatRules
-from .line_ai import LinePolicy
+from .flight import FlightRules
+from .field_ai import FieldPolicy
 from .maintenance import MaintenanceRules
 from .movement import ActivationPhase
 from .mystic_phase import COMMUNION_EFFECTS, RITUAL_EFFECTS, MysticEffect, MysticRules  # noqa
@@ -124,10 +128,12 @@ from .narration import say_end
 from .odds import contest_columns
 from .outcome import OutcomeRules
 from .policy import Policy
+from .recorder import Recorder
 from .shooting import ShootingRules
+from .space import SpaceRules
 
 # The engine's public names, for callers and tests that import them from here.
-from .state import _LAST, _TEMPLATES, SCOUT_ADVANCE, Fighting, Group, build_side  # noqa: E402,F401
+from .state import _LAST, _TEMPLATES, Fighting, Group, build_side  # noqa: E402,F401
 from .strategic import StrategicPhase
 from .tables import (  # noqa: E402,F401
     _ROWS,
@@ -148,11 +154,37 @@ from .wounds import allocate_wounds  # noqa: E402,F401
 
 DRAW_MARGIN_PERCENT = 5  # shares of the enemy army destroyed closer than 5 points: a draw
 
+# layout_spec() answers by (catalogue hash, layout name): a playtest reads its layout once.
+_SPECS: dict[tuple[str, str | None], dict[str, Any]] = {}
+
+#: the phases a game's A.P. are destroyed in (GameRecord.figures: "ap <phase>")
+PHASES = ("shooting", "fray", "rout", "disengagement", "mystic", "other")
+
+
+def table_spec(cat: Catalogue, table: str | dict[str, Any] | None) -> dict[str, Any]:
+    """The layout a game is played on: a spec as it is, a bundled layout's name or a file's
+    path (read once per catalogue), or None for the default (the standard table)."""
+    if isinstance(table, dict):
+        return table
+    key = (cat.hash, table)
+    spec = _SPECS.get(key)
+    if spec is None:
+        from ..layouts import layout_spec
+
+        if len(_SPECS) > 32:
+            _SPECS.clear()
+        spec = _SPECS[key] = layout_spec(cat, table)
+    return spec
+
+
 # --------------------------------------------------------------------------- the game
 
 
-class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRules, CombatRules, OutcomeRules, MaintenanceRules):
-    """One game between two lists; ``play()`` returns its :class:`GameRecord`."""
+class Battle(
+    AIRules, StrategicPhase, ActivationPhase, AssaultRules, FlightRules, ShootingRules, MysticRules, CombatRules,
+    OutcomeRules, MaintenanceRules, SpaceRules,
+):  # fmt: skip
+    """One game between two lists on a table; ``play()`` returns its :class:`GameRecord`."""
 
     # Slots: every phase reads self.x in its hot loops, and slot reads stay fast however many
     # fields the engine keeps (a plain instance dict gets slower past 29 keys on CPython 3.11).
@@ -162,30 +194,43 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         "aura_units", "mystic_units", "outcome_rows", "fear_rows", "round", "field_effects",
         "_tactic_cost", "_tactical_memo", "_mystic_sums", "_charge_bound",
         "_cic_seen", "_upkeep", "policies", "round_memo", "loss_caused",
+        "field", "gaps", "sight_memo", "spot_memo", "world", "reshape_to", "recorder", "phase", "destroyed", "_logged",
     )  # fmt: skip
 
     def __init__(
         self, cat: Catalogue, first: R2List, second: R2List, rng: np.random.Generator, log: bool = False,
         rounds: int = MAX_ROUNDS, policies: tuple[Policy, Policy] | None = None,
+        table: str | dict[str, Any] | None = None, record: bool = False,
     ) -> None:  # fmt: skip
         self.cat = cat
         self.round_memo: dict = {}  # the players' answers that hold for a round (cleared each round)
         # Unit keys that removed at least one opponent in the combats being fought (Implacable/X
         # reads it: "causes at least one loss"); emptied when a fray or an Implacable round begins.
         self.loss_caused: set[int] = set()
-        self.policies = policies if policies is not None else (LinePolicy(), LinePolicy())
+        self.policies = policies if policies is not None else (FieldPolicy(), FieldPolicy())
         self.data = cat.data
         self.table = cat.hash
         if self.table not in _TABLES:
             _TABLES[self.table] = tuple(contest_columns(cat))
+        # The table first, from the game's generator (scattered scenery), then the dice.
+        self.field: Battlefield = battlefield_for(table_spec(cat, table), rng)
         self.dice = Dice(rng)
         self.logging = log
         self.max_rounds = rounds
         self.lines: list[str] = []
+        self.gaps: dict[int, tuple[int, int, float]] = {}
+        self.sight_memo: dict[int, tuple[int, bool]] = {}
+        self.spot_memo: dict[int, tuple[int, tuple[int, float, float, float, float]]] = {}
+        self.world = 0
+        self.reshape_to = 0
+        self.recorder: Recorder | None = Recorder() if record else None
+        self.phase = "other"
+        self.destroyed: dict[str, float] = {}
+        self._logged = 0
         a, info_a = build_side(cat, first, 0)
         b, info_b = build_side(cat, second, 1)
         self.sides = [a, b]
-        self.info = [info_a, info_b]  # (the units are on their deployment lines: see _build_side())
+        self.info = [info_a, info_b]
         self.winner_of_roll = 0
         self.scores = [0.0, 0.0]  # A.P. each side eliminated or routed
         self.cic_index: list[int | None] = [
@@ -200,7 +245,6 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         self.dis_penalty = [0, 0]
         # Units with a commander, musician or standard bearer, in side order: these fields are
         # fixed for the game, so update_leadership() scans only them for auras.
-        # (Indices found once per list: _build_side().)
         self.aura_units = [[a[i] for i in info_a["aura_at"]], [b[i] for i in info_b["aura_at"]]]
         # Units with magicians, faithful, Devotion or Martyr (fixed for the game): the mystic phase's only concern.
         self.mystic_units = [[a[i] for i in info_a["mystic_at"]], [b[i] for i in info_b["mystic_at"]]]
@@ -220,16 +264,23 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         self._tactical_memo: Any = None  # tactical_roll()'s points by (total, category, staffs)
         # mystic_phase(): per mystic unit, (its damage_memo when computed, its members' sums: see there)
         self._mystic_sums: dict[Fighting, tuple] = {}
-        self._charge_bound: tuple = (None, -1)  # choose_order(): (foes' spots, their longest charge)
+        self._charge_bound: tuple = (None, -1)
         self._cic_seen: list[tuple | None] = [None, None]  # (profile, _cic_facts()) of each side's C.-in-C.
         # Units maintenance() must visit: dealt Wounds since the last one, or with Reinforcements
         # waiting or a wounded Regenerating fighter (filled by deal(), renewed by maintenance()).
         self._upkeep: set[Fighting] = set()
+        self.deploy()
         if log:
+            for line in self.field.describe():
+                self.say(line)
             for side, info in enumerate(self.info):
                 if info["unhandled"]:
                     # Abilities outside the seeds (Confrontation cards): kept, not simulated.
                     self.say(f"side {side + 1}: abilities without a simulated effect: {', '.join(info['unhandled'])}")
+            for side in (0, 1):
+                placed = ", ".join(f"{u.name} at ({u.x:.0f}, {u.y:.0f}){' (hidden Scouts)' if u.hidden else ''}" for u in self.sides[side])
+                self.say(f"side {side + 1} deploys: {placed}")
+        self.snapshot("deployment")
 
     # -- the whole game -------------------------------------------------------
 
@@ -242,6 +293,37 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
                 return True
         return False
 
+    def snapshot(self, caption: str) -> None:
+        """A frame of the replay: every unit where it stands, and the log since the last frame."""
+        rec = self.recorder
+        if rec is None:
+            return
+        units = []
+        for side in (0, 1):
+            for u in self.sides[side]:
+                if not u.alive or u.state == "gone":
+                    continue
+                corners = u.box().corners()
+                outline = (corners[0], corners[1], corners[2], corners[3])
+                units.append(MapUnit(u.side, u.name, outline, (u.ux, u.uy), u.count, u.state, u.order, bool(u.engaged)))
+        events = tuple(self.lines[self._logged:])
+        self._logged = len(self.lines)
+        rec.frames.append(MapFrame(self.round, caption, tuple(units), events))
+
+    def battle_map(self, names: tuple[str, str]) -> BattleMap | None:
+        """The game's replay (None unless the battle was asked to record one)."""
+        rec = self.recorder
+        if rec is None:
+            return None
+        field = self.field
+        pieces = tuple(
+            MapPiece(p.name, tuple(p.box.corners()), p.height, p.impassable, p.round) for p in field.pieces
+        )
+        return BattleMap(
+            f"{field.title} ({field.name})", field.width, field.depth, (field.zone(0), field.zone(1)), pieces,
+            tuple(rec.frames), names,
+        )  # fmt: skip
+
     def play(self) -> GameRecord:
         rounds = 0
         for rounds in range(1, self.max_rounds + 1):
@@ -250,23 +332,30 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
             self.round_memo = {}
             if self.logging:
                 self.say(f"— round {rounds} —")
+            self.phase = "other"
             self.update_leadership()
             points = self.tactical_roll()
             points = self.give_orders(points)
             self.buy_and_give_tactics(points)
             self.rally()
             self.mutagenic_dice()
+            self.phase = "activation"
             self.activation()
             self.combat()
+            self.snapshot("combat phase")
+            self.phase = "mystic"
             self.mystic_phase()
+            self.phase = "other"
             self.maintenance()
             if not self.any_standing(0) or not self.any_standing(1):
                 break
         # Units still routing at the end count as routed (their A.P. to the enemy).
+        self.phase = "rout"
         for side in (0, 1):
             for u in self.sides[side]:
                 if u.alive and u.state == "rout":
                     self.scores[1 - side] += u.points_alive()
+                    self.record_loss(side, u.points_alive())
         costs = []
         for side in (0, 1):
             # The list's total cost, once per template (its units' costs are fixed).
@@ -290,6 +379,7 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
             winner = 1
         if self.logging:
             say_end(self, rounds, costs, winner, standing)
+        self.snapshot("end of the game")
         records = []
         for side in (0, 1):
             for u in self.sides[side]:
@@ -302,8 +392,9 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
                     records.append(
                         UnitRecord(u.side, f"{g.profile.name} (Character, {u.name})", float(g.cost), up and g.count > 0, g.kills)
                     )
-        return GameRecord(winner, rounds, (self.scores[0], self.scores[1]), records, self.lines)
-
+        figures = {f"ap {phase}": points for phase, points in self.destroyed.items()}
+        record = GameRecord(winner, rounds, (self.scores[0], self.scores[1]), records, self.lines, figures=figures)
+        return record
 
 
 def play_game(
@@ -313,6 +404,13 @@ def play_game(
     rng: np.random.Generator,
     log: bool = False,
     rounds: int = MAX_ROUNDS,
+    table: str | dict[str, Any] | None = None,
+    record: bool = False,
 ) -> GameRecord:
-    """One simulated game; all randomness from *rng*."""
-    return Battle(cat, first, second, rng, log, rounds).play()
+    """One simulated game on *table* (a layout spec, name or file; None: the standard table);
+    all randomness from *rng*. *record*: keep the frames of its replay (``GameRecord.map``)."""
+    battle = Battle(cat, first, second, rng, log, rounds, table=table, record=record)
+    result = battle.play()
+    if record:
+        result.map = battle.battle_map((first.name, second.name))
+    return result

@@ -28,7 +28,7 @@ SIZE_RANK: dict[str, int] = {"small": 1, "medium": 2, "large": 3, "enormous": 4,
 SIZE_WORDS = ("none", "Small", "Normal", "Large", "Extra large", "Very large", "Very large (Gigantic)")
 
 # Tries to place one scattered piece before it is left out (a crowded user layout).
-_TRIES = 60
+_TRIES = 200
 
 
 def scenery_rank(height: float) -> int:
