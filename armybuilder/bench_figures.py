@@ -61,9 +61,9 @@ _CATALOGUE_PROBE = (
 def cached_catalogue_load(system_id: str, repeat: int) -> Measured:
     """Seconds to load a cached catalogue in a fresh process (the cache is warmed first).
 
-    The catalogue's model classes and the loader's modules are imported before the clock starts,
-    as they were when the system imported them eagerly: they are lazy now (``validate`` never
-    needs pydantic), and this line times the cache, not the imports (~3 ms more on first use).
+    The catalogue's model classes and the loader's modules are imported before the clock starts:
+    a system imports them lazily (``validate`` never needs pydantic), and this line times the
+    cache, not the imports (~3 ms more on first use).
     The note adds the CPU time of the same loads: on a busy machine the wall time also counts
     the waits for a core."""
     cmd = [sys.executable, "-c", _CATALOGUE_PROBE, system_id]

@@ -52,20 +52,36 @@ def cmd_new(args: argparse.Namespace) -> int:
             fmt_id = matching[0].id
         else:  # the player's own limit, on the chosen (or default) format's rules
             limit = args.limit
+    from armybuilder.cli_house import pins_for_new
+
+    pins, house_said = pins_for_new(system, args.people, args.house or [])
+    if pins:  # the people (or clan...) may be one only a house catalogue makes playable
+        from armybuilder.core.house import game_catalogue
+
+        cat = game_catalogue(system, cat.version, pins)
+        for use in cat.houses:
+            if not use.used:
+                raise InputError.at(f"house catalogue {use.id} cannot be used: {use.detail}; 'armybuilder catalog check {use.folder}' says what to fix")
     if args.people is not None and args.people not in {c.value for c in system.factions(cat)}:
+        from armybuilder.cli_house import unusable_houses
+
         known = ", ".join(c.value for c in system.factions(cat))
-        raise InputError.at(f"unknown {system.faction_label.lower()} '{args.people}' (known: {known})")
+        raise InputError.at(f"unknown {system.faction_label.lower()} '{args.people}' (known: {known}){unusable_houses(system)}")
     army = system.new_list(cat, faction=args.people, format=fmt_id, name=args.name, limit=limit)
+    if pins:
+        army = type(army).model_validate({**army.model_dump(), "house": pins})
     out = Path(args.output)
     if out.exists() and not args.force:
         raise InputError.at("the file exists already; use --force to replace it", out)
     new_list_file(army).save(out)
     own = f", limit {army.limit}" if army.limit is not None else ""
-    _out(f"created {out} ({system.name}, catalogue {cat.version}, format {army.format}{own})")
+    uses = f", uses {house_said}" if house_said else ""
+    _out(f"created {out} ({system.name}, catalogue {cat.version}{uses}, format {army.format}{own})")
     return EXIT_OK
 
 
 def cmd_list_upgrade(args: argparse.Namespace) -> int:
+    from armybuilder.cli_house import upgrade_pins
     from armybuilder.core.upgrade import upgrade_impact
 
     lf = _load(args.list)
@@ -73,20 +89,22 @@ def cmd_list_upgrade(args: argparse.Namespace) -> int:
     if not lf.system.source.has_version(target):
         known = ", ".join(v.version for v in lf.system.source.versions())
         raise InputError.at(f"no catalogue version {target} (known: {known})")
-    impact = upgrade_impact(lf.system, lf.army, target)
+    pins = upgrade_pins(lf, args.house)
+    impact = upgrade_impact(lf.system, lf.army, target, house=pins)
     if args.json:
         _json(impact.as_json(), indent=2, ensure_ascii=False)
     else:
         for line in impact.lines():
             _out(line)
-    if args.dry_run or target == lf.army.catalogue:
+    if args.dry_run or not impact.moves:
         if not args.json:
             _out("dry run: the file was not changed" if args.dry_run else "the list is already on that version")
         return EXIT_OK
-    lf.army = lf.army.model_copy(update={"catalogue": target})
+    lf.army = impact.moved
     lf.save()
     if not args.json:
-        _out(f"{lf.path} now pinned to catalogue {target}")
+        houses = "".join(f", house catalogue {p['id']} {p['version']}" for p in pins or [])
+        _out(f"{lf.path} now pinned to catalogue {target}{houses}")
     return EXIT_OK
 
 
@@ -96,15 +114,22 @@ def cmd_list_upgrade(args: argparse.Namespace) -> int:
 def cmd_catalog(args: argparse.Namespace) -> int:
     action = args.catalog_action
     if action == "list":
+        from armybuilder.cli_house import house_rows, print_house_rows
         from armybuilder.core.catalog_listing import catalogue_rows
 
         rows = catalogue_rows()  # cached rows: no system loaded unless its files changed
+        houses = house_rows()  # the house catalogues installed (and named with --catalog)
         if args.json:
-            _json(rows, indent=2, ensure_ascii=False)
+            _json(rows + houses, indent=2, ensure_ascii=False)
         else:
             for r in rows:
                 _out(f"{r['system']:<18} {r['name']:<32} latest {r['latest']}  (versions: {', '.join(r['versions'])})")
+            print_house_rows(houses)
         return EXIT_OK
+    if action in ("new", "install"):
+        from armybuilder.cli_house import cmd_catalog_install, cmd_catalog_new
+
+        return cmd_catalog_new(args) if action == "new" else cmd_catalog_install(args)
     from armybuilder.core.catalog import diff
     from armybuilder.core.registry import system_ids
 
@@ -160,6 +185,10 @@ def cmd_catalog(args: argparse.Namespace) -> int:
                     _out(f"  {o.op} {o.path}" + (f": {o.note}" if o.note else ""))
         return EXIT_OK
     if action == "check":
+        from armybuilder.cli_house import check_house, check_installed, is_house_target
+
+        if is_house_target(args.system):
+            return check_house(args.system)
         systems = [_system(args.system)] if args.system else [_system(s) for s in system_ids()]
         problems = 0
         for system in systems:
@@ -180,10 +209,11 @@ def cmd_catalog(args: argparse.Namespace) -> int:
                 if args.verbose:
                     for entry, field in assigned:
                         _out(f"  info: {entry}.{field} assigned by armybuilder (CAT-D1)")
-        return EXIT_INVALID if problems else EXIT_OK
+        house_status = check_installed() if not args.system else EXIT_OK
+        return EXIT_INVALID if problems or house_status != EXIT_OK else EXIT_OK
     if action == "import-bsdata":
         return _import_bsdata(args)
-    raise UsageError("armybuilder catalog: choose list, show, versions, diff, check or import-bsdata")
+    raise UsageError("armybuilder catalog: choose list, show, versions, diff, check, new, install or import-bsdata")
 
 
 def _import_bsdata(args: argparse.Namespace) -> int:
@@ -202,6 +232,12 @@ def _import_bsdata(args: argparse.Namespace) -> int:
             raise InputError.at("no such file", p)
         if not p.is_file():
             raise InputError.at("not a regular file (a folder, a pipe or a device)", p)
+    if args.house:
+        from armybuilder.cli_house import import_into_house
+
+        return import_into_house(args, module, sources)
+    if args.people:
+        raise InputError.at("--people names the people of a catalogue imported into a house catalogue: add --house")
     files: dict[str, str] = module.convert(sources)
     out = Path(args.output)
     for rel, text in sorted(files.items()):
@@ -422,7 +458,7 @@ def _fray_side(system, ref: str, flag: str, samples_too: bool):
     if lf.system.id != system.id:
         raise InputError.at(f"{flag}: {where} is a {lf.system.name} list, not {system.name}")
     try:
-        return lf.army, resolve_unit(unit_names(system.catalogue(), lf.army), unit, f"{flag} {where}")
+        return lf.army, resolve_unit(unit_names(_game_catalogue(system, lf.army), lf.army), unit, f"{flag} {where}")
     except ValueError as exc:
         raise InputError.at(str(exc)) from None
 
@@ -449,7 +485,7 @@ def _odds_fray(system, rest: list[str]) -> int:
     first, ia = _fray_side(system, opts.fray, "--fray", samples_too=True)
     second, ib = _fray_side(system, opts.vs, "--vs", samples_too=True)
     try:
-        odds = fray_odds.compute(system.catalogue(), first, ia, second, ib, opts.charge)
+        odds = fray_odds.compute(_game_catalogue(system, first, second), first, ia, second, ib, opts.charge)
     except ExactFrayUnsupported as exc:
         raise InputError.at(str(exc)) from None
     if opts.json:
@@ -458,6 +494,14 @@ def _odds_fray(system, rest: list[str]) -> int:
         for line in fray_odds.lines(odds):
             _out(line)
     return EXIT_OK
+
+
+def _game_catalogue(system, *armies):
+    """The latest catalogue, with the house catalogues the lists use merged in."""
+    from armybuilder.core.house import game_catalogue, pins_of
+
+    pins = pins_of(*armies)
+    return game_catalogue(system, system.source.latest, pins) if pins else system.catalogue()
 
 
 def _opponent(system, name: str):
@@ -555,6 +599,7 @@ def build_parser(command: str | None = None) -> Parser:
     quick command a third of a bare interpreter start."""
     parser = Parser(prog="armybuilder", description="Army builder, list validator and rules engine for Rag'Narok 2, Rattle and Rend and Ragnarok (Morpheus Engine).")
     parser.add_argument("--version", action="version", version="armybuilder 0.1.0")
+    parser.add_argument("--catalog", metavar="DIR", action="append", help="a house catalogue folder (or a folder of them) to use besides the installed ones; also ARMYBUILDER_CATALOG_PATH")
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
     if command in ("validate", "fingerprint"):
         add_validate_parsers(commands, command)
@@ -569,6 +614,7 @@ def build_parser(command: str | None = None) -> Parser:
     p.add_argument("--people", "--faction", dest="people", help="the faction: a people (Rag'Narok 2), a crew... (see catalog show)")
     p.add_argument("--limit", type=int, help="point limit: the format with that limit, else your own limit on the format's rules")
     p.add_argument("--format", help="format id")
+    p.add_argument("--house", action="append", metavar="ID", help="use this installed house catalogue (found alone for a people only a house catalogue has)")
     p.add_argument("--name", help="list name")
     p.add_argument("-o", "--output", required=True)
     p.add_argument("--force", action="store_true", help="replace an existing file")
@@ -628,13 +674,21 @@ def build_parser(command: str | None = None) -> Parser:
     q.add_argument("v1")
     q.add_argument("v2")
     q.add_argument("--json", action="store_true")
-    q = actions.add_parser("check", help="check the catalogue data of one or every system")
-    q.add_argument("system", nargs="?")
+    q = actions.add_parser("check", help="check the catalogue data of one or every system, or a house catalogue folder")
+    q.add_argument("system", nargs="?", help="a game system, or a house catalogue's folder (default: every system and installed house catalogue)")
     q.add_argument("-v", "--verbose", action="store_true", help="list every assigned field")
     q = actions.add_parser("import-bsdata", help="convert BattleScribe .gst/.cat files into catalogue files")
     q.add_argument("system")
     q.add_argument("sources", nargs="+")
     q.add_argument("-o", "--output", required=True, help="folder to write the catalogue files into")
+    q.add_argument("--house", action="store_true", help="write into the house catalogue -o DIR: only entries the bundled catalogue lacks")
+    q.add_argument("--people", help="with --house: the people of a catalogue the importer does not know")
+    q.add_argument("--id", help="with --house: the id of a new house catalogue")
+    q.add_argument("--name", help="with --house: the name of a new house catalogue")
+    q.add_argument("--force", action="store_true", help="with --house: replace files the importer did not write")
+    from armybuilder.cli_house import add_catalog_parsers
+
+    add_catalog_parsers(actions)
     p.set_defaults(func=cmd_catalog)
 
     p = commands.add_parser("list", help="list-file operations")
@@ -642,6 +696,7 @@ def build_parser(command: str | None = None) -> Parser:
     q = actions.add_parser("upgrade", help="move a list to another catalogue version")
     q.add_argument("list")
     q.add_argument("--to")
+    q.add_argument("--house", action="append", metavar="ID[@VERSION]", help="add or move this house catalogue (the others move to their latest)")
     q.add_argument("--dry-run", action="store_true")
     q.add_argument("--json", action="store_true")
     q.set_defaults(func=cmd_list_upgrade)
@@ -655,6 +710,29 @@ def build_parser(command: str | None = None) -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    from armybuilder.core.house_paths import PATH_ENV
+
+    earlier = os.environ.get(PATH_ENV)
+    try:
+        from armybuilder.cli_house import take_catalog_option
+
+        argv, search = take_catalog_option(argv)
+    except UsageError as exc:
+        _err(str(exc))
+        return EXIT_UNREADABLE
+    if search is not None:  # --catalog DIR: for this command and the processes it starts
+        os.environ[PATH_ENV] = search
+    try:
+        return _run(argv)
+    finally:
+        if search is not None:
+            if earlier is None:
+                os.environ.pop(PATH_ENV, None)
+            else:
+                os.environ[PATH_ENV] = earlier
+
+
+def _run(argv: list[str]) -> int:
     parser = build_parser(argv[0] if argv else None)
     try:
         args = parser.parse_args(argv)
@@ -663,7 +741,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run(None) or EXIT_OK
         if args.command == "catalog" and args.catalog_action is None:
-            raise UsageError("armybuilder catalog: choose list, show, versions, diff, check or import-bsdata")
+            raise UsageError("armybuilder catalog: choose list, show, versions, diff, check, new, install or import-bsdata")
         if args.command == "list" and getattr(args, "list_action", None) is None:
             raise UsageError("armybuilder list: choose upgrade")
         return args.func(args)

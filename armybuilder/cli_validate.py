@@ -66,8 +66,12 @@ def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
         "fingerprint": fp,
         "findings": entries,
     }
+    houses = ""
+    if cat.houses:  # data the bundled catalogue lacks: the organiser sees it at once
+        entry["house"] = [u.as_json() for u in cat.houses]
+        houses = ", " + "; ".join(u.words() for u in cat.houses)
     head = (
-        f"{path}: {'LEGAL' if ok else 'NOT LEGAL'} — {lf.system.name}, catalogue {lf.army.catalogue}, "
+        f"{path}: {'LEGAL' if ok else 'NOT LEGAL'} — {lf.system.name}, catalogue {lf.army.catalogue}{houses}, "
         f"{points.total:g}/{points.limit} {points.unit}, fingerprint {fp}"
     )
     lines = [head]

@@ -99,6 +99,9 @@ class Catalogue(Generic[C]):
     #: gives the resolved data as plain JSON values (the dump the models were built from)
     load_raw: Callable[[], dict[str, Any]] = field(repr=False, compare=False)
     history: tuple[VersionInfo, ...] = ()
+    #: the house catalogues merged into this one (:mod:`.house`: ``HouseUse`` records), in
+    #: the list's order; empty for the bundled catalogue alone
+    houses: tuple[Any, ...] = field(default=(), compare=False)
 
     @functools.cached_property
     def raw(self) -> dict[str, Any]:
@@ -368,6 +371,11 @@ class CatalogueSource(Generic[C]):
         self._checked: dict[str, list[Problem]] = {}
         self._key: str | None = None
 
+    def label(self, rel: str = "") -> str:
+        """How a problem names the folder, or the file ``rel`` in it (``catalog/<system>/…``
+        for a bundled catalogue; a house catalogue names its own folder)."""
+        return f"catalog/{self.system}/{rel}" if rel else f"catalog/{self.system}"
+
     @functools.cached_property
     def model(self) -> type[C]:
         """The catalogue's pydantic model (imports pydantic)."""
@@ -391,7 +399,7 @@ class CatalogueSource(Generic[C]):
     def _parse(self, rel: str, data: bytes) -> Any:
         from .yamlio import CATALOGUE_FILE_LIMIT, decode_text, parse_text
 
-        label = f"catalog/{self.system}/{rel}"
+        label = self.label(rel)
         if len(data) > CATALOGUE_FILE_LIMIT:
             raise InputError.at("catalogue file too large", label)
         return parse_text(decode_text(data, label), label)
@@ -467,7 +475,7 @@ class CatalogueSource(Generic[C]):
 
         from .yamlio import validation_problems
 
-        label = f"catalog/{self.system}/{rel}"
+        label = self.label(rel)
         try:
             return model.model_validate(doc)
         except ValidationError as exc:
@@ -522,7 +530,7 @@ class CatalogueSource(Generic[C]):
             if doc is None:
                 continue
             self._validate(self.model, rel, doc)  # positions for errors in this file
-            _merge_file(merged, to_plain(doc), f"catalog/{self.system}/{rel}", doc)
+            _merge_file(merged, to_plain(doc), self.label(rel), doc)
         return merged
 
     def _resolve_raw(self, version: str) -> dict[str, Any]:
@@ -540,7 +548,7 @@ class CatalogueSource(Generic[C]):
         try:  # spell out every default so that errata can address any field
             data = self.model.model_validate(data).model_dump(mode="json", by_alias=True)
         except ValidationError as exc:
-            raise InputError(validation_problems(exc, None, f"catalog/{self.system}")) from None
+            raise InputError(validation_problems(exc, None, self.label())) from None
         for rel, erratum in self.errata:
             if parse_version(erratum.version) > target:
                 break
@@ -551,7 +559,7 @@ class CatalogueSource(Generic[C]):
                     raise InputError.at(
                         f"erratum {erratum.version}, operation {index + 1} ({op.op} {op.path}): "
                         f"{exc.args[0] if exc.args else exc}",
-                        f"catalog/{self.system}/{rel}",
+                        self.label(rel),
                         self._line_in(rel, ["operations", index]),
                     ) from None
         return data
@@ -591,7 +599,7 @@ class CatalogueSource(Generic[C]):
             try:
                 data = self.model.model_validate(resolved)
             except ValidationError as exc:
-                problems = validation_problems(exc, None, f"catalog/{self.system} @ {version}")
+                problems = validation_problems(exc, None, f"{self.label()} @ {version}")
                 raise InputError(problems) from None
             raw: dict[str, Any] = data.model_dump(mode="json", by_alias=True)
             digest = content_hash(raw)

@@ -28,7 +28,7 @@ _ENTRY = re.compile(r"^([A-Za-z0-9_-]+)\[([^\]]+)\]")
 
 
 def _label(source: CatalogueSource[Any], rel: str) -> str:
-    return f"catalog/{source.system}/{rel}"
+    return source.label(rel)
 
 
 def _line(doc: Any, loc: list[str | int]) -> int | None:
@@ -147,7 +147,7 @@ def resolved_problems(source: CatalogueSource[Any], version: str) -> list[Proble
     if not found:
         return []
     defined, changed = _provenance(source, version)
-    fallback = f"catalog/{source.system} @ {catalogue.version}"
+    fallback = f"{source.label()} @ {catalogue.version}"
     problems = []
     for kind, entry, message, field in found:
         places = defined.get(entry, [])

@@ -16,7 +16,8 @@ key is a digest of:
   message) and, for a relative path, the current folder;
 * the command (each command stores its own answers);
 * the *world*: the package version, the Python version, the catalogue files of every
-  bundled system (catalogues, errata, samples), armybuilder's own code (everything but
+  bundled system (catalogues, errata, samples), the files of the folders searched for
+  house catalogues (:mod:`.house_paths`), armybuilder's own code (everything but
   the TUI and PDF packages, which ``validate`` never runs) and the YAML and pydantic
   libraries, plus the environment variables that change how lists are checked.  The
   catalogue files are hashed (a user may edit and save one at once); code files are
@@ -159,7 +160,31 @@ def world_digest(package: Path, catalogue: str) -> str | None:
                 digest.update(f"{os.path.relpath(path, catalogue)}\0".encode() + hashlib.sha256(handle.read()).digest())
         except OSError:
             digest.update(f"{path}\0unreadable\n".encode())
+    _house_files(digest)
     return digest.hexdigest()
+
+
+#: House catalogue files past this many leave the cache off (a folder of everything)
+MAX_HOUSE_FILES = 2000
+
+
+def _house_files(digest: Any) -> None:
+    """The house catalogues a list may use (:mod:`.house`): every file of the folders
+    searched, by path and bytes, so adding, changing or removing one gives another key."""
+    from .house_paths import search_folders
+
+    count = 0
+    for root in search_folders():
+        digest.update(f"house\0{root}\n".encode())
+        if not os.path.isdir(root):
+            continue
+        for path in _files(str(root), (".yaml",)):
+            count += 1
+            if count > MAX_HOUSE_FILES:
+                digest.update(os.urandom(16))  # too many to vouch for: this run's key is its own
+                return
+            data = file_bytes(Path(path))  # regular files only: a FIFO is never opened
+            digest.update(f"{path}\0".encode() + (hashlib.sha256(data).digest() if data is not None else b"unreadable\n"))
 
 
 def world_key() -> str | None:

@@ -22,12 +22,26 @@ OneLine = Annotated[str, Field(max_length=120), AfterValidator(_one_line)]
 Round = Annotated[int, Field(ge=1, le=99)]
 
 
+class HousePin(Strict):
+    """A house catalogue a list uses, pinned as the bundled one is (:mod:`.house`): its id,
+    version and content hash.  Shapes are bounded here and judged by the house code, which
+    says in a finding what does not match (no pattern: the plain mirror reads it as is)."""
+
+    id: str = Field(max_length=80)
+    version: str = Field(max_length=40)
+    hash: str = Field(max_length=64)
+
+
 class ArmyListBase(Strict):
     """Fields every list file has, whatever its system."""
 
     armybuilder: int = Field(1, description="list file format version")
     system: str
     catalogue: str = Field(description="catalogue version the list is pinned to")
+    house: list[HousePin] = Field(
+        default_factory=list, max_length=8,
+        description="house catalogues the list uses (a player's own data), each pinned",
+    )
     format: str = Field(description="id of a format preset of the catalogue")
     limit: int | None = Field(
         None, gt=0, le=1_000_000,

@@ -99,14 +99,11 @@ def list_content(army: ArmyListBase) -> dict[str, Any]:
     """Canonical content: what is saved, fingerprinted and compared."""
     data = army.model_dump(mode="json", exclude_defaults=True)
     # These identify the list and must always be written, default or not.
-    data = {
-        "armybuilder": army.armybuilder,
-        "system": army.system,
-        "catalogue": army.catalogue,
-        "format": army.format,
-        **{k: v for k, v in data.items() if k not in ("armybuilder", "system", "catalogue", "format")},
-    }
-    return data
+    first = ("armybuilder", "system", "catalogue", "house", "format")
+    head = {"armybuilder": army.armybuilder, "system": army.system, "catalogue": army.catalogue}
+    if "house" in data:  # the house catalogues it uses, beside the bundled pin (only when there are)
+        head["house"] = data["house"]
+    return {**head, "format": army.format, **{k: v for k, v in data.items() if k not in first}}
 
 
 def written_content(army: ArmyListBase, doc: Any) -> dict[str, Any]:
@@ -251,11 +248,12 @@ def new_list_file(army: ArmyListBase, path: Path | None = None) -> ListFile:
     from .yamlio import new_document
 
     content = list_content(army)
-    # the tournament fields stay out until used (README documents them): a new list is not for an event yet
-    # so does an own point limit (``limit``) until the player sets one
+    # the tournament fields stay out until used (docs/list-files.md documents them): a new list is not for an event yet
+    # so does an own point limit (``limit``) until the player sets one, and ``house``
     content.update({
         k: v for k, v in army.model_dump(mode="json").items()
         if k not in content and k not in ORGANISER_FIELDS and not (k == "limit" and v is None)
+        and not (k == "house" and not v)  # house catalogues appear once the list uses one
     })
     return ListFile(path, new_document(content, HEADER), get_system(army.system), army)
 

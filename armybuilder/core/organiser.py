@@ -43,11 +43,24 @@ def catalogue_fact(cat: Catalogue[Any]) -> str:
 
     The registry lookup is lazy: core modules must not import the systems at start-up.
     """
-    text = f"{cat.version} (hash {cat.hash})"
+    text = f"{cat.version} (hash {bundled_hash(cat)})"
     latest = latest_version(cat)
     if latest and latest != cat.version:
         text += f" — pinned to an older version; the latest is {latest}"
     return text
+
+
+def bundled_hash(cat: Catalogue[Any]) -> str:
+    """The hash ``catalog versions`` shows for the bundled version: a catalogue with house
+    catalogues merged in has its own (which the fingerprint covers); the facts name both."""
+    if not getattr(cat, "houses", ()):
+        return cat.hash
+    try:
+        from .registry import get_system
+
+        return get_system(cat.system).catalogue(cat.version).hash
+    except Exception:  # noqa: BLE001 - a test catalogue outside the registry
+        return cat.hash
 
 
 def latest_version(cat: Catalogue[Any]) -> str:
@@ -71,8 +84,25 @@ def organiser_facts(army: Any) -> tuple[tuple[str, str], ...]:
 
 
 def roster_facts(army: Any, cat: Catalogue[Any]) -> tuple[tuple[str, str], ...]:
-    """The header lines every roster ends with: organiser fields, catalogue, program."""
-    return (*organiser_facts(army), ("Catalogue", catalogue_fact(cat)), ("Program", program_version()))
+    """The header lines every roster ends with: organiser fields, catalogue, the house
+    catalogues the list uses (an organiser must see data the bundled catalogue lacks), program."""
+    return (*organiser_facts(army), ("Catalogue", catalogue_fact(cat)), *house_facts(cat), ("Program", program_version()))
+
+
+#: the label of a house catalogue's line on every print (the summary keeps it too)
+HOUSE_FACT = "House data"
+
+
+def house_facts(cat: Catalogue[Any]) -> tuple[tuple[str, str], ...]:
+    """``House data: uses house catalogue wolfen-of-yllia 1.2.0 (hash …), not in the bundled
+    catalogue`` for each house catalogue of ``cat`` (:mod:`.house`)."""
+    out = []
+    for use in getattr(cat, "houses", ()):
+        text = use.words()
+        if use.hash:
+            text += f" (hash {use.hash})"
+        out.append((HOUSE_FACT, text + ": a player's data, not in the bundled catalogue"))
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- marks on a roster

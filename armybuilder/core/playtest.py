@@ -190,10 +190,17 @@ class Tally:
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(system_id: str, version: str, first: dict[str, Any], second: dict[str, Any]) -> None:
+def _init_worker(
+    system_id: str, version: str, first: dict[str, Any], second: dict[str, Any], houses: list[dict[str, Any]] | None = None
+) -> None:
     system = get_system(system_id)
     _WORKER["system"] = system
-    _WORKER["cat"] = system.catalogue(version)
+    if houses:  # the house catalogues the lists use, as the parent resolved them
+        from .house_use import from_portable
+
+        _WORKER["cat"] = from_portable(system, version, houses)
+    else:
+        _WORKER["cat"] = system.catalogue(version)
     _WORKER["first"] = system.list_model.model_validate(first)
     _WORKER["second"] = system.list_model.model_validate(second)
 
@@ -217,7 +224,14 @@ def run_playtest(
     log: bool = False,
 ) -> PlaytestSummary:
     system = get_system(first.system)
-    cat = system.catalogue_for(first)
+    houses: list[dict[str, Any]] = []
+    if getattr(first, "house", None) or getattr(second, "house", None):
+        from .house_use import portable_houses, shared_catalogue
+
+        cat = shared_catalogue(system, first.catalogue, [first, second])  # both lists' house data
+        houses = portable_houses(cat)
+    else:
+        cat = system.catalogue_for(first)
     workers = max(1, min(workers, os.cpu_count() or 1, games or 1))
     # In-process: small chunks, so progress and cancellation respond quickly.
     chunk = 25 if workers == 1 else max(1, min(500, math.ceil(games / (workers * 4))))
@@ -245,7 +259,7 @@ def run_playtest(
             max_workers=workers,
             mp_context=multiprocessing.get_context(method),
             initializer=_init_worker,
-            initargs=(system.id, cat.version, a, b),  # the lists travel once per worker, not per chunk
+            initargs=(system.id, cat.version, a, b, houses),  # the lists travel once per worker, not per chunk
         ) as pool:
             # A bounded window of chunks in flight, merged in game order whatever
             # finishes first: memory stays flat however many games are asked for.

@@ -46,7 +46,7 @@ class Summary:
 
 
 #: header facts worth a line on the summary (the others stay on the full roster)
-_FACTS = ("system", "people", "format", "player", "team", "event", "date", "round", "catalogue", "program")
+_FACTS = ("system", "people", "format", "player", "team", "event", "date", "round", "catalogue", "house data", "program")
 
 
 def status_text(roster: Roster) -> str:

@@ -195,6 +195,10 @@ class GameSystem(abc.ABC, Generic[L, CM]):
     #: ``catalog_model`` and ``list_model`` are then best declared with
     #: :func:`armybuilder.core.lazy.lazy_class`, so that reading them imports nothing.
     plain_module: ClassVar[str | None] = None
+    #: dotted module writing the skeleton of a house catalogue (``armybuilder catalog new``):
+    #: ``files(cat, people, folder) -> {file name: text}`` and ``people_choices(cat) -> {id: name}``
+    #: (every faction a house catalogue may write for); None: no skeleton for this system
+    house_skeleton_module: ClassVar[str | None] = None
 
     # -- catalogue ------------------------------------------------------------
 
@@ -216,6 +220,10 @@ class GameSystem(abc.ABC, Generic[L, CM]):
         the list was read: plain mirrors for a plain list, pydantic models otherwise."""
         from .plain import is_plain
 
+        if getattr(army, "house", None):  # house catalogues merged in (core/house.py)
+            from .house import pinned_catalogue
+
+            return pinned_catalogue(self, army, plain=is_plain(army) and self.source.plain_name is not None)
         return self.catalogue(army.catalogue, plain=is_plain(army))
 
     def plain_list_class(self) -> Any:
@@ -312,13 +320,19 @@ class GameSystem(abc.ABC, Generic[L, CM]):
         """All findings; must never raise, whatever the (half-built) list holds."""
 
     def findings(self, army: L, cat: Catalogue[CM] | None = None) -> list[Finding]:
-        """Validation plus the information that a newer catalogue version exists."""
+        """Validation plus the information that a newer catalogue version exists, and what
+        the list's house catalogues are (or why they cannot be used)."""
         from .upgrade import newer_version_finding
 
-        found = list(self.validate(army, cat or self.catalogue_for(army)))
+        cat = cat or self.catalogue_for(army)
+        found = list(self.validate(army, cat))
         newer = newer_version_finding(self, army)
         if newer is not None:
             found.append(newer)
+        if getattr(army, "house", None):
+            from .house_use import house_findings
+
+            found += house_findings(self, army, cat)
         return found
 
     @abc.abstractmethod
@@ -427,7 +441,7 @@ class GameSystem(abc.ABC, Generic[L, CM]):
         """The exact outcome of one whole fray: ``unit`` of ``army`` (its index in the list)
         against ``other_unit`` of ``other``, the first unit charging when ``charge``.
 
-        The payload is the JSON of ``armybuilder odds <system> --fray`` (README): ``attacker``
+        The payload is the JSON of ``armybuilder odds <system> --fray`` (docs/commands.md): ``attacker``
         and ``defender`` each with ``unit``, ``fighters``, ``points``, ``losses`` (pmf),
         ``at_least``, ``expected_losses``, ``p_rout``, ``expected_ap_eliminated`` and
         ``characters`` (``name``, ``p_falls``).  Raises ``ValueError`` with a sentence for
@@ -547,7 +561,12 @@ class PackagedSystem(GameSystem[L, CM]):
         return self.editing_module.outline(self.shown(army, cat), cat)
 
     def actions(self, army: L, cat: Catalogue[CM], path: str) -> list[EditAction]:
-        return self.editing_module.actions(army, cat, path)
+        actions = self.editing_module.actions(army, cat, path)
+        if cat.houses:  # the pickers mark house entries as the browser does (core/house_use.py)
+            from .house_use import mark_actions
+
+            actions = mark_actions(actions, cat)
+        return actions
 
     def apply(
         self, army: L, cat: Catalogue[CM], path: str, action: str, args: dict[str, Any]
@@ -555,16 +574,34 @@ class PackagedSystem(GameSystem[L, CM]):
         return self.editing_module.apply(army, cat, path, action, args)
 
     def browse(self, cat: Catalogue[CM]) -> list[BrowserEntry]:
-        return self.editing_module.browse(cat)
+        entries = self.editing_module.browse(cat)
+        if cat.houses:  # house data marked (core/house.py)
+            from .house_use import mark_entries
+
+            entries = mark_entries(entries, cat)
+        return entries
 
     def detail(self, cat: Catalogue[CM], ref: EntryRef) -> Detail:
-        return self.editing_module.detail(cat, ref)
+        detail = self.editing_module.detail(cat, ref)
+        if cat.houses:
+            from .house_use import mark_detail
+
+            detail = mark_detail(detail, cat, ref.collection, ref.id)
+        return detail
 
     # -- printing -------------------------------------------------------------
 
     def roster(self, army: L, cat: Catalogue[CM], fingerprint: str) -> Roster:
         """The sheets module's roster, with the list's :meth:`summary` for its title."""
         roster: Roster = self.sheets_module.roster(army, cat, fingerprint)
+        if getattr(army, "house", None):  # a house catalogue missing or changed: said in the legality box too
+            from .findings import Severity
+            from .house_use import house_findings
+
+            wrong = tuple(f for f in house_findings(self, army, cat) if f.severity is not Severity.INFO)
+            if wrong:
+                legal = roster.legal and not any(f.severity is Severity.ERROR for f in wrong)
+                roster = dataclasses.replace(roster, findings=roster.findings + wrong, legal=legal)
         return roster if roster.summary is not None else dataclasses.replace(roster, summary=self.summary(army, cat))
 
     def sheets(self, cat: Catalogue[CM]) -> Sheets:

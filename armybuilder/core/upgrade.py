@@ -27,17 +27,28 @@ class UpgradeImpact:
     missing: list[tuple[str, EntryRef]] = field(default_factory=list)
     new_findings: list[Finding] = field(default_factory=list)
     gone_findings: list[Finding] = field(default_factory=list)
+    #: house catalogue pins that change: "wolfen-of-yllia 1.0.0 → 1.1.0" (core/house.py)
+    house: list[str] = field(default_factory=list)
+    #: the list as it would be after the upgrade
+    moved: Any = None
+
+    @property
+    def moves(self) -> bool:
+        """Whether the upgrade changes the list (its catalogue version or a house pin)."""
+        return self.from_version != self.to_version or bool(self.house)
 
     def lines(self) -> list[str]:
+        moved = f"{self.from_version} → {self.to_version}" if self.from_version != self.to_version else f"{self.to_version} (unchanged)"
         out = [
-            f"catalogue {self.from_version} → {self.to_version}",
+            f"catalogue {moved}",
+            *(f"house catalogue {h}" for h in self.house),
             f"points: {self.points_before:g} → {self.points_after:g}",
         ]
         out += [f"changed: {c.describe()}" for c in self.changes]
         out += [f"missing in {self.to_version}: {ref.collection} '{ref.id}' at {where}" for where, ref in self.missing]
         out += [f"new finding: [{f.severity}] {f.message}" for f in self.new_findings]
         out += [f"no longer: [{f.severity}] {f.message}" for f in self.gone_findings]
-        if len(out) == 2 and self.points_before == self.points_after:
+        if len(out) == 2 + len(self.house) and self.points_before == self.points_after:
             out.append("nothing else changes for this list")
         return out
 
@@ -51,16 +62,36 @@ class UpgradeImpact:
             "missing": [{"where": w, "collection": r.collection, "id": r.id} for w, r in self.missing],
             "new_findings": [f.as_json() for f in self.new_findings],
             "gone_findings": [f.as_json() for f in self.gone_findings],
+            "house": self.house,
         }
 
 
-def upgrade_impact(system: GameSystem[Any, Any], army: ArmyListBase, to_version: str | None = None) -> UpgradeImpact:
-    from .plain import is_plain
-
+def upgrade_impact(
+    system: GameSystem[Any, Any], army: ArmyListBase, to_version: str | None = None,
+    house: list[dict[str, str]] | None = None,
+) -> UpgradeImpact:
+    """What moving ``army`` to ``to_version`` (the latest by default) changes; ``house``:
+    the house catalogue pins it would have instead of its own (:func:`.house_use.latest_pins`)."""
     old_cat = system.catalogue_for(army)
+    target = to_version or system.source.latest
+    update: dict[str, Any] = {"catalogue": target}
+    house_moves: list[str] = []
+    if house is not None:
+        pinned = {p.id: p for p in army.house}
+        for pin in house:
+            old = pinned.get(pin["id"])
+            if old is None:
+                house_moves.append(f"{pin['id']} {pin['version']} added")
+            elif (old.version, old.hash) != (pin["version"], pin["hash"]):
+                same = " (its data changed since the list was pinned)" if old.version == pin["version"] else ""
+                house_moves.append(f"{pin['id']} {old.version} → {pin['version']}{same}")
+        if house_moves:  # a list being edited (pydantic): pins as the model holds them
+            from .list_model import HousePin
+
+            update["house"] = [HousePin(**p) for p in house]
+    moved = army.model_copy(update=update)
     # as the list was read: a plain list is judged against plain catalogues (no pydantic)
-    new_cat = system.catalogue(to_version or system.source.latest, plain=is_plain(army))
-    moved = army.model_copy(update={"catalogue": new_cat.version})
+    new_cat = system.catalogue_for(moved)
     refs = system.referenced_entries(army)
     used = {(r.collection, r.id) for _, r in refs}
     changes = [c for c in diff(old_cat.raw, new_cat.raw) if (c.collection, c.entry) in used]
@@ -82,6 +113,8 @@ def upgrade_impact(system: GameSystem[Any, Any], army: ArmyListBase, to_version:
         missing,
         [f for f in after if key(f) not in before_keys],
         [f for f in before if key(f) not in after_keys],
+        house_moves,
+        moved,
     )
 
 

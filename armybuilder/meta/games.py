@@ -6,7 +6,8 @@ child *i* of a seed sequence whose entropy is the run's seed plus a digest of
 both lists' fingerprints: the pairing's identity, not its place in a task.
 
 Everything a task needs travels in a plain dict (the *context*: system id,
-catalogue version, the lists' contents by fingerprint), so it pickles the same
+catalogue version, the lists' contents by fingerprint, the house catalogues' data they
+use), so it pickles the same
 way to a local process or a Dask worker.  A worker keeps the catalogue and the
 validated lists between tasks (``_CACHE``), and the engine keeps its per-list
 memos warm.
@@ -75,10 +76,16 @@ def _game(context: dict[str, Any]):
     """(system, catalogue) of the context, loaded once per process."""
     from armybuilder.core.registry import get_system
 
-    key = ("game", context["system"], context["catalogue"])
+    houses = context.get("houses") or []
+    key = ("game", context["system"], context["catalogue"], tuple((h["id"], h["version"], h["hash"]) for h in houses))
     if key not in _CACHE:
         system = get_system(context["system"])
-        _CACHE[key] = (system, system.catalogue(context["catalogue"]))
+        if houses:  # house catalogues the lists use, sent as data (validated here)
+            from armybuilder.core.house_use import from_portable
+
+            _CACHE[key] = (system, from_portable(system, context["catalogue"], houses))
+        else:
+            _CACHE[key] = (system, system.catalogue(context["catalogue"]))
     return _CACHE[key]
 
 

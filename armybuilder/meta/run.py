@@ -128,6 +128,18 @@ class RunState:
     torn_lines: int = 0
 
 
+def _houses(setup: MetaSetup) -> list[dict[str, Any]]:
+    """The house catalogues the lists use (core/house.py), as data: a worker, maybe on
+    another machine, plays with what this process read, validated again there."""
+    armies = [x.army for x in [*setup.rows, *setup.cols]]
+    if not any(getattr(a, "house", None) for a in armies):
+        return []
+    from armybuilder.core.house_use import portable_houses, shared_catalogue
+    from armybuilder.core.registry import get_system
+
+    return portable_houses(shared_catalogue(get_system(setup.system_id), setup.catalogue, armies))
+
+
 def run_meta(
     setup: MetaSetup,
     games: int,
@@ -171,6 +183,7 @@ def run_meta(
         "seed": seed,
         "engine": engine,
         "lists": {x.fingerprint: x.content() for x in [*setup.rows, *setup.cols]},
+        "houses": _houses(setup),
     }
     if isinstance(progress, ProgressLine):
         progress.total, progress.done, progress.start_done = state.planned, state.resumed, state.resumed

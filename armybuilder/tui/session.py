@@ -64,7 +64,8 @@ class Session:
         # render() merges into the round-trip document: the recovery writer (a worker
         # thread) and a save must not do it at the same time
         self._render_lock = threading.RLock()
-        self._findings_cache: tuple[ArmyListBase, list[Finding]] | None = None
+        # (list, catalogue hash, findings): a house catalogue may change under the same list
+        self._findings_cache: tuple[ArmyListBase, str, list[Finding]] | None = None
         # opened for the editor's start: added to the recent lists once drawn (remember_later)
         self.remember_pending = False
 
@@ -112,14 +113,19 @@ class Session:
         The full upgrade impact (two validations and a catalogue diff) is computed only
         when the player opens the upgrade dialog, keeping edits fast.
         """
-        if self._findings_cache is not None and self._findings_cache[0] is self.army:
-            return self._findings_cache[1]
-        found = list(self.system.validate(self.army, self.cat))
+        cat = self.cat
+        if self._findings_cache is not None and self._findings_cache[0] is self.army and self._findings_cache[1] == cat.hash:
+            return self._findings_cache[2]
+        found = list(self.system.validate(self.army, cat))
         newer = newer_version_finding(self.system, self.army, impact=False)
         if newer is not None:
             found.append(newer)
+        if self.army.house:  # which house catalogues the list uses, or why it cannot
+            from armybuilder.core.house_use import house_findings
+
+            found += house_findings(self.system, self.army, cat)
         found = sort_findings(found)
-        self._findings_cache = (self.army, found)
+        self._findings_cache = (self.army, cat.hash, found)
         return found
 
     def newer_version(self) -> str | None:
@@ -296,6 +302,11 @@ def new_session(
     limit: int | None = None,
 ) -> Session:
     """A new list; ``limit`` is the player's own point limit in place of the format's."""
-    cat = system.catalogue()
+    from armybuilder.core.house_use import new_list_catalogue
+
+    # a faction offered by a house catalogue ("yllia@wolfen-of-yllia") pins that catalogue
+    faction, pins, cat = new_list_catalogue(system, faction)
     army = system.new_list(cat, faction=faction, format=format, name=name, limit=limit)
+    if pins:
+        army = type(army).model_validate({**army.model_dump(), "house": pins})
     return Session(new_list_file(army, path), store)

@@ -120,7 +120,7 @@ async def test_fray_view_opens_on_the_cursor_unit_and_shows_the_payload(store, t
         await pilot.pause()
         editor = app.screen
         screen = await _open_odds(app, pilot, f"units[{ROYAL_GUARD}].troops")
-        # the Fray tab, on the unit under the cursor (it used to say "choose a unit")
+        # the Fray tab, on the unit under the cursor (not an empty "choose a unit")
         assert screen.query_one("#odds-tabs", TabbedContent).active == "tab-fray"
         assert screen.query_one("#fray-mine", Select).value == ROYAL_GUARD
         view = await _choose_wolfen(screen, app, pilot)

@@ -1,8 +1,8 @@
-"""Keys per task, counted as a player presses them (issue 13, Deliver 3; figures in the README).
+"""Keys per task, counted as a player presses them (issue 13, Deliver 3; figures in docs/editor.md).
 
 Each test builds a legal list from an empty editor on the bundled catalogue, pressing only
 keys (no direct calls), and checks the list is legal and the number of keys stays within
-the figure written in the README.
+the bound written in docs/editor.md.
 """
 
 from __future__ import annotations

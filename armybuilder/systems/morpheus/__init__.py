@@ -26,6 +26,7 @@ class Morpheus(PackagedSystem["WarClan", "MECatalog"]):
     plain_module = f"{__name__}.plain"
     faction_label = "Clan"
     importer_module = f"{__name__}.importer"
+    house_skeleton_module = f"{__name__}.house_skeleton"
     # imported on first use: validating a list needs the rules, not the editor or the sheets
     editing_module = lazy_module(f"{__name__}.editing")
     sheets_module = lazy_module(f"{__name__}.sheets")

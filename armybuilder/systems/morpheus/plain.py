@@ -274,6 +274,16 @@ class MECatalog(MECatalogMethods, CatalogMethods, PlainModel):
     )
 
 
+class HousePin(PlainModel):
+    """armybuilder.core.list_model.HousePin"""
+
+    fields = (
+        Field('id', ("str", {'max_length': 80})),
+        Field('version', ("str", {'max_length': 40})),
+        Field('hash', ("str", {'max_length': 64})),
+    )
+
+
 class Warrior(PlainModel):
     """armybuilder.systems.morpheus.army.Warrior"""
 
@@ -302,6 +312,7 @@ class WarClan(PlainModel):
         Field('armybuilder', ("int", None), 1),
         Field('system', ("lit", ('morpheus-ragnarok',)), 'morpheus-ragnarok'),
         Field('catalogue', ("str", None)),
+        Field('house', ("list", ("model", HousePin), {'max_length': 8}), factory=list),
         Field('format', ("str", None)),
         Field('limit', ("opt", ("int", {'gt': 0, 'le': 1000000})), None),
         Field('name', ("str", None), 'Unnamed list'),

@@ -29,6 +29,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
     faction_field = "people"
     faction_facet = "people"
     importer_module = f"{__name__}.importer"
+    house_skeleton_module = f"{__name__}.house_skeleton"
     playtest_budget = 1000
     # imported on first use: validating a list needs the rules, not the editor or the sheets
     editing_module = lazy_module(f"{__name__}.editing")

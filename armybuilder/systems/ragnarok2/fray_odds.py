@@ -46,7 +46,7 @@ def compute(cat, first, index_a: int, second, index_b: int, charge: bool) -> Fra
 
 
 def payload(odds: FrayOdds) -> dict[str, Any]:
-    """The JSON shape (documented in the README)."""
+    """The JSON shape (documented in docs/commands.md)."""
 
     def side(s: int) -> dict[str, Any]:
         return {

@@ -545,6 +545,16 @@ class R2Catalog(R2CatalogMethods, CatalogMethods, PlainModel):
     )
 
 
+class HousePin(PlainModel):
+    """armybuilder.core.list_model.HousePin"""
+
+    fields = (
+        Field('id', ("str", {'max_length': 80})),
+        Field('version', ("str", {'max_length': 40})),
+        Field('hash', ("str", {'max_length': 64})),
+    )
+
+
 class Troops(PlainModel):
     """armybuilder.systems.ragnarok2.army.Troops"""
 
@@ -589,6 +599,7 @@ class R2List(PlainModel):
         Field('armybuilder', ("int", None), 1),
         Field('system', ("lit", ('ragnarok2',)), 'ragnarok2'),
         Field('catalogue', ("str", None)),
+        Field('house', ("list", ("model", HousePin), {'max_length': 8}), factory=list),
         Field('format', ("str", None)),
         Field('limit', ("opt", ("int", {'gt': 0, 'le': 1000000})), None),
         Field('name', ("str", None), 'Unnamed list'),

@@ -311,6 +311,16 @@ class RRCatalog(RRCatalogMethods, CatalogMethods, PlainModel):
     )
 
 
+class HousePin(PlainModel):
+    """armybuilder.core.list_model.HousePin"""
+
+    fields = (
+        Field('id', ("str", {'max_length': 80})),
+        Field('version', ("str", {'max_length': 40})),
+        Field('hash', ("str", {'max_length': 64})),
+    )
+
+
 class Group(PlainModel):
     """armybuilder.systems.rattle_and_rend.army.Group"""
 
@@ -333,6 +343,7 @@ class RRList(PlainModel):
         Field('armybuilder', ("int", None), 1),
         Field('system', ("lit", ('rattle-and-rend',)), 'rattle-and-rend'),
         Field('catalogue', ("str", None)),
+        Field('house', ("list", ("model", HousePin), {'max_length': 8}), factory=list),
         Field('format', ("str", None)),
         Field('limit', ("opt", ("int", {'gt': 0, 'le': 1000000})), None),
         Field('name', ("str", None), 'Unnamed list'),

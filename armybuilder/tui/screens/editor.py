@@ -72,7 +72,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         self._recovery_lock = threading.Lock()
         self._recovery_running = False  # a worker thread is writing the copy
         self._recovery_again = False  # an edit came while it was writing
-        self._browser_version: str | None = None
+        self._browser_version: tuple[str, str] | None = None
         self.last_findings: list[Finding] = []
         self._done: list[str] = []  # what each undo step undoes, in the session's order
         self._undone: list[str] = []
@@ -117,9 +117,9 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         """Bring every panel up to date with the session's current list."""
         s = self.session
         cat = s.cat
-        if self._browser_version != cat.version:
+        if self._browser_version != (cat.version, cat.hash):  # the hash: house catalogues too
             first = self._browser_version is None
-            self._browser_version = cat.version
+            self._browser_version = (cat.version, cat.hash)
             browser = self.query_one(Browser)
             entries = s.system.browse(cat)
             if first:
@@ -178,6 +178,8 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
             extra.insert(0, (f"{points.total:g}/{points.limit} {points.unit}", "bold"))
         newer = s.newer_version()
         extra.append((f"catalogue {s.army.catalogue}" + (f" ({newer} available: u)" if newer else ""), "yellow" if newer else "dim"))
+        for use in cat.houses:  # house data: named, and flagged when it is not the pinned data
+            extra.append((use.words().removeprefix("uses "), "dim" if use.status == "ok" else "bold red"))
         self.query_one("#status", StatusBar).show(status_text(items, extra))
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append("● unsaved  " if s.dirty else "✔ saved  ", style="bold yellow" if s.dirty else "green")
@@ -210,6 +212,8 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
             text.append("Fingerprint ", style="bold")
             text.append(list_fingerprint(s.army, s.cat) + "\n")
             text.append(f"Catalogue {s.cat.name} {s.army.catalogue}\n", style="dim")
+            for use in s.cat.houses:
+                text.append(f"{use.words().capitalize()}" + (f" ({use.name})" if use.name else "") + "\n", style="dim")
             from armybuilder.core.organiser import organiser_facts
 
             for key, value in organiser_facts(s.army) or (("Tournament", "no player or event yet (enter: Tournament details)"),):

@@ -172,21 +172,36 @@ class FilesMixin(_Screen):
 
         s = self.session
         newer = s.newer_version()
-        if newer is None:
-            self.notify(f"catalogue {s.army.catalogue} is the latest version")
+        pins = None
+        if s.army.house:  # house catalogues move to their installed latest (or their data now)
+            from armybuilder.core.errors import InputError
+            from armybuilder.core.house_use import latest_pins
+
+            try:
+                pins = latest_pins(s.system, s.army)
+            except InputError as exc:
+                self.notify(f"cannot move the house catalogues: {exc.first.message}", severity="error", markup=False)
+                if newer is None:
+                    return
+                pins = None
+        impact = upgrade_impact(s.system, s.army, newer or s.army.catalogue, house=pins)
+        if not impact.moves:
+            self.notify(f"catalogue {s.army.catalogue} is the latest version" + (" and the house catalogues are as pinned" if s.army.house else ""))
             return
-        impact = upgrade_impact(s.system, s.army, newer)
         body = Text("\n".join(impact.lines()))
+        moves = [f"catalogue {impact.to_version}"] if impact.from_version != impact.to_version else []
+        moves += [f"house catalogue {h}" for h in impact.house]
+        what = ", ".join(moves)
 
         def chosen(key: str | None) -> None:
             if key == "yes":
-                s.replace(s.army.model_copy(update={"catalogue": impact.to_version}), s.selected)
-                self._remember_edit(f"Upgrade to catalogue {impact.to_version}")
+                s.replace(impact.moved, s.selected)
+                self._remember_edit(f"Upgrade to {what}")
                 self.after_edit(s.selected)
-                self.notify(f"list moved to catalogue {impact.to_version} (ctrl+z to undo)")
+                self.notify(f"list moved to {what} (ctrl+z to undo)")
 
         self.app.push_screen(
-            Confirm(f"Upgrade to catalogue {impact.to_version}?", body, (("yes", "Upgrade", "primary"), ("no", "Keep", "default"))),
+            Confirm(f"Upgrade to {what}?", body, (("yes", "Upgrade", "primary"), ("no", "Keep", "default"))),
             chosen,
         )
 

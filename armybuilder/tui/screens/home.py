@@ -272,7 +272,9 @@ class NewListScreen(ModalScreen):
             return
         cat = system.catalogue()
         self.query_one("#faction-label", Label).update(Text(system.faction_label))
-        factions = system.factions(cat)
+        from armybuilder.core.house_use import faction_choices
+
+        factions = faction_choices(system)  # the bundled ones, then those of house catalogues
         faction = self.query_one("#faction", Select)
         faction.set_options([(Text(f"{c.label}  ") + Text(c.detail, style="dim"), c.value) for c in factions])
         if factions:

@@ -1,7 +1,7 @@
 """One direction of the fray view as text: the headline figures and the "at least k" chart.
 
 Why apart from the widget: it is a pure function of the fray payload (the JSON of
-``armybuilder odds ragnarok2 --fray``, see the README) and of a width, so tests can read the
+``armybuilder odds ragnarok2 --fray``, see docs/commands.md) and of a width, so tests can read the
 numbers it shows and check that no line is wider than the panel at 80 and 120 columns.
 
 Every name in it comes from a list file: names are made visible (control characters

@@ -81,8 +81,9 @@ def filter_entries(
 def filter_problems(entries: Sequence[BrowserEntry], query: str) -> list[str]:
     """Why a typed ``facet:value`` filter can match nothing, in words (empty when fine).
 
-    ``cost:<20`` or ``people:acheron`` used to give 0 results silently; the player is
-    told which filters exist and which values a facet has.
+    A filter such as ``cost:<20`` or ``people:acheron`` that matches nothing would otherwise
+    show 0 results without a reason; the player is told which filters exist and which values
+    a facet has.
     """
     _, typed = parse_query(query)
     if not typed:  # nothing typed to explain (every refilter, the first paint's too)
@@ -108,6 +109,8 @@ def entry_prompt(e: BrowserEntry) -> Text:
         text.append(f"  {e.cost}", style="green")
     extra = [e.kind] if e.kind != "profile" else []
     extra += [v for k, v in e.facets.items() if v and k in ("rank", "category") and v != e.kind]
+    if e.facets.get("data", "").startswith("house"):  # a house catalogue's entry (core/house_use.py): first, seen on narrow screens
+        extra.insert(0, "house")
     if extra:
         text.append("  " + " · ".join(extra), style="dim")
     return safe_text(text)

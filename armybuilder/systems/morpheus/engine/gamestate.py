@@ -5,7 +5,7 @@ Why a class of its own: the rules are written as a chain of classes, one per pha
 (:mod:`geometry`, :mod:`combat`, :mod:`movement`, :mod:`powers`, :mod:`activation`, then
 :class:`battle.Battle`), each the subclass of the one before, all standing on this one.  Every
 phase reads the state through attributes whose types mypy knows, and mypyc (which compiles the
-engine, see setup.py and the README) turns each read into a field access and each call of
+engine, see setup.py and docs/architecture.md) turns each read into a field access and each call of
 another phase's rule into a direct call.  The pure-Python path gets the same layout from
 ``__slots__``: a battle has more attributes than CPython 3.11 keeps in a shared-key layout, and
 with a dictionary of its own every ``self.rule()`` call took the interpreter's slow path.

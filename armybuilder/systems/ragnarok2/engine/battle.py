@@ -93,7 +93,7 @@ Remaining simplifications, each with its reason
 - Abilities outside the seeds (Confrontation cards) are listed as unhandled, not simulated.
 - The AI (policies) is a heuristic player; its choices are legal, not optimal.
 
-The same .py files run as plain Python or compiled by mypyc (see the README); both play the
+The same .py files run as plain Python or compiled by mypyc (see docs/architecture.md); both play the
 same games (``tests/ragnarok2/test_r2_native_parity.py``). Annotations are what the values
 are: compiled code enforces them (a ``float`` field would store 10 as 10.0 and change a log).
 

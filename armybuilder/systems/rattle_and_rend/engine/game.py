@@ -1,6 +1,6 @@
 """Whole Rattle and Rend games between two warbands, with an AI for both sides.
 
-What is simulated (seed sections in brackets; the README repeats the board model):
+What is simulated (seed sections in brackets; docs/playtest.md repeats the board model):
 
 - **Setup** [Game Setup]: player A is drawn; A rolls the scenario (d20, RR-D4), B the
   terrain density (d20: 3 pieces over about 20 % of the board, or 6 pieces over
@@ -53,8 +53,8 @@ scoring in :mod:`ai`, and :class:`Game` (rounds and turns) on top.  Why a chain 
 mixins: mypy checks every phase against the state's real types, and mypyc compiles the whole
 engine into native classes (fields read as C fields, floats kept as C doubles, methods called
 through a table); the pure-Python path runs the same sources, and both play identical games
-(``tests/rattle_and_rend/test_rr_native_parity.py``).  The README says which modules are
-compiled and how much faster it is.  The records
+(``tests/rattle_and_rend/test_rr_native_parity.py``).  setup.py lists the modules
+compiled.  The records
 (groups, sides, actions) are in :mod:`state`.  Dice are uniforms drawn 256 at a time.  The
 AI's geometry (line of sight, paths, ranges) and each group's plan (:class:`state.UnitPlan`:
 its targets and their odds, its paths, the closures that play them, scores before the

@@ -4,7 +4,7 @@ Why a class of its own: the rules are written as a chain of classes, one per pha
 (:mod:`geometry`, :mod:`scenario`, :mod:`setup`, :mod:`combat`, :mod:`reactions`,
 :mod:`actions`, :mod:`ai`, then :class:`game.Game`), each the subclass of the one before, all
 standing on this one.  Every phase therefore reads the state through attributes whose types
-mypy knows, and mypyc (which compiles the engine, see the README) turns each read into a
+mypy knows, and mypyc (which compiles the engine, see docs/architecture.md) turns each read into a
 field access instead of a dictionary look-up.  The pure-Python path gets the same layout
 from ``__slots__``.
 """
