@@ -542,15 +542,26 @@ def cmd_playtest(args: argparse.Namespace) -> int:
             sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
             sys.stderr.flush()
 
-    summary = run_playtest(lf.army, opponent.army, args.games, args.seed, args.workers, progress, log=args.log)
+    replay = _replay_path(args.replay, [Path(args.list), Path(args.vs), *([Path(args.table)] if args.table else [])])
+    summary = run_playtest(lf.army, opponent.army, args.games, args.seed, args.workers, progress, log=args.log,
+                           table=args.table, replay=replay is not None)  # fmt: skip
     if show_progress:
         sys.stderr.write("\n")
+    if replay is not None:
+        from armybuilder.core.atomic import atomic_write_text
+        from armybuilder.core.replay_svg import replay_svg
+
+        if summary.map is None:
+            raise InputError.at(f"{lf.system.name} games have no table to draw: --replay is not available")
+        atomic_write_text(replay, replay_svg(summary.map))
     if args.json:
         payload = summary.as_json()
         payload["list"] = str(lf.path)
         payload["opponent"] = args.vs
         if args.log:
             payload["log"] = summary.log
+        if replay is not None:
+            payload["replay"] = str(replay)
         _json(payload, indent=2, ensure_ascii=False)
         return EXIT_OK
     low, high = summary.interval
@@ -562,6 +573,11 @@ def cmd_playtest(args: argparse.Namespace) -> int:
     _out(f"wins {summary.wins}, draws {summary.draws}, losses {summary.losses}")
     _out(f"win rate {summary.win_rate:.1%} (95 % Wilson interval {low:.1%}–{high:.1%}; a draw counts half)")
     _out(f"mean rounds {summary.mean_rounds:.2f}")
+    if summary.table is not None:
+        how = ", scenery placed afresh for each game" if summary.table.get("scattered") else ""
+        _out(f"table: {summary.table.get('title', '')} ({summary.table.get('name', '')}){how}")
+    for line in _figure_lines(summary):
+        _out(line)
     _out("units (survival, mean points eliminated per game):")
     width = max((len(u.name) for u in summary.units), default=0)  # one column for every name
     for u in summary.units:
@@ -572,7 +588,41 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         _out("Log of game 1:")
         for line in summary.log:
             _out(f"  {line}")
+    if replay is not None:
+        _out(f"replay of game 1 written to {replay}")
     return EXIT_OK
+
+
+def _replay_path(name: str | None, inputs: list[Path]) -> Path | None:
+    """The replay's file: an .svg, never one of the command's inputs."""
+    if name is None:
+        return None
+    path = Path(name)
+    if path.suffix.lower() != ".svg":
+        raise InputError.at(f"--replay writes an SVG picture: name a file ending in .svg, not '{name}'")
+    for given in inputs:
+        if given.exists() and path.exists() and path.resolve() == given.resolve():
+            raise InputError.at(f"--replay {name} would overwrite an input of this command")
+    if not path.parent.is_dir():
+        raise InputError.at(f"no folder {path.parent} to write the replay into")
+    return path
+
+
+def _figure_lines(summary) -> list[str]:
+    """The system's figures of the games (e.g. the frays and the A.P. each phase destroyed)."""
+    figures = summary.figures
+    if not figures or not summary.games:
+        return []
+    out = []
+    if "frays" in figures:
+        share = summary.figure_games["frays"] / summary.games
+        out.append(f"games with at least one fray {share:.1%}; {figures['frays'] / summary.games:.1f} frays a game")
+    phases = {k[3:]: v for k, v in figures.items() if k.startswith("ap ") and " " not in k[3:]}
+    total = sum(phases.values())
+    if total > 0:
+        parts = ", ".join(f"{name} {v / total:.0%}" for name, v in sorted(phases.items(), key=lambda kv: -kv[1]) if v > 0)
+        out.append(f"A.P. destroyed by phase: {parts} (of {total / summary.games:.0f} A.P. a game)")
+    return out
 
 
 # --------------------------------------------------------------------------- tui, bench
@@ -652,6 +702,8 @@ def build_parser(command: str | None = None) -> Parser:
     p.add_argument("--workers", type=int, default=1, help="processes to play on, 1 to 256 (default 1; the games do not change)")
     p.add_argument("--json", action="store_true", help="the summary as JSON")
     p.add_argument("--log", action="store_true", help="narrate one game")
+    p.add_argument("--table", metavar="NAME|FILE", help="the table layout: a bundled one (open, standard, dense) or a YAML file (default: standard, scenery placed afresh each game)")
+    p.add_argument("--replay", metavar="FILE.svg", help="draw the first game on its table, round by round, into this SVG file")
     p.set_defaults(func=cmd_playtest)
 
     from armybuilder.meta.command import add_meta_parser  # standard library only until it runs

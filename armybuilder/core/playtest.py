@@ -19,12 +19,15 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .registry import get_system
 from .system import ArmyListBase, GameRecord, GameSystem
+
+if TYPE_CHECKING:
+    from .shapes import BattleMap
 
 Z95 = 1.959963984540054
 
@@ -77,6 +80,14 @@ class PlaytestSummary:
     margins: Counter[float] = field(default_factory=Counter)
     #: both lists' points as the system counts them (None: the sum of the per-unit figures)
     points: tuple[float, float] | None = None
+    #: the system's named figures of a game (GameRecord.figures), summed over the games
+    figures: dict[str, float] = field(default_factory=dict)
+    #: how many games had each figure above zero (e.g. the games with at least one fray)
+    figure_games: Counter[str] = field(default_factory=Counter)
+    #: the table layout played on (name, title, source), for systems with layouts
+    table: dict[str, Any] | None = None
+    #: the first game on its table, frame by frame, when a replay was asked
+    map: BattleMap | None = None
 
     @property
     def win_rate(self) -> float:
@@ -86,6 +97,14 @@ class PlaytestSummary:
     @property
     def interval(self) -> tuple[float, float]:
         return wilson_interval(self.wins + 0.5 * self.draws, self.games)
+
+    def figures_json(self) -> dict[str, dict[str, float]]:
+        """Each figure's mean per game and the share of games where it was above zero."""
+        games = max(self.games, 1)
+        return {
+            name: {"mean": round(total / games, 4), "share_of_games": round(self.figure_games[name] / games, 6)}
+            for name, total in sorted(self.figures.items())
+        }
 
     def as_json(self) -> dict[str, Any]:
         low, high = self.interval
@@ -98,6 +117,8 @@ class PlaytestSummary:
             "win_rate_95": [round(low, 6), round(high, 6)],
             "mean_rounds": round(self.mean_rounds, 4),
             "seed": self.seed,
+            **({"table": self.table} if self.table is not None else {}),
+            **({"figures": self.figures_json()} if self.figures else {}),
             # Both lists' points: the sum of their per-unit figures (Characters are listed apart).
             "points": {
                 "list": self.points[0] if self.points else sum(u.points for u in self.units if u.side == 0),
@@ -132,7 +153,7 @@ def game_rngs(seed: int, start: int, stop: int) -> list[np.random.Generator]:
 class Tally:
     """Statistics of games folded in one at a time (no per-game record is kept)."""
 
-    __slots__ = ("games", "wins", "losses", "rounds", "units", "margins")
+    __slots__ = ("games", "wins", "losses", "rounds", "units", "margins", "figures", "figure_games")
 
     def __init__(self) -> None:
         self.games = 0
@@ -141,6 +162,8 @@ class Tally:
         self.rounds = 0
         self.units: dict[tuple[int, str], UnitStats] = {}
         self.margins: Counter[float] = Counter()
+        self.figures: dict[str, float] = {}
+        self.figure_games: Counter[str] = Counter()
 
     def add(self, record: GameRecord) -> None:
         self.games += 1
@@ -158,6 +181,11 @@ class Tally:
             stats.survived += int(u.survived)
             stats.eliminated_points += u.eliminated_points
         self.margins[float(record.scores[0] - record.scores[1])] += 1
+        figures = self.figures
+        for name, value in record.figures.items():
+            figures[name] = figures.get(name, 0.0) + value
+            if value > 0:
+                self.figure_games[name] += 1
 
     def merge(self, other: Tally) -> None:
         """Add the games of ``other`` (a later chunk: units first seen there come last)."""
@@ -174,13 +202,16 @@ class Tally:
                 mine.survived += theirs.survived
                 mine.eliminated_points += theirs.eliminated_points
         self.margins.update(other.margins)
+        for name, value in other.figures.items():
+            self.figures[name] = self.figures.get(name, 0.0) + value
+        self.figure_games.update(other.figure_games)
 
     def summary(self, seed: int) -> PlaytestSummary:
         draws = self.games - self.wins - self.losses
         mean_rounds = self.rounds / self.games if self.games else 0.0
         return PlaytestSummary(
             self.games, self.wins, draws, self.losses, seed, mean_rounds, list(self.units.values()),
-            margins=Counter(self.margins),
+            margins=Counter(self.margins), figures=dict(self.figures), figure_games=Counter(self.figure_games),
         )
 
 
@@ -191,7 +222,8 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(
-    system_id: str, version: str, first: dict[str, Any], second: dict[str, Any], houses: list[dict[str, Any]] | None = None
+    system_id: str, version: str, first: dict[str, Any], second: dict[str, Any], houses: list[dict[str, Any]] | None = None,
+    table: dict[str, Any] | None = None,
 ) -> None:
     system = get_system(system_id)
     _WORKER["system"] = system
@@ -203,13 +235,14 @@ def _init_worker(
         _WORKER["cat"] = system.catalogue(version)
     _WORKER["first"] = system.list_model.model_validate(first)
     _WORKER["second"] = system.list_model.model_validate(second)
+    _WORKER["table"] = table
 
 
 def _play_range(seed: int, start: int, stop: int) -> Tally:
-    system, cat, a, b = _WORKER["system"], _WORKER["cat"], _WORKER["first"], _WORKER["second"]
+    system, cat, a, b, table = _WORKER["system"], _WORKER["cat"], _WORKER["first"], _WORKER["second"], _WORKER["table"]
     tally = Tally()
     for rng in game_rngs(seed, start, stop):
-        tally.add(system.play_game(cat, a, b, rng))
+        tally.add(system.play_game(cat, a, b, rng, table=table))
     return tally
 
 
@@ -222,7 +255,13 @@ def run_playtest(
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     log: bool = False,
+    table: str | None = None,
+    replay: bool = False,
 ) -> PlaytestSummary:
+    """Play *games* games of *first* against *second* (see the module doc). *table*: a table
+    layout's name or file for systems with layouts (None: the default, for a system with layouts
+    its standard table placed afresh for each game); *replay*: keep the first game's frames
+    (``summary.map``). Raises InputError for a layout the system does not know or a bad file."""
     system = get_system(first.system)
     houses: list[dict[str, Any]] = []
     if getattr(first, "house", None) or getattr(second, "house", None):
@@ -232,6 +271,7 @@ def run_playtest(
         houses = portable_houses(cat)
     else:
         cat = system.catalogue_for(first)
+    spec = system.table_spec(cat, table)  # read once, before any game (a bad file fails here)
     workers = max(1, min(workers, os.cpu_count() or 1, games or 1))
     # In-process: small chunks, so progress and cancellation respond quickly.
     chunk = 25 if workers == 1 else max(1, min(500, math.ceil(games / (workers * 4))))
@@ -244,7 +284,7 @@ def run_playtest(
                 stopped = True
                 break
             for rng in game_rngs(seed, start, stop):
-                tally.add(system.play_game(cat, first, second, rng))
+                tally.add(system.play_game(cat, first, second, rng, table=spec))
             if progress:
                 progress(tally.games, games)
     else:
@@ -259,7 +299,7 @@ def run_playtest(
             max_workers=workers,
             mp_context=multiprocessing.get_context(method),
             initializer=_init_worker,
-            initargs=(system.id, cat.version, a, b, houses),  # the lists travel once per worker, not per chunk
+            initargs=(system.id, cat.version, a, b, houses, spec),  # the lists travel once per worker, not per chunk
         ) as pool:
             # A bounded window of chunks in flight, merged in game order whatever
             # finishes first: memory stays flat however many games are asked for.
@@ -284,9 +324,14 @@ def run_playtest(
     summary = tally.summary(seed)
     summary.cancelled = stopped
     summary.points = (float(system.points(first, cat).total), float(system.points(second, cat).total))
-    if log and games:
-        rng = game_rngs(seed, 0, 1)[0]
-        summary.log = system.play_game(cat, first, second, rng, log=True).log
+    if spec is not None:
+        summary.table = {key: spec[key] for key in ("name", "title", "source") if key in spec}
+        summary.table["scattered"] = bool(spec.get("scatter"))
+    if (log or replay) and games:
+        rng = game_rngs(seed, 0, 1)[0]  # the first game again, narrated and recorded
+        first_game = system.play_game(cat, first, second, rng, log=log, table=spec, replay=replay)
+        summary.log = first_game.log if log else []
+        summary.map = first_game.map
     return summary
 
 

@@ -396,8 +396,27 @@ class GameSystem(abc.ABC, Generic[L, CM]):
         second: L,
         rng: np.random.Generator,
         log: bool = False,
+        table: dict[str, Any] | None = None,
+        replay: bool = False,
     ) -> GameRecord:
+        """One simulated game, all randomness from *rng*. *table*: a layout spec from
+        :meth:`table_spec` (None: the system's default table); *replay*: keep the game's frames
+        (``GameRecord.map``) for a replay."""
         raise NotImplementedError(f"{self.name} has no battle simulator yet")
+
+    def table_spec(self, cat: Catalogue[CM], table: str | None) -> dict[str, Any] | None:
+        """The table layout *table* names (a bundled layout or a player's file) as JSON-able data
+        for :meth:`play_game`, read once per playtest; None: the default table. A system whose
+        games have no table layouts refuses a name with a sentence for the player."""
+        if table is None:
+            return None
+        from .errors import InputError
+
+        raise InputError.at(f"{self.name} plays on its own board: table layouts (--table) are not available")
+
+    def table_layouts(self, cat: Catalogue[CM]) -> list[tuple[str, str]]:
+        """The bundled table layouts (id, name) a player can name with ``--table``."""
+        return []
 
     def odds_units(self, army: L, cat: Catalogue[CM]) -> list[Choice]:
         """Units of a list the odds panel can pit against each other (value: index, label).
@@ -647,10 +666,20 @@ class PackagedSystem(GameSystem[L, CM]):
     def engine_ready(self) -> bool:
         return self.game_module is not None and importlib.util.find_spec(self.game_module) is not None
 
-    def play_game(self, cat: Catalogue[CM], first: L, second: L, rng: np.random.Generator, log: bool = False) -> GameRecord:
+    def play_game(
+        self, cat: Catalogue[CM], first: L, second: L, rng: np.random.Generator, log: bool = False,
+        table: dict[str, Any] | None = None, replay: bool = False,
+    ) -> GameRecord:  # fmt: skip
         if self.game_module is None:
-            return super().play_game(cat, first, second, rng, log)
-        record: GameRecord = importlib.import_module(self.game_module).play_game(cat, first, second, rng, log)
+            return super().play_game(cat, first, second, rng, log, table, replay)
+        play = importlib.import_module(self.game_module).play_game
+        # A system without tables or replays has a play_game that takes neither.
+        extra: dict[str, Any] = {}
+        if table is not None:
+            extra["table"] = table
+        if replay:
+            extra["record"] = True
+        record: GameRecord = play(cat, first, second, rng, log, **extra)
         return record
 
 

@@ -11,7 +11,6 @@ from r2table import face_off, stand
 from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
 from armybuilder.systems.ragnarok2.engine import battle as b
 from armybuilder.systems.ragnarok2.engine import combat as combat_module
-from armybuilder.systems.ragnarok2.engine.combat import engage
 from armybuilder.systems.ragnarok2.engine.battle import (
     Battle,
     aim_difficulty,
@@ -21,6 +20,7 @@ from armybuilder.systems.ragnarok2.engine.battle import (
     row_value,
     wound_levels,
 )
+from armybuilder.systems.ragnarok2.engine.combat import engage
 from armybuilder.systems.ragnarok2.engine.dice import die_successes, score_faces
 from armybuilder.systems.ragnarok2.engine.odds import combat_odds, contest_columns
 

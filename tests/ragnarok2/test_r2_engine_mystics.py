@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from r2table import face_off
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from r2engine_data import build_catalogue
 from r2engine_data import engine_army as army
+from r2table import face_off
 
 from armybuilder.systems.ragnarok2.engine.abilities import traits_of
 from armybuilder.systems.ragnarok2.engine.battle import RITUAL_EFFECTS, Battle, Dice

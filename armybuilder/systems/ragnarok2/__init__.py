@@ -69,6 +69,18 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
 
         return fray_odds(cat, army, unit, other, other_unit, charge)
 
+    def table_spec(self, cat: Catalogue[R2Catalog], table: str | None) -> dict[str, Any] | None:
+        """A bundled layout (open, standard, dense) or a player's YAML file, as the engine's spec
+        (:mod:`.layouts`); None: the catalogue's default layout (standard), placed afresh per game."""
+        from .layouts import layout_spec
+
+        return layout_spec(cat, table)
+
+    def table_layouts(self, cat: Catalogue[R2Catalog]) -> list[tuple[str, str]]:
+        from .layouts import layout_names
+
+        return layout_names(cat)
+
     def points(self, army: R2List, cat: Catalogue[R2Catalog]) -> Points:
         b = breakdown(army, cat)
         return Points(

@@ -379,7 +379,7 @@ class AssaultRules(BattleBase):
             bonus = f" (+{unit.cou_bonus} on the die)" if unit.cou_bonus else ""
             roll = fear_roll(self, cou - (fear + modifier), unit.cou_bonus, unit.best_of, ok, p)
             self.say(f"  {name(self, unit)} ({who}) rolls a Courage test: COU {cou}{bonus} against FEAR {fear}"
-                     f"{' %+d' % modifier if modifier else ''} (balance of Power {balance_words(balance)}): "
+                     f"{f' {modifier:+d}' if modifier else ''} (balance of Power {balance_words(balance)}): "
                      f"{roll}: {'passes' if ok else 'fails'}")  # fmt: skip
         if ok:
             unit.immune_fear = max(unit.immune_fear, difficulty)

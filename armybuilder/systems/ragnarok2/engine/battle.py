@@ -119,8 +119,8 @@ from .assault import AssaultRules
 from .battlefield import Battlefield, battlefield_for
 from .chance import Dice
 from .combat import CombatRules
-from .flight import FlightRules
 from .field_ai import FieldPolicy
+from .flight import FlightRules
 from .maintenance import MaintenanceRules
 from .movement import ActivationPhase
 from .mystic_phase import COMMUNION_EFFECTS, RITUAL_EFFECTS, MysticEffect, MysticRules  # noqa
@@ -194,7 +194,7 @@ class Battle(
         "aura_units", "mystic_units", "outcome_rows", "fear_rows", "round", "field_effects",
         "_tactic_cost", "_tactical_memo", "_mystic_sums", "_charge_bound",
         "_cic_seen", "_upkeep", "policies", "round_memo", "loss_caused",
-        "field", "gaps", "sight_memo", "spot_memo", "world", "reshape_to", "recorder", "phase", "destroyed", "_logged",
+        "field", "gaps", "sight_memo", "spot_memo", "world", "reshape_to", "recorder", "phase", "destroyed", "frays_fought", "_logged",
     )  # fmt: skip
 
     def __init__(
@@ -226,6 +226,7 @@ class Battle(
         self.recorder: Recorder | None = Recorder() if record else None
         self.phase = "other"
         self.destroyed: dict[str, float] = {}
+        self.frays_fought = 0
         self._logged = 0
         a, info_a = build_side(cat, first, 0)
         b, info_b = build_side(cat, second, 1)
@@ -393,6 +394,7 @@ class Battle(
                         UnitRecord(u.side, f"{g.profile.name} (Character, {u.name})", float(g.cost), up and g.count > 0, g.kills)
                     )
         figures = {f"ap {phase}": points for phase, points in self.destroyed.items()}
+        figures["frays"] = float(self.frays_fought)
         record = GameRecord(winner, rounds, (self.scores[0], self.scores[1]), records, self.lines, figures=figures)
         return record
 

@@ -20,7 +20,9 @@ from mypy_extensions import trait
 
 from .base import BattleBase
 from .chance import _BLOCK, _bisect_right  # noqa: F401
+from .contact import contact_positions
 from .dice import ContestColumn
+from .formation import FRONT, shape, slots
 from .fray import (
     CombatKey,
     Contact,
@@ -30,8 +32,6 @@ from .fray import (
     share_dice,
     unit_key,
 )
-from .contact import contact_positions
-from .formation import FRONT, shape, slots
 from .narration import count, say_combat, say_exchange
 from .state import Fighting, Group
 from .tables import _column, _contest_cdf, _opposed_p

@@ -55,8 +55,8 @@ import numpy as np
 
 from .battle import Battle
 from .combat import earns_charge_bonus, engage
-from .formation import FRONT
 from .exact_dice import counter_pmf, exchange_pmf
+from .formation import FRONT
 from .fray import (
     Contact,
     initiative_distribution,

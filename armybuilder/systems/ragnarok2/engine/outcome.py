@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, cast
 from mypy_extensions import trait
 
 from .base import BattleBase
-from .fray import CombatKey, Contact, test_distribution, unit_key
 from .combat import engage
 from .formation import FACE_NAMES, FRONT, shape
+from .fray import CombatKey, Contact, test_distribution, unit_key
 from .narration import at, count, name, say_fray, say_outcome, test_roll
 from .state import Fighting
 from .tables import _row_value, balance_of_power
@@ -49,6 +49,7 @@ class OutcomeRules(BattleBase):
             picker = 1 - picker
 
     def resolve_fray(self, units: list[Fighting]) -> None:
+        self.frays_fought += 1
         fighters = self.build_contact(units)
         wounds: dict[tuple[int, int], int] = {}
         self.loss_caused = set()

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from mypy_extensions import trait
 
 from .base import BattleBase
+from .formation import shape
 from .geometry import (
     Box,
     bounds_overlap,
@@ -40,7 +41,6 @@ from .geometry import (
     sweep_time,
     unit_vector,
 )
-from .formation import shape
 from .state import Fighting
 
 if TYPE_CHECKING:
