@@ -99,6 +99,21 @@ def machine_busy() -> str:
     return ", ".join(reasons)
 
 
+#: the normalised playtest budgets: games per second × the reference loop's seconds
+NORMALISED_BUDGETS = {"ragnarok2": 230}
+
+
+def reference_loop() -> float:
+    """CPU seconds of the reference workload playtest rates are normalised by: the integers
+    below 10 M added in a plain ``for`` loop with a local accumulator (a rate times this time
+    compares machines of one kind that run at different speeds)."""
+    start = time.thread_time()
+    total = 0
+    for i in range(10_000_000):
+        total += i
+    return time.thread_time() - start
+
+
 def _times(fn: Callable[[], object], repeat: int, number: int = 1) -> list[float]:
     """Seconds per call of ``fn`` (``number`` calls per repeat), one entry per repeat."""
     times = []
@@ -416,6 +431,7 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
 
         from armybuilder.core.registry import all_systems
 
+        rates: dict[str, tuple[float, float, str]] = {}  # each system's rate, reference loop, engine build
         for system in all_systems():  # every registered system with a simulator, its own budget
             system_id, budget = system.id, system.playtest_budget
             label = f"playtest: {system.name} games per second per core"
@@ -450,11 +466,24 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
                 from armybuilder._native import build_of
 
                 engine = build_of(first.system.game_module.rpartition(".")[0])
+                loop = min(reference_loop() for _ in range(1 if quick else 3))
+                rates[system_id] = (rate, loop, engine)
                 note = (f"{games} games, {len(pairings)} pairings of {len(armies)} samples, 1 worker, CPU time "
                         f"({games / wall:.0f}/s of wall time); slowest pairing {slowest:.0f}/s; engine {engine}")
                 return rate, (rate >= budget) if budget else None, note
 
             attempt(label, f">= {budget}" if budget else "(none)", "games/s", games_per_second)
+
+            def normalised(system_id: str = system_id) -> tuple[float, bool | None, str]:
+                if system_id not in rates:
+                    raise NotImplementedError("no rate measured")
+                rate, loop, engine = rates[system_id]
+                wanted = NORMALISED_BUDGETS.get(system_id)
+                return (rate * loop, (rate * loop >= wanted) if wanted else None,
+                        f"{rate:.0f} games/s × {loop:.3f} s of the reference loop (10 M integers added in a for loop); engine {engine}")  # fmt: skip
+
+            wanted = NORMALISED_BUDGETS.get(system_id)
+            attempt(f"playtest: {system.name} normalised rate", f">= {wanted}" if wanted else "(none)", "games", normalised)
 
         def morpheus_cut_clan() -> tuple[float, bool, str]:
             from armybuilder.core.playtest import run_playtest
@@ -527,6 +556,23 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
             return 100 * rate, rate >= CUT_TARGET, f"weakest: {name} against a copy with ~20 % of its A.P. removed"
 
         attempt("Rag'Narok 2 full list vs cut copy (weakest sample)", ">= 65 %", "%", full_vs_cut)
+
+        def fray_games() -> tuple[float, bool, str]:
+            from armybuilder.systems.ragnarok2.engine.credibility import FRAY_GAMES_TARGET
+
+            result = credible["result"]
+            return 100 * result.fray_share, result.fray_share >= FRAY_GAMES_TARGET, f"{result.matrix_games} games of the samples' matrix"
+
+        attempt("Rag'Narok 2 games with at least one fray (samples' matrix)", ">= 95 %", "%", fray_games)
+
+        def melee_share() -> tuple[float, bool, str]:
+            from armybuilder.systems.ragnarok2.engine.credibility import MELEE_TARGET
+
+            result = credible["result"]
+            phases = ", ".join(f"{p} {100 * s:.0f} %" for p, s in result.phase_shares())
+            return 100 * result.melee_share, result.melee_share >= MELEE_TARGET, f"A.P. destroyed by phase: {phases}"
+
+        attempt("Rag'Narok 2 A.P. destroyed by frays and routs (samples' matrix)", ">= 50 %", "%", melee_share)
         if not as_json and "result" in credible:
             print("\n".join(credible["result"].lines()), flush=True)
     finally:

@@ -112,12 +112,13 @@ def play_task(context: dict[str, Any], segments: list[Segment]) -> list[dict[str
         )
     system, cat = _game(context)
     seed = context["seed"]
+    table = context.get("table")
     out = []
     for first, second, start, stop in segments:
         a, b = _army(context, first), _army(context, second)
         wins = draws = losses = rounds = 0
         for rng in pairing_rngs(seed, first, second, start, stop):
-            record = system.play_game(cat, a, b, rng)
+            record = system.play_game(cat, a, b, rng, table=table)
             rounds += record.rounds
             if record.winner == 0:
                 wins += 1
@@ -127,7 +128,7 @@ def play_task(context: dict[str, Any], segments: list[Segment]) -> list[dict[str
                 draws += 1
         out.append(
             {
-                "a": first, "b": second, "seed": seed, "engine": engine,
+                "a": first, "b": second, "seed": seed, "engine": context.get("run", engine),
                 "start": start, "stop": stop,
                 "wins": wins, "draws": draws, "losses": losses, "rounds": rounds,
             }

@@ -140,6 +140,21 @@ def _houses(setup: MetaSetup) -> list[dict[str, Any]]:
     return portable_houses(shared_catalogue(get_system(setup.system_id), setup.catalogue, armies))
 
 
+def _table_spec(setup: MetaSetup, table: str | None) -> dict[str, Any] | None:
+    """The layout the games are played on, read once here (a bad file fails before any game)."""
+    from armybuilder.core.registry import get_system
+
+    system = get_system(setup.system_id)
+    return system.table_spec(system.catalogue(setup.catalogue), table)
+
+
+def _digest(spec: dict[str, Any]) -> str:
+    import hashlib
+    import json
+
+    return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:12]
+
+
 def run_meta(
     setup: MetaSetup,
     games: int,
@@ -151,11 +166,14 @@ def run_meta(
     cancelled: Callable[[], bool] | None = None,
     task_games: int | None = None,
     state: RunState | None = None,
+    table: str | None = None,
 ) -> MetaMatrix:
     """Play what the matrix still misses and return the matrix.
 
     *runner* is a :class:`~.runners.LocalRunner` or :class:`~.runners.DaskRunner`.
     Without *resume* an existing results file is an error (it would be lost or mixed).
+    *table*: a table layout's name or file (systems with layouts; None: the default table);
+    the games of a run on another table are never resumed into this one.
     """
     if games < 1:
         raise InputError.at("--games must be at least 1")
@@ -163,13 +181,17 @@ def run_meta(
         raise InputError.at("--seed must be zero or more")
     state = state if state is not None else RunState()
     engine = engine_hash(setup.system_id)
+    spec = _table_spec(setup, table)
+    # The results of a run carry its engine and, on a named table, the layout's digest: a
+    # resume on another table plays its games again rather than mix two tables' results.
+    run_id = engine if spec is None or table is None else f"{engine} table {_digest(spec)}"
     keys = setup.keys()
     records: list[dict[str, Any]] = []
     if results is not None and results.exists() and results.stat().st_size > 0:
         if not resume:
             raise InputError.at("a results file of an earlier run is here: add --resume to continue it, or move it away to start again", results)
         records, state.torn_lines = read_records(results)
-    done = usable(records, seed, engine, games, set(keys))
+    done = usable(records, seed, run_id, games, set(keys))
     todo = missing(keys, games, done)
     state.planned = games * len(keys)
     state.resumed = sum(r["stop"] - r["start"] for rs in done.values() for r in rs)
@@ -182,6 +204,8 @@ def run_meta(
         "catalogue": setup.catalogue,
         "seed": seed,
         "engine": engine,
+        "run": run_id,
+        "table": spec,
         "lists": {x.fingerprint: x.content() for x in [*setup.rows, *setup.cols]},
         "houses": _houses(setup),
     }

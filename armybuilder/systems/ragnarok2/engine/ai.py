@@ -208,38 +208,44 @@ class AIRules(BattleBase):
         are the friends'."""
         best, best_value = None, 0.0
         for e, d in self.shooting_candidates(u, shooters):
-            troops = e.troops
-            size = troops.size
-            res = troops.base["res"]
-            if e.tactic:
-                res += e.tactic.get("resistance", 0)
-            if e.round_effects:
-                res += e.round_effects.get("res", 0)
-            value = 0.0
-            for g in shooters:
-                w = g.profile.ranged
-                if w is None:
-                    continue
-                if d <= w.short:
-                    band = "short"
-                elif d <= w.medium:
-                    band = "medium"
-                elif d <= w.long:
-                    band = "long"
-                else:
-                    continue
-                shot = g.shot_value.get((band, size, res))
-                if shot is None:
-                    shot = self._shot_value(g, band, size, res)
-                value += g.count * shot[0] * shot[1]
-            wl = troops.wound_levels
-            value = value / (wl if wl > 1 else 1) * troops.cost
-            if e.engaged:
-                friend = self.enemy_unit(e, next(iter(e.engaged)))
-                value = 0.5 * value - 0.5 * self.value_of_wounds(friend, value / max(e.troops.cost, 1) * e.troops.wound_levels)
+            value = self.volley_value(u, shooters, e, d)
             if value > best_value:
                 best, best_value = e, value
         return best
+
+    def volley_value(self, u: Fighting, shooters: list[Group], e: Fighting, d: float) -> float:
+        """The A.P. a volley of *shooters* at *e*, *d* cm away, is expected to destroy (see
+        :meth:`best_shooting_target`)."""
+        troops = e.troops
+        size = troops.size
+        res = troops.base["res"]
+        if e.tactic:
+            res += e.tactic.get("resistance", 0)
+        if e.round_effects:
+            res += e.round_effects.get("res", 0)
+        value = 0.0
+        for g in shooters:
+            w = g.profile.ranged
+            if w is None:
+                continue
+            if d <= w.short:
+                band = "short"
+            elif d <= w.medium:
+                band = "medium"
+            elif d <= w.long:
+                band = "long"
+            else:
+                continue
+            shot = g.shot_value.get((band, size, res))
+            if shot is None:
+                shot = self._shot_value(g, band, size, res)
+            value += g.count * shot[0] * shot[1]
+        wl = troops.wound_levels
+        value = value / (wl if wl > 1 else 1) * troops.cost
+        if e.engaged:
+            friend = self.enemy_unit(e, next(iter(e.engaged)))
+            value = 0.5 * value - 0.5 * self.value_of_wounds(friend, value / max(e.troops.cost, 1) * e.troops.wound_levels)
+        return value
 
     def _shot_value(self, g: Group, band: str, size: str, res: int) -> tuple[float, float]:
         """(hit chance, mean Wounds) of one shot of *g*, memoised per template group (one catalogue per template)."""

@@ -37,9 +37,10 @@ from .tables import _opposed_p, _row_value, _test_p, balance_of_power
 if TYPE_CHECKING:
     from .assault import AssaultOption
     from .battle import Battle
-    from .state import Fighting
+    from .state import Fighting, Group
 
 FAST = 15.0  # MOV from which a unit rides (cavalry, swift creatures): it charges what it reaches
+MARKSMEN_FIRST = 1.5  # a volley at enemy marksmen counts this much more (their volleys to come)
 LATERAL_WEIGHT = 2.0  # how much a foe's offset across the table counts against it as an opponent
 _PLANS = (("plans", 0), ("plans", 1))  # the round memo: each side's assault targets, by unit index
 
@@ -197,6 +198,18 @@ class FieldPolicy(LinePolicy):
         if theirs > 1.5 * mine and b.in_view(unit, assailant) and unit.mov * 1.0 + b.gap(unit, assailant) > reach(assailant):
             return "retreat"  # a step back takes it out of the assailant's reach
         return "withstand"
+
+    def shooting_target(self, b: Battle, unit: Fighting, shooters: list[Group]) -> Fighting | None:
+        """The volley's A.P., and marksmen first: each A.P. of enemy marksmen destroyed also
+        takes a share of the enemy's volleys to come, so it counts half as much again."""
+        best, best_value = None, 0.0
+        for e, d in b.shooting_candidates(unit, shooters):
+            value = b.volley_value(unit, shooters, e, d)
+            if e.shooting_groups and any(g.count for g in e.shooting_groups):
+                value *= MARKSMEN_FIRST
+            if value > best_value:
+                best, best_value = e, value
+        return best
 
     # -- activations --------------------------------------------------------------------
 

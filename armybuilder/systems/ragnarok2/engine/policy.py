@@ -21,7 +21,7 @@ from .tables import _mean_per_die
 if TYPE_CHECKING:
     from .assault import AssaultOption
     from .battle import Battle
-    from .state import Fighting
+    from .state import Fighting, Group
 
 CombatKey = tuple[int, int, int, int]
 
@@ -135,6 +135,11 @@ class Policy:
         fighting = target.count > 0 and target.state in ("valiant", "disorganized")
         stop = max(target.mov * 2 + 1, 1.0) if fighting else 1.0
         return _toward(b, unit, target, gap, stop, None, False)
+
+    def shooting_target(self, b: Battle, unit: Fighting, shooters: list[Group]) -> Fighting | None:
+        """The foe the unit's marksmen shoot at (None: none in range and sight): the one whose
+        loss in A.P. the volley is expected to make largest."""
+        return b.best_shooting_target(unit, shooters)
 
     # -- combat phase --------------------------------------------------------
 

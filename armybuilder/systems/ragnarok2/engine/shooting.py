@@ -14,7 +14,7 @@ for a close unit); a failure routs it. Template weapons (artillery) ignore sight
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from mypy_extensions import trait
 
@@ -41,7 +41,7 @@ class ShootingRules(BattleBase):
         shooters = self.shooters(u)
         if not shooters:
             return
-        target = self.best_shooting_target(u, shooters)
+        target = self.policies[u.side].shooting_target(cast("Battle", self), u, shooters)
         if target is None:
             return
         self.phase = "shooting"
