@@ -1,4 +1,4 @@
-"""Whole Rag'Narok 2 battles on an abstract battlefield: the game loop and the engine's map.
+"""Whole Rag'Narok 2 battles on a table with scenery: the game loop and the engine's map.
 
 The package, by what each module holds
 --------------------------------------
@@ -27,21 +27,28 @@ The package, by what each module holds
   communions, mana and faith), :mod:`.maintenance`.
 - The players: :mod:`.policy` (the interface every choice goes through; one policy per side,
   so two policies can play each other), :mod:`.ai` (the yardsticks of the classic policy) and
-  :mod:`.line_ai` (the default player: a posture each round, no lone charge into a gang-up in
-  any round, a line that keeps its pace, targets on the exchange).
+  :mod:`.line_ai` (the line player: a posture each round, no lone charge into a gang-up in
+  any round, a line that keeps its pace, targets on the exchange) and :mod:`.field_ai` (the
+  default field player: opponents across the table, charges together, lanes and cover).
 - :mod:`.credibility`: mirror matches, full lists against cut copies, the samples' matrix.
 - :mod:`.narration`: the narrated log's wording (the seed's words, English counts, the
   Initiative and morale rolls read back from the draw that decided them).
 
 The battlefield model
 ---------------------
-- **One axis.** The table is 120 cm deep; each army deploys its units on a line 20 cm from its
-  own edge (Scouts 20 cm further forward). Distances are read along that axis only: no
-  lateral geometry, no terrain, no altitude, every unit sees every unit.
-- **Movement** (seed: Movement table): March = MOV, Run, Charge and Engagement = MOV × 2 (the
-  slowest member's MOV). An assault reaches its target within MOV × 2; a failed charge runs and
-  Disorganizes. A close unit that assaults is scattered at the end of its assault move (seed:
-  Orientation at the end of a move) until it is free of any opponent and re-forms at its push on.
+- **A table with two dimensions** (:mod:`.battlefield`, :mod:`.geometry`, :mod:`.space`): 180 ×
+  120 cm with 20 cm deployment zones (decisions R2-T1, R2-T2 in the catalogue); a layout of
+  scenery (open, standard, dense or a player's file: :mod:`..layouts`), the standard one placed
+  afresh for each game from its seed. Units stand as blocks of bases in ranks and files
+  (:mod:`.formation`, R2-T3, R2-T4) with a facing; distances are base edge to base edge; a
+  unit's field of view is the 180 degrees before its front; sight between units and fighter by
+  fighter follows R2-D10 (:mod:`.space`, :mod:`.sight`).
+- **Movement** (seed: Movement table): March = MOV round obstacles, Run = MOV × 2 in a straight
+  line, Charge and Engagement = MOV × 2 (the slowest member's MOV); reorientation, sideward and
+  backward moves are maneuvers with their Discipline tests (:mod:`.movement`). Assaults with
+  their reactions and Courage tests, and contact placed on the face reached, are in
+  :mod:`.assault` and :mod:`.contact`; flight toward an edge or along the assault, round friends
+  and scenery, in :mod:`.flight`.
 - **Contact** (see :mod:`.fray`): a scattered unit can bring every fighter into contact, a close
   one its front (two ranks, at least 5 wide); independents lead the front; a unit engaged by
   several enemies splits its front between them; each side of a pair brings at most twice the
@@ -58,21 +65,23 @@ The battlefield model
   sides fall and the rest march away, or it cannot attack in that combat phase.
 - **Shooting** uses the weapon's bands on the distance; Aim difficulties and modifiers from the
   catalogue's table; half the hits of a volley into a fray go to the friends in it.
-- **Leadership auras** are distances along the axis; only Valiant commanders share; standard
-  bearer, musician and war staff bonuses go on the final result; the Commander-in-Chief's
-  privilege within his aura; routed units rally with the auras they stand in.
+- **Leadership auras** and mystic ranges are measured on the table (edge to edge); only Valiant
+  commanders share; standard bearer, musician and war staff bonuses go on the final result; the
+  Commander-in-Chief's privilege within his aura; routed units rally with the auras they stand in.
 - **Victory** (the seed names none): after six rounds, or when an army has no unit left that
   still fights, the side that eliminated or routed the larger share of the enemy army's A.P.
   wins; shares closer than 5 points are a draw.
 
 Remaining simplifications, each with its reason
 -----------------------------------------------
-- One axis, no terrain, no line of sight, no flanks or rear: the lists, not a table, are
-  what a playtest compares, and a 2-D table would cost the speed that makes playtests useful.
-  Consciousness, hidden Scouts, cover, obstacles and maneuvers have no effect for that reason.
-- Contact is a model (fronts, pairs, a common line), not base placement; who faces whom inside
-  a unit (independents first) is fixed, not chosen: the seed's placement depends on bases and
-  geometry the abstract field does not have.
+- Scenery has no effect on movement but as an obstacle (no climbing, no difficult ground): the
+  seed names no movement penalty for scenery, only obstacles a unit goes round (decision R2-T5).
+- A unit's block is rectangular and moves as one: the fighters of a scattered unit keep their
+  slots in the block (1 cm apart) rather than being placed one by one; a scattered unit files
+  through gaps narrower than its block (seed: The obstacles).
+- Contact stays a model fed by positions (:mod:`.contact`): the fighters on the face an
+  assailant reached, as many as the face holds, not base-by-base placement; who faces whom
+  inside a unit (independents in the middle of the front rank) is fixed, not chosen.
 - A fighter's DEF in a combat is its type's: it is 0 only when none of the fighters of that
   type in the combat kept a die there (the seed gives each fighter its own DEF; one roll per
   combat needs one DEF).
@@ -89,7 +98,8 @@ Remaining simplifications, each with its reason
 - Mutagenic bonuses go to ATT only (the AI's use of them); Concentration to ATT.
 - Powers doubled in a charge are also those of the outcome's balance of Power in that round.
 - Tactics, rituals and communions act through data and named hooks (:mod:`.mystic_phase`);
-  teleportation, telluric manipulation and the oracle of destiny do nothing on one axis.
+  teleportation, telluric manipulation and the oracle of destiny do nothing (they would move
+  units or scenery the AI does not plan with).
 - Abilities outside the seeds (Confrontation cards) are listed as unhandled, not simulated.
 - The AI (policies) is a heuristic player; its choices are legal, not optimal.
 
@@ -99,7 +109,7 @@ are: compiled code enforces them (a ``float`` field would store 10 as 10.0 and c
 
 All randomness comes from the injected ``numpy.random.Generator``; every choice is broken by a
 stable order (unit and group indices, integer scores), so fixed-seed games are the same on any
-number of workers (committed digests: ``tests/ragnarok2/r2_digests.json``).
+number of workers (golden narrated games: ``tests/ragnarok2/test_r2_digests.py``).
 """
 
 from __future__ import annotations
