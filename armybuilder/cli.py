@@ -199,16 +199,21 @@ def cmd_catalog(args: argparse.Namespace) -> int:
                     found = exc.problems
                 problems += len(found)
                 try:
-                    assigned = list(system.catalogue(v.version).data.assigned_fields())
+                    data = system.catalogue(v.version).data
+                    assigned, notes = list(data.assigned_fields()), list(data.data_notes())
                 except InputError:
-                    assigned = []
+                    assigned, notes = [], []
                 status = "ok" if not found else f"{len(found)} problems"
-                _out(f"{system.id} {v.version}: {status}" + (f"; {len(assigned)} fields assigned by the project (CAT-D1)" if assigned else ""))
+                extra = f"; {len(assigned)} fields assigned by the project (CAT-D1)" if assigned else ""
+                extra += f"; {len(notes)} notes on the reference data" if notes else ""
+                _out(f"{system.id} {v.version}: {status}{extra}")
                 for p in found:
                     _out(f"  error: {p}")
                 if args.verbose:
                     for entry, field in assigned:
                         _out(f"  info: {entry}.{field} assigned by armybuilder (CAT-D1)")
+                    for entry, note in notes:
+                        _out(f"  info: {entry}: {note}")
         house_status = check_installed() if not args.system else EXIT_OK
         return EXIT_INVALID if problems or house_status != EXIT_OK else EXIT_OK
     if action == "import-bsdata":
@@ -728,7 +733,7 @@ def build_parser(command: str | None = None) -> Parser:
     q.add_argument("--json", action="store_true")
     q = actions.add_parser("check", help="check the catalogue data of one or every system, or a house catalogue folder")
     q.add_argument("system", nargs="?", help="a game system, or a house catalogue's folder (default: every system and installed house catalogue)")
-    q.add_argument("-v", "--verbose", action="store_true", help="list every assigned field")
+    q.add_argument("-v", "--verbose", action="store_true", help="list every assigned field and every note on the reference data")
     q = actions.add_parser("import-bsdata", help="convert BattleScribe .gst/.cat files into catalogue files")
     q.add_argument("system")
     q.add_argument("sources", nargs="+")

@@ -42,6 +42,7 @@ def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
         findings = lf.system.findings(lf.army, cat)
         points = lf.system.points(lf.army, cat)
         fp = list_fingerprint(lf.army, cat)
+        own_limit = lf.system.limit_note(lf.army, cat)
     except InputError as exc:
         entry = {"path": str(path), "readable": False, "valid": False, "error": str(exc)}
         return ("unreadable", entry, f"{path}: UNREADABLE\n  " + str(exc).replace("\n", "\n  ")), True
@@ -63,6 +64,7 @@ def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
         "valid": ok,
         "points": points.total,
         "limit": points.limit,
+        "limit_note": own_limit,
         "fingerprint": fp,
         "findings": entries,
     }
@@ -70,9 +72,10 @@ def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
     if cat.houses:  # data the bundled catalogue lacks: the organiser sees it at once
         entry["house"] = [u.as_json() for u in cat.houses]
         houses = ", " + "; ".join(u.words() for u in cat.houses)
+    status = ("LEGAL only at the list's own limit" if own_limit else "LEGAL") if ok else "NOT LEGAL"
     head = (
-        f"{path}: {'LEGAL' if ok else 'NOT LEGAL'} — {lf.system.name}, catalogue {lf.army.catalogue}{houses}, "
-        f"{points.total:g}/{points.limit} {points.unit}, fingerprint {fp}"
+        f"{path}: {status} — {lf.system.name}, catalogue {lf.army.catalogue}{houses}, "
+        f"{points.total:g}/{points.limit} {points.unit}" + (f"; {own_limit};" if own_limit else ",") + f" fingerprint {fp}"
     )
     lines = [head]
     for e in entries:

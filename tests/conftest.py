@@ -34,3 +34,27 @@ def _private_user_data(tmp_path, monkeypatch):
     from armybuilder.tui.storage import DATA_ENV
 
     monkeypatch.setenv(DATA_ENV, str(tmp_path / "userdata"))
+
+
+_SESSION_CACHE: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The catalogue and findings caches of a test run live in a folder of its own: two
+    checkouts of different code testing on one machine never read each other's entries."""
+    import os
+    import tempfile
+
+    if "ARMYBUILDER_CACHE_DIR" not in os.environ:
+        folder = tempfile.mkdtemp(prefix="armybuilder-test-cache-")
+        _SESSION_CACHE.append(folder)
+        os.environ["ARMYBUILDER_CACHE_DIR"] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    import os
+    import shutil
+
+    for folder in _SESSION_CACHE:
+        os.environ.pop("ARMYBUILDER_CACHE_DIR", None)
+        shutil.rmtree(folder, ignore_errors=True)

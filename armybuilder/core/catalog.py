@@ -72,6 +72,11 @@ class CatalogMethods:
         """Yield (entry id, field) for figures the project assigned (CAT-D1)."""
         return iter(())
 
+    def data_notes(self) -> Iterator[tuple[str, str]]:
+        """Yield (entry id, note) for what the reference data lacked or misprinted and what
+        the project did about it: ``catalog check`` lists them; prints never show them."""
+        return iter(())
+
 
 C = TypeVar("C", bound="CatalogModel")
 M = TypeVar("M", bound="BaseModel")

@@ -43,9 +43,9 @@ from armybuilder import __version__
 #: sha256 of the JSON schema of each bundled catalogue model, by ``module.qualname``
 #: (recomputed by tests/core/test_catalog_cache.py: update it when a model changes).
 SCHEMA_FINGERPRINTS: dict[str, str] = {
-    "armybuilder.systems.ragnarok2.catalog.R2Catalog": "bf69eaff5d828b62cb5c344d206b2e5ed936cfbd5bb9941c84a3704de4cadb5e",
+    "armybuilder.systems.ragnarok2.catalog.R2Catalog": "ba6ac2a4be6e1afd9f43371042cedeea916ecb5fc9f68ff095b0450aa1e7e346",
     "armybuilder.systems.rattle_and_rend.catalog.RRCatalog": "62b2891aa25947a66823476261b4c0c300390d4f9be27695415e2fd4b4774270",
-    "armybuilder.systems.morpheus.catalog.MECatalog": "61e5d4401e85691ff967261176d2ef14788078de7ed441d561be82fe1e320779",
+    "armybuilder.systems.morpheus.catalog.MECatalog": "abf46129ada5752e7f794ec7b9f7e80597a971bf9ad60a59e06aa272ed72a3dd",
 }
 
 _KEY_FILE = "cache-key"

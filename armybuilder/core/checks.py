@@ -75,6 +75,13 @@ class ListContext(Generic[A, CM, F]):
         found: F | None = list_format(self.army, self.cat)
         return found
 
+    @functools.cached_property
+    def format_limit(self) -> int | None:
+        """The limit of the list's format as the catalogue states it (the list's own ``limit``
+        aside), or None when the format is unknown."""
+        found = self.cat.get("formats", getattr(self.army, "format", ""))
+        return None if found is None else int(found.limit)
+
 
 def unknown_format(ctx: ListContext[Any, Any, Any], rule_id: str, source: str) -> Iterator[Finding]:
     """An error when the list names a format its catalogue does not have, listing the known ones.
@@ -90,6 +97,13 @@ def unknown_format(ctx: ListContext[Any, Any, Any], rule_id: str, source: str) -
             "format",
             source,
         )
+
+
+def own_limit_note(limit: float, format_limit: float, unit: str) -> str:
+    """The status words of a list whose own limit differs from its format's:
+    "limit set by the list: 1250 A.P. (format 1000 A.P.)". Every print and ``validate``
+    show exactly these words, so an organiser never reads such a list as legal for the format."""
+    return f"limit set by the list: {_number(limit)} {unit} (format {_number(format_limit)} {unit})"
 
 
 def _number(value: float) -> float | int:
@@ -108,7 +122,8 @@ class PointLimit:
 
     ``subject`` is how the rule names the list ("the army", "the warband"), ``unit``
     its currency, ``remove`` what to take out; ``unspent_rule`` (optional) adds a
-    warning for points left unspent in a list that has begun.
+    warning for points left unspent in a list that has begun; ``own_limit_rule`` the
+    warning of a list that sets its own limit (:meth:`own_limit`).
     """
 
     rule: str
@@ -118,6 +133,21 @@ class PointLimit:
     where: str = ""
     remove: str = ""
     unspent_rule: str | None = None
+    own_limit_rule: str | None = None
+
+    def own_limit(self, limit: int | None, format_limit: int | None) -> Iterator[Finding]:
+        """A warning when the list's own ``limit`` is not its format's: legal under it is not
+        legal for the format, and whoever reads the list must be told (rule ``own_limit_rule``)."""
+        if self.own_limit_rule is None or limit is None or format_limit is None or limit == format_limit:
+            return
+        yield Finding(
+            self.own_limit_rule,
+            Severity.WARNING,
+            f"{own_limit_note(limit, format_limit, self.unit)}: {self.subject} is checked at {limit} {self.unit}; "
+            f"at an event played at the format's limit it must keep to {format_limit} {self.unit}",
+            "limit",
+            self.source,
+        )
 
     def check(self, total: float, limit: int | None, started: bool = True) -> Iterator[Finding]:
         """Findings for a list costing ``total`` under ``limit`` (None: the format is unknown)."""
@@ -132,6 +162,7 @@ class PointLimit:
                 f"{self.subject} costs {total} {self.unit}; the limit is {limit} {self.unit}: remove {what}",
                 self.where,
                 self.source,
+                army_wide=True,
             )
         elif total < limit and started and self.unspent_rule is not None:
             total = _number(total)
@@ -174,4 +205,5 @@ class Share:
                 f"({allowed} {self.unit}): remove {spent - allowed} {self.unit} of {self.label}",
                 self.where,
                 self.source,
+                army_wide=True,
             )

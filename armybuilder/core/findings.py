@@ -27,6 +27,9 @@ class Finding:
     where: str = ""  # list path, e.g. "units[2].members[0]"
     source: str = ""  # decision id or seed section
     line: int | None = None  # line in the list file, when known
+    #: the list as a whole breaks the rule (points limit, shares): ``where`` then only says
+    #: where a fix could start (the editor jumps there); prints do not pin it on that unit
+    army_wide: bool = False
 
     def as_json(self) -> dict[str, Any]:
         return {

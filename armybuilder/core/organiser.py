@@ -118,8 +118,8 @@ def errors_by_index(findings: Any, collection: str) -> dict[int, list[str]]:
     """
     out: dict[int, list[str]] = {}
     for f in findings:
-        if str(getattr(f, "severity", "")) != "error":
-            continue
+        if str(getattr(f, "severity", "")) != "error" or getattr(f, "army_wide", False):
+            continue  # an army-wide error is the list's, not the unit's a fix could start at
         match = _INDEX.match(getattr(f, "where", "") or "")
         if match and match[1] == collection:
             out.setdefault(int(match[2]), []).append(f.message)

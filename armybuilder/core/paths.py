@@ -73,6 +73,19 @@ class ListPath:
     def __str__(self) -> str:
         return ".".join(str(step) for step in self.steps)
 
+    def words(self) -> str:
+        """The place as a reader counts it, from 1: ``units[0].members[1]`` → "unit 1, member 2",
+        ``god_powers[2]`` → "god power 3", ``limit`` → "limit" (prints number units from 1)."""
+        parts = []
+        for step in self.steps:
+            name = step.name.replace("_", " ")
+            if step.index is None:
+                parts.append(name)
+            else:
+                singular = name[:-1] if name.endswith("s") and not name.endswith("ss") else name
+                parts.append(f"{singular} {step.index + 1}")
+        return ", ".join(parts)
+
     def __bool__(self) -> bool:
         return bool(self.steps)
 
@@ -155,3 +168,12 @@ def ancestors(text: str) -> list[str]:
         return [str(p) for p in ListPath.parse(text).ancestors()]
     except PathError:
         return [text, ""] if text else [""]
+
+
+def place_words(where: str) -> str:
+    """A finding's place as words for a print ("unit 1, member 2"); a text that is not a
+    list path is returned as it is, and the list itself is ""."""
+    try:
+        return ListPath.parse(where).words()
+    except PathError:
+        return where

@@ -149,6 +149,9 @@ class Roster:
     fingerprint: str = ""
     #: system, faction and format names for the title line, filled by the protocol
     summary: ListSummary | None = None
+    #: "limit set by the list: 1250 A.P. (format 1000 A.P.)" when the list's own limit is not
+    #: its format's (filled by the protocol): every print shows it in the legality status
+    limit_note: str = ""
 
 
 @dataclass(frozen=True)

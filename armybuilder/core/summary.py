@@ -16,7 +16,8 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
-from .findings import Severity
+from .findings import Finding, Severity
+from .paths import place_words
 from .system import Heading, KeyValues, Roster
 
 WIDTH = 80
@@ -43,18 +44,62 @@ class Summary:
     total: str
     fingerprint: str
     unit_word: str = "Units"
+    #: every error in words (:func:`finding_words`): what an illegal list breaks
+    breaks: tuple[str, ...] = ()
+    #: what the organiser checks, as the system counts it: ("Groups", "6 of 4-8"), ...
+    checks: tuple[tuple[str, str], ...] = ()
+    #: player, event and round: the footer of every page (loose pages say whose they are)
+    occasion: str = ""
+    #: the list's own limit when it is not its format's (the status says it too)
+    limit_note: str = ""
 
 
 #: header facts worth a line on the summary (the others stay on the full roster)
 _FACTS = ("system", "people", "format", "player", "team", "event", "date", "round", "catalogue", "house data", "program")
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
 def status_text(roster: Roster) -> str:
+    """The one legality status every print shows: "LEGAL", "LEGAL (1 warning)",
+    "NOT LEGAL (2 errors, 1 warning)"; a list with its own limit is never simply legal:
+    "LEGAL only at the list's own limit (1 warning) — limit set by the list: 1250 A.P.
+    (format 1000 A.P.)"."""
     errors = sum(f.severity == Severity.ERROR for f in roster.findings)
     warnings = sum(f.severity == Severity.WARNING for f in roster.findings)
+    counts = [_count(errors, "error")] if not roster.legal else []
+    counts += [_count(warnings, "warning")] if warnings else []
     if roster.legal:
-        return "LEGAL" + (f" ({warnings} warning{'s' * (warnings != 1)})" if warnings else "")
-    return f"NOT LEGAL ({errors} error{'s' * (errors != 1)})"
+        head = "LEGAL only at the list's own limit" if roster.limit_note else "LEGAL"
+    else:
+        head = "NOT LEGAL"
+    text = head + (f" ({', '.join(counts)})" if counts else "")
+    return text + (f" — {roster.limit_note}" if roster.limit_note else "")
+
+
+def finding_words(f: Finding) -> str:
+    """One finding as a reader takes it in: the rule's words with its numbers, where it is
+    broken (counted from 1, as prints number units) and the rule's source, e.g. "Kael is in
+    the army twice; ...: remove one (unit 8, member 1; Confrontation: Characters)". An
+    army-wide finding names no unit (its ``where`` only says where a fix could start)."""
+    where = "" if f.army_wide else place_words(f.where)
+    detail = "; ".join(x for x in (where, f.source) if x)
+    return f"{f.message} ({detail})" if detail else f.message
+
+
+def occasion_text(roster: Roster) -> str:
+    """Player, event and round as a page footer says them ("Ann Example · Autumn Clash ·
+    round 3"), from the roster's header facts; "" when the list names none."""
+    facts = {k.lower(): v for k, v in roster.header}
+    parts = [_cut(facts.get("player", ""), 24), _cut(facts.get("event", ""), 28), f"round {facts['round']}" if facts.get("round") else ""]
+    return " · ".join(p for p in parts if p)
+
+
+def _cut(text: str, most: int) -> str:
+    """``text`` at most ``most`` characters, an ellipsis marking a cut (a footer has one line)."""
+    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
 def _total_of(roster: Roster) -> str:
@@ -87,6 +132,8 @@ def build_summary(system: Any, army: Any, cat: Any, roster: Roster) -> Summary:
         lines, extras, unit_word = lines_of(army, cat, roster.findings)
     else:
         lines, extras, unit_word = _fallback_lines(roster), [], "Units"
+    checks_of = getattr(module, "summary_checks", None)
+    checks = tuple(checks_of(army, cat)) if checks_of is not None else ()
     facts = tuple((k, v) for k, v in roster.header if k.lower() in _FACTS)
     return Summary(
         roster.title,
@@ -98,6 +145,10 @@ def build_summary(system: Any, army: Any, cat: Any, roster: Roster) -> Summary:
         _total_of(roster),
         roster.fingerprint,
         unit_word,
+        breaks=tuple(finding_words(f) for f in roster.findings if f.severity == Severity.ERROR),
+        checks=checks,
+        occasion=occasion_text(roster),
+        limit_note=roster.limit_note,
     )
 
 
@@ -118,6 +169,12 @@ def render_summary_text(summary: Summary) -> str:
     for fact in facts:
         out += _wrap(fact, "", "  ")
     out += _wrap(f"Status: {summary.status}", "", "  ")
+    for broken in summary.breaks:
+        out += _wrap(_clean(broken), "  ! ", "    ")
+    if summary.checks:
+        out.append("")
+        for key, value in summary.checks:
+            out += _wrap(f"{_clean(key)}: {_clean(value)}", "", "  ")
     out.append("")
     numbers = max((len(_clean(line.number)) for line in summary.lines), default=1)
     for line in summary.lines:

@@ -266,6 +266,17 @@ class GameSystem(abc.ABC, Generic[L, CM]):
             found = dataclasses.replace(found, name=f"{limit} {found.unit}", limit=limit)
         return found
 
+    def limit_note(self, army: L, cat: Catalogue[CM]) -> str:
+        """"limit set by the list: 1250 A.P. (format 1000 A.P.)" when the list's own limit is
+        not its format's, else "": the words every print and ``validate`` add to the status."""
+        limit = getattr(army, "limit", None)
+        found = next((f for f in self.formats(cat) if f.id == army.format), None)
+        if found is None or limit is None or limit == found.limit:
+            return ""
+        from .checks import own_limit_note
+
+        return own_limit_note(limit, found.limit, found.unit)
+
     def default_format(self, cat: Catalogue[CM]) -> Format:
         formats = self.formats(cat)
         return next((f for f in formats if f.default), formats[0])
@@ -611,7 +622,8 @@ class PackagedSystem(GameSystem[L, CM]):
     # -- printing -------------------------------------------------------------
 
     def roster(self, army: L, cat: Catalogue[CM], fingerprint: str) -> Roster:
-        """The sheets module's roster, with the list's :meth:`summary` for its title."""
+        """The sheets module's roster, with the list's :meth:`summary` for its title and its
+        :meth:`limit_note` for the status."""
         roster: Roster = self.sheets_module.roster(army, cat, fingerprint)
         if getattr(army, "house", None):  # a house catalogue missing or changed: said in the legality box too
             from .findings import Severity
@@ -621,7 +633,11 @@ class PackagedSystem(GameSystem[L, CM]):
             if wrong:
                 legal = roster.legal and not any(f.severity is Severity.ERROR for f in wrong)
                 roster = dataclasses.replace(roster, findings=roster.findings + wrong, legal=legal)
-        return roster if roster.summary is not None else dataclasses.replace(roster, summary=self.summary(army, cat))
+        if roster.summary is None:
+            roster = dataclasses.replace(roster, summary=self.summary(army, cat))
+        if not roster.limit_note:
+            roster = dataclasses.replace(roster, limit_note=self.limit_note(army, cat))
+        return roster
 
     def sheets(self, cat: Catalogue[CM]) -> Sheets:
         return self.sheets_module.sheets(cat)

@@ -13,6 +13,7 @@ import re
 
 from .findings import Severity
 from .sanitize import visible
+from .summary import finding_words, status_text
 from .system import Heading, KeyValues, Paragraph, Roster, Table
 
 #: column headings that hold a model count or a cost, in any of the three systems
@@ -50,6 +51,13 @@ def _described(cols: tuple[str, ...], cells: list[str]) -> str:
     return cells[0] + (" — " + "; ".join(parts) if parts else "")
 
 
+def _cost_words(cost: str, unit: str) -> str:
+    """"1 point", "2 points" for a column headed Pts or Points; other units as they are."""
+    if unit.strip().lower() in {"pts", "pts.", "points", "point"}:
+        return f"{cost} point" + ("" if cost == "1" else "s")
+    return f"{cost} {unit}"
+
+
 def _table_lines(table: Table) -> list[str]:
     lines: list[str] = []
     if table.title:
@@ -67,7 +75,7 @@ def _table_lines(table: Table) -> list[str]:
             cost = cells[cost_i] if cost_i is not None and cost_i < len(cells) else ""
             prefix = f"{count}× " if count and count not in {"1", "-"} else ""
             unit = cols[cost_i] if cost_i is not None else ""
-            suffix = f" — {cost} {unit}".rstrip() if cost and cost != "-" else ""
+            suffix = f" — {_cost_words(cost, unit)}".rstrip() if cost and cost != "-" else ""
             if cost.lower() == "missing":
                 suffix = " — missing from the catalogue (cost unknown)"
             lines.append(f"  - {prefix}{name}{suffix}")
@@ -88,13 +96,7 @@ def render_text(roster: Roster) -> str:
     for key, value in roster.header:
         if key.lower() not in _SKIP_HEADER:
             lines.append(f"{_clean(key)}: {_clean(value)}")
-    errors = [f for f in roster.findings if f.severity == Severity.ERROR]
-    warnings = [f for f in roster.findings if f.severity == Severity.WARNING]
-    if roster.legal:
-        status = "LEGAL" + (f" ({len(warnings)} warning{'s' * (len(warnings) != 1)})" if warnings else "")
-    else:
-        status = f"NOT LEGAL ({len(errors)} error{'s' * (len(errors) != 1)}" + (f", {len(warnings)} warning{'s' * (len(warnings) != 1)}" if warnings else "") + ")"
-    lines.append(f"Status: {status}")
+    lines.append(f"Status: {status_text(roster)}")
     for block in roster.blocks:
         if isinstance(block, Heading):
             text = _clean(block.text)
@@ -114,8 +116,7 @@ def render_text(roster: Roster) -> str:
     if shown:
         lines += ["", "== Findings =="]
         for f in shown:
-            where = f" at {f.where}" if f.where else ""
-            line = f" (line {f.line})" if f.line is not None else ""
-            lines.append(f"  {str(f.severity).upper()}: {_clean(f.message)} [{f.rule}{where}{line}]")
+            line = f" [line {f.line}]" if f.line is not None else ""
+            lines.append(f"  {str(f.severity).upper()}: {_clean(finding_words(f))}{line}")
     lines += ["", f"Fingerprint: {fp or '-'}"]
     return "\n".join(lines) + "\n"

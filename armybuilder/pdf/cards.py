@@ -17,23 +17,33 @@ from dataclasses import dataclass
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Flowable, KeepInFrame
-from reportlab.platypus import Paragraph as RLParagraph
-from reportlab.platypus import Table as RLTable
+from reportlab.platypus import Flowable
 
 from armybuilder.core.system import Card
 
 from . import styles as st
-from .layout import cell, paras
-from .styles import Styles, esc, plain, table_style
+from .card_faces import (
+    SIZES,
+    SMALL,
+    SPLIT_SIZE,
+    Face,
+    body_flowables,
+    card_styles,
+    measure,
+    split_body,
+    title_paragraph,
+)
+from .layout import FOOTER_BASE, FOOTER_SIZE
+from .styles import Styles, plain
 
 CARD_W, CARD_H = 63 * mm, 88 * mm
 COLS, ROWS = 3, 3
-MIN_MARGIN_X, MIN_MARGIN_Y = 10 * mm, 12 * mm
+EDGE = 8 * mm  # nothing is printed nearer the paper's edge (printers clip there)
+MARK_GAP, MARK_LEN = 1 * mm, 1.5 * mm  # cut marks: their gap from the grid and their length
+MARKS = MARK_GAP + MARK_LEN
+FOOTER_ROOM = FOOTER_BASE + FOOTER_SIZE * 0.4 + 1.5 * mm  # the page footer below the grid's marks
 INSET = 1.6 * mm  # border drawn inside the cut line, so a slightly-off cut stays clean
 PAD = 2.2 * mm  # text padding inside the border
-SIZES = (8.0, 7.5, 7.0)  # body font sizes tried, largest first; never smaller (read at arm's length)
-SMALL = 6.5  # the smallest print on a card: stat labels, kind, footer
 
 
 @dataclass(frozen=True)
@@ -51,24 +61,17 @@ class Grid:
 
 
 def grid_for(page_size: tuple[float, float]) -> Grid:
+    """Nine poker faces (63 × 88 mm) centred between the margins: the cut marks stay
+    :data:`EDGE` from the paper's edges and clear of the page footer; on a page too small for
+    them (Letter is 279 mm tall) the faces shrink a little."""
     width, height = page_size
-    scale = min(1.0, (width - 2 * MIN_MARGIN_X) / (COLS * CARD_W), (height - 2 * MIN_MARGIN_Y) / (ROWS * CARD_H))
+    bottom, top = FOOTER_ROOM + MARKS, EDGE + MARKS
+    scale = min(1.0, (width - 2 * (EDGE + MARKS)) / (COLS * CARD_W), (height - bottom - top) / (ROWS * CARD_H))
     w, h = CARD_W * scale, CARD_H * scale
-    return Grid(w, h, (width - COLS * w) / 2, (height - ROWS * h) / 2)
+    return Grid(w, h, (width - COLS * w) / 2, bottom + (height - bottom - top - ROWS * h) / 2)
 
 
 # --------------------------------------------------------------------------- face layout
-
-
-@dataclass
-class Face:
-    card: Card
-    size: float
-    header: list[Flowable]  # title band content (drawn white on the kind colour)
-    body: list[Flowable]
-    band_h: float
-    part: int = 1
-    parts: int = 1
 
 
 def _colour(kind: str) -> colors.Color:
@@ -80,192 +83,36 @@ def _colour(kind: str) -> colors.Color:
     return st.PALETTE[digest[0] % len(st.PALETTE)]
 
 
-def _card_styles(size: float) -> Styles:
-    return Styles(base=size)
+def _footer_height(card: Card) -> float:
+    """The card footer's zone above the border: its line sits this high (see _draw_face)."""
+    return PAD * 0.6 + SMALL * 1.35 + 2.5 if card.footer or card.provisional else PAD * 0.6
 
 
-def _title_paragraph(card: Card, styles: Styles, width: float, suffix: str = "") -> tuple[RLParagraph, float]:
-    title_style = styles.h2.clone("card_title", textColor=colors.white, fontSize=styles.base * 1.45, leading=styles.base * 1.65, spaceBefore=0, spaceAfter=0, keepWithNext=0)
-    text = plain(card.title) or "Untitled"
-    if len(text) > 140:  # four lines at most fit in the band; cut before measuring
-        text = text[:139] + "…"
-    para = RLParagraph(esc(text) + suffix, title_style)
-    _, h = para.wrap(width, 10_000)
-    limit = title_style.leading * 4
-    if h > limit:  # an absurdly long title: keep the first lines, never the whole card
-        while len(text) > 8 and h > limit:
-            text = text[: int(len(text) * 0.8)]
-            para = RLParagraph(esc(text.rstrip("…")) + "…" + suffix, title_style)
-            _, h = para.wrap(width, 10_000)
-    return para, h
-
-
-def _stats_flowable(stats: tuple[tuple[str, str], ...], styles: Styles, width: float) -> Flowable | None:
-    if not stats:
-        return None
-    small = max(styles.base * 0.85, SMALL)
-    label = styles.cell_head_centre.clone("stat_label", textColor=st.MUTED, fontSize=small, leading=small * 1.15)
-    value = styles.cell_centre.clone("stat_value", fontName=st.FONT_BOLD, fontSize=styles.base * 1.05, leading=styles.base * 1.2)
-    n = len(stats)
-    label_1pt = max(stringWidth(plain(k), label.fontName, 1) for k, _ in stats)
-    value_1pt = max(stringWidth(plain(v), value.fontName, 1) for _, v in stats)
-    cols = min(n, 6)
-    if n > 6:  # balance the rows: 10 stats → 5 + 5
-        cols = math.ceil(n / math.ceil(n / 6))
-    while cols > 1:
-        room = width / cols - 2.5
-        if value_1pt * value.fontSize <= room and label_1pt * label.fontSize <= room:
-            break
-        cols -= 1
-    room = width / cols - 2.5
-    if (cols >= 3 or cols == n) and value_1pt * value.fontSize <= room and label_1pt * label.fontSize <= room:
-        rows_needed = math.ceil(n / cols)
-        cols = math.ceil(n / rows_needed)
-        data: list[list[object]] = []
-        style: list[tuple] = []
-        for r in range(rows_needed):
-            chunk = list(stats[r * cols : (r + 1) * cols])
-            chunk += [("", "")] * (cols - len(chunk))
-            data.append([RLParagraph(esc(k), label) for k, _ in chunk])
-            data.append([RLParagraph(esc(v), value) for _, v in chunk])
-            style.append(("BACKGROUND", (0, 2 * r), (-1, 2 * r), st.ZEBRA))
-        table = RLTable(data, colWidths=[width / cols] * cols, hAlign="LEFT")
-        style += [
-            ("BOX", (0, 0), (-1, -1), 0.5, st.RULE),
-            ("INNERGRID", (0, 0), (-1, -1), 0.25, st.RULE),
-            ("LEFTPADDING", (0, 0), (-1, -1), 1),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 1),
-            ("TOPPADDING", (0, 0), (-1, -1), 1),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ]
-        table.setStyle(table_style(style))
-        return table
-    # long values: one "label | value" line per stat
-    key = styles.key.clone("stat_key", fontSize=max(styles.base * 0.85, SMALL))
-    key_w = min(max(stringWidth(plain(k), key.fontName, key.fontSize) for k, _ in stats) + 6, width * 0.4)
-    data = [[cell(k, key), cell(v, styles.cell)] for k, v in stats]
-    table = RLTable(data, colWidths=[key_w, width - key_w], hAlign="LEFT", splitByRow=1, splitInRow=1)
-    table.setStyle(
-        table_style(
-            [
-                ("LINEBELOW", (0, 0), (-1, -1), 0.25, st.RULE),
-                ("LEFTPADDING", (0, 0), (-1, -1), 1),
-                ("RIGHTPADDING", (0, 0), (-1, -1), 1),
-                ("TOPPADDING", (0, 0), (-1, -1), 0.8),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2),
-                ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ]
-        )
-    )
-    return table
-
-
-def _body(card: Card, styles: Styles, width: float) -> list[Flowable]:
-    out: list[Flowable] = []
-    text_style = styles.body.clone("card_text", spaceAfter=styles.base * 0.35)
-    if card.subtitle:
-        out.append(RLParagraph(esc(card.subtitle), styles.note.clone("card_sub", spaceAfter=styles.base * 0.4)))
-    stats = _stats_flowable(card.stats, styles, width)
-    if stats is not None:
-        out.append(stats)
-        out.append(_Gap(styles.base * 0.5))
-    for heading, body in card.text:
-        head = f"<b>{esc(heading)}.</b> " if heading else ""
-        out += paras(body, text_style, head)
-    return out
-
-
-class _Gap(Flowable):
-    """Vertical space that, unlike Spacer, is dropped at a split instead of overflowing."""
-
-    def __init__(self, height: float):
-        super().__init__()
-        self.height = height
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        return 0, min(self.height, max(availHeight, 0))
-
-    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:  # noqa: N803
-        return []
-
-    def draw(self) -> None:
-        return None
-
-
-def _footer_height(card: Card, styles: Styles) -> float:
-    return max(styles.base * 0.78, SMALL) * 1.6 + 2 if card.footer or card.provisional else 0.0
-
-
-def _measure(flowables: list[Flowable], width: float) -> float:
-    total = 0.0
-    for f in flowables:
-        _, h = f.wrap(width, 10_000)
-        total += h + f.getSpaceBefore() + f.getSpaceAfter()
-    return total
-
-
-def _split_pages(flowables: list[Flowable], width: float, height: float) -> list[list[Flowable]]:
-    """Cut a too-long body into face-sized pieces (paragraphs and tables split by line/row)."""
-    pages: list[list[Flowable]] = []
-    queue = list(flowables)
-    current: list[Flowable] = []
-    room = height
-    guard = 0
-    while queue:
-        guard += 1
-        if guard > 10_000:  # defensive: never loop forever on a flowable that cannot shrink
-            break
-        f = queue.pop(0)
-        _, h = f.wrap(width, room)
-        need = h + (f.getSpaceBefore() if current else 0) + f.getSpaceAfter()
-        if need <= room + 0.01:
-            current.append(f)
-            room -= need
-            continue
-        parts = f.split(width, room - (f.getSpaceBefore() if current else 0)) if room > 10 else []
-        if len(parts) >= 2:
-            current.append(parts[0])
-            queue[0:0] = parts[1:]
-            pages.append(current)
-            current, room = [], height
-            continue
-        if current:  # start a fresh face and try again there
-            queue.insert(0, f)
-            pages.append(current)
-            current, room = [], height
-            continue
-        # alone on an empty face and still too big (an unsplittable block): shrink it to fit
-        current.append(KeepInFrame(width, height, [f], mode="shrink"))
-        pages.append(current)
-        current, room = [], height
-    if current or not pages:
-        pages.append(current)
-    return pages
+def _frame(card: Card, styles: Styles, grid: Grid, suffix: str = "") -> tuple[float, float, float]:
+    """(body width, body height, title band height) of a face at a size, as _draw_face lays it."""
+    inner_w = grid.card_w - 2 * (INSET + PAD)
+    _, title_h = title_paragraph(card, styles, inner_w, suffix)
+    band_h = title_h + max(styles.base * 0.85, SMALL) * 1.3 + 2 * PAD * 0.6
+    return inner_w, grid.card_h - 2 * INSET - band_h - PAD * 0.6 - _footer_height(card), band_h
 
 
 def layout_faces(card: Card, grid: Grid) -> list[Face]:
-    """The faces one card needs: one at the largest size that fits, else several."""
-    inner_w = grid.card_w - 2 * (INSET + PAD)
-    inner_h = grid.card_h - 2 * (INSET + PAD)
-    for size in SIZES:
-        styles = _card_styles(size)
-        title, title_h = _title_paragraph(card, styles, inner_w)
-        band_h = title_h + styles.base * 1.3 + 2 * PAD * 0.7
-        avail = inner_h - band_h - _footer_height(card, styles) - PAD * 0.5
-        body = _body(card, styles, inner_w)
-        if _measure(body, inner_w) <= avail:
+    """The faces one card needs: one at the largest size that fits (then with tighter
+    spacing at the smallest), else several at :data:`SPLIT_SIZE` (see card_faces)."""
+    for size, tight in [(size, False) for size in SIZES] + [(SIZES[-1], True)]:
+        styles = card_styles(size)
+        inner_w, avail, band_h = _frame(card, styles, grid)
+        body = body_flowables(card, styles, inner_w, tight)
+        if measure(body, inner_w) <= avail:
+            title, _ = title_paragraph(card, styles, inner_w)
             return [Face(card, size, [title], body, band_h)]
-    # smallest size, split over several faces; the band carries "(k/n)"
-    styles = _card_styles(SIZES[-1])
-    _, title_h = _title_paragraph(card, styles, inner_w, suffix=" (9/9)")
-    band_h = title_h + styles.base * 1.3 + 2 * PAD * 0.7
-    avail = inner_h - band_h - _footer_height(card, styles) - PAD * 0.5
-    pieces = _split_pages(_body(card, styles, inner_w), inner_w, avail)
+    styles = card_styles(SPLIT_SIZE)
+    inner_w, avail, band_h = _frame(card, styles, grid, suffix=" (9/9)")
+    pieces = split_body(body_flowables(card, styles, inner_w, True), inner_w, avail, lambda: body_flowables(card, styles, inner_w, True))
     faces = []
     for k, piece in enumerate(pieces, start=1):
-        title, _ = _title_paragraph(card, styles, inner_w, suffix=f" ({k}/{len(pieces)})")
-        faces.append(Face(card, SIZES[-1], [title], piece, band_h, k, len(pieces)))
+        title, _ = title_paragraph(card, styles, inner_w, suffix=f" ({k}/{len(pieces)})")
+        faces.append(Face(card, SPLIT_SIZE, [title], piece, band_h, k, len(pieces)))
     return faces
 
 
@@ -275,7 +122,7 @@ def layout_faces(card: Card, grid: Grid) -> list[Face]:
 def _draw_face(canv, face: Face, x: float, y: float, w: float, h: float) -> None:
     card = face.card
     colour = _colour(card.kind)
-    styles = _card_styles(face.size)
+    styles = card_styles(face.size)
     bx, by, bw, bh = x + INSET, y + INSET, w - 2 * INSET, h - 2 * INSET
     inner_w = bw - 2 * PAD
     canv.saveState()
@@ -309,15 +156,15 @@ def _draw_face(canv, face: Face, x: float, y: float, w: float, h: float) -> None
     canv.setFont(st.FONT_BOLD, kind_size)
     canv.setFillColor(_tint(colour, 0.75))
     kind = plain(card.kind).upper()
-    st.draw_string(canv, bx + PAD, top - PAD * 0.7 - kind_size, _fit(kind, st.FONT_BOLD, kind_size, inner_w * 0.55), st.FONT_BOLD, kind_size)
+    st.draw_string(canv, bx + PAD, top - PAD * 0.6 - kind_size, _fit(kind, st.FONT_BOLD, kind_size, inner_w * 0.55), st.FONT_BOLD, kind_size)
     if card.provisional:
         label = "PROVISIONAL"
         lw = stringWidth(label, st.FONT_BOLD, kind_size) + 4
         canv.setFillColor(colors.white)
-        canv.roundRect(bx + bw - PAD - lw, top - PAD * 0.7 - kind_size - 1.6, lw, kind_size + 3, 1.5, stroke=0, fill=1)
+        canv.roundRect(bx + bw - PAD - lw, top - PAD * 0.6 - kind_size - 1.6, lw, kind_size + 3, 1.5, stroke=0, fill=1)
         canv.setFillColor(st.PROVISIONAL)
-        canv.drawString(bx + bw - PAD - lw + 2, top - PAD * 0.7 - kind_size, label)
-    ty = top - PAD * 0.7 - styles.base * 1.3
+        canv.drawString(bx + bw - PAD - lw + 2, top - PAD * 0.6 - kind_size, label)
+    ty = top - PAD * 0.6 - kind_size * 1.3
     for f in face.header:
         _, fh = f.wrap(inner_w, 10_000)
         f.drawOn(canv, bx + PAD, ty - fh)
@@ -325,6 +172,7 @@ def _draw_face(canv, face: Face, x: float, y: float, w: float, h: float) -> None
     # body
     cy = top - band_h - PAD * 0.6
     for i, f in enumerate(face.body):
+        f.canv = canv  # a KeepInFrame measures its content on the canvas
         _, fh = f.wrap(inner_w, 10_000)
         if i:
             cy -= f.getSpaceBefore()
@@ -335,7 +183,7 @@ def _draw_face(canv, face: Face, x: float, y: float, w: float, h: float) -> None
         fy = by + PAD * 0.6
         canv.setStrokeColor(st.RULE)
         canv.setLineWidth(0.3)
-        foot_size = max(styles.base * 0.78, SMALL)
+        foot_size = SMALL
         canv.line(bx + PAD, fy + foot_size * 1.35, bx + bw - PAD, fy + foot_size * 1.35)
         canv.setFont(st.FONT, foot_size)
         canv.setFillColor(st.MUTED)
@@ -364,7 +212,7 @@ def _cut_marks(canv, grid: Grid, used: int) -> None:
     left, right = grid.x0, grid.x0 + cols_used * grid.card_w
     top = grid.y0 + ROWS * grid.card_h
     bottom = top - rows_used * grid.card_h
-    gap, length = 2 * mm, 3 * mm  # clear of the footer line even on Letter (12 mm margins)
+    gap, length = MARK_GAP, MARK_LEN  # within the margins, clear of the paper's edge and the footer
     canv.saveState()
     canv.setStrokeColor(colors.black)
     canv.setLineWidth(0.35)

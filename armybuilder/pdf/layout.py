@@ -36,14 +36,23 @@ from .styles import Styles, esc, plain, table_style
 
 # --------------------------------------------------------------------------- document
 
+#: the page footer's print size and its baseline above the page's lower edge: 8 mm keeps the
+#: footer clear of what printers cannot print, on card pages too
+FOOTER_SIZE = 8.0
+FOOTER_BASE = 8 * mm
 
-def numbered_canvas(footer_left: str, footer_right: str, status: str = "") -> type[rl_canvas.Canvas]:
+
+def numbered_canvas(
+    footer_left: str, footer_right: str, status: str = "", status_colour: colors.Color | None = None, continued: str = ""
+) -> type[rl_canvas.Canvas]:
     """A canvas class that draws "page N of M" footers once the page count is known.
 
     Pages are kept until :meth:`save`, then each gets its footer; this is the usual
     ReportLab recipe and avoids building the document twice.  ``status`` (e.g.
-    "NOT LEGAL") is printed in red at the start of every footer: pages get separated,
-    and a page of an illegal list must say so on its own.
+    "NOT LEGAL") is printed at the start of every footer, in red unless
+    ``status_colour`` says otherwise: pages get separated, and a page of an illegal
+    list must say so on its own.  ``continued``, when given, heads every page after the
+    first (a second page of a summary says what it continues).
     """
 
     class NumberedCanvas(rl_canvas.Canvas):
@@ -71,31 +80,41 @@ def numbered_canvas(footer_left: str, footer_right: str, status: str = "") -> ty
         def _draw_footer(self, total: int) -> None:
             width, _ = self._pagesize
             cards = bool(getattr(self, "ab_cards_page", False))
-            base = 4.2 * mm if cards else 8 * mm
+            base = FOOTER_BASE  # clear of the edge printers do not print (card pages too)
             margin = st.MARGIN
+            size = FOOTER_SIZE
             self.saveState()
             if not cards:
                 self.setStrokeColor(st.RULE)
                 self.setLineWidth(0.5)
                 self.line(margin, base + 3.6 * mm, width - margin, base + 3.6 * mm)
-            self.setFillColor(st.MUTED)
-            self.setFont(st.FONT, 7)
-            centre = f"Page {self._pageNumber} of {total}"
-            side = width / 2 - stringWidth(centre, st.FONT, 7) / 2 - margin - 4 * mm
-            self.drawCentredString(width / 2, base, centre)
+            # right: page and fingerprint; left: status, then whose list (cut first when long)
+            page = f"Page {self._pageNumber} of {total}"
+            right_w = stringWidth(page, st.FONT, size)
             if footer_right:
-                self.setFont(st.FONT_BOLD, 7.5)
+                self.setFont(st.FONT_BOLD, size)
                 self.setFillColor(st.INK)
-                self.drawRightString(width - margin, base, fit_text(footer_right, st.FONT_BOLD, 7.5, side))
+                shown = fit_text(footer_right, st.FONT_BOLD, size, width / 2 - margin)
+                self.drawRightString(width - margin, base, shown)
+                right_w += stringWidth(shown, st.FONT_BOLD, size) + 4 * mm
+            self.setFillColor(st.MUTED)
+            self.setFont(st.FONT, size)
+            self.drawRightString(width - margin - (right_w - stringWidth(page, st.FONT, size)), base, page)
+            side = width - 2 * margin - right_w - 5 * mm
             left = margin
             if status:
-                self.setFont(st.FONT_BOLD, 7.5)
-                self.setFillColor(st.ERROR)
+                self.setFont(st.FONT_BOLD, size)
+                self.setFillColor(status_colour or st.ERROR)
                 self.drawString(left, base, status)
-                left += stringWidth(status, st.FONT_BOLD, 7.5) + 2 * mm
-                side -= stringWidth(status, st.FONT_BOLD, 7.5) + 2 * mm
+                left += stringWidth(status, st.FONT_BOLD, size) + 2 * mm
+                side -= stringWidth(status, st.FONT_BOLD, size) + 2 * mm
             self.setFillColor(st.MUTED)
-            st.draw_string(self, left, base, fit_text(footer_left, st.FONT, 7, max(side, 10)), st.FONT, 7)
+            st.draw_string(self, left, base, fit_text(footer_left, st.FONT, size, max(side, 10)), st.FONT, size)
+            if continued and self._pageNumber > 1 and not cards:
+                _, height = self._pagesize
+                self.setFillColor(st.INK)
+                top = height - st.MARGIN + 3 * mm
+                st.draw_string(self, margin, top, fit_text(continued, st.FONT_BOLD, size, width - 2 * margin), st.FONT_BOLD, size)
             self.restoreState()
 
     return NumberedCanvas
@@ -492,13 +511,22 @@ KEEP_LIMIT = 300.0
 KEEP_ROOM = 70.0
 
 
+#: paragraph styles that say something about the heading above them (a unit's errors): they
+#: stay with the heading and move on with it to the block they introduce
+_LEAD_STYLES = ("error", "warning")
+
+
 def blocks_to_flowables(blocks: Iterable[Block], styles: Styles, width: float) -> list[Flowable]:
-    """Lay out neutral blocks; a heading stays with what follows it."""
+    """Lay out neutral blocks; a heading stays with what follows it (through the error and
+    warning lines under it, down to the first table or text of its own)."""
     out: list[Flowable] = []
     pending: list[Flowable] = []
     for block in blocks:
         if isinstance(block, Heading):
             pending += heading_flowable(block, styles)
+            continue
+        if pending and isinstance(block, Paragraph) and block.style in _LEAD_STYLES:
+            pending += paragraph_flowable(block, styles)
             continue
         if isinstance(block, Paragraph):
             items: list[Flowable] = paragraph_flowable(block, styles)

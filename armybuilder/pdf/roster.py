@@ -22,6 +22,8 @@ from reportlab.platypus import Table as RLTable
 
 from armybuilder.core.atomic import atomic_write_bytes
 from armybuilder.core.findings import Finding, Severity
+from armybuilder.core.paths import place_words
+from armybuilder.core.summary import occasion_text
 from armybuilder.core.system import Card, Roster
 
 from . import styles as st
@@ -132,8 +134,8 @@ def _finding_rows(findings: list[Finding], styles: Styles) -> list[list[RLParagr
     for f in findings:
         label, colour = _SEVERITY.get(f.severity, ("NOTE", st.MUTED))
         details = [f"rule {f.rule}"]
-        if f.where:
-            details.append(f"at {f.where}")
+        if f.where and not f.army_wide:
+            details.append(f"at {place_words(f.where)}")
         if f.line is not None:
             details.append(f"line {f.line}")
         if f.source:
@@ -150,16 +152,27 @@ def _legality(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
     warnings = sum(f.severity == Severity.WARNING for f in findings)
     sev_w = 20 * mm
     out: list[Flowable] = []
+    own = f" The {esc(roster.limit_note)}." if roster.limit_note else ""
     if not roster.legal:
         counts = f"{errors} error{'s' * (errors != 1)}" + (f", {warnings} warning{'s' * (warnings != 1)}" if warnings else "")
         head = RLParagraph(
-            f"✖ NOT LEGAL — {counts}. This list breaks the rules below and cannot be played as it stands.",
+            f"✖ NOT LEGAL — {counts}. This list breaks the rules below and cannot be played as it stands.{own}",
             styles.banner.clone("illegal", textColor=colors.white),
         )
         rows: list[list[object]] = [[head, ""]]
         rows += _finding_rows(findings, styles) or [[RLParagraph(tag("ERROR", st.ERROR), styles.cell), RLParagraph("the system reported the list illegal without a finding", styles.cell)]]
         box = boxed(rows, width, border=st.ERROR, fill=st.ERROR_FILL, border_width=2.2, header_fill=st.ERROR, col_widths=[sev_w, width - sev_w])
         box.setStyle(table_style([("SPAN", (0, 0), (1, 0)), ("LINEBELOW", (0, 1), (-1, -1), 0.3, st.ERROR)]))
+        out.append(box)
+    elif roster.limit_note:  # legal under its own limit only: never printed as simply legal
+        head = RLParagraph(
+            f"⚠ LEGAL only at the list's own limit — {esc(roster.limit_note)}. It is not checked against its format's limit.",
+            styles.banner.clone("own_limit", textColor=st.WARNING),
+        )
+        rows = [[head, ""]]
+        rows += _finding_rows(findings, styles)
+        box = boxed(rows, width, border=st.WARNING, fill=st.WARNING_FILL, border_width=2.2, col_widths=[sev_w, width - sev_w])
+        box.setStyle(table_style([("SPAN", (0, 0), (1, 0))]))
         out.append(box)
     else:
         extra = f" ({warnings} warning{'s' * (warnings != 1)} below)" if warnings else ""
@@ -173,10 +186,16 @@ def _legality(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
     return out
 
 
-def _glossary(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
+def _glossary(roster: Roster, styles: Styles, width: float, on_cards: bool = False) -> list[Flowable]:
+    """The glossary page; with cards, a pointer to the glossary faces instead (each rule is
+    explained once per export)."""
     if not roster.glossary:
         return []
     from .layout import RuledHeading
+
+    if on_cards:
+        names = ", ".join(t for t, _ in roster.glossary)
+        return [RuledHeading("Glossary", styles.h1), *paras(f"The rules of {names} are on the glossary cards, after the other cards.", styles.body)]
 
     terms = [(str(t), str(x)) for t, x in roster.glossary]
     widths = column_widths(("Term", "Text"), terms, width, styles)
@@ -197,7 +216,15 @@ def _glossary(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
     return [RuledHeading("Glossary", styles.h1), table]
 
 
-def roster_story(roster: Roster, styles: Styles, width: float) -> list[Flowable]:
+def glossary_cards(roster: Roster) -> list[Card]:
+    """The roster's glossary as a card (continued over as many faces as it needs): the cards
+    name abilities, and this is where each one's rule is written, once."""
+    if not roster.glossary:
+        return []
+    return [Card("Glossary", "glossary", "The rules the other cards name", (), tuple((str(t), str(x)) for t, x in roster.glossary), roster_fingerprint(roster))]
+
+
+def roster_story(roster: Roster, styles: Styles, width: float, on_cards: bool = False) -> list[Flowable]:
     story: list[Flowable] = [_title_block(roster, styles, width), Spacer(1, 3 * mm)]
     # legality comes right under the title, so it starts on page 1 whatever follows
     story += _legality(roster, styles, width)
@@ -207,7 +234,7 @@ def roster_story(roster: Roster, styles: Styles, width: float) -> list[Flowable]
     if grid is not None:
         story += [grid, Spacer(1, 4 * mm)]
     story += blocks_to_flowables(roster.blocks, styles, width)
-    story += _glossary(roster, styles, width)
+    story += _glossary(roster, styles, width, on_cards)
     return story
 
 
@@ -224,14 +251,24 @@ def render_roster(roster: Roster, cards: list[Card] | None = None, paper: str = 
     system = _header_value(roster, "system", "game")
     buffer = io.BytesIO()
     doc = make_doc(buffer, size, title=roster.title or "Roster", subject=f"{system} roster, fingerprint {fp}".strip())
-    story = roster_story(roster, styles, doc.width)
+    story = roster_story(roster, styles, doc.width, on_cards=bool(cards))
     if cards:
         story += [NextPageTemplate("cards"), PageBreak()]
-        story += card_flowables(cards, size)
-    footer_left = " · ".join(x for x in (roster.title, system) if x)
-    status = "" if roster.legal else "✖ NOT LEGAL"
-    doc.build(story, canvasmaker=numbered_canvas(footer_left, f"Fingerprint {fp}" if fp else "", status))
+        story += card_flowables([*cards, *glossary_cards(roster)], size)
+    # loose pages say whose they are: player, event and round first, then the list
+    footer_left = " · ".join(x for x in (occasion_text(roster), roster.title, system) if x)
+    status, colour = footer_status(roster.legal, roster.limit_note)
+    doc.build(story, canvasmaker=numbered_canvas(footer_left, f"Fingerprint {fp}" if fp else "", status, colour))
     return buffer.getvalue()
+
+
+def footer_status(legal: bool, limit_note: str) -> tuple[str, colors.Color | None]:
+    """What every page's footer says of the list's legality (nothing when simply legal)."""
+    if not legal:
+        return "✖ NOT LEGAL", st.ERROR
+    if limit_note:
+        return "⚠ OWN LIMIT", st.WARNING
+    return "", None
 
 
 def write_roster(roster: Roster, cards: list[Card] | None, out: Path, paper: str = "A4") -> None:

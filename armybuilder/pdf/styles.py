@@ -97,7 +97,21 @@ def register_fonts() -> None:
 
 # --------------------------------------------------------------------------- escaping
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+#: what a print shows as an escape (``\x07``, ``\u202e``) instead of the character itself, as
+#: every other output does (core/sanitize.py): controls, bidi overrides, invisible marks
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]")
+
+
+def _shown(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}"
+
+
+def show_controls(text: str) -> str:
+    """``text`` with every control character written as a visible escape (never dropped:
+    the reader of a roster must see that a name holds something odd)."""
+    return _CONTROL.sub(_shown, text)
+
 
 # --------------------------------------------------------------------------- glyph coverage
 
@@ -162,12 +176,13 @@ def esc(text: object) -> str:
 
     ``&``, ``<`` and ``>`` become entities so a unit called ``<b>Bob & co</b>``
     prints literally; control characters (which would corrupt the PDF text
-    operators or the parser) are dropped; line breaks become ``<br/>``.
+    operators or the parser) are shown as escapes (``\\x07``), like every other output
+    shows them; line breaks become ``<br/>``.
     Characters DejaVu Sans lacks are set in the fallback font (CJK); those no
     bundled font has (emoji) print as ``[U+1F600]`` and are remembered for the
     warning of :func:`take_unprintable`.
     """
-    s = _CONTROL.sub("", str(text))
+    s = show_controls(str(text))
     if s.isascii():
         return _ascii_safe(s)
     out = []
@@ -213,8 +228,8 @@ def chunks(text: str) -> list[str]:
 
 
 def clean(text: object) -> str:
-    """Control characters dropped, nothing else changed (document metadata is Unicode)."""
-    return _CONTROL.sub("", str(text)).replace("\n", " ")
+    """Control characters shown as escapes, nothing else changed (document metadata is Unicode)."""
+    return show_controls(str(text).replace("\n", " "))
 
 
 def unprintable_warning() -> str:
@@ -230,7 +245,7 @@ def unprintable_warning() -> str:
 def plain(text: object) -> str:
     """Text for canvas.drawString (no markup parsing): control characters go, and characters
     no bundled font has become ``[U+XXXX]``; draw it with :func:`draw_string`."""
-    s = _CONTROL.sub("", str(text)).replace("\n", " ")
+    s = show_controls(str(text).replace("\n", " "))
     if s.isascii():
         return s
     main = _covered(FONT)
@@ -333,4 +348,4 @@ def table_style(commands: list) -> TableStyle:
 
 
 MARGIN = 15 * mm
-FOOTER_GAP = 7 * mm
+FOOTER_GAP = 4 * mm  # the content ends this far above the bottom margin; the footer sits in between

@@ -63,3 +63,17 @@ def test_a_table_note_is_never_alone_on_a_page():
         pages = _pages(render_roster(Roster("t", (), True, (), tuple(blocks)), None))
         where = next(i for i, p in enumerate(pages) if "holds the left flank" in p)
         assert "Hero" in pages[where], filler
+
+
+def test_a_unit_heading_and_its_errors_never_stay_at_a_page_foot_without_its_table():
+    for filler in range(28, 60):
+        blocks = [Paragraph(f"Line {i} of the filler text.") for i in range(filler)]
+        rows = tuple((f"fighter {i}", "10", "x" * 12) for i in range(6))
+        blocks += [
+            Heading("✖ 3. Archers — army corps, 10 fighters, 128 A.P.", 2),
+            Paragraph("unit 3 (Archers) has 25 fighters; an army corps unit holds 5 to 20: remove 5", "error"),
+            Table(("Fighter", "N", "Notes"), rows),
+        ]
+        pages = _pages(render_roster(Roster("t", (), True, (), tuple(blocks)), None))
+        where = next(i for i, p in enumerate(pages) if "3. Archers" in p)
+        assert "fighter 0" in pages[where] and "remove 5" in pages[where], filler

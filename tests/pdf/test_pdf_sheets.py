@@ -13,7 +13,7 @@ from pypdf import PdfReader
 
 from armybuilder.core.registry import get_system, system_ids
 from armybuilder.core.system import Heading, KeyValues, Paragraph, Sheets, Table
-from armybuilder.pdf.sheets import write_sheets
+from armybuilder.pdf.sheets import render_sheets, write_sheets
 
 
 def squash(text: str) -> str:
@@ -117,3 +117,34 @@ def test_table_wider_than_the_page_prints_in_bands(tmp_path):
     text = pdf_text(out.read_bytes())
     assert all(f"r{j}c{i}" in text for i in range(100) for j in range(5))
     assert "Wide (continued)" in text and text.count("the end") == 1
+
+
+def test_ragnarok2_sheets_hold_the_mystic_rules_a_player_looks_up():
+    sheets = _system_sheets("ragnarok2")
+    text = re.sub(r"\s+", " ", pdf_text(render_sheets(sheets)))
+    for title in ("Mana reserve", "Mana recovery (mystic phase)", "Casting a spell", "Casting a ritual", "Counter-magic (Reaction order)",
+                  "Temporary Faith", "Recovering Temporary Faith (mystic phase)", "Calling a miracle", "Calling a communion",
+                  "Censure (Reaction order)", "Durations of rituals and communions", "Summoned fighters"):
+        assert title in text, title
+    steps = {b.title: b for b in sheets.blocks if isinstance(b, Table)}  # the procedures, as numbered steps
+    procedures = [b for b in sheets.blocks if isinstance(b, Table) and b.columns == ("Step", "What to do")]
+    assert [len(p.rows) for p in procedures] == [9, 9] and steps is not None
+    sources = [b.text for b in sheets.blocks if isinstance(b, Paragraph) and b.text.startswith("Source: mystics seed:")]
+    assert len(sources) == 13  # every mystic rule names its place in the seed
+    assert "every die showing 3 or more adds as many gems as that magician's POW" in text
+
+
+def test_morpheus_and_rattle_and_rend_sheets_hold_no_simulator_or_design_notes():
+    me = get_system("morpheus-ragnarok")
+    cat = me.catalogue()
+    text = re.sub(r"\s+", " ", pdf_text(render_sheets(me.sheets(cat))))
+    assert "Simulator" not in text and "simulator" not in text
+    for note in cat.data.tables.engine.notes:
+        assert note[:60] not in text
+    rr = get_system("rattle-and-rend")
+    cat = rr.catalogue()
+    text = re.sub(r"\s+", " ", pdf_text(render_sheets(rr.sheets(cat))))
+    assert "Readings of the rules" not in text
+    for d in cat.data.decisions:
+        assert re.sub(r"\s+", " ", d.summary)[:60] not in text
+    assert "an attached Champion and its group count as one" in text  # RR-D1, where a player looks

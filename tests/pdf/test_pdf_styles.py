@@ -31,9 +31,10 @@ def test_the_font_covers_the_scripts_we_promise():
 
 def test_escaping_makes_markup_literal():
     assert esc("<b>Bob & co</b>") == "&lt;b&gt;Bob &amp; co&lt;/b&gt;"
-    assert esc("a\x00b\x1bc\nd") == "abc<br/>d"
+    assert esc("a\x00b\x1bc\nd") == "a\\x00b\\x1bc<br/>d"  # controls shown as escapes, never dropped
     assert esc("&amp;") == "&amp;amp;"  # an entity typed by a user stays as typed
-    assert plain("x\x07y\nz") == "xy z"
+    assert plain("x\x07y\nz") == "x\\x07y z"
+    assert esc("Bob\u202eevil\u009b") == "Bob\\u202eevil\\u009b"
 
 
 def test_paper_sizes():
@@ -75,3 +76,24 @@ def test_short_columns_do_not_wrap_beside_a_huge_one():
 
     assert widths[0] >= stringWidth("Row 219", styles.cell.fontName, styles.cell.fontSize)
     assert widths[1] >= stringWidth("value & <219>", styles.cell.fontName, styles.cell.fontSize)
+
+
+def test_a_bell_in_a_name_prints_as_an_escape_in_every_pdf():
+    from pathlib import Path
+
+    from pdf_samples import pdf_text
+
+    from armybuilder.core.lists import list_fingerprint, parse_list
+    from armybuilder.core.summary import build_summary
+    from armybuilder.pdf.roster import render_roster
+    from armybuilder.pdf.summary import render_summary
+
+    text = Path("catalog/ragnarok2/samples/alahan-lions.yaml").read_text(encoding="utf-8")
+    text = text.replace("name: Lions of the dawn", 'name: "Lions\\a of the dawn"').replace("name: Paladins", 'name: "Pala\\adins"')
+    lf = parse_list(text)
+    assert "\x07" in lf.army.name
+    cat = lf.system.catalogue_for(lf.army)
+    roster = lf.system.roster(lf.army, cat, list_fingerprint(lf.army, cat))
+    for data in (render_roster(roster, lf.system.cards(lf.army, cat)), render_summary(build_summary(lf.system, lf.army, cat, roster))):
+        printed = pdf_text(data)
+        assert "Lions\\x07 of the dawn" in printed and "Pala\\x07dins" in printed and "\x07" not in printed

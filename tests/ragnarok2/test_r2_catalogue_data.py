@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
+from seed_texts import SEEDS
 
 from armybuilder.core.catalog import CatalogueSource, catalog_root, diff
 from armybuilder.systems.ragnarok2.catalog import TACTIC_EFFECT_KEYS, R2Catalog
 from armybuilder.systems.ragnarok2.engine.dice import R2_D1_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[2]
-SEEDS = ROOT.parent / "shared" / "seeds"
 
 #: Every people of the seed's alliance tables, its alliance and its formation as the table
 #: prints it, then as R2-D4 decides (the prose wins for Tir-Nâ-Bor and No-Dan-Kar).
@@ -422,7 +422,9 @@ def test_misspelt_tactic_effect_is_refused():
 
 def test_provisional_decisions_match_the_provisional_data(v100):
     provisional = {d.id for d in v100.data.decisions if d.provisional}
-    assert provisional == {"R2-D1", "R2-D9"}
+    assert provisional == {"R2-D1", "R2-D9", "R2-C1", "R2-C2"}
+    readings = {a.decision for a in v100.data.abilities if a.provisional}
+    assert readings == {"R2-C2"}  # every provisional ability names its decision
 
 
 # --------------------------------------------------------------------------- glossary
@@ -464,6 +466,7 @@ def test_rule_texts_are_in_our_own_words(shipped, version):
             for a in order.actions
         ]
     texts += [(f"tables.phases[{p.id}]", " ".join(p.steps)) for p in tables.phases]
+    texts += [(f"tables.mystic_rules[{r.id}]", " ".join([r.text, *r.steps])) for r in tables.mystic_rules]
     texts += [(f"decisions[{d.id}]", d.summary) for d in v100.data.decisions]
     texts += [(f"peoples[{p.id}]", p.note) for p in v100.data.peoples]
     texts += [("notes", note) for note in v100.data.notes]

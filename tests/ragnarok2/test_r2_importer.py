@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from seed_texts import REFERENCE_DATA
 
 from armybuilder.cli import main
 from armybuilder.core.errors import InputError
@@ -29,7 +30,7 @@ from armybuilder.systems.ragnarok2.importer import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-REFERENCE = (ROOT / ".." / "shared" / "reference-data" / "confrontation-c5").resolve()
+REFERENCE = (REFERENCE_DATA / "confrontation-c5").resolve()
 CATALOG = ROOT / "catalog" / "ragnarok2"
 
 needs_reference = pytest.mark.skipif(not REFERENCE.is_dir(), reason="reference data not present")
@@ -174,7 +175,7 @@ def test_figures_roles_and_mystics(profiles):
 
 def test_misprints_are_corrected_and_said(profiles):
     agonn = profiles["alahan-agonn-the-ardent"]
-    assert agonn.mov == 10 and "mov" in agonn.assigned and "misprint" in agonn.note
+    assert agonn.mov == 10 and "mov" in agonn.assigned and "misprint" in agonn.data_note and not agonn.note
 
 
 # --------------------------------------------------------------------------- parsing helpers

@@ -13,7 +13,7 @@ from .model import PitCat, PitFormat, PitList, fighter_type, totals
 
 SYSTEM = "toy-pit"
 book = RuleBook(SYSTEM)
-POINT_LIMIT = PointLimit(f"{SYSTEM}.points.limit", "the crew", "coins", "toy rules", "fighters", "of fighters")
+POINT_LIMIT = PointLimit(f"{SYSTEM}.points.limit", "the crew", "coins", "toy rules", "fighters", "of fighters", own_limit_rule=f"{SYSTEM}.points.own-limit")
 LEADER_SHARE = Share(f"{SYSTEM}.points.leaders", "leaders", "coins", "toy rules")
 
 
@@ -52,9 +52,10 @@ def missing(ctx: Context) -> Iterator[Finding]:
             )
 
 
-@book.rule(POINT_LIMIT.rule)
+@book.rule(POINT_LIMIT.rule, also=(f"{SYSTEM}.points.own-limit",))
 def point_limit(ctx: Context) -> Iterator[Finding]:
-    return POINT_LIMIT.check(ctx.totals[0], ctx.fmt.limit if ctx.fmt else None)
+    yield from POINT_LIMIT.own_limit(ctx.army.limit, ctx.format_limit)
+    yield from POINT_LIMIT.check(ctx.totals[0], ctx.fmt.limit if ctx.fmt else None)
 
 
 @book.rule(LEADER_SHARE.rule)

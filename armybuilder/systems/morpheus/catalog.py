@@ -192,6 +192,15 @@ class TerrainKeyword(Strict):
     source: str = ""
 
 
+class Term(Strict):
+    """A word of the prints' glossary that is not an ability (what "imprinted" means)."""
+
+    id: str
+    name: str
+    text: str
+    source: str = ""
+
+
 class Engine(Provisional):
     """Assumptions of the simulator that the seed does not settle."""
 
@@ -215,6 +224,7 @@ class Tables(Strict):
     cover: list[Modifier] = Field(default_factory=list)
     ranged: list[Modifier] = Field(default_factory=list)
     terrain: list[TerrainKeyword] = Field(default_factory=list)
+    terms: list[Term] = Field(default_factory=list)
     engine: Engine | None = None
 
 

@@ -223,6 +223,17 @@ class TerrainKeyword(PlainModel):
     )
 
 
+class Term(PlainModel):
+    """armybuilder.systems.morpheus.catalog.Term"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('name', ("str", None)),
+        Field('text', ("str", None)),
+        Field('source', ("str", None), ''),
+    )
+
+
 class Engine(PlainModel):
     """armybuilder.systems.morpheus.catalog.Engine"""
 
@@ -254,6 +265,7 @@ class Tables(PlainModel):
         Field('cover', ("list", ("model", Modifier), None), factory=list),
         Field('ranged', ("list", ("model", Modifier), None), factory=list),
         Field('terrain', ("list", ("model", TerrainKeyword), None), factory=list),
+        Field('terms', ("list", ("model", Term), None), factory=list),
         Field('engine', ("opt", ("model", Engine)), None),
     )
 

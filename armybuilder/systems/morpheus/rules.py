@@ -91,12 +91,15 @@ def unknown_entries(ctx: Context) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- clan
 
 
-POINT_LIMIT = PointLimit(f"{SYSTEM_ID}.glory.limit", "the war clan", "Glory", "ME-D2", "warriors", "of warriors or equipment")
+POINT_LIMIT = PointLimit(
+    f"{SYSTEM_ID}.glory.limit", "the war clan", "Glory", "ME-D2", "warriors", "of warriors or equipment", own_limit_rule=f"{SYSTEM_ID}.glory.own-limit"
+)
 
 
-@book.rule(POINT_LIMIT.rule)
+@book.rule(POINT_LIMIT.rule, also=(f"{SYSTEM_ID}.glory.own-limit",))
 def glory_limit(ctx: Context) -> Iterator[Finding]:
-    return POINT_LIMIT.check(ctx.glory.total, ctx.format.limit if ctx.format else None)
+    yield from POINT_LIMIT.own_limit(ctx.army.limit, ctx.format_limit)
+    yield from POINT_LIMIT.check(ctx.glory.total, ctx.format.limit if ctx.format else None)
 
 
 @book.rule(f"{SYSTEM_ID}.clan.size")

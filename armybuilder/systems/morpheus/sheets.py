@@ -72,6 +72,10 @@ def used_abilities(army: WarClan, cat: MECat) -> list[tuple[str, str]]:
         entry = cat.get("abilities", key) if key not in seen else None
         if entry is not None:
             seen[key] = (entry.name, f"{entry.text} [{entry.source}]")
+    if any(pick.imprinted for pick in army.god_powers):
+        for term in cat.data.tables.terms:
+            if term.id == "imprinted":
+                seen["term:imprinted"] = (term.name, f"{term.text} [{term.source}]")
     return sorted(seen.values())
 
 
@@ -235,6 +239,8 @@ def sheets(cat: MECat) -> Sheets:
         Table(
             ("Armour / shield", "Glory", "Effect"),
             tuple((a.name, str(a.cost), f"RS {a.rs}") for a in d.armour) + tuple((s.name, str(s.cost), f"+{s.overwhelm_size} Size against Overwhelm") for s in d.shields),
+            note="A warrior's RS with armour is its own RS plus the armour's (a provisional reading: the reference data gives both without saying how they combine).",
+            provisional=True,
         )
     )
     blocks.append(Heading("Abilities", 1))
@@ -250,10 +256,6 @@ def sheets(cat: MECat) -> Sheets:
             widths=(2.6, 1, 0.6, 2.2, 5),
         )
     )
-    if t.engine and t.engine.provisional:
-        blocks.append(Heading("Simulator assumptions (provisional)", 2))
-        for note in t.engine.notes:
-            blocks.append(Paragraph(note, "provisional"))
     return Sheets("Ragnarok (Morpheus Engine) reference", tuple(blocks))
 
 
@@ -277,14 +279,23 @@ def _attack_text(cat: MECat, abilities: list[str]) -> str:
     return ", ".join(filled(cat, a)[0] for a in abilities)
 
 
+def _names(cat: MECat, refs: list[str]) -> str:
+    return ", ".join(filled(cat, a)[0] for a in refs)
+
+
 def cards(army: WarClan, cat: MECat) -> list[Card]:
+    """One card per warrior (its name, the stats it fights with: RS with its armour, its
+    gear) and per God power; abilities are named, their rules are in the glossary."""
     out: list[Card] = []
     for wi, w in enumerate(army.warriors):
         t = warrior_type(cat, w.type)
         if t is None:
             continue
-        stats = tuple((s.upper(), str(getattr(t, s))) for s in STATS) + (("SIZE", str(t.size)),)
-        text: list[tuple[str, str]] = [filled(cat, a) for a in t.abilities]
+        rs = effective_rs(cat, w.equipment, t)
+        stats = tuple((s.upper(), str(rs if s == "rs" else getattr(t, s))) for s in STATS) + (("SIZE", str(t.size)),)
+        text: list[tuple[str, str]] = []
+        if t.abilities:
+            text.append(("Abilities", _names(cat, t.abilities) + " (rules: glossary)"))
         for e in w.equipment:
             entry = equipment_entry(cat, e)
             if entry is None:
@@ -292,25 +303,24 @@ def cards(army: WarClan, cat: MECat) -> list[Card]:
                 continue
             kind = equipment_kind(cat, e)
             if kind == "weapons":
-                extra = [_attack_text(cat, entry.abilities)] if entry.abilities else []
+                extra = [_names(cat, entry.abilities)] if entry.abilities else []
                 if entry.no_shield:
-                    extra.append("no shield")
+                    extra.append("no shield while fighting with it")
                 text.append((f"Weapon: {entry.name}", f"ST {entry.st}, RN {entry.range}" + ("; " + "; ".join(extra) if extra else "") + "."))
-                for a in entry.abilities:
-                    head, body = filled(cat, a)
-                    if (head, body) not in text:
-                        text.append((head, body))
             elif kind == "armour":
-                text.append((f"Armour: {entry.name}", f"RS {entry.rs} (RS with it: {effective_rs(cat, w.equipment, t)})."))
+                text.append((f"Armour: {entry.name}", f"RS {entry.rs}, in the RS above ({t.rs} + {entry.rs}, a provisional reading)."))
             elif kind == "shields":
                 text.append((f"Shield: {entry.name}", f"+{entry.overwhelm_size} Size against Overwhelm (Size {t.size + entry.overwhelm_size})."))
             else:
-                text.append((entry.name, (kind or "").replace("_", " ")))
+                text.append((entry.name, (kind or "").replace("_", " ").rstrip("s") + "."))
+        if w.notes:
+            text.append(("Notes", w.notes))
+        role = " · Jarl" if w.jarl and t.name.lower() != "jarl" else ""
         out.append(
             Card(
                 warrior_name(cat, w),
                 "warrior",
-                f"Warrior {wi + 1}" + (" · Jarl" if w.jarl and t.name.lower() != "jarl" else "") + f" · {t.name} · Size {t.size}",
+                f"Warrior {wi + 1}{role} · {t.name} · Size {t.size}",
                 stats,
                 tuple(text),
                 f"{warrior_cost(cat, w)} Glory · {short_source(t.source)}",
@@ -327,10 +337,10 @@ def cards(army: WarClan, cat: MECat) -> list[Card]:
             if p.attack.st is not None:
                 power_stats.append(("ST", str(p.attack.st)))
             if p.attack.abilities:
-                power_text.append(("Attack", _attack_text(cat, p.attack.abilities)))
-        for g in p.grants:
-            power_text.append(filled(cat, g))
-        subtitle = f"God power {p.number}" + (" · imprinted" if pick.imprinted else "")
+                power_text.append(("Attack", _names(cat, p.attack.abilities) + " (rules: glossary)"))
+        if p.grants:
+            power_text.append(("Grants", _names(cat, p.grants) + " (rules: glossary)"))
+        subtitle = f"God power {p.number}" + (" · imprinted (see the glossary)" if pick.imprinted else "")
         out.append(Card(p.name, "god-power", subtitle, tuple(power_stats), tuple(power_text), short_source(p.source)))
     return out
 
@@ -355,3 +365,20 @@ def summary_lines(army: WarClan, cat: MECat, findings) -> tuple[list[SummaryLine
             names.append((p.name if p else f"{pick.power} (missing)") + (" (imprinted)" if pick.imprinted else ""))
         extras.append(("God powers", ", ".join(names)))
     return lines, extras, "Warriors"
+
+
+def summary_checks(army: WarClan, cat: MECat) -> list[tuple[str, str]]:
+    """What an organiser counts on a war clan (ME-D2): Glory, models, the Jarl, God powers."""
+    fmt = fmt_of(army, cat)
+    glory = breakdown(army, cat)
+    limit = fmt.limit if fmt else 0
+    missing = sum(1 for w in army.warriors if warrior_type(cat, w.type) is None)
+    out = [("Glory", total_text(glory.total, limit, "Glory", missing=missing) + f" (warriors {glory.warriors}, equipment {glory.equipment})")]
+    if fmt is not None:
+        jarls = sum(1 for w in army.warriors if w.jarl)
+        out += [
+            ("Models", f"{len(army.warriors)} of {fmt.min_models}–{fmt.max_models}"),
+            ("Jarl", f"{jarls} (exactly {fmt.jarls})"),
+            ("God powers", f"{len(army.god_powers)} (at most {fmt.max_god_powers})"),
+        ]
+    return out

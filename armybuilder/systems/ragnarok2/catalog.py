@@ -188,12 +188,25 @@ class BattlefieldTable(Provisional):
     layout: str = "standard"  # the layout a playtest plays unless told
 
 
+class MysticRule(Strict):
+    """A rule of the mystics a player looks up at the table (mana, casting, Temporary Faith,
+    calling), summarised in the project's words: a text and, for a procedure, its steps."""
+
+    id: str
+    title: str
+    text: str = ""
+    steps: list[str] = Field(default_factory=list)
+    source: str = ""
+
+
 class Tables(Strict):
     contest: ContestTable | None = None
     tactical: TacticalTable | None = None
     army_scheme: ArmyScheme | None = None
     sizes: list[SizeRow] = Field(default_factory=list)
     incarnate_wound_levels: int = 4
+    #: one more for a warrior-mage or warrior-monk Character, once (FAQ: II.3); see health.py
+    mystic_warrior_wound_levels: int = 1
     outcome_of_fray: list[BalanceRow] = Field(default_factory=list)  # loser's COU difficulty
     fear_balance: list[BalanceRow] = Field(default_factory=list)  # Fear modifier
     shooting: ShootingTable | None = None
@@ -201,6 +214,7 @@ class Tables(Strict):
     orders: list[Order] = Field(default_factory=list)
     phases: list[Phase] = Field(default_factory=list)
     faith_recovery: dict[str, int] = Field(default_factory=dict)  # devout: 1, zealot: 2...
+    mystic_rules: list[MysticRule] = Field(default_factory=list)  # the sheets' mystics pages
     familiar_cost: int = 0
     battlefield: BattlefieldTable | None = None
     # Source of each table field above that has no ``source`` of its own (the lists and
@@ -240,7 +254,11 @@ class People(Strict):
 
 
 class Ability(Strict):
-    """Glossary entry of an ability or mystic skill, in this project's own words."""
+    """Glossary entry of an ability or mystic skill, in this project's own words.
+
+    ``provisional``: the seeds name the ability without defining it, and ``text`` is the
+    project's reading under ``decision`` (a catalogue decision), printed as provisional.
+    """
 
     id: str
     name: str
@@ -249,6 +267,8 @@ class Ability(Strict):
     text: str
     source: str
     aliases: list[str] = Field(default_factory=list)
+    provisional: bool = False
+    decision: str = ""
 
 
 class Aspects(AspectsMethods, Strict):
@@ -304,7 +324,10 @@ class Profile(ProfileMethods, Strict):
     options: list[ProfileOption] = Field(default_factory=list)
     assigned: list[str] = Field(default_factory=list)  # fields assigned by the project (CAT-D1)
     source: str = ""
-    note: str = ""
+    note: str = ""  # for the player: clan, cult, other paths, flight, card remarks (printed)
+    #: for the catalogue's keepers: what the reference lacked or misprinted and what the
+    #: project did (CAT-D1); ``catalog check -v`` lists it, no print shows it
+    data_note: str = ""
 
 
 TacticEffect = Literal[

@@ -42,6 +42,7 @@ from .army import (
     unit_cost,
 )
 from .catalog import Profile, R2Cat
+from .health import wound_level_reasons, wound_levels
 from .legality import (
     army_elements,
     army_faithful,
@@ -597,11 +598,13 @@ def detail(cat: R2Cat, ref: EntryRef) -> Detail:
         ]
         if p.power is not None:
             stats.append(("POW", str(p.power)))
+        stats.append(("WL", str(wound_levels(cat.data.tables, p))))
         if p.aspects is not None:
             stats.append(("Aspects", f"Alt {p.aspects.alteration} / Cre {p.aspects.creation} / Des {p.aspects.destruction}"))
         rank = cat.get("ranks", p.rank)
         people = cat.get("peoples", p.people)
-        sections = [_glossary(cat, a) for a in p.abilities]
+        sections = [("Wound levels", f"{wound_levels(cat.data.tables, p)}: " + "; ".join(wound_level_reasons(cat.data.tables, p)))]
+        sections += [_glossary(cat, a) for a in p.abilities]
         if p.ranged:
             r = p.ranged
             sections.append(("Ranged weapon", f"{r.name}: STR {r.strength}, ranges {r.short}/{r.medium}/{r.long} cm"))

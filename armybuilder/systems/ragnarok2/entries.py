@@ -81,3 +81,8 @@ class R2CatalogMethods:
         for p in self.profiles:
             for name in p.assigned:
                 yield p.id, name
+
+    def data_notes(self) -> Iterator[tuple[str, str]]:
+        for p in self.profiles:
+            if p.data_note:
+                yield p.id, p.data_note

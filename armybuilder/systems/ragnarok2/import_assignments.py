@@ -108,12 +108,15 @@ ARTILLERY_ABILITIES = frozenset(
 #: Entries of the Abilities column that are not abilities but loose remarks; they go
 #: to the profile's note in our words.
 ABILITY_REMARKS: dict[str, str] = {
-    "(+1 die in combat)": "rolls one extra combat die (reference card remark)",
-    "1 die less in h-t-h combat": "rolls one combat die less (reference card remark)",
-    "read wounds 1 level lower": "Wound results are read one level lower (reference card remark)",
+    "(+1 die in combat)": "rolls one extra combat die",
+    "1 die less in h-t-h combat": "rolls one combat die less",
+    "read wounds 1 level lower": "Wound results are read one level lower",
     "brutal-?": "the reference card marks Brutal as uncertain",
     "5": "",
 }
+#: words of a remark about the reference data rather than the game: such a remark goes to the
+#: profile's data note (listed by ``catalog check``), never to the note printed on its card
+DATA_REMARKS = ("the reference card", "not understood")
 
 # --------------------------------------------------------------------------- mystics
 

@@ -243,6 +243,13 @@ def _band(bands: list[tuple[int, str]], cost: int) -> str:
     return rank
 
 
+def _sort_remarks(remarks: list[str], notes: list[str], data_notes: list[str]) -> None:
+    """A remark about the game goes to the profile's note (printed on its card), one about
+    the reference data itself to its data note (``catalog check``)."""
+    for remark in remarks:
+        (data_notes if any(mark in remark for mark in A.DATA_REMARKS) else notes).append(remark)
+
+
 def build_profile(ctx: Context, people: str, card: Card, incarnates: set[str]) -> dict[str, Any]:
     src = ctx.source
     chars = characteristics(card.card)
@@ -253,17 +260,18 @@ def build_profile(ctx: Context, people: str, card: Card, incarnates: set[str]) -
             )
     pid = f"{people}-{slug(card.name)}"
     assigned: list[str] = []
-    notes: list[str] = []
+    notes: list[str] = []  # what a player reads on the card (clan, cult, flight, remarks)
+    data_notes: list[str] = []  # what the reference lacked and what was done (catalog check)
 
     abilities, mystic, remarks = parse_abilities(chars.get("Abilities", ""))
-    notes += remarks
+    _sort_remarks(remarks, notes, data_notes)
     fervour = clean(chars.get("Fervour", ""))
     aspects, aspect_rank = parse_aspects(fervour)
     if aspects is None and fervour not in ("", "-") and not number(fervour):
         # A misplaced Abilities entry in the Fervour column (it happens in the data).
         more, more_mystic, more_remarks = parse_abilities(fervour)
         abilities += [a for a in more if a not in abilities]
-        notes += more_remarks
+        _sort_remarks(more_remarks, notes, data_notes)
         if more_mystic.power_rank and not mystic.power_rank:
             mystic = more_mystic
 
@@ -272,7 +280,7 @@ def build_profile(ctx: Context, people: str, card: Card, incarnates: set[str]) -
     ground, _, flying = mov_text.partition("/")
     mov = number(ground)
     if flying and number(flying) is not None:
-        notes.append(f"flying MOV {number(flying)} (the card gives ground/flight)")
+        notes.append(f"flying MOV {number(flying)} (MOV above: on the ground)")
     att_str = re.match(r"^\s*(\d+)?\s*-\s*(\d+)?\s*$", chars.get("Atk-Str", "") or "")
     def_res = re.match(r"^\s*(\d+)?\s*-\s*(\d+)?\s*$", chars.get("Def-Res", "") or "")
     values: dict[str, int | float | None] = {
@@ -289,7 +297,7 @@ def build_profile(ctx: Context, people: str, card: Card, incarnates: set[str]) -
         values[key] = 0
         assigned.append(key)
     if missing:
-        notes.append(
+        data_notes.append(
             f"the reference card gives no {', '.join(k.upper() for k in missing)}: 0 assigned"
         )
     aim = whole(number(chars.get("Aim", "")))
@@ -302,7 +310,7 @@ def build_profile(ctx: Context, people: str, card: Card, incarnates: set[str]) -
         else:
             cou = int(m.group(1))
     else:
-        notes.append("the reference card gives no COU or FEAR value")
+        data_notes.append("the reference card gives no COU or FEAR value")
     pow_value = whole(number(chars.get("Pow", "")))
     cost = points(card.entry, src)
     override = A.OVERRIDES.get(pid)
@@ -490,7 +498,7 @@ def build_profile(ctx: Context, people: str, card: Card, incarnates: set[str]) -
         if aspects is not None:
             profile["aspects"] = aspects
         else:
-            notes.append("the reference card gives no Aspects")
+            data_notes.append("the reference card gives no Aspects")
         if mystic.cult:
             profile["cult"] = mystic.cult
             assigned.append("cult")  # the deity is read; its Rag'Narok 2 cult is our mapping
@@ -514,16 +522,17 @@ def build_profile(ctx: Context, people: str, card: Card, incarnates: set[str]) -
             profile[key] = value
             if key not in assigned:
                 assigned.append(key)
-        notes.append(reason)
+        data_notes.append(reason)
     if cost == 0 and (override is None or "cost" not in override[0]):
-        notes.append("the reference gives this card no cost of its own")
+        data_notes.append("the reference gives this card no cost of its own")
     if roles_assigned:
         assigned.append("roles")
     profile["assigned"] = sorted(set(assigned))
     profile["source"] = f"reference-data: confrontation-c5/{src.path.name}, line {card.card.line}"
-    if notes:
-        text = "; ".join(n for n in notes if n)
-        profile["note"] = text[0].upper() + text[1:] + "."
+    for key, found in (("note", notes), ("data_note", data_notes)):
+        text = "; ".join(n for n in found if n)
+        if text:
+            profile[key] = text[0].upper() + text[1:] + "."
     try:
         Profile.model_validate(profile)
     except ValidationError as exc:

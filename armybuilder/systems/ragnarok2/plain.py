@@ -126,6 +126,7 @@ class Profile(ProfileMethods, PlainModel):
         Field('assigned', ("list", ("str", None), None), factory=list),
         Field('source', ("str", None), ''),
         Field('note', ("str", None), ''),
+        Field('data_note', ("str", None), ''),
     )
 
 
@@ -140,6 +141,8 @@ class Ability(PlainModel):
         Field('text', ("str", None)),
         Field('source', ("str", None)),
         Field('aliases', ("list", ("str", None), None), factory=list),
+        Field('provisional', ("bool",), False),
+        Field('decision', ("str", None), ''),
     )
 
 
@@ -449,6 +452,18 @@ class Phase(PlainModel):
     )
 
 
+class MysticRule(PlainModel):
+    """armybuilder.systems.ragnarok2.catalog.MysticRule"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('title', ("str", None)),
+        Field('text', ("str", None), ''),
+        Field('steps', ("list", ("str", None), None), factory=list),
+        Field('source', ("str", None), ''),
+    )
+
+
 class BaseSize(PlainModel):
     """armybuilder.systems.ragnarok2.catalog.BaseSize"""
 
@@ -511,6 +526,7 @@ class Tables(PlainModel):
         Field('army_scheme', ("opt", ("model", ArmyScheme)), None),
         Field('sizes', ("list", ("model", SizeRow), None), factory=list),
         Field('incarnate_wound_levels', ("int", None), 4),
+        Field('mystic_warrior_wound_levels', ("int", None), 1),
         Field('outcome_of_fray', ("list", ("model", BalanceRow), None), factory=list),
         Field('fear_balance', ("list", ("model", BalanceRow), None), factory=list),
         Field('shooting', ("opt", ("model", ShootingTable)), None),
@@ -518,6 +534,7 @@ class Tables(PlainModel):
         Field('orders', ("list", ("model", Order), None), factory=list),
         Field('phases', ("list", ("model", Phase), None), factory=list),
         Field('faith_recovery', ("dict", ("str", None), ("int", None)), factory=dict),
+        Field('mystic_rules', ("list", ("model", MysticRule), None), factory=list),
         Field('familiar_cost', ("int", None), 0),
         Field('battlefield', ("opt", ("model", BattlefieldTable)), None),
         Field('sources', ("dict", ("str", None), ("str", None)), factory=dict),

@@ -205,14 +205,15 @@ def _cut_here(candidates: list[tuple[str, int]], excess: int) -> str:
     return max(candidates, key=lambda c: c[1])[0] if candidates else ""
 
 
-POINT_LIMIT = PointLimit("ragnarok2.points.limit", "the army", "A.P.", "R2-D7")
+POINT_LIMIT = PointLimit("ragnarok2.points.limit", "the army", "A.P.", "R2-D7", own_limit_rule="ragnarok2.points.own-limit")
 CHARACTER_SHARE = Share("ragnarok2.points.characters", "Characters", "A.P.", "R2-D7; ragnarok-faq: Limitations")
 WAR_MACHINE_SHARE = Share("ragnarok2.points.war-machines", "war machines", "A.P.", "R2-D7; ragnarok-faq: Limitations")
 
 
-@book.rule(POINT_LIMIT.rule)
+@book.rule(POINT_LIMIT.rule, also=("ragnarok2.points.own-limit",))
 def point_limit(ctx: Context) -> Iterator[Finding]:
     limit = ctx.format.limit if ctx.format else None
+    yield from POINT_LIMIT.own_limit(ctx.army.limit, ctx.format_limit)
     units = [(f"units[{ui}]", unit_cost(ctx.cat, u)) for ui, u in enumerate(ctx.army.units)]
     for f in POINT_LIMIT.check(ctx.points.total, limit):  # jump to a unit whose cut fixes it
         yield replace(f, where=_cut_here(units, ctx.points.total - (limit or 0)))
@@ -642,8 +643,9 @@ def faithful_profiles(ctx: Context) -> Iterator[tuple[Profile, int]]:
                 yield p, 1
 
 
-@book.rule("ragnarok2.mystics.litany-budget")
-def litany_budget(ctx: Context) -> Iterator[Finding]:
+def litany(ctx: Context) -> tuple[int, int, int]:
+    """The Aspect budget of R2-D8: (Aspects of all the army's faithful, litany points of the
+    communions, of the miracles). The rule and the organiser's summary read it here."""
     budget = sum(p.aspects.total * n for p, n in faithful_profiles(ctx) if p.aspects)
     communions = sum(c.power for cid in ctx.army.communions if (c := ctx.cat.get("communions", cid)))
     miracles = sum(
@@ -652,6 +654,12 @@ def litany_budget(ctx: Context) -> Iterator[Finding]:
         for mid in member.miracles
         if (m := ctx.cat.get("miracles", mid)) is not None
     )
+    return budget, communions, miracles
+
+
+@book.rule("ragnarok2.mystics.litany-budget")
+def litany_budget(ctx: Context) -> Iterator[Finding]:
+    budget, communions, miracles = litany(ctx)
     spent = communions + miracles
     if spent > budget:
         yield Finding(

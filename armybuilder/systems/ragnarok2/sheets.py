@@ -6,7 +6,7 @@ text roster and the PDF roster can never disagree about what a list holds.
 
 from __future__ import annotations
 
-import re
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +16,6 @@ from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
 from armybuilder.core.summary import SummaryLine
 from armybuilder.core.system import (
     Block,
-    Card,
     Heading,
     KeyValues,
     Paragraph,
@@ -26,48 +25,13 @@ from armybuilder.core.system import (
 )
 
 from .army import R2List, breakdown, effective, member_cost, profile, troop_fighter_cost, unit_cost
+from .cards import STAT_COLUMNS, ability_name, cards, stats_row, used_abilities, weapon_text
 from .catalog import Profile, R2Cat
 from .editing import SCHEME_LABEL, member_tags, unit_title
-from .rules import Context, run_rules, unit_category, war_staffs
+from .health import FAQ_SOURCE, wound_levels
 
-STAT_COLUMNS = ("Fighter", "N", "A.P.", "MOV", "INI", "ATT", "STR", "DEF", "RES", "AIM", "COU/FEAR", "DIS", "POW")
-
-
-def _stats_row(p: Profile | None, name: str, count: str, cost: str) -> tuple[str, ...]:
-    if p is None:
-        return (f"{name} (missing)", count, cost, *(["-"] * 10))
-    courage = f"{p.cou}" if p.cou is not None else (f"F{p.fear}" if p.fear is not None else "-")
-    return (
-        name,
-        count,
-        cost,
-        str(p.mov),
-        str(p.ini),
-        str(p.att),
-        str(p.str_),
-        str(p.def_),
-        str(p.res),
-        "-" if p.aim is None else str(p.aim),
-        courage,
-        str(p.dis),
-        "-" if p.power is None else str(p.power),
-    )
-
-
-def used_abilities(army: R2List, cat: R2Cat) -> list[tuple[str, str]]:
-    seen: dict[str, tuple[str, str]] = {}
-    for unit in army.units:
-        ids = ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members]
-        for pid in ids:
-            p = profile(cat, pid)
-            if p is None:
-                continue
-            for ability in p.abilities:
-                key = ability.partition("/")[0]
-                entry = cat.get("abilities", key)
-                if entry is not None and key not in seen:
-                    seen[key] = (entry.name + ("/X" if entry.takes_value else ""), f"{entry.text} [{entry.source}]")
-    return sorted(seen.values())
+__all__ = ["STAT_COLUMNS", "cards", "roster", "sheets", "summary_checks", "summary_lines", "used_abilities"]
+from .rules import Context, litany, run_rules, unit_category, war_staffs
 
 
 def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
@@ -140,7 +104,7 @@ def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
                 name += " + " + ", ".join(_option_name(p, o) for o in unit.troops.options)
             name += _carries(cat, p)
             per = f"{unit.troops.count}×{troop_fighter_cost(cat, unit.troops)}" if p else "missing"
-            rows.append(_stats_row(p, name, str(unit.troops.count), per))
+            rows.append(stats_row(p, name, str(unit.troops.count), per, wound_levels(cat.data.tables, p) if p else None))
         for m in unit.members:
             p = profile(cat, m.profile)
             name = (p.name if p else m.profile) + (f" “{m.label}”" if m.label else "")
@@ -153,10 +117,10 @@ def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
                 names = [getattr(cat.get("miracles", x), "name", x) for x in m.miracles]
                 name += "; miracles: " + ", ".join(names)
             name += _carries(cat, p)
-            rows.append(_stats_row(p, name, "1", str(member_cost(cat, m)) if p else "missing"))
+            rows.append(stats_row(p, name, "1", str(member_cost(cat, m)) if p else "missing", wound_levels(cat.data.tables, p) if p else None))
         # the unit's notes are the table's note: printed under its last row, never alone on a page
         note = f"Notes: {unit.notes}" if unit.notes else ""
-        blocks.append(Table(STAT_COLUMNS, tuple(rows), widths=(6.5, 0.7, 1.2, *([0.8] * 10)), note=note))
+        blocks.append(Table(STAT_COLUMNS, tuple(rows), widths=(6.5, 0.7, 1.2, *([0.8] * 11)), note=note))
     if not army.units:
         blocks.append(Paragraph("No units yet.", "note"))
 
@@ -206,14 +170,22 @@ def roster(army: R2List, cat: R2Cat, fingerprint: str) -> Roster:
 
 
 def _carries(cat: R2Cat, p: Profile | None) -> str:
-    """The second line of a fighter in the roster: its abilities (glossary names) and weapon."""
+    """The second line of a fighter in the roster: its mystic characteristics (a magician's
+    Element and Power, a faithful's cult and Aspects), abilities (glossary names) and weapon."""
     if p is None:
         return ""
     parts = []
+    if p.has_role("magician") or p.power is not None and p.elements:
+        elements = "/".join(e.capitalize() for e in p.elements) or "no Element"
+        parts.append(f"{elements} magician, Power {p.power if p.power is not None else '-'}")
+    if p.aspects is not None or p.cult:
+        a = p.aspects
+        aspects = f"Aspects {a.alteration}/{a.creation}/{a.destruction}" if a else "no Aspects"
+        parts.append(f"faithful of {(p.cult or '-').replace('-', ' ').capitalize()}, {aspects}")
     if p.abilities:
-        parts.append(", ".join(ability_effect(cat, a)[0] for a in p.abilities))
+        parts.append(", ".join(ability_name(cat, a) for a in p.abilities))
     if p.ranged:
-        heading, body = _weapon_text(p.ranged)
+        heading, body = weapon_text(p.ranged)
         parts.append(f"{heading.removeprefix('Ranged weapon: ')} ({body.split(';')[0]}, {p.ranged.short}/{p.ranged.medium}/{p.ranged.long} cm)")
     return ("\n" + " · ".join(parts)) if parts else ""
 
@@ -252,7 +224,7 @@ def sheets(cat: R2Cat) -> Sheets:
                 ("Attacker − defender", *(c.label for c in t.contest.columns)),
                 (("Result", *(c.result for c in t.contest.columns)),),
                 provisional=t.contest.provisional,
-                note=f"Reconstructed by armybuilder ({t.contest.decision}); the seed lost the die glyphs."
+                note=f"A reconstruction by armybuilder ({t.contest.decision}): check it against your rulebook."
                 if t.contest.provisional
                 else "",
             )
@@ -287,7 +259,11 @@ def sheets(cat: R2Cat) -> Sheets:
             Table(
                 ("Size", "Power", "Wound levels"),
                 tuple((s.name, str(s.power), str(s.wound_levels)) for s in t.sizes)
-                + (("Incarnate Character", "-", str(t.incarnate_wound_levels)),),
+                + (
+                    ("Incarnate Character", "by Size", str(t.incarnate_wound_levels)),
+                    ("Warrior-mage or warrior-monk Character", "by Size", f"+{t.mystic_warrior_wound_levels} (once, even with both)"),
+                ),
+                note=f"Wound levels: seed, Health status; the warrior-mage and warrior-monk Characters' extra level: {FAQ_SOURCE}.",
             )
         )
     if t.outcome_of_fray:
@@ -326,6 +302,7 @@ def sheets(cat: R2Cat) -> Sheets:
                     widths=(1.2, 1.5, 1, 3),
                 )
             )
+    blocks += _mystic_blocks(cat)
     provisional = [d for d in cat.data.decisions if d.provisional]
     if provisional:
         blocks.append(Heading("Provisional rules", 1))
@@ -334,175 +311,24 @@ def sheets(cat: R2Cat) -> Sheets:
     return Sheets(f"Rag'Narok 2 — reference sheets (catalogue {cat.version})", tuple(blocks))
 
 
-# --------------------------------------------------------------------------- cards
-
-
-def ability_effect(cat: R2Cat, ability: str) -> tuple[str, str]:
-    """(heading, text) of one ability of a profile, its X filled in, unsourced effects marked.
-
-    The glossary keeps X in its texts ("aura reaches X cm"); a card reads better with the
-    value ("aura reaches 15 cm").  A value that is a name (Personal enemy/Agonn) is put
-    in front instead.  An ability whose effect comes only from the reference data, not
-    from the seeds or the FAQ, says so: a player must not take a description for a rule.
-    """
-    name, _, value = ability.partition("/")
-    entry = cat.get("abilities", name)
-    heading = (entry.name if entry else name) + (f"/{value}" if value else "")
-    if entry is None:
-        return heading, "No glossary entry in this catalogue version."
-    text = entry.text
-    if value:
-        if re.fullmatch(r"-?\d+(\.\d+)?", value) and re.search(r"\bX\b", text):
-            text = re.sub(r"\bX\b", value, text)
-        else:
-            text = f"(X = {value}) {text}"
-    if not effect_in_seeds(entry.source):
-        text = f"Effect not in the seeds; description from the reference data: {text}"
-    return heading, text
-
-
-#: FAQ sections that classify a profile (what kind of artillery it is) but give no game effect
-_CLASSIFYING = ("FAQ: XVII.1 Artillery and rank",)
-
-
-def effect_in_seeds(source: str) -> bool:
-    """True when a source cites the seeds or the FAQ for the effect, not only a mention."""
-    parts = [x.strip() for x in source.split(";")]
-    return any(x.startswith(("seed:", "mystics seed:", "FAQ:")) and not x.endswith("(mention)") and x not in _CLASSIFYING for x in parts)
-
-
-def short_source(source: str) -> str:
-    """A source a player can look up: "reference data (Confrontation C5)", not a file path and line."""
-    if source.startswith("reference-data:"):
-        return "ref. data (Confrontation)"
-    return source
-
-
-def wound_levels(cat: R2Cat, p: Profile) -> int:
-    """Wound levels by Size, or the Incarnate Characters' (seed: Health status)."""
+def _mystic_blocks(cat: R2Cat) -> list[Block]:
+    """The mystic rules a player looks up (catalogue ``tables.mystic_rules``): each in the
+    project's words with its source; procedures as numbered steps; the T.F. bonus by rank."""
     t = cat.data.tables
-    if p.has_role("incarnate"):
-        return t.incarnate_wound_levels
-    return next((s.wound_levels for s in t.sizes if s.size == p.size), 1 if p.size in ("small", "medium") else 2)
-
-
-def _weapon_text(w) -> tuple[str, str]:
-    """The ranged weapon line; a name that already gives the strength is not repeated."""
-    name = w.name
-    strength = f"STR {w.strength}"
-    if re.search(r"\bSTR\b", name):
-        name, _, extra = name.partition("(")
-        strength = extra.rstrip(") ").strip() or strength
-        name = name.strip()
-    return f"Ranged weapon: {name}", f"{strength}; range {w.short} / {w.medium} / {w.long} cm (short / medium / long)."
-
-
-def _mystic_text(cat: R2Cat, p: Profile) -> list[tuple[str, str]]:
-    out = []
-    if p.has_role("magician") or p.power is not None and p.elements:
-        elements = ", ".join(e.capitalize() for e in p.elements) or "-"
-        path = (p.path or "-").replace("-", " ").capitalize()
-        rank = f"initiation rank {p.initiation_rank}" if p.initiation_rank is not None else "initiation rank not given"
-        out.append(("Magician", f"Element: {elements}; path: {path}; {rank}; Power {p.power if p.power is not None else '-'}."))
-    if p.aspects is not None or p.cult or p.faith_rank:
-        a = p.aspects
-        aspects = f"Alteration {a.alteration}, Creation {a.creation}, Destruction {a.destruction}" if a else "-"
-        out.append(("Faithful", f"Aspects: {aspects}; cult: {(p.cult or '-').replace('-', ' ').capitalize()}; faith rank: {(p.faith_rank or '-').capitalize()}."))
-    return out
-
-
-def _profile_card(cat: R2Cat, p: Profile, units: list[str], taken: set[str]) -> Card:
-    row = _stats_row(p, p.name, "", "")
-    labels = [c if c != "COU/FEAR" else ("FEAR" if p.cou is None and p.fear is not None else "COU") for c in STAT_COLUMNS[3:]]
-    stats = tuple(zip(labels, row[3:], strict=True))
-    wounds = wound_levels(cat, p)
-    text = []
-    if units:
-        text.append(("In", "; ".join(units)))
-    text += _mystic_text(cat, p)
-    for ability in p.abilities:
-        text.append(ability_effect(cat, ability))
-    if p.ranged:
-        text.append(_weapon_text(p.ranged))
-    for o in p.options:
-        if o.id in taken:
-            text.append((f"Option: {o.name} (+{o.cost} A.P.)", o.text or ", ".join(ability_effect(cat, g)[0] for g in o.grants) or "Effect not in the seeds."))
-    if p.note:
-        text.append(("Card note", p.note))
-    people = cat.get("peoples", p.people)
-    rank = cat.get("ranks", p.rank)
-    size = next((x.name for x in cat.data.tables.sizes if x.size == p.size), p.size)
-    return Card(
-        p.name,
-        "profile",
-        f"{people.name if people else p.people} · {rank.name if rank else p.rank} · {size} · {plural(wounds, 'Wound level')}",
-        stats,
-        tuple(text),
-        f"{p.cost} A.P. · cat. {cat.version} · {short_source(p.source)}",
-    )
-
-
-def cards(army: R2List, cat: R2Cat) -> list[Card]:
-    out: list[Card] = []
-    serves: dict[str, list[str]] = {}
-    taken = {o for u in army.units for o in ((u.troops.options if u.troops else []) + [x for m in u.members for x in m.options])}
-    for ui, unit in enumerate(army.units):
-        for pid in ([unit.troops.profile] if unit.troops else []) + [m.profile for m in unit.members]:
-            names = serves.setdefault(pid, [])
-            title = unit_title(cat, unit, ui)
-            # a card is a table aid: a long unit name is cut there (the roster prints it whole)
-            label = f"unit {ui + 1}, " + (title if len(title) <= 60 else title[:59].rstrip() + "…")
-            if label not in names:
-                names.append(label)
-    for pid, units in serves.items():
-        p = profile(cat, pid)
-        if p is not None:
-            out.append(_profile_card(cat, p, units, taken))
-    for tid in dict.fromkeys(army.tactics):
-        t = cat.get("tactics", tid)
-        if t is not None:
-            out.append(Card(t.name, "tactic", "Tactic", (), (("Condition", t.condition), ("Pros", t.pros), ("Cons", t.cons)), short_source(t.source), t.provisional))
-    for cid in dict.fromkeys(army.communions):
-        c = cat.get("communions", cid)
-        if c is not None:
-            out.append(
-                Card(
-                    c.name,
-                    "communion",
-                    f"Cult: {c.cult}",
-                    (("Fervor", f"{c.fervor} ({'/'.join(c.aspects)})"), ("Diff.", str(c.difficulty) if c.difficulty is not None else "-"), ("Range", c.range or "-"), ("Duration", c.duration or "-"), ("Power", str(c.power))),
-                    (("Target", c.target or "-"), ("Effect", c.text)),
-                    short_source(c.source),
-                )
-            )
-    miracles = dict.fromkeys(mid for u in army.units for m in u.members for mid in m.miracles)
-    for mid in miracles:
-        m = cat.get("miracles", mid)
-        if m is not None:
-            out.append(
-                Card(
-                    m.name,
-                    "miracle",
-                    f"Cults: {', '.join(m.cults) or '-'}",
-                    (("Fervor", str(m.budget_cost)), ("Diff.", m.difficulty or "-"), ("Aspects", "/".join(m.aspects) or "-")),
-                    (("Effect", m.text or "Effect not in the seeds."),),
-                    short_source(m.source),
-                )
-            )
-    for rid in dict.fromkeys(army.rituals):
-        r = cat.get("rituals", rid)
-        if r is not None:
-            out.append(
-                Card(
-                    r.name,
-                    "ritual",
-                    f"Path: {r.path}",
-                    (("Mana", f"{r.mana} {r.element}"), ("Diff.", str(r.difficulty)), ("Range", r.range), ("Duration", r.duration), ("Power", f"{r.power} A.P.")),
-                    (("Target", r.target), ("Effect", r.text)),
-                    short_source(r.source),
-                )
-            )
-    return out
+    if not t.mystic_rules:
+        return []
+    blocks: list[Block] = [Heading("Mystics: mana, faith, casting and calling", 1)]
+    for rule in t.mystic_rules:
+        blocks.append(Heading(rule.title, 2))
+        if rule.text:
+            blocks.append(Paragraph(rule.text))
+        if rule.steps:
+            blocks.append(Table(("Step", "What to do"), tuple((str(i), step) for i, step in enumerate(rule.steps, start=1)), widths=(0.5, 9)))
+        if rule.id == "faith-recovery" and t.faith_recovery:
+            blocks.append(Table(("Faithful's rank", "T.F. bonus"), tuple((rank.capitalize(), f"+{bonus}") for rank, bonus in t.faith_recovery.items())))
+        if rule.source:
+            blocks.append(Paragraph(f"Source: {rule.source}.", "note"))
+    return blocks
 
 
 # --------------------------------------------------------------------------- summary
@@ -531,3 +357,33 @@ def summary_lines(army: R2List, cat: R2Cat, findings) -> tuple[list[SummaryLine]
         if ids:
             extras.append((label, ", ".join(getattr(cat.get(collection, i), "name", f"{i} (missing)") for i in ids)))
     return lines, extras, "Units"
+
+
+def summary_checks(army: R2List, cat: R2Cat) -> list[tuple[str, str]]:
+    """What an organiser counts on a Rag'Narok 2 list, as the rules count it: points, army
+    scheme, shares, command, the Aspect budget of the mystics (R2-D3, R2-D6, R2-D7, R2-D8)."""
+    ctx = Context(army, cat)
+    fmt = ctx.format
+    points = ctx.points
+    limit = fmt.limit if fmt else 0
+    counts = Counter(c for c in ctx.categories if c)
+    corps, shock, support = counts["army-corps"], counts["shock-troops"], counts["support"]
+    scheme = "ok" if corps >= shock + support else "too few army corps"
+    staffs, complete = war_staffs(ctx)
+    budget, communions, miracles = litany(ctx)
+    spent = communions + miracles
+    cic = sum(1 for u in army.units for m in u.members if m.commander_in_chief)
+    if budget or spent:
+        aspects = f"{spent} of {budget} litany points (communions {communions}, miracles {miracles})" + (f" — OVER by {spent - budget}" if spent > budget else "")
+    else:
+        aspects = "no faithful, no communion or miracle"
+    out = [
+        ("Army scheme", f"{plural(corps, 'army corps unit')} against {shock} shock + {support} support: {scheme}"),
+        ("Characters", _share(points.characters, limit, fmt.character_share if fmt else None)),
+        ("War machines", _share(points.war_machines, limit, fmt.war_machine_share if fmt else None)),
+        ("Command", f"{plural(cic, 'Commander-in-Chief', 'Commanders-in-Chief')} (exactly 1); {plural(staffs, 'war staff')}, {complete} complete"),
+        ("Aspect budget", aspects),
+    ]
+    if army.rituals:
+        out.append(("Rituals", f"{points.rituals} A.P. (in the total)"))
+    return out

@@ -154,13 +154,14 @@ def format_known(ctx: Context) -> Iterator[Finding]:
 
 POINT_LIMIT = PointLimit(
     "rattle-and-rend.points.limit", "the warband", "points", f"{SEED}: Your Warband", "groups", "of groups",
-    unspent_rule="rattle-and-rend.points.unspent",
+    unspent_rule="rattle-and-rend.points.unspent", own_limit_rule="rattle-and-rend.points.own-limit",
 )
 
 
-@book.rule(POINT_LIMIT.rule, also=("rattle-and-rend.points.unspent",))
+@book.rule(POINT_LIMIT.rule, also=("rattle-and-rend.points.unspent", "rattle-and-rend.points.own-limit"))
 def point_limit(ctx: Context) -> Iterator[Finding]:
-    return POINT_LIMIT.check(ctx.points.total, ctx.format.limit if ctx.format else None, bool(ctx.army.groups))
+    yield from POINT_LIMIT.own_limit(ctx.army.limit, ctx.format_limit)
+    yield from POINT_LIMIT.check(ctx.points.total, ctx.format.limit if ctx.format else None, bool(ctx.army.groups))
 
 
 @book.rule("rattle-and-rend.groups.count")

@@ -8,7 +8,7 @@ redo the arithmetic at the table.
 
 from __future__ import annotations
 
-from armybuilder.core.checks import list_format
+from armybuilder.core.checks import list_format, plural
 from armybuilder.core.findings import is_legal
 from armybuilder.core.organiser import errors_by_index, roster_facts, total_text
 from armybuilder.core.summary import SummaryLine
@@ -25,6 +25,7 @@ from armybuilder.core.system import (
 
 from .army import (
     RRList,
+    attachment_target,
     breakdown,
     choices_of,
     counted_groups,
@@ -33,6 +34,7 @@ from .army import (
     group_title,
     group_type,
     normalize,
+    transport_capacity,
 )
 from .catalog import RRCat
 from .editing import band_text, group_detail, option_names, stat_text
@@ -111,15 +113,8 @@ def roster(army: RRList, cat: RRCat, fingerprint: str) -> Roster:
     notes = [(gi, g) for gi, g in enumerate(army.groups) if g.notes]
     for gi, g in notes:
         blocks.append(Paragraph(f"Group {gi + 1}: {g.notes}", "note"))
-    wards = [g.warding_reaction for g in army.groups if g.type == "ward" and g.warding_reaction]
-    if wards:
-        blocks.append(Heading("Warding reactions", 2))
-        for rid in dict.fromkeys(wards):
-            r = cat.get("reactions", rid)
-            if r is not None:
-                blocks.append(Paragraph(f"{r.name}. Trigger: {r.trigger} Effect: {r.effect} [{r.source}]"))
     blocks.append(
-        KeyValues(tuple((name, f"{pts} points") for name, pts in points.by_type) + (("Total", total_text(points.total, limit, "points")),))
+        KeyValues(tuple((name, plural(pts, "point")) for name, pts in points.by_type) + (("Total", total_text(points.total, limit, "points")),))
     )
     if army.notes:
         blocks.append(Paragraph(f"Notes: {army.notes}", "note"))
@@ -136,13 +131,18 @@ def _glossary(army: RRList, cat: RRCat) -> list[tuple[str, str]]:
     for g in army.groups:
         gt = group_type(cat, g)
         if gt is not None and (r := cat.get("reactions", gt.reaction)) is not None:
-            seen[f"r:{r.id}"] = (f"{r.name} (reaction)", f"{r.trigger} {r.effect} [{r.source}]")
+            critical = f" Critical: {r.critical}" if r.critical else ""
+            seen[f"r:{r.id}"] = (f"{r.name} (reaction)", f"Trigger: {r.trigger} Effect: {r.effect}{critical} [{r.source}]")
         if g.champion_action and (a := cat.get("actions", g.champion_action)) is not None:
-            seen[f"a:{a.id}"] = (f"{a.name} (champion action)", f"{a.effect} Critical: {a.critical} [{a.source}]")
+            critical = f" Critical: {a.critical}" if a.critical else ""
+            seen[f"a:{a.id}"] = (f"{a.name} (champion action)", f"{a.effect}{critical} [{a.source}]")
         if g.heavy_trait and (h := cat.get("heavy_traits", g.heavy_trait)) is not None:
             seen[f"h:{h.id}"] = (f"{h.name} (heavy trait)", f"{h.text} [{h.source}]")
+        if g.warding_reaction and (w := cat.get("reactions", g.warding_reaction)) is not None:
+            critical = f" Critical: {w.critical}" if w.critical else ""
+            seen[f"r:{w.id}"] = (f"{w.name} (warding reaction)", f"Trigger: {w.trigger} Effect: {w.effect}{critical} [{w.source}]")
     if army.drive and (d := cat.get("drives", army.drive)) is not None:
-        seen[f"d:{d.id}"] = (f"{d.name} (drive)", f"{d.setup} Provisional preview. [{d.source}]")
+        seen[f"d:{d.id}"] = (f"{d.name} (drive)", f"{d.question} {d.setup}" + (" A preview of Alpha #02: provisional." if d.provisional else "") + f" [{d.source}]")
     return sorted(seen.values())
 
 
@@ -200,6 +200,8 @@ def sheets(cat: RRCat) -> Sheets:
                     )
                     for g in data.group_types
                 ),
+                note="A warband has 4 to 8 groups; an attached Champion and its group count as one, and the Champion acts with "
+                "that group's stats (RR-D1). Lower check stats are better.",
             )
         )
     for kind, title in (("standard", "Standard actions"), ("champion", "Champion actions")):
@@ -257,10 +259,6 @@ def sheets(cat: RRCat) -> Sheets:
             blocks.append(Table(("d20", "Density", "Placement"), tuple((_roll(d.low, d.high), d.name, d.text) for d in data.terrain_densities), widths=(0.6, 1.3, 5)))
         if data.terrain_types:
             blocks.append(Table(("Type", "For example", "Rules"), tuple((tt.name, tt.examples, tt.text) for tt in data.terrain_types), widths=(1.2, 1.8, 4)))
-    if data.decisions:
-        blocks.append(Heading("Readings of the rules", 1))
-        for decision in data.decisions:
-            blocks.append(Paragraph(f"{decision.id} {decision.title}: {decision.summary}", "provisional" if decision.provisional else "note"))
     return Sheets(f"Rattle and Rend — reference sheets (catalogue {cat.version})", tuple(blocks))
 
 
@@ -268,39 +266,50 @@ def sheets(cat: RRCat) -> Sheets:
 
 
 def cards(army: RRList, cat: RRCat) -> list[Card]:
+    """One card per group: its stats in play, its place and the names of its rules (each
+    rule written once, in the glossary; warband traits and the drive are there too).  An
+    attached Champion acts with its group's stats, so its card shows those (RR-D1)."""
     out: list[Card] = []
+    army = normalize(army, cat)[0]
     for gi, g in enumerate(army.groups):
         gt = group_type(cat, g)
-        s = effective_stats(army, cat, g)
-        if gt is None or s is None:
+        if gt is None:
             continue
-        reaction = cat.get("reactions", gt.reaction)
+        target = attachment_target(army, gi)
+        stats_of = army.groups[target] if target is not None else g
+        s = effective_stats(army, cat, stats_of)
+        if s is None:
+            continue
         text: list[tuple[str, str]] = []
-        if reaction is not None:
-            text.append((f"Reaction: {reaction.name}", f"{reaction.trigger} {reaction.effect}"))
+        if target is not None:
+            text.append(("Attached", f"to group {target + 1}, {group_title(cat, army.groups[target], target)}: it acts with that group's stats, shown here, and that group's Will checks have a bonus."))
+        rules = []
+        if (reaction := cat.get("reactions", gt.reaction)) is not None:
+            rules.append(f"reaction {reaction.name}")
         if g.champion_action and (a := cat.get("actions", g.champion_action)) is not None:
-            text.append((f"Champion action: {a.name}", a.effect + (f" Critical: {a.critical}" if a.critical else "")))
+            rules.append(f"champion action {a.name}")
         if g.heavy_trait and (h := cat.get("heavy_traits", g.heavy_trait)) is not None:
-            text.append((f"Heavy trait: {h.name}", h.text))
+            rules.append(f"heavy trait {h.name}")
         if g.warding_reaction and (w := cat.get("reactions", g.warding_reaction)) is not None:
-            text.append((f"Warding reaction: {w.name}", f"{w.trigger} {w.effect}" + (f" Critical: {w.critical}" if w.critical else "")))
-        detail = group_detail(army, cat, gi)
+            rules.append(f"warding reaction {w.name}")
+        if rules:
+            text.append(("Rules", "; ".join(rules) + " (see the glossary)."))
+        if g.transported_by is not None or transport_capacity(army, cat, gi):
+            detail = group_detail(army, cat, gi)
+            text.append(("Transport", detail))
+        if g.notes:
+            text.append(("Notes", g.notes))
+        cost = group_cost(cat, g)
         out.append(
             Card(
                 group_title(cat, g, gi),
                 "group",
-                f"Group {gi + 1} · {gt.name} · {gt.base}" + (f" · {detail}" if detail else ""),
+                f"Group {gi + 1} · {gt.name} · {gt.base}",
                 (("MOV", band_text(s.mov)), ("RNG", band_text(s.rng)), ("FURY", stat_text(s.fury)), ("GUILE", stat_text(s.guile)), ("WILL", stat_text(s.will))),
                 tuple(text),
-                f"{gt.cost} pt{'s' if gt.cost > 1 else ''} · catalogue {cat.version}",
+                f"{plural(cost, 'point')} · catalogue {cat.version}",
             )
         )
-    for tid in dict.fromkeys(army.traits):
-        t = cat.get("warband_traits", tid)
-        if t is not None:
-            out.append(Card(t.name, "warband trait", t.summary, (), (("Effect", t.text),), t.source))
-    if army.drive and (d := cat.get("drives", army.drive)) is not None:
-        out.append(Card(d.name, "drive", d.question, (), (("Setup", d.setup),), d.source, d.provisional))
     return out
 
 
@@ -327,3 +336,23 @@ def summary_lines(army: RRList, cat: RRCat, findings) -> tuple[list[SummaryLine]
         ("Drive", ", ".join(_name(cat, "drives", d) for d in choices_of(army.drive)) or "none"),
     ]
     return lines, extras, "Groups"
+
+
+def summary_checks(army: RRList, cat: RRCat) -> list[tuple[str, str]]:
+    """What an organiser counts on a warband, as the rules count it: points, groups (an
+    attached Champion with its group, RR-D1), line points, traits and drive."""
+    army = normalize(army, cat)[0]
+    fmt = list_format(army, cat)
+    points = breakdown(army, cat)
+    groups = counted_groups(army, cat)
+    out: list[tuple[str, str]] = []
+    if fmt is not None:
+        line_names = "/".join(gt.name for t in fmt.line_types if (gt := cat.get("group_types", t)) is not None)
+        attached = sum(1 for g in army.groups if g.attached_to is not None)
+        out += [
+            ("Groups", f"{groups} of {fmt.min_groups}–{fmt.max_groups}" + (f" ({len(army.groups)} entries, {attached} attached Champion{'s' * (attached != 1)} counted with {'their groups' if attached != 1 else 'its group'})" if attached else "")),
+            ("Line points", f"{points.line} on {line_names} (at least {fmt.min_line_points})"),
+            ("Warband traits", f"{len(set(army.traits))} distinct (exactly {fmt.traits})"),
+            ("Drive", "chosen" if army.drive else "none (one is needed)"),
+        ]
+    return out

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .. import health
 from ..catalog import Profile, R2Catalog
 from .dice import (
     ContestColumn,
@@ -142,13 +143,9 @@ def _fear_result_p(table: str, diff: int, bonus: int) -> float:
 
 
 def wound_levels(data: R2Catalog, p: Profile) -> int:
-    """Wound levels by Size, 4 for an Incarnate Character (seed: Health status)."""
-    if p.has_role("incarnate"):
-        return data.tables.incarnate_wound_levels
-    by_size = {s.size: s.wound_levels for s in data.tables.sizes}
-    if p.size in by_size:
-        return by_size[p.size]
-    return 1 if p.size in ("small", "medium") else 2
+    """The system's one Wound-level rule (Size, Incarnate, the FAQ's warrior-mage and
+    warrior-monk Characters): ``systems/ragnarok2/health.py``."""
+    return health.wound_levels(data.tables, p)
 
 
 def power_of(data: R2Catalog, p: Profile) -> int:
