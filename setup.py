@@ -36,10 +36,10 @@ NATIVE_ENGINES: dict[str, list[str]] = {
     ],
     "armybuilder/systems/rattle_and_rend/engine": [
         "state", "board", "dice", "gamestate", "geometry", "scenario", "setup", "combat", "reactions",
-        "actions", "ai", "game",
+        "actions", "policy", "ai_values", "ai", "game",
     ],
     "armybuilder/systems/morpheus/engine": [
-        "fighters", "gamestate", "dice", "geometry", "combat", "movement", "powers", "activation", "battle",
+        "fighters", "gamestate", "dice", "geometry", "combat", "movement", "powers", "policy", "activation", "ai", "battle",
     ],
 }  # fmt: skip
 MANIFEST = "_native_build.json"

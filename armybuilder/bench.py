@@ -14,7 +14,6 @@ figure measured on a busy machine (or whose repeats spread widely) says so.
 from __future__ import annotations
 
 import json
-import math
 import os
 import shutil
 import statistics
@@ -97,21 +96,6 @@ def machine_busy() -> str:
     if ratio > STARVED_RATIO:
         reasons.append(f"calibration loop got {1 / ratio:.0%} of a core")
     return ", ".join(reasons)
-
-
-#: the normalised playtest budgets: games per second × the reference loop's seconds
-NORMALISED_BUDGETS = {"ragnarok2": 230}
-
-
-def reference_loop() -> float:
-    """CPU seconds of the reference workload playtest rates are normalised by: the integers
-    below 10 M added in a plain ``for`` loop with a local accumulator (a rate times this time
-    compares machines of one kind that run at different speeds)."""
-    start = time.thread_time()
-    total = 0
-    for i in range(10_000_000):
-        total += i
-    return time.thread_time() - start
 
 
 def _times(fn: Callable[[], object], repeat: int, number: int = 1) -> list[float]:
@@ -207,18 +191,27 @@ def _sample(system_id: str):
     return list_from_doc(parse_text(text, name), name, None), text, samples
 
 
-def _sample_list(name: str, item):
-    from armybuilder.core.lists import list_from_doc
-    from armybuilder.core.yamlio import decode_text, parse_text
-
-    return list_from_doc(parse_text(decode_text(item.read_bytes(), name), name), name, None)
-
-
 def _three_digits(value: float) -> str:
     """Three significant digits without scientific notation (1,140 games/s, not 1.14e+03)."""
     if abs(value) >= 1000:
         return f"{round(value, -len(str(int(abs(value)))) + 3):,.0f}"
     return f"{value:.3g}"
+
+
+def _answers_off(measure: Callable[[], Measured]) -> Measured:
+    """``measure`` with the remembered answers of validate off in its processes (the
+    catalogue cache kept): ARMYBUILDER_NO_CACHE=answers."""
+    from armybuilder.core.catalog_cache import ANSWERS_ONLY, NO_CACHE_ENV
+
+    saved = os.environ.get(NO_CACHE_ENV)
+    os.environ[NO_CACHE_ENV] = ANSWERS_ONLY
+    try:
+        return measure()
+    finally:
+        if saved is None:
+            os.environ.pop(NO_CACHE_ENV, None)
+        else:
+            os.environ[NO_CACHE_ENV] = saved
 
 
 def _cli(*args: str) -> list[str]:
@@ -235,7 +228,49 @@ def meta_matrix_on_dask() -> tuple[float, bool, str]:
     return t["ratio"], t["ratio"] <= 1.2, note
 
 
-def run_bench(quick: bool = False, as_json: bool = False) -> int:
+def meta_lines(quick: bool) -> list[tuple[str, str, str, Callable[[], Measured]]]:
+    """The meta matrix's games per second per core, locally and on a Dask LocalCluster, and the
+    scaling from 1 to 2 workers (what a field's time on N machines follows from)."""
+    from armybuilder.meta.bench import describe_hours, field_time
+
+    games = 20 if quick else 100
+    runs: dict[int, dict[str, float]] = {}
+
+    def local() -> Measured:
+        from armybuilder.meta.bench import local_rate
+
+        t = local_rate(games)
+        rate = t["games"] / t["cpu"]
+        return Measured(rate, None, f"{t['games']:,.0f} games (10 lists, every ordered pairing, {games} each), in-process, "
+                        f"CPU time ({t['games'] / t['wall']:,.0f}/s of wall time); a 100-list field at 1,000 games a pairing: "
+                        f"{describe_hours(field_time(rate))} of one core")
+
+    def cluster() -> Measured:
+        from armybuilder.meta.bench import cluster_rates
+
+        runs.update(cluster_rates(games))
+        one = runs[1]
+        rate = one["games"] / one["cpu"]
+        return Measured(rate, None, f"the same games on a 1-worker Dask LocalCluster (127.0.0.1), the worker's CPU time "
+                        f"({one['games'] / one['wall']:,.0f}/s of wall time); a 100-list field at 1,000 games a pairing: "
+                        f"{describe_hours(field_time(rate))} of one core")
+
+    def scaling() -> Measured:
+        if not runs:
+            raise LookupError("the cluster line did not run")
+        one, two = (runs[k]["games"] / runs[k]["wall"] for k in (1, 2))
+        ratio = two / one
+        return Measured(ratio, ratio >= 1.7, f"wall rate, 2 workers {two:,.0f} games/s against 1 worker {one:,.0f} games/s "
+                        f"({ratio / 2:.0%} of each added core; on a busy machine the second core is shared)")
+
+    return [
+        ("meta: games per second per core, local", "(none)", "games/s", local),
+        ("meta: games per second per core, Dask LocalCluster", "(none)", "games/s", cluster),
+        ("meta: scaling from 1 to 2 Dask workers", ">= 1.7x", "x", scaling),
+    ]
+
+
+def run_bench(quick: bool = False, as_json: bool = False, only: str | None = None, engines_only: bool = False, options: bool = False) -> int:
     from armybuilder import bench_figures as bf
 
     figures: list[Figure] = []
@@ -246,6 +281,8 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
               + (f"machine busy ({before}): figures marked 'busy' may mean little" if before else "machine free"), flush=True)
 
     def attempt(what: str, budget: str, unit: str, fn: Callable[[], Measured | tuple[float, bool | None, str]]) -> None:
+        if only and only.lower() not in what.lower():
+            return
         try:
             measured = fn()
             if not isinstance(measured, Measured):
@@ -268,6 +305,24 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
             if f.busy:
                 print(f"{'':<58} {'':>14} {'':>5}  busy: {f.busy}; this figure may not mean anything", flush=True)
 
+    def report() -> int:
+        if as_json:
+            print(json.dumps([f.__dict__ for f in figures], indent=2))
+        else:
+            noisy = [f for f in figures if f.busy]
+            if noisy:
+                print(f"{len(noisy)} of {len(figures)} figures were taken on a busy machine or spread widely; "
+                      "run the bench again on a quiet machine before trusting them", flush=True)
+        return 0
+
+    from armybuilder.bench_engines import engine_figures, option_figures
+
+    if options:  # the players' use of every option (long: its own run)
+        option_figures(attempt, quick, as_json)
+        return report()
+    engine_figures(attempt, quick, as_json)  # the reference workload, every engine's rate, credibility
+    if engines_only:
+        return report()
     byte_compile_package()
     tmp = Path(tempfile.mkdtemp(prefix="armybuilder-bench-"))
     try:
@@ -276,14 +331,15 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
         sample_path.write_text(text, encoding="utf-8")
         cli = _cli()
 
-        # Both paths of validate: checked (--no-cache: what a list never seen costs) and
-        # remembered (the findings cache answers: what checking an unchanged list again costs).
-        checked = cli + ["validate", "--no-cache", str(sample_path)]
+        # Both paths of validate: checked (ARMYBUILDER_NO_CACHE=answers: what a list never
+        # seen costs, the catalogue cached) and remembered (the findings cache answers: what
+        # checking an unchanged list again costs).
+        checked = cli + ["validate", str(sample_path)]
         remembered = cli + ["validate", str(sample_path)]
         attempt("validate sample.yaml, checked (whole process)", "< 0.5 s", "s",
-                lambda: bf.paired_process(checked, 0.5, repeat))
+                lambda: _answers_off(lambda: bf.paired_process(checked, 0.5, repeat)))
         attempt("validate sample.yaml, checked, against a bare start", "<= 6×", "×",
-                lambda: bf.ratio_to_bare(checked, 6.0, repeat))
+                lambda: _answers_off(lambda: bf.ratio_to_bare(checked, 6.0, repeat)))
         attempt("validate sample.yaml, remembered (whole process)", "< 0.5 s", "s",
                 lambda: bf.paired_process(remembered, 0.5, repeat))
         attempt("validate sample.yaml, remembered, against a bare start", "<= 6×", "×",
@@ -429,83 +485,6 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
 
         attempt("exact outcome of one Rag'Narok 2 fray (20 vs 20)", "< 50 ms", "ms", exact_fray)
 
-        from armybuilder.core.registry import all_systems
-
-        rates: dict[str, tuple[float, float, str]] = {}  # each system's rate, reference loop, engine build
-        for system in all_systems():  # every registered system with a simulator, its own budget
-            system_id, budget = system.id, system.playtest_budget
-            label = f"playtest: {system.name} games per second per core"
-
-            def games_per_second(system_id: str = system_id, budget: int | None = budget) -> tuple[float, bool | None, str]:
-                from armybuilder.core.playtest import run_playtest
-
-                first, _, system_samples = _sample(system_id)
-                if not first.system.engine_ready():
-                    raise NotImplementedError("no simulator yet")
-                armies = [_sample_list(name, item).army for name, item in system_samples]
-                # "For the sample lists": every ordered pairing of the bundled samples (a list
-                # against itself included), so one easy pairing cannot hide a slow one.
-                pairings = [(a, b) for a in armies for b in armies]
-                per_pairing = max(20, (300 if quick else 2000) // len(pairings))
-                # A per-core rate is a steady-state figure: the catalogue load, the engine's
-                # imports and a list's templates happen once per process, so a few games warm them.
-                # "Per core": the games' CPU time in this thread (one worker plays in it), so
-                # other processes on a busy machine do not count; the wall time is printed too.
-                total = wall = 0.0
-                slowest = math.inf
-                for a, b in pairings:
-                    run_playtest(a, b, 3, seed=0, workers=1)  # builds this pairing's templates
-                    start, start_wall = time.thread_time(), time.perf_counter()
-                    run_playtest(a, b, per_pairing, seed=1, workers=1)
-                    elapsed = time.thread_time() - start
-                    wall += time.perf_counter() - start_wall
-                    total += elapsed
-                    slowest = min(slowest, per_pairing / max(elapsed, 1e-9))
-                games = per_pairing * len(pairings)
-                rate = games / total
-                from armybuilder._native import build_of
-
-                engine = build_of(first.system.game_module.rpartition(".")[0])
-                loop = min(reference_loop() for _ in range(1 if quick else 3))
-                rates[system_id] = (rate, loop, engine)
-                note = (f"{games} games, {len(pairings)} pairings of {len(armies)} samples, 1 worker, CPU time "
-                        f"({games / wall:.0f}/s of wall time); slowest pairing {slowest:.0f}/s; engine {engine}")
-                return rate, (rate >= budget) if budget else None, note
-
-            attempt(label, f">= {budget}" if budget else "(none)", "games/s", games_per_second)
-
-            def normalised(system_id: str = system_id) -> tuple[float, bool | None, str]:
-                if system_id not in rates:
-                    raise NotImplementedError("no rate measured")
-                rate, loop, engine = rates[system_id]
-                wanted = NORMALISED_BUDGETS.get(system_id)
-                return (rate * loop, (rate * loop >= wanted) if wanted else None,
-                        f"{rate:.0f} games/s × {loop:.3f} s of the reference loop (10 M integers added in a for loop); engine {engine}")  # fmt: skip
-
-            wanted = NORMALISED_BUDGETS.get(system_id)
-            attempt(f"playtest: {system.name} normalised rate", f">= {wanted}" if wanted else "(none)", "games", normalised)
-
-        def morpheus_cut_clan() -> tuple[float, bool, str]:
-            from armybuilder.core.playtest import run_playtest
-            from armybuilder.systems.morpheus.army import warrior_cost
-
-            first, _, system_samples = _sample("morpheus-ragnarok")
-            full = next((_sample_list(n, i).army for n, i in system_samples if "wolves" in n), first.army)
-            cut = full.model_copy(deep=True)
-            cat = first.system.catalogue_for(full)
-            # drop the dearest non-Jarl warriors until about a fifth of the Glory is gone
-            glory = sum(warrior_cost(cat, w) for w in full.warriors)
-            for w in sorted((w for w in full.warriors if not w.jarl), key=lambda w: -warrior_cost(cat, w)):
-                if sum(warrior_cost(cat, x) for x in cut.warriors) - warrior_cost(cat, w) >= 0.78 * glory:
-                    cut.warriors.remove(w)
-            left = sum(warrior_cost(cat, w) for w in cut.warriors)
-            games = 200 if quick else 1000
-            summary = run_playtest(full, cut, games, seed=1, workers=1)
-            rate = 100 * summary.win_rate
-            return rate, rate >= 65, f"{full.name} against itself less {glory - left:g} of {glory:g} Glory, {games} games"
-
-        attempt("playtest: Morpheus full clan against a copy cut by a fifth", ">= 65 %", "% won", morpheus_cut_clan)
-
         def ten_thousand() -> tuple[float, bool, str]:
             from armybuilder.core.playtest import run_playtest
 
@@ -531,6 +510,19 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
 
             attempt(f"playtest: peak memory at {games:,} games", "flat", "MiB", memory)
 
+        for line in meta_lines(quick):
+            attempt(*line)
+
+        def suggest_run() -> Measured:
+            from armybuilder.suggest.bench import planted_run
+
+            t = planted_run()
+            found = f"found as suggestion {t['rank']}" if t["rank"] else "NOT found"
+            return Measured(t["games"] / t["cpu"], t["rank"] is not None,
+                            f"{t['games']:,.0f} games ({t['candidates']} legal edits raced) to find a planted repair "
+                            f"(Rattle and Rend, 2 points left unspent, 48 games a list, seed 1): {found}; CPU time, 1 process")
+
+        attempt("suggest: games per second, planted weakness found", "found", "games/s", suggest_run)
         if not quick:
             attempt("meta: 10×10 matrix × 200 games, Dask LocalCluster / local", "<= 1.2x", "x", meta_matrix_on_dask)
 
@@ -577,11 +569,4 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
             print("\n".join(credible["result"].lines()), flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if as_json:
-        print(json.dumps([f.__dict__ for f in figures], indent=2))
-    else:
-        noisy = [f for f in figures if f.busy]
-        if noisy:
-            print(f"{len(noisy)} of {len(figures)} figures were taken on a busy machine or spread widely; "
-                  "run the bench again on a quiet machine before trusting them", flush=True)
-    return 0
+    return report()

@@ -17,17 +17,24 @@ from armybuilder.cli_common import (  # noqa: F401 - re-exported for meta and th
     EXIT_INVALID,
     EXIT_OK,
     EXIT_UNREADABLE,
+    MAX_GAMES,
+    MAX_SEED,
+    MAX_WORKERS,
     Parser,
     UsageError,
     _err,
+    _err_block,
     _json,
     _load,
     _out,
+    _out_block,
     _read,
     _sound_catalogue,
     _system,
     expand_paths,
 )
+from armybuilder.cli_common import check_range as _check_range
+from armybuilder.cli_playtest import cmd_playtest
 from armybuilder.cli_validate import (  # noqa: F401
     _validate_one,
     add_validate_parsers,
@@ -257,7 +264,9 @@ def _import_bsdata(args: argparse.Namespace) -> int:
 
 
 def _default_export(lf, suffix: str) -> Path:
-    stem = Path(lf.path).stem if lf.path else "list"
+    from armybuilder.core.sanitize import file_stem
+
+    stem = file_stem(Path(lf.path).stem) if lf.path else "list"
     return Path("exports") / f"{stem}{suffix}"
 
 
@@ -275,11 +284,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 
         text = render_text(roster)
         if args.output == "-" or (args.output is None and not args.save_text):
-            _out(text.removesuffix("\n"))
+            _out_block(text.removesuffix("\n"))  # every field made visible by render_text
             return EXIT_OK
         from armybuilder.core.atomic import atomic_write_text
 
         out = Path(args.output) if args.output else _default_export(lf, ".txt")
+        _check_output(out, args)
         out.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(out, text)
         _out(f"wrote {out}")
@@ -287,6 +297,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from armybuilder.pdf.roster import write_roster
 
     out = Path(args.output) if args.output else _default_export(lf, ".pdf")
+    _check_output(out, args)
     out.parent.mkdir(parents=True, exist_ok=True)
     cards = lf.system.cards(lf.army, cat) if args.cards else None
     write_roster(roster, cards, out, paper=args.paper)
@@ -295,13 +306,20 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _check_output(out: Path, args: argparse.Namespace) -> None:
+    """Refuse to write over the list read (or any .yaml file) unless --force (core/outputs.py)."""
+    from armybuilder.core.outputs import check_output
+
+    check_output(out, [args.list] if getattr(args, "list", None) else [], args.force)
+
+
 def _warn_unprintable() -> None:
     """Name the characters a PDF had to print as [U+XXXX] codes (no bundled font has them)."""
     from armybuilder.pdf.styles import unprintable_warning
 
     warning = unprintable_warning()
     if warning:
-        print(warning, file=sys.stderr)
+        _err(warning)
 
 
 def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
@@ -312,11 +330,12 @@ def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
     if args.text:
         text = render_summary_text(summary)
         if args.output == "-" or (args.output is None and not args.save_text):
-            sys.stdout.write(text)
+            _out_block(text.removesuffix("\n"))  # every field made visible by render_summary_text
             return EXIT_OK
         from armybuilder.core.atomic import atomic_write_text
 
         out = Path(args.output) if args.output else _default_export(lf, "-summary.txt")
+        _check_output(out, args)
         out.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(out, text)
         _out(f"wrote {out}")
@@ -324,6 +343,7 @@ def _export_summary(args: argparse.Namespace, lf, cat, roster) -> int:
     from armybuilder.pdf.summary import write_summary
 
     out = Path(args.output) if args.output else _default_export(lf, "-summary.pdf")
+    _check_output(out, args)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_summary(summary, out, paper=args.paper)
     _out(f"wrote {out} (fingerprint {roster.fingerprint})")
@@ -337,6 +357,7 @@ def cmd_sheets(args: argparse.Namespace) -> int:
     system = _system(args.system)
     cat = system.catalogue(args.version)
     out = Path(args.output) if args.output else Path("exports") / f"{system.id}-sheets.pdf"
+    _check_output(out, args)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_sheets(system.sheets(cat), out, paper=args.paper)
     _out(f"wrote {out}")
@@ -347,22 +368,8 @@ def cmd_sheets(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- engine
 
 
-#: Bounds of the count arguments, checked before anything is allocated: a game count
-#: beyond these would run for days, a seed must fit numpy's generator.
-MAX_GAMES = 10_000_000
-MAX_SEED = 2**63 - 1
-MAX_WORKERS = 256
 #: Bound of an odds value whose parameter declares none (no characteristic comes close).
 ODDS_VALUE_LIMIT = 1000
-
-
-def _check_range(flag: str, value: float, low: float, high: float) -> None:
-    if not low <= value <= high:
-        def shown(v: float) -> str:
-            text = str(v) if isinstance(v, int) else str(int(v)) if v.is_integer() else f"{v:g}"
-            return text if len(text) <= 24 else text[:24] + "…"
-
-        raise UsageError(f"armybuilder: {flag} must be between {shown(low)} and {shown(high)} (got {shown(value)})")
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
@@ -526,110 +533,6 @@ def _opponent(system, name: str):
     raise InputError.at(f"'{name}' is neither a list file nor a bundled sample of {system.name} (samples: {known})")
 
 
-def cmd_playtest(args: argparse.Namespace) -> int:
-    from armybuilder.core.playtest import run_playtest
-
-    _check_range("--games", args.games, 1, MAX_GAMES)
-    _check_range("--seed", args.seed, 0, MAX_SEED)
-    _check_range("--workers", args.workers, 1, MAX_WORKERS)
-    lf = _read(args.list)
-    opponent = _opponent(lf.system, args.vs)
-    if opponent.system.id != lf.system.id:
-        raise InputError.at(f"the opponent plays {opponent.system.name}, the list {lf.system.name}")
-    if not lf.system.engine_ready():
-        raise InputError.at(f"{lf.system.name} has no battle simulator yet")
-    show_progress = sys.stderr.isatty() and not args.json
-
-    def progress(done: int, total: int) -> None:
-        if show_progress:
-            width = 30
-            filled = width * done // total
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
-            sys.stderr.flush()
-
-    replay = _replay_path(args.replay, [Path(args.list), Path(args.vs), *([Path(args.table)] if args.table else [])])
-    summary = run_playtest(lf.army, opponent.army, args.games, args.seed, args.workers, progress, log=args.log,
-                           table=args.table, replay=replay is not None)  # fmt: skip
-    if show_progress:
-        sys.stderr.write("\n")
-    if replay is not None:
-        from armybuilder.core.atomic import atomic_write_text
-        from armybuilder.core.replay_svg import replay_svg
-
-        if summary.map is None:
-            raise InputError.at(f"{lf.system.name} games have no table to draw: --replay is not available")
-        atomic_write_text(replay, replay_svg(summary.map))
-    if args.json:
-        payload = summary.as_json()
-        payload["list"] = str(lf.path)
-        payload["opponent"] = args.vs
-        if args.log:
-            payload["log"] = summary.log
-        if replay is not None:
-            payload["replay"] = str(replay)
-        _json(payload, indent=2, ensure_ascii=False)
-        return EXIT_OK
-    low, high = summary.interval
-    points = summary.as_json()["points"]
-    _out(
-        f"{lf.army.name} ({points['list']:g} pts) vs {opponent.army.name} ({points['opponent']:g} pts):"
-        f" {summary.games} games (seed {summary.seed})"
-    )
-    _out(f"wins {summary.wins}, draws {summary.draws}, losses {summary.losses}")
-    _out(f"win rate {summary.win_rate:.1%} (95 % Wilson interval {low:.1%}–{high:.1%}; a draw counts half)")
-    _out(f"mean rounds {summary.mean_rounds:.2f}")
-    if summary.table is not None:
-        how = ", scenery placed afresh for each game" if summary.table.get("scattered") else ""
-        _out(f"table: {summary.table.get('title', '')} ({summary.table.get('name', '')}){how}")
-    for line in _figure_lines(summary):
-        _out(line)
-    _out("units (survival, mean points eliminated per game):")
-    width = max((len(u.name) for u in summary.units), default=0)  # one column for every name
-    for u in summary.units:
-        side = "you" if u.side == 0 else "opp"
-        _out(f"  [{side}] {u.name:<{width}} survived {u.survival_rate:6.1%}  eliminated {u.mean_eliminated:7.1f}")
-    if args.log:
-        _out("")
-        _out("Log of game 1:")
-        for line in summary.log:
-            _out(f"  {line}")
-    if replay is not None:
-        _out(f"replay of game 1 written to {replay}")
-    return EXIT_OK
-
-
-def _replay_path(name: str | None, inputs: list[Path]) -> Path | None:
-    """The replay's file: an .svg, never one of the command's inputs."""
-    if name is None:
-        return None
-    path = Path(name)
-    if path.suffix.lower() != ".svg":
-        raise InputError.at(f"--replay writes an SVG picture: name a file ending in .svg, not '{name}'")
-    for given in inputs:
-        if given.exists() and path.exists() and path.resolve() == given.resolve():
-            raise InputError.at(f"--replay {name} would overwrite an input of this command")
-    if not path.parent.is_dir():
-        raise InputError.at(f"no folder {path.parent} to write the replay into")
-    return path
-
-
-def _figure_lines(summary) -> list[str]:
-    """The system's figures of the games (e.g. the frays and the A.P. each phase destroyed)."""
-    figures = summary.figures
-    if not figures or not summary.games:
-        return []
-    out = []
-    if "frays" in figures:
-        share = summary.figure_games["frays"] / summary.games
-        out.append(f"games with at least one fray {share:.1%}; {figures['frays'] / summary.games:.1f} frays a game")
-    phases = {k[3:]: v for k, v in figures.items() if k.startswith("ap ") and " " not in k[3:]}
-    total = sum(phases.values())
-    if total > 0:
-        parts = ", ".join(f"{name} {v / total:.0%}" for name, v in sorted(phases.items(), key=lambda kv: -kv[1]) if v > 0)
-        out.append(f"A.P. destroyed by phase: {parts} (of {total / summary.games:.0f} A.P. a game)")
-    return out
-
-
 # --------------------------------------------------------------------------- tui, bench
 
 
@@ -642,7 +545,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from armybuilder.bench import run_bench
 
-    return run_bench(quick=args.quick, as_json=args.json)
+    return run_bench(quick=args.quick, as_json=args.json, only=args.only, engines_only=args.engines, options=args.options)
 
 
 # --------------------------------------------------------------------------- parser
@@ -685,6 +588,7 @@ def build_parser(command: str | None = None) -> Parser:
     p.add_argument("--cards", action="store_true", help="append reference cards")
     p.add_argument("--summary", action="store_true", help="one-page tournament summary (PDF, or 80 columns with --text)")
     p.add_argument("--paper", choices=["A4", "Letter"], default="A4")
+    p.add_argument("--force", action="store_true", help="write even over a .yaml file or the list itself")
     p.set_defaults(func=cmd_export)
 
     p = commands.add_parser("sheets", help="reference sheets of a game system")
@@ -692,6 +596,7 @@ def build_parser(command: str | None = None) -> Parser:
     p.add_argument("-o", "--output")
     p.add_argument("--version", help="catalogue version (default: latest)")
     p.add_argument("--paper", choices=["A4", "Letter"], default="A4")
+    p.add_argument("--force", action="store_true", help="write even over a .yaml file")
     p.set_defaults(func=cmd_sheets)
 
     p = commands.add_parser("odds", help="exact combat odds (options depend on the system)", add_help=False)
@@ -709,11 +614,21 @@ def build_parser(command: str | None = None) -> Parser:
     p.add_argument("--log", action="store_true", help="narrate one game")
     p.add_argument("--table", metavar="NAME|FILE", help="the table layout: a bundled one (open, standard, dense) or a YAML file (default: standard, scenery placed afresh each game)")
     p.add_argument("--replay", metavar="FILE.svg", help="draw the first game on its table, round by round, into this SVG file")
+    p.add_argument("--scenario", metavar="NAME", help="play every game in this scenario, for a system with scenarios "
+                   "(an unknown name lists them); otherwise each game draws its own")
     p.set_defaults(func=cmd_playtest)
 
     from armybuilder.meta.command import add_meta_parser  # standard library only until it runs
 
     add_meta_parser(commands)
+
+    from armybuilder.serve.command import add_serve_parser  # likewise: aiohttp only when it runs
+
+    add_serve_parser(commands)
+
+    from armybuilder.suggest.command import add_suggest_parser  # stdlib only until it runs
+
+    add_suggest_parser(commands)
 
     p = commands.add_parser("catalog", help="catalogue versions, contents, checks and import")
     actions = p.add_subparsers(dest="catalog_action", parser_class=Parser)
@@ -759,8 +674,12 @@ def build_parser(command: str | None = None) -> Parser:
     q.set_defaults(func=cmd_list_upgrade)
 
     p = commands.add_parser("bench", help="measure the performance budgets")
-    p.add_argument("--quick", action="store_true")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--quick", action="store_true", help="fewer repeats and games")
+    p.add_argument("--json", action="store_true", help="the figures as JSON")
+    p.add_argument("--engines", action="store_true", help="only the engines: reference workload, normalised rates, credibility")
+    p.add_argument("--options", action="store_true", help="only the option checks: every option a player chooses, used and "
+                   "with against without it (1,500 games an option)")
+    p.add_argument("--only", metavar="TEXT", help="measure only the lines whose name holds TEXT (e.g. --only meta)")
     p.set_defaults(func=cmd_bench)
     return parser
 
@@ -803,11 +722,11 @@ def _run(argv: list[str]) -> int:
             raise UsageError("armybuilder list: choose upgrade")
         return args.func(args)
     except UsageError as exc:
-        _err(str(exc))
+        _err(str(exc))  # one line: it may quote an argument, and arguments are text too
         _err("run 'armybuilder --help' for the commands")
         return EXIT_UNREADABLE
     except InputError as exc:
-        _err(f"error: {exc}")
+        _err_block(f"error: {exc}")  # one line per problem, each made visible (core/errors.py)
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
         _err("interrupted")

@@ -24,17 +24,50 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _out(text: str = "") -> None:
-    """Every line the CLI prints: user text in it can never reach the terminal raw."""
-    from armybuilder.core.sanitize import visible_lines
+#: Bounds of the count arguments, checked before anything is allocated: a game count
+#: beyond these would run for days, a seed must fit numpy's generator.
+MAX_GAMES = 10_000_000
+MAX_SEED = 2**63 - 1
+MAX_WORKERS = 256
 
-    sys.stdout.write(visible_lines(text) + "\n")
+
+def check_range(flag: str, value: float, low: float, high: float) -> None:
+    """A count argument within its bounds, else a usage error naming the flag and the value."""
+    if not low <= value <= high:
+        def shown(v: float) -> str:
+            text = str(v) if isinstance(v, int) else str(int(v)) if v.is_integer() else f"{v:g}"
+            return text if len(text) <= 24 else text[:24] + "…"
+
+        raise UsageError(f"armybuilder: {flag} must be between {shown(low)} and {shown(high)} (got {shown(value)})")
 
 
-def _err(text: str) -> None:
-    from armybuilder.core.sanitize import visible_lines
+def _out(line: str = "") -> None:
+    """One line the CLI prints.  Always one: every control character in it, line feeds and
+    tabs included, shows as an escape (core/sanitize.py), so a name from a file can neither
+    talk to the terminal nor start a line of its own."""
+    from armybuilder.core.sanitize import visible
 
-    sys.stderr.write(visible_lines(text) + "\n")
+    sys.stdout.write(visible(line) + "\n")
+
+
+def _out_block(text: str) -> None:
+    """Text the program laid out in lines, each of whose fields passed ``visible`` (a
+    roster, a validation report, an error with several problems): printed a line at a time."""
+    for line in text.split("\n"):
+        _out(line)
+
+
+def _err(line: str) -> None:
+    """One line on stderr, made visible as :func:`_out` makes it."""
+    from armybuilder.core.sanitize import visible
+
+    sys.stderr.write(visible(line) + "\n")
+
+
+def _err_block(text: str) -> None:
+    """Lines on stderr, as :func:`_out_block` prints them."""
+    for line in text.split("\n"):
+        _err(line)
 
 
 def _json(value: Any, **options: Any) -> None:

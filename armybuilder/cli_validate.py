@@ -13,8 +13,10 @@ from armybuilder.cli_common import (
     EXIT_OK,
     EXIT_UNREADABLE,
     _err,
+    _err_block,
     _json,
     _out,
+    _out_block,
     _sound_catalogue,
     expand_paths,
 )
@@ -34,7 +36,9 @@ def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
     already read (the answer then describes exactly them)."""
     from armybuilder.core.findings import is_legal
     from armybuilder.core.lists import list_fingerprint, read_list
+    from armybuilder.core.sanitize import visible
 
+    shown = visible(path)  # a file name is text from anybody too
     try:
         # read-only: libyaml's fast path, the round trip's answers
         lf = read_list(path, data, plain=True)  # no pydantic unless the list needs its words
@@ -45,13 +49,13 @@ def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
         own_limit = lf.system.limit_note(lf.army, cat)
     except InputError as exc:
         entry = {"path": str(path), "readable": False, "valid": False, "error": str(exc)}
-        return ("unreadable", entry, f"{path}: UNREADABLE\n  " + str(exc).replace("\n", "\n  ")), True
+        return ("unreadable", entry, f"{shown}: UNREADABLE\n  " + str(exc).replace("\n", "\n  ")), True
     except (Exception, RecursionError) as exc:  # noqa: BLE001 - one bad file must not stop a folder run
         if os.environ.get("ARMYBUILDER_DEBUG"):
             raise
-        message = f"{path}: internal error: {type(exc).__name__}: {exc} (please report it)"
+        message = visible(f"{path}: internal error: {type(exc).__name__}: {exc} (please report it)")
         entry = {"path": str(path), "readable": False, "valid": False, "error": message}
-        return ("unreadable", entry, f"{path}: UNREADABLE\n  {message}"), False
+        return ("unreadable", entry, f"{shown}: UNREADABLE\n  {message}"), False
     ok = is_legal(findings)
     entries = []
     for f in findings:
@@ -74,13 +78,13 @@ def _checked(path: Path, data: bytes | None = None) -> tuple[Outcome, bool]:
         houses = ", " + "; ".join(u.words() for u in cat.houses)
     status = ("LEGAL only at the list's own limit" if own_limit else "LEGAL") if ok else "NOT LEGAL"
     head = (
-        f"{path}: {status} — {lf.system.name}, catalogue {lf.army.catalogue}{houses}, "
-        f"{points.total:g}/{points.limit} {points.unit}" + (f"; {own_limit};" if own_limit else ",") + f" fingerprint {fp}"
+        f"{shown}: {status} — {lf.system.name}, catalogue {visible(lf.army.catalogue)}{visible(houses)}, "
+        f"{points.total:g}/{points.limit} {points.unit}" + (f"; {visible(own_limit)};" if own_limit else ",") + f" fingerprint {fp}"
     )
     lines = [head]
     for e in entries:
         at = f" (line {e['line']})" if e["line"] else ""
-        lines.append(f"  {e['severity']:<7} {e['rule']}{at}: {e['message']}")
+        lines.append(f"  {e['severity']:<7} {visible(e['rule'])}{at}: {visible(e['message'])}")
     return (("legal" if ok else "invalid"), entry, "\n".join(lines)), True
 
 
@@ -163,7 +167,9 @@ def _run_jobs(jobs: list[Job]) -> list[tuple[Outcome, bool]]:
     # validator and catalogue instead of each building them again.
     first = _validate_job(jobs[0])
     chunk = max(8, len(jobs) // (workers * 4))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    from armybuilder.core.lifetime import end_with_parent
+
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
         return [first, *pool.map(_validate_job, jobs[1:], chunksize=chunk)]
 
 
@@ -173,16 +179,23 @@ def add_validate_parsers(commands: Any, only: str | None = None) -> None:
         p = commands.add_parser("validate", help="validate list files, folders or globs")
         p.add_argument("lists", nargs="+")
         p.add_argument("--format", choices=["text", "json"], default="text")
-        p.add_argument("--no-cache", action="store_true", help="check every file again (no remembered answers; also ARMYBUILDER_NO_CACHE=1)")
+        p.add_argument("--no-cache", action="store_true", help="check everything afresh: no remembered answers, no cached catalogue (also ARMYBUILDER_NO_CACHE=1; =answers keeps the catalogue's)")
         p.set_defaults(func=cmd_validate)
     if only in (None, "fingerprint"):
         p = commands.add_parser("fingerprint", help="print a list's fingerprint")
         p.add_argument("list")
-        p.add_argument("--no-cache", action="store_true", help="compute it again (also ARMYBUILDER_NO_CACHE=1)")
+        p.add_argument("--no-cache", action="store_true", help="compute it afresh, the catalogue too (also ARMYBUILDER_NO_CACHE=1)")
         p.set_defaults(func=cmd_fingerprint)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from armybuilder.core.catalog_cache import bypassed
+
+    with bypassed(args.no_cache):  # --no-cache: every cache, the catalogue's included
+        return _validate_command(args)
+
+
+def _validate_command(args: argparse.Namespace) -> int:
     outcomes = _validate_all(list(expand_paths(args.lists)), _cache_on(args))
     results = [entry for _, entry, _ in outcomes]
     text_blocks = [block for _, _, block in outcomes]
@@ -195,7 +208,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         _json({"files": results, "summary": {"lists": total, "legal": legal, "invalid": invalid, "unreadable": unreadable}}, indent=2, ensure_ascii=False)
     else:
         for block in text_blocks:
-            _out(block)
+            _out_block(block)  # lines whose every field passed visible() (_checked)
         _out(summary)
     if total == 0:
         _err("no list files found")
@@ -210,6 +223,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_fingerprint(args: argparse.Namespace) -> int:
     """A list's fingerprint; with the findings cache on, a remembered one (or its refusal)."""
+    from armybuilder.core.catalog_cache import bypassed
+
+    with bypassed(args.no_cache):  # --no-cache: every cache, the catalogue's included
+        return _fingerprint_command(args)
+
+
+def _fingerprint_command(args: argparse.Namespace) -> int:
     path = Path(args.list)
     key = data = None
     if _cache_on(args):
@@ -220,7 +240,7 @@ def cmd_fingerprint(args: argparse.Namespace) -> int:
         hit = findings_cache.lookup(key) if key is not None else None
         if isinstance(hit, list) and len(hit) == 2 and hit[0] in ("ok", "error") and isinstance(hit[1], str):
             if hit[0] == "error":  # printed as main() prints an InputError
-                _err(f"error: {hit[1]}")
+                _err_block(f"error: {hit[1]}")
                 return EXIT_UNREADABLE
             _out(hit[1])
             return EXIT_OK

@@ -6,9 +6,15 @@ what happened to the file meanwhile.  Hence:
 * the bytes go to a temporary file beside the target, are fsynced and renamed over
   it (POSIX rename is atomic: a reader sees the old file or the new one);
 * a symlink is followed: its *target* is saved, the link stays a link;
+* the temporary file is read back before the rename: a full disk or a short write
+  fails the save with the old file in place;
 * a file with several hard links, or owned by someone else, is rewritten in place
-  (a rename would split the links or make the saver its owner); mode, and owner and
-  group where the OS lets us, are carried over to the renamed file;
+  (a rename would split the links or make the saver its owner), guarded by a safety
+  copy so that no failure, ``kill -9`` included, leaves it half written
+  (:mod:`.inplace`); mode, and owner and group where the OS lets us, are carried over
+  to the renamed file;
+* a FIFO, device or socket where the file was is refused at once, never opened for
+  a blocking read;
 * a file the user may not write is refused, even in a folder he may write (a rename
   there would replace somebody else's read-only file);
 * ``expected`` - the hash of the content the caller read - makes the save refuse
@@ -26,6 +32,7 @@ import tempfile
 from pathlib import Path
 
 from .errors import InputError
+from .inplace import failure_reason, recover, write_in_place
 
 
 def _umask() -> int:
@@ -54,13 +61,26 @@ def save_target(path: str | Path) -> Path:
 
 
 def _current_digest(target: Path) -> str | None:
+    """The digest of the file now at ``target`` (None if there is none).  Opened without
+    blocking and checked to be a regular file: a FIFO put in its place must not hang a
+    save (the editor would freeze), a device must not be read without end."""
     try:
-        with target.open("rb") as handle:
-            return content_digest(handle.read())
+        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise InputError.at(f"cannot read the file before saving ({exc.strerror or exc})", target) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError.at("not a regular file (a pipe, a device or a socket is there now): refusing to save over it", target)
+        digest = hashlib.sha256()
+        while chunk := os.read(fd, 1 << 20):
+            digest.update(chunk)
+        return digest.hexdigest()
+    except OSError as exc:
+        raise InputError.at(f"cannot read the file before saving ({exc.strerror or exc})", target) from None
+    finally:
+        os.close(fd)
 
 
 def check_unchanged(path: str | Path, expected: str | None) -> None:
@@ -79,20 +99,6 @@ def check_unchanged(path: str | Path, expected: str | None) -> None:
     )
 
 
-def _write_in_place(target: Path, data: bytes) -> None:
-    """Rewrite the file's own inode: hard links and owner stay, at the cost of atomicity."""
-    fd = os.open(target, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0))
-    try:
-        os.ftruncate(fd, 0)
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _write_by_rename(target: Path, data: bytes, info: os.stat_result | None) -> None:
     folder = target.parent if str(target.parent) else Path(".")
     try:
@@ -100,7 +106,7 @@ def _write_by_rename(target: Path, data: bytes, info: os.stat_result | None) -> 
     except OSError as exc:
         raise InputError.at(f"cannot write here ({exc.strerror or exc})", target) from None
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with os.fdopen(fd, "w+b") as handle:
             handle.write(data)
             handle.flush()
             if info is None:  # mkstemp creates 0600; a new file gets the user's usual permissions
@@ -110,6 +116,9 @@ def _write_by_rename(target: Path, data: bytes, info: os.stat_result | None) -> 
                 with contextlib.suppress(OSError):  # keep the group (and owner, as root)
                     os.fchown(handle.fileno(), info.st_uid, info.st_gid)
             os.fsync(handle.fileno())
+            handle.seek(0)
+            if handle.read() != data:  # a short write the OS did not report: never renamed
+                raise OSError(0, "the new file did not read back as written")
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -131,6 +140,7 @@ def atomic_write_bytes(path: str | Path, data: bytes, expected: str | None = Non
     """
     shown = Path(path)
     target = save_target(shown)
+    recover(target)  # a save killed half way over this file: its old bytes back first
     check_unchanged(target, expected)
     try:
         info = target.stat()
@@ -147,11 +157,11 @@ def atomic_write_bytes(path: str | Path, data: bytes, expected: str | None = Non
     shared = info is not None and (info.st_nlink > 1 or (hasattr(os, "geteuid") and info.st_uid != os.geteuid()))
     try:
         if shared:
-            _write_in_place(target, data)
+            write_in_place(target, data)
         else:
             _write_by_rename(target, data, info)
     except OSError as exc:
-        raise InputError.at(f"cannot save the file ({exc.strerror or exc})", shown) from None
+        raise InputError.at(f"not saved: {failure_reason(exc)}; the file is unchanged", shown) from None
 
 
 def atomic_write_text(path: str | Path, text: str, expected: str | None = None) -> None:

@@ -371,6 +371,7 @@ class CatalogueSource(Generic[C]):
         self.plain_name = plain
         self.folder = folder if folder is not None else catalog_root() / system
         self._files: list[tuple[str, bytes]] | None = None
+        self._parsed: dict[str, tuple[bytes, Any]] = {}
         self._resolved: dict[str, Catalogue[C]] = {}
         self._resolved_plain: dict[str, Catalogue[Any]] = {}
         self._checked: dict[str, list[Problem]] = {}
@@ -402,12 +403,21 @@ class CatalogueSource(Generic[C]):
         ]
 
     def _parse(self, rel: str, data: bytes) -> Any:
+        """The round-trip document of one source file, parsed once per process: resolving two
+        versions and checking them read every file three times or more, and parsing is
+        nearly all of what a catalogue costs without its cache (``--no-cache``).  The
+        documents are only read, never changed."""
+        known = self._parsed.get(rel)
+        if known is not None and known[0] == data:
+            return known[1]
         from .yamlio import CATALOGUE_FILE_LIMIT, decode_text, parse_text
 
         label = self.label(rel)
         if len(data) > CATALOGUE_FILE_LIMIT:
             raise InputError.at("catalogue file too large", label)
-        return parse_text(decode_text(data, label), label)
+        doc = parse_text(decode_text(data, label), label)
+        self._parsed[rel] = (data, doc)
+        return doc
 
     @property
     def manifest(self) -> Manifest:

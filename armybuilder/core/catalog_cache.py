@@ -11,10 +11,19 @@ thus reads one file and builds the models instead of validating them again.
 
 A cache file is untrusted input like any other file: something else may have
 written it, or a person may have edited it.  Each file therefore starts with an
-HMAC-SHA256 tag of its content under a random key kept beside it (created with
-mode 0600 on first use); a file whose tag does not match is ignored and rebuilt,
-so an edited cache is never believed.  The key proves the file was written by
-armybuilder for this user, which is what allows skipping validation.
+HMAC-SHA256 tag under a random key kept beside it (created with mode 0600 on first
+use), computed over the entry's *name* (which holds its cache key: system, version,
+sources) and its content (:func:`entry_tag`); a file whose tag does not match is
+ignored and rebuilt, so an edited cache is never believed, nor an entry copied under
+another entry's name (1.0.0's catalogue under 1.1.0's name).  The key proves the file
+was written by armybuilder for this user, which is what allows skipping validation.
+
+A cache file is opened only when it is a regular file within :data:`MAX_ENTRY` bytes
+(:func:`read_file`: never a FIFO, which would hang, nor a device, which would never
+end): a cache folder holding anything at all only costs the speed.  ``--no-cache`` and
+``ARMYBUILDER_NO_CACHE=1`` turn every cache off (:func:`disabled`, :func:`bypassed`):
+nothing is read from the folder or written to it (``ARMYBUILDER_NO_CACHE=answers``
+only the remembered answers of :mod:`.findings_cache`).
 
 The cache key covers the catalogue files, the package version and a fingerprint of
 the catalogue schema.  Generating a pydantic JSON schema costs ~10 ms, so the
@@ -31,6 +40,7 @@ import hmac
 import json
 import marshal
 import os
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -49,6 +59,7 @@ SCHEMA_FINGERPRINTS: dict[str, str] = {
 }
 
 _KEY_FILE = "cache-key"
+_KEY_LIMIT = 1024  # a key file is 32 random bytes
 _TAG_SIZE = 64  # hex digits of an HMAC-SHA256 tag
 
 
@@ -66,8 +77,68 @@ def schema_fingerprint(model: type, name: str | None = None) -> str:
     return known if known is not None else computed_schema_fingerprint(model)
 
 
+#: Turns every cache off (any value but "", "0" and :data:`ANSWERS_ONLY`).
+NO_CACHE_ENV = "ARMYBUILDER_NO_CACHE"
+#: The value of :data:`NO_CACHE_ENV` that turns off only the remembered answers of
+#: ``validate`` and ``fingerprint`` (every list checked again against the cached
+#: catalogue: what a list never seen costs, as ``bench`` measures it).
+ANSWERS_ONLY = "answers"
+#: Set by :func:`bypassed` (``--no-cache``): every cache off for this process and its workers.
+_bypassed = False
+
+
+def disabled() -> bool:
+    """True when the caches are off (``ARMYBUILDER_NO_CACHE``, or ``--no-cache`` running)."""
+    return _bypassed or os.environ.get(NO_CACHE_ENV, "") not in ("", "0", ANSWERS_ONLY)
+
+
+@contextmanager
+def bypassed(on: bool = True) -> Iterator[None]:
+    """Every cache off while the block runs (``--no-cache``): answers computed afresh."""
+    global _bypassed
+    was = _bypassed
+    _bypassed = was or on
+    try:
+        yield
+    finally:
+        _bypassed = was
+
+
+#: The largest cache file ever read (a resolved catalogue is a few hundred kilobytes).
+MAX_ENTRY = 32 * 1024 * 1024
+
+
+def read_file(path: Path, limit: int = MAX_ENTRY) -> bytes | None:
+    """The bytes of a cache file if it is a regular file of at most ``limit`` bytes, else
+    None.  Opened without blocking and checked on the open descriptor, so a FIFO, a device
+    or a socket put in the cache folder (or a symlink to one) is never waited on or read
+    without end, and the read stops at ``limit`` whatever the file claims."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        chunks = []
+        left = limit + 1
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+        return data if len(data) <= limit else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def cache_folder() -> Path | None:
-    """The user's cache folder for armybuilder (``ARMYBUILDER_CACHE_DIR`` overrides it)."""
+    """The user's cache folder for armybuilder (``ARMYBUILDER_CACHE_DIR`` overrides it);
+    None while the caches are off (:func:`disabled`)."""
+    if disabled():
+        return None
     override = os.environ.get("ARMYBUILDER_CACHE_DIR")
     if override:
         return Path(override)
@@ -93,7 +164,7 @@ def _key(folder: Path, create: bool) -> bytes | None:
         known = _keys.get(folder)
         if known is not None and known[0] == identity:
             return known[1]
-        key = path.read_bytes()
+        key = read_file(path, _KEY_LIMIT) or b""
         if len(key) >= 32:
             _keys[folder] = (identity, key)
             return key
@@ -105,7 +176,7 @@ def _key(folder: Path, create: bool) -> bytes | None:
         folder.mkdir(parents=True, exist_ok=True)
         key = os.urandom(32)
         tmp = folder / f".{_KEY_FILE}.{os.getpid()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = create_exclusive(tmp)
         with os.fdopen(fd, "wb") as handle:
             handle.write(key)
         try:  # another process may have created one meanwhile: keep the first
@@ -114,24 +185,41 @@ def _key(folder: Path, create: bool) -> bytes | None:
             pass
         finally:
             tmp.unlink(missing_ok=True)
-        key = path.read_bytes()
+        key = read_file(path, _KEY_LIMIT) or b""
         return key if len(key) >= 32 else None
     except OSError:
         return None
 
 
-def _tag(key: bytes, payload: bytes) -> bytes:
-    return hmac.new(key, payload, hashlib.sha256).hexdigest().encode("ascii")
+def create_exclusive(path: Path) -> int:
+    """A new file for writing at ``path`` (mode 0600), whatever was there removed first and
+    the file created exclusively: a FIFO planted under a temporary name is never opened."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+
+
+def tag(key: bytes, domain: str, name: str, payload: bytes) -> bytes:
+    """The hex HMAC-SHA256 tag of one cache entry: its store (``domain``: each store tags
+    its own kind of entry), its ``name`` (which holds its cache key) and its ``payload``,
+    each length-prefixed, so no entry verifies under another name or in another store."""
+    mac = hmac.new(key, digestmod=hashlib.sha256)
+    for part in (domain.encode("utf-8"), name.encode("utf-8", "surrogateescape"), payload):
+        mac.update(len(part).to_bytes(8, "big"))
+        mac.update(part)
+    return mac.hexdigest().encode("ascii")
+
+
+def entry_tag(key: bytes, name: str, payload: bytes) -> bytes:
+    """The tag of the entry ``name`` of this store (see :func:`tag`)."""
+    return tag(key, "entry", name, payload)
 
 
 def secret(folder: Path, create: bool) -> bytes | None:
     """The HMAC key of a cache folder (for stores that keep their own records)."""
     return _key(folder, create)
-
-
-def tag(key: bytes, payload: bytes) -> bytes:
-    """The hex HMAC-SHA256 tag of ``payload`` under ``key``."""
-    return _tag(key, payload)
 
 
 #: The suffix of entries kept in marshal's format (see :func:`write`): the format may
@@ -152,13 +240,12 @@ def read(name: str) -> Any | None:
     key = _key(folder, create=False)
     if key is None:
         return None
-    try:
-        data = (folder / name).read_bytes()
-    except OSError:
-        return None
-    tag, newline, payload = data[:_TAG_SIZE], data[_TAG_SIZE : _TAG_SIZE + 1], data[_TAG_SIZE + 1 :]
-    if newline != b"\n" or not hmac.compare_digest(tag, _tag(key, payload)):
-        return None  # edited, truncated or written with another key: never trusted
+    data = read_file(folder / name)
+    if data is None:
+        return None  # missing, not a regular file, or too large
+    found, newline, payload = data[:_TAG_SIZE], data[_TAG_SIZE : _TAG_SIZE + 1], data[_TAG_SIZE + 1 :]
+    if newline != b"\n" or not hmac.compare_digest(found, entry_tag(key, name, payload)):
+        return None  # edited, truncated, copied from another name or keyed otherwise: never trusted
     try:
         if name.endswith(MARSHAL_SUFFIX):
             return marshal.loads(payload)
@@ -202,13 +289,15 @@ def write(name: str, value: Any) -> None:
         return
     target = folder / name
     tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
-    data = _tag(key, payload) + b"\n" + payload
+    data = entry_tag(key, name, payload) + b"\n" + payload
     try:
         try:
-            tmp.write_bytes(data)
+            fd = create_exclusive(tmp)
         except FileNotFoundError:  # the subfolder's first file
             target.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(data)
+            fd = create_exclusive(tmp)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         tmp.replace(target)
     except OSError:
         try:
@@ -242,7 +331,7 @@ def code_digest(modules: list[str]) -> str:
 
     digest = hashlib.sha256()
     for name in modules:
-        digest.update(name.encode() + b"\0")
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
         try:
             spec = importlib.util.find_spec(name)
             if spec is not None and spec.origin:
@@ -259,9 +348,9 @@ def _fingerprint(model_name: str, model: Callable[[], type]) -> str:
 
 def _content_key(system: str, fingerprint: str, files: list[tuple[str, bytes]]) -> str:
     digest = hashlib.sha256()
-    digest.update(f"{system}\0{__version__}\0{fingerprint}\0".encode())
+    digest.update(f"{system}\0{__version__}\0{fingerprint}\0".encode("utf-8", "surrogateescape"))
     for rel, data in files:
-        digest.update(rel.encode())
+        digest.update(rel.encode("utf-8", "surrogateescape"))
         digest.update(hashlib.sha256(data).digest())
     return digest.hexdigest()[:24]
 
@@ -302,11 +391,11 @@ def remembered_source_key(
     so any change computes the key from the contents again.  Files changed in the last
     :data:`RACY_SECONDS` are not remembered (a second write in the same clock tick)."""
     fingerprint = _fingerprint(model_name, model)
-    digest = hashlib.sha256(f"{system}\0{__version__}\0{fingerprint}\0{folder}\0".encode())
+    digest = hashlib.sha256(f"{system}\0{__version__}\0{fingerprint}\0{folder}\0".encode("utf-8", "surrogateescape"))
     for rel, identity in identities:
-        digest.update(f"{rel}\0{identity}\0".encode())
+        digest.update(f"{rel}\0{identity}\0".encode("utf-8", "surrogateescape"))
     identity_key = digest.hexdigest()
-    name = f"{system}-sources-{hashlib.sha256(str(folder).encode()).hexdigest()[:12]}.json"
+    name = f"{system}-sources-{hashlib.sha256(str(folder).encode('utf-8', 'surrogateescape')).hexdigest()[:12]}.json"
     remembered = read(name)
     if isinstance(remembered, dict) and remembered.get("identity") == identity_key:
         key = remembered.get("key")

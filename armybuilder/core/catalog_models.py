@@ -7,9 +7,11 @@ pydantic; ``armybuilder.core.catalog`` still offers these names (imported on fir
 
 from __future__ import annotations
 
+import types
+import typing
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from .catalog import CatalogMethods
 
@@ -25,6 +27,26 @@ class Strict(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_a_number(cls, value: Any, info: ValidationInfo) -> Any:
+        """``count: true`` is not a count: pydantic would read true as 1 and false as 0,
+        so a slip (or a hostile file) would pass as a number.  A field that wants a whole
+        number or a fraction, and not a true/false, refuses them at their position."""
+        if isinstance(value, bool) and info.field_name is not None and _wants_number(cls, info.field_name):
+            raise ValueError("a number is needed here, not true or false")
+        return value
+
+
+def _wants_number(model: type[BaseModel], name: str) -> bool:
+    """Whether the field ``name`` of ``model`` holds an int or float and never a bool."""
+    field = model.model_fields.get(name)
+    if field is None:
+        return False
+    annotation = field.annotation
+    options = typing.get_args(annotation) if typing.get_origin(annotation) in (typing.Union, types.UnionType) else (annotation,)
+    return bool(options) and bool not in options and any(o in (int, float) for o in options)
 
 
 class Decision(Strict):

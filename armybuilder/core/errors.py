@@ -13,13 +13,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .sanitize import visible
+
 if TYPE_CHECKING:  # pydantic stays out of this module's import (the CLI reads errors early)
     from pydantic import ValidationError
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong at one place: ``file:line:column: field.path: message``."""
+    """One thing wrong at one place: ``file:line:column: field.path: message``.
+
+    Shown as one line whatever the file put in its name, a field or the message (ids and
+    names are quoted in messages): every part passes :func:`~.sanitize.visible`, so a
+    problem never carries a raw control character or line break to a terminal, a log
+    or a JSON report."""
 
     message: str
     path: str | None = None
@@ -30,14 +37,14 @@ class Problem:
     def __str__(self) -> str:
         where = ""
         if self.path:
-            where = self.path
+            where = visible(self.path)
             if self.line is not None:
                 where += f":{self.line}"
                 if self.column is not None:
                     where += f":{self.column}"
             where += ": "
-        what = f"{self.field}: " if self.field else ""
-        return f"{where}{what}{self.message}"
+        what = f"{visible(self.field)}: " if self.field else ""
+        return f"{where}{what}{visible(self.message)}"
 
 
 @dataclass
@@ -62,6 +69,7 @@ class InputError(Exception):
         return self.problems[0] if self.problems else Problem("unknown input error")
 
     def __str__(self) -> str:
+        """One problem a line (each made visible: see :class:`Problem`)."""
         shown = self.problems[:10]
         text = "\n".join(str(p) for p in shown)
         if len(self.problems) > len(shown):
@@ -90,6 +98,8 @@ def pydantic_problems(
         loc = [p for p in err["loc"] if isinstance(p, (str, int))]
         line, col = locate(loc)
         msg = err["msg"]
+        if err["type"] == "value_error":  # our validators' sentences, without pydantic's prefix
+            msg = msg.removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             msg = "unknown field (check its spelling; see the documented file format)"
         problems.append(Problem(msg, path, line, col, format_loc(loc) or None))

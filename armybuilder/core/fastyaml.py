@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # pydantic is imported where a model is validated, not to rea
 M = TypeVar("M", bound="BaseModel")
 
 # The limits of armybuilder.core.yamlio (a test checks they agree).
-LIST_FILE_LIMIT = 5 * 1024 * 1024
+LIST_FILE_LIMIT = 256 * 1024
 MAX_DEPTH = 48
 MAX_EXPANDED_NODES = 200_000
 

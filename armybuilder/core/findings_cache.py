@@ -30,7 +30,8 @@ So editing the list, a catalogue or errata file, a rules module or upgrading a
 library each give another key: the next run misses and checks again.  A stored entry
 whose HMAC tag does not verify (edited, truncated) is ignored like a missing one.
 
-The cache is off with ``--no-cache`` or ``ARMYBUILDER_NO_CACHE=1``, with
+The cache is off with ``--no-cache`` or ``ARMYBUILDER_NO_CACHE=1`` (which turn every
+cache off, the catalogue's too), with ``ARMYBUILDER_NO_CACHE=answers`` (this one only), with
 ``ARMYBUILDER_DEBUG`` (which wants the traceback of an internal error, never a stored
 message), when a game system outside the bundled table is registered (its code and
 catalogue are not covered by the key), and when the cache folder cannot be written
@@ -56,8 +57,8 @@ from . import catalog_cache
 
 #: The folder of the cache store holding the answers.
 FOLDER = "findings"
-#: Turns the cache off (any value but "" and "0").
-NO_CACHE_ENV = "ARMYBUILDER_NO_CACHE"
+#: Turns the cache off (any value but "" and "0"): every cache, see catalog_cache.
+NO_CACHE_ENV = catalog_cache.NO_CACHE_ENV
 #: Files larger than this are never hashed (the list loader refuses them anyway).
 MAX_FILE = 8 * 1024 * 1024
 #: Environment variables that change what checking a list answers or prints.
@@ -73,7 +74,8 @@ _world: str | None = None
 
 def disabled_by_environment() -> bool:
     """True when the user (or a debugging session) turned the cache off."""
-    return os.environ.get(NO_CACHE_ENV, "") not in ("", "0") or bool(os.environ.get("ARMYBUILDER_DEBUG"))
+    return (catalog_cache.disabled() or os.environ.get(NO_CACHE_ENV) == catalog_cache.ANSWERS_ONLY
+            or bool(os.environ.get("ARMYBUILDER_DEBUG")))
 
 
 #: A code file changed this recently may still change within the same timestamp tick (the
@@ -91,11 +93,11 @@ def _signature(digest: Any, path: str, now_ns: int) -> None:
     try:
         st = os.stat(path)
     except OSError:
-        digest.update(f"{path}\0missing\n".encode())
+        digest.update(f"{path}\0missing\n".encode("utf-8", "surrogateescape"))
         return
     if now_ns - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_NS:
         raise _Racy(path)
-    digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\n".encode())
+    digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\n".encode("utf-8", "surrogateescape"))
 
 
 def _files(root: str, suffixes: tuple[str, ...], skip: frozenset[str] = frozenset()) -> list[str]:
@@ -127,7 +129,7 @@ def _library_files(digest: Any, now_ns: int) -> None:
     for name in _LIBRARIES:
         spec = importlib.machinery.PathFinder.find_spec(name)
         if spec is None:
-            digest.update(f"{name}\0absent\n".encode())
+            digest.update(f"{name}\0absent\n".encode("utf-8", "surrogateescape"))
         elif spec.origin and spec.origin not in ("namespace", "built-in", "frozen"):
             _signature(digest, spec.origin, now_ns)
         if name == "ruamel" and spec is not None:  # a namespace package: the library is ruamel.yaml
@@ -144,10 +146,10 @@ def world_digest(package: Path, catalogue: str) -> str | None:
     from .registry import KNOWN_SYSTEMS
 
     now_ns = time.time_ns()
-    digest = hashlib.sha256(f"{__version__}\0{sys.version}\0{sys.implementation.cache_tag}\0".encode())
-    digest.update(repr(sorted(KNOWN_SYSTEMS.items())).encode())
+    digest = hashlib.sha256(f"{__version__}\0{sys.version}\0{sys.implementation.cache_tag}\0".encode("utf-8", "surrogateescape"))
+    digest.update(repr(sorted(KNOWN_SYSTEMS.items())).encode("utf-8", "surrogateescape"))
     for name in _ENV_IN_KEY:
-        digest.update(f"{name}={os.environ.get(name)!r}\n".encode())
+        digest.update(f"{name}={os.environ.get(name)!r}\n".encode("utf-8", "surrogateescape"))
     try:
         for path in _files(str(package), (".py",), _NOT_CHECKING):
             _signature(digest, path, now_ns)
@@ -157,9 +159,9 @@ def world_digest(package: Path, catalogue: str) -> str | None:
     for path in _files(catalogue, (".yaml", ".yml", ".py")):
         try:
             with open(path, "rb") as handle:
-                digest.update(f"{os.path.relpath(path, catalogue)}\0".encode() + hashlib.sha256(handle.read()).digest())
+                digest.update(f"{os.path.relpath(path, catalogue)}\0".encode("utf-8", "surrogateescape") + hashlib.sha256(handle.read()).digest())
         except OSError:
-            digest.update(f"{path}\0unreadable\n".encode())
+            digest.update(f"{path}\0unreadable\n".encode("utf-8", "surrogateescape"))
     _house_files(digest)
     return digest.hexdigest()
 
@@ -175,7 +177,7 @@ def _house_files(digest: Any) -> None:
 
     count = 0
     for root in search_folders():
-        digest.update(f"house\0{root}\n".encode())
+        digest.update(f"house\0{root}\n".encode("utf-8", "surrogateescape"))
         if not os.path.isdir(root):
             continue
         for path in _files(str(root), (".yaml",)):
@@ -184,7 +186,7 @@ def _house_files(digest: Any) -> None:
                 digest.update(os.urandom(16))  # too many to vouch for: this run's key is its own
                 return
             data = file_bytes(Path(path))  # regular files only: a FIFO is never opened
-            digest.update(f"{path}\0".encode() + (hashlib.sha256(data).digest() if data is not None else b"unreadable\n"))
+            digest.update(f"{path}\0".encode("utf-8", "surrogateescape") + (hashlib.sha256(data).digest() if data is not None else b"unreadable\n"))
 
 
 def world_key() -> str | None:
@@ -206,14 +208,10 @@ def world_key() -> str | None:
 def file_bytes(path: Path) -> bytes | None:
     """The bytes of a regular file of sane size, else None (no answer is cached for it:
     a pipe must not be read twice, a missing file is reported by the command)."""
-    try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE:
-            return None
-        with open(path, "rb") as handle:
-            return handle.read(MAX_FILE + 1)
-    except OSError:
-        return None
+    from .inplace import recover
+
+    recover(path)  # a file a killed save left torn is answered for its whole bytes
+    return catalog_cache.read_file(path, MAX_FILE)  # regular, bounded, never a blocking open
 
 
 def entry_key(command: str, path: Path, data: bytes) -> str | None:
@@ -237,6 +235,8 @@ BUCKETS = 16
 #: A bucket file growing past this is rewritten with its newest answers only (answers
 #: take 1-2 KB: about 20,000 are kept over all buckets).
 BUCKET_LIMIT = 2 * 1024 * 1024
+#: A bucket file larger than this is not read (a run's appends may pass the limit a little).
+BUCKET_READ_LIMIT = 4 * BUCKET_LIMIT
 _TAG = 64  # hex digits of a record's HMAC-SHA256 tag
 _KEY = 40  # hex digits of an answer's key
 
@@ -279,7 +279,8 @@ def _search(data: bytes, key: bytes) -> tuple[bytes, bytes] | None:
 
 
 def _record_tag(secret: bytes, key: bytes, payload: bytes) -> bytes:
-    return catalog_cache.tag(secret, key + b" " + payload)
+    """A record's tag: over this store's name, the answer's key and the answer."""
+    return catalog_cache.tag(secret, FOLDER, key.decode("ascii", "replace"), payload)
 
 
 def lookup(key: str) -> Any | None:
@@ -297,10 +298,7 @@ def lookup(key: str) -> Any | None:
     name = _bucket(key)
     bucket = _read_buckets.get(name)
     if bucket is None:
-        try:
-            data = (folder / name).read_bytes()
-        except OSError:
-            data = b""
+        data = catalog_cache.read_file(folder / name, BUCKET_READ_LIMIT) or b""
         bucket = _read_buckets[name] = [data, None, 0]
     raw = key.encode("ascii", "replace")
     bucket[2] += 1
@@ -359,13 +357,17 @@ def store_answers(answers: list[tuple[str, Any]]) -> None:
 
 def _append(path: Path, data: bytes) -> None:
     """Append ``data`` in one write; a bucket grown past its limit is compacted."""
+    # without blocking: a FIFO in the bucket's place fails to open (no reader) or is refused
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(path, flags, 0o600)
         except FileNotFoundError:  # the first answer of this cache folder
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(path, flags, 0o600)
         try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return
             written = os.write(fd, data)
             size = os.fstat(fd).st_size
         finally:
@@ -382,7 +384,7 @@ def _compact(path: Path, limit: int | None = None) -> None:
     An answer appended by another process meanwhile may be lost: a later miss, no more."""
     keep = (BUCKET_LIMIT if limit is None else limit) * 9 // 10
     try:
-        records = _records(path.read_bytes())
+        records = _records(catalog_cache.read_file(path, BUCKET_READ_LIMIT) or b"")
         kept: list[bytes] = []
         size = 0
         for raw, (tag, payload) in reversed(list(records.items())):  # newest last in the file
@@ -392,7 +394,7 @@ def _compact(path: Path, limit: int | None = None) -> None:
             kept.append(line)
             size += len(line)
         tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = catalog_cache.create_exclusive(tmp)
         with os.fdopen(fd, "wb") as handle:
             handle.write(b"".join(reversed(kept)))
         tmp.replace(path)

@@ -46,9 +46,12 @@ if TYPE_CHECKING:
 ID_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 MAX_ID = 60
 #: Bounds of one house catalogue folder (every file is also parsed with yamlio's limits).
+#: The round-trip parser reads about a hundred kilobytes a second: the bundled Rag'Narok 2
+#: catalogue (nine peoples) is 400 KB in files of at most 50 KB, so a file of 256 KiB and a
+#: folder of 1 MiB hold more than any people's cards while a check stays within seconds.
 MAX_FILES = 200
-MAX_FILE_BYTES = 4 * 1024 * 1024
-MAX_TOTAL_BYTES = 16 * 1024 * 1024
+MAX_FILE_BYTES = 256 * 1024
+MAX_TOTAL_BYTES = 1024 * 1024
 MAX_DEPTH = 4
 #: Collections a house catalogue may not add to: tournament formats and the project's
 #: rules decisions stay the bundled catalogue's.
@@ -83,11 +86,16 @@ def read_folder(folder: Path) -> list[tuple[str, bytes]]:
     Bounded as list files are: regular files only (:func:`.textfile.read_bytes` refuses a
     FIFO or a device), each and all together within a size, at most :data:`MAX_FILES`
     files, folders no deeper than :data:`MAX_DEPTH`; linked folders are not followed (no
-    loop), hidden files are skipped."""
+    loop), a linked file only when it stays inside the folder (a catalogue someone sent
+    never reads, copies or quotes a file of the reader's), hidden files are skipped."""
     from .textfile import read_bytes
 
     out: list[tuple[str, bytes]] = []
     total = 0
+    try:
+        inside = folder.resolve()
+    except (OSError, RuntimeError):
+        inside = folder.absolute()
 
     def walk(path: Path, prefix: str, depth: int) -> None:
         nonlocal total
@@ -109,16 +117,27 @@ def read_folder(folder: Path) -> list[tuple[str, bytes]]:
                     raise InputError.at(f"folders nested more than {MAX_DEPTH} deep are refused", Path(entry.path))
                 walk(Path(entry.path), rel + "/", depth + 1)
             elif entry.name.endswith(".yaml"):
+                if entry.is_symlink() and not _stays_inside(Path(entry.path), inside):
+                    raise InputError.at("a link to a file outside the catalogue's folder: refused (copy the file into the folder)",
+                                        Path(entry.path))
                 if len(out) >= MAX_FILES:
                     raise InputError.at(f"more than {MAX_FILES} files: refused", folder)
                 data = read_bytes(entry.path, MAX_FILE_BYTES)
                 total += len(data)
                 if total > MAX_TOTAL_BYTES:
-                    raise InputError.at(f"the files add up to more than {MAX_TOTAL_BYTES // 1_048_576} MiB: refused", folder)
+                    raise InputError.at(f"the files add up to more than {MAX_TOTAL_BYTES // 1_048_576} MiB: refused "
+                                       f"(the whole bundled catalogue is under half of that)", folder)
                 out.append((rel, data))
 
     walk(folder, "", 0)
     return out
+
+
+def _stays_inside(link: Path, folder: Path) -> bool:
+    try:
+        return link.resolve().is_relative_to(folder)
+    except (OSError, RuntimeError):  # a loop of links
+        return False
 
 
 class HouseSource(CatalogueSource[Any]):

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import datetime
 import importlib
+import json
+import os
 import re
 import shutil
+import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +21,7 @@ from .atomic import atomic_write_bytes, atomic_write_text
 from .errors import InputError, Problem
 from .house import CLOSED_COLLECTIONS, installed, is_collection, read_folder, valid_id
 from .house_paths import user_folder
+from .sanitize import has_unsafe, visible
 
 if TYPE_CHECKING:
     from .system import GameSystem
@@ -48,12 +52,29 @@ notes:
 
 
 def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60].strip("-")
+    """An id from a name: accents dropped (Bran-Ô-Kor gives bran-o-kor, as the people's id)."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:60].strip("-")
 
 
 def _yaml_text(text: str) -> str:
-    """A one-line YAML string, quoted."""
-    return "'" + text.replace("\n", " ").replace("'", "''") + "'"
+    """A one-line YAML string, double-quoted: a character a terminal or an editor would obey
+    (from a folder's name) is written as its ``\\u`` escape, so the manifest always reads back."""
+    text = " ".join(text.encode("utf-8", "replace").decode("utf-8").split())
+    return _UNSAFE_IN_YAML.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+
+
+#: What :func:`_yaml_text` escapes besides what JSON does (the sanitiser's set: C1, DEL, bidi,
+#: separators).
+_UNSAFE_IN_YAML = re.compile("[\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+def _own_name(name: str | None) -> str | None:
+    """The ``--name`` a player typed, refused when it holds control characters (a terminal
+    escape, a bidi override, a line break): a name is shown on every print."""
+    if name is not None and has_unsafe(name):
+        raise InputError.at(f"--name {visible(name)}: a name holds no control characters (escapes, bidi overrides, line breaks)")
+    return name
 
 
 def skeleton_module(system: GameSystem[Any, Any]) -> Any:
@@ -74,6 +95,7 @@ def write_skeleton(
 ) -> list[Path]:
     """Write a commented house catalogue skeleton for ``people`` into ``folder``."""
     module = skeleton_module(system)
+    name = _own_name(name)
     cat = system.catalogue()
     choices: dict[str, str] = dict(module.people_choices(cat))
     if people is None:
@@ -90,10 +112,10 @@ def write_skeleton(
         raise InputError.at(f"'{house_id}' is the bundled catalogue's id: a house catalogue needs its own")
     texts = {
         "catalogue.yaml": MANIFEST.format(
-            system_name=system.name, system=system.id, house_id=house_id, folder=folder, name_yaml=_yaml_text(name),
+            system_name=system.name, system=system.id, house_id=house_id, folder=visible(folder), name_yaml=_yaml_text(name),
             date=datetime.date.today().isoformat(), summary_yaml=_yaml_text(f"Profiles of {choices[people]} from their cards"),
         ),
-        **module.files(cat, people, str(folder)),
+        **module.files(cat, people, visible(folder)),
     }
     existing = [folder / rel for rel in texts if (folder / rel).exists()]
     if existing and not force:
@@ -107,6 +129,15 @@ def write_skeleton(
 
 
 # --------------------------------------------------------------------------- install
+
+
+def _remove(path: Path) -> None:
+    """Remove what is at ``path``: a folder with its files, or a link, a file or a pipe
+    itself (never what a link points to)."""
+    if path.is_symlink() or (os.path.lexists(path) and not path.is_dir()):
+        path.unlink(missing_ok=True)
+    else:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def install(folder: Path, *, force: bool = False) -> tuple[Path, str]:
@@ -124,7 +155,7 @@ def install(folder: Path, *, force: bool = False) -> tuple[Path, str]:
     files = read_folder(folder)
     root = user_folder()
     target = root / source.id
-    if target.exists():
+    if os.path.lexists(target):
         try:
             same = read_folder(target) == files
         except InputError:
@@ -132,23 +163,27 @@ def install(folder: Path, *, force: bool = False) -> tuple[Path, str]:
         if same:
             return target, "unchanged"
         if not force:
-            raise InputError.at(f"house catalogue {source.id} is installed already at {target}; --force replaces it")
-    root.mkdir(parents=True, exist_ok=True)
-    staging = root / f".{source.id}.installing"
-    shutil.rmtree(staging, ignore_errors=True)
-    for rel, data in files:
-        (staging / rel).parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(staging / rel, data)
-    outcome = "installed"
-    if target.exists():
-        old = root / f".{source.id}.replaced"
-        shutil.rmtree(old, ignore_errors=True)
-        target.rename(old)
-        staging.rename(target)
-        shutil.rmtree(old, ignore_errors=True)
-        outcome = "replaced"
-    else:
-        staging.rename(target)
+            what = "is installed already" if target.is_dir() and not target.is_symlink() else "has its place taken by a link or a file"
+            raise InputError.at(f"house catalogue {source.id} {what} at {target}; --force replaces it")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        staging = root / f".{source.id}.installing"
+        _remove(staging)
+        for rel, data in files:
+            (staging / rel).parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(staging / rel, data)
+        outcome = "installed"
+        if os.path.lexists(target):  # a folder, or whatever took its name (a link, a file, a pipe)
+            old = root / f".{source.id}.replaced"
+            _remove(old)
+            target.rename(old)
+            staging.rename(target)
+            _remove(old)
+            outcome = "replaced"
+        else:
+            staging.rename(target)
+    except OSError as exc:
+        raise InputError.at(f"not installed: {exc.strerror or exc} (the installed catalogues are in {root})", target) from None
     return target, outcome
 
 
@@ -174,7 +209,8 @@ def import_into(
     own = {s.house_id for s in installed(system)}
     left_out: list[str] = []
     outputs: dict[str, str] = {}
-    shown = ", ".join(p.name for p in sources)
+    shown = visible(", ".join(p.name for p in sources))
+    name = _own_name(name)
     for rel, text in sorted(converted.items()):
         doc = to_plain(parse_text(text, rel))
         kept: dict[str, Any] = {}
@@ -192,7 +228,7 @@ def import_into(
         header = "\n".join([
             IMPORTED_MARK[2:],
             f"from {shown}. Figures as the source gives them: check each against its card",
-            f"(armybuilder catalog check {folder}); a later import replaces this file.",
+            f"(armybuilder catalog check {visible(folder)}); a later import replaces this file.",
         ])
         outputs[rel] = dump_document(new_document(kept, header))
     if not outputs:
@@ -209,7 +245,7 @@ def import_into(
             raise InputError.at(f"'{house_id}' cannot be this catalogue's id (taken, or not lower-case words joined by hyphens); name one with --id")
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write_text(folder / "catalogue.yaml", MANIFEST.format(
-            system_name=system.name, system=system.id, house_id=house_id, folder=folder, name_yaml=_yaml_text(name),
+            system_name=system.name, system=system.id, house_id=house_id, folder=visible(folder), name_yaml=_yaml_text(name),
             date=datetime.date.today().isoformat(), summary_yaml=_yaml_text(f"Imported from {shown}"),
         ))
         written.append(folder / "catalogue.yaml")

@@ -65,6 +65,27 @@ class UnitStats:
 
 
 @dataclass
+class ScenarioStats:
+    """The games of one scenario within a playtest (a system that draws its scenario per game)."""
+
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+
+    @property
+    def draws(self) -> int:
+        return self.games - self.wins - self.losses
+
+    @property
+    def win_rate(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins + 0.5 * self.draws, self.games)
+
+
+@dataclass
 class PlaytestSummary:
     games: int
     wins: int
@@ -88,6 +109,10 @@ class PlaytestSummary:
     table: dict[str, Any] | None = None
     #: the first game on its table, frame by frame, when a replay was asked
     map: BattleMap | None = None
+    #: per scenario played (catalogue id, in the order first played), its games and results
+    scenarios: dict[str, ScenarioStats] = field(default_factory=dict)
+    #: per side, each option the engine reports (``GameRecord.used``) → games in which it was used
+    used: tuple[dict[str, int], dict[str, int]] = field(default_factory=lambda: ({}, {}))
 
     @property
     def win_rate(self) -> float:
@@ -124,6 +149,18 @@ class PlaytestSummary:
                 "list": self.points[0] if self.points else sum(u.points for u in self.units if u.side == 0),
                 "opponent": self.points[1] if self.points else sum(u.points for u in self.units if u.side == 1),
             },
+            "scenarios": {
+                name: {
+                    "games": st.games,
+                    "wins": st.wins,
+                    "draws": st.draws,
+                    "losses": st.losses,
+                    "win_rate": round(st.win_rate, 6),
+                    "win_rate_95": [round(st.interval[0], 6), round(st.interval[1], 6)],
+                }
+                for name, st in self.scenarios.items()
+            },
+            "options_used": {"list": dict(sorted(self.used[0].items())), "opponent": dict(sorted(self.used[1].items()))},
             "units": [
                 {
                     "side": "list" if u.side == 0 else "opponent",
@@ -153,7 +190,7 @@ def game_rngs(seed: int, start: int, stop: int) -> list[np.random.Generator]:
 class Tally:
     """Statistics of games folded in one at a time (no per-game record is kept)."""
 
-    __slots__ = ("games", "wins", "losses", "rounds", "units", "margins", "figures", "figure_games")
+    __slots__ = ("games", "wins", "losses", "rounds", "units", "margins", "figures", "figure_games", "scenarios", "used")
 
     def __init__(self) -> None:
         self.games = 0
@@ -164,6 +201,8 @@ class Tally:
         self.margins: Counter[float] = Counter()
         self.figures: dict[str, float] = {}
         self.figure_games: Counter[str] = Counter()
+        self.scenarios: dict[str, ScenarioStats] = {}
+        self.used: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
 
     def add(self, record: GameRecord) -> None:
         self.games += 1
@@ -186,6 +225,16 @@ class Tally:
             figures[name] = figures.get(name, 0.0) + value
             if value > 0:
                 self.figure_games[name] += 1
+        if record.scenario is not None:
+            played = self.scenarios.get(record.scenario)
+            if played is None:
+                played = self.scenarios[record.scenario] = ScenarioStats()
+            played.games += 1
+            played.wins += record.winner == 0
+            played.losses += record.winner == 1
+        for side in (0, 1):
+            if record.used[side]:
+                self.used[side].update(record.used[side].keys())
 
     def merge(self, other: Tally) -> None:
         """Add the games of ``other`` (a later chunk: units first seen there come last)."""
@@ -205,6 +254,13 @@ class Tally:
         for name, value in other.figures.items():
             self.figures[name] = self.figures.get(name, 0.0) + value
         self.figure_games.update(other.figure_games)
+        for name, theirs_played in other.scenarios.items():
+            played = self.scenarios.setdefault(name, ScenarioStats())
+            played.games += theirs_played.games
+            played.wins += theirs_played.wins
+            played.losses += theirs_played.losses
+        for side in (0, 1):
+            self.used[side].update(other.used[side])
 
     def summary(self, seed: int) -> PlaytestSummary:
         draws = self.games - self.wins - self.losses
@@ -212,7 +268,24 @@ class Tally:
         return PlaytestSummary(
             self.games, self.wins, draws, self.losses, seed, mean_rounds, list(self.units.values()),
             margins=Counter(self.margins), figures=dict(self.figures), figure_games=Counter(self.figure_games),
+            scenarios={name: ScenarioStats(st.games, st.wins, st.losses) for name, st in self.scenarios.items()},
+            used=(dict(self.used[0]), dict(self.used[1])),
         )
+
+
+def unknown_entries(army: ArmyListBase) -> list[str]:
+    """What ``army`` names that its catalogue does not hold (a profile, a tactic, a group
+    type...), each as the start of its finding's sentence: a game cannot play what it does
+    not know, and a playtest must say so rather than play the list without it."""
+    import re
+
+    system = get_system(army.system)
+    cat = system.catalogue_for(army)
+    return [
+        re.split(r";| \(known:", f.message)[0]
+        for f in system.findings(army, cat)
+        if f.rule.endswith(".catalogue.missing-entry")
+    ]
 
 
 # One worker process's game: system, catalogue and the two validated lists, set once by
@@ -222,9 +295,17 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(
-    system_id: str, version: str, first: dict[str, Any], second: dict[str, Any], houses: list[dict[str, Any]] | None = None,
-    table: dict[str, Any] | None = None,
+    system_id: str,
+    version: str,
+    first: dict[str, Any],
+    second: dict[str, Any],
+    options: dict[str, Any],
+    houses: list[dict[str, Any]] | None,
+    parent: int,
 ) -> None:
+    from .lifetime import end_with_parent
+
+    end_with_parent(parent)  # a killed playtest does not leave its workers playing
     system = get_system(system_id)
     _WORKER["system"] = system
     if houses:  # the house catalogues the lists use, as the parent resolved them
@@ -235,15 +316,27 @@ def _init_worker(
         _WORKER["cat"] = system.catalogue(version)
     _WORKER["first"] = system.list_model.model_validate(first)
     _WORKER["second"] = system.list_model.model_validate(second)
-    _WORKER["table"] = table
+    _WORKER["options"] = options
 
 
 def _play_range(seed: int, start: int, stop: int) -> Tally:
-    system, cat, a, b, table = _WORKER["system"], _WORKER["cat"], _WORKER["first"], _WORKER["second"], _WORKER["table"]
+    system, cat, a, b = _WORKER["system"], _WORKER["cat"], _WORKER["first"], _WORKER["second"]
+    options = _WORKER["options"]
     tally = Tally()
     for rng in game_rngs(seed, start, stop):
-        tally.add(system.play_game(cat, a, b, rng, table=table))
+        tally.add(system.play_game(cat, a, b, rng, **options))
     return tally
+
+
+def game_options(scenario: str | None = None, policies: tuple[str, str] | None = None) -> dict[str, Any]:
+    """The keyword arguments of ``play_game`` that fix a game's setup, only those given (an engine
+    without scenarios or policies is never handed one)."""
+    options: dict[str, Any] = {}
+    if scenario is not None:
+        options["scenario"] = scenario
+    if policies is not None:
+        options["policies"] = policies
+    return options
 
 
 def run_playtest(
@@ -255,14 +348,20 @@ def run_playtest(
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     log: bool = False,
+    scenario: str | None = None,
+    policies: tuple[str, str] | None = None,
     table: str | None = None,
     replay: bool = False,
 ) -> PlaytestSummary:
-    """Play *games* games of *first* against *second* (see the module doc). *table*: a table
-    layout's name or file for systems with layouts (None: the default, for a system with layouts
-    its standard table placed afresh for each game); *replay*: keep the first game's frames
-    (``summary.map``). Raises InputError for a layout the system does not know or a bad file."""
+    """Play ``games`` games of ``first`` against ``second`` (game *i* from child *i* of
+    ``SeedSequence(seed)``); ``scenario`` fixes the scenario of every game (a system with
+    scenarios draws one per game otherwise), ``policies`` names the players of both sides.
+    ``table``: a table layout's name or file for systems with layouts (None: the default, for a
+    system with layouts its standard table placed afresh for each game); ``replay``: keep the
+    first game's frames (``summary.map``). Raises InputError for a layout the system does not
+    know or a bad file."""
     system = get_system(first.system)
+    options = game_options(scenario, policies)
     houses: list[dict[str, Any]] = []
     if getattr(first, "house", None) or getattr(second, "house", None):
         from .house_use import portable_houses, shared_catalogue
@@ -272,6 +371,8 @@ def run_playtest(
     else:
         cat = system.catalogue_for(first)
     spec = system.table_spec(cat, table)  # read once, before any game (a bad file fails here)
+    if spec is not None:
+        options["table"] = spec
     workers = max(1, min(workers, os.cpu_count() or 1, games or 1))
     # In-process: small chunks, so progress and cancellation respond quickly.
     chunk = 25 if workers == 1 else max(1, min(500, math.ceil(games / (workers * 4))))
@@ -284,7 +385,7 @@ def run_playtest(
                 stopped = True
                 break
             for rng in game_rngs(seed, start, stop):
-                tally.add(system.play_game(cat, first, second, rng, table=spec))
+                tally.add(system.play_game(cat, first, second, rng, **options))
             if progress:
                 progress(tally.games, games)
     else:
@@ -299,7 +400,7 @@ def run_playtest(
             max_workers=workers,
             mp_context=multiprocessing.get_context(method),
             initializer=_init_worker,
-            initargs=(system.id, cat.version, a, b, houses, spec),  # the lists travel once per worker, not per chunk
+            initargs=(system.id, cat.version, a, b, options, houses, os.getpid()),  # the lists travel once per worker, not per chunk
         ) as pool:
             # A bounded window of chunks in flight, merged in game order whatever
             # finishes first: memory stays flat however many games are asked for.
@@ -329,7 +430,8 @@ def run_playtest(
         summary.table["scattered"] = bool(spec.get("scatter"))
     if (log or replay) and games:
         rng = game_rngs(seed, 0, 1)[0]  # the first game again, narrated and recorded
-        first_game = system.play_game(cat, first, second, rng, log=log, table=spec, replay=replay)
+        extra = {"replay": True} if replay else {}
+        first_game = system.play_game(cat, first, second, rng, log, **options, **extra)
         summary.log = first_game.log if log else []
         summary.map = first_game.map
     return summary
@@ -369,6 +471,32 @@ def histogram(values: Iterable[float] | Mapping[float, int], bins: int = 10) -> 
 def sample_names(system: GameSystem[Any, Any]) -> list[str]:
     """Names of the bundled sample lists of a system (the sample opponents)."""
     return [name.removesuffix(".yaml") for name, _ in system.source.samples()]
+
+
+def sample_titles(system: GameSystem[Any, Any]) -> list[tuple[str, str]]:
+    """(name, title) of each bundled sample: the name of :func:`sample_names` (what
+    ``--vs`` takes), the title a player reads: the list's own name and its faction
+    ("The Grand Crane's host, The Limbos of Acheron"), never the file's id."""
+    from .fastyaml import parse_text
+    from .sanitize import visible
+
+    out = []
+    factions: dict[Any, str] | None = None
+    for rel, item in system.source.samples():
+        name = rel.removesuffix(".yaml")
+        try:
+            doc = parse_text(item.read_text(encoding="utf-8"), rel)
+        except Exception:  # noqa: BLE001 - a broken sample still gets a title (load_sample says why)
+            doc = {}
+        title = doc.get("name") if isinstance(doc, dict) and isinstance(doc.get("name"), str) else ""
+        faction = doc.get(system.faction_field) if isinstance(doc, dict) and system.faction_field else None
+        if faction:
+            if factions is None:
+                factions = {c.value: c.label for c in system.factions(system.catalogue())}
+            label = factions.get(faction, "")
+            title = f"{title}, {label}" if title and label else (title or label)
+        out.append((name, visible(title or name.replace("-", " ").capitalize())))
+    return out
 
 
 def load_sample(system: GameSystem[Any, Any], name: str) -> ArmyListBase:

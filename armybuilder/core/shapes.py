@@ -53,6 +53,9 @@ class EditAction:
 
     ``kind`` says what the edit does (the editor's keys pick edits by it, never by ``id``);
     a system should state it; when it does not, :func:`edit_kind_of` reads it from the id.
+    ``refused`` is why the rules forbid this edit here ("" when they allow it), in the
+    validator's own words: menus hide it, or grey it out with the reason on "show all",
+    and never apply it (as :attr:`Choice.refused` for one value of a picker).
     """
 
     id: str
@@ -61,6 +64,7 @@ class EditAction:
     group: str = "edit"
     destructive: bool = False
     kind: EditKind | None = None
+    refused: str = ""
 
     def __post_init__(self) -> None:
         if self.kind is None:
@@ -260,6 +264,12 @@ class GameRecord:
     scores: tuple[float, float]
     units: list[UnitRecord] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+    #: the scenario played, where the game has scenarios (its catalogue id)
+    scenario: str | None = None
+    #: per side, how many times it used each option its list has (a champion action, a God
+    #: power, a reaction, a trait's effect: the engine's ids), so a playtest can show that the
+    #: players use what a list brings
+    used: tuple[dict[str, int], dict[str, int]] = field(default_factory=lambda: ({}, {}))
     #: the game on its table, frame by frame (systems with a table, when asked for a replay)
     map: BattleMap | None = None
     #: named figures of this game a system reports for its own statistics (e.g. A.P. destroyed

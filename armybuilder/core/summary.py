@@ -11,13 +11,13 @@ line within 80 columns; ``armybuilder.pdf.summary`` lays the same out on one pag
 
 from __future__ import annotations
 
-import re
 import textwrap
 from dataclasses import dataclass
 from typing import Any
 
 from .findings import Finding, Severity
 from .paths import place_words
+from .sanitize import one_line
 from .system import Heading, KeyValues, Roster
 
 WIDTH = 80
@@ -153,7 +153,8 @@ def build_summary(system: Any, army: Any, cat: Any, roster: Roster) -> Summary:
 
 
 def _clean(text: object) -> str:
-    return re.sub(r"[\x00-\x1f\x7f-\x9f]+", " ", str(text)).strip()
+    """One line: line breaks become spaces, every other control (bidi included) an escape."""
+    return one_line(text)
 
 
 def _wrap(text: str, first: str, rest: str) -> list[str]:
@@ -163,7 +164,7 @@ def _wrap(text: str, first: str, rest: str) -> list[str]:
 def render_summary_text(summary: Summary) -> str:
     """The summary as plain text, no line over 80 columns, last line the fingerprint."""
     title = _clean(summary.title) or "Unnamed list"
-    out = _wrap(title, "", "")
+    out = _wrap(title, "", "  ")  # a long name's next lines indented: none starts a line of its own
     out.append("=" * min(max(len(title), 8), WIDTH))
     facts = [f"{_clean(k)}: {_clean(v)}" for k, v in summary.facts]
     for fact in facts:

@@ -9,10 +9,8 @@ can check a pasted roster against its file.
 
 from __future__ import annotations
 
-import re
-
 from .findings import Severity
-from .sanitize import visible
+from .sanitize import one_line
 from .summary import finding_words, status_text
 from .system import Heading, KeyValues, Paragraph, Roster, Table
 
@@ -25,7 +23,7 @@ _WIDTH = 72
 
 def _clean(text: object) -> str:
     """One line of text: line breaks become spaces, other controls visible escapes (sanitize)."""
-    return visible(re.sub(r"[\t\n\r]+", " ", str(text))).strip()
+    return one_line(text)
 
 
 def _find(columns: tuple[str, ...], names: set[str]) -> int | None:

@@ -14,8 +14,17 @@ import stat
 from pathlib import Path
 
 from .errors import InputError
+from .inplace import recover
 
-LIST_FILE_LIMIT = 5 * 1024 * 1024
+#: The largest list file read.  A whole army is a few kilobytes (a 2,000 A.P. Rag'Narok 2
+#: list with notes: 6 KB); a file over this is refused before any parsing, with its size:
+#: reading it round trip (the editor, ``meta``) would take seconds per hundred kilobytes.
+LIST_FILE_LIMIT = 256 * 1024
+
+
+def _size(n: int) -> str:
+    """A file size as people read it: ``300 KiB``, ``4.9 MiB``."""
+    return f"{n / 1_048_576:.1f} MiB" if n >= 1_048_576 else f"{n / 1024:.0f} KiB" if n >= 1024 else f"{n} bytes"
 
 
 def _line_col_of_text(text: str, offset: int) -> tuple[int, int]:
@@ -85,6 +94,7 @@ def read_bytes(path: str | Path, limit: int = LIST_FILE_LIMIT) -> bytes:
     read itself stops after ``limit`` bytes whatever the file claims its size is.
     """
     p = Path(path)
+    recover(p)  # a save killed while rewriting this file in place: its old bytes back first
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(p, flags)
@@ -102,11 +112,7 @@ def read_bytes(path: str | Path, limit: int = LIST_FILE_LIMIT) -> bytes:
             if test(info.st_mode):
                 raise InputError.at(message, p)
         if info.st_size > limit:
-            raise InputError.at(
-                f"the file is {info.st_size / 1_048_576:.1f} MiB; files over "
-                f"{limit / 1_048_576:.0f} MiB are refused",
-                p,
-            )
+            raise InputError.at(f"the file is {_size(info.st_size)}; files over {_size(limit)} are refused", p)
         chunks = []
         left = limit + 1
         while left > 0:
@@ -121,7 +127,7 @@ def read_bytes(path: str | Path, limit: int = LIST_FILE_LIMIT) -> bytes:
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise InputError.at(f"the file grew past {limit / 1_048_576:.0f} MiB while being read; refused", p)
+        raise InputError.at(f"the file grew past {_size(limit)} while being read; refused", p)
     return data
 
 

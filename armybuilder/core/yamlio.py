@@ -32,10 +32,11 @@ from .textfile import LIST_FILE_LIMIT, _line_col_of_text, decode_text, read_text
 M = TypeVar("M", bound=BaseModel)
 
 #: Tags a hand-written document may carry; anything else (``!!python/...``,
-#: application tags) is refused rather than constructed.
+#: application tags, ``!!binary``: bytes, which no field of a list or catalogue holds and
+#: pydantic would turn into a name) is refused rather than constructed.
 SAFE_TAGS = frozenset(
     "tag:yaml.org,2002:" + name
-    for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "binary")
+    for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")
 )
 
 CATALOGUE_FILE_LIMIT = 16 * 1024 * 1024
@@ -56,6 +57,7 @@ def check_nodes(root: Node, path: str) -> None:
     expansion would exhaust memory in anything that walks it later.
     """
     expanded: dict[int, int] = {}
+    aliased = False  # a node reached twice: the document repeats a part through an alias
     stack: list[tuple[Node, int, bool]] = [(root, 1, False)]
     while stack:
         node, depth, children_done = stack.pop()
@@ -67,7 +69,8 @@ def check_nodes(root: Node, path: str) -> None:
             if total > MAX_EXPANDED_NODES:
                 line, col = _node_mark(node)
                 raise InputError.at(
-                    "the document expands to too many values (aliases repeated too often)",
+                    "the document expands to too many values (aliases repeated too often)" if aliased else
+                    f"the document holds more than {MAX_EXPANDED_NODES:,} values: far more than any list or catalogue",
                     path,
                     line,
                     col,
@@ -75,6 +78,7 @@ def check_nodes(root: Node, path: str) -> None:
             expanded[key] = total
             continue
         if key in expanded:
+            aliased = True
             continue
         tag = str(node.tag)
         if tag not in SAFE_TAGS:
@@ -93,6 +97,8 @@ def check_nodes(root: Node, path: str) -> None:
         for child in _children(node):
             if id(child) not in expanded:
                 stack.append((child, depth + 1, False))
+            else:
+                aliased = True
 
 
 def _children(node: Node) -> Iterable[Node]:
@@ -117,10 +123,20 @@ def _yaml_error(exc: YAMLError, path: str, text: str = "") -> InputError:
         )
     if isinstance(exc, MarkedYAMLError) and exc.problem_mark is not None:
         mark = exc.problem_mark
-        problem = exc.problem or "invalid YAML"
-        context = f" ({exc.context})" if exc.context else ""
+        problem = _excerpt(exc.problem or "invalid YAML")
+        context = f" ({_excerpt(exc.context)})" if exc.context else ""
         return InputError.at(f"YAML syntax error: {problem}{context}", path, mark.line + 1, mark.column + 1)
     return InputError.at(f"YAML syntax error: {exc}", path)
+
+
+_QUOTED = re.compile(r'"([^"]{61,})"')
+
+
+def _excerpt(text: str, limit: int = 300) -> str:
+    """A parser's message with the values it quotes cut short: a duplicate key's error quoted
+    both values whole (megabytes for a hostile file)."""
+    text = _QUOTED.sub(lambda m: f'"{m[1][:40]}…" ({len(m[1]):,} characters)', str(text))
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _round_trip_yaml() -> YAML:
@@ -164,27 +180,45 @@ def parse_text(text: str, path: str) -> Any:
 
 
 def _bad_scalar(root: Node | None, path: str) -> InputError:
-    """Find the scalar that cannot be built (only on that error path) and say where it is."""
+    """Find the scalar that cannot be built (only on that error path) and say where it is:
+    its line and column, and its field (``date``, ``units[2].troops.count``)."""
     yaml = _round_trip_yaml()  # the failed constructor keeps the broken node marked as in progress
-    stack = [root] if root is not None else []
+    stack: list[tuple[Node, tuple[str | int, ...]]] = [(root, ())] if root is not None else []
     while stack:
-        node = stack.pop()
+        node, loc = stack.pop()
         if isinstance(node, ScalarNode):
             value = str(node.value)
             digits = sum(ch.isdigit() for ch in value)
             line, col = _node_mark(node)
+            field = format_loc(loc) or None
             if digits > 4000:
                 return InputError.at(
-                    f"a number with {digits} digits is far too long to be a value here", path, line, col
+                    f"a number with {digits} digits is far too long to be a value here", path, line, col, field
                 )
             try:
                 yaml.constructor.construct_object(node, deep=True)
             except (ValueError, TypeError, IndexError, OverflowError, YAMLError):
                 shown = value if len(value) <= 40 else value[:40] + "…"
-                return InputError.at(f"'{shown}' is not a valid value (a malformed number or date?)", path, line, col)
+                kind = "date" if _DATE_LIKE.match(value) else "number or date"
+                return InputError.at(f"'{shown}' is not a valid {kind}", path, line, col, field)
         else:
-            stack.extend(reversed(list(_children(node))))
+            stack.extend(reversed(list(_located_children(node, loc))))
     return InputError.at("a value of the file cannot be read (a malformed number or date?)", path)
+
+
+_DATE_LIKE = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}")
+
+
+def _located_children(node: Node, loc: tuple[str | int, ...]) -> Iterable[tuple[Node, tuple[str | int, ...]]]:
+    """A node's children with their field paths (a key under its own path: it is read too)."""
+    if isinstance(node, MappingNode):
+        for k, v in node.value:
+            name = str(k.value) if isinstance(k, ScalarNode) else "?"
+            yield k, loc
+            yield v, (*loc, name)
+    elif isinstance(node, SequenceNode):
+        for i, item in enumerate(node.value):
+            yield item, (*loc, i)
 
 
 _BLOCK_SCALAR = re.compile(r"(?:^|[\s:\-?])[|>][0-9+\-]*\s*(?:#.*)?$")

@@ -1,17 +1,27 @@
-"""The meta matrix's bench line: local processes against a 2-worker Dask LocalCluster.
+"""The meta matrix's bench lines: games per second per core, locally and on Dask, and scaling.
 
-Same matrix (10 lists, every ordered pairing, 200 games each: 18,000 Rag'Narok 2
-games), same number of worker processes, same machine: the ratio of the two wall
-times is what Dask's scheduling, messaging and result handling cost (target
-≤ 1.2×).  The cluster is started before the clock and its workers have imported
-the engine once, as a long-running cluster's have; the local pool's start-up is
-inside its time.
+* :func:`local_rate` — the matrix played in this process (``--workers 1``): games
+  per second of this thread's CPU time, the whole run's cost (tasks, records, the
+  matrix) included;
+* :func:`cluster_rates` — the same matrix through a Dask LocalCluster of 1 then 2
+  worker processes on the loopback: games per CPU second of the workers (all
+  their threads: the event loop and heartbeats count) and per wall second, so
+  the wall rate of 2 workers over 1 is the scaling;
+* :func:`local_vs_cluster` — same matrix, same number of processes, local pool
+  against the cluster: the ratio of the wall times is what Dask's scheduling,
+  messaging and result handling cost (target ≤ 1.2×).
+
+Clusters are started before the clock and their workers have played a few games
+(catalogue, lists and engine warm), as a long-running cluster's have; the local
+pool's start-up is inside its time.  :func:`field_time` turns a per-core rate into
+the time of a field: an organiser's planning figure.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 from .field import MetaList, from_army
 from .run import MetaSetup, run_meta
@@ -30,6 +40,59 @@ def ten_lists(system_id: str = "ragnarok2", count: int = 10) -> list[MetaList]:
         army = samples[k % len(samples)].model_copy(update={"name": f"{samples[k % len(samples)].name} #{k + 1}"})
         out.append(from_army(system, army, f"list{k + 1:02d}"))
     return out
+
+
+def bench_setup(count: int = 10) -> MetaSetup:
+    lists = ten_lists(count=count)
+    return MetaSetup(lists, lists, True, lists[0].system.id, lists[0].catalogue)
+
+
+def local_rate(games: int = 100, count: int = 10) -> dict[str, float]:
+    """Games, CPU and wall seconds of the matrix played in this thread (after a warm-up)."""
+    setup = bench_setup(count)
+    run_meta(setup, 2, 99, LocalRunner(1))  # catalogue, lists and the engine's templates, once
+    cpu, wall = time.thread_time(), time.perf_counter()
+    matrix = run_meta(setup, games, 1, LocalRunner(1))
+    return {"games": float(matrix.played), "cpu": time.thread_time() - cpu, "wall": time.perf_counter() - wall}
+
+
+def _process_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cluster_rates(games: int = 100, count: int = 10, sizes: tuple[int, ...] = (1, 2)) -> dict[int, dict[str, float]]:
+    """Per cluster size: games, the workers' CPU seconds and the wall seconds of the matrix."""
+    from distributed import Client, LocalCluster
+
+    setup = bench_setup(count)
+    out: dict[int, dict[str, float]] = {}
+    for size in sizes:
+        with LocalCluster(n_workers=size, threads_per_worker=1, processes=True, host="127.0.0.1",
+                          dashboard_address=":0", silence_logs=logging.ERROR) as cluster:
+            with Client(cluster.scheduler_address, set_as_default=False) as client, DaskRunner(cluster.scheduler_address) as runner:
+                runner.probe()
+                run_meta(setup, 2, 99, runner, task_games=1)  # every worker warm
+                before: dict[str, Any] = client.run(_process_cpu)
+                wall = time.perf_counter()
+                matrix = run_meta(setup, games, 1, runner)
+                wall = time.perf_counter() - wall
+                after: dict[str, Any] = client.run(_process_cpu)
+        cpu = sum(after[w] - before.get(w, 0.0) for w in after)
+        out[size] = {"games": float(matrix.played), "cpu": cpu, "wall": wall}
+    return out
+
+
+def field_time(rate_per_core: float, lists: int = 100, games: int = 1000) -> float:
+    """Core-seconds of every ordered pairing of *lists* lists at *games* games each."""
+    return lists * (lists - 1) * games / rate_per_core
+
+
+def describe_hours(seconds: float) -> str:
+    hours = seconds / 3600
+    return f"{hours:,.1f} h" if hours >= 1 else f"{seconds / 60:,.0f} min"
 
 
 def local_vs_cluster(games: int = 200, count: int = 10, workers: int = 2) -> dict[str, float]:

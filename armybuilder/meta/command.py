@@ -9,12 +9,13 @@ Dask only with ``--scheduler``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-REPORT_SUFFIXES = (".pdf", ".png", ".json", ".csv")
+from armybuilder.cli_common import _err, _out
+
+REPORT_SUFFIXES = (".pdf", ".png", ".json", ".csv", ".html")
 
 
 def add_meta_parser(commands: Any) -> None:
@@ -22,22 +23,26 @@ def add_meta_parser(commands: Any) -> None:
         "meta",
         help="every list against every list: the win-rate matrix of a folder",
         description="Play every ordered pairing of the lists (or each list against a --vs field) "
-        "and write the win-rate matrix: a PDF and PNG heat map, JSON and CSV of every pairing, "
-        "and the results file that --resume continues.",
+        "and write the win-rate matrix: JSON and CSV of every pairing, a PDF report (heat map, standings, "
+        "why each list wins), a PNG heat map, an HTML page to sort in a browser, and the results file "
+        "that --resume continues.",
     )
     p.add_argument("lists", nargs="+", metavar="LIST_OR_FOLDER")
     p.add_argument("--vs", nargs="+", metavar="LIST_OR_FOLDER", help="play the lists against this field instead of against each other")
-    p.add_argument("--games", type=int, default=1000, help="games per pairing (default 1000)")
+    p.add_argument("--games", type=int, default=1000, help="games per pairing, 1 to 10,000,000 (default 1000)")
     p.add_argument("--seed", type=int, default=1)
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, help="local processes (default: all cores)")
+    where.add_argument("--workers", type=int, help="local processes, 1 to 256 (default: all cores)")
     where.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (needs armybuilder[cluster])")
-    p.add_argument("-o", "--output", default="exports/meta.pdf", help="the report (PDF); the PNG, JSON, CSV and results file go beside it")
+    p.add_argument("--connect-timeout", type=float, default=5.0, metavar="SECONDS",
+                   help="with --scheduler: how long to wait for the scheduler to answer (default 5)")
+    p.add_argument("-o", "--output", default="exports/meta.pdf", help="the report (PDF); the PNG, HTML, JSON, CSV and results file go beside it")
     p.add_argument("--json", action="store_true", help="print the matrix as JSON")
     p.add_argument("--resume", action="store_true", help="continue the run whose results file is beside the report")
     p.add_argument("--include-illegal", action="store_true", help="play illegal lists too (they are reported either way)")
     p.add_argument("--table", metavar="NAME|FILE", help="the table layout (systems with layouts: open, standard, dense or a YAML file; default: standard, scenery placed afresh each game)")
     p.add_argument("--task-games", type=int, help="games per task (default: about eight tasks per worker, 200 to 2000 games)")
+    p.add_argument("--force", action="store_true", help="write the report even where -o names a .yaml file or a list read")
     p.set_defaults(func=cmd_meta)
 
 
@@ -46,38 +51,56 @@ def report_stem(output: str) -> Path:
     return out.with_suffix("") if out.suffix.lower() in REPORT_SUFFIXES else out
 
 
+def check_counts(args: argparse.Namespace) -> None:
+    """Games, seed, workers and task size within playtest's bounds, before anything is read."""
+    from armybuilder.cli import MAX_GAMES, MAX_SEED, MAX_WORKERS, _check_range
+
+    _check_range("--games", args.games, 1, MAX_GAMES)
+    _check_range("--seed", args.seed, 0, MAX_SEED)
+    if args.workers is not None:
+        _check_range("--workers", args.workers, 1, MAX_WORKERS)
+    if args.task_games is not None:
+        _check_range("--task-games", args.task_games, 1, MAX_GAMES)
+
+
+def check_outputs(output: str, inputs: list[Path], force: bool) -> None:
+    """Neither ``-o`` nor a file the report writes beside it may be a list read (or a .yaml
+    file) unless ``--force``: outputs never replace inputs (core/outputs.py)."""
+    from armybuilder.core.outputs import check_output
+    from armybuilder.meta.store import results_path
+
+    stem = report_stem(output)
+    for path in [Path(output), *(stem.with_suffix(s) for s in REPORT_SUFFIXES), results_path(stem.with_suffix(".pdf"))]:
+        check_output(path, inputs, force)
+
+
 def _runner(args: argparse.Namespace):
     from armybuilder.cli import UsageError
     from armybuilder.meta.runners import DaskRunner, LocalRunner
 
-    if args.scheduler:
-        runner = DaskRunner(args.scheduler)
+    if args.scheduler is not None:  # --scheduler '' is a mistake, not "run locally"
+        if not args.scheduler.strip():
+            raise UsageError("armybuilder meta: --scheduler needs an address, e.g. tcp://10.0.0.5:8786")
+        if not 0.1 <= args.connect_timeout <= 300:
+            raise UsageError("armybuilder meta: --connect-timeout must be between 0.1 and 300 seconds")
+        runner = DaskRunner(args.scheduler, timeout=args.connect_timeout)
         if runner.probe() == 0:
-            sys.stderr.write(f"the scheduler at {args.scheduler} has no worker yet: tasks wait until one joins ('dask worker {args.scheduler}')\n")
+            _err(f"the scheduler at {args.scheduler} has no worker yet: tasks wait until one joins ('dask worker {args.scheduler}')")
         return runner
-    if args.workers is not None and args.workers < 1:
-        raise UsageError("armybuilder meta: --workers must be at least 1")
     return LocalRunner(args.workers)
 
 
 def cmd_meta(args: argparse.Namespace) -> int:
-    from armybuilder.cli import EXIT_INVALID, EXIT_OK, UsageError
-    from armybuilder.core.errors import InputError
+    from armybuilder.cli import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE
     from armybuilder.core.filesets import expand_paths
     from armybuilder.meta.run import ProgressLine, RunState, prepare, run_meta
     from armybuilder.meta.store import results_path
 
-    if args.games < 1:
-        raise UsageError("armybuilder meta: --games must be at least 1")
-    if args.seed < 0:
-        raise UsageError("armybuilder meta: --seed must be zero or more")
-    if args.task_games is not None and args.task_games < 1:
-        raise UsageError("armybuilder meta: --task-games must be at least 1")
+    check_counts(args)
     lists = list(expand_paths(args.lists))
     field = list(expand_paths(args.vs)) if args.vs else None
-    for path in [*lists, *(field or [])]:
-        if not path.is_file():
-            raise InputError.at("no such file", path)
+    # a missing file, a FIFO or a device is left out with its reason, as validate reports it
+    check_outputs(args.output, [*lists, *(field or [])], args.force)
     runner = _runner(args)  # an unreachable scheduler is said before the lists are read
     try:
         setup = prepare(lists, field, args.include_illegal)
@@ -85,7 +108,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
         runner.close()
         raise
     for item in setup.left_out:
-        sys.stderr.write(f"left out {item.path}: {item.reason}\n")
+        _err(f"left out {item.path}: {item.reason}")
     stem = report_stem(args.output)
     results = results_path(stem.with_suffix(".pdf"))
     state = RunState()
@@ -96,49 +119,64 @@ def cmd_meta(args: argparse.Namespace) -> int:
         if progress.enabled:
             sys.stderr.write("\n")
         kept = state.resumed + state.played
-        sys.stderr.write(f"interrupted: {kept:,} of {state.planned:,} games are kept in {results}; "
-                         "run the same command with --resume to play only the rest\n")
+        _err(f"interrupted: {kept:,} of {state.planned:,} games are kept in {results}; "
+             "run the same command with --resume to play only the rest")
         return 130
     finally:
         runner.close()
+    report_refused(results, state.refused)
     if state.torn_lines:
-        sys.stderr.write(f"{results}: {state.torn_lines} unreadable line(s) skipped (a write cut short); their games were played again\n")
-    written = write_reports(matrix, stem)
+        where = f"moved to {state.set_aside}" if state.set_aside else "skipped"
+        _err(f"{results}: {state.torn_lines} unreadable line(s) (a write cut short) {where}; their games were played again")
+    outputs = write_reports(matrix, stem, args.resume)
     if args.json:
-        sys.stdout.write(json.dumps(matrix.as_json(), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(outputs.payload)  # the JSON file's text: control characters escaped (safe_json)
     else:
         print_summary(matrix, runner.describe(), state)
-        sys.stdout.write("wrote " + ", ".join(str(p) for p in written) + f"; results in {results}\n")
+        if outputs.written:
+            _out("wrote " + ", ".join(str(p) for p in outputs.written))
+        if outputs.kept:
+            _out("unchanged since the last run: " + ", ".join(str(p) for p in outputs.kept))
+        _out(f"results in {results}")
+    for path, what, exc in outputs.failed:
+        _err(f"could not write the {what} {path} ({type(exc).__name__}: {exc}); the JSON, CSV and results file are "
+             "written: run the same command with --resume to try again")
+    if outputs.failed:
+        return EXIT_UNREADABLE
     return EXIT_INVALID if setup.left_out else EXIT_OK
 
 
-def write_reports(matrix, stem: Path) -> list[Path]:
-    """PDF and PNG heat maps, JSON and CSV of every pairing, written atomically beside each other."""
-    from armybuilder.core.atomic import atomic_write_text
-    from armybuilder.pdf.meta_report import write_meta_pdf, write_meta_png
+def report_refused(results: Path, refused: list[str]) -> None:
+    """Say which records of the results file were not believed (their games were replayed)."""
+    if refused:
+        shown = "; ".join(list(dict.fromkeys(refused))[:6])  # the distinct reasons
+        _err(f"{results}: {len(refused)} record(s) not believed ({shown}); their games were played again")
 
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    paths = [stem.with_suffix(s) for s in REPORT_SUFFIXES]
-    write_meta_pdf(matrix, paths[0])
-    write_meta_png(matrix, paths[1])
-    atomic_write_text(paths[2], json.dumps(matrix.as_json(), indent=2, ensure_ascii=False) + "\n")
-    atomic_write_text(paths[3], matrix.as_csv())
-    return paths
+
+def write_reports(matrix, stem: Path, resume: bool = False):
+    """JSON and CSV of every pairing first, then the PDF, the PNG and the HTML page (see meta/report.py)."""
+    from armybuilder.meta.report import write_outputs
+
+    return write_outputs(matrix, stem, resume)
 
 
 def print_summary(matrix, where: str, state) -> None:
-    out = sys.stdout.write
+    def out(text: str) -> None:
+        _out(text.removesuffix("\n"))  # one line each, names made visible
+
     pairs = len(matrix.cells)
     against = "each other" if matrix.square else f"a field of {len(matrix.cols)}"
     out(f"{matrix.system}, catalogue {matrix.catalogue}: {len(matrix.rows)} lists against {against}, "
-        f"{pairs} pairings × {matrix.games:,} games (seed {matrix.seed})\n")
+        f"{pairs:,} pairings × {matrix.games:,} game{'s' if matrix.games != 1 else ''} (seed {matrix.seed})\n")
     out(f"played {state.played:,} games on {where}" + (f", {state.resumed:,} read back from the results file" if state.resumed else "")
         + f" ({state.tasks} task{'s' if state.tasks != 1 else ''} of up to {state.task_games} games)\n")
     if matrix.left_out:
         out(f"left out: {len(matrix.left_out)} list(s) (see above)\n")
-    out("rank  win rate  95 % interval     games  list\n")
-    for s in matrix.standings():
-        item = matrix.rows[s.index]
-        low, high = s.tally.interval
-        rate = s.tally.rate or 0.0
-        out(f"{s.rank:>4}  {rate:7.1%}  {low:6.1%} – {high:6.1%}  {s.tally.games:>8,}  {item.label} ({item.name})\n")
+    from armybuilder.meta.analysis import profiles
+
+    out("rank  tier  win rate  95 % interval         games  list\n")
+    for p in profiles(matrix):
+        item = matrix.rows[p.index]
+        low, high = p.tally.interval
+        rate = p.tally.rate or 0.0
+        out(f"{p.rank:>4}  {p.tier:>4}  {rate:7.1%}  {low:6.1%} – {high:6.1%}  {p.tally.games:>12,}  {item.label} ({item.name})\n")

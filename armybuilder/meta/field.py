@@ -29,6 +29,10 @@ class MetaList:
     army: ArmyListBase
     catalogue: str
     problems: list[str] = field(default_factory=list)
+    #: the field's label of this list (see :func:`label_field`); the file's stem until then
+    display: str = ""
+    #: at most :data:`~.labels.SHORT` characters, distinct within the field
+    short: str = ""
 
     @property
     def legal(self) -> bool:
@@ -36,8 +40,16 @@ class MetaList:
 
     @property
     def label(self) -> str:
-        """Short label for matrix headings: the file's stem (names repeat, files do not)."""
-        return Path(self.path).stem
+        """The list's label in the matrix: the file's stem (names repeat, files do not)."""
+        return self.display or Path(self.path).stem
+
+    @property
+    def short_label(self) -> str:
+        return self.short or self.label
+
+    @property
+    def player(self) -> str:
+        return getattr(self.army, "player", "") or ""
 
     def content(self) -> dict[str, Any]:
         return self.army.model_dump(mode="json")
@@ -47,6 +59,8 @@ class MetaList:
             "path": self.path,
             "name": self.name,
             "label": self.label,
+            "short_label": self.short_label,
+            "player": self.player,
             "fingerprint": self.fingerprint,
             "legal": self.legal,
         }
@@ -88,6 +102,18 @@ def from_army(system: GameSystem, army: ArmyListBase, label: str) -> MetaList:
     return MetaList(label, army.name, list_fingerprint(army, cat), system, army, army.catalogue, problems)
 
 
+#: Problems named in a left-out list's reason; the rest are counted (``validate`` lists all).
+SHOWN_PROBLEMS = 3
+
+
+def summarised(problems: list[str]) -> str:
+    """A few problems on one line, then how many more: a list with hundreds of errors
+    must not flood the organiser's terminal."""
+    text = "; ".join(problems[:SHOWN_PROBLEMS])
+    more = len(problems) - SHOWN_PROBLEMS
+    return text + (f"; and {more} more (armybuilder validate lists them)" if more > 0 else "")
+
+
 def read_lists(paths: Iterable[Path], include_illegal: bool = False) -> tuple[list[MetaList], list[LeftOut]]:
     """The usable lists of *paths* and the files left out, with the reason for each."""
     kept: list[MetaList] = []
@@ -96,12 +122,12 @@ def read_lists(paths: Iterable[Path], include_illegal: bool = False) -> tuple[li
         try:
             item = read_list(path)
         except InputError as exc:
-            left.append(LeftOut(str(path), f"unreadable: {exc}"))
+            left.append(LeftOut(str(path), "unreadable: " + summarised([str(p) for p in exc.problems])))
             continue
         if item.legal or include_illegal:
             kept.append(item)
         else:
-            left.append(LeftOut(str(path), "not legal: " + "; ".join(item.problems)))
+            left.append(LeftOut(str(path), "not legal: " + summarised(item.problems)))
     return kept, left
 
 
@@ -128,6 +154,18 @@ def check_same_game(lists: list[MetaList]) -> tuple[GameSystem, str]:
     if not system.engine_ready():
         raise InputError.at(f"{system.name} has no battle simulator yet")
     return system, lists[0].catalogue
+
+
+def label_field(lists: Iterable[MetaList]) -> None:
+    """Give every list of a run a distinct label and a distinct short label."""
+    from .labels import path_labels, short_labels
+
+    lists = list(lists)
+    paths = list(dict.fromkeys(x.path for x in lists))  # a file in the rows and in the field: one label
+    labels = dict(zip(paths, path_labels(paths), strict=True))
+    shorts = dict(zip(paths, short_labels([labels[p] for p in paths]), strict=True))
+    for item in lists:
+        item.display, item.short = labels[item.path], shorts[item.path]
 
 
 def pairings(rows: list[MetaList], cols: list[MetaList], square: bool) -> list[tuple[int, int]]:

@@ -1,4 +1,4 @@
-"""The meta matrix report: a heat map of win rates, as a PDF and as a PNG.
+"""The meta matrix report: the heat map of win rates (PDF page and PNG), and the PDF.
 
 One drawing, two surfaces: :func:`draw_figure` lays the figure out on a small
 painter interface (rectangles and text, y growing downwards, in points), and a
@@ -6,52 +6,44 @@ ReportLab painter and a Pillow painter render it.  So the PDF an organiser
 prints and the PNG they post to the club's chat show the same figure.
 
 The figure: rows ranked by the list's mean win rate against the field (best on
-top); in an every-list-against-every-list matrix the columns follow the same
+top), numbered by rank, with a short label that tells lists sharing a prefix
+apart; in an every-list-against-every-list matrix the columns follow the same
 order.  Cell (row, column) is the row list's win rate playing first against the
-column list (a draw counts half), red below 50 %, green above.  Right of each
-row: the list's mean win rate against the field with its Wilson 95 % interval.
-The PDF's second page lists the standings with names and wins/draws/losses, and
-the lists left out.
+column list (a draw counts half), on a colour-blind-safe blue–orange ramp, with
+its number when the cell is large enough to read it.  Lines mark the tiers (lists
+clearly weaker than their tier's first list start the next).  Right of each row:
+the list's mean against the field with its Wilson 95 % interval.
+
+The cells are 12 to 30 points; a field too large for a landscape A4 page at 12
+points gets a larger page, up to :data:`MAX_PAGE` points a side, beyond which the
+cells shrink and carry colour only.  The PDF's later pages (``meta_pages``) hold
+the standings with the legend (name, player, file), and why each list wins.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
 from armybuilder.core.atomic import atomic_write_bytes
+from armybuilder.meta.analysis import tiers
 from armybuilder.meta.matrix import MetaMatrix
+from armybuilder.meta.palette import INK, RGB, rate_colour, text_colour
 
-RGB = tuple[int, int, int]
-INK: RGB = (29, 29, 31)
 MUTED: RGB = (95, 99, 104)
-GRID: RGB = (255, 255, 255)
-EMPTY: RGB = (225, 225, 225)
-LOW: RGB = (192, 20, 27)
-MID: RGB = (247, 245, 242)
-HIGH: RGB = (30, 107, 52)
+SELF: RGB = (250, 250, 250)
+TIER_LINE: RGB = (29, 29, 31)
 
-MIN_CELL = 12.0  # points: below this the page grows instead of the cells shrinking
+MIN_CELL = 12.0  # points: below this the page grows instead of the cells shrinking...
 MAX_CELL = 30.0
-MAX_LABEL = 28  # characters of a list label
-
-
-def rate_colour(rate: float | None) -> RGB:
-    """Diverging scale: red at 0 %, near-white at 50 %, green at 100 %."""
-    if rate is None:
-        return EMPTY
-    if rate < 0.5:
-        t, a, b = rate / 0.5, LOW, MID
-    else:
-        t, a, b = (rate - 0.5) / 0.5, MID, HIGH
-    return tuple(round(a[k] + (b[k] - a[k]) * t) for k in range(3))  # type: ignore[return-value]
-
-
-def _short(text: str, limit: int = MAX_LABEL) -> str:
-    text = "".join(ch for ch in text if ch.isprintable())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+MAX_PAGE = 2880.0  # ...up to 40 inches a side; larger fields shrink the cells
+NUMBER_CELL = 11.0  # a cell at least this large carries its number
+LABEL_CELL = 6.0  # columns at least this wide carry their label, else a number every few
+#: the PNG's longest side at most this many pixels (2 pixels a point when it fits)
+MAX_PNG_PIXELS = 5000
 
 
 def _pct(rate: float | None) -> str:
@@ -75,42 +67,86 @@ class Layout:
     tight_w: float  # the figure's own size (the PNG's), the page may be larger
     tight_h: float
     cell: float
-    font: float
+    font: float  # labels
+    number_font: float  # numbers in the cells (0: none)
     left: float  # x of the first column
     top: float  # y of the first row
     label_w: float
     header_h: float
     mean_w: float
+    column_labels: bool  # vertical labels over the columns, else numbers every few columns
 
 
 MARGIN = 28.0
-EXPLAIN = ("cell: win rate (%) of the row list playing first against the column list, a draw counting half; "
-           "right: mean against the field (95 % Wilson interval); rows ranked")
-TITLE_H = 46.0
+TIER_W = 20.0  # the tier numbers' column, left of the row labels
+TITLE_H = 58.0
 LEGEND_H = 34.0
 
 
+def explain(matrix: MetaMatrix) -> tuple[str, str]:
+    return (
+        "cell: win rate (%) of the row list playing first against the column list, a draw counting half; "
+        "orange below 50 %, blue above; right: mean against the field (95 % Wilson interval)",
+        "rows ranked, numbered by rank" + (" (so are the columns)" if matrix.square else "")
+        + "; lines between tiers: a tier starts at the first list clearly weaker than the tier's first (interval wholly below, 5 points behind)",
+    )
+
+
+def _row_label(rank: int, short: str) -> str:
+    return f"{rank}. {short}"
+
+
+def _column_label(number: int, short: str) -> str:
+    return f"{number} {short}"
+
+
 def layout(matrix: MetaMatrix, measure: Painter, page: tuple[float, float] = (842.0, 595.0)) -> Layout:
-    """Cells as large as the page allows (up to MAX_CELL), the page larger when they would shrink below MIN_CELL."""
+    """Cells as large as the page allows (MIN_CELL to MAX_CELL), the page larger when they would
+    shrink below MIN_CELL, up to MAX_PAGE a side; then the cells shrink."""
     rows, cols = len(matrix.rows), len(matrix.cols)
-    font = 8.0
-    label_w = max(measure.width(f"{i + 1}. {_short(x.label)}", font) for i, x in enumerate(matrix.rows)) + 6
-    header_h = max(measure.width(_short(x.label), font) for x in matrix.cols) + 8
-    mean_w = measure.width("100 %  (100–100)", font, bold=True) + 10
-    free_w = page[0] - 2 * MARGIN - label_w - mean_w
-    free_h = page[1] - 2 * MARGIN - TITLE_H - header_h - LEGEND_H
-    cell = max(MIN_CELL, min(MAX_CELL, free_w / cols, free_h / rows))
-    tight_w = max(2 * MARGIN + label_w + mean_w + cell * cols, 2 * MARGIN + max(measure.width(_subtitle(matrix), 8.5), measure.width(EXPLAIN, 7.5)))
+    labels = [_row_label(k + 1, x.short_label) for k, x in enumerate(matrix.rows)]
+    col_labels = [_column_label(k + 1, x.short_label) for k, x in enumerate(matrix.cols)]
+
+    def sizes(cell: float) -> tuple[float, float, float, float, bool]:
+        font = min(8.0, max(3.0, cell * 0.7))
+        label_w = max(measure.width(x, font) for x in labels) + 6 + TIER_W
+        vertical = cell >= LABEL_CELL
+        header_h = (max(measure.width(x, font) for x in col_labels) if vertical else font * 1.3) + 8
+        mean_w = measure.width("100 %  (100–100)", font, bold=True) + 10
+        return font, label_w, header_h, mean_w, vertical
+
+    def fit(w: float, h: float) -> float:
+        font, label_w, header_h, mean_w, _ = sizes(MIN_CELL)
+        return min((w - 2 * MARGIN - label_w - mean_w) / cols, (h - 2 * MARGIN - TITLE_H - header_h - LEGEND_H) / rows)
+
+    cell = min(MAX_CELL, fit(*page))
+    if cell < MIN_CELL:
+        cell = max(MIN_CELL, cell)
+        _, label_w, header_h, mean_w, _ = sizes(cell)
+        need_w = 2 * MARGIN + label_w + mean_w + cell * cols
+        need_h = 2 * MARGIN + TITLE_H + header_h + LEGEND_H + cell * rows
+        if max(need_w, need_h) > MAX_PAGE:
+            # shrink to the largest page; a few rounds settle the label sizes, which follow the cell
+            for _ in range(4):
+                font, label_w, header_h, mean_w, _ = sizes(cell)
+                cell = max(1.0, min((MAX_PAGE - 2 * MARGIN - label_w - mean_w) / cols,
+                                    (MAX_PAGE - 2 * MARGIN - TITLE_H - header_h - LEGEND_H) / rows))
+    font, label_w, header_h, mean_w, vertical = sizes(cell)
+    texts = explain(matrix)
+    text_w = max(measure.width(_subtitle(matrix), 8.5), *(measure.width(t, 7.5) for t in texts))
+    tight_w = max(2 * MARGIN + label_w + mean_w + cell * cols, 2 * MARGIN + text_w)
     tight_h = 2 * MARGIN + TITLE_H + header_h + LEGEND_H + cell * rows
     page_w, page_h = max(page[0], tight_w), max(page[1], tight_h)
-    font = min(8.0, max(5.0, cell * 0.6))
-    return Layout(page_w, page_h, tight_w, tight_h, cell, font, MARGIN + label_w, MARGIN + TITLE_H + header_h, label_w, header_h, mean_w)
+    # "100" (three digits of about 0.64 em) inside the cell with a point to spare on each side
+    number_font = min(8.0, cell * 0.45, (cell - 2.5) / (3 * 0.64)) if cell >= NUMBER_CELL else 0.0
+    return Layout(page_w, page_h, tight_w, tight_h, cell, font, number_font, MARGIN + label_w,
+                  MARGIN + TITLE_H + header_h, label_w, header_h, mean_w, vertical)
 
 
 def _subtitle(matrix: MetaMatrix) -> str:
     against = "every list against every list" if matrix.square else f"{len(matrix.rows)} lists against a field of {len(matrix.cols)}"
     status = "" if matrix.complete else "  — INCOMPLETE: some pairings have fewer games (run again with --resume)"
-    return f"{against}: {len(matrix.cells)} pairings × {matrix.games:,} game{'s' if matrix.games != 1 else ''}, seed {matrix.seed}{status}"
+    return f"{against}: {len(matrix.cells):,} pairings × {matrix.games:,} game{'s' if matrix.games != 1 else ''}, seed {matrix.seed}{status}"
 
 
 def _system_name(system_id: str) -> str:
@@ -121,41 +157,62 @@ def _system_name(system_id: str) -> str:
 
 def draw_figure(p: Painter, matrix: MetaMatrix, g: Layout) -> None:
     standings = matrix.standings()
+    tier_of = tiers(standings)
     order = [s.index for s in standings]
     col_order = order if matrix.square else list(range(len(matrix.cols)))
+    number_of = {s.index: s.rank for s in standings} if matrix.square else {j: j + 1 for j in col_order}
     p.text(MARGIN, MARGIN + 14, f"Meta matrix — {_system_name(matrix.system)}, catalogue {matrix.catalogue}", 15, bold=True)
     p.text(MARGIN, MARGIN + 30, _subtitle(matrix), 8.5, MUTED)
-    p.text(MARGIN, MARGIN + 41, EXPLAIN, 7.5, MUTED)
+    for k, line in enumerate(explain(matrix)):
+        p.text(MARGIN, MARGIN + 41 + 10 * k, line, 7.5, MUTED)
     c, f = g.cell, g.font
+    # column headings: the label read upwards, or a number every few columns
+    every = 1 if g.column_labels else max(1, math.ceil(f * 2.2 / c))
     for col, j in enumerate(col_order):
-        x = g.left + col * c + c / 2 + f * 0.35
-        p.vtext(x, g.top - 4, _short(matrix.cols[j].label), f, INK)
+        x = g.left + col * c + c / 2
+        if g.column_labels:
+            p.vtext(x + f * 0.35, g.top - 4, _column_label(number_of[j], matrix.cols[j].short_label), f, INK)
+        elif col % every == 0:
+            p.text(x, g.top - 4, str(number_of[j]), f, INK, anchor="middle")
+    right = g.left + len(col_order) * c
     for row, s in enumerate(standings):
         i = s.index
         y = g.top + row * c
-        p.text(g.left - 4, y + c / 2 + f * 0.35, f"{s.rank}. {_short(matrix.rows[i].label)}", f, INK, anchor="end")
+        base = y + c / 2 + f * 0.35
+        if row == 0 or tier_of[row] != tier_of[row - 1]:
+            p.text(MARGIN, base, f"T{tier_of[row]}", f, MUTED, bold=True)
+        p.text(g.left - 4, base, _row_label(s.rank, matrix.rows[i].short_label), f, INK, anchor="end")
         for col, j in enumerate(col_order):
             t = matrix.cell(i, j)
             x = g.left + col * c
             if t is None:  # a list against itself
-                p.rect(x, y, c, c, (250, 250, 250))
+                p.rect(x, y, c, c, SELF)
                 continue
-            rate = t.rate
-            p.rect(x + 0.5, y + 0.5, c - 1, c - 1, rate_colour(rate))
-            if c >= 14:
-                strong = rate is not None and abs(rate - 0.5) > 0.3
-                p.text(x + c / 2, y + c / 2 + f * 0.35, _pct(rate), f, (255, 255, 255) if strong else INK, anchor="middle")
+            fill = rate_colour(t.rate)
+            gap = 0.5 if c >= 4 else 0.0
+            p.rect(x + gap, y + gap, c - 2 * gap, c - 2 * gap, fill)
+            if g.number_font:
+                p.text(x + c / 2, y + c / 2 + g.number_font * 0.35, _pct(t.rate), g.number_font, text_colour(fill), anchor="middle")
         low, high = s.tally.interval
-        mean = f"{_pct(s.tally.rate)} %  ({low * 100:.0f}–{high * 100:.0f})"
-        p.text(g.left + len(col_order) * c + 8, y + c / 2 + f * 0.35, mean, f, INK, bold=True)
+        p.text(right + 8, base, f"{_pct(s.tally.rate)} %  ({low * 100:.0f}–{high * 100:.0f})", f, INK, bold=True)
+    # tier lines across the rows (and down the columns of a square matrix)
+    width = max(0.6, min(1.5, c / 10))
+    for row in range(1, len(standings)):
+        if tier_of[row] != tier_of[row - 1]:
+            p.rect(MARGIN, g.top + row * c - width / 2, right - MARGIN, width, TIER_LINE)
+            if matrix.square:
+                p.rect(g.left + row * c - width / 2, g.top, width, c * len(standings), TIER_LINE)
     # the colour scale
     y = g.top + len(order) * c + 12
     for k in range(11):
         p.rect(g.left + k * 22, y, 22, 9, rate_colour(k / 10))
         if k % 5 == 0:
             p.text(g.left + k * 22 + 11, y + 19, f"{k * 10} %", 7, MUTED, anchor="middle")
+    note = "" if g.number_font else "cells too small for their numbers: the JSON, CSV and HTML page have them; "
     if matrix.left_out:
-        p.text(g.left + 11 * 22 + 16, y + 8, f"{len(matrix.left_out)} list(s) left out (illegal or unreadable): see the report's second page or the JSON", 7.5, MUTED)
+        note += f"{len(matrix.left_out)} list(s) left out (illegal or unreadable): see the standings pages or the JSON"
+    if note:
+        p.text(g.left + 11 * 22 + 16, y + 8, note.rstrip("; "), 7.5, MUTED)
 
 
 # --------------------------------------------------------------------------- PDF
@@ -170,19 +227,31 @@ class _PdfPainter:
         st.register_fonts()
         self.c, self.h, self._sw = canvas, page_h, stringWidth
         self.fonts = (st.FONT, st.FONT_BOLD)
+        self._fill: RGB | None = None  # the canvas's state, so a large field's cells repeat no operator
+        self._font_now: tuple[str, float] | None = None
 
     def _font(self, bold: bool) -> str:
         return self.fonts[1] if bold else self.fonts[0]
 
+    def _set_fill(self, fill: RGB) -> None:
+        if fill != self._fill:
+            self._fill = fill
+            self.c.setFillColorRGB(*(v / 255 for v in fill))
+
+    def _set_font(self, font: str, size: float) -> None:
+        if (font, size) != self._font_now:
+            self._font_now = (font, size)
+            self.c.setFont(font, size)
+
     def rect(self, x: float, y: float, w: float, h: float, fill: RGB) -> None:
-        self.c.setFillColorRGB(*(v / 255 for v in fill))
+        self._set_fill(fill)
         self.c.rect(x, self.h - y - h, w, h, stroke=0, fill=1)
 
     def text(self, x: float, y: float, s: str, size: float, colour: RGB = INK, bold: bool = False, anchor: str = "start") -> None:
         from .styles import plain
 
-        self.c.setFillColorRGB(*(v / 255 for v in colour))
-        self.c.setFont(self._font(bold), size)
+        self._set_fill(colour)
+        self._set_font(self._font(bold), size)
         draw = {"start": self.c.drawString, "middle": self.c.drawCentredString, "end": self.c.drawRightString}[anchor]
         draw(x, self.h - y, plain(s))
 
@@ -196,62 +265,52 @@ class _PdfPainter:
         self.c.rotate(90)
         self.c.drawString(0, 0, plain(s))
         self.c.restoreState()
+        self._fill = self._font_now = None  # restoreState brought the earlier ones back
 
     def width(self, s: str, size: float, bold: bool = False) -> float:
         return self._sw(s, self._font(bold), size)
 
 
-def _standings_page(canvas, matrix: MetaMatrix) -> None:
-    from reportlab.lib import colors
-    from reportlab.lib.pagesizes import A4
-    from reportlab.platypus import Frame, Paragraph, Spacer, Table
-
-    from .styles import FONT_BOLD, HEADER_FILL, ZEBRA, Styles, esc, table_style
-
-    styles = Styles(8.5)
-    canvas.setPageSize(A4)
-    rows = [["#", "List", "Name", "Win rate", "95 % interval", "Games", "W / D / L"]]
-    for s in matrix.standings():
-        item = matrix.rows[s.index]
-        low, high = s.tally.interval
-        t = s.tally
-        rows.append([str(s.rank), Paragraph(esc(item.label), styles.body), Paragraph(esc(item.name), styles.body),
-                     "–" if t.rate is None else f"{t.rate:.1%}", f"{low:.1%} – {high:.1%}", f"{t.games:,}", f"{t.wins} / {t.draws} / {t.losses}"])
-    story = [Paragraph("Standings against the field", styles.h1),
-             Paragraph(esc("Every game a list played counts (in a square matrix both as first and as second list); "
-                           "a draw counts half. JSON and CSV beside this report hold every pairing."), styles.note),
-             Table(rows, colWidths=[22, 120, 140, 50, 80, 45, 70], repeatRows=1, style=table_style([
-                 ("FONTSIZE", (0, 0), (-1, -1), 8), ("FONTNAME", (0, 0), (-1, 0), FONT_BOLD),
-                 ("TEXTCOLOR", (0, 0), (-1, 0), colors.white), ("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL),
-                 ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, ZEBRA]), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))]
-    if matrix.left_out:
-        story += [Spacer(1, 10), Paragraph("Left out", styles.h1)]
-        story += [Paragraph(esc(f"{x.path}: {x.reason}"), styles.body) for x in matrix.left_out]
-    width, height = A4
-    frame = Frame(MARGIN, MARGIN, width - 2 * MARGIN, height - 2 * MARGIN)
-    while story:
-        frame.addFromList(story, canvas)
-        canvas.showPage()
-        canvas.setPageSize(A4)
-        frame = Frame(MARGIN, MARGIN, width - 2 * MARGIN, height - 2 * MARGIN)
-
-
 def write_meta_pdf(matrix: MetaMatrix, out: Path) -> None:
-    """Page 1: the heat map (landscape, larger when needed); then the standings."""
+    """Page 1: the heat map (landscape, larger when needed); then the standings with the
+    legend and why each list wins (landscape A4, long tables split across pages)."""
     import io
 
+    from reportlab.lib.pagesizes import A4, landscape
     from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import (
+        BaseDocTemplate,
+        Frame,
+        NextPageTemplate,
+        PageBreak,
+        PageTemplate,
+        Spacer,
+    )
+
+    from .meta_pages import body_story
 
     buffer = io.BytesIO()
-    probe = _PdfPainter(Canvas(io.BytesIO()), 0)
-    g = layout(matrix, probe)
-    canvas = Canvas(buffer, pagesize=(g.page_w, g.page_h), invariant=1)
-    canvas.setTitle(f"Meta matrix — {matrix.system}")
-    canvas.setAuthor("armybuilder")
-    draw_figure(_PdfPainter(canvas, g.page_h), matrix, g)
-    canvas.showPage()
-    _standings_page(canvas, matrix)
-    canvas.save()
+    g = layout(matrix, _PdfPainter(Canvas(io.BytesIO()), 0))
+    body = landscape(A4)
+
+    def heat_map(canvas, doc) -> None:
+        draw_figure(_PdfPainter(canvas, g.page_h), matrix, g)
+
+    def footer(canvas, doc) -> None:
+        from .styles import FONT
+
+        canvas.setFont(FONT, 7)
+        canvas.setFillColorRGB(*(v / 255 for v in MUTED))
+        canvas.drawRightString(body[0] - MARGIN, MARGIN / 2, f"meta matrix, seed {matrix.seed} — page {doc.page}")
+
+    doc = BaseDocTemplate(buffer, pagesize=body, invariant=1, title=f"Meta matrix — {_system_name(matrix.system)}",
+                          author="armybuilder", leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN, bottomMargin=MARGIN)
+    doc.addPageTemplates([
+        PageTemplate("heatmap", [Frame(0, 0, g.page_w, g.page_h, id="figure")], onPage=heat_map, pagesize=(g.page_w, g.page_h)),
+        PageTemplate("body", [Frame(MARGIN, MARGIN, body[0] - 2 * MARGIN, body[1] - 2 * MARGIN, id="body")], onPage=footer,
+                     pagesize=body),
+    ])
+    doc.build([Spacer(1, 1), NextPageTemplate("body"), PageBreak(), *body_story(matrix, body[0] - 2 * MARGIN)])
     atomic_write_bytes(out, buffer.getvalue())
 
 
@@ -266,6 +325,7 @@ class _PngPainter:
         folder = resources.files("armybuilder.pdf") / "fonts"
         self._files = {False: folder / "DejaVuSans.ttf", True: folder / "DejaVuSans-Bold.ttf"}
         self._cache: dict[tuple[bool, int], ImageFont.FreeTypeFont] = {}
+        self._masks: dict[tuple[str, int, bool, str], tuple[Any, int, int]] = {}  # the cells' numbers, drawn once each
         self.image: Any = None  # a PIL image and its drawing context, from start()
         self.draw: Any = None
 
@@ -290,7 +350,20 @@ class _PngPainter:
 
     def text(self, x: float, y: float, s: str, size: float, colour: RGB = INK, bold: bool = False, anchor: str = "start") -> None:
         a = {"start": "ls", "middle": "ms", "end": "rs"}[anchor]
-        self.draw.text((x * self.scale, y * self.scale), s, fill=colour, font=self.font(size, bold), anchor=a)
+        font = self.font(size, bold)
+        if len(s) > 4:  # a label: drawn once anyway
+            self.draw.text((x * self.scale, y * self.scale), s, fill=colour, font=font, anchor=a)
+            return
+        key = (s, font.size, bold, a)
+        if key not in self._masks:
+            from PIL import Image, ImageDraw
+
+            left, top, right, bottom = font.getbbox(s, anchor=a)
+            mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+            ImageDraw.Draw(mask).text((-left, -top), s, fill=255, font=font, anchor=a)
+            self._masks[key] = (mask, left, top)
+        mask, left, top = self._masks[key]
+        self.image.paste(colour, (round(x * self.scale) + left, round(y * self.scale) + top), mask)
 
     def vtext(self, x: float, y: float, s: str, size: float, colour: RGB = INK) -> None:
         from PIL import Image, ImageDraw
@@ -309,13 +382,17 @@ class _PngPainter:
 
 
 def write_meta_png(matrix: MetaMatrix, out: Path, scale: float = 2.0) -> None:
-    """The heat map as a PNG (2 pixels per point: sharp on a phone, small enough to share)."""
+    """The heat map as a PNG (2 pixels per point: sharp on a phone, small enough to share;
+    a large field's fewer, so the longest side stays under MAX_PNG_PIXELS)."""
     import io
 
+    g = layout(matrix, _PngPainter(scale))
+    scale = min(scale, MAX_PNG_PIXELS / max(g.tight_w, g.tight_h))
     painter = _PngPainter(scale)
     g = layout(matrix, painter)
     painter.start(g.tight_w, g.tight_h)
     draw_figure(painter, matrix, g)
     buffer = io.BytesIO()
-    painter.image.save(buffer, format="PNG", optimize=True)
+    # optimize squeezes a few per cent more at many times the time: worth it for a small image only
+    painter.image.save(buffer, format="PNG", optimize=painter.image.width * painter.image.height < 2_000_000)
     atomic_write_bytes(out, buffer.getvalue())

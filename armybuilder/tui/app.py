@@ -16,6 +16,7 @@ from textual.binding import Binding
 
 from armybuilder.core.errors import InputError
 
+from . import workspace
 from .session import Session, open_file, open_recovery, open_text
 from .storage import Recovery, Store
 
@@ -124,6 +125,13 @@ class ArmyBuilderApp(App):
 
         self.push_screen(HomeScreen())
 
+    def exported(self, path: Path) -> None:
+        """An export was written: in a browser (``armybuilder serve``) it is also handed
+        over as a download, since the file itself stays on the host."""
+        if self.is_web:
+            self.deliver_binary(path)
+            self.notify(f"{path.name}: download started", markup=False)
+
     # -- opening ---------------------------------------------------------------
 
     def editor_ready(self, editor) -> None:
@@ -186,7 +194,7 @@ class ArmyBuilderApp(App):
 
     def open_path(self, path: Path) -> None:
         try:
-            session = open_file(path, self.store)
+            session = open_file(workspace.confine(path), self.store)
             session.catalogue_check()  # resolve the pinned catalogue now: its errors belong here
         except InputError as exc:
             self.notify(str(exc), title="cannot open", severity="error", markup=False, timeout=10)

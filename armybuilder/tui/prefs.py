@@ -13,6 +13,7 @@ from typing import Any
 
 from armybuilder.core.atomic import atomic_write_text
 
+from . import workspace
 from .storage import data_dir
 
 FILE = "preferences.json"
@@ -68,6 +69,9 @@ def lists_dir(root: Path | None = None) -> Path:
     (platformdirs), ``armybuilder`` inside it.
     """
     remembered = get("lists_dir", None, root)
+    confined = workspace.active()
+    if confined is not None:  # a served session: the folder last saved into if inside, else its root
+        return Path(remembered) if isinstance(remembered, str) and workspace.allowed(remembered) and Path(remembered).is_dir() else confined
     if isinstance(remembered, str) and Path(remembered).is_dir():
         return Path(remembered)
     cwd = Path.cwd()
@@ -81,6 +85,6 @@ def lists_dir(root: Path | None = None) -> Path:
 def export_dir(default: Path, root: Path | None = None) -> Path:
     """Where exports go: the folder chosen last time, else ``default`` (``exports/``)."""
     remembered = get("export_dir", None, root)
-    if isinstance(remembered, str) and remembered:
+    if isinstance(remembered, str) and remembered and workspace.allowed(remembered):
         return Path(remembered)
     return default.resolve() if not default.is_absolute() else default

@@ -33,6 +33,7 @@ from armybuilder.core.textfile import read_bytes
 from armybuilder.core.upgrade import newer_version, newer_version_finding
 from armybuilder.core.yamlio import decode_text, dump_document, merge_into, new_document, parse_text
 
+from . import workspace
 from .storage import Store
 
 MAX_UNDO = 500
@@ -51,6 +52,8 @@ class Session:
     session_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     selected: str = ""
     suggested_name: str = ""  # file name offered by "save as" (a sample's own name)
+    #: opened from a recovery copy: its first undo step goes back to the file on disk
+    recovered: bool = False
 
     def __post_init__(self) -> None:
         self.army: ArmyListBase = self.listfile.army
@@ -205,6 +208,7 @@ class Session:
             target = Path(path) if path is not None else self.listfile.path
             if target is None:
                 raise InputError.at("this list has no file name yet")
+            target = workspace.confine(target) if workspace.active() else target
             army = self.army
             data = self.render(army).encode("utf-8")
             checked = not overwrite and same_file(target, self.listfile.path)
@@ -233,7 +237,7 @@ class Session:
             self.listfile.army = fresh.army
 
     def write_recovery(self) -> Path | None:
-        """Write the unsaved state to this session's recovery copy (nothing if clean).
+        """Write the unsaved state to the recovery copy of the session (nothing if clean).
 
         Safe to call from a worker thread: the list models are immutable values and
         the document is only touched under the render lock.
@@ -289,11 +293,15 @@ def open_recovery(recovery_file: Path, path: Path | None, store: Store | None = 
     session = open_text(text, str(recovery_file), path, store)
     session.listfile.disk_hash = base
     session.saved_army = None
+    session.recovered = True
     if path is not None and path.is_file():
         try:
             session.saved_army = load_list(path).army
         except Exception:  # noqa: BLE001 - the file on disk may be the broken one
             session.saved_army = None
+    if session.saved_army is not None and session.saved_army != session.army:
+        # the recovered edits are one undo step: ctrl+z gives back the list as on disk
+        session.undo_stack.append(Snapshot(session.saved_army, ""))
     return session
 
 

@@ -33,8 +33,13 @@ PROBE = (
 HEAVY = ("numpy", "pydantic", "pydantic_core", "yaml", "ruamel", "textual", "rich", "reportlab")
 
 
-def _run(cache, *argv: str) -> dict:
+def _run(cache, *argv: str, answers: bool = True) -> dict:
+    """``answers=False``: the remembered answers of validate off, the catalogue cache on
+    (ARMYBUILDER_NO_CACHE=answers): a list checked as if never seen."""
     env = {**os.environ, "ARMYBUILDER_CACHE_DIR": str(cache)}
+    env.pop("ARMYBUILDER_NO_CACHE", None)
+    if not answers:
+        env["ARMYBUILDER_NO_CACHE"] = "answers"
     env.pop("ARMYBUILDER_SYSTEMS", None)
     done = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, env=env, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -67,7 +72,7 @@ def test_catalog_list_reads_cached_listings_without_loading_a_system(tmp_path):
 def test_validate_loads_one_system_and_no_engine_ui_or_round_trip_parser(tmp_path):
     sample = catalog_root() / "ragnarok2" / "samples" / "alahan-lions.yaml"
     _run(tmp_path, "validate", str(sample))  # warm the catalogue cache
-    result = _run(tmp_path, "validate", "--no-cache", str(sample))  # checked, not remembered
+    result = _run(tmp_path, "validate", str(sample), answers=False)  # checked, not remembered
     assert result["code"] == 0 and "LEGAL" in result["out"]
     assert _loaded(result["modules"], "numpy", "ruamel", "textual", "rich", "reportlab") == []
     systems = {m.split(".")[2] for m in result["modules"] if m.startswith("armybuilder.systems.")}
@@ -80,19 +85,19 @@ def test_validate_loads_one_system_and_no_engine_ui_or_round_trip_parser(tmp_pat
 
 @pytest.mark.parametrize("system_id", [s for s in registry.BUNDLED_SYSTEMS if registry.get_system(s).plain_module])
 def test_a_checked_validate_imports_no_pydantic(tmp_path, system_id):
-    """A sound list checked afresh (``--no-cache``: no remembered answer) against a cached
+    """A sound list checked afresh (no remembered answer) against a cached
     catalogue is read into the plain mirrors (core/plain.py): pydantic is never imported.
     A list pydantic must word an error for still gets it, at its line and column."""
     samples = [item for _, item in registry.get_system(system_id).source.samples()]
     _run(tmp_path, "validate", str(samples[0]))  # warm the catalogue cache
     for sample in samples:
-        result = _run(tmp_path, "validate", "--no-cache", str(sample))
+        result = _run(tmp_path, "validate", str(sample), answers=False)
         assert result["code"] in (0, 1) and "fingerprint" in result["out"], result["out"]
         assert _loaded(result["modules"], "pydantic", "pydantic_core", "annotated_types") == [], sample
         assert f"armybuilder.systems.{registry.KNOWN_SYSTEMS[system_id].rpartition('.')[2]}.plain" in result["modules"]
     broken = tmp_path / "broken.yaml"
     broken.write_text(Path(str(samples[0])).read_text(encoding="utf-8") + "colour: red\n", encoding="utf-8")
-    result = _run(tmp_path, "validate", "--no-cache", str(broken))
+    result = _run(tmp_path, "validate", str(broken), answers=False)
     assert result["code"] == 2 and "broken.yaml:" in result["out"] and "colour" in result["out"]
     assert _loaded(result["modules"], "pydantic")  # pydantic words the refusal
 

@@ -203,13 +203,55 @@ def test_engines_draw_from_no_global_random_state(system_id):
     from pathlib import Path
 
     system = get_system(system_id)
-    for name in (system.game_module, system.odds_module):
+    for name in (n for n in (system.game_module, system.odds_module) if n):
         # The module's .py file, also when the module runs compiled (a .so beside it has no
         # source, and a compiled module's own __file__ may not name its folder): by its package.
         package, _, module = name.rpartition(".")
         folder = Path(importlib.util.find_spec(package).submodule_search_locations[0])
         source = (folder / f"{module}.py").read_text(encoding="utf-8")
         assert "import random" not in source and "np.random.seed" not in source and "default_rng(" not in source, name
+
+
+POLICY_ENGINES = [s.id for s in all_systems() if s.engine_ready() and s.policies()]
+
+
+@pytest.mark.parametrize("system_id", POLICY_ENGINES)
+def test_any_two_policies_play_each_other(system_id):
+    """The engine protocol (core/engine.py): the players are apart from the rules, so every
+    ordered pair of an engine's policies plays a whole game, replayed the same from its seed."""
+    import itertools
+
+    import numpy as np
+
+    system, lists = _samples(system_id)
+    first, second = lists[0].army, lists[-1].army
+    cat = system.catalogue_for(first)
+    names = system.policies()
+    for pair in itertools.product(names, repeat=2):
+        record = system.play_game(cat, first, second, np.random.default_rng(3), True, policies=pair)
+        again = system.play_game(cat, first, second, np.random.default_rng(3), True, policies=pair)
+        assert record.log == again.log and record.winner in (0, 1, None), pair
+        assert {u.side for u in record.units} == {0, 1} and len(record.scores) == 2
+        assert all(isinstance(k, str) and n > 0 for side in record.used for k, n in side.items())
+
+
+SCENARIO_ENGINES = [s.id for s in all_systems() if s.engine_ready() and s.scenarios(s.catalogue())]
+
+
+@pytest.mark.parametrize("system_id", SCENARIO_ENGINES)
+def test_a_scenario_can_be_fixed_and_is_reported(system_id):
+    """playtest --scenario: a fixed scenario is played and recorded; otherwise each game draws
+    one of the system's scenarios and the record says which."""
+    import numpy as np
+
+    system, lists = _samples(system_id)
+    army = lists[0].army
+    cat = system.catalogue_for(army)
+    known = [c.value for c in system.scenarios(cat)]
+    for scenario in known:
+        assert system.play_game(cat, army, army, np.random.default_rng(1), scenario=scenario).scenario == scenario
+    drawn = {system.play_game(cat, army, army, np.random.default_rng(seed)).scenario for seed in range(12)}
+    assert drawn <= set(known) and len(drawn) > 1
 
 
 @pytest.mark.parametrize("system_id", [s.id for s in all_systems() if s.has_unit_odds()])

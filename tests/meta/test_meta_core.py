@@ -79,7 +79,8 @@ def test_a_cancelled_run_resumes_to_the_same_matrix(setup, reference, tmp_path):
     assert cells(final) == cells(reference)
     assert played[0] == partial.played  # the resumed run started from what was kept
     records, torn = read_records(results)
-    assert torn == 1 and sum(r["stop"] - r["start"] for r in records) == GAMES * 12
+    assert torn == 0 and sum(r["stop"] - r["start"] for r in records) == GAMES * 12  # the torn line was set aside
+    assert (tmp_path / "meta.results.jsonl.unreadable").read_text() == '{"a": "torn\n'
     # Resuming a finished run plays nothing; asking for more games plays only the extra ones.
     again = run_meta(setup, GAMES, 3, LocalRunner(1), results, resume=True)
     assert cells(again) == cells(reference) and len(read_records(results)[0]) == len(records)

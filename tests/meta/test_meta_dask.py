@@ -80,7 +80,8 @@ def test_a_killed_workers_tasks_finish_elsewhere(cluster, lists, reference):
     assert killed and killed["tasks"] >= 1  # the worker died holding tasks
     assert killed["addr"] not in client.scheduler_info()["workers"]
     assert cells(matrix) == cells(reference) and matrix.complete
-    client.wait_for_workers(2, timeout=30)  # the nanny brought a fresh worker back
+    # the nanny brings a fresh worker back (a new Python process: slow to start on a loaded machine)
+    client.wait_for_workers(2, timeout=180)
 
 
 def test_an_interrupted_cluster_run_resumes_to_the_same_matrix(cluster, lists, reference, tmp_path):
@@ -98,3 +99,28 @@ def test_an_interrupted_cluster_run_resumes_to_the_same_matrix(cluster, lists, r
         final = run_meta(setup, GAMES, SEED, runner, results, resume=True, task_games=5, progress=lambda d, t: played.append(d))
     assert played[0] == kept  # only the missing games were played
     assert cells(final) == cells(reference) and final.complete
+
+
+def test_a_cluster_without_workers_says_so_until_one_joins(lists, reference):
+    """The progress shows "waiting for workers" while the scheduler has none; the run then finishes."""
+    import io
+
+    from armybuilder.meta.run import ProgressLine
+
+    with distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=":0", silence_logs=logging.CRITICAL) as empty:
+        log = io.StringIO()  # not a terminal: plain lines, as under nohup
+
+        class Organiser(ProgressLine):
+            def heartbeat(self, status=None):
+                super().heartbeat(status)
+                if status and not empty.workers:
+                    empty.scale(1)  # an organiser reads the message and starts 'dask worker'
+
+        with DaskRunner(empty.scheduler_address) as runner:
+            assert runner.probe() == 0
+            matrix = run_meta(prepare(sorted(lists.glob("*.yaml"))), GAMES, SEED, runner, progress=Organiser(0, stream=log))
+    lines = log.getvalue().splitlines()
+    assert f"waiting for workers: none is connected to {empty.scheduler_address}" in lines[1]
+    assert lines[-1].startswith(f"meta: {GAMES * 12}/{GAMES * 12} games (100%), ") and "waiting" not in lines[-1]
+    assert cells(matrix) == cells(reference) and matrix.complete

@@ -271,6 +271,9 @@ def test_playtest_command(capsys):
     payload = json.loads(capsys.readouterr().out)
     assert payload["games"] == 4 and payload["wins"] + payload["draws"] + payload["losses"] == 4
     assert {u["side"] for u in payload["units"]} == {"list", "opponent"}
+    assert main(["playtest", path, "--vs", "wolves-of-the-fjord", "--games", "2", "--seed", "1"]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "(795 Glory) vs Wolves of the Fjord (765 Glory)" in head  # the system's unit, not "pts"
 
 
 def test_unknown_entries_do_not_break_a_game(me_cat, clans):

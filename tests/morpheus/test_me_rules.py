@@ -97,11 +97,18 @@ def test_four_weapons(me_base, me_cat):
     assert "carries 4 weapons, at most 3 allowed: remove 1" in f.message
 
 
-def test_weapon_that_forbids_a_shield(me_base, me_cat):
+def test_a_no_shield_weapon_may_be_carried_with_a_shield(me_base, me_cat):
+    """ME-D3: "no shield when in use" limits use, not carrying: the list is legal, and the
+    editor offers the weapon to a warrior with a shield (the engine drops the shield's bonus
+    while he fights with it)."""
+    from armybuilder.systems.morpheus.legality import equipment_refusal
+
     me_base.warriors[5].equipment = ["scale-chain-armor", "shield", "great-weapon"]
-    f = only_error(me_base, me_cat, f"{P}.gear.no-shield")
-    assert "Great Weapon, which cannot be used with a shield, and a Shield" in f.message
-    assert f.where == "warriors[5].equipment[2]"
+    findings = SYSTEM.validate(me_base, me_cat)
+    assert not [f for f in findings if f.severity is Severity.ERROR], findings
+    assert f"{P}.gear.no-shield" not in {f.rule for f in findings}
+    me_base.warriors[5].equipment = ["scale-chain-armor", "shield"]
+    assert equipment_refusal(me_base, me_cat, me_base.warriors[5], "great-weapon") == ""
 
 
 @pytest.fixture(scope="module")

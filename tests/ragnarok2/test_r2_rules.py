@@ -176,7 +176,7 @@ def test_unique_characters(legal, cat):
 def test_exactly_one_commander_in_chief(legal, cat):
     legal.units[0].members[0].commander_in_chief = False
     f = only_error(legal, cat, "ragnarok2.command.commander-in-chief")
-    assert "no Commander-in-Chief: mark one of the army's 2 commanders" in f.message
+    assert "no Commander-in-Chief: make one of the army's 2 commanders Commander-in-Chief" in f.message
     legal.units[0].members[0].commander_in_chief = True
     legal.units[1].members[0].commander_in_chief = True
     f = only_error(legal, cat, "ragnarok2.command.commander-in-chief")

@@ -34,6 +34,9 @@ from armybuilder.systems.rattle_and_rend.engine.game import Game, play_game
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "catalog" / "rattle-and-rend" / "samples"
 NAMES = ("vampire-court", "dwarven-throng", "ogrekin-hunting-party")
+#: the reactions a side declares (Reversal is answered, not declared)
+REACTIONS = {"intimidate", "detonate", "suppression", "evade", "follow", "pursuit", "countercharge", "regroup",
+             "confusion", "sacrifice", "defiance", "vengeance", "rally"}
 
 
 def sample(name):
@@ -227,8 +230,9 @@ def test_every_trait_action_and_warding_reaction_plays(cat):
         for seed in range(2):
             record = play_game(cat, a, b, np.random.default_rng(100 * i + seed), log=True)
             assert record.winner in (0, 1, None)
-            reactions |= {line.split("reacts with ")[1].split(" (")[0] for line in record.log if "reacts with" in line}
-    assert {"Intimidate", "Suppression", "Evade", "Countercharge"} <= reactions
+            reactions |= (set(record.used[0]) | set(record.used[1])) & REACTIONS
+            assert sum(" declares " in line for line in record.log) >= sum(n for side in record.used for k, n in side.items() if k in REACTIONS)
+    assert {"intimidate", "suppression", "evade", "countercharge"} <= reactions
 
 
 def test_group_against_group_odds(system, cat):
@@ -260,7 +264,8 @@ def test_simulator_rolls_agree_with_exact(cat, stat, bonus, penalty):
     game = Game(cat, sample("vampire-court"), sample("dwarven-throng"), np.random.default_rng(stat), False)
     side = game.sides[0]
     n = 40_000
-    counts = np.bincount([game.roll(stat, bonus, penalty, side, True) for _ in range(n)], minlength=3) / n
+    u = side.units[0]
+    counts = np.bincount([game.check(u, "Fury", stat, bonus, penalty) for _ in range(n)], minlength=3) / n
     exact = np.array(check_probabilities(stat, dice_count(bonus, penalty)))
     sd = np.sqrt(exact * (1 - exact) / n)
     assert np.all(np.abs(counts - exact) <= 5 * sd + 1e-12)

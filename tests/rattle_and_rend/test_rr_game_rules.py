@@ -9,8 +9,9 @@ import pytest
 
 from armybuilder.core.lists import parse_list
 from armybuilder.systems.rattle_and_rend.army import Group, RRList
+from armybuilder.systems.rattle_and_rend.engine.ai import ScoringPolicy
 from armybuilder.systems.rattle_and_rend.engine.board import Piece
-from armybuilder.systems.rattle_and_rend.engine.game import Action, Game
+from armybuilder.systems.rattle_and_rend.engine.game import Action, Game, Order
 
 SAMPLES = Path(__file__).resolve().parents[2] / "catalog" / "rattle-and-rend" / "samples"
 
@@ -66,11 +67,13 @@ def test_action_costs_grow_and_no_back_to_back(cat):
     assert costs == [1, 2, 3, 4]  # RR-D2: 1, 2, 3 (and on)
     u.actions = 0
     side.last_actor = u
-    assert all(o.unit is not u for o in game.options(side))  # another group must act first
+    assert not game.may_act(side, u) and game.legal(side, Order("Rest", u))  # another group must act first
+    assert all(o.unit is not u for _, o in ScoringPolicy().options(game, side))
     for other in side.units:  # Last Man Standing: the only non-Ward group may act again
         if other is not u:
             other.state = "out"
-    assert any(o.unit is u for o in game.options(side))
+    assert game.may_act(side, u) and game.legal(side, Order("Rest", u)) == ""
+    assert any(o.unit is u for _, o in ScoringPolicy().options(game, side))
 
 
 def test_total_momentum_is_points_in_play_and_morale_follows_six(cat):
@@ -92,7 +95,7 @@ def test_breaking_transport_puts_its_passenger_down(cat):
     passenger = next(u for u in throng if u.carrier is heavy)
     game.remove(heavy, None, None)
     assert passenger.state in ("board", "out") and passenger.carrier is None
-    assert any("Will check" in line for line in game.lines if passenger.name in line)
+    assert any(f"  {passenger.name}: Will " in line for line in game.lines)
 
 
 def test_intimidate_can_stop_an_action(cat):
@@ -146,8 +149,11 @@ def test_capture_the_flags_needs_two_flags_off_the_board(cat):
 def test_duel_ends_when_the_targets_are_gone(cat):
     game = board(cat, sample("dwarven-throng"), sample("ogrekin-hunting-party"))
     game.scenario = "duel"
-    game._pick_duel_targets(game.sides[1])
-    game._pick_duel_targets(game.sides[0])
+    for side in game.sides:  # each side's player names 2 points of the enemy (no Ward)
+        total = 0
+        for u in ScoringPolicy().duel_targets(game, side, [u for u in game.sides[1 - side.idx].units if not u.is_ward]):
+            if total + u.points <= 2:
+                u.duel_target, total = True, total + u.points
     targets = [u for u in game.sides[1].units if u.duel_target]
     assert sum(u.points for u in targets) <= 2 and not any(u.is_ward for u in targets)
     for u in targets:

@@ -236,6 +236,31 @@ def test_heavy_cannot_ride(cat):
     assert "is a Heavy and cannot be carried" in f.message
 
 
+def test_attached_champion_with_a_transport_of_its_own(cat):
+    """Seed (Group Attachments): a Champion attached to a group acts with it as a single entity,
+    so it cannot ride in a Transport on its own; its group may."""
+    army = RRList(
+        catalogue="1.0.0",
+        format="12-points",
+        traits=["death-defiers", "riders"],
+        drive="discipline",
+        groups=[
+            Group(type="champion", champion_action="spot-weakness", attached_to=1, transported_by=5),
+            Group(type="fighters"),
+            Group(type="fighters"),
+            Group(type="fighters"),
+            Group(type="fighters"),
+            Group(type="heavy", heavy_trait="transport"),
+        ],
+    )
+    f = only_error(army, cat, "rattle-and-rend.transport.attached")
+    assert f.where == "groups[0].transported_by"
+    assert "is attached to" in f.message and "remove its own transport" in f.message
+    army.groups[0].transported_by = None
+    army.groups[1].transported_by = 5  # the group rides, its Champion with it (3 of the 4 points)
+    assert errors(army, cat) == []
+
+
 @pytest.mark.parametrize("name", ["vampire-court", "dwarven-throng", "ogrekin-hunting-party"])
 def test_seed_example_warbands_are_legal(system, name):
     from armybuilder.core.lists import list_from_doc

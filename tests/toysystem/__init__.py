@@ -30,6 +30,7 @@ class PitFighters(PackagedSystem[PitList, PitCatalog]):
     rules_module = rules
     format_params = ("leader_share",)
     new_list_name = "New crew"
+    game_module = "toysystem.engine"  # the smallest engine on the shared protocol (core/engine.py)
 
     def factions(self, cat: PitCat) -> list[Choice]:
         return [Choice(c.id, c.name, f"{sum(f.crew == c.id for f in cat.data.fighters)} fighter types") for c in cat.data.crews]
@@ -45,6 +46,9 @@ class PitFighters(PackagedSystem[PitList, PitCatalog]):
         total, _ = totals(army, cat)
         limit = self.format_limit(army, cat)
         return [StatusItem("Coins", f"{total}/{limit}", total <= limit), StatusItem("Fighters", str(len(army.fighters)))]
+
+    def scenarios(self, cat: PitCat) -> list[Choice]:
+        return [Choice("open-pit", "Open pit", "six rounds"), Choice("sudden-death", "Sudden death", "three rounds")]
 
     def referenced_entries(self, army: PitList) -> list[tuple[str, EntryRef]]:
         refs = [("crew", EntryRef("crews", army.crew)), ("format", EntryRef("formats", army.format))]

@@ -7,6 +7,7 @@ from screen_host import Host
 from textual.widgets import Button, Input, Select, Static, TabbedContent
 from tui_other_system import other_system  # tests are collected without packages
 
+from armybuilder.core.checks import plural
 from armybuilder.core.registry import get_system
 from armybuilder.tui.screens.odds import SELF, OddsScreen, at_least_chart
 from armybuilder.tui.screens.playtest import PlaytestScreen, histogram_text
@@ -167,9 +168,15 @@ async def test_screens_work_on_the_other_bundled_systems(system_id):
         assert forward.startswith("My unit attacks") and backward.startswith("Their unit attacks")
         params = system.unit_odds_params(cat, army, 0, odds.opponent(), theirs)
         charts = {k: v for k, v in system.odds(cat, params).payload.items() if isinstance(v, dict) and "pmf" in v}
-        assert charts  # the panel charts the system's own exact odds, with their means
+        assert charts  # the panel charts the system's own exact odds: named outcomes or counts with their means
         for name, chart in charts.items():
-            assert name.capitalize() in forward and f"mean {chart['mean']:.2f}" in forward
+            assert name.replace("_", " ").capitalize() in forward
+            named = [(k, v) for k, v in chart.items() if k not in ("pmf", "mean") and isinstance(v, float)]
+            if len(named) == len(chart["pmf"]):  # each outcome by its name, with its probability
+                for outcome, p in named:
+                    assert f"{outcome.replace('_', ' ')} " in forward and f"{p:6.1%}" in forward
+            else:
+                assert f"mean {chart['mean']:.2f}" in forward
     playtest = PlaytestScreen(system, army, cat)
     async with Host(playtest).run_test(size=(140, 50)) as pilot:
         await pilot.pause()
@@ -180,7 +187,14 @@ async def test_screens_work_on_the_other_bundled_systems(system_id):
         await pilot.pause()
         summary = playtest.summary
         assert summary is not None and summary.games == 6 and summary.wins + summary.draws + summary.losses == 6
-        assert f"wins {summary.wins}" in _text(playtest, "#pt-summary")
+        text = _text(playtest, "#pt-summary")
+        assert f"wins {summary.wins}" in text
+        if system.scenarios(cat):  # each scenario's figure beside the overall one, by its name
+            assert summary.scenarios
+            for scenario in system.scenarios(cat):
+                if scenario.value in summary.scenarios:
+                    played = summary.scenarios[scenario.value]
+                    assert f"{scenario.label} " in text and plural(played.games, "game") in text
 
 
 async def test_editor_opens_both_screens(store, tmp_path):

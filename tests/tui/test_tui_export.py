@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from armybuilder.tui.app import ArmyBuilderApp
+from armybuilder.tui.screens.editor_files import EXPORT_KINDS
 from armybuilder.tui.session import open_text
 
 LIST = """\
@@ -92,7 +93,7 @@ async def test_export_dialog_shows_the_full_path_lets_the_folder_change_and_reme
             await pilot.press("x")
             await pilot.pause()
             assert isinstance(app.screen, Menu) and str(tmp_path / "out") in app.screen.subtitle
-            app.screen.query_one("#menu").highlighted = 3  # text roster
+            app.screen.query_one("#menu").highlighted = [k for k, _ in EXPORT_KINDS].index("text")
             await pilot.press("enter")
             await pilot.pause()
             prompt = app.screen

@@ -66,7 +66,7 @@ async def test_a_new_list_for_a_people_of_a_house_catalogue(store, tmp_path, mon
         form = app.screen
         assert isinstance(form, ActionForm)
         prompts = [getattr(p, "plain", str(p)) for p, _ in form.query_one("#p-profile", Select)._options]
-        assert any(p.startswith("Wolfen warrior") and "house · 16 A.P. each, regular" in p for p in prompts), prompts
+        assert any(p.startswith("Wolfen warrior") and "house · 16 A.P. each, Regular" in p for p in prompts), prompts
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is editor

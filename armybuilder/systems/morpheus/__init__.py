@@ -33,7 +33,7 @@ class Morpheus(PackagedSystem["WarClan", "MECatalog"]):
     rules_module = lazy_module(f"{__name__}.rules")
     odds_module = f"{__name__}.engine.odds"
     game_module = f"{__name__}.engine.battle"
-    playtest_budget = 500  # games per second per core over the sample pairings (issue 18)
+    playtest_budget = 230  # games per reference-loop-second (design.md: bench's normalised rate)
     format_params = (
         "min_models",
         "max_models",
@@ -48,6 +48,16 @@ class Morpheus(PackagedSystem["WarClan", "MECatalog"]):
 
     def factions(self, cat: Catalogue[MECatalog]) -> list[Choice]:
         return [Choice("war-clan", "War Clan", f"{len(cat.data.warriors)} warrior types")]
+
+    def option_study(self, games: int, seed: int) -> list:
+        from .engine.options import option_study
+
+        return option_study(self.catalogue(), games, seed)
+
+    def cut_copy(self, army: WarClan, cat: Catalogue[MECatalog], share: float = 0.2) -> WarClan:
+        from .cut import cut_copy
+
+        return cut_copy(army, cat, share)
 
     def points(self, army: WarClan, cat: Catalogue[MECatalog]) -> Points:
         b = breakdown(army, cat)

@@ -111,7 +111,7 @@ class Weapon(WeaponMethods, Strict):
     range: str  # "ML", "MR" or inches as text
     kind: Literal["melee", "ranged"]
     abilities: list[str] = Field(default_factory=list)
-    no_shield: bool = False  # cannot be used with a shield
+    no_shield: bool = False  # no shield bonus while fighting with it (ME-D3: carrying both is legal)
     source: str = ""
 
 

@@ -44,7 +44,7 @@ from .army import (
     warrior_type,
 )
 from .catalog import MECat, WarriorType, ability_args, ability_id
-from .legality import equipment_refusal, power_refusal, warrior_refusal
+from .legality import budget_refusal, equipment_refusal, glory_left, power_refusal, warrior_refusal
 
 KIND_LABEL = {"armour": "armour", "shields": "shield", "weapons": "weapon", "items": "item"}
 
@@ -174,16 +174,24 @@ def actions(army: WarClan, cat: MECat, path: str) -> list[EditAction]:
     if head != "warriors" or index is None or index >= len(army.warriors):
         return []
     w = army.warriors[index]
+    wt = warrior_type(cat, w.type)
+    jarl = []
+    if not w.jarl:  # only a Jarl warrior type leads (the jarl.profile rule)
+        why = "" if wt is not None and wt.jarl else f"only a Jarl warrior type leads the clan; {warrior_name(cat, w)} is not one"
+        jarl.append(EditAction("set-jarl", "Make this warrior the clan's Jarl", (), "warrior", refused=why))
     warrior_actions = [
         EditAction("add-equipment", "Add equipment", (Param("item", "Equipment", "choice", equipment_choices(cat, army, w)),), "warrior"),
-        EditAction("set-jarl", "Make this warrior the clan's Jarl", (), "warrior"),
+        *jarl,
         EditAction("set-label", "Give a personal name", (Param("label", "Name", "text", default=w.label),), "warrior"),
         EditAction("edit-warrior-notes", "Edit the warrior's notes", (Param("notes", "Notes", "text", default=w.notes),), "warrior"),
         EditAction(
             "set-type", "Change the warrior type",
             (Param("type", "Warrior type", "choice", type_choices(cat, army, replacing=index), default=w.type),), "warrior",
         ),
-        EditAction("duplicate-warrior", "Duplicate the warrior", (), "warrior"),
+        EditAction(
+            "duplicate-warrior", "Duplicate the warrior", (), "warrior",
+            refused=_duplicate_refusal(army, cat, w) if wt is not None else "this warrior type is not in the catalogue",
+        ),
         EditAction("move-up", "Move up", (), "warrior"),
         EditAction("move-down", "Move down", (), "warrior"),
         EditAction("remove-warrior", "Remove the warrior", (), "warrior", destructive=True),
@@ -193,7 +201,33 @@ def actions(army: WarClan, cat: MECat, path: str) -> list[EditAction]:
     return warrior_actions
 
 
+def _duplicate_refusal(army: WarClan, cat: MECat, w: Warrior) -> str:
+    """Why a copy of ``w`` (its type and gear) may not join the clan ("" when it may)."""
+    t = warrior_type(cat, w.type)
+    if t is None:
+        return "this warrior type is not in the catalogue"
+    why = warrior_refusal(army, cat, t)
+    if why:
+        return why
+    gear = sum(equipment_cost(cat, e) for e in w.equipment)
+    left = glory_left(army, cat)
+    return budget_refusal(t.cost + gear, left)
+
+
 # --------------------------------------------------------------------------- apply
+
+
+def _lead(clan: WarClan, cat: MECat, index: int) -> None:
+    """A warrior of a Jarl type leads the clan unless a warrior of a Jarl type already does:
+    the mark then leaves any warrior whose type cannot lead (ME-D2, the jarl rules)."""
+    t = warrior_type(cat, clan.warriors[index].type)
+    if t is None or not t.jarl:
+        return
+    if any(o.jarl and (ot := warrior_type(cat, o.type)) is not None and ot.jarl for o in clan.warriors):
+        return
+    for o in clan.warriors:
+        o.jarl = False
+    clan.warriors[index].jarl = True
 
 
 def apply(army: WarClan, cat: MECat, path: str, action: str, args: dict[str, Any]) -> tuple[WarClan, str]:
@@ -204,8 +238,8 @@ def apply(army: WarClan, cat: MECat, path: str, action: str, args: dict[str, Any
         t = warrior_type(cat, tid)
         if t is None:
             raise ValueError(f"no warrior type '{tid}' in the catalogue")
-        # a Jarl warrior type always leads; mark it unless the clan already has a Jarl
-        new.warriors.append(Warrior(type=tid, jarl=t.jarl and not any(w.jarl for w in new.warriors)))
+        new.warriors.append(Warrior(type=tid))
+        _lead(new, cat, len(new.warriors) - 1)
         return new, f"warriors[{len(new.warriors) - 1}]"
     if action == "add-god-power":
         pid = need(args, "power")
@@ -258,9 +292,13 @@ def apply(army: WarClan, cat: MECat, path: str, action: str, args: dict[str, Any
         return new, where
     if action == "set-type":
         tid = need(args, "type")
-        if warrior_type(cat, tid) is None:
+        t = warrior_type(cat, tid)
+        if t is None:
             raise ValueError(f"no warrior type '{tid}' in the catalogue")
         w.type = tid
+        if not t.jarl:
+            w.jarl = False
+        _lead(new, cat, wi)
         return new, where
     if action == "duplicate-warrior":
         copy = w.model_copy(deep=True)
@@ -345,14 +383,14 @@ def detail(cat: MECat, ref: EntryRef) -> Detail:
         stats = tuple((k.upper(), str(getattr(t, k))) for k in ("ap", "sp", "ma", "ra", "df", "rs", "dr", "mn", "hp", "size"))
         sections = [glossary_entry(cat, a) for a in t.abilities]
         if t.assigned:
-            sections.append(("Assigned by armybuilder", ", ".join(t.assigned) + " (CAT-D1: not in the reference data)"))
+            sections.append(("Assigned by armybuilder", ", ".join(a.replace("_", " ") for a in t.assigned) + " (CAT-D1: not in the reference data)"))
         sections.append(("Source", t.source))
         return Detail(t.name, "Jarl" if t.jarl else "warrior", stats, tuple(sections), f"{t.cost} Glory")
     if ref.collection == "weapons":
         stats = (("ST", str(entry.st)), ("Range", entry.range), ("Kind", entry.kind))
         sections = [glossary_entry(cat, a) for a in entry.abilities]
         if entry.no_shield:
-            sections.append(("No shield", "Cannot be used together with a shield."))
+            sections.append(("No shield", "While he fights with it, a shield gives its bearer nothing (ME-D3: carrying both is legal)."))
         return Detail(entry.name, "weapon", stats, tuple(sections), f"{entry.cost} Glory")
     if ref.collection == "armour":
         return Detail(entry.name, "armour", (("RS", str(entry.rs)),), (), f"{entry.cost} Glory")
@@ -373,7 +411,7 @@ def detail(cat: MECat, ref: EntryRef) -> Detail:
     fields = entry.model_dump(exclude={"id", "name"})
     # bools and empty values are not stats ("takes value False" leaked raw values)
     entry_stats = tuple(
-        (k.replace("_", " "), str(v))
+        (k.replace("_", " ").capitalize(), str(v))
         for k, v in fields.items()
         if isinstance(v, (int, str)) and not isinstance(v, bool) and k not in ("text", "source") and v != ""
     )

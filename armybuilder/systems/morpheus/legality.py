@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from armybuilder.core.checks import a_or_an, plural
+from armybuilder.core.checks import plural
 
 from .counting import breakdown, counts, equipment_kind, fmt_of, warrior_type
 
@@ -29,11 +29,6 @@ KIND_WORDS = {
 def gear_limit(fmt: MEFormat, kind: str) -> int:
     """How many pieces of ``kind`` one warrior may carry (ME-D2, data of the format)."""
     return {"armour": fmt.max_armour, "shields": fmt.max_shields, "weapons": fmt.max_weapons, "items": fmt.max_items}[kind]
-
-
-def shield_clash(weapon_name: str, shield_name: str) -> str:
-    """The one wording of a no-shield weapon carried with a shield (rule and picker)."""
-    return f"{a_or_an(weapon_name)}, which cannot be used with a shield, and {a_or_an(shield_name)}"
 
 
 def glory_left(army: WarClan, cat: MECat) -> int | None:
@@ -73,7 +68,8 @@ def warrior_refusal(army: WarClan, cat: MECat, t: WarriorType, replacing: int | 
 
 
 def equipment_refusal(army: WarClan, cat: MECat, w: Warrior, item_id: str) -> str:
-    """Why ``w`` may not take the piece ``item_id``: its kind's limit, a shield clash, Glory."""
+    """Why ``w`` may not take the piece ``item_id``: its kind's limit or the Glory left. A weapon
+    marked "no shield when in use" may be carried with a shield (ME-D3: it limits use)."""
     kind = equipment_kind(cat, item_id)
     if kind is None:
         return f"no equipment '{item_id}' in the catalogue"
@@ -87,14 +83,6 @@ def equipment_refusal(army: WarClan, cat: MECat, w: Warrior, item_id: str) -> st
     item = cat.get(kind, item_id)
     if item is None:
         return f"no equipment '{item_id}' in the catalogue"
-    if kind == "weapons" and item.no_shield:
-        shield = next((x for e in w.equipment if (x := cat.get("shields", e)) is not None), None)
-        if shield is not None:
-            return f"the warrior would carry {shield_clash(item.name, shield.name)}"
-    if kind == "shields":
-        weapon = next((x for e in w.equipment if (x := cat.get("weapons", e)) is not None and x.no_shield), None)
-        if weapon is not None:
-            return f"the warrior would carry {shield_clash(weapon.name, item.name)}"
     return budget_refusal(item.cost, glory_left(army, cat))
 
 

@@ -18,7 +18,7 @@ from armybuilder.core.checks import ListContext, PointLimit, plural, unknown_for
 from armybuilder.core.findings import Finding, RuleBook, Severity
 
 from .counting import KINDS, breakdown, counts, equipment_kind, warrior_name, warrior_type
-from .legality import KIND_WORDS, gear_limit, shield_clash
+from .legality import KIND_WORDS, gear_limit
 
 if TYPE_CHECKING:  # the rules read the models or their plain mirrors alike
     from .army import WarClan
@@ -219,26 +219,6 @@ _gear_rule("armour", f"{SYSTEM_ID}.gear.armour")
 _gear_rule("shields", f"{SYSTEM_ID}.gear.shield")
 _gear_rule("weapons", f"{SYSTEM_ID}.gear.weapons")
 _gear_rule("items", f"{SYSTEM_ID}.gear.items")
-
-
-@book.rule(f"{SYSTEM_ID}.gear.no-shield")
-def no_shield(ctx: Context) -> Iterator[Finding]:
-    """Weapons marked 'no shield when in use' may not be carried with a shield (ME-D2)."""
-    for wi, w in enumerate(ctx.army.warriors):
-        shields = [e for e in w.equipment if equipment_kind(ctx.cat, e) == "shields"]
-        if not shields:
-            continue
-        for ei, e in enumerate(w.equipment):
-            weapon = ctx.cat.get("weapons", e)
-            shield = ctx.cat.get("shields", shields[0])
-            if weapon is not None and weapon.no_shield and shield is not None:
-                yield Finding(
-                    f"{SYSTEM_ID}.gear.no-shield",
-                    E,
-                    f"{warrior_name(ctx.cat, w)} carries {shield_clash(weapon.name, shield.name)}: remove one of them",
-                    f"warriors[{wi}].equipment[{ei}]",
-                    "ME-D2; reference-data weapon profiles",
-                )
 
 
 # --------------------------------------------------------------------------- God powers

@@ -30,7 +30,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
     faction_facet = "people"
     importer_module = f"{__name__}.importer"
     house_skeleton_module = f"{__name__}.house_skeleton"
-    playtest_budget = 1000
+    playtest_budget = 230  # games per reference-loop-second (design.md: bench's normalised rate)
     # imported on first use: validating a list needs the rules, not the editor or the sheets
     editing_module = lazy_module(f"{__name__}.editing")
     sheets_module = lazy_module(f"{__name__}.sheets")
@@ -46,7 +46,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
             counts[p.people] = counts.get(p.people, 0) + 1
         # a people without profiles cannot field an army: it is not offered (issue 13)
         return [
-            Choice(p.id, p.name, f"{p.formation}, {plural(counts[p.id], 'profile')}")
+            Choice(p.id, p.name, f"{p.formation} formation, {plural(counts[p.id], 'profile')}")
             for p in cat.data.peoples
             if counts.get(p.id)
         ]
@@ -93,6 +93,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
     def status(self, army: R2List, cat: Catalogue[R2Catalog]) -> list[StatusItem]:
         from collections import Counter
 
+        from .legality import litany_budget
         from .rules import Context, war_staffs
 
         ctx = Context(army, cat)
@@ -105,6 +106,9 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
         items = [
             StatusItem("A.P.", f"{b.total}/{limit}", b.total <= limit if fmt else False),
         ]
+        budget, spent = litany_budget(cat, army)
+        if budget or spent:  # the faithful's Aspects against the communions and miracles bought
+            items.append(StatusItem("Litany", f"{spent}/{budget}", spent <= budget))
         if fmt:
             items.append(
                 StatusItem(
@@ -124,7 +128,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
             StatusItem("Corps", str(corps), corps >= others),
             StatusItem("Shock", str(counts["shock-troops"])),
             StatusItem("Support", str(counts["support"])),
-            StatusItem("War staffs", f"{staffs} ({complete} complete, +{complete} TP)"),
+            StatusItem("War staffs", f"{staffs} ({complete} complete, +{complete} TP)" if staffs else "none"),
         ]
         return items
 

@@ -7,6 +7,7 @@ editor's undo stack is just a list of snapshots.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from armybuilder.core.checks import list_format, plural
@@ -46,11 +47,19 @@ from .health import wound_level_reasons, wound_levels
 from .legality import (
     army_elements,
     army_faithful,
+    army_standard_refusal,
     budget_refusal,
+    commander_refusal,
     communion_refusal,
+    familiar_refusal,
     is_independent_profile,
+    leader_refusal,
+    litany_budget,
+    litany_refusal,
     member_refusal,
     miracle_refusal,
+    people_name,
+    rank_refusal,
     ritual_refusal,
     unit_people,
 )
@@ -135,7 +144,7 @@ def outline(army: R2List, cat: R2Cat) -> list[OutlineNode]:
             cost = getattr(entry, "power", None) if collection == "rituals" else None
             detail = ""
             if collection == "communions" and entry is not None:
-                detail = f"{entry.power} litany points"
+                detail = plural(entry.power, "litany point")
             if collection == "tactics" and entry is not None and entry.provisional:
                 detail = "provisional"
             out.append(OutlineNode(f"{field}[{i}]", name, detail, cost, EntryRef(collection, entry_id)))
@@ -147,7 +156,7 @@ def outline(army: R2List, cat: R2Cat) -> list[OutlineNode]:
         OutlineNode("tactics", "Tactical deck", plural(len(army.tactics), "tactic"), None, None, entries("tactics", "tactics")),
         OutlineNode("communions", "Communions", "", None, None, entries("communions", "communions")),
         OutlineNode("rituals", "Rituals", "", None, None, entries("rituals", "rituals")),
-        OutlineNode("", "List settings", f"{people.name if people else army.people}, {army.format}"),
+        OutlineNode("", "List settings", f"{people.name if people else army.people}, {format_label(cat, army)}"),
     ]
 
 
@@ -160,15 +169,39 @@ def points_left(army: R2List, cat: R2Cat) -> int:
     return (fmt.limit if fmt is not None else 1000) - breakdown(army, cat).total
 
 
-def _profile_choice(p: Profile, refused: str = "", count: int = 1) -> Choice:
+def role_words(roles: Sequence[str]) -> str:
+    """A profile's roles as words ("character, living dead"), never as ids."""
+    return ", ".join(r.replace("-", " ") for r in roles)
+
+
+def rank_name(cat: R2Cat, rank_id: str) -> str:
+    rank = cat.get("ranks", rank_id)
+    return rank.name if rank is not None else rank_id.replace("-", " ")
+
+
+def field_words(fields: Sequence[str]) -> str:
+    """Field names as words ("faith rank"), for the "assigned by armybuilder" notes."""
+    return ", ".join(f.replace("_", " ") for f in fields)
+
+
+def _profile_choice(cat: R2Cat, p: Profile, refused: str = "", count: int = 1) -> Choice:
     cost = f"{p.cost} A.P." if count == 1 else f"{p.cost} A.P. each"
-    return Choice(p.id, p.name, f"{cost}, {p.rank}" + (f", {', '.join(p.roles)}" if p.roles else ""), refused)
+    return Choice(p.id, p.name, f"{cost}, {rank_name(cat, p.rank)}" + (f", {role_words(p.roles)}" if p.roles else ""), refused)
 
 
 def troop_choices(cat: R2Cat, people: str, left: int | None = None) -> tuple[Choice, ...]:
     """Profiles that may be a unit's troops; those not affordable once are refused."""
     return tuple(
-        _profile_choice(p, budget_refusal(p.cost, left) if left is not None else "", count=2)
+        _profile_choice(cat, p, budget_refusal(p.cost, left) if left is not None else "", count=2)
+        for p in cat.data.profiles
+        if p.people == people and not p.has_role("character") and not _only_independent(p)
+    )
+
+
+def _unit_troop_choices(cat: R2Cat, army: R2List, unit: Unit, people: str) -> tuple[Choice, ...]:
+    """The troops a unit may change to, each refused when its members or the points forbid it."""
+    return tuple(
+        _profile_choice(cat, p, troops_refusal(cat, army, unit, p), count=2)
         for p in cat.data.profiles
         if p.people == people and not p.has_role("character") and not _only_independent(p)
     )
@@ -187,17 +220,22 @@ def member_choices(cat: R2Cat, army: R2List, unit: Unit) -> tuple[Choice, ...]:
         if p.people != people or not is_independent_profile(p):
             continue
         why = member_refusal(cat, army, unit, p) or budget_refusal(p.cost, left)
-        out.append(_profile_choice(p, why))
+        out.append(_profile_choice(cat, p, why))
     return tuple(out)
 
 
-def miracle_choices(cat: R2Cat, holder: Profile, held: list[str]) -> tuple[Choice, ...]:
-    """Miracles the faithful may call (its cult, an Aspect it has), with litany costs."""
+def miracle_choices(cat: R2Cat, holder: Profile, held: list[str], army: R2List | None = None) -> tuple[Choice, ...]:
+    """Miracles the faithful may call (its cult, an Aspect it has) and the army's litany
+    budget can pay (given the list), with their litany costs."""
+    budget, spent = litany_budget(cat, army) if army is not None else (0, 0)
     out = []
     for m in cat.data.miracles:
         cults = f", {', '.join(m.cults)}" if m.cults else ""
-        why = "" if m.id in held else miracle_refusal(holder, m)
-        verb = "held: choose to take it back" if m.id in held else f"{m.budget_cost} litany points{cults}"
+        if m.id in held:
+            why = ""
+        else:
+            why = miracle_refusal(holder, m) or (litany_refusal(m.budget_cost, budget, spent) if army is not None else "")
+        verb = "held: choose to take it back" if m.id in held else f"{plural(m.budget_cost, 'litany point')}{cults}"
         out.append(Choice(m.id, m.name, verb, why))
     return tuple(out)
 
@@ -212,9 +250,10 @@ def _deck_choices(army: R2List, cat: R2Cat, field: str) -> tuple[Choice, ...]:
             out.append(Choice(t.id, t.name, t.condition, why))
     elif field == "communions":
         faithful = army_faithful(cat, army)
+        budget, spent = litany_budget(cat, army)
         for c in data.communions:
-            why = "already bought" if c.id in taken else communion_refusal(faithful, c)
-            out.append(Choice(c.id, c.name, f"{c.power} litany points, cult {c.cult}, Aspect {' or '.join(c.aspects)}", why))
+            why = "already bought" if c.id in taken else (communion_refusal(faithful, c) or litany_refusal(c.power, budget, spent))
+            out.append(Choice(c.id, c.name, f"{plural(c.power, 'litany point')}, cult {c.cult}, Aspect {' or '.join(c.aspects)}", why))
     else:
         elements = army_elements(cat, army)
         left = points_left(army, cat)
@@ -224,15 +263,72 @@ def _deck_choices(army: R2List, cat: R2Cat, field: str) -> tuple[Choice, ...]:
     return tuple(out)
 
 
-def people_choices(cat: R2Cat) -> tuple[Choice, ...]:
-    """Peoples that have profiles in this catalogue (an army of none cannot be built)."""
+def people_choices(cat: R2Cat, army: R2List | None = None) -> tuple[Choice, ...]:
+    """Peoples that have profiles in this catalogue (an army of none cannot be built); given
+    the list, another people is refused while units of the list's own stand in it."""
     data = cat.data
     counts: dict[str, int] = {}
-    for p in data.profiles:
-        counts[p.people] = counts.get(p.people, 0) + 1
-    return tuple(
-        Choice(p.id, p.name, f"{p.formation}, {plural(counts[p.id], 'profile')}") for p in data.peoples if counts.get(p.id)
-    )
+    for q in data.profiles:
+        counts[q.people] = counts.get(q.people, 0) + 1
+    held = {unit_people(cat, army, u) for u in army.units} if army is not None else set()
+    out = []
+    for people in data.peoples:
+        if not counts.get(people.id):
+            continue
+        others = sorted(people_name(cat, h) for h in held if h != people.id)
+        why = f"the list holds units of {', '.join(others)}: remove them first, or start a new list" if others else ""
+        out.append(Choice(people.id, people.name, f"{people.formation} formation, {plural(counts[people.id], 'profile')}", why))
+    return tuple(out)
+
+
+def troops_refusal(cat: R2Cat, army: R2List, unit: Unit, p: Profile) -> str:
+    """Why the troops of ``unit`` may not become ``p`` ("" when they may): the unit's
+    Characters and leader must still be allowed to stand in it, the points must fit."""
+    if unit.troops is not None and unit.troops.profile == p.id:
+        return ""
+    count = unit.troops.count if unit.troops is not None else 5
+    changed = unit.model_copy(update={"troops": Troops(profile=p.id, count=count)})
+    for m in unit.members:
+        q = profile(cat, m.profile)
+        why = rank_refusal(cat, changed, q, m.leader) if q is not None else ""
+        if why:
+            return why
+    old = unit_cost(cat, unit)
+    return budget_refusal(unit_cost(cat, changed) - old, points_left(army, cat))
+
+
+def format_label(cat: R2Cat, army: R2List) -> str:
+    """The list's format as a player reads it ("1000 A.P.", or the list's own limit)."""
+    fmt = list_format(army, cat)
+    if fmt is None:
+        return f"{army.format} (not in the catalogue)"
+    return f"{army.limit} A.P. (own limit)" if army.limit is not None and army.limit != fmt.limit else fmt.name
+
+
+def member_role_actions(cat: R2Cat, army: R2List, unit: Unit, member: Member, p: Profile | None) -> list[EditAction]:
+    """Leader, Commander-in-Chief and army standard: each offered as the rules allow it for
+    this fighter (legality.py, the validator's own checks), else refused with the reason."""
+    missing = "this profile is not in the catalogue"
+    out = []
+    if member.leader:
+        out.append(EditAction("toggle-leader", "Stop leading the unit", (), "member"))
+    else:
+        why = leader_refusal(cat, unit, p) if p is not None else missing
+        out.append(EditAction("toggle-leader", "Make leader of the unit", (), "member", refused=why))
+    if not member.commander_in_chief:
+        current = next(
+            (q.name for u in army.units for m in u.members if m.commander_in_chief and (q := profile(cat, m.profile)) is not None),
+            "",
+        )
+        label = "Make Commander-in-Chief" + (f" (in place of {current})" if current else "")
+        why = commander_refusal(cat, army, p) if p is not None else missing
+        out.append(EditAction("set-commander-in-chief", label, (), "member", refused=why))
+    if member.army_standard:
+        out.append(EditAction("toggle-army-standard", "No longer the army standard", (), "member"))
+    else:
+        why = army_standard_refusal(p) if p is not None else missing
+        out.append(EditAction("toggle-army-standard", "Make the army standard", (), "member", refused=why))
+    return out
 
 
 TEXT = "text"
@@ -244,7 +340,7 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
         "add-unit",
         "Add a unit",
         (
-            Param("profile", "Troops", "choice", troop_choices(cat, army.people)),
+            Param("profile", "Troops", "choice", troop_choices(cat, army.people, points_left(army, cat))),
             Param("count", "Number of troops", "int", default=5, minimum=1, maximum=99),
         ),
         "units",
@@ -258,7 +354,7 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
             EditAction(
                 "set-people",
                 "Change the people",
-                (Param("people", "People", "choice", people_choices(cat), default=army.people),),
+                (Param("people", "People", "choice", people_choices(cat, army), default=army.people),),
                 "list",
             ),
             format_action(cat, army.format, army.limit),
@@ -293,7 +389,7 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
         EditAction(
             "set-troops",
             "Change the troops' profile",
-            (Param("profile", "Troops", "choice", troop_choices(cat, people), default=unit.troops.profile if unit.troops else None),),
+            (Param("profile", "Troops", "choice", _unit_troop_choices(cat, army, unit, people), default=unit.troops.profile if unit.troops else None),),
             "unit",
         ),
         EditAction("duplicate-unit", "Duplicate the unit (without its Characters: each is unique)", (), "unit"),
@@ -307,7 +403,12 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
     if sub == "troops" and unit.troops is not None:
         p = profile(cat, unit.troops.profile)
         options = tuple(Choice(o.id, o.name, f"+{o.cost} A.P. per fighter") for o in (p.options if p else []))
-        out = [unit_actions[1], EditAction("toggle-troop-leader", "Promote a trooper to leader (on/off)", (), "troops")]
+        if unit.troops.leader:
+            lead = EditAction("toggle-troop-leader", "No trooper leads the unit", (), "troops")
+        else:
+            why = leader_refusal(cat, unit, p) if p is not None else "this profile is not in the catalogue"
+            lead = EditAction("toggle-troop-leader", "Make a trooper the leader of the unit", (), "troops", refused=why)
+        out = [unit_actions[1], lead]
         if options:
             out.append(EditAction("toggle-troop-option", "Add or remove an option", (Param("option", "Option", "choice", options),), "troops"))
         return out + [a for a in unit_actions if a.id != "set-count"]
@@ -315,9 +416,7 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
         member = unit.members[sub_index]
         p = profile(cat, member.profile)
         out = [
-            EditAction("toggle-leader", "Make leader of the unit (on/off)", (), "member"),
-            EditAction("set-commander-in-chief", "Make Commander-in-Chief", (), "member"),
-            EditAction("toggle-army-standard", "Make army standard (on/off)", (), "member"),
+            *member_role_actions(cat, army, unit, member, p),
             EditAction("set-label", "Give a personal name", (Param("label", "Name", "text", default=member.label),), "member"),
             EditAction("remove-member", "Remove from the unit", (), "member", destructive=True),
         ]
@@ -328,6 +427,7 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
                     "Set the number of familiars",
                     (Param("familiars", "Familiars", "int", default=member.familiars, minimum=0, maximum=p.initiation_rank or 5),),
                     "member",
+                    refused=familiar_refusal(p),
                 )
             )
         if p is not None and p.has_role("faithful"):
@@ -335,7 +435,7 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
                 EditAction(
                     "toggle-miracle",
                     "Give or take back a miracle",
-                    (Param("miracle", "Miracle", "choice", miracle_choices(cat, p, member.miracles)),),
+                    (Param("miracle", "Miracle", "choice", miracle_choices(cat, p, member.miracles, army)),),
                     "member",
                 )
             )
@@ -536,7 +636,7 @@ def browse(cat: R2Cat) -> list[BrowserEntry]:
             "people": peoples.get(p.people, p.people),
             "category": SCHEME_LABEL.get(category, category),
             "rank": rank.name if rank else p.rank,
-            "role": ", ".join(p.roles) or "troop",
+            "role": role_words(p.roles) or "troop",
         }
         out.append(
             BrowserEntry(
@@ -579,6 +679,15 @@ def _glossary(cat: R2Cat, ability: str) -> tuple[str, str]:
     return title, entry.text
 
 
+#: the words of a catalogue field shown as a stat, where its name alone would not say it
+STAT_WORDS = {
+    "min_effective": "At least fighters",
+    "min_rank_category": "At least rank category",
+    "scheme": "Army scheme",
+    "mana": "Mana",
+}
+
+
 def detail(cat: R2Cat, ref: EntryRef) -> Detail:
     entry = cat.get(ref.collection, ref.id)
     if entry is None:
@@ -615,15 +724,15 @@ def detail(cat: R2Cat, ref: EntryRef) -> Detail:
         if p.cult:
             sections.append(("Faith", f"Cult: {p.cult}; rank: {p.faith_rank or '-'}"))
         if p.assigned:
-            sections.append(("Assigned by armybuilder", ", ".join(p.assigned) + " (CAT-D1: not in the reference data)"))
+            sections.append(("Assigned by armybuilder", field_words(p.assigned) + " (CAT-D1: not in the reference data)"))
         subtitle = f"{people.name if people else p.people} · {rank.name if rank else p.rank} · {p.size}"
         if p.roles:
-            subtitle += " · " + ", ".join(p.roles)
+            subtitle += " · " + role_words(p.roles)
         return Detail(p.name, subtitle, tuple(stats), tuple(sections), f"{p.cost} A.P.")
     fields = entry.model_dump(exclude={"id", "name"})
     # bools (provisional) and empty values are not stats: "provisional True" leaked raw values
     entry_stats = tuple(
-        (k.replace("_", " "), str(v))
+        (STAT_WORDS.get(k, k.replace("_", " ").capitalize()), SCHEME_LABEL.get(str(v), str(v)) if k == "scheme" else str(v))
         for k, v in fields.items()
         if isinstance(v, (int, str)) and not isinstance(v, bool)
         and k not in ("text", "condition", "pros", "cons", "source", "decision") and v != ""

@@ -41,7 +41,35 @@ def resolve_unit(names: list[str], ref: str, where: str) -> int:
     raise ValueError(f"{where}: no unit named '{ref}' (units: {listing})")
 
 
+def largest_unit(cat) -> int | None:
+    """The most fighters the army scheme lets a unit hold (R2-D3), None without a scheme."""
+    scheme = cat.data.tables.army_scheme
+    if scheme is None or not scheme.rows:
+        return None
+    return max(max(row.regiment[1], row.horde[1]) for row in scheme.rows)
+
+
+def check_sizes(cat, first, index_a: int, second, index_b: int) -> None:
+    """Refuse a fray of a unit larger than any the rules allow: the enumeration grows with
+    the fighters in contact, and a unit of 999 fighters (a typing slip or a hostile file)
+    would run for minutes and gigabytes for odds no game can ask for."""
+    from .engine.exact import ExactFrayUnsupported
+    from .engine.state import build_side
+
+    most = largest_unit(cat)
+    if most is None:
+        return
+    for army, index in ((first, index_a), (second, index_b)):
+        unit = build_side(cat, army, 0)[0][index]
+        if unit.count > most:
+            raise ExactFrayUnsupported(
+                f"{unit.name} has {unit.count} fighters; the army scheme allows at most {most} in a unit (R2-D3): "
+                "the exact fray is computed for units the rules allow"
+            )
+
+
 def compute(cat, first, index_a: int, second, index_b: int, charge: bool) -> FrayOdds:
+    check_sizes(cat, first, index_a, second, index_b)
     return exact_fray(cat, first, index_a, second, index_b, charge)
 
 

@@ -214,3 +214,91 @@ def budget_refusal(cost: int, left: int, unit: str = "A.P.") -> str:
     if cost > left:
         return f"costs {cost} {unit}; only {max(left, 0)} {unit} left under the limit"
     return ""
+
+
+# --------------------------------------------------------------------------- command and leaders
+
+
+def lead_refusal(cat: Catalogue, p: Profile) -> str:
+    """Why ``p`` may never lead a unit (R2-D5 and the catalogue's restrictions), "" when it may."""
+    for r in _data(cat).restrictions:
+        if r.can_lead is False and r.match.lower() in p.name.lower():
+            return f"{r.text} ({r.source})"
+    if p.has_role("standard-bearer"):
+        return "standard bearers cannot lead a unit"
+    if p.has_role("musician"):
+        return "musicians cannot lead a unit"
+    if p.has_role("construct"):
+        return "constructs cannot lead a unit"
+    if p.has_role("magician") and not p.has_role("warrior-mage"):
+        return "magicians (other than warrior-mages) cannot lead a unit"
+    if p.has_role("faithful") and not p.has_role("warrior-monk"):
+        return "faithful (other than warrior-monks) cannot lead a unit"
+    if p.has_role("living-dead") and p.power is None and p.aspects is None:
+        return "a Living-dead fighter can lead only if it has a Power or Faith value"
+    return ""
+
+
+def leader_refusal(cat: Catalogue, unit: Unit, p: Profile, label: str = "this unit") -> str:
+    """Why ``p``, a member of ``unit``, may not be made its leader ("" when it may)."""
+    return lead_refusal(cat, p) or rank_refusal(cat, unit, p, leader=True, label=label)
+
+
+def commander_refusal(cat: Catalogue, army: R2List, p: Profile) -> str:
+    """Why ``p`` may not be the army's Commander-in-Chief ("" when it may; R2-D6)."""
+    if not is_commander(p):
+        return f"{p.name} is not a commander (no Leadership/X, or a musician or standard bearer)"
+    if p.people != army.people:
+        return f"{p.name} is of {people_name(cat, p.people)}, not of the army's people ({people_name(cat, army.people)})"
+    return ""
+
+
+def army_standard_refusal(p: Profile) -> str:
+    """Why ``p`` may not be the army standard ("" when it may; R2-D6)."""
+    if p.has_role("standard-bearer") and p.has_role("living-legend"):
+        return ""
+    return f"only a Living-legend standard bearer can be the army standard; {p.name} is not one"
+
+
+def familiar_refusal(p: Profile) -> str:
+    """Why ``p`` brings no familiars ("" when it may bring up to its initiation rank)."""
+    if p.has_role("magician") and p.has_role("character"):
+        return ""
+    return f"only Character magicians bring familiars; {p.name} is not one"
+
+
+# --------------------------------------------------------------------------- the litany budget
+
+
+def litany_budget(cat: Catalogue, army: R2List) -> tuple[int, int]:
+    """(budget, spent) of the army's litanies (R2-D8, the seed's *Buying communions and
+    miracles*): the Aspects of every faithful of the army, troops counted one by one,
+    against the Power of its communions and the Fervor of its miracles (2 when none is given)."""
+    budget = 0
+    spent = 0
+    for unit in army.units:
+        if unit.troops is not None and (p := profile(cat, unit.troops.profile)) is not None and p.aspects is not None:
+            budget += p.aspects.total * unit.troops.count
+        for m in unit.members:
+            q = profile(cat, m.profile)
+            if q is not None and q.aspects is not None:
+                budget += q.aspects.total
+            for mid in m.miracles:
+                miracle = cat.get("miracles", mid)
+                if miracle is not None:
+                    spent += miracle.budget_cost
+    for cid in army.communions:
+        communion = cat.get("communions", cid)
+        if communion is not None:
+            spent += communion.power
+    return budget, spent
+
+
+def litany_refusal(cost: int, budget: int, spent: int) -> str:
+    """Why a litany costing ``cost`` does not fit the budget left ("" when it does)."""
+    left = budget - spent
+    if cost > left:
+        points = "litany point" if left == 1 else "litany points"
+        aspects = "Aspect point" if budget == 1 else "Aspect points"
+        return f"costs {cost}; {max(left, 0)} {points} left of the faithful's {budget} {aspects}"
+    return ""

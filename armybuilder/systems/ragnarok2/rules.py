@@ -30,14 +30,19 @@ from .legality import (
     SLOT_NAMES,
     army_elements,
     army_faithful,
+    army_standard_refusal,
+    commander_refusal,
     communion_refusal,
+    familiar_refusal,
     is_independent_profile,
+    lead_refusal,
     member_slot,
     miracle_refusal,
     rank_refusal,
     ritual_refusal,
     troop_only,
 )
+from .legality import litany_budget as army_litany_budget
 
 if TYPE_CHECKING:  # the rules read the models or their plain mirrors alike
     from .army import Member, R2List, Unit
@@ -82,25 +87,6 @@ class Context(ListContext["R2List", "R2Catalog", "R2Format"]):
     @functools.cached_property
     def categories(self) -> list[str | None]:
         return [unit_category(self.cat, u) for u in self.army.units]
-
-    def can_lead(self, p: Profile) -> tuple[bool, str]:
-        """R2-D5 leader restrictions, plus catalogue restrictions (FAQ battle toad)."""
-        for r in self.data.restrictions:
-            if r.can_lead is False and r.match.lower() in p.name.lower():
-                return False, f"{r.text} ({r.source})"
-        if p.has_role("standard-bearer"):
-            return False, "standard bearers cannot lead a unit"
-        if p.has_role("musician"):
-            return False, "musicians cannot lead a unit"
-        if p.has_role("construct"):
-            return False, "constructs cannot lead a unit"
-        if p.has_role("magician") and not p.has_role("warrior-mage"):
-            return False, "magicians (other than warrior-mages) cannot lead a unit"
-        if p.has_role("faithful") and not p.has_role("warrior-monk"):
-            return False, "faithful (other than warrior-monks) cannot lead a unit"
-        if p.has_role("living-dead") and p.power is None and p.aspects is None:
-            return False, "a Living-dead fighter can lead only if it has a Power or Faith value"
-        return True, ""
 
 
 def unit_category(cat: R2Cat, unit: Unit) -> str | None:
@@ -444,8 +430,8 @@ def unit_leader(ctx: Context) -> Iterator[Finding]:
         for where, p in leaders:
             if p is None:
                 continue
-            ok, why = ctx.can_lead(p)
-            if not ok:
+            why = lead_refusal(ctx.cat, p)
+            if why:
                 yield Finding(
                     "ragnarok2.unit.leader",
                     E,
@@ -525,35 +511,28 @@ def commander_in_chief(ctx: Context) -> Iterator[Finding]:
     chosen = [(w, m, p) for w, m, p in _members(ctx) if m.commander_in_chief]
     if not chosen:
         candidates = [
-            w for w, _, p in _members(ctx) if p is not None and is_commander(p) and p.people == ctx.army.people
+            (w, p) for w, _, p in _members(ctx) if p is not None and is_commander(p) and p.people == ctx.army.people
         ]
-        hint = (
-            f"mark one of the army's {plural(len(candidates), 'commander')} as Commander-in-Chief"
-            if candidates
-            else "add a commander (a fighter with Leadership/X) of the army's people and mark it"
-        )
+        if len(candidates) == 1:
+            hint = f"make {candidates[0][1].name} Commander-in-Chief"
+        elif candidates:
+            hint = f"make one of the army's {len(candidates)} commanders Commander-in-Chief"
+        else:
+            hint = (
+                f"add a commander (a fighter with Leadership/X) of {_people_name(ctx, ctx.army.people)} to a unit, "
+                "then make it Commander-in-Chief"
+            )
         # Point at the first commander who could take the post, so "jump to" lands on it.
-        where = candidates[0] if candidates else ("units" if ctx.army.units else "")
+        where = candidates[0][0] if candidates else ("units" if ctx.army.units else "")
         yield _command_error(rule, f"the army has no Commander-in-Chief: {hint}", where)
         return
     yield from _marked_too_often(rule, chosen, "Commander-in-Chief", "exactly one")
     for where, _, p in chosen:
         if p is None:
             continue
-        if not is_commander(p):
-            yield _command_error(
-                rule,
-                f"{p.name} is not a commander (no Leadership/X, or a musician or standard bearer) and "
-                "cannot be Commander-in-Chief: choose a commander",
-                where,
-            )
-        elif p.people != ctx.army.people:
-            yield _command_error(
-                rule,
-                f"{p.name} is of {_people_name(ctx, p.people)}, not of the army's people "
-                f"({_people_name(ctx, ctx.army.people)}): choose a commander of the army's people",
-                where,
-            )
+        why = commander_refusal(ctx.cat, ctx.army, p)
+        if why:
+            yield _command_error(rule, f"{why} and cannot be Commander-in-Chief: choose a commander of the army's people", where)
 
 
 @book.rule("ragnarok2.command.army-standard")
@@ -564,12 +543,9 @@ def army_standard(ctx: Context) -> Iterator[Finding]:
     for where, _, p in chosen:
         if p is None:
             continue
-        if not (p.has_role("standard-bearer") and p.has_role("living-legend")):
-            yield _command_error(
-                rule,
-                f"{p.name} cannot be the army standard: only a Living-legend standard bearer can; unmark it",
-                where,
-            )
+        why = army_standard_refusal(p)
+        if why:
+            yield _command_error(rule, f"{p.name} cannot be the army standard: {why}; unmark it", where)
 
 
 def war_staffs(ctx: Context) -> tuple[int, int]:
@@ -613,7 +589,7 @@ def familiars(ctx: Context) -> Iterator[Finding]:
     for where, member, p in _members(ctx):
         if p is None or member.familiars == 0:
             continue
-        if not (p.has_role("magician") and p.has_role("character")):
+        if familiar_refusal(p):
             yield Finding(
                 "ragnarok2.mystics.familiars",
                 E,
@@ -634,27 +610,13 @@ def familiars(ctx: Context) -> Iterator[Finding]:
             )
 
 
-def faithful_profiles(ctx: Context) -> Iterator[tuple[Profile, int]]:
-    for unit in ctx.army.units:
-        if unit.troops and (p := ctx.troop_profile(unit)) is not None and p.aspects is not None:
-            yield p, unit.troops.count
-        for p in ctx.member_profiles(unit):
-            if p is not None and p.aspects is not None:
-                yield p, 1
-
-
 def litany(ctx: Context) -> tuple[int, int, int]:
     """The Aspect budget of R2-D8: (Aspects of all the army's faithful, litany points of the
-    communions, of the miracles). The rule and the organiser's summary read it here."""
-    budget = sum(p.aspects.total * n for p, n in faithful_profiles(ctx) if p.aspects)
+    communions, of the miracles). The rule, the organiser's summary and the editor's pickers
+    (legality.litany_budget) read the same figures."""
+    budget, spent = army_litany_budget(ctx.cat, ctx.army)
     communions = sum(c.power for cid in ctx.army.communions if (c := ctx.cat.get("communions", cid)))
-    miracles = sum(
-        m.budget_cost
-        for _, member, _ in _members(ctx)
-        for mid in member.miracles
-        if (m := ctx.cat.get("miracles", mid)) is not None
-    )
-    return budget, communions, miracles
+    return budget, communions, spent - communions
 
 
 @book.rule("ragnarok2.mystics.litany-budget")
@@ -665,8 +627,8 @@ def litany_budget(ctx: Context) -> Iterator[Finding]:
         yield Finding(
             "ragnarok2.mystics.litany-budget",
             E,
-            f"communions ({communions}) and miracles ({miracles}) cost {spent} litany points; the "
-            f"army's faithful have {budget} Aspect points in all: drop {spent - budget} points of "
+            f"communions ({communions}) and miracles ({miracles}) cost {plural(spent, 'litany point')}; the "
+            f"army's faithful have {plural(budget, 'Aspect point')} in all: drop {plural(spent - budget, 'point')} of "
             "litanies or add faithful",
             "communions",
             "R2-D8",

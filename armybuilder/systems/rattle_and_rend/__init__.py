@@ -17,6 +17,12 @@ if TYPE_CHECKING:  # pydantic is not needed to validate a list
     from .catalog import RRCatalog
 
 
+def _drive_name(cat: Catalogue[RRCatalog], drive_id: str) -> str:
+    """A drive's name as the player reads it ("Frenzy"), its id when the catalogue lacks it."""
+    drive = cat.get("drives", drive_id)
+    return drive.name if drive is not None else drive_id
+
+
 class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
     id = "rattle-and-rend"
     name = "Rattle and Rend"
@@ -31,7 +37,7 @@ class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
     rules_module = lazy_module(f"{__name__}.rules")
     odds_module = f"{__name__}.engine.odds"
     game_module = f"{__name__}.engine.game"
-    playtest_budget = 500  # games per second per core over the sample pairings (issue 18)
+    playtest_budget = 200  # games per reference-loop-second (design.md: bench's normalised rate)
     format_params = ("min_groups", "max_groups", "min_line_points", "traits")
     new_list_name = "New warband"  # no factions in this game
 
@@ -43,12 +49,27 @@ class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
         """Rattle and Rend has no factions: warbands are miniatures-agnostic (one choice)."""
         return [Choice("warband", "Warband", "any miniatures; choose groups, two traits and a drive")]
 
+    def option_study(self, games: int, seed: int) -> list:
+        from .engine.options import option_study
+
+        return option_study(self.catalogue(), games, seed)
+
+    def scenarios(self, cat: Catalogue[RRCatalog]) -> list[Choice]:
+        """The five scenarios of the seed (RR-D4); a game draws one on a d20 unless fixed."""
+        return [Choice(s.id, s.name, s.text) for s in cat.data.scenarios]
+
+    def cut_copy(self, army: RRList, cat: Catalogue[RRCatalog], share: float = 0.2) -> RRList:
+        from .cut import cut_copy
+
+        return cut_copy(army, cat, share)
+
     def points(self, army: RRList, cat: Catalogue[RRCatalog]) -> Points:
         army, _ = normalize(army, cat)
         b = breakdown(army, cat)
         return Points(b.total, self.format_limit(army, cat), "points", b.by_type)
 
     def status(self, army: RRList, cat: Catalogue[RRCatalog]) -> list[StatusItem]:
+        """Points, groups, line points, traits and the drive (by its name) against the format."""
         army, _ = normalize(army, cat)
         fmt = list_format(army, cat)
         b = breakdown(army, cat)
@@ -61,7 +82,7 @@ class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
             StatusItem("Groups", f"{groups} ({fmt.min_groups}–{fmt.max_groups})", fmt.min_groups <= groups <= fmt.max_groups),
             StatusItem("Line", f"{b.line}/{fmt.min_line_points}+ pts", b.line >= fmt.min_line_points),
             StatusItem("Traits", f"{traits}/{fmt.traits}", traits == fmt.traits and len(army.traits) == fmt.traits),
-            StatusItem("Drive", ", ".join(choices_of(army.drive)) or "none", army.drive is not None),
+            StatusItem("Drive", ", ".join(_drive_name(cat, d) for d in choices_of(army.drive)) or "none", army.drive is not None),
         ]
 
     def referenced_entries(self, army: RRList) -> list[tuple[str, EntryRef]]:

@@ -42,6 +42,15 @@ from .army import (
     transport_capacity,
 )
 from .catalog import GroupType, RRCat
+from .counting import counted_groups
+from .legality import (
+    attach_refusal,
+    budget_refusal,
+    carrier_refusal,
+    points_left,
+    trait_refusal,
+    type_refusal,
+)
 from .rules import OPTION_KIND, TRAIT_FIELDS
 
 
@@ -144,11 +153,21 @@ def outline(army: RRList, cat: RRCat) -> list[OutlineNode]:
 # --------------------------------------------------------------------------- choices
 
 
-def type_choices(cat: RRCat) -> tuple[Choice, ...]:
+def type_choices(cat: RRCat, army: RRList | None = None) -> tuple[Choice, ...]:
+    """Group types; given the warband, a new group of each type that does not fit says why."""
     return tuple(
-        Choice(gt.id, gt.name, f"{gt.cost} pt{'s' if gt.cost > 1 else ''}, reaction {gt.reaction}")
+        Choice(gt.id, gt.name, f"{plural(gt.cost, 'pt')}, reaction {gt.reaction}", new_group_refusal(army, cat, gt) if army is not None else "")
         for gt in cat.data.group_types
     )
+
+
+def new_group_refusal(army: RRList, cat: RRCat, gt: GroupType) -> str:
+    """Why a new group of type ``gt`` may not join the warband: the points, or the warband's
+    count of groups when the new one cannot be attached to another (a Champion can)."""
+    fmt = list_format(army, cat)
+    if fmt is not None and not gt.can_attach and counted_groups(army, cat) >= fmt.max_groups:
+        return f"the warband has its {plural(fmt.max_groups, 'group')} already (attached Champions count with their group)"
+    return budget_refusal(gt.cost, points_left(army, cat))
 
 
 def option_choices(cat: RRCat, kind: str) -> tuple[Choice, ...]:
@@ -160,8 +179,14 @@ def option_choices(cat: RRCat, kind: str) -> tuple[Choice, ...]:
     return tuple(Choice(t.id, t.name, t.summary) for t in data.heavy_traits)
 
 
-def trait_choices(cat: RRCat) -> tuple[Choice, ...]:
-    return tuple(Choice(t.id, t.name, t.summary) for t in cat.data.warband_traits)
+def trait_choices(cat: RRCat, army: RRList | None = None) -> tuple[Choice, ...]:
+    """Warband traits; given the warband, those it may not add say why."""
+    fmt = list_format(army, cat) if army is not None else None
+    wanted = fmt.traits if fmt is not None else 2
+    return tuple(
+        Choice(t.id, t.name, t.summary, trait_refusal(army, wanted, t.id) if army is not None else "")
+        for t in cat.data.warband_traits
+    )
 
 
 def drive_choices(cat: RRCat) -> tuple[Choice, ...]:
@@ -173,7 +198,7 @@ def attach_choices(army: RRList, cat: RRCat, index: int) -> tuple[Choice, ...]:
     allowed = set(gt.attach_targets) if gt is not None else set()
     taken = {g.attached_to for i, g in enumerate(army.groups) if i != index}
     return tuple(
-        Choice(i, f"{i + 1}. {group_title(cat, g, i)}")
+        Choice(i, f"{i + 1}. {group_title(cat, g, i)}", "", attach_refusal(army, cat, index, i))
         for i, g in enumerate(army.groups)
         if i != index and g.type in allowed and i not in taken and g.attached_to is None
     )
@@ -181,19 +206,22 @@ def attach_choices(army: RRList, cat: RRCat, index: int) -> tuple[Choice, ...]:
 
 def carrier_choices(army: RRList, cat: RRCat, index: int) -> tuple[Choice, ...]:
     return tuple(
-        Choice(i, f"{i + 1}. {group_title(cat, g, i)}", f"carries {transport_capacity(army, cat, i)} points")
+        Choice(
+            i, f"{i + 1}. {group_title(cat, g, i)}", f"carries {plural(transport_capacity(army, cat, i), 'point')}",
+            carrier_refusal(army, cat, index, i),
+        )
         for i, g in enumerate(army.groups)
         if i != index and transport_capacity(army, cat, i) > 0
     )
 
 
-def add_group_actions(cat: RRCat) -> list[EditAction]:
+def add_group_actions(cat: RRCat, army: RRList | None = None) -> list[EditAction]:
     """"Add a group" for the plain types, and one add per type that must take a trait.
 
     A Heavy needs its heavy trait, a Ward its warding reaction, a Champion its action
     (RR-D1): their add forms ask for it at once, so a new group is never born illegal.
     """
-    plain = tuple(c for c in type_choices(cat) if (gt := group_type(cat, Group(type=c.value))) is None or gt.trait is None)
+    plain = tuple(c for c in type_choices(cat, army) if (gt := group_type(cat, Group(type=c.value))) is None or gt.trait is None)
     out = [
         EditAction(
             "add-group",
@@ -206,16 +234,18 @@ def add_group_actions(cat: RRCat) -> list[EditAction]:
         if gt.trait is None:
             continue
         fld, _, words = TRAIT_FIELDS[gt.trait]
+        own = tuple(c for c in type_choices(cat, army) if c.value == gt.id)
         out.append(
             EditAction(
                 "add-group",
                 f"Add {a_or_an(gt.name)} (with its {words})",
                 (
-                    Param("type", "Group type", "choice", tuple(c for c in type_choices(cat) if c.value == gt.id), default=gt.id),
+                    Param("type", "Group type", "choice", own, default=gt.id),
                     Param(fld, words.capitalize(), "choice", option_choices(cat, gt.trait)),
                     Param("label", "Label (optional)", "text", default=""),
                 ),
                 "groups",
+                refused=own[0].refused if own else "",
             )
         )
     return out
@@ -224,7 +254,7 @@ def add_group_actions(cat: RRCat) -> list[EditAction]:
 def actions(army: RRList, cat: RRCat, path: str) -> list[EditAction]:
     army = normalize(army, cat)[0]  # names and lists read as single ids, for the defaults shown
     parts = parse_path(path)
-    adders = add_group_actions(cat)
+    adders = add_group_actions(cat, army)
     set_traits = EditAction(
         "set-traits",
         "Choose the two warband traits",
@@ -234,7 +264,7 @@ def actions(army: RRList, cat: RRCat, path: str) -> list[EditAction]:
         ),
         "traits",
     )
-    add_trait = EditAction("add-trait", "Add a warband trait", (Param("trait", "Trait", "choice", trait_choices(cat)),), "traits")
+    add_trait = EditAction("add-trait", "Add a warband trait", (Param("trait", "Trait", "choice", trait_choices(cat, army)),), "traits")
     set_drive = EditAction("set-drive", "Choose the drive", (Param("drive", "Drive", "choice", drive_choices(cat), default=army.drive),), "drive")
     if not parts:
         return [
@@ -264,7 +294,7 @@ def actions(army: RRList, cat: RRCat, path: str) -> list[EditAction]:
     out = [
         EditAction("rename-group", "Label the group", (Param("label", "Label", "text", default=g.label),), "group"),
         EditAction("edit-group-notes", "Edit the group notes", (Param("notes", "Notes", "text", default=g.notes),), "group"),
-        EditAction("set-type", "Change the group type", (Param("type", "Group type", "choice", type_choices(cat), default=g.type),), "group"),
+        EditAction("set-type", "Change the group type", (Param("type", "Group type", "choice", _retype_choices(army, cat, index), default=g.type),), "group"),
     ]
     if gt is not None and gt.trait is not None:
         fld, _, words = TRAIT_FIELDS[gt.trait]
@@ -289,12 +319,20 @@ def actions(army: RRList, cat: RRCat, path: str) -> list[EditAction]:
     if g.transported_by is not None:
         out.append(EditAction("leave-transport", "Start outside the transport", (), "group"))
     out += [
-        EditAction("duplicate-group", "Duplicate the group", (), "group"),
+        EditAction("duplicate-group", "Duplicate the group", (), "group", refused=new_group_refusal(army, cat, gt) if gt is not None else "this group type is not in the catalogue"),
         EditAction("move-up", "Move the group up", (), "group"),
         EditAction("move-down", "Move the group down", (), "group"),
         EditAction("remove-group", "Remove the group", (), "group", destructive=True),
     ]
     return out
+
+
+def _retype_choices(army: RRList, cat: RRCat, index: int) -> tuple[Choice, ...]:
+    """The types group ``index`` may change to, each refused with the reason when it may not."""
+    return tuple(
+        Choice(gt.id, gt.name, f"{plural(gt.cost, 'pt')}, reaction {gt.reaction}", type_refusal(army, cat, index, gt))
+        for gt in cat.data.group_types
+    )
 
 
 # --------------------------------------------------------------------------- apply
@@ -336,7 +374,7 @@ def apply(army: RRList, cat: RRCat, path: str, action: str, args: dict[str, Any]
         gt = group_type(cat, group)
         if gt is not None and gt.trait is not None:
             fld, collection, words = TRAIT_FIELDS[gt.trait]
-            if args.get(fld):
+            if args.get(fld):  # the add forms ask for it at once (a Heavy is never born without)
                 setattr(group, fld, _known(cat, collection, args[fld], words))
         groups.append(group)
         return new, f"groups[{len(groups) - 1}]"
@@ -523,12 +561,12 @@ def detail(cat: RRCat, ref: EntryRef) -> Detail:
     for key in ("kind", "check", "movement", "low", "high", "rounds", "mov", "targets", "transport"):
         value = fields.get(key)
         if value not in (None, "", 0, False):
-            entry_stats.append((key.replace("_", " "), str(value)))
+            entry_stats.append((key.replace("_", " ").capitalize(), str(value)))
     if fields.get("penalty"):
-        entry_stats.append(("penalty", "yes"))
+        entry_stats.append(("Penalty", "yes"))
     for key in ("summary", "question", "trigger", "movement_text", "effect", "critical", "text", "setup", "victory", "examples"):
         if fields.get(key):
-            sections.append((key.capitalize(), str(fields[key])))
+            sections.append((key.replace("_", " ").capitalize(), str(fields[key])))
     if fields.get("aliases"):
         sections.append(("Also called", ", ".join(fields["aliases"])))
     if fields.get("source"):

@@ -20,16 +20,17 @@ from armybuilder.core.findings import Finding, RuleBook, Severity
 from .counting import (
     PointsBreakdown,
     as_index,
+    attachment_target,
     breakdown,
     choices_of,
     counted_groups,
     find_group,
-    group_cost,
     group_title,
     group_type,
     normalize,
     transport_capacity,
 )
+from .legality import TRAIT_FIELDS, carried_load
 
 if TYPE_CHECKING:  # the rules read the models or their plain mirrors alike
     from .army import RRList
@@ -40,13 +41,6 @@ SYSTEM = "rattle-and-rend"
 book = RuleBook(SYSTEM)
 SEED = "rattle-and-rend-alpha02"
 
-#: the list field holding each secondary trait, and the catalogue collection it names
-TRAIT_FIELDS: dict[str, tuple[str, str, str]] = {
-    # trait kind: (group field, collection, words)
-    "champion-action": ("champion_action", "actions", "champion action"),
-    "heavy-trait": ("heavy_trait", "heavy_traits", "heavy trait"),
-    "warding-reaction": ("warding_reaction", "reactions", "warding reaction"),
-}
 OPTION_KIND = {fld: kind for kind, (fld, _, _) in TRAIT_FIELDS.items()}
 
 
@@ -379,7 +373,7 @@ def attachments(ctx: Context) -> Iterator[Finding]:
 
 @book.rule(
     "rattle-and-rend.transport.carrier",
-    also=("rattle-and-rend.transport.cargo", "rattle-and-rend.transport.capacity"),
+    also=("rattle-and-rend.transport.cargo", "rattle-and-rend.transport.capacity", "rattle-and-rend.transport.attached"),
 )
 def transports(ctx: Context) -> Iterator[Finding]:
     groups = ctx.army.groups
@@ -422,17 +416,21 @@ def transports(ctx: Context) -> Iterator[Finding]:
                 source,
             )
             continue
-        if g.attached_to is not None:
-            continue  # an attached Champion rides with its group, counted there
+        target = attachment_target(ctx.army, gi)
+        if target is not None:  # an attached Champion is one entity with its group (seed: Group Attachments)
+            yield Finding(
+                "rattle-and-rend.transport.attached",
+                E,
+                f"{ctx.title(gi)} is attached to {ctx.title(target)} and goes where it goes: remove its own "
+                f"transport (to carry both, put {ctx.title(target)} in {ctx.title(carrier)})",
+                where,
+                f"{SEED}: Group Attachments, Heavy Traits (Transport)",
+            )
+            continue
         loads.setdefault(carrier, []).append(gi)
     for carrier, cargo in loads.items():
         capacity = transport_capacity(ctx.army, ctx.cat, carrier)
-        carried = 0
-        for gi in cargo:
-            carried += group_cost(ctx.cat, groups[gi])
-            carried += sum(
-                group_cost(ctx.cat, c) for ci, c in enumerate(groups) if c.attached_to == gi and ci != gi
-            )
+        carried = carried_load(ctx.army, ctx.cat, carrier)  # the pickers' own count
         if carried > capacity:
             yield Finding(
                 "rattle-and-rend.transport.capacity",

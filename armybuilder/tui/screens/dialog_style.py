@@ -17,11 +17,12 @@ DIALOG_CSS = """
     padding: 0 1;
 }
 .dialog.tall { height: 90%; }
-.dialog-title { height: 1; margin-bottom: 1; }
+.dialog-title { height: auto; margin-bottom: 1; }
+.dialog-subtitle { height: auto; margin-bottom: 1; }
 .dialog-body { height: auto; max-height: 20; }
 .dialog .form { height: auto; max-height: 24; }
 .dialog TextArea { height: 6; }
-.dialog #menu { height: auto; max-height: 24; border: none; text-wrap: nowrap; text-overflow: ellipsis; }
+.dialog #menu { height: auto; max-height: 24; border: none; text-wrap: wrap; }  /* long choices wrap, never cut */
 .dialog #files { height: 1fr; }
 #form-error { height: auto; }
 .buttons { height: auto; align-horizontal: right; margin-top: 1; }

@@ -26,7 +26,7 @@ from armybuilder.core.findings import Finding
 from armybuilder.core.paths import ancestors
 from armybuilder.core.system import BrowserEntry
 
-from .. import settle_memory
+from .. import settle_memory, workspace
 from ..session import Session
 from ..widgets.keybar import KeyBar
 from ..widgets.panels import (
@@ -53,7 +53,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         Binding("ctrl+y", "redo", "Redo", priority=True, tooltip="redo what was undone"),
         Binding("slash", "search", "Search", tooltip="search the catalogue"),
         Binding("question_mark", "app.help", "Help", tooltip="this help"),
-        Binding("x", "export", "Export", tooltip="export: PDF roster, cards, sheets, text roster"),
+        Binding("x", "export", "Export", tooltip="export: PDF roster, cards, one-page summary, sheets, text roster"),
         Binding("u", "upgrade", "Upgrade", show=False, tooltip="upgrade the catalogue version"),
         Binding("d", "toggle_detail", "Detail", show=False, tooltip="show or hide the detail pane"),
         Binding("b", "toggle_browser", "Browser", show=False, tooltip="show or hide the catalogue"),
@@ -62,6 +62,9 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         Binding("m", "meta", "Meta", show=False, tooltip="play this list against a folder of lists (meta)"),
         Binding("f2", "focus_tree", "List", show=False, tooltip="go to the list tree"),
         Binding("f3", "focus_findings", "Findings", show=False, tooltip="go to the findings"),
+        Binding("e", "next_finding(1)", "Next finding", show=False, tooltip="jump to the place of the next finding (E: the previous one)"),
+        Binding("E", "next_finding(-1)", "Previous finding", show=False, tooltip="jump to the place of the previous finding"),
+        Binding("s", "export_summary", "Summary", show=False, tooltip="export the one-page tournament summary (PDF)"),
     ]
 
     def __init__(self, session: Session, recovery_delay: float = 0.3) -> None:
@@ -74,7 +77,8 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         self._recovery_again = False  # an edit came while it was writing
         self._browser_version: tuple[str, str] | None = None
         self.last_findings: list[Finding] = []
-        self._done: list[str] = []  # what each undo step undoes, in the session's order
+        # what each undo step undoes, in the session's order (a recovery's is its edits)
+        self._done: list[str] = ["the recovered edits (back to the file on disk)"] * len(session.undo_stack) if session.recovered else []
         self._undone: list[str] = []
 
     # -- layout ----------------------------------------------------------------
@@ -110,6 +114,8 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
 
     def _apply_size(self, width: int) -> None:
         self.set_class(width < 120, "-narrow")
+        if self.is_mounted:
+            self.refresh_status()  # the title bar keeps what fits whole
 
     # -- refresh -----------------------------------------------------------------
 
@@ -181,17 +187,35 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         for use in cat.houses:  # house data: named, and flagged when it is not the pinned data
             extra.append((use.words().removeprefix("uses "), "dim" if use.status == "ok" else "bold red"))
         self.query_one("#status", StatusBar).show(status_text(items, extra))
-        title = Text(no_wrap=True, overflow="ellipsis")
-        title.append("● unsaved  " if s.dirty else "✔ saved  ", style="bold yellow" if s.dirty else "green")
-        title.append(s.army.name, style="bold")
-        title.append(f"  —  {s.system.name}", style="")
-        faction = s.system.faction_of(s.army)
-        if faction is not None:
-            title.append(f", {faction}")
+        self.query_one("#titlebar", StatusBar).show(self._title(self.size.width - 2))
+
+    def _title(self, room: int) -> Text:
+        """The title bar: saved or not, the list's name, its game, people and format, its file.
+        What does not fit in ``room`` cells goes whole, the file's folder first, then its name,
+        then the game's name: no word is ever cut."""
+        s = self.session
+        cat = s.cat
+        state = ("● unsaved  ", "bold yellow") if s.dirty else ("✔ saved  ", "green")
+        faction = s.system.faction_name(s.army, cat)
         fmt = s.system.format_of(s.army, cat)
-        title.append(f", {fmt.name if fmt else s.army.format}")
-        title.append(f"   {s.path if s.path else '(not saved yet)'}", style="dim")
-        self.query_one("#titlebar", StatusBar).show(title)
+        setting = ", ".join(x for x in (faction, fmt.name if fmt else s.army.format) if x)
+        where = workspace.shown(s.path) if s.path else "(not saved yet)"
+        candidates = (
+            (f"{s.system.name}, {setting}", where),
+            (f"{s.system.name}, {setting}", s.path.name if s.path else where),
+            (setting, s.path.name if s.path else where),
+            (setting, ""),
+        )
+        for about, file in candidates:
+            title = Text(no_wrap=True)
+            title.append(*state)
+            title.append(s.army.name, style="bold")
+            title.append(f"  —  {about}")
+            if file:
+                title.append(f"   {file}", style="dim")
+            if title.cell_len <= room:
+                break
+        return title
 
     def show_detail_for_tree(self) -> None:
         tree = self.query_one(ListTree)
@@ -225,7 +249,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         if notes:
             text.append("\nNotes\n", style="bold")
             text.append(notes + "\n")
-        actions = self.actions_at(path)
+        actions = [a for a in self.actions_at(path) if not a.refused]
         if actions:
             text.append("\nEdits here (enter)\n", style="bold")
             for a in actions:
@@ -308,10 +332,10 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
             ("Search the catalogue", self.action_search, "/"),
             (f"Filter the catalogue ({', '.join(self.query_one(Browser).facet_names()) or 'no filters'})", self.action_filters, "f in the browser"),
             ("Upgrade the catalogue version", self.action_upgrade, "u: see what changes, then apply"),
-            ("Export…", self.action_export, "x: PDF roster, cards, sheets, text roster"),
+            ("Export…", self.action_export, "x: PDF roster, cards, one-page summary, sheets, text roster"),
         ]
         for key, label in EXPORT_KINDS:
-            out.append((f"Export: {label}", partial(self.ask_export_path, key), "shows the file, then writes it"))
+            out.append((f"Export: {label}", partial(self.export_checked, key), "shows the file, then writes it"))
         paper = getattr(self.app, "paper", "A4")
         other = "Letter" if paper == "A4" else "A4"
         out.append((f"Export paper: use {other} (now {paper})", partial(self.set_paper, other), "for PDF exports"))
@@ -333,7 +357,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
             node = self.query_one(ListTree).node_of(place)
             where = node.label if node is not None and place else "list"
             for action in self.actions_at(place):
-                if (action.label, place) in seen:
+                if action.refused or (action.label, place) in seen:
                     continue
                 seen.add((action.label, place))
                 out.append((f"{action.label} ({where})", partial(self.run_edit, place, action), f"edit at {place or 'the list'}"))

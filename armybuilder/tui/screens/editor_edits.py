@@ -37,6 +37,7 @@ class EditsMixin(_Screen):
     after_edit: Callable[[str | None], None]
     show_detail_for_tree: Callable[[], None]
     _actions_for: tuple[int, int] | None = None
+    _finding_at = -1  # the finding ``e`` jumped to last (its index in the findings list)
     _actions_cache: dict[str, list[EditAction]]
     _actions_keep: tuple[Any, Any]
 
@@ -73,6 +74,9 @@ class EditsMixin(_Screen):
 
     def run_edit(self, path: str, action: EditAction, preset: dict[str, Any] | None = None) -> None:
         """Apply ``action``, asking its parameters in a form when some are not given."""
+        if action.refused:  # offered greyed ("show all"): never applied
+            self.notify(f"{action.label}: not allowed here: {action.refused}", severity="warning", markup=False)
+            return
         preset = dict(preset or {})
         missing = [p for p in action.params if p.name not in preset]
         if not missing:
@@ -115,11 +119,14 @@ class EditsMixin(_Screen):
         return found
 
     def open_edits_menu(self, path: str, only: Callable[[EditAction], bool] | None = None, title: str = "Edits") -> None:
+        """The edits allowed at ``path`` (those of one kind with ``only``); an edit the rules
+        forbid here is hidden, and shown greyed with the reason on the menu's "show all"."""
         actions = [a for a in self.actions_at(path) if only is None or only(a)]
         if not actions:
             self.notify("no edit of that kind here", severity="warning")
             return
-        if only is not None and len(actions) == 1:
+        allowed = [a for a in actions if not a.refused]
+        if only is not None and len(allowed) == 1 and len(actions) == 1:
             self.run_edit(path, actions[0])
             return
         node = self.query_one(ListTree).node_of(path)
@@ -137,7 +144,8 @@ class EditsMixin(_Screen):
 
         from .modals import Menu
 
-        self.app.push_screen(Menu(f"{title}: {where}", items), chosen)
+        refused = {str(i): a.refused for i, a in enumerate(actions) if a.refused}
+        self.app.push_screen(Menu(f"{title}: {where}", items, refused=refused), chosen)
 
     def add_from_browser(self, entry: BrowserEntry) -> None:
         """Find the edit (here, or at an enclosing place) whose choices hold this entry."""
@@ -149,6 +157,10 @@ class EditsMixin(_Screen):
             for place in ancestors(path):
                 for action in self.actions_at(place):
                     if (action.kind == "add") != adding:
+                        continue
+                    if action.refused:
+                        if any(c.value == entry.ref.id for p in action.params for c in p.choices):
+                            refusal = refusal or action.refused
                         continue
                     for param in action.params:
                         if param.kind != "choice":
@@ -165,6 +177,21 @@ class EditsMixin(_Screen):
             self.notify(f"{entry.name} cannot be added here: {refusal}", severity="warning", markup=False)
             return
         self.notify(f"{entry.name} cannot be added here; select a place in the list first", severity="warning", markup=False)
+
+    def action_next_finding(self, step: int) -> None:
+        """``e`` / ``E``: the tree's cursor to the place of the next (previous) finding that
+        has one, the findings list following; from the last, round to the first."""
+        findings = self.query_one(FindingsList)
+        placed = [i for i, f in enumerate(findings.findings) if f.where]
+        if not placed:
+            self.notify("no finding points at a place in the list")
+            return
+        current = self._finding_at if self._finding_at < len(findings.findings) else -1
+        later = [i for i in placed if (i - current) * step > 0]
+        index = (later[0] if step > 0 else later[-1]) if later else (placed[0] if step > 0 else placed[-1])
+        findings.highlighted = index
+        self._finding_at = index
+        self.jump_to(findings.findings[index])
 
     def jump_to(self, finding: Finding) -> None:
         tree = self.query_one(ListTree)
@@ -187,7 +214,7 @@ class EditsMixin(_Screen):
         for place in ancestors(path):
             for action in self.actions_at(place):
                 ints = [p for p in action.params if p.kind == "int"]
-                if action.id != "set-count" or len(ints) != 1 or ints[0].default is None:
+                if action.id != "set-count" or action.refused or len(ints) != 1 or ints[0].default is None:
                     continue
                 param = ints[0]
                 value = int(param.default) + delta

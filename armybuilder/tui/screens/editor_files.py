@@ -20,7 +20,7 @@ from textual.timer import Timer
 from armybuilder.core.atomic import SaveConflict
 from armybuilder.core.errors import InputError
 
-from .. import prefs
+from .. import prefs, workspace
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -33,9 +33,15 @@ else:
 EXPORT_KINDS = (
     ("roster", "PDF roster"),
     ("roster-cards", "PDF roster with reference cards"),
+    ("summary", "One-page tournament summary (PDF)"),
+    ("summary-text", "One-page tournament summary (text, 80 columns)"),
     ("sheets", "PDF reference sheets of the game"),
     ("text", "Text roster (forums, organisers)"),
 )
+#: exports that print the list (and its fingerprint): they must match a file on disk
+LIST_EXPORTS = frozenset({"roster", "roster-cards", "summary", "summary-text", "text"})
+#: printed in place of the fingerprint when the player exports unsaved edits
+UNSAVED = "UNSAVED — does not match any file"
 
 
 class FilesMixin(_Screen):
@@ -81,7 +87,7 @@ class FilesMixin(_Screen):
             self._save_to(path, then)
             return
         body = Text()
-        body.append(str(path), style="bold")
+        body.append(workspace.shown(path), style="bold")
         body.append(" exists already. Replace it with this list?")
 
         def chosen(key: str | None) -> None:
@@ -149,7 +155,7 @@ class FilesMixin(_Screen):
         self.refresh_status()
         if path is not None:
             prefs.put("lists_dir", str(Path(target).parent.resolve()), self._prefs_root())
-        self.notify(f"saved {target}", markup=False)
+        self.notify(f"saved {workspace.shown(target)}", markup=False)
         if then is not None:
             then()
 
@@ -220,6 +226,8 @@ class FilesMixin(_Screen):
             "sheets": f"{s.system.id}-sheets.pdf",
             "text": f"{stem}.txt",
             "roster-cards": f"{stem}-cards.pdf",
+            "summary": f"{stem}-summary.pdf",
+            "summary-text": f"{stem}-summary.txt",
         }.get(kind, f"{stem}.pdf")
         return folder / name
 
@@ -228,12 +236,53 @@ class FilesMixin(_Screen):
 
         def chosen(key: str | None) -> None:
             if key is not None:
-                self.ask_export_path(key)
+                self.export_checked(key)
 
         folder = self.export_folder()
-        self.app.push_screen(Menu("Export", [(k, label) for k, label in EXPORT_KINDS], f"into {folder} (the next step shows the file and lets you change it)"), chosen)
+        self.app.push_screen(
+            Menu("Export", [(k, label) for k, label in EXPORT_KINDS], f"into {folder} (the next step shows the file and lets you change it)"),
+            chosen,
+        )
 
-    def ask_export_path(self, kind: str) -> None:
+    def action_export_summary(self) -> None:
+        """The one-page tournament summary (PDF), straight from its key."""
+        self.export_checked("summary")
+
+    def export_checked(self, kind: str) -> None:
+        """Export ``kind``; a printed list must match the file: with unsaved edits, ask to
+        save first (the fingerprint then matches the saved file) or to print it marked
+        UNSAVED in place of the fingerprint."""
+        s = self.session
+        if kind not in LIST_EXPORTS or not s.dirty:
+            self.ask_export_path(kind)
+            return
+        from .modals import Confirm
+
+        body = Text()
+        body.append("The list has edits that are not saved. ", style="bold")
+        body.append(
+            "The fingerprint printed on a roster is what the organiser checks against your file "
+            "(armybuilder fingerprint), so it must be the file's.\n\n"
+            "Save and export: save the list, then export it (the fingerprints match).\n"
+            f"Export unsaved: print \"{UNSAVED}\" in place of the fingerprint."
+        )
+
+        def chosen(key: str | None) -> None:
+            if key == "save":
+                self.action_save(then=lambda: self.ask_export_path(kind))
+            elif key == "unsaved":
+                self.ask_export_path(kind, unsaved=True)
+
+        self.app.push_screen(
+            Confirm(
+                "Save before exporting?",
+                body,
+                (("save", "Save and export", "primary"), ("unsaved", "Export unsaved", "warning"), ("cancel", "Cancel", "default")),
+            ),
+            chosen,
+        )
+
+    def ask_export_path(self, kind: str, unsaved: bool = False) -> None:
         """Show the full target path; the player may change it. The folder is remembered."""
         from .modals import PathPrompt
 
@@ -247,28 +296,89 @@ class FilesMixin(_Screen):
                 return
             path = path.resolve()
             prefs.put("export_dir", str(path.parent), self._prefs_root())
-            self.export(kind, path)
+            self.confirm_export(kind, path, unsaved)
 
         label = dict(EXPORT_KINDS)[kind]
-        self.app.push_screen(PathPrompt(f"Export {label} to (enter writes; edit the path to choose another folder)", str(self.export_target(kind).resolve()), check), chosen)
+        self.app.push_screen(
+            PathPrompt(
+                f"Export: {label}", str(self.export_target(kind).resolve()), check,
+                hint="enter writes the file; edit the path to choose another folder or name",
+            ),
+            chosen,
+        )
 
-    def export(self, kind: str, target: Path | None = None) -> None:
-        """Render in a worker thread (ReportLab takes a moment) and notify the path."""
+    def confirm_export(self, kind: str, path: Path, unsaved: bool = False) -> None:
+        """Export to ``path``, asking first when that replaces a file: in stronger words when
+        the file is the list itself or a .yaml file (core/outputs.py)."""
+        from armybuilder.core.outputs import output_conflict
+
+        from .modals import Confirm
+
+        conflict = output_conflict(path, [self.session.path] if self.session.path else [])
+        if conflict is None and not path.exists():
+            self.export(kind, path, unsaved=unsaved)
+            return
+        body = Text()
+        body.append(workspace.shown(path), style="bold")
+        body.append(f": {conflict}. Write the export there anyway?" if conflict else " exists already. Replace it with the export?")
+
+        def answered(key: str | None) -> None:
+            if key == "replace":
+                self.export(kind, path, unsaved=unsaved)
+            elif key == "other":
+                self.ask_export_path(kind, unsaved=unsaved)
+
+        title = "Replace a list file?" if conflict else "Replace the file?"
+        self.app.push_screen(
+            Confirm(title, body, (("cancel", "Cancel", "primary"), ("replace", "Replace it", "error"), ("other", "Another name…", "default"))),
+            answered,
+        )
+
+    def export(self, kind: str, target: Path | None = None, unsaved: bool = False) -> None:
+        """Render in a worker thread (ReportLab takes a moment) and notify the path.
+
+        ``unsaved``: the list differs from its file; the roster prints :data:`UNSAVED` in
+        place of the fingerprint and says so first, and so does the message.
+        """
+        import dataclasses
+
+        from armybuilder.core.system import Paragraph
+
         s = self.session
         army, system, cat = s.army, s.system, s.cat
         out = target or self.export_target(kind)
         paper = getattr(self.app, "paper", "A4")
+        unsaved = unsaved and kind in LIST_EXPORTS
 
         def work() -> Path:
             from armybuilder.core.lists import list_fingerprint
 
+            workspace.confine(out)
             out.parent.mkdir(parents=True, exist_ok=True)
             if kind == "sheets":
                 from armybuilder.pdf.sheets import write_sheets
 
                 write_sheets(system.sheets(cat), out, paper=paper)
                 return out
-            roster = system.roster(army, cat, list_fingerprint(army, cat))
+            roster = system.roster(army, cat, UNSAVED if unsaved else list_fingerprint(army, cat))
+            if unsaved:
+                warning = Paragraph(f"{UNSAVED}: this list has edits that were not saved; save it and export again", "error")
+                roster = dataclasses.replace(roster, fingerprint=UNSAVED, blocks=(warning, *roster.blocks))
+            if kind in ("summary", "summary-text"):
+                from armybuilder.core.summary import build_summary, render_summary_text
+
+                summary = build_summary(system, army, cat, roster)
+                if unsaved:
+                    summary = dataclasses.replace(summary, status=f"{UNSAVED} · {summary.status}", fingerprint=UNSAVED)
+                if kind == "summary-text":
+                    from armybuilder.core.atomic import atomic_write_text
+
+                    atomic_write_text(out, render_summary_text(summary))
+                    return out
+                from armybuilder.pdf.summary import write_summary
+
+                write_summary(summary, out, paper=paper)
+                return out
             if kind == "text":
                 from armybuilder.core.atomic import atomic_write_text
                 from armybuilder.core.text_roster import render_text
@@ -288,7 +398,15 @@ class FilesMixin(_Screen):
                     self.notify, f"export failed: {type(exc).__name__}: {exc}", severity="error", markup=False
                 )
                 return
-            self.app.call_from_thread(self.notify, f"exported {out.resolve()}", title="Export done", markup=False, timeout=10)
+            shown = workspace.shown(out.resolve())
+            if unsaved:
+                self.app.call_from_thread(
+                    self.notify, f"exported {shown}: {UNSAVED} (save, then export again)",
+                    title="Exported UNSAVED", severity="warning", markup=False, timeout=12,
+                )
+            else:
+                self.app.call_from_thread(self.notify, f"exported {shown}", title="Export done", markup=False, timeout=10)
+            self.app.call_from_thread(self.app.exported, out)  # type: ignore[attr-defined]
 
         self.notify("exporting…")
         self.run_worker(run, thread=True, group="export", name=f"export-{kind}")

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 from armybuilder.core.errors import InputError
 from armybuilder.core.registry import get_system, system_ids
 from armybuilder.core.system import GameSystem
-from armybuilder.tui import prefs, resume_collector
+from armybuilder.tui import prefs, resume_collector, workspace
 
 from ..safe_text import safe_text
 from .dialog_style import DIALOG_CSS
@@ -51,7 +51,10 @@ class HomeScreen(Screen):
     #home { padding: 1 2; }
     #home-title { height: 1; }
     #home-subtitle { height: 1; margin-bottom: 1; }
-    #home-menu { height: 1fr; border: round $primary-darken-2; text-wrap: nowrap; text-overflow: ellipsis; }
+    #home-columns { height: 1fr; }
+    /* names and paths wrap rather than lose their ends: every word of them stays readable */
+    #home-menu, #home-samples { height: 1fr; width: 1fr; border: round $primary-darken-2; text-wrap: wrap; }
+    #home-menu:focus, #home-samples:focus { border: heavy $accent; }
     """
     BINDINGS = [
         Binding("n", "new", "New list"),
@@ -105,11 +108,12 @@ class HomeScreen(Screen):
     def compose(self) -> ComposeResult:
         with Vertical(id="home"):
             yield Static(Text("armybuilder", style="bold"), id="home-title")
-            yield Static(
-                Text("Rag'Narok 2 · Rattle and Rend · Ragnarok (Morpheus Engine)", style="dim"),
-                id="home-subtitle",
-            )
-            yield OptionList(id="home-menu")
+            yield Static(Text(" · ".join(s.name for s in loadable_systems()), style="dim"), id="home-subtitle")
+            # your lists on the left, the bundled samples beside them: both in view at 80×24,
+            # however many recent lists there are (tab moves between them)
+            with Horizontal(id="home-columns"):
+                yield OptionList(id="home-menu")
+                yield OptionList(id="home-samples")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -132,43 +136,56 @@ class HomeScreen(Screen):
             for r in recoveries:
                 label = Text("  ↺ recover ")
                 label.append(r.name, style="bold")
-                label.append(f"  {r.path or '(never saved)'}  · {r.when}", style="dim")
+                label.append(f"  {workspace.shown(r.path) if r.path else '(never saved)'}  · {r.when}", style="dim")
                 options.append(Option(safe_text(label), id=f"recover:{r.key}"))
             options.append(None)
         options.append(Option(Text("＋ New list…", style="bold"), id="new"))
         options.append(Option(Text("📂 Open a file…"), id="open"))
+        if getattr(self.app, "uploads", False):  # in a browser (armybuilder serve)
+            options.append(Option(Text("📤 Upload a list file…"), id="upload"))
         recent = store.recent()
         if recent:
             options.append(None)
-            options.append(Option(Text("Recent lists", style="bold"), disabled=True))
+            options.append(Option(Text("Recent lists", style="bold underline"), disabled=True))
             for i, r in enumerate(recent):
-                label = Text("  ")
-                label.append(r.name, style="bold")
-                label.append(f"  {r.path}", style="dim")
-                options.append(Option(safe_text(label), id=f"recent:{i}"))
+                label = Text(r.name, style="bold")
+                label.append(f"\n{workspace.shown(r.path)}", style="dim")  # a line of its own: a long path wraps whole
+                options.append(Option(safe_text(label, lines=True), id=f"recent:{i}"))
         for problem in system_problems():  # a half-written system is shown, never skipped silently
             options.append(Option(safe_text(Text(f"⚠ {problem}", style="bold red")), disabled=True))
-        samples = []
-        for system in loadable_systems():
-            for rel, _item in system.source.samples():
-                samples.append((system, rel))
-        if samples:
-            options.append(None)
-            options.append(Option(Text("Bundled samples", style="bold"), disabled=True))
-            for system, rel in samples:
-                label = Text(f"  {system.name}: ")
-                label.append(Path(rel).stem, style="bold")
-                options.append(Option(label, id=f"sample:{system.id}:{rel}"))
         for opt in options:
             if opt is None:
                 menu.add_option(None)
             else:
                 menu.add_option(opt)
+        self._fill_samples()
         self.recent = recent
         self.recoveries = {r.key: r for r in recoveries}
         if menu.option_count:
             menu.highlighted = next(
                 (i for i in range(menu.option_count) if not menu.get_option_at_index(i).disabled), 0
+            )
+
+    def _fill_samples(self) -> None:
+        """The bundled samples by their own names, under their game's name."""
+        from armybuilder.core.playtest import sample_titles
+
+        samples = self.query_one("#home-samples", OptionList)
+        samples.clear_options()
+        samples.border_title = "Bundled samples"
+        for system in loadable_systems():
+            try:
+                titles = sample_titles(system)
+            except Exception:  # noqa: BLE001 - a system whose samples cannot be read offers none
+                titles = []
+            if not titles:
+                continue
+            samples.add_option(Option(Text(system.name, style="bold underline"), disabled=True))
+            for name, title in titles:
+                samples.add_option(Option(Text(title), id=f"sample:{system.id}:{name}.yaml"))
+        if samples.option_count:
+            samples.highlighted = next(
+                (i for i in range(samples.option_count) if not samples.get_option_at_index(i).disabled), 0
             )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -178,6 +195,8 @@ class HomeScreen(Screen):
             self.action_new()
         elif key == "open":
             self.action_open()
+        elif key == "upload":
+            app.action_upload()  # type: ignore[attr-defined]
         elif key.startswith("recent:"):
             app.open_path(Path(self.recent[int(key.split(":", 1)[1])].path))  # type: ignore[attr-defined]
         elif key.startswith("sample:"):
@@ -245,11 +264,11 @@ class NewListScreen(ModalScreen):
                 yield Label("Format")
                 yield Select([], id="format", prompt="choose", compact=True)
                 yield Label("Point limit of your own (empty: the format's)")
-                yield Input("", id="limit", type="integer", placeholder="e.g. 1250; empty: the format's", compact=True)
+                yield Input("", id="limit", type="integer", placeholder="empty: the format's", compact=True)
                 yield Label("Name")
                 yield Input("New army", id="name", compact=True)
                 yield Label("File")
-                yield Input(str(prefs.lists_dir(self._prefs_root()) / "new-army.yaml"), id="file", compact=True)
+                yield Input(workspace.shown(prefs.lists_dir(self._prefs_root()) / "new-army.yaml"), id="file", compact=True)
             yield Static("", id="form-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Create", id="ok", variant="primary", compact=True)
@@ -283,7 +302,11 @@ class NewListScreen(ModalScreen):
         fmt = self.query_one("#format", Select)
         fmt.set_options([(Text(f.name if str(f.limit) in f.name else f"{f.name} ({f.limit} {f.unit})"), f.id) for f in formats])
         if formats:
-            fmt.value = system.default_format(cat).id
+            default = system.default_format(cat)
+            fmt.value = default.id
+            # an example in this game's own scale: 1250 A.P., 15 points, 1000 Glory
+            example = default.limit + max(1, default.limit // 4)
+            self.query_one("#limit", Input).placeholder = f"e.g. {example} {default.unit}; empty: the format's"
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "system":
@@ -325,7 +348,11 @@ class NewListScreen(ModalScreen):
         if not raw:
             self.error("type a file name")
             return
-        path = Path(raw).expanduser()
+        try:
+            path = workspace.confine(raw) if workspace.active() else Path(raw).expanduser()
+        except InputError as exc:
+            self.error(str(exc))
+            return
         if path.exists():
             self.error(f"{path} exists already; choose another file name")
             return

@@ -27,6 +27,8 @@ from armybuilder.meta.matrix import MetaMatrix
 from armybuilder.meta.run import prepare_row, run_meta
 from armybuilder.meta.runners import LocalRunner
 
+from .. import workspace
+from ..safe_text import safe_text
 from .engine_run import EngineRunScreen
 
 MAX_GAMES = 100_000
@@ -52,12 +54,12 @@ class MetaScreen(EngineRunScreen):
 
     def __init__(self, system: GameSystem, army: ArmyListBase, catalogue: Catalogue, folder: str | None = None) -> None:
         super().__init__(system, army, catalogue)
-        self.folder = folder or os.getcwd()
+        self.folder = workspace.shown(folder or os.getcwd())
         self.matrix: MetaMatrix | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="mt-top"):
-            yield Static(Text(f"Meta — {self.system.name}: {self.army.name} against a folder of lists", style="bold"))
+            yield Static(safe_text(Text(f"Meta — {self.system.name}: {self.army.name} against a folder of lists", style="bold")))
             with Horizontal(classes="mt-row"):
                 yield Label("Folder")
                 yield Input(self.folder, id="mt-folder")
@@ -88,11 +90,16 @@ class MetaScreen(EngineRunScreen):
         try:
             games = self._int("#mt-games", "Games", 1, MAX_GAMES)
             seed = self._int("#mt-seed", "Seed", 0, 2**63 - 1)
-            workers = self._int("#mt-workers", "Workers", 1, 256)
+            workers = self._int("#mt-workers", "Workers", 1, workspace.max_workers(256))
         except ValueError as exc:
             self._message(str(exc), error=True)
             return
-        folder = Path(self.query_one("#mt-folder", Input).value.strip() or ".").expanduser()
+        raw = self.query_one("#mt-folder", Input).value.strip() or "."
+        try:
+            folder = workspace.confine(raw) if workspace.active() else Path(raw).expanduser()
+        except InputError as exc:
+            self._message(str(exc), error=True)
+            return
         if not folder.is_dir():
             self._message(f"{folder}: not a folder", error=True)
             return
@@ -130,5 +137,5 @@ class MetaScreen(EngineRunScreen):
         for (_, j), t in cells:
             opponent = matrix.cols[j]
             lo, hi = t.interval
-            table.add_row(Text(opponent.label), Text(opponent.name), f"{t.games:,}", f"{t.wins} / {t.draws} / {t.losses}",
+            table.add_row(safe_text(opponent.label), safe_text(opponent.name), f"{t.games:,}", f"{t.wins} / {t.draws} / {t.losses}",
                           "–" if t.rate is None else f"{t.rate:.1%}", f"{lo:.1%} – {hi:.1%}")

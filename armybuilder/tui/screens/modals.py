@@ -14,10 +14,14 @@ from textual.screen import ModalScreen, ScreenResultType
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static, TextArea
 from textual.widgets.option_list import Option
 
+from armybuilder.core.checks import plural
+from armybuilder.core.errors import InputError
 from armybuilder.core.sanitize import has_unsafe, visible, visible_lines
 from armybuilder.core.system import EditAction, Param
 
+from .. import workspace
 from ..safe_text import safe_text
+from ..widgets.file_tree import file_tree
 from .dialog_style import DIALOG_CSS
 
 
@@ -116,26 +120,75 @@ def choice_options(p: Param, show_all: bool) -> list[tuple[Text, int]]:
     ]
 
 
+SHOW_ALL_KEY = "ctrl+l"
+"""The key of "show all" in menus and forms: its own key, so that Enter never reaches it."""
+
+
 class Menu(Dialog[str | None]):
-    """Pick one item of a list (edits at a place, export kinds, recent files…)."""
+    """Pick one item of a list (edits at a place, export kinds, recent files…).
+
+    ``refused`` maps an item's key to why the rules forbid it here: such items are hidden,
+    and shown greyed with the reason (never chosen) after ``ctrl+l``, as in the forms.
+    """
 
     AUTO_FOCUS = "#menu"
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding(SHOW_ALL_KEY, "show_all", "Show all", tooltip="show the items the rules forbid here, greyed, with the reason"),
+    ]
 
-    def __init__(self, title: str, items: Sequence[tuple[str, Text | str]], subtitle: str = "") -> None:
+    def __init__(
+        self, title: str, items: Sequence[tuple[str, Text | str]], subtitle: str = "", refused: dict[str, str] | None = None
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.subtitle = subtitle
         self.items = list(items)
+        self.refused = {k: v for k, v in (refused or {}).items() if v}
+        self.showing_all = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(safe_text(Text(self.title_text, style="bold")), classes="dialog-title")
             if self.subtitle:
-                yield Static(Text(self.subtitle, style="dim"))
-            yield OptionList(
-                *[Option(p if isinstance(p, Text) else Text(p), id=key) for key, p in self.items], id="menu"
-            )
+                yield Static(Text(self.subtitle, style="dim"), classes="dialog-subtitle")
+            yield OptionList(*self._options(), id="menu")
+            if self.refused:
+                yield Static(self._hidden_note(), id="menu-hidden", classes="hint")
+
+    def _hidden_note(self) -> Text:
+        n = len(self.refused)
+        if self.showing_all:
+            return Text(f"{SHOW_ALL_KEY}: hide the {plural(n, 'item')} not allowed here", style="dim")
+        return Text(f"{plural(n, 'item')} not allowed here {'is' if n == 1 else 'are'} hidden ({SHOW_ALL_KEY} shows {'it' if n == 1 else 'them'} with the reason)", style="dim")
+
+    def _options(self) -> list[Option]:
+        out = []
+        for key, prompt in self.items:
+            why = self.refused.get(key)
+            if why and not self.showing_all:
+                continue
+            text = prompt.copy() if isinstance(prompt, Text) else Text(prompt)
+            if why:
+                text = Text(text.plain, style="dim strike")
+                text.append(f"  not allowed: {why}", style="dim italic")
+            out.append(Option(text, id=key, disabled=bool(why)))
+        if not out:
+            out.append(Option(Text(f"nothing allowed here ({SHOW_ALL_KEY} shows why)", style="dim"), disabled=True))
+        return out
+
+    def action_show_all(self) -> None:
+        if not self.refused:
+            return
+        self.showing_all = not self.showing_all
+        menu = self.query_one("#menu", OptionList)
+        kept = menu.highlighted_option.id if menu.highlighted_option is not None else None
+        menu.clear_options()
+        menu.add_options(self._options())
+        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+        if kept in ids:
+            menu.highlighted = ids.index(kept)
+        self.query_one("#menu-hidden", Static).update(self._hidden_note())
 
     def on_mount(self) -> None:
         self.query_one("#menu", OptionList).focus()
@@ -182,6 +235,36 @@ class Confirm(Dialog[str | None]):
         self.dismiss(None)
 
 
+def _multi_line(p: Param) -> bool:
+    """A notes field: a box of several lines, where Enter starts a new line."""
+    return p.kind == "text" and "note" in p.name
+
+
+class FormSelect(Select):
+    """A form's drop-down: Enter applies the form once a value is chosen (space, ↑ or ↓ open
+    the list); a blank one opens its list on Enter, as a player expects."""
+
+    BINDINGS = [
+        Binding("enter", "enter", "Apply", show=False),
+        Binding("down,space,up", "show_overlay", "Show the choices", show=False),
+    ]
+
+    def action_enter(self) -> None:
+        if self.is_blank():
+            self.action_show_overlay()
+        else:
+            self.screen.action_submit()  # type: ignore[attr-defined]
+
+
+class FormCheckbox(Checkbox):
+    """A form's yes/no field: space ticks it, Enter applies the form."""
+
+    BINDINGS = [
+        Binding("space", "toggle_button", "Toggle", show=False),
+        Binding("enter", "screen.submit", "Apply", show=False),
+    ]
+
+
 class ActionForm(Dialog[dict[str, Any] | None]):
     """Ask the ``Param`` values of one edit; ``apply`` decides if they are usable.
 
@@ -191,7 +274,12 @@ class ActionForm(Dialog[dict[str, Any] | None]):
 
     AUTO_FOCUS = None  # on_mount focuses the first value still to give
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "submit", "Apply", show=False)]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "submit", "Apply", show=False, priority=True),
+        Binding(SHOW_ALL_KEY, "show_all", "Show all", show=False, priority=True,
+                tooltip="show the choices the rules forbid here, greyed, with the reason"),
+    ]
 
     def __init__(self, action: EditAction, preset: dict[str, Any] | None = None, check=None) -> None:
         super().__init__()
@@ -211,17 +299,34 @@ class ActionForm(Dialog[dict[str, Any] | None]):
                     yield self._field(p)
                 hidden = sum(1 for p in self.action.params if p.kind == "choice" for c in p.choices if c.refused)
                 if hidden:
-                    yield Checkbox(
-                        f"show all ({hidden} not allowed here are hidden; shown greyed with the reason)",
+                    # never focused: only its key (or a click) shows the others, so Enter
+                    # moving on from a choice can never tick it
+                    box = Checkbox(
+                        f"show all ({SHOW_ALL_KEY}): {plural(hidden, 'choice')} not allowed here "
+                        f"{'is' if hidden == 1 else 'are'} hidden",
                         False,
                         id="show-all",
                         compact=True,
                     )
+                    box.can_focus = False
+                    yield box
             yield Static("", id="form-error", markup=False)
-            yield Static(Text("enter applies · ctrl+s applies from a text box · escape cancels", style="dim"), classes="hint")
+            yield Static(Text(self._hint(), style="dim"), classes="hint")
             with Horizontal(classes="buttons"):
                 yield Button("Apply", id="ok", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
+
+    def _hint(self) -> str:
+        """The keys of this form, in words (a notes box takes Enter for its new lines)."""
+        keys = []
+        if any(_multi_line(p) for p in self.action.params):
+            keys += ["enter: a new line in the notes", "ctrl+s applies"]
+        else:
+            keys.append("enter applies")
+        if any(p.kind == "choice" for p in self.action.params):
+            keys.append("space opens a list")
+        keys.append("escape cancels")
+        return " · ".join(keys)
 
     def _field(self, p: Param):
         value = self.preset.get(p.name, p.default)
@@ -233,15 +338,15 @@ class ActionForm(Dialog[dict[str, Any] | None]):
                 options = choice_options(p, show_all=True)  # the current value stays visible
             if index is None and len(options) == 1:
                 index = options[0][1]
-            prompt = p.label if options else f"{p.label}: nothing allowed here (tick 'show all' to see why)"
-            return Select(options, id=wid, prompt=prompt, allow_blank=index is None, value=Select.NULL if index is None else index, compact=True)
+            prompt = p.label if options else f"{p.label}: nothing allowed here ({SHOW_ALL_KEY} shows why)"
+            return FormSelect(options, id=wid, prompt=prompt, allow_blank=index is None, value=Select.NULL if index is None else index, compact=True)
         if p.kind == "bool":
-            return Checkbox(p.label, bool(value), id=wid, compact=True)
+            return FormCheckbox(p.label, bool(value), id=wid, compact=True)
         if isinstance(value, str) and has_unsafe(value.replace("\n", "").replace("\t", "")):
             shown = visible_lines(value) if "note" in p.name else visible(value)
             self._escaped[p.name] = (shown, value)
             value = shown
-        if p.kind == "text" and "note" in p.name:
+        if _multi_line(p):
             area = TextArea(str(value or ""), id=wid)
             area.show_line_numbers = False
             return area
@@ -283,14 +388,28 @@ class ActionForm(Dialog[dict[str, Any] | None]):
         return out
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        """A choice made moves on to the next field, so Enter then applies (fewer keys)."""
+        """A choice made moves on to the next field still to fill, so Enter then applies."""
         focused = self.focused
         if focused is not None and event.select in focused.ancestors_with_self and not event.select.is_blank():
             self.call_after_refresh(self._after_choice, event.select)
 
     def _after_choice(self, select: Select) -> None:
-        if select.has_focus:  # the overlay has closed and focus is back on the choice
-            self.focus_next()
+        if not select.has_focus:  # the overlay is still open, or the player moved on
+            return
+        fields = [self.query_one(f"#p-{p.name}") for p in self.action.params]
+        later = fields[fields.index(select) + 1:] if select in fields else []
+        nxt = next((w for w in later if w.focusable), None)
+        if nxt is not None:
+            nxt.focus()  # else Enter on the choice applies the form
+
+    def action_show_all(self) -> None:
+        """ctrl+l: the choices the rules forbid here, greyed with the reason (again: hidden)."""
+        try:
+            box = self.query_one("#show-all", Checkbox)
+        except Exception:  # noqa: BLE001 - nothing hidden in this form
+            self.notify("every choice of this form is allowed here")
+            return
+        box.value = not box.value
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         if event.checkbox.id != "show-all":
@@ -303,7 +422,7 @@ class ActionForm(Dialog[dict[str, Any] | None]):
             current = None if select.is_blank() else select.value
             options = choice_options(p, event.value)
             select.set_options(options)
-            select.prompt = p.label if options else f"{p.label}: nothing allowed here (tick 'show all' to see why)"
+            select.prompt = p.label if options else f"{p.label}: nothing allowed here ({SHOW_ALL_KEY} shows why)"
             if current is not None and (event.value or not p.choices[int(current)].refused):  # type: ignore[arg-type]
                 select.value = current
 
@@ -352,21 +471,22 @@ class PathPrompt(Dialog[Path | None]):
     AUTO_FOCUS = "#path"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, default: str = "", check=None, browse: bool = False) -> None:
+    def __init__(self, title: str, default: str = "", check=None, browse: bool = False, hint: str = "") -> None:
         super().__init__()
         self.title_text = title
-        self.default = default
+        self.default = workspace.shown(default) if default else default
         self.check = check
         self.browse = browse
+        self.hint = hint  # a line under the title: what Enter does, what may be changed
 
     def compose(self) -> ComposeResult:
-        from textual.widgets import DirectoryTree
-
         with Vertical(classes="dialog tall" if self.browse else "dialog"):
             yield Static(safe_text(Text(self.title_text, style="bold")), classes="dialog-title")
+            if self.hint:
+                yield Static(Text(self.hint, style="dim"), classes="dialog-subtitle")
             yield Input(self.default, placeholder="path/to/list.yaml", id="path", compact=True)
             if self.browse:
-                yield DirectoryTree(Path.cwd(), id="files")
+                yield file_tree(id="files")
             yield Static("", id="form-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("OK", id="ok", variant="primary", compact=True)
@@ -394,7 +514,11 @@ class PathPrompt(Dialog[Path | None]):
         if not raw:
             self.query_one("#form-error", Static).update(Text("type a file name", style="bold red"))
             return
-        path = Path(raw).expanduser()
+        try:
+            path = workspace.confine(raw) if workspace.active() else Path(raw).expanduser()
+        except InputError as exc:
+            self.query_one("#form-error", Static).update(safe_text(Text(str(exc), style="bold red"), lines=True))
+            return
         if self.check is not None:
             error = self.check(path)
             if error:
@@ -454,6 +578,10 @@ class FacetFilters(Dialog[dict[str, str] | None]):
 
 
 HELP_NOTES = {
+    "Menus and edit forms": (
+        "enter applies a form from any field but the notes box (ctrl+s there)\n"
+        "space or ↓ opens a drop-down list; escape cancels"
+    ),
     "Catalogue browser (left)": (
         "type to search; every word must match; {filters}\n"
         "filter on a facet (an unknown filter says so)"
@@ -474,21 +602,33 @@ def _filter_words(app) -> str:
     return ", ".join(f"{n}:…" for n in names) if names else "facet:value (e.g. the people or kind of an entry)"
 
 
-def help_text(app) -> str:
-    """The key help, written from the bindings themselves so it can never fall behind them."""
+def help_sections() -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """Each place of the program and the classes whose bindings are its keys."""
     from ..app import ArmyBuilderApp
     from ..widgets.panels import EntryList, FindingsList, ListTree, SearchBox
     from .editor import EditorScreen
+    from .engine_run import EngineRunScreen
+    from .home import HomeScreen
+    from .odds import OddsScreen
 
-    sections = (
+    return (
         ("Everywhere", (ArmyBuilderApp, EditorScreen)),
         ("List tree (middle)", (ListTree,)),
         ("Catalogue browser (left)", (SearchBox, EntryList)),
         ("Findings (bottom)", (FindingsList,)),
+        ("Menus and edit forms", (Menu, ActionForm, FormSelect, FormCheckbox)),
+        ("Home screen", (HomeScreen,)),
+        ("Odds screen (o)", (OddsScreen,)),
+        ("Playtest (t) and meta (m) screens", (EngineRunScreen,)),
     )
-    lines = ["armybuilder — keys", ""]
-    for title, classes in sections:
-        lines.append(title)
+
+
+def help_rows(app) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Each place's keys as (keys as shown, what they do), from the bindings themselves: the
+    help screen and the keys table of docs/editor.md are both written from these rows."""
+    out = []
+    for title, classes in help_sections():
+        rows: list[tuple[str, str]] = []
         seen: set[str] = set()
         for cls in classes:
             for binding in cls.BINDINGS:
@@ -501,8 +641,17 @@ def help_text(app) -> str:
                         shown.append(app.get_key_display(Binding(key.strip(), binding.action)))
                     except Exception:  # noqa: BLE001 - fall back to the raw key name
                         shown.append(key.strip())
-                what = binding.tooltip or binding.description
-                lines.append(f"  {' '.join(shown):<10} {what}")
+                rows.append((" ".join(shown), binding.tooltip or binding.description))
+        out.append((title, rows))
+    return out
+
+
+def help_text(app) -> str:
+    """The key help, written from the bindings themselves so it can never fall behind them."""
+    lines = ["armybuilder — keys", ""]
+    for title, rows in help_rows(app):
+        lines.append(title)
+        lines.extend(f"  {keys:<10} {what}" for keys, what in rows)
         note = HELP_NOTES.get(title)
         if note and "{filters}" in note:
             note = note.replace("{filters}", _filter_words(app))

@@ -29,12 +29,22 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static, TabbedContent, TabPane
+from textual.widgets import (
+    Button,
+    Checkbox,
+    Footer,
+    Input,
+    Label,
+    Select,
+    Static,
+    TabbedContent,
+    TabPane,
+)
 
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.paths import ListPath
 from armybuilder.core.sanitize import visible
-from armybuilder.core.system import ArmyListBase, GameSystem, OddsResult
+from armybuilder.core.system import ArmyListBase, GameSystem, OddsResult, Param
 
 from ..widgets.fray_view import FrayView
 
@@ -65,16 +75,45 @@ def at_least_chart(title: str, pmf: list[float], mean: float | None = None, widt
     return text
 
 
+def outcome_chart(title: str, outcomes: list[tuple[str, float]], width: int = BAR) -> Text:
+    """Bars of the probability of each named outcome (a Fury check: fail, success, critical)."""
+    text = Text()
+    text.append(title + "\n", style="bold")
+    room = max(len(name) for name, _ in outcomes)
+    for name, p in outcomes:
+        filled = round(p * width)
+        text.append(f"{name:<{room}} ", style="dim")
+        text.append("█" * filled, style="green")
+        text.append("·" * (width - filled), style="dim")
+        text.append(f" {p:6.1%}\n")
+    return text
+
+
+def _outcomes(value: dict[str, Any]) -> list[tuple[str, float]] | None:
+    """The named outcomes of a distribution, when its payload names each one (``{"miss": p,
+    "defy": q, ..., "pmf": [p, q, ...]}``): their names in words, their probabilities."""
+    pmf = value["pmf"]
+    named = [(k, v) for k, v in value.items() if k not in ("pmf", "mean") and isinstance(v, float)]
+    if len(named) != len(pmf) or any(abs(v - p) > 1e-9 for (_, v), p in zip(named, pmf, strict=True)):
+        return None
+    return [(k.replace("_", " "), v) for k, v in named]
+
+
 def render_result(result: OddsResult, heading: str, width: int = BAR) -> Text:
-    """Charts of every distribution of an odds payload (``{"name": {"pmf": [...], "mean": m}}``)."""
+    """Charts of every distribution of an odds payload: named outcomes each with its bar, a
+    count ("attacks", "wounds") as bars of "at least k" with its mean."""
     out = Text(no_wrap=True, overflow="ellipsis")
     out.append(heading + "\n", style="bold underline")
     for name, value in result.payload.items():
         if isinstance(value, dict) and isinstance(value.get("pmf"), list):
-            label = name.capitalize()
+            label = name.replace("_", " ").capitalize()
             if value.get("column"):
                 label += f" (column {value['column']}" + (f", {value['result']}" if value.get("result") else "") + ")"
-            out.append_text(at_least_chart(label, value["pmf"], value.get("mean"), width))
+            outcomes = _outcomes(value)
+            if outcomes is not None:
+                out.append_text(outcome_chart(label, outcomes, width))
+            else:
+                out.append_text(at_least_chart(label, value["pmf"], value.get("mean"), width))
             out.append("\n")
     return out
 
@@ -100,6 +139,8 @@ class OddsScreen(Screen[None]):
         Binding("ctrl+g", "cancel", "Cancel", tooltip="abandon the fray being computed"),
         Binding("ctrl+r", "compute", "Compute"),
         Binding("ctrl+t", "flip", "Other direction", tooltip="the fray's other direction, when only one fits"),
+        Binding("ctrl+f", "show_tab('tab-fray')", "Fray tab", tooltip="the Fray tab: the exact outcome of a whole fray"),
+        Binding("ctrl+o", "show_tab('tab-roll')", "One roll tab", tooltip="the One roll tab: one attack's rolls, or a free form"),
     ]
     DEFAULT_CSS = """
     OddsScreen { layout: vertical; }
@@ -118,6 +159,9 @@ class OddsScreen(Screen[None]):
     OddsScreen.-wide #odds-form { grid-size: 6; grid-columns: auto 1fr auto 1fr auto 1fr; }
     OddsScreen #odds-form Label { padding: 0 0 0 1; color: $text-muted; }
     OddsScreen #odds-form Input { width: 1fr; }
+    /* a choice takes the rest of its row: the names of its options are read whole */
+    OddsScreen #odds-form Select { column-span: 3; }
+    OddsScreen.-wide #odds-form Select { column-span: 5; }
     OddsScreen #odds-compute { margin: 0 1; }
     OddsScreen #odds-results { height: 1fr; }
     OddsScreen #odds-panels { height: auto; layout: vertical; }
@@ -210,15 +254,27 @@ class OddsScreen(Screen[None]):
                     yield Select([], id="odds-theirs", allow_blank=True, prompt="choose a unit", compact=True)
             if self.params:
                 with Container(id="odds-form"):
-                    for p in self.params:
-                        default = "" if p.default is None else str(p.default)
+                    # the choices first, each on a row of its own, then the numbers and yes/no boxes
+                    for p in sorted(self.params, key=lambda p: p.kind != "choice"):
                         yield Label(Text(p.label), id=f"odds-l-{p.name}")  # stays when the box is filled
-                        yield Input(default, placeholder="a number", id=f"odds-p-{p.name}", tooltip=p.help or p.label, compact=True)
+                        yield self._field(p)
                 yield Button("Compute (ctrl+r)", id="odds-compute", variant="primary", compact=True)
         with VerticalScroll(id="odds-results"):
             with Horizontal(id="odds-panels"):
                 yield Static("", id="odds-forward", classes="odds-panel")
                 yield Static("", id="odds-backward", classes="odds-panel")
+
+    def _field(self, p: Param):
+        """A parameter's box as its kind asks: a choice among names, yes or no, a number."""
+        wid, tip = f"odds-p-{p.name}", p.help or p.label
+        if p.kind == "choice":
+            options = [(Text(c.label), c.value) for c in p.choices]
+            known = p.default in [c.value for c in p.choices]
+            return Select(options, id=wid, prompt="any", allow_blank=not known, value=p.default if known else Select.NULL, tooltip=tip, compact=True)
+        if p.kind == "bool":
+            return Checkbox("yes", bool(p.default), id=wid, tooltip=tip, compact=True)
+        default = "" if p.default is None else str(p.default)
+        return Input(default, placeholder="a number", id=wid, tooltip=tip, compact=True, type="integer" if p.kind == "int" else "number")
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width >= 100, "-wide")
@@ -268,9 +324,9 @@ class OddsScreen(Screen[None]):
     def _opponent_choices(self) -> list[tuple[Text, str]]:
         choices = [(Text("this list (mirror)"), SELF)]
         try:
-            from armybuilder.core.playtest import sample_names
+            from armybuilder.core.playtest import sample_titles
 
-            choices += [(Text(visible(f"sample: {name}")), name) for name in sample_names(self.system)]
+            choices += [(Text(f"sample: {title}"), name) for name, title in sample_titles(self.system)]
         except Exception:  # noqa: BLE001
             pass
         return choices
@@ -336,6 +392,10 @@ class OddsScreen(Screen[None]):
         if event.pane is not None and event.pane.id == "tab-roll":
             await self._show_roll()
 
+    def action_show_tab(self, tab: str) -> None:
+        """ctrl+f / ctrl+o: the Fray or the One roll tab, from wherever the focus is."""
+        self.query_one("#odds-tabs", TabbedContent).active = tab
+
     def action_flip(self) -> None:
         if self.fray_mode and self._tab() == "tab-fray":
             self.query_one(FrayView).flip()
@@ -348,7 +408,15 @@ class OddsScreen(Screen[None]):
     def _form_values(self) -> dict[str, Any]:
         values: dict[str, Any] = {}
         for p in self.params:
-            raw = self.query_one(f"#odds-p-{p.name}", Input).value.strip()
+            widget = self.query_one(f"#odds-p-{p.name}")
+            if isinstance(widget, Select):
+                if not widget.is_blank():
+                    values[p.name] = widget.value
+                continue
+            if isinstance(widget, Checkbox):
+                values[p.name] = widget.value
+                continue
+            raw = widget.value.strip() if isinstance(widget, Input) else ""
             if raw == "" and p.default is not None:
                 values[p.name] = p.default
                 continue
@@ -362,16 +430,25 @@ class OddsScreen(Screen[None]):
                     values[p.name] = float(raw)
                 except ValueError:
                     raise ValueError(f"{p.label}: a number is needed") from None
-            elif p.kind == "bool":
-                values[p.name] = raw.lower() in ("1", "yes", "true", "y")
             else:
                 values[p.name] = raw
         return values
 
     def _fill_form(self, params: dict[str, Any]) -> None:
         for p in self.params:
-            if p.name in params:
-                self.query_one(f"#odds-p-{p.name}", Input).value = str(params[p.name])
+            if p.name not in params:
+                continue
+            widget = self.query_one(f"#odds-p-{p.name}")
+            value = params[p.name]
+            if isinstance(widget, Select):
+                if value in [c.value for c in p.choices]:
+                    widget.value = value
+                elif value is None and widget._allow_blank:
+                    widget.clear()
+            elif isinstance(widget, Checkbox):
+                widget.value = bool(value)
+            elif isinstance(widget, Input):
+                widget.value = "" if value is None else str(value)
 
     def action_compute(self) -> None:
         """ctrl+r: the fray again in the Fray tab; the free form in the One roll tab (after a

@@ -28,11 +28,12 @@ from armybuilder.core.playtest import (
     histogram,
     load_sample,
     run_playtest,
-    sample_names,
+    sample_titles,
 )
 from armybuilder.core.system import ArmyListBase, GameSystem
-from armybuilder.tui import prefs
+from armybuilder.tui import prefs, workspace
 
+from ..cut import cut_words
 from ..safe_text import safe_text
 from .engine_run import EngineRunScreen
 
@@ -57,8 +58,8 @@ def start_process_support() -> None:
 
 
 def _cut(name: str, width: int) -> str:
-    """``name`` in ``width`` cells, cut with an ellipsis rather than silently."""
-    return name if len(name) <= width else name[: max(1, width - 1)] + "…"
+    """``name`` in ``width`` cells, whole words and a "…" rather than silently cut."""
+    return cut_words(name, max(1, width))
 
 
 def summary_text(
@@ -66,6 +67,7 @@ def summary_text(
     unit: str = "points",
     width: int = 80,
     sides: tuple[str, str] = ("your list", "the opponent"),
+    scenario_names: Mapping[str, str] | None = None,
 ) -> Text:
     """W/D/L, win rate with its interval, mean rounds, then one table per side.
 
@@ -79,6 +81,13 @@ def summary_text(
     text.append(_cut(f"{sides[0]}  vs  {sides[1]}", width) + "\n")
     text.append(f"wins {summary.wins}   draws {summary.draws}   losses {summary.losses}\n")
     text.append(_cut(f"win rate {summary.win_rate:.1%}  (95 % interval {low:.1%}–{high:.1%}, Wilson; a draw counts half)", width) + "\n")
+    if summary.scenarios:  # a system that draws its scenario per game: each one's own figure
+        names = scenario_names or {}
+        label_width = max(len(names.get(n, n)) for n in summary.scenarios)
+        for name, played in summary.scenarios.items():
+            s_low, s_high = played.interval
+            row = f"  {names.get(name, name):<{label_width}} {played.games:>5} {'game ' if played.games == 1 else 'games'}  {played.win_rate:6.1%} ({s_low:.0%}–{s_high:.0%})"
+            text.append(_cut(row, width) + "\n")
     text.append(f"mean rounds {summary.mean_rounds:.2f}\n")
     name_width = max(12, min(48, width - 26))
     for side, title in ((0, f"Your units ({sides[0]})"), (1, f"Opponent's units ({sides[1]})")):
@@ -167,7 +176,7 @@ class PlaytestScreen(EngineRunScreen):
     def _opponent_choices(self) -> list[tuple[str, str]]:
         choices = []
         try:
-            choices = [(f"sample: {name}", name) for name in sample_names(self.system)]
+            choices = [(f"sample: {title}", name) for name, title in sample_titles(self.system)]
         except Exception:  # noqa: BLE001
             pass
         return choices + [("this list (mirror match)", SELF)]
@@ -201,7 +210,7 @@ class PlaytestScreen(EngineRunScreen):
         try:
             games = self._int("#pt-games", "Games", 1, MAX_GAMES)
             seed = self._int("#pt-seed", "Seed", 0, 2**63 - 1)
-            workers = self._int("#pt-workers", "Workers", 1, 64)
+            workers = self._int("#pt-workers", "Workers", 1, workspace.max_workers(64))
             value = self.query_one("#pt-opponent", Select).value
             opponent = self.army if value == SELF else load_sample(self.system, str(value))
         except (ValueError, KeyError) as exc:
@@ -237,7 +246,8 @@ class PlaytestScreen(EngineRunScreen):
         unit = fmt.unit if fmt is not None else "points"
         self._message("cancelled" if summary.cancelled else "done")
         width = max(40, self.size.width - 4)
-        self.query_one("#pt-summary", Static).update(summary_text(summary, unit, width, self._sides()))
+        names = {c.value: c.label for c in self.system.scenarios(self.cat)}
+        self.query_one("#pt-summary", Static).update(summary_text(summary, unit, width, self._sides(), names))
         bars = max(10, min(40, width - 24))
         self.query_one("#pt-histogram", Static).update(histogram_text(summary.margins, unit, bars))
 

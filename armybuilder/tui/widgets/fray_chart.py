@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 from rich.text import Text
 
 from armybuilder.core.sanitize import visible
+
+from ..cut import cut_words
 
 #: the figures of one side: fighters, P(rout), mean fighters lost, mean A.P. lost
 COLUMNS = (("fighters", 9), ("routs", 8), ("mean lost", 10), ("A.P. lost", 10))
@@ -33,7 +35,16 @@ def fit(text: str, cells: int) -> str:
         return ""
     if cell_len(text) <= cells:
         return text + " " * (cells - cell_len(text))
-    return set_cell_size(text, cells - 1) + "…"
+    cut = cut_words(text, cells)
+    return cut + " " * (cells - cell_len(cut))
+
+
+def wrapped(text: str, cells: int) -> str:
+    """``text`` on as many lines of ``cells`` as it needs, broken between words (a title
+    names two units and whether one charges: every word of it counts)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, max(cells, 10), break_on_hyphens=False)) or text
 
 
 def pct(p: float) -> str:
@@ -63,7 +74,7 @@ def fray_text(payload: dict[str, Any], title: str, mine: str, width: int) -> Tex
     sides = [payload[mine], payload[theirs]]
     names = [visible(str(s.get("unit", "?"))) for s in sides]
     out = Text(no_wrap=True, overflow="ellipsis", end="")
-    out.append(fit(visible(title), width).rstrip() + "\n", style="bold")
+    out.append(wrapped(visible(title), width) + "\n", style="bold")
 
     columns = COLUMNS if width >= 48 else COMPACT
     size, rout, lost, ap = (cells for _, cells in columns)

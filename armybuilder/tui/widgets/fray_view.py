@@ -38,7 +38,8 @@ from armybuilder.core.errors import InputError
 from armybuilder.core.sanitize import visible
 from armybuilder.core.system import ArmyListBase, GameSystem, OddsResult
 
-from .fray_chart import fit, fray_text
+from .. import workspace
+from .fray_chart import fray_text, wrapped
 
 SELF = "\x00self"  # the opponent "this list (mirror)"
 FILE = "\x00file"  # the opponent "a list file…"
@@ -115,12 +116,22 @@ class Job:
         return other is not None and other.key(0) == self.key(0)
 
 
+def rare_words(pruned: float) -> str:
+    """What the exact calculation left out, in words: outcomes too rare to matter."""
+    if pruned <= 0:
+        return ""
+    import math
+
+    return f" (outcomes rarer than one in a million million left out: less than one in {10 ** max(0, math.floor(-math.log10(pruned))):,} in all)"
+
+
 class FrayView(Vertical):
     """Choices, a status line and the two directions of the fray (see the module's docstring)."""
 
     DEFAULT_CSS = """
     FrayView { height: 1fr; }
-    FrayView #fray-form { height: auto; layout: grid; grid-size: 4; grid-columns: auto 1fr auto 1fr; grid-gutter: 0 1; }
+    /* one choice a row: the whole name of a sample fits its box from 80 columns */
+    FrayView #fray-form { height: auto; layout: grid; grid-size: 2; grid-columns: auto 1fr; grid-gutter: 0 1; }
     FrayView #fray-form Label, FrayView #fray-file-row Label { padding: 0 0 0 1; color: $text-muted; }
     FrayView #fray-file-row { height: auto; display: none; }
     FrayView.-file #fray-file-row { display: block; }
@@ -224,9 +235,9 @@ class FrayView(Vertical):
     def _opponents(self) -> list[tuple[Text, str]]:
         choices: list[tuple[Text, str]] = []
         try:
-            from armybuilder.core.playtest import sample_names
+            from armybuilder.core.playtest import sample_titles
 
-            choices += [(_label(f"sample: {name}"), name) for name in sample_names(self.system)]
+            choices += [(_label(f"sample: {title}"), name) for name, title in sample_titles(self.system)]
         except Exception:  # noqa: BLE001 - no samples: the list itself and files remain
             pass
         choices += [(Text("this list (mirror)"), SELF), (Text("a list file…"), FILE)]
@@ -271,7 +282,7 @@ class FrayView(Vertical):
                 self.choices.theirs = values[0]
 
     def _read_file(self, raw: str) -> ArmyListBase:
-        path = Path(raw.strip()).expanduser()
+        path = workspace.confine(raw.strip()) if workspace.active() else Path(raw.strip()).expanduser()
         if not path.exists():
             raise InputError.at(f"{raw.strip()}: no such file")
         if path.is_dir():
@@ -480,14 +491,14 @@ class FrayView(Vertical):
             return
         pruned = max((float(r.payload.get("pruned_mass", 0.0)) for r in self.results.values() if isinstance(r, OddsResult)), default=0.0)
         hint = "" if self.wide else "  ctrl+t: the other direction"
-        self._status(f"exact result (pruned mass {pruned:.0e}).{hint}")
+        self._status(f"exact result{rare_words(pruned)}.{hint}")
 
     def titles(self, job: Job) -> tuple[str, str]:
         mine = self._unit_name(self.army, job.mine)
         theirs = self._unit_name(job.other, job.theirs)
-        if job.charge:
-            return f"Your {mine} charge their {theirs}", f"Their {theirs} charge your {mine}"
-        return f"Your {mine} vs their {theirs} (no charge; ties: yours)", f"Their {theirs} vs your {mine} (no charge; ties: theirs)"
+        if job.charge:  # a unit's name may be singular or plural: no verb agrees with both
+            return f"Charge: your {mine} against their {theirs}", f"Charge: their {theirs} against your {mine}"
+        return f"Your {mine} against their {theirs} (no charge; ties: yours)", f"Their {theirs} against your {mine} (no charge; ties: theirs)"
 
     def _unit_name(self, army: ArmyListBase, unit: int) -> str:
         try:
@@ -504,7 +515,7 @@ class FrayView(Vertical):
         for direction, selector in ((0, "#fray-forward"), (1, "#fray-backward")):
             panel = self.query_one(selector, Static)
             result = self.results.get(direction) if job is not None else None
-            title = fit(visible(titles[direction]), width).rstrip()
+            title = wrapped(visible(titles[direction]), width)
             if job is None:
                 panel.update("")
             elif result is None:

@@ -25,13 +25,12 @@ class KeyBar(Static):
         background: $footer-background;
         color: $footer-foreground;
         text-wrap: nowrap;
-        text-overflow: ellipsis;
     }
     """
 
     def __init__(self, **kwargs) -> None:
         super().__init__("", markup=False, **kwargs)
-        self._shown: tuple = ()
+        self._shown: tuple = ()  # (keys, width) last drawn
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -58,14 +57,23 @@ class KeyBar(Static):
             out.append((binding.key.split(",")[0].strip(), self.app.get_key_display(binding), binding.description, enabled))
         return tuple(out)
 
+    def on_resize(self, event) -> None:
+        self._redraw()
+
     def _redraw(self) -> None:
         keys = self._keys()
-        if keys == self._shown:
+        width = self.size.width
+        if (keys, width) == self._shown:
             return
-        self._shown = keys
+        self._shown = (keys, width)
         key_style = Style(bold=True, reverse=True)
-        text = Text(no_wrap=True, overflow="ellipsis")
-        for key, shown, description, enabled in keys:
+        text = Text(no_wrap=True)
+        for i, (key, shown, description, enabled) in enumerate(keys):
+            piece = f" {shown} {description} "
+            # a key that does not fit goes whole (the help, ?, lists them all); " …" says so
+            if width and text.cell_len + len(piece) > width - (2 if i < len(keys) - 1 else 0):
+                text.append(" …")
+                break
             meta = Style(meta={"keybar-key": key})
             style = key_style if enabled else Style(dim=True)
             text.append(f" {shown} ", style=style + meta)

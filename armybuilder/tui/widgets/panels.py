@@ -20,8 +20,10 @@ from textual.widgets.tree import TreeNode
 from armybuilder.core.checks import plural
 from armybuilder.core.findings import Finding, Severity
 from armybuilder.core.paths import ancestors
+from armybuilder.core.sanitize import visible
 from armybuilder.core.system import BrowserEntry, Detail, OutlineNode, StatusItem
 
+from ..cut import cut_words
 from ..safe_text import safe_text
 
 SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -103,17 +105,32 @@ def filter_problems(entries: Sequence[BrowserEntry], query: str) -> list[str]:
     return out
 
 
-def entry_prompt(e: BrowserEntry) -> Text:
-    text = Text(e.name, style="bold" if e.kind == "profile" else "", no_wrap=True, overflow="ellipsis")
-    if e.cost:
-        text.append(f"  {e.cost}", style="green")
+def entry_prompt(e: BrowserEntry, room: int | None = None) -> Text:
+    """An entry's line: its name, cost, kind and rank.  Given ``room`` (cells), the line
+    breaks between words and never inside the cost ("44 A.P." stays on one line)."""
     extra = [e.kind] if e.kind != "profile" else []
     extra += [v for k, v in e.facets.items() if v and k in ("rank", "category") and v != e.kind]
     if e.facets.get("data", "").startswith("house"):  # a house catalogue's entry (core/house_use.py): first, seen on narrow screens
         extra.insert(0, "house")
-    if extra:
-        text.append("  " + " · ".join(extra), style="dim")
-    return safe_text(text)
+    # (piece, style, separator before it): the pieces a line may break between
+    # (escaped here: the only line breaks are the layout's own)
+    pieces = [(visible(word), "bold" if e.kind == "profile" else "", " ") for word in e.name.split(" ")]
+    if e.cost:
+        pieces.append((visible(str(e.cost)), "green", "  "))
+    pieces += [(visible(x), "dim", "  " if i == 0 else " · ") for i, x in enumerate(extra)]
+    text = Text()
+    used = 0
+    for i, (piece, style, sep) in enumerate(pieces):
+        if i:
+            if room is not None and used + len(sep) + cell_len(piece) > room:
+                text.append("\n")
+                used = 0
+            else:
+                text.append(sep, style=style if sep == " " else "")
+                used += len(sep)
+        text.append(piece, style=style)
+        used += cell_len(piece)
+    return safe_text(text, lines=True)
 
 
 class SearchBox(Input):
@@ -174,14 +191,14 @@ class Browser(Vertical):
         self.chosen: dict[str, str] = {}
 
     def compose(self):
-        yield SearchBox(placeholder="/ search… (rank:elite) · enter adds", id="search", compact=True)
+        yield SearchBox(placeholder="/ search (rank:elite), ⏎ adds", id="search", compact=True)
         yield Static("", id="filters", markup=False)
         yield EntryList(id="entries")
 
     def set_entries(self, entries: list[BrowserEntry]) -> None:
         self.entries = entries
         example = self.filter_example()
-        self.query_one("#search", Input).placeholder = f"/ search… ({example}) · enter adds" if example else "/ search… · enter adds"
+        self.query_one("#search", Input).placeholder = f"/ search ({example}), ⏎ adds" if example else "/ search, ⏎ adds"
         self.refilter()
 
     def facet_names(self) -> list[str]:
@@ -223,11 +240,7 @@ class Browser(Vertical):
     def refilter(self) -> None:
         query = self.query_one("#search", Input).value
         self.shown = filter_entries(self.entries, query, self.chosen)
-        options = self.query_one("#entries", EntryList)
-        options.clear_options()
-        options.add_options([Option(entry_prompt(e), id=str(i)) for i, e in enumerate(self.shown)])
-        if self.shown:
-            options.highlighted = 0
+        self._fill_entries(0)
         problems = filter_problems(self.entries, query)
         if problems:
             self.query_one("#filters", Static).update(Text("; ".join(problems), style="bold yellow"))
@@ -238,6 +251,24 @@ class Browser(Vertical):
         else:
             label += " · f: filters"
         self.query_one("#filters", Static).update(Text(label, style="dim"))
+
+    def _fill_entries(self, highlighted: int | None) -> None:
+        """The shown entries, each laid out for the column's width."""
+        options = self.query_one("#entries", EntryList)
+        room = options.scrollable_content_region.width
+        self._laid_out_for = room
+        options.clear_options()
+        options.add_options([Option(entry_prompt(e, room if room > 10 else None), id=str(i)) for i, e in enumerate(self.shown)])
+        if self.shown and highlighted is not None:
+            options.highlighted = min(highlighted, len(self.shown) - 1)
+
+    _laid_out_for = 0
+
+    def on_resize(self, event) -> None:
+        """A new width: the entries' lines break again where they fit."""
+        room = self.query_one("#entries", EntryList).scrollable_content_region.width
+        if room != self._laid_out_for and self.shown:
+            self._fill_entries(self.query_one("#entries", EntryList).highlighted)
 
     def current(self) -> BrowserEntry | None:
         options = self.query_one("#entries", EntryList)
@@ -274,21 +305,18 @@ class Browser(Vertical):
 
 
 def _cut(text: str, room: int) -> str:
-    """``text`` in at most ``room`` cells, ending with "…" when cut ("Kal-Nur, Hammer of…")."""
-    from rich.cells import set_cell_size
-
-    if cell_len(text) <= room:
-        return text
-    return set_cell_size(text, max(0, room - 1)).rstrip() + "…" if room > 0 else ""
+    """``text`` in at most ``room`` cells, whole words only ("Kal-Nur, Hammer of …")."""
+    return cut_words(text, room) if room > 0 else ""
 
 
 def node_label(node: OutlineNode, room: int | None = None) -> Text:
-    """The tree line of ``node``: name, cost, detail. Given ``room`` (cells), the detail is
-    cut first, then the name, each with an ellipsis, so the cost stays in view."""
+    """The tree line of ``node``: name, cost, detail. Given ``room`` (cells), the detail loses
+    words first (or goes), then the name, each ending " …", so the cost stays in view."""
     name, cost, detail = node.label, f"  {fmt_cost(node.cost)}" if node.cost is not None else "", f"  {node.detail}" if node.detail else ""
     if room is not None and len(name) + len(cost) + len(detail) > room:
-        if len(name) + len(cost) + 4 <= room and detail:
-            detail = "  " + _cut(detail[2:], room - len(name) - len(cost) - 2)
+        kept = cut_words(detail[2:], room - len(name) - len(cost) - 2, inside=False) if detail and len(name) + len(cost) + 4 <= room else ""
+        if kept:
+            detail = "  " + kept
         else:
             detail = ""
             if len(name) + len(cost) > room:
@@ -314,6 +342,10 @@ class ListTree(Tree[str]):
         Binding("n", "screen.notes_here", "Notes", show=True),
         Binding("plus,equals_sign", "screen.step_count(1)", "+1", show=True, tooltip="one more trooper (Enter, then the count, to type it)"),
         Binding("minus", "screen.step_count(-1)", "−1", show=True, tooltip="one trooper fewer"),
+        Binding("home", "first_line", "Top", show=False, tooltip="the first line of the list"),
+        Binding("end", "last_line", "Bottom", show=False, tooltip="the last line of the list"),
+        Binding("left_square_bracket", "unit(0)", "First unit", show=False, tooltip="the first unit (group, warrior)"),
+        Binding("right_square_bracket", "unit(-1)", "Last unit", show=False, tooltip="the last unit (group, warrior)"),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -441,6 +473,24 @@ class ListTree(Tree[str]):
         if width <= self.scrollable_content_region.width - depth * self.guide_depth:
             return width
         return super().get_label_width(node)
+
+    def action_first_line(self) -> None:
+        self.cursor_line = 0
+        self.scroll_to_line(0)
+
+    def action_last_line(self) -> None:
+        self.cursor_line = max(0, self.last_line)
+        self.scroll_to_line(self.cursor_line)
+
+    def action_unit(self, which: int) -> None:
+        """The first (``0``) or last (``-1``) entry of the list's first part: its units,
+        groups or warriors, whatever the game calls them (the outline's first node)."""
+        first = (self.outline or (None,))[0]
+        if first is None:
+            return
+        target = first.children[which].path if first.children else first.path
+        self.goto(target)
+        self.scroll_to_line(self.cursor_line)
 
     def goto(self, path: str) -> bool:
         """Move the cursor to ``path`` or its nearest shown ancestor."""

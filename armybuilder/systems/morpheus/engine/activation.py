@@ -1,19 +1,24 @@
-"""An activation: its start and end effects and the AI's policy for spending the model's AP
-(fight, shoot, charge, heal, taunt, spot, disengage) and which model activates next."""
+"""An activation [Action Points, Attacks, Charge, Focus, Disengage, Go Prone or Stand]: its start
+and end effects, and the rules of what a model may spend its AP on. Each AP's use is its player's
+choice (:meth:`~.policy.Policy.step` gives an :class:`~.policy.Act`); :meth:`Activation.perform`
+checks it against the rules and plays it."""
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, cast
 
 from .fighters import BASES, FISTS, Fighter, Weapon
 from .geometry import dist, gap
+from .policy import Act
 from .powers import GodPowers
 
-_CONTACT2 = BASES ** 2  # squared centre distance of two bases in contact
+if TYPE_CHECKING:
+    from .battle import Battle
 
 
 class Activation(GodPowers):
-    """Activations of :class:`battle.Battle` (the AI's policy)."""
+    """Activations of :class:`battle.Battle`."""
 
     __slots__ = ()
 
@@ -23,7 +28,9 @@ class Activation(GodPowers):
         f.ap_left = 0 if f.incapacitated else f.ap - (1 if f.berserk_penalty else 0) - (1 if f.shocked else 0)
         f.berserk_penalty = False
         if f.ice is not None and not f.removed:
-            ok, stages = self.roll(f.ice, f.stat("rs"))[:2]
+            ok, stages, natural = self.roll(f.ice, f.stat("rs"))
+            if self.logging:
+                self.say(f"  {f.name}: {self.told('Ice vs RS', f.ice, f.stat('rs'), natural, ok)}")
             if ok:
                 f.ap_left = max(0, f.ap_left - max(1, stages))
                 if self.logging:
@@ -31,12 +38,12 @@ class Activation(GodPowers):
             else:
                 f.ice = None
                 f.ice_sp = True
-        if f.delusional and not self.test(f, f.stat("mn"), 2, "mn")[0]:
+        if f.delusional and not self.test(f, f.stat("mn"), 2, "mn", "Delusional: MN vs 2")[0]:
             if self.logging:
                 self.say(f"  {f.name} is delusional and attacks the nearest model")
             others = [o for o in self.sides[0] + self.sides[1] if not o.removed and o is not f]
             if others:
-                t = min(others, key=lambda o: dist(f, o))
+                t = min(others, key=lambda o: (dist(f, o), o.side, o.index))
                 self.close_and_fight(f, t, allow_charge=False)
             f.ap_left = 0
         scary = self.terror[1 - f.side]  # the enemies that can be Terrifying, in index order
@@ -45,39 +52,32 @@ class Activation(GodPowers):
                 continue
             x = e.value("terrifying")
             if x is not None and not f.terrified and not ("steel-your-mind" in f.abilities or "steel-your-mind" in f.temp) and gap(f, e) <= e._reach:
-                if not self.test(f, f.stat("mn"), x, "mn")[0]:
+                if not self.test(f, f.stat("mn"), x, "mn", f"Terrifying ({e.name}): MN vs {x}")[0]:
                     f.terrified = True
                     if self.logging:
                         self.say(f"  {f.name} is terrified by {e.name}")
 
     def end_activation(self, f: Fighter) -> None:
         if f.fire is not None and not f.removed:
-            if not self.roll(self.status_rs(f, False), f.fire)[0]:
+            ok, _, natural = self.roll(self.status_rs(f, False), f.fire)
+            if self.logging:
+                self.say(f"  {f.name}: fire, {self.told('RS vs Fire', self.status_rs(f, False), f.fire, natural, ok)}")
+            if not ok:
                 self.wound(f, 1, None, "fire")
         f.ap_left = 0
 
-    def best_target(self, f: Fighter, candidates: list[Fighter]) -> Fighter:
-        if f.taunt_forced and f.taunted_by in candidates:
-            return f.taunted_by
-        if "berserker" in f.abilities or "berserker" in f.temp:
-            best, near, fx, fy = candidates[0], math.inf, f.x, f.y
-            for e in candidates:  # min(key=dist): the first of the nearest
-                d = math.hypot(fx - e.x, fy - e.y)
-                if d < near:
-                    best, near = e, d
-            return best
-        if len(candidates) == 1:  # usually one foe in reach: nothing to weigh
-            return candidates[0]
-        return max(candidates, key=lambda e: (max(self.attack_value(f, e, w) for w in f.melee_weapons()) / max(1, e.hp), e.cost, -e.index))
+    # ------------------------------------------------------------------ melee
 
     def close_and_fight(self, f: Fighter, t: Fighter, allow_charge: bool = True, unengaged: bool = False,
                         low: float | None = None) -> bool:  # fmt: skip
-        """Move into melee with t (Charge when the rules allow it), then attack; False (having done
-        nothing) if blocked.  ``unengaged``: the caller knows f is engaged with no one; ``low``:
-        min(f.d2), when the caller has it."""
-        w = self.choose_melee(f, t, charge=True) or FISTS
-        g = math.hypot(f.x - t.x, f.y - t.y) - BASES  # in_reach()
-        if (g if g > 0.0 else 0.0) <= w._touch:
+        """Move into melee with ``t`` (a Charge when the rules allow it and the player wants one),
+        then attack; False (having done nothing) if blocked. A Charge takes the shortest way, so it
+        is not made through hazardous terrain; an ordinary move goes round it. ``unengaged``: the
+        caller knows f is engaged with no one; ``low``: min(f.d2), when the caller has it."""
+        g = cast("Battle", self)
+        w = self.policies[f.side].melee_weapon(g, f, t, True) or FISTS
+        gp = math.hypot(f.x - t.x, f.y - t.y) - BASES
+        if (gp if gp > 0.0 else 0.0) <= w._touch:
             if f.ap_left < 1:
                 return False
             self.spend_attack(f, t)
@@ -92,12 +92,13 @@ class Activation(GodPowers):
         can_charge = (
             allow_charge and not f.prone and f.ap_left >= cost and need <= speed + 3
             and need >= math.ceil(f.sp / 2) and (self.los(f, t) or ("aware" in f.abilities or "aware" in f.temp))
-            and (unengaged or not self.engaged_with(f))
+            and (unengaged or not self.engaged_with(f)) and not self.crosses_hazard(f, spot[0], spot[1])
         )  # fmt: skip
         if can_charge:
             if self.logging:
-                self.say(f"  {f.name} charges {t.name}")
-            if self.move_towards(f, spot[0], spot[1], speed + 3, 0.0, target=t, penalty=penalty, near=low) <= 0.0:
+                self.say(f"  {f.name} charges {t.name} ({need:.1f}\" away)")
+            self.note(f.side, "charge")
+            if self.move_towards(f, spot[0], spot[1], speed + 3, 0.0, target=t, penalty=penalty, near=low, hazards=True) <= 0.0:
                 return False
             f.ap_left -= cost
             if (not f.removed and not f.incapacitated) and not t.removed and self.in_reach(f, t, w):
@@ -113,13 +114,13 @@ class Activation(GodPowers):
         for a, b in ((f, t), (t, f)):
             x = b.value("terrifying")
             if x is not None and not a.terrified and not ("steel-your-mind" in a.abilities or "steel-your-mind" in a.temp):
-                if not self.test(a, a.stat("mn"), x, "mn")[0]:
+                if not self.test(a, a.stat("mn"), x, "mn", f"Terrifying ({b.name}): MN vs {x}")[0]:
                     a.terrified = True
                     if self.logging:
                         self.say(f"  {a.name} is terrified by {b.name}")
 
     def spend_attack(self, f: Fighter, t: Fighter) -> None:
-        w = self.choose_melee(f, t)
+        w = self.policies[f.side].melee_weapon(cast("Battle", self), f, t, False)
         if w is None:
             f.ap_left -= 1
             return
@@ -139,41 +140,39 @@ class Activation(GodPowers):
         f.ap_left -= 1
         self.melee_attack(f, t, w)
 
-    def heal_someone(self, f: Fighter) -> bool:
-        if not ("healer" in f.abilities or "healer" in f.temp):
+    # ------------------------------------------------------------------ the other uses of AP
+
+    def heal(self, f: Fighter, p: Fighter) -> bool:
+        """[Healer] heal ``p`` by 1 HP for 1 AP when in base contact (or ``p`` is ``f``), else move
+        towards it for 1 AP; False when neither is possible."""
+        if not ("healer" in f.abilities or "healer" in f.temp) or not (p.hp < p.hp_max or p.incapacitated) or p.removed or p.side != f.side:
             return False
-        patients = [o for o in self.friends(f) + [f] if o.hp < o.hp_max or o.incapacitated]
-        if not patients:
-            return False
-        p = min(patients, key=lambda o: (not o.incapacitated, dist(f, o)))
         if p is f or gap(f, p) <= 0.05:
             f.ap_left -= 1
             p.hp += 1
             if p.incapacitated:
                 p.incapacitated = False
+            self.note(f.side, "healer")
             if self.logging:
                 self.say(f"  {f.name} heals {p.name} to {p.hp} HP")
             return True
         if self.engaged_with(f) or gap(f, p) > f.speed() * f.ap_left:
             return False
+        if self.move_towards(f, p.x, p.y, f.speed(), BASES) <= 0.0:
+            return False
         f.ap_left -= 1
-        self.move_towards(f, p.x, p.y, f.speed(), BASES)
         return True
 
-    def best_ranged(self, f: Fighter, t: Fighter, engaged: bool | None = None) -> Weapon | None:
-        found = self.best_shot(f, t, engaged)
-        return found[1] if found is not None else None
-
     def best_shot(self, f: Fighter, t: Fighter, engaged: bool | None = None) -> tuple[float, Weapon] | None:
-        """(expected Damage, weapon) of f's best shot at t, or None: the value comes back with
-        the weapon so the AI weighs each shot once per decision, not three times."""
+        """(expected Damage, weapon) of f's best shot at t that the rules allow (in range, not
+        engaged unless Point Blank, 6" when blind), or None."""
         best: tuple[float, Weapon] | None = None
         if engaged is None:
             engaged = bool(self.engaged_with(f))
-        d = math.hypot(f.x - t.x, f.y - t.y)  # dist()
+        d = math.hypot(f.x - t.x, f.y - t.y)
         override = f.range_override
         for w in f._ranged:
-            reach = w.reach  # max(w.reach, f.range_override or 0)
+            reach = w.reach
             if override is not None and override > reach:
                 reach = override
             if d - BASES > reach or (engaged and "point-blank" not in w._ids):
@@ -181,129 +180,9 @@ class Activation(GodPowers):
             if f.blind and d > 6:
                 continue
             value = self.attack_value(f, t, w)
-            if best is None or value > best[0]:  # the first of the highest, as max() picks it
+            if best is None or value > best[0]:
                 best = (value, w)
         return best
-
-    def activate(self, f: Fighter) -> None:
-        if self.logging:
-            self.say(f"{f.name} activates ({f.ap} AP)")
-        self.start_activation(f)
-        guard = 0
-        living, foe_side, my_side = self.living, 1 - f.side, f.side
-        powers, godspark, cheapest = self.powers, self.godspark, self.cheapest
-        abilities = f.abilities  # has() inlined below: the profile's, then the Round's (temp)
-        while f.ap_left > 0 and (not f.removed and not f.incapacitated) and living[foe_side] and guard < 20:
-            guard += 1
-            if f.prone:
-                if not ("acrobatics" in abilities or "acrobatics" in f.temp):
-                    f.ap_left -= 1
-                f.prone = False
-                if self.logging:
-                    self.say(f"  {f.name} stands up")
-                continue
-            if f.restrain is not None:
-                f.ap_left -= 1
-                if self.test(f, f.stat("dr"), f.restrain, "dr")[0]:
-                    f.restrain = None
-                continue
-            # f's foes in melee: nothing below changes them before an action, and every action
-            # ends the iteration, so they are looked up once and handed down
-            # the least kept distance to a foe, read by engaged_with(), nearest() and a move's
-            # Free Strike test: nothing moves between here and them (every action ends the step)
-            row = f.d2
-            low = min(row) if row else math.inf
-            engaged = self.engaged_with(f, low)
-            if f.fire is not None and f.ap_left >= 2 and not engaged:
-                f.ap_left -= 1
-                if self.roll(self.status_rs(f, False) + 2, f.fire)[0]:
-                    f.fire = None
-                    if self.logging:
-                        self.say(f"  {f.name} puts out the fire")
-                continue
-            # maybe_power()'s first test inlined: most steps find no power affordable
-            if powers[my_side] and godspark[my_side] >= cheapest[my_side] and self.maybe_power(f, engaged):
-                continue
-            if ("healer" in abilities or "healer" in f.temp) and self.heal_someone(f):
-                continue
-            if engaged:
-                ranged_only = bool(f.ranged_weapons()) and max(w.st or 0 for w in f.melee_weapons()) < 1
-                if ranged_only and not ("berserker" in abilities or "berserker" in f.temp):
-                    self.disengage(f, engaged)
-                    continue
-                if not f.focus and f.ap_left >= 3:
-                    f.ap_left -= 1
-                    f.focus = {"ma": 1, "st": 1}
-                    if self.logging:
-                        self.say(f"  {f.name} focuses")
-                    continue
-                reachable = [e for e in engaged if self.choose_melee(f, e) is not None]
-                if not reachable:
-                    if f.ap_left >= 2:
-                        self.disengage(f, engaged, toward=min(engaged, key=lambda e: (gap(f, e), e.index)))
-                        continue
-                    if f.focus:
-                        break
-                    f.ap_left -= 1
-                    f.focus = {"ma": 1, "df": 1}
-                    continue
-                self.spend_attack(f, self.best_target(f, reachable))
-                continue
-            enemies = living[foe_side]
-            engaged_now = False  # f is not engaged here (that branch ended the iteration)
-            shots: list[tuple[float, Fighter, Weapon]] = []  # (value, target, weapon): weighed once
-            berserker = "berserker" in abilities or "berserker" in f.temp
-            ranged = f._ranged
-            if ranged:
-                # an enemy whose kept squared distance is past the longest shot (bases, a hair
-                # more) is surely out of range: best_shot() would find nothing
-                far = float(f._max_range)  # the same float as int + BASES gave, in both builds
-                if f.range_override is not None and f.range_override > far:
-                    far = float(f.range_override)
-                far += BASES
-                far = far * far * (1 + 1e-9) + 1e-9
-                row = f.d2
-                for e in enemies:
-                    if row[e.slot] > far:
-                        continue
-                    found = self.best_shot(f, e, engaged_now)
-                    if found is not None and self.los(f, e) and not self.shot_blocked_by_models(f, e) and (not self.engaged_with(e) or found[0] >= 0.3):
-                        shots.append((found[0], e, found[1]))
-            if shots and (("concealment" in abilities or "concealment" in f.temp) or not berserker):
-                # max() by (value, -distance) as a plain loop (no closure, no key tuples): the
-                # first of the highest value, then of the nearest
-                value, e, w = shots[0]
-                near = dist(f, e)
-                for other_value, other, weapon in shots:
-                    d = dist(f, other)
-                    if other_value > value or (other_value == value and d < near):
-                        value, e, w, near = other_value, other, weapon, d
-                melee_better = gap(f, e) <= f.speed() + 3 and max(self.attack_value(f, e, m, True) for m in f.melee_weapons()) > 1.5 * value
-                if not melee_better:
-                    f.ap_left -= 1
-                    self.ranged_attack(f, e, w)
-                    continue
-            target = self.best_target(f, enemies) if berserker else self.nearest(f, enemies, low)
-            if f.taunt_forced and f.taunted_by is not None and not f.taunted_by.removed:
-                target = f.taunted_by  # a Taunt with 3+ stages: it must come at the taunter
-            if ("taunt" in abilities or "taunt" in f.temp) and self.taunt(f, enemies):
-                continue
-            if not target.spotted and ("concealment" in target.abilities or "concealment" in target.temp) and f.ap_left >= 2:
-                f.ap_left -= 1
-                target.spotted = self.test(f, f.stat("mn"), target.stat("dr"), "mn")[0]
-                if self.logging:
-                    self.say(f"  {f.name} {'spots' if target.spotted else 'fails to spot'} {target.name}")
-                continue
-            if ranged and not berserker and gap(f, target) > f._max_range:
-                if self.move_towards(f, target.x, target.y, f.speed(), f._max_range * 0.9) > 0.0:
-                    f.ap_left -= 1
-                    continue
-            # f is engaged with no one here, nor after a close_and_fight() that failed (it acts on success only)
-            if not self.close_and_fight(f, target, unengaged=True, low=low):
-                others = [e for e in enemies if e is not target]
-                if not others or not self.close_and_fight(f, min(others, key=lambda e: (gap(f, e), e.index)), unengaged=True, low=low):
-                    break
-        self.end_activation(f)
 
     def taunt(self, f: Fighter, enemies: list[Fighter]) -> bool:
         x = f.value("taunt")
@@ -312,9 +191,12 @@ class Activation(GodPowers):
         fresh = [e for e in enemies if not e.activated and e.taunted_by is None and self.los(f, e) and dist(f, e) <= 18]
         if not fresh:
             return False
-        e = max(fresh, key=lambda o: (o.cost, -o.index))
+        e = self.policies[f.side].taunted(cast("Battle", self), f, fresh)
+        if e not in fresh:
+            return False
         f.ap_left -= 1
-        ok, stages = self.test(e, x, e.stat("mn"))
+        self.note(f.side, "taunt")
+        ok, stages = self.test(e, x, e.stat("mn"), "", f"Taunt ({f.name}) vs MN")
         if ok:
             e.taunted_by = f
             e.taunt_forced = stages >= 3
@@ -322,42 +204,119 @@ class Activation(GodPowers):
                 self.say(f"  {f.name} taunts {e.name}" + (" into coming at it" if e.taunt_forced else ""))
         return True
 
-    def nearest(self, f: Fighter, enemies: list[Fighter], low: float | None = None) -> Fighter:
-        """The enemy whose base is nearest to f's (then the lowest index), among ``enemies``:
-        all of f's living enemies.  Gaps are worked out (with hypot, as gap()) only for the
-        enemies whose kept squared distance is within a hair of the least one, or of base
-        contact (every base in contact has gap 0): the others are surely farther.  ``low``:
-        min(f.d2) when the caller has it already."""
-        fx, fy, contact = f.x, f.y, BASES
-        hypot = math.hypot
-        row = f.d2
-        cut = min(row) if low is None else low
-        cut = (cut if cut > _CONTACT2 else _CONTACT2) * (1 + 1e-9) + 1e-12
-        best, best_gap = enemies[0], math.inf
-        for e in enemies:  # gap() inlined; (gap, index) compared without building tuples
-            if row[e.slot] > cut:
-                continue
-            g = hypot(fx - e.x, fy - e.y) - contact
-            if g < 0.0:
-                g = 0.0
-            if g < best_gap or (g == best_gap and e.index < best.index):
-                best, best_gap = e, g
-        return best
+    def perform(self, f: Fighter, act: Act, engaged: list[Fighter], low: float) -> bool:
+        """Play ``act`` for ``f`` if the rules allow it; False when it is not possible (nothing spent)."""
+        kind, t = act.kind, act.target
+        if kind == "stand":
+            if not f.prone:
+                return False
+            if not ("acrobatics" in f.abilities or "acrobatics" in f.temp):
+                f.ap_left -= 1
+            f.prone = False
+            if self.logging:
+                self.say(f"  {f.name} stands up")
+            return True
+        if kind == "douse":
+            if f.fire is None:
+                return False
+            f.ap_left -= 1
+            ok, _, natural = self.roll(self.status_rs(f, False) + 2, f.fire)
+            if self.logging:
+                self.say(f"  {f.name} fights the fire: {self.told('RS + 2 vs Fire', self.status_rs(f, False) + 2, f.fire, natural, ok)}")
+            if ok:
+                f.fire = None
+            return True
+        if kind == "power" and act.power is not None:
+            p = act.power
+            if p.id in self.powers_used[f.side] or self.godspark[f.side] < self.power_cost(f, p) or p not in self.powers[f.side]:
+                return False
+            self.use_power(f, p, t)
+            return True
+        if kind == "heal" and t is not None:
+            return self.heal(f, t)
+        if kind == "disengage":
+            if not engaged:
+                return False
+            self.disengage(f, engaged, toward=t)
+            return True
+        if kind == "focus":
+            if f.focus or act.focus is None or sum(act.focus.values()) > 2:
+                return False  # once per Round: +2 to one stat or +1 to two (seed: Focus Action)
+            f.ap_left -= 1
+            f.focus = dict(act.focus)
+            self.note(f.side, "focus")
+            if self.logging:
+                self.say(f"  {f.name} focuses (" + ", ".join(f"+{v} {k.upper()}" for k, v in f.focus.items()) + ")")
+            return True
+        if kind == "attack" and t is not None:
+            if t not in engaged or self.policies[f.side].melee_weapon(cast("Battle", self), f, t, False) is None:
+                return False
+            self.spend_attack(f, t)
+            return True
+        if kind == "shoot" and t is not None and act.weapon is not None:
+            w = act.weapon
+            if w not in f._ranged or (f.blind and dist(f, t) > 6) or not self.los(f, t) or self.shot_blocked_by_models(f, t):
+                return False
+            reach = w.reach if f.range_override is None else max(w.reach, f.range_override)
+            if math.hypot(f.x - t.x, f.y - t.y) - BASES > reach or (engaged and "point-blank" not in w._ids):
+                return False
+            f.ap_left -= 1
+            self.note(f.side, "shoot")
+            self.ranged_attack(f, t, w)
+            return True
+        if kind == "taunt":
+            return self.taunt(f, self.enemies(f))
+        if kind == "spot" and t is not None:
+            if t.spotted or not ("concealment" in t.abilities or "concealment" in t.temp):
+                return False
+            f.ap_left -= 1
+            t.spotted = self.test(f, f.stat("mn"), t.stat("dr"), "mn", f"spotting {t.name}: MN vs DR")[0]
+            if self.logging:
+                self.say(f"  {f.name} {'spots' if t.spotted else 'fails to spot'} {t.name}")
+            return True
+        if kind == "advance" and t is not None:
+            if engaged:
+                return False
+            if self.move_towards(f, t.x, t.y, f.speed(), act.stop_at) > 0.0:
+                f.ap_left -= 1
+                return True
+            return False
+        if kind == "close" and t is not None:
+            if engaged:
+                return False
+            for o in [t, *(act.others or [])]:
+                if self.close_and_fight(f, o, allow_charge=act.charge, unengaged=True, low=low):
+                    return True
+            return False
+        return False
 
-    def pick_next(self, side: int) -> Fighter | None:
-        """The ready model nearest to an enemy (squared centre distance), then the lowest index:
-        each model's distances to the enemies are kept as they move (:meth:`place`); the list
-        is in index order, so the first of equal distances is the lowest index."""
-        if not self.living[1 - side]:
-            for f in self.living[side]:
-                if not f.activated:
-                    return f
-            return None
-        best: Fighter | None = None
-        best_near = math.inf
-        for f in self.living[side]:
-            if not f.activated:
-                near = min(f.d2)
-                if best is None or near < best_near:
-                    best, best_near = f, near
-        return best
+    def activate(self, f: Fighter) -> None:
+        """Spend ``f``'s AP, one decision of its player at a time, until it ends its activation,
+        runs out of AP, is taken out, or has no enemy left; a restrained model tests to break free."""
+        if self.logging:
+            self.say(f"{f.name} activates ({f.ap} AP)")
+        self.start_activation(f)
+        policy = self.policies[f.side]
+        g = cast("Battle", self)
+        guard = 0
+        living, foe_side = self.living, 1 - f.side
+        while f.ap_left > 0 and (not f.removed and not f.incapacitated) and living[foe_side] and guard < 20:
+            guard += 1
+            if f.restrain is not None:
+                f.ap_left -= 1
+                if self.test(f, f.stat("dr"), f.restrain, "dr", "Restrained: DR vs Restrain")[0]:
+                    f.restrain = None
+                continue
+            row = f.d2
+            low = min(row) if row else math.inf
+            engaged = self.engaged_with(f, low)
+            act: Act | None = policy.step(g, f, engaged, low)
+            done = False
+            while act is not None and act.kind != "end":
+                if self.perform(f, act, engaged, low):
+                    done = True
+                    break
+                act = act.fallback  # not possible: what the player would do instead
+            if not done:
+                break
+        self.end_activation(f)

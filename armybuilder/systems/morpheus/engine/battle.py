@@ -66,19 +66,20 @@ logs: ``tests/morpheus/me_digests.json``).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.rng import Uniforms
 from armybuilder.core.system import GameRecord, UnitRecord
 
 from ..army import WarClan
 from ..catalog import GodPower
 from .activation import Activation
+from .ai import WarlordPolicy
 from .dice import DAMAGE_MEMOS, rules_from
-from .fighters import BASES, Fighter, Terrain, Weapon, pairing_for
+from .fighters import Fighter, Terrain, Weapon, pairing_for
 from .geometry import dist, gap
+from .policy import BrawlerPolicy, Policy
 
 # --------------------------------------------------------------------------- the game
 
@@ -89,10 +90,13 @@ class Battle(Activation):
 
     __slots__ = ()  # the state's slots are GameState's
 
-    def __init__(self, cat: Catalogue, first: WarClan, second: WarClan, rng: np.random.Generator, log: bool = False) -> None:
+    def __init__(self, cat: Catalogue, first: WarClan, second: WarClan, rng: np.random.Generator, log: bool = False,
+                 policies: tuple[Policy, Policy] | None = None) -> None:  # fmt: skip
         self.cat = cat
         self.data = cat.data
-        self.rng = rng
+        self.dice = Uniforms(rng)
+        self.policies = list(policies) if policies is not None else [WarlordPolicy(), WarlordPolicy()]
+        self.used = ({}, {})
         self.rules = rules_from(cat)
         # the Damage step of each kind of attack (rules.step(), looked up by the weapon's kind)
         self.steps = {"normal": self.rules.step(), "savage": self.rules.step(savage=True), "lethal": self.rules.step(lethal=True)}
@@ -131,10 +135,22 @@ class Battle(Activation):
         # per side, the models that can be Terrifying (None: any, a God power can grant it)
         self.terror = [None if slots is None else [side[k] for k in slots] for slots, side in zip(pairing.terror, self.sides, strict=True)]
         self.healers = pairing.healers
-        self._sums: list[int] = []  # 2d6 totals drawn in a block, read from _next on
-        self._next = 0
+        self._sums = _faces_of(self.rules.dice, self.rules.sides)  # every equally likely roll's total
+        self._faces = len(self._sums)
         self._base = self.rules.base
         self.index_positions()  # every model at (0, 0) until setup() or place() moves it
+        self.clan_names = [first.name, second.name]
+        self._name_models()
+
+    def _name_models(self) -> None:
+        """Every model named so that a line says whose it is: a model whose name the other clan's
+        list also has carries its clan in brackets (its list's name, or 1 / 2 in a mirror)."""
+        tags = list(self.clan_names) if self.clan_names[0] != self.clan_names[1] else ["clan 1", "clan 2"]
+        shared = {f.name for f in self.sides[0]} & {f.name for f in self.sides[1]}
+        for side in (0, 1):
+            for f in self.sides[side]:
+                if f.name in shared:
+                    f.name = f"{f.name} [{tags[side]}]"
 
     # -- setup --------------------------------------------------------------
 
@@ -145,11 +161,9 @@ class Battle(Activation):
             ("magma pool", frozenset({"difficult", "hazardous"}), 2, 3, 0),
             ("shallow water", frozenset({"difficult", "light-cover"}), 0, None, 0),
         ]
-        for _ in range(int(self.rng.integers(3, 6))):
-            name, keywords, hazard, fire, size = kinds[int(self.rng.integers(0, len(kinds)))]
-            # uniform(low, high) is low + (high - low) * random(): the same three draws and
-            # values as three calls of uniform(), from one call
-            ux, uy, ur = self.rng.random(3).tolist()
+        for _ in range(3 + self.dice.below(3)):
+            name, keywords, hazard, fire, size = kinds[self.dice.below(len(kinds))]
+            ux, uy, ur = self.dice.u(), self.dice.u(), self.dice.u()
             x = 6.0 + ((self.board - 6) - 6.0) * ux  # uniform(6, board - 6)
             y = self.board * 0.3 + (self.board * 0.7 - self.board * 0.3) * uy  # uniform(30 %, 70 % of the board)
             r = 1.5 + (3.5 - 1.5) * ur  # uniform(1.5, 3.5)
@@ -165,7 +179,7 @@ class Battle(Activation):
                     f.y = self.board * (0.35 if side == 0 else 0.65)
                     f.x = 3.0 if k % 2 else self.board - 3.0
             if self.logging:
-                self.say(f"clan {side + 1}: " + ", ".join(f.name for f in fighters))
+                self.say(f"clan {side + 1}, {self.clan_names[side]}: " + ", ".join(f.name for f in fighters))
         for side in (0, 1):  # Combat Sense: no Stealth deployment within 18" of it
             sensers = [e for e in self.sides[1 - side] if e.has("combat-sense")]
             for f in self.sides[side]:
@@ -253,29 +267,31 @@ class Battle(Activation):
     def play_round(self) -> None:
         for side in (0, 1):
             self.godspark[side] += self.godspark_income
-        draw = self.rng.integers  # two scalar calls: the same draws as size=2, in two thirds of the time
-        a, b = int(draw(2, 13)), int(draw(2, 13))
+        a, b = self.natural(), self.natural()  # a 2d6 roll-off (engine assumption, tables.engine.notes)
         side = 0 if a >= b else 1
         living = self.living
         if self.logging:
-            self.say(f"— round {self.round} — clan {side + 1} activates first (Godspark {self.godspark[0]} / {self.godspark[1]})")
+            self.say(f"— round {self.round} — roll-off {a} / {b}: clan {side + 1} activates first (Godspark {self.godspark[0]} / {self.godspark[1]})")
         while True:
-            f = self.pick_next(side)
+            f = self.policies[side].next_model(self, side)
             if f is None:
-                f = self.pick_next(1 - side)
+                f = self.policies[1 - side].next_model(self, 1 - side)
                 if f is None:
                     break
                 side = 1 - side
             self.activate(f)
             if not (living[0] and living[1]):  # a side wiped out (living lists only the unremoved)
                 return
-            x = f._values.get("tactician")  # value(), the Round's grants read only when there are any
-            if x is None and f.temp:
+            # [Tactician] a model still on the table directs a friend within X" (one taken out or
+            # incapacitated by its own activation directs nobody)
+            x = f._values.get("tactician") if not f.removed and not f.incapacitated else None
+            if x is None and f.temp and not f.removed and not f.incapacitated:
                 x = f.value("tactician")
             if x is not None:
                 helper = [o for o in self.friends(f) if not o.activated and (not o.removed and not o.incapacitated) and dist(f, o) <= x]
-                if helper:
-                    follower = self.follower(helper)
+                follower = self.policies[f.side].directed(self, f, helper) if helper else None
+                if follower is not None and follower in helper:
+                    self.note(f.side, "tactician")
                     if self.logging:
                         self.say(f"  {f.name} directs {follower.name} (Tactician)")
                     self.activate(follower)
@@ -283,25 +299,6 @@ class Battle(Activation):
                         return
             side = 1 - side
         self.end_phase()
-
-    def follower(self, helpers: list[Fighter]) -> Fighter:
-        """The helper a Tactician directs: the least gap to an enemy (99 with none left), then
-        the lowest index; ``min()`` with a key, as plain loops (no generator, no key tuples)."""
-        hypot, contact = math.hypot, BASES
-        best, best_gap = helpers[0], math.inf
-        for o in helpers:
-            ox, oy = o.x, o.y
-            near: float | None = None
-            for e in self.living[1 - o.side]:  # gap() inlined; the first of the least, as min()
-                g = hypot(ox - e.x, oy - e.y) - contact
-                if g < 0.0:
-                    g = 0.0
-                if near is None or g < near:
-                    near = g
-            key = 99 if near is None else near
-            if key < best_gap or (key == best_gap and o.index < best.index):
-                best, best_gap = o, key
-        return best
 
     def shares(self) -> tuple[float, float]:
         """Per side, the percentage of the *enemy's* Glory it took: what decides the game.
@@ -347,12 +344,28 @@ class Battle(Activation):
                  f"({self.scores[0]:.0f} to {self.scores[1]:.0f} Glory in models removed); "
                  + ("draw" if winner is None else f"clan {winner + 1} wins"))  # fmt: skip
         records = [UnitRecord(f.side, f.name, float(f.cost), (not f.removed), f.kills) for s in (0, 1) for f in self.sides[s]]
-        return GameRecord(winner, rounds, (self.scores[0], self.scores[1]), records, self.lines)
+        return GameRecord(winner, rounds, (self.scores[0], self.scores[1]), records, self.lines, None, self.used)
 
 
-def play_game(cat: Catalogue, first: WarClan, second: WarClan, rng: np.random.Generator, log: bool = False) -> GameRecord:
-    """One simulated game; all randomness from *rng*."""
-    return Battle(cat, first, second, rng, log).play()
+def _faces_of(dice: int, sides: int) -> list[int]:
+    """The total of each of the ``sides ** dice`` equally likely rolls of ``dice`` dice, in order
+    (2d6: 36 totals, 2 once ... 12 once): a uniform picks one, the exact chance step of the roll."""
+    totals = [0]
+    for _ in range(dice):
+        totals = [t + face for t in totals for face in range(1, sides + 1)]
+    return totals
 
 
-__all__ = ["Battle", "Fighter", "Weapon", "play_game"]
+#: the players (engine protocol): name -> a policy for one side of one game, the default first
+POLICIES = {"warlord": WarlordPolicy, "brawler": BrawlerPolicy}
+
+
+def play_game(cat: Catalogue, first: WarClan, second: WarClan, rng: np.random.Generator, log: bool = False, *,
+              policies: tuple[str, str] | None = None) -> GameRecord:  # fmt: skip
+    """One simulated game; all randomness from *rng*; ``policies`` names both sides' players
+    (``POLICIES``; else ``warlord``)."""
+    players = None if policies is None else (POLICIES[policies[0]](), POLICIES[policies[1]]())
+    return Battle(cat, first, second, rng, log, players).play()
+
+
+__all__ = ["POLICIES", "Battle", "Fighter", "Weapon", "play_game"]

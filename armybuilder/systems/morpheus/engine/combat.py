@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, cast
 
 from ..catalog import ability_args, ability_id
 from .dice import expected_damage
 from .fighters import BASE_RADIUS, BASES, CONTACT, Fighter, Weapon
 from .geometry import Geometry, dist, gap
+
+if TYPE_CHECKING:
+    from .battle import Battle
 
 # attack abilities a God power can grant for the Round, in the order an attack lists them
 _GRANTED = ("shock", "fire", "ice", "restrain", "push", "deceptive", "knockdown")
@@ -54,9 +58,18 @@ class CombatRules(Geometry):
 
     def st_hit(self, target: Fighter, st: int, by: Fighter | None, why: str) -> None:
         """An automatic ST (x) hit (hazardous terrain, collisions, fire)."""
-        ok, stages, _ = self.roll(st, target.stat("rs"))
+        ok, stages, natural = self.roll(st, target.stat("rs"))
+        if self.logging:
+            self.say(f"  {target.name} suffers a ST {st} hit ({why}): {self.told('ST vs RS', st, target.stat('rs'), natural, ok)}")
         if ok:
             self.wound(target, 1 + stages // self.rules.step_normal, by, why)
+
+    def rolled(self, f: Fighter, what: str, x: int, y: int) -> tuple[bool, int]:
+        """A roll that concerns ``f``, written to the log: (success, stages)."""
+        ok, stages, natural = self.roll(x, y)
+        if self.logging:
+            self.say(f"  {f.name}: {self.told(what, x, y, natural, ok)}")
+        return ok, stages
 
     def status_rs(self, target: Fighter, psi: bool) -> int:
         base = target.stat("dr") if psi else target.stat("rs")
@@ -74,23 +87,23 @@ class CombatRules(Geometry):
                 continue
             if aid == "knockdown":
                 size = target.size - (1 if target.prone else 0) + (2 if ("steady" in target.abilities or "steady" in target.temp) else 0)
-                if self.roll(x, size)[0]:
+                if self.rolled(target, "Knockdown vs Size", x, size)[0]:
                     target.prone = True
                     if self.logging:
                         self.say(f"  {target.name} is knocked down")
             elif aid == "shock":
-                if self.roll(x, self.status_rs(target, psi))[0]:
+                if self.rolled(target, "Shock vs RS", x, self.status_rs(target, psi))[0]:
                     if not target.shocked:
                         target.ap_left = max(0, target.ap_left - 1)
                     target.shocked = True
                     if self.logging:
                         self.say(f"  {target.name} is shocked")
             elif aid == "stun":
-                ok, stages, _ = self.roll(x, self.status_rs(target, psi))
+                ok, stages = self.rolled(target, "Stun vs RS", x, self.status_rs(target, psi))
                 if ok:
                     target.ap_left = max(0, target.ap_left - 1 - stages // 2)
             elif aid == "blind":
-                if self.roll(x, target.stat("mn"))[0]:
+                if self.rolled(target, "Blind vs MN", x, target.stat("mn"))[0]:
                     target.blind = True
                     if self.logging:
                         self.say(f"  {target.name} is blinded")
@@ -108,12 +121,12 @@ class CombatRules(Geometry):
                     self.say(f"  {target.name} is restrained")
             elif aid in ("push", "pull"):
                 size = target.size + (2 if ("steady" in target.abilities or "steady" in target.temp) else 0)
-                ok, stages, _ = self.roll(x, size)
+                ok, stages = self.rolled(target, f"{aid.capitalize()} vs Size", x, size)
                 if ok:
                     self.shove(attacker, target, 2.0 * max(1, stages), away=aid == "push")
             elif aid == "drain" and args:
                 stat = args[0]
-                if not self.roll(target.stat("rs"), x)[0]:
+                if not self.rolled(target, "RS vs Drain", target.stat("rs"), x)[0]:
                     target.drain[stat] = target.drain.get(stat, 0) + max(1, x)
                     if self.logging:
                         self.say(f"  {target.name} is drained of {stat.upper()}")
@@ -265,43 +278,17 @@ class CombatRules(Geometry):
         if not others:
             return 0
         size = f.size - (1 if f.prone else 0) + sum(o.size - (1 if o.prone else 0) for o in others)
-        target = t.size - (1 if t.prone else 0) + (2 if t.shield else 0) + (2 if ("stalwart" in t.abilities or "stalwart" in t.temp) else 0)
+        # a shield counts unless t fights with a weapon marked "no shield when in use" (ME-D3)
+        held = t.in_hand
+        shield = t.shield and (held is None or not held.no_shield)
+        target = t.size - (1 if t.prone else 0) + (2 if shield else 0) + (2 if ("stalwart" in t.abilities or "stalwart" in t.temp) else 0)
         if size <= target:
             return 0
         return 1 + (1 if ("teamwork" in f.abilities or "teamwork" in f.temp) else 0)
 
     def choose_melee(self, f: Fighter, t: Fighter, charge: bool = False) -> Weapon | None:
-        """The melee weapon with the best expected Damage on t (any reach when about to charge)."""
-        weapons, used = f._melee, f.used_weapons
-        if len(weapons) == 1:  # one melee weapon (or fists): nothing to weigh
-            w = weapons[0]
-            if w._cumbersome and w.name in used:
-                return None
-            if not charge:
-                g = math.hypot(f.x - t.x, f.y - t.y) - BASES
-                if (g if g > 0.0 else 0.0) > w._touch:
-                    return None
-            return w
-        usable = []  # a plain loop: a comprehension is a call of its own in CPython 3.11
-        if charge:
-            for w in weapons:
-                if not (w._cumbersome and w.name in used):
-                    usable.append(w)
-        else:
-            g = math.hypot(f.x - t.x, f.y - t.y) - BASES  # gap(), once for every weapon
-            if g < 0.0:
-                g = 0.0
-            for w in weapons:
-                if g <= w._touch and not (w._cumbersome and w.name in used):
-                    usable.append(w)
-        if len(usable) <= 1:
-            return usable[0] if usable else None
-        best, best_value = None, -1.0
-        for w in usable:
-            value = self.attack_value(f, t, w, charge)
-            if value > best_value:
-                best, best_value = w, value
-        return best
+        """The melee weapon ``f``'s player strikes ``t`` with (None: none reaches)."""
+        return self.policies[f.side].melee_weapon(cast("Battle", self), f, t, charge)
 
     def attack_value(self, f: Fighter, t: Fighter, w: Weapon, charge: bool = False) -> float:
         # nothing changes between the two: the friends round t are counted once
@@ -329,17 +316,18 @@ class CombatRules(Geometry):
             f.used_weapons.add(w.name)
         df_mod = 0
         strike_back = False
-        if clash_allowed and (not t.removed and not t.incapacitated) and t.clashes < math.ceil(t.ap / 2):
+        if clash_allowed and (not t.removed and not t.incapacitated) and t.clashes < math.ceil(t.ap / 2) and self.policies[t.side].clash(cast("Battle", self), t, f):
             answer = self.choose_melee(t, f)
             if answer is None and ("hip-shot" in t.abilities or "hip-shot" in t.temp):
                 answer = next((r for r in t.ranged_weapons() if dist(t, f) <= r.reach), None)
             if answer is not None:
                 t.clashes += 1
-                ok, _ = self.test(t, t.stat("dr"), f.stat("dr") + (1 if charge and not ("brace" in t.abilities or "brace" in t.temp) else 0) + (1 if charge and ("heavy-charge" in f.abilities or "heavy-charge" in f.temp) else 0), "dr")
-                if not ok and ("reactive" in t.abilities or "reactive" in t.temp):
-                    ok, _ = self.test(t, t.stat("dr"), f.stat("dr"), "dr")
+                self.note(t.side, "clash")
                 if self.logging:
-                    self.say(f"  {t.name} clashes: {'wins' if ok else 'fails'}")
+                    self.say(f"  {t.name} clashes with {answer.name} as {f.name} attacks with {w.name}")
+                ok, _ = self.test(t, t.stat("dr"), f.stat("dr") + (1 if charge and not ("brace" in t.abilities or "brace" in t.temp) else 0) + (1 if charge and ("heavy-charge" in f.abilities or "heavy-charge" in f.temp) else 0), "dr", "Clash: DR vs DR")
+                if not ok and ("reactive" in t.abilities or "reactive" in t.temp):
+                    ok, _ = self.test(t, t.stat("dr"), f.stat("dr"), "dr", "Clash again (Reactive): DR vs DR")
                 df_mod = -1
                 if ok:
                     self.resolve(t, f, answer, charge=False)
@@ -372,21 +360,32 @@ class CombatRules(Geometry):
         if w.melee:
             f.next_melee = []
         f.spotted = True  # attacking reveals a concealed model
+        natural = 0
         if auto_hit or t.side == f.side:
             ok = True
         else:
             ok, _, natural = self.roll(att, defence)
+            again = ""
             if not ok and w.melee and ("weapon-master" in f.abilities or "weapon-master" in f.temp) and not f.weapon_master_used:
                 f.weapon_master_used = True
+                again = f"{f.name} rolls {natural}, a miss, and rolls again (Weapon Master); "
                 ok, _, natural = self.roll(att, defence)
             if not ok and w.melee and ("war-gods-prowess" in f.abilities or "war-gods-prowess" in f.temp) and not f.war_god_used:
                 f.war_god_used = True
+                again += f"{f.name} rolls {natural}, a miss, and rolls again (War God's Prowess); "
                 ok, _, natural = self.roll(att, defence)
             if ok and ("wise-queens-foresight" in t.abilities or "wise-queens-foresight" in t.temp) and not t.foresight_used:
                 t.foresight_used = True
+                again += f"{f.name} rolls {natural}, a hit, and {t.name} has it rolled again (Wise Queen's Foresight); "
                 ok, _, natural = self.roll(att, defence)
+            if again and self.logging:
+                self.say(f"  {again.strip().rstrip(';')}")
+        if w.melee:
+            f.in_hand = w  # the weapon he fights with (ME-D3: a no-shield weapon in hand, no shield)
         if self.logging:
-            self.say(f"  {f.name} {label} {t.name} with {w.name}: {'hit' if ok else 'miss'} ({att} vs {defence})")
+            stat = "MN" if w._psi else "DF"
+            roll = "automatic hit" if auto_hit or t.side == f.side else self.told(f"{'MA' if w.melee else 'RA'} vs {stat}", att, defence, natural, ok)
+            self.say(f"  {f.name} {label} {t.name} with {w.name}: {roll}" + ("" if auto_hit or t.side == f.side else (", hit" if ok else ", miss")))
         if not ok:
             return False
         if ("berserker" in f.abilities or "berserker" in f.temp) and w.melee:
@@ -412,7 +411,9 @@ class CombatRules(Geometry):
         # between the hit and the damage changes who surrounds t
         st = self.strength(f, t, w, charge, None, False) if refs else self.strength(f, t, w, charge, over, cover)
         resist = t.stat("dr") if psi else t.stat("rs")
-        ok, stages, _ = self.roll(st, resist)
+        ok, stages, natural = self.roll(st, resist)
+        if self.logging:
+            self.say(f"  damage: {self.told('ST vs ' + ('DR' if psi else 'RS'), st, resist, natural, ok)}" + ("" if ok else ", no damage"))
         if ok:
             self.wound(t, 1 + stages // self.steps[kind], f, w.name)
         return True
@@ -458,14 +459,14 @@ class CombatRules(Geometry):
 
     def scatter(self, f: Fighter, x: float, y: float) -> tuple[float, float]:
         """1d6 + 1d8 inches in the direction of the d8, at most half the distance shot."""
-        d6 = int(self.rng.integers(1, 7))
-        d8 = int(self.rng.integers(1, 9))
+        d6 = self.dice.die(6)
+        d8 = self.dice.die(8)
         distance = min(float(d6 + d8), math.hypot(x - f.x, y - f.y) / 2)
         angle = (d8 - 1) * math.pi / 4
         nx = min(self.board, max(0.0, x + distance * math.cos(angle)))
         ny = min(self.board, max(0.0, y + distance * math.sin(angle)))
         if self.logging:
-            self.say(f"  the blast scatters {distance:.0f}\"")
+            self.say(f"  the blast scatters {distance:.0f}\" (d6 {d6} + d8 {d8}, at most half the distance; direction {d8})")
         return nx, ny
 
     def ranged_attack(self, f: Fighter, t: Fighter, w: Weapon) -> None:
@@ -475,7 +476,7 @@ class CombatRules(Geometry):
             self.area_attack(f, t, w)
             return
         if t.side != f.side and ("deflection" in t.abilities or "deflection" in t.temp) and w.power is None:
-            ok, _ = self.test(t, t.stat("dr"), f.stat("ra"), "dr")
+            ok, _ = self.test(t, t.stat("dr"), f.stat("ra"), "dr", "Deflection: DR vs RA")
             if ok:
                 if self.logging:
                     self.say(f"  {t.name} deflects the shot")
@@ -484,7 +485,7 @@ class CombatRules(Geometry):
         hit = self.resolve(f, t, w, label="shoots")
         if not hit and engaged_friends and t.side != f.side:
             friend = min(engaged_friends, key=lambda o: dist(o, t))
-            if len([e for e in self.engaged_with(friend)]) > 1 and self.test(friend, friend.stat("dr"), 4, "dr")[0]:
+            if len([e for e in self.engaged_with(friend)]) > 1 and self.test(friend, friend.stat("dr"), 4, "dr", "DR (D4)")[0]:
                 return
             if self.logging:
                 self.say(f"  the miss hits {friend.name}")

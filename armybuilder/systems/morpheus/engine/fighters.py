@@ -135,6 +135,7 @@ class Fighter:
     sp_bonus: int = 0
     range_override: int | None = None
     kills: float = 0.0
+    in_hand: Weapon | None = None  # the melee weapon it last fought with (ME-D3: a no-shield one drops the shield)
     slot: int = 0  # place in its side's list (index skips warriors of unknown types)
     # squared centre distance to each enemy, by slot (inf once removed): kept by Battle.place()
     d2: list[float] = field(default_factory=list)
@@ -285,6 +286,7 @@ class Fighter:
         f.sp_bonus = self.sp_bonus
         f.range_override = self.range_override
         f.kills = self.kills
+        f.in_hand = self.in_hand
         f.slot = self.slot
         f.d2 = list(self.d2)
         f._melee = self._melee

@@ -42,13 +42,35 @@ class MovementRules(CombatRules):
             i += 1
         return True
 
+    def crosses_hazard(self, f: Fighter, tx: float, ty: float) -> bool:
+        """Would a straight move of ``f`` to (tx, ty) enter Hazardous terrain (its centre passing
+        into a piece it does not start in)? Never for a model that flies, teleports or leaps."""
+        if not self.hazards or f._sure_mover:
+            return False
+        sx, sy = f.x, f.y
+        lox, hix = (sx, tx) if sx <= tx else (tx, sx)
+        loy, hiy = (sy, ty) if sy <= ty else (ty, sy)
+        for t in self.hazards:
+            reach = t.r + 1e-6
+            if t.x < lox - reach or t.x > hix + reach or t.y < loy - reach or t.y > hiy + reach:
+                continue
+            if math.hypot(sx - t.x, sy - t.y) < t.r:
+                continue  # it starts inside: leaving is the only way out
+            if seg_point_distance(sx, sy, tx, ty, t.x, t.y)[0] < t.r:
+                return not (f.temp and (f.has("flight") or f.has("teleport") or f.has("leap")))
+        return False
+
     def move_towards(self, f: Fighter, tx: float, ty: float, budget: float, stop_at: float, target: Fighter | None = None,
-                     free_strikes: bool = True, penalty: float | None = None, near: float | None = None) -> float:  # fmt: skip
-        """Straight move towards (tx, ty), stopping ``stop_at`` inches short (centre to centre).
+                     free_strikes: bool = True, penalty: float | None = None, near: float | None = None,
+                     hazards: bool = False) -> float:  # fmt: skip
+        """Straight move towards (tx, ty), stopping ``stop_at`` inches short (centre to centre),
+        turning aside round the bases in the way and, unless ``hazards`` (the player means to go
+        through: a Charge's shortest way), round Hazardous terrain; with no way round, the model
+        stops short of it.
 
         ``penalty`` is :meth:`terrain_penalty` of this very move when the caller has already
-        worked it out, and ``near`` min(f.d2) before the move likewise.  Returns the distance travelled (0 when blocked: the caller then spends
-        no AP).
+        worked it out, and ``near`` min(f.d2) before the move likewise.  Returns the distance
+        travelled (0 when blocked: the caller then spends no AP).
         """
         dx, dy = tx - f.x, ty - f.y
         d = math.hypot(dx, dy)
@@ -63,6 +85,8 @@ class MovementRules(CombatRules):
             longest = 0.0
         travel, nx, ny = 0.0, sx, sy
         heading = math.atan2(dy, dx)
+        avoid = not hazards and bool(self.hazards) and not f._sure_mover
+        found = False
         for turn in (0.0, 0.6, -0.6, 1.2, -1.2):  # straight on, else around whoever is in the way
             angle = heading + turn
             ux, uy = math.cos(angle), math.sin(angle)
@@ -73,8 +97,19 @@ class MovementRules(CombatRules):
                 if not travel > 0.0:  # max(0.0, travel - 0.2)
                     travel = 0.0
                 nx, ny = sx + ux * travel, sy + uy * travel
+            if avoid and travel > 0.0 and self.crosses_hazard(f, nx, ny):
+                continue  # a way through Hazardous terrain: another heading
             if travel >= 0.05 and (turn == 0.0 or math.hypot(tx - nx, ty - ny) < d - 0.05):
+                found = True
                 break
+        if avoid and not found:  # no heading clear of it: straight on, stopping short of the hazard
+            ux, uy = dx / d, dy / d
+            travel = longest
+            while travel > 0.0 and (self.crosses_hazard(f, sx + ux * travel, sy + uy * travel) or not self.free_of_overlap(f, sx + ux * travel, sy + uy * travel)):
+                travel -= 0.2
+                if not travel > 0.0:
+                    travel = 0.0
+            nx, ny = sx + ux * travel, sy + uy * travel
         board = self.board  # min(board, max(0.0, v)) of each coordinate, without the calls
         if not nx > 0.0:
             nx = 0.0
@@ -198,9 +233,9 @@ class MovementRules(CombatRules):
     def disengage(self, f: Fighter, engaged: list[Fighter], toward: Fighter | None = None) -> None:
         f.ap_left -= 1
         foe = max(engaged, key=lambda e: e.stat("dr"))
-        ok, _ = self.test(f, f.stat("dr"), foe.stat("dr"), "dr")
+        ok, _ = self.test(f, f.stat("dr"), foe.stat("dr"), "dr", f"Disengage: DR vs DR ({foe.name})")
         if ok and any(e.has("grapple") for e in engaged):
-            ok, _ = self.test(f, f.stat("dr"), foe.stat("dr"), "dr")
+            ok, _ = self.test(f, f.stat("dr"), foe.stat("dr"), "dr", "Disengage again (Grapple): DR vs DR")
         if not ok:
             if self.logging:
                 self.say(f"  {f.name} fails to disengage")

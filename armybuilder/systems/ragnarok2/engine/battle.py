@@ -129,7 +129,7 @@ from .assault import AssaultRules
 from .battlefield import Battlefield, battlefield_for
 from .chance import Dice
 from .combat import CombatRules
-from .field_ai import FieldPolicy
+from .field_ai import POLICIES, FieldPolicy
 from .flight import FlightRules
 from .maintenance import MaintenanceRules
 from .movement import ActivationPhase
@@ -416,13 +416,17 @@ def play_game(
     rng: np.random.Generator,
     log: bool = False,
     rounds: int = MAX_ROUNDS,
+    *,
     table: str | dict[str, Any] | None = None,
-    record: bool = False,
+    replay: bool = False,
+    policies: tuple[str, str] | None = None,
 ) -> GameRecord:
     """One simulated game on *table* (a layout spec, name or file; None: the standard table);
-    all randomness from *rng*. *record*: keep the frames of its replay (``GameRecord.map``)."""
-    battle = Battle(cat, first, second, rng, log, rounds, table=table, record=record)
+    all randomness from *rng*. *replay*: keep the frames of its replay (``GameRecord.map``);
+    *policies*: both sides' players by name (``POLICIES``; else ``field``)."""
+    players = None if policies is None else (POLICIES[policies[0]](), POLICIES[policies[1]]())
+    battle = Battle(cat, first, second, rng, log, rounds, players, table=table, record=replay)
     result = battle.play()
-    if record:
+    if replay:
         result.map = battle.battle_map((first.name, second.name))
     return result

@@ -157,12 +157,17 @@ def clamp(x: float, y: float, r: float) -> tuple[float, float]:
 
 
 def terrain_at(pieces: list[Piece], x: float, y: float) -> str | None:
-    """The worst terrain under a point: hazardous, then rough (blocking is never entered)."""
-    kinds = {p.kind for p in pieces if p.contains(x, y)}
-    for kind in ("hazardous", "blocking", "rough"):
-        if kind in kinds:
-            return kind
-    return None
+    """The worst terrain under a point: hazardous, then blocking, then rough."""
+    found: str | None = None
+    for p in pieces:
+        dx, dy = x - p.x, y - p.y
+        if dx * dx + dy * dy < p.r * p.r:  # Piece.contains(), inlined
+            kind = p.kind
+            if kind == "hazardous":
+                return kind
+            if kind == "blocking" or found is None:
+                found = kind
+    return found
 
 
 def near_blocking(pieces: list[Piece], x: float, y: float, radius: float) -> bool:

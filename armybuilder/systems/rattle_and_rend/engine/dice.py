@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Final
 
 from armybuilder.core.dice import Distribution
+from armybuilder.core.engine import uniform_die
 from armybuilder.odds.rattle_and_rend import DEFAULT_DICE, dice_count  # noqa: F401 - re-exported
 
 # Final: the compiled engine reads them as constants, not from the module's dictionary
@@ -34,6 +35,10 @@ DEFY: Final = 1
 STAND: Final = 2
 BREAK: Final = 3
 OUTCOME_NAMES = ("fail", "success", "critical")
+#: a Will check's result by its outcome (RR-D3)
+BREAK_NAMES = ("BREAK", "Stand Firm", "DEFY!")
+#: the chance step of one die of a check: a d20's faces, each 1/20
+D20 = uniform_die(20)
 ATTACK_NAMES = ("miss", "DEFY!", "Stand Firm / Muddled", "BREAK")
 
 # A check's dice count (bonuses and penalties cancel) is the exact odds' rule, kept once there.

@@ -2,42 +2,50 @@
 
 Why a class of its own: the rules are written as a chain of classes, one per phase
 (:mod:`geometry`, :mod:`scenario`, :mod:`setup`, :mod:`combat`, :mod:`reactions`,
-:mod:`actions`, :mod:`ai`, then :class:`game.Game`), each the subclass of the one before, all
-standing on this one.  Every phase therefore reads the state through attributes whose types
-mypy knows, and mypyc (which compiles the engine, see docs/architecture.md) turns each read into a
-field access instead of a dictionary look-up.  The pure-Python path gets the same layout
-from ``__slots__``.
+:mod:`actions`, then :class:`game.Game`), each the subclass of the one before, all standing on
+this one. Every phase therefore reads the state through attributes whose types mypy knows, and
+mypyc (which compiles the engine, see setup.py) turns each read into a field access instead of
+a dictionary look-up. The pure-Python path gets the same layout from ``__slots__``.
+
+The players are not in the chain: each side's :class:`~.policy.Policy` is held in
+``policies`` and asked whenever the rules leave a choice to a player. Randomness comes from one
+:class:`~armybuilder.core.rng.Uniforms` (``dice``), which the policies draw from too.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.rng import Uniforms
 
 from ..catalog import RRCatalog, band_plus
 from .board import Piece
-from .state import Dice, Marker, Side, Unit
+from .state import Marker, Side, Unit
 
-#: the board memo (``GameState.cache``): everything worked out while the board stands still,
+if TYPE_CHECKING:
+    from .policy import Policy
+
+#: the board memo (``GameState.cache``): geometry worked out while the board stands still,
 #: keyed by what it is about (a tuple starting with a name, or a name)
 Memo = dict[Any, Any]
 
 
 class GameState:
-    """What a game holds while it is played: sides, board, scenario, round, dice and memos."""
+    """What a game holds while it is played: sides, board, scenario, round, dice, players, memos."""
 
     __slots__ = (
         "actions_this_round",
         "band_mm",
         "bid_max",
         "board_memo",
+        "board_places",
         "board_signature",
+        "board_stats",
         "cache",
         "cat",
-        "charge_memo",
         "costs",
         "data",
         "deployment",
@@ -45,8 +53,7 @@ class GameState:
         "dice_table",
         "extra_round",
         "finished",
-        "foes_versions",
-        "goal_memo",
+        "fixed_scenario",
         "hill",
         "lines",
         "logging",
@@ -57,16 +64,17 @@ class GameState:
         "pivots",
         "placed",
         "player_a",
-        "rest_odds",
+        "policies",
         "round",
         "round_limit",
         "scenario",
         "scenario_rounds",
         "sides",
+        "stats_version",
         "terrain_obstacles",
         "turn_counter",
         "units",
-        "weight_now",
+        "used",
         "wider",
         "winner",
     )
@@ -76,7 +84,7 @@ class GameState:
         data = cat.data
         assert isinstance(data, RRCatalog)
         self.data: RRCatalog = data
-        self.dice = Dice(rng)
+        self.dice = Uniforms(rng)
         self.logging = log
         self.lines: list[str] = []
         t = data.tables
@@ -90,36 +98,43 @@ class GameState:
         self.bid_max: int = t.initiative_bid[1]
         self.sides: list[Side] = []
         self.units: list[Unit] = []
+        self.policies: list[Policy] = []
         self.pieces: list[Piece] = []
         self.round = 0
         self.turn_counter = 0
         self.winner: int | None = None
         self.finished = False
         self.scenario = "kill-them-all"
+        self.fixed_scenario: str | None = None  # playtest --scenario: played instead of the d20 roll
         self.scenario_rounds: int | None = None
         self.hill: Piece | None = None
         self.markers: list[Marker] = []
         self.extra_round = False
         self.placed: set[int] = set()
         self.cache: Memo | None = None
+        # the board signature the memo holds for (ai_values.ValuingPolicy.open_board): every group's
+        # x, y and state in order, the markers' holders, the stats' version
+        self.board_places: list[object] = []
         self.board_signature: tuple[object, ...] = ()
+        self.board_stats = -1
         self.board_memo: Memo = {}
-        # kept across boards, keyed by a group's uid and position and the enemies' version
-        # (scenario.ScenarioRules._foes_version): Charge targets and nearest enemies
-        self.foes_versions: dict[tuple[object, ...], int] = {}
-        self.charge_memo: dict[tuple[object, ...], tuple[Unit, float, float] | tuple[()]] = {}
-        self.goal_memo: dict[tuple[object, ...], tuple[float, float]] = {}
-        self.weight_now = 0.35  # move_weight() while options are scored (ai.ActionChoice.options)
+        self.stats_version = 0  # bumped when a group's stats change (Tacticians): the memos read them
         self.p_success_memo: dict[tuple[int | None, int, int], float] = {}
-        self.rest_odds: dict[int, tuple[float, float, float]] = {}  # Guile -> P(fail, success, critical) of Rest
         self.wider: dict[str | None, str | None] = {b: band_plus(b, 1) for b in (None, "B", "S", "M", "L")}
         self.terrain_obstacles: dict[tuple[str | None, bool], list[tuple[float, float, float]]] = {}
         self.actions_this_round = 0
         self.player_a = 0
         self.deployment = "side"
+        self.used: tuple[dict[str, int], dict[str, int]] = ({}, {})
 
     def log(self, text: str) -> None:
         """Add a line to a narrated game; callers test ``self.logging`` first, so a game
         played for statistics never formats its lines."""
         if self.logging:
             self.lines.append(f"R{self.round} {text}")
+
+    def note(self, side: int, option: str) -> None:
+        """Count a use of one of the list's options (an action, a reaction, a trait's choice):
+        the record's ``used``, so a playtest shows what each side made use of."""
+        counts = self.used[side]
+        counts[option] = counts.get(option, 0) + 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..army import (
     OneOf,
@@ -18,6 +18,9 @@ from ..army import (
 from .board import BOARD, Piece, clamp, dist, terrain_at
 from .scenario import ScenarioRules
 from .state import Marker, Side, Unit
+
+if TYPE_CHECKING:
+    from .game import Game
 
 #: sides built from a list, kept per (catalogue, side index, the list's content): a playtest
 #: plays one pairing many times, and building a side (names, effective stats, attachments)
@@ -60,7 +63,10 @@ def _index(value: int | str | None) -> int | None:
 
 
 class SetupRules(ScenarioRules):
-    """The setup of :class:`game.Game`: player A, the d20 tables, terrain, reserves and deployment."""
+    """The setup of :class:`game.Game` [Game Setup]: player A, the d20 tables, terrain, reserves and
+    deployment. Terrain and deployment spots are drawn at random within the seed's limits (the
+    engine places for both players); what each player keeps off the board and which enemies a
+    Duel names are the players' choices, asked of their policies."""
 
     __slots__ = ()
 
@@ -139,6 +145,10 @@ class SetupRules(ScenarioRules):
                 attached=attached,
                 capacity=transport_capacity(army, cat, gi),
                 radius=20.0 if "40" in gt.base else 12.5,
+                base_mov=s.mov,
+                base_rng=s.rng,
+                base_fury=s.fury,
+                base_guile=s.guile,
             )
             by_index[gi] = unit
             units.append(unit)
@@ -159,7 +169,7 @@ class SetupRules(ScenarioRules):
         return entry.name if entry is not None else (entry_id or "-")
 
     def _roll_table(self, rows: list, default: str) -> str:
-        roll = self.dice.d20()
+        roll = self.dice.die(20)
         for row in rows:
             if row.low <= roll <= row.high:
                 return row.id
@@ -169,7 +179,8 @@ class SetupRules(ScenarioRules):
         a = 0 if self.dice.u() < 0.5 else 1
         b = 1 - a
         self.player_a = a
-        self.scenario = self._roll_table(self.data.scenarios, "kill-them-all")
+        rolled = self._roll_table(self.data.scenarios, "kill-them-all")  # rolled even when fixed: the same draws follow
+        self.scenario = self.fixed_scenario if self.fixed_scenario is not None else rolled
         scenario = self.cat.get("scenarios", self.scenario)
         self.scenario_rounds = scenario.rounds if scenario is not None else None
         density = self._roll_table(self.data.terrain_densities, "sparse")
@@ -186,13 +197,25 @@ class SetupRules(ScenarioRules):
             for turn in (0.0, math.pi):
                 self.markers.append(Marker(200 + 60 * math.cos(angle + turn), 200 + 60 * math.sin(angle + turn)))
             self.pieces = [p for p in self.pieces if all(dist(p.x, p.y, m.x, m.y) > p.r + 5 for m in self.markers)]
+        if self.logging:
+            self.log(
+                f"player A: {self.sides[a].name}; scenario {self.scenario}, terrain {density} "
+                f"({len(self.pieces)} pieces), deployment {deployment}"
+            )
         if self.scenario == "duel":
-            for side in self.sides:
-                self._pick_duel_targets(self.sides[1 - side.idx])
-        self.log(
-            f"player A: {self.sides[a].name}; scenario {self.scenario}, terrain {density} "
-            f"({len(self.pieces)} pieces), deployment {deployment}"
-        )
+            for side in self.sides:  # each player names 2 points of the enemy warband, no Ward
+                enemy = self.sides[1 - side.idx]
+                pool = [u for u in enemy.units if not u.is_ward]
+                chosen = self.policies[side.idx].duel_targets(cast("Game", self), side, pool)
+                total = 0
+                for u in chosen:
+                    if u in pool and total + u.points <= 2 and not u.duel_target:
+                        u.duel_target = True
+                        total += u.points
+                if not any(u.duel_target for u in enemy.units) and pool:  # nothing fits in 2 points: the cheapest
+                    min(pool, key=lambda u: (u.points, u.uid)).duel_target = True
+                if self.logging:
+                    self.log(f"duel: {side.name} names {', '.join(u.name for u in enemy.units if u.duel_target)} as its targets")
         for side in self.sides:
             self._set_anchor(side, side.idx == a)
         for side in self.sides:
@@ -223,18 +246,6 @@ class SetupRules(ScenarioRules):
                     self.pieces.append(Piece(kind, x, y, r))
                     break
 
-    def _pick_duel_targets(self, enemy: Side) -> None:
-        """Scenario Duel: choose 2 points of the enemy (no Wards), the most dangerous first."""
-        pool = sorted((u for u in enemy.units if not u.is_ward), key=lambda u: (u.fury or 21, u.points))
-        chosen: list[Unit] = []
-        for u in pool:
-            if sum(c.points for c in chosen) + u.points <= 2:
-                chosen.append(u)
-        if not chosen and pool:
-            chosen = [min(pool, key=lambda u: u.points)]
-        for u in chosen:
-            u.duel_target = True
-
     def _set_anchor(self, side: Side, is_a: bool) -> None:
         dep = self.deployment
         if dep == "corner":
@@ -248,20 +259,23 @@ class SetupRules(ScenarioRules):
         side.edge_y = 0.0 if is_a else BOARD
 
     def _hold_back(self, side: Side, limit: int, why: str, minimum: int = 0) -> list[Unit]:
+        """Groups kept off the board (Ambushers: up to half the warband's points; Delayed
+        deployment: 5-7 points): the player's choice, checked against the limits here. A group
+        carrying a passenger deploys, and a Ward never waits (it cannot act to come in)."""
+        pool = [u for u in side.units if u.state == "board" and not u.is_ward and not any(c.carrier is u for c in side.units)]
+        chosen = self.policies[side.idx].reserves(cast("Game", self), side, pool, limit, minimum, why)
         held: list[Unit] = []
         total = 0
-        order = sorted((u for u in side.units if u.state == "board" and not u.is_ward), key=lambda u: (u.gtype not in ("skirmishers", "fighters"), -u.points))
-        for u in order:
-            if total + u.points <= limit and not any(c.carrier is u for c in side.units):
+        for u in chosen:
+            if u in pool and u not in held and total + u.points <= limit:
                 held.append(u)
                 total += u.points
         if total < minimum:
             return []
         for u in held:
             u.state = "reserve"
-        if held:
-            if self.logging:
-                self.log(f"{side.name} keeps {total} points off the board ({why})")
+        if held and self.logging:
+            self.log(f"{side.name} keeps {total} points off the board ({why}): {', '.join(u.name for u in held)}")
         return held
 
     def _split(self, side: Side, low: int, high: int) -> list[Unit]:
@@ -316,8 +330,13 @@ class SetupRules(ScenarioRules):
                     continue
                 best = (x, y)
                 break
+            for _ in range(0 if best is not None else 200):  # no free spot: contact or rough terrain may do,
+                x, y = clamp(*self._zone_point(side, u), u.radius)  # never hazardous or blocking (seed: Deployment)
+                if terrain_at(self.pieces, x, y) not in ("blocking", "hazardous"):
+                    best = (x, y)
+                    break
             if best is None:
-                best = clamp(*self._zone_point(side, u), u.radius)
+                best = clamp(side.anchor[0], side.anchor[1], u.radius)
             u.x, u.y = best
             self.placed.add(u.uid)
         for u in side.units:  # passengers sit on their carrier's spot

@@ -1,53 +1,23 @@
-"""The pieces of a Rattle and Rend game in play: groups, sides, actions, markers, options, dice.
+"""The pieces of a Rattle and Rend game in play: groups, sides, actions, markers, and the two
+records a player hands the rules (an :class:`Order` on its turn, an :class:`Offer` it takes).
 
 Plain records with no rules in them; the rules live in the phase modules (setup, geometry,
-combat, reactions, actions) and the AI's choices in :mod:`ai`, all joined in :class:`game.Game`.
+combat, reactions, actions, game) and the players' choices in :mod:`policy` and :mod:`ai`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, TypeVar
-
-import numpy as np
+from typing import Final
 
 MAX_ACTIONS_PER_ROUND: Final = 240
-REMOVE_VALUE: Final = 3.0  # value of removing one enemy point, in momentum points (it is lost every round)
-COST_WEIGHT: Final = 0.45  # how much one momentum point spent weighs against that
-
-T = TypeVar("T")
+#: Tacticians' four bonuses (seed: Tactitians), the choice a side makes on its first turn
+TACTICS: Final = ("fury", "guile", "move", "reach")
 
 
-class Dice:
-    """d20s and uniforms drawn from the injected generator in blocks of 256.
-
-    The same draws as :class:`armybuilder.core.rng.Uniforms` (a block of ``rng.random`` at a
-    time, handed out in order), written out here because the compiled engine's classes may
-    only stand on compiled classes."""
-
-    __slots__ = ("rng", "buffer", "index")
-
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.rng = rng
-        self.buffer: list[float] = []
-        self.index = 0
-
-    def u(self) -> float:
-        """The next uniform in [0, 1); a fresh block is drawn when the buffer is spent."""
-        i = self.index
-        if i >= len(self.buffer):
-            self.buffer = self.rng.random(256).tolist()
-            i = 0
-        self.index = i + 1
-        return self.buffer[i]
-
-    def d20(self) -> int:
-        return int(self.u() * 20) + 1
-
-    def pick(self, items: Sequence[T]) -> T:
-        """One of ``items``, each equally likely."""
-        return items[int(self.u() * len(items))]
+class IllegalOrder(Exception):
+    """A player gave an order the rules do not allow (a policy's fault, never a list's)."""
 
 
 @dataclass(eq=False, slots=True)
@@ -80,6 +50,11 @@ class Unit:
     eliminated: float = 0.0
     duel_target: bool = False
     back_round: int = 0  # banished until this round
+    # the profile's MOV, RNG, Fury and Guile, before a Tacticians' bonus of the round
+    base_mov: str | None = None
+    base_rng: str | None = None
+    base_fury: int | None = None
+    base_guile: int | None = None
 
     @property
     def is_ward(self) -> bool:
@@ -106,7 +81,9 @@ class Side:
     morale_due: bool = False
     morale_done: bool = False
     first_turn_done: bool = False
-    soothsayer: int | None = None
+    soothsayer: int | None = None  # this round's number (Soothsayers)
+    soothsaid_turn: int = -1  # the turn in which it last replaced a die (once a turn)
+    tactic: str | None = None  # Tacticians' bonus in force (kept from round to round)
     death_bonus: bool = False
     free_action: bool = False  # Evade critical: the next action of an ally costs 0
     coordinated_used: bool = False
@@ -119,20 +96,26 @@ class Side:
         return trait in self.traits
 
 
-@dataclass(slots=True)
 class Action:
-    """One action being resolved: the reaction bookkeeping of How Reactions Work."""
+    """One action being resolved: the reaction bookkeeping of How Reactions Work.
 
-    side: Side
-    actor: Unit
-    name: str
-    reacted: bool = False
-    reactor: Unit | None = None
-    swap: bool = False
-    cancelled: bool = False
-    attack: bool = False
-    countercharge: Unit | None = None  # Fighters meeting this attack (simultaneous melee)
-    target: Unit | None = None  # the enemy the action means to attack, once declared
+    (A plain class, not a dataclass: mypyc builds a dataclass through its Python ``__init__``,
+    and a game makes one of these per action, and an :class:`Order` per option scored.)"""
+
+    __slots__ = ("side", "actor", "name", "reacted", "reactor", "swap", "cancelled", "attack", "countercharge", "target", "bonus")
+
+    def __init__(self, side: Side, actor: Unit, name: str, reacted: bool = False, attack: bool = False, bonus: int = 0) -> None:
+        self.side = side
+        self.actor = actor
+        self.name = name
+        self.reacted = reacted
+        self.reactor: Unit | None = None
+        self.swap = False
+        self.cancelled = False
+        self.attack = attack
+        self.countercharge: Unit | None = None  # Fighters meeting this attack (simultaneous melee)
+        self.target: Unit | None = None  # the enemy the action means to attack, once declared
+        self.bonus = bonus  # Reversal's critical: the action is made with a bonus
 
 
 @dataclass
@@ -144,53 +127,35 @@ class Marker:
     off: bool = False
 
 
-@dataclass(slots=True)
-class Option:
-    score: float
-    cost: int
-    unit: Unit
-    name: str
-    run: Callable[[Action], None]
+class Order:
+    """What a player gives on its turn: an action (the seed's name), the group that takes it and
+    what the action needs: an enemy (``target``), an allied group (``ally``), a point on the board
+    (``point``: a move's end, an ambush's entry), the groups it moves (``movers``). The rules
+    check it (:meth:`actions.ActionRules.legal`) before it is played."""
+
+    __slots__ = ("name", "unit", "target", "ally", "point", "movers", "score")
+
+    def __init__(self, name: str, unit: Unit, target: Unit | None = None, ally: Unit | None = None,
+                 point: tuple[float, float] | None = None, movers: list[Unit] | None = None) -> None:  # fmt: skip
+        self.name = name
+        self.unit = unit
+        self.target = target
+        self.ally = ally
+        self.point = point
+        self.movers = movers
+        self.score = 0.0  # the player's own estimate (read by nothing but its log line)
 
 
-_RunAction = Callable[[Action], None]
-RunAction = _RunAction
-#: one option of a group as the AI scores it: (score, name, what plays it)
-Scored = tuple[float, str, RunAction]
+class Offer:
+    """A reaction the rules offer a side: its name, the group that would react, the enemy it is
+    about (the actor, the attacker, the mover) and the ally it concerns (Sacrifice, Pursuit);
+    ``run`` plays its effect once it is declared and not refused."""
 
+    __slots__ = ("name", "reactor", "foe", "ally", "run")
 
-class UnitPlan:
-    """What the board alone decides about one group's options (targets, their odds, paths and
-    the closures that play them), kept in the board memo for as long as the board signature
-    holds.  Scores here are before the momentum cost; what depends on the move weight (the
-    round) is keyed by it.  Rescoring a group after an action that moved nothing only
-    subtracts the new cost and works out Rest and Scheming Plot again."""
-
-    __slots__ = (
-        "ux", "uy", "stand", "charge", "rest", "rest_run", "feint", "translocate", "sprint_full", "sprint_most",
-        "sprint_traced", "maneuver_done", "maneuver", "most_bound", "most_fine", "champion", "scored",
-    )
-
-    def __init__(self) -> None:
-        self.ux = self.uy = 0.0
-        self.stand: tuple[float, float | None, _RunAction] | None = None
-        self.charge: tuple[float, _RunAction] | None = None
-        self.rest: tuple[float, float, float] | None = None  # P(fail, success, critical) of Rest
-        self.rest_run: _RunAction | None = None
-        self.feint: tuple[float, _RunAction] | None = None
-        self.translocate: _RunAction | None = None
-        # The board memo holds one move weight (ai.ActionChoice._open_board starts a new memo when
-        # it changes), so what depends on it is kept here as it is, never per weight:
-        # Sprint: the best progress of a full move, of this move (nan off the clamp box), and
-        # (value, run) once traced; None: not worked out yet
-        self.sprint_full: float | None = None
-        self.sprint_most: float | None = None
-        self.sprint_traced: tuple[float, _RunAction] | None = None
-        self.maneuver_done = False  # Maneuver worked out (maneuver then holds it, or None)
-        self.maneuver: tuple[float, _RunAction] | None = None
-        # bounds of a Maneuver's score: by the side's longest MOV, by the ally drawn (None: not yet)
-        self.most_bound: float | None = None
-        self.most_fine: float | None = None
-        self.champion: tuple[str, Any] | None = None
-        # cost -> the first-pass options that only it decides (ai.ActionChoice._fixed_scores)
-        self.scored: dict[int, tuple[list[Scored], list[Scored], list[Scored] | None]] = {}
+    def __init__(self, name: str, reactor: Unit, foe: Unit | None, ally: Unit | None, run: Callable[[], None]) -> None:
+        self.name = name
+        self.reactor = reactor
+        self.foe = foe
+        self.ally = ally
+        self.run = run

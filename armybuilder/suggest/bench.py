@@ -1,0 +1,45 @@
+"""The bench's suggestion line: games per second of a run, and the games it needed to find a
+known repair.
+
+The run is the proof test's: the Rattle and Rend sample "Dwarven Throng" with a Fighters
+group removed (2 of 12 points unspent), against "Vampire Court", 48 games a list, seed 1.
+The repair is a confirmed "add a group" that spends those 2 points.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+PLANT: tuple[str, str, list[tuple[str, str, dict[str, Any]]], str, int] = ("rattle-and-rend", "dwarven-throng", [("groups[1]", "remove-group", {})], "vampire-court", 48)
+
+
+def planted_run(seed: int = 1) -> dict[str, Any]:
+    """Games, CPU seconds and the repair's rank (None: not found) of the planted run."""
+    import tempfile
+    from pathlib import Path
+
+    from armybuilder.core.lists import ListFile, load_list
+    from armybuilder.core.registry import get_system
+    from armybuilder.meta.runners import LocalRunner
+
+    from .run import run_suggest
+
+    system_id, name, edits, opponent, games = PLANT
+    system = get_system(system_id)
+    samples = {name: Path(str(path)) for name, path in system.source.samples()}
+    lf = load_list(samples[f"{name}.yaml"])
+    cat = system.catalogue_for(lf.army)
+    army = lf.army
+    for path, action, args in edits:
+        army, _ = system.apply(army, cat, path, action, args)
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / "planted.yaml"
+        ListFile(None, lf.doc, system, army).save(target)
+        weak = load_list(target)
+        cpu = time.process_time()
+        run = run_suggest(weak, [samples[f"{opponent}.yaml"]], games, seed, LocalRunner(1))
+        cpu = time.process_time() - cpu
+    shown = [s for s in run.steps[0].suggestions if s.confirmed]
+    rank = next((i for i, s in enumerate(shown, start=1) if s.neighbour.edit.action == "add-group" and s.neighbour.cost > 0), None)
+    return {"games": float(run.played), "cpu": cpu, "rank": rank, "candidates": run.steps[0].candidates}
