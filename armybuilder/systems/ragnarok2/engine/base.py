@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ..catalog import Profile, R2Catalog
     from .battlefield import Battlefield
     from .fray import CombatKey, Contact
+    from .geometry import Box
     from .policy import Policy
     from .recorder import Recorder
 
@@ -158,6 +159,30 @@ class BattleBase:
         self, u: Fighting, tx: float, ty: float, allowance: float, straight: bool, face: bool = True,
         ignore: tuple[Fighting, ...] = (), stop: float = 0.0,
     ) -> tuple[float, float, float, float, float] | None:  # fmt: skip
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def others(self, *skip: Fighting) -> list[Fighting]:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def move_obstacles(self, u: Fighting, ignore: tuple[Fighting, ...] = (), enemies: bool = True) -> list[Box]:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def free_run(self, box: Box, dx: float, dy: float, dist: float, obstacles: list[Box], edges: bool = True) -> float:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def turn(self, u: Fighting, fx: float, fy: float) -> bool:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def nearest_edge(self, u: Fighting) -> tuple[float, float, float]:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def sight_obstacles(self, a: Fighting, b: Fighting) -> list[tuple[Box, int]]:
         """:mod:`.space`."""
         raise NotImplementedError
 

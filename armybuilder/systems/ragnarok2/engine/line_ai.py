@@ -204,7 +204,7 @@ class LinePolicy(Policy):
         exchanges go to the target where fewer enemies than friends can join, then the index."""
         if not scored:
             return None, False
-        safe = []
+        safe: list[tuple] = []
         for s in scored:
             if safe and s[0] != safe[0][2][0]:
                 break

@@ -29,7 +29,7 @@ from .formation import FRONT, LEFT, REAR, RIGHT, face_positions, slots, world_sl
 from .geometry import Box, segment_hits_box
 
 if TYPE_CHECKING:
-    from .space import SpaceRules
+    from .base import BattleBase
     from .state import Fighting
 
 FULL, PARTIAL = 2, 1
@@ -81,7 +81,7 @@ def targetable(target: Fighting, group: int, sx: float, sy: float) -> list[int]:
     return seen
 
 
-def aims(b: SpaceRules, shooter: Fighting, group: int, target: Fighting, target_group: int, conscious: bool = False) -> list[Aim]:
+def aims(b: BattleBase, shooter: Fighting, group: int, target: Fighting, target_group: int, conscious: bool = False) -> list[Aim]:
     """Every marksman of *group* of *shooter* that sees a fighter of *target_group* of *target*,
     with its nearest such target (see the module doc)."""
     shooters = marksmen(shooter, group)
