@@ -79,12 +79,15 @@ class ShootingRules(BattleBase):
             if self.logging:
                 self.say(f"{name(self, u)} ({g.profile.name}): no marksman sees {name(self, target)}")
             return False
-        shot: set[int] = set()  # marksmen that shot (once a round)
+        # The group shoots at once: who sees whom is read before any roll, and its losses, over
+        # every band and difficulty, are capped by the fighters seen then (seed: the nine
+        # crossbowmen's three Wounds eliminate the two visible mountaineers, the third is lost).
+        seen = aims(self, u, gi, target, ti, g.traits.consciousness)
+        left = len({k for a in seen for k in a.seen})
         fired = False
         for band in _BANDS:
-            if not target.alive or target.groups[ti].count == 0:
+            if not target.alive or target.groups[ti].count == 0 or left <= 0:
                 break
-            seen = [a for a in aims(self, u, gi, target, ti, g.traits.consciousness) if a.marksman not in shot]
             in_band = [a for a in seen if _band(weapon, a.distance) == band]
             if not in_band:
                 continue
@@ -97,14 +100,15 @@ class ShootingRules(BattleBase):
                 d = aim_difficulty_of(self.table, self.data, band, target.groups[ti].size, moved, a.partial)
                 by_difficulty.setdefault(d, []).append(a)
             for difficulty in sorted(by_difficulty):
+                if left <= 0:
+                    break
                 volley = by_difficulty[difficulty]
-                targets = len({k for a in volley for k in a.seen})
+                targets = min(left, len({k for a in volley for k in a.seen}))
                 far = max(a.distance for a in volley)
                 near = min(a.distance for a in volley)
                 span = f"{near:.1f} cm" if far - near < 0.05 else f"{near:.1f}-{far:.1f} cm"
                 label = f"{_BAND_LABELS[band]}, {span}" + (", partly visible" if volley[0].partial else "")
-                self.volley(u, g, target, len(volley), difficulty, label, victims=ti, visible=targets)
-                shot.update(a.marksman for a in volley)
+                left -= self.volley(u, g, target, len(volley), difficulty, label, victims=ti, visible=targets)
                 fired = True
                 if not target.alive:
                     break
