@@ -21,6 +21,9 @@ from armybuilder.systems.ragnarok2.engine.line_ai import LinePolicy
 BASELINE = Path(__file__).with_name("line_player_baseline.json")
 
 
+# 40 games a sample (20 seeds, each list on both sides), about 5 s of CPU each: a player's
+# strength only shows over many games.
+@pytest.mark.games
 @pytest.mark.parametrize("sample", ["acheron-undead-host", "akkylannie-griffin-crusade", "alahan-lions", "tir-na-bor-plains-guard"])
 def test_the_field_player_beats_the_line_player_in_mirror_matches(sample):
     """Issue 33, Deliver 5: at least 60 % of the decided games, each list playing both sides."""
