@@ -167,10 +167,15 @@ class SpaceRules(BattleBase):
     def free_run_hit(
         self, box: Box, dx: float, dy: float, dist: float, obstacles: list[Box], edges: bool = True
     ) -> tuple[float, Box | None]:
-        """:meth:`free_run`, and the obstacle that stops it (None: none, or the table's edge)."""
+        """:meth:`free_run`, and the obstacle that stops it (None: none, or the table's edge).
+
+        The block keeps :data:`MARGIN` from whatever it would touch (within *dist* plus the
+        margin); with nothing in the way it covers the whole *dist* (seed: a unit moves its
+        MOV, a fleeing one MOV × 2)."""
         if dist <= 0.0:
             return 0.0, None
-        vx, vy = dx * dist, dy * dist
+        full = dist + MARGIN
+        vx, vy = dx * full, dy * full
         t = 1.0
         hit_box = None
         x0, y0, x1, y1 = box.bounds()
@@ -182,19 +187,21 @@ class SpaceRules(BattleBase):
             if hit < t:
                 t = hit
                 hit_box = ob
-        run = t * dist
+        touch = t * full  # how far it goes before it touches something (full: nothing)
         if edges:
             width, depth = self.field.width, self.field.depth
             for cx, cy in box.corners():
                 if dx > 1e-12:
-                    run = min(run, (width - cx) / dx)
+                    touch = min(touch, (width - cx) / dx)
                 elif dx < -1e-12:
-                    run = min(run, -cx / dx)
+                    touch = min(touch, -cx / dx)
                 if dy > 1e-12:
-                    run = min(run, (depth - cy) / dy)
+                    touch = min(touch, (depth - cy) / dy)
                 elif dy < -1e-12:
-                    run = min(run, -cy / dy)
-        run -= MARGIN
+                    touch = min(touch, -cy / dy)
+        run = touch - MARGIN
+        if run > dist:
+            run = dist
         return (run if run > 0.0 else 0.0), hit_box
 
     def _path_box(self, u: Fighting, squeeze: bool) -> Box:
