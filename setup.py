@@ -133,6 +133,10 @@ class NativeBuild(build_ext):
                 (folder / MANIFEST).write_text(text)
 
 
+if sys.argv[1:] == ["--print-native-sources"]:  # for scripts/_setup.sh: what a compile reads
+    print("\n".join(f"{package}/{name}.py" for package, modules in NATIVE_ENGINES.items() for name in modules))
+    sys.exit(0)
+
 # A placeholder per engine: it makes setuptools run build_ext (and tag the wheel for this
 # platform); NativeBuild.finalize_options() replaces it with mypyc's extensions or with nothing.
 # Asked for a pure build: no placeholder, so the wheel is a plain pure-Python one.

@@ -33,14 +33,6 @@ MANIFEST = "_native_build.json"
 # Engine package -> how it runs: "compiled", or "pure Python (<why>)".
 _CHOSEN: dict[str, str] = {}
 
-SYSTEM_ENGINES = {
-    "ragnarok2": "armybuilder.systems.ragnarok2.engine",
-    "rattle-and-rend": "armybuilder.systems.rattle_and_rend.engine",
-    "rattle_and_rend": "armybuilder.systems.rattle_and_rend.engine",
-    "morpheus-ragnarok": "armybuilder.systems.morpheus.engine",
-    "morpheus": "armybuilder.systems.morpheus.engine",
-}
-
 
 class _SourcesFirst(importlib.abc.MetaPathFinder):
     """Finds the listed modules' .py files, ahead of the compiled modules beside them."""
@@ -70,7 +62,7 @@ def _why_pure(folder: Path, modules: dict[str, str]) -> str | None:
         except OSError:
             return f"{name}.py cannot be read"
         if current != digest:
-            return f"{name}.py changed after the build (rebuild: ./scripts/test or pip install -e .)"
+            return f"{name}.py changed after the build (rebuild: ./scripts/compile)"
     return None
 
 
@@ -92,9 +84,23 @@ def choose(package: str, path: list[str]) -> None:
     _CHOSEN[package] = f"pure Python ({why})"
 
 
+def _engine_package(system: str) -> str:
+    """The engine package of the registered system *system* (its ``engine_package``), or
+    *system* itself, taken as an engine package's dotted name."""
+    from armybuilder.core.registry import KNOWN_SYSTEMS, get_system
+
+    if system in KNOWN_SYSTEMS:
+        package = get_system(system).engine_package
+        if package is None:
+            raise LookupError(f"game system '{system}' declares no engine package")
+        return package
+    return system
+
+
 def build_of(system: str) -> str:
-    """How *system*'s engine runs in this process ("compiled (mypyc)" or "pure Python (why)")."""
-    package = SYSTEM_ENGINES.get(system, system)
+    """How *system*'s engine runs in this process ("compiled (mypyc)" or "pure Python (why)");
+    *system* is a registered system's id or an engine package's dotted name."""
+    package = _engine_package(system)
     importlib.import_module(package)
     return _CHOSEN.get(package, "pure Python (not compiled)")
 
@@ -102,3 +108,27 @@ def build_of(system: str) -> str:
 def compiled(system: str) -> bool:
     """True when *system*'s engine runs its compiled modules in this process."""
     return build_of(system).startswith("compiled")
+
+
+def builds() -> dict[str, str]:
+    """System id -> how its engine runs in this process, for every registered system with one."""
+    from armybuilder.core.registry import get_system, system_ids
+
+    return {system: build_of(system) for system in system_ids() if get_system(system).engine_package is not None}
+
+
+def main(argv: list[str]) -> int:
+    """``python -m armybuilder._native``: how each engine runs here, one line each (the setup
+    scripts print it); ``--any-compiled``: exit 0 when at least one engine runs compiled."""
+    from armybuilder import _native  # the module the engines report to (this one is __main__)
+
+    found = _native.builds()
+    if argv == ["--any-compiled"]:
+        return 0 if any(build.startswith("compiled") for build in found.values()) else 1
+    for system, build in found.items():
+        print(f"  {system} engine: {build}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -21,11 +21,15 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from armybuilder.bench_timing import UNSTEADY_SPREAD, Measured, machine_busy
+from armybuilder.bench_timing import run_timed as _run_timed
+from armybuilder.bench_timing import spread as _spread
+from armybuilder.bench_timing import times as _times
 from armybuilder.core.errors import InputError
 
 
@@ -43,124 +47,6 @@ class Figure:
     spread: float | None = None
     #: why the figure may not mean anything ("" when the machine was free)
     busy: str = ""
-
-
-@dataclass
-class Measured:
-    """What a figure's measurement returns: value, verdict, note and its repeats."""
-
-    value: float
-    ok: bool | None
-    note: str = ""
-    samples: Sequence[float] = ()
-    unit: str | None = None  # when the figure is not in the line's usual unit (e.g. ms, not a ratio)
-
-
-#: above this (max - min) / median, the repeats disagree too much to trust the median
-UNSTEADY_SPREAD = 0.5
-#: a calibration loop taking this much more wall time than CPU time: another program had the core
-STARVED_RATIO = 1.25
-
-
-def _spread(samples: Sequence[float]) -> float | None:
-    if len(samples) < 2:
-        return None
-    middle = statistics.median(samples)
-    return (max(samples) - min(samples)) / middle if middle else None
-
-
-def _calibration_ratio() -> float:
-    """Wall time over CPU time of a short pure-Python loop (1.0 on a free core)."""
-    ratios = []
-    for _ in range(3):
-        wall, cpu = time.perf_counter(), time.process_time()
-        total = 0
-        for i in range(150_000):
-            total += i * i
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        ratios.append(wall / cpu if cpu > 0 else 1.0)
-    return min(ratios)
-
-
-def machine_busy() -> str:
-    """Why the machine is too busy for timings to mean much, or "" when it is free."""
-    reasons = []
-    cores = os.cpu_count() or 1
-    try:
-        load = os.getloadavg()[0] / cores
-        if load > 1.0:
-            reasons.append(f"load {load:.1f} per core")
-    except OSError:
-        pass
-    ratio = _calibration_ratio()
-    if ratio > STARVED_RATIO:
-        reasons.append(f"calibration loop got {1 / ratio:.0%} of a core")
-    return ", ".join(reasons)
-
-
-def _times(fn: Callable[[], object], repeat: int, number: int = 1) -> list[float]:
-    """Seconds per call of ``fn`` (``number`` calls per repeat), one entry per repeat."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - start) / number)
-    return times
-
-
-def _median_time(fn: Callable[[], object], repeat: int, number: int = 1) -> float:
-    return statistics.median(_times(fn, repeat, number))
-
-
-def _child_cpu() -> float:
-    import resource
-
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _run_timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of a whole command: on a shared machine the CPU time
-    says how much work the command did, the wall time how long its user waited."""
-    cpu, start = _child_cpu(), time.perf_counter()
-    subprocess.run(cmd, capture_output=True, check=False, env=env)
-    return time.perf_counter() - start, _child_cpu() - cpu
-
-
-def _run(cmd: list[str], env: dict[str, str] | None = None) -> float:
-    return _run_timed(cmd, env)[0]
-
-
-@dataclass
-class Paired:
-    """Whole-process times of a command and of a bare interpreter, repeat by repeat."""
-
-    mine: list[float] = field(default_factory=list)
-    bare: list[float] = field(default_factory=list)
-    mine_cpu: list[float] = field(default_factory=list)
-    bare_cpu: list[float] = field(default_factory=list)
-
-
-def _paired_runs(cmd: list[str], repeat: int, env: dict[str, str] | None = None) -> Paired:
-    """The command and a bare interpreter start, interleaved so both see the same load."""
-    bare = [sys.executable, "-c", "pass"]
-    _run(cmd, env)  # warm caches (catalogue cache, file system)
-    runs = Paired()
-    for _ in range(repeat):
-        wall, cpu = _run_timed(bare, env)
-        runs.bare.append(wall)
-        runs.bare_cpu.append(cpu)
-        wall, cpu = _run_timed(cmd, env)
-        runs.mine.append(wall)
-        runs.mine_cpu.append(cpu)
-    return runs
-
-
-def _paired(cmd: list[str], repeat: int, env: dict[str, str] | None = None) -> tuple[list[float], list[float]]:
-    """(command times, bare interpreter times), interleaved so both see the same load."""
-    runs = _paired_runs(cmd, repeat, env)
-    return runs.mine, runs.bare
 
 
 def byte_compile_package() -> None:
@@ -228,6 +114,14 @@ def meta_matrix_on_dask() -> tuple[float, bool, str]:
     return t["ratio"], t["ratio"] <= 1.2, note
 
 
+def engine_builds() -> str:
+    """Which build of each engine this bench measures ("ragnarok2 compiled (mypyc), ..."):
+    the compiled engines play about twice as fast, so a figure means little without it."""
+    from armybuilder import _native
+
+    return ", ".join(f"{system} {build}" for system, build in _native.builds().items())
+
+
 def meta_lines(quick: bool) -> list[tuple[str, str, str, Callable[[], Measured]]]:
     """The meta matrix's games per second per core, locally and on a Dask LocalCluster, and the
     scaling from 1 to 2 workers (what a field's time on N machines follows from)."""
@@ -279,6 +173,7 @@ def run_bench(quick: bool = False, as_json: bool = False, only: str | None = Non
     if not as_json:
         print(f"armybuilder bench{' --quick' if quick else ''}: medians of {repeat} repeats, spread = (max - min) / median; "
               + (f"machine busy ({before}): figures marked 'busy' may mean little" if before else "machine free"), flush=True)
+        print(f"engines measured: {engine_builds()}", flush=True)
 
     def attempt(what: str, budget: str, unit: str, fn: Callable[[], Measured | tuple[float, bool | None, str]]) -> None:
         if only and only.lower() not in what.lower():
@@ -411,6 +306,19 @@ def run_bench(quick: bool = False, as_json: bool = False, only: str | None = Non
 
         attempt("TUI: start to a usable editor with a list", "< 0.5 s", "s", tui_start)
 
+        def tui_first_start() -> Measured:
+            from armybuilder.tui.bench import startup_runs
+
+            runs = startup_runs(repeat=repeat, cold=True)
+            t = statistics.median(runs.wall)
+            warm = next((f.value for f in figures if f.what.startswith("TUI: start to")), None)
+            ratio = f"; {t / warm:.2f}x the warm start" if warm else ""
+            return Measured(t, t <= 1.0 and (warm is None or t <= 2 * warm),
+                            f"as above, each process with an empty user cache (catalogue read from YAML); "
+                            f"CPU {statistics.median(runs.cpu):.2f} s{ratio}", runs.wall)
+
+        attempt("TUI: first start, empty user cache", "<= 1 s, <= 2x warm", "s", tui_first_start)
+
         def tui_edit() -> Measured:
             from armybuilder.tui.bench import measure_edit
 
@@ -520,7 +428,7 @@ def run_bench(quick: bool = False, as_json: bool = False, only: str | None = Non
             found = f"found as suggestion {t['rank']}" if t["rank"] else "NOT found"
             return Measured(t["games"] / t["cpu"], t["rank"] is not None,
                             f"{t['games']:,.0f} games ({t['candidates']} legal edits raced) to find a planted repair "
-                            f"(Rattle and Rend, 2 points left unspent, 48 games a list, seed 1): {found}; CPU time, 1 process")
+                            f"(Rattle and Rend, 4 points left unspent, 48 games a list, seed 1): {found}; CPU time, 1 process")
 
         attempt("suggest: games per second, planted weakness found", "found", "games/s", suggest_run)
         if not quick:

@@ -105,8 +105,8 @@ def measure_engine(system_id: str, games_total: int) -> EngineRate:
         cpu += elapsed
         slowest = min(slowest, per_pairing / max(elapsed, 1e-9))
     reference += reference_seconds(2)  # before and after the games: a clock that moved shows
-    module: str | None = getattr(system, "game_module", None)  # a PackagedSystem's engine package
-    build = build_of(module.rpartition(".")[0]) if module else "pure Python (not compiled)"
+    package = system.engine_package
+    build = build_of(package) if package else "pure Python (not compiled)"
     return EngineRate(
         system_id, system.name, per_pairing * len(pairings), len(pairings), len(armies), cpu, wall, slowest,
         statistics.median(reference), build,

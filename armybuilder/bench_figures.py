@@ -2,7 +2,7 @@
 
 Kept apart from :mod:`armybuilder.bench` (which orders, prints and judges the
 figures) so that each stays small.  Every function returns a
-:class:`~armybuilder.bench.Measured`: the value, its verdict and its repeats.
+:class:`~armybuilder.bench_timing.Measured`: the value, its verdict and its repeats.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any
 
-from armybuilder.bench import Measured, _paired_runs, _times
+from armybuilder.bench_timing import Measured, paired_runs, times
 
 
 def _ms(seconds: float) -> str:
@@ -28,7 +28,7 @@ def paired_process(cmd: list[str], budget_s: float, repeat: int) -> Measured:
     The note adds the minimum and the CPU time: on a shared machine the wall time
     waits for the cores, the CPU time is the command's own work.
     """
-    runs = _paired_runs(cmd, repeat)
+    runs = paired_runs(cmd, repeat)
     value = statistics.median(runs.mine)
     note = (f"whole process (min {_ms(min(runs.mine))} ms, CPU {_ms(statistics.median(runs.mine_cpu))} ms); "
             f"bare interpreter {_ms(statistics.median(runs.bare))} ms in the same run")
@@ -37,7 +37,7 @@ def paired_process(cmd: list[str], budget_s: float, repeat: int) -> Measured:
 
 def ratio_to_bare(cmd: list[str], budget: float, repeat: int) -> Measured:
     """A command's whole-process time over a bare interpreter start, paired repeat by repeat."""
-    runs = _paired_runs(cmd, repeat)
+    runs = paired_runs(cmd, repeat)
     ratios = [m / b for m, b in zip(runs.mine, runs.bare, strict=True)]
     value = statistics.median(ratios)
     cpu_ratio = statistics.median(m / b for m, b in zip(runs.mine_cpu, runs.bare_cpu, strict=True) if b > 0) if any(runs.bare_cpu) else 0.0
@@ -91,7 +91,7 @@ def _ours(system: Any, cat: Any, dice: int, repeat: int) -> list[float]:
     The calculator keeps no cache (armybuilder.odds): every call computes."""
     params = {**ODDS_PARAMS, "dice": dice}
     system.odds(cat, params)
-    return _times(lambda: system.odds(cat, params), repeat, 20)
+    return times(lambda: system.odds(cat, params), repeat, 20)
 
 
 def _icepool_die(column: Any, depth: int) -> Any:

@@ -32,14 +32,16 @@ from armybuilder.cli_common import (  # noqa: F401 - re-exported for meta and th
     _sound_catalogue,
     _system,
     expand_paths,
+    read_opponent,
+    resolve_unit,
 )
 from armybuilder.cli_common import check_range as _check_range
 from armybuilder.cli_playtest import cmd_playtest
 from armybuilder.cli_validate import (  # noqa: F401
-    _validate_one,
     add_validate_parsers,
     cmd_fingerprint,
     cmd_validate,
+    validate_one,
 )
 from armybuilder.core.errors import InputError
 
@@ -376,7 +378,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
     """``armybuilder odds SYSTEM OPTIONS``: from the remembered tables when they still hold
     (armybuilder.odds.tables: no game system, pydantic nor numpy loaded), else through the
     system, which remembers them for the next run; both run the same calculator."""
-    if not any(a == "--fray" or a.startswith("--fray=") for a in args.rest):
+    # (the help goes through the system: it says whether the system has an exact fray)
+    if not any(a == "--fray" or a.startswith("--fray=") or a in ("-h", "--help") for a in args.rest):
         from armybuilder.core.registry import KNOWN_SYSTEMS
         from armybuilder.odds import tables
 
@@ -389,7 +392,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
             return _odds_run(args.system, entry["name"], calculator.PARAMETERS, args.rest,
                              lambda values: calculator.compute(entry["tables"], values))
     system = _system(args.system)
-    if system.id == "ragnarok2" and any(a == "--fray" or a.startswith("--fray=") for a in args.rest):
+    if system.has_fray_odds() and any(a == "--fray" or a.startswith("--fray=") for a in args.rest):
         if any(a in ("-h", "--help") for a in args.rest):  # "--fray --help": the fray's own help
             return _odds_fray(system, ["--help"])
         return _odds_fray(system, args.rest)
@@ -400,7 +403,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         _remember_odds_tables(system, cat)
         return result.payload, result.lines
 
-    return _odds_run(system.id, system.name, system.odds_parameters(), args.rest, compute)
+    return _odds_run(system.id, system.name, system.odds_parameters(), args.rest, compute, system.has_fray_odds())
 
 
 def _remember_odds_tables(system, cat) -> None:
@@ -418,13 +421,14 @@ def _remember_odds_tables(system, cat) -> None:
                     cat.version, odds.odds_tables(cat))
 
 
-def _odds_run(system_id: str, name: str, params, rest: list[str], compute) -> int:
-    """Parse a calculator's options, compute (``compute(values) -> (payload, lines)``), print."""
+def _odds_run(system_id: str, name: str, params, rest: list[str], compute, fray: bool = False) -> int:
+    """Parse a calculator's options, compute (``compute(values) -> (payload, lines)``), print;
+    ``fray``: the system has an exact fray, which the help mentions."""
     fray_usage = (
         f"The whole fray of two units (who strikes first, losses, rout, Characters): armybuilder odds "
         f"{system_id} --fray LIST:UNIT --vs LIST_OR_SAMPLE:UNIT [--charge] [--json]; "
         f"armybuilder odds {system_id} --fray --help says more."
-        if system_id == "ragnarok2"
+        if fray
         else None
     )
     sub = Parser(prog=f"armybuilder odds {system_id}", description=f"Exact odds for {name}", epilog=fray_usage)
@@ -459,28 +463,30 @@ def _odds_run(system_id: str, name: str, params, rest: list[str], compute) -> in
     return EXIT_OK
 
 
-def _fray_side(system, ref: str, flag: str, samples_too: bool):
-    """(army, unit index) of a LIST:UNIT (or SAMPLE:UNIT) reference of ``odds --fray``."""
-    from armybuilder.systems.ragnarok2.fray_odds import resolve_unit, unit_names
-
+def _fray_list(system, ref: str, flag: str):
+    """(list, unit reference) of a LIST:UNIT (or SAMPLE:UNIT) reference of ``odds --fray``."""
     where, sep, unit = ref.rpartition(":")
     if not sep or not where or not unit:
         raise InputError.at(f"{flag} {ref!r}: expected LIST:UNIT (a unit by name or 1-based number)")
-    lf = _opponent(system, where) if samples_too else _read(where)
+    lf = read_opponent(system, where)
     if lf.system.id != system.id:
         raise InputError.at(f"{flag}: {where} is a {lf.system.name} list, not {system.name}")
+    return lf.army, unit, f"{flag} {where}"
+
+
+def _fray_unit(system, cat, army, unit: str, where: str) -> int:
+    """The index in ``army.units`` of the unit a fray reference names (by its name as the battle
+    knows it, or its number among the units that can fight)."""
+    choices = system.fray_units(army, cat)
     try:
-        return lf.army, resolve_unit(unit_names(_game_catalogue(system, lf.army), lf.army), unit, f"{flag} {where}")
+        return int(choices[resolve_unit([c.label for c in choices], unit, where)].value)
     except ValueError as exc:
         raise InputError.at(str(exc)) from None
 
 
 def _odds_fray(system, rest: list[str]) -> int:
-    """``armybuilder odds ragnarok2 --fray LIST:UNIT --vs LIST_OR_SAMPLE:UNIT [--charge] [--json]``:
-    the exact outcome of one fray (see armybuilder.systems.ragnarok2.engine.exact)."""
-    from armybuilder.systems.ragnarok2 import fray_odds
-    from armybuilder.systems.ragnarok2.engine.exact import ExactFrayUnsupported
-
+    """``armybuilder odds SYSTEM --fray LIST:UNIT --vs LIST_OR_SAMPLE:UNIT [--charge] [--json]``:
+    the exact outcome of one fray, for a system with one (``GameSystem.has_fray_odds``)."""
     sub = Parser(
         prog=f"armybuilder odds {system.id}",
         description=(
@@ -494,16 +500,19 @@ def _odds_fray(system, rest: list[str]) -> int:
     sub.add_argument("--charge", action="store_true", help="your unit charged this round")
     sub.add_argument("--json", action="store_true", help="print the result as JSON")
     opts = sub.parse_args(rest)
-    first, ia = _fray_side(system, opts.fray, "--fray", samples_too=True)
-    second, ib = _fray_side(system, opts.vs, "--vs", samples_too=True)
+    first, unit_a, where_a = _fray_list(system, opts.fray, "--fray")
+    second, unit_b, where_b = _fray_list(system, opts.vs, "--vs")
+    cat = _game_catalogue(system, first, second)
+    ia = _fray_unit(system, cat, first, unit_a, where_a)
+    ib = _fray_unit(system, cat, second, unit_b, where_b)
     try:
-        odds = fray_odds.compute(_game_catalogue(system, first, second), first, ia, second, ib, opts.charge)
-    except ExactFrayUnsupported as exc:
+        result = system.fray_odds(cat, first, ia, second, ib, opts.charge)
+    except ValueError as exc:  # a rule the calculation refuses, said in words
         raise InputError.at(str(exc)) from None
     if opts.json:
-        _json(fray_odds.payload(odds), indent=2)
+        _json(result.payload, indent=2)
     else:
-        for line in fray_odds.lines(odds):
+        for line in result.lines:
             _out(line)
     return EXIT_OK
 
@@ -514,23 +523,6 @@ def _game_catalogue(system, *armies):
 
     pins = pins_of(*armies)
     return game_catalogue(system, system.source.latest, pins) if pins else system.catalogue()
-
-
-def _opponent(system, name: str):
-    from armybuilder.core.lists import list_from_doc
-    from armybuilder.core.yamlio import decode_text, parse_text
-
-    path = Path(name)
-    if path.is_file():
-        return _read(name)
-    samples = dict(system.source.samples())
-    wanted = name if name.endswith(".yaml") else f"{name}.yaml"
-    if wanted in samples:
-        label = f"sample:{name}"
-        doc = parse_text(decode_text(samples[wanted].read_bytes(), label), label)
-        return list_from_doc(doc, label, None)
-    known = ", ".join(s.removesuffix(".yaml") for s in samples)
-    raise InputError.at(f"'{name}' is neither a list file nor a bundled sample of {system.name} (samples: {known})")
 
 
 # --------------------------------------------------------------------------- tui, bench

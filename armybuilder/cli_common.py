@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
+from armybuilder.core.errors import InputError
 from armybuilder.core.filesets import expand_paths  # noqa: F401 - re-exported for the commands
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
@@ -108,3 +110,42 @@ def _sound_catalogue(lf):
     cat = lf.system.catalogue_for(lf.army)
     lf.system.source.require_sound(cat.version)
     return cat
+
+
+def read_opponent(system, name: str):
+    """An opponent for odds and playtest: a list file, or one of *system*'s bundled samples by
+    its name (with or without ``.yaml``)."""
+    from armybuilder.core.lists import list_from_doc
+    from armybuilder.core.yamlio import decode_text, parse_text
+
+    path = Path(name)
+    if path.is_file():
+        return _read(name)
+    samples = dict(system.source.samples())
+    wanted = name if name.endswith(".yaml") else f"{name}.yaml"
+    if wanted in samples:
+        label = f"sample:{name}"
+        doc = parse_text(decode_text(samples[wanted].read_bytes(), label), label)
+        return list_from_doc(doc, label, None)
+    known = ", ".join(s.removesuffix(".yaml") for s in samples)
+    raise InputError.at(f"'{name}' is neither a list file nor a bundled sample of {system.name} (samples: {known})")
+
+
+def resolve_unit(names: list[str], ref: str, where: str) -> int:
+    """0-based index of the unit *ref* (a 1-based index, or a name: exact, then the only one that
+    starts with it, then the only one containing it; case-insensitive). ValueError otherwise."""
+    ref = ref.strip()
+    listing = ", ".join(f"{i}. {n}" for i, n in enumerate(names, 1))
+    if ref.isdigit():
+        i = int(ref)
+        if 1 <= i <= len(names):
+            return i - 1
+        raise ValueError(f"{where}: no unit number {i} (units: {listing})")
+    low = ref.casefold()
+    for test in (lambda n: n.casefold() == low, lambda n: n.casefold().startswith(low), lambda n: low in n.casefold()):
+        hits = [i for i, n in enumerate(names) if test(n)]
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            raise ValueError(f"{where}: '{ref}' names several units ({', '.join(names[i] for i in hits)}); use its number")
+    raise ValueError(f"{where}: no unit named '{ref}' (units: {listing})")

@@ -68,9 +68,10 @@ def add_catalog_parsers(actions: Any) -> None:
 def house_rows() -> list[dict[str, Any]]:
     """One row per installed house catalogue (those that cannot be read too, said)."""
     from armybuilder.core.house import installed
+    from armybuilder.core.registry import get_system, system_ids
 
     rows: list[dict[str, Any]] = []
-    for source in installed():
+    for source in installed(known=system_ids(), lookup=get_system):
         try:
             versions = [v.version for v in source.versions()]
             row: dict[str, Any] = {"system": source.system, "name": source.name, "latest": versions[-1], "versions": versions,
@@ -128,9 +129,10 @@ def check_house(target: str) -> int:
 def check_installed() -> int:
     """The house catalogues installed (``catalog check`` without an argument checks them too)."""
     from armybuilder.core.house import installed
+    from armybuilder.core.registry import get_system, system_ids
 
     status = EXIT_OK
-    for source in installed():
+    for source in installed(known=system_ids(), lookup=get_system):
         if check_house(str(source.path)) != EXIT_OK:
             status = EXIT_INVALID
     return status

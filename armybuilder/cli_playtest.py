@@ -34,14 +34,14 @@ def _warn_unknown(armies: dict[str, Any]) -> list[str]:
 def cmd_playtest(args: argparse.Namespace) -> int:
     """``armybuilder playtest``: simulated games of a list against an opponent, with win rate,
     scenarios, per-unit figures and, with --log, the first game narrated."""
-    from armybuilder.cli import MAX_GAMES, MAX_SEED, MAX_WORKERS, _check_range, _opponent
+    from armybuilder.cli_common import MAX_GAMES, MAX_SEED, MAX_WORKERS, check_range, read_opponent
     from armybuilder.core.playtest import run_playtest
 
-    _check_range("--games", args.games, 1, MAX_GAMES)
-    _check_range("--seed", args.seed, 0, MAX_SEED)
-    _check_range("--workers", args.workers, 1, MAX_WORKERS)
+    check_range("--games", args.games, 1, MAX_GAMES)
+    check_range("--seed", args.seed, 0, MAX_SEED)
+    check_range("--workers", args.workers, 1, MAX_WORKERS)
     lf = _read(args.list)
-    opponent = _opponent(lf.system, args.vs)
+    opponent = read_opponent(lf.system, args.vs)
     if opponent.system.id != lf.system.id:
         raise InputError.at(f"the opponent plays {opponent.system.name}, the list {lf.system.name}")
     if not lf.system.engine_ready():

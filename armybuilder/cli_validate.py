@@ -25,7 +25,7 @@ from armybuilder.core.errors import InputError
 Outcome = tuple[str, dict[str, Any], str]  # (legal/invalid/unreadable, JSON entry, text block)
 
 
-def _validate_one(path: Path) -> Outcome:
+def validate_one(path: Path) -> Outcome:
     """Validate one file: (status, JSON entry, text block); status is legal/invalid/unreadable."""
     return _checked(path)[0]
 

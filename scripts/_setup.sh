@@ -1,5 +1,11 @@
-# Sourced by scripts/run and scripts/test: make .venv (Python >= 3.11) and install the
-# project with its test extras, again only when pyproject.toml changed.
+# Sourced by scripts/run, scripts/test and scripts/compile: make .venv (Python >= 3.11) and
+# install the project with its test extras, again only when pyproject.toml changed.
+#
+# The install is pure Python, so a first start costs only the download: the battle engines'
+# compiled build (mypyc, minutes of CPU) is made by ./scripts/compile, and by this script when
+# ARMYBUILDER_COMPILE=1 or ARMYBUILDER_EXPECT_COMPILED=1 (CI) is set. armybuilder._native runs
+# an engine's compiled modules only while they match its sources, so an engine edit never
+# waits for a compile and is never hidden by an old binary.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PYTHON="${PYTHON:-python3}"
@@ -10,32 +16,70 @@ if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
 fi
 "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
     echo "armybuilder needs Python 3.11 or newer" >&2; exit 2; }
+if [ -n "${ARMYBUILDER_COMPILE:-}${ARMYBUILDER_EXPECT_COMPILED:-}" ] && [ -z "${ARMYBUILDER_NO_COMPILE:-}" ]; then
+    compile_engines=1
+else
+    compile_engines=""
+fi
+pip_install() {  # (setuptools warns about every editable install of a package with compiled modules)
+    PYTHONWARNINGS="ignore:Editable installation" \
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check "$@" >&2
+}
+# The compiled modules are built from the sources setup.py lists: when one changes, a
+# compiling setup builds them again (a pure one leaves it to armybuilder._native).
+native_sources() { cat setup.py $(.venv/bin/python setup.py --print-native-sources 2>/dev/null) | sha256sum | cut -d' ' -f1; }
+# The build's own requirements in the venv, then no isolated build environment: a pure
+# install needs setuptools and wheel alone, a compiling one finds mypy and the rest here.
+install_build_requires() {
+    local build_requires
+    build_requires="$(.venv/bin/python -c 'import sys, tomllib
+wanted = tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]
+print("\n".join(r for r in wanted if sys.argv[1] or r.split("==")[0] in ("setuptools", "wheel")))' "$compile_engines")"
+    # shellcheck disable=SC2086
+    pip_install $build_requires
+}
 stamp=".venv/.armybuilder-installed"
-wanted="$(sha256sum pyproject.toml | cut -d' ' -f1)"
-# The engines' compiled modules (setup.py) are built from these sources: when one changes they
-# are compiled again here; until then armybuilder._native runs that engine from its .py files.
 native_stamp=".venv/.armybuilder-native"
-native="$(cat setup.py armybuilder/systems/*/engine/*.py | sha256sum | cut -d' ' -f1)"
-if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
-    echo "setting up .venv (first run or changed dependencies; compiling the battle engines" \
-         "with mypyc takes a few minutes of it)..." >&2
-    "$PYTHON" -m venv .venv
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip >&2
-    PYTHONWARNINGS="ignore:Editable installation" \
-        .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]' >&2
-    echo "$wanted" > "$stamp"
-    echo "$native" > "$native_stamp"
+# scripts/run needs the project alone, scripts/serve its serve extra, scripts/test and
+# scripts/compile the test extra (pytest, mypy, dask, the serve extra's packages...): a
+# player's first start does not wait for the test tools.
+extras="${ARMYBUILDER_EXTRAS-test}"
+wanted="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+installed="$(cat "$stamp" 2>/dev/null || true)"
+case "$installed" in
+    "$wanted test") up_to_date=1 ;;  # the test extra serves every script
+    "$wanted serve") up_to_date="$([ -z "$extras" ] || [ "$extras" = serve ] && echo 1 || true)" ;;
+    "$wanted ") up_to_date="$([ -z "$extras" ] && echo 1 || true)" ;;
+    *) up_to_date="" ;;
+esac
+if [ ! -x .venv/bin/python ] || [ -z "$up_to_date" ]; then
+    if [ -n "$compile_engines" ]; then
+        echo "setting up .venv and compiling the battle engines with mypyc (a few minutes)..." >&2
+    else
+        echo "setting up .venv (first run or changed dependencies; pure-Python engines," \
+             "./scripts/compile makes them about twice as fast)..." >&2
+    fi
+    [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+    pip_install --upgrade pip
+    install_build_requires
+    target="."
+    [ -z "$extras" ] || target=".[$extras]"
+    if [ -n "$compile_engines" ]; then
+        pip_install --no-build-isolation -e "$target"
+        native_sources > "$native_stamp"
+    else
+        ARMYBUILDER_NO_COMPILE=1 pip_install --no-build-isolation -e "$target"
+        rm -f "$native_stamp"
+    fi
+    echo "$wanted $extras" > "$stamp"
     report_builds=1
-elif [ "$(cat "$native_stamp" 2>/dev/null)" != "$native" ]; then
-    echo "compiling the battle engines again (their sources changed)..." >&2
-    # (setuptools warns about every editable install of a package with compiled modules)
-    PYTHONWARNINGS="ignore:Editable installation" \
-        .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e . >&2
-    echo "$native" > "$native_stamp"
+elif [ -n "$compile_engines" ] && [ "$(cat "$native_stamp" 2>/dev/null)" != "$(native_sources)" ]; then
+    echo "compiling the battle engines (not compiled yet, or their sources changed)..." >&2
+    install_build_requires
+    pip_install --no-deps --no-build-isolation -e .
+    native_sources > "$native_stamp"
     report_builds=1
 fi
 if [ -n "${report_builds:-}" ]; then  # (pip --quiet hides the build's own warnings)
-    .venv/bin/python -c 'import sys; from armybuilder import _native
-for system in ("ragnarok2", "rattle-and-rend", "morpheus-ragnarok"):
-    print(f"  {system} engine: {_native.build_of(system)}", file=sys.stderr)' || true
+    .venv/bin/python -m armybuilder._native >&2 || true
 fi

@@ -31,13 +31,13 @@ import yaml
 
 #: What every hostile string carries (after a prefix that keeps it unique).
 HOSTILE = (
-    "\x1b]52;c;cHduZWQ=\x07\x1b[2J\x9b31m\x9d0;t\x9c\u202eevil\u2066x\u2069\u2028"
+    "\x1b]52;c;cHduZWQ=\x07\x1b[2J\x9b31m\x9d0;t\x9c\u202eevil\u2066x\u2069\u061cALM\u2028"
     "\r\nFORGED line\tTAB\x0bVT\x0cFF\x7fDEL\x85NEL\x00"
 )
 #: Formula start (a spreadsheet would run it)
 FORMULA = '=HYPERLINK("http://x.invalid","click")'
 #: One line, as the tournament fields (player, team, event) must be: bidi and formulas only.
-ONE_LINE = "@SUM(1)\u202eevil\u2066x\u2069"
+ONE_LINE = "@SUM(1)\u202eevil\u2066x\u2069\u061cALM"
 #: A file (and folder) name no one should have to look at raw: the last character is the
 #: byte 0x9B, which is not UTF-8 (Python holds it as the surrogate U+DC9B).
 HOSTILE_NAME = "ev\x1b]52;c;QQ==\x07\nFORGED\x1b[2J\u202efile\x7f\udc9b"
@@ -48,9 +48,10 @@ TEXT_KEYS = frozenset({"name", "notes", "label"})
 ORGANISER_KEYS = ("player", "team", "event")
 
 #: What must never reach a terminal, a JSON or CSV document or a written text file raw:
-#: C0 controls but line feed (the program's own line ends), DEL, C1, bidi, line and
+#: C0 controls but line feed (the program's own line ends), DEL, C1, bidi (the Arabic letter
+#: mark U+061C among them), line and
 #: paragraph separators, lone surrogates.
-RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 #: A line a file forged: the marker at the very start of a line (a wrapped roster line
 #: is indented; only a raw line feed from the file puts it in column one).
 FORGED = re.compile(r"^FORGED", re.M)

@@ -115,4 +115,4 @@ def test_the_build_compiled_the_engines_where_it_is_expected(system):
     (a type error mypyc refuses, a module left out) must fail loudly, not just run slower."""
     if not os.environ.get("ARMYBUILDER_EXPECT_COMPILED"):
         pytest.skip("set ARMYBUILDER_EXPECT_COMPILED=1 to require the compiled engines (CI does)")
-    assert _native.build_of(system) == "compiled (mypyc)"
+    assert _native.build_of(f"armybuilder.systems.{system}.engine") == "compiled (mypyc)"

@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from . import catalog_cache
+from .catalog_base import CatalogMethods as CatalogMethods
+from .catalog_base import parse_version as parse_version
 from .errors import InputError, Problem
 from .fingerprint import content_hash
 
@@ -56,26 +58,6 @@ def __getattr__(name: str) -> Any:
 
         return getattr(catalog_models, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-class CatalogMethods:
-    """What every catalogue answers beside its data: the catalogue models inherit it
-    (through ``CatalogModel``), and so do their plain mirrors (:mod:`.plain`)."""
-
-    __slots__ = ()
-
-    def references(self) -> Iterator[tuple[str, str, str]]:
-        """Yield (where, collection, id) for every id this data refers to."""
-        return iter(())
-
-    def assigned_fields(self) -> Iterator[tuple[str, str]]:
-        """Yield (entry id, field) for figures the project assigned (CAT-D1)."""
-        return iter(())
-
-    def data_notes(self) -> Iterator[tuple[str, str]]:
-        """Yield (entry id, note) for what the reference data lacked or misprinted and what
-        the project did about it: ``catalog check`` lists them; prints never show them."""
-        return iter(())
 
 
 C = TypeVar("C", bound="CatalogModel")
@@ -133,13 +115,6 @@ class Catalogue(Generic[C]):
         if not isinstance(entry_id, str):
             return None
         return self.index.get(collection, {}).get(entry_id)
-
-
-def parse_version(text: str) -> tuple[int, int, int]:
-    match = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", text.strip())
-    if not match:
-        raise InputError.at(f"'{text}' is not a version of the form MAJOR.MINOR.PATCH")
-    return int(match[1]), int(match[2]), int(match[3])
 
 
 # --------------------------------------------------------------------------- paths
@@ -284,7 +259,7 @@ def _folder_identities(folder: Traversable) -> tuple[Path, list[tuple[str, catal
 
 
 def _merge_file(merged: dict[str, Any], plain: dict[str, Any], rel: str, doc: Any = None) -> None:
-    from .yamlio import locate
+    from .fastyaml import locate
 
     for key, value in plain.items():
         if key not in merged:
@@ -302,7 +277,7 @@ def _merge_file(merged: dict[str, Any], plain: dict[str, Any], rel: str, doc: An
             raise InputError.at(f"'{key}' is defined in two files", rel, line, col)
 
 
-def _mirror(plain: Any, values: Any) -> Any:
+def mirror(plain: Any, values: Any) -> Any:
     """The plain mirror ``plain`` of a model, from the model's own authenticated full dump.
 
     Anything else (a field missing or unknown: a cache of another model) raises
@@ -361,8 +336,13 @@ class CatalogueSource(Generic[C]):
     without pydantic (``plain=True``).
     """
 
-    def __init__(self, system: str, model: type[C] | str, folder: Traversable | None = None, plain: str | None = None):
+    def __init__(
+        self, system: str, model: type[C] | str, folder: Traversable | None = None, plain: str | None = None,
+        schema: str | None = None,
+    ):
         self.system = system
+        #: the fingerprint of the model's JSON schema the system declares (None: computed)
+        self.schema = schema
         if isinstance(model, str):
             self.model_name = model
         else:
@@ -403,14 +383,16 @@ class CatalogueSource(Generic[C]):
         ]
 
     def _parse(self, rel: str, data: bytes) -> Any:
-        """The round-trip document of one source file, parsed once per process: resolving two
+        """The file's values with their positions, parsed once per process: resolving two
         versions and checking them read every file three times or more, and parsing is
-        nearly all of what a catalogue costs without its cache (``--no-cache``).  The
-        documents are only read, never changed."""
+        nearly all of what a catalogue costs without its cache (``--no-cache``).  libyaml's
+        parser where its reading is certain (:mod:`.fastyaml`), the round-trip one otherwise.
+        The documents are only read, never changed."""
         known = self._parsed.get(rel)
         if known is not None and known[0] == data:
             return known[1]
-        from .yamlio import CATALOGUE_FILE_LIMIT, decode_text, parse_text
+        from .fastyaml import parse_text
+        from .yamlio import CATALOGUE_FILE_LIMIT, decode_text
 
         label = self.label(rel)
         if len(data) > CATALOGUE_FILE_LIMIT:
@@ -448,8 +430,8 @@ class CatalogueSource(Generic[C]):
             # validating again (importing pydantic and building the validators cost more
             # than the rest of a `validate`).
             return (
-                _mirror(plain_catalog.Manifest, cached["manifest"]),
-                [(rel, _mirror(plain_catalog.Erratum, e)) for rel, e in cached["errata"]],
+                mirror(plain_catalog.Manifest, cached["manifest"]),
+                [(rel, mirror(plain_catalog.Erratum, e)) for rel, e in cached["errata"]],
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             pass  # a cache this version does not understand: rebuild it
@@ -488,7 +470,7 @@ class CatalogueSource(Generic[C]):
     def _validate(self, model: type[BaseModel], rel: str, doc: Any) -> Any:
         from pydantic import ValidationError
 
-        from .yamlio import validation_problems
+        from .fastyaml import validation_problems
 
         label = self.label(rel)
         try:
@@ -519,16 +501,16 @@ class CatalogueSource(Generic[C]):
         if self._key is None:
             found = _folder_identities(self.folder)
             if found is None:
-                self._key = catalog_cache.source_key(self.system, self.model_name, lambda: self.model, self.files())
+                self._key = catalog_cache.source_key(self.system, self.schema, lambda: self.model, self.files())
             else:
                 self._key = catalog_cache.remembered_source_key(
-                    self.system, self.model_name, lambda: self.model, found[0], found[1], self.files
+                    self.system, self.schema, lambda: self.model, found[0], found[1], self.files
                 )
         return self._key
 
     def _line_in(self, rel: str, loc: list[str | int]) -> int | None:
         """The line of ``loc`` in source file ``rel`` (read again: only on an error path)."""
-        from .yamlio import locate
+        from .fastyaml import locate
 
         try:
             line, _ = locate(self._parse(rel, dict(self.files())[rel]), loc)
@@ -621,7 +603,7 @@ class CatalogueSource(Generic[C]):
             catalog_cache.write(raw_name, {"raw": raw, "hash": digest})
             catalog_cache.write(fields_name, {"fields": data.model_dump(mode="json"), "hash": digest})
             if plain:
-                data = _mirror(_imported(str(self.plain_name)), raw)
+                data = mirror(_imported(str(self.plain_name)), raw)
             load_raw = _Given(raw)
         history = tuple(v for v in self.versions() if parse_version(v.version) <= parse_version(version))
         catalogue = Catalogue(
@@ -649,7 +631,7 @@ class CatalogueSource(Generic[C]):
             raise ValueError("not a cached catalogue")
         if plain:
             raw = cached["raw"]
-            return _mirror(_imported(str(self.plain_name)), raw), digest, _Given(raw)
+            return mirror(_imported(str(self.plain_name)), raw), digest, _Given(raw)
         from .construct import NotConstructible, adopt
 
         try:

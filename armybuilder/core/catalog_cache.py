@@ -50,14 +50,6 @@ from typing import Any
 
 from armybuilder import __version__
 
-#: sha256 of the JSON schema of each bundled catalogue model, by ``module.qualname``
-#: (recomputed by tests/core/test_catalog_cache.py: update it when a model changes).
-SCHEMA_FINGERPRINTS: dict[str, str] = {
-    "armybuilder.systems.ragnarok2.catalog.R2Catalog": "ba6ac2a4be6e1afd9f43371042cedeea916ecb5fc9f68ff095b0450aa1e7e346",
-    "armybuilder.systems.rattle_and_rend.catalog.RRCatalog": "62b2891aa25947a66823476261b4c0c300390d4f9be27695415e2fd4b4774270",
-    "armybuilder.systems.morpheus.catalog.MECatalog": "abf46129ada5752e7f794ec7b9f7e80597a971bf9ad60a59e06aa272ed72a3dd",
-}
-
 _KEY_FILE = "cache-key"
 _KEY_LIMIT = 1024  # a key file is 32 random bytes
 _TAG_SIZE = 64  # hex digits of an HMAC-SHA256 tag
@@ -69,11 +61,9 @@ def computed_schema_fingerprint(model: type) -> str:
     return hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()
 
 
-def schema_fingerprint(model: type, name: str | None = None) -> str:
-    """The build-time fingerprint of a catalogue model, or the computed one if unlisted.
-
-    ``name``: the model's dotted name, when the caller knows it without the class."""
-    known = SCHEMA_FINGERPRINTS.get(name or f"{model.__module__}.{model.__qualname__}")
+def schema_fingerprint(model: type, known: str | None = None) -> str:
+    """The fingerprint a system declares for its catalogue model (``GameSystem.schema_fingerprint``,
+    fixed when the model is written, so a start never generates the schema), or the computed one."""
     return known if known is not None else computed_schema_fingerprint(model)
 
 
@@ -341,8 +331,7 @@ def code_digest(modules: list[str]) -> str:
     return digest.hexdigest()[:12]
 
 
-def _fingerprint(model_name: str, model: Callable[[], type]) -> str:
-    known = SCHEMA_FINGERPRINTS.get(model_name)
+def _fingerprint(known: str | None, model: Callable[[], type]) -> str:
     return known if known is not None else computed_schema_fingerprint(model())
 
 
@@ -355,12 +344,12 @@ def _content_key(system: str, fingerprint: str, files: list[tuple[str, bytes]]) 
     return digest.hexdigest()[:24]
 
 
-def source_key(system: str, model_name: str, model: Callable[[], type], files: list[tuple[str, bytes]]) -> str:
+def source_key(system: str, schema: str | None, model: Callable[[], type], files: list[tuple[str, bytes]]) -> str:
     """A short key for one system's catalogue sources, its schema and this package version.
 
-    ``model_name`` is the catalogue model's dotted name; ``model`` gives the class, asked
-    (importing it, and pydantic) only when its fingerprint is not fixed at build time."""
-    return _content_key(system, _fingerprint(model_name, model), files)
+    ``schema`` is the fingerprint the system declares for its catalogue model; ``model``
+    gives the class, asked (importing it, and pydantic) only when it declares none."""
+    return _content_key(system, _fingerprint(schema, model), files)
 
 
 #: A file changed this recently is not vouched for by its identity: a second write within
@@ -373,7 +362,7 @@ Identity = tuple[int, int, int, int]
 
 def remembered_source_key(
     system: str,
-    model_name: str,
+    schema: str | None,
     model: Callable[[], type],
     folder: Path,
     identities: list[tuple[str, Identity]],
@@ -390,7 +379,7 @@ def remembered_source_key(
     it; no program can set it back), an added, removed or replaced file changes the list,
     so any change computes the key from the contents again.  Files changed in the last
     :data:`RACY_SECONDS` are not remembered (a second write in the same clock tick)."""
-    fingerprint = _fingerprint(model_name, model)
+    fingerprint = _fingerprint(schema, model)
     digest = hashlib.sha256(f"{system}\0{__version__}\0{fingerprint}\0{folder}\0".encode("utf-8", "surrogateescape"))
     for rel, identity in identities:
         digest.update(f"{rel}\0{identity}\0".encode("utf-8", "surrogateescape"))

@@ -32,7 +32,7 @@ def _label(source: CatalogueSource[Any], rel: str) -> str:
 
 
 def _line(doc: Any, loc: list[str | int]) -> int | None:
-    from .yamlio import locate
+    from .fastyaml import locate
 
     line, _ = locate(doc, loc)
     return line
@@ -40,7 +40,7 @@ def _line(doc: Any, loc: list[str | int]) -> int | None:
 
 def static_problems(source: CatalogueSource[Any]) -> list[Problem]:
     """Problems visible in the files themselves (checked before resolving anything)."""
-    from .catalog import parse_version
+    from .catalog_base import parse_version
 
     problems: list[Problem] = []
     for rel, data in source.data_files():
@@ -71,7 +71,7 @@ def static_problems(source: CatalogueSource[Any]) -> list[Problem]:
 
 def _provenance(source: CatalogueSource[Any], version: str) -> tuple[dict[tuple[str, str], list[Where]], dict[tuple[str, str], Where]]:
     """Where each entry is defined (data files, errata ``add``), and last changed by an erratum."""
-    from .catalog import parse_version
+    from .catalog_base import parse_version
 
     defined: dict[tuple[str, str], list[Where]] = defaultdict(list)
     changed: dict[tuple[str, str], Where] = {}
@@ -99,7 +99,7 @@ def _provenance(source: CatalogueSource[Any], version: str) -> tuple[dict[tuple[
     return defined, changed
 
 
-def _negative_costs(raw: dict[str, Any]) -> list[tuple[str, str, str, float]]:
+def negative_costs(raw: dict[str, Any]) -> list[tuple[str, str, str, float]]:
     """(collection, entry id, field path, value) of every negative cost in the data."""
     found = []
 
@@ -142,7 +142,7 @@ def resolved_problems(source: CatalogueSource[Any], version: str) -> list[Proble
             match = _ENTRY.match(where)
             entry = (match[1], match[2]) if match else ("", "")
             found.append(("reference", entry, f"refers to unknown {collection} id '{ref}'", where))
-    for collection, entry_id, path, value in _negative_costs(catalogue.raw):
+    for collection, entry_id, path, value in negative_costs(catalogue.raw):
         found.append(("cost", (collection, entry_id), f"negative cost {value:g} ({path})", f"{collection}[{entry_id}].{path}"))
     if not found:
         return []

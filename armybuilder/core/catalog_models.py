@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from .catalog import CatalogMethods
+from .catalog_base import CatalogMethods
 
 #: MAJOR.MINOR.PATCH, checked where the version is written (so the error names the file)
 VERSION_PATTERN = r"^\d+\.\d+\.\d+$"

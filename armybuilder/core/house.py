@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import catalog_cache
-from .catalog import Catalogue, CatalogueSource, _mirror
+from .catalog import Catalogue, CatalogueSource, mirror
 from .errors import InputError
 from .fingerprint import content_hash
 from .house_paths import DATA_ENV as DATA_ENV  # re-exported: the names a caller expects here
@@ -40,7 +40,12 @@ from .house_paths import PATH_ENV as PATH_ENV
 from .house_paths import search_folders
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .system import GameSystem
+
+    #: a system id -> its GameSystem (:func:`armybuilder.core.registry.get_system`)
+    SystemLookup = Callable[[str], GameSystem[Any, Any]]
 
 #: A house catalogue's id: lower-case words joined by hyphens, as every catalogue id.
 ID_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -149,7 +154,7 @@ class HouseSource(CatalogueSource[Any]):
         self, system: GameSystem[Any, Any], folder: Path, files: list[tuple[str, bytes]] | None = None, house_id: str = ""
     ):
         source = system.source
-        super().__init__(system.id, source.model_name, folder, source.plain_name)
+        super().__init__(system.id, source.model_name, folder, source.plain_name, source.schema)
         self.system_name = system.name
         self.path = folder
         #: the id its catalogue.yaml writes, read without validating it: a catalogue whose
@@ -172,7 +177,7 @@ class HouseSource(CatalogueSource[Any]):
 
     def _source_key(self) -> str:
         if self._key is None:  # small folders: keyed by their contents, read once
-            self._key = catalog_cache.source_key(f"house-{self.system}", self.model_name, lambda: self.model, self.files())
+            self._key = catalog_cache.source_key(f"house-{self.system}", self.schema, lambda: self.model, self.files())
         return self._key
 
     @property
@@ -249,14 +254,16 @@ def _state(folder: Path) -> Any:
     return tuple(sorted(found, key=repr))
 
 
-def installed(system: GameSystem[Any, Any] | None = None) -> list[HouseSource]:
-    """The house catalogues found (of ``system`` when given), one per id: the first in
-    :func:`search_folders` order wins, as PATH does."""
-    from .registry import get_system, system_ids
-
+def installed(
+    system: GameSystem[Any, Any] | None = None, *, known: Iterable[str] = (), lookup: SystemLookup | None = None
+) -> list[HouseSource]:
+    """The house catalogues found, one per id: the first in :func:`search_folders` order
+    wins, as PATH does.  Those of ``system`` when given; otherwise those of every system id
+    in ``known``, each system asked of ``lookup`` (the registry's, passed by its callers:
+    house catalogues sit below the registry, which imports the systems that use them)."""
     out: list[HouseSource] = []
     seen: set[str] = set()
-    known = set(system_ids())
+    known = {system.id} if system is not None else set(known)
     for root in search_folders():
         for folder in _candidates(root):
             state = _state(folder)
@@ -274,7 +281,10 @@ def installed(system: GameSystem[Any, Any] | None = None) -> list[HouseSource]:
             key = (system_id, folder, state)
             source = _sources.get(key)
             if source is None:
-                source = _sources[key] = HouseSource(system or get_system(system_id), folder, files, house_id)
+                owner = system if system is not None else lookup(system_id) if lookup is not None else None
+                if owner is None:
+                    continue
+                source = _sources[key] = HouseSource(owner, folder, files, house_id)
             out.append(source)
     return out
 
@@ -283,11 +293,10 @@ def find(system: GameSystem[Any, Any], house_id: str) -> HouseSource | None:
     return next((s for s in installed(system) if s.house_id == house_id), None)
 
 
-def open_folder(system: GameSystem[Any, Any] | None, folder: Path) -> HouseSource:
+def open_folder(system: GameSystem[Any, Any] | None, folder: Path, lookup: SystemLookup | None = None) -> HouseSource:
     """The house catalogue in ``folder`` (any folder, installed or not); InputError when it
-    is not one, or is one for another system than ``system``."""
-    from .registry import get_system
-
+    is not one, or is one for another system than ``system``.  Without ``system``, the one
+    its manifest names, asked of ``lookup`` (the registry's :func:`get_system`)."""
     files = read_folder(folder)
     if "catalogue.yaml" not in dict(files):
         raise InputError.at("no catalogue.yaml here: a house catalogue is a folder holding one (see 'armybuilder catalog new')", folder)
@@ -296,7 +305,9 @@ def open_folder(system: GameSystem[Any, Any] | None, folder: Path) -> HouseSourc
     if system is None:
         if system_id is None:
             raise InputError.at("catalogue.yaml does not say which game system it is for ('system: ragnarok2', ...)", folder / "catalogue.yaml")
-        system = get_system(system_id)
+        if lookup is None:
+            raise InputError.at(f"which game system is this house catalogue for? (it says '{system_id}')", folder / "catalogue.yaml")
+        system = lookup(system_id)
     elif system_id is not None and system_id != system.id:
         raise InputError.at(f"this is a house catalogue for {system_id}, not {system.id}", folder / "catalogue.yaml")
     return HouseSource(system, folder, files, peeked[0] if peeked is not None else "")
@@ -487,7 +498,7 @@ def _merged_data(system: GameSystem[Any, Any], merged: dict[str, Any], plain: bo
         import importlib
 
         module, _, name = str(source.plain_name).rpartition(".")
-        return _mirror(getattr(importlib.import_module(module), name), merged)
+        return mirror(getattr(importlib.import_module(module), name), merged)
     name = f"{system.id}-house-{digest}-{source._source_key()}-fields{catalog_cache.MARSHAL_SUFFIX}"
     cached = catalog_cache.read(name)
     if isinstance(cached, dict) and cached.get("hash") == digest and isinstance(cached.get("fields"), dict):
@@ -518,7 +529,7 @@ def pin_of(source: HouseSource, version: str | None = None) -> dict[str, str]:
     return {"id": source.id, "version": version, "hash": source.resolve(version).hash}
 
 
-def _pin_fields(pin: Any) -> tuple[str, str, str]:
+def pin_fields(pin: Any) -> tuple[str, str, str]:
     if isinstance(pin, dict):
         return str(pin.get("id", "")), str(pin.get("version", "")), str(pin.get("hash", ""))
     return str(pin.id), str(pin.version), str(pin.hash)
@@ -531,7 +542,7 @@ def open_pins(system: GameSystem[Any, Any], pins: Iterable[Any]) -> tuple[list[H
     uses: list[HouseUse] = []
     seen: set[str] = set()
     for pin in pins:
-        house_id, version, pinned = _pin_fields(pin)
+        house_id, version, pinned = pin_fields(pin)
         if house_id in seen:
             continue
         seen.add(house_id)
@@ -590,7 +601,7 @@ def pins_of(*armies: Any) -> list[Any]:
     seen: set[str] = set()
     for army in armies:
         for pin in getattr(army, "house", ()) or ():
-            house_id = _pin_fields(pin)[0]
+            house_id = pin_fields(pin)[0]
             if house_id not in seen:
                 seen.add(house_id)
                 out.append(pin)

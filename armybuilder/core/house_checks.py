@@ -34,13 +34,14 @@ from .house import (
     open_folder,
     valid_id,
 )
+from .sanitize import INVISIBLE_FORMAT
 
 if TYPE_CHECKING:
     from .system import GameSystem
 
 #: a name longer than this is cut on cards and the roster's columns
 LONG_NAME = 60
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{INVISIBLE_FORMAT}]")
 _INDEX = re.compile(r"^([A-Za-z0-9_]+)\[(\d+)\]")
 _ENTRY = re.compile(r"^([A-Za-z0-9_-]+)\[([^\]]+)\]")
 
@@ -75,7 +76,9 @@ def check_folder(folder: Path, system: GameSystem[Any, Any] | None = None) -> Re
     """Every problem of the house catalogue in ``folder`` (see the module's doc)."""
     issues: list[Issue] = []
     try:
-        source = open_folder(system, folder)
+        from .registry import get_system
+
+        source = open_folder(system, folder, get_system)
     except InputError as exc:
         return Report(folder, None, [Issue("error", p) for p in exc.problems])
     from .registry import get_system
@@ -133,8 +136,8 @@ class _Checker:
         from pydantic import ValidationError
 
         from .catalog_models import Manifest
+        from .fastyaml import locate, validation_problems
         from .registry import system_ids
-        from .yamlio import locate, validation_problems
 
         doc = self.docs.get("catalogue.yaml")
         try:
@@ -156,7 +159,7 @@ class _Checker:
     def _data_files_sound(self) -> bool:
         from pydantic import ValidationError
 
-        from .yamlio import locate, validation_problems
+        from .fastyaml import locate, validation_problems
 
         model = self.system.source.model
         ok = True
@@ -208,7 +211,7 @@ class _Checker:
     def _ids_of(self, rel: str, doc: Any, key: str, entries: list[Any]) -> None:
         """Ids as written: their shape, used twice, or the bundled catalogue's (said even
         when the schema refuses something else, so one run lists every mistake)."""
-        from .yamlio import locate
+        from .fastyaml import locate
 
         bundled = self._bundled_ids()
         for index, entry in enumerate(entries):
@@ -232,7 +235,7 @@ class _Checker:
 
     def _text_problems(self, doc: Any, rel: str, loc: list[str | int]) -> Iterator[Issue]:
         """Control characters in any text, and names too long to print whole (warnings)."""
-        from .yamlio import locate
+        from .fastyaml import locate
 
         if isinstance(doc, dict):
             for key, value in doc.items():
@@ -261,7 +264,7 @@ class _Checker:
             if found is None:
                 return "", None, None
             rel, index = found
-            from .yamlio import locate
+            from .fastyaml import locate
 
             line, col = locate(self.docs.get(rel), [collection, index, *(sub or [])])
             return rel, line, col
@@ -325,9 +328,9 @@ class _Checker:
                         loc.append(items.index(ref))
                 say("error", f"refers to unknown {collection} id '{ref}' (neither the bundled catalogue nor this one has it)",
                     match[1], match[2], loc)
-        from .catalog_checks import _negative_costs
+        from .catalog_checks import negative_costs
 
-        for collection, entry_id, path, value in _negative_costs(added):
+        for collection, entry_id, path, value in negative_costs(added):
             say("error", f"negative cost {value:g} ({path})", collection, entry_id)
         if last:
             self._ranges(added, say)

@@ -21,7 +21,7 @@ from .atomic import atomic_write_bytes, atomic_write_text
 from .errors import InputError, Problem
 from .house import CLOSED_COLLECTIONS, installed, is_collection, read_folder, valid_id
 from .house_paths import user_folder
-from .sanitize import has_unsafe, visible
+from .sanitize import INVISIBLE_FORMAT, has_unsafe, visible
 
 if TYPE_CHECKING:
     from .system import GameSystem
@@ -66,7 +66,7 @@ def _yaml_text(text: str) -> str:
 
 #: What :func:`_yaml_text` escapes besides what JSON does (the sanitiser's set: C1, DEL, bidi,
 #: separators).
-_UNSAFE_IN_YAML = re.compile("[\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
+_UNSAFE_IN_YAML = re.compile(f"[\x7f-\x9f{INVISIBLE_FORMAT}\ufeff]")
 
 
 def _own_name(name: str | None) -> str | None:

@@ -16,12 +16,12 @@ from .house import (
     HouseData,
     HouseSource,
     HouseUse,
-    _pin_fields,
     combine,
     find,
     game_catalogue,
     house_of,
     installed,
+    pin_fields,
     pin_of,
     pins_of,
 )
@@ -76,7 +76,7 @@ def faction_choices(system: GameSystem[Any, Any]) -> list[Choice]:
     """The factions a new list may take: the bundled ones, then, for each installed house
     catalogue, the factions it makes playable or adds to (value ``faction@house-id``,
     labelled with the house catalogue: see :func:`new_list_catalogue`)."""
-    from .system import Choice
+    from .records import Choice
 
     bundled = system.catalogue()
     plain = system.factions(bundled)
@@ -164,7 +164,7 @@ def house_findings(system: GameSystem[Any, Any], army: Any, cat: Catalogue[Any])
     rule = f"{system.id}.catalogue.house"
     out: list[Finding] = []
     for index, pin in enumerate(pins):
-        house_id, version, pinned = _pin_fields(pin)
+        house_id, version, pinned = pin_fields(pin)
         use = by_id.get(house_id)
         if use is None:
             use = HouseUse(house_id, version, pinned, "missing")
@@ -212,7 +212,7 @@ def latest_pins(system: GameSystem[Any, Any], army: Any, moves: dict[str, str | 
     Raises InputError for a house catalogue that is not installed or lacks the version."""
     moves = dict(moves or {})
     out: list[dict[str, str]] = []
-    ids = [_pin_fields(p)[0] for p in getattr(army, "house", ()) or ()]
+    ids = [pin_fields(p)[0] for p in getattr(army, "house", ()) or ()]
     for house_id in ids + [i for i in moves if i not in ids]:
         source = find(system, house_id)
         if source is None:

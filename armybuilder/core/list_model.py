@@ -8,15 +8,25 @@ imported on first use) so that a list read through its plain mirror
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
 from .catalog_models import Strict
-from .organiser import _one_line
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(value: str) -> str:
+    """A name printed in a header: one line, no control characters, no outer spaces."""
+    if _CONTROL.search(value):
+        raise ValueError("must be one line of text without control characters")
+    return value.strip()
+
 
 #: the type of player, team and event
-OneLine = Annotated[str, Field(max_length=120), AfterValidator(_one_line)]
+OneLine = Annotated[str, Field(max_length=120), AfterValidator(one_line)]
 
 #: the type of ``round``: 1 to 99
 Round = Annotated[int, Field(ge=1, le=99)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from armybuilder.odds.params import int_param
+from .odds_params import int_param
 
 __all__ = ["PMF_TAIL", "int_param", "parameters", "pmf_list"]
 
@@ -37,7 +37,7 @@ def pmf_list(dist: Distribution) -> list[float]:
 
 def parameters(specs: Iterable[Any]) -> tuple[Param, ...]:
     """The protocol's :class:`~.shapes.Param` objects of a calculator's plain parameters
-    (:class:`armybuilder.odds.params.Spec`: the same fields in the same order)."""
+    (:class:`armybuilder.core.odds_params.Spec`: the same fields in the same order)."""
     from .shapes import Param
     from .system import Choice
 

@@ -22,16 +22,6 @@ if TYPE_CHECKING:
 #: list fields that say where and by whom a list is played; not part of the fingerprint
 ORGANISER_FIELDS = ("player", "team", "event", "date", "round")
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def _one_line(value: str) -> str:
-    """A name printed in a header: one line, no control characters, no outer spaces."""
-    if _CONTROL.search(value):
-        raise ValueError("must be one line of text without control characters")
-    return value.strip()
-
-
 def program_version() -> str:
     from armybuilder import __version__
 
@@ -141,12 +131,14 @@ def apply_organiser(army: Any, args: dict[str, Any]) -> None:
 
     Raises ``ValueError`` with a plain message (the editor shows it) on a bad value.
     """
+    from .list_model import one_line
+
     values: dict[str, Any] = {}
     for key in ("player", "team", "event"):
         text = str(args.get(key) or "")
         if len(text) > 120:
             raise ValueError(f"{key}: at most 120 characters")
-        values[key] = _one_line(text) if text else ""
+        values[key] = one_line(text) if text else ""
     date = str(args.get("date") or "").strip()
     try:
         values["date"] = dt.date.fromisoformat(date) if date else None

@@ -47,6 +47,14 @@ def output_conflict(target: str | Path, inputs: Iterable[str | Path] = ()) -> st
     return None
 
 
+def as_list_path(path: Path) -> Path:
+    """``path`` with ".yaml" added when it lacks a list's suffix: a player who types "my-army"
+    for a new list means the file every list command reads, "my-army.yaml"."""
+    if path.suffix.lower() in LIST_SUFFIXES:
+        return path
+    return path.with_name(path.name + ".yaml")
+
+
 def check_output(target: str | Path, inputs: Iterable[str | Path] = (), force: bool = False, flag: str = "--force") -> None:
     """Raise InputError when ``target`` would replace an input, unless ``force``."""
     if force:
@@ -56,4 +64,4 @@ def check_output(target: str | Path, inputs: Iterable[str | Path] = (), force: b
         raise InputError.at(f"not written: {reason}; choose another file, or add {flag} to write there anyway", target)
 
 
-__all__ = ["LIST_SUFFIXES", "check_output", "output_conflict"]
+__all__ = ["LIST_SUFFIXES", "as_list_path", "check_output", "output_conflict"]

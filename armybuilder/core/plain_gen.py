@@ -23,26 +23,29 @@ import annotated_types
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-#: generated module → the models it mirrors (roots; the models they use come along).
-#: A system's list model and catalogue model share one module (``<package>.plain``).
-MIRRORS: dict[str, tuple[str, ...]] = {
+#: the core's own mirror module and the models it mirrors (roots; the models they use come along)
+CORE_MIRROR: dict[str, tuple[str, ...]] = {
     "armybuilder.core.plain_catalog": (
         "armybuilder.core.catalog_models.Manifest",
         "armybuilder.core.catalog_models.Erratum",
     ),
-    "armybuilder.systems.ragnarok2.plain": (
-        "armybuilder.systems.ragnarok2.catalog.R2Catalog",
-        "armybuilder.systems.ragnarok2.army.R2List",
-    ),
-    "armybuilder.systems.rattle_and_rend.plain": (
-        "armybuilder.systems.rattle_and_rend.catalog.RRCatalog",
-        "armybuilder.systems.rattle_and_rend.army.RRList",
-    ),
-    "armybuilder.systems.morpheus.plain": (
-        "armybuilder.systems.morpheus.catalog.MECatalog",
-        "armybuilder.systems.morpheus.army.WarClan",
-    ),
 }
+
+
+def mirrors() -> dict[str, tuple[str, ...]]:
+    """Generated module → the models it mirrors: the core's, and each bundled system's
+    ``plain_module`` with its catalogue and list models (one module for both), as the
+    registry's systems declare them."""
+    from .lazy import dotted_name
+    from .registry import BUNDLED_SYSTEMS, get_system
+
+    found = dict(CORE_MIRROR)
+    for system_id in BUNDLED_SYSTEMS:
+        system = get_system(system_id)
+        if system.plain_module is not None:
+            found[system.plain_module] = (dotted_name(type(system), "catalog_model"), dotted_name(type(system), "list_model"))
+    return found
+
 
 _LIMITS = {
     annotated_types.Ge: "ge", annotated_types.Gt: "gt", annotated_types.Le: "le", annotated_types.Lt: "lt",
@@ -254,8 +257,8 @@ class _Writer:
 
 
 def generate(target: str) -> str:
-    """The source of the mirror module ``target`` (a key of :data:`MIRRORS`)."""
-    roots = MIRRORS[target]
+    """The source of the mirror module ``target`` (a key of :func:`mirrors`)."""
+    roots = mirrors()[target]
     writer = _Writer()
     for root in roots:
         writer.visit(_load(root))
@@ -269,7 +272,7 @@ def path_of(target: str) -> Path:
 
 
 def main() -> None:
-    for target in MIRRORS:
+    for target in mirrors():
         path_of(target).write_text(generate(target), encoding="utf-8")
         print(f"wrote {path_of(target)}")
 

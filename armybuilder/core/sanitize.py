@@ -7,7 +7,7 @@ ESC, BEL or C1 control there lets the file talk to the terminal instead of the r
 the window).  Every such character is therefore shown as a literal escape (``\\x1b``,
 ``\\u009b``) - never removed, so the reader sees that something odd is in the file.
 
-Bidirectional overrides and isolates (U+202A-U+202E, U+2066-U+2069) and the Unicode line
+Bidirectional controls (U+061C, U+200E-F, U+202A-U+202E, U+2066-U+2069) and the Unicode line
 and paragraph separators are escaped too: they reorder or break what is displayed
 without being visible themselves.
 
@@ -38,7 +38,12 @@ from typing import Any
 #: separators, the byte-order mark / zero-width no-break space, and lone surrogates (a
 #: file name that is not UTF-8 holds its odd bytes as U+DC80-U+DCFF: written out they
 #: would be those raw bytes, ``\x9b`` among them, or fail to encode at all).
-_OTHERS = "\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff"
+#: The characters that reorder or break a displayed line without being seen: every Unicode
+#: Bidi_Control character (the Arabic letter mark U+061C, the LRM/RLM marks, the embeddings and
+#: overrides, the isolates) and the line and paragraph separators.  A regex class body, shared by
+#: every module that escapes or refuses text (prints, house catalogue checks) so they agree.
+INVISIBLE_FORMAT = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_OTHERS = f"\x7f-\x9f{INVISIBLE_FORMAT}\ufeff\ud800-\udfff"
 _UNSAFE_RE = re.compile(f"[\x00-\x1f{_OTHERS}]")
 _UNSAFE_KEEP_LINES_RE = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHERS}]")
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .findings import Finding
-from .system import Choice, EntryRef
+from .records import Choice, EntryRef
 
 __all__ = ["OutlineNode", "Param", "EditKind", "EditAction", "BrowserEntry", "Heading", "Paragraph", "KeyValues", "Table", "Block", "Card", "Roster", "ListSummary", "Sheets", "Detail", "OddsResult", "UnitRecord", "GameRecord", "MapPiece", "MapUnit", "MapFrame", "BattleMap", "edit_kind_of"]
 

@@ -15,7 +15,6 @@ import functools
 import importlib
 import importlib.util
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
@@ -24,6 +23,11 @@ from .catalog import Catalogue, CatalogueSource
 from .checks import list_format
 from .findings import Finding
 from .paths import ListPath, PathError
+from .records import Choice as Choice
+from .records import EntryRef as EntryRef
+from .records import Format as Format
+from .records import Points as Points
+from .records import StatusItem as StatusItem
 
 if TYPE_CHECKING:  # numpy costs a noticeable part of the editor's start-up; only the engines need it
     import numpy as np
@@ -91,47 +95,6 @@ if TYPE_CHECKING:  # numpy costs a noticeable part of the editor's start-up; onl
 # --------------------------------------------------------------------------- neutral shapes
 
 
-@dataclass(frozen=True)
-class Format:
-    id: str
-    name: str
-    limit: int
-    unit: str  # "A.P.", "points", "Glory"
-    default: bool = False
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Points:
-    total: float
-    limit: int
-    unit: str
-    breakdown: tuple[tuple[str, float], ...] = ()  # (label, points) for the status bar
-
-
-@dataclass(frozen=True)
-class StatusItem:
-    label: str
-    value: str
-    ok: bool | None = None  # None: informative only
-
-
-@dataclass(frozen=True)
-class EntryRef:
-    collection: str
-    id: str
-
-
-@dataclass(frozen=True)
-class Choice:
-    value: Any
-    label: str
-    detail: str = ""
-    #: why this choice is not allowed here ("" when it is): pickers hide it, or grey it
-    #: out with this reason when the player asks to see everything
-    refused: str = ""
-
-
 # The other neutral shapes (outline, edits, documents, cards, games) live in
 # :mod:`armybuilder.core.shapes`: creating ~20 frozen dataclasses cost ~10 ms of every
 # process, and ``validate`` uses none of them.  They are still importable from here.
@@ -197,6 +160,15 @@ class GameSystem(abc.ABC, Generic[L, CM]):
     #: ``catalog_model`` and ``list_model`` are then best declared with
     #: :func:`armybuilder.core.lazy.lazy_class`, so that reading them imports nothing.
     plain_module: ClassVar[str | None] = None
+    #: sha256 of the catalogue model's JSON schema (``catalog_cache.computed_schema_fingerprint``),
+    #: written here when the model changes (a test says the value): a catalogue's cache key
+    #: includes it, and without it every start generates the schema, importing pydantic.
+    #: None: computed at run time.
+    schema_fingerprint: ClassVar[str | None] = None
+    #: dotted name of the package holding the battle engine, whose ``__init__`` calls
+    #: :func:`armybuilder._native.choose` (setup.py may compile its modules); None: no engine
+    #: whose build matters (``bench`` and ``python -m armybuilder._native`` report each build)
+    engine_package: ClassVar[str | None] = None
     #: dotted module writing the skeleton of a house catalogue (``armybuilder catalog new``):
     #: ``files(cat, people, folder) -> {file name: text}`` and ``people_choices(cat) -> {id: name}``
     #: (every faction a house catalogue may write for); None: no skeleton for this system
@@ -210,7 +182,7 @@ class GameSystem(abc.ABC, Generic[L, CM]):
 
         model = dotted_name(type(self), "catalog_model")
         plain = f"{self.plain_module}.{model.rpartition('.')[2]}" if self.plain_module else None
-        return CatalogueSource(self.id, model, self.catalogue_folder, plain)
+        return CatalogueSource(self.id, model, self.catalogue_folder, plain, self.schema_fingerprint)
 
     def catalogue(self, version: str | None = None, *, plain: bool = False) -> Catalogue[CM]:
         """The catalogue at ``version``; ``plain``: as the plain mirror (for a plain list)."""
@@ -560,7 +532,9 @@ class PackagedSystem(GameSystem[L, CM]):
       ``PARAMETERS``, ``odds(cat, params)``, ``unit_choices(army, cat)`` and
       ``unit_odds_params(army, unit, other, other_unit, cat)``;
     - ``game_module`` (dotted name, imported on first use, may not exist yet):
-      ``play_game(cat, first, second, rng, log)``.
+      ``play_game(cat, first, second, rng, log)``;
+    - ``engine_package`` (dotted name): the package holding the engine, whose ``__init__``
+      calls :func:`armybuilder._native.choose` when setup.py may compile its modules.
 
     :meth:`shown` is the list as the outline, cards and odds see it (a system whose
     stored lists need normalising overrides it); edits and the roster get the list

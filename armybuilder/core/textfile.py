@@ -27,7 +27,7 @@ def _size(n: int) -> str:
     return f"{n / 1_048_576:.1f} MiB" if n >= 1_048_576 else f"{n / 1024:.0f} KiB" if n >= 1024 else f"{n} bytes"
 
 
-def _line_col_of_text(text: str, offset: int) -> tuple[int, int]:
+def line_col_of_text(text: str, offset: int) -> tuple[int, int]:
     line = text.count("\n", 0, offset) + 1
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
@@ -59,7 +59,7 @@ def decode_text(data: bytes, path: str) -> str:
                     f"this {name} text file holds an invalid byte sequence (at byte {exc.start + len(bom)})", path
                 ) from None
             if "\x00" in text:
-                line, col = _line_col_of_text(text, text.index("\x00"))
+                line, col = line_col_of_text(text, text.index("\x00"))
                 raise InputError.at(f"this {name} file holds a NUL character: not a text file", path, line, col)
             return text
     nul = data.find(b"\x00")

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from .catalog import Change, diff
 from .findings import Finding, Severity
-from .system import EntryRef, GameSystem
+from .records import EntryRef
 
 if TYPE_CHECKING:
-    from .system import ArmyListBase
+    from .system import ArmyListBase, GameSystem
 
 
 @dataclass

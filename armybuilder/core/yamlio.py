@@ -27,7 +27,7 @@ from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from .errors import InputError, Problem, format_loc, pydantic_problems  # noqa: F401 - format_loc re-exported
-from .textfile import LIST_FILE_LIMIT, _line_col_of_text, decode_text, read_text
+from .textfile import LIST_FILE_LIMIT, decode_text, line_col_of_text, read_text
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -112,7 +112,7 @@ def _children(node: Node) -> Iterable[Node]:
 
 def _yaml_error(exc: YAMLError, path: str, text: str = "") -> InputError:
     if isinstance(exc, ReaderError):
-        line, col = _line_col_of_text(text, exc.position) if text else (None, None)
+        line, col = line_col_of_text(text, exc.position) if text else (None, None)
         char = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "?")
         return InputError.at(
             f"the character U+{char:04X} is not allowed in a YAML file (a control character); "

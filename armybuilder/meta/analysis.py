@@ -14,10 +14,13 @@ intervals) from splitting into a tier a list.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .games import replay_command
-from .matrix import MetaMatrix, Standing, Tally, UnitFigures
+from .tally import Standing, Tally, UnitFigures
+
+if TYPE_CHECKING:
+    from .matrix import MetaMatrix
 
 #: win-rate points a list must trail its tier's first list by to start a tier
 TIER_GAP = 0.05

@@ -28,6 +28,11 @@ from .run import MetaSetup, run_meta
 from .runners import DaskRunner, LocalRunner
 
 
+def _load_games() -> None:
+    """Run on each Dask worker before the clock starts: the games' module is imported."""
+    import armybuilder.meta.games  # noqa: F401
+
+
 def ten_lists(system_id: str = "ragnarok2", count: int = 10) -> list[MetaList]:
     """*count* distinct lists from the bundled samples (renamed copies: distinct fingerprints)."""
     from armybuilder.core.playtest import load_sample, sample_names
@@ -107,7 +112,7 @@ def local_vs_cluster(games: int = 200, count: int = 10, workers: int = 2) -> dic
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=":0", silence_logs=logging.ERROR) as cluster:
         with Client(cluster.scheduler_address, set_as_default=False) as client:
-            client.run(lambda: __import__("armybuilder.meta.games"))
+            client.run(_load_games)
         start = time.perf_counter()
         with DaskRunner(cluster.scheduler_address) as runner:
             runner.probe()

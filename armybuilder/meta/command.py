@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from armybuilder.cli_common import _err, _out
+from armybuilder.meta.runner_args import add_runner_arguments, runner_for
 
 REPORT_SUFFIXES = (".pdf", ".png", ".json", ".csv", ".html")
 
@@ -31,11 +32,7 @@ def add_meta_parser(commands: Any) -> None:
     p.add_argument("--vs", nargs="+", metavar="LIST_OR_FOLDER", help="play the lists against this field instead of against each other")
     p.add_argument("--games", type=int, default=1000, help="games per pairing, 1 to 10,000,000 (default 1000)")
     p.add_argument("--seed", type=int, default=1)
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, help="local processes, 1 to 256 (default: all cores)")
-    where.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (needs armybuilder[cluster])")
-    p.add_argument("--connect-timeout", type=float, default=5.0, metavar="SECONDS",
-                   help="with --scheduler: how long to wait for the scheduler to answer (default 5)")
+    add_runner_arguments(p, "local processes, 1 to 256 (default: all cores)")
     p.add_argument("-o", "--output", default="exports/meta.pdf", help="the report (PDF); the PNG, HTML, JSON, CSV and results file go beside it")
     p.add_argument("--json", action="store_true", help="print the matrix as JSON")
     p.add_argument("--resume", action="store_true", help="continue the run whose results file is beside the report")
@@ -52,15 +49,14 @@ def report_stem(output: str) -> Path:
 
 
 def check_counts(args: argparse.Namespace) -> None:
-    """Games, seed, workers and task size within playtest's bounds, before anything is read."""
-    from armybuilder.cli import MAX_GAMES, MAX_SEED, MAX_WORKERS, _check_range
+    """Games, seed and task size within playtest's bounds, before anything is read (the
+    workers with the runner, :func:`runner_for`)."""
+    from armybuilder.cli_common import MAX_GAMES, MAX_SEED, check_range
 
-    _check_range("--games", args.games, 1, MAX_GAMES)
-    _check_range("--seed", args.seed, 0, MAX_SEED)
-    if args.workers is not None:
-        _check_range("--workers", args.workers, 1, MAX_WORKERS)
+    check_range("--games", args.games, 1, MAX_GAMES)
+    check_range("--seed", args.seed, 0, MAX_SEED)
     if args.task_games is not None:
-        _check_range("--task-games", args.task_games, 1, MAX_GAMES)
+        check_range("--task-games", args.task_games, 1, MAX_GAMES)
 
 
 def check_outputs(output: str, inputs: list[Path], force: bool) -> None:
@@ -74,24 +70,8 @@ def check_outputs(output: str, inputs: list[Path], force: bool) -> None:
         check_output(path, inputs, force)
 
 
-def _runner(args: argparse.Namespace):
-    from armybuilder.cli import UsageError
-    from armybuilder.meta.runners import DaskRunner, LocalRunner
-
-    if args.scheduler is not None:  # --scheduler '' is a mistake, not "run locally"
-        if not args.scheduler.strip():
-            raise UsageError("armybuilder meta: --scheduler needs an address, e.g. tcp://10.0.0.5:8786")
-        if not 0.1 <= args.connect_timeout <= 300:
-            raise UsageError("armybuilder meta: --connect-timeout must be between 0.1 and 300 seconds")
-        runner = DaskRunner(args.scheduler, timeout=args.connect_timeout)
-        if runner.probe() == 0:
-            _err(f"the scheduler at {args.scheduler} has no worker yet: tasks wait until one joins ('dask worker {args.scheduler}')")
-        return runner
-    return LocalRunner(args.workers)
-
-
 def cmd_meta(args: argparse.Namespace) -> int:
-    from armybuilder.cli import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE
+    from armybuilder.cli_common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE
     from armybuilder.core.filesets import expand_paths
     from armybuilder.meta.run import ProgressLine, RunState, prepare, run_meta
     from armybuilder.meta.store import results_path
@@ -101,7 +81,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
     field = list(expand_paths(args.vs)) if args.vs else None
     # a missing file, a FIFO or a device is left out with its reason, as validate reports it
     check_outputs(args.output, [*lists, *(field or [])], args.force)
-    runner = _runner(args)  # an unreachable scheduler is said before the lists are read
+    runner = runner_for(args, "meta")  # an unreachable scheduler is said before the lists are read
     try:
         setup = prepare(lists, field, args.include_illegal)
     except BaseException:

@@ -90,7 +90,7 @@ def engine_hash(system_id: str) -> str:
     return _CACHE[key]
 
 
-def _game(context: dict[str, Any]):
+def system_and_catalogue(context: dict[str, Any]):
     """(system, catalogue) of the context, loaded once per process."""
     from armybuilder.core.registry import get_system
 
@@ -110,7 +110,7 @@ def _game(context: dict[str, Any]):
 def _army(context: dict[str, Any], fingerprint: str):
     key = ("list", context["system"], fingerprint)
     if key not in _CACHE:
-        system, _ = _game(context)
+        system, _ = system_and_catalogue(context)
         _CACHE[key] = system.list_model.model_validate(context["lists"][fingerprint])
     return _CACHE[key]
 
@@ -202,7 +202,7 @@ def play_task(context: dict[str, Any], segments: list[Segment]) -> list[dict[str
             f"this process runs other armybuilder code (engine {here}) than the run (engine {engine}): "
             "install the same armybuilder version on every worker"
         )
-    system, cat = _game(context)
+    system, cat = system_and_catalogue(context)
     seed = context["seed"]
     table = context.get("table")
     options = {"table": table} if table is not None else {}  # only a system with tables is handed one

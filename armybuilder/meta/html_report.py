@@ -20,7 +20,8 @@ from armybuilder.core.atomic import atomic_write_text
 from armybuilder.core.sanitize import visible
 
 from .analysis import ListProfile, Matchup, profiles
-from .matrix import MetaMatrix, Tally, UnitFigures
+from .matrix import MetaMatrix
+from .tally import Tally, UnitFigures
 
 #: fields up to this many lists also get the whole matrix as a table (larger: the CSV has it)
 MATRIX_TABLE_MAX = 150

@@ -125,8 +125,11 @@ class ProgressLine:
     """
 
     def __init__(self, total: int, done: int = 0, stream: IO[str] | None = None, enabled: bool | None = None,
-                 every: float = 5.0) -> None:
+                 every: float = 5.0, name: str = "meta") -> None:
         self.total = total
+        self.name = name
+        #: what the command adds after the games (suggest: the candidates left, the best gain)
+        self.detail: str | None = None
         self.done = done
         self.start_done = done
         self.stream = stream or sys.stderr
@@ -177,13 +180,15 @@ class ProgressLine:
     def render(self, width: int = 30) -> str:
         filled = width * self.done // self.total if self.total else width
         tail = self._status() or self._pace("  ")
-        return f"[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} games  {tail}"
+        detail = f"  {self.detail}" if self.detail else ""
+        return f"[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} games  {tail}{detail}"
 
     def line(self) -> str:
         """The plain line of a log: no bar, no carriage return."""
         share = self.done / self.total if self.total else 1.0
         tail = self._status() or self._pace(", ")
-        return f"meta: {self.done:,}/{self.total:,} games ({share:.0%}), {tail}"
+        detail = f", {self.detail}" if self.detail else ""
+        return f"{self.name}: {self.done:,}/{self.total:,} games ({share:.0%}), {tail}{detail}"
 
     def _show(self, force: bool = False) -> None:
         now = time.monotonic()

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from armybuilder.core.odds_params import Option, Spec, int_param
+
 from . import exact
-from .params import Option, Spec, int_param
 
 PARAMETERS: tuple[Spec, ...] = (
     Spec("attack", "Attacker's MA or RA", "int", minimum=0, maximum=30, help="MA (melee) or RA (ranged) of the attacker"),

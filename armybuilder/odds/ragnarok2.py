@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from armybuilder.core.odds_params import Spec, int_param
+
 from . import exact
-from .params import Spec, int_param
 
 PARAMETERS: tuple[Spec, ...] = (
     Spec("attack", "Attacker's ATT", "int", minimum=0, maximum=30, help="ATT of the attacking fighters"),

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from armybuilder.core.odds_params import Option, Spec
+
 from .exact import Ratio, add, mul
-from .params import Option, Spec
 
 GROUP_TYPES = tuple(Option(g, g.capitalize()) for g in ("champion", "heavy", "fighters", "shooters", "skirmishers", "ward"))
 ATTACK_NAMES = ("miss", "DEFY!", "Stand Firm / Muddled", "BREAK")

@@ -229,6 +229,33 @@ class RuledHeading(Para):
         return w, h + 3
 
 
+class IfRoom(Flowable):
+    """Flowables printed only where they fit in what is left of the current page, else left
+    out: for a note the reader finds elsewhere too (the roster's pointer to the glossary
+    cards), which must never take a sheet of paper for itself."""
+
+    def __init__(self, flowables: list[Flowable]) -> None:
+        super().__init__()
+        self.flowables = flowables
+        self.fits = False
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        needed = sum(f.getSpaceBefore() + f.wrap(availWidth, availHeight)[1] + f.getSpaceAfter() for f in self.flowables)
+        self.fits = needed <= availHeight
+        self.width, self.height = availWidth, needed if self.fits else 0
+        return self.width, self.height
+
+    def draw(self) -> None:
+        if not self.fits:
+            return
+        y = self.height
+        for f in self.flowables:
+            y -= f.getSpaceBefore()
+            y -= f.wrap(self.width, self.height)[1]
+            f.drawOn(self.canv, 0, y)
+            y -= f.getSpaceAfter()
+
+
 def tag(label: str, colour: colors.Color) -> str:
     """Inline coloured tag markup, e.g. a PROVISIONAL badge inside a paragraph or cell."""
     return f'<font color="{colour.hexval()}"><b>{esc(label)}</b></font>'

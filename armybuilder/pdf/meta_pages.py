@@ -19,7 +19,8 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
 
 from armybuilder.meta.analysis import ListProfile, Matchup, profiles
-from armybuilder.meta.matrix import MetaMatrix, Tally, UnitFigures
+from armybuilder.meta.matrix import MetaMatrix
+from armybuilder.meta.tally import Tally, UnitFigures
 
 from .styles import FONT, FONT_BOLD, HEADER_FILL, ZEBRA, Styles, esc, plain, table_style
 

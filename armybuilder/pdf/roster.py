@@ -191,11 +191,11 @@ def _glossary(roster: Roster, styles: Styles, width: float, on_cards: bool = Fal
     explained once per export)."""
     if not roster.glossary:
         return []
-    from .layout import RuledHeading
+    from .layout import IfRoom, RuledHeading
 
-    if on_cards:
+    if on_cards:  # the glossary faces say it too: the pointer never starts a page of its own
         names = ", ".join(t for t, _ in roster.glossary)
-        return [RuledHeading("Glossary", styles.h1), *paras(f"The rules of {names} are on the glossary cards, after the other cards.", styles.body)]
+        return [IfRoom([RuledHeading("Glossary", styles.h1), *paras(f"The rules of {names} are on the glossary cards, after the other cards.", styles.body)])]
 
     terms = [(str(t), str(x)) for t, x in roster.glossary]
     widths = column_widths(("Term", "Text"), terms, width, styles)

@@ -22,6 +22,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import TableStyle
 
+from ..core.sanitize import INVISIBLE_FORMAT
+
 FONT = "ArmyBuilderSans"
 FONT_BOLD = "ArmyBuilderSans-Bold"
 FONT_ITALIC = "ArmyBuilderSans-Oblique"
@@ -99,7 +101,7 @@ def register_fonts() -> None:
 
 #: what a print shows as an escape (``\x07``, ``\u202e``) instead of the character itself, as
 #: every other output does (core/sanitize.py): controls, bidi overrides, invisible marks
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]")
+_CONTROL = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{INVISIBLE_FORMAT}\ufeff\ufffe\uffff]")
 
 
 def _shown(match: re.Match[str]) -> str:

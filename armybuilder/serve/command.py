@@ -49,12 +49,26 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def address_to_open(host: str, port: int, token: str) -> str:
-    if host in ("0.0.0.0", "::", ""):
-        import socket
+def network_address() -> str:
+    """This machine's address on the network its default route leads to: what a phone on the
+    same Wi-Fi opens (a host name often does not resolve there). The host name where no route
+    says."""
+    import contextlib
+    import socket
 
-        host = socket.gethostname()
-    elif ":" in host:
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("198.51.100.1", 9))  # a UDP "connect" sends nothing: it only picks the route
+        address = probe.getsockname()[0]
+        if not ipaddress.ip_address(address).is_unspecified:
+            return address
+    return socket.gethostname()
+
+
+def address_to_open(host: str, port: int, token: str) -> str:
+    """The address the start-up lines print: one that a browser can open, token included."""
+    if host in ("0.0.0.0", "::", ""):  # every network: the one the other machines are on
+        host = network_address()
+    if ":" in host:
         host = f"[{host}]"
     return f"http://{host}:{port}/?token={token}"
 

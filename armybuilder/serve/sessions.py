@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import logging
 import os
 import signal
 import sys
@@ -31,6 +33,23 @@ GRACE_SECONDS = 5.0  # time to write the recovery copies before the process is k
 START_SECONDS = 180.0
 """How long an editor may take to draw its first screen (imports on a busy host) before it
 counts as broken and is stopped; the idle clock starts only once it has drawn."""
+
+
+_running: contextvars.ContextVar[EditorProcess | None] = contextvars.ContextVar("armybuilder_editor", default=None)
+"""The editor whose output the current task relays (set in :meth:`EditorProcess.run`)."""
+
+
+class _NoFalseAlarm(logging.Filter):
+    """textual-serve logs "Application failed to start" whenever an editor's output ends before
+    its first screen. A tab closed (or reloaded) while its editor was still starting ends it so
+    too; that is no failure, and the server's terminal does not say it is."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        editor = _running.get()
+        return not (editor is not None and editor.stopping and record.getMessage() == "Application failed to start")
+
+
+logging.getLogger("textual-serve").addFilter(_NoFalseAlarm())
 
 
 class EditorProcess(AppService):
@@ -55,6 +74,7 @@ class EditorProcess(AppService):
         self.workspace = workspace
         self.started = self.last_input = time.monotonic()
         self._drawn = False
+        self.stopping = False  # the server is ending it (tab closed, idle, server stopping)
         self._stop_lock = asyncio.Lock()
 
     def touch(self) -> None:
@@ -75,6 +95,10 @@ class EditorProcess(AppService):
             self._drawn = True
             self.touch()
         await super().on_data(payload)
+
+    async def run(self) -> None:
+        _running.set(self)  # this task's own context: what _NoFalseAlarm looks at
+        await super().run()
 
     @property
     def running(self) -> bool:
@@ -114,6 +138,7 @@ class EditorProcess(AppService):
             task = self._task
             if task is None:
                 return
+            self.stopping = True
             await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
             self._signal_group(signal.SIGTERM)
             try:

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from armybuilder.meta.runner_args import add_runner_arguments, runner_for
+
 #: the word that stands for every bundled sample of the list's game system
 SAMPLES = "samples"
 
@@ -22,7 +24,7 @@ def add_suggest_parser(commands: Any) -> None:
         help="legal edits that raise a list's win rate against a field",
         description="Try every legal one-step edit of the list (the editor's edits that keep it legal under its "
         "format and limit), race them on the list's own games against the field (same seeds, opponents and seats), "
-        "confirm the finalists on fresh games and print those whose gain's 95 %% interval excludes zero.",
+        "confirm the finalists on fresh games and print those whose gain's 95 % interval excludes zero.",
     )
     p.add_argument("list", metavar="LIST")
     p.add_argument("--vs", nargs="+", required=True, metavar="FIELD",
@@ -32,9 +34,7 @@ def add_suggest_parser(commands: Any) -> None:
                    "finalists play as many again on fresh games")
     p.add_argument("--steps", type=int, default=1, help="chain up to K edits, each from the best list so far (default 1)")
     p.add_argument("--seed", type=int, default=1)
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, help="local processes (default 1; the suggestions do not change)")
-    where.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://127.0.0.1:8786 (needs armybuilder[cluster])")
+    add_runner_arguments(p, "local processes, 1 to 256 (default 1; the suggestions do not change)")
     p.add_argument("--json", action="store_true", help="print the suggestions as JSON, each with its list file's text")
     p.add_argument("-o", "--output", metavar="REPORT", help="also write the report to this file (.json: the JSON)")
     p.add_argument("--save-best", metavar="FILE", help="write the best list found to FILE (never over an input)")
@@ -92,26 +92,11 @@ def check_target(target: Path, inputs: list[Path], force: bool, what: str) -> No
         raise InputError.at(f"not written: the {what} file exists; choose another name, or add --force to replace it", target)
 
 
-def _runner(args: argparse.Namespace):
-    from armybuilder.cli_common import UsageError
-    from armybuilder.meta.runners import DaskRunner, LocalRunner
-
-    if args.scheduler:
-        runner = DaskRunner(args.scheduler)
-        if runner.probe() == 0:
-            sys.stderr.write(f"the scheduler at {args.scheduler} has no worker yet: tasks wait until one joins\n")
-        return runner
-    if args.workers is not None and args.workers < 1:
-        raise UsageError("armybuilder suggest: --workers must be at least 1")
-    return LocalRunner(args.workers or 1)
-
-
 def cmd_suggest(args: argparse.Namespace) -> int:
     from armybuilder.cli_common import (
         EXIT_OK,
         MAX_GAMES,
         MAX_SEED,
-        MAX_WORKERS,
         UsageError,
         _err,
         _json,
@@ -121,15 +106,14 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     from armybuilder.core.atomic import atomic_write_text
     from armybuilder.core.lists import load_list
     from armybuilder.core.sanitize import safe_json
+    from armybuilder.meta.run import ProgressLine
 
     from .report import list_yaml, run_json, text_report
-    from .run import run_suggest
+    from .run import Progress, run_suggest
 
     _check_range("--games", args.games, 1, MAX_GAMES)  # the bounds of playtest and meta
     _check_range("--steps", args.steps, 1, MAX_STEPS)
     _check_range("--seed", args.seed, 0, MAX_SEED)
-    if args.workers is not None:
-        _check_range("--workers", args.workers, 1, MAX_WORKERS)
     if args.resume and not args.results:
         raise UsageError("armybuilder suggest: --resume needs the --results file of the run to continue")
     base = load_list(args.list)
@@ -142,28 +126,34 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         for source in inputs:
             if _same_file(Path(args.results), source):
                 raise UsageError("armybuilder suggest: --results would replace a list being read")
-    runner = _runner(args)
-    show = sys.stderr.isatty() and not args.json
+    runner = runner_for(args, "suggest", default_workers=1)
+    line = ProgressLine(0, name="suggest")
+    started = False
 
-    def progress(stage: str, left: int, games: int, best: float | None) -> None:
-        if show:
-            gain = "" if best is None else f", best gain so far {best:+.1%}"
-            sys.stderr.write(f"\r{stage}: {left} candidate(s) left, {games:,} games played{gain}   ")
-            sys.stderr.flush()
+    def progress(where: Progress) -> None:
+        nonlocal started
+        if not started:  # games read back from --results do not count in the rate
+            line.done = line.start_done = where.done
+            started = True
+        line.total = max(where.planned, where.done)
+        line.detail = where.words()
+        line.advance(where.done - line.done)
 
     try:
         run = run_suggest(base, field, args.games, args.seed, runner, args.steps,
-                          Path(args.results) if args.results else None, args.resume, progress)
+                          Path(args.results) if args.results else None, args.resume, progress,
+                          heartbeat=line.heartbeat)
     except KeyboardInterrupt:
+        if line.enabled:
+            sys.stderr.write("\n")
         if args.results:
-            _err(f"\ninterrupted: the games played are kept in {args.results}; run the same command with --resume to continue")
+            _err(f"interrupted: the games played are kept in {args.results}; run the same command with --resume to continue")
         else:
-            _err("\ninterrupted (add --results FILE to keep the games of a long run)")
+            _err("interrupted (add --results FILE to keep the games of a long run)")
         return 130
     finally:
         runner.close()
-    if show:
-        sys.stderr.write("\n")
+    line.finish()
     for item in run.left_out:
         _err(f"left out {item.path}: {item.reason}")
     payload = run_json(run, base)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from armybuilder.meta.games import EngineMismatch, _game, engine_hash, pairing_rngs
+from armybuilder.meta.games import EngineMismatch, engine_hash, pairing_rngs, system_and_catalogue
 
 #: (candidate key, block index, first game, stop)
 Segment = tuple[str, int, int, int]
@@ -33,7 +33,7 @@ def _army(context: dict[str, Any], key: str) -> Any:
     if cache_key not in _LISTS:
         if len(_LISTS) > 512:  # a long run meets thousands of candidates: keep the recent ones
             _LISTS.clear()
-        system, _ = _game(context)
+        system, _ = system_and_catalogue(context)
         _LISTS[cache_key] = system.list_model.model_validate(context["lists"][key])
     return _LISTS[cache_key]
 
@@ -57,7 +57,7 @@ def play_suggest_task(context: dict[str, Any], segments: list[Segment]) -> list[
             f"this process runs other armybuilder code (engine {here}) than the run (engine {engine}): "
             "install the same armybuilder version on every worker"
         )
-    system, cat = _game(context)
+    system, cat = system_and_catalogue(context)
     seed, base = context["seed"], context["base"]
     out = []
     for key, block, start, stop in segments:

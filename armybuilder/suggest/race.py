@@ -108,6 +108,25 @@ def rung_sizes(candidates: int, per_block: int, finalists: int = FINALISTS) -> l
     return sorted(set(sizes))
 
 
+def kept(alive: int, last: bool, finalists: int = FINALISTS) -> int:
+    """How many of *alive* candidates a rung keeps: half of them (never fewer than the
+    finalists) after a racing rung, the finalists after the last."""
+    return min(alive, finalists) if last else min(alive, max(finalists, math.ceil(alive / 2)))
+
+
+def planned_games(candidates: int, blocks: int, per_block: int, finalists: int = FINALISTS) -> int:
+    """The games one step plays (the base list's, every rung's, the confirmation's), known
+    before it starts: what a progress bar counts towards."""
+    total, alive, done = per_block, candidates, 0
+    sizes = rung_sizes(candidates, per_block, finalists)
+    for rung, n in enumerate(sizes):
+        total += alive * (n - done)
+        done = n
+        alive = kept(alive, rung == len(sizes) - 1, finalists)
+    total += (1 + alive) * per_block
+    return total * blocks
+
+
 def _segments(keys: Sequence[str], blocks: int, start: int, stop: int, played: Played) -> list[Segment]:
     """The games start..stop-1 of every block that *keys* have not played yet (the ones
     played already, by an earlier rung or a resumed run, are never played again)."""
@@ -161,7 +180,7 @@ def race(base: str, candidates: Sequence[str], blocks: int, per_block: int, play
             racing[k] = paired(base_scores, played.scores(k, blocks, 0, n))
         order = sorted(alive, key=lambda k: (-racing[k].mean, order_of[k]))
         last = rung == len(sizes) - 1
-        alive = order[:finalists] if last else order[:max(finalists, math.ceil(len(alive) / 2))]
+        alive = order[:kept(len(alive), last, finalists)]
         if on_rung:
             on_rung(len(alive), played.games - before, racing[order[0]].mean if order else None)
     # confirmation: fresh games for the finalists and the base list

@@ -29,11 +29,37 @@ from armybuilder.meta.games import engine_hash
 
 from .games import play_suggest_task
 from .neighbours import Neighbour, neighbours
-from .race import FINALISTS, Played, Standing, race
+from .race import FINALISTS, Played, Standing, planned_games, race
 from .stats import Paired
 
 #: Lowest games a candidate plays against each (opponent, seat) block when confirmed.
 MIN_PER_BLOCK = 2
+
+
+class SuggestCancelled(Exception):
+    """The run was asked to stop (the editor's screen closed, or its Stop pressed)."""
+
+
+@dataclass
+class Progress:
+    """Where a run stands, for a progress bar: games done of the games planned so far.
+
+    A step's games are known when it starts (:func:`.race.planned_games`); a later
+    step's are not (its candidates are the neighbours of a list not yet found), so
+    ``planned`` grows as steps begin.
+    """
+
+    step: int
+    steps: int
+    left: int  # candidates still racing
+    planned: int  # games of the steps begun so far
+    done: int  # games played or read back
+    best: float | None  # the best racing gain of the last rung
+
+    def words(self) -> str:
+        where = f"step {self.step} of {self.steps}" if self.steps > 1 else "racing"
+        gain = "" if self.best is None else f", best gain {self.best:+.1%}"
+        return f"{where}: {self.left} candidate{'s' if self.left != 1 else ''} left{gain}"
 
 
 @dataclass
@@ -159,15 +185,19 @@ def run_suggest(
     steps: int = 1,
     results: Path | None = None,
     resume: bool = False,
-    progress: Callable[[str, int, int, float | None], None] | None = None,
+    progress: Callable[[Progress], None] | None = None,
     finalists: int = FINALISTS,
+    cancelled: Callable[[], bool] | None = None,
+    heartbeat: Callable[[str | None], None] | None = None,
 ) -> SuggestRun:
     """Explore, race and confirm up to *steps* edits of *base_file*'s list against the field.
 
     *games*: games of each list against the whole field (both seats of every
     opponent), rounded up to a whole number per block; the finalists play as many
-    again for the confirmation.  *progress(stage, candidates left, games played,
-    best gain so far)* is told as rungs finish.
+    again for the confirmation.  *progress* is told where the run stands as games
+    arrive and rungs finish; *cancelled* is asked between tasks and stops the run
+    (:class:`SuggestCancelled`, the games played kept in *results*); *heartbeat* hears a
+    runner's status while it waits (a cluster without workers).
     """
     if games < 1:
         raise InputError.at("--games must be at least 1")
@@ -192,8 +222,7 @@ def run_suggest(
     out = SuggestRun(system.id, system.name, army.catalogue, seed, per_block, opponents, left_out, [],
                      getattr(fmt, "unit", None) or "points")
     store = ResultsStore(results, resume)
-    #: what the progress line shows between rungs: the stage, candidates left, best gain so far
-    shown: dict[str, Any] = {"stage": "step 1", "left": 0, "best": None}
+    shown = Progress(1, steps, 0, 0, 0, None)
     workers = getattr(runner, "workers", 1) or 1
     try:
         current = army
@@ -221,19 +250,27 @@ def run_suggest(
                     r["opponent"], r["seat"] = _context["blocks"][r["block"]]
                 store.append(records)
                 _played.take(records)
-                out.played += sum(r["stop"] - r["start"] for r in records)
+                games = sum(r["stop"] - r["start"] for r in records)
+                out.played += games
+                shown.done += games
                 if progress:
-                    progress(shown["stage"], shown["left"], out.played, shown["best"])
+                    progress(shown)
 
             def play(tasks: list[Any], _: dict[str, Any], _context: dict[str, Any] = context) -> None:
-                runner.run(_context, tasks, on_result, play=play_suggest_task)
+                runner.run(_context, tasks, on_result, cancelled, heartbeat=heartbeat, play=play_suggest_task)
+                if cancelled is not None and cancelled():
+                    raise SuggestCancelled("cancelled: a part of the games suggests nothing")
 
             def on_rung(left: int, _games: int, best: float | None) -> None:
-                shown["left"], shown["best"] = left, best
+                shown.left, shown.best = left, best
                 if progress:
-                    progress(shown["stage"], left, out.played, best)
+                    progress(shown)
 
-            shown.update(stage=f"step {step_no + 1}", left=len(found), best=None)
+            shown.step, shown.left, shown.best = step_no + 1, len(found), None
+            shown.planned += planned_games(len(found), len(blocks), per_block, finalists)
+            shown.done += played.games
+            if progress:
+                progress(shown)
             result = race(base_fp, [n.key for n in found], len(blocks), per_block, play, played, finalists, workers, on_rung)
             confirm = (per_block, 2 * per_block)
             suggestions = [

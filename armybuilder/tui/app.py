@@ -59,10 +59,11 @@ class ArmyBuilderApp(App):
         self.offer_recovery = offer_recovery
 
     def notify(self, message: str, *, title: str = "", **options) -> None:
-        """Every notification passes the sanitiser: error texts quote ids from the file."""
+        """Every notification passes the sanitiser: error texts quote ids from the file. In a
+        served session no path in it shows the host's folders (:func:`workspace.hide_root`)."""
         from armybuilder.core.sanitize import visible_lines
 
-        super().notify(visible_lines(message), title=visible_lines(title), **options)
+        super().notify(visible_lines(workspace.hide_root(message)), title=visible_lines(title), **options)
 
     def _write_all_recoveries(self) -> None:
         from .screens.editor import EditorScreen

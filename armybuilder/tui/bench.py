@@ -49,10 +49,13 @@ def _child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def startup_runs(repeat: int) -> StartupRuns:
+def startup_runs(repeat: int, cold: bool = False) -> StartupRuns:
     """Whole processes from start to a drawn editor holding the sample list, each paired
     with a bare interpreter start: on a shared machine the CPU time says what the start
-    costs, the wall time what a player waited, the bare start how busy the machine was."""
+    costs, the wall time what a player waited, the bare start how busy the machine was.
+
+    ``cold``: each process starts with an empty user cache (a new user, a new machine: the
+    catalogue is read from its YAML files and validated); otherwise the caches are warm."""
     runs = StartupRuns()
     with tempfile.TemporaryDirectory(prefix="armybuilder-tui-bench-") as tmp:
         folder = Path(tmp)
@@ -61,7 +64,9 @@ def startup_runs(repeat: int) -> StartupRuns:
         cmd = [sys.executable, "-c", "import sys; from armybuilder.tui.probe import probe; probe(sys.argv[1])", str(path)]
         bare = [sys.executable, "-c", "pass"]
         subprocess.run(cmd, env=env, capture_output=True, check=True, timeout=30)  # warm caches
-        for _ in range(max(1, repeat)):
+        for index in range(max(1, repeat)):
+            if cold:
+                env["ARMYBUILDER_CACHE_DIR"] = str(folder / f"empty-cache-{index}")
             start = time.perf_counter()
             subprocess.run(bare, env=env, capture_output=True, check=True, timeout=30)
             runs.bare.append(time.perf_counter() - start)

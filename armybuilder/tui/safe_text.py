@@ -16,11 +16,13 @@ from armybuilder.core.sanitize import has_unsafe, visible, visible_lines
 
 def safe_text(content: Text | str, *, lines: bool = False) -> Text:
     """A copy of ``content`` without raw control characters (line feeds kept if ``lines``)."""
-    text = content if isinstance(content, Text) else Text(content)
+    escape = visible_lines if lines else visible
+    if not isinstance(content, Text):  # escaped first: ``Text`` drops BEL, BS, VT, FF and CR
+        return Text(escape(content))
+    text = content
     plain = text.plain
     if not has_unsafe(plain):
         return text
-    escape = visible_lines if lines else visible
     # new offset of every old offset (one past the end included), to move the spans
     offsets = [0] * (len(plain) + 1)
     pieces = []

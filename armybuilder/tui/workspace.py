@@ -20,6 +20,7 @@ server reads its names. The file dialog's tree is :mod:`.widgets.file_tree`.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from armybuilder.core.errors import InputError
@@ -82,6 +83,18 @@ def confine(path: str | Path) -> Path:
     if inside and inside[0] == STATE_FOLDER:
         raise InputError.at(f"{shown}: the editor's own files are not open to the dialogs")
     return resolved
+
+
+def hide_root(text: str) -> str:
+    """``text`` with the workspace root taken out of every path in it (``/srv/…/ab12/lists/x.yaml``
+    becomes ``lists/x.yaml``), for messages that quote a path in full, such as a list's
+    ``file:line:column`` errors; unchanged without a workspace."""
+    root = _root
+    if root is None:
+        return text
+    prefix = re.escape(str(root))
+    text = re.sub(prefix + re.escape(os.sep), "", text)
+    return re.sub(prefix + r"(?![\w.-])", ".", text)
 
 
 def allowed(path: str | Path) -> bool:

@@ -136,11 +136,11 @@ def test_samples_take_the_fast_path_and_read_alike():
 
 
 def _validate_both(path: Path, monkeypatch):
-    fast = cli._validate_one(path)
+    fast = cli.validate_one(path)
     with monkeypatch.context() as m:
         # the round trip, and pydantic's models (no plain mirrors): today's reading in full
         m.setattr("armybuilder.core.lists.read_list", lambda path, data=None, plain=False: load_list(path))
-        slow = cli._validate_one(path)
+        slow = cli.validate_one(path)
     return fast, slow
 
 

@@ -45,7 +45,7 @@ PLAIN_SYSTEMS = [s for s in system_ids() if get_system(s).plain_module is not No
 # --------------------------------------------------------------------------- one source of truth
 
 
-@pytest.mark.parametrize("target", sorted(plain_gen.MIRRORS))
+@pytest.mark.parametrize("target", sorted(plain_gen.mirrors()))
 def test_every_mirror_is_what_the_generator_writes_from_the_models(target):
     assert plain_gen.path_of(target).read_text(encoding="utf-8") == plain_gen.generate(target), (
         f"{target} is stale: run `python -m armybuilder.core.plain_gen`"
@@ -54,7 +54,7 @@ def test_every_mirror_is_what_the_generator_writes_from_the_models(target):
 
 def _mirrors() -> list[tuple[type[PlainModel], Any]]:
     pairs = []
-    for target in plain_gen.MIRRORS:
+    for target in plain_gen.mirrors():
         module = importlib.import_module(target)
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, PlainModel) and value.__module__ == target:
@@ -139,10 +139,10 @@ def _both(path: Path, monkeypatch) -> tuple[Any, Any, bool]:
 
     with monkeypatch.context() as m:
         m.setattr(GameSystem, "read_plain", spy)
-        plain = cli_validate._validate_one(path)
+        plain = cli_validate.validate_one(path)
     with monkeypatch.context() as m:
         m.setattr(GameSystem, "read_plain", lambda self, doc: None)
-        models = cli_validate._validate_one(path)
+        models = cli_validate.validate_one(path)
     return plain, models, any(taken)
 
 
@@ -173,7 +173,7 @@ def test_hostile_and_broken_files_give_identical_answers(tmp_path, monkeypatch):
     statuses = set()
     for path in files:
         _same(path, monkeypatch)
-        statuses.add(cli_validate._validate_one(path)[0])
+        statuses.add(cli_validate.validate_one(path)[0])
     assert statuses == {"legal", "invalid", "unreadable"}
 
 

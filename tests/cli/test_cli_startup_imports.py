@@ -153,10 +153,13 @@ def test_the_editor_reading_a_list_round_trip_does_not_import_pyyaml(tmp_path):
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     env = {**os.environ, "ARMYBUILDER_CACHE_DIR": str(tmp_path)}
+    # The first start reads the catalogue's YAML with libyaml (read only), the next ones its cache.
+    first = subprocess.run([sys.executable, "-c", code, str(sample)], capture_output=True, text=True, env=env, check=True).stdout
+    assert "yaml" in json.loads(first.strip().splitlines()[-1])
     out = subprocess.run([sys.executable, "-c", code, str(sample)], capture_output=True, text=True, env=env, check=True).stdout
     modules = json.loads(out.strip().splitlines()[-1])
     assert "ruamel.yaml" in modules  # the round trip the editor needs
-    assert _loaded(modules, "yaml", "numpy", "reportlab") == []  # libyaml's fast path is for read-only commands
+    assert _loaded(modules, "yaml", "numpy", "reportlab") == []  # libyaml's fast path is for read-only reads
 
 
 def _python(code: str, **env_changes: str | None) -> str:

@@ -97,19 +97,20 @@ def test_models_sharing_their_fields_set_stay_independent(cache_dir):
 
 
 @pytest.mark.parametrize("system_id", list(KNOWN_SYSTEMS))
-def test_schema_fingerprint_fixed_at_build_time_matches_the_model(system_id):
-    model = get_system(system_id).catalog_model
-    name = f"{model.__module__}.{model.__qualname__}"
+def test_schema_fingerprint_a_system_declares_matches_its_model(system_id):
+    system = get_system(system_id)
+    model = system.catalog_model
     computed = catalog_cache.computed_schema_fingerprint(model)
-    if not model.__module__.startswith("armybuilder.systems."):
-        # a system outside the package (the tests' toy one): fingerprinted at run time
-        assert name not in catalog_cache.SCHEMA_FINGERPRINTS
+    if system.schema_fingerprint is None:
+        # a system that declares none (the tests' toy one): fingerprinted at run time
         assert catalog_cache.schema_fingerprint(model) == computed
+        assert system.source.schema is None
         return
-    assert catalog_cache.SCHEMA_FINGERPRINTS.get(name) == computed, (
-        f"the catalogue schema of {system_id} changed: set SCHEMA_FINGERPRINTS[{name!r}] "
-        f"= {computed!r} in armybuilder/core/catalog_cache.py"
+    assert system.schema_fingerprint == computed, (
+        f"the catalogue schema of {system_id} changed: set schema_fingerprint = {computed!r} "
+        f"in {type(system).__module__}.{type(system).__name__}"
     )
+    assert system.source.schema == computed
 
 
 def _fresh_source(system_id):
@@ -118,7 +119,7 @@ def _fresh_source(system_id):
     system = get_system(system_id)
     model = system.catalog_model
     plain = f"{system.plain_module}.{model.__name__}" if system.plain_module else None
-    return CatalogueSource(system.id, model, system.catalogue_folder, plain)
+    return CatalogueSource(system.id, model, system.catalogue_folder, plain, system.schema_fingerprint)
 
 
 def test_a_cached_catalogue_loads_without_parsing_yaml(cache_dir, monkeypatch):
@@ -199,19 +200,19 @@ def test_a_sound_verdict_is_remembered_and_a_failing_version_is_checked_every_ti
     source.require_sound(version)
     assert list(cache_dir.glob(f"ragnarok2-{version}-*-sound-*.json"))
     writes = []
-    monkeypatch.setattr(catalog_cache, "write", lambda *args: writes.append(args))
-    for _ in range(3):  # a batch asks for every file: the verdict is written once, not each time
-        source.require_sound(version)
-        _fresh_source("ragnarok2").require_sound(version)
+    with monkeypatch.context() as patched:  # (undoing the whole monkeypatch would drop cache_dir)
+        patched.setattr(catalog_cache, "write", lambda *args: writes.append(args))
+        for _ in range(3):  # a batch asks for every file: the verdict is written once, not each time
+            source.require_sound(version)
+            _fresh_source("ragnarok2").require_sound(version)
     assert writes == []
-    monkeypatch.undo()
 
     def refuse(*args, **kwargs):
         raise AssertionError("a version found sound was checked again")
 
-    monkeypatch.setattr(catalog_checks, "resolved_problems", refuse)
-    _fresh_source("ragnarok2").require_sound(version)  # the verdict is read, not recomputed
-    monkeypatch.undo()
+    with monkeypatch.context() as patched:
+        patched.setattr(catalog_checks, "resolved_problems", refuse)
+        _fresh_source("ragnarok2").require_sound(version)  # the verdict is read, not recomputed
 
     # an edited verdict is not believed: the checks run again (and here find a problem)
     monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(cache_dir))

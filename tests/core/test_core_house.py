@@ -27,7 +27,7 @@ from armybuilder.core.house_use import (
     shared_catalogue,
 )
 from armybuilder.core.lists import list_fingerprint, load_list, read_list
-from armybuilder.core.registry import get_system
+from armybuilder.core.registry import get_system, system_ids
 
 R2 = get_system("ragnarok2")
 ME = get_system("morpheus-ragnarok")
@@ -47,7 +47,8 @@ def test_house_catalogues_are_found_in_the_user_folder_and_on_the_search_path(tm
     shutil.copytree(HOUSE_DATA / "wolfen-of-yllia", user_folder() / "wolfen-of-yllia")
     assert [s.id for s in house.installed(R2)] == ["wolfen-of-yllia"]
     assert [s.id for s in house.installed(ME)] == ["jomsvikings"]
-    assert {s.id for s in house.installed()} == {"wolfen-of-yllia", "jomsvikings"}
+    assert {s.id for s in house.installed(known=system_ids(), lookup=get_system)} == {"wolfen-of-yllia", "jomsvikings"}
+    assert house.installed() == []  # no system asked for, none known
     # the same id on the search path and in the user folder: the search path wins, as PATH does
     shutil.copytree(HOUSE_DATA / "wolfen-of-yllia", root / "wolfen-copy")
     assert [str(s.path) for s in house.installed(R2)] == [str(root / "wolfen-copy")]

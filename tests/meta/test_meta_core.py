@@ -9,10 +9,10 @@ from meta_lists import cells, sample_folder
 
 from armybuilder.core.errors import InputError
 from armybuilder.meta.games import pairing_rngs
-from armybuilder.meta.matrix import Tally
 from armybuilder.meta.run import ProgressLine, prepare, run_meta
 from armybuilder.meta.runners import LocalRunner
 from armybuilder.meta.store import missing, pack, read_records, task_size, usable
+from armybuilder.meta.tally import Tally
 
 GAMES = 8
 

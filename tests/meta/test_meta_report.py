@@ -177,7 +177,7 @@ def test_short_labels_tell_lists_sharing_a_prefix_apart():
 
 
 def test_tiers_start_at_a_list_clearly_weaker_than_the_tiers_first():
-    from armybuilder.meta.matrix import Standing, Tally
+    from armybuilder.meta.tally import Standing, Tally
 
     def standing(rank, wins, games=1000):
         t = Tally()

@@ -19,7 +19,7 @@ from native_parity import both_builds
 from armybuilder._native import compiled
 
 
-@pytest.mark.skipif(not compiled("morpheus"), reason="the Morpheus engine is not compiled (no mypyc build in place): one build only")
+@pytest.mark.skipif(not compiled("morpheus-ragnarok"), reason="the Morpheus engine is not compiled (no mypyc build in place): one build only")
 def test_compiled_and_pure_builds_play_identical_games():
     from armybuilder.systems.morpheus.engine import battle
 

@@ -120,3 +120,68 @@ def test_two_policies_play_and_god_powers_are_counted(me_cat):
     for rng in game_rngs(2, 0, 12):
         used |= set(SYSTEM.play_game(me_cat, a, b, rng).used[0])
     assert used & powers
+
+
+def _wolves_against_ravens(me_cat):
+    """The Wolves (side 0) with their three God powers and a Berserker 8" from a Ravens Bondi,
+    every other model far off; the Wolves hold 6 Godspark (two Rounds' income)."""
+    c = clans()
+    battle = B.Battle(me_cat, c["wolves-of-the-fjord"], c["ravens-of-hrafnsey"], np.random.default_rng(0))
+    berserker, bondi = battle.sides[0][1], battle.sides[1][4]
+    for other in battle.everyone:
+        battle.place(other, 4.0 + 2 * other.index, 44.0 if other.side else 2.0)
+    battle.place(berserker, 20.0, 20.0)
+    battle.place(bondi, 28.0, 20.0)
+    battle.godspark[0] = 6
+    return battle, berserker, bondi
+
+
+def test_battle_dance_is_called_before_a_charge_it_pays_for(me_cat):
+    """Battle Dance grants Bullrush (a Charge costs 1 AP) and Heavy Charge (another +1 ST and +1
+    DR on the Charge): called for 1 AP before a Charge, it leaves the same AP for the attacks as a
+    Charge without it and adds the Heavy Charge. The default player calls it, then charges."""
+    battle, berserker, bondi = _wolves_against_ravens(me_cat)
+    policy = battle.policies[0]
+    battle.start_activation(berserker)
+    berserker.ap_left = 3
+    row = berserker.d2
+    act = policy.step(battle, berserker, [], min(row))
+    assert act.kind == "power" and act.power is not None and act.power.id == "battle-dance"
+    assert battle.perform(berserker, act, [], min(row))
+    assert battle.godspark[0] == 0 and berserker.ap_left == 2
+    assert "bullrush" in berserker.temp and "heavy-charge" in berserker.temp
+    follow = policy.step(battle, berserker, [], min(berserker.d2))
+    assert follow.kind == "close" and follow.target is bondi
+    # the same Berserker already in contact: 3 AP of attacks are worth more than Battle Dance's
+    # Charge bonus, which an engaged model cannot use, so the power is kept
+    battle, berserker, bondi = _wolves_against_ravens(me_cat)
+    battle.place(bondi, 21.2, 20.0)
+    battle.start_activation(berserker)
+    berserker.ap_left = 3
+    engaged = battle.engaged_with(berserker, min(berserker.d2))
+    assert engaged == [bondi]
+    act = battle.policies[0].step(battle, berserker, engaged, min(berserker.d2))
+    assert act.kind != "power"
+
+
+def test_shock_is_worth_more_on_a_foe_still_to_activate(me_cat):
+    """Shock costs the target 1 AP, 1 ST and 1 SP for the rest of the Round: the AP only if the
+    target has yet to activate. The default player weighs it so."""
+    from armybuilder.systems.morpheus.engine.ai import status_worth
+
+    battle, berserker, bondi = _wolves_against_ravens(me_cat)
+    bondi.activated = False
+    waiting = status_worth(battle, berserker, bondi, "shock/1")
+    bondi.activated = True
+    done = status_worth(battle, berserker, bondi, "shock/1")
+    assert waiting > done > 0.0
+
+
+def test_the_wolves_call_their_god_powers(me_cat):
+    """The Wolves gather 3 Godspark a Round, enough for a power from the second Round: with Battle
+    Dance before their Charges they spend it in most games."""
+    c = clans()
+    wolves = c["wolves-of-the-fjord"]
+    powers = {p.power for p in wolves.god_powers}
+    games = [SYSTEM.play_game(me_cat, wolves, c["ravens-of-hrafnsey"], rng) for rng in game_rngs(8, 0, 10)]
+    assert sum(bool(set(r.used[0]) & powers) for r in games) >= 7

@@ -77,3 +77,26 @@ def test_a_unit_heading_and_its_errors_never_stay_at_a_page_foot_without_its_tab
         pages = _pages(render_roster(Roster("t", (), True, (), tuple(blocks)), None))
         where = next(i for i, p in enumerate(pages) if "3. Archers" in p)
         assert "fighter 0" in pages[where] and "remove 5" in pages[where], filler
+
+
+def test_the_glossary_pointer_never_takes_a_page_of_its_own():
+    """With cards, the roster's glossary is a two-line pointer to the glossary faces; when
+    the roster fills its last page, the pointer is left out rather than printed alone on a
+    new sheet (the glossary faces say the same, titled "Glossary").  Ten Alahan units fill
+    the roster's third page to its foot."""
+    import yaml
+
+    from armybuilder.core.lists import list_fingerprint, parse_list
+
+    sample = yaml.safe_load(open("catalog/ragnarok2/samples/alahan-lions.yaml", encoding="utf-8"))
+    for n in (5, 10):
+        sample_n = dict(sample, units=[dict(sample["units"][i % 5]) for i in range(n)])
+        lf = parse_list(yaml.safe_dump(sample_n))
+        cat = lf.system.catalogue_for(lf.army)
+        roster = lf.system.roster(lf.army, cat, list_fingerprint(lf.army, cat))
+        pages = _pages(render_roster(roster, lf.system.cards(lf.army, cat)))
+        roster_pages = [p for p in pages if "PROFILE" not in p and "GLOSSARY" not in p]
+        assert all("Total" in p or "Units" in p or "A.P." in p.split("Glossary")[0] for p in roster_pages), n
+        alone = [i + 1 for i, p in enumerate(roster_pages) if "are on the glossary cards" in p and "A.P." not in p]
+        assert not alone, (n, alone)
+        assert any("GLOSSARY" in p for p in pages)  # the faces themselves are there

@@ -186,3 +186,15 @@ def test_export_summary_from_the_command_line(tmp_path):
     pdf = tmp_path / "s.pdf"
     subprocess.run([*run, "-o", str(pdf)], capture_output=True, text=True, check=True)
     assert len(_pages(pdf.read_bytes())) == 1
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+def test_the_organisers_checks_wrap_between_words(path):
+    """A check's value wraps at its spaces on the summary page, never inside a word
+    ("Skir" / "mishers"): every value reads whole once the page's line breaks are spaces."""
+    lf = load_list(path)
+    roster, cat = _roster(lf)
+    summary = build_summary(lf.system, lf.army, cat, roster)
+    page = re.sub(r"\s+", " ", "\n".join(_pages(render_summary(summary))))
+    for label, value in summary.checks:
+        assert re.sub(r"\s+", " ", value) in page, (label, value)

@@ -14,7 +14,7 @@ GAME_MODULE = "armybuilder.systems.rattle_and_rend.engine.game"
 
 def compiled() -> bool:
     """Is the compiled engine what this process imports?"""
-    return _compiled("rattle_and_rend")
+    return _compiled("rattle-and-rend")
 
 
 def run_pure(code: str) -> str:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,29 +55,32 @@ def chromium_path() -> str:
 
 @dataclass
 class Served:
-    """A running ``armybuilder serve``."""
+    """A running ``armybuilder serve``; a thread reads what it prints (a read never blocks a test)."""
 
     process: subprocess.Popen
     address: str  # the printed address, token included
     base: str  # scheme, host and port
     token: str
     workspaces: Path
+    printed: list[str]
+    reader: threading.Thread
 
     def stop(self) -> str:
-        """Stop it as ctrl+c does; everything it printed."""
+        """Stop it as ctrl+c does (killed if it has not left within 30 s); everything it printed."""
         if self.process.poll() is None:
-            self.process.send_signal(2)
+            self.process.send_signal(signal.SIGINT)
             try:
                 self.process.wait(30)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)
-        out = self.process.stdout.read() if self.process.stdout else ""
-        return out
+        self.reader.join(10)
+        return "".join(self.printed)
 
 
 def start_serve(workspaces: Path, *extra: str, env: dict[str, str] | None = None) -> Served:
-    """``armybuilder serve --port 0`` on the loopback; waits for the address it prints."""
+    """``armybuilder serve --port 0`` on the loopback; waits (at most :data:`WAIT` seconds) for
+    the address it prints. A server that prints none in time is killed."""
     command = [sys.executable, "-m", "armybuilder", "serve", "--port", "0", "--workspaces", str(workspaces), *extra]
     process = subprocess.Popen(
         command,
@@ -85,21 +91,35 @@ def start_serve(workspaces: Path, *extra: str, env: dict[str, str] | None = None
         env={**os.environ, **(env or {})},
     )
     assert process.stdout is not None
+    printed: list[str] = []
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def read(stream=process.stdout) -> None:
+        for line in stream:
+            printed.append(line)
+            lines.put(line)
+        lines.put(None)
+
+    reader = threading.Thread(target=read, name="armybuilder-serve-output", daemon=True)
+    reader.start()
     deadline = time.monotonic() + WAIT
-    seen = []
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            line = lines.get(timeout=left)
+        except queue.Empty:
             break
-        seen.append(line)
+        if line is None:
+            break
         found = re.search(r"open\s+(http://\S+)", line)
         if found:
             address = found.group(1)
             parts = urlsplit(address)
             token = parse_qs(parts.query)["token"][0]
-            return Served(process, address, f"{parts.scheme}://{parts.netloc}", token, workspaces)
+            return Served(process, address, f"{parts.scheme}://{parts.netloc}", token, workspaces, printed, reader)
     process.kill()
-    raise AssertionError("armybuilder serve printed no address:\n" + "".join(seen))
+    process.wait(10)
+    reader.join(10)
+    raise AssertionError(f"armybuilder serve printed no address within {WAIT:g} s:\n" + "".join(printed))
 
 
 class Tab:

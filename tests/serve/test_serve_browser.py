@@ -23,6 +23,8 @@ import pytest
 from pypdf import PdfReader
 from serve_browser import CHROMIUM_ARGS, Tab, browser_missing, chromium_path, start_serve
 
+pytestmark = pytest.mark.timeout(600)  # a browser test waits 90 s at most for any one screen
+
 
 @pytest.fixture(scope="module")
 def chromium():
@@ -45,7 +47,7 @@ def points(tab: Tab) -> int:
 
 def fingerprint(path: Path) -> str:
     out = subprocess.run([sys.executable, "-m", "armybuilder", "fingerprint", str(path)],
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True, timeout=120)
     return out.stdout.split()[0]
 
 
@@ -132,6 +134,7 @@ def test_a_browser_without_the_token_gets_no_page_and_no_websocket(chromium, tmp
                 const socket = new WebSocket(url);
                 socket.onopen = () => done("opened");
                 socket.onclose = () => done("refused");
+                setTimeout(() => done("no answer in 30 s"), 30000);
             })""",
             re.sub("^http", "ws", served.base) + "/ws",
         )

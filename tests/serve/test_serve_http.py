@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 from pathlib import Path
 
@@ -24,6 +25,8 @@ from armybuilder.serve.workspaces import safe_name
 
 TOKEN = "test-token-0123456789abcdef"
 SAMPLE = Path(str(catalog_root())) / "ragnarok2" / "samples" / "alahan-lions.yaml"
+pytestmark = pytest.mark.timeout(600)  # each test starts a server (some an editor) and bounds its own waits
+
 ROUTES = ["/", "/static/js/textual.js", "/static/css/xterm.css", "/download/0123abcd", "/ws"]
 
 
@@ -220,6 +223,23 @@ async def test_sessions_are_counted_and_an_idle_one_is_closed_with_its_processes
             os.kill(pid, 0)
 
 
+async def test_a_tab_closed_while_its_editor_starts_is_no_failure(tmp_path, caplog):
+    """A tab closed (or reloaded) before its editor drew ends that editor at once; the server's
+    terminal reports no failure for it (textual-serve would say "Application failed to start")."""
+    async with serving(tmp_path) as (server, base), browser() as client:
+        await enter(client, base)
+        socket = await client.ws_connect(f"{base}/ws?width=100&height=30")
+        (process,) = server.sessions.live
+        await socket.close()  # long before the editor's imports are done
+        for _ in range(600):
+            if not server.sessions.live:
+                break
+            await asyncio.sleep(0.05)
+        assert not server.sessions.live and not process._drawn
+    assert "failed to start" not in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
 @pytest.mark.parametrize(
     "options, said",
     [
@@ -276,6 +296,60 @@ async def test_an_editor_still_loading_is_not_taken_for_idle(tmp_path):
     assert stuck.idle_for() >= START_SECONDS  # never drew: given up
 
 
+def routed() -> bool:
+    """Whether this machine has a route to a network (a default route)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("198.51.100.1", 9))
+        except OSError:
+            return False
+    return True
+
+
+def test_served_on_every_network_it_prints_an_address_other_machines_can_open(tmp_path):
+    """``--host 0.0.0.0``: the printed address names this machine on its network (never
+    0.0.0.0, which no browser opens), answers there, and the start-up lines warn."""
+    import http.client
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    from serve_browser import start_serve
+
+    served = start_serve(tmp_path / "ws", "--host", "0.0.0.0")
+    try:
+        address = urlsplit(served.address)
+        assert address.hostname
+        if routed():  # a phone on the same network opens an address, not this machine's name
+            printed = ipaddress.ip_address(address.hostname)
+            assert not (printed.is_loopback or printed.is_unspecified), served.address
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+        try:
+            connection.request("GET", f"/?{address.query}")
+            answer = connection.getresponse()
+            assert answer.status == 303 and answer.getheader("Location") == "/"  # the token opened it
+        finally:
+            connection.close()
+    finally:
+        said = served.stop()
+    assert "reachable from other machines" in said
+
+
+def test_the_network_address_falls_back_to_the_host_name(monkeypatch):
+    import socket
+
+    from armybuilder.serve.command import address_to_open
+
+    class NoRoute(socket.socket):
+        def connect(self, address) -> None:
+            raise OSError("Network is unreachable")
+
+    monkeypatch.setattr(socket, "socket", NoRoute)
+    assert address_to_open("0.0.0.0", 8000, "t" * 20) == f"http://{socket.gethostname()}:8000/?token={'t' * 20}"
+    assert address_to_open("::1", 8000, "t" * 20) == f"http://[::1]:8000/?token={'t' * 20}"
+
+
 def test_a_server_killed_outright_leaves_no_editor_behind(tmp_path):
     """kill -9 stops no session: each editor sees its server gone and ends its own process
     group (recovery copies first), so nothing keeps running for a browser that left."""
@@ -293,14 +367,14 @@ def test_a_server_killed_outright_leaves_no_editor_behind(tmp_path):
             socket = await client.ws_connect(f"{served.base}/ws?width=100&height=30")
             first = await asyncio.wait_for(socket.receive(), 180)
             assert first.type == aiohttp.WSMsgType.BINARY  # the editor drew
-            children = subprocess.run(["pgrep", "-P", str(served.process.pid)], capture_output=True, text=True)
+            children = subprocess.run(["pgrep", "-P", str(served.process.pid)], capture_output=True, text=True, timeout=30)
             (editor,) = [int(pid) for pid in children.stdout.split()]
             served.process.send_signal(signal.SIGKILL)
             served.process.wait(30)
             return editor
 
     try:
-        editor = asyncio.run(open_a_session())
+        editor = asyncio.run(asyncio.wait_for(open_a_session(), 300))
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:

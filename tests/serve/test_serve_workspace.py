@@ -71,6 +71,9 @@ def test_confine_keeps_paths_inside_and_refuses_every_way_out(host):
     assert "leads out of your workspace" in refused("folder-out/secret.yaml")
     assert "editor's own files" in refused(".armybuilder/recent.json")
     assert workspace.shown(root / "exports" / "x.pdf") == "exports/x.pdf"
+    assert workspace.hide_root(f"{root}/lists/x.yaml:3:1: bad") == "lists/x.yaml:3:1: bad"
+    assert workspace.hide_root(f"into {root}, then") == "into ., then"
+    assert workspace.hide_root(f"{root}-other/x.yaml") == f"{root}-other/x.yaml"  # another folder: as it is
     assert workspace.max_workers(256) == max(1, min(256, os.cpu_count() or 1))  # the host's cores, shared
 
 
@@ -78,6 +81,7 @@ def test_without_a_workspace_paths_pass_unchanged(tmp_path):
     assert workspace.active() is None
     assert workspace.confine("../anywhere/x.yaml") == Path("../anywhere/x.yaml")
     assert workspace.shown(tmp_path / "x.yaml") == str(tmp_path / "x.yaml")
+    assert workspace.hide_root(f"{tmp_path}/x.yaml:1:1") == f"{tmp_path}/x.yaml:1:1"
     assert workspace.max_workers(256) == 256
 
 
@@ -255,3 +259,71 @@ async def test_the_export_menu_hands_the_file_to_the_browser(host, monkeypatch):
         await pilot.press("ctrl+d")  # the list file itself
         await pilot.pause()
         assert delivered[-1] == root / "mine.yaml"
+
+
+def on_screen(app: ServedApp) -> str:
+    """Every text the current screen shows, and every notification."""
+    texts = [str(widget.render()) for widget in app.screen.query(Static)]
+    return "\n".join(texts + [str(note.message) for note in app._notifications])
+
+
+async def test_no_message_shows_the_hosts_folders(host):
+    """The browser user sees paths relative to the workspace, in errors too: where the host
+    keeps the workspaces is none of their business."""
+    root = host["root"]
+    (root / "broken.yaml").write_text("system: ragnarok2\narmy: [unclosed\n", encoding="utf-8")
+    (root / "exports").mkdir()
+    app = served_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.open_path(Path("broken.yaml"))  # an uploaded list that does not parse
+        await pilot.pause()
+        assert "broken.yaml" in on_screen(app) and str(root) not in on_screen(app)
+
+        await pilot.press("n")  # a new list over an existing file, into a missing folder
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewListScreen)
+        for attempt, said in (("mine.yaml", "mine.yaml exists already"), ("no/such.yaml", "no folder no")):
+            box = form.query_one("#file", Input)
+            box.value = attempt
+            box.focus()
+            await pilot.press("enter")  # the form applies on Enter (a toast may sit over its buttons)
+            await pilot.pause()
+            assert said in on_screen(app) and str(root) not in on_screen(app), attempt
+        await pilot.press("escape")
+        await pilot.pause()
+
+        app.open_path(Path("mine.yaml"))
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        editor.action_save_as()
+        await pilot.pause()
+        app.screen.query_one("#path", Input).value = "no/such.yaml"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "no folder no" in on_screen(app) and str(root) not in on_screen(app)
+        await pilot.press("escape")
+        await pilot.pause()
+
+        await pilot.press("x")
+        await pilot.pause()
+        assert isinstance(app.screen, Menu)
+        assert "into exports (" in on_screen(app) and str(root) not in on_screen(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        app.screen.query_one("#path", Input).value = "exports"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "exports is a folder" in on_screen(app) and str(root) not in on_screen(app)
+        await pilot.press("escape")
+        await pilot.pause()
+
+        editor.action_meta()
+        await pilot.pause()
+        meta = app.screen
+        meta.query_one("#mt-folder", Input).value = "mine.yaml"
+        meta.action_run()
+        await pilot.pause()
+        assert "mine.yaml: not a folder" in on_screen(app) and str(root) not in on_screen(app)

@@ -14,7 +14,7 @@ from armybuilder.core.findings import errors
 from armybuilder.core.lists import load_list, parse_list
 from armybuilder.meta.runners import LocalRunner
 from armybuilder.suggest.report import run_json
-from armybuilder.suggest.run import run_suggest
+from armybuilder.suggest.run import SuggestCancelled, run_suggest
 
 SYSTEM = "morpheus-ragnarok"
 #: two Huskarls swapped for Bondi: a weaker list with a known repair
@@ -35,12 +35,26 @@ def cli_run(weak, tmp_path_factory):
     import contextlib
     import io
 
-    text = io.StringIO()
-    with contextlib.redirect_stdout(text):
+    text, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(text), contextlib.redirect_stderr(err):
         code = main(["suggest", str(weak), "--vs", "wolves-of-the-fjord", "--games", "12", "--seed", "4",
                      "-o", str(out), "--save-best", str(best)])
     assert code == 0
+    cli_run_stderr.append(err.getvalue())
     return text.getvalue(), json.loads(out.read_text()), best
+
+
+#: what the module's command-line run wrote on stderr
+cli_run_stderr: list[str] = []
+
+
+def test_the_progress_line_ends_at_every_game_planned(cli_run):
+    """Off a terminal the progress comes as plain lines (a log's); the last counts every game."""
+    _, report, _ = cli_run
+    played = report["games_played"]
+    last = next(line for line in reversed(cli_run_stderr[-1].splitlines()) if line.startswith("suggest:"))
+    assert last.startswith(f"suggest: {played:,}/{played:,} games (100%)"), last
+    assert "candidates left" in last or "candidate left" in last
 
 
 def test_json_names_every_figure_and_the_list_file_of_each_suggestion(cli_run):
@@ -91,6 +105,15 @@ def test_usage_errors(weak, capsys):
     assert main(["suggest", str(weak), "--vs", "samples", "--resume"]) != 0
 
 
+def test_scheduler_options_are_checked_as_meta_checks_them(weak, capsys):
+    assert main(["suggest", str(weak), "--vs", "samples", "--scheduler", " "]) == 2
+    assert "--scheduler needs an address" in capsys.readouterr().err
+    assert main(["suggest", str(weak), "--vs", "samples", "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", "0"]) == 2
+    assert "--connect-timeout" in capsys.readouterr().err
+    assert main(["suggest", str(weak), "--vs", "samples", "--workers", "0"]) == 2
+    assert "--workers must be between 1 and 256" in capsys.readouterr().err
+
+
 def test_an_illegal_list_is_refused(tmp_path, capsys):
     bad = planted(SYSTEM, "ravens-of-hrafnsey", [("warriors[7]", "remove-warrior", {}), ("warriors[6]", "remove-warrior", {})], tmp_path)
     assert main(["suggest", str(bad), "--vs", "samples", "--games", "2"]) == 2
@@ -116,8 +139,23 @@ def test_resume_plays_only_the_missing_games(one_worker, tmp_path):
     results = tmp_path / "run.jsonl"
     lines = kept.read_text().splitlines()
     results.write_text("\n".join(lines[: len(lines) // 2]) + "\n{\"torn")  # cut short, a torn last line
-    again = run_suggest(lf, field, 8, 2, LocalRunner(1), results=results, resume=True)
+    seen: list[tuple[int, int]] = []
+    again = run_suggest(lf, field, 8, 2, LocalRunner(1), results=results, resume=True,
+                        progress=lambda p: seen.append((p.done, p.planned)))
     assert 0 < again.resumed < first.played and again.played + again.resumed == first.played
+    assert seen[0][0] == again.resumed and seen[-1] == (first.played, first.played)  # the bar starts at the games read back
     assert run_json(again, lf)["steps"] == run_json(first, lf)["steps"]
     with pytest.raises(InputError, match="--resume"):
         run_suggest(lf, field, 8, 2, LocalRunner(1), results=results)
+
+
+def test_a_cancelled_run_stops_and_keeps_its_games(weak, tmp_path):
+    """The editor's Stop: the run ends between tasks, what was played stays in the results file."""
+    lf = load_list(weak)
+    results = tmp_path / "run.jsonl"
+    seen: list[int] = []
+    with pytest.raises(SuggestCancelled):
+        run_suggest(lf, [sample(SYSTEM, "wolves-of-the-fjord")], 8, 2, LocalRunner(1), results=results,
+                    progress=lambda p: seen.append(p.done), cancelled=lambda: bool(seen) and seen[-1] > 0)
+    kept = results.read_text().splitlines()
+    assert kept and sum(json.loads(line)["stop"] - json.loads(line)["start"] for line in kept) == seen[-1]

@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from armybuilder.suggest.race import Played, race, rung_sizes
+from armybuilder.suggest.race import Played, planned_games, race, rung_sizes
 from armybuilder.suggest.stats import paired, t95
 
 
@@ -97,3 +97,14 @@ def test_the_race_is_the_same_however_the_games_arrive():
     inner, played = _player(strengths, [])
     second = race("base", candidates, 2, 8, backwards, played, finalists=3)
     assert [(s.key, s.racing, s.confirmed) for s in first.standings] == [(s.key, s.racing, s.confirmed) for s in second.standings]
+
+
+@pytest.mark.parametrize(("candidates", "blocks", "per_block", "finalists"),
+                         [(0, 2, 4, 6), (3, 2, 4, 6), (33, 4, 16, 4), (100, 2, 5, 6), (7, 1, 1, 6)])
+def test_the_planned_games_are_the_games_the_race_plays(candidates, blocks, per_block, finalists):
+    """The progress bar's total: known before the step starts, reached exactly at its end."""
+    strengths = {"base": 0.5, **{f"c{i}": (i * 7 % 10) / 10 for i in range(candidates)}}
+    calls: list = []
+    play, played = _player(strengths, calls)
+    race("base", [k for k in strengths if k != "base"], blocks, per_block, play, played, finalists=finalists)
+    assert sum(stop - start for _, _, start, stop in calls) == planned_games(candidates, blocks, per_block, finalists)

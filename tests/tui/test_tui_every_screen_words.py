@@ -3,9 +3,9 @@ Deliver 5).
 
 The walk opens each system's first sample and an empty list, then visits what a player
 sees: the home screen, the new-list form, the editor with the cursor on every line of the
-list, every menu of edits (and its "show all"), every form, the catalogue's detail of one
+list, every menu of edits (and its "show all"), every form (and every choice of its drop-downs), the catalogue's detail of one
 entry of each kind, the export dialog and its question, the help, the odds screen's two
-tabs with a unit chosen, the playtest before and after a short run, the meta screen.  Each
+tabs with a unit chosen, the playtest before and after a short run, the meta and suggest screens.  Each
 screen's text as drawn fails on a raw value (None, True, False), a catalogue or file id
 where a name belongs, an "_" in a word, a count whose noun has the wrong number ("1
 litany points", "2 unit"), or a word cut by the screen's width ("Syharhal…"; what does not
@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, Select
 
 from armybuilder.core.registry import get_system
 from armybuilder.tui.app import ArmyBuilderApp
@@ -63,18 +63,47 @@ def raw_ids(system: Any) -> set[str]:
     return {i for i in ids if ("-" in i or "_" in i) and i.lower() not in names and not i[0].isdigit()}
 
 
+def one_word_ids(system: Any) -> set[str]:
+    """Ids of one word that differ from the entry's name ("frenzy" for Frenzy, "fayry"):
+    such a word is common in a sentence ("into a frenzy"), so it counts as an id only where
+    it stands as a value, alone on its line, in a column or after "label: ".  A collection's
+    own kind word ("shield" under a shield's name) is a word."""
+    cat = system.catalogue()
+    out = set()
+    for collection, entries in cat.index.items():
+        if collection == "decisions":
+            continue
+        kind = collection.removesuffix("s")
+        for i, entry in entries.items():
+            name = getattr(entry, "name", None)
+            i = str(i)
+            if name and name != i and "-" not in i and "_" not in i and not i[0].isdigit() and i != kind:
+                out.add(i)
+    return out
+
+
 class Words:
     """The checks, and what they found, screen by screen."""
 
     def __init__(self, system: Any) -> None:
         self.ids = raw_ids(system)
         self.id_pattern = re.compile(r"(?<![\w/.-])(" + "|".join(map(re.escape, sorted(self.ids, key=len, reverse=True))) + r")(?![\w-])") if self.ids else None
+        single = one_word_ids(system)
+        # a value: alone on its line, in a column (two spaces, "│"), or after "label: "
+        self.value_pattern = (
+            re.compile(r"(?:^|(?<=: )|(?<=  )|(?<=│ ))(" + "|".join(map(re.escape, sorted(single, key=len, reverse=True))) + r")(?=$|  |[,;│])", re.M)
+            if single
+            else None
+        )
+        # a choice's detail ends on a value ("2 pts, reaction Countercharge"): its last word too
+        self.choice_pattern = re.compile(r"(?<= )(" + "|".join(map(re.escape, sorted(single, key=len, reverse=True))) + r")$", re.M) if single else None
         self.problems: list[str] = []
         # names that hold a raw value's word ("Fly True", a God power) are names
         cat = system.catalogue()
         self.named = sorted({e.name for e in system.browse(cat) if RAW.search(e.name)}, key=len, reverse=True)
 
-    def check(self, where: str, text: str) -> None:
+    def check(self, where: str, text: str, choices: bool = False) -> None:
+        """The checks on ``text``; ``choices``: lines of a drop-down, whose last word is a value."""
         text = PATHS.sub(" ", text)
         for name in self.named:
             text = text.replace(name, " ")
@@ -86,6 +115,10 @@ class Words:
         found += [("a word cut by the width", m) for m in CUT_WORD.finditer(text) if m.group(1) not in WHOLE_BEFORE_ELLIPSIS]
         if self.id_pattern is not None:
             found += [("a raw id", m) for m in self.id_pattern.finditer(text)]
+        if self.value_pattern is not None:
+            found += [("a raw id as a value", m) for m in self.value_pattern.finditer(text)]
+        if choices and self.choice_pattern is not None:
+            found += [("a raw id ending a choice", m) for m in self.choice_pattern.finditer(text)]
         for what, m in found:
             line = text[max(0, m.start() - 50): m.end() + 30].replace("\n", " ⏎ ")
             problem = f"{where}: {what}: …{line}…"
@@ -146,6 +179,10 @@ async def _walk_editor(app, pilot, words: Words, label: str) -> None:
                 words.check(f"{label} form {action.label!r}", screen_text(app))
                 await pilot.press("ctrl+l")
                 words.check(f"{label} form {action.label!r} (show all)", screen_text(app))
+                # every choice of its drop-downs, as the open list shows them
+                for select in app.screen.query(Select):
+                    shown = [getattr(prompt, "plain", str(prompt)) for prompt, _ in select._options]
+                    words.check(f"{label} form {action.label!r} choices of #{select.id}", "\n".join(shown), choices=True)
                 await pilot.press("escape")
                 await pilot.pause()
     # the catalogue: one entry of each kind, its detail on screen
@@ -209,6 +246,11 @@ async def _walk_dialogs(app, pilot, words: Words, label: str) -> None:
     words.check(f"{label} meta", screen_text(app))
     await pilot.press("escape")
     await pilot.pause()
+    await pilot.press("g")
+    await _settle(app, pilot)
+    words.check(f"{label} suggest", screen_text(app))
+    await pilot.press("escape")
+    await pilot.pause()
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -248,4 +290,17 @@ def test_every_catalogue_detail_in_plain_words(system_id):
     words = Words(system)
     for entry in system.browse(cat):
         words.check(f"detail of {entry.ref.id}", detail_text(system.detail(cat, entry.ref)).plain)
+    assert not words.problems, "\n".join(words.problems[:40])
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_every_line_of_every_sample_in_plain_words(system_id):
+    """Each line of the list tree of every bundled sample, whole (the tree cuts what does not
+    fit): a line's detail ends on a value ("weapon, ST 3, ML, Lethal"), so its last word too."""
+    system = get_system(system_id)
+    words = Words(system)
+    for rel, item in system.source.samples():
+        session = open_text(item.read_text(encoding="utf-8"), rel, None, None)
+        for node in _walk(system.outline(session.army, session.cat)):
+            words.check(f"{rel} tree line {node.path}", f"{node.label}  {node.detail}", choices=True)
     assert not words.problems, "\n".join(words.problems[:40])

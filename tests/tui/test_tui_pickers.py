@@ -204,7 +204,8 @@ async def test_undo_says_what_it_undid_and_help_lists_every_key(r2, store, tmp_p
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        shown = str(app.screen.query_one(_Static).render())
+        body = app.screen.query_one(_Static)  # the help as drawn, a wrapped line joined to its words
+        shown = " ".join(" ".join(strip.text for strip in body.render_lines(body.region.reset_offset)).split())
         for key, words in (("f2", "go to the list tree"), ("f3", "go to the findings"), ("+ =", "one more trooper")):
             assert key in shown and words in shown
 

@@ -136,3 +136,23 @@ async def test_edit_forms_show_escapes_and_keep_the_exact_text(r2, store):
         await pilot.click("#ok")  # applied unchanged: the exact name, not its escaped form
         await pilot.pause()
     assert results == [{"name": "Name" + ESCAPES}]
+
+
+#: The controls Rich's ``Text`` drops silently (BEL, backspace, VT, FF, CR): a name holding
+#: one is still shown with it as an escape, so the reader sees that the file holds something odd.
+DROPPED_BY_RICH = "\x07bel\x08bs\x0bvt\x0cff\rcr"
+
+
+async def test_controls_rich_would_drop_are_shown_as_escapes(r2, store):
+    session = new_session(r2, "lions", None, "List" + DROPPED_BY_RICH, None, store)
+    session.apply("", "add-unit", {"profile": "spearman", "count": 10})
+    session.apply("units[0]", "rename-unit", {"name": "Unit" + DROPPED_BY_RICH})
+    app = ArmyBuilderApp(session, store=store, recovery_delay=60)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        editor = app.screen
+        labels = [node.label.plain for node in editor.query_one(ListTree).by_path.values()]
+        assert any(label.startswith("Unit\\x07bel\\x08bs\\x0bvt\\x0cff\\x0dcr") for label in labels), labels
+        drawn = _without_textual_sequences(_screen_output(app))
+        assert "Unit\\x07bel\\x08bs\\x0bvt\\x0cff\\x0dcr" in drawn
+        assert "List\\x07bel\\x08bs" in drawn  # title bar

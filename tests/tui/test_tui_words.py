@@ -114,3 +114,24 @@ async def test_tree_shows_an_ellipsis_at_80_columns(r2, store, tmp_path: Path):
         long = next(line for line in lines if "The very long" in line)
         assert "…" in long and "eighty columns can show whole" not in long
         assert all(line.rstrip() == line.rstrip()[: tree.size.width] for line in lines)
+
+
+def test_a_troop_option_is_named_in_the_tree_not_by_its_id():
+    system = get_system("ragnarok2")
+    cat = system.catalogue()
+    troops = next(p for p in cat.data.profiles if p.options and not p.has_role("character") and p.people == "abyss")
+    option = troops.options[0]
+    text = f"""\
+armybuilder: 1
+system: ragnarok2
+catalogue: {cat.version}
+format: 1000-ap
+name: Options
+people: abyss
+units:
+  - troops: {{profile: {troops.id}, count: 3, options: [{option.id}]}}
+"""
+    army = parse_list(text).army
+    (units, *_rest) = system.outline(army, cat)
+    (troop_line,) = units.children[0].children
+    assert option.name in troop_line.detail and option.id not in troop_line.detail.split(", ")

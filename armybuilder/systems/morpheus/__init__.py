@@ -24,6 +24,7 @@ class Morpheus(PackagedSystem["WarClan", "MECatalog"]):
     catalog_model = lazy_class(f"{__name__}.catalog.MECatalog")
     list_model = lazy_class(f"{__name__}.army.WarClan")
     plain_module = f"{__name__}.plain"
+    schema_fingerprint = "ed878a81c539658ea060968d78819ca8da2cb00be041e37d5e2609fad83e74d3"  # tests/core/test_catalog_cache.py checks it
     faction_label = "Clan"
     importer_module = f"{__name__}.importer"
     house_skeleton_module = f"{__name__}.house_skeleton"
@@ -33,6 +34,7 @@ class Morpheus(PackagedSystem["WarClan", "MECatalog"]):
     rules_module = lazy_module(f"{__name__}.rules")
     odds_module = f"{__name__}.engine.odds"
     game_module = f"{__name__}.engine.battle"
+    engine_package = f"{__name__}.engine"  # compiled by setup.py when it can (armybuilder._native)
     playtest_budget = 230  # games per reference-loop-second (design.md: bench's normalised rate)
     format_params = (
         "min_models",

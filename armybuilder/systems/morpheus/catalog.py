@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from armybuilder.core.catalog import CatalogModel, Catalogue, Strict
+from armybuilder.core.catalog import CatalogModel, Catalogue, Decision, Strict
 
 # ability references and the models' methods: shared with the plain mirrors (plain.py)
 from .entries import MECatalogMethods, WeaponMethods
@@ -238,6 +238,7 @@ class MECatalog(MECatalogMethods, CatalogModel):
     abilities: list[Ability] = Field(default_factory=list)
     god_powers: list[GodPower] = Field(default_factory=list)
     tables: Tables = Field(default_factory=Tables)
+    decisions: list[Decision] = Field(default_factory=list)
 
 
 MECat = Catalogue[MECatalog]

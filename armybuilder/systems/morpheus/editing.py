@@ -57,7 +57,7 @@ def item_label(cat: MECat, item_id: str) -> tuple[str, str]:
         return f"{item_id} (missing from catalogue)", ""
     if kind == "weapons":
         return entry.name, f"weapon, ST {entry.st}, {entry.range}" + (
-            ", " + ", ".join(entry.abilities) if entry.abilities else ""
+            ", " + ", ".join(glossary_entry(cat, a)[0] for a in entry.abilities) if entry.abilities else ""
         ) + (", no shield" if entry.no_shield else "")
     if kind == "armour":
         return entry.name, f"armour, RS {entry.rs}"

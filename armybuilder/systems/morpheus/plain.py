@@ -7,7 +7,7 @@ edit; a test fails while this file differs from what the generator writes.
 # ruff: noqa: E501
 from __future__ import annotations
 
-from armybuilder.core.catalog import CatalogMethods
+from armybuilder.core.catalog_base import CatalogMethods
 from armybuilder.core.plain import Field, PlainModel
 from armybuilder.systems.morpheus.entries import MECatalogMethods, WeaponMethods
 
@@ -270,6 +270,17 @@ class Tables(PlainModel):
     )
 
 
+class Decision(PlainModel):
+    """armybuilder.core.catalog_models.Decision"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('title', ("str", None)),
+        Field('summary', ("str", None)),
+        Field('provisional', ("bool",), False),
+    )
+
+
 class MECatalog(MECatalogMethods, CatalogMethods, PlainModel):
     """armybuilder.systems.morpheus.catalog.MECatalog"""
 
@@ -283,6 +294,7 @@ class MECatalog(MECatalogMethods, CatalogMethods, PlainModel):
         Field('abilities', ("list", ("model", Ability), None), factory=list),
         Field('god_powers', ("list", ("model", GodPower), None), factory=list),
         Field('tables', ("model", Tables), factory=Tables),
+        Field('decisions', ("list", ("model", Decision), None), factory=list),
     )
 
 

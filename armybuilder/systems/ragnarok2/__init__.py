@@ -25,6 +25,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
     catalog_model = lazy_class(f"{__name__}.catalog.R2Catalog")
     list_model = lazy_class(f"{__name__}.army.R2List")
     plain_module = f"{__name__}.plain"
+    schema_fingerprint = "b3fd382619113089a3a84050427ba4db2ab8054d9848055dc0f6fc528a5f7cdf"  # tests/core/test_catalog_cache.py checks it
     faction_label = "People"
     faction_field = "people"
     faction_facet = "people"
@@ -37,6 +38,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
     rules_module = lazy_module(f"{__name__}.rules")
     odds_module = f"{__name__}.engine.odds"
     game_module = f"{__name__}.engine.battle"
+    engine_package = f"{__name__}.engine"  # compiled by setup.py when it can (armybuilder._native)
     format_params = ("character_share", "war_machine_share")
     new_list_name = "New army"
 

@@ -21,6 +21,7 @@ from .army import R2List, profile
 from .catalog import Profile, R2Cat
 from .editing import unit_title
 from .health import wound_levels
+from .legality import lore_word
 
 STAT_COLUMNS = ("Fighter", "N", "A.P.", "MOV", "INI", "ATT", "STR", "DEF", "RES", "AIM", "COU/FEAR", "DIS", "POW", "WL")
 
@@ -108,14 +109,14 @@ def weapon_text(w) -> tuple[str, str]:
 def mystic_text(cat: R2Cat, p: Profile) -> list[tuple[str, str]]:
     out = []
     if p.has_role("magician") or p.power is not None and p.elements:
-        elements = ", ".join(e.capitalize() for e in p.elements) or "-"
-        path = (p.path or "-").replace("-", " ").capitalize()
+        elements = ", ".join(lore_word(e) for e in p.elements) or "-"
+        path = lore_word(p.path)
         rank = f"initiation rank {p.initiation_rank}" if p.initiation_rank is not None else "initiation rank not given"
         out.append(("Magician", f"Element: {elements}; path: {path}; {rank}; Power {p.power if p.power is not None else '-'}."))
     if p.aspects is not None or p.cult or p.faith_rank:
         a = p.aspects
         aspects = f"Alteration {a.alteration}, Creation {a.creation}, Destruction {a.destruction}" if a else "-"
-        out.append(("Faithful", f"Aspects: {aspects}; cult: {(p.cult or '-').replace('-', ' ').capitalize()}; faith rank: {(p.faith_rank or '-').capitalize()}."))
+        out.append(("Faithful", f"Aspects: {aspects}; cult: {lore_word(p.cult)}; faith rank: {lore_word(p.faith_rank)}."))
     return out
 
 
@@ -188,7 +189,7 @@ def cards(army: R2List, cat: R2Cat) -> list[Card]:
                 Card(
                     c.name,
                     "communion",
-                    f"Cult: {c.cult}",
+                    f"Cult: {lore_word(c.cult)}",
                     (("Fervor", f"{c.fervor} ({'/'.join(c.aspects)})"), ("Diff.", str(c.difficulty) if c.difficulty is not None else "-"), ("Range", c.range or "-"), ("Duration", c.duration or "-"), ("Power", str(c.power))),
                     (("Target", c.target or "-"), ("Effect", c.text)),
                     short_source(c.source),
@@ -201,7 +202,7 @@ def cards(army: R2List, cat: R2Cat) -> list[Card]:
                 Card(
                     m.name,
                     "miracle",
-                    f"Cults: {', '.join(m.cults) or '-'}",
+                    f"Cults: {', '.join(lore_word(c) for c in m.cults) or '-'}",
                     (("Fervor", str(m.budget_cost)), ("Diff.", m.difficulty or "-"), ("Aspects", "/".join(m.aspects) or "-")),
                     (("Effect", m.text),),
                     short_source(m.source),

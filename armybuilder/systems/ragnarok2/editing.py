@@ -56,6 +56,7 @@ from .legality import (
     leader_refusal,
     litany_budget,
     litany_refusal,
+    lore_word,
     member_refusal,
     miracle_refusal,
     people_name,
@@ -108,7 +109,8 @@ def outline(army: R2List, cat: R2Cat) -> list[OutlineNode]:
             p = profile(cat, unit.troops.profile)
             detail = "troops" + (", leader" if unit.troops.leader else "")
             if unit.troops.options:
-                detail += ", " + ", ".join(unit.troops.options)
+                names = {o.id: o.name for o in (p.options if p else [])}
+                detail += ", " + ", ".join(names.get(o, o) for o in unit.troops.options)
             children.append(
                 OutlineNode(
                     f"units[{ui}].troops",
@@ -230,7 +232,7 @@ def miracle_choices(cat: R2Cat, holder: Profile, held: list[str], army: R2List |
     budget, spent = litany_budget(cat, army) if army is not None else (0, 0)
     out = []
     for m in cat.data.miracles:
-        cults = f", {', '.join(m.cults)}" if m.cults else ""
+        cults = f", {', '.join(lore_word(c) for c in m.cults)}" if m.cults else ""
         if m.id in held:
             why = ""
         else:
@@ -253,7 +255,7 @@ def _deck_choices(army: R2List, cat: R2Cat, field: str) -> tuple[Choice, ...]:
         budget, spent = litany_budget(cat, army)
         for c in data.communions:
             why = "already bought" if c.id in taken else (communion_refusal(faithful, c) or litany_refusal(c.power, budget, spent))
-            out.append(Choice(c.id, c.name, f"{plural(c.power, 'litany point')}, cult {c.cult}, Aspect {' or '.join(c.aspects)}", why))
+            out.append(Choice(c.id, c.name, f"{plural(c.power, 'litany point')}, cult {lore_word(c.cult)}, Aspect {' or '.join(c.aspects)}", why))
     else:
         elements = army_elements(cat, army)
         left = points_left(army, cat)
@@ -720,9 +722,10 @@ def detail(cat: R2Cat, ref: EntryRef) -> Detail:
         for o in p.options:
             sections.append((f"Option: {o.name}", f"+{o.cost} A.P. {o.text}".strip()))
         if p.elements or p.path:
-            sections.append(("Magic", f"Elements: {', '.join(p.elements) or '-'}; path: {p.path or '-'}; initiation rank {p.initiation_rank or '-'}"))
+            elements = ", ".join(lore_word(e) for e in p.elements) or "-"
+            sections.append(("Magic", f"Elements: {elements}; path: {lore_word(p.path)}; initiation rank {p.initiation_rank or '-'}"))
         if p.cult:
-            sections.append(("Faith", f"Cult: {p.cult}; rank: {p.faith_rank or '-'}"))
+            sections.append(("Faith", f"Cult: {lore_word(p.cult)}; rank: {lore_word(p.faith_rank)}"))
         if p.assigned:
             sections.append(("Assigned by armybuilder", field_words(p.assigned) + " (CAT-D1: not in the reference data)"))
         subtitle = f"{people.name if people else p.people} · {rank.name if rank else p.rank} · {p.size}"

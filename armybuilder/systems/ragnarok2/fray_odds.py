@@ -21,26 +21,6 @@ def unit_names(cat, army) -> list[str]:
     return [u.name for u in units]
 
 
-def resolve_unit(names: list[str], ref: str, where: str) -> int:
-    """0-based index of the unit *ref* (a 1-based index, or a name: exact, then the only one that
-    starts with it, then the only one containing it; case-insensitive). ValueError otherwise."""
-    ref = ref.strip()
-    listing = ", ".join(f"{i}. {n}" for i, n in enumerate(names, 1))
-    if ref.isdigit():
-        i = int(ref)
-        if 1 <= i <= len(names):
-            return i - 1
-        raise ValueError(f"{where}: no unit number {i} (units: {listing})")
-    low = ref.casefold()
-    for test in (lambda n: n.casefold() == low, lambda n: n.casefold().startswith(low), lambda n: low in n.casefold()):
-        hits = [i for i, n in enumerate(names) if test(n)]
-        if len(hits) == 1:
-            return hits[0]
-        if len(hits) > 1:
-            raise ValueError(f"{where}: '{ref}' names several units ({', '.join(names[i] for i in hits)}); use its number")
-    raise ValueError(f"{where}: no unit named '{ref}' (units: {listing})")
-
-
 def largest_unit(cat) -> int | None:
     """The most fighters the army scheme lets a unit hold (R2-D3), None without a scheme."""
     scheme = cat.data.tables.army_scheme
@@ -142,4 +122,4 @@ def lines(odds: FrayOdds, width: int = 30) -> list[str]:
     return out
 
 
-__all__ = ["compute", "implacable_lines", "lines", "payload", "prepare", "resolve_unit", "unit_names"]
+__all__ = ["compute", "implacable_lines", "lines", "payload", "prepare", "unit_names"]

@@ -39,6 +39,12 @@ def people_name(cat: Catalogue, people_id: str) -> str:
     return people.name if people is not None else people_id
 
 
+def lore_word(word: str | None) -> str:
+    """A path, cult, Element or faith rank as a player reads it: the profiles store them as
+    lower-case ids ("black-magic", "darkness"), the books print "Black magic", "Darkness"."""
+    return (word or "-").replace("-", " ").capitalize()
+
+
 def is_independent_profile(p: Profile) -> bool:
     """Profiles that may stand beside a unit's troops rather than be troops themselves."""
     return any(
@@ -157,7 +163,8 @@ def miracle_refusal(p: Profile, miracle: Miracle) -> str:
     if not (p.has_role("faithful") and p.has_role("character")):
         return f"only a Character faithful holds miracles; {p.name} is not one"
     if miracle.cults and not any(cult_matches(p.cult, c) for c in miracle.cults):
-        return f"{miracle.name} belongs to the cult{'s' if len(miracle.cults) > 1 else ''} {', '.join(miracle.cults)}; {p.name} follows {p.cult or 'no cult'}"
+        cults = ", ".join(lore_word(c) for c in miracle.cults)
+        return f"{miracle.name} belongs to the cult{'s' if len(miracle.cults) > 1 else ''} {cults}; {p.name} follows {lore_word(p.cult) if p.cult else 'no cult'}"
     if miracle.aspects and p.aspects is not None:
         if all(getattr(p.aspects, a.lower(), 0) < 1 for a in miracle.aspects):
             return f"{miracle.name} needs the {' or '.join(miracle.aspects)} Aspect; {p.name} has none"
@@ -174,7 +181,7 @@ def communion_refusal(faithful: Iterable[Profile], communion: Communion) -> str:
         ):
             return ""
     return (
-        f"no faithful of the army can call it (cult {communion.cult}, Aspect "
+        f"no faithful of the army can call it (cult {lore_word(communion.cult)}, Aspect "
         f"{' or '.join(communion.aspects)})"
     )
 

@@ -30,6 +30,7 @@ class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
     catalog_model = lazy_class(f"{__name__}.catalog.RRCatalog")
     list_model = lazy_class(f"{__name__}.army.RRList")
     plain_module = f"{__name__}.plain"
+    schema_fingerprint = "62b2891aa25947a66823476261b4c0c300390d4f9be27695415e2fd4b4774270"  # tests/core/test_catalog_cache.py checks it
     faction_label = "Warband"
     # imported on first use: validating a list needs the rules, not the editor or the sheets
     editing_module = lazy_module(f"{__name__}.editing")
@@ -37,6 +38,7 @@ class RattleAndRend(PackagedSystem["RRList", "RRCatalog"]):
     rules_module = lazy_module(f"{__name__}.rules")
     odds_module = f"{__name__}.engine.odds"
     game_module = f"{__name__}.engine.game"
+    engine_package = f"{__name__}.engine"  # compiled by setup.py when it can (armybuilder._native)
     playtest_budget = 200  # games per reference-loop-second (design.md: bench's normalised rate)
     format_params = ("min_groups", "max_groups", "min_line_points", "traits")
     new_list_name = "New warband"  # no factions in this game

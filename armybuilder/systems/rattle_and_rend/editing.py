@@ -153,10 +153,16 @@ def outline(army: RRList, cat: RRCat) -> list[OutlineNode]:
 # --------------------------------------------------------------------------- choices
 
 
+def _type_words(cat: RRCat, gt: GroupType) -> str:
+    """A group type's cost and reaction as a choice's detail ("2 pts, reaction Countercharge")."""
+    reaction = cat.get("reactions", gt.reaction)
+    return f"{plural(gt.cost, 'pt')}, reaction {reaction.name if reaction is not None else gt.reaction}"
+
+
 def type_choices(cat: RRCat, army: RRList | None = None) -> tuple[Choice, ...]:
     """Group types; given the warband, a new group of each type that does not fit says why."""
     return tuple(
-        Choice(gt.id, gt.name, f"{plural(gt.cost, 'pt')}, reaction {gt.reaction}", new_group_refusal(army, cat, gt) if army is not None else "")
+        Choice(gt.id, gt.name, _type_words(cat, gt), new_group_refusal(army, cat, gt) if army is not None else "")
         for gt in cat.data.group_types
     )
 
@@ -330,7 +336,7 @@ def actions(army: RRList, cat: RRCat, path: str) -> list[EditAction]:
 def _retype_choices(army: RRList, cat: RRCat, index: int) -> tuple[Choice, ...]:
     """The types group ``index`` may change to, each refused with the reason when it may not."""
     return tuple(
-        Choice(gt.id, gt.name, f"{plural(gt.cost, 'pt')}, reaction {gt.reaction}", type_refusal(army, cat, index, gt))
+        Choice(gt.id, gt.name, _type_words(cat, gt), type_refusal(army, cat, index, gt))
         for gt in cat.data.group_types
     )
 

@@ -7,7 +7,7 @@ edit; a test fails while this file differs from what the generator writes.
 # ruff: noqa: E501
 from __future__ import annotations
 
-from armybuilder.core.catalog import CatalogMethods
+from armybuilder.core.catalog_base import CatalogMethods
 from armybuilder.core.plain import Field, PlainModel
 from armybuilder.systems.rattle_and_rend.entries import RRCatalogMethods
 

@@ -347,7 +347,8 @@ def summary_checks(army: RRList, cat: RRCat) -> list[tuple[str, str]]:
     groups = counted_groups(army, cat)
     out: list[tuple[str, str]] = []
     if fmt is not None:
-        line_names = "/".join(gt.name for t in fmt.line_types if (gt := cat.get("group_types", t)) is not None)
+        # joined by spaces, as the rules' finding names them, so a narrow column wraps between words
+        line_names = ", ".join(gt.name for t in fmt.line_types if (gt := cat.get("group_types", t)) is not None)
         attached = sum(1 for g in army.groups if g.attached_to is not None)
         out += [
             ("Groups", f"{groups} of {fmt.min_groups}–{fmt.max_groups}" + (f" ({len(army.groups)} entries, {attached} attached Champion{'s' * (attached != 1)} counted with {'their groups' if attached != 1 else 'its group'})" if attached else "")),

@@ -24,6 +24,7 @@ from textual.widgets import Tree
 from armybuilder.core.errors import InputError
 from armybuilder.core.findings import Finding
 from armybuilder.core.paths import ancestors
+from armybuilder.core.sanitize import visible
 from armybuilder.core.system import BrowserEntry
 
 from .. import settle_memory, workspace
@@ -60,6 +61,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         Binding("o", "odds", "Odds", show=False, tooltip="odds panel"),
         Binding("t", "playtest", "Playtest", show=False, tooltip="playtest against a sample"),
         Binding("m", "meta", "Meta", show=False, tooltip="play this list against a folder of lists (meta)"),
+        Binding("g", "suggest", "Suggest", show=False, tooltip="suggest: the legal edits that raise this list's win rate against a field"),
         Binding("f2", "focus_tree", "List", show=False, tooltip="go to the list tree"),
         Binding("f3", "focus_findings", "Findings", show=False, tooltip="go to the findings"),
         Binding("e", "next_finding(1)", "Next finding", show=False, tooltip="jump to the place of the next finding (E: the previous one)"),
@@ -186,7 +188,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         extra.append((f"catalogue {s.army.catalogue}" + (f" ({newer} available: u)" if newer else ""), "yellow" if newer else "dim"))
         for use in cat.houses:  # house data: named, and flagged when it is not the pinned data
             extra.append((use.words().removeprefix("uses "), "dim" if use.status == "ok" else "bold red"))
-        self.query_one("#status", StatusBar).show(status_text(items, extra))
+        self.query_one("#status", StatusBar).show(status_text(items, extra, width=self.size.width - 2), lines=True)
         self.query_one("#titlebar", StatusBar).show(self._title(self.size.width - 2))
 
     def _title(self, room: int) -> Text:
@@ -209,10 +211,11 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         for about, file in candidates:
             title = Text(no_wrap=True)
             title.append(*state)
-            title.append(s.army.name, style="bold")
-            title.append(f"  —  {about}")
+            # escaped before Rich sees them: ``Text`` silently drops BEL, BS, VT, FF and CR
+            title.append(visible(s.army.name), style="bold")
+            title.append(f"  —  {visible(about)}")
             if file:
-                title.append(f"   {file}", style="dim")
+                title.append(f"   {visible(file)}", style="dim")
             if title.cell_len <= room:
                 break
         return title
@@ -252,8 +255,8 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
         actions = [a for a in self.actions_at(path) if not a.refused]
         if actions:
             text.append("\nEdits here (enter)\n", style="bold")
-            for a in actions:
-                text.append(f"  {a.label}\n")
+            for a in actions:  # a bullet each: a label the narrow pane wraps still reads as one edit
+                text.append(f"• {a.label}\n")
         self.query_one(DetailPane).show(text)
 
     def after_edit(self, select: str | None) -> None:
@@ -343,6 +346,7 @@ class EditorScreen(EditsMixin, FilesMixin, Screen):
             ("Odds panel", self.action_odds, "o"),
             ("Playtest", self.action_playtest, "t"),
             ("Meta: this list against a folder of lists", self.action_meta, "m"),
+            ("Suggest: the edits that raise this list's win rate", self.action_suggest, "g"),
             ("Show or hide the detail pane", self.action_toggle_detail, "d"),
             ("Show or hide the catalogue browser", self.action_toggle_browser, "b"),
             ("Go to the findings", self.action_focus_findings, "f3"),

@@ -7,18 +7,16 @@ A mixin of :class:`~armybuilder.tui.screens.editor.EditorScreen`.
 
 from __future__ import annotations
 
-import importlib
-import inspect
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual.screen import Screen
 from textual.timer import Timer
 
 from armybuilder.core.atomic import SaveConflict
 from armybuilder.core.errors import InputError
+from armybuilder.core.outputs import as_list_path
 
 from .. import prefs, workspace
 
@@ -66,12 +64,12 @@ class FilesMixin(_Screen):
                 if not path.parent.is_dir() and path.parent == folder:
                     path.parent.mkdir(parents=True, exist_ok=True)  # the documented default folder
                 if not path.parent.is_dir():
-                    return f"no folder {path.parent}"
+                    return f"no folder {workspace.shown(path.parent)}"
                 return None
 
             def chosen(path: Path | None) -> None:
                 if path is not None:
-                    self._save_as(path, then)
+                    self._save_as(as_list_path(path), then)  # "my-army" means my-army.yaml
 
             self.app.push_screen(PathPrompt("Save the list as", default, check), chosen)
             return
@@ -167,9 +165,9 @@ class FilesMixin(_Screen):
 
         def chosen(path: Path | None) -> None:
             if path is not None:
-                self._save_as(path)
+                self._save_as(as_list_path(path))  # "my-army" means my-army.yaml
 
-        self.app.push_screen(PathPrompt("Save the list as", default, lambda p: None if p.parent.is_dir() else f"no folder {p.parent}"), chosen)
+        self.app.push_screen(PathPrompt("Save the list as", default, lambda p: None if p.parent.is_dir() else f"no folder {workspace.shown(p.parent)}"), chosen)
 
     def action_upgrade(self) -> None:
         from armybuilder.core.upgrade import upgrade_impact
@@ -240,7 +238,7 @@ class FilesMixin(_Screen):
 
         folder = self.export_folder()
         self.app.push_screen(
-            Menu("Export", [(k, label) for k, label in EXPORT_KINDS], f"into {folder} (the next step shows the file and lets you change it)"),
+            Menu("Export", [(k, label) for k, label in EXPORT_KINDS], f"into {workspace.shown(folder)} (the next step shows the file and lets you change it)"),
             chosen,
         )
 
@@ -288,7 +286,7 @@ class FilesMixin(_Screen):
 
         def check(path: Path) -> str | None:
             if path.is_dir():
-                return f"{path} is a folder: add a file name"
+                return f"{workspace.shown(path)} is a folder: add a file name"
             return None
 
         def chosen(path: Path | None) -> None:
@@ -415,18 +413,25 @@ class FilesMixin(_Screen):
         self.app.paper = paper  # type: ignore[attr-defined]
         self.notify(f"PDF exports now use {paper} paper")
 
-    def _external_screen(self, module: str):
-        """The Screen class of an optional panel (written separately), if present."""
-        try:
-            mod = importlib.import_module(f"armybuilder.tui.screens.{module}")
-        except ImportError:
-            return None
-        named = getattr(mod, f"{module.capitalize()}Screen", None)
-        if inspect.isclass(named) and issubclass(named, Screen):
-            return named
-        for _, obj in inspect.getmembers(mod, inspect.isclass):
-            if issubclass(obj, Screen) and obj.__module__ == mod.__name__:
-                return obj
+    def _external_screen(self, module: str) -> Any:
+        """The Screen class of a panel opened from the editor, imported when first opened
+        (the editor starts without them); None for a panel this build does not have."""
+        if module == "odds":
+            from .odds import OddsScreen
+
+            return OddsScreen
+        if module == "playtest":
+            from .playtest import PlaytestScreen
+
+            return PlaytestScreen
+        if module == "meta":
+            from .meta import MetaScreen
+
+            return MetaScreen
+        if module == "suggest":
+            from .suggest import SuggestScreen
+
+            return SuggestScreen
         return None
 
     def action_odds(self) -> None:
@@ -438,6 +443,27 @@ class FilesMixin(_Screen):
 
     def action_meta(self) -> None:
         self._open_external("meta", "meta screen")
+
+    def action_suggest(self) -> None:
+        screen_class = self._external_screen("suggest")
+        if screen_class is None:
+            self.notify("the suggest screen is not available in this build", severity="warning")
+            return
+        s = self.session
+        self.app.push_screen(screen_class(s.system, s.army, s.cat, path=s.path, on_apply=self._apply_suggestion))
+
+    def _apply_suggestion(self, base: Any, edit: Any) -> None:
+        """A suggestion chosen on the Suggest screen: one undoable edit, if the list is still the one
+        it was found for."""
+        if self.session.army != base:
+            self.notify("the list changed since the suggestions were found: run them again", severity="warning")
+            return
+        try:
+            self.apply(edit.path, edit.action, dict(edit.args))  # type: ignore[attr-defined]
+        except ValueError as exc:
+            self.notify(f"not applied: {exc}", severity="error", markup=False)
+            return
+        self.notify(f"applied: {edit.words} (ctrl+z undoes it)", markup=False, timeout=8)
 
     def _open_external(self, module: str, what: str, follow: bool = False) -> None:
         screen_class = self._external_screen(module)

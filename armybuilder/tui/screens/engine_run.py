@@ -15,9 +15,11 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Button, Input, ProgressBar, Static
+from textual.widgets import Button, Input, Label, ProgressBar, Static
 
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.system import ArmyListBase, GameSystem
@@ -57,6 +59,18 @@ class EngineRunScreen(Screen[None]):
 
     def _message(self, text: str, error: bool = False) -> None:
         self.query_one(self._sel("message"), Static).update(safe_text(Text(text, style="red" if error else ""), lines=True))
+
+    def _counts_row(self, games: str, workers: str) -> ComposeResult:
+        """The row of Games, Seed and Workers inputs (``#<prefix>-games``, ``-seed``, ``-workers``)."""
+        with Horizontal(classes=f"{self.PREFIX}-row"):
+            for label, name, value in (("Games", "games", games), ("Seed", "seed", "1"), ("Workers", "workers", workers)):
+                yield Label(label)
+                yield Input(value, id=f"{self.PREFIX}-{name}", type="integer", classes=f"{self.PREFIX}-small")
+
+    def _counts(self, max_games: int, max_workers: int) -> tuple[int, int, int]:
+        """Games, seed and workers from the counts row; ValueError naming the one that is wrong."""
+        return (self._int(self._sel("games"), "Games", 1, max_games), self._int(self._sel("seed"), "Seed", 0, 2**63 - 1),
+                self._int(self._sel("workers"), "Workers", 1, max_workers))
 
     def _int(self, widget_id: str, label: str, low: int, high: int) -> int:
         """The whole number in input ``widget_id``; ValueError naming ``label`` when it is not one in range."""

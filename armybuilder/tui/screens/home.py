@@ -13,6 +13,7 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Select, St
 from textual.widgets.option_list import Option
 
 from armybuilder.core.errors import InputError
+from armybuilder.core.outputs import as_list_path
 from armybuilder.core.registry import get_system, system_ids
 from armybuilder.core.system import GameSystem
 from armybuilder.tui import prefs, resume_collector, workspace
@@ -227,7 +228,7 @@ class HomeScreen(Screen):
 
         def check(path: Path) -> str | None:
             if not path.is_file():
-                return f"no file {path}"
+                return f"no file {workspace.shown(path)}"
             return None
 
         def chosen(path: Path | None) -> None:
@@ -246,6 +247,8 @@ class NewListScreen(ModalScreen):
     def __init__(self) -> None:
         super().__init__()
         self.systems = loadable_systems()
+        # the file name follows the list's name unless the player typed one of their own
+        self._derived_file = ""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog tall"):
@@ -268,7 +271,8 @@ class NewListScreen(ModalScreen):
                 yield Label("Name")
                 yield Input("New army", id="name", compact=True)
                 yield Label("File")
-                yield Input(workspace.shown(prefs.lists_dir(self._prefs_root()) / "new-army.yaml"), id="file", compact=True)
+                self._derived_file = workspace.shown(prefs.lists_dir(self._prefs_root()) / "new-army.yaml")
+                yield Input(self._derived_file, id="file", compact=True)
             yield Static("", id="form-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Create", id="ok", variant="primary", compact=True)
@@ -313,13 +317,19 @@ class NewListScreen(ModalScreen):
             self.fill()
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "name":
-            import re
+        if event.input.id != "name":
+            return
+        file_input = self.query_one("#file", Input)
+        typed = file_input.value.strip()
+        if typed and typed != self._derived_file:
+            return  # a file name of the player's own stays as typed
+        import re
 
-            slug = re.sub(r"[^a-z0-9]+", "-", event.value.lower()).strip("-") or "army-list"
-            file_input = self.query_one("#file", Input)
-            current = Path(file_input.value)
-            file_input.value = str(current.with_name(slug + ".yaml"))
+        slug = re.sub(r"[^a-z0-9]+", "-", event.value.lower()).strip("-") or "army-list"
+        current = Path(typed) if typed else None
+        folder = current.parent if current is not None and current.name else Path(workspace.shown(prefs.lists_dir(self._prefs_root())))
+        self._derived_file = str(folder / (slug + ".yaml"))
+        file_input.value = self._derived_file
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -349,17 +359,17 @@ class NewListScreen(ModalScreen):
             self.error("type a file name")
             return
         try:
-            path = workspace.confine(raw) if workspace.active() else Path(raw).expanduser()
+            path = as_list_path(workspace.confine(raw) if workspace.active() else Path(raw).expanduser())
         except InputError as exc:
             self.error(str(exc))
             return
-        if path.exists():
-            self.error(f"{path} exists already; choose another file name")
+        if path.exists() or path.is_symlink():
+            self.error(f"{workspace.shown(path)} exists already; choose another file name")
             return
         if not path.parent.is_dir() and path.parent == prefs.lists_dir(self._prefs_root()):
             path.parent.mkdir(parents=True, exist_ok=True)  # the documented default folder
         if not path.parent.is_dir():
-            self.error(f"no folder {path.parent}")
+            self.error(f"no folder {workspace.shown(path.parent)}")
             return
         from armybuilder.core.editing import point_limit
 

@@ -63,13 +63,7 @@ class MetaScreen(EngineRunScreen):
             with Horizontal(classes="mt-row"):
                 yield Label("Folder")
                 yield Input(self.folder, id="mt-folder")
-            with Horizontal(classes="mt-row"):
-                yield Label("Games")
-                yield Input("200", id="mt-games", type="integer", classes="mt-small")
-                yield Label("Seed")
-                yield Input("1", id="mt-seed", type="integer", classes="mt-small")
-                yield Label("Workers")
-                yield Input(str(os.cpu_count() or 1), id="mt-workers", type="integer", classes="mt-small")
+            yield from self._counts_row("200", str(os.cpu_count() or 1))
             with Horizontal(classes="mt-row"):
                 yield Button("Run", id="mt-run", variant="primary")
                 yield Button("Cancel", id="mt-cancel", disabled=True)
@@ -88,9 +82,7 @@ class MetaScreen(EngineRunScreen):
         if self.running or not self.system.engine_ready():
             return
         try:
-            games = self._int("#mt-games", "Games", 1, MAX_GAMES)
-            seed = self._int("#mt-seed", "Seed", 0, 2**63 - 1)
-            workers = self._int("#mt-workers", "Workers", 1, workspace.max_workers(256))
+            games, seed, workers = self._counts(MAX_GAMES, workspace.max_workers(256))
         except ValueError as exc:
             self._message(str(exc), error=True)
             return
@@ -101,10 +93,10 @@ class MetaScreen(EngineRunScreen):
             self._message(str(exc), error=True)
             return
         if not folder.is_dir():
-            self._message(f"{folder}: not a folder", error=True)
+            self._message(f"{workspace.shown(folder)}: not a folder", error=True)
             return
         self._set_running(True)
-        self._message(f"reading the lists of {folder}…")
+        self._message(f"reading the lists of {workspace.shown(folder)}…")
         self.run_matrix(folder, games, seed, workers)
 
     @work(thread=True, exclusive=True, group="meta")

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -338,7 +340,8 @@ class ActionForm(Dialog[dict[str, Any] | None]):
                 options = choice_options(p, show_all=True)  # the current value stays visible
             if index is None and len(options) == 1:
                 index = options[0][1]
-            prompt = p.label if options else f"{p.label}: nothing allowed here ({SHOW_ALL_KEY} shows why)"
+            # the label is above the box: the empty box says what to do, not the label again
+            prompt = "choose" if options else f"{p.label}: nothing allowed here ({SHOW_ALL_KEY} shows why)"
             return FormSelect(options, id=wid, prompt=prompt, allow_blank=index is None, value=Select.NULL if index is None else index, compact=True)
         if p.kind == "bool":
             return FormCheckbox(p.label, bool(value), id=wid, compact=True)
@@ -610,6 +613,7 @@ def help_sections() -> tuple[tuple[str, tuple[Any, ...]], ...]:
     from .engine_run import EngineRunScreen
     from .home import HomeScreen
     from .odds import OddsScreen
+    from .suggest import SuggestScreen
 
     return (
         ("Everywhere", (ArmyBuilderApp, EditorScreen)),
@@ -620,6 +624,7 @@ def help_sections() -> tuple[tuple[str, tuple[Any, ...]], ...]:
         ("Home screen", (HomeScreen,)),
         ("Odds screen (o)", (OddsScreen,)),
         ("Playtest (t) and meta (m) screens", (EngineRunScreen,)),
+        ("Suggest screen (g)", (SuggestScreen, EngineRunScreen)),
     )
 
 
@@ -662,13 +667,41 @@ def help_text(app) -> str:
     return "\n".join(lines)
 
 
+def help_renderable(app) -> Group:
+    """The help as drawn: the text of ``help_text``, each key's words in a column of their own
+    so that a line too long for the dialog wraps under its words, not under the keys."""
+    parts: list[Any] = [Text("armybuilder — keys", style="bold"), Text("")]
+    for title, rows in help_rows(app):
+        parts.append(Text(title, style="bold"))
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(width=1)
+        grid.add_column(min_width=10, style="bold cyan", no_wrap=True)
+        grid.add_column(ratio=1)
+        for keys, what in rows:
+            grid.add_row("", Text(keys), Text(what))
+        parts.append(grid)
+        note = HELP_NOTES.get(title)
+        if note and "{filters}" in note:
+            note = note.replace("{filters}", _filter_words(app))
+        if note:
+            notes = Table.grid()
+            notes.add_column(width=2)
+            notes.add_column(ratio=1)
+            for line in note.splitlines():
+                notes.add_row("", Text(line))
+            parts.append(notes)
+        parts.append(Text(""))
+    parts.append(Text("Mouse: click to focus and select; click again to act; scroll wheels work."))
+    return Group(*parts)
+
+
 class HelpScreen(Dialog[None]):
     BINDINGS = [Binding("escape,q,question_mark", "close", "Close")]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog tall"):
             with VerticalScroll():
-                yield Static(Text(help_text(self.app)), markup=False)
+                yield Static(help_renderable(self.app), markup=False)
             yield Button("Close", id="close", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -138,9 +138,9 @@ class OddsScreen(Screen[None]):
         Binding("escape", "close", "Back"),
         Binding("ctrl+g", "cancel", "Cancel", tooltip="abandon the fray being computed"),
         Binding("ctrl+r", "compute", "Compute"),
-        Binding("ctrl+t", "flip", "Other direction", tooltip="the fray's other direction, when only one fits"),
-        Binding("ctrl+f", "show_tab('tab-fray')", "Fray tab", tooltip="the Fray tab: the exact outcome of a whole fray"),
-        Binding("ctrl+o", "show_tab('tab-roll')", "One roll tab", tooltip="the One roll tab: one attack's rolls, or a free form"),
+        Binding("ctrl+t", "flip", "Other way", tooltip="the fray's other direction, when only one fits"),
+        Binding("ctrl+f", "show_tab('tab-fray')", "Fray", tooltip="the Fray tab: the exact outcome of a whole fray"),
+        Binding("ctrl+o", "show_tab('tab-roll')", "One roll", tooltip="the One roll tab: one attack's rolls, or a free form"),
     ]
     DEFAULT_CSS = """
     OddsScreen { layout: vertical; }

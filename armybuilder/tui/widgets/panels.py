@@ -312,7 +312,9 @@ def _cut(text: str, room: int) -> str:
 def node_label(node: OutlineNode, room: int | None = None) -> Text:
     """The tree line of ``node``: name, cost, detail. Given ``room`` (cells), the detail loses
     words first (or goes), then the name, each ending " …", so the cost stays in view."""
-    name, cost, detail = node.label, f"  {fmt_cost(node.cost)}" if node.cost is not None else "", f"  {node.detail}" if node.detail else ""
+    # escaped before Rich sees them: ``Text`` silently drops BEL, BS, VT, FF and CR
+    label, shown_detail = visible(node.label), visible(node.detail)
+    name, cost, detail = label, f"  {fmt_cost(node.cost)}" if node.cost is not None else "", f"  {shown_detail}" if shown_detail else ""
     if room is not None and len(name) + len(cost) + len(detail) > room:
         kept = cut_words(detail[2:], room - len(name) - len(cost) - 2, inside=False) if detail and len(name) + len(cost) + 4 <= room else ""
         if kept:
@@ -575,26 +577,42 @@ class DetailPane(VerticalScroll):
 # --------------------------------------------------------------------------- status and findings
 
 
-def status_text(items: Sequence[StatusItem], extra: Sequence[tuple[str, str]] = ()) -> Text:
-    text = Text()
+STATUS_SEPARATOR = "  │  "
+
+
+def status_text(items: Sequence[StatusItem], extra: Sequence[tuple[str, str]] = (), width: int | None = None) -> Text:
+    """The status bar's items, "  │  " between them.  With ``width`` (the bar's cells), an
+    item that would not fit on the line starts the next one: a line never begins with the
+    separator, and no item is split across lines unless it is wider than the bar alone."""
+    pieces: list[Text] = []
     for item in items:
+        piece = Text()
+        piece.append(item.label + " ", style="bold")
+        piece.append(item.value, style={True: "green", False: "bold red", None: ""}[item.ok])
+        pieces.append(safe_text(piece))
+    pieces += [safe_text(Text(label, style=style)) for label, style in extra]
+    text = Text()
+    line = 0  # cells on the current line
+    for piece in pieces:
         if text.plain:
-            text.append("  │  ", style="dim")
-        text.append(item.label + " ", style="bold")
-        style = {True: "green", False: "bold red", None: ""}[item.ok]
-        text.append(item.value, style=style)
-    for label, style in extra:
-        text.append("  │  ", style="dim")
-        text.append(label, style=style)
+            if width is not None and line + len(STATUS_SEPARATOR) + piece.cell_len > width:
+                text.append("\n")
+                line = 0
+            else:
+                text.append(STATUS_SEPARATOR, style="dim")
+                line += len(STATUS_SEPARATOR)
+        text.append_text(piece)
+        line += piece.cell_len
     return text
 
 
 class StatusBar(Static):
     shown: Text | None = None
 
-    def show(self, text: Text) -> None:
-        text = safe_text(text)
-        """Update only on change: an unchanged bar costs nothing to redraw."""
+    def show(self, text: Text, *, lines: bool = False) -> None:
+        """Update only on change: an unchanged bar costs nothing to redraw.  ``lines``: the
+        text's line feeds are its own (``status_text`` escaped each item already)."""
+        text = safe_text(text, lines=lines)
         if self.shown is not None and text.plain == self.shown.plain and text.spans == self.shown.spans:
             return
         self.shown = text

@@ -96,9 +96,17 @@ class WarlordPolicy(Policy):
             melee_better = gap(f, e) <= f.speed() + 3 and max(g.attack_value(f, e, m, True) for m in f._melee) > 1.5 * value
             if not melee_better:
                 return Act("shoot", e, w)
-        target = self.best_target(g, f, enemies) if berserker else self.nearest(g, f, enemies, low)
+        target = self.best_target(g, f, enemies) if berserker else self.gang_target(g, f, enemies, self.nearest(g, f, enemies, low))
         if f.taunt_forced and f.taunted_by is not None and not f.taunted_by.removed:
             target = f.taunted_by  # a Taunt with 3+ stages: it must come at the taunter
+        elif f._ranged and not berserker and max(w.st or 0 for w in f._melee) < 1:
+            # a shooter with nothing to fight with (fists) does not walk into melee: out of
+            # range it comes within range; in range with no shot (no line of sight, a friend
+            # in the way) it comes closer, but stays out of its target's reach
+            if gap(f, target) > f._max_range:
+                return Act("advance", target, stop_at=f._max_range * 0.9, fallback=END)
+            keep = target._reach + target.speed() * 0.5 + BASES
+            return Act("advance", target, stop_at=max(keep, 0.6 * dist(f, target)), fallback=END)
         others = [e for e in enemies if e is not target]
         close = Act("close", target, others=[min(others, key=lambda e: (gap(f, e), e.index))] if others else [])
         act = close
@@ -155,6 +163,23 @@ class WarlordPolicy(Policy):
                 best, near = (found[0], e, found[1]), d
         return best
 
+    def gang_target(self, g: Battle, f: Fighter, enemies: list[Fighter], nearest: Fighter) -> Fighter:
+        """The enemy to close with: of those at most 2" further than the nearest, the one the most
+        friends are already engaged with (joining them brings Overwhelm's +1 MA and +1 ST, and
+        takes a foe out sooner), else the nearest."""
+        limit = gap(f, nearest) + 2.0
+        best, best_count, best_gap = nearest, len(g.engaged_with(nearest)), gap(f, nearest)
+        for e in enemies:
+            if e is nearest or e.incapacitated:
+                continue
+            d = gap(f, e)
+            if d > limit:
+                continue
+            count = len(g.engaged_with(e))
+            if count > best_count or (count == best_count and count > 0 and d < best_gap):
+                best, best_count, best_gap = e, count, d
+        return best
+
     def nearest(self, g: Battle, f: Fighter, enemies: list[Fighter], low: float) -> Fighter:
         """The enemy whose base is nearest to f's (then the lowest index); gaps are worked out only
         for the enemies whose kept squared distance is within a hair of the least one."""
@@ -197,7 +222,10 @@ class WarlordPolicy(Policy):
         attack power expects (statuses counted at :data:`STATUS_WORTH`), the extra Damage of the
         attacks left this activation (a power granting attack abilities or Aid to ST), the HP a
         heal restores, the charge a move power makes possible; a guard power only when the AP
-        would be wasted. The power must beat what the AP would do otherwise."""
+        would be wasted. The power must beat what the AP would do otherwise: an attack, heal or
+        shooting power against the worth of the usual act; a power that changes the rest of the
+        activation (buff, fight, move) is weighed by :meth:`_activation_gain`, which already
+        counts the AP it takes from the model's own strikes."""
         used, spark = g.powers_used[f.side], g.godspark[f.side]
         alternative = self.act_worth(g, f, usual) if usual.kind != "end" else 0.0
         enemies = g.living[1 - f.side]
@@ -205,7 +233,7 @@ class WarlordPolicy(Policy):
             return None
         nearest = self.nearest(g, f, enemies, min(f.d2) if f.d2 else math.inf)
         best: tuple[GodPower, Fighter | None] | None = None
-        best_worth = alternative + 0.05
+        best_worth = 0.05  # what a power must add over the AP's usual use
         for p, pid, _ in g.power_rows[f.side]:
             if pid in used or spark < g.power_cost(f, p) or pid in self.forbid or "powers" in self.forbid:
                 continue
@@ -217,21 +245,22 @@ class WarlordPolicy(Policy):
                 wounded = [o for o in [f, *g.friends(f)] if (o.hp < o.hp_max or o.incapacitated) and dist(f, o) <= p.attack.range]
                 if wounded:
                     target = min(wounded, key=lambda o: (o.hp - o.hp_max, o.index))
-                    worth = 1.0 if target.hp * 2 <= target.hp_max or target.incapacitated else 0.5
+                    worth = (1.0 if target.hp * 2 <= target.hp_max or target.incapacitated else 0.5) - alternative
             elif kind == "attack":
                 assert p.attack is not None
                 if not engaged and dist(f, nearest) <= p.attack.range and g.los(f, nearest):
                     target = nearest
-                    worth = self._attack_power_worth(g, f, nearest, p)
+                    worth = self._attack_power_worth(g, f, nearest, p) - alternative
             elif kind in ("buff", "fight", "move"):
-                worth = self._activation_gain(g, f, p, engaged, nearest)
+                if usual.kind == "close" or usual.kind == "attack":  # it pays only in the melee f is about to fight
+                    worth = self._activation_gain(g, f, p, engaged, nearest)  # net of the AP it costs
             elif kind == "guard":
                 if usual.kind == "end" and (engaged or gap(f, nearest) <= 8):
                     worth = 0.1
             elif kind == "shoot":
                 shot = self.best_shot(g, f, enemies)
                 if shot is None and f._ranged and not engaged and dist(f, nearest) <= 30 and f.ap_left >= 2:
-                    worth = 0.5 * max(g.attack_value(f, nearest, w) for w in f._ranged)
+                    worth = 0.5 * max(g.attack_value(f, nearest, w) for w in f._ranged) - alternative
             if worth > best_worth:
                 best, best_worth = (p, target), worth
         return best
@@ -246,7 +275,7 @@ class WarlordPolicy(Policy):
         p_hit = success_probability(g.rules, g.rules.tn(att, defence))
         worth = g.attack_value(f, t, w) if w.st is not None else 0.0
         for ref in w.abilities:
-            worth += p_hit * STATUS_WORTH.get(ability_id(ref), 0.0)
+            worth += p_hit * status_worth(g, f, t, ref)
         spray = 2 if ("spray" in w._ids or "blast" in w._ids or "line" in w._ids) else 1
         return worth * spray
 
@@ -258,7 +287,9 @@ class WarlordPolicy(Policy):
             return 0.0
         rapid = f.has("rapid-attack")
         refs = f.next_attack + f.next_melee + ["/".join([k, *v]) for k, v in f.temp.items()]
-        status = sum(STATUS_WORTH.get(ability_id(r), 0.0) for r in refs)
+        status = 0.0
+        for r in refs:
+            status += status_worth(g, f, t, r)
         master = f.has("weapon-master") and not f.weapon_master_used
         weapon = f._melee[0]
 
@@ -308,6 +339,29 @@ class WarlordPolicy(Policy):
         finally:
             f.temp, f.aid = temp, aid
         return after + guard - before
+
+
+def status_worth(g: Battle, f: Fighter, t: Fighter, ref: str) -> float:
+    """What status ``ref`` is worth on a hit of ``f`` on ``t``, in expected Damage. Shock and Ice
+    take AP (Shock: 1 AP at t's activation this Round, if it is still to come; Ice: 1 AP or more
+    at its next activation), each worth one of t's blows at f, when their roll against t's RS
+    succeeds; the other statuses count :data:`STATUS_WORTH`."""
+    aid = ability_id(ref)
+    if aid == "shock" or aid == "ice":
+        if t.incapacitated or g.immune(t, aid):
+            return 0.0
+        if aid == "shock" and t.activated:
+            return 0.1  # -1 ST and -1 SP for the rest of the Round
+        args = ability_args(ref)
+        x = int(args[0]) if args and args[0].lstrip("-").isdigit() else 0
+        p_status = success_probability(g.rules, g.rules.tn(x, g.status_rs(t, False)))
+        blow = 0.3
+        for w in t._melee:
+            v = g.attack_value(t, f, w)
+            if v > blow:
+                blow = v
+        return p_status * blow
+    return STATUS_WORTH.get(aid, 0.0)
 
 
 def _power_kind(p: GodPower) -> str:

@@ -39,7 +39,7 @@ What is simulated (seed sections in brackets; :mod:`board` gives the board model
   end after the catalogue's ``round_limit`` rounds (6), won by the side that removed more points
   (equal: a draw). The scores behind the result close the narrated log.
 
-Readings of the seed the engine makes (see docs/rr-morpheus-playtests.md): Soothsayers' number
+Readings of the seed the engine makes (the catalogue's decisions.yaml, RR-C1 to RR-C8): Soothsayers' number
 serves the whole round, once in each turn of either player; a champion's reach is its RNG (a
 B-to-B Champion on its own touches what it banishes, pushes or spots); an attached Champion's
 actions use its group's RNG.

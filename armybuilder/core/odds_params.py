@@ -1,7 +1,9 @@
 """The parameters of an odds calculator, as plain tuples (no game system needed).
 
 The protocol's :class:`armybuilder.core.shapes.Param` is built from these by each system's
-``engine/odds.py``; the ``odds`` command builds its options straight from them.
+``engine/odds.py``; the ``odds`` command builds its options straight from them.  Standard
+library only, in the core: the calculators of :mod:`armybuilder.odds` and the systems'
+odds modules both use it.
 """
 
 from __future__ import annotations
