@@ -452,6 +452,21 @@ def run_bench(quick: bool = False, as_json: bool = False, only: str | None = Non
             return 100 * rate, rate >= bf.workload("cut_target")[1](), f"weakest: {name} against a copy with ~20 % of its A.P. removed"
 
         attempt("Rag'Narok 2 full list vs cut copy (weakest sample)", ">= 65 %", "%", full_vs_cut)
+
+        def fray_games() -> tuple[float, bool, str]:
+            target = bf.workload("fighting_targets")[1]()[0]
+            result = credible["result"]
+            return 100 * result.fray_share, result.fray_share >= target, f"{result.matrix_games} games of the samples' matrix"
+
+        attempt("Rag'Narok 2 games with at least one fray (samples' matrix)", ">= 95 %", "%", fray_games)
+
+        def melee_share() -> tuple[float, bool, str]:
+            target = bf.workload("fighting_targets")[1]()[1]
+            result = credible["result"]
+            phases = ", ".join(f"{p} {100 * s:.0f} %" for p, s in result.phase_shares())
+            return 100 * result.melee_share, result.melee_share >= target, f"A.P. destroyed by phase: {phases}"
+
+        attempt("Rag'Narok 2 A.P. destroyed by frays and routs (samples' matrix)", ">= 50 %", "%", melee_share)
         if not as_json and "result" in credible:
             print("\n".join(credible["result"].lines()), flush=True)
     finally:

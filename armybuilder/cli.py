@@ -598,6 +598,8 @@ def build_parser(command: str | None = None) -> Parser:
     p.add_argument("--workers", type=int, default=1, help="processes to play on, 1 to 256 (default 1; the games do not change)")
     p.add_argument("--json", action="store_true", help="the summary as JSON")
     p.add_argument("--log", action="store_true", help="narrate one game")
+    p.add_argument("--table", metavar="NAME|FILE", help="the table layout: a bundled one (open, standard, dense) or a YAML file (default: standard, scenery placed afresh each game)")
+    p.add_argument("--replay", metavar="FILE.svg", help="draw the first game on its table, round by round, into this SVG file")
     p.add_argument("--scenario", metavar="NAME", help="play every game in this scenario, for a system with scenarios "
                    "(an unknown name lists them); otherwise each game draws its own")
     p.set_defaults(func=cmd_playtest)

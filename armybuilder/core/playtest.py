@@ -19,12 +19,15 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .registry import get_system
 from .system import ArmyListBase, GameRecord, GameSystem
+
+if TYPE_CHECKING:
+    from .shapes import BattleMap
 
 Z95 = 1.959963984540054
 
@@ -98,6 +101,14 @@ class PlaytestSummary:
     margins: Counter[float] = field(default_factory=Counter)
     #: both lists' points as the system counts them (None: the sum of the per-unit figures)
     points: tuple[float, float] | None = None
+    #: the system's named figures of a game (GameRecord.figures), summed over the games
+    figures: dict[str, float] = field(default_factory=dict)
+    #: how many games had each figure above zero (e.g. the games with at least one fray)
+    figure_games: Counter[str] = field(default_factory=Counter)
+    #: the table layout played on (name, title, source), for systems with layouts
+    table: dict[str, Any] | None = None
+    #: the first game on its table, frame by frame, when a replay was asked
+    map: BattleMap | None = None
     #: per scenario played (catalogue id, in the order first played), its games and results
     scenarios: dict[str, ScenarioStats] = field(default_factory=dict)
     #: per side, each option the engine reports (``GameRecord.used``) → games in which it was used
@@ -112,6 +123,14 @@ class PlaytestSummary:
     def interval(self) -> tuple[float, float]:
         return wilson_interval(self.wins + 0.5 * self.draws, self.games)
 
+    def figures_json(self) -> dict[str, dict[str, float]]:
+        """Each figure's mean per game and the share of games where it was above zero."""
+        games = max(self.games, 1)
+        return {
+            name: {"mean": round(total / games, 4), "share_of_games": round(self.figure_games[name] / games, 6)}
+            for name, total in sorted(self.figures.items())
+        }
+
     def as_json(self) -> dict[str, Any]:
         low, high = self.interval
         return {
@@ -123,6 +142,8 @@ class PlaytestSummary:
             "win_rate_95": [round(low, 6), round(high, 6)],
             "mean_rounds": round(self.mean_rounds, 4),
             "seed": self.seed,
+            **({"table": self.table} if self.table is not None else {}),
+            **({"figures": self.figures_json()} if self.figures else {}),
             # Both lists' points: the sum of their per-unit figures (Characters are listed apart).
             "points": {
                 "list": self.points[0] if self.points else sum(u.points for u in self.units if u.side == 0),
@@ -169,7 +190,7 @@ def game_rngs(seed: int, start: int, stop: int) -> list[np.random.Generator]:
 class Tally:
     """Statistics of games folded in one at a time (no per-game record is kept)."""
 
-    __slots__ = ("games", "wins", "losses", "rounds", "units", "margins", "scenarios", "used")
+    __slots__ = ("games", "wins", "losses", "rounds", "units", "margins", "figures", "figure_games", "scenarios", "used")
 
     def __init__(self) -> None:
         self.games = 0
@@ -178,6 +199,8 @@ class Tally:
         self.rounds = 0
         self.units: dict[tuple[int, str], UnitStats] = {}
         self.margins: Counter[float] = Counter()
+        self.figures: dict[str, float] = {}
+        self.figure_games: Counter[str] = Counter()
         self.scenarios: dict[str, ScenarioStats] = {}
         self.used: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
 
@@ -197,6 +220,11 @@ class Tally:
             stats.survived += int(u.survived)
             stats.eliminated_points += u.eliminated_points
         self.margins[float(record.scores[0] - record.scores[1])] += 1
+        figures = self.figures
+        for name, value in record.figures.items():
+            figures[name] = figures.get(name, 0.0) + value
+            if value > 0:
+                self.figure_games[name] += 1
         if record.scenario is not None:
             played = self.scenarios.get(record.scenario)
             if played is None:
@@ -223,6 +251,9 @@ class Tally:
                 mine.survived += theirs.survived
                 mine.eliminated_points += theirs.eliminated_points
         self.margins.update(other.margins)
+        for name, value in other.figures.items():
+            self.figures[name] = self.figures.get(name, 0.0) + value
+        self.figure_games.update(other.figure_games)
         for name, theirs_played in other.scenarios.items():
             played = self.scenarios.setdefault(name, ScenarioStats())
             played.games += theirs_played.games
@@ -236,7 +267,7 @@ class Tally:
         mean_rounds = self.rounds / self.games if self.games else 0.0
         return PlaytestSummary(
             self.games, self.wins, draws, self.losses, seed, mean_rounds, list(self.units.values()),
-            margins=Counter(self.margins),
+            margins=Counter(self.margins), figures=dict(self.figures), figure_games=Counter(self.figure_games),
             scenarios={name: ScenarioStats(st.games, st.wins, st.losses) for name, st in self.scenarios.items()},
             used=(dict(self.used[0]), dict(self.used[1])),
         )
@@ -319,10 +350,16 @@ def run_playtest(
     log: bool = False,
     scenario: str | None = None,
     policies: tuple[str, str] | None = None,
+    table: str | None = None,
+    replay: bool = False,
 ) -> PlaytestSummary:
     """Play ``games`` games of ``first`` against ``second`` (game *i* from child *i* of
     ``SeedSequence(seed)``); ``scenario`` fixes the scenario of every game (a system with
-    scenarios draws one per game otherwise), ``policies`` names the players of both sides."""
+    scenarios draws one per game otherwise), ``policies`` names the players of both sides.
+    ``table``: a table layout's name or file for systems with layouts (None: the default, for a
+    system with layouts its standard table placed afresh for each game); ``replay``: keep the
+    first game's frames (``summary.map``). Raises InputError for a layout the system does not
+    know or a bad file."""
     system = get_system(first.system)
     options = game_options(scenario, policies)
     houses: list[dict[str, Any]] = []
@@ -333,6 +370,9 @@ def run_playtest(
         houses = portable_houses(cat)
     else:
         cat = system.catalogue_for(first)
+    spec = system.table_spec(cat, table)  # read once, before any game (a bad file fails here)
+    if spec is not None:
+        options["table"] = spec
     workers = max(1, min(workers, os.cpu_count() or 1, games or 1))
     # In-process: small chunks, so progress and cancellation respond quickly.
     chunk = 25 if workers == 1 else max(1, min(500, math.ceil(games / (workers * 4))))
@@ -385,9 +425,15 @@ def run_playtest(
     summary = tally.summary(seed)
     summary.cancelled = stopped
     summary.points = (float(system.points(first, cat).total), float(system.points(second, cat).total))
-    if log and games:
-        rng = game_rngs(seed, 0, 1)[0]
-        summary.log = system.play_game(cat, first, second, rng, True, **options).log
+    if spec is not None:
+        summary.table = {key: spec[key] for key in ("name", "title", "source") if key in spec}
+        summary.table["scattered"] = bool(spec.get("scatter"))
+    if (log or replay) and games:
+        rng = game_rngs(seed, 0, 1)[0]  # the first game again, narrated and recorded
+        extra = {"replay": True} if replay else {}
+        first_game = system.play_game(cat, first, second, rng, log, **options, **extra)
+        summary.log = first_game.log if log else []
+        summary.map = first_game.map
     return summary
 
 

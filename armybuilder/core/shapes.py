@@ -15,7 +15,7 @@ from typing import Any, Literal
 from .findings import Finding
 from .records import Choice, EntryRef
 
-__all__ = ["OutlineNode", "Param", "EditKind", "EditAction", "BrowserEntry", "Heading", "Paragraph", "KeyValues", "Table", "Block", "Card", "Roster", "ListSummary", "Sheets", "Detail", "OddsResult", "UnitRecord", "GameRecord", "edit_kind_of"]
+__all__ = ["OutlineNode", "Param", "EditKind", "EditAction", "BrowserEntry", "Heading", "Paragraph", "KeyValues", "Table", "Block", "Card", "Roster", "ListSummary", "Sheets", "Detail", "OddsResult", "UnitRecord", "GameRecord", "MapPiece", "MapUnit", "MapFrame", "BattleMap", "edit_kind_of"]
 
 
 @dataclass(frozen=True)
@@ -202,6 +202,59 @@ class UnitRecord:
     eliminated_points: float = 0.0  # A.P. of enemies this unit eliminated or routed
 
 
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class MapPiece:
+    """A piece of scenery on a battle map: its outline (corners, in cm on the table)."""
+
+    name: str
+    outline: tuple[Point, ...]
+    height: float = 0.0
+    impassable: bool = True
+    round: bool = False  # drawn as the ellipse inside its outline
+
+
+@dataclass(frozen=True)
+class MapUnit:
+    """A unit on a battle map: its block's outline (front-left, front-right, back-right,
+    back-left), the way it faces and what a player reads on it."""
+
+    side: int  # 0: the first list, 1: the opponent
+    name: str
+    outline: tuple[Point, Point, Point, Point]
+    facing: Point  # a unit vector
+    fighters: int
+    state: str = ""  # valiant, disorganized, rout ("" when it does not apply)
+    order: str = ""
+    engaged: bool = False
+
+
+@dataclass(frozen=True)
+class MapFrame:
+    """The table at one moment of a game, and what happened since the previous frame."""
+
+    round: int
+    caption: str
+    units: tuple[MapUnit, ...]
+    events: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BattleMap:
+    """A game on its table, frame by frame: what ``playtest --replay`` draws and the playtest
+    screen steps through. Lengths in cm; y grows from the first list's edge."""
+
+    title: str
+    width: float
+    depth: float
+    zones: tuple[tuple[float, float], ...]  # the deployment zones, as bands of depth
+    pieces: tuple[MapPiece, ...]
+    frames: tuple[MapFrame, ...]
+    sides: tuple[str, str] = ("", "")
+
+
 @dataclass
 class GameRecord:
     """Outcome of one simulated game: winner 0 (first list), 1, or None for a draw."""
@@ -217,3 +270,8 @@ class GameRecord:
     #: power, a reaction, a trait's effect: the engine's ids), so a playtest can show that the
     #: players use what a list brings
     used: tuple[dict[str, int], dict[str, int]] = field(default_factory=lambda: ({}, {}))
+    #: the game on its table, frame by frame (systems with a table, when asked for a replay)
+    map: BattleMap | None = None
+    #: named figures of this game a system reports for its own statistics (e.g. A.P. destroyed
+    #: by phase); summed over a playtest by :class:`armybuilder.core.playtest.Tally`
+    figures: dict[str, float] = field(default_factory=dict)

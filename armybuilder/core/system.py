@@ -407,8 +407,9 @@ class GameSystem(abc.ABC, Generic[L, CM]):
         **options: Any,
     ) -> GameRecord:
         """One simulated game, ``first`` as side 0; all randomness from ``rng``. ``options`` fix
-        the setup where the engine offers it: ``scenario`` (an id of :meth:`scenarios`) and
-        ``policies`` (two names of :meth:`policies`, one per side)."""
+        the setup where the engine offers it: ``scenario`` (an id of :meth:`scenarios`),
+        ``policies`` (two names of :meth:`policies`, one per side), ``table`` (a layout spec from
+        :meth:`table_spec`) and ``replay`` (keep the game's frames, ``GameRecord.map``)."""
         raise NotImplementedError(f"{self.name} has no battle simulator yet")
 
     def scenarios(self, cat: Catalogue[CM]) -> list[Choice]:
@@ -418,6 +419,20 @@ class GameSystem(abc.ABC, Generic[L, CM]):
 
     def policies(self) -> list[str]:
         """The names of the engine's players (``POLICIES``), the default first; none by default."""
+        return []
+
+    def table_spec(self, cat: Catalogue[CM], table: str | None) -> dict[str, Any] | None:
+        """The table layout *table* names (a bundled layout or a player's file) as JSON-able data
+        for :meth:`play_game`, read once per playtest; None: the default table. A system whose
+        games have no table layouts refuses a name with a sentence for the player."""
+        if table is None:
+            return None
+        from .errors import InputError
+
+        raise InputError.at(f"{self.name} plays on its own board: table layouts (--table) are not available")
+
+    def table_layouts(self, cat: Catalogue[CM]) -> list[tuple[str, str]]:
+        """The bundled table layouts (id, name) a player can name with ``--table``."""
         return []
 
     def odds_units(self, army: L, cat: Catalogue[CM]) -> list[Choice]:

@@ -37,6 +37,7 @@ def add_meta_parser(commands: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the matrix as JSON")
     p.add_argument("--resume", action="store_true", help="continue the run whose results file is beside the report")
     p.add_argument("--include-illegal", action="store_true", help="play illegal lists too (they are reported either way)")
+    p.add_argument("--table", metavar="NAME|FILE", help="the table layout (systems with layouts: open, standard, dense or a YAML file; default: standard, scenery placed afresh each game)")
     p.add_argument("--task-games", type=int, help="games per task (default: about eight tasks per worker, 200 to 2000 games)")
     p.add_argument("--force", action="store_true", help="write the report even where -o names a .yaml file or a list read")
     p.set_defaults(func=cmd_meta)
@@ -93,7 +94,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
     state = RunState()
     progress = ProgressLine(0)
     try:
-        matrix = run_meta(setup, args.games, args.seed, runner, results, args.resume, progress, task_games=args.task_games, state=state)
+        matrix = run_meta(setup, args.games, args.seed, runner, results, args.resume, progress, task_games=args.task_games, state=state, table=args.table)
     except KeyboardInterrupt:
         if progress.enabled:
             sys.stderr.write("\n")

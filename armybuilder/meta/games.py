@@ -204,15 +204,17 @@ def play_task(context: dict[str, Any], segments: list[Segment]) -> list[dict[str
         )
     system, cat = system_and_catalogue(context)
     seed = context["seed"]
+    table = context.get("table")
+    options = {"table": table} if table is not None else {}  # only a system with tables is handed one
     namers: dict[str, list[str]] = context.get("namers", {})
     out = []
     for first, second, start, stop in segments:
         a, b = _army(context, first), _army(context, second)
         tally = SegmentTally()
         for rng in pairing_rngs(seed, first, second, start, stop):
-            tally.add(system.play_game(cat, a, b, rng))
+            tally.add(system.play_game(cat, a, b, rng, **options))
         # each list's unit names go with the first segment of the pairing that names it (see namers)
         names = (start == 0 and namers.get(first) == [first, second], start == 0 and namers.get(second) == [first, second])
-        out.append({"a": first, "b": second, "seed": seed, "engine": engine, "start": start, "stop": stop,
+        out.append({"a": first, "b": second, "seed": seed, "engine": context.get("run", engine), "start": start, "stop": stop,
                     **tally.record(stop - start, names)})
     return out

@@ -263,6 +263,21 @@ def _houses(setup: MetaSetup) -> list[dict[str, Any]]:
     return portable_houses(shared_catalogue(get_system(setup.system_id), setup.catalogue, armies))
 
 
+def _table_spec(setup: MetaSetup, table: str | None) -> dict[str, Any] | None:
+    """The layout the games are played on, read once here (a bad file fails before any game)."""
+    from armybuilder.core.registry import get_system
+
+    system = get_system(setup.system_id)
+    return system.table_spec(system.catalogue(setup.catalogue), table)
+
+
+def _digest(spec: dict[str, Any]) -> str:
+    import hashlib
+    import json
+
+    return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:12]
+
+
 def run_meta(
     setup: MetaSetup,
     games: int,
@@ -274,11 +289,14 @@ def run_meta(
     cancelled: Callable[[], bool] | None = None,
     task_games: int | None = None,
     state: RunState | None = None,
+    table: str | None = None,
 ) -> MetaMatrix:
     """Play what the matrix still misses and return the matrix.
 
     *runner* is a :class:`~.runners.LocalRunner` or :class:`~.runners.DaskRunner`.
     Without *resume* an existing results file is an error (it would be lost or mixed).
+    *table*: a table layout's name or file (systems with layouts; None: the default table);
+    the games of a run on another table are never resumed into this one.
     """
     if games < 1:
         raise InputError.at("--games must be at least 1")
@@ -286,6 +304,10 @@ def run_meta(
         raise InputError.at("--seed must be zero or more")
     state = state if state is not None else RunState()
     engine = engine_hash(setup.system_id)
+    spec = _table_spec(setup, table)
+    # The results of a run carry its engine and, on a named table, the layout's digest: a
+    # resume on another table plays its games again rather than mix two tables' results.
+    run_id = engine if spec is None or table is None else f"{engine} table {_digest(spec)}"
     keys = setup.keys()
     records: list[dict[str, Any]] = []
     if results is not None and os.path.lexists(results) and not results.is_file():
@@ -297,10 +319,10 @@ def run_meta(
         if state.torn_lines:
             state.set_aside = set_aside_unreadable(results)
         records, state.refused = checked_records(records)  # types, ranges, totals: else replayed
-    done = usable(records, seed, engine, games, set(keys))
+    done = usable(records, seed, run_id, games, set(keys))
     units = UnitFold()
     for r in records:
-        if r.get("engine") == engine:
+        if r.get("engine") == run_id:
             units.learn(r)  # names from any record of this engine, kept or not
     records = []  # only the kept ones stay, without their units
     for rs in done.values():
@@ -318,6 +340,8 @@ def run_meta(
         "catalogue": setup.catalogue,
         "seed": seed,
         "engine": engine,
+        "run": run_id,
+        "table": spec,
         "lists": {x.fingerprint: x.content() for x in [*setup.rows, *setup.cols]},
         # lists whose unit names no kept record holds: named by the first pairing still to start
         "namers": {fp: pair for fp, pair in namers([(a, b) for a, b, start, _ in todo if start == 0]).items()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -159,7 +160,11 @@ def test_odds_playtest_and_meta_with_house_data(wolf, tmp_path, capsys):
     lions = tmp_path / "lions.yaml"
     from armybuilder.core.catalog import catalog_root
 
-    shutil.copy(Path(str(catalog_root())) / "ragnarok2" / "samples" / "alahan-lions.yaml", lions)
+    # A meta matrix plays one catalogue version: the sample, pinned to the house list's base version.
+    sample = (Path(str(catalog_root())) / "ragnarok2" / "samples" / "alahan-lions.yaml").read_text(encoding="utf-8")
+    base = re.search(r"^catalogue: (\S+)$", path.read_text(encoding="utf-8"), re.M)
+    assert base is not None
+    lions.write_text(re.sub(r"^catalogue: \S+$", f"catalogue: {base.group(1)}", sample, flags=re.M), encoding="utf-8")
     assert main(["--catalog", str(root), "meta", str(path), str(lions), "--games", "2", "--workers", "2", "-o", str(tmp_path / "meta.pdf")]) == 0
     matrix = json.loads((tmp_path / "meta.json").read_text(encoding="utf-8"))
     assert "Pack of the silver moon" in json.dumps(matrix) and "Lions of the dawn" in json.dumps(matrix)

@@ -100,7 +100,7 @@ def test_list_upgrade_refuses_when_the_file_changed_meanwhile(tmp_path, capsys, 
     import armybuilder.core.upgrade as upgrade
 
     path = tmp_path / "l.yaml"
-    path.write_text(SAMPLE.read_text(encoding="utf-8").replace("catalogue: 1.1.0", "catalogue: 1.0.0"), encoding="utf-8")
+    path.write_text(SAMPLE.read_text(encoding="utf-8").replace("catalogue: 1.2.0", "catalogue: 1.0.0"), encoding="utf-8")
     real = upgrade.upgrade_impact
 
     def meanwhile(*args, **kwargs):
@@ -117,9 +117,9 @@ def test_list_upgrade_refuses_when_the_file_changed_meanwhile(tmp_path, capsys, 
 
 def test_list_upgrade_writes_through_a_symlink(tmp_path, capsys):
     real = tmp_path / "real.yaml"
-    real.write_text(SAMPLE.read_text(encoding="utf-8").replace("catalogue: 1.1.0", "catalogue: 1.0.0"), encoding="utf-8")
+    real.write_text(SAMPLE.read_text(encoding="utf-8").replace("catalogue: 1.2.0", "catalogue: 1.0.0"), encoding="utf-8")
     link = tmp_path / "link.yaml"
     link.symlink_to(real)
     assert main(["list", "upgrade", str(link)]) == 0
     assert link.is_symlink()
-    assert "catalogue: 1.1.0" in real.read_text(encoding="utf-8")
+    assert "catalogue: 1.2.0" in real.read_text(encoding="utf-8")

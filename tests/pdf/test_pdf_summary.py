@@ -77,11 +77,11 @@ def test_organiser_fields_are_validated_with_a_position(line, field):
 
 
 def test_an_older_catalogue_pin_is_named_on_the_roster():
-    text = next(p for p in SAMPLES if "alahan" in p.name).read_text(encoding="utf-8").replace("catalogue: 1.1.0", "catalogue: 1.0.0")
+    text = next(p for p in SAMPLES if "alahan" in p.name).read_text(encoding="utf-8").replace("catalogue: 1.2.0", "catalogue: 1.0.0")
     roster, _ = _roster(parse_list(text))
     pdf = "\n".join(_pages(render_roster(roster)))
-    assert "older version; the latest is 1.1.0" in re.sub(r"\s+", " ", pdf)
-    assert "older version; the latest is 1.1.0" in render_text(roster)
+    assert "older version; the latest is 1.2.0" in re.sub(r"\s+", " ", pdf)
+    assert "older version; the latest is 1.2.0" in render_text(roster)
 
 
 def test_an_illegal_list_says_so_on_every_page_and_marks_units_and_total():

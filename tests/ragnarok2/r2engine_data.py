@@ -100,6 +100,7 @@ profiles:
   - {{id: asadar, name: Cynwäll asadar, people: griffin, rank: elite, size: medium, cost: 22, mov: 10, ini: 4, att: 4, str: 5, def: 4, res: 4, cou: 6, dis: 5}}
   - {{id: marauder, name: Marauder of Vile-Tis, people: beasts, rank: elite, size: large, cost: 30, mov: 15, ini: 2, att: 3, str: 6, def: 2, res: 6, fear: 5, dis: 1}}
   - {{id: chief, name: Beast chief, people: beasts, rank: veteran, size: medium, cost: 45, roles: [commander, leader], abilities: [leadership/15], {S}}}
+  - {{id: warlord, name: Shaka Morkhai, people: beasts, rank: veteran, size: large, cost: 60, roles: [character], {S}}}
   - {{id: warrior, name: Beast warrior, people: beasts, rank: regular, size: medium, cost: 10, {S}}}
   - {{id: mage, name: Dark mage, people: beasts, rank: veteran, size: medium, cost: 50, roles: [character, magician], power: 4, elements: [Darkness, Light], path: Primagy, {S}}}
   - {{id: priest, name: Priest, people: griffin, rank: veteran, size: medium, cost: 50, roles: [character, faithful], aspects: {{alteration: 3, creation: 1, destruction: 1}}, cult: Light, faith_rank: zealot, {S}}}

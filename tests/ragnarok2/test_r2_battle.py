@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from armybuilder.systems.ragnarok2.engine.battle import Battle, play_game
+from armybuilder.systems.ragnarok2.engine.strategic import aura_centre, aura_gap
 
 
 def test_a_game_plays_to_the_end_with_a_log(cat, legal):
@@ -167,7 +168,9 @@ def test_mystic_phase_faith_recovery_matches_the_rules_helper():
 
 
 def test_leadership_auras_match_a_plain_recomputation(cat, legal):
-    """update_leadership() (scanning only the units with auras) gives the rules' values."""
+    """update_leadership() (scanning only the units with auras) gives the rules' values: an
+    aura reaches a unit when it reaches its nearest member, measured on the table from the
+    middle of the front rank where the commander, musician and standard bearer stand."""
     bt = Battle(cat, legal, legal, np.random.default_rng(4))
     for _ in range(3):
         bt.update_leadership()
@@ -180,7 +183,7 @@ def test_leadership_auras_match_a_plain_recomputation(cat, legal):
                 for c in units:
                     if not c.alive or c.state != "valiant":
                         continue
-                    near = c is u or (u.state != "rout" and abs(u.pos - c.pos) <= (c.commander_x or 0))
+                    near = c is u or (u.state != "rout" and aura_gap(aura_centre(c), u) <= (c.commander_x or 0))
                     cmd = next((g.profile for g in c.groups if g.count and g.commander), None)
                     if c.commander_x is not None and cmd is not None and near:
                         cou = max(cou, cmd.cou if cmd.cou is not None else (cmd.fear or 0))
@@ -190,7 +193,7 @@ def test_leadership_auras_match_a_plain_recomputation(cat, legal):
                 for c in units:
                     if not c.alive or c.state != "valiant":
                         continue
-                    d = abs(u.pos - c.pos)
+                    d = aura_gap(aura_centre(c), u)
                     if c.standard_x is not None and (c is u or d <= c.standard_x):
                         cou_b = max(cou_b, 1)
                     if c.musician_x is not None and (c is u or d <= c.musician_x):

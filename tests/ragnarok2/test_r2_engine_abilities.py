@@ -7,6 +7,7 @@ import pytest
 from r2engine_data import build_catalogue
 from r2engine_data import engine_army as army
 from r2native import pure_engine_only
+from r2table import face_off, stand
 
 from armybuilder.systems.ragnarok2.engine import battle as b
 from armybuilder.systems.ragnarok2.engine import combat as combat_module
@@ -30,7 +31,7 @@ def ecat(tmp_path_factory):
 
 
 def duel(ecat, left=("warrior", 10), right=("warrior", 10), seed=0) -> Battle:
-    bt = Battle(ecat, army("beasts", left), army("beasts", right), np.random.default_rng(seed))
+    bt = Battle(ecat, army("beasts", left), army("beasts", right), np.random.default_rng(seed), table="open")
     bt.update_leadership()
     x, y = bt.sides[0][0], bt.sides[1][0]
     x.engaged, y.engaged = {0}, {0}
@@ -309,13 +310,13 @@ def test_implacable_needs_a_loss_not_only_a_wound(ecat, monkeypatch):
 
 
 def test_assault_fire_shoots_before_the_charge(ecat):
-    bt = Battle(ecat, army("griffin", ("fusilier", 10)), army("beasts", ("warrior", 10)), np.random.default_rng(1), log=True)
+    bt = Battle(ecat, army("griffin", ("fusilier", 10)), army("beasts", ("warrior", 10)), np.random.default_rng(1), table="open", log=True)
     bt.update_leadership()
     x, y = bt.sides[0][0], bt.sides[1][0]
     give(x, "assault-fire")
-    x.pos = y.pos - 15
-    bt.resolve_charge(x, y)
-    assert any("assault fire, difficulty 7" in line for line in bt.lines)
+    face_off(bt, x, y, 15)
+    bt.resolve_assault(x, y, "charge")
+    assert any("assault fire" in line and "difficulty 7" in line for line in bt.lines)
 
 
 def test_fanaticism_second_try_routs_without_fleeing(ecat):
@@ -324,15 +325,15 @@ def test_fanaticism_second_try_routs_without_fleeing(ecat):
         bt = duel(ecat, seed=seed)
         x, y = bt.sides[0][0], bt.sides[1][0]
         give(y, "fanaticism")
-        pos = y.pos
+        pos = (y.x, y.y)
         bt.morale(x, y)
-        if y.state == "rout" and y.pos == pos and y.count == 10:
+        if y.state == "rout" and (y.x, y.y) == pos and y.count == 10:
             kept += 1
     assert kept > 0
 
 
 def test_born_killer_skips_courage_against_lower_fear(ecat):
-    bt = Battle(ecat, army("beasts", ("tyrant", 2)), army("beasts", ("marauder", 4)), np.random.default_rng(0))
+    bt = Battle(ecat, army("beasts", ("tyrant", 2)), army("beasts", ("marauder", 4)), np.random.default_rng(0), table="open")
     tyrants, marauders = bt.sides[0][0], bt.sides[1][0]
     assert not bt.needs_courage_test(tyrants, marauders)  # FEAR 7 > 5 anyway
     assert bt.needs_courage_test(marauders, tyrants)
@@ -378,24 +379,26 @@ def test_righteous_and_living_dead_pass_morale_and_ignore_fear(ecat, ability):
 
 
 def test_living_dead_dis_is_zero_for_tests(ecat):
-    bt = Battle(ecat, army("beasts", ("puppet", 10)), army("beasts", ("warrior", 10)), np.random.default_rng(0))
+    bt = Battle(ecat, army("beasts", ("puppet", 10)), army("beasts", ("warrior", 10)), np.random.default_rng(0), table="open")
     bt.update_leadership()
     assert bt.sides[0][0].dis_value == 0
 
 
 def test_leadership_aura_shares_cou_and_dis(ecat):
-    bt = Battle(ecat, army("beasts", ("warrior", 10, "chief"), ("warrior", 10), ("warrior", 10)), army("beasts", ("warrior", 5)), np.random.default_rng(0))
+    bt = Battle(ecat, army("beasts", ("warrior", 10, "chief"), ("warrior", 10), ("warrior", 10)), army("beasts", ("warrior", 5)), np.random.default_rng(0), table="open")
     near, far = bt.sides[0][1], bt.sides[0][2]
-    far.pos = 80
+    stand(bt, far, 90, 80)  # 60 cm before the chief's unit, beyond its 15 cm aura
     bt.update_leadership()
     assert bt.sides[0][0].commander_x == 15
     assert near.cou_value == 5 and near.best_of == 1  # chief COU 5; no Commander-in-Chief named
     assert far.cou_value == 5 and far.dis_value == 3
 
 
-def test_scouts_deploy_forward(ecat):
-    bt = Battle(ecat, army("beasts", ("warrior", 10)), army("beasts", ("warrior", 10)), np.random.default_rng(0))
-    normal = bt.sides[0][0].pos
+def test_scouts_deploy_forward_and_hidden(ecat):
+    """Seed (Scout): a unit of Scouts deploys anywhere (R2-T2: up to 20 cm ahead of its zone) and
+    stays hidden, no target for a shot or an assault, until an enemy ends a move within 10 cm."""
+    bt = Battle(ecat, army("beasts", ("warrior", 10)), army("beasts", ("warrior", 10)), np.random.default_rng(0), table="open")
+    normal = bt.sides[0][0].y
     from armybuilder.systems.ragnarok2.engine import abilities
 
     abilities._traits_cached.cache_clear()
@@ -404,86 +407,18 @@ def test_scouts_deploy_forward(ecat):
     original = list(prof.abilities)
     try:
         prof.abilities.append("scout")
-        bt = Battle(ecat, army("beasts", ("warrior", 10)), army("beasts", ("warrior", 10)), np.random.default_rng(0))
-        assert bt.sides[0][0].pos == normal + b.SCOUT_ADVANCE
+        bt = Battle(ecat, army("beasts", ("warrior", 10)), army("beasts", ("warrior", 10)), np.random.default_rng(0), table="open")
+        scouts, foe = bt.sides[0][0], bt.sides[1][0]
+        assert scouts.y == normal + 20 and scouts.hidden
+        face_off(bt, scouts, foe, 15)
+        assert not bt.assault_options(foe)  # hidden: no assault on it
+        stand(bt, foe, foe.x, foe.y)  # (foe at 15 cm: not yet within 10 cm)
+        bt.spot_scouts(foe)
+        assert scouts.hidden
+        face_off(bt, scouts, foe, 8)
+        bt.spot_scouts(foe)  # an enemy ends its activation 8 cm away: spotted
+        assert not scouts.hidden and bt.assault_options(foe)
     finally:
         prof.abilities[:] = original
+        abilities._traits_cached.cache_clear()
         b._TEMPLATES.clear()
-
-
-def test_reinforcements_return_on_five_or_six(ecat):
-    returned = 0
-    for seed in range(300):
-        bt = duel(ecat, seed=seed)
-        y = bt.sides[1][0]
-        give(y, "reinforcement")
-        bt.deal(bt.sides[0][0], y, 2, in_contact=5, scattered=True)
-        bt.maintenance()
-        returned += y.count == 10
-    assert abs(returned / 300 - 1 / 3) < 0.1
-
-
-def test_concentration_adds_to_att(ecat, cdf_calls):
-    bt = duel(ecat)
-    x, y = bt.sides[0][0], bt.sides[1][0]
-    give(x, "concentration/2")
-    strike(bt, x, y)
-    assert cdf_calls[0][0] == 3 + 2 - 3
-
-
-def test_mutagenic_die_bonus_is_capped(ecat, cdf_calls):
-    for bonus in range(8):
-        bt = duel(ecat)
-        x, y = bt.sides[0][0], bt.sides[1][0]
-        give(x, "mutagenic/1")
-        x.round_effects["mutagenic"] = bonus
-        cdf_calls.clear()
-        strike(bt, x, y)
-        assert cdf_calls[0][0] == min(bonus, 2 + 1)  # ATT 3 + at most 2 + X (X = 1) - DEF 3
-
-
-@pure_engine_only
-def test_war_fury_and_brutish_charge_give_extra_exchanges(ecat, monkeypatch):
-    """Seed (Extra exchanges; Brutish charge; War fury): only the side with the ability strikes
-    again, and Brutish charge only in a round it charged."""
-    extra = []
-    real = Battle.exchange
-
-    def spy(self, striker, target, key, fighters, wounds, lowered, extra_round):
-        if extra_round:
-            extra.append(striker[0].side)
-        return real(self, striker, target, key, fighters, wounds, lowered, extra_round)
-
-    monkeypatch.setattr(Battle, "exchange", spy)
-    monkeypatch.setattr(Battle, "deal", lambda self, *a, **k: 0)  # nobody falls: only count exchanges
-    bt = duel(ecat)
-    give(bt.sides[0][0], "brutish-charge")
-    bt.fray(bt.sides[0][0], bt.sides[1][0])
-    assert extra == []  # did not charge
-    bt.sides[0][0].charged = True
-    bt.fray(bt.sides[0][0], bt.sides[1][0])
-    assert extra == [0]  # only the side that charged gets the extra exchange
-    extra.clear()
-    bt = duel(ecat)
-    give(bt.sides[0][0], "war-fury/0")
-    give(bt.sides[1][0], "war-fury")
-    bt.fray(bt.sides[0][0], bt.sides[1][0])
-    assert len(extra) == 2
-
-
-def test_thaumaturge_turns_wounds_into_faith(ecat):
-    bt = duel(ecat)
-    y = bt.sides[1][0]
-    give(y, "thaumaturge")
-    bt.deal(bt.sides[0][0], y, 3, in_contact=5, scattered=True)
-    assert y.faith == 3
-
-
-def test_devotion_and_martyr_give_mana_and_faith_for_a_wound_roll(ecat):
-    bt = Battle(ecat, army("beasts", ("warrior", 0, "mage")), army("griffin", ("conscript", 0, "priest")), np.random.default_rng(0))
-    mage, priest = bt.sides[0][0], bt.sides[1][0]
-    give(mage, "devotion/2")
-    give(priest, "martyr/2")
-    mage.mana, priest.faith = 0, 0
-    bt.mystic_phase()
-    assert mage.mana >= 2 and priest.faith >= 2

@@ -132,3 +132,52 @@ def test_wilson_interval_properties():
     low, high = wilson_interval(50, 100)
     assert low < 0.5 < high and math.isclose(low + high, 1.0)
     assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_playtest_on_a_named_table_reports_it_and_its_figures(capsys, sample_list):
+    """Issue 33: the layout played on is in --json; the games' figures (frays, A.P. by phase)
+    are summed; the same seed on another layout plays other games."""
+    path, names = sample_list
+    argv = ["playtest", str(path), "--vs", names[1], "--games", "6", "--seed", "3", "--json"]
+    code, out, _ = run(capsys, *argv, "--table", "open")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["table"] == {"name": "open", "title": payload["table"]["title"], "source": "bundled", "scattered": False}
+    figures = payload["figures"]
+    assert 0 <= figures["frays"]["share_of_games"] <= 1
+    assert any(k.startswith("ap ") for k in figures)
+    code, out, _ = run(capsys, *argv)
+    default = json.loads(out)
+    assert default["table"]["name"] == "standard" and default["table"]["scattered"]
+
+
+def test_playtest_table_errors_are_clear(capsys, sample_list, tmp_path):
+    path, names = sample_list
+    code, _, err = run(capsys, "playtest", str(path), "--vs", names[1], "--games", "2", "--table", "moon")
+    assert code == 2 and "neither a bundled table layout" in err and "standard" in err
+    bad = tmp_path / "table.yaml"
+    bad.write_text("pieces:\n  - {kind: volcano, x: 90, y: 60}\n", encoding="utf-8")
+    code, _, err = run(capsys, "playtest", str(path), "--vs", names[1], "--games", "2", "--table", str(bad))
+    assert code == 2 and "table.yaml:2" in err and "volcano" in err
+
+
+def test_playtest_replay_draws_the_first_game(capsys, sample_list, tmp_path):
+    """--replay FILE.svg: the table, its scenery and both armies, frame by frame (deployment,
+    each round's activation and combat phases), the first game of the playtest."""
+    import xml.etree.ElementTree as ET
+
+    path, names = sample_list
+    svg = tmp_path / "game.svg"
+    code, out, _ = run(capsys, "playtest", str(path), "--vs", names[1], "--games", "2", "--table", "dense", "--replay", str(svg))
+    assert code == 0 and f"replay of game 1 written to {svg}" in out
+    root = ET.fromstring(svg.read_text(encoding="utf-8"))
+    texts = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert texts[0].startswith("Crowded field (dense)") or "(dense)" in texts[0]
+    assert "Deployment" in texts and any(t.startswith("Round 1: activation phase") for t in texts)
+    assert any(t.startswith("Round 1: combat phase") for t in texts)
+    polygons = list(root.iter("{http://www.w3.org/2000/svg}polygon"))
+    assert len(polygons) > 20  # scenery and units in every frame
+    code, _, err = run(capsys, "playtest", str(path), "--vs", names[1], "--games", "2", "--replay", str(tmp_path / "game.png"))
+    assert code == 2 and ".svg" in err
+    code, _, err = run(capsys, "playtest", str(path), "--vs", names[1], "--games", "2", "--replay", str(tmp_path / "no" / "game.svg"))
+    assert code == 2 and "no folder" in err

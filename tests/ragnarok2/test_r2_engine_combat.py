@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from r2engine_data import build_catalogue
 from r2native import pure_engine_only
+from r2table import face_off, stand
 
 from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
 from armybuilder.systems.ragnarok2.engine import battle as b
@@ -19,6 +20,7 @@ from armybuilder.systems.ragnarok2.engine.battle import (
     row_value,
     wound_levels,
 )
+from armybuilder.systems.ragnarok2.engine.combat import engage
 from armybuilder.systems.ragnarok2.engine.dice import die_successes, score_faces
 from armybuilder.systems.ragnarok2.engine.odds import combat_odds, contest_columns
 
@@ -45,7 +47,7 @@ def army(people: str, *units, tactics=(), rituals=(), communions=()) -> R2List:
 
 
 def battle(ecat, first, second, seed=0) -> Battle:
-    return Battle(ecat, first, second, np.random.default_rng(seed))
+    return Battle(ecat, first, second, np.random.default_rng(seed), table="open")
 
 
 def test_combat_dice_and_wound_levels(ecat):
@@ -174,14 +176,14 @@ def test_worked_example_fusiliers_volleys(ecat):
     bt = battle(ecat, army("griffin", ("fusilier", 10, "hunter")), army("beasts", ("warrior", 20)))
     bt.logging = True
     shooters, target = bt.sides[0][0], bt.sides[1][0]
-    target.pos = shooters.pos + 15  # short range for the arquebuses, medium for the pistol
+    face_off(bt, shooters, target, 15)  # short range for the arquebuses, medium for the pistol
     bt.update_leadership()
     shooters.order = "support"
     bt.activate(shooters)
     volleys = [line for line in bt.lines if "shoots" in line]
     assert len(volleys) == 2
-    assert "Griffin fusilier" in volleys[0] and "short range, difficulty 4" in volleys[0]
-    assert "Darkness hunter" in volleys[1] and "medium range, difficulty 7" in volleys[1]
+    assert "Griffin fusilier" in volleys[0] and "short range" in volleys[0] and "difficulty 4" in volleys[0]
+    assert "Darkness hunter" in volleys[1] and "medium range" in volleys[1] and "difficulty 7" in volleys[1]
     assert target.count < 20
     # Crossbowmen example: three Wounds but only two visible targets -> two eliminated, one lost.
     victims = battle(ecat, army("griffin", ("fusilier", 9)), army("beasts", ("warrior", 10))).sides[1][0]
@@ -216,21 +218,22 @@ def test_a_charge_at_no_less_power_gives_the_bonus_and_loosens_a_close_unit(ecat
     big = bt.sides[1][0]
     bt.update_leadership()
     assert conscripts.close
-    conscripts.pos = big.pos - 5
-    bt.resolve_charge(conscripts, big)
+    face_off(bt, conscripts, big, 5)
+    bt.resolve_assault(conscripts, big, "charge")
     assert conscripts.charged and big.index in conscripts.engaged
     assert not conscripts.close and conscripts.current_formation == "scattered"
-    assert conscripts.front() == conscripts.count  # every fighter may now touch an enemy
     assert conscripts.charge_bonus == (conscripts.power(True) >= big.power(False, True))
     bt2 = battle(ecat, army("beasts", ("warrior", 5)), army("beasts", ("warrior", 12)))
     bt2.update_leadership()
     weak, strong = bt2.sides[0][0], bt2.sides[1][0]
+    face_off(bt2, weak, strong, 5)
     assert weak.power(True) < strong.power(False, True)
-    bt2.resolve_charge(weak, strong)  # 5 warriors charge 12: in contact, but no bonus
+    bt2.resolve_assault(weak, strong, "charge")  # 5 warriors charge 12: in contact, but no bonus
     assert weak.charged and not weak.charge_bonus
     bt3 = battle(ecat, army("beasts", ("warrior", 12)), army("beasts", ("warrior", 12)))
     bt3.update_leadership()
-    bt3.resolve_charge(bt3.sides[0][0], bt3.sides[1][0])  # equal Power: the bonus
+    face_off(bt3, bt3.sides[0][0], bt3.sides[1][0], 5)
+    bt3.resolve_assault(bt3.sides[0][0], bt3.sides[1][0], "charge")  # equal Power: the bonus
     assert bt3.sides[0][0].charged and bt3.sides[0][0].charge_bonus
 
 
@@ -281,9 +284,10 @@ def test_lost_fray_routs_kills_those_in_contact_and_flees(ecat):
         bt = battle(ecat, army("griffin", ("conscript", 10)), army("beasts", ("marauder", 6)), seed)
         bt.update_leadership()
         loser, winner = bt.sides[0][0], bt.sides[1][0]
-        loser.engaged, winner.engaged = {0}, {0}
-        loser.pos = winner.pos - 1
+        face_off(bt, loser, winner, 0)
+        engage(loser, winner, 0, 0)
         before = loser.count
+        start_y = loser.y
         fighters = bt.build_contact([loser, winner])
         touching = sum(1 for f in fighters[0] if f.touches)
         bt.morale(winner, loser, fighters)
@@ -292,7 +296,7 @@ def test_lost_fray_routs_kills_those_in_contact_and_flees(ecat):
             assert loser.count <= before - min(before, touching) or loser.state == "gone"
             assert not loser.engaged
             if loser.state == "rout":
-                assert loser.pos < winner.pos - 1  # fled towards its edge
+                assert loser.y < start_y - 10  # fled towards its edge
     assert fled > 0
 
 
@@ -314,7 +318,7 @@ def test_flight_off_the_table_eliminates(ecat):
     bt = battle(ecat, army("griffin", ("conscript", 10)), army("beasts", ("warrior", 10)))
     u = bt.sides[0][0]
     u.state = "rout"
-    u.pos = 5
+    stand(bt, u, 90, 6)
     bt.flee(u)
     assert u.state == "gone" and bt.scores[1] == 80
 

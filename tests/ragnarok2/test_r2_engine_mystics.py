@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from r2engine_data import build_catalogue
 from r2engine_data import engine_army as army
+from r2table import face_off
 
 from armybuilder.systems.ragnarok2.engine.abilities import traits_of
 from armybuilder.systems.ragnarok2.engine.battle import RITUAL_EFFECTS, Battle, Dice
@@ -91,12 +92,12 @@ def test_ritual_terror_routs_and_gems_are_spent(ecat):
     for seed in range(40):
         bt = Battle(
             ecat, army("beasts", ("warrior", 5, "mage"), rituals=["terror"]), army("griffin", ("conscript", 10)),
-            np.random.default_rng(seed), log=True,
+            np.random.default_rng(seed), log=True, table="open",
         )  # fmt: skip
         bt.update_leadership()
         me, foe = bt.sides[0][0], bt.sides[1][0]
         me.mana = 20
-        foe.pos = me.pos + 20
+        face_off(bt, me, foe, 20)
         bt.cast_rituals(me)
         assert me.mana < 20 - 15 + 1  # cost paid, win or lose
         if foe.state == "rout":
@@ -109,12 +110,12 @@ def test_ritual_terror_routs_and_gems_are_spent(ecat):
 def test_counter_magic_by_a_reaction_unit(ecat):
     bt = Battle(
         ecat, army("beasts", ("warrior", 5, "mage"), rituals=["terror"]), army("beasts", ("warrior", 5, "mage")),
-        np.random.default_rng(0), log=True,
+        np.random.default_rng(0), log=True, table="open",
     )  # fmt: skip
     bt.update_leadership()
     me, foe = bt.sides[0][0], bt.sides[1][0]
     me.mana, foe.mana = 15, 20
-    foe.pos = me.pos + 20
+    face_off(bt, me, foe, 20)
     foe.order = "reaction"
     bt.cast_rituals(me)
     assert foe.state == "valiant" and foe.mana == 5 and me.mana == 0
@@ -124,7 +125,7 @@ def test_counter_magic_by_a_reaction_unit(ecat):
 def test_column_of_light_wounds_fighters_under_the_template(ecat):
     killed = 0
     for seed in range(50):
-        bt = Battle(ecat, army("beasts", ("warrior", 5, "mage")), army("griffin", ("conscript", 10)), np.random.default_rng(seed))
+        bt = Battle(ecat, army("beasts", ("warrior", 5, "mage")), army("griffin", ("conscript", 10)), np.random.default_rng(seed), table="open")
         me, foe = bt.sides[0][0], bt.sides[1][0]
         RITUAL_EFFECTS["column-of-light"].apply(bt, me, foe)
         assert foe.count >= 10 - 4
@@ -133,13 +134,13 @@ def test_column_of_light_wounds_fighters_under_the_template(ecat):
 
 
 def test_arcane_mastery_pays_with_pow(ecat):
-    bt = Battle(ecat, army("beasts", ("warrior", 5, "mage"), rituals=["terror"]), army("griffin", ("conscript", 10)), np.random.default_rng(3), log=True)
+    bt = Battle(ecat, army("beasts", ("warrior", 5, "mage"), rituals=["terror"]), army("griffin", ("conscript", 10)), np.random.default_rng(3), table="open", log=True)
     bt.update_leadership()
     me, foe = bt.sides[0][0], bt.sides[1][0]
     mage = me.groups[1]
     mage.traits = traits_of(["arcane-mastery"])
     me.mana = 13
-    foe.pos = me.pos + 10
+    face_off(bt, me, foe, 10)
     bt.cast_rituals(me)
     assert mage.magician_pow == 2 and any("arcane mastery" in line for line in bt.lines)
 
@@ -147,7 +148,7 @@ def test_arcane_mastery_pays_with_pow(ecat):
 def test_communion_divine_grace_rerolls_failed_dice_and_censure(ecat):
     bt = Battle(
         ecat, army("griffin", ("conscript", 10, "priest"), communions=["divine-grace"]), army("beasts", ("warrior", 10)),
-        np.random.default_rng(1), log=True,
+        np.random.default_rng(1), log=True, table="open",
     )  # fmt: skip
     bt.update_leadership()
     me = bt.sides[0][0]
@@ -163,7 +164,7 @@ def test_communion_divine_grace_rerolls_failed_dice_and_censure(ecat):
     # Censure: an enemy faithful unit under a Reaction order matches the T.F. spent.
     bt2 = Battle(
         ecat, army("griffin", ("conscript", 10, "priest"), communions=["divine-grace"]),
-        army("griffin", ("conscript", 10, "priest")), np.random.default_rng(1), log=True,
+        army("griffin", ("conscript", 10, "priest")), np.random.default_rng(1), log=True, table="open",
     )  # fmt: skip
     bt2.update_leadership()
     me, foe = bt2.sides[0][0], bt2.sides[1][0]

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from r2engine_data import build_catalogue
 from r2native import pure_engine_only
+from r2table import face_off, stand
 
 from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
 from armybuilder.systems.ragnarok2.engine import combat as combat_module
@@ -45,7 +46,7 @@ def army(people: str, *units) -> R2List:
 
 
 def battle(ecat, first, second, seed=0) -> Battle:
-    bt = Battle(ecat, first, second, np.random.default_rng(seed))
+    bt = Battle(ecat, first, second, np.random.default_rng(seed), table="open")
     bt.update_leadership()
     return bt
 
@@ -53,6 +54,8 @@ def battle(ecat, first, second, seed=0) -> Battle:
 def engage(a, b) -> None:
     a.engaged.add(b.index)
     b.engaged.add(a.index)
+    a.faces.setdefault(b.index, 0)
+    b.faces.setdefault(a.index, 0)
 
 
 # --------------------------------------------------------------------------- chance steps
@@ -241,14 +244,17 @@ def test_rout_eliminates_the_fighters_in_contact_and_the_others_flee(ecat):
     eliminated, no matter their Wound level. The others flee over MOV x 2 cm"."""
     bt = battle(ecat, army("griffin", ("conscript", 12)), army("beasts", ("warrior", 3)))
     loser, winner = bt.sides[0][0], bt.sides[1][0]
+    face_off(bt, loser, winner, 0, y=50.0)
     engage(loser, winner)
-    loser.pos, winner.pos = 50.0, 51.0
     fighters = bt.build_contact([loser, winner])
     touching = sum(1 for f in fighters[unit_key(0, 0)] if f.touches)
     bt.rout(loser, winner, fighters)
     assert loser.count == 12 - touching and loser.state == "rout"
     assert not loser.engaged and not winner.engaged
-    assert loser.pos == 50.0 - 2 * loser.mov
+    # it flees MOV × 2 for its nearest edge, its own (the fighters turn where they stand)
+    # (its front edge stayed at y = 50 as it lost fighters; turned about its middle, its new front
+    # is its old rear edge, which then runs MOV × 2)
+    assert loser.uy == -1.0 and loser.y == pytest.approx(50.0 - loser.depth - 2 * loser.mov, abs=0.1)
 
 
 def test_routed_unit_rallies_with_a_valiant_commanders_courage(ecat):
@@ -257,7 +263,7 @@ def test_routed_unit_rallies_with_a_valiant_commanders_courage(ecat):
     bt = battle(ecat, army("beasts", ("warrior", 5, "chief"), ("warrior", 5)), army("griffin", ("conscript", 5)))
     chief_unit, routed = bt.sides[0]
     routed.state = "rout"
-    routed.pos = chief_unit.pos + 5
+    stand(bt, routed, chief_unit.x, chief_unit.y + 5 + routed.depth)
     bt.update_leadership()
     chief = next(g.profile for g in chief_unit.groups if g.profile.id == "chief")
     assert routed.cou_value == chief.cou and routed.dis_value == chief.dis
@@ -271,7 +277,7 @@ def test_commander_in_chief_privilege_and_a_disorganized_chief(ecat):
     aura. Seed (Valiantness): only a Valiant unit makes the tactical roll."""
     bt = battle(ecat, army("griffin", ("conscript", 5, "templar"), ("conscript", 5)), army("beasts", ("warrior", 5)))
     cic, near = bt.sides[0]
-    near.pos = cic.pos + 10
+    stand(bt, near, cic.x, cic.y + 10 + near.depth)
     bt.update_leadership()
     assert cic.best_of == 2 and near.best_of == 2
     cic.state = "disorganized"
@@ -293,7 +299,8 @@ def test_push_on_brings_a_free_unit_into_the_fray(ecat):
     enemy = bt.sides[1][0]
     engage(busy, enemy)
     free.loose = True
-    free.pos, busy.pos, enemy.pos = 55.0, 59.0, 60.0
+    face_off(bt, busy, enemy, 0, x=90.0, y=60.0)
+    stand(bt, free, 90.0 - busy.width / 2 - free.width / 2 - 1.0, 56.0)  # beside busy, 4 cm from the enemy's front line
     bt.push_on([free, busy, enemy], {(unit_key(0, 0), unit_key(1, 0)): 1})
     assert enemy.index in free.engaged and not free.loose
 
@@ -301,12 +308,19 @@ def test_push_on_brings_a_free_unit_into_the_fray(ecat):
 def test_a_counter_charge_needs_its_charging_distance(ecat):
     """Seed (Reaction (Counter-charge)): "If the unit is not within charging distance, it is
     disorganized and the other unit charges"."""
+    from armybuilder.systems.ragnarok2.engine.field_ai import FieldPolicy
+
+    class CounterCharger(FieldPolicy):
+        def reaction(self, b, unit, assailant):
+            return "counter-charge"
+
     outcomes = set()
     for seed in range(40):
         bt = battle(ecat, army("beasts", ("brontops", 3)), army("griffin", ("conscript", 5)), seed)
+        bt.policies = (bt.policies[0], CounterCharger())
         riders, conscripts = bt.sides[0][0], bt.sides[1][0]
         conscripts.order = "reaction"
-        riders.pos = conscripts.pos - 25  # riders charge 30 cm; conscripts reach only 20 cm
+        face_off(bt, riders, conscripts, 25)  # riders charge 30 cm; conscripts reach only 20 cm
         bt.assault(riders)
         assert riders.charged and not conscripts.charged  # the conscripts never charge first
         outcomes.add(conscripts.state)
@@ -321,9 +335,10 @@ def test_disengagement_as_the_seed_writes_it(ecat):
     for seed in range(60):
         bt = battle(ecat, army("griffin", ("conscript", 6)), army("beasts", ("warrior", 3), ("warrior", 3)), seed)
         unit = bt.sides[0][0]
-        for e in bt.sides[1]:
+        stand(bt, unit, 90.0, 40.0)
+        for k, e in enumerate(bt.sides[1]):
             engage(unit, e)
-            e.pos = unit.pos + 1
+            stand(bt, e, 90.0 + (k - 0.5) * (e.width + 0.5), 40.0)  # both against its front
         before = unit.count
         bt.disengage(unit)
         if unit.engaged:
@@ -332,7 +347,7 @@ def test_disengagement_as_the_seed_writes_it(ecat):
             assert bt.fray(unit, bt.sides[1][0])[0] == 0  # no attack in the combat phase
         else:
             away += 1
-            assert unit.pos < bt.sides[1][0].pos - 1 and not unit.no_attack
+            assert unit.y < 40.0 - 1 and not unit.no_attack
             assert unit.count <= before
     assert away and failed
     # Not after being charged this activation phase.

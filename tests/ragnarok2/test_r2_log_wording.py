@@ -120,7 +120,7 @@ def test_morale_rolls_agree_with_their_verdict(lines):
 
 def test_mirror_match_names_units_by_side():
     log = _logs("alahan-lions", "alahan-lions", [1])[0]
-    charges = [line for line in log if " charges " in line]
+    charges = [line for line in log if re.search(r"\) charges ", line)]  # a named unit's charge (not "it charges first")
     assert charges and all(re.search(r"\(side [12]\) charges .+ \(side [12]\)", line) for line in charges)
     other = _logs("alahan-lions", "acheron-undead-host", [1])[0]
     assert not any("(side 1)" in line or "(side 2)" in line for line in other)

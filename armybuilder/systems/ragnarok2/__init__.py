@@ -25,7 +25,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
     catalog_model = lazy_class(f"{__name__}.catalog.R2Catalog")
     list_model = lazy_class(f"{__name__}.army.R2List")
     plain_module = f"{__name__}.plain"
-    schema_fingerprint = "b3fd382619113089a3a84050427ba4db2ab8054d9848055dc0f6fc528a5f7cdf"  # tests/core/test_catalog_cache.py checks it
+    schema_fingerprint = "ba6ac2a4be6e1afd9f43371042cedeea916ecb5fc9f68ff095b0450aa1e7e346"  # tests/core/test_catalog_cache.py checks it
     faction_label = "People"
     faction_field = "people"
     faction_facet = "people"
@@ -78,6 +78,18 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
         from .fray_panel import fray_odds
 
         return fray_odds(cat, army, unit, other, other_unit, charge)
+
+    def table_spec(self, cat: Catalogue[R2Catalog], table: str | None) -> dict[str, Any] | None:
+        """A bundled layout (open, standard, dense) or a player's YAML file, as the engine's spec
+        (:mod:`.layouts`); None: the catalogue's default layout (standard), placed afresh per game."""
+        from .layouts import layout_spec
+
+        return layout_spec(cat, table)
+
+    def table_layouts(self, cat: Catalogue[R2Catalog]) -> list[tuple[str, str]]:
+        from .layouts import layout_names
+
+        return layout_names(cat)
 
     def points(self, army: R2List, cat: Catalogue[R2Catalog]) -> Points:
         b = breakdown(army, cat)

@@ -41,3 +41,11 @@ def odds_tables(cat: Any) -> list[list[Any]]:
     from .engine.odds import odds_tables
 
     return odds_tables(cat)
+
+
+def fighting_targets() -> tuple[float, float]:
+    """The samples' matrix must have a fray in this share of its games, and frays and routs
+    must destroy this share of the A.P. (issue 33's measure of armies that fight)."""
+    from .engine.credibility import FRAY_GAMES_TARGET, MELEE_TARGET
+
+    return FRAY_GAMES_TARGET, MELEE_TARGET

@@ -144,6 +144,50 @@ class Phase(Strict):
     steps: list[str]
 
 
+class BaseSize(Strict):
+    """A kind of base and the fighters that stand on it (decision R2-T3)."""
+
+    id: str  # infantry, cavalry, creature, large-creature
+    name: str
+    width: float  # cm, across the fighter's facing
+    depth: float  # cm, along it
+    sizes: list[Size]  # the Sizes whose fighters stand on it
+    mounted: bool = False  # for riders only (a mounted fighter of these Sizes)
+    assails: int = 1  # opponents on infantry or cavalry bases it can assail at once (seed: Movement during an assault)
+
+
+class SceneryKind(Strict):
+    """A kind of scenery a layout places: its footprint, height and whether units pass it."""
+
+    id: str
+    name: str
+    shape: Literal["rect", "round"] = "rect"  # a round piece stands on its square
+    width: float  # cm
+    depth: float
+    height: float  # cm: its Size for line of sight (R2-D10)
+    impassable: bool = True  # units bypass it (seed: The obstacles)
+    text: str = ""
+
+
+class BattlefieldTable(Provisional):
+    """The table the battle is played on (project decisions R2-T1 to R2-T6: the seed names no size)."""
+
+    width: float = 180.0  # cm, along the armies' edges
+    depth: float = 120.0  # cm, from one army's edge to the other's
+    deployment_depth: float = 20.0  # each army deploys within this distance of its own edge
+    scout_distance: float = 10.0  # seed: Scout (deployed no nearer an enemy; hidden beyond)
+    coherence: float = 2.5  # seed: Formations (fighters no more than 2.5 cm apart)
+    scattered_gap: float = 1.0  # cm between the bases of a scattered unit at rest
+    close_min_files: int = 5  # files of a close unit (R2-T4)
+    scenery_gap: float = 8.0  # cm kept free between two pieces a layout scatters
+    no_mans_land: float = 15.0  # cm a scattered piece keeps from the deployment zones
+    bases: list[BaseSize] = Field(default_factory=list)
+    mounted_words: list[str] = Field(default_factory=list)  # a Large profile named so rides (R2-T3)
+    mounted_profiles: list[str] = Field(default_factory=list)  # riders whose names do not say so
+    scenery: list[SceneryKind] = Field(default_factory=list)
+    layout: str = "standard"  # the layout a playtest plays unless told
+
+
 class MysticRule(Strict):
     """A rule of the mystics a player looks up at the table (mana, casting, Temporary Faith,
     calling), summarised in the project's words: a text and, for a procedure, its steps."""
@@ -172,6 +216,7 @@ class Tables(Strict):
     faith_recovery: dict[str, int] = Field(default_factory=dict)  # devout: 1, zealot: 2...
     mystic_rules: list[MysticRule] = Field(default_factory=list)  # the sheets' mystics pages
     familiar_cost: int = 0
+    battlefield: BattlefieldTable | None = None
     # Source of each table field above that has no ``source`` of its own (the lists and
     # mappings), keyed by field name: "sizes" → "seed: The fighters / Power".
     sources: dict[str, str] = Field(default_factory=dict)
@@ -303,6 +348,8 @@ TacticEffect = Literal[
     "resistance",  # added to RES
     "to_enemy",  # 1: the tactic is given to an enemy unit (its effects then hurt that unit)
     "order",  # 1: the unit receives an order without spending a tactical point
+    "no_run",  # 1: the unit may not Run this round
+    "no_charge",  # 1: the unit may not charge (Assault) this round
 ]
 TACTIC_EFFECT_KEYS: tuple[str, ...] = get_args(TacticEffect)
 
@@ -321,6 +368,7 @@ class Tactic(Strict):
     formation: Formation | None = None
     scheme: SchemeCategory | None = None
     min_effective: int | None = None
+    orders: list[Literal["progress", "assault", "support", "reaction"]] = Field(default_factory=list)  # the unit received one of these (none: any)
     # What the battle simulator applies to a unit holding the tactic this round:
     # ``effects`` are the pros, ``cons_effects`` the cons (only rank I units, i.e.
     # rank category 1, suffer them).  Keys: see TacticEffect.
@@ -380,6 +428,40 @@ class Restriction(Strict):
     source: str
 
 
+class LayoutPiece(Strict):
+    """A piece of scenery set on the table at a place: its kind (or its own footprint and height)."""
+
+    kind: str = ""  # a SceneryKind id of the battlefield table ("" : width, depth and height given here)
+    name: str = ""
+    x: float  # cm from the table's left edge (seen from the first army's edge) to the piece's centre
+    y: float  # cm from the first army's edge
+    angle: float = 0.0  # degrees, turning the piece's depth axis from the first army's edge toward the right
+    width: float | None = Field(default=None, gt=0)
+    depth: float | None = Field(default=None, gt=0)
+    height: float | None = Field(default=None, ge=0)
+    shape: Literal["rect", "round"] | None = None
+    impassable: bool | None = None
+
+
+class ScatterPiece(Strict):
+    """Pieces of a kind placed afresh for each game, at random in the no man's land."""
+
+    kind: str
+    count: int = Field(default=1, ge=1, le=24)
+
+
+class Layout(Strict):
+    """A table layout: pieces set at fixed places and pieces scattered afresh each game."""
+
+    id: str
+    name: str
+    text: str = ""
+    pieces: list[LayoutPiece] = Field(default_factory=list)
+    scatter: list[ScatterPiece] = Field(default_factory=list)
+    source: str = ""
+    decision: str = ""
+
+
 class R2Catalog(R2CatalogMethods, CatalogModel):
     formats: list[R2Format] = Field(default_factory=list)
     ranks: list[Rank] = Field(default_factory=list)
@@ -392,6 +474,7 @@ class R2Catalog(R2CatalogMethods, CatalogModel):
     rituals: list[Ritual] = Field(default_factory=list)
     decisions: list[Decision] = Field(default_factory=list)
     restrictions: list[Restriction] = Field(default_factory=list)
+    layouts: list[Layout] = Field(default_factory=list)
     tables: Tables = Field(default_factory=Tables)
     notes: list[str] = Field(default_factory=list)
 

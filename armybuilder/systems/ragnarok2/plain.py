@@ -162,8 +162,9 @@ class Tactic(PlainModel):
         Field('formation', ("opt", ("lit", ('close', 'scattered'))), None),
         Field('scheme', ("opt", ("lit", ('army-corps', 'shock-troops', 'support'))), None),
         Field('min_effective', ("opt", ("int", None)), None),
-        Field('effects', ("dict", ("lit", ('attack_shift', 'wound_shift', 'defense_shift', 'toughness_shift', 'initiative', 'courage', 'discipline', 'rally', 'power', 'movement', 'extra_exchange', 'attack', 'defense', 'strength', 'resistance', 'to_enemy', 'order')), ("int", None)), factory=dict),
-        Field('cons_effects', ("dict", ("lit", ('attack_shift', 'wound_shift', 'defense_shift', 'toughness_shift', 'initiative', 'courage', 'discipline', 'rally', 'power', 'movement', 'extra_exchange', 'attack', 'defense', 'strength', 'resistance', 'to_enemy', 'order')), ("int", None)), factory=dict),
+        Field('orders', ("list", ("lit", ('progress', 'assault', 'support', 'reaction')), None), factory=list),
+        Field('effects', ("dict", ("lit", ('attack_shift', 'wound_shift', 'defense_shift', 'toughness_shift', 'initiative', 'courage', 'discipline', 'rally', 'power', 'movement', 'extra_exchange', 'attack', 'defense', 'strength', 'resistance', 'to_enemy', 'order', 'no_run', 'no_charge')), ("int", None)), factory=dict),
+        Field('cons_effects', ("dict", ("lit", ('attack_shift', 'wound_shift', 'defense_shift', 'toughness_shift', 'initiative', 'courage', 'discipline', 'rally', 'power', 'movement', 'extra_exchange', 'attack', 'defense', 'strength', 'resistance', 'to_enemy', 'order', 'no_run', 'no_charge')), ("int", None)), factory=dict),
     )
 
 
@@ -241,6 +242,46 @@ class Restriction(PlainModel):
         Field('can_lead', ("opt", ("bool",)), None),
         Field('text', ("str", None)),
         Field('source', ("str", None)),
+    )
+
+
+class LayoutPiece(PlainModel):
+    """armybuilder.systems.ragnarok2.catalog.LayoutPiece"""
+
+    fields = (
+        Field('kind', ("str", None), ''),
+        Field('name', ("str", None), ''),
+        Field('x', ("float", None)),
+        Field('y', ("float", None)),
+        Field('angle', ("float", None), 0.0),
+        Field('width', ("opt", ("float", {'gt': 0})), None),
+        Field('depth', ("opt", ("float", {'gt': 0})), None),
+        Field('height', ("opt", ("float", {'ge': 0})), None),
+        Field('shape', ("opt", ("lit", ('rect', 'round'))), None),
+        Field('impassable', ("opt", ("bool",)), None),
+    )
+
+
+class ScatterPiece(PlainModel):
+    """armybuilder.systems.ragnarok2.catalog.ScatterPiece"""
+
+    fields = (
+        Field('kind', ("str", None)),
+        Field('count', ("int", {'ge': 1, 'le': 24}), 1),
+    )
+
+
+class Layout(PlainModel):
+    """armybuilder.systems.ragnarok2.catalog.Layout"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('name', ("str", None)),
+        Field('text', ("str", None), ''),
+        Field('pieces', ("list", ("model", LayoutPiece), None), factory=list),
+        Field('scatter', ("list", ("model", ScatterPiece), None), factory=list),
+        Field('source', ("str", None), ''),
+        Field('decision', ("str", None), ''),
     )
 
 
@@ -423,6 +464,59 @@ class MysticRule(PlainModel):
     )
 
 
+class BaseSize(PlainModel):
+    """armybuilder.systems.ragnarok2.catalog.BaseSize"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('name', ("str", None)),
+        Field('width', ("float", None)),
+        Field('depth', ("float", None)),
+        Field('sizes', ("list", ("lit", ('small', 'medium', 'large', 'enormous', 'colossal', 'gigantic')), None)),
+        Field('mounted', ("bool",), False),
+        Field('assails', ("int", None), 1),
+    )
+
+
+class SceneryKind(PlainModel):
+    """armybuilder.systems.ragnarok2.catalog.SceneryKind"""
+
+    fields = (
+        Field('id', ("str", None)),
+        Field('name', ("str", None)),
+        Field('shape', ("lit", ('rect', 'round')), 'rect'),
+        Field('width', ("float", None)),
+        Field('depth', ("float", None)),
+        Field('height', ("float", None)),
+        Field('impassable', ("bool",), True),
+        Field('text', ("str", None), ''),
+    )
+
+
+class BattlefieldTable(PlainModel):
+    """armybuilder.systems.ragnarok2.catalog.BattlefieldTable"""
+
+    fields = (
+        Field('provisional', ("bool",), False),
+        Field('decision', ("str", None), ''),
+        Field('source', ("str", None), ''),
+        Field('width', ("float", None), 180.0),
+        Field('depth', ("float", None), 120.0),
+        Field('deployment_depth', ("float", None), 20.0),
+        Field('scout_distance', ("float", None), 10.0),
+        Field('coherence', ("float", None), 2.5),
+        Field('scattered_gap', ("float", None), 1.0),
+        Field('close_min_files', ("int", None), 5),
+        Field('scenery_gap', ("float", None), 8.0),
+        Field('no_mans_land', ("float", None), 15.0),
+        Field('bases', ("list", ("model", BaseSize), None), factory=list),
+        Field('mounted_words', ("list", ("str", None), None), factory=list),
+        Field('mounted_profiles', ("list", ("str", None), None), factory=list),
+        Field('scenery', ("list", ("model", SceneryKind), None), factory=list),
+        Field('layout', ("str", None), 'standard'),
+    )
+
+
 class Tables(PlainModel):
     """armybuilder.systems.ragnarok2.catalog.Tables"""
 
@@ -442,6 +536,7 @@ class Tables(PlainModel):
         Field('faith_recovery', ("dict", ("str", None), ("int", None)), factory=dict),
         Field('mystic_rules', ("list", ("model", MysticRule), None), factory=list),
         Field('familiar_cost', ("int", None), 0),
+        Field('battlefield', ("opt", ("model", BattlefieldTable)), None),
         Field('sources', ("dict", ("str", None), ("str", None)), factory=dict),
     )
 
@@ -461,6 +556,7 @@ class R2Catalog(R2CatalogMethods, CatalogMethods, PlainModel):
         Field('rituals', ("list", ("model", Ritual), None), factory=list),
         Field('decisions', ("list", ("model", Decision), None), factory=list),
         Field('restrictions', ("list", ("model", Restriction), None), factory=list),
+        Field('layouts', ("list", ("model", Layout), None), factory=list),
         Field('tables', ("model", Tables), factory=Tables),
         Field('notes', ("list", ("str", None), None), factory=list),
     )

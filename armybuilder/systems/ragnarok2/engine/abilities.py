@@ -62,8 +62,9 @@ class Traits:
     dis_zero: bool = False  # Living dead: DIS counts as 0
     frightening: bool = False  # Living dead: every fighter treats it as frightening
     leadership: int | None = None  # X of Leadership/X (cm)
-    scout: bool = False  # deploys forward
-    consciousness: bool = False
+    scout: bool = False  # deploys forward, hidden
+    consciousness: bool = False  # acts within 20 cm without sight or field of view
+    template: bool = False  # fires a template (zone artillery): no line of sight needed
     # mystics
     spirit_of: frozenset[str] = frozenset()  # Elements whose incantations ignore natural 1s
     exalted: bool = False  # divination: a 1 is not an automatic failure
@@ -116,6 +117,14 @@ def _value(value: int | None, default: int) -> int:
 
 
 # --------------------------------------------------------------------------- combat
+
+
+@hook("heavy-zone-artillery", "fires a template: its Wound rolls reach fighters the crew cannot see (no line of sight needed)", "seed: Shooting (template weapons); FAQ: XVII.2")
+def _zone_artillery(t: Traits, value: int | None, raw: str) -> None:
+    t.template = True
+
+
+HOOKS["light-zone-artillery"] = Hook("light-zone-artillery", HOOKS["heavy-zone-artillery"].summary, HOOKS["heavy-zone-artillery"].source, _zone_artillery)
 
 
 @hook("war-fury", "one extra exchange (ceases if the fighter routs)", "seed: generic rules, Extra exchanges")
@@ -240,12 +249,12 @@ def _leadership(t: Traits, value: int | None, raw: str) -> None:
     t.leadership = value or 0
 
 
-@hook("scout", "deploys forward (abstraction: 20 cm closer to the enemy)", G)
+@hook("scout", "a unit of Scouts deploys up to 20 cm ahead of its zone and stays hidden (no target) until an enemy ends a move within 10 cm of it or it assaults or supports", G)
 def _scout(t: Traits, value: int | None, raw: str) -> None:
     t.scout = True
 
 
-@hook("consciousness", "sees hidden Scouts and acts without line of sight (no effect on the abstract battlefield, where everyone sees everyone)", G)
+@hook("consciousness", "within 20 cm: assaults beyond its field of view and shoots without a line of sight", G)
 def _consciousness(t: Traits, value: int | None, raw: str) -> None:
     t.consciousness = True
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import trait
@@ -19,25 +17,19 @@ if TYPE_CHECKING:
 # The order questions every player asks the same way (the classic order and the line player's).
 
 
-def nearest_gap(spots: list[float], pos: float) -> float:
-    """The distance to the nearest of the sorted foe positions *spots* (1e18 when none).
-
-    It answers "some foe within X" at once: the nearest is one of the two positions around
-    the unit's (the same |e.pos - pos| values: subtraction is monotonic)."""
-    i = bisect.bisect_left(spots, pos)
-    nearest = spots[i] - pos if i < len(spots) else 1e18
-    if i and pos - spots[i - 1] < nearest:
-        nearest = pos - spots[i - 1]
-    return nearest
+def longest_range(unit: Fighting) -> float:
+    """The longest range of the unit's marksmen (0 when it has none left)."""
+    longest = 0.0
+    for g in unit.shooting_groups:
+        if g.count and g.profile.ranged is not None and g.profile.ranged.long > longest:
+            longest = float(g.profile.ranged.long)
+    return longest
 
 
 def fires_after_marching(unit: Fighting, nearest: float, mov: float) -> bool:
-    """Some marksman of the unit would reach the nearest foe after a march of *mov*."""
-    longest = None
-    for g in unit.shooting_groups:
-        if g.count and (longest is None or g.profile.ranged.long > longest):  # type: ignore[union-attr]
-            longest = g.profile.ranged.long  # type: ignore[union-attr]
-    return longest is not None and nearest <= longest + mov
+    """Some marksman of the unit would reach the nearest foe (*nearest* cm away) after a march of *mov*."""
+    longest = longest_range(unit)
+    return longest > 0.0 and nearest <= longest + mov
 
 
 def casts_its_own(info: list[dict], unit: Fighting) -> bool:
@@ -123,159 +115,137 @@ class AIRules(BattleBase):
         weight = _effect_weight(tuple(effects.items()), fighting, moving, unit.state != "valiant")
         return weight * (1.0 + unit.points_alive() / 500.0)
 
-    def choose_order(
-        self, unit: Fighting, foes: list[Fighting] | None = None, spots: list[float] | None = None,
-        best_charge: Callable[[Fighting, list[Fighting], float], float] | None = None,
-    ) -> str:
-        """Assault a target it can reach and beat, shoot what is in range, cast, or close in.
+    def nearest_foe(self, unit: Fighting, foes: list[Fighting] | None = None) -> tuple[Fighting | None, float]:
+        """The nearest live foe (edge to edge; routed foes count) and its distance (1e18: none)."""
+        best, best_d = None, 1e18
+        for e in self.sides[1 - unit.side] if foes is None else foes:
+            if e.alive and e.state != "gone":
+                d = self.gap(unit, e)
+                if d < best_d:
+                    best, best_d = e, d
+        return best, best_d
 
-        *foes*: the live enemies; *spots*: their positions, sorted (both found once for a
-        series of calls by give_orders()). *best_charge*: the best exchange among the foes in
-        reach (best_charge_target()'s score unless given: a player that weighs those foes
-        anyway answers it from its own weighing).
-        """
+    def choose_order(self, unit: Fighting, foes: list[Fighting] | None = None) -> str:
+        """Assault a target it can reach and beat, shoot what is in range, cast, or close in."""
         if unit.engaged:
             return "assault"
         if foes is None:
             foes = [e for e in self.sides[1 - unit.side] if e.alive]
         if not foes:
             return ""
-        if spots is None:
-            spots = sorted([e.pos for e in foes])
-        pos = unit.pos
-        tactic = unit.tactic
-        mov = unit._mov + tactic.get("movement", 0) if tactic else unit._mov  # unit.mov, inlined
-        reach = mov * 2.0  # (a float bound: see update_leadership())
-        nearest = nearest_gap(spots, pos)
+        options = self.assault_options(unit)
         best_score = -1e9
-        if nearest <= reach:
-            best_score = self.best_charge_target(unit, foes, reach)[1] if best_charge is None else best_charge(unit, foes, reach)
+        if options:
+            best_score = self.best_charge_target(unit, options)[1]
             if best_score > 0.0:
                 return "assault"
-        reachable = best_score > -1e9  # best_charge_target() found a target (a bad one)
-        if fires_after_marching(unit, nearest, mov):
+        _nearest, gap = self.nearest_foe(unit, foes)
+        if fires_after_marching(unit, gap, unit.mov):
             return "support"  # Support (dynamic): march, then shoot
         info = self.info
         if casts_its_own(info, unit):
             return "support"
         if answers_enemy_mystics(info, unit, foes):
             return "reaction"  # counter-magic or censure
-        if reachable:
+        if options:
             return "assault"  # reachable but not favourable: will close in at its activation
-        # Threatened by an enemy that can reach it while it cannot reach anyone: counter-charge.
-        return "reaction" if self.threatened(pos, nearest, foes, spots) else "progress"
+        # Threatened by an enemy that can reach it while it cannot reach anyone: a Reaction.
+        return "reaction" if self.threatened(unit) else "progress"
 
-    def threatened(self, pos: float, nearest: float, foes: list[Fighting], spots: list[float]) -> bool:
-        """Some foe able to charge (neither routed nor destroyed) reaches *pos* (MOV × 2);
-        *nearest*: the nearest foe's distance. *foes* and *spots* as choose_order() reads them."""
-        bound = self._charge_bound
-        if bound[0] is not spots:
-            # The foes that can charge (e.fighting), each as (position, MOV × 2), and their longest
-            # charge, found once for these spots (give_orders(): one list per side, and nothing
-            # moves, changes state or loses a tactic among the foes while that side's orders are given).
-            longest: Any = -1
-            chargers = []
-            for e in foes:
-                if e.count > 0 and e.state in ("valiant", "disorganized"):
-                    tactic = e.tactic
-                    reach = (e._mov + tactic.get("movement", 0) if tactic else e._mov) * 2.0
-                    chargers.append((e.pos, reach))
-                    if reach > longest:
-                        longest = reach
-            bound = (spots, longest, chargers)
-            self._charge_bound = bound
-        if nearest > bound[1]:
-            return False  # no foe's charge reaches this far
-        for e_pos, reach in bound[2]:
-            if -reach <= e_pos - pos <= reach:
-                return True
+    def threatened(self, unit: Fighting) -> bool:
+        """Some foe able to charge (neither routed nor destroyed) has the unit within its reach
+        (MOV × 2, edge to edge) and in its field of view."""
+        for e in self.sides[1 - unit.side]:
+            if e.count > 0 and e.state in ("valiant", "disorganized") and not e.engaged:
+                if self.gap(e, unit) <= e.mov * 2.0 and self.in_view(e, unit):
+                    return True
         return False
 
-    def best_charge_target(
-        self, unit: Fighting, foes: list[Fighting], reach: float
-    ) -> tuple[Fighting | None, float]:
+    def best_charge_target(self, unit: Fighting, options: list) -> tuple[Any, float]:
+        """The assault option with the best exchange (a routed foe's A.P. and a quarter of an
+        engaged one's count as a gain), and that gain."""
         best, best_score = None, -1e9
-        pos = unit.pos
-        low = -reach  # |e.pos - pos| <= reach, without a call per foe (the same test)
-        for e in foes:
-            if not low <= e.pos - pos <= reach or e.state == "gone":
-                continue
+        for option in options:
+            e = option.foe
             mine, theirs = self._exchange_values(unit, e)
             gain = mine - theirs
             if e.state == "rout":
                 gain += e.points
             if e.engaged:
                 gain += 0.25 * e.points  # ganging up on a fray
+            if option.kind == "charge":
+                gain += 0.1 * mine  # the charge's +3 Initiative: a first strike more often
             if gain > best_score:
-                best, best_score = e, gain
+                best, best_score = option, gain
         return best, best_score
 
-    def best_shooting_target(self, u: Fighting, shooters: list[Group]) -> Fighting | None:
-        best, best_value = None, 0.0
-        pos = u.pos
-        reach: Any = 0
+    def shooting_candidates(self, u: Fighting, shooters: list[Group]) -> list[tuple[Fighting, float]]:
+        """The foes the unit's marksmen can shoot now: in range of one of them (edge to edge),
+        seen by the unit (template weapons need no sight), not hidden; with their distance."""
+        reach = 0.0
+        template = False
         for g in shooters:
             weapon = g.profile.ranged
-            if weapon is not None and weapon.long > reach:  # (marksmen have a weapon: see shooting_groups)
-                reach = weapon.long
-        reach = float(reach)  # (a float bound: see update_leadership())
-        single = shooters[0] if len(shooters) == 1 else None  # one group of marksmen: the usual case
-        if single is not None:
-            # (read once: attributes of the pydantic profile and weapon cost more than locals)
-            w = single.profile.ranged
-            assert w is not None  # (marksmen have a weapon)
-            short, medium = float(w.short), float(w.medium)  # (float bounds: exact, and the fast comparison)
-            memo, count = single.shot_value, single.count
+            if weapon is not None and weapon.long > reach:
+                reach = float(weapon.long)
+            if g.traits.template:
+                template = True
+        out = []
         for e in self.sides[1 - u.side]:
-            if not e.alive:
+            if not e.alive or e.state == "gone" or e.hidden:
                 continue
-            d = abs(e.pos - pos)
+            d = self.gap(u, e)
             if d > reach:
-                continue  # no shooter in range: worth 0, never better than best_value (>= 0)
-            troops = e.troops
-            size = troops.size
-            res = troops.base["res"]  # e.stat("res"), inlined
-            if e.tactic:
-                res += e.tactic.get("resistance", 0)
-            if e.round_effects:
-                res += e.round_effects.get("res", 0)
-            if single is not None:
-                # The loop below for one group (in range: d <= reach); 0.0 + x == x, the same float.
-                band = "short" if d <= short else ("medium" if d <= medium else "long")
-                shot = memo.get((band, size, res))
-                if shot is None:
-                    shot = self._shot_value(single, band, size, res)
-                value = count * shot[0] * shot[1]
-            else:
-                value = 0.0
-                for g in shooters:
-                    w = g.profile.ranged
-                    # _band(w, d), inlined
-                    if w is None:
-                        continue  # (never: marksmen have a weapon)
-                    if d <= w.short:
-                        band = "short"
-                    elif d <= w.medium:
-                        band = "medium"
-                    elif d <= w.long:
-                        band = "long"
-                    else:
-                        continue
-                    shot = g.shot_value.get((band, size, res))
-                    if shot is None:
-                        shot = self._shot_value(g, band, size, res)
-                    value += g.count * shot[0] * shot[1]
-            wl = troops.wound_levels  # value_of_wounds(), inlined
-            value = value / (wl if wl > 1 else 1) * troops.cost
-            if e.engaged:
-                # Shooting into the fray: half the hits go to the friends in contact.
-                friend = self.enemy_unit(e, next(iter(e.engaged)))
-                value = 0.5 * value - 0.5 * self.value_of_wounds(
-                    friend, value / max(e.troops.cost, 1) * e.troops.wound_levels
-                )
+                continue
+            if not template and not self.sees(u, e):
+                continue
+            out.append((e, d))
+        return out
+
+    def best_shooting_target(self, u: Fighting, shooters: list[Group]) -> Fighting | None:
+        """The foe whose loss in A.P. the volley is expected to make largest (by the range band
+        of its distance, Aim against its Size, STR against its RES); into a fray, half the hits
+        are the friends'."""
+        best, best_value = None, 0.0
+        for e, d in self.shooting_candidates(u, shooters):
+            value = self.volley_value(u, shooters, e, d)
             if value > best_value:
                 best, best_value = e, value
         return best
+
+    def volley_value(self, u: Fighting, shooters: list[Group], e: Fighting, d: float) -> float:
+        """The A.P. a volley of *shooters* at *e*, *d* cm away, is expected to destroy (see
+        :meth:`best_shooting_target`)."""
+        troops = e.troops
+        size = troops.size
+        res = troops.base["res"]
+        if e.tactic:
+            res += e.tactic.get("resistance", 0)
+        if e.round_effects:
+            res += e.round_effects.get("res", 0)
+        value = 0.0
+        for g in shooters:
+            w = g.profile.ranged
+            if w is None:
+                continue
+            if d <= w.short:
+                band = "short"
+            elif d <= w.medium:
+                band = "medium"
+            elif d <= w.long:
+                band = "long"
+            else:
+                continue
+            shot = g.shot_value.get((band, size, res))
+            if shot is None:
+                shot = self._shot_value(g, band, size, res)
+            value += g.count * shot[0] * shot[1]
+        wl = troops.wound_levels
+        value = value / (wl if wl > 1 else 1) * troops.cost
+        if e.engaged:
+            friend = self.enemy_unit(e, next(iter(e.engaged)))
+            value = 0.5 * value - 0.5 * self.value_of_wounds(friend, value / max(e.troops.cost, 1) * e.troops.wound_levels)
+        return value
 
     def _shot_value(self, g: Group, band: str, size: str, res: int) -> tuple[float, float]:
         """(hit chance, mean Wounds) of one shot of *g*, memoised per template group (one catalogue per template)."""

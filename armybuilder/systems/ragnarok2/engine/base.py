@@ -18,7 +18,6 @@ method resolution order).
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import trait
@@ -31,8 +30,15 @@ if TYPE_CHECKING:
     from armybuilder.core.catalog import Catalogue
 
     from ..catalog import Profile, R2Catalog
+    from .battlefield import Battlefield
     from .fray import CombatKey, Contact
+    from .geometry import Box
     from .policy import Policy
+    from .recorder import Recorder
+
+
+# "fray 1", "fray 2"...: the keys of A.P. destroyed by the first and the second army, by phase.
+_SIDE_KEYS = {phase: (f"{phase} 1", f"{phase} 2") for phase in ("shooting", "fray", "rout", "disengagement", "mystic", "other", "activation")}
 
 
 @trait
@@ -72,6 +78,16 @@ class BattleBase:
     policies: tuple[Policy, Policy]
     round_memo: dict[Any, Any]
     loss_caused: set[int]
+    field: Battlefield  # the table: size, zones, scenery
+    gaps: dict[int, tuple[int, int, float]]  # SpaceRules.gap()'s memo: pair -> (geo of each, gap)
+    sight_memo: dict[int, tuple[int, bool]]  # SpaceRules.sees()'s memo: pair -> (world, seen)
+    spot_memo: dict[int, tuple[int, tuple[int, float, float, float, float]]]  # contact_spot()'s memo: pair -> (world, spot)
+    world: int  # bumped at every move: sight between units is looked at again
+    reshape_to: int  # plan_travel()'s files for a scattered unit that narrows to stand where it goes (0: as it is)
+    recorder: Recorder | None  # the frames of a replay, when one is asked
+    phase: str  # the phase destroying A.P. now (shooting, fray, rout, flight, mystic...): destroyed's key
+    destroyed: dict[str, float]  # A.P. destroyed by phase ("fray"), and by phase and side that destroyed them ("fray 1")
+    frays_fought: int  # frays resolved in the game's combat phases (GameRecord.figures: "frays")
 
     # -- helpers every phase uses -------------------------------------------------
 
@@ -79,25 +95,26 @@ class BattleBase:
         if self.logging:
             self.lines.append(text)
 
-    def distance(self, a: Fighting, b: Fighting) -> float:
-        return abs(b.pos - a.pos)
-
     def enemies(self, side: int) -> list[Fighting]:
         return [u for u in self.sides[1 - side] if u.alive]
 
     def enemy_unit(self, unit: Fighting, index: int) -> Fighting:
         return self.sides[1 - unit.side][index]
 
-    def toward(self, unit: Fighting, target_pos: float, distance: float, stop_short: float = 1.0) -> None:
-        gap = target_pos - unit.pos
-        step = min(distance, max(0.0, abs(gap) - stop_short))
-        unit.pos += math.copysign(step, gap)
-
     def test(self, value: int, difficulty: int, best_of: int = 1, ones_fail: bool = True) -> bool:
         return self.dice.chance(_test_p(value, difficulty, best_of, ones_fail))
 
+    def record_loss(self, victim_side: int, points: float) -> None:
+        """A.P. of *victim_side* destroyed in the phase now under way (GameRecord.figures)."""
+        d = self.destroyed
+        phase = self.phase
+        d[phase] = d.get(phase, 0.0) + points
+        key = _SIDE_KEYS[phase][1 - victim_side] if phase in _SIDE_KEYS else f"{phase} {2 - victim_side}"
+        d[key] = d.get(key, 0.0) + points
+
     def eliminate_points(self, killer: Fighting | None, victim: Fighting, points: float) -> None:
         self.scores[1 - victim.side] += points
+        self.record_loss(victim.side, points)
         if killer is not None:
             killer.kills += points
 
@@ -111,12 +128,98 @@ class BattleBase:
         """:mod:`.movement`."""
         raise NotImplementedError
 
-    def flee(self, u: Fighting, away_from: Fighting | None = None) -> None:
+    def flee(self, u: Fighting, away: tuple[float, float] | None = None, why: str = "in the direction of the assault") -> None:
+        """:mod:`.flight`."""
+        raise NotImplementedError
+
+    def gap(self, a: Fighting, b: Fighting) -> float:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def sees(self, u: Fighting, e: Fighting) -> bool:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def in_view(self, u: Fighting, e: Fighting) -> bool:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def moved(self, u: Fighting) -> None:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def travel(
+        self, u: Fighting, tx: float, ty: float, allowance: float, straight: bool, face: bool = True,
+        ignore: tuple[Fighting, ...] = (), stop: float = 0.0,
+    ) -> float:  # fmt: skip
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def plan_travel(
+        self, u: Fighting, tx: float, ty: float, allowance: float, straight: bool, face: bool = True,
+        ignore: tuple[Fighting, ...] = (), stop: float = 0.0,
+    ) -> tuple[float, float, float, float, float] | None:  # fmt: skip
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def others(self, *skip: Fighting) -> list[Fighting]:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def move_obstacles(self, u: Fighting, ignore: tuple[Fighting, ...] = (), enemies: bool = True) -> list[Box]:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def free_run(self, box: Box, dx: float, dy: float, dist: float, obstacles: list[Box], edges: bool = True) -> float:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def turn(self, u: Fighting, fx: float, fy: float) -> bool:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def nearest_edge(self, u: Fighting) -> tuple[float, float, float]:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def sight_obstacles(self, a: Fighting, b: Fighting) -> list[tuple[Box, int]]:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def way_left(self, px: float, py: float, gx: float, gy: float, pad: float) -> float:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def waypoint(self, u: Fighting, gx: float, gy: float) -> tuple[float, float]:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def as_battle(self) -> Any:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def assault_options(self, u: Fighting) -> list[Any]:
+        """:mod:`.assault`."""
+        raise NotImplementedError
+
+    def assault(self, u: Fighting) -> None:
+        """:mod:`.assault`."""
+        raise NotImplementedError
+
+    def contact_spot(self, u: Fighting, e: Fighting) -> tuple[int, float, float, float, float]:
+        """:mod:`.assault`."""
+        raise NotImplementedError
+
+    def spot_scouts(self, u: Fighting) -> None:
         """:mod:`.movement`."""
         raise NotImplementedError
 
+    def snapshot(self, caption: str) -> None:
+        """:mod:`.battle`."""
+        raise NotImplementedError
+
     def kill_in_contact(self, u: Fighting, killer: Fighting | None) -> None:
-        """:mod:`.movement`."""
+        """:mod:`.flight`."""
         raise NotImplementedError
 
     def shoot(self, u: Fighting, moved: bool = False) -> None:

@@ -1,4 +1,4 @@
-"""Whole Rag'Narok 2 battles on an abstract battlefield: the game loop and the engine's map.
+"""Whole Rag'Narok 2 battles on a table with scenery: the game loop and the engine's map.
 
 The package, by what each module holds
 --------------------------------------
@@ -27,21 +27,28 @@ The package, by what each module holds
   communions, mana and faith), :mod:`.maintenance`.
 - The players: :mod:`.policy` (the interface every choice goes through; one policy per side,
   so two policies can play each other), :mod:`.ai` (the yardsticks of the classic policy) and
-  :mod:`.line_ai` (the default player: a posture each round, no lone charge into a gang-up in
-  any round, a line that keeps its pace, targets on the exchange).
+  :mod:`.line_ai` (the line player: a posture each round, no lone charge into a gang-up in
+  any round, a line that keeps its pace, targets on the exchange) and :mod:`.field_ai` (the
+  default field player: opponents across the table, charges together, lanes and cover).
 - :mod:`.credibility`: mirror matches, full lists against cut copies, the samples' matrix.
 - :mod:`.narration`: the narrated log's wording (the seed's words, English counts, the
   Initiative and morale rolls read back from the draw that decided them).
 
 The battlefield model
 ---------------------
-- **One axis.** The table is 120 cm deep; each army deploys its units on a line 20 cm from its
-  own edge (Scouts 20 cm further forward). Distances are read along that axis only: no
-  lateral geometry, no terrain, no altitude, every unit sees every unit.
-- **Movement** (seed: Movement table): March = MOV, Run, Charge and Engagement = MOV × 2 (the
-  slowest member's MOV). An assault reaches its target within MOV × 2; a failed charge runs and
-  Disorganizes. A close unit that assaults is scattered at the end of its assault move (seed:
-  Orientation at the end of a move) until it is free of any opponent and re-forms at its push on.
+- **A table with two dimensions** (:mod:`.battlefield`, :mod:`.geometry`, :mod:`.space`): 180 ×
+  120 cm with 20 cm deployment zones (decisions R2-T1, R2-T2 in the catalogue); a layout of
+  scenery (open, standard, dense or a player's file: :mod:`..layouts`), the standard one placed
+  afresh for each game from its seed. Units stand as blocks of bases in ranks and files
+  (:mod:`.formation`, R2-T3, R2-T4) with a facing; distances are base edge to base edge; a
+  unit's field of view is the 180 degrees before its front; sight between units and fighter by
+  fighter follows R2-D10 (:mod:`.space`, :mod:`.sight`).
+- **Movement** (seed: Movement table): March = MOV round obstacles, Run = MOV × 2 in a straight
+  line, Charge and Engagement = MOV × 2 (the slowest member's MOV); reorientation, sideward and
+  backward moves are maneuvers with their Discipline tests (:mod:`.movement`). Assaults with
+  their reactions and Courage tests, and contact placed on the face reached, are in
+  :mod:`.assault` and :mod:`.contact`; flight toward an edge or along the assault, round friends
+  and scenery, in :mod:`.flight`.
 - **Contact** (see :mod:`.fray`): a scattered unit can bring every fighter into contact, a close
   one its front (two ranks, at least 5 wide); independents lead the front; a unit engaged by
   several enemies splits its front between them; each side of a pair brings at most twice the
@@ -58,21 +65,23 @@ The battlefield model
   sides fall and the rest march away, or it cannot attack in that combat phase.
 - **Shooting** uses the weapon's bands on the distance; Aim difficulties and modifiers from the
   catalogue's table; half the hits of a volley into a fray go to the friends in it.
-- **Leadership auras** are distances along the axis; only Valiant commanders share; standard
-  bearer, musician and war staff bonuses go on the final result; the Commander-in-Chief's
-  privilege within his aura; routed units rally with the auras they stand in.
+- **Leadership auras** and mystic ranges are measured on the table (edge to edge); only Valiant
+  commanders share; standard bearer, musician and war staff bonuses go on the final result; the
+  Commander-in-Chief's privilege within his aura; routed units rally with the auras they stand in.
 - **Victory** (the seed names none): after six rounds, or when an army has no unit left that
   still fights, the side that eliminated or routed the larger share of the enemy army's A.P.
   wins; shares closer than 5 points are a draw.
 
 Remaining simplifications, each with its reason
 -----------------------------------------------
-- One axis, no terrain, no line of sight, no flanks or rear: the lists, not a table, are
-  what a playtest compares, and a 2-D table would cost the speed that makes playtests useful.
-  Consciousness, hidden Scouts, cover, obstacles and maneuvers have no effect for that reason.
-- Contact is a model (fronts, pairs, a common line), not base placement; who faces whom inside
-  a unit (independents first) is fixed, not chosen: the seed's placement depends on bases and
-  geometry the abstract field does not have.
+- Scenery has no effect on movement but as an obstacle (no climbing, no difficult ground): the
+  seed names no movement penalty for scenery, only obstacles a unit goes round (decision R2-T5).
+- A unit's block is rectangular and moves as one: the fighters of a scattered unit keep their
+  slots in the block (1 cm apart) rather than being placed one by one; a scattered unit files
+  through gaps narrower than its block (seed: The obstacles).
+- Contact stays a model fed by positions (:mod:`.contact`): the fighters on the face an
+  assailant reached, as many as the face holds, not base-by-base placement; who faces whom
+  inside a unit (independents in the middle of the front rank) is fixed, not chosen.
 - A fighter's DEF in a combat is its type's: it is 0 only when none of the fighters of that
   type in the combat kept a die there (the seed gives each fighter its own DEF; one roll per
   combat needs one DEF).
@@ -89,7 +98,8 @@ Remaining simplifications, each with its reason
 - Mutagenic bonuses go to ATT only (the AI's use of them); Concentration to ATT.
 - Powers doubled in a charge are also those of the outcome's balance of Power in that round.
 - Tactics, rituals and communions act through data and named hooks (:mod:`.mystic_phase`);
-  teleportation, telluric manipulation and the oracle of destiny do nothing on one axis.
+  teleportation, telluric manipulation and the oracle of destiny do nothing (they would move
+  units or scenery the AI does not plan with).
 - Abilities outside the seeds (Confrontation cards) are listed as unhandled, not simulated.
 - The AI (policies) is a heuristic player; its choices are legal, not optimal.
 
@@ -99,7 +109,7 @@ are: compiled code enforces them (a ``float`` field would store 10 as 10.0 and c
 
 All randomness comes from the injected ``numpy.random.Generator``; every choice is broken by a
 stable order (unit and group indices, integer scores), so fixed-seed games are the same on any
-number of workers (committed digests: ``tests/ragnarok2/r2_digests.json``).
+number of workers (golden narrated games: ``tests/ragnarok2/test_r2_digests.py``).
 """
 
 from __future__ import annotations
@@ -109,14 +119,18 @@ from typing import Any
 import numpy as np
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.shapes import BattleMap, MapFrame, MapPiece, MapUnit
 from armybuilder.core.system import GameRecord, UnitRecord
 
 from ..army import R2List
 from ..catalog import Profile
 from .ai import AIRules
+from .assault import AssaultRules
+from .battlefield import Battlefield, battlefield_for
 from .chance import Dice
 from .combat import CombatRules
-from .line_ai import LinePolicy
+from .field_ai import POLICIES, FieldPolicy
+from .flight import FlightRules
 from .maintenance import MaintenanceRules
 from .movement import ActivationPhase
 from .mystic_phase import COMMUNION_EFFECTS, RITUAL_EFFECTS, MysticEffect, MysticRules  # noqa
@@ -124,10 +138,12 @@ from .narration import say_end
 from .odds import contest_columns
 from .outcome import OutcomeRules
 from .policy import Policy
+from .recorder import Recorder
 from .shooting import ShootingRules
+from .space import SpaceRules
 
 # The engine's public names, for callers and tests that import them from here.
-from .state import _LAST, _TEMPLATES, SCOUT_ADVANCE, Fighting, Group, build_side  # noqa: E402,F401
+from .state import _LAST, _TEMPLATES, Fighting, Group, build_side  # noqa: E402,F401
 from .strategic import StrategicPhase
 from .tables import (  # noqa: E402,F401
     _ROWS,
@@ -148,11 +164,37 @@ from .wounds import allocate_wounds  # noqa: E402,F401
 
 DRAW_MARGIN_PERCENT = 5  # shares of the enemy army destroyed closer than 5 points: a draw
 
+# layout_spec() answers by (catalogue hash, layout name): a playtest reads its layout once.
+_SPECS: dict[tuple[str, str | None], dict[str, Any]] = {}
+
+#: the phases a game's A.P. are destroyed in (GameRecord.figures: "ap <phase>")
+PHASES = ("shooting", "fray", "rout", "disengagement", "mystic", "other")
+
+
+def table_spec(cat: Catalogue, table: str | dict[str, Any] | None) -> dict[str, Any]:
+    """The layout a game is played on: a spec as it is, a bundled layout's name or a file's
+    path (read once per catalogue), or None for the default (the standard table)."""
+    if isinstance(table, dict):
+        return table
+    key = (cat.hash, table)
+    spec = _SPECS.get(key)
+    if spec is None:
+        from ..layouts import layout_spec
+
+        if len(_SPECS) > 32:
+            _SPECS.clear()
+        spec = _SPECS[key] = layout_spec(cat, table)
+    return spec
+
+
 # --------------------------------------------------------------------------- the game
 
 
-class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRules, CombatRules, OutcomeRules, MaintenanceRules):
-    """One game between two lists; ``play()`` returns its :class:`GameRecord`."""
+class Battle(
+    AIRules, StrategicPhase, ActivationPhase, AssaultRules, FlightRules, ShootingRules, MysticRules, CombatRules,
+    OutcomeRules, MaintenanceRules, SpaceRules,
+):  # fmt: skip
+    """One game between two lists on a table; ``play()`` returns its :class:`GameRecord`."""
 
     # Slots: every phase reads self.x in its hot loops, and slot reads stay fast however many
     # fields the engine keeps (a plain instance dict gets slower past 29 keys on CPython 3.11).
@@ -162,30 +204,44 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         "aura_units", "mystic_units", "outcome_rows", "fear_rows", "round", "field_effects",
         "_tactic_cost", "_tactical_memo", "_mystic_sums", "_charge_bound",
         "_cic_seen", "_upkeep", "policies", "round_memo", "loss_caused",
+        "field", "gaps", "sight_memo", "spot_memo", "world", "reshape_to", "recorder", "phase", "destroyed", "frays_fought", "_logged",
     )  # fmt: skip
 
     def __init__(
         self, cat: Catalogue, first: R2List, second: R2List, rng: np.random.Generator, log: bool = False,
         rounds: int = MAX_ROUNDS, policies: tuple[Policy, Policy] | None = None,
+        table: str | dict[str, Any] | None = None, record: bool = False,
     ) -> None:  # fmt: skip
         self.cat = cat
         self.round_memo: dict = {}  # the players' answers that hold for a round (cleared each round)
         # Unit keys that removed at least one opponent in the combats being fought (Implacable/X
         # reads it: "causes at least one loss"); emptied when a fray or an Implacable round begins.
         self.loss_caused: set[int] = set()
-        self.policies = policies if policies is not None else (LinePolicy(), LinePolicy())
+        self.policies = policies if policies is not None else (FieldPolicy(), FieldPolicy())
         self.data = cat.data
         self.table = cat.hash
         if self.table not in _TABLES:
             _TABLES[self.table] = tuple(contest_columns(cat))
+        # The table first, from the game's generator (scattered scenery), then the dice.
+        self.field: Battlefield = battlefield_for(table_spec(cat, table), rng)
         self.dice = Dice(rng)
         self.logging = log
         self.max_rounds = rounds
         self.lines: list[str] = []
+        self.gaps: dict[int, tuple[int, int, float]] = {}
+        self.sight_memo: dict[int, tuple[int, bool]] = {}
+        self.spot_memo: dict[int, tuple[int, tuple[int, float, float, float, float]]] = {}
+        self.world = 0
+        self.reshape_to = 0
+        self.recorder: Recorder | None = Recorder() if record else None
+        self.phase = "other"
+        self.destroyed: dict[str, float] = {}
+        self.frays_fought = 0
+        self._logged = 0
         a, info_a = build_side(cat, first, 0)
         b, info_b = build_side(cat, second, 1)
         self.sides = [a, b]
-        self.info = [info_a, info_b]  # (the units are on their deployment lines: see _build_side())
+        self.info = [info_a, info_b]
         self.winner_of_roll = 0
         self.scores = [0.0, 0.0]  # A.P. each side eliminated or routed
         self.cic_index: list[int | None] = [
@@ -200,7 +256,6 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         self.dis_penalty = [0, 0]
         # Units with a commander, musician or standard bearer, in side order: these fields are
         # fixed for the game, so update_leadership() scans only them for auras.
-        # (Indices found once per list: _build_side().)
         self.aura_units = [[a[i] for i in info_a["aura_at"]], [b[i] for i in info_b["aura_at"]]]
         # Units with magicians, faithful, Devotion or Martyr (fixed for the game): the mystic phase's only concern.
         self.mystic_units = [[a[i] for i in info_a["mystic_at"]], [b[i] for i in info_b["mystic_at"]]]
@@ -220,16 +275,23 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
         self._tactical_memo: Any = None  # tactical_roll()'s points by (total, category, staffs)
         # mystic_phase(): per mystic unit, (its damage_memo when computed, its members' sums: see there)
         self._mystic_sums: dict[Fighting, tuple] = {}
-        self._charge_bound: tuple = (None, -1)  # choose_order(): (foes' spots, their longest charge)
+        self._charge_bound: tuple = (None, -1)
         self._cic_seen: list[tuple | None] = [None, None]  # (profile, _cic_facts()) of each side's C.-in-C.
         # Units maintenance() must visit: dealt Wounds since the last one, or with Reinforcements
         # waiting or a wounded Regenerating fighter (filled by deal(), renewed by maintenance()).
         self._upkeep: set[Fighting] = set()
+        self.deploy()
         if log:
+            for line in self.field.describe():
+                self.say(line)
             for side, info in enumerate(self.info):
                 if info["unhandled"]:
                     # Abilities outside the seeds (Confrontation cards): kept, not simulated.
                     self.say(f"side {side + 1}: abilities without a simulated effect: {', '.join(info['unhandled'])}")
+            for side in (0, 1):
+                placed = ", ".join(f"{u.name} at ({u.x:.0f}, {u.y:.0f}){' (hidden Scouts)' if u.hidden else ''}" for u in self.sides[side])
+                self.say(f"side {side + 1} deploys: {placed}")
+        self.snapshot("deployment")
 
     # -- the whole game -------------------------------------------------------
 
@@ -242,6 +304,37 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
                 return True
         return False
 
+    def snapshot(self, caption: str) -> None:
+        """A frame of the replay: every unit where it stands, and the log since the last frame."""
+        rec = self.recorder
+        if rec is None:
+            return
+        units = []
+        for side in (0, 1):
+            for u in self.sides[side]:
+                if not u.alive or u.state == "gone":
+                    continue
+                corners = u.box().corners()
+                outline = (corners[0], corners[1], corners[2], corners[3])
+                units.append(MapUnit(u.side, u.name, outline, (u.ux, u.uy), u.count, u.state, u.order, bool(u.engaged)))
+        events = tuple(self.lines[self._logged:])
+        self._logged = len(self.lines)
+        rec.frames.append(MapFrame(self.round, caption, tuple(units), events))
+
+    def battle_map(self, names: tuple[str, str]) -> BattleMap | None:
+        """The game's replay (None unless the battle was asked to record one)."""
+        rec = self.recorder
+        if rec is None:
+            return None
+        field = self.field
+        pieces = tuple(
+            MapPiece(p.name, tuple(p.box.corners()), p.height, p.impassable, p.round) for p in field.pieces
+        )
+        return BattleMap(
+            f"{field.title} ({field.name})", field.width, field.depth, (field.zone(0), field.zone(1)), pieces,
+            tuple(rec.frames), names,
+        )  # fmt: skip
+
     def play(self) -> GameRecord:
         rounds = 0
         for rounds in range(1, self.max_rounds + 1):
@@ -250,23 +343,30 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
             self.round_memo = {}
             if self.logging:
                 self.say(f"— round {rounds} —")
+            self.phase = "other"
             self.update_leadership()
             points = self.tactical_roll()
             points = self.give_orders(points)
             self.buy_and_give_tactics(points)
             self.rally()
             self.mutagenic_dice()
+            self.phase = "activation"
             self.activation()
             self.combat()
+            self.snapshot("combat phase")
+            self.phase = "mystic"
             self.mystic_phase()
+            self.phase = "other"
             self.maintenance()
             if not self.any_standing(0) or not self.any_standing(1):
                 break
         # Units still routing at the end count as routed (their A.P. to the enemy).
+        self.phase = "rout"
         for side in (0, 1):
             for u in self.sides[side]:
                 if u.alive and u.state == "rout":
                     self.scores[1 - side] += u.points_alive()
+                    self.record_loss(side, u.points_alive())
         costs = []
         for side in (0, 1):
             # The list's total cost, once per template (its units' costs are fixed).
@@ -290,6 +390,7 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
             winner = 1
         if self.logging:
             say_end(self, rounds, costs, winner, standing)
+        self.snapshot("end of the game")
         records = []
         for side in (0, 1):
             for u in self.sides[side]:
@@ -302,8 +403,10 @@ class Battle(AIRules, StrategicPhase, ActivationPhase, ShootingRules, MysticRule
                     records.append(
                         UnitRecord(u.side, f"{g.profile.name} (Character, {u.name})", float(g.cost), up and g.count > 0, g.kills)
                     )
-        return GameRecord(winner, rounds, (self.scores[0], self.scores[1]), records, self.lines)
-
+        figures = {f"ap {phase}": points for phase, points in self.destroyed.items()}
+        figures["frays"] = float(self.frays_fought)
+        record = GameRecord(winner, rounds, (self.scores[0], self.scores[1]), records, self.lines, figures=figures)
+        return record
 
 
 def play_game(
@@ -313,6 +416,17 @@ def play_game(
     rng: np.random.Generator,
     log: bool = False,
     rounds: int = MAX_ROUNDS,
+    *,
+    table: str | dict[str, Any] | None = None,
+    replay: bool = False,
+    policies: tuple[str, str] | None = None,
 ) -> GameRecord:
-    """One simulated game; all randomness from *rng*."""
-    return Battle(cat, first, second, rng, log, rounds).play()
+    """One simulated game on *table* (a layout spec, name or file; None: the standard table);
+    all randomness from *rng*. *replay*: keep the frames of its replay (``GameRecord.map``);
+    *policies*: both sides' players by name (``POLICIES``; else ``field``)."""
+    players = None if policies is None else (POLICIES[policies[0]](), POLICIES[policies[1]]())
+    battle = Battle(cat, first, second, rng, log, rounds, players, table=table, record=replay)
+    result = battle.play()
+    if replay:
+        result.map = battle.battle_map((first.name, second.name))
+    return result

@@ -13,7 +13,6 @@ contact with the same type.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple, cast
 
@@ -21,13 +20,14 @@ from mypy_extensions import trait
 
 from .base import BattleBase
 from .chance import _BLOCK, _bisect_right  # noqa: F401
+from .contact import contact_positions
 from .dice import ContestColumn
+from .formation import FRONT, shape, slots
 from .fray import (
     CombatKey,
     Contact,
     Fighter,
     Member,
-    _split_front,
     pair_contact,
     share_dice,
     unit_key,
@@ -58,12 +58,6 @@ def _combatants_at(fighters: Contact, key: CombatKey, side_key: int, other_key: 
     return out
 
 
-@lru_cache(maxsize=256)
-def _whole_row(n: int) -> tuple[int, ...]:
-    """Positions 0..n-1: the front of a unit facing one enemy unit."""
-    return tuple(range(n))
-
-
 # One side of a combat: (unit, fighter type's index in the unit, unit key).
 Striker = tuple[Fighting, int, int]
 # exchange_terms() as a plain tuple (see _terms()): strikers' and targets' positions, dice,
@@ -86,6 +80,23 @@ class ExchangeTerms(NamedTuple):
     d_res: int
     w_shift: int
     grace: str
+
+
+def forget(u: Fighting, enemy: int) -> None:
+    """*u* is no longer in contact with enemy unit *enemy*."""
+    u.engaged.discard(enemy)
+    u.faces.pop(enemy, None)
+    u.new_foes.discard(enemy)
+    u.assailed_by_me.discard(enemy)
+    u.withstood.discard(enemy)
+
+
+def engage(a: Fighting, b: Fighting, a_face: int, b_face: int) -> None:
+    """*a* and *b* are in contact, on these faces of each."""
+    a.engaged.add(b.index)
+    b.engaged.add(a.index)
+    a.faces[b.index] = a_face
+    b.faces[a.index] = b_face
 
 
 def earns_charge_bonus(assailant: Fighting, assailed: Fighting) -> bool:
@@ -149,12 +160,14 @@ class CombatRules(BattleBase):
             target.faith += wounds
         if not killed:
             return 0  # nobody fell: numbers, troops and unit-wide traits are unchanged (no recount)
+        self.record_loss(target.side, lost_points)
         if not emptied:
             # recount(), incrementally: no group was emptied, so the live groups (hence troops, MOV,
             # unit-wide traits and the all_have() answers) are unchanged; only the numbers drop.
             target.count -= killed
             target.points -= lost_points
             target.damage_memo = {}  # the AI's expected damage follows the numbers (a new dict, as recount() gives)
+            shape(target)  # the rear rank thins
             return killed
         target.recount()
         if target.count == 0 and not any(g.fierce_left for g in target.groups):
@@ -181,6 +194,7 @@ class CombatRules(BattleBase):
             g.fierce_left += killed
         points = killed * g.cost  # eliminate_points(), inlined
         self.scores[1 - target.side] += points
+        self.record_loss(target.side, points)
         if killer is not None:
             killer.kills += points
         if g.count:
@@ -188,6 +202,7 @@ class CombatRules(BattleBase):
             target.count -= killed
             target.points -= points
             target.damage_memo = {}
+            shape(target)
             return killed
         target.recount()
         if target.count == 0 and not any(h.fierce_left for h in target.groups):
@@ -198,8 +213,12 @@ class CombatRules(BattleBase):
     def break_contacts(self, unit: Fighting) -> None:
         me = unit.index
         for other in list(unit.engaged):
-            self.sides[1 - unit.side][other].engaged.discard(me)
+            forget(self.sides[1 - unit.side][other], me)
         unit.engaged.clear()
+        unit.faces.clear()
+        unit.new_foes.clear()
+        unit.assailed_by_me.clear()
+        unit.withstood.clear()
 
     def attack_roll(self, column: ContestColumn, dice: int) -> tuple[int, int]:
         """Physical attack roll (used when the target can counter-attack): (successes, first natural 1s)."""
@@ -289,38 +308,31 @@ class CombatRules(BattleBase):
         return out
 
     def build_contact(self, units: list[Fighting], only: dict[int, set[int]] | None = None) -> Contact:
-        """Who touches whom in a fray (see :mod:`.fray`), and every fighter's combat dice shared
-        between its combats. *only*: unit key -> the groups allowed to fight (Implacable combats).
+        """Who touches whom in a fray (see :mod:`.fray` and :mod:`.contact`), and every fighter's
+        combat dice shared between its combats. *only*: unit key -> the groups allowed to fight
+        (Implacable combats).
 
-        Each pair of units facing each other gives its touches and most dice by value
-        (:func:`.fray.pair_contact`, cached: the same fronts come back game after game); the
-        contact adds the fighters' flags and asks the players how the fighters touching several
-        types share their dice (only when the sharing can differ: dice that divide evenly
-        between the combats go the same way in any order)."""
+        Each unit's row is its fighters in slot order (:func:`.formation.slots`), the fallen
+        Fierce fighters after them; the fighters facing each enemy come from where the units
+        stand (:func:`.contact.contact_positions`). Each pair of units facing each other gives its
+        touches and most dice by value (:func:`.fray.pair_contact`, cached: the same fronts come
+        back game after game); the contact adds the fighters' flags and asks the players how the
+        fighters touching several types share their dice (only when the sharing can differ: dice
+        that divide evenly between the combats go the same way in any order)."""
         contact = Contact()
         sides = self.sides
         faced: dict[int, dict[int, tuple[int, ...]]] = {}
         overlapping: list[int] = []
         for u in units:
             uk = u.side * 1000 + u.index
-            groups = u.groups
+            allowed = only.get(uk, ()) if only is not None else None
             row: list[int] = []
             fallen: list[int] = []
-            allowed = only.get(uk, ()) if only is not None else None
-            room = u.front()  # the front: independents first (they lead the contact), then the troops
-            for g in u.ordered:
-                n, lost = g.count, g.fierce_left
-                if not (n or lost):
-                    continue
-                gi = groups.index(g)  # (groups compare by identity: eq=False)
-                if allowed is not None and gi not in allowed:
-                    continue
-                if n and room:
-                    take = n if n < room else room
-                    row += [gi] * take
-                    room -= take
-                if lost:
-                    fallen += [gi] * lost  # fallen Fierce fighters still fight (seed: Fierce)
+            for _a, _b, gi, _f, _r in slots(u):
+                row.append(gi)
+            for gi, g in enumerate(u.groups):
+                if g.fierce_left:
+                    fallen += [gi] * g.fierce_left  # fallen Fierce fighters still fight (seed: Fierce)
             standing = len(row)
             if fallen:  # where they fell, in contact
                 row += fallen
@@ -331,17 +343,20 @@ class CombatRules(BattleBase):
                 contact.fierce[uk] = [False] * standing
             grp = contact.groups[uk] = tuple(row)
             foes = sides[1 - u.side]
-            engaged = u.engaged
-            if len(engaged) == 1:  # the commonest: one enemy unit, faced by the whole front
-                enemies = [j for j in engaged if foes[j].alive]
-            else:
-                enemies = [j for j in sorted(engaged) if foes[j].alive]
-            if len(enemies) == 1:
-                faced[uk] = {enemies[0]: _whole_row(len(grp))}
-            else:
-                faced[uk] = dict(zip(enemies, _split_front(len(grp), len(enemies)), strict=True))
-                if len(grp) < len(enemies):
-                    overlapping.append(uk)  # fewer fighters than enemies: some face several units
+            enemies = [foes[j] for j in sorted(u.engaged) if foes[j].alive]
+            facing = contact_positions(u, enemies)
+            if fallen:
+                extra = tuple(range(standing, len(row)))
+                facing = {j: ps + extra for j, ps in facing.items()}
+            if allowed is not None:
+                facing = {j: tuple(p for p in ps if grp[p] in allowed) for j, ps in facing.items()}
+            faced[uk] = facing
+            seen: set[int] = set()
+            for ps in facing.values():
+                if seen.intersection(ps):
+                    overlapping.append(uk)  # some fighters face several units
+                    break
+                seen.update(ps)
         # Each pair of units facing each other (side 0's units in order, then their enemies):
         # its touches and members by value (:func:`.fray.pair_contact`).
         members = contact.members
@@ -360,9 +375,8 @@ class CombatRules(BattleBase):
                 if not pos_b or not pos_a:
                     continue
                 grp_b = groups_of[kb]
-                # (the groups facing each other: the whole row when it faces one unit)
-                block_a = grp_a if len(pos_a) == len(grp_a) else grp_a[pos_a[0]:pos_a[-1] + 1]
-                block_b = grp_b if len(pos_b) == len(grp_b) else grp_b[pos_b[0]:pos_b[-1] + 1]
+                block_a = tuple(grp_a[p] for p in pos_a)  # the groups of the fighters facing each other
+                block_b = tuple(grp_b[p] for p in pos_b)
                 pair = pair_contact(pos_a, block_a, each_a, pos_b, block_b, sides[1][j].dice_row)
                 for ga, gb, side, listed in pair.members:
                     members[((ka, ga, kb, gb), kb if side else ka)] = listed
@@ -765,8 +779,8 @@ class CombatRules(BattleBase):
 
         For scenarios and the exact fray: the same contact, dice sharing and exchanges as the
         combat phase. *implacable*: a push-on combat (no charge bonus)."""
-        a.engaged.add(b.index)
-        b.engaged.add(a.index)
+        if b.index not in a.engaged:
+            engage(a, b, FRONT, FRONT)
         pair = sorted((a, b), key=lambda u: (u.side, u.index))
         fighters = self.build_contact(pair)
         wounds: dict[tuple[int, int], int] = {}

@@ -7,7 +7,9 @@ Three checks on the bundled samples (``armybuilder bench`` prints them each run)
   (played with five times the games of the other checks: see :func:`credibility`);
 - **full list against a cut copy**: every sample against a copy with about 20 % of its points
   removed (troops taken off its units, the largest units first) should win clearly (>= 65 %);
-- **the win-rate matrix** of the samples against one another.
+- **the win-rate matrix** of the samples against one another, and what its games say of the
+  fighting: the share of games with at least one fray (>= 95 %: armies that meet) and the share
+  of the A.P. destroyed that each phase destroyed (frays and routs at least half: melee matters).
 
 The samples are never tuned to pass: the figures describe the engine, and the engine will be
 judged on lists nobody on the project has seen. The same full-against-cut check runs in the
@@ -25,6 +27,9 @@ from ..army import R2List, unit_cost
 CUT_SHARE = 0.20
 MIRROR_BAND = (0.47, 0.53)
 CUT_TARGET = 0.65
+FRAY_GAMES_TARGET = 0.95  # share of the matrix's games with at least one fray
+MELEE_TARGET = 0.50  # share of the A.P. destroyed in the matrix's games by frays and routs
+MELEE_PHASES = ("fray", "rout")
 
 
 def cut_copy(army: R2List, cat: Catalogue, share: float = CUT_SHARE) -> R2List:
@@ -56,6 +61,22 @@ class Credibility:
     matrix: dict[str, dict[str, float]] = field(default_factory=dict)  # row list's win rate vs column
     cut: dict[str, float] = field(default_factory=dict)  # full list's win rate vs its cut copy
     cut_points: dict[str, tuple[float, float]] = field(default_factory=dict)
+    matrix_games: int = 0  # games of the matrix off its diagonal (pairings of two samples)
+    fray_games: int = 0  # of those, the games with at least one fray
+    phase_ap: dict[str, float] = field(default_factory=dict)  # A.P. destroyed in them by phase
+
+    @property
+    def fray_share(self) -> float:
+        return self.fray_games / self.matrix_games if self.matrix_games else 0.0
+
+    @property
+    def melee_share(self) -> float:
+        total = sum(self.phase_ap.values())
+        return sum(self.phase_ap.get(p, 0.0) for p in MELEE_PHASES) / total if total else 0.0
+
+    def phase_shares(self) -> list[tuple[str, float]]:
+        total = sum(self.phase_ap.values()) or 1.0
+        return sorted(((p, v / total) for p, v in self.phase_ap.items() if v > 0), key=lambda kv: (-kv[1], kv[0]))
 
     @property
     def mirror(self) -> dict[str, float]:
@@ -98,6 +119,12 @@ class Credibility:
         out.append("  matrix " + " " * (width - 6) + " ".join(f"{n[:8]:>8}" for n in self.names))
         for a in self.names:
             out.append(f"  {a:<{width}} " + " ".join(f"{100 * self.matrix[a][b]:7.1f}%" for b in self.names))
+        if self.matrix_games:
+            ok = "ok" if self.fray_share >= FRAY_GAMES_TARGET else "BELOW 95 %"
+            out.append(f"  games with at least one fray {100 * self.fray_share:5.1f} %  ({self.matrix_games} games of the matrix)  {ok}")
+            ok = "ok" if self.melee_share >= MELEE_TARGET else "BELOW 50 %"
+            out.append(f"  A.P. destroyed by frays and routs {100 * self.melee_share:5.1f} %  {ok}")
+            out.append("  A.P. destroyed by phase: " + ", ".join(f"{p} {100 * s:.1f} %" for p, s in self.phase_shares()))
         return out
 
 
@@ -119,7 +146,15 @@ def credibility(games: int = 200, seed: int = 11, mirror_games: int | None = Non
     for a in names:
         result.matrix[a] = {}
         for b in names:
-            result.matrix[a][b] = run_playtest(armies[a], armies[b], mirrors if a == b else games, seed=seed).win_rate
+            summary = run_playtest(armies[a], armies[b], mirrors if a == b else games, seed=seed)
+            result.matrix[a][b] = summary.win_rate
+            if a != b:
+                result.matrix_games += summary.games
+                result.fray_games += summary.figure_games.get("frays", 0)
+                for key, value in summary.figures.items():
+                    phase = key[3:]
+                    if key.startswith("ap ") and " " not in phase:
+                        result.phase_ap[phase] = result.phase_ap.get(phase, 0.0) + value
     for n in names:
         army = armies[n]
         cat = system.catalogue_for(army)

@@ -54,8 +54,9 @@ from typing import Any
 import numpy as np
 
 from .battle import Battle
-from .combat import earns_charge_bonus
+from .combat import earns_charge_bonus, engage
 from .exact_dice import counter_pmf, exchange_pmf
+from .formation import FRONT
 from .fray import (
     Contact,
     initiative_distribution,
@@ -157,8 +158,8 @@ class ExactFray:
         self.bt, self.a, self.b = bt, a, b
         self.local = local
         self.ka, self.kb = unit_key(a.side, a.index), unit_key(b.side, b.index)
-        a.engaged.add(b.index)
-        b.engaged.add(a.index)
+        if b.index not in a.engaged:
+            face_off(a, b, False)
         self.groups = [*a.groups, *b.groups]
         self.na = len(a.groups)
         self.states = {a: a.state, b: b.state}
@@ -169,7 +170,7 @@ class ExactFray:
         self.diff = True  # track the difference of Wounds dealt (the outcome of the fray reads its sign)
         self.implacable_fought: list[float] = []  # P(the r-th Implacable combats are fought)
         # Where each unit stands (a rout moves the loser: :meth:`~.movement.MovementRules.flee`).
-        self.places = {a: (a.pos, a.loose), b: (b.pos, b.loose)}
+        self.places = {u: (u.x, u.y, u.ux, u.uy, u.loose, dict(u.faces), set(u.new_foes), set(u.assailed_by_me), set(u.withstood)) for u in (a, b)}
         self.start = tuple(g.count for g in self.groups)
         self.pruned = 0.0
         self.most = 1
@@ -231,9 +232,14 @@ class ExactFray:
             for u in (a, b):
                 gone = not u.count and not any(g.fierce_left for g in u.groups)
                 u.state = "gone" if gone else self.states[u]
-                u.pos, u.loose = self.places[u]
+                x, y, ux, uy, u.loose, faces, fresh, mine, withstood = self.places[u]
+                if (u.x, u.y, u.ux, u.uy) != (x, y, ux, uy):
+                    u.place(x, y, ux, uy)
+                u.faces, u.new_foes, u.assailed_by_me, u.withstood = dict(faces), set(fresh), set(mine), set(withstood)
             a.engaged = {b.index} if a.state != "gone" and b.state != "gone" else set()
             b.engaged = {a.index} if a.engaged else set()
+            if not a.engaged:
+                a.faces, b.faces = {}, {}
             self.moved = False
         for s, k in ((0, self.ka), (1, self.kb)):
             up_row, fallen_row = self.fighters.alive.get(k), self.fighters.fierce.get(k)
@@ -530,6 +536,9 @@ class ExactFray:
         out: list[tuple[float, tuple, bool]] = []
         restored = True
         for side, p in by_loser.items():
+            if not restored:
+                self.restore(core)  # (a rout for the other loser changed the units: the roll reads them)
+                restored = True
             hold, in_place = self._morale(core, side)
             routs = (side == 0, side == 1)
             out.append((p * hold, (tuple(c[0] for c in counts), False, False), True))
@@ -537,8 +546,6 @@ class ExactFray:
             if fail * in_place > 0:
                 out.append((fail * in_place, (tuple(c[0] for c in counts), *routs), True))
             if fail * (1.0 - in_place) > 0:
-                if not restored:
-                    self.restore(core)
                 loser, winner = (a, b) if side == 0 else (b, a)
                 bt.rout(loser, winner, self.fighters)
                 self.held, self.moved = self.snapshot(), True  # (a rout also moves the loser, breaks the contact)
@@ -596,14 +603,28 @@ class ExactFray:
 def prepare(cat, first, index_a: int, second, index_b: int, charge: bool, seed: int = 0) -> tuple[Battle, Fighting, Fighting]:
     """A battle of the two lists with unit *index_a* of the first facing unit *index_b* of the
     second (0-based), the first charging if *charge*; leadership as at the start of a game."""
-    bt = Battle(cat, first, second, np.random.default_rng(seed))
+    bt = Battle(cat, first, second, np.random.default_rng(seed), table="open")
     bt.update_leadership()
     a, b = bt.sides[0][index_a], bt.sides[1][index_b]
     if charge:
         a.charged = True
         b.was_charged = True
         a.charge_bonus = earns_charge_bonus(a, b)
+    face_off(a, b, charge)
     return bt, a, b
+
+
+def face_off(a: Fighting, b: Fighting, charge: bool) -> None:
+    """*a* against *b*'s front in the middle of the table, front to front; a charge is fresh (the
+    assailant's ranks all come round: it charged from close by), else the fray goes on."""
+    b.place(90.0, 60.0, 0.0, -1.0)
+    a.place(90.0, 60.0, 0.0, 1.0)
+    engage(a, b, FRONT, FRONT)
+    if charge:
+        a.new_foes.add(b.index)
+        b.new_foes.add(a.index)
+        a.assailed_by_me.add(b.index)
+        a.slack = a.mov * 2.0
 
 
 def exact_fray(cat, first, index_a: int, second, index_b: int, charge: bool = False) -> FrayOdds:

@@ -1,29 +1,48 @@
-"""Activation phase: alternating activations, movement, assaults, Courage tests, flight."""
+"""Activation phase: alternating activations, Progress and Support moves, maneuvers, disengagement.
+
+Seed (Activation phase): the players activate their units in turn, the tactical roll's winner's
+side first; a player with fewer units may pass once per extra enemy unit. An activated unit
+reveals its order and performs one of its actions:
+
+- **Progress**: Run (MOV × 2 in a straight line), March (MOV, round obstacles), Stationary, or
+  Disengagement for a unit in a fray;
+- **Assault**: Charge or Engagement (:mod:`.assault`);
+- **Support**: communions, rituals and shooting, after a March when it is free (Dynamic);
+- **Reaction**: revealed when an enemy assails the unit (:mod:`.assault`); otherwise the unit
+  stays where it is.
+
+A unit moves to a place in its field of view and ends facing the way it moved. A unit that
+must turn first maneuvers (seed: Maneuvers): a scattered unit turns up to 90° freely and
+further with a Discipline test (7); a close unit reorients with a Discipline test (7) at the
+start of its activation and then does nothing else. Sideward and backward moves (MOV, keeping
+the facing) are maneuvers with a Discipline test (7) too; a close unit tries one maneuver a
+round, a scattered one stops trying after a failure.
+"""
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from mypy_extensions import trait
 
 from .base import BattleBase
-from .combat import earns_charge_bonus
-from .fray import fear_distribution, unit_key
-from .narration import name
+from .fray import unit_key
+from .geometry import angle_between, unit_vector
+from .narration import ORDER_NAMES, at, name, test_words
 from .state import Fighting, Group
-from .tables import _ACTIVATION_RANK, TABLE_DEPTH, _opposed_p, _row_value, balance_of_power
+from .tables import _ACTIVATION_RANK, _test_p
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
 
+MANEUVER_DIFFICULTY = 7  # seed: Maneuvers (Discipline 7)
+DISENGAGE_DIFFICULTY = 8  # seed: Progress (Disengagement)
 
 
 @trait
 class ActivationPhase(BattleBase):
     __slots__ = ()
-
-    # -- activation phase -----------------------------------------------------
 
     def shooters(self, unit: Fighting) -> list[Group]:
         return [g for g in unit.shooting_groups if g.count] if unit.shooting_groups else []
@@ -33,8 +52,7 @@ class ActivationPhase(BattleBase):
         rank = _ACTIVATION_RANK
         queues = []
         for s in (0, 1):
-            # Sorted on (rank, -points, side order): the same order as a stable sort on (rank, -points).
-            # Kept reversed (the keys are distinct): the next unit is popped from the end.
+            # Sorted on (rank, -points, side order), kept reversed: the next unit is popped from the end.
             keyed = [(rank.get(u.order, 2), -u.points, i, u) for i, u in enumerate(self.sides[s]) if u.alive]
             keyed.sort(reverse=True)
             queues.append([k[3] for k in keyed])
@@ -44,133 +62,233 @@ class ActivationPhase(BattleBase):
         turn = first
         while queues[0] and queues[1]:
             queue = queues[turn]
-            nxt = queue[-1]
-            if passes[turn] and nxt.order == "assault" and not self.target_in_reach(nxt):
+            # The player points out the unit it activates (its queue's last by default).
+            at = self.policies[turn].pick_activation(self.as_battle(), turn, queue)
+            nxt = queue[at]
+            if passes[turn] and self.policies[turn].wants_to_pass(self.as_battle(), turn, queue, nxt):
                 passes[turn] -= 1
+                if self.logging:
+                    self.say(f"side {turn + 1} passes")
                 turn = 1 - turn
                 continue
-            queue.pop()
-            if nxt.alive:
+            queue.pop(at)
+            if nxt.alive and not nxt.activated:
                 self.activate(nxt)
             turn = 1 - turn
         # One queue is empty: the other side activates its remaining units in a row (no passing).
         for queue in queues:
             for nxt in reversed(queue):
-                if nxt.alive:
+                if nxt.alive and not nxt.activated:
                     self.activate(nxt)
-
-    def nearest_enemy(self, u: Fighting) -> Fighting | None:
-        # min() on the distance, written out: the first of equals, as min() picks.
-        best, best_d = None, 0.0
-        pos = u.pos
-        for e in self.sides[1 - u.side]:
-            if e.alive:
-                d = abs(e.pos - pos)
-                if best is None or d < best_d:
-                    best, best_d = e, d
-        return best
-
-    def something_in_range(self, u: Fighting) -> bool:
-        """A shooting target within its longest range (or a mystic target within 50 cm)."""
-        reach: Any = 0
-        for g in u.shooting_groups:
-            if g.count and g.profile.ranged.long > reach:  # type: ignore[union-attr]
-                reach = g.profile.ranged.long  # type: ignore[union-attr]
-        if (u.mana > 0 or u.faith > 0) and reach < 50:
-            reach = 50
-        reach = float(reach)  # (a float bound: see update_leadership())
-        pos = u.pos
-        low = -reach  # |e.pos - pos| <= reach, without a call per foe (the same test)
-        for e in self.sides[1 - u.side]:
-            if e.alive and low <= e.pos - pos <= reach:
-                return True
-        return False
-
-    def target_in_reach(self, u: Fighting) -> bool:
-        tactic = u.tactic  # u.mov, inlined
-        reach = (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2.0  # (a float bound)
-        pos = u.pos
-        low = -reach  # |e.pos - pos| <= reach (distance(), inlined), without a call per foe
-        for e in self.sides[1 - u.side]:
-            if e.alive and low <= e.pos - pos <= reach:
-                return True
-        return False
+        self.snapshot("activation phase")
 
     def activate(self, u: Fighting) -> None:
         u.activated = True
         if u.state == "rout":
             if not u.engaged:
+                if self.logging:
+                    self.say(f"{name(self, u)} is in Rout and free of any opponent: it flees")
                 self.flee(u)
             return
-        if u.order == "assault":
-            if not u.engaged:
+        order = u.order
+        if order == "assault":
+            if u.engaged:
+                if self.logging:
+                    self.say(f"{name(self, u)} ({ORDER_NAMES['assault']} order) fights on in its fray")
+            else:
                 self.assault(u)
             if u.warrior_mage:
                 self.cast_rituals(u, warriors_only=True)
             if u.warrior_monk:
                 self.call_communions(u, warriors_only=True)
-        elif u.order == "support":
-            # Support (dynamic): march first when nothing is in range yet, then act.
-            moved = False
-            if not u.engaged and not self.something_in_range(u):
-                foe = self.nearest_enemy(u)
-                if foe is not None:
-                    before = u.pos
-                    # foe.fighting, inlined
-                    fighting = foe.count > 0 and (foe.state == "valiant" or foe.state == "disorganized")
-                    self.toward(u, foe.pos, u.mov, stop_short=max(foe.mov * 2 + 1, 1.0) if fighting else 1.0)
-                    moved = u.pos != before
-            # The callees' own first tests, done here: most supporting units neither pray, cast nor shoot.
-            if u.faith >= self.info[u.side]["min_fervor"]:
-                self.call_communions(u)
-            if u.mana > 0:
-                self.cast_rituals(u)
-            if u.shooting_groups:
-                self.shoot(u, moved)
-        elif u.order == "progress":
+        elif order == "support":
+            self.support(u)
+        elif order == "progress":
             if u.engaged:
                 self.disengage(u)
             else:
                 self.advance(u)
-        # reaction: revealed when an enemy acts (counter-charge, counter-magic, censure)
+        elif order == "reaction":
+            if self.logging:
+                self.say(f"{name(self, u)} reveals its Reaction order: no enemy assailed it, it stays at {at(u)}")
+        elif self.logging:
+            self.say(f"{name(self, u)} has no order: it stays at {at(u)}")
+
+    # -- moves -----------------------------------------------------------------------------
+
+    def turn_toward(self, u: Fighting, hx: float, hy: float, why: str) -> bool:
+        """The maneuvers a unit needs to face the heading (hx, hy) before moving (seed:
+        Reorientation): free for a scattered unit under 90°, a Discipline test (7) beyond or
+        for a close unit. Returns True when it faces it (a close unit then moves no more)."""
+        angle = angle_between(u.ux, u.uy, hx, hy)
+        if angle <= 90.0 and not u.close:
+            return True  # it moves within its field of view; the move turns it
+        if angle <= 1.0:
+            return True
+        if u.maneuvered and (u.close or u.maneuver_failed):
+            return False  # a close unit tries one maneuver a round; a scattered one stops after a failure
+        u.maneuvered = True
+        value = u.dis_value + u.dis_bonus + (u.tactic.get("discipline", 0) if u.tactic else 0)
+        ok = self.dice.chance(_test_p(value, MANEUVER_DIFFICULTY, u.best_of))
+        if self.logging:
+            self.say(f"{name(self, u)} reorients {angle:.0f}° to {why}: {test_words(self, 'DIS', value, MANEUVER_DIFFICULTY, u.best_of, ok)}")
+        if not ok:
+            u.maneuver_failed = True
+            return False
+        if not self.turn(u, hx, hy):
+            if self.logging:
+                self.say(f"  {name(self, u)} has no room to turn")
+            return False
+        u.moved = True
+        return True
 
     def advance(self, u: Fighting) -> None:
-        """Progress (Run) towards the best target, stopping outside an unfavourable enemy's reach."""
-        if u.engaged:
+        """Progress: the player's Run or March (or a maneuver), as :meth:`.policy.Policy.progress_move` asks."""
+        move = self.policies[u.side].progress_move(self.as_battle(), u)
+        if move is None:
+            if self.logging:
+                self.say(f"{name(self, u)} (Progress, Stationary) stays at {at(u)}")
             return
-        # The nearest enemy, routed ones last (the first of equals, as min() on (routed, distance) picks).
-        target = routed = None
-        d = d_routed = 0.0
-        pos = u.pos
+        tx, ty, run, stop = move
+        self.move_unit(u, tx, ty, run, stop, "Progress")
+
+    def move_unit(self, u: Fighting, tx: float, ty: float, run: bool, stop: float, order: str) -> float:
+        """A Run (MOV × 2, straight) or March (MOV, round obstacles) toward (tx, ty), *stop* cm
+        short of it, after the reorientation it needs; a close unit that reorients moves no more.
+        Returns the distance moved."""
+        if u.tactic and u.tactic.get("no_run") and run:
+            run = False  # Unfailing wall's drawback: no Run this round (march instead)
+        wx, wy = self.waypoint(u, tx, ty)
+        if (wx, wy) != (tx, ty):
+            tx, ty, stop = wx, wy, 0.0  # round a piece of scenery: for its corner first
+        hx, hy = unit_vector(tx - u.x, ty - u.y)
+        if angle_between(u.ux, u.uy, hx, hy) > 90.0:
+            # Out of its field of view: turn first.
+            turned = self.turn_toward(u, hx, hy, "face its way")
+            if not turned or u.close:
+                return 0.0
+        mov = u.mov
+        if run:
+            tx, ty, stop, run = self.choose_run(u, tx, ty, stop)
+        action = "Run" if run else "March"
+        where = at(u)
+        done = self.travel(u, tx, ty, mov * 2.0 if run else mov, straight=run, stop=stop)
+        if done <= 0.05 and not u.maneuvered:
+            done = self.sidestep_clear(u, tx, ty)
+            if done > 0.05:
+                return done
+        if done > 0.05:
+            u.moved = True
+            if self.logging:
+                self.say(f"{name(self, u)} ({order}, {action}) moves {done:.1f} cm from {where} to {at(u)}")
+            self.spot_scouts(u)
+        elif self.logging:
+            self.say(f"{name(self, u)} ({order}, {action}) cannot move from {where}: the way is blocked")
+        return done
+
+    def choose_run(self, u: Fighting, gx: float, gy: float, stop: float) -> tuple[float, float, float, bool]:
+        """How a unit told to Run toward (gx, gy) goes: straight for it when the way is clear;
+        else straight on the heading (the goal's, the unit's facing, or up to 60° off the goal's)
+        that leaves it the shortest way to the goal round the scenery; or, when that is clearly
+        better, a March round what is in its way. Returns (target x, y, stop, run)."""
+        mov = u.mov
+        want = math.hypot(gx - u.x, gy - u.y) - stop
+        straight = self.plan_travel(u, gx, gy, mov * 2.0, straight=True, stop=stop)
+        ran = straight[4] if straight is not None else 0.0
+        if ran >= min(want, mov * 2.0) - 1.0:
+            return gx, gy, stop, True
+        pad = u.width / 2.0 + 0.5
+        end = (straight[0], straight[1]) if straight is not None else (u.x, u.y)
+        best = self.way_left(end[0], end[1], gx, gy, pad)
+        choice = (gx, gy, stop, True)
+        hx, hy = unit_vector(gx - u.x, gy - u.y)
+        far = min(want, mov * 2.0)
+        headings = [(u.ux, u.uy)]
+        for degrees in (20.0, -20.0, 40.0, -40.0, 60.0, -60.0):
+            r = math.radians(degrees)
+            headings.append((hx * math.cos(r) - hy * math.sin(r), hx * math.sin(r) + hy * math.cos(r)))
+        for ax, ay in headings:
+            if angle_between(u.ux, u.uy, ax, ay) > 90.0:
+                continue
+            leg = self.plan_travel(u, u.x + ax * far, u.y + ay * far, mov * 2.0, straight=True)
+            if leg is None:
+                continue
+            left = self.way_left(leg[0], leg[1], gx, gy, pad)
+            if left < best - 1.0:
+                best, choice = left, (u.x + ax * far, u.y + ay * far, 0.0, True)
+        round_it = self.plan_travel(u, gx, gy, mov, straight=False, stop=stop)
+        if round_it is not None and self.way_left(round_it[0], round_it[1], gx, gy, pad) < best - 0.5 * mov:
+            return gx, gy, stop, False  # a March round the obstacle gets clearly further
+        return choice
+
+    def sidestep(self, u: Fighting, dx: float, dy: float, distance: float, backward: bool) -> float:
+        """Sideward or backward movement (seed: Maneuvers): up to MOV keeping the facing, after a
+        Discipline test (7); a backward one not under an Assault order."""
+        if u.maneuvered and (u.close or u.maneuver_failed):
+            return 0.0
+        u.maneuvered = True
+        kind = "backward movement" if backward else "sideward movement"
+        value = u.dis_value + u.dis_bonus + (u.tactic.get("discipline", 0) if u.tactic else 0)
+        ok = self.dice.chance(_test_p(value, MANEUVER_DIFFICULTY, u.best_of))
+        if self.logging:
+            self.say(f"{name(self, u)} tries a {kind}: {test_words(self, 'DIS', value, MANEUVER_DIFFICULTY, u.best_of, ok)}")
+        if not ok:
+            u.maneuver_failed = True
+            return 0.0
+        where = at(u)
+        length = min(distance, u.mov)
+        done = self.travel(u, u.x + dx * length, u.y + dy * length, length, straight=True, face=False)
+        if done > 0.0:
+            u.moved = True
+            if self.logging:
+                self.say(f"  {name(self, u)} moves {done:.1f} cm from {where} to {at(u)}, keeping its facing")
+        return done
+
+    def sidestep_clear(self, u: Fighting, tx: float, ty: float) -> float:
+        """A unit whose way is blocked tries a sideward movement (a maneuver) to the side from
+        which the goal is nearer, when that side has room."""
+        rx, ry = u.uy, -u.ux  # its right
+        best = None
+        for side in (1.0, -1.0):
+            dx, dy = rx * side, ry * side
+            plan = self.plan_travel(u, u.x + dx * u.mov, u.y + dy * u.mov, u.mov, straight=True, face=False)
+            if plan is None or plan[4] < 1.0:
+                continue
+            left = math.hypot(tx - plan[0], ty - plan[1])
+            if best is None or left < best[0]:
+                best = (left, dx, dy)
+        if best is None:
+            return 0.0
+        return self.sidestep(u, best[1], best[2], u.mov, False)
+
+    def support(self, u: Fighting) -> None:
+        """Support: a March first when the player asks (Dynamic), then communions, rituals, shots."""
+        moved = False
+        if not u.engaged:
+            move = self.policies[u.side].support_move(self.as_battle(), u)
+            if move is not None:
+                tx, ty, _run, stop = move
+                moved = self.move_unit(u, tx, ty, False, stop, "Support") > 0.0 or u.moved
+        if u.faith >= self.info[u.side]["min_fervor"]:
+            self.call_communions(u)
+        if u.mana > 0:
+            self.cast_rituals(u)
+        if u.shooting_groups:
+            self.shoot(u, moved or u.moved)
+        if u.hidden:
+            u.hidden = False  # a Support order spots Scouts (seed: Scout)
+
+    def spot_scouts(self, u: Fighting) -> None:
+        """Hidden Scouts within the Scout distance of a unit that ends its activation there are
+        spotted (seed: Scout)."""
+        reach = self.field.scout_distance
         for e in self.sides[1 - u.side]:
-            if e.alive:
-                dist = e.pos - pos
-                if dist < 0.0:
-                    dist = -dist
-                if e.state == "rout":
-                    if routed is None or dist < d_routed:
-                        routed, d_routed = e, dist
-                elif target is None or dist < d:
-                    target, d = e, dist
-        if target is None:
-            if routed is None:
-                return
-            target, d = routed, d_routed
-        policy = self.policies[u.side]
-        stop = policy.stop_short(cast("Battle", self), u, target, d)  # how near the player lets it run
-        # toward(), inlined: min() and max() written out with their choice among equals
-        gap = target.pos - pos
-        step = (gap if gap >= 0.0 else -gap) - stop
-        if not step > 0.0:
-            return  # it stays where it is (pos + copysign(0.0, gap) == pos): no limit to ask
-        tactic = u.tactic
-        distance = (u._mov + tactic.get("movement", 0) if tactic else u._mov) * 2.0
-        if not step < distance:
-            step = distance
-        limit = policy.advance_limit(cast("Battle", self), u)
-        if limit is not None:
-            step = max(0.0, min(step, limit))  # the player keeps it with the line
-        u.pos = pos + math.copysign(step, gap)
+            if e.alive and e.hidden and self.gap(u, e) < reach:
+                e.hidden = False
+                if self.logging:
+                    self.say(f"{name(self, e)} is spotted by {name(self, u)}")
+
+    # -- disengagement ---------------------------------------------------------------------
 
     def disengage(self, u: Fighting) -> None:
         """Progress (Disengagement) (seed): not after being charged or engaged this activation
@@ -178,16 +296,23 @@ class ActivationPhase(BattleBase):
         with the troops' value. Success: the fighters engaged on two sides (touching two enemy
         units) are eliminated and the rest march MOV away; failure: no attack this combat phase."""
         if u.was_charged or u.charged or u.state == "rout":
+            if self.logging:
+                self.say(f"{name(self, u)} was assailed this round and cannot disengage: it fights on")
             return  # Progress (Stationary)
         enemies = [self.enemy_unit(u, j) for j in sorted(u.engaged) if self.enemy_unit(u, j).alive]
         if not enemies:
             return
         lowest_res = min(g.base["res"] for e in enemies for g in e.groups if g.count)
-        value = max(u.stat("ini"), u.stat("str") - lowest_res)
-        if not self.test(value, 8):
+        ini, strength = u.stat("ini"), u.stat("str") - lowest_res
+        value, which = (ini, "INI") if ini >= strength else (strength, f"STR less RES {lowest_res}")
+        ok = self.test(value, DISENGAGE_DIFFICULTY)
+        if self.logging:
+            self.say(f"{name(self, u)} (Progress, Disengagement) tries to break away: "
+                     f"{test_words(self, which, value, DISENGAGE_DIFFICULTY, 1, ok)}")  # fmt: skip
+        if not ok:
             u.no_attack = True
             if self.logging:
-                self.say(f"{name(self, u)} fails to disengage")
+                self.say(f"  {name(self, u)} stays in the fray and will not attack in this combat phase")
             return
         chain = sorted([u, *enemies], key=lambda x: (x.side, x.index))
         fighters = self.build_contact(chain)
@@ -195,189 +320,37 @@ class ActivationPhase(BattleBase):
         for f in fighters.get(unit_key(u.side, u.index), []):
             if len({ek for ek, _ in f.touches}) >= 2:
                 two_sides[f.group] = two_sides.get(f.group, 0) + 1
+        self.phase = "disengagement"
         self.eliminate_in_contact(u, None, two_sides)  # (also breaks the contacts)
-        if u.alive:
-            edge = 0.0 if u.side == 0 else TABLE_DEPTH
-            u.pos += math.copysign(min(float(u.mov), abs(edge - u.pos) - 1.0), edge - u.pos)
-            if self.logging:
-                self.say(f"{name(self, u)} disengages")
-
-    def flee(self, u: Fighting, away_from: Fighting | None = None) -> None:
-        """Flight: MOV × 2 towards its own edge; crossing it eliminates the unit."""
-        edge = 0.0 if u.side == 0 else TABLE_DEPTH
-        if u.engaged:
-            self.kill_in_contact(u, None)
-        u.pos += math.copysign(u.mov * 2, edge - u.pos)
-        if (u.side == 0 and u.pos <= 0) or (u.side == 1 and u.pos >= TABLE_DEPTH):
-            if self.logging:
-                self.say(f"{name(self, u)} flees off the table")
-            self.eliminate_points(None, u, u.points_alive())
-            for g in u.groups:
-                g.count = 0
-            u.recount()
-            u.state = "gone"
-            self.break_contacts(u)
-
-    def kill_in_contact(self, u: Fighting, killer: Fighting | None) -> None:
-        """A routed unit that flees loses its fighters in contact, whatever their Wound levels
-        (seed: Fleeing): the fighters touching an enemy in the contact model of its fray."""
-        chain = [u] + [self.enemy_unit(u, j) for j in sorted(u.engaged) if self.enemy_unit(u, j).alive]
-        chain.sort(key=lambda x: (x.side, x.index))
-        fighters = self.build_contact(chain)
-        per_group: dict[int, int] = {}
-        for f in fighters.get(unit_key(u.side, u.index), []):
-            if f.touches:
-                per_group[f.group] = per_group.get(f.group, 0) + 1
-        self.eliminate_in_contact(u, killer, per_group)
-
-    def needs_courage_test(self, unit: Fighting, other: Fighting) -> bool:
-        """Seed: Courage tests of the assailant and of the assailed."""
-        if unit.all_have("fear_immune"):
-            return False
-        other_fear = other.troops.profile.fear  # (the fear property, inlined)
-        if other_fear is None and not other.all_have("frightening"):
-            return False
-        fear = unit.troops.profile.fear
-        if fear is None:  # courageous
-            return True
-        if unit.all_have("born_killer") and fear >= (other_fear or 0):
-            return False
-        if not other.count:
-            return fear < 0
-        most = None  # max((g.profile.fear or 0) for live groups), written out
-        for g in other.groups:
-            if g.count:
-                f = g.profile.fear or 0
-                if most is None or f > most:
-                    most = f
-        return most is not None and fear < most
-
-    def courage_test(self, unit: Fighting, frightening: Fighting, unit_charging: bool) -> bool:
-        """Contest table: COU − FEAR, FEAR modified by the balance of Power (seed: Repelling)."""
-        fear = frightening.troops.profile.fear  # (the fear property, read once)
-        if fear is None:
-            fear = 0
-        balance = balance_of_power(
-            frightening.power(not unit_charging, unit_charging), unit.power(unit_charging, not unit_charging)
-        )
-        modifier = (
-            _row_value(self.fear_rows, balance)
-            if self.fear_rows
-            else {3: 3, 2: 2, 1: 0, -2: -2, -3: -3}[balance]
-        )
-        cou = unit.cou_value + unit.tactic.get("courage", 0)
-        # How hard the test is: FEAR modified by the balance of Power against the COU used, the
-        # bonuses of standard bearer or war staff on the die's final result (seed: on the final result).
-        difficulty = fear + modifier - cou - unit.cou_bonus
-        if difficulty <= unit.immune_fear:
-            return True  # seed (Immunity): any less or equally difficult Courage test is passed
-        p = fear_distribution(self.table, cou - (fear + modifier), unit.cou_bonus, unit.best_of)[0][0]
-        ok = self.dice.chance(p)
-        if ok:
-            unit.immune_fear = max(unit.immune_fear, difficulty)
-        return ok
-
-    def assault(self, u: Fighting) -> None:
-        foes = [e for e in self.sides[1 - u.side] if e.alive]
-        if not foes:
+        self.phase = "activation"
+        if not u.alive:
             return
-        reach = u.mov * 2.0  # (a float bound: see update_leadership(); toward() moves the same)
-        target = self.policies[u.side].charge_target(cast("Battle", self), u, foes, reach)
-        if target is None:
-            target = min(foes, key=lambda e: self.distance(u, e))
-            self.toward(u, target.pos, reach)
-            if target.state != "rout":
-                self.disorganize(u)
-            if self.logging:
-                self.say(
-                f"{name(self, u)} charges {name(self, target)}, out of reach: it moves MOV × 2 towards it"
-                + ("" if target.state == "rout" else " and is Disorganized")
-            )
-            return
-        # Reaction (counter-charge) of the target.
-        if (
-            target.order == "reaction"
-            and not target.activated
-            and not target.engaged
-            and target.fighting
-        ):
-            target.activated = True
-            won = self.dice.chance(
-                _opposed_p(target.stat("ini"), u.stat("ini"), target.side == self.winner_of_roll)
-            )
-            if won:
-                # Seed (Reaction (Counter-charge)): the winner charges first; a counter-charger
-                # out of its charging distance is Disorganized and the assailant charges.
-                if abs(u.pos - target.pos) <= target.mov * 2.0:
-                    if self.logging:
-                        self.say(f"{name(self, target)} wins the Initiative test and counter-charges {name(self, u)}")
-                    self.resolve_charge(target, u)
-                    return
-                self.disorganize(target)
-                if self.logging:
-                    self.say(
-                    f"{name(self, target)} wins the Initiative test but cannot reach {name(self, u)} to counter-charge and is Disorganized"
-                )
-        self.resolve_charge(u, target)
-
-    def disorganize(self, u: Fighting) -> None:
-        u.state = "rout" if u.state == "disorganized" else "disorganized"
-
-    def resolve_charge(self, u: Fighting, target: Fighting) -> None:
-        if self.needs_courage_test(u, target) and not self.courage_test(u, target, True):
-            self.disorganize(u)
-            if self.logging:
-                self.say(f"{name(self, u)} fails its Courage test against {name(self, target)}, stays put and is Disorganized")
-            return
-        # Assault fire: shots before moving, difficulty 7, no modifier.
-        for g in u.groups:
-            if (
-                g.count
-                and g.traits.assault_fire
-                and g.profile.ranged is not None
-                and g.profile.aim is not None
-            ):
-                if self.distance(u, target) <= g.profile.ranged.long:
-                    self.volley(u, g, target, g.count, 7, "assault fire")
-        if not target.alive:
-            return
-        if target.state == "rout":
-            # A routed unit that is assailed flees at once; the assailants take its place.
-            old = target.pos
-            if self.logging:
-                self.say(f"{name(self, u)} charges {name(self, target)}, in Rout, which flees")
-            if not target.engaged:
-                self.flee(target)
-                u.pos = old
-                return
-        if self.needs_courage_test(target, u) and not self.courage_test(target, u, False):
-            if target.all_have("fanaticism") and self.test(
-                target.dis_value + target.dis_bonus, 8, target.best_of
-            ):
-                target.state = "rout"
-                if self.logging:
-                    self.say(
-                    f"{name(self, target)} fails its Courage test against {name(self, u)} and is in Rout; Fanaticism keeps it in place"
-                )
-            else:
-                target.state = "rout"
-                if self.logging:
-                    self.say(f"{name(self, target)} fails its Courage test against {name(self, u)} and is in Rout")
-                if not target.activated and not target.engaged:
-                    old = target.pos
-                    self.flee(target)
-                    u.pos = old  # the frightening unit takes the spot it left
-                    return
-        u.pos = target.pos + (-1.0 if u.side == 0 else 1.0)
-        u.charged = True
-        target.was_charged = True
-        u.charge_bonus = earns_charge_bonus(u, target)  # checked before the assault loosens a close unit
-        if u.formation == "close":
-            u.loose = True  # seed: a close unit changes to scattered formation during an assault
-        u.engaged.add(target.index)
-        target.engaged.add(u.index)
+        # March away from the enemies it left, round obstacles; not back into contact.
+        cx = sum(e.box().cx for e in enemies) / len(enemies)
+        cy = sum(e.box().cy for e in enemies) / len(enemies)
+        box = u.box()
+        ax, ay = unit_vector(box.cx - cx, box.cy - cy)
+        where = at(u)
+        done = self.travel(u, u.x + ax * u.mov, u.y + ay * u.mov, u.mov, straight=False)
+        u.moved = True
         if self.logging:
-            self.say(
-            f"{name(self, u)} charges {name(self, target)}" + (" (+3 on its Initiative tests this round)" if u.charge_bonus else "")
-        )
+            self.say(f"  {name(self, u)} disengages and marches {done:.1f} cm from {where} to {at(u)}")
 
+    def reach_of(self, u: Fighting) -> float:
+        """Its charge distance: MOV × 2 (the slowest member's MOV, the tactic's bonus)."""
+        return u.mov * 2.0
+
+
+def heading_to(u: Fighting, e: Fighting) -> tuple[float, float]:
+    """The unit vector from *u*'s front centre to *e*'s centre."""
+    box = e.box()
+    return unit_vector(box.cx - u.x, box.cy - u.y)
+
+
+def forward(u: Fighting, depth: float) -> float:
+    """How far the unit's front stands from its own army's edge."""
+    return u.y if u.side == 0 else depth - u.y
+
+
+def spot_distance(u: Fighting, x: float, y: float) -> float:
+    return math.hypot(x - u.x, y - u.y)

@@ -188,6 +188,7 @@ class MysticRules(BattleBase):
                 and e.order == "reaction"
                 and not e.engaged
                 and getattr(e, reserve) >= spent
+                and self.sees(e, caster)  # (mystics seed: a line of sight on the caster)
             ):
                 setattr(e, reserve, getattr(e, reserve) - spent)
                 if self.logging:
@@ -302,7 +303,7 @@ def _enemy_in_range(
         foes = [
             e
             for e in b.sides[1 - u.side]
-            if e.alive and e.state != "rout" and b.distance(u, e) <= reach
+            if e.alive and e.state != "rout" and not e.hidden and b.gap(u, e) <= reach and b.sees(u, e)
         ]
         return max(foes, key=pick) if foes else None
 
@@ -316,7 +317,7 @@ def _friend_in_range(
         friends = [
             f
             for f in b.sides[u.side]
-            if f.alive and f.state != "rout" and b.distance(u, f) <= reach
+            if f.alive and f.state != "rout" and (f is u or (b.gap(u, f) <= reach and b.sees(u, f)))
         ]
         friends = [f for f in friends if pick(f) > 0]
         return max(friends, key=pick) if friends else None
@@ -348,7 +349,9 @@ def _terror(b: BattleBase, u: Fighting, target: Fighting) -> None:
     if b.logging:
         b.say(f"  {target.name} is in Rout")
     if not target.engaged and not target.activated:
+        before = b.phase
         b.flee(target)
+        b.phase = before
 
 
 def _galvanise(b: BattleBase, u: Fighting, target: Fighting) -> None:

@@ -118,6 +118,43 @@ def test_roll(value: int, difficulty: int, best_of: int, passed: bool, u: float,
     return f"{dice} {_die_text(pick - value)}: {pick}"
 
 
+def at(u: Fighting) -> str:
+    """Where a unit stands: the middle of its front edge, ``(62, 48)`` (cm across the table, cm
+    from the first army's edge)."""
+    return f"({u.x:.0f}, {u.y:.0f})"
+
+
+def test_words(b: BattleBase, label: str, value: int, difficulty: int, best_of: int, passed: bool, ones_fail: bool = True) -> str:
+    """``DIS 7 against 7, rolls 3: 10: passes``: a test just decided by the battle's last draw."""
+    from .tables import _test_p
+
+    p = _test_p(value, difficulty, best_of, ones_fail)
+    roll = test_roll(value, difficulty, best_of, passed, b.dice.buffer[b.dice.index - 1], p) if ones_fail else ""
+    verdict = "passes" if passed else "fails"
+    if roll.endswith("fails"):
+        return f"{label} {value} against {difficulty}, {roll}"
+    return f"{label} {value} against {difficulty}{', ' + roll if roll else ''}: {verdict}"
+
+
+def fear_roll(b: BattleBase, diff: int, bonus: int, best_of: int, passed: bool, p: float) -> str:
+    """``needs 4+ on the die, rolls 5``: the die of a Courage test against Fear just decided by the
+    battle's last draw (R2-D1: the column's first number, a natural 1 fails, 6* fails)."""
+    from .tables import _column
+
+    col = _column(b.table, diff, 0)
+    if col.halved:
+        return "the threshold of impossible: fails whatever the die"
+    need = col.success - bonus
+    good = [f for f in range(2, 7) if f + bonus >= col.success]
+    bad = [f for f in range(1, 7) if f not in good]
+    u = b.dice.buffer[b.dice.index - 1]
+    cells = good if passed else bad
+    x = (u / p if passed else (u - p) / (1.0 - p)) if 0.0 < p < 1.0 else 0.5
+    face = cells[min(int(min(max(x, 0.0), 0.999999) * len(cells)), len(cells) - 1)] if cells else 1
+    dice = "rolls" if best_of == 1 else f"rolls {best_of} dice, keeps"
+    return f"needs {max(need, 2)}+ on the die, {dice} {face}"
+
+
 ORDER_NAMES = {"assault": "an Assault", "progress": "a Progress", "support": "a Support", "reaction": "a Reaction"}
 
 

@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING, cast
 from mypy_extensions import trait
 
 from .base import BattleBase
+from .combat import engage
+from .formation import FACE_NAMES, FRONT, shape
 from .fray import CombatKey, Contact, test_distribution, unit_key
-from .narration import count, name, say_fray, say_outcome, test_roll
+from .narration import at, count, name, say_fray, say_outcome, test_roll
 from .state import Fighting
 from .tables import _row_value, balance_of_power
 
@@ -35,6 +37,7 @@ class OutcomeRules(BattleBase):
 
     def combat(self) -> None:
         """The frays in turn: the tactical roll's winner picks the first, then the other player."""
+        self.phase = "fray"
         pending = self.frays()
         picker = self.winner_of_roll
         while pending:
@@ -46,6 +49,7 @@ class OutcomeRules(BattleBase):
             picker = 1 - picker
 
     def resolve_fray(self, units: list[Fighting]) -> None:
+        self.frays_fought += 1
         fighters = self.build_contact(units)
         wounds: dict[tuple[int, int], int] = {}
         self.loss_caused = set()
@@ -55,6 +59,10 @@ class OutcomeRules(BattleBase):
         pairs = sorted({(min(k), max(k)) for k in wounds} | self.fought_pairs(fighters))
         self.fray_outcome(pairs, wounds, fighters)
         fighters.release()  # (read no more: push on builds the Implacable combats' own contacts)
+        for u in units:  # the assaults of the round are fought: from now on the fray goes on
+            u.new_foes.clear()
+            u.assailed_by_me.clear()
+            u.withstood.clear()
         self.push_on(units, wounds)
 
     def fought_pairs(self, fighters: Contact) -> set[tuple[int, int]]:
@@ -150,6 +158,8 @@ class OutcomeRules(BattleBase):
     def rout(self, loser: Fighting, winner: Fighting | None, fighters: Contact | None) -> None:
         """Rout after a fray: the fighters in contact with an enemy are eliminated, the others flee."""
         loser.state = "rout"
+        before = self.phase
+        self.phase = "rout"
         if fighters is not None:
             uk = unit_key(loser.side, loser.index)
             in_contact: dict[int, int] = {}
@@ -164,7 +174,14 @@ class OutcomeRules(BattleBase):
         else:
             self.kill_in_contact(loser, winner)
         if loser.alive:
-            self.flee(loser)
+            # It flees away from the enemy that beat it (the fray's direction; a unit in the middle
+            # of the table does not run for an edge behind that enemy).
+            away = None
+            if winner is not None:
+                wb, lb = winner.box(), loser.box()
+                away = (lb.cx - wb.cx, lb.cy - wb.cy)
+            self.flee(loser, away, "away from the enemy that beat it")
+        self.phase = before
 
     def _touches_live(self, fighters: Contact, uk: int, combats: dict[CombatKey, tuple[int, ...]]) -> bool:
         """A fighter of unit *uk* with these *combats* touches a live fighter of a standing enemy."""
@@ -197,9 +214,10 @@ class OutcomeRules(BattleBase):
     # -- push on and Implacable ------------------------------------------------
 
     def push_on(self, units: list[Fighting], wounds: dict[tuple[int, int], int]) -> None:
-        """Units free from any opponent push on up to MOV towards an enemy still in the fray (a
-        close unit loosened by its assault re-forms: an automatic Reformation); Implacable units
-        that caused a loss and are in contact fight again (seed: Push on, Implacable fighters)."""
+        """Units free from any opponent push on up to MOV into an enemy still in the fray, on the
+        face of it they reach (a close unit loosened by its assault re-forms first: an automatic
+        Reformation); Implacable units that caused a loss and are in contact fight again (seed:
+        Push on, Implacable fighters)."""
         dealt = [0, 0]
         for (kx, _ky), w in wounds.items():
             dealt[kx // 1000] += w
@@ -209,19 +227,25 @@ class OutcomeRules(BattleBase):
             for u in units:
                 if u.side != side or not u.alive or u.state == "rout" or u.engaged:
                     continue
-                u.loose = False  # free of any opponent: re-forms (automatic success)
+                if u.loose:
+                    u.loose = False  # free of any opponent: re-forms (automatic success)
+                    shape(u)
+                reach = u.mov
                 targets = [
                     e for e in self.sides[1 - side]
                     if e.alive and e.engaged and e.state != "rout" and unit_key(e.side, e.index) in in_fray
-                    and abs(e.pos - u.pos) <= u.mov
+                    and self.gap(u, e) <= reach
                 ]  # fmt: skip
-                if targets:
-                    e = min(targets, key=lambda e: (abs(e.pos - u.pos), e.index))
-                    u.pos = e.pos + (-1.0 if u.side == 0 else 1.0)
-                    u.engaged.add(e.index)
-                    e.engaged.add(u.index)
-                    if self.logging:
-                        self.say(f"  {name(self, u)} pushes on into {name(self, e)}")
+                if not targets:
+                    continue
+                e = min(targets, key=lambda e: (self.gap(u, e), e.index))
+                face, x, y, fx, fy = self.contact_spot(u, e)
+                where = at(u)
+                u.place(x, y, fx, fy)
+                self.moved(u)
+                engage(u, e, FRONT, face)
+                if self.logging:
+                    self.say(f"  {name(self, u)} pushes on from {where} into {name(self, e)}, on its {FACE_NAMES[face]}")
         self.implacable(units)
 
     def implacable(self, units: list[Fighting]) -> None:

@@ -13,13 +13,15 @@ through the battle's AI rules (:mod:`.ai`); :class:`LinePolicy` (:mod:`.line_ai`
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from .tables import _mean_per_die
 
 if TYPE_CHECKING:
+    from .assault import AssaultOption
     from .battle import Battle
-    from .state import Fighting
+    from .state import Fighting, Group
 
 CombatKey = tuple[int, int, int, int]
 
@@ -40,17 +42,60 @@ class Policy:
 
     name = "classic"
 
+    # -- deployment ----------------------------------------------------------
+
+    def deployment(self, b: Battle, side: int) -> tuple[list[Fighting], list[Fighting]]:
+        """The units of the first line, left to right as the player sees the table, and of the
+        second: the fighting units in line, the strongest in the middle and the fastest on the
+        wings; the units that neither fight nor shoot (mystics, war machines) behind."""
+        units = [u for u in b.sides[side] if u.alive]
+        back = [u for u in units if u.scheme == "support" and not u.shooting_groups and (u.mana or u.faith)]
+        front = [u for u in units if u not in back]
+        ranked = sorted(front, key=lambda u: (u.mov >= 15, -u.points, u.index))
+        line: list[Fighting] = []
+        for k, u in enumerate(ranked):  # centre out, alternately right and left
+            if k % 2:
+                line.insert(0, u)
+            else:
+                line.append(u)
+        return line, back
+
+    # -- activations ----------------------------------------------------------
+
+    def pick_activation(self, b: Battle, side: int, queue: list[Fighting]) -> int:
+        """Which unit of *queue* (the side's units still to activate, the default order's next
+        last) the player activates now: its index in the queue."""
+        return len(queue) - 1
+
+    def wants_to_pass(self, b: Battle, side: int, queue: list[Fighting], nxt: Fighting) -> bool:
+        """Pass the turn (allowed once per extra enemy unit) instead of activating *nxt*: when it
+        is to assault and has no target in reach yet."""
+        return nxt.order == "assault" and not nxt.engaged and not b.assault_options(nxt)
+
     # -- orders, movement and shooting: the battle's AI rules ----------------
 
-    def choose_order(self, b: Battle, unit: Fighting, foes: list[Fighting], spots: list[float]) -> str:
-        return b.choose_order(unit, foes, spots)
+    def choose_order(self, b: Battle, unit: Fighting, foes: list[Fighting]) -> str:
+        return b.choose_order(unit, foes)
 
-    def charge_target(self, b: Battle, unit: Fighting, foes: list[Fighting], reach: float) -> Fighting | None:
-        return b.best_charge_target(unit, foes, reach)[0]
+    def assault_target(self, b: Battle, unit: Fighting, options: list[AssaultOption]) -> AssaultOption | None:
+        """The foe to assault among those in reach (None: none; an Assault order then closes in)."""
+        best, score = b.best_charge_target(unit, options)
+        return best
 
     def engaged_order(self, b: Battle, unit: Fighting) -> str:
         """The order of a unit already in a fray: fight on (Assault) or Progress (Disengagement)."""
         return "assault"
+
+    def reaction(self, b: Battle, unit: Fighting, assailant: Fighting) -> str | None:
+        """The Reaction a unit under a Reaction order reveals when *assailant* assaults it:
+        counter-charge when it can reach the assailant and expects the better exchange, retreat
+        before an assailant it cannot hold, else withstand the charge."""
+        mine, theirs = b._exchange_values(unit, assailant)
+        if b.gap(unit, assailant) <= unit.mov * 2.0 and b.in_view(unit, assailant) and mine >= theirs:
+            return "counter-charge"
+        if theirs > 2.0 * mine and b.in_view(unit, assailant):
+            return "retreat"
+        return "withstand"
 
     def stop_short(self, b: Battle, unit: Fighting, target: Fighting, distance: float) -> float:
         """How far from *target* (its nearest enemy, *distance* away) a unit under Progress stops:
@@ -62,8 +107,39 @@ class Policy:
         return 1.0
 
     def advance_limit(self, b: Battle, unit: Fighting) -> float | None:
-        """How far a unit under Progress may run forward this activation (None: as far as it can)."""
+        """How far a unit under Progress may move toward the enemy's edge this activation (None:
+        as far as it can)."""
         return None
+
+    def progress_move(self, b: Battle, unit: Fighting) -> tuple[float, float, bool, float] | None:
+        """Where a unit under Progress goes: (x, y, run, stop) — toward the nearest foe (routed
+        ones last), running, stopping *stop* cm short of the spot where it would touch it; None:
+        it stays (Stationary)."""
+        target, gap = _nearest_standing(b, unit)
+        if target is None:
+            return None
+        stop = self.stop_short(b, unit, target, gap)
+        limit = self.advance_limit(b, unit)
+        return _toward(b, unit, target, gap, stop, limit, True)
+
+    def support_move(self, b: Battle, unit: Fighting) -> tuple[float, float, bool, float] | None:
+        """A supporting unit's March before it acts, when nothing is in range yet: toward the
+        nearest foe, stopping out of its charge reach."""
+        if b.shooting_candidates(unit, b.shooters(unit)) if unit.shooting_groups else False:
+            return None
+        if (unit.mana > 0 or unit.faith > 0) and not unit.shooting_groups:
+            return None  # its mystics reach 30-50 cm: it keeps its place behind the line
+        target, gap = b.nearest_foe(unit)
+        if target is None:
+            return None
+        fighting = target.count > 0 and target.state in ("valiant", "disorganized")
+        stop = max(target.mov * 2 + 1, 1.0) if fighting else 1.0
+        return _toward(b, unit, target, gap, stop, None, False)
+
+    def shooting_target(self, b: Battle, unit: Fighting, shooters: list[Group]) -> Fighting | None:
+        """The foe the unit's marksmen shoot at (None: none in range and sight): the one whose
+        loss in A.P. the volley is expected to make largest."""
+        return b.best_shooting_target(unit, shooters)
 
     # -- combat phase --------------------------------------------------------
 
@@ -139,3 +215,39 @@ class Policy:
 
 
 ClassicPolicy = Policy
+
+
+def _nearest_standing(b: Battle, unit: Fighting) -> tuple[Fighting | None, float]:
+    """The nearest foe that still fights, else the nearest routed one; and its distance."""
+    target = routed = None
+    d = d_routed = 1e18
+    for e in b.sides[1 - unit.side]:
+        if not e.alive or e.state == "gone" or e.hidden:
+            continue
+        gap = b.gap(unit, e)
+        if e.state == "rout":
+            if gap < d_routed:
+                routed, d_routed = e, gap
+        elif gap < d:
+            target, d = e, gap
+    if target is None:
+        return routed, d_routed
+    return target, d
+
+
+def _toward(b: Battle, unit: Fighting, target: Fighting, gap: float, stop: float, limit: float | None, run: bool) -> tuple[float, float, bool, float] | None:
+    """A move toward the spot where *unit* would touch *target*, ending *stop* cm from it (edge
+    to edge) and, with a *limit*, at most that far toward the enemy's edge."""
+    _face, x, y, _fx, _fy = b.contact_spot(unit, target)
+    dist = math.hypot(x - unit.x, y - unit.y)
+    if dist < 1e-6:
+        return None
+    # The spot is about *gap* away along the way; stop *stop* short of the target's edge.
+    want = max(0.0, gap - stop) if gap < dist else max(0.0, dist - stop)
+    if limit is not None:
+        forward = (y - unit.y) / dist * (1.0 if unit.side == 0 else -1.0)
+        if forward > 1e-6 and want * forward > limit:
+            want = limit / forward
+    if want < 0.5:
+        return None
+    return x, y, run, dist - want

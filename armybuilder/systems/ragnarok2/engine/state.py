@@ -8,15 +8,14 @@ from typing import Any
 from armybuilder.core.catalog import Catalogue
 
 from ..army import R2List, is_commander, option_cost, profile
-from ..catalog import Profile, R2Catalog
+from ..catalog import BattlefieldTable, Profile, R2Catalog
 from .abilities import Traits, traits_of
+from .battlefield import SIZE_RANK
+from .formation import shape, start_files
+from .geometry import Box, box_from_front
 from .tables import (
     _EMPTY,
     _TACTIC_KEYS,
-    CLOSE_MIN_FRONT,
-    DEPLOYMENT,
-    SCOUT_ADVANCE,
-    TABLE_DEPTH,
     combat_dice,
     power_of,
     wound_levels,
@@ -60,11 +59,16 @@ class Group:
     shot_value: dict[tuple, tuple[float, float]] = field(default_factory=dict)  # (hit chance, mean Wounds) by (band, size, RES)
     size: str = ""  # the profile's Size, set by __post_init__ (the shooting's hot reads)
     pid: str = ""  # the profile's id, set by __post_init__ (the AI's memos are keyed by it; a plain field reads faster than the model's)
+    base_w: float = 2.5  # its base (R2-T3): width across its facing, depth along it (cm)
+    base_d: float = 2.5
+    assails: int = 1  # opponents its base can assail at once (creature bases: 2)
+    rank: int = 2  # its Size in line-of-sight order (SIZE_RANK)
 
     def __post_init__(self) -> None:
         p = self.profile
         self.pid = p.id
         self.size = p.size
+        self.rank = SIZE_RANK.get(p.size, 2)
         self.commander = is_commander(p)
         self.base = {"att": p.att, "def": p.def_, "str": p.str_, "res": p.res, "ini": p.ini}
         self.plain = _plain_attacks(self.traits)
@@ -83,6 +87,7 @@ class Group:
         g.commander, g.base = self.commander, self.base  # base is never mutated during a game
         g.plain, g.per_die, g.shot_value = self.plain, self.per_die, self.shot_value
         g.own_cou, g.own_dis, g.pid, g.size = self.own_cou, self.own_dis, self.pid, self.size  # the AI's memos, shared by the template's copies
+        g.base_w, g.base_d, g.assails, g.rank = self.base_w, self.base_d, self.assails, self.rank
         g.damage = g.lost = g.fierce_left = g.reinforcements = 0
         g.kills = 0.0
         return g
@@ -99,7 +104,32 @@ class Fighting:
     cost: int
     rank_category: int = 1
     scheme: str | None = None
-    pos: float = 0.0
+    # On the table: the middle of its front edge (x across the table, y from the first army's
+    # edge) and its facing, a unit vector; its block (see formation.py).
+    x: float = 0.0
+    y: float = 0.0
+    ux: float = 0.0
+    uy: float = 1.0
+    files: int = 1
+    max_files: int = 1  # files as deployed: a unit never grows wider than that
+    cols: int = 1 << 20  # files it stands in now, at most max_files (a scattered unit narrows to pass)
+    width: float = 2.5
+    depth: float = 2.5
+    first_depth: float = 2.5
+    open_gap: float = 1.0  # cm between bases when scattered
+    slot_list: list | None = None  # formation.slots(), until the block changes
+    box_cache: Box | None = None  # box(), until it moves or changes shape
+    geo: int = 0  # bumped at every move or change of shape (the AI's memos of distances read it)
+    faces: dict[int, int] = field(default_factory=dict)  # enemy index -> the face of this unit it is engaged on
+    slack: float = 0.0  # after a successful assault this round: the reach it had left (its rear ranks wrap round that far)
+    moved: bool = False  # moved or maneuvered this round (Aim +1)
+    maneuvered: bool = False  # tried a maneuver this round
+    maneuver_failed: bool = False  # a maneuver test failed this round (a scattered unit tries no more)
+    hidden: bool = False  # a unit of Scouts not spotted yet (seed: Scout)
+    assailed_from: tuple[float, float] | None = None  # the direction of the assault on it this round (flight follows it)
+    new_foes: set[int] = field(default_factory=set)  # enemies it met by an assault since its last fray (contact.py)
+    assailed_by_me: set[int] = field(default_factory=set)  # of those, the ones it assailed
+    withstood: set[int] = field(default_factory=set)  # assailants it withstood (Reaction: all its fighters come)
     state: str = "valiant"  # valiant | disorganized | rout | gone
     order: str = ""
     order_by_points: bool = False
@@ -193,7 +223,13 @@ class Fighting:
             )
         troops_at, ordered_at, shooting_at = layout
         f.side, f.name, f.groups, f.formation, f.cost = self.side, self.name, groups, self.formation, self.cost
-        f.rank_category, f.scheme, f.pos, f.state, f.order = self.rank_category, self.scheme, self.pos, "valiant", ""
+        f.rank_category, f.scheme, f.state, f.order = self.rank_category, self.scheme, "valiant", ""
+        f.x, f.y, f.ux, f.uy = self.x, self.y, self.ux, self.uy
+        f.files, f.max_files, f.cols, f.width, f.depth, f.first_depth = self.files, self.max_files, self.cols, self.width, self.depth, self.first_depth
+        f.open_gap, f.slot_list, f.box_cache, f.geo = self.open_gap, self.slot_list, None, 0
+        f.faces, f.slack, f.moved, f.hidden, f.assailed_from = {}, 0.0, False, self.hidden, None
+        f.maneuvered = f.maneuver_failed = False
+        f.new_foes, f.assailed_by_me, f.withstood = set(), set(), set()
         f.order_by_points = f.activated = f.charged = f.was_charged = f.charge_bonus = f.loose = f.no_attack = False
         f.engaged, f.immune_fear, f.tactic, f.tactic_name, f.kills = set(), -99, _EMPTY, "", 0.0  # (tactics: read only)
         f.start_count = f.count = self.count
@@ -265,6 +301,35 @@ class Fighting:
         self.survival_face = face if troops is not None and survival else 0
         self.counter_face = troops.traits.counter_attack_face if troops is not None and counter else 0
         self.thaumaturge = thaumaturge
+        shape(self)
+
+    # -- on the table ---------------------------------------------------------------
+
+    def box(self) -> Box:
+        """The unit's block on the table (cached until it moves or changes shape)."""
+        b = self.box_cache
+        if b is None:
+            b = self.box_cache = box_from_front(self.x, self.y, self.ux, self.uy, self.width, self.depth)
+        return b
+
+    def moved_box(self) -> None:
+        """Forget the block's place: the unit moved or changed shape."""
+        self.box_cache = None
+        self.geo += 1
+
+    def place(self, x: float, y: float, ux: float, uy: float) -> None:
+        """Stand the unit with its front edge centred on (x, y), facing (ux, uy)."""
+        self.x, self.y, self.ux, self.uy = x, y, ux, uy
+        self.moved_box()
+
+    @property
+    def size_rank(self) -> int:
+        """The largest Size among its live fighters (it hides what is not larger, R2-D10)."""
+        best = 0
+        for g in self.groups:
+            if g.count > 0 and g.rank > best:
+                best = g.rank
+        return best
 
     @property
     def fighting(self) -> bool:
@@ -345,11 +410,8 @@ class Fighting:
         return self.points
 
     def front(self) -> int:
-        n = self.count
-        if self.close:
-            half = (n + 1) // 2  # ceil(n / 2); never more than n here
-            return half if half > CLOSE_MIN_FRONT else CLOSE_MIN_FRONT
-        return n
+        """The fighters of its front rank."""
+        return self.files if self.files < self.count else self.count
 
 
 # --------------------------------------------------------------------------- building the armies
@@ -378,8 +440,26 @@ def build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting],
     return [u.fresh() for u in units], info
 
 
+def base_of(table: BattlefieldTable, p: Profile) -> tuple[float, float, int]:
+    """(width, depth, opponents it assails at once) of a fighter's base (decision R2-T3)."""
+    mounted = p.id in table.mounted_profiles or any(w in p.name.lower() for w in table.mounted_words)
+    fallback = None
+    for b in table.bases:
+        if p.size in b.sizes:
+            if b.mounted == mounted:
+                return b.width, b.depth, b.assails
+            if fallback is None:
+                fallback = b
+    if fallback is not None:
+        return fallback.width, fallback.depth, fallback.assails
+    return 2.5, 2.5, 1
+
+
 def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting], dict]:
+    from ..layouts import battlefield_table
+
     data: R2Catalog = cat.data
+    table = battlefield_table(cat)
     people = cat.get("peoples", army.people)
     formation = people.formation if people is not None else "scattered"
     units: list[Fighting] = []
@@ -421,7 +501,13 @@ def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting]
         size = sum(g.count for g in groups)
         troops = groups[0].profile
         rank = cat.get("ranks", troops.rank)
+        for g in groups:
+            g.base_w, g.base_d, g.assails = base_of(table, g.profile)
+        close = formation == "close" and size >= 5
         f = Fighting(side, name, groups, formation, sum(g.count * g.cost for g in groups))
+        f.open_gap = table.scattered_gap
+        f.max_files = start_files(size, close, table.close_min_files)
+        f.hidden = all(g.traits.scout for g in groups)  # a unit of Scouts deploys hidden
         f.rank_category = rank.category if rank is not None else 1
         f.scheme = (
             "support"
@@ -441,9 +527,7 @@ def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting]
                 f.commander_x = max(f.commander_x or 0, x or 0)
         f.mana = sum(g.magician_pow * g.count for g in groups)
         f.faith = sum(g.faith * g.count for g in groups)
-        # Deployment line (Scouts 20 cm further forward), kept by the template: fresh() copies it.
-        scout = SCOUT_ADVANCE if any(g.traits.scout for g in groups) and all(g.traits.scout for g in groups) else 0.0
-        f.pos = DEPLOYMENT + scout if side == 0 else TABLE_DEPTH - DEPLOYMENT - scout
+        f.recount()  # its block, with its files known
         units.append(f)
         for m in unit.members:
             if m.commander_in_chief and (p := profile(cat, m.profile)) is not None:

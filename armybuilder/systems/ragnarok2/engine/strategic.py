@@ -12,6 +12,8 @@ from armybuilder.core.catalog import Catalogue
 from ..army import is_commander
 from ..catalog import Profile
 from .base import BattleBase
+from .formation import shape
+from .geometry import point_box_distance
 from .narration import ORDER_NAMES, name
 from .state import Fighting
 from .tables import _CIC, _EMPTY, _TACTICAL_ROWS, _effect_weight, _first, _test_total_cdf
@@ -30,6 +32,23 @@ def _cic_facts(cat: Catalogue, p: Profile) -> tuple[int, bool]:
         facts = _CIC[key] = (rank.category if rank is not None else 1, p.has_ability("leadership"))
     return facts
 
+
+
+def aura_centre(c: Fighting) -> tuple[float, float]:
+    """Where a unit's commander, musician and standard bearer stand: the middle of its front rank
+    (formation.py puts the independents there); their auras are measured from it."""
+    depth = c.first_depth / 2.0
+    return c.x - c.ux * depth, c.y - c.uy * depth
+
+
+def aura_gap(centre: tuple[float, float], u: Fighting) -> float:
+    """From an aura's centre to the nearest member of *u* (seed: if one member of the unit is
+    within the leadership aura, the whole unit is)."""
+    return point_box_distance(centre[0], centre[1], u.box())
+
+
+def within(centre: tuple[float, float], u: Fighting, reach: float) -> bool:
+    return point_box_distance(centre[0], centre[1], u.box()) <= reach
 
 
 # A unit that may be given a tactic this round: (unit, situation key into the deck's weights,
@@ -54,7 +73,7 @@ class StrategicPhase(BattleBase):
                 and cic_unit.state == "valiant"
                 and not self.temporary_cic[side]
             )
-            cic_pos = cic_unit.pos if cic_unit is not None else 0.0
+            cic_pos = aura_centre(cic_unit) if cic_unit is not None else (0.0, 0.0)
             # (Bounds as floats, here and below: float-to-float comparisons are the interpreter's
             # fast path, and an int's float is exact, so every comparison answers the same.)
             cic_x = float(cic_unit.commander_x or 0) if cic_unit is not None else 0.0
@@ -73,13 +92,13 @@ class StrategicPhase(BattleBase):
                     if cmd is not None:
                         cmds.append(
                             (
-                                c, c.pos, float(c.commander_x or 0),
+                                c, aura_centre(c), float(c.commander_x or 0),
                                 cmd.cou if cmd.cou is not None else (cmd.fear or 0), cmd.dis,
                                 c.musician_x is not None and c.standard_x is not None,
                             )
                         )  # fmt: skip
                 if c.standard_x is not None or c.musician_x is not None:
-                    bearers.append((c, c.pos, c.standard_x, c.musician_x))
+                    bearers.append((c, aura_centre(c), c.standard_x, c.musician_x))
             penalty = self.dis_penalty[side]
             if not cmds and not bearers:
                 # No aura at all on this side: own values only (the loop below, without auras).
@@ -89,7 +108,7 @@ class StrategicPhase(BattleBase):
                     troops = u.troops
                     u.cou_value, u.dis_value = troops.own_cou, troops.own_dis - penalty
                     u.cou_bonus = u.dis_bonus = 0
-                    u.best_of = 2 if privilege and (u is cic_unit or -cic_x <= cic_pos - u.pos <= cic_x) else 1
+                    u.best_of = 2 if privilege and (u is cic_unit or within(cic_pos, u, cic_x)) else 1
                     u.has_leader = u.has_leader and u.count > 0
                 continue
             for u in units:
@@ -99,11 +118,10 @@ class StrategicPhase(BattleBase):
                 cou = troops.own_cou
                 dis = troops.own_dis
                 cou_b = dis_b = 0
-                pos = u.pos
                 # Seed (Leadership): only Valiant commanders share (cmds holds only them), and a routed
                 # unit in their aura hears them like any other unit when it rallies.
                 for c, c_pos, c_x, ccou, cdis, complete in cmds:
-                    if c is u or -c_x <= pos - c_pos <= c_x:  # |pos - c_pos| <= c_x, without a call
+                    if c is u or within(c_pos, u, c_x):
                         if ccou > cou:
                             cou = ccou
                         if cdis > dis:
@@ -112,9 +130,7 @@ class StrategicPhase(BattleBase):
                             cou_b = dis_b = 2
                 if not (cou_b and dis_b):  # both bonuses already won: a bearer adds nothing
                     for c, c_pos, standard_x, musician_x in bearers:  # musicians and standard bearers
-                        d = pos - c_pos
-                        if d < 0.0:
-                            d = -d
+                        d = aura_gap(c_pos, u)
                         if standard_x is not None and cou_b < 1 and (c is u or d <= standard_x):
                             cou_b = 1
                         if musician_x is not None and dis_b < 1 and (c is u or d <= musician_x):
@@ -124,7 +140,7 @@ class StrategicPhase(BattleBase):
                 u.cou_bonus = cou_b
                 u.dis_bonus = dis_b
                 if privilege:
-                    u.best_of = 2 if u is cic_unit or -cic_x <= cic_pos - pos <= cic_x else 1
+                    u.best_of = 2 if u is cic_unit or within(cic_pos, u, cic_x) else 1
                 else:
                     u.best_of = 1
                 if u.has_leader and not u.count:
@@ -242,14 +258,20 @@ class StrategicPhase(BattleBase):
         for side in (0, 1):
             units = self.sides[side]
             foes = [e for e in self.sides[1 - side] if e.alive]
-            spots = sorted([e.pos for e in foes])  # (nothing moves while orders are given)
             commanders = None  # the valiant commanders, found for the first unit without a leader
             unordered = []  # units that could take an order for a tactical point, in side order
             for u in units:
                 u.tactic, u.tactic_name = _EMPTY, ""
                 u.charged = u.was_charged = u.charge_bonus = u.activated = u.no_attack = False
+                u.moved = u.maneuvered = u.maneuver_failed = False
+                u.slack = 0.0
+                u.assailed_from = None
+                u.new_foes.clear()
+                u.assailed_by_me.clear()
+                u.withstood.clear()
                 if u.loose and not u.engaged:
                     u.loose = False  # re-formed out of the fray
+                    shape(u)
                 u.order, u.order_by_points = "", False
                 if u.round_effects:
                     u.round_effects = {}
@@ -262,29 +284,32 @@ class StrategicPhase(BattleBase):
                     continue
                 if u.has_leader:
                     # (an engaged unit: choose_order()'s first answer, without the call)
-                    u.order = self.policies[side].engaged_order(cast("Battle", self), u) if u.engaged else self.policies[side].choose_order(cast("Battle", self), u, foes, spots)
+                    u.order = self.policies[side].engaged_order(cast("Battle", self), u) if u.engaged else self.policies[side].choose_order(cast("Battle", self), u, foes)
                 else:
                     if commanders is None:
                         commanders = [
                             c for c in self.aura_units[side]
                             if c.alive and c.state == "valiant" and c.commander_x is not None
                         ]  # fmt: skip
-                    pos = u.pos
                     for c in commanders:
-                        if abs(pos - c.pos) <= c.commander_x:  # type: ignore[operator]
-                            u.order = self.policies[side].choose_order(cast("Battle", self), u, foes, spots)
+                        if within(aura_centre(c), u, float(c.commander_x or 0)):
+                            u.order = self.policies[side].choose_order(cast("Battle", self), u, foes)
                             break
                 if not u.order:
                     unordered.append(u)
             for u in unordered:
                 if points[side] < 1:
                     break
-                order = self.policies[side].choose_order(cast("Battle", self), u, foes, spots)
+                order = self.policies[side].choose_order(cast("Battle", self), u, foes)
                 if order:
                     u.order, u.order_by_points = order, True
                     points[side] -= 1
                     if self.logging:
                         self.say(f"side {side + 1} spends a tactical point to give {name(self, u)} {ORDER_NAMES.get(order, order)} order")
+            if self.logging:
+                given = [f"{name(self, u)} {ORDER_NAMES[u.order].split()[-1]}" for u in units if u.alive and u.order]
+                if given:
+                    self.say(f"side {side + 1} orders, face down: " + ", ".join(given))
         return points
 
     def tactic_fits(self, tactic, unit: Fighting) -> bool:

@@ -1,0 +1,462 @@
+"""The field player (the default): a line that advances and charges together, on the table.
+
+It keeps the line player's posture and exchange arithmetic (:mod:`.line_ai`) and plays the
+table as a player does:
+
+- **Each unit has an opponent**: the enemy unit across from it (the nearest, the lateral offset
+  weighed twice, so a line meets a line instead of every unit converging on the nearest foe);
+  it advances toward that opponent, keeping the pace of its side's line.
+- **Charges together.** A unit charges when the exchange is worth it, counting as friends the
+  units of its side already ordered to assault the same target this round and those that can
+  join it (their reach, edge to edge, from where they stand); it does not charge alone into a
+  fight more enemies than friends can join unless the exchange covers the extra enemies' blows.
+  A side that attacks, or is under fire, charges even exchanges; fast units (cavalry, MOV 15 or
+  more) charge what they reach rather than wait under fire.
+- **No free first charge to the enemy.** A unit that advances stops out of the charge reach of
+  the enemies that would win the exchange by charging it, unless it can itself charge them
+  next round from where it stops and its side attacks; it never stops just short of an enemy.
+- **Lanes and cover.** A unit of marksmen marches to a spot from which its marksmen see a
+  target in range (sideways along the line when friends stand in its lane), out of the charge
+  reach of the enemy; a unit under enemy fire that is not ordered to charge prefers, among the
+  spots it can reach, one the enemy marksmen do not see.
+- **Supports support**: magicians and faithful keep behind the line, within reach of their
+  targets; a unit threatened by a charge it cannot answer waits with a Reaction order and
+  withstands, counter-charges or retreats as the exchange says.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .ai import answers_enemy_mystics, casts_its_own, longest_range
+from .line_ai import LinePolicy, losing, reach
+from .policy import Policy, _score
+from .tables import _opposed_p, _row_value, _test_p, balance_of_power
+
+if TYPE_CHECKING:
+    from .assault import AssaultOption
+    from .battle import Battle
+    from .state import Fighting, Group
+
+FAST = 15.0  # MOV from which a unit rides (cavalry, swift creatures): it charges what it reaches
+MARKSMEN_FIRST = 1.5  # a volley at enemy marksmen counts this much more (their volleys to come)
+LATERAL_WEIGHT = 2.0  # how much a foe's offset across the table counts against it as an opponent
+_PLANS = (("plans", 0), ("plans", 1))  # the round memo: each side's assault targets, by unit index
+
+
+class FieldPolicy(LinePolicy):
+    """The field player (see the module doc)."""
+
+    name = "field"
+
+    # -- who faces whom ---------------------------------------------------------------
+
+    def opponent(self, b: Battle, unit: Fighting) -> tuple[Fighting | None, float]:
+        """The enemy unit this unit advances on, and its distance (edge to edge)."""
+        best, best_key, best_gap = None, 1e18, 1e18
+        for e in b.sides[1 - unit.side]:
+            if not e.alive or e.state == "gone" or e.hidden:
+                continue
+            gap = b.gap(unit, e)
+            lateral = abs(e.box().cx - unit.box().cx) - (e.width + unit.width) / 2.0
+            key = gap + LATERAL_WEIGHT * max(0.0, lateral) + (40.0 if e.state == "rout" else 0.0)
+            if key < best_key:
+                best, best_key, best_gap = e, key, gap
+        return best, best_gap
+
+    def planned(self, b: Battle, side: int) -> dict[int, int]:
+        plans = b.round_memo.get(_PLANS[side])
+        if plans is None:
+            plans = b.round_memo[_PLANS[side]] = {}
+        return plans
+
+    # -- charges ------------------------------------------------------------------------
+
+    def under_fire(self, b: Battle, unit: Fighting) -> bool:
+        """Some enemy marksman can shoot at the unit (in range and seeing it)."""
+        for e in b.sides[1 - unit.side]:
+            if e.alive and e.state != "rout" and e.shooting_groups and not e.engaged:
+                if b.gap(e, unit) <= longest_range(e) and b.sees(e, unit):
+                    return True
+        return False
+
+    def joiners(self, b: Battle, unit: Fighting, target: Fighting) -> tuple[list[Fighting], int]:
+        enemies, friends = super().joiners(b, unit, target)
+        plans = self.planned(b, unit.side)
+        for f_index, t_index in plans.items():
+            if t_index == target.index and f_index != unit.index:
+                friends += 1  # ordered to assault the same target this round: it comes too
+        return enemies, friends
+
+    def charge_value(self, b: Battle, unit: Fighting, option: AssaultOption) -> float:
+        """What charging *option*'s foe is worth in A.P.: :func:`fray_value` of the fray it
+        starts, a routed foe's A.P. and a quarter of an engaged one's (another fray to join), less
+        half of what the enemies able to charge into that fray next would gain on the unit (the
+        gang-up, counted), plus half of what the friends able to join would gain on the foe."""
+        e = option.foe
+        gain = fray_value(b, unit, e, option.kind == "charge")
+        if e.state == "rout":
+            gain += e.points
+        if e.engaged:
+            gain += 0.25 * e.points
+        enemies, _friends = LinePolicy.joiners(self, b, unit, e)
+        for other in enemies:
+            threat = fray_value(b, other, unit, True)
+            if threat > 0.0:
+                gain -= 0.5 * threat
+        plans = self.planned(b, unit.side)
+        for f in b.sides[unit.side]:
+            if f is unit or not f.alive or f.state != "valiant" or f.engaged or f.activated:
+                continue
+            if plans.get(f.index) == e.index:  # ordered to assault it too this round
+                help_ = fray_value(b, f, e, True)
+                if help_ > 0.0:
+                    gain += 0.5 * help_
+        return gain
+
+    def wants_charge(self, b: Battle, unit: Fighting, option: AssaultOption, attacking: bool, fire: bool) -> bool:
+        """Worth charging now (see the module doc)."""
+        value = self.charge_value(b, unit, option)
+        bold = attacking or fire or unit.mov >= FAST
+        if value <= 0.0 and not (bold and value > -0.1 * max(unit.points, 1)):
+            return False
+        return True  # (the gang-up is in the value)
+
+    def pick(self, b: Battle, unit: Fighting, options: list[AssaultOption]) -> AssaultOption | None:
+        """The option this unit would charge now, or None."""
+        if not options:
+            return None
+        attacking = self.attacking(b, unit.side)
+        fire = self.under_fire(b, unit)
+        ranked = sorted(options, key=lambda o: (-_score(self.charge_value(b, unit, o)), o.kind != "charge", o.foe.index))
+        for option in ranked:
+            if self.wants_charge(b, unit, option, attacking, fire):
+                return option
+        return None
+
+    # -- orders -------------------------------------------------------------------------
+
+    def choose_order(self, b: Battle, unit: Fighting, foes: list[Fighting]) -> str:
+        if unit.engaged:
+            return self.engaged_order(b, unit)
+        if not foes:
+            return ""
+        chosen = self.pick(b, unit, b.assault_options(unit))
+        if chosen is not None:
+            self.planned(b, unit.side)[unit.index] = chosen.foe.index
+            return "assault"
+        if unit.shooting_groups and self.shot_in_reach(b, unit):
+            return "support"
+        if casts_its_own(b.info, unit) and (unit.troops.magician_pow or unit.troops.faith):
+            return "support"  # a unit of magicians or faithful supports; a fighting unit with a mystic fights
+        if answers_enemy_mystics(b.info, unit, foes) and not self.attacking(b, unit.side):
+            return "reaction"
+        if self.threatened_badly(b, unit):
+            return "reaction"
+        return "progress"
+
+    def shot_in_reach(self, b: Battle, unit: Fighting) -> bool:
+        """Some foe within the marksmen's longest range after a March (seen or not: it can move
+        to see it)."""
+        longest = longest_range(unit)
+        if longest <= 0.0:
+            return False
+        for e in b.sides[1 - unit.side]:
+            if e.alive and e.state != "gone" and not e.hidden and b.gap(unit, e) <= longest + unit.mov:
+                return True
+        return False
+
+    def threatened_badly(self, b: Battle, unit: Fighting) -> bool:
+        """An enemy that would gain by charging it can reach it, and it gains nothing by
+        charging that enemy: it waits with a Reaction (withstand, counter-charge, retreat)."""
+        for e in b.sides[1 - unit.side]:
+            if e.count > 0 and e.state == "valiant" and not e.engaged:
+                if b.gap(e, unit) <= reach(e) and b.in_view(e, unit) and fray_value(b, e, unit, True) > 0.0:
+                    if fray_value(b, unit, e, True) <= 0.0 or b.gap(unit, e) > reach(unit):
+                        return True
+        return False
+
+    def assault_target(self, b: Battle, unit: Fighting, options: list[AssaultOption]) -> AssaultOption | None:
+        plans = self.planned(b, unit.side)
+        wanted = plans.get(unit.index)
+        if wanted is not None:
+            for option in options:
+                if option.foe.index == wanted and option.foe.state != "gone":
+                    return option
+        chosen = self.pick(b, unit, options)
+        if chosen is None and options:
+            # Ordered to assault: the best of what it reaches rather than nothing.
+            ranked = sorted(options, key=lambda o: (-_score(self.charge_value(b, unit, o)), o.foe.index))
+            chosen = ranked[0] if self.charge_value(b, unit, ranked[0]) > -0.5 * max(ranked[0].foe.points, 1) else None
+        return chosen
+
+    def reaction(self, b: Battle, unit: Fighting, assailant: Fighting) -> str | None:
+        mine, theirs = b._exchange_values(unit, assailant)
+        if b.gap(unit, assailant) <= reach(unit) and b.in_view(unit, assailant) and mine >= 0.8 * theirs:
+            return "counter-charge"
+        if theirs > 1.5 * mine and b.in_view(unit, assailant) and unit.mov * 1.0 + b.gap(unit, assailant) > reach(assailant):
+            return "retreat"  # a step back takes it out of the assailant's reach
+        return "withstand"
+
+    def shooting_target(self, b: Battle, unit: Fighting, shooters: list[Group]) -> Fighting | None:
+        """The volley's A.P., and marksmen first: each A.P. of enemy marksmen destroyed also
+        takes a share of the enemy's volleys to come, so it counts half as much again."""
+        best, best_value = None, 0.0
+        for e, d in b.shooting_candidates(unit, shooters):
+            value = b.volley_value(unit, shooters, e, d)
+            if e.shooting_groups and any(g.count for g in e.shooting_groups):
+                value *= MARKSMEN_FIRST
+            if value > best_value:
+                best, best_value = e, value
+        return best
+
+    # -- activations --------------------------------------------------------------------
+
+    def pick_activation(self, b: Battle, side: int, queue: list[Fighting]) -> int:
+        """Charges and volleys first (before the enemy moves out of reach or charges first), then
+        the units whose opponent has already acted this round (it cannot charge them before next
+        round, so they may close in), the others last (an enemy that acts in the meantime may
+        open the way, or come into their reach)."""
+        best, best_key = len(queue) - 1, None
+        for i, u in enumerate(queue):
+            if not u.alive or u.activated:
+                key = (-1, 0, i)
+            elif u.order == "assault" and (u.engaged or b.assault_options(u)):
+                key = (5, u.points, i)
+            elif u.order == "support":
+                key = (4, u.points, i)
+            elif u.order == "progress" or u.order == "":
+                target, _gap = self.opponent(b, u)
+                ready = target is None or target.activated or target.engaged or target.state == "rout"
+                key = (3 if ready else 1, u.points, i)
+            elif u.order == "assault":
+                key = (2, u.points, i)
+            else:
+                key = (0, u.points, i)  # reactions wait for an assault
+            if best_key is None or key > best_key:
+                best, best_key = i, key
+        return best
+
+    def wants_to_pass(self, b: Battle, side: int, queue: list[Fighting], nxt: Fighting) -> bool:
+        """Pass rather than move a unit whose opponent has not acted yet, while passes last."""
+        if nxt.order == "assault" and (nxt.engaged or b.assault_options(nxt)):
+            return False
+        if nxt.order in ("progress", "", "assault"):
+            target, _gap = self.opponent(b, nxt)
+            return target is not None and not target.activated and not target.engaged
+        return False
+
+    # -- movement -------------------------------------------------------------------------
+
+    def safe_stop(self, b: Battle, unit: Fighting, target: Fighting, gap: float) -> float:
+        """How far from *target* the unit stops (see the module doc): anywhere when the target
+        gains nothing by charging it; out of its reach but within ours when ours is longer; within
+        our reach when the target has acted this round and the fray next round is worth more to
+        us than to it (whoever activates first charges), or when time is against us; else out of
+        its reach."""
+        if not (target.count > 0 and target.state in ("valiant", "disorganized")):
+            return 1.0
+        theirs_reach = reach(target)
+        mine_reach = reach(unit)
+        theirs = fray_value(b, target, unit, True)
+        if theirs <= 0.0:
+            return 1.0  # it would not gain by charging: close in
+        if mine_reach > theirs_reach + 1.0:
+            return theirs_reach + 1.0  # out of its reach, within ours next round
+        attacking = self.attacking(b, unit.side)
+        if attacking and (self.outshot(b, unit.side) or losing(b, unit.side)):
+            return max(1.0, mine_reach - 2.0)  # time is against it: into reach, whoever charges
+        if not unit.shooting_groups and self.under_fire(b, unit) and fray_value(b, unit, target, True) > -0.1 * unit.points:
+            return max(1.0, mine_reach - 2.0)  # waiting under fire loses: close in and charge next
+        if target.activated and attacking and fray_value(b, unit, target, True) >= theirs:
+            return max(1.0, mine_reach - 2.0)  # it cannot charge before next round: come within reach
+        return theirs_reach + 1.0
+
+    def line_limit(self, b: Battle, unit: Fighting) -> float | None:
+        if self.outshot(b, unit.side) or unit.mov >= FAST:
+            return None
+        return self.advance_limit(b, unit)
+
+    def progress_move(self, b: Battle, unit: Fighting) -> tuple[float, float, bool, float] | None:
+        target, gap = self.opponent(b, unit)
+        if target is None:
+            return None
+        stop = self.safe_stop(b, unit, target, gap)
+        longest = longest_range(unit)
+        if longest > 0.0 and not self.attacking(b, unit.side):
+            # Marksmen run to a firing position: their range, out of the enemy's charge reach.
+            keep = max((reach(e) + 1.0 for e in b.sides[1 - unit.side] if e.alive and e.state == "valiant"), default=1.0)
+            stop = max(stop, min(longest - 5.0, max(keep, longest * 0.6)))
+        if gap <= stop + 0.5:
+            return None  # where it should be
+        _face, x, y, _fx, _fy = b.contact_spot(unit, target)
+        dist = math.hypot(x - unit.x, y - unit.y)
+        if dist < 1e-6:
+            return None
+        want = max(0.0, gap - stop) if gap < dist else max(0.0, dist - stop)
+        limit = self.line_limit(b, unit)
+        if limit is not None:
+            ahead = (y - unit.y) / dist * (1.0 if unit.side == 0 else -1.0)
+            if ahead > 1e-6 and want * ahead > limit:
+                want = max(limit / ahead, 0.0)
+        if want < 2.0:
+            return None  # a step of a centimetre or two is no move worth a Run
+        cover = self.covered_spot(b, unit, x, y, dist, want)
+        if cover is not None:
+            return cover
+        want = self.safe_length(b, unit, target, x, y, dist, want)
+        if want < 2.0:
+            return None
+        return x, y, True, dist - want
+
+    def safe_length(self, b: Battle, unit: Fighting, target: Fighting, x: float, y: float, dist: float, want: float) -> float:
+        """How far along its way toward (x, y) the unit may go without ending in the charge reach
+        of an enemy (other than its opponent, whose distance safe_stop() chose) that would gain
+        by charging it, halving the move until it is safe (0: not even a step)."""
+        hx, hy = (x - unit.x) / dist, (y - unit.y) / dist
+        threats = []
+        for e in b.sides[1 - unit.side]:
+            if e is target or e.count <= 0 or e.state != "valiant" or e.engaged or e.hidden:
+                continue
+            if b.gap(e, unit) > reach(e) + want + 1.0:
+                continue  # out of its reach wherever this move ends
+            if fray_value(b, e, unit, True) > 0.0:
+                threats.append(e)
+        if not threats:
+            return want
+        from .geometry import box_from_front, box_gap
+
+        length = want
+        while length >= 2.0:
+            end = box_from_front(unit.x + hx * length, unit.y + hy * length, hx, hy, unit.width, unit.depth)
+            if all(box_gap(e.box(), end) > reach(e) for e in threats):
+                return length
+            length *= 0.5
+        start_safe = all(b.gap(e, unit) > reach(e) for e in threats)
+        return 0.0 if start_safe else want  # already in reach: moving on costs nothing more
+
+    def covered_spot(self, b: Battle, unit: Fighting, x: float, y: float, dist: float, want: float) -> tuple[float, float, bool, float] | None:
+        """Under enemy fire and not charging: a spot toward the goal, shifted sideways, where no
+        enemy marksman in range sees the unit, when one is found (else None: the straight move)."""
+        if not unit.shooting_groups and not b.field.sight:
+            return None
+        shooters = [e for e in b.sides[1 - unit.side] if e.alive and e.state != "rout" and e.shooting_groups and not e.engaged]
+        if not shooters or not self.under_fire(b, unit):
+            return None
+        hx, hy = (x - unit.x) / dist, (y - unit.y) / dist
+        px, py = hy, -hx
+        for side_step in (8.0, -8.0, 16.0, -16.0):
+            tx, ty = unit.x + hx * want + px * side_step, unit.y + hy * want + py * side_step
+            if self._hidden_from(b, unit, tx, ty, shooters):
+                return tx, ty, False, 0.0
+        return None
+
+    def _hidden_from(self, b: Battle, unit: Fighting, tx: float, ty: float, shooters: list[Fighting]) -> bool:
+        from .geometry import box_from_front, segment_hits_box
+
+        box = box_from_front(tx, ty, unit.ux, unit.uy, unit.width, unit.depth)
+        for e in shooters:
+            eb = e.box()
+            if math.hypot(box.cx - eb.cx, box.cy - eb.cy) > longest_range(e) + 10.0:
+                continue
+            for p in b.field.sight:
+                if p.rank >= unit.size_rank and segment_hits_box(eb.cx, eb.cy, box.cx, box.cy, p.box):
+                    break
+            else:
+                return False
+        return True
+
+    def support_move(self, b: Battle, unit: Fighting) -> tuple[float, float, bool, float] | None:
+        """Marksmen march to a lane: toward the opponent until in range and seeing a target,
+        sideways when a friend blocks the lane, never into an enemy's charge reach."""
+        if not unit.shooting_groups:
+            return None  # mystics keep their place behind the line
+        if b.shooting_candidates(unit, b.shooters(unit)):
+            return None  # something to shoot from here
+        target, gap = self.opponent(b, unit)
+        if target is None:
+            return None
+        keep = max((reach(e) + 1.0 for e in b.sides[1 - unit.side] if e.alive and e.state in ("valiant", "disorganized")), default=1.0)
+        longest = longest_range(unit)
+        _face, x, y, _fx, _fy = b.contact_spot(unit, target)
+        dist = math.hypot(x - unit.x, y - unit.y)
+        if dist < 1e-6:
+            return None
+        want = min(unit.mov, max(0.0, gap - max(keep, min(longest - 2.0, gap))))
+        if want < 0.5 and not b.sees(unit, target):
+            # in range but blocked: step sideways along the line (toward the table's middle)
+            side_x = 1.0 if unit.x < b.field.width / 2.0 else -1.0
+            return unit.x + side_x * unit.mov, unit.y, False, 0.0
+        if want < 0.5:
+            return None
+        return x, y, False, dist - want
+
+    def engaged_order(self, b: Battle, unit: Fighting) -> str:
+        mine = theirs = 0.0
+        for j in sorted(unit.engaged):
+            e = b.sides[1 - unit.side][j]
+            if e.alive:
+                m, t = b._exchange_values(unit, e)
+                mine, theirs = mine + m, theirs + t
+        return "progress" if _score(theirs) > 3 * _score(mine) and _score(theirs) > 0 else "assault"
+
+
+POLICIES: dict[str, type[Policy]] = {"field": FieldPolicy, "line": LinePolicy, "classic": Policy}
+"""The players by name: the default, the line player it is measured against, the classic one."""
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def _in_contact(u: Fighting, other: Fighting, assailant: bool) -> float:
+    """The share of *u*'s fighters the first exchange of a fray brings into contact: an
+    assailant wraps round the other's front (twice its front rank and one more), an assailed
+    close unit meets it with its front rank, a scattered one with all its fighters after push on."""
+    n = u.count if u.count > 0 else 1
+    if assailant:
+        return min(1.0, (2 * other.front() + 1) / n)
+    if u.close:
+        return min(1.0, (u.front() + 2) / n)
+    return min(1.0, (other.count + 1) / n) if other.count < n else 1.0
+
+
+def fray_value(b: Battle, unit: Fighting, foe: Fighting, charge: bool) -> float:
+    """The A.P. *unit* expects to gain from a fray with *foe* it starts by an assault (a charge
+    when *charge*): the A.P. of the Wounds each side deals in the first exchange, with the
+    fighters each brings into contact and the charge's first strike (+3 Initiative when its Power
+    allows it: the foe's reply thinned by the losses it takes first), and the outcome of the
+    fray: the chance each side inflicts more Wounds (a normal reading of the two totals) times
+    the chance its loser fails the morale roll the balance of Power sets (the rout takes its
+    whole A.P.)."""
+    mine_w = b.expected_damage(unit, foe) * _in_contact(unit, foe, True)
+    theirs_w = b.expected_damage(foe, unit) * _in_contact(foe, unit, False)
+    bonus = charge and unit.power(True, False) >= foe.power(False, True)
+    if bonus:
+        ini_u, ini_f = unit.stat("ini") + 3, foe.stat("ini")
+        first = _opposed_p(ini_u, ini_f, True) if ini_u >= ini_f else 0.5
+        hit = min(1.0, mine_w / max(foe.troops.wound_levels, 1) / max(foe.front() + 1, 1))
+        theirs_w *= 1.0 - first * hit
+    g, h = foe.troops, unit.troops
+    mine_ap = mine_w / max(g.wound_levels, 1) * g.cost
+    theirs_ap = theirs_w / max(h.wound_levels, 1) * h.cost
+    p_win = _phi((mine_w - theirs_w) / math.sqrt(mine_w + theirs_w + 0.25))
+    power_u = unit.power(charge, False)
+    power_f = foe.power(False, charge)
+    return (
+        mine_ap - theirs_ap
+        + p_win * _rout_chance(b, foe, power_f, power_u, unit) * foe.points
+        - (1.0 - p_win) * _rout_chance(b, unit, power_u, power_f, foe) * unit.points
+    )
+
+
+def _rout_chance(b: Battle, loser: Fighting, mine: int, theirs: int, winner: Fighting) -> float:
+    """The chance *loser* fails its morale roll after losing a fray (seed: Outcome of the fray)."""
+    if loser.all_have("auto_morale"):
+        return 0.0
+    lower = 1 if winner.troops.profile.fear is not None and loser.troops.profile.fear is None else 0
+    balance = balance_of_power(mine, theirs)
+    difficulty = _row_value(b.outcome_rows, balance, lower) if b.outcome_rows else 8
+    value, _dis = b.morale_value(loser)
+    return 1.0 - _test_p(value, difficulty, loser.best_of, not loser.all_have("morale_no_auto_fail"))
