@@ -608,11 +608,13 @@ def _filter_words(app) -> str:
 def help_sections() -> tuple[tuple[str, tuple[Any, ...]], ...]:
     """Each place of the program and the classes whose bindings are its keys."""
     from ..app import ArmyBuilderApp
+    from ..widgets.battle_map import BattleMapView
     from ..widgets.panels import EntryList, FindingsList, ListTree, SearchBox
     from .editor import EditorScreen
     from .engine_run import EngineRunScreen
     from .home import HomeScreen
     from .odds import OddsScreen
+    from .playtest import PlaytestScreen
     from .suggest import SuggestScreen
 
     return (
@@ -623,7 +625,8 @@ def help_sections() -> tuple[tuple[str, tuple[Any, ...]], ...]:
         ("Menus and edit forms", (Menu, ActionForm, FormSelect, FormCheckbox)),
         ("Home screen", (HomeScreen,)),
         ("Odds screen (o)", (OddsScreen,)),
-        ("Playtest (t) and meta (m) screens", (EngineRunScreen,)),
+        ("Playtest (t) and meta (m) screens", (EngineRunScreen, PlaytestScreen)),
+        ("Playtest map (^t on the playtest screen, games with a table)", (BattleMapView,)),
         ("Suggest screen (g)", (SuggestScreen, EngineRunScreen)),
     )
 

@@ -26,7 +26,17 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Input, Label, ProgressBar, Select, Static, TabbedContent, TabPane
+from textual.widgets import (
+    Button,
+    Footer,
+    Input,
+    Label,
+    ProgressBar,
+    Select,
+    Static,
+    TabbedContent,
+    TabPane,
+)
 
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import plural
@@ -134,7 +144,7 @@ class PlaytestScreen(EngineRunScreen):
     CANCELLING = "cancelling after the current chunk…"
     BINDINGS = [
         Binding("ctrl+t", "show_tab('pt-tab-map')", "Map", id="playtest.map",
-                tooltip="the first game on its table, frame by frame (games with a table); again: the results"),
+                tooltip="playtest: the Map tab, the first game on its table (games with a table); again: the results"),
         Binding("ctrl+t", "show_tab('pt-tab-results')", "Results", id="playtest.results", tooltip="back to the results"),
     ]
     DEFAULT_CSS = """

@@ -385,13 +385,13 @@ class BattleMapView(Vertical, can_focus=True):
     """A game's table, stepped through frame by frame with the arrow keys, Home and End."""
 
     BINDINGS = [
-        Binding("left", "step(-1)", "Previous", id="battle-map.previous", tooltip="the map: the previous frame (activation, combat, round by round)"),
-        Binding("right", "step(1)", "Next", id="battle-map.next", tooltip="the map: the next frame"),
-        Binding("home", "first", "First", id="battle-map.first", tooltip="the map: the deployment"),
-        Binding("end", "last", "Last", id="battle-map.last", tooltip="the map: the end of the game"),
+        Binding("left", "step(-1)", "Previous", id="battle-map.previous", tooltip="the previous frame (the deployment, then each round's activation and combat)"),
+        Binding("right", "step(1)", "Next", id="battle-map.next", tooltip="the next frame"),
+        Binding("home", "first", "First", id="battle-map.first", tooltip="the first frame: the deployment"),
+        Binding("end", "last", "Last", id="battle-map.last", tooltip="the last frame: the end of the game"),
         Binding("pagedown", "legend(1)", "Legend down", show=False, id="battle-map.legend-down",
-                tooltip="the map: scroll the legend down (the units, the scenery, what happened)"),
-        Binding("pageup", "legend(-1)", "Legend up", show=False, id="battle-map.legend-up", tooltip="the map: scroll the legend up"),
+                tooltip="scroll the legend down (the units, the scenery, what happened)"),
+        Binding("pageup", "legend(-1)", "Legend up", show=False, id="battle-map.legend-up", tooltip="scroll the legend up"),
     ]
     DEFAULT_CSS = """
     BattleMapView { height: 1fr; }
