@@ -60,7 +60,7 @@ FIRST_LABELS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 SECOND_LABELS = "abcdefghijklmnopqrstuvwxyz"
 WIDE = 110  # from this width the legend takes LEGEND_WIDE cells, below it LEGEND_NARROW
 LEGEND_NARROW = 30
-LEGEND_WIDE = 44
+LEGEND_WIDE = 40
 ARROWS = "→↗↑↖←↙↓↘"  # by eighths of a turn from +x, counter-clockwise (y grows up the screen)
 
 
@@ -249,7 +249,7 @@ def render_table(game: BattleMap, frame: MapFrame, labels: Sequence[str], cols: 
         cells = _cover(grid, piece.outline, piece.round)
         if not cells:  # thinner than the samples: its middle cell
             cells = {grid.cell_of(*centre(piece.outline)): 1}
-        enough = min(half, max(cells.values()))  # a wall thinner than half a cell still shows
+        enough = half if max(cells.values()) >= half else 1  # a wall thinner than half a cell still shows
         for (col, row), hits in cells.items():
             if hits >= enough:
                 glyph[row][col] = piece_glyph(piece)
