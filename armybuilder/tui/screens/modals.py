@@ -626,7 +626,7 @@ def help_sections() -> tuple[tuple[str, tuple[Any, ...]], ...]:
         ("Home screen", (HomeScreen,)),
         ("Odds screen (o)", (OddsScreen,)),
         ("Playtest (t) and meta (m) screens", (EngineRunScreen, PlaytestScreen)),
-        ("Playtest map (^t on the playtest screen, games with a table)", (BattleMapView,)),
+        ("Playtest map (^t)", (BattleMapView,)),
         ("Suggest screen (g)", (SuggestScreen, EngineRunScreen)),
     )
 
