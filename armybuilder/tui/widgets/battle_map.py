@@ -26,11 +26,11 @@ their order and their positions (:func:`track_units`), so a label stays on its u
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -159,14 +159,36 @@ class Grid:
         return [(x0 + (i + 0.5) * step_x, y0 + (j + 0.5) * step_y) for i in range(SUBSAMPLES) for j in range(SUBSAMPLES)]
 
 
+def _inside_test(outline: Sequence[Point], rounded: bool) -> Callable[[float, float], bool]:
+    """The test of whether a point lies in a shape: a rectangle (a unit's block, most scenery) by
+    two projections, an ellipse or any other polygon by the general rules."""
+    if rounded:
+        return lambda x, y: _inside_ellipse(x, y, outline)
+    if len(outline) == 4:
+        (ax, ay), (bx, by), _, (dx, dy) = outline
+        ux, uy, vx, vy = bx - ax, by - ay, dx - ax, dy - ay
+        uu, vv = ux * ux + uy * uy, vx * vx + vy * vy
+        square = abs(ux * vx + uy * vy) <= 1e-9 * max(uu, vv, 1.0)
+        if square and uu > 0 and vv > 0 and math.isclose(outline[2][0], bx + vx, abs_tol=1e-6) and math.isclose(outline[2][1], by + vy, abs_tol=1e-6):
+
+            def in_rectangle(x: float, y: float) -> bool:
+                px, py = x - ax, y - ay
+                along = px * ux + py * uy
+                across = px * vx + py * vy
+                return 0.0 <= along <= uu and 0.0 <= across <= vv
+
+            return in_rectangle
+    return lambda x, y: _inside_polygon(x, y, outline)
+
+
 def _cover(grid: Grid, outline: Sequence[Point], rounded: bool = False) -> dict[tuple[int, int], int]:
     """Each cell of *outline*'s bounding box → how many of its sample points the shape covers."""
-    inside = _inside_ellipse if rounded else _inside_polygon
+    inside = _inside_test(outline, rounded)
     out: dict[tuple[int, int], int] = {}
     cols, rows = grid.span(outline)
     for col in cols:
         for row in rows:
-            hits = sum(1 for x, y in grid.samples(col, row) if inside(x, y, outline))
+            hits = sum(1 for x, y in grid.samples(col, row) if inside(x, y))
             if hits:
                 out[(col, row)] = hits
     return out
@@ -231,9 +253,8 @@ def _match(now: list[Point], before: list[Point]) -> list[int | None]:
     return picks
 
 
-def render_table(game: BattleMap, frame: MapFrame, labels: Sequence[str], cols: int, rows: int) -> Text:
-    """The table of *frame* in at most ``cols`` × ``rows`` cells (*labels*: each unit's label)."""
-    grid = Grid.fit(game.width, game.depth, cols, rows)
+def _ground(game: BattleMap, grid: Grid) -> tuple[list[list[str]], list[list[Style]]]:
+    """The table without its units (the zones and the scenery): glyphs and styles by row."""
     glyph = [["·"] * grid.cols for _ in range(grid.rows)]
     style = [[Style(color="#6f7f5f", bgcolor=TABLE)] * grid.cols for _ in range(grid.rows)]
     for side, (low, high) in enumerate(game.zones[:2]):
@@ -254,6 +275,30 @@ def render_table(game: BattleMap, frame: MapFrame, labels: Sequence[str], cols: 
             if hits >= enough:
                 glyph[row][col] = piece_glyph(piece)
                 style[row][col] = style[row][col] + look
+    return glyph, style
+
+
+_GROUND: dict[tuple[int, int, int], tuple[BattleMap, list[list[str]], list[list[Style]]]] = {}
+
+
+def _ground_of(game: BattleMap, grid: Grid) -> tuple[list[list[str]], list[list[Style]]]:
+    """:func:`_ground`, kept for the last few (game, size) pairs: the scenery stands still
+    while a player steps through the frames."""
+    key = (id(game), grid.cols, grid.rows)
+    kept = _GROUND.get(key)
+    if kept is None or kept[0] is not game:
+        if len(_GROUND) >= 8:
+            _GROUND.clear()
+        kept = _GROUND[key] = (game, *_ground(game, grid))
+    return kept[1], kept[2]
+
+
+def render_table(game: BattleMap, frame: MapFrame, labels: Sequence[str], cols: int, rows: int) -> Text:
+    """The table of *frame* in at most ``cols`` × ``rows`` cells (*labels*: each unit's label)."""
+    grid = Grid.fit(game.width, game.depth, cols, rows)
+    ground_glyph, ground_style = _ground_of(game, grid)
+    glyph = [list(row) for row in ground_glyph]
+    style = [list(row) for row in ground_style]
     taken: dict[tuple[int, int], int] = {}  # cell → sample points the unit drawn there covers
     for unit, label in zip(frame.units, labels, strict=True):
         side = 1 if unit.side else 0
@@ -269,13 +314,21 @@ def render_table(game: BattleMap, frame: MapFrame, labels: Sequence[str], cols: 
                 taken[cell] = hits
                 col, row = cell
                 glyph[row][col], style[row][col] = label, look
-    text = Text(no_wrap=True, overflow="crop")
+    # one span per run of cells of one style (a Text built cell by cell costs ten times more)
+    spans: list[Span] = []
+    lines: list[str] = []
+    offset = 0
     for row in range(grid.rows):
-        for col in range(grid.cols):
-            text.append(glyph[row][col], style[row][col])
-        if row < grid.rows - 1:
-            text.append("\n")
-    return text
+        line = glyph[row]
+        looks = style[row]
+        start = 0
+        for col in range(1, grid.cols + 1):
+            if col == grid.cols or looks[col] is not looks[start]:
+                spans.append(Span(offset + start, offset + col, looks[start]))
+                start = col
+        lines.append("".join(line))
+        offset += grid.cols + 1  # the line and its line feed
+    return Text("\n".join(lines), no_wrap=True, overflow="crop", spans=spans)
 
 
 def state_words(unit: MapUnit) -> str:
@@ -342,7 +395,8 @@ def legend_text(
         text.append("Scenery\n", Style(bold=True))
         for line in _piece_kinds(game.pieces):
             text.append(cut_words(line, width) + "\n")
-        text.append(cut_words(f"█ ▄ impassable, ▒ ░ crossable; █ ▒ {MAN_HEIGHT_CM:g} cm or taller: hide what is behind", width * 2) + "\n", Style(dim=True))
+        text.append(cut_words("█▄ impassable, ▒░ crossable", width) + "\n", Style(dim=True))
+        text.append(cut_words(f"█▒ {MAN_HEIGHT_CM:g} cm or taller: they hide", width) + "\n", Style(dim=True))
     if frame.events:
         text.append("Since the previous frame\n", Style(bold=True))
         for line in frame.events:
