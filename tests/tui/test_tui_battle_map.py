@@ -243,3 +243,11 @@ def test_the_help_lists_the_map_keys():
 
     text = help_text(_Keys())
     assert "Playtest map" in text and "the next frame" in text and "the first frame: the deployment" in text
+
+
+def test_a_small_unit_in_contact_with_a_big_one_keeps_a_cell():
+    big = _unit(0, "Wall of spears", 10.0, 10.0, 30.0, 18.0)
+    hero = _unit(1, "Hero", 19.8, 13.0, 20.2, 13.4, engaged=True)  # inside the big unit's block
+    game = BattleMap("t", 60.0, 40.0, (), (), (MapFrame(1, "combat phase", (big, hero)),))
+    plain = render_table(game, game.frames[0], ["1", "a"], 30, 10).plain
+    assert plain.count("a") == 1 and plain.count("1") >= 10

@@ -299,32 +299,42 @@ def render_table(game: BattleMap, frame: MapFrame, labels: Sequence[str], cols: 
     ground_glyph, ground_style = _ground_of(game, grid)
     glyph = [list(row) for row in ground_glyph]
     style = [list(row) for row in ground_style]
-    taken: dict[tuple[int, int], int] = {}  # cell → sample points the unit drawn there covers
-    for unit, label in zip(frame.units, labels, strict=True):
+    taken: dict[tuple[int, int], tuple[int, int]] = {}  # cell → (sample points covered, unit drawn there)
+    looks: list[Style] = []
+    middles: list[tuple[int, int]] = []
+    for k, unit in enumerate(frame.units):
         side = 1 if unit.side else 0
         routing = unit.state == "rout"
         look = Style(color="#1a1a1a" if routing else "#ffffff", bgcolor=SIDE_PALE[side] if routing else SIDE_COLOUR[side], bold=True)
         if unit.engaged:
             look += Style(color="#ffe066")
+        looks.append(look)
         cells = _cover(grid, unit.outline)
         middle = grid.cell_of(*centre(unit.outline))
+        middles.append(middle)
         cells[middle] = max(cells.get(middle, 0), 1)  # a unit smaller than a cell still shows
         for cell, hits in cells.items():
-            if hits > taken.get(cell, 0):
-                taken[cell] = hits
-                col, row = cell
-                glyph[row][col], style[row][col] = label, look
+            if hits > taken.get(cell, (0, -1))[0]:
+                taken[cell] = (hits, k)
+    shown = {k for _, k in taken.values()}
+    for k, middle in enumerate(middles):  # a small unit against a big one (in a fray) keeps its middle cell
+        if k not in shown and middle in taken and taken[middle][1] in shown:
+            owner = taken[middle][1]
+            if sum(1 for _, j in taken.values() if j == owner) > 1:
+                taken[middle] = (0, k)
+    for (col, row), (_, k) in taken.items():
+        glyph[row][col], style[row][col] = labels[k], looks[k]
     # one span per run of cells of one style (a Text built cell by cell costs ten times more)
     spans: list[Span] = []
     lines: list[str] = []
     offset = 0
     for row in range(grid.rows):
         line = glyph[row]
-        looks = style[row]
+        row_looks = style[row]
         start = 0
         for col in range(1, grid.cols + 1):
-            if col == grid.cols or looks[col] is not looks[start]:
-                spans.append(Span(offset + start, offset + col, looks[start]))
+            if col == grid.cols or row_looks[col] is not row_looks[start]:
+                spans.append(Span(offset + start, offset + col, row_looks[start]))
                 start = col
         lines.append("".join(line))
         offset += grid.cols + 1  # the line and its line feed
