@@ -44,11 +44,13 @@ def help_sections(app_class: type) -> tuple[tuple[str, tuple[Any, ...]], ...]:
     """Each place of the program and the classes whose bindings are its keys; ``app_class``:
     the running app's class (its own keys come first, and this module never imports the
     app, which opens the help)."""
+    from ..widgets.battle_map import BattleMapView
     from ..widgets.panels import EntryList, FindingsList, ListTree, SearchBox
     from .editor import EditorScreen
     from .engine_run import EngineRunScreen
     from .home import HomeScreen
     from .odds import OddsScreen
+    from .playtest import PlaytestScreen
     from .suggest import SuggestScreen
 
     return (
@@ -59,7 +61,8 @@ def help_sections(app_class: type) -> tuple[tuple[str, tuple[Any, ...]], ...]:
         ("Menus and edit forms", (Menu, ActionForm, FormSelect, FormCheckbox)),
         ("Home screen", (HomeScreen,)),
         ("Odds screen (o)", (OddsScreen,)),
-        ("Playtest (t) and meta (m) screens", (EngineRunScreen,)),
+        ("Playtest (t) and meta (m) screens", (EngineRunScreen, PlaytestScreen)),
+        ("Playtest map (^t)", (BattleMapView,)),
         ("Suggest screen (g)", (SuggestScreen, EngineRunScreen)),
     )
 

@@ -7,6 +7,12 @@ this process anyway), report progress after every chunk and stop at the next
 chunk when cancelled.  Results: wins, draws and losses, the win rate with its
 Wilson 95 % interval, mean rounds, a histogram of the score margin per game and
 per-unit statistics.
+
+For a system whose games are played on a table (``GameSystem.table_layouts``), the first game
+is played once more, recorded and narrated (``run_playtest(replay=True, log=True)``: one game,
+cheap), and a Map tab beside the results shows it on its table, frame by frame
+(:class:`~armybuilder.tui.widgets.battle_map.BattleMapView`); ``ctrl+t`` goes there and back.
+A system without a table has no tab and no key for it.
 """
 
 from __future__ import annotations
@@ -18,8 +24,19 @@ from collections.abc import Iterable, Mapping
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Input, Label, ProgressBar, Select, Static
+from textual.widgets import (
+    Button,
+    Footer,
+    Input,
+    Label,
+    ProgressBar,
+    Select,
+    Static,
+    TabbedContent,
+    TabPane,
+)
 
 from armybuilder.core.catalog import Catalogue
 from armybuilder.core.checks import plural
@@ -35,6 +52,7 @@ from armybuilder.tui import prefs, workspace
 
 from ..cut import cut_words
 from ..safe_text import safe_text
+from ..widgets.battle_map import BattleMapView
 from .engine_run import EngineRunScreen
 
 SELF = "\x00self"
@@ -124,8 +142,18 @@ class PlaytestScreen(EngineRunScreen):
 
     PREFIX = "pt"
     CANCELLING = "cancelling after the current chunk…"
+    BINDINGS = [
+        Binding("ctrl+t", "show_tab('pt-tab-map')", "Map", id="playtest.map",
+                tooltip="playtest: the Map tab, the first game on its table (games with a table); again: the results"),
+        Binding("ctrl+t", "show_tab('pt-tab-results')", "Results", id="playtest.results", tooltip="back to the results"),
+    ]
     DEFAULT_CSS = """
     PlaytestScreen { layout: vertical; }
+    PlaytestScreen #pt-tabs { height: 1fr; }
+    PlaytestScreen #pt-tabs ContentSwitcher { height: 1fr; }
+    PlaytestScreen #pt-tabs TabPane { height: 1fr; padding: 0; }
+    PlaytestScreen #pt-form { height: auto; }
+    PlaytestScreen.-map #pt-form { display: none; }
     PlaytestScreen #pt-top { height: auto; }
     PlaytestScreen .pt-row { height: auto; }
     PlaytestScreen .pt-row { margin-bottom: 1; }
@@ -143,10 +171,37 @@ class PlaytestScreen(EngineRunScreen):
         super().__init__(system, army, catalogue)
         self.summary: PlaytestSummary | None = None
         self.opponent: ArmyListBase | None = None
+        self.has_table = self._has_table()
+
+    def _has_table(self) -> bool:
+        """Whether the system's games are played on a table it can draw (it has table layouts)."""
+        try:
+            return bool(self.system.table_layouts(self.cat))
+        except Exception:  # noqa: BLE001 - a system that cannot say has no map to offer
+            return False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pt-top"):
             yield Static(safe_text(Text(f"Playtest — {self.system.name}: {self.army.name}", style="bold")))
+            yield from self._form()
+        if self.has_table:
+            with TabbedContent(id="pt-tabs"):
+                with TabPane("Results", id="pt-tab-results"):
+                    yield from self._results()
+                with TabPane("Map", id="pt-tab-map"):
+                    yield BattleMapView(empty="Run a playtest (ctrl+r): its first game is drawn here on its table.", id="pt-map")
+        else:
+            yield from self._results()
+        yield Footer()
+
+    def _results(self) -> ComposeResult:
+        with VerticalScroll(id="pt-results"):
+            yield Static("", id="pt-summary", classes="pt-panel")
+            yield Static("", id="pt-histogram", classes="pt-panel")
+
+    def _form(self) -> ComposeResult:
+        """Opponent, counts, Run and Cancel, progress and message (hidden while the map is shown)."""
+        with Vertical(id="pt-form"):
             with Horizontal(classes="pt-row"):
                 yield Label("Opponent")
                 yield Select(self._opponent_choices(), id="pt-opponent", allow_blank=False, value=self._default_opponent(), compact=True)
@@ -163,13 +218,35 @@ class PlaytestScreen(EngineRunScreen):
                 yield Button("Cancel", id="pt-cancel", disabled=True, compact=True)
             yield ProgressBar(id="pt-progress", show_eta=True)
             yield Static("", id="pt-message")
-        with VerticalScroll(id="pt-results"):
-            yield Static("", id="pt-summary", classes="pt-panel")
-            yield Static("", id="pt-histogram", classes="pt-panel")
-        yield Footer()
 
     def on_mount(self) -> None:
         self._check_engine()
+
+    # -- the map tab (systems with a table) ----------------------------------------------
+
+    def _tab(self) -> str:
+        if not self.has_table or not self.is_mounted:
+            return ""
+        return str(self.query_one("#pt-tabs", TabbedContent).active)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """ctrl+t offers the map on the Results tab and the results on the Map tab; a system
+        without a table has neither."""
+        if action == "show_tab":
+            return self.has_table and bool(parameters) and parameters[0] != self._tab()
+        return True
+
+    def action_show_tab(self, tab: str) -> None:
+        """ctrl+t: the Map tab (the map takes the focus, for its keys) or back to the Results."""
+        if self.has_table:
+            self.query_one("#pt-tabs", TabbedContent).active = tab
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        on_map = event.pane is not None and event.pane.id == "pt-tab-map"
+        self.set_class(on_map, "-map")  # the form folds away: the map takes the screen's height
+        if on_map:
+            self.query_one(BattleMapView).focus()
+        self.refresh_bindings()
 
     # -- choices -------------------------------------------------------------------------
 
@@ -207,6 +284,8 @@ class PlaytestScreen(EngineRunScreen):
     def action_run(self) -> None:
         if self.running or not self.system.engine_ready():
             return
+        if self._tab() == "pt-tab-map":  # the form and its progress are on the Results tab
+            self.action_show_tab("pt-tab-results")
         try:
             games = self._int("#pt-games", "Games", 1, MAX_GAMES)
             seed = self._int("#pt-seed", "Seed", 0, 2**63 - 1)
@@ -236,7 +315,10 @@ class PlaytestScreen(EngineRunScreen):
     @work(thread=True, exclusive=True, group="playtest")
     def run_games(self, opponent: ArmyListBase, games: int, seed: int, workers: int) -> None:
         self._report(
-            lambda: run_playtest(self.army, opponent, games, seed, workers, self._progress, cancelled=self._cancel.is_set),
+            lambda: run_playtest(
+                self.army, opponent, games, seed, workers, self._progress, cancelled=self._cancel.is_set,
+                log=self.has_table, replay=self.has_table,  # the first game once more, for the map
+            ),
             "the simulation failed",
         )
 
@@ -250,6 +332,8 @@ class PlaytestScreen(EngineRunScreen):
         self.query_one("#pt-summary", Static).update(summary_text(summary, unit, width, self._sides(), names))
         bars = max(10, min(40, width - 24))
         self.query_one("#pt-histogram", Static).update(histogram_text(summary.margins, unit, bars))
+        if self.has_table:
+            self.query_one(BattleMapView).show(summary.map)
 
     def _sides(self) -> tuple[str, str]:
         """Both lists by name and points ("Lions, 996/1000 A.P.")."""
