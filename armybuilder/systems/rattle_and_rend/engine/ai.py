@@ -14,6 +14,7 @@ all (:meth:`ScoringPolicy._scored`).
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
@@ -184,18 +185,62 @@ class ScoringPolicy(ValuingPolicy):
 
     def _entry_options(self, g: Game, side: Side, u: Unit, cost: int) -> list[Scored]:
         if side.has("ambushers"):
-            enemies = g.enemies(u)
-            if not enemies or not self.allowed("Ambush", u):
+            if not self.allowed("Ambush", u):
                 return []
-            t = min(enemies, key=lambda e: (-self.target_value(g, e), e.uid))
-            spot = g.ambush_spot(u, t)
-            if spot is None:
+            found = self._ambush(g, u)
+            if found is None:
                 return []
-            return [(1.0 + self.target_value(g, t) * 0.3 - COST_WEIGHT * cost, Order("Ambush", u, t, point=spot))]
+            value, t, spot = found
+            return [(value - COST_WEIGHT * cost, Order("Ambush", u, t, point=spot))]
         if g.round < 2:
             return []
         x = 40 + (u.uid % 8) * (BOARD - 80) / 7  # spread along the edge, by the group's place in the list
         return [(1.2 - COST_WEIGHT * cost, Order("Enter", u, point=(x, 0.0)))]
+
+    def _ambush(self, g: Game, u: Unit) -> tuple[float, Unit, tuple[float, float]] | None:
+        """[Ambushers] the best ambush of ``u`` (board memo): (score before the cost, target, the
+        spot it comes in at), or None when no charge from a legal spot would reach its target.
+        Each enemy is tried from the spots just beyond S of it (16 bearings on two rings, the
+        nearest ring first), the group's charge traced from there as the rules play it; it is
+        scored as a Charge with the dice it would roll on arrival."""
+        memo = g.cache if g.cache is not None else {}
+        key = ("ambush", u.uid)
+        if key in memo:
+            kept: tuple[float, Unit, tuple[float, float]] | None = memo[key]
+            return kept
+        best: tuple[float, Unit, tuple[float, float]] | None = None
+        s = g.mm("S")
+        ur = u.radius
+        save = (u.x, u.y)  # u stays in reserve: the board memo's lists never hold it
+        try:
+            for t in g.enemies(u):
+                reach = t.radius + ur if u.rng == "B" or u.gtype == "heavy" else max(0.0, g.mm(u.rng) - 2)
+                value = -INF
+                spot: tuple[float, float] | None = None
+                for ring in (s + ur + 3, s + ur + 20):
+                    for k in range(16):
+                        angle = k * math.pi / 8
+                        x, y = t.x + ring * math.cos(angle), t.y + ring * math.sin(angle)
+                        u.x, u.y = x, y
+                        if not g.ambush_spot_ok(u, x, y):
+                            continue
+                        need = max(0.0, dist(x, y, t.x, t.y) - reach)
+                        if need > 0 and u.mov:
+                            u.x, u.y = g.path_end(u, t.x, t.y, min(g.mm(u.mov), need), g.pivots.get(u.mov, 0))
+                        if not (g.within(u, t, u.rng) and g._los(u, t)):
+                            continue
+                        pb, ps = g.expected_break(u, t, *g.attack_dice(u, t, True, 0, 0, "charge"))
+                        score = 0.8 * pb * self.target_value(g, t) + 0.15 * ps
+                        if score > value:
+                            value, spot = score, (x, y)
+                    if spot is not None:
+                        break
+                if spot is not None and (best is None or value > best[0]):
+                    best = (value, t, spot)
+        finally:
+            u.x, u.y = save
+        memo[key] = best
+        return best
 
     def _plan(self, g: Game, side: Side, u: Unit) -> UnitPlan:
         """What the board alone decides about ``u``'s options, worked out once per board."""

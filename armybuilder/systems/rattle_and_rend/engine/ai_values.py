@@ -259,9 +259,10 @@ class ValuingPolicy(Policy):
         if why == "ambush":
             if "ambushers" in self.forbid:
                 return []
-            # one group only: measured (`armybuilder bench --options`), holding back half the
-            # warband loses clearly to the same warband deployed whole (36 %), one group less so
-            # (47 %; still short of the option check, see docs/rr-morpheus-playtests.md)
+            # one group only, the dearest Skirmishers or Fighters, which comes in when its charge
+            # from a legal spot reaches (ScoringPolicy._ambush): measured with `armybuilder bench
+            # --options` (1,500 games), it beats the same warband deployed whole; holding back
+            # half the warband, as the trait allows, does not
             return Policy.reserves(self, g, side, pool, limit, minimum, why)[:1]
         return Policy.reserves(self, g, side, pool, limit, minimum, why)
 
