@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
-from ..catalog import GodPower, ability_args, ability_id
+from ..catalog import GodPower
 from .dice import success_probability
-from .fighters import BASES, Fighter, Weapon
+from .fighters import BASES, Fighter, Weapon, ability_args, ability_id
 from .geometry import dist, gap
 from .policy import END, Act, Policy
 
