@@ -27,8 +27,10 @@ It imports no system, and no engine imports another.
 
 from __future__ import annotations
 
+import gc
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from itertools import accumulate
 from typing import Protocol, TypeVar
 
@@ -36,6 +38,26 @@ T = TypeVar("T")
 
 #: a chance step: ``(probability, outcome)`` pairs whose probabilities sum to 1
 Chance = Sequence[tuple[float, T]]
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while one game is played (``with
+    collector_paused(): ...``). A simulated game allocates tuples, lists and floats by the
+    hundred thousand, and the collector, woken every few hundred allocations, would walk them
+    and now and then the whole heap (the catalogues included) for cycles a game hardly makes:
+    about a tenth of an engine's time. Reference counting still frees everything as usual; the
+    few cycles a game leaves are collected once the collector runs again, after the game. Safe
+    with games in several threads: the collector stays off until the first game that paused it
+    ends, and is never left off."""
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def sample(outcomes: Chance[T], u: float) -> T:

@@ -74,3 +74,30 @@ def test_playtest_counts_each_scenario_and_the_options_used():
     assert s.used == ({"banishment": 2}, {"vengeance": 1})  # games in which each was used
     payload = s.as_json()
     assert payload["scenarios"]["duel"]["win_rate"] == 0.5 and payload["options_used"]["list"] == {"banishment": 2}
+
+
+def test_the_collector_is_paused_for_a_game_and_never_left_off():
+    import gc
+
+    from armybuilder.core.engine import collector_paused
+
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+        with collector_paused():  # a game inside a game (or in another thread): still off
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    try:
+        with collector_paused():
+            raise ValueError("a game that fails")
+    except ValueError:
+        pass
+    assert gc.isenabled()
+    gc.disable()  # paused by someone else: left as it was
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -161,6 +161,37 @@ def test_an_ambush_comes_in_on_a_legal_spot_or_not_at_all(cat):
     assert g.legal(g.sides[0], Order("Ambush", u, t, point=(200.0, 40.0)))  # refused
 
 
+def test_the_default_player_ambushes_only_where_its_charge_reaches(cat):
+    """Ambushers: the group is given an action "as if already present in that location" - for the
+    default player, a Charge from a spot beyond S of an enemy. It comes in where that charge
+    reaches its target, and stays off the board when no charge from a legal spot would."""
+    from armybuilder.systems.rattle_and_rend.engine.ai import ScoringPolicy
+
+    ogres = sample("ogrekin-hunting-party")  # Ambushers
+    g = game(cat, ogres, sample("dwarven-throng"), faces=[20, 20] + [1] * 10)
+    side = g.sides[0]
+    u = of(g, 0, "fighters")[0]
+    u.state = "reserve"
+    for e in g.sides[1].units:
+        e.x, e.y = 60.0 + 45 * (e.uid % 8), 330.0
+    t = of(g, 1, "fighters")[0]
+    t.x, t.y = 200.0, 200.0
+    policy = ScoringPolicy()
+    ambushes = [o for _, o in policy.options(g, side) if o.name == "Ambush"]
+    assert len(ambushes) == 1 and ambushes[0].unit is u and ambushes[0].point is not None
+    order = ambushes[0]
+    assert g.ambush_spot_ok(u, *order.point) and not g.legal(side, order)
+    g.perform(Action(side, u, "Ambush", attack=True), order)
+    assert u.state == "board" and g.within(u, order.target, u.rng)
+    assert not any("ends short" in line for line in g.lines)
+    # every enemy deep inside blocking terrain: a legal spot exists, no charge from it reaches
+    u.state = "reserve"
+    g.pieces = [Piece("blocking", e.x, e.y, 95.0) for e in g.sides[1].units if e.state == "board"]
+    g.terrain_obstacles.clear()
+    assert g.ambush_spot(u, t) is not None
+    assert not [o for _, o in policy.options(g, side) if o.name == "Ambush"]
+
+
 def test_an_illegal_order_is_refused_by_the_rules(cat):
     g = game(cat, sample("dwarven-throng"), sample("vampire-court"), players=(Player(), None))
     fighters = of(g, 0, "fighters")[0]

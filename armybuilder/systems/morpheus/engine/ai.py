@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
-from ..catalog import GodPower, ability_args, ability_id
+from ..catalog import GodPower
 from .dice import success_probability
-from .fighters import BASES, Fighter, Weapon
+from .fighters import BASES, Fighter, Weapon, ability_args, ability_id
 from .geometry import dist, gap
 from .policy import END, Act, Policy
 
@@ -107,8 +107,19 @@ class WarlordPolicy(Policy):
                 return Act("advance", target, stop_at=f._max_range * 0.9, fallback=END)
             keep = target._reach + target.speed() * 0.5 + BASES
             return Act("advance", target, stop_at=max(keep, 0.6 * dist(f, target)), fallback=END)
-        others = [e for e in enemies if e is not target]
-        close = Act("close", target, others=[min(others, key=lambda e: (gap(f, e), e.index))] if others else [])
+        # the other enemy nearest f's base (then the lowest index): gap() inlined, the same arithmetic
+        other: Fighter | None = None
+        other_gap = math.inf
+        fx, fy = f.x, f.y
+        for e in enemies:
+            if e is target:
+                continue
+            gp = math.hypot(fx - e.x, fy - e.y) - BASES
+            if gp < 0.0:
+                gp = 0.0
+            if other is None or gp < other_gap or (gp == other_gap and e.index < other.index):
+                other, other_gap = e, gp
+        close = Act("close", target, others=[other] if other is not None else [])
         act = close
         if f._ranged and not berserker and gap(f, target) > f._max_range:
             act = Act("advance", target, stop_at=f._max_range * 0.9, fallback=close)
@@ -234,6 +245,9 @@ class WarlordPolicy(Policy):
         nearest = self.nearest(g, f, enemies, min(f.d2) if f.d2 else math.inf)
         best: tuple[GodPower, Fighter | None] | None = None
         best_worth = 0.05  # what a power must add over the AP's usual use
+        # the melee target and the Damage expected without a power: the same for every power
+        # weighed, worked out at the first that needs them
+        melee: tuple[Fighter, float] | None = None
         for p, pid, _ in g.power_rows[f.side]:
             if pid in used or spark < g.power_cost(f, p) or pid in self.forbid or "powers" in self.forbid:
                 continue
@@ -253,7 +267,10 @@ class WarlordPolicy(Policy):
                     worth = self._attack_power_worth(g, f, nearest, p) - alternative
             elif kind in ("buff", "fight", "move"):
                 if usual.kind == "close" or usual.kind == "attack":  # it pays only in the melee f is about to fight
-                    worth = self._activation_gain(g, f, p, engaged, nearest)  # net of the AP it costs
+                    if melee is None:
+                        t = self.best_target(g, f, engaged) if engaged else nearest
+                        melee = (t, self._strikes(g, f, t, f.ap_left, bool(engaged), 0.0))
+                    worth = self._activation_gain(g, f, p, engaged, melee[0], melee[1])  # net of the AP it costs
             elif kind == "guard":
                 if usual.kind == "end" and (engaged or gap(f, nearest) <= 8):
                     worth = 0.1
@@ -285,6 +302,11 @@ class WarlordPolicy(Policy):
         attacks its AP leave; with the abilities and Aid f holds now."""
         if ap <= 0:
             return 0.0
+        cost = 1 if f.has("bullrush") else 2
+        if not engaged:  # no Charge in reach: no melee (the reach tested first, the cheapest)
+            reach = f.speed() + 3 + extra_sp + f._reach + BASES
+            if not (ap >= cost and dist(f, t) <= reach and (g.los(f, t) or f.has("aware"))):
+                return 0.0
         rapid = f.has("rapid-attack")
         refs = f.next_attack + f.next_melee + ["/".join([k, *v]) for k, v in f.temp.items()]
         status = 0.0
@@ -304,20 +326,16 @@ class WarlordPolicy(Policy):
         count = (ap // 2) * 3 + ap % 2 if rapid else ap
         if engaged:
             return count * attack(False)
-        cost = 1 if f.has("bullrush") else 2
-        reach = f.speed() + 3 + extra_sp + f._reach + BASES
-        if ap >= cost and dist(f, t) <= reach and (g.los(f, t) or f.has("aware")):
-            left = ap - cost
-            return attack(True) + ((left // 2) * 3 + left % 2 if rapid else left) * attack(False)
-        return 0.0
+        left = ap - cost
+        return attack(True) + ((left // 2) * 3 + left % 2 if rapid else left) * attack(False)
 
-    def _activation_gain(self, g: Battle, f: Fighter, p: GodPower, engaged: list[Fighter], nearest: Fighter) -> float:
+    def _activation_gain(self, g: Battle, f: Fighter, p: GodPower, engaged: list[Fighter], t: Fighter, before: float) -> float:
         """What calling power ``p`` now adds to the rest of f's activation: the melee it expects
-        with the power's abilities, Aid or movement and one AP less, against the melee without it
-        (negative when the AP is worth more than the power)."""
-        t = self.best_target(g, f, engaged) if engaged else nearest
-        before = self._strikes(g, f, t, f.ap_left, bool(engaged), 0.0)
-        difficult = g.terrain_penalty(f, t.x, t.y)  # the Difficult ground on its way, before any grant
+        on ``t`` (the foe it strikes, else the nearest) with the power's abilities, Aid or
+        movement and one AP less, against ``before``, the melee without it (negative when the AP
+        is worth more than the power)."""
+        moves = any(ability_id(r) in ("flight", "teleport", "leap", "sure-footed") for r in p.grants)
+        difficult = g.terrain_penalty(f, t.x, t.y) if moves else 0.0  # the Difficult ground on its way, before any grant
         temp, aid = dict(f.temp), dict(f.aid)
         extra_sp = 0.0
         guard = 0.0
@@ -333,7 +351,7 @@ class WarlordPolicy(Policy):
                 f.temp[ability_id(ref)] = ability_args(ref)
             if p.id == "stride-of-1000-leagues":
                 extra_sp = 5.0
-            elif any(ability_id(r) in ("flight", "teleport", "leap", "sure-footed") for r in p.grants):
+            elif moves:
                 extra_sp = difficult  # the Difficult ground it no longer pays for
             after = self._strikes(g, f, t, f.ap_left - 1, bool(engaged), extra_sp)
         finally:

@@ -69,6 +69,7 @@ from __future__ import annotations
 import numpy as np
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.engine import collector_paused
 from armybuilder.core.rng import Uniforms
 from armybuilder.core.system import GameRecord, UnitRecord
 
@@ -320,6 +321,12 @@ class Battle(Activation):
         )
 
     def play(self) -> GameRecord:
+        """The whole game, from setup to the record (the garbage collector paused meanwhile:
+        :func:`~armybuilder.core.engine.collector_paused`)."""
+        with collector_paused():
+            return self._play()
+
+    def _play(self) -> GameRecord:
         self.setup()
         rounds = 0
         for rounds in range(1, self.max_rounds + 1):

@@ -5,9 +5,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, cast
 
-from ..catalog import ability_args, ability_id
 from .dice import expected_damage
-from .fighters import BASE_RADIUS, BASES, CONTACT, Fighter, Weapon
+from .fighters import BASE_RADIUS, BASES, CONTACT, Fighter, Weapon, ability_args, ability_id
 from .geometry import Geometry, dist, gap
 
 if TYPE_CHECKING:

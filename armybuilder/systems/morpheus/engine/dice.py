@@ -35,8 +35,22 @@ def roll_distribution(dice: int = 2, sides: int = 6) -> Distribution:
     return Distribution.uniform(1, sides).power(dice)
 
 
+#: P(roll >= t) for t = 0 .. dice × sides + 1, by dice × 1000 + sides: read for every attack
+#: the player weighs, so kept as a plain list (the same floats as ``Distribution.at_least``)
+_AT_LEAST: dict[int, list[float]] = {}
+
+
 def success_probability(rules: Rules, tn: int) -> float:
-    return roll_distribution(rules.dice, rules.sides).at_least(max(tn, 0))
+    dice, sides = rules.dice, rules.sides
+    key = dice * 1000 + sides
+    table = _AT_LEAST.get(key)
+    if table is None:
+        roll = roll_distribution(dice, sides)
+        table = _AT_LEAST[key] = [roll.at_least(t) for t in range(dice * sides + 2)]
+    t = tn if tn > 0 else 0
+    if t < len(table):
+        return table[t]
+    return roll_distribution(dice, sides).at_least(t)
 
 
 def stages_distribution(rules: Rules, tn: int) -> tuple[float, Distribution | None]:

@@ -12,7 +12,21 @@ from dataclasses import dataclass, field
 from armybuilder.core.catalog import Catalogue
 
 from ..army import WarClan, warrior_cost, warrior_type
-from ..catalog import GodPower, ability_args, ability_id
+from ..catalog import GodPower
+
+
+def ability_id(ref: str) -> str:
+    """'tactician/12' → 'tactician' (the catalogue's ``ability_id``, compiled with the engine:
+    the engine reads ability references on every attack it weighs)."""
+    return ref.partition("/")[0]
+
+
+def ability_args(ref: str) -> list[str]:
+    """'aid/dr/1' → ['dr', '1']; 'savage' → [] (the catalogue's ``ability_args``, compiled with
+    the engine)."""
+    rest = ref.partition("/")[2]
+    return rest.split("/") if rest else []
+
 
 BASE_RADIUS = 0.6  # a 30 mm round base, in inches
 CONTACT = 0.05  # bases this close count as touching

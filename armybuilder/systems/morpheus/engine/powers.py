@@ -3,8 +3,8 @@ player's choice: :mod:`ai`)."""
 
 from __future__ import annotations
 
-from ..catalog import GodPower, ability_args, ability_id
-from .fighters import Fighter, Weapon, bump
+from ..catalog import GodPower
+from .fighters import Fighter, Weapon, ability_args, ability_id, bump
 from .movement import MovementRules
 
 

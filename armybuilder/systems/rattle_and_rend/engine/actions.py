@@ -441,13 +441,19 @@ class ActionRules(ReactionRules):
     def ambush_spot_ok(self, u: Unit, x: float, y: float) -> bool:
         """[Ambushers] an ambushing group comes in anywhere on the board not within S of an enemy,
         neither in blocking or hazardous terrain nor on another group's base."""
-        if not (u.radius <= x <= BOARD - u.radius and u.radius <= y <= BOARD - u.radius):
+        r = u.radius
+        if not (r <= x <= BOARD - r and r <= y <= BOARD - r):
             return False
         if terrain_at(self.pieces, x, y) in ("blocking", "hazardous"):
             return False
-        if any(dist(x, y, e.x, e.y) <= self.mm("S") for e in self.sides[1 - u.side].units if e.state == "board"):
-            return False
-        return all(dist(x, y, o.x, o.y) >= o.radius + u.radius for o in self.units if o.state == "board" and o is not u)
+        s = self.mm("S")
+        for e in self.sides[1 - u.side].units:
+            if e.state == "board" and dist(x, y, e.x, e.y) <= s:
+                return False
+        for o in self.units:
+            if o.state == "board" and o is not u and dist(x, y, o.x, o.y) < o.radius + r:
+                return False
+        return True
 
     def ambush_spot(self, u: Unit, t: Unit) -> tuple[float, float] | None:
         """The legal entry nearest ``t`` on rings just beyond S of it (16 bearings each), else on a

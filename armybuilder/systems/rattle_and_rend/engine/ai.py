@@ -14,6 +14,7 @@ all (:meth:`ScoringPolicy._scored`).
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
@@ -22,6 +23,7 @@ from .actions import CHAMPION_ACTIONS
 from .ai_values import COST_WEIGHT, REMOVE_VALUE, ValuingPolicy
 from .board import BOARD, EPS, INF, NAN, dist, hypot
 from .dice import check_probabilities, dice_count
+from .geometry import Blockers
 from .state import Order, Side, Unit
 
 if TYPE_CHECKING:
@@ -160,6 +162,9 @@ class ScoringPolicy(ValuingPolicy):
             if cost > momentum:
                 continue
             if state == "reserve":
+                if side.has("ambushers"):  # traced in the second pass, when it could reach the bar
+                    rows.append((u, cost, None, None))
+                    continue
                 entry = self._entry_options(g, side, u, cost)
                 for o in entry:
                     if o[0] > bar:
@@ -176,26 +181,112 @@ class ScoringPolicy(ValuingPolicy):
         for u, cost, entered, first in rows:
             if entered is not None:
                 out.append((u, cost, entered))
+            elif first is None:
+                out.append((u, cost, self._ambush_options(g, u, cost, bar)))
             else:
-                assert first is not None
                 tail = self._unit_tail(g, side, u, cost, first, bar)
                 out.append((u, cost, tail if not self.forbid else [item for item in tail if self.allowed(item[1].name, u)]))
         return out, bar
 
+    def _ambush_options(self, g: Game, u: Unit, cost: int, bar: float) -> list[Scored]:
+        """[Ambushers] the ambush of ``u`` in reserve, scored, unless even the best dice a charge
+        could roll on any enemy would leave it below ``bar``."""
+        if not self.allowed("Ambush", u):
+            return []
+        w = COST_WEIGHT * cost
+        if bar != -INF:
+            dice = self._charge_dice(g, u)
+            if all(self._charge_top(g, u, t, dice) - w < bar - 1e-9 for t in g.enemies(u)):
+                return []
+        found = self._ambush(g, u)
+        if found is None:
+            return []
+        value, t, spot = found
+        return [(value - w, Order("Ambush", u, t, point=spot))]
+
     def _entry_options(self, g: Game, side: Side, u: Unit, cost: int) -> list[Scored]:
-        if side.has("ambushers"):
-            enemies = g.enemies(u)
-            if not enemies or not self.allowed("Ambush", u):
-                return []
-            t = min(enemies, key=lambda e: (-self.target_value(g, e), e.uid))
-            spot = g.ambush_spot(u, t)
-            if spot is None:
-                return []
-            return [(1.0 + self.target_value(g, t) * 0.3 - COST_WEIGHT * cost, Order("Ambush", u, t, point=spot))]
+        """[Delayed deployment] entering from the board edge, from the second round."""
         if g.round < 2:
             return []
         x = 40 + (u.uid % 8) * (BOARD - 80) / 7  # spread along the edge, by the group's place in the list
         return [(1.2 - COST_WEIGHT * cost, Order("Enter", u, point=(x, 0.0)))]
+
+    def _ambush(self, g: Game, u: Unit) -> tuple[float, Unit, tuple[float, float]] | None:
+        """[Ambushers] the best ambush of ``u`` (board memo): (score before the cost, target, the
+        spot it comes in at), or None when no charge from a legal spot would reach its target.
+        Each enemy is tried from the spots just beyond S of it (16 bearings on two rings, the
+        nearest ring first), the group's charge traced from there as the rules play it, up to
+        the first spot it reaches its target from; it is scored as a Charge with the dice it
+        would roll on arrival, and the first of the best enemies is chosen. Enemies are tried in
+        order of the best dice a charge on them could roll: once that cannot beat the best found,
+        the others are not traced."""
+        memo = g.cache if g.cache is not None else {}
+        key = ("ambush", u.uid)
+        if key in memo:
+            kept: tuple[float, Unit, tuple[float, float]] | None = memo[key]
+            return kept
+        best: tuple[float, Unit, tuple[float, float]] | None = None
+        s = g.mm("S")
+        ur = u.radius
+        mov = g.mm(u.mov) if u.mov else 0.0
+        pivots = g.pivots.get(u.mov or "B", 0)
+        board: Blockers | None = memo.get("blockers")
+        if board is None:
+            board = memo["blockers"] = g._blockers()  # u is in reserve: not among the bases
+        walls, bases = board
+        save = (u.x, u.y)  # u stays in reserve: the board memo's lists never hold it
+        try:
+            dice = self._charge_dice(g, u)
+            order = sorted(enumerate(g.enemies(u)), key=lambda item: -self._charge_top(g, u, item[1], dice))
+            best_index = 0
+            for index, t in order:
+                tv = self.target_value(g, t)
+                top = self._charge_top(g, u, t, dice)  # the score of the best dice it could roll
+                if best is not None and (top < best[0] or (top == best[0] and index > best_index)):
+                    break  # the enemies left (in order of that score) cannot do better
+                reach = t.radius + ur if u.rng == "B" or u.gtype == "heavy" else max(0.0, g.mm(u.rng) - 2)
+                value = -INF
+                spot: tuple[float, float] | None = None
+                for ring in (s + ur + 3, s + ur + 20):
+                    for k in range(16):
+                        angle = k * math.pi / 8
+                        x, y = t.x + ring * math.cos(angle), t.y + ring * math.sin(angle)
+                        if not g.ambush_spot_ok(u, x, y):
+                            continue
+                        u.x, u.y = x, y
+                        need = max(0.0, dist(x, y, t.x, t.y) - reach)
+                        if need > 0 and mov:
+                            u.x, u.y = g._path_end(u, t.x, t.y, min(mov, need), pivots, True)
+                        if g.within(u, t, u.rng) and g._los_through(u, t, walls, bases):
+                            pb, ps = g.expected_break(u, t, *g.attack_dice(u, t, True, 0, 0, "charge"))
+                            value, spot = 0.8 * pb * tv + 0.15 * ps, (x, y)
+                            break
+                    if spot is not None:
+                        break
+                if spot is not None and (best is None or value > best[0] or (value == best[0] and index < best_index)):
+                    best, best_index = (value, t, spot), index
+        finally:
+            u.x, u.y = save
+        memo[key] = best
+        return best
+
+    def _charge_dice(self, g: Game, a: Unit) -> tuple[tuple[int, int], ...]:
+        """The (bonus, penalty) pairs that stand for every count of dice a charge of ``a`` may
+        roll: a charge gives a penalty unless Elites, so the bonus dice only then (bonuses and
+        penalties cancel; only the number of dice counts)."""
+        return ((1, 0), (0, 0), (0, 1)) if g.sides[a.side].has("elites") else ((0, 0), (0, 1))
+
+    def _charge_top(self, g: Game, a: Unit, t: Unit, dice: tuple[tuple[int, int], ...]) -> float:
+        """The best score a charge of ``a`` on ``t`` could have with any of these (bonus,
+        penalty) pairs (its score as :meth:`_ambush` counts it)."""
+        tv = self.target_value(g, t)
+        top = -INF
+        for bonus, penalty in dice:
+            pb, ps = g.expected_break(a, t, bonus, penalty)
+            score = 0.8 * pb * tv + 0.15 * ps
+            if score > top:
+                top = score
+        return top
 
     def _plan(self, g: Game, side: Side, u: Unit) -> UnitPlan:
         """What the board alone decides about ``u``'s options, worked out once per board."""

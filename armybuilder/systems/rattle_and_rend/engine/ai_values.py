@@ -50,23 +50,17 @@ class ValuingPolicy(Policy):
         call - and for the next calls while no group moves, enters or leaves, no marker changes
         hands and no stat changes (the board signature): most actions (Rest, a failed attack, a
         refused reaction) leave the board as it was. The signature is compared field by field
-        with the one kept (no tuple is built unless it changed)."""
-        units, kept = g.units, g.board_places
+        with the one kept, each group's place against the one kept on it."""
+        units = g.units
         weight = self.move_weight(g)  # the round and scenario hold while options are scored
-        same = weight == self.weight_now and g.stats_version == g.board_stats and len(kept) == 3 * len(units)
-        if same:
-            k = 0
-            for o in units:
-                if kept[k] != o.x or kept[k + 1] != o.y or kept[k + 2] != o.state:
-                    same = False
-                    break
-                k += 3
+        same = weight == self.weight_now and g.stats_version == g.board_stats and g.board_count == len(units)
+        for o in units:  # every group's place now kept on it, the change noted
+            if o.seen_x != o.x or o.seen_y != o.y or o.seen_state != o.state:
+                same = False
+                o.seen_x, o.seen_y, o.seen_state = o.x, o.y, o.state
         holders = tuple([(m.holder.uid if m.holder is not None else None, m.off) for m in g.markers]) if g.markers else ()
         if not same or holders != g.board_signature:
-            places: list[object] = []
-            for o in units:
-                places += (o.x, o.y, o.state)
-            g.board_places = places
+            g.board_count = len(units)
             g.board_stats = g.stats_version
             g.board_signature = holders
             g.board_memo = {}  # one move weight per memo: plans keep what depends on it as is
@@ -259,9 +253,10 @@ class ValuingPolicy(Policy):
         if why == "ambush":
             if "ambushers" in self.forbid:
                 return []
-            # one group only: measured (`armybuilder bench --options`), holding back half the
-            # warband loses clearly to the same warband deployed whole (36 %), one group less so
-            # (47 %; still short of the option check, see docs/rr-morpheus-playtests.md)
+            # one group only, the dearest Skirmishers or Fighters, which comes in when its charge
+            # from a legal spot reaches (ScoringPolicy._ambush): measured with `armybuilder bench
+            # --options` (1,500 games), it beats the same warband deployed whole; holding back
+            # half the warband, as the trait allows, does not
             return Policy.reserves(self, g, side, pool, limit, minimum, why)[:1]
         return Policy.reserves(self, g, side, pool, limit, minimum, why)
 

@@ -71,6 +71,7 @@ import math
 import numpy as np
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.engine import collector_paused
 from armybuilder.core.system import GameRecord, UnitRecord
 
 from ..army import RRList
@@ -344,6 +345,12 @@ class Game(ActionRules):
         ctx.swap = False
 
     def play(self) -> GameRecord:
+        """The whole game, from setup to the record (the garbage collector paused meanwhile:
+        :func:`~armybuilder.core.engine.collector_paused`)."""
+        with collector_paused():
+            return self._play()
+
+    def _play(self) -> GameRecord:
         self.setup()
         for s in self.sides:
             s.total = sum(u.points for u in s.units)

@@ -41,7 +41,7 @@ class GameState:
         "band_mm",
         "bid_max",
         "board_memo",
-        "board_places",
+        "board_count",
         "board_signature",
         "board_stats",
         "cache",
@@ -113,8 +113,9 @@ class GameState:
         self.placed: set[int] = set()
         self.cache: Memo | None = None
         # the board signature the memo holds for (ai_values.ValuingPolicy.open_board): every group's
-        # x, y and state in order, the markers' holders, the stats' version
-        self.board_places: list[object] = []
+        # x, y and state (kept on the group: Unit.seen_x, seen_y, seen_state) and their number,
+        # the markers' holders, the stats' version
+        self.board_count = -1
         self.board_signature: tuple[object, ...] = ()
         self.board_stats = -1
         self.board_memo: Memo = {}

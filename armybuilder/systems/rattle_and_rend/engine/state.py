@@ -55,6 +55,11 @@ class Unit:
     base_rng: str | None = None
     base_fury: int | None = None
     base_guile: int | None = None
+    # where the board memo last saw this group (ai_values.ValuingPolicy.open_board): its x, y
+    # and state when the memo's board signature was taken ("": not yet)
+    seen_x: float = 0.0
+    seen_y: float = 0.0
+    seen_state: str = ""
 
     @property
     def is_ward(self) -> bool:
