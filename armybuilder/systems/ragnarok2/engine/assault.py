@@ -131,8 +131,11 @@ class AssaultRules(BattleBase):
                 continue
             if not self.in_view(u, e) and not (conscious and d <= CONSCIOUSNESS_RANGE):
                 continue  # behind its front (Consciousness: within 20 cm, any way)
-            if not no_charge and self.sees(u, e) and self.straight_way(u, e):
-                out.append(AssaultOption(e, "charge", d))
+            if self.sees(u, e) and self.straight_way(u, e):
+                if not no_charge:
+                    out.append(AssaultOption(e, "charge", d))
+                # (Unfailing wall's drawback: no charge; an Engagement is for a foe it does not
+                # see or cannot reach straight, so a foe it could charge cannot be assailed.)
             elif self.engagement_way(u, e, reach):
                 out.append(AssaultOption(e, "engagement", d))
         return out
@@ -182,7 +185,9 @@ class AssaultRules(BattleBase):
         close as it can; a failed charge Disorganizes it (seed: Movement during an assault)."""
         where = at(u)
         _face, x, y, _fx, _fy = self.contact_spot(u, target)
-        done = self.travel(u, x, y, u.mov * 2.0, straight=kind == "charge", ignore=(), stop=0.5)
+        # Unfailing wall's drawback forbids a Run this round: the failed assault's run is a March.
+        far = u.mov if u.tactic and u.tactic.get("no_run") else u.mov * 2.0
+        done = self.travel(u, x, y, far, straight=kind == "charge", ignore=(), stop=0.5)
         u.moved = done > 0.0
         disorganized = kind == "charge" and target.state != "rout"
         if disorganized:
@@ -200,7 +205,7 @@ class AssaultRules(BattleBase):
             return ""
         target.activated = True
         in_view = self.in_view(target, u)
-        if choice == "counter-charge" and in_view:
+        if choice == "counter-charge" and in_view and not (target.tactic and target.tactic.get("no_charge")):
             ini_t, ini_u = target.stat("ini"), u.stat("ini")
             p = _opposed_p(ini_t, ini_u, target.side == self.winner_of_roll)
             won = self.dice.chance(p)

@@ -322,6 +322,8 @@ class StrategicPhase(BattleBase):
             return False
         if tactic.min_effective is not None and unit.count < tactic.min_effective:
             return False
+        if tactic.orders and unit.order not in tactic.orders:
+            return False  # e.g. Brutality: an Assault order (R2-T7)
         return True
 
     def _deck(self, side: int) -> list[tuple]:
@@ -354,8 +356,10 @@ class StrategicPhase(BattleBase):
                         tactic.min_rank_category, tactic.formation, tactic.scheme, tactic.min_effective,
                         signed["pros"], signed["rank1"],
                         tactic.min_rank_category is None and tactic.formation is None
-                        and tactic.scheme is None and tactic.min_effective is None,  # no condition to test
+                        and tactic.scheme is None and tactic.min_effective is None
+                        and not tactic.orders,  # no condition to test
                         tactic.id, tactic.name,  # (read once here, not once per offer)
+                        tuple(tactic.orders),  # the orders it may be given under (none: any)
                     )
                 )  # fmt: skip
             # At most one of each tactic is given a round: caps the tactics bought (see buy_and_give_tactics).
@@ -380,7 +384,7 @@ class StrategicPhase(BattleBase):
             offers = []
             for (
                 _tactic, to_enemy, rally, pros, rank1, _w_pros, _w_rank1, min_rank, formation, scheme, min_eff,
-                s_pros, s_rank1, free, tid, tname,
+                s_pros, s_rank1, free, tid, tname, orders,
             ) in deck:  # fmt: skip
                 pool_side = 1 - side if to_enemy else side
                 pool = pools.get(pool_side)
@@ -399,6 +403,7 @@ class StrategicPhase(BattleBase):
                         or (formation is not None and ("close" if u.close else "scattered") != formation)
                         or (scheme is not None and u.scheme != scheme)
                         or (min_eff is not None and u.count < min_eff)
+                        or (orders and u.order not in orders)
                     ):
                         continue
                     offers.append((weight * scale, tid, tname, u, rank1 if first_rank else pros))
@@ -432,7 +437,7 @@ class StrategicPhase(BattleBase):
                 continue  # seed: a unit ordered with a tactical point cannot be given a tactic
             # (fighting, moving, shaken) as an index into the deck's weight lists
             key = (4 if order == "assault" or u.engaged else 0) + (
-                2 if order == "assault" or order == "progress" else 0
+                2 if (order == "assault" or order == "progress") and not u.engaged else 0
             ) + (1 if not_valiant else 0)
             entry = (u, key, 1.0 + u.points / 500.0, u.rank_category == 1)
             if not_valiant:
