@@ -284,6 +284,8 @@ class Battle(
         if log:
             for line in self.field.describe():
                 self.say(line)
+            self.say("positions: (x, y) in cm, x from the left edge as side 1 sees the table, y from side 1's edge;"
+                     " a unit's is the middle of its front edge; distances are base edge to base edge")  # fmt: skip
             for side, info in enumerate(self.info):
                 if info["unhandled"]:
                     # Abilities outside the seeds (Confrontation cards): kept, not simulated.

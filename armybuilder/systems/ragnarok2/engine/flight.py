@@ -21,7 +21,7 @@ from .base import BattleBase
 from .formation import shape
 from .fray import unit_key
 from .geometry import Box, sweep_time, unit_vector
-from .narration import at, name
+from .narration import at, name, turning
 from .state import Fighting
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class FlightRules(BattleBase):
         else:
             dx, dy = unit_vector(away[0], away[1])
         length = u.mov * 2.0
-        where = at(u)
+        where, facing = at(u), (u.ux, u.uy)
         friends = [p.box for p in self.field.blocking] + [v.box() for v in self.sides[u.side] if v is not u and v.alive and v.state != "gone"]
         foes = [v.box() for v in self.sides[1 - u.side] if v.alive and v.state != "gone"]
         # The fighters turn where they stand (the block on its middle) and run.
@@ -88,7 +88,7 @@ class FlightRules(BattleBase):
             self._lost(u, f"flees {why} from {where} off the table")
             return
         if self.logging:
-            self.say(f"{name(self, u)} flees {why}: {run:.1f} cm from {where} to {at(u)}")
+            self.say(f"{name(self, u)} flees {why}: {run:.1f} cm from {where} to {at(u)}{turning(u, *facing)}")
 
     def _lost(self, u: Fighting, how: str) -> None:
         if self.logging:

@@ -29,7 +29,7 @@ from mypy_extensions import trait
 from .base import BattleBase
 from .fray import unit_key
 from .geometry import angle_between, unit_vector
-from .narration import ORDER_NAMES, at, name, test_words
+from .narration import ORDER_NAMES, at, name, test_words, turning
 from .state import Fighting, Group
 from .tables import _ACTIVATION_RANK, _test_p
 
@@ -171,7 +171,7 @@ class ActivationPhase(BattleBase):
         if run:
             tx, ty, stop, run = self.choose_run(u, tx, ty, stop)
         action = "Run" if run else "March"
-        where = at(u)
+        where, facing = at(u), (u.ux, u.uy)
         done = self.travel(u, tx, ty, mov * 2.0 if run else mov, straight=run, stop=stop)
         if done <= 0.05 and not u.maneuvered:
             done = self.sidestep_clear(u, tx, ty)
@@ -180,7 +180,7 @@ class ActivationPhase(BattleBase):
         if done > 0.05:
             u.moved = True
             if self.logging:
-                self.say(f"{name(self, u)} ({order}, {action}) moves {done:.1f} cm from {where} to {at(u)}")
+                self.say(f"{name(self, u)} ({order}, {action}) moves {done:.1f} cm from {where} to {at(u)}{turning(u, *facing)}")
             self.spot_scouts(u)
         elif self.logging:
             self.say(f"{name(self, u)} ({order}, {action}) cannot move from {where}: the way is blocked")
@@ -330,11 +330,11 @@ class ActivationPhase(BattleBase):
         cy = sum(e.box().cy for e in enemies) / len(enemies)
         box = u.box()
         ax, ay = unit_vector(box.cx - cx, box.cy - cy)
-        where = at(u)
+        where, facing = at(u), (u.ux, u.uy)
         done = self.travel(u, u.x + ax * u.mov, u.y + ay * u.mov, u.mov, straight=False)
         u.moved = True
         if self.logging:
-            self.say(f"  {name(self, u)} disengages and marches {done:.1f} cm from {where} to {at(u)}")
+            self.say(f"  {name(self, u)} disengages and marches {done:.1f} cm from {where} to {at(u)}{turning(u, *facing)}")
 
     def reach_of(self, u: Fighting) -> float:
         """Its charge distance: MOV × 2 (the slowest member's MOV, the tactic's bonus)."""

@@ -326,10 +326,13 @@ class SpaceRules(BattleBase):
                 for files in self.shapes_of(u):
                     width, depth = self.block_size(u, files)
                     for shift in (0.0, 1.5, -1.5, 3.0, -3.0, 5.0, -5.0, 7.5, -7.5):
+                        step_aside = shift if shift >= 0.0 else -shift
+                        if total + step_aside > allowance + 1e-6:
+                            continue  # a step aside is part of the move: never past its allowance
                         sx, sy = x + ly * shift, y - lx * shift
                         if self._room(box_from_front(sx, sy, fx, fy, width, depth), obstacles):
                             self.reshape_to = files
-                            return sx, sy, fx, fy, total
+                            return sx, sy, fx, fy, total + step_aside
                 step = 1.0 if total > 1.0 else total
                 x, y, total = x - lx * step, y - ly * step, total - step
             return None

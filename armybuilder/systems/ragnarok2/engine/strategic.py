@@ -14,7 +14,7 @@ from ..catalog import Profile
 from .base import BattleBase
 from .formation import shape
 from .geometry import point_box_distance
-from .narration import ORDER_NAMES, name
+from .narration import ORDER_NAMES, name, test_words
 from .state import Fighting
 from .tables import _CIC, _EMPTY, _TACTICAL_ROWS, _effect_weight, _first, _test_total_cdf
 
@@ -50,6 +50,8 @@ def aura_gap(centre: tuple[float, float], u: Fighting) -> float:
 def within(centre: tuple[float, float], u: Fighting, reach: float) -> bool:
     return point_box_distance(centre[0], centre[1], u.box()) <= reach
 
+
+RALLY_DIFFICULTY = 8  # seed: Rallying, "a Courage or Discipline test ... against a difficulty of 8"
 
 # A unit that may be given a tactic this round: (unit, situation key into the deck's weights,
 # gain scale, rank I) (see _tactic_pool()).
@@ -454,9 +456,14 @@ class StrategicPhase(BattleBase):
                     bonus = u.tactic.get("rally", 0)
                     cou = u.cou_value + u.cou_bonus + bonus
                     dis = u.dis_value + u.dis_bonus + bonus
-                    if self.test(max(cou, dis), 8, u.best_of):
-                        if self.logging:
-                            self.say(f"{name(self, u)} rallies")
+                    value, label = (cou, "COU") if cou >= dis else (dis, "DIS")
+                    ok = self.test(value, RALLY_DIFFICULTY, u.best_of)
+                    if self.logging:
+                        spirit = "in Rout" if u.state == "rout" else "Disorganized"
+                        words = test_words(self, label, value, RALLY_DIFFICULTY, u.best_of, ok)
+                        self.say(f"{name(self, u)} ({spirit}) rolls its rallying test: {words}"
+                                 + (", it is Valiant again" if ok else f", it stays {spirit}"))  # fmt: skip
+                    if ok:
                         u.state = "valiant"
 
     def mutagenic_dice(self) -> None:
