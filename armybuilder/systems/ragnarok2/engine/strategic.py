@@ -12,7 +12,7 @@ from armybuilder.core.catalog import Catalogue
 from ..army import is_commander
 from ..catalog import Profile
 from .base import BattleBase
-from .formation import shape
+from .formation import member_point, shape
 from .geometry import point_box_distance
 from .narration import ORDER_NAMES, name, test_words
 from .state import Fighting
@@ -34,21 +34,41 @@ def _cic_facts(cat: Catalogue, p: Profile) -> tuple[int, bool]:
 
 
 
-def aura_centre(c: Fighting) -> tuple[float, float]:
-    """Where a unit's commander, musician and standard bearer stand: the middle of its front rank
-    (formation.py puts the independents there); their auras are measured from it."""
+def aura_centre(c: Fighting, role: str = "commander") -> tuple[float, float, float]:
+    """(x, y, half its base) of the unit's fighter whose aura is measured: its commander (or
+    the Commander-in-Chief's profile, *role* "cic"), musician or standard bearer, where it
+    stands in the unit (formation.py puts the independents in the middle of the front rank);
+    the middle of the front rank when that fighter is gone."""
+    gi = _role_group(c, role)
+    if gi is not None:
+        point = member_point(c, gi)
+        if point is not None:
+            return point
     depth = c.first_depth / 2.0
-    return c.x - c.ux * depth, c.y - c.uy * depth
+    return c.x - c.ux * depth, c.y - c.uy * depth, 0.0
 
 
-def aura_gap(centre: tuple[float, float], u: Fighting) -> float:
-    """From an aura's centre to the nearest member of *u* (seed: if one member of the unit is
-    within the leadership aura, the whole unit is)."""
-    return point_box_distance(centre[0], centre[1], u.box())
+def _role_group(c: Fighting, role: str) -> int | None:
+    for gi, g in enumerate(c.groups):
+        if g.count <= 0:
+            continue
+        p = g.profile
+        if role == "commander" and g.commander and not p.has_role("musician") and not p.has_role("standard-bearer"):
+            return gi
+        if role in ("musician", "standard-bearer") and p.has_role(role):
+            return gi
+    return None
 
 
-def within(centre: tuple[float, float], u: Fighting, reach: float) -> bool:
-    return point_box_distance(centre[0], centre[1], u.box()) <= reach
+def aura_gap(centre: tuple[float, float, float], u: Fighting) -> float:
+    """From the edge of the aura holder's base to the nearest member of *u*, base edge to base
+    edge (seed: if one member of the unit is within the leadership aura, the whole unit is)."""
+    d = point_box_distance(centre[0], centre[1], u.box()) - centre[2]
+    return d if d > 0.0 else 0.0
+
+
+def within(centre: tuple[float, float, float], u: Fighting, reach: float) -> bool:
+    return aura_gap(centre, u) <= reach
 
 
 RALLY_DIFFICULTY = 8  # seed: Rallying, "a Courage or Discipline test ... against a difficulty of 8"
@@ -75,7 +95,7 @@ class StrategicPhase(BattleBase):
                 and cic_unit.state == "valiant"
                 and not self.temporary_cic[side]
             )
-            cic_pos = aura_centre(cic_unit) if cic_unit is not None else (0.0, 0.0)
+            cic_pos = self._cic_point(side, cic_unit) if cic_unit is not None else (0.0, 0.0, 0.0)
             # (Bounds as floats, here and below: float-to-float comparisons are the interpreter's
             # fast path, and an int's float is exact, so every comparison answers the same.)
             cic_x = float(cic_unit.commander_x or 0) if cic_unit is not None else 0.0
@@ -100,7 +120,10 @@ class StrategicPhase(BattleBase):
                             )
                         )  # fmt: skip
                 if c.standard_x is not None or c.musician_x is not None:
-                    bearers.append((c, aura_centre(c), c.standard_x, c.musician_x))
+                    bearers.append((
+                        c, aura_centre(c, "standard-bearer") if c.standard_x is not None else None, c.standard_x,
+                        aura_centre(c, "musician") if c.musician_x is not None else None, c.musician_x,
+                    ))  # fmt: skip
             penalty = self.dis_penalty[side]
             if not cmds and not bearers:
                 # No aura at all on this side: own values only (the loop below, without auras).
@@ -131,11 +154,10 @@ class StrategicPhase(BattleBase):
                         if complete:
                             cou_b = dis_b = 2
                 if not (cou_b and dis_b):  # both bonuses already won: a bearer adds nothing
-                    for c, c_pos, standard_x, musician_x in bearers:  # musicians and standard bearers
-                        d = aura_gap(c_pos, u)
-                        if standard_x is not None and cou_b < 1 and (c is u or d <= standard_x):
+                    for c, s_pos, standard_x, m_pos, musician_x in bearers:  # musicians and standard bearers
+                        if s_pos is not None and standard_x is not None and cou_b < 1 and (c is u or aura_gap(s_pos, u) <= standard_x):
                             cou_b = 1
-                        if musician_x is not None and dis_b < 1 and (c is u or d <= musician_x):
+                        if m_pos is not None and musician_x is not None and dis_b < 1 and (c is u or aura_gap(m_pos, u) <= musician_x):
                             dis_b = 1
                 u.cou_value = cou
                 u.dis_value = dis - penalty
@@ -147,6 +169,17 @@ class StrategicPhase(BattleBase):
                     u.best_of = 1
                 if u.has_leader and not u.count:
                     u.has_leader = False
+
+    def _cic_point(self, side: int, unit: Fighting) -> tuple[float, float, float]:
+        """Where the Commander-in-Chief stands (his own base), for his privilege's aura."""
+        p = self.cic_profile[side]
+        if p is not None:
+            for gi, g in enumerate(unit.groups):
+                if g.count and g.pid == p.id:
+                    point = member_point(unit, gi)
+                    if point is not None:
+                        return point
+        return aura_centre(unit)
 
     # -- strategic phase ------------------------------------------------------
 
