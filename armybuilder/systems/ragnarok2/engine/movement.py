@@ -224,6 +224,8 @@ class ActivationPhase(BattleBase):
     def sidestep(self, u: Fighting, dx: float, dy: float, distance: float, backward: bool) -> float:
         """Sideward or backward movement (seed: Maneuvers): up to MOV keeping the facing, after a
         Discipline test (7); a backward one not under an Assault order."""
+        if backward and u.order == "assault":
+            return 0.0  # seed: "This maneuver cannot be executed if the unit is carrying out an assault order"
         if u.maneuvered and (u.close or u.maneuver_failed):
             return 0.0
         u.maneuvered = True
