@@ -470,6 +470,45 @@ def test_a_close_unit_reorients_with_a_discipline_test_and_moves_no_more(ecat):
     assert any("reorients 180°" in line and "DIS" in line and "against 7" in line for line in bt.lines)
 
 
+def test_a_close_unit_wheels_round_a_front_corner_within_mov_x_2(ecat):
+    """Seed (Reorientation): "Either the unit behaves as a uniform block and wheels around an
+    axis... The maximum angle of the rotation is determined by the MOV of the fighters composing
+    the unit (the maximum distance a fighter can travel is equal to MOV x 2 of his unit)". Five
+    conscripts in one rank (12.5 x 2.5 cm) turn 90° to their right: the outer fighter's arc is
+    under 18 cm, within their MOV x 2 (20 cm); they wheel round their right front corner."""
+    bt = battle(ecat, army("griffin", ("conscript", 5)), army("beasts", ("warrior", 5)))
+    u = bt.sides[0][0]
+    aside(bt, u)
+    stand(bt, u, 90.0, 50.0)
+    bt.dice = Passes(np.random.default_rng(0))
+    assert bt.move_unit(u, 130.0, 49.0, False, 0.0, "Progress") == 0.0  # (a close unit moves no more)
+    assert (u.ux, u.uy) == pytest.approx((1.0, -0.025), abs=0.03)
+    assert (u.x, u.y) == pytest.approx((96.25, 56.25), abs=0.3)
+    assert any("wheels round a front corner" in line for line in bt.lines)
+
+
+def test_a_close_unit_beyond_its_wheel_turns_each_fighter_exactly_ninety_degrees(ecat):
+    """Seed (Reorientation): "Either each fighter executes an individual rotation of exactly 90°
+    (a quarter of a turn) or 180° (turns around)". Ten conscripts (5 files, 2 ranks) cannot
+    wheel 107° (22 cm for the outer fighter, MOV x 2 = 20): each turns a quarter where it stands,
+    the ranks becoming files on the same ground."""
+    bt = battle(ecat, army("griffin", ("conscript", 10)), army("beasts", ("warrior", 5)))
+    u = bt.sides[0][0]
+    aside(bt, u)
+    stand(bt, u, 90.0, 50.0)
+    ground = u.box().bounds()
+    bt.dice = Passes(np.random.default_rng(0))
+    bt.move_unit(u, 140.0, 35.0, False, 0.0, "Progress")  # 107° to its right
+    assert (u.ux, u.uy) == pytest.approx((1.0, 0.0)) and u.files == 2
+    assert u.box().bounds() == pytest.approx(ground)
+    assert any("each fighter turns 90°" in line for line in bt.lines)
+    # Seed (Rearrangement): "He can change the length and the number of rows in the unit" (DIS 7):
+    # on a later Progress the unit widens back to five files and marches.
+    u.maneuvered = u.maneuver_failed = False
+    assert bt.move_unit(u, 160.0, 45.0, False, 0.0, "Progress") > 0.0
+    assert u.files == 5 and any("rearrangement into 5 files: DIS" in line for line in bt.lines)
+
+
 def test_a_failed_reorientation_leaves_a_close_unit_facing_as_it_was(ecat):
     bt = battle(ecat, army("griffin", ("conscript", 10)), army("beasts", ("warrior", 5)))
     u = bt.sides[0][0]

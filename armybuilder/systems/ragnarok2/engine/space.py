@@ -416,6 +416,31 @@ class SpaceRules(BattleBase):
         self.moved(u)
         return True
 
+    def fits(self, u: Fighting) -> bool:
+        """The unit's block stands on the table clear of scenery and the other units."""
+        return self._room(u.box(), self.move_obstacles(u))
+
+    def wheel(self, u: Fighting, hx: float, hy: float) -> bool:
+        """A close unit wheels as one block round the front corner on the side it turns to
+        until it faces (hx, hy) (seed: Reorientation, diagram 1); False when the wheeled block
+        has no room (scenery, another unit, the table's edge)."""
+        box = u.box()
+        cross = u.ux * hy - u.uy * hx
+        right = cross < 0.0  # turning clockwise: toward the unit's right
+        rx, ry = u.uy, -u.ux  # the unit's right
+        side = 1.0 if right else -1.0
+        px, py = u.x + rx * box.hw * side, u.y + ry * box.hw * side  # the pivot: a front corner
+        theta = math.atan2(cross, u.ux * hx + u.uy * hy)
+        c, s_ = math.cos(theta), math.sin(theta)
+        fx, fy = u.x - px, u.y - py
+        nx, ny = px + fx * c - fy * s_, py + fx * s_ + fy * c
+        turned = box_from_front(nx, ny, hx, hy, u.width, u.depth)
+        if not self._room(turned, self.move_obstacles(u)):
+            return False
+        u.place(nx, ny, hx, hy)
+        self.moved(u)
+        return True
+
     def nearest_edge(self, u: Fighting) -> tuple[float, float, float]:
         """(distance, direction x, direction y) from the unit's block to the nearest table edge."""
         x0, y0, x1, y1 = u.box().bounds()
