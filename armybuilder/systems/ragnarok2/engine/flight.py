@@ -5,8 +5,9 @@ of the assault that made it flee, away from the enemy that beat it in a fray (th
 reading: the fray's rout follows the assault that started the fray, and a unit in the middle
 of the table does not run for an edge that lies behind that enemy), or else straight for the
 nearest edge of the table. It goes
-round friendly units and scenery (never through them), turning off its line as little as it
-can; a unit in close formation scatters as it flees. It is eliminated when a member leaves the
+round friendly units and scenery (never through them): a first leg off its line, then on
+along the line, the way that carries it furthest; a unit in close formation scatters as it
+flees. It is eliminated when a member leaves the
 table by any edge, or when its flight brings it into contact with an enemy unit.
 """
 
