@@ -168,7 +168,7 @@ def turning(u: Fighting, ux: float, uy: float) -> str:
 
     dot = max(-1.0, min(1.0, ux * u.ux + uy * u.uy))
     angle = math.degrees(math.acos(dot))
-    return f", turning {angle:.0f}° where it stands" if angle >= 1.0 else ""
+    return f", turning {angle:.0f}° where it stands" if angle >= 3.0 else ""
 
 
 def test_words(b: BattleBase, label: str, value: int, difficulty: int, best_of: int, passed: bool, ones_fail: bool = True) -> str:

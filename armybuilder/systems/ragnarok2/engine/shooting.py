@@ -21,7 +21,7 @@ from mypy_extensions import trait
 
 from .base import BattleBase
 from .narration import count, name, test_words
-from .sight import aims
+from .sight import Aim, aims
 from .state import Fighting, Group
 from .tables import _BAND_LABELS, TEMPLATE_FIGHTERS, _band, _contest_cdf, _test_p, aim_difficulty_of
 
@@ -59,12 +59,19 @@ class ShootingRules(BattleBase):
     def target_group(self, target: Fighting, shooter: Fighting, g: Group) -> int | None:
         """The type of target the marksmen aim at (seed: Choosing the type of target): the troops
         when some are seen, else an independent that is (the azure hunters see only Shaka)."""
+        found = self.target_aims(target, shooter, g)
+        return found[0] if found is not None else None
+
+    def target_aims(self, target: Fighting, shooter: Fighting, g: Group) -> tuple[int, list[Aim]] | None:
+        """:meth:`target_group` and the marksmen's aims at it (read once for the volleys)."""
         gi = shooter.groups.index(g)
         order = [target.groups.index(target.troops)] + [i for i, h in enumerate(target.groups) if h is not target.troops]
         conscious = g.traits.consciousness
         for ti in order:
-            if target.groups[ti].count > 0 and aims(self, shooter, gi, target, ti, conscious):
-                return ti
+            if target.groups[ti].count > 0:
+                seen = aims(self, shooter, gi, target, ti, conscious)
+                if seen:
+                    return ti, seen
         return None
 
     def group_volleys(self, u: Fighting, g: Group, target: Fighting, moved: bool) -> bool:
@@ -75,11 +82,12 @@ class ShootingRules(BattleBase):
         if g.traits.template:
             return self.template_volley(u, g, target, moved)
         gi = u.groups.index(g)
-        ti = self.target_group(target, u, g)
-        if ti is None:
+        found = self.target_aims(target, u, g)
+        if found is None:
             if self.logging:
                 self.say(f"{name(self, u)} ({g.profile.name}): no marksman sees {name(self, target)}")
             return False
+        ti, seen = found
         # Who sees whom is read before the first volley, and the losses are capped by the
         # fighters seen then (seed: the nine crossbowmen's three Wounds eliminate the two visible
         # mountaineers, the third is lost). Once a volley has eliminated some, the marksmen who
@@ -87,7 +95,6 @@ class ShootingRules(BattleBase):
         # by a previous volley, the marksmen can aim at newly visible fighters" (the next rank of
         # a close unit). Each marksman shoots once.
         conscious = g.traits.consciousness
-        seen = aims(self, u, gi, target, ti, conscious)
         left = len({k for a in seen for k in a.seen})
         fired = False
         shot: set[int] = set()  # the marksmen (positions in their unit) that have shot

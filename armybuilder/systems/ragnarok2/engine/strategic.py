@@ -38,14 +38,18 @@ def aura_centre(c: Fighting, role: str = "commander") -> tuple[float, float, flo
     """(x, y, half its base) of the unit's fighter whose aura is measured: its commander (or
     the Commander-in-Chief's profile, *role* "cic"), musician or standard bearer, where it
     stands in the unit (formation.py puts the independents in the middle of the front rank);
-    the middle of the front rank when that fighter is gone."""
+    the middle of the front rank when that fighter is gone. Kept until the unit moves or
+    changes shape (its ``geo``: a loss reshapes it)."""
+    known = c.aura_memo.get(role)
+    if known is not None and known[0] == c.geo:
+        return known[1]
     gi = _role_group(c, role)
-    if gi is not None:
-        point = member_point(c, gi)
-        if point is not None:
-            return point
-    depth = c.first_depth / 2.0
-    return c.x - c.ux * depth, c.y - c.uy * depth, 0.0
+    point = member_point(c, gi) if gi is not None else None
+    if point is None:
+        depth = c.first_depth / 2.0
+        point = (c.x - c.ux * depth, c.y - c.uy * depth, 0.0)
+    c.aura_memo[role] = (c.geo, point)
+    return point
 
 
 def _role_group(c: Fighting, role: str) -> int | None:
