@@ -614,3 +614,25 @@ def test_push_on_reaches_an_enemy_within_mov_and_no_further(ecat):
         assert bt.gap(free, enemy) == pytest.approx(gap, abs=0.01)
         bt.push_on([free, busy, enemy], {(unit_key(0, 1), unit_key(1, 0)): 1})
         assert (enemy.index in free.engaged) == reaches, gap
+
+
+def test_a_rituals_range_is_measured_from_the_magisters_base(ecat):
+    """Mystics seed: "The distance between the mystic and its target is measured on the ground,
+    from the mystic's base to the target's"; (Measurement of the distance) "If it is within the
+    ritual's range, the target suffers the effects." The dark mage stands in the middle of his
+    warriors' front rank: conscripts 29 cm from the unit's corner but 30.1 cm from his base are
+    out of Terror's 30 cm; straight ahead at 29 cm they are in it."""
+    from armybuilder.systems.ragnarok2.engine.mystic_phase import RITUAL_EFFECTS, caster_gap
+
+    bt = battle(ecat, army("beasts", ("warrior", 9, "mage")), army("griffin", ("conscript", 10)))
+    u, e = bt.sides[0][0], bt.sides[1][0]
+    aside(bt, u, e)
+    stand(bt, u, 90.0, 40.0)
+    mage = next(g for g in u.groups if g.profile.id == "mage")
+    terror = RITUAL_EFFECTS["terror"]
+    stand(bt, e, 90.0 + u.width / 2.0 + e.width / 2.0, 69.0)  # off the unit's right corner
+    assert bt.gap(u, e) == pytest.approx(29.0) and caster_gap(bt, u, mage, e) > 30.0
+    assert terror.choose(bt, u, 30.0, mage) is None
+    stand(bt, e, 90.0, 69.0)  # straight ahead of the mage
+    assert caster_gap(bt, u, mage, e) == pytest.approx(29.0, abs=0.01)
+    assert terror.choose(bt, u, 30.0, mage) is e
