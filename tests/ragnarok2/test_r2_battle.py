@@ -169,8 +169,8 @@ def test_mystic_phase_faith_recovery_matches_the_rules_helper():
 
 def test_leadership_auras_match_a_plain_recomputation(cat, legal):
     """update_leadership() (scanning only the units with auras) gives the rules' values: an
-    aura reaches a unit when it reaches its nearest member, measured on the table from the
-    middle of the front rank where the commander, musician and standard bearer stand."""
+    aura reaches a unit when it reaches its nearest member, measured on the table from the base
+    of the commander, musician or standard bearer where it stands in its unit."""
     bt = Battle(cat, legal, legal, np.random.default_rng(4))
     for _ in range(3):
         bt.update_leadership()
@@ -193,10 +193,9 @@ def test_leadership_auras_match_a_plain_recomputation(cat, legal):
                 for c in units:
                     if not c.alive or c.state != "valiant":
                         continue
-                    d = aura_gap(aura_centre(c), u)
-                    if c.standard_x is not None and (c is u or d <= c.standard_x):
+                    if c.standard_x is not None and (c is u or aura_gap(aura_centre(c, "standard-bearer"), u) <= c.standard_x):
                         cou_b = max(cou_b, 1)
-                    if c.musician_x is not None and (c is u or d <= c.musician_x):
+                    if c.musician_x is not None and (c is u or aura_gap(aura_centre(c, "musician"), u) <= c.musician_x):
                         dis_b = max(dis_b, 1)
                 assert (u.cou_value, u.dis_value + bt.dis_penalty[side]) == (cou, dis), u.name
                 assert (u.cou_bonus, u.dis_bonus) == (cou_b, dis_b), u.name

@@ -39,11 +39,21 @@ def casts_its_own(info: list[dict], unit: Fighting) -> bool:
 
 
 def answers_enemy_mystics(info: list[dict], unit: Fighting, foes: list[Fighting]) -> bool:
-    """A Reaction would let it counter the foes' magic (counter-magic) or miracles (censure)."""
+    """A Reaction would let it counter the foes' magic (counter-magic) or miracles (censure).
+
+    Mystics seed (Reaction (Counter-magic), Reaction (Censure)): the effect is cancelled only
+    when the gems or T.F. points spent against it match what the caster spent, so a unit whose
+    reserve cannot match the cheapest ritual or communion the enemy can cast, or whose enemies
+    have no caster able to pay for one, would spend its order on nothing (the Forge guardians'
+    3 T.F. against a communion of fervor 10)."""
     theirs = info[1 - unit.side]
-    if unit.mana > 0 and theirs["rituals"] and any(e.mana > 0 for e in foes):
-        return True
-    return bool(unit.faith > 0 and theirs["communions"] and any(e.faith > 0 for e in foes))
+    rituals = theirs["rituals"]
+    if rituals and unit.mana > 0:
+        cheapest = min(r.mana for r in rituals)
+        if unit.mana >= cheapest and any(e.mana >= cheapest for e in foes):
+            return True
+    cheapest = theirs["min_fervor"]
+    return bool(theirs["communions"] and unit.faith >= cheapest and any(e.faith >= cheapest for e in foes))
 
 
 @trait

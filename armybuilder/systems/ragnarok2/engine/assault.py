@@ -33,7 +33,7 @@ from .combat import earns_charge_bonus, engage
 from .formation import FACE_NAMES, FRONT, face_length, face_point, face_toward, shape
 from .fray import fear_distribution
 from .geometry import box_from_front, boxes_overlap, unit_vector
-from .narration import at, fear_roll, name, test_words
+from .narration import at, fear_roll, initiative_rolls, initiative_text, name, test_words, turning
 from .state import Fighting
 from .tables import _opposed_p, _row_value, _test_p, balance_of_power
 
@@ -131,8 +131,11 @@ class AssaultRules(BattleBase):
                 continue
             if not self.in_view(u, e) and not (conscious and d <= CONSCIOUSNESS_RANGE):
                 continue  # behind its front (Consciousness: within 20 cm, any way)
-            if not no_charge and self.sees(u, e) and self.straight_way(u, e):
-                out.append(AssaultOption(e, "charge", d))
+            if self.sees(u, e) and self.straight_way(u, e):
+                if not no_charge:
+                    out.append(AssaultOption(e, "charge", d))
+                # (Unfailing wall's drawback: no charge; an Engagement is for a foe it does not
+                # see or cannot reach straight, so a foe it could charge cannot be assailed.)
             elif self.engagement_way(u, e, reach):
                 out.append(AssaultOption(e, "engagement", d))
         return out
@@ -180,15 +183,17 @@ class AssaultRules(BattleBase):
     def failed_assault(self, u: Fighting, target: Fighting, kind: str, why: str) -> None:
         """An assault that does not reach: the unit runs MOV × 2 toward its target and stops as
         close as it can; a failed charge Disorganizes it (seed: Movement during an assault)."""
-        where = at(u)
+        where, facing = at(u), (u.ux, u.uy)
         _face, x, y, _fx, _fy = self.contact_spot(u, target)
-        done = self.travel(u, x, y, u.mov * 2.0, straight=kind == "charge", ignore=(), stop=0.5)
+        # Unfailing wall's drawback forbids a Run this round: the failed assault's run is a March.
+        far = u.mov if u.tactic and u.tactic.get("no_run") else u.mov * 2.0
+        done = self.travel(u, x, y, far, straight=kind == "charge", ignore=(), stop=0.5)
         u.moved = done > 0.0
         disorganized = kind == "charge" and target.state != "rout"
         if disorganized:
             self.disorganize(u)
         if self.logging:
-            self.say(f"  the {kind} fails ({why}): {name(self, u)} runs {done:.1f} cm from {where} to {at(u)}"
+            self.say(f"  the {kind} fails ({why}): {name(self, u)} runs {done:.1f} cm from {where} to {at(u)}{turning(u, *facing)}"
                      + (" and is Disorganized" if disorganized else ""))  # fmt: skip
 
     def react(self, target: Fighting, u: Fighting, kind: str) -> str:
@@ -200,12 +205,17 @@ class AssaultRules(BattleBase):
             return ""
         target.activated = True
         in_view = self.in_view(target, u)
-        if choice == "counter-charge" and in_view:
+        if choice == "counter-charge" and in_view and not (target.tactic and target.tactic.get("no_charge")):
             ini_t, ini_u = target.stat("ini"), u.stat("ini")
             p = _opposed_p(ini_t, ini_u, target.side == self.winner_of_roll)
             won = self.dice.chance(p)
             if self.logging:
-                self.say(f"{name(self, target)} reveals a Reaction (Counter-charge): Initiative {ini_t} against {ini_u}, "
+                # The two rolls the draw decided (narration.initiative_rolls()), ties to the tactical roll's winner.
+                ties = target.side == self.winner_of_roll
+                dt, du = initiative_rolls(ini_t, ini_u, ties, won, self.dice.buffer[self.dice.index - 1], p)
+                rolls = f"{initiative_text(name(self, target), ini_t, dt)} against {initiative_text(name(self, u), ini_u, du)}"
+                tie = f" (a tie: side {self.winner_of_roll + 1} won the tactical roll)" if (dt and du and ini_t + dt == ini_u + du) or not (dt or du) else ""
+                self.say(f"{name(self, target)} reveals a Reaction (Counter-charge): Initiative test, {rolls}{tie}; "
                          + ("it charges first" if won else f"{name(self, u)} charges first"))  # fmt: skip
             if not won:
                 return ""
@@ -275,7 +285,9 @@ class AssaultRules(BattleBase):
             self.take_place_of(u, target, (ax, ay))
             return
         if self.needs_courage_test(target, u) and not self.courage_test(target, u, False):
-            if target.all_have("fanaticism") and self.test(target.dis_value + target.dis_bonus, 8, target.best_of):
+            # Seed (Fanaticism): the identical test again, with the unit's DIS; a success routs
+            # it without fleeing.
+            if target.all_have("fanaticism") and self.courage_test(target, u, False, use_dis=True):
                 target.state = "rout"
                 if self.logging:
                     self.say(f"  {name(self, target)} is in Rout; Fanaticism keeps it in place")
@@ -284,6 +296,8 @@ class AssaultRules(BattleBase):
                 if not target.activated and not target.engaged:
                     self.take_place_of(u, target, (ax, ay))
                     return
+                if self.logging:
+                    self.say(f"  {name(self, target)} is in Rout and stays where it stands (activated or engaged already)")
         self.make_contact(u, target, kind, d)
 
     def take_place_of(self, u: Fighting, target: Fighting, away: tuple[float, float]) -> None:
@@ -291,11 +305,11 @@ class AssaultRules(BattleBase):
         left (seed: Redirecting the assault of a frightening unit), and stays there."""
         spot = (target.x, target.y)
         self.flee(target, away)
-        where = at(u)
-        self.travel(u, spot[0], spot[1], u.mov * 2.0, straight=False)
+        where, facing = at(u), (u.ux, u.uy)
+        done = self.travel(u, spot[0], spot[1], u.mov * 2.0, straight=False)
         u.moved = True
         if self.logging:
-            self.say(f"  {name(self, u)} moves from {where} to {at(u)}, where its target stood")
+            self.say(f"  {name(self, u)} moves {done:.1f} cm from {where} to {at(u)}{turning(u, *facing)}, where its target stood")
 
     def make_contact(self, u: Fighting, target: Fighting, kind: str, d: float) -> None:
         """Place the assailants against the face of the target they came to, facing it."""
@@ -357,8 +371,9 @@ class AssaultRules(BattleBase):
                     most = f
         return most is not None and fear < most
 
-    def courage_test(self, unit: Fighting, frightening: Fighting, unit_charging: bool) -> bool:
-        """Contest table: COU − FEAR, FEAR modified by the balance of Power (seed: Repelling)."""
+    def courage_test(self, unit: Fighting, frightening: Fighting, unit_charging: bool, use_dis: bool = False) -> bool:
+        """Contest table: COU − FEAR, FEAR modified by the balance of Power (seed: Repelling);
+        *use_dis*: Fanaticism's second try, the unit's DIS in place of its COU."""
         fear = frightening.troops.profile.fear
         if fear is None:
             fear = 0
@@ -366,10 +381,15 @@ class AssaultRules(BattleBase):
             frightening.power(not unit_charging, unit_charging), unit.power(unit_charging, not unit_charging)
         )
         modifier = _row_value(self.fear_rows, balance) if self.fear_rows else {3: 3, 2: 2, 1: 0, -2: -2, -3: -3}[balance]
-        cou = unit.cou_value + unit.tactic.get("courage", 0)
+        if use_dis:
+            cou, label = unit.dis_value + unit.tactic.get("discipline", 0), "DIS"
+        else:
+            cou, label = unit.cou_value + unit.tactic.get("courage", 0), "COU"
         difficulty = fear + modifier - cou - unit.cou_bonus
         who = "assailant" if unit_charging else "assailed"
-        if difficulty <= unit.immune_fear:
+        if use_dis:
+            who += ", Fanaticism's second try"
+        if difficulty <= unit.immune_fear and not use_dis:
             if self.logging:
                 self.say(f"  {name(self, unit)} is immune to this Fear (a test as hard passed before): no Courage test")
             return True  # seed (Immunity): any less or equally difficult Courage test is passed
@@ -378,10 +398,10 @@ class AssaultRules(BattleBase):
         if self.logging:
             bonus = f" (+{unit.cou_bonus} on the die)" if unit.cou_bonus else ""
             roll = fear_roll(self, cou - (fear + modifier), unit.cou_bonus, unit.best_of, ok, p)
-            self.say(f"  {name(self, unit)} ({who}) rolls a Courage test: COU {cou}{bonus} against FEAR {fear}"
+            self.say(f"  {name(self, unit)} ({who}) rolls a Courage test: {label} {cou}{bonus} against FEAR {fear}"
                      f"{f' {modifier:+d}' if modifier else ''} (balance of Power {balance_words(balance)}): "
                      f"{roll}: {'passes' if ok else 'fails'}")  # fmt: skip
-        if ok:
+        if ok and not use_dis:
             unit.immune_fear = max(unit.immune_fear, difficulty)
         return ok
 

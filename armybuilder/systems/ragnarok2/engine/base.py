@@ -178,6 +178,14 @@ class BattleBase:
         """:mod:`.space`."""
         raise NotImplementedError
 
+    def fits(self, u: Fighting) -> bool:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def wheel(self, u: Fighting, hx: float, hy: float) -> bool:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
     def nearest_edge(self, u: Fighting) -> tuple[float, float, float]:
         """:mod:`.space`."""
         raise NotImplementedError

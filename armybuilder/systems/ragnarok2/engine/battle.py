@@ -44,11 +44,16 @@ The battlefield model
   unit's field of view is the 180 degrees before its front; sight between units and fighter by
   fighter follows R2-D10 (:mod:`.space`, :mod:`.sight`).
 - **Movement** (seed: Movement table): March = MOV round obstacles, Run = MOV × 2 in a straight
-  line, Charge and Engagement = MOV × 2 (the slowest member's MOV); reorientation, sideward and
-  backward moves are maneuvers with their Discipline tests (:mod:`.movement`). Assaults with
-  their reactions and Courage tests, and contact placed on the face reached, are in
-  :mod:`.assault` and :mod:`.contact`; flight toward an edge or along the assault, round friends
-  and scenery, in :mod:`.flight`.
+  line, Charge and Engagement = MOV × 2 (the slowest member's MOV); a scattered unit files
+  through gaps its close neighbours cannot pass, and a step aside where it stops counts in its
+  allowance. Maneuvers with their Discipline tests (7) (:mod:`.movement`): a close unit
+  reorients once, at the start of its activation, wheeling round a front corner within
+  MOV × 2 or turning each fighter exactly 90° or 180° (never on cavalry bases), then moves no
+  more; a Rearrangement widens its rows again; a scattered unit turns under 90° freely;
+  sideward and backward moves (no backward move under an Assault order). Assaults with their
+  reactions (Counter-charge, Withstand charge, Retreat) and Courage tests, and contact placed on
+  the face reached, are in :mod:`.assault` and :mod:`.contact`; flight toward an edge or along
+  the assault, round friends and scenery, in :mod:`.flight`.
 - **Contact** (see :mod:`.fray`): a scattered unit can bring every fighter into contact, a close
   one its front (two ranks, at least 5 wide); independents lead the front; a unit engaged by
   several enemies splits its front between them; each side of a pair brings at most twice the
@@ -64,8 +69,18 @@ The battlefield model
   (Disengagement): INI or STR less the lowest RES in contact, (8); the fighters engaged on two
   sides fall and the rest march away, or it cannot attack in that combat phase.
 - **Shooting** uses the weapon's bands on the distance; Aim difficulties and modifiers from the
-  catalogue's table; half the hits of a volley into a fray go to the friends in it.
-- **Leadership auras** and mystic ranges are measured on the table (edge to edge); only Valiant
+  catalogue's table; only marksmen with a line of sight shoot, only visible fighters (of a close
+  unit, those on the faces turned to the marksmen) can be eliminated, surplus Wounds are lost,
+  and a later volley aims at the fighters an earlier one laid bare; template weapons need no
+  sight; half the hits of a volley into a fray go to the friends in it (:mod:`.shooting`,
+  :mod:`.sight`).
+- **Tactics** (:mod:`.strategic`): a tactic is given only to a unit that meets its card's
+  condition then (order, rank, formation, numbers: Brutality under an Assault order); rank I
+  units suffer its drawback (Unfailing wall: no Run, no charge, no counter-charge); the player
+  weighs a drawback that forbids what the unit is set to do against the tactic.
+- **Leadership auras** and mystic ranges are measured on the table, from the base of the
+  commander, musician, standard bearer or caster where he stands to the nearest base of the
+  other unit (edge to edge); only Valiant
   commanders share; standard bearer, musician and war staff bonuses go on the final result; the
   Commander-in-Chief's privilege within his aura; routed units rally with the auras they stand in.
 - **Victory** (the seed names none): after six rounds, or when an army has no unit left that
@@ -74,14 +89,23 @@ The battlefield model
 
 Remaining simplifications, each with its reason
 -----------------------------------------------
-- Scenery has no effect on movement but as an obstacle (no climbing, no difficult ground): the
-  seed names no movement penalty for scenery, only obstacles a unit goes round (decision R2-T5).
-- A unit's block is rectangular and moves as one: the fighters of a scattered unit keep their
-  slots in the block (1 cm apart) rather than being placed one by one; a scattered unit files
-  through gaps narrower than its block (seed: The obstacles).
-- Contact stays a model fed by positions (:mod:`.contact`): the fighters on the face an
-  assailant reached, as many as the face holds, not base-by-base placement; who faces whom
-  inside a unit (independents in the middle of the front rank) is fixed, not chosen.
+- The table is flat: no levels, so the seed's rules for another altitude (Aim +2, a mystic's
+  -2, a counter-charge "at the same level of altitude") never apply; the layouts have no hills
+  to stand on (decision R2-T5), and scenery acts only as an obstacle and as cover (the seed
+  names no movement penalty for scenery on the ground).
+- A unit is one rectangular block with one facing: its fighters keep their slots in the block
+  (1 cm apart when scattered) rather than being placed one by one, and the whole unit sees
+  through its front's 180° (the seed has every fighter of a unit face the same way; one view
+  per unit keeps sight to one test per pair of units).
+- A move round obstacles is planned in at most two straight legs (one corner of a piece or a
+  unit): a target right behind the middle of a piece, reachable only round two corners, is not
+  offered as an Engagement; a fleeing unit likewise steps off its line once and runs on along
+  it. A grid path planner would cost the playtests' speed for rare cases.
+- Contact stays a model fed by positions (:mod:`.contact`): the assailants on the face they
+  reached, as many as the face and the target's flanks hold, the rest following; each side of
+  a pair brings at most twice the other's fighters plus one (a Withstand charge brings that
+  many), and who faces whom inside a unit (independents in the middle of the front rank) is
+  fixed, not chosen: the exact fray enumerates combats over those contacts.
 - A fighter's DEF in a combat is its type's: it is 0 only when none of the fighters of that
   type in the combat kept a die there (the seed gives each fighter its own DEF; one roll per
   combat needs one DEF).
@@ -99,7 +123,7 @@ Remaining simplifications, each with its reason
 - Powers doubled in a charge are also those of the outcome's balance of Power in that round.
 - Tactics, rituals and communions act through data and named hooks (:mod:`.mystic_phase`);
   teleportation, telluric manipulation and the oracle of destiny do nothing (they would move
-  units or scenery the AI does not plan with).
+  units or scenery the AI does not plan with). Change of plans' order change is not used.
 - Abilities outside the seeds (Confrontation cards) are listed as unhandled, not simulated.
 - The AI (policies) is a heuristic player; its choices are legal, not optimal.
 
@@ -284,6 +308,8 @@ class Battle(
         if log:
             for line in self.field.describe():
                 self.say(line)
+            self.say("positions: (x, y) in cm, x from the left edge as side 1 sees the table, y from side 1's edge;"
+                     " a unit's is the middle of its front edge; distances are base edge to base edge")  # fmt: skip
             for side, info in enumerate(self.info):
                 if info["unhandled"]:
                     # Abilities outside the seeds (Confrontation cards): kept, not simulated.

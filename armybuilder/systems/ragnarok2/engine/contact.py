@@ -41,12 +41,14 @@ def _assailant_positions(u: Fighting, target: Fighting) -> list[int]:
     rest = [i for i, s in enumerate(ss) if 0 < s[4] < ranks_in]
     rest.sort(key=lambda i: (ss[i][4], abs(ss[i][0])))
     out = front + rest
-    # The target's face holds so many of its bases, and two more round its ends; beyond that
-    # they go round its flanks (each rank's end), if the target's depth has room.
+    # The target's face holds so many of its bases; beyond that they go round its ends, on
+    # each flank as many as its depth holds (one at least: the end fighter's side). The others
+    # "simply follow their companions into combat" (seed: Movement during an assault).
     face = target.faces.get(u.index, FRONT)
     base = u.troops.base_w if u.troops.base_w > 0 else 2.5
-    room = int(face_length(target, face) / base) + 2
-    room += 2 * int(face_length(target, 1 if face in (0, 2) else 0) / base)
+    room = int(face_length(target, face) / base)
+    side = int(face_length(target, 1 if face in (0, 2) else 0) / base)
+    room += 2 * (side if side > 1 else 1)
     return out[:room]
 
 

@@ -5,8 +5,9 @@ of the assault that made it flee, away from the enemy that beat it in a fray (th
 reading: the fray's rout follows the assault that started the fray, and a unit in the middle
 of the table does not run for an edge that lies behind that enemy), or else straight for the
 nearest edge of the table. It goes
-round friendly units and scenery (never through them), turning off its line as little as it
-can; a unit in close formation scatters as it flees. It is eliminated when a member leaves the
+round friendly units and scenery (never through them): a first leg off its line, then on
+along the line, the way that carries it furthest; a unit in close formation scatters as it
+flees. It is eliminated when a member leaves the
 table by any edge, or when its flight brings it into contact with an enemy unit.
 """
 
@@ -21,7 +22,7 @@ from .base import BattleBase
 from .formation import shape
 from .fray import unit_key
 from .geometry import Box, sweep_time, unit_vector
-from .narration import at, name
+from .narration import at, name, turning
 from .state import Fighting
 
 if TYPE_CHECKING:
@@ -56,39 +57,56 @@ class FlightRules(BattleBase):
         else:
             dx, dy = unit_vector(away[0], away[1])
         length = u.mov * 2.0
-        where = at(u)
+        where, facing = at(u), (u.ux, u.uy)
         friends = [p.box for p in self.field.blocking] + [v.box() for v in self.sides[u.side] if v is not u and v.alive and v.state != "gone"]
         foes = [v.box() for v in self.sides[1 - u.side] if v.alive and v.state != "gone"]
-        # The fighters turn where they stand (the block on its middle) and run.
+        # The fighters turn where they stand (the block on its middle) and run: straight on
+        # when nothing friendly or scenery stands in the way, else round it: a first leg off the
+        # line (30 to 90 degrees, as long as it needs) and the rest along the line again, the
+        # way that carries it furthest along its line (seed: "it bypasses friendly units and
+        # elements of scenery").
         centre = u.box()
         hd = centre.hd
-        best = None
-        for degrees in _FLIGHT_TURNS:
-            r = math.radians(degrees)
-            hx, hy = dx * math.cos(r) - dy * math.sin(r), dx * math.sin(r) + dy * math.cos(r)
-            box = Box(centre.cx, centre.cy, hx, hy, centre.hw, hd)
-            run = self.free_run(box, hx, hy, length, friends, edges=False)
-            if best is None or run > best[2] + 0.5:
-                best = (hx, hy, run)
-            if run >= length - 0.01:
-                break
-        assert best is not None
-        hx, hy, run = best
-        box = Box(centre.cx, centre.cy, hx, hy, centre.hw, hd)
+        box = Box(centre.cx, centre.cy, dx, dy, centre.hw, hd)
+        straight = self.free_run(box, dx, dy, length, friends, edges=False)
+        legs = [(dx, dy, straight)]
+        if straight < length - 0.01:
+            best = straight
+            for degrees in _FLIGHT_TURNS[1:]:
+                r = math.radians(degrees)
+                ax, ay = dx * math.cos(r) - dy * math.sin(r), dx * math.sin(r) + dy * math.cos(r)
+                along = ax * dx + ay * dy  # how much of a leg off the line still goes along it
+                for share in (0.25, 0.5, 0.75, 1.0):
+                    first = self.free_run(box, ax, ay, length * share, friends, edges=False)
+                    if first <= 0.5:
+                        continue
+                    moved = Box(box.cx + ax * first, box.cy + ay * first, dx, dy, box.hw, hd)
+                    second = self.free_run(moved, dx, dy, length - first, friends, edges=False) if first < length else 0.0
+                    gain = along * first + second
+                    if gain > best + 0.5:
+                        best, legs = gain, [(ax, ay, first), (dx, dy, second)]
         # Into an enemy on the way: eliminated there.
-        for fb in foes:
-            t = sweep_time(box, hx * run, hy * run, fb)
-            if t <= 1.0:
-                self._lost(u, f"flees {why} from {where} into an enemy unit and is eliminated")
-                return
-        u.place(centre.cx + hx * (hd + run), centre.cy + hy * (hd + run), hx, hy)
+        x, y = box.cx, box.cy
+        run = 0.0
+        for lx, ly, leg in legs:
+            if leg <= 0.0:
+                continue
+            here = Box(x, y, dx, dy, box.hw, hd)
+            for fb in foes:
+                if sweep_time(here, lx * leg, ly * leg, fb) <= 1.0:
+                    self._lost(u, f"flees {why} from {where} into an enemy unit and is eliminated")
+                    return
+            x, y = x + lx * leg, y + ly * leg
+            run += leg
+        hx, hy = dx, dy
+        u.place(x + hx * hd, y + hy * hd, hx, hy)
         self.moved(u)
         x0, y0, x1, y1 = u.box().bounds()
         if x0 < 0.0 or y0 < 0.0 or x1 > self.field.width or y1 > self.field.depth:
             self._lost(u, f"flees {why} from {where} off the table")
             return
         if self.logging:
-            self.say(f"{name(self, u)} flees {why}: {run:.1f} cm from {where} to {at(u)}")
+            self.say(f"{name(self, u)} flees {why}: {run:.1f} cm from {where} to {at(u)}{turning(u, *facing)}")
 
     def _lost(self, u: Fighting, how: str) -> None:
         if self.logging:

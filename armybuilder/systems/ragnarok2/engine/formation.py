@@ -213,3 +213,17 @@ def face_point(u: Fighting, face: int, offset: float = 0.0) -> tuple[float, floa
 def world_slot(u: Fighting, s: Slot) -> tuple[float, float]:
     """A slot's place on the table."""
     return u.x + s[0] * u.uy + s[1] * u.ux, u.y - s[0] * u.ux + s[1] * u.uy
+
+
+def member_point(u: Fighting, gi: int) -> tuple[float, float, float] | None:
+    """(x, y, half its base) of the first live fighter of group *gi* of the unit, on the table:
+    where a commander, musician, standard bearer or mystic stands (None: none left)."""
+    g = u.groups[gi]
+    if g.count <= 0:
+        return None
+    for s in slots(u):
+        if s[2] == gi:
+            x, y = world_slot(u, s)
+            half = (g.base_w if g.base_w < g.base_d else g.base_d) / 2.0
+            return x, y, half
+    return None

@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING
 from mypy_extensions import trait
 
 from .base import BattleBase
+from .formation import shape
 from .fray import unit_key
 from .geometry import angle_between, unit_vector
-from .narration import ORDER_NAMES, at, name, test_words
+from .narration import ORDER_NAMES, at, name, test_words, turning
 from .state import Fighting, Group
 from .tables import _ACTIVATION_RANK, _test_p
 
@@ -135,11 +136,83 @@ class ActivationPhase(BattleBase):
         if not ok:
             u.maneuver_failed = True
             return False
+        if u.close:
+            return self.reorient_close(u, hx, hy, angle)
         if not self.turn(u, hx, hy):
             if self.logging:
                 self.say(f"  {name(self, u)} has no room to turn")
             return False
         u.moved = True
+        return True
+
+    def rearrange(self, u: Fighting) -> None:
+        """Rearrangement (seed: Maneuvers; DIS 7): a close unit whose fighters turned one by one
+        (its ranks now files) widens its rows back to its usual files, its front edge's middle
+        where it stood, when that ground is free; it may then carry out its Progress."""
+        u.maneuvered = True
+        value = u.dis_value + u.dis_bonus + (u.tactic.get("discipline", 0) if u.tactic else 0)
+        ok = self.dice.chance(_test_p(value, MANEUVER_DIFFICULTY, u.best_of))
+        if self.logging:
+            self.say(f"{name(self, u)} tries a rearrangement into {u.max_files} files: {test_words(self, 'DIS', value, MANEUVER_DIFFICULTY, u.best_of, ok)}")
+        if not ok:
+            u.maneuver_failed = True
+            return
+        files = u.cols
+        u.cols = u.max_files
+        shape(u)
+        if not self.fits(u):
+            u.cols = files
+            shape(u)
+            if self.logging:
+                self.say(f"  {name(self, u)} has no room to widen its rows")
+            return
+        self.moved(u)
+
+    def reorient_close(self, u: Fighting, hx: float, hy: float, angle: float) -> bool:
+        """A close unit's reorientation, its test passed (seed: Reorientation): it wheels as a
+        block round a front corner when its outer fighter's arc is within MOV x 2; else each
+        fighter turns exactly 90° or 180° where it stands (the ranks become files: the same
+        ground), which a unit with a fighter on a cavalry base may not do. Returns True when
+        it turned (it then moves no more this activation)."""
+        box = u.box()
+        # From the pivot to the middle of the outer fighter of the rear rank (the one that travels furthest).
+        reach = math.hypot(2.0 * box.hw - u.troops.base_w / 2.0, 2.0 * box.hd - u.troops.base_d / 2.0)
+        arc = reach * math.radians(angle)
+        if arc <= u.mov * 2.0 and self.wheel(u, hx, hy):
+            u.moved = True
+            if self.logging:
+                self.say(f"  {name(self, u)} wheels round a front corner: its outer fighter covers {arc:.1f} cm (MOV x 2 = {u.mov * 2:g})")
+            return True
+        if any(g.count and g.base_d > g.base_w for g in u.groups):
+            if self.logging:
+                self.say(f"  {name(self, u)} cannot wheel so far (its outer fighter would cover {arc:.1f} cm, MOV x 2 = {u.mov * 2:g}) "
+                         "and, with riders on cavalry bases, cannot turn its fighters one by one")  # fmt: skip
+            return False
+        # Each fighter turns 90° (toward the heading's side) or 180° where it stands.
+        if angle >= 135.0:
+            fx, fy, quarter = -u.ux, -u.uy, False
+        else:
+            cross = u.ux * hy - u.uy * hx
+            fx, fy, quarter = (u.uy, -u.ux, True) if cross < 0.0 else (-u.uy, u.ux, True)
+        ranks = (u.count + u.files - 1) // u.files if u.files else 1
+        before = (u.cols, u.x, u.y)
+        if quarter:
+            u.cols = ranks  # the old ranks are the new files: the fighters stand where they stood
+            shape(u)
+            hd = u.depth / 2.0
+            u.place(box.cx + u.ux * hd, box.cy + u.uy * hd, u.ux, u.uy)  # the same middle
+        if not self.turn(u, fx, fy):
+            u.cols = before[0]
+            shape(u)
+            u.place(before[1], before[2], u.ux, u.uy)
+            self.moved(u)
+            if self.logging:
+                self.say(f"  {name(self, u)} has no room to turn")
+            return False
+        u.moved = True
+        if self.logging:
+            self.say(f"  {name(self, u)}: each fighter turns {'90' if quarter else '180'}° where it stands"
+                     + (f" ({u.files} files now)" if quarter else ""))  # fmt: skip
         return True
 
     def advance(self, u: Fighting) -> None:
@@ -167,11 +240,13 @@ class ActivationPhase(BattleBase):
             turned = self.turn_toward(u, hx, hy, "face its way")
             if not turned or u.close:
                 return 0.0
+        elif u.close and u.files < u.max_files and u.files < u.count and not u.maneuvered and order == "Progress":
+            self.rearrange(u)
         mov = u.mov
         if run:
             tx, ty, stop, run = self.choose_run(u, tx, ty, stop)
         action = "Run" if run else "March"
-        where = at(u)
+        where, facing = at(u), (u.ux, u.uy)
         done = self.travel(u, tx, ty, mov * 2.0 if run else mov, straight=run, stop=stop)
         if done <= 0.05 and not u.maneuvered:
             done = self.sidestep_clear(u, tx, ty)
@@ -180,7 +255,7 @@ class ActivationPhase(BattleBase):
         if done > 0.05:
             u.moved = True
             if self.logging:
-                self.say(f"{name(self, u)} ({order}, {action}) moves {done:.1f} cm from {where} to {at(u)}")
+                self.say(f"{name(self, u)} ({order}, {action}) moves {done:.1f} cm from {where} to {at(u)}{turning(u, *facing)}")
             self.spot_scouts(u)
         elif self.logging:
             self.say(f"{name(self, u)} ({order}, {action}) cannot move from {where}: the way is blocked")
@@ -224,6 +299,8 @@ class ActivationPhase(BattleBase):
     def sidestep(self, u: Fighting, dx: float, dy: float, distance: float, backward: bool) -> float:
         """Sideward or backward movement (seed: Maneuvers): up to MOV keeping the facing, after a
         Discipline test (7); a backward one not under an Assault order."""
+        if backward and u.order == "assault":
+            return 0.0  # seed: "This maneuver cannot be executed if the unit is carrying out an assault order"
         if u.maneuvered and (u.close or u.maneuver_failed):
             return 0.0
         u.maneuvered = True
@@ -330,11 +407,11 @@ class ActivationPhase(BattleBase):
         cy = sum(e.box().cy for e in enemies) / len(enemies)
         box = u.box()
         ax, ay = unit_vector(box.cx - cx, box.cy - cy)
-        where = at(u)
+        where, facing = at(u), (u.ux, u.uy)
         done = self.travel(u, u.x + ax * u.mov, u.y + ay * u.mov, u.mov, straight=False)
         u.moved = True
         if self.logging:
-            self.say(f"  {name(self, u)} disengages and marches {done:.1f} cm from {where} to {at(u)}")
+            self.say(f"  {name(self, u)} disengages and marches {done:.1f} cm from {where} to {at(u)}{turning(u, *facing)}")
 
     def reach_of(self, u: Fighting) -> float:
         """Its charge distance: MOV × 2 (the slowest member's MOV, the tactic's bonus)."""

@@ -11,6 +11,8 @@ from mypy_extensions import trait
 
 from ..catalog import Profile
 from .base import BattleBase
+from .formation import member_point
+from .geometry import point_box_distance
 from .mystics import (
     DEFAULT_FAITH_RECOVERY,
     MANA_SUCCESS,
@@ -103,7 +105,7 @@ class MysticRules(BattleBase):
             missing = ritual.mana - u.mana
             if missing > 0 and not (g.traits.arcane_mastery and g.magician_pow - missing >= 1):
                 continue
-            target = effect.choose(self, u, parse_range(ritual.range))
+            target = effect.choose(self, u, parse_range(ritual.range), g)
             if target is None:
                 continue
             if missing > 0:
@@ -142,7 +144,7 @@ class MysticRules(BattleBase):
             g = _caster(u, "faith", "warrior_monk" if warriors_only else None, _may_call, communion)
             if g is None:
                 continue
-            target = effect.choose(self, u, parse_range(communion.range))
+            target = effect.choose(self, u, parse_range(communion.range), g)
             if target is None:
                 continue
             u.faith -= communion.fervor
@@ -292,19 +294,31 @@ class MysticEffect:
 
     id: str
     summary: str
-    choose: Callable[[BattleBase, Fighting, float], Fighting | None]
+    choose: Callable[..., Fighting | None]  # (battle, unit, reach, caster group or None)
     apply: Callable[[BattleBase, Fighting, Fighting], None]
+
+
+def caster_gap(b: BattleBase, u: Fighting, g: Group | None, e: Fighting) -> float:
+    """From the caster's base (group *g* of *u*, where it stands in its unit) to the nearest
+    base of *e*, edge to edge (mystics seed: "measured on the ground, from the mystic's base to
+    the target's"); the unit's edge when no caster is named."""
+    point = member_point(u, u.groups.index(g)) if g is not None else None
+    if point is None:
+        return b.gap(u, e)
+    d = point_box_distance(point[0], point[1], e.box()) - point[2]
+    return d if d > 0.0 else 0.0
 
 
 def _enemy_in_range(
     pick: Callable[[Fighting], float],
-) -> Callable[[BattleBase, Fighting, float], Fighting | None]:
-    def choose(b: BattleBase, u: Fighting, reach: float) -> Fighting | None:
+) -> Callable[..., Fighting | None]:
+    def choose(b: BattleBase, u: Fighting, reach: float, g: Group | None = None) -> Fighting | None:
         foes = [
             e
             for e in b.sides[1 - u.side]
-            if e.alive and e.state != "rout" and not e.hidden and b.gap(u, e) <= reach and b.sees(u, e)
-        ]
+            if e.alive and e.state != "rout" and not e.hidden and b.gap(u, e) <= reach
+            and caster_gap(b, u, g, e) <= reach and b.sees(u, e)
+        ]  # fmt: skip
         return max(foes, key=pick) if foes else None
 
     return choose
@@ -312,13 +326,14 @@ def _enemy_in_range(
 
 def _friend_in_range(
     pick: Callable[[Fighting], float],
-) -> Callable[[BattleBase, Fighting, float], Fighting | None]:
-    def choose(b: BattleBase, u: Fighting, reach: float) -> Fighting | None:
+) -> Callable[..., Fighting | None]:
+    def choose(b: BattleBase, u: Fighting, reach: float, g: Group | None = None) -> Fighting | None:
         friends = [
             f
             for f in b.sides[u.side]
-            if f.alive and f.state != "rout" and (f is u or (b.gap(u, f) <= reach and b.sees(u, f)))
-        ]
+            if f.alive and f.state != "rout"
+            and (f is u or (b.gap(u, f) <= reach and caster_gap(b, u, g, f) <= reach and b.sees(u, f)))
+        ]  # fmt: skip
         friends = [f for f in friends if pick(f) > 0]
         return max(friends, key=pick) if friends else None
 
@@ -424,7 +439,7 @@ RITUAL_EFFECTS: dict[str, MysticEffect] = {
         MysticEffect(
             "downpour",
             "medium and long range shots fail this round",
-            lambda b, u, r: (
+            lambda b, u, r, g=None: (
                 u if any(b.shooters(e) for e in b.sides[1 - u.side] if e.alive) else None
             ),
             _downpour,

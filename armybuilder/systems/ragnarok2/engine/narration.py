@@ -94,28 +94,64 @@ def initiative_rolls(a: int, b: int, a_wins_ties: bool, a_first: bool, u: float,
     return cells[-1][0], cells[-1][1]
 
 
-def test_roll(value: int, difficulty: int, best_of: int, passed: bool, u: float, p: float) -> str:
-    """The roll of a characteristic test (1d6, a 6 rolled again and added, a natural 1 fails;
-    the best of *best_of* dice) that the draw *u* decided against *p* (passed when u < p), as
-    Initiative rolls are found: ``"rolls 4: 11"``, ``"rolls 1"`` (a natural 1)."""
-    if value < 0:
-        return ""
-    pmf = _test_result(value, best_of, True).pmf
-    cells = [(k, q) for k, q in enumerate(pmf) if q > 0.0 and ((k != 0 and k >= difficulty) == passed)]
+@lru_cache(maxsize=1024)
+def _test_cells(value: int, difficulty: int, best_of: int, ones_fail: bool, reroll: bool) -> tuple[tuple[str, bool, float], ...]:
+    """Every way a characteristic test can come out, as (what was rolled, passed, probability),
+    in a fixed order: 1d6 + *value* against *difficulty*, a 6 rolled again and added, a natural
+    1 an automatic failure when *ones_fail*; *reroll*: a first natural 1 that fails is rolled
+    again once (Bravery on morale rolls); the best of *best_of* dice kept (R2-D2)."""
+    sixes = 1
+    while 6.0**-sixes >= 1e-12:
+        sixes += 1
+    single: list[tuple[int, str, bool, float]] = []  # (rank, text, passed, probability); rank orders the dice kept
+
+    def one_die(prefix: str, weight: float, may_reroll: bool) -> None:
+        for x in range(1, 6 * sixes + 1):
+            if x % 6 == 0:
+                continue
+            q = weight * 6.0 ** -((x - 1) // 6 + 1)
+            total = value + x
+            if x == 1 and may_reroll and (ones_fail or total < difficulty):
+                one_die(prefix + "1, rolls again ", q, False)
+                continue
+            if x == 1 and ones_fail:
+                single.append((-1, f"{prefix}1: fails", False, q))
+                continue
+            text = f"{prefix}{_die_text(x)}: {total}"
+            single.append((total, text, total >= difficulty and total > 0, q))
+
+    one_die("", 1.0, reroll)
+    single.sort(key=lambda c: c[0])
+    if best_of == 1:
+        return tuple((text, passed, q) for _rank, text, passed, q in single)
+    # The best of several dice: P(the best is cell i) = F(i)^n - F(i-1)^n over the cells in order.
+    out = []
+    below = 0.0
+    for _rank, text, passed, q in single:
+        shown = f"{best_of} dice: all 1s, fails" if text.endswith("1: fails") else f"{best_of} dice, keeps {text}"
+        out.append((shown, passed, (below + q) ** best_of - below**best_of))
+        below += q
+    return tuple(out)
+
+
+def test_roll(
+    value: int, difficulty: int, best_of: int, passed: bool, u: float, p: float, ones_fail: bool = True, reroll: bool = False
+) -> str:
+    """The roll of a characteristic test (see :func:`_test_cells`) that the draw *u* decided
+    against *p* (passed when u < p), as Initiative rolls are found: ``"rolls 4: 11"``,
+    ``"rolls 1: fails"`` (a natural 1), ``"rolls 1, rolls again 5: 12"`` (Bravery)."""
+    cells = [(text, q) for text, ok, q in _test_cells(value, difficulty, best_of, ones_fail, reroll) if ok == passed and q > 0.0]
     if not cells:
         return ""
     x = (u / p if passed else (u - p) / (1.0 - p)) if 0.0 < p < 1.0 else 0.5
     x = min(max(x, 0.0), 1.0) * sum(q for _, q in cells)
     seen, pick = 0.0, cells[-1][0]
-    for k, q in cells:
+    for text, q in cells:
         seen += q
         if x < seen:
-            pick = k
+            pick = text
             break
-    dice = "rolls" if best_of == 1 else f"rolls {best_of} dice, keeps"
-    if pick == 0:
-        return f"{dice} 1: fails" if best_of == 1 else f"rolls {best_of} dice: all 1s, fails"
-    return f"{dice} {_die_text(pick - value)}: {pick}"
+    return f"rolls {pick}"
 
 
 def at(u: Fighting) -> str:
@@ -124,12 +160,23 @@ def at(u: Fighting) -> str:
     return f"({u.x:.0f}, {u.y:.0f})"
 
 
+def turning(u: Fighting, ux: float, uy: float) -> str:
+    """``", turning 90° where it stands"`` when a move ended with the unit facing another way than
+    (ux, uy) (seed: Orientation at the end of a move): its fighters turn on the spot, the block
+    on its middle, so the middle of its front edge moves by more than the path."""
+    import math
+
+    dot = max(-1.0, min(1.0, ux * u.ux + uy * u.uy))
+    angle = math.degrees(math.acos(dot))
+    return f", turning {angle:.0f}° where it stands" if angle >= 3.0 else ""
+
+
 def test_words(b: BattleBase, label: str, value: int, difficulty: int, best_of: int, passed: bool, ones_fail: bool = True) -> str:
     """``DIS 7 against 7, rolls 3: 10: passes``: a test just decided by the battle's last draw."""
     from .tables import _test_p
 
     p = _test_p(value, difficulty, best_of, ones_fail)
-    roll = test_roll(value, difficulty, best_of, passed, b.dice.buffer[b.dice.index - 1], p) if ones_fail else ""
+    roll = test_roll(value, difficulty, best_of, passed, b.dice.buffer[b.dice.index - 1], p, ones_fail)
     verdict = "passes" if passed else "fails"
     if roll.endswith("fails"):
         return f"{label} {value} against {difficulty}, {roll}"

@@ -23,7 +23,7 @@ from .base import BattleBase
 from .combat import engage
 from .formation import FACE_NAMES, FRONT, shape
 from .fray import CombatKey, Contact, test_distribution, unit_key
-from .narration import at, count, name, say_fray, say_outcome, test_roll
+from .narration import at, count, name, say_fray, say_outcome, test_roll, test_words
 from .state import Fighting
 from .tables import _row_value, balance_of_power
 
@@ -135,21 +135,29 @@ class OutcomeRules(BattleBase):
         p_hold = test_distribution(value, difficulty, loser.best_of, ones_fail, reroll)[0][0]
         held = self.dice.chance(p_hold)
         if self.logging:
-            # The roll shown is the one the draw decided (narration.test_roll()); with Bravery's
-            # re-roll of 1s or no automatic failure the value and difficulty alone are shown.
-            roll = "" if reroll or not ones_fail else test_roll(value, difficulty, loser.best_of, held, self.dice.buffer[self.dice.index - 1], p_hold)
+            # The roll shown is the one the draw decided (narration.test_roll()), Bravery's
+            # second die after a 1 included.
+            roll = test_roll(value, difficulty, loser.best_of, held, self.dice.buffer[self.dice.index - 1], p_hold, ones_fail, reroll)
             words = self.morale_words(loser, value, difficulty) + (f", {roll}" if roll else "")
         if held:
             if self.logging:
                 self.say(f"    {name(self, loser)} passes its morale roll ({words})")
             return
-        if loser.all_have("fanaticism") and self.test(loser.dis_value + loser.dis_bonus, difficulty, loser.best_of):
-            loser.state = "rout"  # routed, but does not flee (seed: Fanaticism)
+        if loser.all_have("fanaticism"):
+            # Seed (Fanaticism): the same roll again with the unit's DIS; a success routs it in place.
+            dis = loser.dis_value + loser.dis_bonus
+            kept = self.test(dis, difficulty, loser.best_of)
             if self.logging:
-                self.say(
-                f"    {name(self, loser)} fails its morale roll ({words}) and is in Rout;"
-                " Fanaticism keeps it in place"
-            )
+                again = test_words(self, "DIS", dis, difficulty, loser.best_of, kept)
+                self.say(f"    {name(self, loser)} fails its morale roll ({words}); Fanaticism, the roll again: {again}")
+            if kept:
+                loser.state = "rout"  # routed, but does not flee
+                if self.logging:
+                    self.say(f"    {name(self, loser)} is in Rout; Fanaticism keeps it in place")
+                return
+            if self.logging:
+                self.say(f"    {name(self, loser)} is in Rout")
+            self.rout(loser, winner, fighters)
             return
         if self.logging:
             self.say(f"    {name(self, loser)} fails its morale roll ({words}) and is in Rout")
@@ -239,13 +247,14 @@ class OutcomeRules(BattleBase):
                 if not targets:
                     continue
                 e = min(targets, key=lambda e: (self.gap(u, e), e.index))
+                d = self.gap(u, e)
                 face, x, y, fx, fy = self.contact_spot(u, e)
                 where = at(u)
                 u.place(x, y, fx, fy)
                 self.moved(u)
                 engage(u, e, FRONT, face)
                 if self.logging:
-                    self.say(f"  {name(self, u)} pushes on from {where} into {name(self, e)}, on its {FACE_NAMES[face]}")
+                    self.say(f"  {name(self, u)} pushes on {d:.1f} cm (MOV {reach:g}) from {where} to {at(u)} into {name(self, e)}, on its {FACE_NAMES[face]}")
         self.implacable(units)
 
     def implacable(self, units: list[Fighting]) -> None:

@@ -7,9 +7,10 @@ long; each marksman's band is the distance from it to its target, and its diffic
 band's, +1 if it moved, +1 if its target is only partially visible, -1 or -2 against Large or
 Very large targets. A volley cannot cause more losses than the fighters it targets: only the
 visible fighters can be eliminated, and surplus Wounds are lost (the nine crossbowmen that see
-two mountaineers kill two at most). After each band the marksmen may aim at newly visible
-fighters. A unit that loses half its numbers to the shots rolls a morale test (COU 8, or DIS 8
-for a close unit); a failure routs it. Template weapons (artillery) ignore sight lines.
+two mountaineers kill two at most). After a volley that eliminated some, the marksmen that
+have not shot yet aim at newly visible fighters (the next rank of a close unit). A unit that
+loses half its numbers to the shots rolls a morale test (COU 8, or DIS 8 for a close unit); a
+failure routs it. Template weapons (artillery) ignore sight lines.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from mypy_extensions import trait
 
 from .base import BattleBase
 from .narration import count, name, test_words
-from .sight import aims
+from .sight import Aim, aims
 from .state import Fighting, Group
 from .tables import _BAND_LABELS, TEMPLATE_FIGHTERS, _band, _contest_cdf, _test_p, aim_difficulty_of
 
@@ -58,12 +59,19 @@ class ShootingRules(BattleBase):
     def target_group(self, target: Fighting, shooter: Fighting, g: Group) -> int | None:
         """The type of target the marksmen aim at (seed: Choosing the type of target): the troops
         when some are seen, else an independent that is (the azure hunters see only Shaka)."""
+        found = self.target_aims(target, shooter, g)
+        return found[0] if found is not None else None
+
+    def target_aims(self, target: Fighting, shooter: Fighting, g: Group) -> tuple[int, list[Aim]] | None:
+        """:meth:`target_group` and the marksmen's aims at it (read once for the volleys)."""
         gi = shooter.groups.index(g)
         order = [target.groups.index(target.troops)] + [i for i, h in enumerate(target.groups) if h is not target.troops]
         conscious = g.traits.consciousness
         for ti in order:
-            if target.groups[ti].count > 0 and aims(self, shooter, gi, target, ti, conscious):
-                return ti
+            if target.groups[ti].count > 0:
+                seen = aims(self, shooter, gi, target, ti, conscious)
+                if seen:
+                    return ti, seen
         return None
 
     def group_volleys(self, u: Fighting, g: Group, target: Fighting, moved: bool) -> bool:
@@ -74,21 +82,33 @@ class ShootingRules(BattleBase):
         if g.traits.template:
             return self.template_volley(u, g, target, moved)
         gi = u.groups.index(g)
-        ti = self.target_group(target, u, g)
-        if ti is None:
+        found = self.target_aims(target, u, g)
+        if found is None:
             if self.logging:
                 self.say(f"{name(self, u)} ({g.profile.name}): no marksman sees {name(self, target)}")
             return False
-        # The group shoots at once: who sees whom is read before any roll, and its losses, over
-        # every band and difficulty, are capped by the fighters seen then (seed: the nine
-        # crossbowmen's three Wounds eliminate the two visible mountaineers, the third is lost).
-        seen = aims(self, u, gi, target, ti, g.traits.consciousness)
+        ti, seen = found
+        # Who sees whom is read before the first volley, and the losses are capped by the
+        # fighters seen then (seed: the nine crossbowmen's three Wounds eliminate the two visible
+        # mountaineers, the third is lost). Once a volley has eliminated some, the marksmen who
+        # have not shot yet look again: "if the targets previously aimed at have been eliminated
+        # by a previous volley, the marksmen can aim at newly visible fighters" (the next rank of
+        # a close unit). Each marksman shoots once.
+        conscious = g.traits.consciousness
         left = len({k for a in seen for k in a.seen})
         fired = False
+        shot: set[int] = set()  # the marksmen (positions in their unit) that have shot
+        look_again = False
         for band in _BANDS:
-            if not target.alive or target.groups[ti].count == 0 or left <= 0:
+            if not target.alive or target.groups[ti].count == 0:
                 break
-            in_band = [a for a in seen if _band(weapon, a.distance) == band]
+            if look_again:
+                seen = [a for a in aims(self, u, gi, target, ti, conscious) if a.marksman not in shot]
+                left = len({k for a in seen for k in a.seen})
+                look_again = False
+            if left <= 0:
+                break
+            in_band = [a for a in seen if a.marksman not in shot and _band(weapon, a.distance) == band]
             if not in_band:
                 continue
             if band != "short" and self.field_effects.get("downpour"):
@@ -108,7 +128,11 @@ class ShootingRules(BattleBase):
                 near = min(a.distance for a in volley)
                 span = f"{near:.1f} cm" if far - near < 0.05 else f"{near:.1f}-{far:.1f} cm"
                 label = f"{_BAND_LABELS[band]}, {span}" + (", partly visible" if volley[0].partial else "")
-                left -= self.volley(u, g, target, len(volley), difficulty, label, victims=ti, visible=targets)
+                killed = self.volley(u, g, target, len(volley), difficulty, label, victims=ti, visible=targets)
+                left -= killed
+                shot.update(a.marksman for a in volley)
+                if killed:
+                    look_again = True
                 fired = True
                 if not target.alive:
                     break

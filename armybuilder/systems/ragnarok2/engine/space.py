@@ -326,10 +326,13 @@ class SpaceRules(BattleBase):
                 for files in self.shapes_of(u):
                     width, depth = self.block_size(u, files)
                     for shift in (0.0, 1.5, -1.5, 3.0, -3.0, 5.0, -5.0, 7.5, -7.5):
+                        step_aside = shift if shift >= 0.0 else -shift
+                        if total + step_aside > allowance + 1e-6:
+                            continue  # a step aside is part of the move: never past its allowance
                         sx, sy = x + ly * shift, y - lx * shift
                         if self._room(box_from_front(sx, sy, fx, fy, width, depth), obstacles):
                             self.reshape_to = files
-                            return sx, sy, fx, fy, total
+                            return sx, sy, fx, fy, total + step_aside
                 step = 1.0 if total > 1.0 else total
                 x, y, total = x - lx * step, y - ly * step, total - step
             return None
@@ -410,6 +413,31 @@ class SpaceRules(BattleBase):
         if not self._room(turned, self.move_obstacles(u)):
             return False
         u.place(box.cx + fx * box.hd, box.cy + fy * box.hd, fx, fy)
+        self.moved(u)
+        return True
+
+    def fits(self, u: Fighting) -> bool:
+        """The unit's block stands on the table clear of scenery and the other units."""
+        return self._room(u.box(), self.move_obstacles(u))
+
+    def wheel(self, u: Fighting, hx: float, hy: float) -> bool:
+        """A close unit wheels as one block round the front corner on the side it turns to
+        until it faces (hx, hy) (seed: Reorientation, diagram 1); False when the wheeled block
+        has no room (scenery, another unit, the table's edge)."""
+        box = u.box()
+        cross = u.ux * hy - u.uy * hx
+        right = cross < 0.0  # turning clockwise: toward the unit's right
+        rx, ry = u.uy, -u.ux  # the unit's right
+        side = 1.0 if right else -1.0
+        px, py = u.x + rx * box.hw * side, u.y + ry * box.hw * side  # the pivot: a front corner
+        theta = math.atan2(cross, u.ux * hx + u.uy * hy)
+        c, s_ = math.cos(theta), math.sin(theta)
+        fx, fy = u.x - px, u.y - py
+        nx, ny = px + fx * c - fy * s_, py + fx * s_ + fy * c
+        turned = box_from_front(nx, ny, hx, hy, u.width, u.depth)
+        if not self._room(turned, self.move_obstacles(u)):
+            return False
+        u.place(nx, ny, hx, hy)
         self.moved(u)
         return True
 

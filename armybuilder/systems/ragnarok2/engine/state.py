@@ -120,6 +120,7 @@ class Fighting:
     slot_list: list | None = None  # formation.slots(), until the block changes
     box_cache: Box | None = None  # box(), until it moves or changes shape
     geo: int = 0  # bumped at every move or change of shape (the AI's memos of distances read it)
+    aura_memo: dict[str, tuple[int, tuple[float, float, float]]] = field(default_factory=dict)  # strategic.aura_centre() by role, at geo
     faces: dict[int, int] = field(default_factory=dict)  # enemy index -> the face of this unit it is engaged on
     slack: float = 0.0  # after a successful assault this round: the reach it had left (its rear ranks wrap round that far)
     moved: bool = False  # moved or maneuvered this round (Aim +1)
@@ -226,7 +227,7 @@ class Fighting:
         f.rank_category, f.scheme, f.state, f.order = self.rank_category, self.scheme, "valiant", ""
         f.x, f.y, f.ux, f.uy = self.x, self.y, self.ux, self.uy
         f.files, f.max_files, f.cols, f.width, f.depth, f.first_depth = self.files, self.max_files, self.cols, self.width, self.depth, self.first_depth
-        f.open_gap, f.slot_list, f.box_cache, f.geo = self.open_gap, self.slot_list, None, 0
+        f.open_gap, f.slot_list, f.box_cache, f.geo, f.aura_memo = self.open_gap, self.slot_list, None, 0, {}
         f.faces, f.slack, f.moved, f.hidden, f.assailed_from = {}, 0.0, False, self.hidden, None
         f.maneuvered = f.maneuver_failed = False
         f.new_foes, f.assailed_by_me, f.withstood = set(), set(), set()

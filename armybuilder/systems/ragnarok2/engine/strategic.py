@@ -12,9 +12,9 @@ from armybuilder.core.catalog import Catalogue
 from ..army import is_commander
 from ..catalog import Profile
 from .base import BattleBase
-from .formation import shape
+from .formation import member_point, shape
 from .geometry import point_box_distance
-from .narration import ORDER_NAMES, name
+from .narration import ORDER_NAMES, name, test_words
 from .state import Fighting
 from .tables import _CIC, _EMPTY, _TACTICAL_ROWS, _effect_weight, _first, _test_total_cdf
 
@@ -34,22 +34,48 @@ def _cic_facts(cat: Catalogue, p: Profile) -> tuple[int, bool]:
 
 
 
-def aura_centre(c: Fighting) -> tuple[float, float]:
-    """Where a unit's commander, musician and standard bearer stand: the middle of its front rank
-    (formation.py puts the independents there); their auras are measured from it."""
-    depth = c.first_depth / 2.0
-    return c.x - c.ux * depth, c.y - c.uy * depth
+def aura_centre(c: Fighting, role: str = "commander") -> tuple[float, float, float]:
+    """(x, y, half its base) of the unit's fighter whose aura is measured: its commander (or
+    the Commander-in-Chief's profile, *role* "cic"), musician or standard bearer, where it
+    stands in the unit (formation.py puts the independents in the middle of the front rank);
+    the middle of the front rank when that fighter is gone. Kept until the unit moves or
+    changes shape (its ``geo``: a loss reshapes it)."""
+    known = c.aura_memo.get(role)
+    if known is not None and known[0] == c.geo:
+        return known[1]
+    gi = _role_group(c, role)
+    point = member_point(c, gi) if gi is not None else None
+    if point is None:
+        depth = c.first_depth / 2.0
+        point = (c.x - c.ux * depth, c.y - c.uy * depth, 0.0)
+    c.aura_memo[role] = (c.geo, point)
+    return point
 
 
-def aura_gap(centre: tuple[float, float], u: Fighting) -> float:
-    """From an aura's centre to the nearest member of *u* (seed: if one member of the unit is
-    within the leadership aura, the whole unit is)."""
-    return point_box_distance(centre[0], centre[1], u.box())
+def _role_group(c: Fighting, role: str) -> int | None:
+    for gi, g in enumerate(c.groups):
+        if g.count <= 0:
+            continue
+        p = g.profile
+        if role == "commander" and g.commander and not p.has_role("musician") and not p.has_role("standard-bearer"):
+            return gi
+        if role in ("musician", "standard-bearer") and p.has_role(role):
+            return gi
+    return None
 
 
-def within(centre: tuple[float, float], u: Fighting, reach: float) -> bool:
-    return point_box_distance(centre[0], centre[1], u.box()) <= reach
+def aura_gap(centre: tuple[float, float, float], u: Fighting) -> float:
+    """From the edge of the aura holder's base to the nearest member of *u*, base edge to base
+    edge (seed: if one member of the unit is within the leadership aura, the whole unit is)."""
+    d = point_box_distance(centre[0], centre[1], u.box()) - centre[2]
+    return d if d > 0.0 else 0.0
 
+
+def within(centre: tuple[float, float, float], u: Fighting, reach: float) -> bool:
+    return aura_gap(centre, u) <= reach
+
+
+RALLY_DIFFICULTY = 8  # seed: Rallying, "a Courage or Discipline test ... against a difficulty of 8"
 
 # A unit that may be given a tactic this round: (unit, situation key into the deck's weights,
 # gain scale, rank I) (see _tactic_pool()).
@@ -73,7 +99,7 @@ class StrategicPhase(BattleBase):
                 and cic_unit.state == "valiant"
                 and not self.temporary_cic[side]
             )
-            cic_pos = aura_centre(cic_unit) if cic_unit is not None else (0.0, 0.0)
+            cic_pos = self._cic_point(side, cic_unit) if cic_unit is not None else (0.0, 0.0, 0.0)
             # (Bounds as floats, here and below: float-to-float comparisons are the interpreter's
             # fast path, and an int's float is exact, so every comparison answers the same.)
             cic_x = float(cic_unit.commander_x or 0) if cic_unit is not None else 0.0
@@ -98,7 +124,10 @@ class StrategicPhase(BattleBase):
                             )
                         )  # fmt: skip
                 if c.standard_x is not None or c.musician_x is not None:
-                    bearers.append((c, aura_centre(c), c.standard_x, c.musician_x))
+                    bearers.append((
+                        c, aura_centre(c, "standard-bearer") if c.standard_x is not None else None, c.standard_x,
+                        aura_centre(c, "musician") if c.musician_x is not None else None, c.musician_x,
+                    ))  # fmt: skip
             penalty = self.dis_penalty[side]
             if not cmds and not bearers:
                 # No aura at all on this side: own values only (the loop below, without auras).
@@ -129,11 +158,10 @@ class StrategicPhase(BattleBase):
                         if complete:
                             cou_b = dis_b = 2
                 if not (cou_b and dis_b):  # both bonuses already won: a bearer adds nothing
-                    for c, c_pos, standard_x, musician_x in bearers:  # musicians and standard bearers
-                        d = aura_gap(c_pos, u)
-                        if standard_x is not None and cou_b < 1 and (c is u or d <= standard_x):
+                    for c, s_pos, standard_x, m_pos, musician_x in bearers:  # musicians and standard bearers
+                        if s_pos is not None and standard_x is not None and cou_b < 1 and (c is u or aura_gap(s_pos, u) <= standard_x):
                             cou_b = 1
-                        if musician_x is not None and dis_b < 1 and (c is u or d <= musician_x):
+                        if m_pos is not None and musician_x is not None and dis_b < 1 and (c is u or aura_gap(m_pos, u) <= musician_x):
                             dis_b = 1
                 u.cou_value = cou
                 u.dis_value = dis - penalty
@@ -145,6 +173,17 @@ class StrategicPhase(BattleBase):
                     u.best_of = 1
                 if u.has_leader and not u.count:
                     u.has_leader = False
+
+    def _cic_point(self, side: int, unit: Fighting) -> tuple[float, float, float]:
+        """Where the Commander-in-Chief stands (his own base), for his privilege's aura."""
+        p = self.cic_profile[side]
+        if p is not None:
+            for gi, g in enumerate(unit.groups):
+                if g.count and g.pid == p.id:
+                    point = member_point(unit, gi)
+                    if point is not None:
+                        return point
+        return aura_centre(unit)
 
     # -- strategic phase ------------------------------------------------------
 
@@ -322,6 +361,8 @@ class StrategicPhase(BattleBase):
             return False
         if tactic.min_effective is not None and unit.count < tactic.min_effective:
             return False
+        if tactic.orders and unit.order not in tactic.orders:
+            return False  # e.g. Brutality: an Assault order (R2-T7)
         return True
 
     def _deck(self, side: int) -> list[tuple]:
@@ -354,8 +395,10 @@ class StrategicPhase(BattleBase):
                         tactic.min_rank_category, tactic.formation, tactic.scheme, tactic.min_effective,
                         signed["pros"], signed["rank1"],
                         tactic.min_rank_category is None and tactic.formation is None
-                        and tactic.scheme is None and tactic.min_effective is None,  # no condition to test
+                        and tactic.scheme is None and tactic.min_effective is None
+                        and not tactic.orders,  # no condition to test
                         tactic.id, tactic.name,  # (read once here, not once per offer)
+                        tuple(tactic.orders),  # the orders it may be given under (none: any)
                     )
                 )  # fmt: skip
             # At most one of each tactic is given a round: caps the tactics bought (see buy_and_give_tactics).
@@ -380,7 +423,7 @@ class StrategicPhase(BattleBase):
             offers = []
             for (
                 _tactic, to_enemy, rally, pros, rank1, _w_pros, _w_rank1, min_rank, formation, scheme, min_eff,
-                s_pros, s_rank1, free, tid, tname,
+                s_pros, s_rank1, free, tid, tname, orders,
             ) in deck:  # fmt: skip
                 pool_side = 1 - side if to_enemy else side
                 pool = pools.get(pool_side)
@@ -399,6 +442,7 @@ class StrategicPhase(BattleBase):
                         or (formation is not None and ("close" if u.close else "scattered") != formation)
                         or (scheme is not None and u.scheme != scheme)
                         or (min_eff is not None and u.count < min_eff)
+                        or (orders and u.order not in orders)
                     ):
                         continue
                     offers.append((weight * scale, tid, tname, u, rank1 if first_rank else pros))
@@ -432,7 +476,7 @@ class StrategicPhase(BattleBase):
                 continue  # seed: a unit ordered with a tactical point cannot be given a tactic
             # (fighting, moving, shaken) as an index into the deck's weight lists
             key = (4 if order == "assault" or u.engaged else 0) + (
-                2 if order == "assault" or order == "progress" else 0
+                2 if (order == "assault" or order == "progress") and not u.engaged else 0
             ) + (1 if not_valiant else 0)
             entry = (u, key, 1.0 + u.points / 500.0, u.rank_category == 1)
             if not_valiant:
@@ -449,9 +493,14 @@ class StrategicPhase(BattleBase):
                     bonus = u.tactic.get("rally", 0)
                     cou = u.cou_value + u.cou_bonus + bonus
                     dis = u.dis_value + u.dis_bonus + bonus
-                    if self.test(max(cou, dis), 8, u.best_of):
-                        if self.logging:
-                            self.say(f"{name(self, u)} rallies")
+                    value, label = (cou, "COU") if cou >= dis else (dis, "DIS")
+                    ok = self.test(value, RALLY_DIFFICULTY, u.best_of)
+                    if self.logging:
+                        spirit = "in Rout" if u.state == "rout" else "Disorganized"
+                        words = test_words(self, label, value, RALLY_DIFFICULTY, u.best_of, ok)
+                        self.say(f"{name(self, u)} ({spirit}) rolls its rallying test: {words}"
+                                 + (", it is Valiant again" if ok else f", it stays {spirit}"))  # fmt: skip
+                    if ok:
                         u.state = "valiant"
 
     def mutagenic_dice(self) -> None:

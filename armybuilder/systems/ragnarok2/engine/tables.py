@@ -83,7 +83,10 @@ _CIC: dict[tuple[str, str], tuple[int, bool]] = {}  # (catalogue hash, profile i
 
 @lru_cache(maxsize=4096)
 def _effect_weight(effects: tuple[tuple[str, int], ...], fighting: bool, moving: bool, shaken: bool) -> float:
-    """The AI's value of tactic effects for a unit (fighting this round or not)."""
+    """The AI's value of tactic effects for a unit (fighting this round or not; moving: a free
+    unit under an Assault or Progress order; shaken: Disorganized or routed). A drawback that
+    forbids what the unit is set to do (Unfailing wall's no charge for an Assault order, no run
+    for a move) weighs against the tactic, so tactical points go to units that will use them."""
     score = 0.0
     for key, v in effects:
         if key in ("attack_shift", "wound_shift", "attack", "strength", "extra_exchange"):
@@ -98,6 +101,10 @@ def _effect_weight(effects: tuple[tuple[str, int], ...], fighting: bool, moving:
             score += v * (0.3 if moving else 0.0)
         elif key == "rally":
             score += v * (3.0 if shaken else 0.0)
+        elif key == "no_charge":
+            score -= v * (3.0 if fighting and moving else 0.0)  # a unit set to assault could not charge
+        elif key == "no_run":
+            score -= v * (1.0 if moving else 0.0)
     return score
 
 
