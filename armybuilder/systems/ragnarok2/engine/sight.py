@@ -99,6 +99,8 @@ def aims(b: BattleBase, shooter: Fighting, group: int, target: Fighting, target_
     tss = slots(target)
     tpos = [world_slot(target, tss[i]) for i in candidates]
     obstacles: list[tuple[Box, int]] = b.sight_obstacles(shooter, target)
+    # each obstacle grown by half a target's base: a line that cuts it grazes the obstacle
+    grazed = [Box(box.cx, box.cy, box.ux, box.uy, box.hw + half_t, box.hd + half_t) for box, _rank in obstacles]
     ss = slots(shooter)
     front_line = sbox.hd - 1e-6
     out = []
@@ -111,14 +113,14 @@ def aims(b: BattleBase, shooter: Fighting, group: int, target: Fighting, target_
             if (tx - sbox.cx) * sbox.ux + (ty - sbox.cy) * sbox.uy < front_line and not conscious:
                 continue
             seen = FULL
-            for box, rank in obstacles:
+            for o, (box, rank) in enumerate(obstacles):
                 if segment_hits_box(mx, my, tx, ty, box):
                     if rank < s_rank or rank < t_rank:
                         seen = PARTIAL  # over a smaller obstacle
                     else:
                         seen = 0
                         break
-                elif seen == FULL and segment_hits_box(mx, my, tx, ty, Box(box.cx, box.cy, box.ux, box.uy, box.hw + half_t, box.hd + half_t)):
+                elif seen == FULL and segment_hits_box(mx, my, tx, ty, grazed[o]):
                     seen = PARTIAL  # past an obstacle that grazes the line
             if not seen:
                 continue

@@ -31,7 +31,6 @@ from .base import BattleBase
 from .formation import shape
 from .geometry import (
     Box,
-    bounds_overlap,
     box_from_front,
     box_gap,
     box_in_front,
@@ -95,18 +94,23 @@ class SpaceRules(BattleBase):
         """What may stand across the sight lines between two units: pieces of scenery and the
         other units (hidden Scouts block nothing), with their Size ranks, whose bounding boxes
         meet the two units' joint bounds."""
-        ab, bb = a.box().bounds(), b.box().bounds()
-        span = (min(ab[0], bb[0]), min(ab[1], bb[1]), max(ab[2], bb[2]), max(ab[3], bb[3]))
+        ab, bb = a.box(), b.box()
+        x0 = ab.x0 if ab.x0 < bb.x0 else bb.x0
+        y0 = ab.y0 if ab.y0 < bb.y0 else bb.y0
+        x1 = ab.x1 if ab.x1 > bb.x1 else bb.x1
+        y1 = ab.y1 if ab.y1 > bb.y1 else bb.y1
         out: list[tuple[Box, int]] = []
         for p in self.field.sight:
-            if bounds_overlap(p.bounds, span):
-                out.append((p.box, p.rank))
-        for v in self.others(a, b):
-            if v.hidden:
-                continue
-            box = v.box()
-            if bounds_overlap(box.bounds(), span):
-                out.append((box, v.size_rank))
+            box = p.box
+            if box.x0 < x1 and x0 < box.x1 and box.y0 < y1 and y0 < box.y1:
+                out.append((box, p.rank))
+        for side in self.sides:
+            for v in side:
+                if not v.alive or v.state == "gone" or v is a or v is b or v.hidden:
+                    continue
+                box = v.box()
+                if box.x0 < x1 and x0 < box.x1 and box.y0 < y1 and y0 < box.y1:
+                    out.append((box, v.size_rank))
         return out
 
     def sees(self, u: Fighting, e: Fighting) -> bool:
@@ -178,10 +182,10 @@ class SpaceRules(BattleBase):
         vx, vy = dx * full, dy * full
         t = 1.0
         hit_box = None
-        x0, y0, x1, y1 = box.bounds()
-        swept = (min(x0, x0 + vx), min(y0, y0 + vy), max(x1, x1 + vx), max(y1, y1 + vy))
+        x0, y0, x1, y1 = box.x0, box.y0, box.x1, box.y1
+        sx0, sy0, sx1, sy1 = min(x0, x0 + vx), min(y0, y0 + vy), max(x1, x1 + vx), max(y1, y1 + vy)
         for ob in obstacles:
-            if not bounds_overlap(swept, ob.bounds()):
+            if not (sx0 < ob.x1 and ob.x0 < sx1 and sy0 < ob.y1 and ob.y0 < sy1):
                 continue
             hit = sweep_time(box, vx, vy, ob)
             if hit < t:
@@ -215,11 +219,11 @@ class SpaceRules(BattleBase):
 
     def _room(self, box: Box, obstacles: list[Box]) -> bool:
         """The block fits there: on the table and clear of every obstacle."""
-        x0, y0, x1, y1 = box.bounds()
+        x0, y0, x1, y1 = box.x0, box.y0, box.x1, box.y1
         if x0 < -1e-6 or y0 < -1e-6 or x1 > self.field.width + 1e-6 or y1 > self.field.depth + 1e-6:
             return False
         for ob in obstacles:
-            if bounds_overlap(box.bounds(), ob.bounds()) and boxes_overlap(box, ob):
+            if x0 < ob.x1 and ob.x0 < x1 and y0 < ob.y1 and ob.y0 < y1 and boxes_overlap(box, ob):
                 return False
         return True
 
