@@ -59,6 +59,21 @@ def _shifted(b: Box, dx: float, dy: float) -> Box:
     return Box(b.cx + dx, b.cy + dy, b.ux, b.uy, b.hw, b.hd)
 
 
+def _clear_of(x1: float, y1: float, x2: float, y2: float, b: Box, pad: float) -> bool:
+    """The segment's bounds stand clear of the bounds of *b* grown by *pad* on every side (by
+    more than the bounds test of :func:`.geometry.segment_box_entry` asks): the segment misses
+    the grown box, which need not be made. (A grown box's bounds grow by at most pad × √2.)"""
+    grow = pad * 1.5 + 1e-3
+    if x1 < x2:
+        if x2 < b.x0 - grow or x1 > b.x1 + grow:
+            return True
+    elif x1 < b.x0 - grow or x2 > b.x1 + grow:
+        return True
+    if y1 < y2:
+        return y2 < b.y0 - grow or y1 > b.y1 + grow
+    return y1 < b.y0 - grow or y2 > b.y1 + grow
+
+
 @trait
 class SpaceRules(BattleBase):
     __slots__ = ()
@@ -66,8 +81,13 @@ class SpaceRules(BattleBase):
     # -- distances and views ---------------------------------------------------------
 
     def gap(self, a: Fighting, b: Fighting) -> float:
-        """Edge-to-edge distance between two units (0 in contact), kept until either moves."""
-        key = (a.side * 1000 + a.index) * 4096 + b.side * 1000 + b.index
+        """Edge-to-edge distance between two units (0 in contact), kept until either moves (one
+        entry a pair: :func:`.geometry.box_gap` gives the same float either way round)."""
+        ka = a.side * 1000 + a.index
+        kb = b.side * 1000 + b.index
+        if ka > kb:
+            a, b, ka, kb = b, a, kb, ka
+        key = ka * 4096 + kb
         known = self.gaps.get(key)
         if known is not None and known[0] == a.geo and known[1] == b.geo:
             return known[2]
@@ -149,6 +169,21 @@ class SpaceRules(BattleBase):
         return False
 
     # -- moves ---------------------------------------------------------------------------
+
+    def plans_now(self) -> dict:
+        """The memo of plans (moves, assault options) made for the table as it stands now: every
+        unit's place and shape (its ``geo``), whether it stands, its state, whether it is hidden,
+        and the sight memo's ``world``. Anything else a plan reads is in its own key; the memo is
+        emptied when any of that changes, so a plan found again is the plan found before."""
+        layout = [self.world]
+        for side in self.sides:
+            for v in side:
+                layout.append((v.geo, v.alive, v.state, v.hidden))
+        now = tuple(layout)
+        if now != self.plans_layout:
+            self.plans_layout = now
+            self.plans = {}
+        return self.plans
 
     def moved(self, u: Fighting) -> None:
         """A unit moved: sight between units must be looked at again."""
@@ -251,7 +286,30 @@ class SpaceRules(BattleBase):
         ignore: tuple[Fighting, ...] = (), stop: float = 0.0,
     ) -> tuple[float, float, float, float, float] | None:  # fmt: skip
         """Where :meth:`travel` would take the unit: (x, y, facing x, facing y, path length), or
-        None when it cannot move."""
+        None when it cannot move (and :attr:`reshape_to`, the files it stands in there, when a
+        scattered unit narrows). The AI weighs a move before the unit makes it: the plan is kept
+        until the table changes (:meth:`plans_now`)."""
+        memo = self.plans_now()
+        key = ("travel", u.side, u.index, u.close, tx, ty, allowance, straight, face, stop,
+               tuple([(v.side, v.index) for v in ignore]))  # fmt: skip
+        known = memo.get(key)
+        if known is not None:
+            if known[1]:
+                self.reshape_to = known[1]
+            return known[0]
+        before = self.reshape_to
+        self.reshape_to = 0
+        plan = self._plan_travel(u, tx, ty, allowance, straight, face, ignore, stop)
+        files = self.reshape_to
+        if not files:
+            self.reshape_to = before
+        memo[key] = (plan, files)
+        return plan
+
+    def _plan_travel(
+        self, u: Fighting, tx: float, ty: float, allowance: float, straight: bool, face: bool,
+        ignore: tuple[Fighting, ...], stop: float,
+    ) -> tuple[float, float, float, float, float] | None:  # fmt: skip
         dx, dy = tx - u.x, ty - u.y
         dist = math.sqrt(dx * dx + dy * dy) - stop
         if dist <= 0.01 or allowance <= 0.01:
@@ -361,10 +419,13 @@ class SpaceRules(BattleBase):
         mx, my = box.cx, box.cy  # the block's middle, and from it to its front
         ox, oy = u.x - mx, u.y - my
         first, best_t = None, 2.0
+        ex, ey = gx - ox, gy - oy
         for piece in self.field.blocking:
             b = piece.box
+            if _clear_of(mx, my, ex, ey, b, pad):
+                continue
             grown = Box(b.cx, b.cy, b.ux, b.uy, b.hw + pad, b.hd + pad)
-            t = segment_box_entry(mx, my, gx - ox, gy - oy, grown)
+            t = segment_box_entry(mx, my, ex, ey, grown)
             if 0.0 <= t < best_t:
                 first, best_t = grown, t
         if first is None:
@@ -392,6 +453,8 @@ class SpaceRules(BattleBase):
         straight = math.hypot(gx - px, gy - py)
         for piece in self.field.blocking:
             b = piece.box
+            if _clear_of(px, py, gx, gy, b, pad):
+                continue
             grown = Box(b.cx, b.cy, b.ux, b.uy, b.hw + pad, b.hd + pad)
             if segment_hits_box(px, py, gx, gy, grown):
                 best = 1e18
