@@ -351,6 +351,11 @@ class SpaceRules(BattleBase):
                 bx, by = unit_vector(tx - mx, ty - my)
                 rest_goal = math.hypot(tx - mx, ty - my) - stop
                 left = min(allowance - first, rest_goal)
+                # The way left from the end of the second leg is no shorter than the straight
+                # line, so a heading whose end cannot come closer than the best one by the 0.5 cm
+                # asked is passed over without its second leg (1e-6: more than any rounding).
+                if rest_goal - (left if left > 0.0 else 0.0) >= best - 0.5 + 1e-6:
+                    continue
                 second = 0.0
                 if left > 0.0:
                     second = self.free_run(_shifted(box, ax * first, ay * first), bx, by, left, obstacles)
