@@ -157,6 +157,10 @@ class BattleBase:
         """:mod:`.space`."""
         raise NotImplementedError
 
+    def plans_now(self) -> dict[Any, Any]:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
     def plan_travel(
         self, u: Fighting, tx: float, ty: float, allowance: float, straight: bool, face: bool = True,
         ignore: tuple[Fighting, ...] = (), stop: float = 0.0,

@@ -23,7 +23,7 @@ Every spatial question a phase asks goes through here, so each is answered one w
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import trait
 
@@ -170,12 +170,12 @@ class SpaceRules(BattleBase):
 
     # -- moves ---------------------------------------------------------------------------
 
-    def plans_now(self) -> dict:
+    def plans_now(self) -> dict[Any, Any]:
         """The memo of plans (moves, assault options) made for the table as it stands now: every
         unit's place and shape (its ``geo``), whether it stands, its state, whether it is hidden,
         and the sight memo's ``world``. Anything else a plan reads is in its own key; the memo is
         emptied when any of that changes, so a plan found again is the plan found before."""
-        layout = [self.world]
+        layout: list[Any] = [self.world]
         for side in self.sides:
             for v in side:
                 layout.append((v.geo, v.alive, v.state, v.hidden))
