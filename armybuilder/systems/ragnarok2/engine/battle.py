@@ -233,7 +233,7 @@ class Battle(
         self.spot_memo: dict[int, tuple[int, tuple[int, float, float, float, float]]] = {}
         self.world = 0
         self.plans: dict = {}
-        self.plans_layout: tuple = ()
+        self.plans_layout: list = []
         self.reshape_to = 0
         self.recorder: Recorder | None = Recorder() if record else None
         self.phase = "other"

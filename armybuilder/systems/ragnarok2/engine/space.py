@@ -175,13 +175,24 @@ class SpaceRules(BattleBase):
         unit's place and shape (its ``geo``), whether it stands, its state, whether it is hidden,
         and the sight memo's ``world``. Anything else a plan reads is in its own key; the memo is
         emptied when any of that changes, so a plan found again is the plan found before."""
-        layout: list[Any] = [self.world]
-        for side in self.sides:
-            for v in side:
-                layout.append((v.geo, v.alive, v.state, v.hidden))
-        now = tuple(layout)
-        if now != self.plans_layout:
-            self.plans_layout = now
+        kept = self.plans_layout  # world, then each unit's geo, alive, state, hidden
+        same = len(kept) == 1 + 4 * (len(self.sides[0]) + len(self.sides[1])) and kept[0] == self.world
+        if same:
+            i = 1
+            for side in self.sides:
+                for v in side:
+                    if kept[i] != v.geo or kept[i + 1] != v.alive or kept[i + 2] != v.state or kept[i + 3] != v.hidden:
+                        same = False
+                        break
+                    i += 4
+                if not same:
+                    break
+        if not same:
+            layout: list[Any] = [self.world]
+            for side in self.sides:
+                for v in side:
+                    layout += [v.geo, v.alive, v.state, v.hidden]
+            self.plans_layout = layout
             self.plans = {}
         return self.plans
 
