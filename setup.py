@@ -30,9 +30,10 @@ ROOT = Path(__file__).resolve().parent
 # A module left out stays Python (the exact-odds code runs once per question, not per game).
 NATIVE_ENGINES: dict[str, list[str]] = {
     "armybuilder/systems/ragnarok2/engine": [
-        "abilities", "ai", "base", "battle", "chance", "combat", "dice", "fray", "line_ai", "maintenance",
-        "movement", "mystic_phase", "mystics", "narration", "odds", "outcome", "policy", "shooting",
-        "state", "strategic", "tables", "wounds",
+        "abilities", "ai", "assault", "base", "battle", "battlefield", "chance", "combat", "contact", "dice",
+        "field_ai", "flight", "formation", "fray", "geometry", "line_ai", "maintenance", "movement",
+        "mystic_phase", "mystics", "narration", "odds", "outcome", "policy", "recorder", "shooting", "sight",
+        "space", "state", "strategic", "tables", "wounds",
     ],
     "armybuilder/systems/rattle_and_rend/engine": [
         "state", "board", "dice", "gamestate", "geometry", "scenario", "setup", "combat", "reactions",
