@@ -43,9 +43,10 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
     engine_package = f"{__name__}.engine"  # compiled by setup.py when it can (armybuilder._native)
     # its modules compiled together (one mypyc group); the others stay Python
     compiled_engine_modules = (
-        "abilities", "ai", "base", "battle", "chance", "combat", "dice", "fray", "line_ai", "maintenance",
-        "movement", "mystic_phase", "mystics", "narration", "odds", "outcome", "policy", "shooting",
-        "state", "strategic", "tables", "wounds",
+        "abilities", "ai", "assault", "base", "battle", "battlefield", "chance", "combat", "contact", "dice",
+        "field_ai", "flight", "formation", "fray", "geometry", "line_ai", "maintenance", "movement",
+        "mystic_phase", "mystics", "narration", "odds", "outcome", "policy", "recorder", "shooting", "sight",
+        "space", "state", "strategic", "tables", "wounds",
     )  # fmt: skip
     format_params = ("character_share", "war_machine_share")
     new_list_name = "New army"

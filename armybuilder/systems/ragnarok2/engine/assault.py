@@ -121,6 +121,13 @@ class AssaultRules(BattleBase):
             return []
         reach = u.mov * 2.0
         no_charge = bool(u.tactic and u.tactic.get("no_charge"))
+        # The players ask several times before the unit acts: the answer is kept until the table
+        # changes (SpaceRules.plans_now(); its own inputs are in the key).
+        memo = self.plans_now()
+        key = ("assault", u.side, u.index, u.state, u.close, reach, no_charge)
+        known = memo.get(key)
+        if known is not None:
+            return list(known)
         conscious = u.all_have("consciousness")
         out = []
         for e in self.sides[1 - u.side]:
@@ -138,6 +145,7 @@ class AssaultRules(BattleBase):
                 # see or cannot reach straight, so a foe it could charge cannot be assailed.)
             elif self.engagement_way(u, e, reach):
                 out.append(AssaultOption(e, "engagement", d))
+        memo[key] = list(out)
         return out
 
     # -- the assault -------------------------------------------------------------------------

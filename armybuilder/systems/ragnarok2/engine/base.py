@@ -83,6 +83,8 @@ class BattleBase:
     sight_memo: dict[int, tuple[int, bool]]  # SpaceRules.sees()'s memo: pair -> (world, seen)
     spot_memo: dict[int, tuple[int, tuple[int, float, float, float, float]]]  # contact_spot()'s memo: pair -> (world, spot)
     world: int  # bumped at every move: sight between units is looked at again
+    plans: dict[Any, Any]  # plan_travel()'s and assault_options()'s answers for the table as it stands (SpaceRules.plans_now())
+    plans_layout: list[Any]  # the table they were found for: world, then each unit's geo, alive, state, hidden
     reshape_to: int  # plan_travel()'s files for a scattered unit that narrows to stand where it goes (0: as it is)
     recorder: Recorder | None  # the frames of a replay, when one is asked
     phase: str  # the phase destroying A.P. now (shooting, fray, rout, flight, mystic...): destroyed's key
@@ -152,6 +154,10 @@ class BattleBase:
         self, u: Fighting, tx: float, ty: float, allowance: float, straight: bool, face: bool = True,
         ignore: tuple[Fighting, ...] = (), stop: float = 0.0,
     ) -> float:  # fmt: skip
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def plans_now(self) -> dict[Any, Any]:
         """:mod:`.space`."""
         raise NotImplementedError
 

@@ -228,7 +228,7 @@ class Battle(
         "aura_units", "mystic_units", "outcome_rows", "fear_rows", "round", "field_effects",
         "_tactic_cost", "_tactical_memo", "_mystic_sums", "_charge_bound",
         "_cic_seen", "_upkeep", "policies", "round_memo", "loss_caused",
-        "field", "gaps", "sight_memo", "spot_memo", "world", "reshape_to", "recorder", "phase", "destroyed", "frays_fought", "_logged",
+        "field", "gaps", "sight_memo", "spot_memo", "world", "plans", "plans_layout", "reshape_to", "recorder", "phase", "destroyed", "frays_fought", "_logged",
     )  # fmt: skip
 
     def __init__(
@@ -256,6 +256,8 @@ class Battle(
         self.sight_memo: dict[int, tuple[int, bool]] = {}
         self.spot_memo: dict[int, tuple[int, tuple[int, float, float, float, float]]] = {}
         self.world = 0
+        self.plans: dict = {}
+        self.plans_layout: list = []
         self.reshape_to = 0
         self.recorder: Recorder | None = Recorder() if record else None
         self.phase = "other"

@@ -29,6 +29,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from .ai import answers_enemy_mystics, casts_its_own, longest_range
 from .line_ai import LinePolicy, losing, reach
 from .policy import Policy, _score
@@ -45,6 +47,7 @@ LATERAL_WEIGHT = 2.0  # how much a foe's offset across the table counts against 
 _PLANS = (("plans", 0), ("plans", 1))  # the round memo: each side's assault targets, by unit index
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (tests script players: a subclass in Python)
 class FieldPolicy(LinePolicy):
     """The field player (see the module doc)."""
 

@@ -26,9 +26,13 @@ EPS: Final = 1e-9
 
 class Box:
     """An oriented rectangle: centre (cx, cy), facing (ux, uy) a unit vector, half width hw
-    (across the facing, along the right-hand vector (uy, -ux)) and half depth hd (along it)."""
+    (across the facing, along the right-hand vector (uy, -ux)) and half depth hd (along it).
 
-    __slots__ = ("cx", "cy", "ux", "uy", "hw", "hd")
+    A box is a value, never changed once made: its axis-aligned bounds (x0, y0, x1, y1) are
+    computed once with it (every broad-phase test reads them) and its corners the first time
+    they are asked."""
+
+    __slots__ = ("cx", "cy", "ux", "uy", "hw", "hd", "x0", "y0", "x1", "y1", "corner_list")
 
     def __init__(self, cx: float, cy: float, ux: float, uy: float, hw: float, hd: float) -> None:
         self.cx = cx
@@ -37,25 +41,34 @@ class Box:
         self.uy = uy
         self.hw = hw
         self.hd = hd
+        ex = abs(uy) * hw + abs(ux) * hd
+        ey = abs(ux) * hw + abs(uy) * hd
+        self.x0 = cx - ex
+        self.y0 = cy - ey
+        self.x1 = cx + ex
+        self.y1 = cy + ey
+        self.corner_list: list[tuple[float, float]] | None = None
 
     def corners(self) -> list[tuple[float, float]]:
-        """Front-left, front-right, back-right, back-left."""
+        """Front-left, front-right, back-right, back-left (the same list every call: read only)."""
+        found = self.corner_list
+        if found is not None:
+            return found
         cx, cy, ux, uy, hw, hd = self.cx, self.cy, self.ux, self.uy, self.hw, self.hd
         rx, ry = uy, -ux  # the right-hand vector
         fx, fy = ux * hd, uy * hd
         sx, sy = rx * hw, ry * hw
-        return [
+        found = self.corner_list = [
             (cx + fx - sx, cy + fy - sy),
             (cx + fx + sx, cy + fy + sy),
             (cx - fx + sx, cy - fy + sy),
             (cx - fx - sx, cy - fy - sy),
         ]
+        return found
 
     def bounds(self) -> tuple[float, float, float, float]:
         """The axis-aligned bounding box (x0, y0, x1, y1)."""
-        ex = abs(self.uy) * self.hw + abs(self.ux) * self.hd
-        ey = abs(self.ux) * self.hw + abs(self.uy) * self.hd
-        return self.cx - ex, self.cy - ey, self.cx + ex, self.cy + ey
+        return self.x0, self.y0, self.x1, self.y1
 
     def local(self, px: float, py: float) -> tuple[float, float]:
         """(across, along) coordinates of a point in this box's frame (from its centre)."""
@@ -103,43 +116,105 @@ def _project(b: Box, nx: float, ny: float) -> tuple[float, float]:
 
 def boxes_overlap(a: Box, b: Box, margin: float = 0.0) -> bool:
     """The boxes overlap by more than *margin* (separating axis test on their four axes); boxes
-    that only touch (a unit in contact with another, base to base) do not overlap."""
-    for nx, ny in ((a.ux, a.uy), (a.uy, -a.ux), (b.ux, b.uy), (b.uy, -b.ux)):
-        a0, a1 = _project(a, nx, ny)
-        b0, b1 = _project(b, nx, ny)
+    that only touch (a unit in contact with another, base to base) do not overlap.
+
+    Boxes whose bounds stand apart (by more than any rounding) do not overlap: the axes are
+    tried only for boxes near each other."""
+    if margin >= 0.0 and (a.x1 < b.x0 - 1e-6 or b.x1 < a.x0 - 1e-6 or a.y1 < b.y0 - 1e-6 or b.y1 < a.y0 - 1e-6):
+        return False
+    acx, acy, aux, auy, ahw, ahd = a.cx, a.cy, a.ux, a.uy, a.hw, a.hd
+    bcx, bcy, bux, buy, bhw, bhd = b.cx, b.cy, b.ux, b.uy, b.hw, b.hd
+    for k in range(4):
+        if k == 0:
+            nx, ny = aux, auy
+        elif k == 1:
+            nx, ny = auy, -aux
+        elif k == 2:
+            nx, ny = bux, buy
+        else:
+            nx, ny = buy, -bux
+        # each box's interval on the axis (nx, ny): its centre's projection ± its reach
+        centre = acx * nx + acy * ny
+        reach = abs(auy * nx - aux * ny) * ahw + abs(aux * nx + auy * ny) * ahd
+        a0, a1 = centre - reach, centre + reach
+        centre = bcx * nx + bcy * ny
+        reach = abs(buy * nx - bux * ny) * bhw + abs(bux * nx + buy * ny) * bhd
+        b0, b1 = centre - reach, centre + reach
         if a1 - b0 <= margin or b1 - a0 <= margin:
             return False
     return True
 
 
 def box_gap(a: Box, b: Box) -> float:
-    """The distance between two boxes, edge to edge (0 when they touch or overlap)."""
+    """The distance between two boxes, edge to edge (0 when they touch or overlap): the least
+    distance from a corner of either to the other (:func:`point_box_distance`, inlined)."""
     if boxes_overlap(a, b):
         return 0.0
     best = 1e18
-    for px, py in a.corners():
-        d = point_box_distance(px, py, b)
-        if d < best:
-            best = d
-    for px, py in b.corners():
-        d = point_box_distance(px, py, a)
-        if d < best:
-            best = d
+    for k in range(2):
+        if k == 0:
+            corners, o = a.corners(), b
+        else:
+            corners, o = b.corners(), a
+        ocx, ocy, oux, ouy, ohw, ohd = o.cx, o.cy, o.ux, o.uy, o.hw, o.hd
+        for px, py in corners:
+            dx, dy = px - ocx, py - ocy
+            across = dx * ouy - dy * oux
+            along = dx * oux + dy * ouy
+            if across < 0.0:
+                across = -across
+            if along < 0.0:
+                along = -along
+            ex = across - ohw
+            ey = along - ohd
+            if ex <= 0.0:
+                d = ey if ey > 0.0 else 0.0
+            elif ey <= 0.0:
+                d = ex
+            else:
+                d = math.sqrt(ex * ex + ey * ey)
+            if d < best:
+                best = d
     return best
 
 
 def segment_box_entry(x1: float, y1: float, x2: float, y2: float, b: Box, shrink: float = 0.0) -> float:
     """Where the segment (x1, y1)-(x2, y2) first enters the box shrunk by *shrink* on every side,
     as a fraction of the segment (0..1), or -1.0 when it misses it (Liang-Barsky clipping in the
-    box's frame). A segment that only grazes an edge misses."""
+    box's frame). A segment that only grazes an edge misses.
+
+    A segment whose bounds stand clear of the box's (by more than any rounding) misses without
+    the clipping: most sight lines and ways pass far from most pieces."""
+    if x1 < x2:
+        if x2 < b.x0 - 1e-6 or x1 > b.x1 + 1e-6:
+            return -1.0
+    elif x1 < b.x0 - 1e-6 or x2 > b.x1 + 1e-6:
+        return -1.0
+    if y1 < y2:
+        if y2 < b.y0 - 1e-6 or y1 > b.y1 + 1e-6:
+            return -1.0
+    elif y1 < b.y0 - 1e-6 or y2 > b.y1 + 1e-6:
+        return -1.0
     hw, hd = b.hw - shrink, b.hd - shrink
     if hw <= 0.0 or hd <= 0.0:
         return -1.0
-    ax, ay = b.local(x1, y1)
-    bx, by = b.local(x2, y2)
+    cx, cy, ux, uy = b.cx, b.cy, b.ux, b.uy
+    # both ends in the box's frame (across, along), as Box.local() gives them
+    ex, ey = x1 - cx, y1 - cy
+    ax, ay = ex * uy - ey * ux, ex * ux + ey * uy
+    ex, ey = x2 - cx, y2 - cy
+    bx, by = ex * uy - ey * ux, ex * ux + ey * uy
     dx, dy = bx - ax, by - ay
     t0, t1 = 0.0, 1.0
-    for p, q in ((-dx, ax + hw), (dx, hw - ax), (-dy, ay + hd), (dy, hd - ay)):
+    for k in range(4):
+        if k == 0:
+            p, q = -dx, ax + hw
+        elif k == 1:
+            p, q = dx, hw - ax
+        elif k == 2:
+            p, q = -dy, ay + hd
+        else:
+            p, q = dy, hd - ay
         if p == 0.0:
             if q <= 0.0:
                 return -1.0
@@ -168,10 +243,24 @@ def sweep_time(a: Box, vx: float, vy: float, b: Box) -> float:
     """The first fraction t of the move (vx, vy) at which box *a*, translated by t·(vx, vy),
     overlaps the static box *b* (separating axes), or 2.0 when it never does within the move.
     Boxes already overlapping give 0.0."""
+    acx, acy, aux, auy, ahw, ahd = a.cx, a.cy, a.ux, a.uy, a.hw, a.hd
+    bcx, bcy, bux, buy, bhw, bhd = b.cx, b.cy, b.ux, b.uy, b.hw, b.hd
     enter, leave = 0.0, 1.0
-    for nx, ny in ((a.ux, a.uy), (a.uy, -a.ux), (b.ux, b.uy), (b.uy, -b.ux)):
-        a0, a1 = _project(a, nx, ny)
-        b0, b1 = _project(b, nx, ny)
+    for k in range(4):
+        if k == 0:
+            nx, ny = aux, auy
+        elif k == 1:
+            nx, ny = auy, -aux
+        elif k == 2:
+            nx, ny = bux, buy
+        else:
+            nx, ny = buy, -bux
+        centre = acx * nx + acy * ny
+        reach = abs(auy * nx - aux * ny) * ahw + abs(aux * nx + auy * ny) * ahd
+        a0, a1 = centre - reach, centre + reach
+        centre = bcx * nx + bcy * ny
+        reach = abs(buy * nx - bux * ny) * bhw + abs(bux * nx + buy * ny) * bhd
+        b0, b1 = centre - reach, centre + reach
         v = vx * nx + vy * ny
         if -EPS < v < EPS:
             if a1 - b0 <= EPS or b1 - a0 <= EPS:

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from .ai import answers_enemy_mystics, casts_its_own, fires_after_marching
 from .policy import Policy, _nearest_standing, _score, _toward
 
@@ -116,6 +118,7 @@ def forward(u: Fighting, depth: float) -> float:
     return u.y if u.side == 0 else depth - u.y
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (tests script players: a subclass in Python)
 class LinePolicy(Policy):
     """The line player (see the module doc)."""
 

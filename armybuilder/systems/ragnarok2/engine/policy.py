@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from .tables import _mean_per_die
 
 if TYPE_CHECKING:
@@ -37,6 +39,7 @@ def _score(x: float) -> int:
     return round(x * 1000)  # (round() of a float is already an int: the same integer)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (tests script players: a subclass in Python)
 class Policy:
     """Default choices (the interface and the classic player's answers)."""
 

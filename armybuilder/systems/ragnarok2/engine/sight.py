@@ -99,11 +99,22 @@ def aims(b: BattleBase, shooter: Fighting, group: int, target: Fighting, target_
     tss = slots(target)
     tpos = [world_slot(target, tss[i]) for i in candidates]
     obstacles: list[tuple[Box, int]] = b.sight_obstacles(shooter, target)
+    # each obstacle grown by half a target's base: a line that cuts it grazes the obstacle
+    grazed = [Box(box.cx, box.cy, box.ux, box.uy, box.hw + half_t, box.hd + half_t) for box, _rank in obstacles]
     ss = slots(shooter)
     front_line = sbox.hd - 1e-6
     out = []
+    # the bounds of every target position: an obstacle whose grown box stands clear of them and
+    # of the marksman is crossed by none of its sight lines (segment_box_entry's bounds test)
+    tx0 = min(p[0] for p in tpos)
+    tx1 = max(p[0] for p in tpos)
+    ty0 = min(p[1] for p in tpos)
+    ty1 = max(p[1] for p in tpos)
     for m in shooters:
         mx, my = world_slot(shooter, ss[m])
+        x0, x1 = (mx if mx < tx0 else tx0) - 1e-3, (mx if mx > tx1 else tx1) + 1e-3
+        y0, y1 = (my if my < ty0 else ty0) - 1e-3, (my if my > ty1 else ty1) + 1e-3
+        near = [o for o, g in enumerate(grazed) if g.x0 < x1 and x0 < g.x1 and g.y0 < y1 and y0 < g.y1]
         best: tuple[int, float, int] | None = None  # (visibility, distance, target position)
         seen_all: list[int] = []
         for k, (tx, ty) in zip(candidates, tpos, strict=True):
@@ -111,14 +122,15 @@ def aims(b: BattleBase, shooter: Fighting, group: int, target: Fighting, target_
             if (tx - sbox.cx) * sbox.ux + (ty - sbox.cy) * sbox.uy < front_line and not conscious:
                 continue
             seen = FULL
-            for box, rank in obstacles:
+            for o in near:
+                box, rank = obstacles[o]
                 if segment_hits_box(mx, my, tx, ty, box):
                     if rank < s_rank or rank < t_rank:
                         seen = PARTIAL  # over a smaller obstacle
                     else:
                         seen = 0
                         break
-                elif seen == FULL and segment_hits_box(mx, my, tx, ty, Box(box.cx, box.cy, box.ux, box.uy, box.hw + half_t, box.hd + half_t)):
+                elif seen == FULL and segment_hits_box(mx, my, tx, ty, grazed[o]):
                     seen = PARTIAL  # past an obstacle that grazes the line
             if not seen:
                 continue

@@ -23,7 +23,7 @@ Every spatial question a phase asks goes through here, so each is answered one w
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import trait
 
@@ -31,7 +31,6 @@ from .base import BattleBase
 from .formation import shape
 from .geometry import (
     Box,
-    bounds_overlap,
     box_from_front,
     box_gap,
     box_in_front,
@@ -60,6 +59,21 @@ def _shifted(b: Box, dx: float, dy: float) -> Box:
     return Box(b.cx + dx, b.cy + dy, b.ux, b.uy, b.hw, b.hd)
 
 
+def _clear_of(x1: float, y1: float, x2: float, y2: float, b: Box, pad: float) -> bool:
+    """The segment's bounds stand clear of the bounds of *b* grown by *pad* on every side (by
+    more than the bounds test of :func:`.geometry.segment_box_entry` asks): the segment misses
+    the grown box, which need not be made. (A grown box's bounds grow by at most pad × √2.)"""
+    grow = pad * 1.5 + 1e-3
+    if x1 < x2:
+        if x2 < b.x0 - grow or x1 > b.x1 + grow:
+            return True
+    elif x1 < b.x0 - grow or x2 > b.x1 + grow:
+        return True
+    if y1 < y2:
+        return y2 < b.y0 - grow or y1 > b.y1 + grow
+    return y1 < b.y0 - grow or y2 > b.y1 + grow
+
+
 @trait
 class SpaceRules(BattleBase):
     __slots__ = ()
@@ -67,8 +81,13 @@ class SpaceRules(BattleBase):
     # -- distances and views ---------------------------------------------------------
 
     def gap(self, a: Fighting, b: Fighting) -> float:
-        """Edge-to-edge distance between two units (0 in contact), kept until either moves."""
-        key = (a.side * 1000 + a.index) * 4096 + b.side * 1000 + b.index
+        """Edge-to-edge distance between two units (0 in contact), kept until either moves (one
+        entry a pair: :func:`.geometry.box_gap` gives the same float either way round)."""
+        ka = a.side * 1000 + a.index
+        kb = b.side * 1000 + b.index
+        if ka > kb:
+            a, b, ka, kb = b, a, kb, ka
+        key = ka * 4096 + kb
         known = self.gaps.get(key)
         if known is not None and known[0] == a.geo and known[1] == b.geo:
             return known[2]
@@ -95,18 +114,23 @@ class SpaceRules(BattleBase):
         """What may stand across the sight lines between two units: pieces of scenery and the
         other units (hidden Scouts block nothing), with their Size ranks, whose bounding boxes
         meet the two units' joint bounds."""
-        ab, bb = a.box().bounds(), b.box().bounds()
-        span = (min(ab[0], bb[0]), min(ab[1], bb[1]), max(ab[2], bb[2]), max(ab[3], bb[3]))
+        ab, bb = a.box(), b.box()
+        x0 = ab.x0 if ab.x0 < bb.x0 else bb.x0
+        y0 = ab.y0 if ab.y0 < bb.y0 else bb.y0
+        x1 = ab.x1 if ab.x1 > bb.x1 else bb.x1
+        y1 = ab.y1 if ab.y1 > bb.y1 else bb.y1
         out: list[tuple[Box, int]] = []
         for p in self.field.sight:
-            if bounds_overlap(p.bounds, span):
-                out.append((p.box, p.rank))
-        for v in self.others(a, b):
-            if v.hidden:
-                continue
-            box = v.box()
-            if bounds_overlap(box.bounds(), span):
-                out.append((box, v.size_rank))
+            box = p.box
+            if box.x0 < x1 and x0 < box.x1 and box.y0 < y1 and y0 < box.y1:
+                out.append((box, p.rank))
+        for side in self.sides:
+            for v in side:
+                if not v.alive or v.state == "gone" or v is a or v is b or v.hidden:
+                    continue
+                box = v.box()
+                if box.x0 < x1 and x0 < box.x1 and box.y0 < y1 and y0 < box.y1:
+                    out.append((box, v.size_rank))
         return out
 
     def sees(self, u: Fighting, e: Fighting) -> bool:
@@ -146,6 +170,32 @@ class SpaceRules(BattleBase):
 
     # -- moves ---------------------------------------------------------------------------
 
+    def plans_now(self) -> dict[Any, Any]:
+        """The memo of plans (moves, assault options) made for the table as it stands now: every
+        unit's place and shape (its ``geo``), whether it stands, its state, whether it is hidden,
+        and the sight memo's ``world``. Anything else a plan reads is in its own key; the memo is
+        emptied when any of that changes, so a plan found again is the plan found before."""
+        kept = self.plans_layout  # world, then each unit's geo, alive, state, hidden
+        same = len(kept) == 1 + 4 * (len(self.sides[0]) + len(self.sides[1])) and kept[0] == self.world
+        if same:
+            i = 1
+            for side in self.sides:
+                for v in side:
+                    if kept[i] != v.geo or kept[i + 1] != v.alive or kept[i + 2] != v.state or kept[i + 3] != v.hidden:
+                        same = False
+                        break
+                    i += 4
+                if not same:
+                    break
+        if not same:
+            layout: list[Any] = [self.world]
+            for side in self.sides:
+                for v in side:
+                    layout += [v.geo, v.alive, v.state, v.hidden]
+            self.plans_layout = layout
+            self.plans = {}
+        return self.plans
+
     def moved(self, u: Fighting) -> None:
         """A unit moved: sight between units must be looked at again."""
         self.world += 1
@@ -178,10 +228,10 @@ class SpaceRules(BattleBase):
         vx, vy = dx * full, dy * full
         t = 1.0
         hit_box = None
-        x0, y0, x1, y1 = box.bounds()
-        swept = (min(x0, x0 + vx), min(y0, y0 + vy), max(x1, x1 + vx), max(y1, y1 + vy))
+        x0, y0, x1, y1 = box.x0, box.y0, box.x1, box.y1
+        sx0, sy0, sx1, sy1 = min(x0, x0 + vx), min(y0, y0 + vy), max(x1, x1 + vx), max(y1, y1 + vy)
         for ob in obstacles:
-            if not bounds_overlap(swept, ob.bounds()):
+            if not (sx0 < ob.x1 and ob.x0 < sx1 and sy0 < ob.y1 and ob.y0 < sy1):
                 continue
             hit = sweep_time(box, vx, vy, ob)
             if hit < t:
@@ -215,11 +265,11 @@ class SpaceRules(BattleBase):
 
     def _room(self, box: Box, obstacles: list[Box]) -> bool:
         """The block fits there: on the table and clear of every obstacle."""
-        x0, y0, x1, y1 = box.bounds()
+        x0, y0, x1, y1 = box.x0, box.y0, box.x1, box.y1
         if x0 < -1e-6 or y0 < -1e-6 or x1 > self.field.width + 1e-6 or y1 > self.field.depth + 1e-6:
             return False
         for ob in obstacles:
-            if bounds_overlap(box.bounds(), ob.bounds()) and boxes_overlap(box, ob):
+            if x0 < ob.x1 and ob.x0 < x1 and y0 < ob.y1 and ob.y0 < y1 and boxes_overlap(box, ob):
                 return False
         return True
 
@@ -247,7 +297,30 @@ class SpaceRules(BattleBase):
         ignore: tuple[Fighting, ...] = (), stop: float = 0.0,
     ) -> tuple[float, float, float, float, float] | None:  # fmt: skip
         """Where :meth:`travel` would take the unit: (x, y, facing x, facing y, path length), or
-        None when it cannot move."""
+        None when it cannot move (and :attr:`reshape_to`, the files it stands in there, when a
+        scattered unit narrows). The AI weighs a move before the unit makes it: the plan is kept
+        until the table changes (:meth:`plans_now`)."""
+        memo = self.plans_now()
+        key = ("travel", u.side, u.index, u.close, tx, ty, allowance, straight, face, stop,
+               tuple([(v.side, v.index) for v in ignore]))  # fmt: skip
+        known = memo.get(key)
+        if known is not None:
+            if known[1]:
+                self.reshape_to = known[1]
+            return known[0]
+        before = self.reshape_to
+        self.reshape_to = 0
+        plan = self._plan_travel(u, tx, ty, allowance, straight, face, ignore, stop)
+        files = self.reshape_to
+        if not files:
+            self.reshape_to = before
+        memo[key] = (plan, files)
+        return plan
+
+    def _plan_travel(
+        self, u: Fighting, tx: float, ty: float, allowance: float, straight: bool, face: bool,
+        ignore: tuple[Fighting, ...], stop: float,
+    ) -> tuple[float, float, float, float, float] | None:  # fmt: skip
         dx, dy = tx - u.x, ty - u.y
         dist = math.sqrt(dx * dx + dy * dy) - stop
         if dist <= 0.01 or allowance <= 0.01:
@@ -289,6 +362,11 @@ class SpaceRules(BattleBase):
                 bx, by = unit_vector(tx - mx, ty - my)
                 rest_goal = math.hypot(tx - mx, ty - my) - stop
                 left = min(allowance - first, rest_goal)
+                # The way left from the end of the second leg is no shorter than the straight
+                # line, so a heading whose end cannot come closer than the best one by the 0.5 cm
+                # asked is passed over without its second leg (1e-6: more than any rounding).
+                if rest_goal - (left if left > 0.0 else 0.0) >= best - 0.5 + 1e-6:
+                    continue
                 second = 0.0
                 if left > 0.0:
                     second = self.free_run(_shifted(box, ax * first, ay * first), bx, by, left, obstacles)
@@ -360,10 +438,13 @@ class SpaceRules(BattleBase):
         mx, my = box.cx, box.cy  # the block's middle, and from it to its front
         ox, oy = u.x - mx, u.y - my
         first, best_t = None, 2.0
+        ex, ey = gx - ox, gy - oy
         for piece in self.field.blocking:
             b = piece.box
+            if _clear_of(mx, my, ex, ey, b, pad):
+                continue
             grown = Box(b.cx, b.cy, b.ux, b.uy, b.hw + pad, b.hd + pad)
-            t = segment_box_entry(mx, my, gx - ox, gy - oy, grown)
+            t = segment_box_entry(mx, my, ex, ey, grown)
             if 0.0 <= t < best_t:
                 first, best_t = grown, t
         if first is None:
@@ -391,6 +472,8 @@ class SpaceRules(BattleBase):
         straight = math.hypot(gx - px, gy - py)
         for piece in self.field.blocking:
             b = piece.box
+            if _clear_of(px, py, gx, gy, b, pad):
+                continue
             grown = Box(b.cx, b.cy, b.ux, b.uy, b.hw + pad, b.hd + pad)
             if segment_hits_box(px, py, gx, gy, grown):
                 best = 1e18
