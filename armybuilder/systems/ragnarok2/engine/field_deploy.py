@@ -7,8 +7,9 @@ deployment roll deploys first, the other with that army in view). The field play
 - **deploying first** stands its fighting units with the strongest in the middle and the fast
   ones on the wings (the classic order: :meth:`.policy.Policy.deployment`);
 - **deploying second** orders its first line against the enemy's: each unit is worth the
-  exchange it expects against the enemy units across from it (:func:`matchup`, the nearer
-  across counting more), fast units keep a wing (a lane round the enemy's flank), and the order
+  exchange it expects against the enemy units across from it (:func:`matchup`: the fray, and
+  the volleys either side's marksmen fire while the lines close; the nearer across counting
+  more), fast units keep a wing (a lane round the enemy's flank), and the order
   is improved by swapping two units while a swap gains (integer scores, then the classic order:
   the same army against the same deployment always stands the same way).
 
@@ -31,19 +32,37 @@ if TYPE_CHECKING:
 ACROSS = 15.0  # cm of lateral offset at which an enemy counts half as much as the one straight across
 WING = 0.15  # share of a fast unit's A.P. a wing is worth to it (room to ride round the enemy's flank)
 FAST = 15.0  # MOV from which a unit rides (the field player's fast units)
+VOLLEYS = 2.0  # volleys a marksmen unit fires at the enemy across while the lines close in
 MAX_PASSES = 12  # swaps tried at most this many times over (each pass takes the best swap)
 
 
 def matchup(b: Battle, u: Fighting, e: Fighting) -> float:
-    """The A.P. *u* expects to gain against *e* when they meet (see the module doc)."""
+    """The A.P. *u* expects to gain against *e* when they meet (see the module doc), and the
+    volleys each side's marksmen fire at the other while they close in (:data:`VOLLEYS` at
+    medium range)."""
     from .field_ai import fray_value
 
     mine, theirs = reach(u), reach(e)
     if mine > theirs + 1.0:
-        return max(fray_value(b, u, e, True), 0.0)
-    if theirs > mine + 1.0:
-        return -max(fray_value(b, e, u, True), 0.0)
-    return 0.5 * (fray_value(b, u, e, True) - fray_value(b, e, u, True))
+        value = max(fray_value(b, u, e, True), 0.0)
+    elif theirs > mine + 1.0:
+        value = -max(fray_value(b, e, u, True), 0.0)
+    else:
+        value = 0.5 * (fray_value(b, u, e, True) - fray_value(b, e, u, True))
+    return value + VOLLEYS * (volley_worth(b, u, e) - volley_worth(b, e, u))
+
+
+def volley_worth(b: Battle, shooter: Fighting, target: Fighting) -> float:
+    """The A.P. a volley of *shooter*'s marksmen is expected to take from *target* at medium
+    range (Aim against its Size, STR against its RES)."""
+    t = target.troops
+    value = 0.0
+    for g in shooter.shooting_groups:
+        if not g.count or g.profile.ranged is None:
+            continue
+        hit, wounds = g.shot_value.get(("medium", t.size, t.base["res"])) or b._shot_value(g, "medium", t.size, t.base["res"])
+        value += g.count * hit * wounds
+    return value / max(t.wound_levels, 1) * t.cost
 
 
 def answer(b: Battle, side: int, line: list[Fighting]) -> list[Fighting]:
