@@ -599,12 +599,11 @@ def fray_value(b: Battle, unit: Fighting, foe: Fighting, charge: bool) -> float:
 def seen_share(b: Battle, unit: Fighting, shooters: list[Group], target: Fighting) -> float:
     """The share of a volley at *target* its marksmen can shoot (seed: only the marksmen with a
     line of sight shoot, and a volley eliminates no more fighters than they see): per group, the
-    marksmen that see a fighter of the troops, and at most the fighters seen over the Wounds the
+    marksmen that see a fighter of the type they would aim at (the troops when some are seen,
+    else an independent: :meth:`.shooting.ShootingRules.target_group`), and at most the fighters seen over the Wounds the
     group's shots are expected to deal; template weapons need no sight."""
     from .sight import aims
 
-    troops = target.troops
-    ti = target.groups.index(troops)
     total = seen = 0.0
     for g in shooters:
         if not g.count:
@@ -613,11 +612,14 @@ def seen_share(b: Battle, unit: Fighting, shooters: list[Group], target: Fightin
         if g.traits.template:
             seen += g.count
             continue
+        ti = b.target_group(target, unit, g)  # the troops when seen, else an independent seen
+        if ti is None:
+            continue
         found = aims(b, unit, unit.groups.index(g), target, ti, g.traits.consciousness)
         if not found:
             continue
         visible = len({k for a in found for k in a.seen})
-        seen += min(float(len(found)), VISIBLE_SHOTS * visible * max(troops.wound_levels, 1))
+        seen += min(float(len(found)), VISIBLE_SHOTS * visible * max(target.groups[ti].wound_levels, 1))
     return seen / total if total else 0.0
 
 
