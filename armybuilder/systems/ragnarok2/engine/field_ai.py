@@ -58,6 +58,7 @@ _PLANS = (("plans", 0), ("plans", 1))
 _PRESSED = (("pressed", 0), ("pressed", 1))
 PRESSED_ROUNDS = 2  # rounds left after this one from which a side not ahead presses for a result
 VISIBLE_SHOTS = 3.0  # marksmen a fighter seen is worth at most (a third of the shots wound: the rest find no other target)
+GOOD_LANE = 0.75  # share of its marksmen seeing the best target from which a unit looks for no better spot
 FIRING_TURN = 40.0  # degrees off the way to its opponent a marksmen unit tries for a better spot
 MOVED_AIM = 0.75  # a volley's worth after a March (Aim difficulty +1), against one from where it stood
 COUNTER_SHARE = 0.25  # Wounds a Counter-attack returns, as a share of those dealt (a natural 1 in six, half of them hitting)
@@ -270,29 +271,40 @@ class FieldPolicy(LinePolicy):
         """The best volley (:meth:`best_volley`), or None when nothing is worth a shot."""
         return self.best_volley(b, unit, shooters)[0]
 
-    def best_volley(self, b: Battle, unit: Fighting, shooters: list[Group]) -> tuple[Fighting | None, float]:
-        """The target of the volley worth most, and its worth: the A.P. the volley is expected to
-        take with the marksmen that see the target and no more losses than the fighters they see
-        (fighter by fighter, as the volley is shot: :func:`.sight.aims`), and marksmen first: each
-        A.P. of enemy marksmen destroyed also takes a share of the enemy's volleys to come, so it
-        counts half as much again. Targets are looked at from the best worth with every marksman
-        seeing down, and only while that could still beat the best found."""
+    def best_volley(self, b: Battle, unit: Fighting, shooters: list[Group], looks: int = 2) -> tuple[Fighting | None, float, float, float]:
+        """The target of the volley worth most, its worth, the share of the marksmen that shoot
+        and its distance: the A.P. the volley is expected to take with the marksmen that see the
+        target and no more losses than the fighters they see (fighter by fighter, as the volley
+        is shot: :func:`seen_share`), and marksmen first: each A.P. of enemy marksmen destroyed
+        also takes a share of the enemy's volleys to come, so it counts half as much again. The
+        *looks* targets worth most with every marksman seeing are looked at fighter by fighter
+        (that costs: the others rarely beat them; none from a trial spot, where every marksman is
+        taken to see); kept while nothing moves."""
+        key = ("volley", unit.side, unit.index, looks)
+        first = shooters[0] if shooters else None
+        known = b.round_memo.get(key)
+        if known is not None and known[0] == b.world and known[1] == unit.geo and known[2] is first and known[3] == len(shooters):
+            return known[4]
         ranked = []
         for e, d in b.shooting_candidates(unit, shooters):
             value = b.volley_value(unit, shooters, e, d)
             if e.shooting_groups and any(g.count for g in e.shooting_groups):
                 value *= MARKSMEN_FIRST
             if value > 0.0:
-                ranked.append((-_score(value), e.index, value, e))
+                ranked.append((-_score(value), e.index, value, e, d))
         ranked.sort(key=lambda r: (r[0], r[1]))
-        best, best_value = None, 0.0
-        for _key, _index, value, e in ranked:
-            if value <= best_value:
+        best: tuple[Fighting | None, float, float, float] = (None, 0.0, 0.0, 0.0)
+        if looks <= 0 and ranked:
+            _key, _index, value, e, d = ranked[0]
+            best = (e, value, 1.0, d)  # every marksman taken to see it (a trial spot: no aims)
+        for _key, _index, value, e, d in ranked[:looks]:
+            if value <= best[1]:
                 break
-            value *= seen_share(b, unit, shooters, e)
-            if value > best_value:
-                best, best_value = e, value
-        return best, best_value
+            share = seen_share(b, unit, shooters, e)
+            if value * share > best[1]:
+                best = (e, value * share, share, d)
+        b.round_memo[key] = (b.world, unit.geo, first, len(shooters), best)
+        return best
 
     # -- activations --------------------------------------------------------------------
 
@@ -489,6 +501,10 @@ class FieldPolicy(LinePolicy):
         target, _gap = self.opponent(b, unit)
         if target is None:
             return None
+        aim, _value, share, distance = self.best_volley(b, unit, shooters)
+        medium = min((g.profile.ranged.medium for g in shooters if g.profile.ranged is not None), default=0.0)
+        if aim is not None and share >= GOOD_LANE and distance <= medium:
+            return None  # most marksmen see it at medium range or nearer: a move would cost Aim
         best, best_key = None, _score(self.spot_worth(b, unit, shooters, False))
         tb = target.box()
         hx, hy = unit_vector(tb.cx - unit.x, tb.cy - unit.y)
@@ -517,7 +533,7 @@ class FieldPolicy(LinePolicy):
         """The best volley from where the unit stands (A.P., enemy marksmen first; a quarter
         less after a move: Aim +1) less the most an enemy able to charge it there would gain
         (half for one that already acted this round: it charges next round, if at all)."""
-        fire = self.best_volley(b, unit, shooters)[1]
+        fire = self.best_volley(b, unit, shooters, 2 if not moved else 0)[1]
         if moved:
             fire *= MOVED_AIM
         threat = 0.0
@@ -604,6 +620,8 @@ def seen_share(b: Battle, unit: Fighting, shooters: list[Group], target: Fightin
     group's shots are expected to deal; template weapons need no sight."""
     from .sight import aims
 
+    if not b.sight_obstacles(unit, target):
+        return 1.0  # nothing between the two units: every marksman in its ranks sees (R2-D10)
     total = seen = 0.0
     for g in shooters:
         if not g.count:
