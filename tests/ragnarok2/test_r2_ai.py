@@ -242,3 +242,59 @@ def test_a_threatened_unit_that_cannot_answer_takes_a_reaction(ecat):
     field = FieldPolicy()
     assert fray_value(bt, brutes, me, True) > 0.0
     assert field.choose_order(bt, me, [brutes]) == "reaction"
+
+
+# -- deployment -----------------------------------------------------------------------------
+
+
+def test_the_loser_of_the_deployment_roll_deploys_first_and_the_other_sees_it(ecat):
+    """Decision R2-T8: a die each (ties again), the lower deploys first; the log says so and
+    the second player is asked for its line with the first army standing on the table."""
+    seen = []
+
+    class Watching(FieldPolicy):
+        def deployment(self, b, side):
+            seen.append((side, [(u.x, u.y) for u in b.sides[1 - side]], list(b.deployed)))
+            return super().deployment(b, side)
+
+    army = _army("beasts", ("warrior", 5), ("brute", 6))
+    for seed in range(6):
+        seen.clear()
+        bt = Battle(
+            ecat,
+            army,
+            army,
+            np.random.default_rng(seed),
+            log=True,
+            table="open",
+            policies=(Watching(), Watching()),
+        )
+        roll = next(line for line in bt.lines if line.startswith("deployment roll"))
+        first = int(roll.split("side ")[-2][0]) - 1
+        assert bt.deployed == [first, 1 - first]
+        assert [s for s, _, _ in seen] == [first, 1 - first]
+        assert seen[0][2] == [] and seen[1][2] == [first]
+        assert seen[1][1] == [(u.x, u.y) for u in bt.sides[first]]  # the first army, as it stands
+
+
+def test_deploying_second_the_field_player_keeps_its_weak_unit_from_the_enemys_best(ecat):
+    """The second player orders its line against the enemy's: the conscripts stand across from
+    the enemy's puppets, not from its brutes, whatever the classic order (strongest in the middle)."""
+    enemy = _army("beasts", ("brute", 12), ("puppet", 15))
+    mine = _army("griffin", ("conscript", 10), ("asadar", 8))
+    bt = Battle(
+        ecat,
+        enemy,
+        mine,
+        np.random.default_rng(0),
+        table="open",
+        policies=(FieldPolicy(), FieldPolicy()),
+    )
+    for brutes_x, puppets_x in ((60.0, 120.0), (120.0, 60.0)):
+        brutes, puppets = bt.sides[0]
+        stand(bt, brutes, brutes_x, 20.0)
+        stand(bt, puppets, puppets_x, 20.0)
+        bt.deployed = [0]
+        bt.place_army(1, FieldPolicy().deployment(bt, 1))
+        conscripts = bt.sides[1][0]
+        assert abs(conscripts.x - puppets_x) < abs(conscripts.x - brutes_x)

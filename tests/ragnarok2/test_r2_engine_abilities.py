@@ -18,6 +18,7 @@ from armybuilder.systems.ragnarok2.engine.abilities import (
     traits_of,
 )
 from armybuilder.systems.ragnarok2.engine.battle import Battle
+from armybuilder.systems.ragnarok2.engine.chance import Dice
 from armybuilder.systems.ragnarok2.engine.dice import die_successes
 from armybuilder.systems.ragnarok2.engine.fray import unit_key
 from armybuilder.systems.ragnarok2.engine.odds import contest_columns
@@ -32,6 +33,7 @@ def ecat(tmp_path_factory):
 
 def duel(ecat, left=("warrior", 10), right=("warrior", 10), seed=0) -> Battle:
     bt = Battle(ecat, army("beasts", left), army("beasts", right), np.random.default_rng(seed), table="open")
+    bt.dice = Dice(np.random.default_rng(seed))  # the fight's own dice, whatever deployment rolled
     bt.update_leadership()
     x, y = bt.sides[0][0], bt.sides[1][0]
     x.engaged, y.engaged = {0}, {0}

@@ -89,6 +89,7 @@ class BattleBase:
     recorder: Recorder | None  # the frames of a replay, when one is asked
     phase: str  # the phase destroying A.P. now (shooting, fray, rout, flight, mystic...): destroyed's key
     destroyed: dict[str, float]  # A.P. destroyed by phase ("fray"), and by phase and side that destroyed them ("fray 1")
+    deployed: list[int]  # the sides in the order they deployed (the second sees the first: deploy())
     frays_fought: int  # frays resolved in the game's combat phases (GameRecord.figures: "frays")
 
     # -- helpers every phase uses -------------------------------------------------

@@ -29,7 +29,8 @@ The package, by what each module holds
   so two policies can play each other), :mod:`.ai` (the yardsticks of the classic policy) and
   :mod:`.line_ai` (the line player: a posture each round, no lone charge into a gang-up in
   any round, a line that keeps its pace, targets on the exchange) and :mod:`.field_ai` (the
-  default field player: opponents across the table, charges together, lanes and cover).
+  default field player: opponents across the table, charges together, lanes and cover;
+  :mod:`.field_deploy`, its deployment against the enemy's line).
 - :mod:`.credibility`: mirror matches, full lists against cut copies, the samples' matrix.
 - :mod:`.narration`: the narrated log's wording (the seed's words, English counts, the
   Initiative and morale rolls read back from the draw that decided them).
@@ -37,7 +38,8 @@ The package, by what each module holds
 The battlefield model
 ---------------------
 - **A table with two dimensions** (:mod:`.battlefield`, :mod:`.geometry`, :mod:`.space`): 180 ×
-  120 cm with 20 cm deployment zones (decisions R2-T1, R2-T2 in the catalogue); a layout of
+  120 cm with 20 cm deployment zones (decisions R2-T1, R2-T2 in the catalogue), the loser of a
+  deployment roll deploying first and the other seeing it (R2-T8); a layout of
   scenery (open, standard, dense or a player's file: :mod:`..layouts`), the standard one placed
   afresh for each game from its seed. Units stand as blocks of bases in ranks and files
   (:mod:`.formation`, R2-T3, R2-T4) with a facing; distances are base edge to base edge; a
@@ -228,7 +230,7 @@ class Battle(
         "aura_units", "mystic_units", "outcome_rows", "fear_rows", "round", "field_effects",
         "_tactic_cost", "_tactical_memo", "_mystic_sums", "_charge_bound",
         "_cic_seen", "_upkeep", "policies", "round_memo", "loss_caused",
-        "field", "gaps", "sight_memo", "spot_memo", "world", "plans", "plans_layout", "reshape_to", "recorder", "phase", "destroyed", "frays_fought", "_logged",
+        "field", "gaps", "sight_memo", "spot_memo", "world", "plans", "plans_layout", "reshape_to", "recorder", "phase", "destroyed", "frays_fought", "_logged", "deployed",
     )  # fmt: skip
 
     def __init__(
@@ -306,7 +308,8 @@ class Battle(
         # Units maintenance() must visit: dealt Wounds since the last one, or with Reinforcements
         # waiting or a wounded Regenerating fighter (filled by deal(), renewed by maintenance()).
         self._upkeep: set[Fighting] = set()
-        self.deploy()
+        self.deployed: list[int] = []
+        roll = self.deploy()
         if log:
             for line in self.field.describe():
                 self.say(line)
@@ -316,7 +319,8 @@ class Battle(
                 if info["unhandled"]:
                     # Abilities outside the seeds (Confrontation cards): kept, not simulated.
                     self.say(f"side {side + 1}: abilities without a simulated effect: {', '.join(info['unhandled'])}")
-            for side in (0, 1):
+            self.say(roll)
+            for side in self.deployed:
                 placed = ", ".join(f"{u.name} at ({u.x:.0f}, {u.y:.0f}){' (hidden Scouts)' if u.hidden else ''}" for u in self.sides[side])
                 self.say(f"side {side + 1} deploys: {placed}")
         self.snapshot("deployment")

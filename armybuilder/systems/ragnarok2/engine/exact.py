@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 
 from .battle import Battle
+from .chance import Dice
 from .combat import earns_charge_bonus, engage
 from .exact_dice import counter_pmf, exchange_pmf
 from .formation import FRONT
@@ -603,7 +604,10 @@ class ExactFray:
 def prepare(cat, first, index_a: int, second, index_b: int, charge: bool, seed: int = 0) -> tuple[Battle, Fighting, Fighting]:
     """A battle of the two lists with unit *index_a* of the first facing unit *index_b* of the
     second (0-based), the first charging if *charge*; leadership as at the start of a game."""
-    bt = Battle(cat, first, second, np.random.default_rng(seed), table="open")
+    # The table as the exact calculator sets it whatever the seed (the deployment roll decides
+    # who deploys first, so where the other units stand), then the fray's own dice.
+    bt = Battle(cat, first, second, np.random.default_rng(0), table="open")
+    bt.dice = Dice(np.random.default_rng(seed))
     bt.update_leadership()
     a, b = bt.sides[0][index_a], bt.sides[1][index_b]
     if charge:

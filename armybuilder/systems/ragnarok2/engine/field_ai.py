@@ -3,22 +3,31 @@
 It keeps the line player's posture and exchange arithmetic (:mod:`.line_ai`) and plays the
 table as a player does:
 
+- **Deployment answers the enemy.** Deploying second (decision R2-T8), it orders its line
+  against the one on the table (:mod:`.field_deploy`).
 - **Each unit has an opponent**: the enemy unit across from it (the nearest, the lateral offset
-  weighed twice, so a line meets a line instead of every unit converging on the nearest foe);
-  it advances toward that opponent, keeping the pace of its side's line.
-- **Charges together.** A unit charges when the exchange is worth it, counting as friends the
-  units of its side already ordered to assault the same target this round and those that can
-  join it (their reach, edge to edge, from where they stand); it does not charge alone into a
-  fight more enemies than friends can join unless the exchange covers the extra enemies' blows.
-  A side that attacks, or is under fire, charges even exchanges; fast units (cavalry, MOV 15 or
-  more) charge what they reach rather than wait under fire.
+  weighed twice, so a line meets a line instead of every unit converging on the nearest foe),
+  or the marksmen shooting at it when it has none, can reach them within two Runs and would win
+  the fray; it advances toward that opponent, keeping the pace of its side's line.
+- **Charges together.** A unit charges when the exchange is worth it (:func:`fray_value`: the
+  first exchange, the charge's first strike, the outcome and the rout, and the Courage tests
+  Fear asks first), counting as friends the units of its side already ordered to assault the
+  same target this round and those that can join it (their reach, edge to edge, from where
+  they stand); it does not charge alone into a fight more enemies than friends can join unless
+  the exchange covers the extra enemies' blows. A side that attacks, or is under fire, charges
+  even exchanges; fast units (cavalry, MOV 15 or more) charge what they reach rather than wait
+  under fire.
 - **No free first charge to the enemy.** A unit that advances stops out of the charge reach of
   the enemies that would win the exchange by charging it, unless it can itself charge them
   next round from where it stops and its side attacks; it never stops just short of an enemy.
+  In the last two rounds a side that is not ahead by the draw band presses: its units close in
+  and charge what is not clearly lost (waiting gives it no win).
 - **Lanes and cover.** A unit of marksmen marches to a spot from which its marksmen see a
   target in range (sideways along the line when friends stand in its lane), out of the charge
-  reach of the enemy; a unit under enemy fire that is not ordered to charge prefers, among the
-  spots it can reach, one the enemy marksmen do not see.
+  reach of the enemy; one that can shoot already marches only to a better spot (a nearer band,
+  more marksmen seeing, out of a charge's reach); a volley is weighed by the marksmen that see
+  its target and the fighters they see. A unit under enemy fire that is not ordered to charge
+  prefers, among the spots it can reach, one the enemy marksmen do not see.
 - **Supports support**: magicians and faithful keep behind the line, within reach of their
   targets; a unit threatened by a charge it cannot answer waits with a Reaction order and
   withstands, counter-charges or retreats as the exchange says.
@@ -32,7 +41,10 @@ from typing import TYPE_CHECKING
 from mypy_extensions import mypyc_attr
 
 from .ai import answers_enemy_mystics, casts_its_own, longest_range
-from .line_ai import LinePolicy, losing, reach
+from .field_deploy import answer
+from .fray import fear_distribution
+from .geometry import unit_vector
+from .line_ai import LinePolicy, losing, reach, winning
 from .policy import Policy, _score
 from .tables import _opposed_p, _row_value, _test_p, balance_of_power
 
@@ -44,7 +56,18 @@ if TYPE_CHECKING:
 FAST = 15.0  # MOV from which a unit rides (cavalry, swift creatures): it charges what it reaches
 MARKSMEN_FIRST = 1.5  # a volley at enemy marksmen counts this much more (their volleys to come)
 LATERAL_WEIGHT = 2.0  # how much a foe's offset across the table counts against it as an opponent
-_PLANS = (("plans", 0), ("plans", 1))  # the round memo: each side's assault targets, by unit index
+_PLANS = (("plans", 0), ("plans", 1))
+_PRESSED = (("pressed", 0), ("pressed", 1))
+PRESSED_ROUNDS = 2  # rounds left after this one from which a side not ahead presses for a result
+VISIBLE_SHOTS = 3.0  # marksmen a fighter seen is worth at most (a third of the shots wound: the rest find no other target)
+GOOD_LANE = 0.75  # share of its marksmen seeing the best target from which a unit looks for no better spot
+FIRING_TURN = 40.0  # degrees off the way to its opponent a marksmen unit tries for a better spot
+MOVED_AIM = 0.75  # a volley's worth after a March (Aim difficulty +1), against one from where it stood
+COUNTER_SHARE = 0.25  # Wounds a Counter-attack returns, as a share of those dealt (a natural 1 in six, half of them hitting)
+ROUTED_WORTH = 0.6  # share of its A.P. an enemy routed by a failed Courage test is worth (it may rally)
+DISORGANIZED_COST = 0.15  # share of its A.P. a failed Courage test costs an assailant (Disorganized, in reach)
+_FEAR_MODIFIERS = {3: 3, 2: 2, 1: 0, -2: -2, -3: -3}  # (the catalogue's fear rows, when it has none)
+PRESSED_RISK = 0.25  # share of its A.P. a pressed unit risks on a charge's expected exchange  # the round memo: each side's assault targets, by unit index
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # (tests script players: a subclass in Python)
@@ -53,10 +76,25 @@ class FieldPolicy(LinePolicy):
 
     name = "field"
 
+    # -- deployment ----------------------------------------------------------------------
+
+    def deployment(self, b: Battle, side: int) -> tuple[list[Fighting], list[Fighting]]:
+        """The classic order, answered to the enemy's line when it deployed first
+        (:mod:`.field_deploy`)."""
+        line, back = super().deployment(b, side)
+        if 1 - side in b.deployed:
+            line = answer(b, side, line)
+        return line, back
+
     # -- who faces whom ---------------------------------------------------------------
 
     def opponent(self, b: Battle, unit: Fighting) -> tuple[Fighting | None, float]:
-        """The enemy unit this unit advances on, and its distance (edge to edge)."""
+        """The enemy unit this unit advances on, and its distance (edge to edge): the marksmen
+        shooting at it when it has none of its own and would win a fray with them within two
+        Runs, else the enemy across from it."""
+        shooter, gap = self.shot_by(b, unit)
+        if shooter is not None:
+            return shooter, gap
         best, best_key, best_gap = None, 1e18, 1e18
         for e in b.sides[1 - unit.side]:
             if not e.alive or e.state == "gone" or e.hidden:
@@ -67,6 +105,34 @@ class FieldPolicy(LinePolicy):
             if key < best_key:
                 best, best_key, best_gap = e, key, gap
         return best, best_gap
+
+    def shot_by(self, b: Battle, unit: Fighting) -> tuple[Fighting | None, float]:
+        """The nearest enemy marksmen unit that can shoot at *unit* (in range, seeing it), when
+        *unit* has no marksmen, could reach it within two Runs and expects to gain from a fray
+        with it (a player does not stand under fire he can silence)."""
+        if unit.shooting_groups:
+            return None, 0.0
+        best, best_gap = None, 1e18
+        for e in b.sides[1 - unit.side]:
+            if not e.shooting_groups or not e.alive or e.state != "valiant" or e.engaged or e.hidden:
+                continue
+            gap = b.gap(e, unit)
+            if gap >= best_gap or gap > 2.0 * reach(unit) + 1.0 or gap > longest_range(e) or not b.sees(e, unit):
+                continue
+            if fray_value(b, unit, e, True) > 0.0:
+                best, best_gap = e, gap
+        return best, best_gap
+
+    def pressed(self, b: Battle, side: int) -> bool:
+        """Time is against the side: the last rounds (two or fewer left after this one) and it is
+        not ahead by the victory rule's draw band, so waiting gives it no win."""
+        if b.max_rounds - b.round > PRESSED_ROUNDS:
+            return False
+        key = _PRESSED[side]
+        known = b.round_memo.get(key)
+        if known is None:
+            known = b.round_memo[key] = not winning(b, side)
+        return bool(known)
 
     def planned(self, b: Battle, side: int) -> dict[int, int]:
         plans = b.round_memo.get(_PLANS[side])
@@ -121,7 +187,9 @@ class FieldPolicy(LinePolicy):
     def wants_charge(self, b: Battle, unit: Fighting, option: AssaultOption, attacking: bool, fire: bool) -> bool:
         """Worth charging now (see the module doc)."""
         value = self.charge_value(b, unit, option)
-        bold = attacking or fire or unit.mov >= FAST
+        bold = attacking or fire
+        if self.pressed(b, unit.side):
+            return value > -PRESSED_RISK * max(unit.points, 1)
         if value <= 0.0 and not (bold and value > -0.1 * max(unit.points, 1)):
             return False
         return True  # (the gang-up is in the value)
@@ -155,7 +223,7 @@ class FieldPolicy(LinePolicy):
             return "support"  # a unit of magicians or faithful supports; a fighting unit with a mystic fights
         if answers_enemy_mystics(b.info, unit, foes) and not self.attacking(b, unit.side):
             return "reaction"
-        if self.threatened_badly(b, unit):
+        if self.threatened_badly(b, unit) and not self.pressed(b, unit.side):
             return "reaction"
         return "progress"
 
@@ -203,15 +271,42 @@ class FieldPolicy(LinePolicy):
         return "withstand"
 
     def shooting_target(self, b: Battle, unit: Fighting, shooters: list[Group]) -> Fighting | None:
-        """The volley's A.P., and marksmen first: each A.P. of enemy marksmen destroyed also
-        takes a share of the enemy's volleys to come, so it counts half as much again."""
-        best, best_value = None, 0.0
+        """The best volley (:meth:`best_volley`), or None when nothing is worth a shot."""
+        return self.best_volley(b, unit, shooters)[0]
+
+    def best_volley(self, b: Battle, unit: Fighting, shooters: list[Group], looks: int = 2) -> tuple[Fighting | None, float, float, float]:
+        """The target of the volley worth most, its worth, the share of the marksmen that shoot
+        and its distance: the A.P. the volley is expected to take with the marksmen that see the
+        target and no more losses than the fighters they see (fighter by fighter, as the volley
+        is shot: :func:`seen_share`), and marksmen first: each A.P. of enemy marksmen destroyed
+        also takes a share of the enemy's volleys to come, so it counts half as much again. The
+        *looks* targets worth most with every marksman seeing are looked at fighter by fighter
+        (that costs: the others rarely beat them; none from a trial spot, where every marksman is
+        taken to see); kept while nothing moves."""
+        key = ("volley", unit.side, unit.index, looks)
+        first = shooters[0] if shooters else None
+        known = b.round_memo.get(key)
+        if known is not None and known[0] == b.world and known[1] == unit.geo and known[2] is first and known[3] == len(shooters):
+            return known[4]
+        ranked = []
         for e, d in b.shooting_candidates(unit, shooters):
             value = b.volley_value(unit, shooters, e, d)
             if e.shooting_groups and any(g.count for g in e.shooting_groups):
                 value *= MARKSMEN_FIRST
-            if value > best_value:
-                best, best_value = e, value
+            if value > 0.0:
+                ranked.append((-_score(value), e.index, value, e, d))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        best: tuple[Fighting | None, float, float, float] = (None, 0.0, 0.0, 0.0)
+        if looks <= 0 and ranked:
+            _key, _index, value, e, d = ranked[0]
+            best = (e, value, 1.0, d)  # every marksman taken to see it (a trial spot: no aims)
+        for _key, _index, value, e, d in ranked[:looks]:
+            if value <= best[1]:
+                break
+            share = seen_share(b, unit, shooters, e)
+            if value * share > best[1]:
+                best = (e, value * share, share, d)
+        b.round_memo[key] = (b.world, unit.geo, first, len(shooters), best)
         return best
 
     # -- activations --------------------------------------------------------------------
@@ -268,7 +363,7 @@ class FieldPolicy(LinePolicy):
         if mine_reach > theirs_reach + 1.0:
             return theirs_reach + 1.0  # out of its reach, within ours next round
         attacking = self.attacking(b, unit.side)
-        if attacking and (self.outshot(b, unit.side) or losing(b, unit.side)):
+        if self.pressed(b, unit.side) or (attacking and (self.outshot(b, unit.side) or losing(b, unit.side))):
             return max(1.0, mine_reach - 2.0)  # time is against it: into reach, whoever charges
         if not unit.shooting_groups and self.under_fire(b, unit) and fray_value(b, unit, target, True) > -0.1 * unit.points:
             return max(1.0, mine_reach - 2.0)  # waiting under fire loses: close in and charge next
@@ -277,8 +372,10 @@ class FieldPolicy(LinePolicy):
         return theirs_reach + 1.0
 
     def line_limit(self, b: Battle, unit: Fighting) -> float | None:
-        if self.outshot(b, unit.side) or unit.mov >= FAST:
+        if self.outshot(b, unit.side) or unit.mov >= FAST or self.pressed(b, unit.side):
             return None
+        if self.shot_by(b, unit)[0] is not None:
+            return None  # it goes for the marksmen shooting at it, whatever its line does
         return self.advance_limit(b, unit)
 
     def progress_move(self, b: Battle, unit: Fighting) -> tuple[float, float, bool, float] | None:
@@ -375,8 +472,11 @@ class FieldPolicy(LinePolicy):
         sideways when a friend blocks the lane, never into an enemy's charge reach."""
         if not unit.shooting_groups:
             return None  # mystics keep their place behind the line
-        if b.shooting_candidates(unit, b.shooters(unit)):
-            return None  # something to shoot from here
+        shooters = b.shooters(unit)
+        if b.shooting_candidates(unit, shooters):
+            # Something to shoot from here: a March is worth it only to a better spot.
+            spot = self.firing_spot(b, unit, shooters)
+            return None if spot is None else (spot[0], spot[1], False, 0.0)
         target, gap = self.opponent(b, unit)
         if target is None:
             return None
@@ -394,6 +494,60 @@ class FieldPolicy(LinePolicy):
         if want < 0.5:
             return None
         return x, y, False, dist - want
+
+    def firing_spot(self, b: Battle, unit: Fighting, shooters: list[Group]) -> tuple[float, float] | None:
+        """Where marksmen that can shoot from where they stand shoot better: a March toward
+        their opponent, straight or 40° to either side, when from its end the best volley (its
+        Aim worsened by the move) less the worst charge an enemy could make there is worth more
+        than from here (a nearer band, a lane past a friend or a piece of scenery, out of the
+        reach of what would charge them); None: they stay."""
+        target, _gap = self.opponent(b, unit)
+        if target is None:
+            return None
+        aim, _value, share, distance = self.best_volley(b, unit, shooters)
+        medium = min((g.profile.ranged.medium for g in shooters if g.profile.ranged is not None), default=0.0)
+        if aim is not None and share >= GOOD_LANE and distance <= medium:
+            return None  # most marksmen see it at medium range or nearer: a move would cost Aim
+        best, best_key = None, _score(self.spot_worth(b, unit, shooters, False))
+        tb = target.box()
+        hx, hy = unit_vector(tb.cx - unit.x, tb.cy - unit.y)
+        ox, oy, oux, ouy = unit.x, unit.y, unit.ux, unit.uy
+        try:
+            for degrees in (0.0, FIRING_TURN, -FIRING_TURN):
+                r = math.radians(degrees)
+                ax, ay = hx * math.cos(r) - hy * math.sin(r), hx * math.sin(r) + hy * math.cos(r)
+                plan = b.plan_travel(unit, unit.x + ax * unit.mov, unit.y + ay * unit.mov, unit.mov, straight=False)
+                if plan is None or plan[4] < 1.0:
+                    continue
+                unit.place(plan[0], plan[1], plan[2], plan[3])
+                b.world += 1  # (sight between units looked at again from the trial spot)
+                key = _score(self.spot_worth(b, unit, shooters, True))
+                unit.place(ox, oy, oux, ouy)
+                b.world += 1
+                if key > best_key:
+                    best, best_key = (plan[0], plan[1]), key
+        finally:
+            if (unit.x, unit.y, unit.ux, unit.uy) != (ox, oy, oux, ouy):
+                unit.place(ox, oy, oux, ouy)
+                b.world += 1
+        return best
+
+    def spot_worth(self, b: Battle, unit: Fighting, shooters: list[Group], moved: bool) -> float:
+        """The best volley from where the unit stands (A.P., enemy marksmen first; a quarter
+        less after a move: Aim +1) less the most an enemy able to charge it there would gain
+        (half for one that already acted this round: it charges next round, if at all)."""
+        fire = self.best_volley(b, unit, shooters, 2 if not moved else 0)[1]
+        if moved:
+            fire *= MOVED_AIM
+        threat = 0.0
+        for e in b.sides[1 - unit.side]:
+            if e.count <= 0 or e.state not in ("valiant", "disorganized") or e.engaged or e.hidden:
+                continue
+            if b.gap(e, unit) <= reach(e) and b.in_view(e, unit):
+                gain = fray_value(b, e, unit, True) * (0.5 if e.activated else 1.0)
+                if gain > threat:
+                    threat = gain
+        return fire - threat
 
     def engaged_order(self, b: Battle, unit: Fighting) -> str:
         mine = theirs = 0.0
@@ -429,29 +583,79 @@ def fray_value(b: Battle, unit: Fighting, foe: Fighting, charge: bool) -> float:
     """The A.P. *unit* expects to gain from a fray with *foe* it starts by an assault (a charge
     when *charge*): the A.P. of the Wounds each side deals in the first exchange, with the
     fighters each brings into contact and the charge's first strike (+3 Initiative when its Power
-    allows it: the foe's reply thinned by the losses it takes first), and the outcome of the
-    fray: the chance each side inflicts more Wounds (a normal reading of the two totals) times
-    the chance its loser fails the morale roll the balance of Power sets (the rout takes its
-    whole A.P.)."""
+    allows it: the foe's reply thinned by the losses it takes first, unless its fallen still
+    strike: Fierce, Possessed), the foe's Counter-attack (about a quarter of the Wounds dealt
+    come back), and the outcome of the fray: the chance each side inflicts more Wounds (a normal
+    reading of the two totals) times the chance its loser fails the morale roll the balance of
+    Power sets (the rout takes its whole A.P.). Courage tests come first (seed: Courage tests):
+    an assailant that fails stays Disorganized, an assailed unit that fails routs."""
     mine_w = b.expected_damage(unit, foe) * _in_contact(unit, foe, True)
     theirs_w = b.expected_damage(foe, unit) * _in_contact(foe, unit, False)
+    g, h = foe.troops, unit.troops
+    if g.traits.counter_attack_face:
+        theirs_w += COUNTER_SHARE * mine_w
     bonus = charge and unit.power(True, False) >= foe.power(False, True)
-    if bonus:
+    if bonus and not (g.traits.fierce or g.traits.possessed):
         ini_u, ini_f = unit.stat("ini") + 3, foe.stat("ini")
         first = _opposed_p(ini_u, ini_f, True) if ini_u >= ini_f else 0.5
-        hit = min(1.0, mine_w / max(foe.troops.wound_levels, 1) / max(foe.front() + 1, 1))
+        hit = min(1.0, mine_w / max(g.wound_levels, 1) / max(foe.front() + 1, 1))
         theirs_w *= 1.0 - first * hit
-    g, h = foe.troops, unit.troops
     mine_ap = mine_w / max(g.wound_levels, 1) * g.cost
     theirs_ap = theirs_w / max(h.wound_levels, 1) * h.cost
     p_win = _phi((mine_w - theirs_w) / math.sqrt(mine_w + theirs_w + 0.25))
     power_u = unit.power(charge, False)
     power_f = foe.power(False, charge)
-    return (
+    fray = (
         mine_ap - theirs_ap
         + p_win * _rout_chance(b, foe, power_f, power_u, unit) * foe.points
         - (1.0 - p_win) * _rout_chance(b, unit, power_u, power_f, foe) * unit.points
     )
+    go = courage_p(b, unit, foe, True)
+    stand = courage_p(b, foe, unit, False)
+    return go * (stand * fray + (1.0 - stand) * ROUTED_WORTH * foe.points) - (1.0 - go) * DISORGANIZED_COST * unit.points
+
+
+def seen_share(b: Battle, unit: Fighting, shooters: list[Group], target: Fighting) -> float:
+    """The share of a volley at *target* its marksmen can shoot (seed: only the marksmen with a
+    line of sight shoot, and a volley eliminates no more fighters than they see): per group, the
+    marksmen that see a fighter of the type they would aim at (the troops when some are seen,
+    else an independent: :meth:`.shooting.ShootingRules.target_group`), and at most the fighters seen over the Wounds the
+    group's shots are expected to deal; template weapons need no sight."""
+    from .sight import aims
+
+    if not b.sight_obstacles(unit, target):
+        return 1.0  # nothing between the two units: every marksman in its ranks sees (R2-D10)
+    total = seen = 0.0
+    for g in shooters:
+        if not g.count:
+            continue
+        total += g.count
+        if g.traits.template:
+            seen += g.count
+            continue
+        ti = b.target_group(target, unit, g)  # the troops when seen, else an independent seen
+        if ti is None:
+            continue
+        found = aims(b, unit, unit.groups.index(g), target, ti, g.traits.consciousness)
+        if not found:
+            continue
+        visible = len({k for a in found for k in a.seen})
+        seen += min(float(len(found)), VISIBLE_SHOTS * visible * max(target.groups[ti].wound_levels, 1))
+    return seen / total if total else 0.0
+
+
+def courage_p(b: Battle, unit: Fighting, frightening: Fighting, charging: bool) -> float:
+    """The chance *unit* passes the Courage test *frightening* asks of it in an assault (1: no
+    test), as the assault rules roll it (seed: Courage tests; Repelling)."""
+    if not b.needs_courage_test(unit, frightening):
+        return 1.0
+    fear = frightening.troops.profile.fear or 0
+    balance = balance_of_power(frightening.power(not charging, charging), unit.power(charging, not charging))
+    modifier = _row_value(b.fear_rows, balance) if b.fear_rows else _FEAR_MODIFIERS[balance]
+    cou = unit.cou_value + (unit.tactic.get("courage", 0) if unit.tactic else 0)
+    if fear + modifier - cou - unit.cou_bonus <= unit.immune_fear:
+        return 1.0
+    return fear_distribution(b.table, cou - (fear + modifier), unit.cou_bonus, unit.best_of)[0][0]
 
 
 def _rout_chance(b: Battle, loser: Fighting, mine: int, theirs: int, winner: Fighting) -> float:

@@ -79,6 +79,12 @@ def losing(b: Battle, side: int) -> bool:
     return (theirs * foe - mine * own) * 100 >= DRAW_MARGIN_PERCENT * own * foe
 
 
+def winning(b: Battle, side: int) -> bool:
+    """This side destroyed a share of the enemy army at least the draw band larger than the
+    share the enemy destroyed of its own (it would win if the game ended now)."""
+    return losing(b, 1 - side)
+
+
 def firepower(b: Battle, side: int) -> float:
     """A.P. a volley of the side's marksmen is expected to take at medium range, each group at
     the enemy unit it hurts most (Aim against the target's Size, STR against its RES)."""

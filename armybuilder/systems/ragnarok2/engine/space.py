@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from .battle import Battle  # noqa: F401
 
 MARGIN = 0.5  # cm a move stops short of what it would touch (room to turn off a head-on obstacle)
+DEPLOY_SPACING = 4.0  # cm between units side by side at deployment (R2-T2)
 _DETOURS = (25.0, -25.0, 50.0, -50.0, 75.0, -75.0, 88.0, -88.0)  # headings (degrees off the goal's) tried round an obstacle
 
 
@@ -532,53 +533,86 @@ class SpaceRules(BattleBase):
 
     # -- deployment --------------------------------------------------------------------------
 
-    def deploy(self) -> None:
+    def deploy(self) -> str:
         """Each army in its zone (decision R2-T2): the player's order of units, left to right as
         he sees the table, a first line along the front of the zone and a second behind it when
-        the first is full; units of Scouts 20 cm ahead of the zone."""
+        the first is full; units of Scouts 20 cm ahead of the zone. The players roll a die each
+        (ties rolled again): the lower roll deploys its whole army first, the other deploys
+        second with the first army in view (decision R2-T8). Returns the roll, in words."""
+        rolls = (0, 0)
+        while rolls[0] == rolls[1]:
+            rolls = (self.dice.d6(), self.dice.d6())
+        first = 0 if rolls[0] < rolls[1] else 1
+        self.deployed = []
+        for side in (first, 1 - first):
+            self.place_army(side, self.policies[side].deployment(self.as_battle(), side))
+            self.deployed.append(side)
+            self.world += 1
+        return (
+            f"deployment roll: side 1 rolls {rolls[0]}, side 2 rolls {rolls[1]}; side {first + 1} deploys first, "
+            f"side {2 - first} second"
+        )
+
+    def deployment_rows(self, units: list[Fighting]) -> tuple[list[Fighting], list[Fighting]]:
+        """The first line the units of *units* (in the player's order) fill along the front of
+        the zone, and those left over for the second."""
+        room = self.field.width - 10.0
+        first: list[Fighting] = []
+        second: list[Fighting] = []
+        width = 0.0
+        for u in units:
+            if width + u.width + (DEPLOY_SPACING if first else 0.0) <= room:
+                width += u.width + (DEPLOY_SPACING if first else 0.0)
+                first.append(u)
+            else:
+                second.append(u)
+        return first, second
+
+    def row_along(self, row: list[Fighting]) -> tuple[float, float, list[float]]:
+        """A row of units centred on the table: (its left end and the spacing, counted from its
+        own left, and each unit's centre along the row, before any unit slides for a lane)."""
+        room = self.field.width - 10.0
+        total = sum(u.width for u in row) + DEPLOY_SPACING * max(len(row) - 1, 0)
+        if total > room:  # a second line too wide: squeezed (its units overlap nothing but each other's gaps)
+            spacing = max(0.0, (room - sum(u.width for u in row)) / max(len(row) - 1, 1))
+        else:
+            spacing = DEPLOY_SPACING
+        total = sum(u.width for u in row) + spacing * max(len(row) - 1, 0)
+        left = (self.field.width - total) / 2.0  # a line centred on the table
+        centres = []
+        at = left
+        for u in row:
+            centres.append(at + u.width / 2.0)
+            at += u.width + spacing
+        return left, spacing, centres
+
+    def place_army(self, side: int, lines: tuple[list[Fighting], list[Fighting]]) -> None:
+        """Stand a side's units as its player ordered them (see :meth:`deploy`)."""
         field = self.field
-        for side in (0, 1):
-            lines = self.policies[side].deployment(self.as_battle(), side)
-            forward = 1.0 if side == 0 else -1.0
-            front_y = field.deployment if side == 0 else field.depth - field.deployment
-            spacing = 4.0
-            room = field.width - 10.0
-            first: list[Fighting] = []
-            second: list[Fighting] = []
-            width = 0.0
-            for u in lines[0]:
-                if width + u.width + (spacing if first else 0.0) <= room:
-                    width += u.width + (spacing if first else 0.0)
-                    first.append(u)
-                else:
-                    second.append(u)
-            second = second + lines[1]
-            depth_first = max((u.depth for u in first), default=0.0)
-            for row, y in ((first, front_y), (second, front_y - forward * (depth_first + spacing))):
-                total = sum(u.width for u in row) + spacing * max(len(row) - 1, 0)
-                if total > room:  # a second line too wide: squeezed (its units overlap nothing but each other's gaps)
-                    spacing_row = max(0.0, (room - sum(u.width for u in row)) / max(len(row) - 1, 1))
-                else:
-                    spacing_row = spacing
-                total = sum(u.width for u in row) + spacing_row * max(len(row) - 1, 0)
-                left = (field.width - total) / 2.0  # a line centred on the table
-                spare = max(0.0, field.width - 5.0 - (left + total))  # how far it may slide right
-                for u in row:
-                    # A lane forward clear of impassable scenery, when sliding right (within the
-                    # spare room) opens one: a player does not deploy a unit against a ruin.
-                    slide = 0.0
-                    while self._lane_blocked(self._deploy_x(side, left + slide + u.width / 2.0), y, forward, u):
-                        slide += 2.5
-                        if slide > spare:
-                            slide = 0.0
-                            break
-                    left += slide
-                    spare -= slide
-                    x = self._deploy_x(side, left + u.width / 2.0)
-                    ahead = 20.0 if u.hidden else 0.0  # Scouts deploy ahead of their zone (R2-T2)
-                    u.place(x, y + forward * ahead, 0.0, forward)
-                    left += u.width + spacing_row
-        self.world += 1
+        forward = 1.0 if side == 0 else -1.0
+        front_y = field.deployment if side == 0 else field.depth - field.deployment
+        first, second = self.deployment_rows(lines[0])
+        second = second + lines[1]
+        depth_first = max((u.depth for u in first), default=0.0)
+        for row, y in ((first, front_y), (second, front_y - forward * (depth_first + DEPLOY_SPACING))):
+            left, spacing_row, _centres = self.row_along(row)
+            total = sum(u.width for u in row) + spacing_row * max(len(row) - 1, 0)
+            spare = max(0.0, field.width - 5.0 - (left + total))  # how far it may slide right
+            for u in row:
+                # A lane forward clear of impassable scenery, when sliding right (within the
+                # spare room) opens one: a player does not deploy a unit against a ruin.
+                slide = 0.0
+                while self._lane_blocked(self._deploy_x(side, left + slide + u.width / 2.0), y, forward, u):
+                    slide += 2.5
+                    if slide > spare:
+                        slide = 0.0
+                        break
+                left += slide
+                spare -= slide
+                x = self._deploy_x(side, left + u.width / 2.0)
+                ahead = 20.0 if u.hidden else 0.0  # Scouts deploy ahead of their zone (R2-T2)
+                u.place(x, y + forward * ahead, 0.0, forward)
+                left += u.width + spacing_row
 
     def _deploy_x(self, side: int, along: float) -> float:
         """x on the table of a place *along* cm from its own left along a side's line (the far
