@@ -32,8 +32,8 @@ KNOWN_CYCLES: set[frozenset[str]] = {
 PRIVATE_IMPORTS_PENDING = {
     # the Rag'Narok 2 engine's modules share their tables' private names (being reshaped)
     *(f"armybuilder/systems/ragnarok2/engine/{name}.py" for name in (
-        "ai", "base", "battle", "combat", "exact_dice", "exact_implacable", "fray", "line_ai", "movement",
-        "mystic_phase", "mystics", "narration", "outcome", "policy", "shooting", "state", "strategic", "tables",
+        "ai", "battle", "combat", "exact_dice", "exact_implacable", "fray", "line_ai", "movement",
+        "mystic_phase", "mystics", "narration", "policy", "shooting", "state", "strategic", "tables",
     )),
 }  # fmt: skip
 

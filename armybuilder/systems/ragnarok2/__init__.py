@@ -44,7 +44,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
     # its modules compiled together (one mypyc group); the others stay Python
     compiled_engine_modules = (
         "abilities", "ai", "assault", "base", "battle", "battlefield", "chance", "combat", "contact", "dice",
-        "field_ai", "flight", "formation", "fray", "geometry", "line_ai", "maintenance", "movement",
+        "field_ai", "field_deploy", "flight", "formation", "fray", "fray_worth", "geometry", "line_ai", "maintenance", "movement",
         "mystic_phase", "mystics", "narration", "odds", "outcome", "policy", "recorder", "shooting", "sight",
         "space", "state", "strategic", "tables", "wounds",
     )  # fmt: skip

@@ -180,7 +180,7 @@ def read_layout_file(cat: Catalogue[R2Catalog], path: Path) -> dict[str, Any]:
 
 
 def _in_zone(piece: dict[str, Any], zone: float, depth: float) -> bool:
-    from .engine.battlefield import _piece
+    from .engine.battlefield import placed_piece
 
-    y0, y1 = _piece(piece, float(piece["x"]), float(piece["y"]), float(piece.get("angle", 0.0))).bounds[1::2]
+    y0, y1 = placed_piece(piece, float(piece["x"]), float(piece["y"]), float(piece.get("angle", 0.0))).bounds[1::2]
     return y0 < zone or y1 > depth - zone

@@ -8,7 +8,7 @@ from mypy_extensions import trait
 
 from .base import BattleBase
 from .state import Fighting, Group
-from .tables import _die_mean, _effect_weight, _mean_per_die, _test_p, aim_difficulty
+from .tables import _die_mean, _effect_weight, _mean_per_die, aim_difficulty, pass_chance
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
@@ -262,7 +262,7 @@ class AIRules(BattleBase):
         weapon = g.profile.ranged
         assert weapon is not None  # (marksmen have a weapon)
         shot = g.shot_value[(band, size, res)] = (
-            _test_p(g.profile.aim or 0, aim_difficulty(self.data, band, size), 1),
+            pass_chance(g.profile.aim or 0, aim_difficulty(self.data, band, size), 1),
             _die_mean(self.table, weapon.strength - res),
         )
         return shot

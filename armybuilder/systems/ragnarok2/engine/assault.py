@@ -35,7 +35,7 @@ from .fray import fear_distribution
 from .geometry import box_from_front, boxes_overlap, unit_vector
 from .narration import at, fear_roll, initiative_rolls, initiative_text, name, test_words, turning
 from .state import Fighting
-from .tables import _opposed_p, _row_value, _test_p, balance_of_power
+from .tables import balance_of_power, memo_row_value, opposed_chance, pass_chance
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
@@ -215,7 +215,7 @@ class AssaultRules(BattleBase):
         in_view = self.in_view(target, u)
         if choice == "counter-charge" and in_view and not (target.tactic and target.tactic.get("no_charge")):
             ini_t, ini_u = target.stat("ini"), u.stat("ini")
-            p = _opposed_p(ini_t, ini_u, target.side == self.winner_of_roll)
+            p = opposed_chance(ini_t, ini_u, target.side == self.winner_of_roll)
             won = self.dice.chance(p)
             if self.logging:
                 # The two rolls the draw decided (narration.initiative_rolls()), ties to the tactical roll's winner.
@@ -236,7 +236,7 @@ class AssaultRules(BattleBase):
             return ""
         if choice == "withstand":
             value = target.stat("ini")
-            ok = self.dice.chance(_test_p(value, REACTION_DIFFICULTY, 1))
+            ok = self.dice.chance(pass_chance(value, REACTION_DIFFICULTY, 1))
             if self.logging:
                 self.say(f"{name(self, target)} reveals a Reaction (Withstand charge): {test_words(self, 'INI', value, REACTION_DIFFICULTY, 1, ok)}")
             if ok:
@@ -245,7 +245,7 @@ class AssaultRules(BattleBase):
             return ""
         if choice == "retreat" and in_view:
             value = target.stat("ini")
-            ok = self.dice.chance(_test_p(value, REACTION_DIFFICULTY, 1))
+            ok = self.dice.chance(pass_chance(value, REACTION_DIFFICULTY, 1))
             if self.logging:
                 self.say(f"{name(self, target)} reveals a Reaction (Retreat): {test_words(self, 'INI', value, REACTION_DIFFICULTY, 1, ok)}")
             if ok:
@@ -388,7 +388,7 @@ class AssaultRules(BattleBase):
         balance = balance_of_power(
             frightening.power(not unit_charging, unit_charging), unit.power(unit_charging, not unit_charging)
         )
-        modifier = _row_value(self.fear_rows, balance) if self.fear_rows else {3: 3, 2: 2, 1: 0, -2: -2, -3: -3}[balance]
+        modifier = memo_row_value(self.fear_rows, balance) if self.fear_rows else {3: 3, 2: 2, 1: 0, -2: -2, -3: -3}[balance]
         if use_dis:
             cou, label = unit.dis_value + unit.tactic.get("discipline", 0), "DIS"
         else:

@@ -24,7 +24,7 @@ from mypy_extensions import trait
 
 from .chance import Dice
 from .state import Fighting, Group
-from .tables import BalanceRow, _test_p
+from .tables import BalanceRow, pass_chance
 
 if TYPE_CHECKING:
     from armybuilder.core.catalog import Catalogue
@@ -105,7 +105,7 @@ class BattleBase:
         return self.sides[1 - unit.side][index]
 
     def test(self, value: int, difficulty: int, best_of: int = 1, ones_fail: bool = True) -> bool:
-        return self.dice.chance(_test_p(value, difficulty, best_of, ones_fail))
+        return self.dice.chance(pass_chance(value, difficulty, best_of, ones_fail))
 
     def record_loss(self, victim_side: int, points: float) -> None:
         """A.P. of *victim_side* destroyed in the phase now under way (GameRecord.figures)."""

@@ -108,7 +108,7 @@ class Battlefield:
         return [head + f"; {len(self.pieces)} pieces of scenery, {how}:"] + [f"  {p.describe()}" for p in self.pieces]
 
 
-def _piece(entry: dict[str, Any], x: float, y: float, angle: float) -> Piece:
+def placed_piece(entry: dict[str, Any], x: float, y: float, angle: float) -> Piece:
     rad = math.radians(angle)
     # The piece's depth axis turned by *angle* from the first army's edge toward the right.
     ux, uy = math.sin(rad), math.cos(rad)
@@ -129,9 +129,9 @@ def battlefield_for(spec: dict[str, Any], rng: np.random.Generator | None) -> Ba
         if field is None:
             if len(_FIXED) > 32:
                 _FIXED.clear()
-            field = _FIXED[key] = Battlefield(spec, [_piece(p, float(p["x"]), float(p["y"]), float(p.get("angle", 0.0))) for p in spec.get("pieces", ())], False)
+            field = _FIXED[key] = Battlefield(spec, [placed_piece(p, float(p["x"]), float(p["y"]), float(p.get("angle", 0.0))) for p in spec.get("pieces", ())], False)
         return field
-    pieces = [_piece(p, float(p["x"]), float(p["y"]), float(p.get("angle", 0.0))) for p in spec.get("pieces", ())]
+    pieces = [placed_piece(p, float(p["x"]), float(p["y"]), float(p.get("angle", 0.0))) for p in spec.get("pieces", ())]
     width, depth, zone = float(spec["width"]), float(spec["depth"]), float(spec["deployment"])
     gap = float(spec.get("gap", 13.0))
     margin = float(spec.get("margin", 8.0))
@@ -146,7 +146,7 @@ def battlefield_for(spec: dict[str, Any], rng: np.random.Generator | None) -> Ba
             x = half + u * (width - 2.0 * half)
             y = low + half + v * max(high - low - 2.0 * half, 0.0)
             angle = 0.0 if entry.get("shape") == "round" else float(int(w * 4) * 45 % 180)
-            candidate = _piece(entry, x, y, angle)
+            candidate = placed_piece(entry, x, y, angle)
             x0, y0, x1, y1 = candidate.bounds
             if x0 < 0.0 or x1 > width or y0 < low or y1 > high:
                 continue  # turned, it would reach off the table or into a zone's margin

@@ -34,7 +34,7 @@ from .fray import (
 )
 from .narration import count, say_combat, say_exchange
 from .state import Fighting, Group
-from .tables import _column, _contest_cdf, _opposed_p
+from .tables import _column, _contest_cdf, opposed_chance
 from .wounds import _wound_one_group, allocate_wounds
 
 if TYPE_CHECKING:
@@ -517,7 +517,7 @@ class CombatRules(BattleBase):
             return
         GA, GB = a.groups[ga], b.groups[gb]
         ini_a, ini_b = self.combat_ini(a, GA, charge), self.combat_ini(b, GB, charge)
-        p_first = _opposed_p(ini_a, ini_b, a.side == self.winner_of_roll)
+        p_first = opposed_chance(ini_a, ini_b, a.side == self.winner_of_roll)
         a_first = self.dice.chance(p_first)
         first, second = ((a, ga, ka), (b, gb, kb)) if a_first else ((b, gb, kb), (a, ga, ka))
         if self.logging:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .formation import FRONT, face_length, face_positions, slots, world_slot, wrap_positions
-from .fray import _split_front
+from .fray import front_split
 
 if TYPE_CHECKING:
     from .state import Fighting
@@ -114,7 +114,7 @@ def contact_positions(u: Fighting, foes: list[Fighting]) -> dict[int, tuple[int,
             continue
         # several enemies on one face: its fighters shared between them, in enemy order
         positions = entries[0][1]
-        for (e, _p), share in zip(entries, _split_front(len(positions), len(entries)), strict=True):
+        for (e, _p), share in zip(entries, front_split(len(positions), len(entries)), strict=True):
             out[e.index] = tuple(positions[k] for k in share)
     if going_on:
         taken = {p for ps in out.values() for p in ps}
@@ -122,7 +122,7 @@ def contact_positions(u: Fighting, foes: list[Fighting]) -> dict[int, tuple[int,
         if len(going_on) == 1:
             out[going_on[0].index] = tuple(free)
         else:
-            for e, share in zip(going_on, _split_front(len(free), len(going_on)), strict=True):
+            for e, share in zip(going_on, front_split(len(free), len(going_on)), strict=True):
                 out[e.index] = tuple(free[k] for k in share)
     return out
 

@@ -42,11 +42,10 @@ from mypy_extensions import mypyc_attr
 
 from .ai import answers_enemy_mystics, casts_its_own, longest_range
 from .field_deploy import answer
-from .fray import fear_distribution
+from .fray_worth import fray_value, seen_share
 from .geometry import unit_vector
 from .line_ai import LinePolicy, losing, reach, winning
-from .policy import Policy, _score
-from .tables import _opposed_p, _row_value, _test_p, balance_of_power
+from .policy import Policy, int_score
 
 if TYPE_CHECKING:
     from .assault import AssaultOption
@@ -59,14 +58,9 @@ LATERAL_WEIGHT = 2.0  # how much a foe's offset across the table counts against 
 _PLANS = (("plans", 0), ("plans", 1))
 _PRESSED = (("pressed", 0), ("pressed", 1))
 PRESSED_ROUNDS = 2  # rounds left after this one from which a side not ahead presses for a result
-VISIBLE_SHOTS = 3.0  # marksmen a fighter seen is worth at most (a third of the shots wound: the rest find no other target)
 GOOD_LANE = 0.75  # share of its marksmen seeing the best target from which a unit looks for no better spot
 FIRING_TURN = 40.0  # degrees off the way to its opponent a marksmen unit tries for a better spot
 MOVED_AIM = 0.75  # a volley's worth after a March (Aim difficulty +1), against one from where it stood
-COUNTER_SHARE = 0.25  # Wounds a Counter-attack returns, as a share of those dealt (a natural 1 in six, half of them hitting)
-ROUTED_WORTH = 0.6  # share of its A.P. an enemy routed by a failed Courage test is worth (it may rally)
-DISORGANIZED_COST = 0.15  # share of its A.P. a failed Courage test costs an assailant (Disorganized, in reach)
-_FEAR_MODIFIERS = {3: 3, 2: 2, 1: 0, -2: -2, -3: -3}  # (the catalogue's fear rows, when it has none)
 PRESSED_RISK = 0.25  # share of its A.P. a pressed unit risks on a charge's expected exchange  # the round memo: each side's assault targets, by unit index
 
 
@@ -200,7 +194,7 @@ class FieldPolicy(LinePolicy):
             return None
         attacking = self.attacking(b, unit.side)
         fire = self.under_fire(b, unit)
-        ranked = sorted(options, key=lambda o: (-_score(self.charge_value(b, unit, o)), o.kind != "charge", o.foe.index))
+        ranked = sorted(options, key=lambda o: (-int_score(self.charge_value(b, unit, o)), o.kind != "charge", o.foe.index))
         for option in ranked:
             if self.wants_charge(b, unit, option, attacking, fire):
                 return option
@@ -258,7 +252,7 @@ class FieldPolicy(LinePolicy):
         chosen = self.pick(b, unit, options)
         if chosen is None and options:
             # Ordered to assault: the best of what it reaches rather than nothing.
-            ranked = sorted(options, key=lambda o: (-_score(self.charge_value(b, unit, o)), o.foe.index))
+            ranked = sorted(options, key=lambda o: (-int_score(self.charge_value(b, unit, o)), o.foe.index))
             chosen = ranked[0] if self.charge_value(b, unit, ranked[0]) > -0.5 * max(ranked[0].foe.points, 1) else None
         return chosen
 
@@ -294,7 +288,7 @@ class FieldPolicy(LinePolicy):
             if e.shooting_groups and any(g.count for g in e.shooting_groups):
                 value *= MARKSMEN_FIRST
             if value > 0.0:
-                ranked.append((-_score(value), e.index, value, e, d))
+                ranked.append((-int_score(value), e.index, value, e, d))
         ranked.sort(key=lambda r: (r[0], r[1]))
         best: tuple[Fighting | None, float, float, float] = (None, 0.0, 0.0, 0.0)
         if looks <= 0 and ranked:
@@ -508,7 +502,7 @@ class FieldPolicy(LinePolicy):
         medium = min((g.profile.ranged.medium for g in shooters if g.profile.ranged is not None), default=0.0)
         if aim is not None and share >= GOOD_LANE and distance <= medium:
             return None  # most marksmen see it at medium range or nearer: a move would cost Aim
-        best, best_key = None, _score(self.spot_worth(b, unit, shooters, False))
+        best, best_key = None, int_score(self.spot_worth(b, unit, shooters, False))
         tb = target.box()
         hx, hy = unit_vector(tb.cx - unit.x, tb.cy - unit.y)
         ox, oy, oux, ouy = unit.x, unit.y, unit.ux, unit.uy
@@ -521,7 +515,7 @@ class FieldPolicy(LinePolicy):
                     continue
                 unit.place(plan[0], plan[1], plan[2], plan[3])
                 b.world += 1  # (sight between units looked at again from the trial spot)
-                key = _score(self.spot_worth(b, unit, shooters, True))
+                key = int_score(self.spot_worth(b, unit, shooters, True))
                 unit.place(ox, oy, oux, ouy)
                 b.world += 1
                 if key > best_key:
@@ -556,114 +550,8 @@ class FieldPolicy(LinePolicy):
             if e.alive:
                 m, t = b._exchange_values(unit, e)
                 mine, theirs = mine + m, theirs + t
-        return "progress" if _score(theirs) > 3 * _score(mine) and _score(theirs) > 0 else "assault"
+        return "progress" if int_score(theirs) > 3 * int_score(mine) and int_score(theirs) > 0 else "assault"
 
 
 POLICIES: dict[str, type[Policy]] = {"field": FieldPolicy, "line": LinePolicy, "classic": Policy}
 """The players by name: the default, the line player it is measured against, the classic one."""
-
-
-def _phi(x: float) -> float:
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
-
-
-def _in_contact(u: Fighting, other: Fighting, assailant: bool) -> float:
-    """The share of *u*'s fighters the first exchange of a fray brings into contact: an
-    assailant wraps round the other's front (twice its front rank and one more), an assailed
-    close unit meets it with its front rank, a scattered one with all its fighters after push on."""
-    n = u.count if u.count > 0 else 1
-    if assailant:
-        return min(1.0, (2 * other.front() + 1) / n)
-    if u.close:
-        return min(1.0, (u.front() + 2) / n)
-    return min(1.0, (other.count + 1) / n) if other.count < n else 1.0
-
-
-def fray_value(b: Battle, unit: Fighting, foe: Fighting, charge: bool) -> float:
-    """The A.P. *unit* expects to gain from a fray with *foe* it starts by an assault (a charge
-    when *charge*): the A.P. of the Wounds each side deals in the first exchange, with the
-    fighters each brings into contact and the charge's first strike (+3 Initiative when its Power
-    allows it: the foe's reply thinned by the losses it takes first, unless its fallen still
-    strike: Fierce, Possessed), the foe's Counter-attack (about a quarter of the Wounds dealt
-    come back), and the outcome of the fray: the chance each side inflicts more Wounds (a normal
-    reading of the two totals) times the chance its loser fails the morale roll the balance of
-    Power sets (the rout takes its whole A.P.). Courage tests come first (seed: Courage tests):
-    an assailant that fails stays Disorganized, an assailed unit that fails routs."""
-    mine_w = b.expected_damage(unit, foe) * _in_contact(unit, foe, True)
-    theirs_w = b.expected_damage(foe, unit) * _in_contact(foe, unit, False)
-    g, h = foe.troops, unit.troops
-    if g.traits.counter_attack_face:
-        theirs_w += COUNTER_SHARE * mine_w
-    bonus = charge and unit.power(True, False) >= foe.power(False, True)
-    if bonus and not (g.traits.fierce or g.traits.possessed):
-        ini_u, ini_f = unit.stat("ini") + 3, foe.stat("ini")
-        first = _opposed_p(ini_u, ini_f, True) if ini_u >= ini_f else 0.5
-        hit = min(1.0, mine_w / max(g.wound_levels, 1) / max(foe.front() + 1, 1))
-        theirs_w *= 1.0 - first * hit
-    mine_ap = mine_w / max(g.wound_levels, 1) * g.cost
-    theirs_ap = theirs_w / max(h.wound_levels, 1) * h.cost
-    p_win = _phi((mine_w - theirs_w) / math.sqrt(mine_w + theirs_w + 0.25))
-    power_u = unit.power(charge, False)
-    power_f = foe.power(False, charge)
-    fray = (
-        mine_ap - theirs_ap
-        + p_win * _rout_chance(b, foe, power_f, power_u, unit) * foe.points
-        - (1.0 - p_win) * _rout_chance(b, unit, power_u, power_f, foe) * unit.points
-    )
-    go = courage_p(b, unit, foe, True)
-    stand = courage_p(b, foe, unit, False)
-    return go * (stand * fray + (1.0 - stand) * ROUTED_WORTH * foe.points) - (1.0 - go) * DISORGANIZED_COST * unit.points
-
-
-def seen_share(b: Battle, unit: Fighting, shooters: list[Group], target: Fighting) -> float:
-    """The share of a volley at *target* its marksmen can shoot (seed: only the marksmen with a
-    line of sight shoot, and a volley eliminates no more fighters than they see): per group, the
-    marksmen that see a fighter of the type they would aim at (the troops when some are seen,
-    else an independent: :meth:`.shooting.ShootingRules.target_group`), and at most the fighters seen over the Wounds the
-    group's shots are expected to deal; template weapons need no sight."""
-    from .sight import aims
-
-    if not b.sight_obstacles(unit, target):
-        return 1.0  # nothing between the two units: every marksman in its ranks sees (R2-D10)
-    total = seen = 0.0
-    for g in shooters:
-        if not g.count:
-            continue
-        total += g.count
-        if g.traits.template:
-            seen += g.count
-            continue
-        ti = b.target_group(target, unit, g)  # the troops when seen, else an independent seen
-        if ti is None:
-            continue
-        found = aims(b, unit, unit.groups.index(g), target, ti, g.traits.consciousness)
-        if not found:
-            continue
-        visible = len({k for a in found for k in a.seen})
-        seen += min(float(len(found)), VISIBLE_SHOTS * visible * max(target.groups[ti].wound_levels, 1))
-    return seen / total if total else 0.0
-
-
-def courage_p(b: Battle, unit: Fighting, frightening: Fighting, charging: bool) -> float:
-    """The chance *unit* passes the Courage test *frightening* asks of it in an assault (1: no
-    test), as the assault rules roll it (seed: Courage tests; Repelling)."""
-    if not b.needs_courage_test(unit, frightening):
-        return 1.0
-    fear = frightening.troops.profile.fear or 0
-    balance = balance_of_power(frightening.power(not charging, charging), unit.power(charging, not charging))
-    modifier = _row_value(b.fear_rows, balance) if b.fear_rows else _FEAR_MODIFIERS[balance]
-    cou = unit.cou_value + (unit.tactic.get("courage", 0) if unit.tactic else 0)
-    if fear + modifier - cou - unit.cou_bonus <= unit.immune_fear:
-        return 1.0
-    return fear_distribution(b.table, cou - (fear + modifier), unit.cou_bonus, unit.best_of)[0][0]
-
-
-def _rout_chance(b: Battle, loser: Fighting, mine: int, theirs: int, winner: Fighting) -> float:
-    """The chance *loser* fails its morale roll after losing a fray (seed: Outcome of the fray)."""
-    if loser.all_have("auto_morale"):
-        return 0.0
-    lower = 1 if winner.troops.profile.fear is not None and loser.troops.profile.fear is None else 0
-    balance = balance_of_power(mine, theirs)
-    difficulty = _row_value(b.outcome_rows, balance, lower) if b.outcome_rows else 8
-    value, _dis = b.morale_value(loser)
-    return 1.0 - _test_p(value, difficulty, loser.best_of, not loser.all_have("morale_no_auto_fail"))

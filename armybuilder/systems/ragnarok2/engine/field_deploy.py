@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .line_ai import reach
-from .policy import _score
+from .policy import int_score
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -40,7 +40,7 @@ def matchup(b: Battle, u: Fighting, e: Fighting) -> float:
     """The A.P. *u* expects to gain against *e* when they meet (see the module doc), and the
     volleys each side's marksmen fire at the other while they close in (:data:`VOLLEYS` at
     medium range)."""
-    from .field_ai import fray_value
+    from .fray_worth import fray_value
 
     mine, theirs = reach(u), reach(e)
     if mine > theirs + 1.0:
@@ -94,7 +94,7 @@ def answer(b: Battle, side: int, line: list[Fighting]) -> list[Fighting]:
             total += weighted / weights
             if k == 0 or k == last:
                 total += wing_worth[u.index]
-        return _score(total)
+        return int_score(total)
 
     order = list(first)
     best = score(order)

@@ -42,7 +42,7 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import NamedTuple
 
-from .tables import _column, _contest_cdf, _fear_result_p, _opposed_p, _test_p
+from .tables import _column, _contest_cdf, _fear_result_p, opposed_chance, pass_chance
 
 # A chance step: (probability, outcome) pairs summing to 1.
 Distribution = list[tuple[float, object]]
@@ -72,7 +72,7 @@ def contest_distribution(table: str, difference: int, dice: int, shift: int = 0,
 
 def initiative_distribution(ini_a: int, ini_b: int, a_wins_ties: bool) -> Distribution:
     """Opposed Initiative test (R2-D2): outcome True when side A strikes first."""
-    p = _opposed_p(ini_a, ini_b, a_wins_ties)
+    p = opposed_chance(ini_a, ini_b, a_wins_ties)
     return [(p, True), (1.0 - p, False)]
 
 
@@ -81,9 +81,9 @@ def test_distribution(value: int, difficulty: int, best_of: int = 1, ones_fail: 
 
     *reroll_ones*: a natural 1 is rolled again once (Bravery on morale rolls)."""
     if not reroll_ones:
-        p = _test_p(value, difficulty, best_of, ones_fail)
+        p = pass_chance(value, difficulty, best_of, ones_fail)
     else:
-        single = _test_p(value, difficulty, 1, ones_fail)
+        single = pass_chance(value, difficulty, 1, ones_fail)
         one_ok = 1.0 / 6.0 if not ones_fail and value + 1 >= difficulty else 0.0
         # A first natural 1 that fails is rolled again (once); any other first die stands.
         single = single + (0.0 if one_ok else single / 6.0)
@@ -319,12 +319,12 @@ def unit_key(side: int, index: int) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _split_front(front: int, enemies: int) -> tuple[tuple[int, ...], ...]:
+def front_split(front: int, enemies: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(x) for x in _split_front_lists(front, enemies))
 
 
 def split_front(front: int, enemies: int) -> list[list[int]]:
-    return [list(x) for x in _split_front(front, enemies)]
+    return [list(x) for x in front_split(front, enemies)]
 
 
 def _split_front_lists(front: int, enemies: int) -> list[list[int]]:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from mypy_extensions import mypyc_attr
 
 from .ai import answers_enemy_mystics, casts_its_own, fires_after_marching
-from .policy import Policy, _nearest_standing, _score, _toward
+from .policy import Policy, _nearest_standing, _toward, int_score
 
 if TYPE_CHECKING:
     from .assault import AssaultOption
@@ -115,8 +115,8 @@ def worth(attacking: bool, mine: float, theirs: float, target: Fighting) -> bool
     if target.state == "rout":
         mine += target.points
     if attacking:
-        return _score(mine) >= _score(theirs * _REPLY_KEPT)
-    return _score(mine) > _score(theirs)
+        return int_score(mine) >= int_score(theirs * _REPLY_KEPT)
+    return int_score(mine) > int_score(theirs)
 
 
 def forward(u: Fighting, depth: float) -> float:
@@ -143,7 +143,7 @@ class LinePolicy(Policy):
         key = _FIRE_KEYS[side]
         known = b.round_memo.get(key)
         if known is None:
-            known = b.round_memo[key] = _score(firepower(b, side))
+            known = b.round_memo[key] = int_score(firepower(b, side))
         return int(known)
 
     def attacking(self, b: Battle, side: int) -> bool:
@@ -188,10 +188,10 @@ class LinePolicy(Policy):
         if extra <= GANG_MARGIN:
             return False
         mine, theirs = b._exchange_values(unit, target)
-        balance = _score(mine - theirs)
+        balance = int_score(mine - theirs)
         if balance <= 0:
             return True
-        threats = sorted((_score(b._exchange_values(unit, e)[1]) for e in enemies), reverse=True)
+        threats = sorted((int_score(b._exchange_values(unit, e)[1]) for e in enemies), reverse=True)
         return balance <= sum(threats[:extra])
 
     # -- orders ---------------------------------------------------------------
@@ -204,7 +204,7 @@ class LinePolicy(Policy):
             e = option.foe
             mine, theirs = b._exchange_values(unit, e)
             gain = mine - theirs + (e.points if e.state == "rout" else 0.0) + (0.25 * e.points if e.engaged else 0.0)
-            out.append((-_score(gain), e.index, option, gain, mine, theirs))
+            out.append((-int_score(gain), e.index, option, gain, mine, theirs))
         out.sort(key=lambda s: (s[0], s[1]))
         return out
 
@@ -274,7 +274,7 @@ class LinePolicy(Policy):
             if e.alive:
                 m, t = b._exchange_values(unit, e)
                 mine, theirs = mine + m, theirs + t
-        return "progress" if _score(theirs) > 2 * _score(mine) and _score(theirs) > 0 else "assault"
+        return "progress" if int_score(theirs) > 2 * int_score(mine) and int_score(theirs) > 0 else "assault"
 
     # -- movement -------------------------------------------------------------
 

@@ -32,7 +32,7 @@ from .fray import unit_key
 from .geometry import angle_between, unit_vector
 from .narration import ORDER_NAMES, at, name, test_words, turning
 from .state import Fighting, Group
-from .tables import _ACTIVATION_RANK, _test_p
+from .tables import _ACTIVATION_RANK, pass_chance
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
@@ -130,7 +130,7 @@ class ActivationPhase(BattleBase):
             return False  # a close unit tries one maneuver a round; a scattered one stops after a failure
         u.maneuvered = True
         value = u.dis_value + u.dis_bonus + (u.tactic.get("discipline", 0) if u.tactic else 0)
-        ok = self.dice.chance(_test_p(value, MANEUVER_DIFFICULTY, u.best_of))
+        ok = self.dice.chance(pass_chance(value, MANEUVER_DIFFICULTY, u.best_of))
         if self.logging:
             self.say(f"{name(self, u)} reorients {angle:.0f}° to {why}: {test_words(self, 'DIS', value, MANEUVER_DIFFICULTY, u.best_of, ok)}")
         if not ok:
@@ -151,7 +151,7 @@ class ActivationPhase(BattleBase):
         where it stood, when that ground is free; it may then carry out its Progress."""
         u.maneuvered = True
         value = u.dis_value + u.dis_bonus + (u.tactic.get("discipline", 0) if u.tactic else 0)
-        ok = self.dice.chance(_test_p(value, MANEUVER_DIFFICULTY, u.best_of))
+        ok = self.dice.chance(pass_chance(value, MANEUVER_DIFFICULTY, u.best_of))
         if self.logging:
             self.say(f"{name(self, u)} tries a rearrangement into {u.max_files} files: {test_words(self, 'DIS', value, MANEUVER_DIFFICULTY, u.best_of, ok)}")
         if not ok:
@@ -306,7 +306,7 @@ class ActivationPhase(BattleBase):
         u.maneuvered = True
         kind = "backward movement" if backward else "sideward movement"
         value = u.dis_value + u.dis_bonus + (u.tactic.get("discipline", 0) if u.tactic else 0)
-        ok = self.dice.chance(_test_p(value, MANEUVER_DIFFICULTY, u.best_of))
+        ok = self.dice.chance(pass_chance(value, MANEUVER_DIFFICULTY, u.best_of))
         if self.logging:
             self.say(f"{name(self, u)} tries a {kind}: {test_words(self, 'DIS', value, MANEUVER_DIFFICULTY, u.best_of, ok)}")
         if not ok:

@@ -173,9 +173,9 @@ def turning(u: Fighting, ux: float, uy: float) -> str:
 
 def test_words(b: BattleBase, label: str, value: int, difficulty: int, best_of: int, passed: bool, ones_fail: bool = True) -> str:
     """``DIS 7 against 7, rolls 3: 10: passes``: a test just decided by the battle's last draw."""
-    from .tables import _test_p
+    from .tables import pass_chance
 
-    p = _test_p(value, difficulty, best_of, ones_fail)
+    p = pass_chance(value, difficulty, best_of, ones_fail)
     roll = test_roll(value, difficulty, best_of, passed, b.dice.buffer[b.dice.index - 1], p, ones_fail)
     verdict = "passes" if passed else "fails"
     if roll.endswith("fails"):

@@ -25,7 +25,7 @@ from .formation import FACE_NAMES, FRONT, shape
 from .fray import CombatKey, Contact, test_distribution, unit_key
 from .narration import at, count, name, say_fray, say_outcome, test_roll, test_words
 from .state import Fighting
-from .tables import _row_value, balance_of_power
+from .tables import balance_of_power, memo_row_value
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa: F401
@@ -102,7 +102,7 @@ class OutcomeRules(BattleBase):
             loser.power(loser.charged, loser.was_charged), winner.power(winner.charged, winner.was_charged)
         )
         if self.outcome_rows:
-            return _row_value(self.outcome_rows, balance, lower)
+            return memo_row_value(self.outcome_rows, balance, lower)
         order = [3, 2, 1, -2, -3]
         return (4, 6, 8, 10, 12)[min(order.index(balance) + lower, 4)]
 

@@ -34,7 +34,7 @@ _COMBAT_VALUES: dict[tuple[str, str, str, int], int] = {}
 _BALANCES = ("combat_order",)  # the round memo's key of combat_order()'s shared balances
 
 
-def _score(x: float) -> int:
+def int_score(x: float) -> int:
     """A float value as an integer score (ties then go to the stable order, never to float ==)."""
     return round(x * 1000)  # (round() of a float is already an int: the same integer)
 
@@ -159,7 +159,7 @@ class Policy:
             per_die = _mean_per_die(b.table, g.profile.att - h.base["def"], g.profile.str_ - h.base["res"], 0, 0)
             if len(_COMBAT_VALUES) > 65536:
                 _COMBAT_VALUES.clear()
-            value = _COMBAT_VALUES[key] = _score(per_die * h.cost / max(h.wound_levels, 1))
+            value = _COMBAT_VALUES[key] = int_score(per_die * h.cost / max(h.wound_levels, 1))
         return value
 
     def dice_order(self, b: Battle, u: Fighting, gi: int, keys: list[CombatKey]) -> list[CombatKey]:

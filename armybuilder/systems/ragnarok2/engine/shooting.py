@@ -23,7 +23,14 @@ from .base import BattleBase
 from .narration import count, name, test_words
 from .sight import Aim, aims
 from .state import Fighting, Group
-from .tables import _BAND_LABELS, TEMPLATE_FIGHTERS, _band, _contest_cdf, _test_p, aim_difficulty_of
+from .tables import (
+    _BAND_LABELS,
+    TEMPLATE_FIGHTERS,
+    _band,
+    _contest_cdf,
+    aim_difficulty_of,
+    pass_chance,
+)
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
@@ -149,7 +156,7 @@ class ShootingRules(BattleBase):
         if band is None:
             return False
         difficulty = aim_difficulty_of(self.table, self.data, band, target.troops.size, moved)
-        hits = self.dice.binomial(g.count, _test_p(aim, difficulty, 1))
+        hits = self.dice.binomial(g.count, pass_chance(aim, difficulty, 1))
         under = min(target.count, TEMPLATE_FIGHTERS[target.current_formation]) * hits
         wounds = self.dice.from_cdf(_contest_cdf(self.table, weapon.strength - target.stat("res"), under, self.wound_shift_against(target))) if under else 0
         killed = self.deal(u, target, wounds, under, True) if wounds else 0
@@ -168,7 +175,7 @@ class ShootingRules(BattleBase):
         profile = g.profile
         weapon, aim = profile.ranged, profile.aim
         assert weapon is not None and aim is not None
-        hits = self.dice.binomial(shooters, _test_p(aim, difficulty, 1))
+        hits = self.dice.binomial(shooters, pass_chance(aim, difficulty, 1))
         who = name(self, u) if g.profile.name == u.name else f"{name(self, u)} ({g.profile.name})"
         sighted = "" if visible is None else f", {count(shooters, 'marksman', 'marksmen')} seeing {count(visible, 'fighter')}"
         if not hits:

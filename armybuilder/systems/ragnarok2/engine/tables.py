@@ -114,7 +114,7 @@ def _die_mean(table: str, difference: int, shift: int = 0) -> float:
 
 
 @lru_cache(maxsize=4096)
-def _test_p(value: int, difficulty: int, best_of: int, ones_fail: bool = True) -> float:
+def pass_chance(value: int, difficulty: int, best_of: int, ones_fail: bool = True) -> float:
     return test_success_probability(value, difficulty, best_of, ones_fail)
 
 
@@ -124,7 +124,7 @@ def _test_total_cdf(value: int, best_of: int) -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _opposed_p(a: int, b: int, a_wins_ties: bool) -> float:
+def opposed_chance(a: int, b: int, a_wins_ties: bool) -> float:
     return opposed_test_win_probability(a, b, a_wins_ties)
 
 
@@ -220,7 +220,7 @@ def balance_rows(rows) -> tuple[BalanceRow, ...]:
 
 
 @lru_cache(maxsize=1024)
-def _row_value(rows: tuple[BalanceRow, ...], ratio: int, lower: int = 0) -> int:
+def memo_row_value(rows: tuple[BalanceRow, ...], ratio: int, lower: int = 0) -> int:
     """row_value() of sorted value rows, memoised by value."""
     return row_value(rows, ratio, lower)
 
