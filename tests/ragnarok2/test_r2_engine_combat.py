@@ -239,13 +239,13 @@ def test_a_charge_at_no_less_power_gives_the_bonus_and_loosens_a_close_unit(ecat
 
 def test_charge_bonus_adds_three_to_initiative(ecat, monkeypatch):
     seen = []
-    real = b._opposed_p
+    real = b.opposed_chance
 
     def spy(a, c, ties):
         seen.append((a, c))
         return real(a, c, ties)
 
-    monkeypatch.setattr(combat_module, "_opposed_p", spy)
+    monkeypatch.setattr(combat_module, "opposed_chance", spy)
     bt = battle(ecat, army("griffin", ("conscript", 10)), army("beasts", ("warrior", 10)))
     x, y = bt.sides[0][0], bt.sides[1][0]
     x.charged = x.charge_bonus = True

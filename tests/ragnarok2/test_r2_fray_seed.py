@@ -133,14 +133,14 @@ def test_a_character_fights_as_itself(ecat, monkeypatch):
         return real(table, difference, dice, shift, reroll)
 
     inis = []
-    real_ini = combat_module._opposed_p
+    real_ini = combat_module.opposed_chance
 
     def ini_spy(a, b, ties):
         inis.append((a, b))
         return real_ini(a, b, ties)
 
     monkeypatch.setattr(combat_module, "_contest_cdf", spy)
-    monkeypatch.setattr(combat_module, "_opposed_p", ini_spy)
+    monkeypatch.setattr(combat_module, "opposed_chance", ini_spy)
     bt = battle(ecat, army("griffin", ("conscript", 0, "templar")), army("beasts", ("warrior", 10)))
     unit, warriors = bt.sides[0][0], bt.sides[1][0]
     engage(unit, warriors)
@@ -190,8 +190,8 @@ def test_surplus_wounds_spread_on_scattered_and_are_lost_on_close(ecat):
 def test_initiative_per_combat_with_the_charge_bonus(ecat, monkeypatch):
     """Seed (Initiative test): each combat has its test, +3 for a unit that charged successfully."""
     inis = []
-    real = combat_module._opposed_p
-    monkeypatch.setattr(combat_module, "_opposed_p", lambda a, b, t: inis.append((a, b)) or real(a, b, t))
+    real = combat_module.opposed_chance
+    monkeypatch.setattr(combat_module, "opposed_chance", lambda a, b, t: inis.append((a, b)) or real(a, b, t))
     bt = battle(ecat, army("griffin", ("conscript", 5, "templar")), army("beasts", ("warrior", 10)))
     x, y = bt.sides[0][0], bt.sides[1][0]
     x.charged = x.charge_bonus = True

@@ -13,7 +13,7 @@ from armybuilder.core.playtest import load_sample
 from armybuilder.core.registry import get_system
 from armybuilder.systems.ragnarok2.engine.battle import Battle
 from armybuilder.systems.ragnarok2.engine.narration import count, initiative_rolls
-from armybuilder.systems.ragnarok2.engine.tables import _opposed_p
+from armybuilder.systems.ragnarok2.engine.tables import opposed_chance
 
 SAMPLES = ["acheron-undead-host", "akkylannie-griffin-crusade", "alahan-lions", "tir-na-bor-plains-guard"]
 
@@ -89,7 +89,7 @@ def test_initiative_rolls_always_agree_with_the_decision():
     for _ in range(2000):
         a, b = int(rng.integers(0, 12)), int(rng.integers(0, 12))
         ties = bool(rng.integers(0, 2))
-        p = _opposed_p(a, b, ties)
+        p = opposed_chance(a, b, ties)
         u = float(rng.random())
         a_first = u < p
         da, db = initiative_rolls(a, b, ties, a_first, u, p)
@@ -260,9 +260,9 @@ def test_a_negative_value_still_shows_its_roll():
     """A test at INI -2 (Unfailing wall's drawback on INI 0) is rolled like any other: 1d6 - 2,
     a 6 rolled again and added; the log shows the die."""
     from armybuilder.systems.ragnarok2.engine.narration import test_roll
-    from armybuilder.systems.ragnarok2.engine.tables import _test_p
+    from armybuilder.systems.ragnarok2.engine.tables import pass_chance
 
-    p = _test_p(-2, 6, 1)
+    p = pass_chance(-2, 6, 1)
     assert test_roll(-2, 6, 1, True, 0.01 * p, p) == "rolls 6+2: 6"  # the least passing roll first
     assert re.fullmatch(r"rolls 6\+\d(?:\+\d)*: \d+", test_roll(-2, 6, 1, True, 0.5 * p, p))
     failed = test_roll(-2, 6, 1, False, 0.99, p)
