@@ -101,7 +101,8 @@ async def test_a_changed_house_catalogue_is_said_and_pinned_again_with_u(store, 
         dialog = app.screen
         assert isinstance(dialog, Confirm)
         body = " ".join(str(w.render()) for w in dialog.query(".dialog-body Static"))
-        assert dialog.title_text == "Upgrade to house catalogue wolfen-of-yllia 1.0.0 → 1.1.0?"
+        # the list is on the bundled catalogue's older version: one upgrade offers both
+        assert dialog.title_text.startswith("Upgrade to ") and dialog.title_text.endswith("house catalogue wolfen-of-yllia 1.0.0 → 1.1.0?")
         assert "house catalogue wolfen-of-yllia 1.0.0 → 1.1.0" in body and "changed: profiles yllia-wolfen-warrior: cost 15 → 16" in body
         await pilot.press("enter")
         await pilot.pause()
