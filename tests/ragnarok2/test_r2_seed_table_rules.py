@@ -326,27 +326,25 @@ def test_a_unit_that_flees_into_an_enemy_is_eliminated(ecat):
 # -- reactions ---------------------------------------------------------------------------------------
 
 
-class Scripted:
-    """A player that assaults whatever it may and answers every assault with one Reaction."""
+def scripted(base, choice: str | None):
+    """A player of *base*'s kind that assaults whatever it may and answers every assault with one
+    Reaction (a subclass, so the compiled engine takes it as a policy)."""
 
-    def __init__(self, base, choice: str | None) -> None:
-        self.base, self.choice = base, choice
+    class Scripted(type(base)):
+        def reaction(self, b, unit, assailant):
+            return choice
 
-    def __getattr__(self, attr):
-        return getattr(self.base, attr)
+        def assault_target(self, b, unit, options):
+            return options[0] if options else None
 
-    def reaction(self, b, unit, assailant):
-        return self.choice
-
-    def assault_target(self, b, unit, options):
-        return options[0] if options else None
+    return Scripted()
 
 
 def reacting(bt: Battle, side: int, choice: str) -> None:
     """Side *side* reacts with *choice*; the other side assaults what it can."""
     policies = list(bt.policies)
-    policies[side] = Scripted(policies[side], choice)
-    policies[1 - side] = Scripted(policies[1 - side], None)
+    policies[side] = scripted(policies[side], choice)
+    policies[1 - side] = scripted(policies[1 - side], None)
     bt.policies = (policies[0], policies[1])
 
 

@@ -71,7 +71,8 @@ def one_word_ids(system: Any) -> set[str]:
     cat = system.catalogue()
     out = set()
     for collection, entries in cat.index.items():
-        if collection == "decisions":
+        # a table layout's id ("standard", "open") is what a player types after --table: a word
+        if collection in ("decisions", "layouts"):
             continue
         kind = collection.removesuffix("s")
         for i, entry in entries.items():
