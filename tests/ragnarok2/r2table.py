@@ -25,3 +25,25 @@ def aside(bt, *keep) -> None:
                 continue
             stand(bt, u, 10.0 + 26.0 * (k % 6), 16.0 if side == 0 else 104.0)
             k += 1
+
+
+def scripted(base, choice: str | None):
+    """A player of *base*'s kind that assaults whatever it may and answers every assault with one
+    Reaction (a subclass, so the compiled engine takes it as a policy)."""
+
+    class Scripted(type(base)):
+        def reaction(self, b, unit, assailant):
+            return choice
+
+        def assault_target(self, b, unit, options):
+            return options[0] if options else None
+
+    return Scripted()
+
+
+def reacting(bt, side: int, choice: str) -> None:
+    """Side *side* reacts with *choice*; the other side assaults what it can."""
+    policies = list(bt.policies)
+    policies[side] = scripted(policies[side], choice)
+    policies[1 - side] = scripted(policies[1 - side], None)
+    bt.policies = (policies[0], policies[1])

@@ -239,14 +239,14 @@ def test_a_counter_charge_shows_both_initiative_rolls(ecat_battle):
     """Seed (Reaction (Counter-charge)): "An Initiative test is done in opposition between the
     assailing unit and the unit performing the counter-charge. The unit which wins the test
     charges first." The log shows both rolls and who charges first."""
-    from r2table import aside, face_off
+    from r2table import aside, face_off, scripted
 
     bt = ecat_battle
     a, b = bt.sides[0][0], bt.sides[1][0]
     aside(bt, a, b)
     face_off(bt, a, b, 12.0)
     b.order = "reaction"
-    bt.policies[1].reaction = lambda _b, _u, _a: "counter-charge"
+    bt.policies = (bt.policies[0], scripted(bt.policies[1], "counter-charge"))
     bt.lines.clear()
     bt.react(b, a, "charge")
     line = next(line for line in bt.lines if "Counter-charge" in line)

@@ -11,7 +11,7 @@ import copy
 import numpy as np
 import pytest
 from r2engine_data import build_catalogue
-from r2table import aside, face_off, stand
+from r2table import aside, face_off, reacting, stand
 
 from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
 from armybuilder.systems.ragnarok2.engine.abilities import traits_of
@@ -324,28 +324,6 @@ def test_a_unit_that_flees_into_an_enemy_is_eliminated(ecat):
 
 
 # -- reactions ---------------------------------------------------------------------------------------
-
-
-def scripted(base, choice: str | None):
-    """A player of *base*'s kind that assaults whatever it may and answers every assault with one
-    Reaction (a subclass, so the compiled engine takes it as a policy)."""
-
-    class Scripted(type(base)):
-        def reaction(self, b, unit, assailant):
-            return choice
-
-        def assault_target(self, b, unit, options):
-            return options[0] if options else None
-
-    return Scripted()
-
-
-def reacting(bt: Battle, side: int, choice: str) -> None:
-    """Side *side* reacts with *choice*; the other side assaults what it can."""
-    policies = list(bt.policies)
-    policies[side] = scripted(policies[side], choice)
-    policies[1 - side] = scripted(policies[1 - side], None)
-    bt.policies = (policies[0], policies[1])
 
 
 def test_withstand_charge_brings_every_fighter_into_contact(ecat):
