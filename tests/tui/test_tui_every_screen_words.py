@@ -147,6 +147,17 @@ async def _settle(app, pilot, pause: float = 0.05) -> None:
     await pilot.pause()
 
 
+async def _back_to(screen, app, pilot) -> None:
+    """Escape until *screen* is on top again: on a loaded machine a key may still be on its way
+    when the next dialog opens, and the walk must not go on from a dialog left open."""
+    for _ in range(5):
+        await pilot.pause()
+        if app.screen is screen:
+            return
+        await pilot.press("escape")
+    assert app.screen is screen, app.screen
+
+
 async def _walk_editor(app, pilot, words: Words, label: str) -> None:
     editor = app.screen
     s = editor.session
@@ -169,7 +180,7 @@ async def _walk_editor(app, pilot, words: Words, label: str) -> None:
             words.check(f"{label} edits menu at {path or 'the list'}", screen_text(app))
             await pilot.press("ctrl+l")
             words.check(f"{label} edits menu at {path or 'the list'} (show all)", screen_text(app))
-            await pilot.press("escape")
+            await _back_to(editor, app, pilot)
         for action in editor.actions_at(path):
             if not action.params or action.refused or action.id + action.label in forms_seen:
                 continue
@@ -184,8 +195,7 @@ async def _walk_editor(app, pilot, words: Words, label: str) -> None:
                 for select in app.screen.query(Select):
                     shown = [getattr(prompt, "plain", str(prompt)) for prompt, _ in select._options]
                     words.check(f"{label} form {action.label!r} choices of #{select.id}", "\n".join(shown), choices=True)
-                await pilot.press("escape")
-                await pilot.pause()
+            await _back_to(editor, app, pilot)
     # the catalogue: one entry of each kind, its detail on screen
     browser = editor.query_one("#browser")
     kinds: set[str] = set()
