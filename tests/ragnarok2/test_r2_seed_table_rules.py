@@ -598,7 +598,7 @@ def test_a_rituals_range_is_measured_from_the_magisters_base(ecat):
     ritual's range, the target suffers the effects." The dark mage stands in the middle of his
     warriors' front rank: conscripts 29 cm from the unit's corner but 30.1 cm from his base are
     out of Terror's 30 cm; straight ahead at 29 cm they are in it."""
-    from armybuilder.systems.ragnarok2.engine.mystic_phase import RITUAL_EFFECTS, caster_gap
+    from armybuilder.systems.ragnarok2.engine.mystic_effects import RITUAL_EFFECTS, caster_gap
 
     bt = battle(ecat, army("beasts", ("warrior", 9, "mage")), army("griffin", ("conscript", 10)))
     u, e = bt.sides[0][0], bt.sides[1][0]

@@ -159,7 +159,8 @@ from .field_ai import POLICIES, FieldPolicy
 from .flight import FlightRules
 from .maintenance import MaintenanceRules
 from .movement import ActivationPhase
-from .mystic_phase import COMMUNION_EFFECTS, RITUAL_EFFECTS, MysticEffect, MysticRules  # noqa
+from .mystic_effects import COMMUNION_EFFECTS, RITUAL_EFFECTS, MysticEffect  # noqa
+from .mystic_phase import MysticRules
 from .narration import say_end
 from .odds import contest_columns
 from .outcome import OutcomeRules

@@ -13,6 +13,7 @@ from .abilities import Traits, traits_of
 from .battlefield import SIZE_RANK
 from .formation import shape, start_files
 from .geometry import Box, box_from_front
+from .mystic_effects import COMMUNION_EFFECTS
 from .tables import (
     _EMPTY,
     _TACTIC_KEYS,
@@ -542,8 +543,6 @@ def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting]
     communions = [
         c for cid in dict.fromkeys(army.communions) if (c := cat.get("communions", cid)) is not None
     ]
-    from .mystic_phase import COMMUNION_EFFECTS  # (the effect hooks import the state)
-
     info = {
         "cic": cic, "staffs": staffs, "deck": deck, "rituals": rituals, "communions": communions,
         "unhandled": sorted(unhandled),
