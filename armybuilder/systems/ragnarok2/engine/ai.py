@@ -8,7 +8,7 @@ from mypy_extensions import trait
 
 from .base import BattleBase
 from .state import Fighting, Group
-from .tables import _die_mean, _effect_weight, _mean_per_die, aim_difficulty, pass_chance
+from .tables import aim_difficulty, die_mean, effect_weight, mean_per_die, pass_chance
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
@@ -86,7 +86,7 @@ class AIRules(BattleBase):
                 per_die = g.per_die
                 m = per_die.get(tid)
                 if m is None:
-                    m = per_die[tid] = g.dice_each * _mean_per_die(
+                    m = per_die[tid] = g.dice_each * mean_per_die(
                         self.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, 0
                     )
                 total += g.count * m
@@ -122,7 +122,7 @@ class AIRules(BattleBase):
         """How much a unit is expected to gain from these effects this round (AI)."""
         fighting = unit.order == "assault" or bool(unit.engaged)
         moving = unit.order in ("assault", "progress")
-        weight = _effect_weight(tuple(effects.items()), fighting, moving, unit.state != "valiant")
+        weight = effect_weight(tuple(effects.items()), fighting, moving, unit.state != "valiant")
         return weight * (1.0 + unit.points_alive() / 500.0)
 
     def nearest_foe(self, unit: Fighting, foes: list[Fighting] | None = None) -> tuple[Fighting | None, float]:
@@ -263,7 +263,7 @@ class AIRules(BattleBase):
         assert weapon is not None  # (marksmen have a weapon)
         shot = g.shot_value[(band, size, res)] = (
             pass_chance(g.profile.aim or 0, aim_difficulty(self.data, band, size), 1),
-            _die_mean(self.table, weapon.strength - res),
+            die_mean(self.table, weapon.strength - res),
         )
         return shot
 

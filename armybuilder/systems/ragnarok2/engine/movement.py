@@ -32,7 +32,7 @@ from .fray import unit_key
 from .geometry import angle_between, unit_vector
 from .narration import ORDER_NAMES, at, name, test_words, turning
 from .state import Fighting, Group
-from .tables import _ACTIVATION_RANK, pass_chance
+from .tables import ACTIVATION_RANK, pass_chance
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
@@ -50,7 +50,7 @@ class ActivationPhase(BattleBase):
 
     def activation(self) -> None:
         first = self.winner_of_roll
-        rank = _ACTIVATION_RANK
+        rank = ACTIVATION_RANK
         queues = []
         for s in (0, 1):
             # Sorted on (rank, -points, side order), kept reversed: the next unit is popped from the end.

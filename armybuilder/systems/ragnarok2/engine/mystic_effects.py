@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .formation import member_point
 from .geometry import point_box_distance
-from .tables import TEMPLATE_FIGHTERS, _contest_cdf
+from .tables import TEMPLATE_FIGHTERS, contest_cdf
 
 if TYPE_CHECKING:
     from .base import BattleBase
@@ -82,7 +82,7 @@ def _column_of_light(b: BattleBase, u: Fighting, target: Fighting) -> None:
         return
     hit = min(target.count, TEMPLATE_FIGHTERS[target.current_formation])
     wounds = b.dice.from_cdf(
-        _contest_cdf(b.table, 4 - target.stat("res"), hit, b.wound_shift_against(target))
+        contest_cdf(b.table, 4 - target.stat("res"), hit, b.wound_shift_against(target))
     )
     killed = b.deal(u, target, wounds, hit, False)
     if b.logging:

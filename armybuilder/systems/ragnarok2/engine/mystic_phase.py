@@ -23,7 +23,7 @@ from .mystics import (
 )
 from .narration import count
 from .state import Fighting, Group
-from .tables import _MYSTIC_FIT, _contest_cdf
+from .tables import MYSTIC_FIT, contest_cdf
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
@@ -31,14 +31,14 @@ if TYPE_CHECKING:
 def _knows_ritual(p: Profile, ritual) -> bool:
     """Element and path of the magician fit the ritual (memoised: profiles and rituals are immutable)."""
     key = ("ritual", p.id, tuple(p.elements), p.path, ritual.id, ritual.element, ritual.path)  # by value
-    known = _MYSTIC_FIT.get(key)
+    known = MYSTIC_FIT.get(key)
     if known is None:
         fits = ritual.element.lower() in (e.lower() for e in p.elements) and (
             p.path is None or p.path.lower() == ritual.path.lower()
         )
-        if len(_MYSTIC_FIT) > 4096:
-            _MYSTIC_FIT.clear()
-        known = _MYSTIC_FIT[key] = (p, ritual, fits)
+        if len(MYSTIC_FIT) > 4096:
+            MYSTIC_FIT.clear()
+        known = MYSTIC_FIT[key] = (p, ritual, fits)
     return known[2]
 
 
@@ -47,14 +47,14 @@ def _may_call(p: Profile, communion) -> bool:
     aspects = p.aspects  # (its three values, not str() of the model: that cost more than the test it saves)
     values = (aspects.alteration, aspects.creation, aspects.destruction) if aspects is not None else None
     key = ("communion", p.id, p.cult, values, communion.id, communion.cult, tuple(communion.aspects))  # by value
-    known = _MYSTIC_FIT.get(key)
+    known = MYSTIC_FIT.get(key)
     if known is None:
         fits = (
             communion.cult.lower() == "universal" or (p.cult or "").lower() == communion.cult.lower()
         ) and any(getattr(p.aspects, a.lower(), 0) >= 1 for a in communion.aspects)
-        if len(_MYSTIC_FIT) > 4096:
-            _MYSTIC_FIT.clear()
-        known = _MYSTIC_FIT[key] = (p, communion, fits)
+        if len(MYSTIC_FIT) > 4096:
+            MYSTIC_FIT.clear()
+        known = MYSTIC_FIT[key] = (p, communion, fits)
     return known[2]
 
 
@@ -277,6 +277,6 @@ class MysticRules(BattleBase):
                     for x, reserve in ((t.devotion, "mana"), (t.martyr, "faith")):
                         if x and (u.mana if reserve == "mana" else u.faith) < 2 * x:
                             setattr(u, reserve, getattr(u, reserve) + x)
-                            wounds = self.dice.from_cdf(_contest_cdf(self.table, x - g.profile.dis, 1, 0))
+                            wounds = self.dice.from_cdf(contest_cdf(self.table, x - g.profile.dis, 1, 0))
                             if wounds:
                                 self.deal(None, u, wounds, in_contact=u.count, scattered=True, victims=[g])
