@@ -200,17 +200,7 @@ class AIRules(BattleBase):
                 reach = float(weapon.long)
             if g.traits.template:
                 template = True
-        out = []
-        for e in self.sides[1 - u.side]:
-            if not e.alive or e.state == "gone" or e.hidden:
-                continue
-            d = self.gap(u, e)
-            if d > reach:
-                continue
-            if not template and not self.sees(u, e):
-                continue
-            out.append((e, d))
-        return out
+        return [(e, d) for e, d in self.foes_within(u, reach) if template or self.sees(u, e)]
 
     def best_shooting_target(self, u: Fighting, shooters: list[Group]) -> Fighting | None:
         """The foe whose loss in A.P. the volley is expected to make largest (by the range band
