@@ -102,6 +102,17 @@ class AIRules(BattleBase):
         mine, theirs = self._exchange_values(unit, foe)
         return mine - theirs
 
+    def engaged_exchange_values(self, unit: Fighting) -> tuple[float, float]:
+        """:meth:`_exchange_values` summed over the live enemies in contact with *unit*: the
+        A.P. it expects to inflict in an exchange of its frays, and to suffer."""
+        mine = theirs = 0.0
+        for j in sorted(unit.engaged):
+            e = self.sides[1 - unit.side][j]
+            if e.alive:
+                m, t = self._exchange_values(unit, e)
+                mine, theirs = mine + m, theirs + t
+        return mine, theirs
+
     def _exchange_values(self, unit: Fighting, foe: Fighting) -> tuple[float, float]:
         """A.P. worth of the Wounds *unit* expects to inflict on *foe* in an exchange, and to suffer.
 

@@ -268,12 +268,7 @@ class LinePolicy(Policy):
     def engaged_order(self, b: Battle, unit: Fighting) -> str:
         """Disengage from a fray it expects to lose badly (the enemies in contact expect to take
         more than twice the A.P. it takes from them), else fight on."""
-        mine = theirs = 0.0
-        for j in sorted(unit.engaged):
-            e = b.sides[1 - unit.side][j]
-            if e.alive:
-                m, t = b._exchange_values(unit, e)
-                mine, theirs = mine + m, theirs + t
+        mine, theirs = b.engaged_exchange_values(unit)
         return "progress" if int_score(theirs) > 2 * int_score(mine) and int_score(theirs) > 0 else "assault"
 
     # -- movement -------------------------------------------------------------
