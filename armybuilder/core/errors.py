@@ -132,6 +132,8 @@ def pydantic_problems(
             msg = msg.removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             msg = "unknown field (check its spelling; see the documented file format)"
+        elif err["type"] == "missing":
+            msg = "a required field is missing here"
         elif err["type"] in _WANTED:
             msg = f"{_WANTED[err['type']]} is needed here, not {_given(err.get('input'))}"
         problems.append(Problem(msg, path, line, col, format_loc(loc) or None))
