@@ -83,4 +83,7 @@ elif [ -n "$compile_engines" ] && [ "$(cat "$native_stamp" 2>/dev/null)" != "$(n
 fi
 if [ -n "${report_builds:-}" ]; then  # (pip --quiet hides the build's own warnings)
     .venv/bin/python -m armybuilder._native >&2 || true
+    # The bundled catalogues into the user's cache: the editor's first start reads them there
+    # instead of parsing their YAML (a cache turned off makes this a no-op).
+    .venv/bin/python -m armybuilder.core.prepare || true
 fi

@@ -15,28 +15,6 @@ import grimp
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "armybuilder"
 
-#: Import loops still inside one package, each to be broken by moving what its modules share
-#: down a module.  Listed so that a new loop fails, and kept exact: a loop that is broken
-#: must leave this list.  (All three are inside the Rag'Narok 2 engine, which is being rebuilt.)
-KNOWN_CYCLES: set[frozenset[str]] = {
-    frozenset({"armybuilder.systems.ragnarok2.engine.battle", "armybuilder.systems.ragnarok2.engine.odds"}),
-    frozenset({"armybuilder.systems.ragnarok2.engine.exact", "armybuilder.systems.ragnarok2.engine.exact_implacable"}),
-    frozenset({
-        "armybuilder.systems.ragnarok2.engine.base",
-        "armybuilder.systems.ragnarok2.engine.mystic_phase",
-        "armybuilder.systems.ragnarok2.engine.state",
-    }),
-}  # fmt: skip
-
-#: Files that still import private names of a sibling module, with the reason.
-PRIVATE_IMPORTS_PENDING = {
-    # the Rag'Narok 2 engine's modules share their tables' private names (being reshaped)
-    *(f"armybuilder/systems/ragnarok2/engine/{name}.py" for name in (
-        "ai", "battle", "combat", "exact_dice", "exact_implacable", "fray", "line_ai", "movement",
-        "mystic_phase", "mystics", "narration", "policy", "shooting", "state", "strategic", "tables",
-    )),
-}  # fmt: skip
-
 #: The one module that imports the project's modules by a name it holds as data.
 REGISTRY = "armybuilder/core/registry.py"
 
@@ -88,12 +66,9 @@ def _cycles() -> set[frozenset[str]]:
     return found
 
 
-def test_no_import_cycle_beyond_the_known_ones():
-    cycles = _cycles()
-    new = [sorted(c) for c in cycles - KNOWN_CYCLES]
-    assert new == [], f"import loops (break them by moving what is shared down a module): {new}"
-    gone = [sorted(c) for c in KNOWN_CYCLES - cycles]
-    assert gone == [], f"these loops are gone: remove them from KNOWN_CYCLES: {gone}"
+def test_no_import_cycle():
+    cycles = sorted(sorted(c) for c in _cycles())
+    assert cycles == [], f"import loops (break them by moving what is shared down a module): {cycles}"
 
 
 def _sources() -> list[tuple[str, ast.Module]]:
@@ -118,8 +93,6 @@ def _is_module(package: str | None, level: int, name: str, here: str) -> bool:
 def test_no_module_imports_another_modules_private_name():
     found = []
     for rel, tree in _sources():
-        if rel in PRIVATE_IMPORTS_PENDING:
-            continue
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
                 for alias in node.names:
@@ -127,19 +100,6 @@ def test_no_module_imports_another_modules_private_name():
                     if name.startswith("_") and not name.startswith("__") and not _is_module(node.module, node.level, name, rel):
                         found.append(f"{rel}:{node.lineno}: from {'.' * node.level}{node.module or ''} import {name}")
     assert found == [], "make the name public where it is defined, or move it down a module:\n" + "\n".join(found)
-
-
-def test_pending_private_imports_are_still_pending():
-    """The allowance above shrinks as files are cleaned: a listed file that no longer needs it leaves the list."""
-    needing = set()
-    for rel, tree in _sources():
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and any(
-                a.name.startswith("_") and not a.name.startswith("__") and not _is_module(node.module, node.level, a.name, rel)
-                for a in node.names
-            ):
-                needing.add(rel)
-    assert PRIVATE_IMPORTS_PENDING - needing == set()
 
 
 def test_no_module_of_the_project_is_imported_by_a_spelled_name_outside_the_registry():
@@ -231,5 +191,5 @@ def test_no_module_outside_a_system_is_named_after_one():
 
 
 def test_the_pending_lists_name_files_that_exist():
-    for rel in PRIVATE_IMPORTS_PENDING | NAMES_A_SYSTEM_PENDING:
+    for rel in NAMES_A_SYSTEM_PENDING:
         assert (ROOT / rel).is_file(), f"{rel} is gone: remove it from its list"

@@ -88,6 +88,36 @@ def format_loc(loc: Sequence[str | int]) -> str:
     return out
 
 
+#: What a field of pydantic's type errors wants, in the words of the file format (the key: the
+#: error's type); the problem reads "<wanted> is needed here, not <what the file gives>".
+_WANTED = {
+    "date_type": "a date written YYYY-MM-DD", "date_parsing": "a date written YYYY-MM-DD",
+    "date_from_datetime_parsing": "a date written YYYY-MM-DD", "date_from_datetime_inexact": "a date written YYYY-MM-DD",
+    "string_type": "text", "int_type": "a whole number", "int_parsing": "a whole number",
+    "int_from_float": "a whole number", "float_type": "a number", "float_parsing": "a number",
+    "bool_type": "true or false", "bool_parsing": "true or false", "list_type": "a list",
+    "tuple_type": "a list", "set_type": "a list", "dict_type": "a mapping (key: value lines)",
+    "model_type": "a mapping (key: value lines)", "model_attributes_type": "a mapping (key: value lines)",
+}  # fmt: skip
+
+
+def _given(value: object) -> str:
+    """What a file gave, as its reader says it: the text itself when it is short."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return f"'{value}'" if len(value) <= 40 else f"'{value[:40]}…'"
+    if isinstance(value, (list, tuple, set)):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "a value of another kind"
+
+
 def pydantic_problems(
     exc: ValidationError, locate: Callable[[Sequence[str | int]], tuple[int | None, int | None]], path: str | None
 ) -> list[Problem]:
@@ -102,5 +132,9 @@ def pydantic_problems(
             msg = msg.removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             msg = "unknown field (check its spelling; see the documented file format)"
+        elif err["type"] == "missing":
+            msg = "a required field is missing here"
+        elif err["type"] in _WANTED:
+            msg = f"{_WANTED[err['type']]} is needed here, not {_given(err.get('input'))}"
         problems.append(Problem(msg, path, line, col, format_loc(loc) or None))
     return problems

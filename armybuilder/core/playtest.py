@@ -46,6 +46,26 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     return (low, high)
 
 
+
+def per_game(total: float, games: int) -> float:
+    """A total over the games it was summed on (0 with no game): a mean a game."""
+    return total / games if games else 0.0
+
+
+def win_score(wins: int, draws: int) -> float:
+    """Wins plus half the draws: a draw counts half a win (a mirror match scores 0.5 a game)."""
+    return wins + 0.5 * draws
+
+
+def win_rate(wins: int, draws: int, games: int) -> float:
+    """:func:`win_score` a game (0 with no game)."""
+    return per_game(win_score(wins, draws), games)
+
+
+def win_interval(wins: int, draws: int, games: int) -> tuple[float, float]:
+    """The 95 % Wilson interval of :func:`win_rate`."""
+    return wilson_interval(win_score(wins, draws), games)
+
 @dataclass
 class UnitStats:
     side: int
@@ -57,11 +77,11 @@ class UnitStats:
 
     @property
     def survival_rate(self) -> float:
-        return self.survived / self.games if self.games else 0.0
+        return per_game(self.survived, self.games)
 
     @property
     def mean_eliminated(self) -> float:
-        return self.eliminated_points / self.games if self.games else 0.0
+        return per_game(self.eliminated_points, self.games)
 
 
 @dataclass
@@ -78,11 +98,11 @@ class ScenarioStats:
 
     @property
     def win_rate(self) -> float:
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+        return win_rate(self.wins, self.draws, self.games)
 
     @property
     def interval(self) -> tuple[float, float]:
-        return wilson_interval(self.wins + 0.5 * self.draws, self.games)
+        return win_interval(self.wins, self.draws, self.games)
 
 
 @dataclass
@@ -117,11 +137,11 @@ class PlaytestSummary:
     @property
     def win_rate(self) -> float:
         """Wins plus half the draws, over games played (a mirror match scores 0.5)."""
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+        return win_rate(self.wins, self.draws, self.games)
 
     @property
     def interval(self) -> tuple[float, float]:
-        return wilson_interval(self.wins + 0.5 * self.draws, self.games)
+        return win_interval(self.wins, self.draws, self.games)
 
     def figures_json(self) -> dict[str, dict[str, float]]:
         """Each figure's mean per game and the share of games where it was above zero."""
@@ -264,7 +284,7 @@ class Tally:
 
     def summary(self, seed: int) -> PlaytestSummary:
         draws = self.games - self.wins - self.losses
-        mean_rounds = self.rounds / self.games if self.games else 0.0
+        mean_rounds = per_game(self.rounds, self.games)
         return PlaytestSummary(
             self.games, self.wins, draws, self.losses, seed, mean_rounds, list(self.units.values()),
             margins=Counter(self.margins), figures=dict(self.figures), figure_games=Counter(self.figure_games),

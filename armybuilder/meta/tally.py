@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from armybuilder.core.playtest import wilson_interval
+from armybuilder.core.playtest import per_game, win_interval, win_rate
 
 
 @dataclass
@@ -35,19 +35,19 @@ class Tally:
 
     @property
     def mean_rounds(self) -> float | None:
-        return self.rounds / self.games if self.games else None
+        return per_game(self.rounds, self.games) if self.games else None
 
     @property
     def mean_margin(self) -> float | None:
-        return self.margin / self.games if self.games else None
+        return per_game(self.margin, self.games) if self.games else None
 
     @property
     def rate(self) -> float | None:
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else None
+        return win_rate(self.wins, self.draws, self.games) if self.games else None
 
     @property
     def interval(self) -> tuple[float, float]:
-        return wilson_interval(self.wins + 0.5 * self.draws, self.games)
+        return win_interval(self.wins, self.draws, self.games)
 
     def as_json(self) -> dict[str, Any]:
         low, high = self.interval
@@ -76,11 +76,11 @@ class UnitFigures:
 
     @property
     def survival_rate(self) -> float:
-        return self.survived / self.games if self.games else 0.0
+        return per_game(self.survived, self.games)
 
     @property
     def mean_eliminated(self) -> float:
-        return self.eliminated / self.games if self.games else 0.0
+        return per_game(self.eliminated, self.games)
 
     @property
     def eliminated_per_100(self) -> float | None:

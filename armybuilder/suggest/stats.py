@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from armybuilder.core.playtest import Z95, wilson_interval
+from armybuilder.core.playtest import Z95, per_game, wilson_interval
 
 SCORE = {"W": 1.0, "D": 0.5, "L": 0.0}
 
@@ -53,11 +53,11 @@ class Paired:
 
     @property
     def base_rate(self) -> float:
-        return self.base_score / self.games if self.games else 0.0
+        return per_game(self.base_score, self.games)
 
     @property
     def rate(self) -> float:
-        return self.score / self.games if self.games else 0.0
+        return per_game(self.score, self.games)
 
     @property
     def base_interval(self) -> tuple[float, float]:

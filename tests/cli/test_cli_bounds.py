@@ -119,6 +119,15 @@ def test_an_invalid_date_names_its_field(tmp_path, capsys, date):
     assert code == 2 and f"date.yaml:{line}:7: date: '{date}' is not a valid date" in out
 
 
+@pytest.mark.parametrize(("value", "given"), [("[1, 2]", "a list"), ("{day: 1}", "a mapping"), ("noon", "'noon'")])
+def test_a_date_of_another_kind_is_said_in_the_file_formats_words(tmp_path, capsys, value, given):
+    path = _variant(tmp_path, "date.yaml", "people: alahan", f"people: alahan\ndate: {value}")
+    code, out, _, _ = _run(capsys, "validate", str(path))
+    line = path.read_text(encoding="utf-8").splitlines().index(f"date: {value}") + 1
+    assert code == 2 and f"date.yaml:{line}:" in out and f"date: a date written YYYY-MM-DD is needed here, not {given}" in out
+    assert "Input should" not in out
+
+
 def test_playtest_names_the_entries_it_cannot_play(tmp_path, capsys):
     path = _variant(tmp_path, "unknown.yaml", "profile: alahan-paladin-of-alahan-1", "profile: alahan-paladin-of-nowhere")
     code, out, err, _ = _run(capsys, "playtest", str(path), "--vs", "alahan-lions", "--games", "2")

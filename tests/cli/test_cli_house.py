@@ -193,7 +193,7 @@ def test_catalog_new_check_and_install(tmp_path, capsys):
     profiles.write_text(profiles.read_text(encoding="utf-8").replace("    att: 3 ", "    att: 3a"), encoding="utf-8")
     assert main(["catalog", "check", str(folder)]) == 1
     out = capsys.readouterr().out
-    assert f"error: {profiles}:" in out and "att: Input should be a valid integer" in out
+    assert f"error: {profiles}:" in out and "att: a whole number is needed here, not '3a'" in out
     assert main(["catalog", "install", str(folder)]) == 2
     assert "not installed: 1 errors to fix first" in capsys.readouterr().err
     shutil.rmtree(folder)

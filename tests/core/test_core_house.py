@@ -160,7 +160,7 @@ def _broken_copy(tmp_path, monkeypatch, old: str, new: str):
     ("rank: elite", "rank: elit", "refers to unknown ranks id 'elit'"),
     ("id: yllia-howler", "id: yllia-wolfen-warrior", "profiles id 'yllia-wolfen-warrior' is used twice"),
     ("id: yllia-howler", "id: Yllia_Howler", "is not an id"),
-    ("    cost: 15\n", "    cost: fifteen\n", "Input should be a valid integer"),
+    ("    cost: 15\n", "    cost: fifteen\n", "a whole number is needed here, not 'fifteen'"),
 ])
 def test_a_house_catalogue_that_cannot_be_used_is_left_out_and_named(tmp_path, monkeypatch, old, new, reason):
     army = _broken_copy(tmp_path, monkeypatch, old, new)

@@ -51,7 +51,7 @@ def test_schema_mistakes_are_all_said_at_their_place(tmp_path):
     _edit(profiles, "  - id: yllia-totem-bearer", "  - id: yllia-pack-chieftain")
     lines = _lines(check_folder(folder))
     label = str(profiles)
-    assert f"error: {label}:11:10: profiles[0] (yllia-wolfen-warrior).att: Input should be a valid integer, unable to parse string as an integer" in lines
+    assert f"error: {label}:11:10: profiles[0] (yllia-wolfen-warrior).att: a whole number is needed here, not '5a'" in lines
     assert any(line.startswith(f"error: {label}:15:14: profiles[0] (yllia-wolfen-warrior).courage: unknown field") for line in lines), lines
     assert any(f"{label}:19:9: profiles[1].id: 'Yllia_Hunter' is not an id" in line for line in lines), lines
     assert any("profiles[4].id: the bundled Rag'Narok 2 catalogue has profiles 'alahan-agonn-the-ardent' already (version 1.0.0)" in line for line in lines), lines

@@ -113,3 +113,11 @@ def test_a_port_where_no_scheduler_answers_gives_up_after_the_timeout(lists, tmp
 def test_the_connection_timeout_is_bounded(lists, tmp_path, capsys):
     code, _, err, _ = _meta(capsys, lists, tmp_path, "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", "0")
     assert code == 2 and "--connect-timeout" in err
+
+
+def test_a_connection_timeout_without_a_scheduler_is_refused(lists, tmp_path, capsys):
+    """``--connect-timeout`` only means something with ``--scheduler``: alone it is a mistake
+    (the games would run locally and the wait be silently ignored), refused before any game."""
+    code, out, err, _ = _meta(capsys, lists, tmp_path, "--connect-timeout", "10")
+    assert code == 2 and out == "" and "--connect-timeout" in err and "--scheduler" in err
+    assert "Traceback" not in err and not (tmp_path / "m.results.jsonl").exists()

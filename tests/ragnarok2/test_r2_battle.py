@@ -99,8 +99,8 @@ def test_games_do_not_depend_on_the_games_played_before():
         record = play_game(cat, lists[i], lists[j], np.random.default_rng(seed), log=True)
         return record.winner, record.scores, record.log
 
-    b._TEMPLATES.clear()
-    b._LAST.clear()
+    b.SIDE_TEMPLATES.clear()
+    b.LAST_SIDE_TEMPLATE.clear()
     fresh = game(0, 1, 5)
     for seed in range(6):  # other games, other pairings: templates and memos warm up
         game(seed % len(lists), (seed + 1) % len(lists), seed)

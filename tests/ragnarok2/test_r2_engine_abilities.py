@@ -69,13 +69,13 @@ def in_contact(bt, x, y) -> int:
 def cdf_calls(monkeypatch):
     """Records every contest roll the engine samples: (difference, dice, shift, reroll)."""
     calls = []
-    real = b._contest_cdf
+    real = b.contest_cdf
 
     def spy(table, difference, dice, shift, reroll=""):
         calls.append((difference, dice, shift, reroll))
         return real(table, difference, dice, shift, reroll)
 
-    monkeypatch.setattr(combat_module, "_contest_cdf", spy)
+    monkeypatch.setattr(combat_module, "contest_cdf", spy)
     return calls
 
 
@@ -404,7 +404,7 @@ def test_scouts_deploy_forward_and_hidden(ecat):
     from armybuilder.systems.ragnarok2.engine import abilities
 
     abilities._traits_cached.cache_clear()
-    b._TEMPLATES.clear()
+    b.SIDE_TEMPLATES.clear()
     prof = ecat.get("profiles", "warrior")
     original = list(prof.abilities)
     try:
@@ -423,4 +423,4 @@ def test_scouts_deploy_forward_and_hidden(ecat):
     finally:
         prof.abilities[:] = original
         abilities._traits_cached.cache_clear()
-        b._TEMPLATES.clear()
+        b.SIDE_TEMPLATES.clear()

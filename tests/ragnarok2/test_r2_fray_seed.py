@@ -126,7 +126,7 @@ def test_a_character_fights_as_itself(ecat, monkeypatch):
     to another type". The Templar (DEF 5, RES 6, INI 5, two dice) is attacked at its own DEF and
     strikes at its own ATT and INI, in its own combat, not as one of the conscripts."""
     calls = []
-    real = combat_module._contest_cdf
+    real = combat_module.contest_cdf
 
     def spy(table, difference, dice, shift, reroll=""):
         calls.append((difference, dice))
@@ -139,7 +139,7 @@ def test_a_character_fights_as_itself(ecat, monkeypatch):
         inis.append((a, b))
         return real_ini(a, b, ties)
 
-    monkeypatch.setattr(combat_module, "_contest_cdf", spy)
+    monkeypatch.setattr(combat_module, "contest_cdf", spy)
     monkeypatch.setattr(combat_module, "opposed_chance", ini_spy)
     bt = battle(ecat, army("griffin", ("conscript", 0, "templar")), army("beasts", ("warrior", 10)))
     unit, warriors = bt.sides[0][0], bt.sides[1][0]

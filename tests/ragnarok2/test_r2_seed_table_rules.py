@@ -326,6 +326,22 @@ def test_a_unit_that_flees_into_an_enemy_is_eliminated(ecat):
 # -- reactions ---------------------------------------------------------------------------------------
 
 
+def reacting_conscripts(ecat, conscripts: int, gap: float, reaction: str, dice: type[Dice], *, turned: bool = False, order: str = "reaction"):
+    """Five warriors (side 1) *gap* cm in front of *conscripts* griffin conscripts (side 2) whose
+    player answers an assault with *reaction*, under scripted *dice*; *turned*: the conscripts
+    stand with their back to the warriors. Returns (battle, warriors, conscripts)."""
+    bt = battle(ecat, army("beasts", ("warrior", 5)), army("griffin", ("conscript", conscripts)))
+    u, e = bt.sides[0][0], bt.sides[1][0]
+    face_off(bt, u, e, gap)
+    if turned:
+        e.place(e.x, e.y - e.depth, 0.0, 1.0)  # the same block turned round: its back to the warriors
+        bt.moved(e)
+    e.order = order
+    reacting(bt, 1, reaction)
+    bt.dice = dice(np.random.default_rng(0))
+    return bt, u, e
+
+
 def test_withstand_charge_brings_every_fighter_into_contact(ecat):
     """Seed (Reaction (Withstand charge)): "If the assault is a success, the fighters from the
     unit withstanding the charge who are not in contact with any opponent can move by MOV cm to
@@ -334,12 +350,7 @@ def test_withstand_charge_brings_every_fighter_into_contact(ecat):
     the assailants reach."""
     counts = {}
     for choice, dice in (("withstand", Passes), (None, Passes)):
-        bt = battle(ecat, army("beasts", ("warrior", 5)), army("griffin", ("conscript", 12)))
-        u, e = bt.sides[0][0], bt.sides[1][0]
-        face_off(bt, u, e, 5.0)
-        e.order = "reaction" if choice else "progress"
-        reacting(bt, 1, choice or "withstand")
-        bt.dice = dice(np.random.default_rng(0))
+        bt, u, e = reacting_conscripts(ecat, 12, 5.0, choice or "withstand", dice, order="reaction" if choice else "progress")
         bt.lines.clear()
         bt.assault(u)
         assert e.index in u.engaged
@@ -351,12 +362,7 @@ def test_withstand_charge_brings_every_fighter_into_contact(ecat):
 
 
 def test_a_failed_withstand_test_leaves_the_unit_as_it_stood(ecat):
-    bt = battle(ecat, army("beasts", ("warrior", 5)), army("griffin", ("conscript", 12)))
-    u, e = bt.sides[0][0], bt.sides[1][0]
-    face_off(bt, u, e, 5.0)
-    e.order = "reaction"
-    reacting(bt, 1, "withstand")
-    bt.dice = Fails(np.random.default_rng(0))
+    bt, u, e = reacting_conscripts(ecat, 12, 5.0, "withstand", Fails)
     bt.assault(u)
     assert e.index in u.engaged and u.index not in e.withstood and contact_count(bt, e, u) < 12
 
@@ -368,12 +374,7 @@ def test_a_retreat_takes_the_unit_out_of_reach_and_the_charge_fails(ecat):
     charge that fails: "The assailing unit must move over MOV x 2 in the direction of the unit
     targeted. The unit is Disorganized." Conscripts 15 cm from warriors (reach 20) step back
     10 cm: the charge fails."""
-    bt = battle(ecat, army("beasts", ("warrior", 5)), army("griffin", ("conscript", 10)))
-    u, e = bt.sides[0][0], bt.sides[1][0]
-    face_off(bt, u, e, 15.0)
-    e.order = "reaction"
-    reacting(bt, 1, "retreat")
-    bt.dice = Passes(np.random.default_rng(0))
+    bt, u, e = reacting_conscripts(ecat, 10, 15.0, "retreat", Passes)
     facing = (e.ux, e.uy)
     bt.assault(u)
     assert (e.ux, e.uy) == facing and e.y == pytest.approx(55.0 + e.mov, abs=0.6)
@@ -384,14 +385,7 @@ def test_a_retreat_takes_the_unit_out_of_reach_and_the_charge_fails(ecat):
 def test_no_retreat_from_an_assault_begun_outside_the_field_of_view(ecat):
     """Seed (Reaction (Retreat)): "It begins its assault within the field of view carrying out
     the reaction." Assailed from behind, the conscripts cannot retreat."""
-    bt = battle(ecat, army("beasts", ("warrior", 5)), army("griffin", ("conscript", 10)))
-    u, e = bt.sides[0][0], bt.sides[1][0]
-    face_off(bt, u, e, 15.0)
-    e.place(e.x, e.y - e.depth, 0.0, 1.0)  # the same block turned round: its back to the warriors
-    bt.moved(e)
-    e.order = "reaction"
-    reacting(bt, 1, "retreat")
-    bt.dice = Passes(np.random.default_rng(0))
+    bt, u, e = reacting_conscripts(ecat, 10, 15.0, "retreat", Passes, turned=True)
     assert bt.react(e, u, "charge") == ""
     assert e.index not in u.engaged and not any("marches back" in line for line in bt.lines)
 
@@ -400,12 +394,7 @@ def test_a_counter_charge_won_charges_first(ecat):
     """Seed (Reaction (Counter-charge)): "The unit which wins the test charges first... A
     counter-charge has the same effects as a charge." The conscripts win the Initiative test and
     charge the warriors (with the charge's bonus when their Power allows)."""
-    bt = battle(ecat, army("beasts", ("warrior", 5)), army("griffin", ("conscript", 10)))
-    u, e = bt.sides[0][0], bt.sides[1][0]
-    face_off(bt, u, e, 12.0)
-    e.order = "reaction"
-    reacting(bt, 1, "counter-charge")
-    bt.dice = Passes(np.random.default_rng(0))
+    bt, u, e = reacting_conscripts(ecat, 10, 12.0, "counter-charge", Passes)
     bt.assault(u)
     assert e.charged and not u.charged and u.index in e.engaged
     assert e.charge_bonus == (e.power(True) >= u.power(False, True))
@@ -414,14 +403,7 @@ def test_a_counter_charge_won_charges_first(ecat):
 def test_no_counter_charge_from_behind(ecat):
     """Seed (Reaction (Counter-charge)): "The assailing unit begins its assault in the field of
     vision of the unit carrying out the counter-charge"."""
-    bt = battle(ecat, army("beasts", ("warrior", 5)), army("griffin", ("conscript", 10)))
-    u, e = bt.sides[0][0], bt.sides[1][0]
-    face_off(bt, u, e, 12.0)
-    e.place(e.x, e.y - e.depth, 0.0, 1.0)
-    bt.moved(e)
-    e.order = "reaction"
-    reacting(bt, 1, "counter-charge")
-    bt.dice = Passes(np.random.default_rng(0))
+    bt, u, e = reacting_conscripts(ecat, 10, 12.0, "counter-charge", Passes, turned=True)
     assert bt.react(e, u, "charge") == ""
     assert not e.charged
 
@@ -598,7 +580,7 @@ def test_a_rituals_range_is_measured_from_the_magisters_base(ecat):
     ritual's range, the target suffers the effects." The dark mage stands in the middle of his
     warriors' front rank: conscripts 29 cm from the unit's corner but 30.1 cm from his base are
     out of Terror's 30 cm; straight ahead at 29 cm they are in it."""
-    from armybuilder.systems.ragnarok2.engine.mystic_phase import RITUAL_EFFECTS, caster_gap
+    from armybuilder.systems.ragnarok2.engine.mystic_effects import RITUAL_EFFECTS, caster_gap
 
     bt = battle(ecat, army("beasts", ("warrior", 9, "mage")), army("griffin", ("conscript", 10)))
     u, e = bt.sides[0][0], bt.sides[1][0]

@@ -45,7 +45,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
     compiled_engine_modules = (
         "abilities", "ai", "assault", "base", "battle", "battlefield", "chance", "combat", "contact", "dice",
         "field_ai", "field_deploy", "flight", "formation", "fray", "fray_worth", "geometry", "line_ai", "maintenance", "movement",
-        "mystic_phase", "mystics", "narration", "odds", "outcome", "policy", "recorder", "shooting", "sight",
+        "mystic_effects", "mystic_phase", "mystics", "narration", "odds", "outcome", "policy", "recorder", "shooting", "sight",
         "space", "state", "strategic", "tables", "wounds",
     )  # fmt: skip
     format_params = ("character_share", "war_machine_share")

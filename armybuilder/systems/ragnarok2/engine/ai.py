@@ -8,7 +8,7 @@ from mypy_extensions import trait
 
 from .base import BattleBase
 from .state import Fighting, Group
-from .tables import _die_mean, _effect_weight, _mean_per_die, aim_difficulty, pass_chance
+from .tables import aim_difficulty, die_mean, effect_weight, mean_per_die, pass_chance
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
@@ -86,7 +86,7 @@ class AIRules(BattleBase):
                 per_die = g.per_die
                 m = per_die.get(tid)
                 if m is None:
-                    m = per_die[tid] = g.dice_each * _mean_per_die(
+                    m = per_die[tid] = g.dice_each * mean_per_die(
                         self.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, 0
                     )
                 total += g.count * m
@@ -101,6 +101,17 @@ class AIRules(BattleBase):
         """A.P. value of what *unit* expects to inflict minus what it expects to suffer."""
         mine, theirs = self._exchange_values(unit, foe)
         return mine - theirs
+
+    def engaged_exchange_values(self, unit: Fighting) -> tuple[float, float]:
+        """:meth:`_exchange_values` summed over the live enemies in contact with *unit*: the
+        A.P. it expects to inflict in an exchange of its frays, and to suffer."""
+        mine = theirs = 0.0
+        for j in sorted(unit.engaged):
+            e = self.sides[1 - unit.side][j]
+            if e.alive:
+                m, t = self._exchange_values(unit, e)
+                mine, theirs = mine + m, theirs + t
+        return mine, theirs
 
     def _exchange_values(self, unit: Fighting, foe: Fighting) -> tuple[float, float]:
         """A.P. worth of the Wounds *unit* expects to inflict on *foe* in an exchange, and to suffer.
@@ -122,7 +133,7 @@ class AIRules(BattleBase):
         """How much a unit is expected to gain from these effects this round (AI)."""
         fighting = unit.order == "assault" or bool(unit.engaged)
         moving = unit.order in ("assault", "progress")
-        weight = _effect_weight(tuple(effects.items()), fighting, moving, unit.state != "valiant")
+        weight = effect_weight(tuple(effects.items()), fighting, moving, unit.state != "valiant")
         return weight * (1.0 + unit.points_alive() / 500.0)
 
     def nearest_foe(self, unit: Fighting, foes: list[Fighting] | None = None) -> tuple[Fighting | None, float]:
@@ -200,17 +211,7 @@ class AIRules(BattleBase):
                 reach = float(weapon.long)
             if g.traits.template:
                 template = True
-        out = []
-        for e in self.sides[1 - u.side]:
-            if not e.alive or e.state == "gone" or e.hidden:
-                continue
-            d = self.gap(u, e)
-            if d > reach:
-                continue
-            if not template and not self.sees(u, e):
-                continue
-            out.append((e, d))
-        return out
+        return [(e, d) for e, d in self.foes_within(u, reach) if template or self.sees(u, e)]
 
     def best_shooting_target(self, u: Fighting, shooters: list[Group]) -> Fighting | None:
         """The foe whose loss in A.P. the volley is expected to make largest (by the range band
@@ -263,7 +264,7 @@ class AIRules(BattleBase):
         assert weapon is not None  # (marksmen have a weapon)
         shot = g.shot_value[(band, size, res)] = (
             pass_chance(g.profile.aim or 0, aim_difficulty(self.data, band, size), 1),
-            _die_mean(self.table, weapon.strength - res),
+            die_mean(self.table, weapon.strength - res),
         )
         return shot
 

@@ -130,12 +130,7 @@ class AssaultRules(BattleBase):
             return list(known)
         conscious = u.all_have("consciousness")
         out = []
-        for e in self.sides[1 - u.side]:
-            if not e.alive or e.state == "gone" or e.hidden:
-                continue
-            d = self.gap(u, e)
-            if d > reach:
-                continue
+        for e, d in self.foes_within(u, reach):
             if not self.in_view(u, e) and not (conscious and d <= CONSCIOUSNESS_RANGE):
                 continue  # behind its front (Consciousness: within 20 cm, any way)
             if self.sees(u, e) and self.straight_way(u, e):

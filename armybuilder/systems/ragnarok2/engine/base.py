@@ -104,6 +104,18 @@ class BattleBase:
     def enemy_unit(self, unit: Fighting, index: int) -> Fighting:
         return self.sides[1 - unit.side][index]
 
+    def foes_within(self, u: Fighting, reach: float) -> list[tuple[Fighting, float]]:
+        """The enemy units on the table and not hidden whose edge is within *reach* cm of *u*'s,
+        with that gap, in side order: what an assault or a volley may pick from."""
+        out = []
+        for e in self.sides[1 - u.side]:
+            if not e.alive or e.state == "gone" or e.hidden:
+                continue
+            d = self.gap(u, e)
+            if d <= reach:
+                out.append((e, d))
+        return out
+
     def test(self, value: int, difficulty: int, best_of: int = 1, ones_fail: bool = True) -> bool:
         return self.dice.chance(pass_chance(value, difficulty, best_of, ones_fail))
 

@@ -159,7 +159,8 @@ from .field_ai import POLICIES, FieldPolicy
 from .flight import FlightRules
 from .maintenance import MaintenanceRules
 from .movement import ActivationPhase
-from .mystic_phase import COMMUNION_EFFECTS, RITUAL_EFFECTS, MysticEffect, MysticRules  # noqa
+from .mystic_effects import COMMUNION_EFFECTS, RITUAL_EFFECTS, MysticEffect  # noqa
+from .mystic_phase import MysticRules
 from .narration import say_end
 from .odds import contest_columns
 from .outcome import OutcomeRules
@@ -169,17 +170,17 @@ from .shooting import ShootingRules
 from .space import SpaceRules
 
 # The engine's public names, for callers and tests that import them from here.
-from .state import _LAST, _TEMPLATES, Fighting, Group, build_side  # noqa: E402,F401
+from .state import LAST_SIDE_TEMPLATE, SIDE_TEMPLATES, Fighting, Group, build_side  # noqa: E402,F401
 from .strategic import StrategicPhase
 from .tables import (  # noqa: E402,F401
-    _ROWS,
-    _TABLES,
+    BALANCE_ROW_CACHE,
+    CONTEST_TABLES,
     MAX_ROUNDS,
-    _contest_cdf,
     aim_difficulty,
     balance_of_power,
     balance_rows,  # noqa: E402
     combat_dice,
+    contest_cdf,
     opposed_chance,
     pass_chance,
     power_of,
@@ -246,8 +247,8 @@ class Battle(
         self.policies = policies if policies is not None else (FieldPolicy(), FieldPolicy())
         self.data = cat.data
         self.table = cat.hash
-        if self.table not in _TABLES:
-            _TABLES[self.table] = tuple(contest_columns(cat))
+        if self.table not in CONTEST_TABLES:
+            CONTEST_TABLES[self.table] = tuple(contest_columns(cat))
         # The table first, from the game's generator (scattered scenery), then the dice.
         self.field: Battlefield = battlefield_for(table_spec(cat, table), rng)
         self.dice = Dice(rng)
@@ -288,12 +289,12 @@ class Battle(
         # Units with magicians, faithful, Devotion or Martyr (fixed for the game): the mystic phase's only concern.
         self.mystic_units = [[a[i] for i in info_a["mystic_at"]], [b[i] for i in info_b["mystic_at"]]]
         tables = self.data.tables
-        rows = _ROWS.get(self.table)  # by the catalogue's content hash
+        rows = BALANCE_ROW_CACHE.get(self.table)  # by the catalogue's content hash
         if rows is None:
-            if len(_ROWS) > 32:
-                _ROWS.clear()
+            if len(BALANCE_ROW_CACHE) > 32:
+                BALANCE_ROW_CACHE.clear()
             # Tuples: row_value() takes a tuple as already sorted (strongest balance first).
-            rows = _ROWS[self.table] = (
+            rows = BALANCE_ROW_CACHE[self.table] = (
                 tables, balance_rows(tables.outcome_of_fray), balance_rows(tables.fear_balance)
             )
         self.outcome_rows, self.fear_rows = rows[1], rows[2]

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from mypy_extensions import trait
 
 from .base import BattleBase
-from .chance import _BLOCK, _bisect_right  # noqa: F401
 from .contact import contact_positions
 from .dice import ContestColumn
 from .formation import FRONT, shape, slots
@@ -34,8 +33,8 @@ from .fray import (
 )
 from .narration import count, say_combat, say_exchange
 from .state import Fighting, Group
-from .tables import _column, _contest_cdf, opposed_chance
-from .wounds import _wound_one_group, allocate_wounds
+from .tables import contest_cdf, opposed_chance, table_column
+from .wounds import allocate_wounds, wound_one_group
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa: F401
@@ -180,7 +179,7 @@ class CombatRules(BattleBase):
     ) -> int:  # fmt: skip
         """deal() to a single live group (the commonest case): the one-group closed form, then the
         bookkeeping of its one (group, eliminated) pair inlined (no lists, no tuples)."""
-        killed = _wound_one_group(g, wounds, in_contact, scattered)[0]
+        killed = wound_one_group(g, wounds, in_contact, scattered)[0]
         self._upkeep.add(target)  # lost, damage or fierce_left may have changed: maintenance() looks
         if killer is not None:
             killer.wounds_dealt_round += wounds
@@ -681,15 +680,15 @@ class CombatRules(BattleBase):
         table = self.table
         counter = 0
         if GY.traits.counter_attack_face and not extra_round:
-            attacks, counter = self.attack_roll(_column(table, att - d_def, a_shift, reroll), dice)
+            attacks, counter = self.attack_roll(table_column(table, att - d_def, a_shift, reroll), dice)
         else:
-            attacks = self.dice.from_cdf(_contest_cdf(table, att - d_def, dice, a_shift, reroll)) if dice > 0 else 0
+            attacks = self.dice.from_cdf(contest_cdf(table, att - d_def, dice, a_shift, reroll)) if dice > 0 else 0
         if fierce_dice:
             # Eliminated Fierce (or one-level Possessed) fighters still strike, ATT 0 (seed: Fierce).
-            attacks += self.dice.from_cdf(_contest_cdf(table, 0 - d_def, fierce_dice, a_shift, reroll))
+            attacks += self.dice.from_cdf(contest_cdf(table, 0 - d_def, fierce_dice, a_shift, reroll))
         if GY.traits.survival_face and attacks:
             attacks = self._survival(GY.traits.survival_face, attacks)
-        dealt = self.dice.from_cdf(_contest_cdf(table, strength - d_res, attacks, w_shift, grace)) if attacks else 0
+        dealt = self.dice.from_cdf(contest_cdf(table, strength - d_res, attacks, w_shift, grace)) if attacks else 0
         killed = 0
         if dealt:
             wounds[(kx, ky)] = wounds.get((kx, ky), 0) + dealt
@@ -752,9 +751,9 @@ class CombatRules(BattleBase):
     def counter_attack(self, defender: Fighting, dg: Group, attacker: Fighting, ag: Group, dice: int, in_contact: list[Fighter]) -> None:
         """Counter-attack: the defender's won dice attack fighters of the same combat."""
         att_diff, str_diff, shift = self.counter_terms(defender, dg, attacker, ag)
-        attacks = self.dice.from_cdf(_contest_cdf(self.table, att_diff, dice, 0))
+        attacks = self.dice.from_cdf(contest_cdf(self.table, att_diff, dice, 0))
         if attacks:
-            wounds = self.dice.from_cdf(_contest_cdf(self.table, str_diff, attacks, shift))
+            wounds = self.dice.from_cdf(contest_cdf(self.table, str_diff, attacks, shift))
             self.counter_deal(defender, attacker, ag, wounds, in_contact)
             if self.logging:
                 self.say(f"    {dg.profile.name} counter-attacks with {count(dice, 'die')}: {count(wounds, 'Wound')}")

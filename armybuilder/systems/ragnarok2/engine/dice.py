@@ -233,7 +233,7 @@ def die_successes(column: ContestColumn) -> Distribution:
 
 
 @lru_cache(maxsize=4096)
-def _contest(column: ContestColumn, dice: int) -> Distribution:
+def contest_dist(column: ContestColumn, dice: int) -> Distribution:
     if dice < 0:
         raise ValueError("dice must be >= 0")
     dist = die_successes(column).power(dice).truncate(CHAIN_TAIL)
@@ -249,7 +249,7 @@ def contest_successes(
     On a ``6*`` column the total is halved, rounded up.  Results are cached per
     (column, dice) and shared (distributions are immutable).
     """
-    return _contest(contest_column(columns, difference, shift), dice)
+    return contest_dist(contest_column(columns, difference, shift), dice)
 
 
 @lru_cache(maxsize=1024)
@@ -262,7 +262,7 @@ def _wounds_per_attack_die(attack: ContestColumn, wound: ContestColumn) -> Distr
 def _attack_then_wounds(
     attack: ContestColumn, wound: ContestColumn, dice: int
 ) -> tuple[Distribution, Distribution]:
-    attacks = _contest(attack, dice)
+    attacks = contest_dist(attack, dice)
     if attack.halved:
         # Halving acts on the total of successful attacks: compound on it.
         raw = compound(attacks, die_successes(wound))
@@ -314,7 +314,7 @@ def fear_test_success(
 # ---------------------------------------------------------------------------
 # Characteristic tests (R2-D2)
 # ---------------------------------------------------------------------------
-def _open_ended_at_least(t: int) -> float:
+def open_ended_at_least(t: int) -> float:
     """P(X >= t) for X = 1d6 where each 6 is rolled again and added (no auto-fail).
 
     X = 6j + g with j sixes then a final g in 1..5.  Writing t = 6j + u with
@@ -333,7 +333,7 @@ def _single_test_success(value: int, difficulty: int, auto_fail_on_one: bool) ->
     threshold = difficulty - value
     if auto_fail_on_one:
         threshold = max(threshold, 2)  # a natural 1 never succeeds
-    return _open_ended_at_least(threshold)
+    return open_ended_at_least(threshold)
 
 
 def test_success_probability(
@@ -359,7 +359,7 @@ except AttributeError:
 
 
 @lru_cache(maxsize=1024)
-def _test_result(offset_value: int, best_of: int, auto_fail_on_one: bool) -> Distribution:
+def encoded_test_result(offset_value: int, best_of: int, auto_fail_on_one: bool) -> Distribution:
     """Encoded results of a test with value >= 0: index 0 = failure, else the final result."""
     # X = 6j + g (j sixes, then g in 1..5) has probability 6**-(j+1).
     sixes = 1
@@ -395,9 +395,9 @@ def characteristic_test_total(
     if best_of < 1:
         raise ValueError("best_of must be >= 1")
     if value >= 0:
-        return _test_result(value, best_of, auto_fail_on_one)
+        return encoded_test_result(value, best_of, auto_fail_on_one)
     # Negative value: results <= 0 fail any positive difficulty; fold them into 0.
-    dist = _test_result(0, best_of, auto_fail_on_one)
+    dist = encoded_test_result(0, best_of, auto_fail_on_one)
     return dist.map(lambda k: np.maximum(k + value, 0) * (k > 0), vectorized=True)
 
 
@@ -417,8 +417,8 @@ def opposed_test_win_probability(
     two automatic failures are a tie (R2-D2 is silent; our reading).
     """
     offset = max(0, -min(a, b))
-    da = _test_result(a + offset, a_best_of, auto_fail_on_one).pmf
-    db = _test_result(b + offset, b_best_of, auto_fail_on_one).pmf
+    da = encoded_test_result(a + offset, a_best_of, auto_fail_on_one).pmf
+    db = encoded_test_result(b + offset, b_best_of, auto_fail_on_one).pmf
     n = max(len(da), len(db))
     pa = np.pad(da, (0, n - len(da)))
     pb = np.pad(db, (0, n - len(db)))
@@ -640,7 +640,7 @@ def sample_contest_successes(
     size: int | None = None,
 ) -> Any:
     """Fast twin of :func:`contest_successes`: draws from the cached exact distribution."""
-    return _contest(contest_column(columns, difference, shift), dice).sample(rng, size)
+    return contest_dist(contest_column(columns, difference, shift), dice).sample(rng, size)
 
 
 def sample_attack_then_wounds(
@@ -661,13 +661,13 @@ def sample_attack_then_wounds(
     """
     attack = contest_column(columns, att_minus_def, attack_shift)
     wound = contest_column(columns, str_minus_res, wound_shift)
-    attacks = _contest(attack, dice).sample(rng, size)
+    attacks = contest_dist(attack, dice).sample(rng, size)
     if size is None:
-        return attacks, _contest(wound, attacks).sample(rng)
+        return attacks, contest_dist(wound, attacks).sample(rng)
     wounds = np.empty_like(attacks)
     for count in np.unique(attacks):
         where = attacks == count
-        wounds[where] = _contest(wound, int(count)).sample(rng, int(where.sum()))
+        wounds[where] = contest_dist(wound, int(count)).sample(rng, int(where.sum()))
     return attacks, wounds
 
 
@@ -749,7 +749,7 @@ def clear_caches(*, keep_single_die: bool = False) -> None:
     With *keep_single_die* the per-die tables survive: the successes of one die
     per column and the Wound rolls produced by one attack die per column pair.
     """
-    for cached in (_contest, _attack_then_wounds, _test_result):
+    for cached in (contest_dist, _attack_then_wounds, encoded_test_result):
         cached.cache_clear()
     if not keep_single_die:
         _wounds_per_attack_die.cache_clear()

@@ -57,6 +57,8 @@ from .battle import Battle
 from .chance import Dice
 from .combat import earns_charge_bonus, engage
 from .exact_dice import counter_pmf, exchange_pmf
+from .exact_implacable import implacable_combats
+from .exact_layer import Layer
 from .formation import FRONT
 from .fray import (
     Contact,
@@ -134,16 +136,6 @@ def unsupported(bt: Battle, units: Iterable[Fighting]) -> list[str]:
 
 
 # --------------------------------------------------------------------------- the fray
-
-
-class _Layer:
-    """States held at one point of the fray: one row of probabilities per (core, tag), over the
-    Wound difference lo, lo + 1, ... (tag: who strikes first in the current combat, or None)."""
-
-    __slots__ = ("keys", "m", "lo")
-
-    def __init__(self, keys: list[tuple], m: np.ndarray, lo: int) -> None:
-        self.keys, self.m, self.lo = keys, m, lo
 
 
 class ExactFray:
@@ -369,7 +361,7 @@ class ExactFray:
                 out[info if info[-1] or after != core[:5] else None][sign * dealt * self.diff] += p * q
         return [(info, tuple(sorted(shifts.items()))) for info, shifts in out.items()], dropped
 
-    def _exchange_step(self, layer: _Layer, combat: tuple, first_strikes: bool, extra_round: int) -> _Layer:
+    def _exchange_step(self, layer: Layer, combat: tuple, first_strikes: bool, extra_round: int) -> Layer:
         """Every state's exchange of this step (rows whose side does not strike pass through)."""
         ckey, sa, sb, na, nb, lowered = combat
         ia, ib = self._index(sa), self._index(sb)
@@ -441,7 +433,7 @@ class ExactFray:
         u, g, _ = side_group
         return g if u is self.a else self.na + g
 
-    def _gather(self, index: dict[tuple, int], blocks: list[tuple[list[int], np.ndarray]], width: int, lo: int) -> _Layer:
+    def _gather(self, index: dict[tuple, int], blocks: list[tuple[list[int], np.ndarray]], width: int, lo: int) -> Layer:
         """Merge the blocks into one row per key, then drop the cells under PRUNE."""
         m = np.zeros((len(index), width))
         for idx, block in blocks:
@@ -463,11 +455,11 @@ class ExactFray:
             m = m[:, cols[0] : cols[-1] + 1]
             lo += int(cols[0])
         self.most = max(self.most, int(np.count_nonzero(m)))
-        return _Layer(keys, m, lo)
+        return Layer(keys, m, lo)
 
     # -- one combat ---------------------------------------------------------------
 
-    def combat(self, layer: _Layer, ckey: tuple, charge: bool = True) -> _Layer:
+    def combat(self, layer: Layer, ckey: tuple, charge: bool = True) -> Layer:
         """One combat (:meth:`~.combat.CombatRules.resolve_combat`): Initiative test (*charge*: with
         the charge bonus; not in the Implacable combats), the exchange both ways, the extra
         exchanges; states merged after every exchange."""
@@ -490,7 +482,7 @@ class ExactFray:
                 rows.append((i, q))
         src = [i for i, _ in rows]
         weights = np.array([q for _, q in rows])
-        layer = _Layer(list(index), layer.m[src] * weights[:, None], layer.lo)
+        layer = Layer(list(index), layer.m[src] * weights[:, None], layer.lo)
         # Extra exchanges by fighter type (its traits and whether its unit charged: fixed in a fray).
         na, nb = bt.extra_exchanges(a, GA), bt.extra_exchanges(b, GB)
         lowered = {ka: bt.lowers_def(a, GA), kb: bt.lowers_def(b, GB)}  # as resolve_combat() decides it
@@ -579,7 +571,7 @@ class ExactFray:
     def run(self) -> dict[tuple, float]:
         """Final states (counts per group, A routs, B routs) -> probability."""
         bt = self.bt
-        layer = _Layer([((*self.snapshot(), 0), None)], np.ones((1, 1)), 0)
+        layer = Layer([((*self.snapshot(), 0), None)], np.ones((1, 1)), 0)
         for ckey in bt.combat_sequence(self.fighters):
             layer = self.combat(layer, ckey)
         final: dict[tuple, float] = defaultdict(float)
@@ -595,8 +587,6 @@ class ExactFray:
                     else:
                         final[end] += q
         if on:
-            from .exact_implacable import implacable_combats
-
             for end, q in implacable_combats(self, on).items():
                 final[end] += q
         return dict(final)

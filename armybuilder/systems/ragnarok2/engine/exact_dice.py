@@ -16,7 +16,7 @@ from functools import lru_cache
 from math import exp, lgamma
 
 from .fray import contest_distribution
-from .tables import _column
+from .tables import table_column
 
 
 @lru_cache(maxsize=4096)
@@ -25,7 +25,7 @@ def attack_roll_pmf(table: str, att_diff: int, a_shift: int, reroll: str, dice: 
     roll used against a Counter-attack fighter), every die enumerated: a first natural 1 (after
     the re-roll of ones, if any) ends the die and counts; any other face scores on the column's
     number and chains on its re-roll threshold, a 1 in the chain ending it without counting."""
-    col = _column(table, att_diff, a_shift, reroll)
+    col = table_column(table, att_diff, a_shift, reroll)
     faces = range(2, 7)
     # The chain after a re-roll threshold: successes of a fresh die whose 1 scores nothing.
     chain = {0: 1.0}

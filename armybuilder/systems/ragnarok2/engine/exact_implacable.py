@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .exact_layer import Layer
+
 if TYPE_CHECKING:
     from .exact import ExactFray
 
@@ -42,8 +44,6 @@ def implacable_combats(ex: ExactFray, states: dict[tuple, float]) -> dict[tuple,
     """The Implacable combats after the outcome of *ex*'s fray, from *states*: (core, A routs,
     B routs) -> probability, the units in contact. Returns the final (counts, A routs, B routs)
     -> probability, and records P(round r is fought) in ``ex.implacable_fought``."""
-    from .exact import _Layer
-
     bt, a, b = ex.bt, ex.a, ex.b
     units = sorted((a, b), key=lambda u: (u.side, u.index))
     final: dict[tuple, float] = defaultdict(float)
@@ -79,7 +79,7 @@ def implacable_combats(ex: ExactFray, states: dict[tuple, float]) -> dict[tuple,
                     weights.append(0.0)
                 weights[j] += p
                 fought += p
-            layer = _Layer(list(index), np.array(weights)[:, None], 0)
+            layer = Layer(list(index), np.array(weights)[:, None], 0)
             for ckey in bt.combat_sequence(fighters):
                 layer = ex.combat(layer, ckey, charge=False)
             for (core, _), q in zip(layer.keys, layer.m.sum(axis=1).tolist(), strict=True):

@@ -544,12 +544,7 @@ class FieldPolicy(LinePolicy):
         return fire - threat
 
     def engaged_order(self, b: Battle, unit: Fighting) -> str:
-        mine = theirs = 0.0
-        for j in sorted(unit.engaged):
-            e = b.sides[1 - unit.side][j]
-            if e.alive:
-                m, t = b._exchange_values(unit, e)
-                mine, theirs = mine + m, theirs + t
+        mine, theirs = b.engaged_exchange_values(unit)
         return "progress" if int_score(theirs) > 3 * int_score(mine) and int_score(theirs) > 0 else "assault"
 
 

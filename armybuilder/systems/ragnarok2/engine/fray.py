@@ -42,7 +42,7 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import NamedTuple
 
-from .tables import _column, _contest_cdf, _fear_result_p, opposed_chance, pass_chance
+from .tables import contest_cdf, fear_result_p, opposed_chance, pass_chance, table_column
 
 # A chance step: (probability, outcome) pairs summing to 1.
 Distribution = list[tuple[float, object]]
@@ -67,7 +67,7 @@ def contest_distribution(table: str, difference: int, dice: int, shift: int = 0,
     (R2-D1: re-rolls, advantaged re-rolls, the halved threshold of impossible)."""
     if dice <= 0:
         return [(1.0, 0)]
-    return list(_pairs(_contest_cdf(table, difference, dice, shift, reroll)))
+    return list(_pairs(contest_cdf(table, difference, dice, shift, reroll)))
 
 
 def initiative_distribution(ini_a: int, ini_b: int, a_wins_ties: bool) -> Distribution:
@@ -94,7 +94,7 @@ def test_distribution(value: int, difficulty: int, best_of: int = 1, ones_fail: 
 def fear_distribution(table: str, cou_minus_fear: int, bonus: int = 0, best_of: int = 1) -> Distribution:
     """Courage test against Fear on the contest table (seed: Repelling), *bonus* added to the
     die's final result (standard bearer, war staff: seed "on the final result"): True on success."""
-    p = _fear_result_p(table, cou_minus_fear, bonus)
+    p = fear_result_p(table, cou_minus_fear, bonus)
     if best_of > 1:
         p = 1.0 - (1.0 - p) ** best_of
     return [(p, True), (1.0 - p, False)]
@@ -127,7 +127,7 @@ def cdf_of(dist: Distribution) -> tuple[float, ...]:
 
 def column_of(table: str, difference: int, shift: int = 0, reroll: str = ""):
     """The contest column read (for the log and for the counter-attack's die by die roll)."""
-    return _column(table, difference, shift, reroll)
+    return table_column(table, difference, shift, reroll)
 
 
 # --------------------------------------------------------------------------- contact

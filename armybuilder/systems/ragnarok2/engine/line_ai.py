@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from mypy_extensions import mypyc_attr
 
 from .ai import answers_enemy_mystics, casts_its_own, fires_after_marching
-from .policy import Policy, _nearest_standing, _toward, int_score
+from .policy import Policy, approach_move, int_score, nearest_standing
 
 if TYPE_CHECKING:
     from .assault import AssaultOption
@@ -268,12 +268,7 @@ class LinePolicy(Policy):
     def engaged_order(self, b: Battle, unit: Fighting) -> str:
         """Disengage from a fray it expects to lose badly (the enemies in contact expect to take
         more than twice the A.P. it takes from them), else fight on."""
-        mine = theirs = 0.0
-        for j in sorted(unit.engaged):
-            e = b.sides[1 - unit.side][j]
-            if e.alive:
-                m, t = b._exchange_values(unit, e)
-                mine, theirs = mine + m, theirs + t
+        mine, theirs = b.engaged_exchange_values(unit)
         return "progress" if int_score(theirs) > 2 * int_score(mine) and int_score(theirs) > 0 else "assault"
 
     # -- movement -------------------------------------------------------------
@@ -308,9 +303,9 @@ class LinePolicy(Policy):
         return max(0.0, LINE_LEAD - (forward(unit, depth) - median))
 
     def progress_move(self, b: Battle, unit: Fighting) -> tuple[float, float, bool, float] | None:
-        target, gap = _nearest_standing(b, unit)
+        target, gap = nearest_standing(b, unit)
         if target is None:
             return None
         stop = self.stop_short(b, unit, target, gap)
-        return _toward(b, unit, target, gap, stop, self.advance_limit(b, unit), True)
+        return approach_move(b, unit, target, gap, stop, self.advance_limit(b, unit), True)
 

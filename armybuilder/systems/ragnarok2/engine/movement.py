@@ -32,7 +32,7 @@ from .fray import unit_key
 from .geometry import angle_between, unit_vector
 from .narration import ORDER_NAMES, at, name, test_words, turning
 from .state import Fighting, Group
-from .tables import _ACTIVATION_RANK, pass_chance
+from .tables import ACTIVATION_RANK, pass_chance
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
@@ -50,7 +50,7 @@ class ActivationPhase(BattleBase):
 
     def activation(self) -> None:
         first = self.winner_of_roll
-        rank = _ACTIVATION_RANK
+        rank = ACTIVATION_RANK
         queues = []
         for s in (0, 1):
             # Sorted on (rank, -points, side order), kept reversed: the next unit is popped from the end.
@@ -128,13 +128,7 @@ class ActivationPhase(BattleBase):
             return True
         if u.maneuvered and (u.close or u.maneuver_failed):
             return False  # a close unit tries one maneuver a round; a scattered one stops after a failure
-        u.maneuvered = True
-        value = u.dis_value + u.dis_bonus + (u.tactic.get("discipline", 0) if u.tactic else 0)
-        ok = self.dice.chance(pass_chance(value, MANEUVER_DIFFICULTY, u.best_of))
-        if self.logging:
-            self.say(f"{name(self, u)} reorients {angle:.0f}° to {why}: {test_words(self, 'DIS', value, MANEUVER_DIFFICULTY, u.best_of, ok)}")
-        if not ok:
-            u.maneuver_failed = True
+        if not self.maneuver_test(u, f"reorients {angle:.0f}° to {why}"):
             return False
         if u.close:
             return self.reorient_close(u, hx, hy, angle)
@@ -145,17 +139,23 @@ class ActivationPhase(BattleBase):
         u.moved = True
         return True
 
-    def rearrange(self, u: Fighting) -> None:
-        """Rearrangement (seed: Maneuvers; DIS 7): a close unit whose fighters turned one by one
-        (its ranks now files) widens its rows back to its usual files, its front edge's middle
-        where it stood, when that ground is free; it may then carry out its Progress."""
+    def maneuver_test(self, u: Fighting, doing: str) -> bool:
+        """The DIS test of a maneuver (seed: Maneuvers; DIS 7) *u* tries this round, narrated as
+        "<unit> <doing>: <test>"; a failure marks the unit (a scattered one stops trying)."""
         u.maneuvered = True
         value = u.dis_value + u.dis_bonus + (u.tactic.get("discipline", 0) if u.tactic else 0)
         ok = self.dice.chance(pass_chance(value, MANEUVER_DIFFICULTY, u.best_of))
         if self.logging:
-            self.say(f"{name(self, u)} tries a rearrangement into {u.max_files} files: {test_words(self, 'DIS', value, MANEUVER_DIFFICULTY, u.best_of, ok)}")
+            self.say(f"{name(self, u)} {doing}: {test_words(self, 'DIS', value, MANEUVER_DIFFICULTY, u.best_of, ok)}")
         if not ok:
             u.maneuver_failed = True
+        return ok
+
+    def rearrange(self, u: Fighting) -> None:
+        """Rearrangement (seed: Maneuvers; DIS 7): a close unit whose fighters turned one by one
+        (its ranks now files) widens its rows back to its usual files, its front edge's middle
+        where it stood, when that ground is free; it may then carry out its Progress."""
+        if not self.maneuver_test(u, f"tries a rearrangement into {u.max_files} files"):
             return
         files = u.cols
         u.cols = u.max_files

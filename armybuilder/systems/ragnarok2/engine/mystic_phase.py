@@ -1,9 +1,8 @@
-"""Rituals, communions, counter-magic and censure, the mystic phase and the effect hooks."""
+"""Rituals, communions, counter-magic and censure: the mystic phase (the effects it casts: :mod:`.mystic_effects`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -11,8 +10,7 @@ from mypy_extensions import trait
 
 from ..catalog import Profile
 from .base import BattleBase
-from .formation import member_point
-from .geometry import point_box_distance
+from .mystic_effects import COMMUNION_EFFECTS, RITUAL_EFFECTS
 from .mystics import (
     DEFAULT_FAITH_RECOVERY,
     MANA_SUCCESS,
@@ -25,7 +23,7 @@ from .mystics import (
 )
 from .narration import count
 from .state import Fighting, Group
-from .tables import _MYSTIC_FIT, TEMPLATE_FIGHTERS, _contest_cdf
+from .tables import MYSTIC_FIT, contest_cdf
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
@@ -33,14 +31,14 @@ if TYPE_CHECKING:
 def _knows_ritual(p: Profile, ritual) -> bool:
     """Element and path of the magician fit the ritual (memoised: profiles and rituals are immutable)."""
     key = ("ritual", p.id, tuple(p.elements), p.path, ritual.id, ritual.element, ritual.path)  # by value
-    known = _MYSTIC_FIT.get(key)
+    known = MYSTIC_FIT.get(key)
     if known is None:
         fits = ritual.element.lower() in (e.lower() for e in p.elements) and (
             p.path is None or p.path.lower() == ritual.path.lower()
         )
-        if len(_MYSTIC_FIT) > 4096:
-            _MYSTIC_FIT.clear()
-        known = _MYSTIC_FIT[key] = (p, ritual, fits)
+        if len(MYSTIC_FIT) > 4096:
+            MYSTIC_FIT.clear()
+        known = MYSTIC_FIT[key] = (p, ritual, fits)
     return known[2]
 
 
@@ -49,14 +47,14 @@ def _may_call(p: Profile, communion) -> bool:
     aspects = p.aspects  # (its three values, not str() of the model: that cost more than the test it saves)
     values = (aspects.alteration, aspects.creation, aspects.destruction) if aspects is not None else None
     key = ("communion", p.id, p.cult, values, communion.id, communion.cult, tuple(communion.aspects))  # by value
-    known = _MYSTIC_FIT.get(key)
+    known = MYSTIC_FIT.get(key)
     if known is None:
         fits = (
             communion.cult.lower() == "universal" or (p.cult or "").lower() == communion.cult.lower()
         ) and any(getattr(p.aspects, a.lower(), 0) >= 1 for a in communion.aspects)
-        if len(_MYSTIC_FIT) > 4096:
-            _MYSTIC_FIT.clear()
-        known = _MYSTIC_FIT[key] = (p, communion, fits)
+        if len(MYSTIC_FIT) > 4096:
+            MYSTIC_FIT.clear()
+        known = MYSTIC_FIT[key] = (p, communion, fits)
     return known[2]
 
 
@@ -279,210 +277,6 @@ class MysticRules(BattleBase):
                     for x, reserve in ((t.devotion, "mana"), (t.martyr, "faith")):
                         if x and (u.mana if reserve == "mana" else u.faith) < 2 * x:
                             setattr(u, reserve, getattr(u, reserve) + x)
-                            wounds = self.dice.from_cdf(_contest_cdf(self.table, x - g.profile.dis, 1, 0))
+                            wounds = self.dice.from_cdf(contest_cdf(self.table, x - g.profile.dis, 1, 0))
                             if wounds:
                                 self.deal(None, u, wounds, in_contact=u.count, scattered=True, victims=[g])
-
-
-
-# --------------------------------------------------------------------------- ritual and communion hooks
-
-
-@dataclass(frozen=True)
-class MysticEffect:
-    """A named ritual/communion effect: who it targets and what it does on the battlefield."""
-
-    id: str
-    summary: str
-    choose: Callable[..., Fighting | None]  # (battle, unit, reach, caster group or None)
-    apply: Callable[[BattleBase, Fighting, Fighting], None]
-
-
-def caster_gap(b: BattleBase, u: Fighting, g: Group | None, e: Fighting) -> float:
-    """From the caster's base (group *g* of *u*, where it stands in its unit) to the nearest
-    base of *e*, edge to edge (mystics seed: "measured on the ground, from the mystic's base to
-    the target's"); the unit's edge when no caster is named."""
-    point = member_point(u, u.groups.index(g)) if g is not None else None
-    if point is None:
-        return b.gap(u, e)
-    d = point_box_distance(point[0], point[1], e.box()) - point[2]
-    return d if d > 0.0 else 0.0
-
-
-def _enemy_in_range(
-    pick: Callable[[Fighting], float],
-) -> Callable[..., Fighting | None]:
-    def choose(b: BattleBase, u: Fighting, reach: float, g: Group | None = None) -> Fighting | None:
-        foes = [
-            e
-            for e in b.sides[1 - u.side]
-            if e.alive and e.state != "rout" and not e.hidden and b.gap(u, e) <= reach
-            and caster_gap(b, u, g, e) <= reach and b.sees(u, e)
-        ]  # fmt: skip
-        return max(foes, key=pick) if foes else None
-
-    return choose
-
-
-def _friend_in_range(
-    pick: Callable[[Fighting], float],
-) -> Callable[..., Fighting | None]:
-    def choose(b: BattleBase, u: Fighting, reach: float, g: Group | None = None) -> Fighting | None:
-        friends = [
-            f
-            for f in b.sides[u.side]
-            if f.alive and f.state != "rout"
-            and (f is u or (b.gap(u, f) <= reach and caster_gap(b, u, g, f) <= reach and b.sees(u, f)))
-        ]  # fmt: skip
-        friends = [f for f in friends if pick(f) > 0]
-        return max(friends, key=pick) if friends else None
-
-    return choose
-
-
-def _insensitive(b: BattleBase, target: Fighting) -> bool:
-    xs = [g.traits.insensitive for g in target.groups if g.count]
-    return bool(xs) and all(xs) and b.dice.d6() >= max(x for x in xs if x)
-
-
-def _column_of_light(b: BattleBase, u: Fighting, target: Fighting) -> None:
-    if _insensitive(b, target):
-        return
-    hit = min(target.count, TEMPLATE_FIGHTERS[target.current_formation])
-    wounds = b.dice.from_cdf(
-        _contest_cdf(b.table, 4 - target.stat("res"), hit, b.wound_shift_against(target))
-    )
-    killed = b.deal(u, target, wounds, hit, False)
-    if b.logging:
-        b.say(f"  the column of light strikes {hit} {target.name}: {killed} eliminated")
-
-
-def _terror(b: BattleBase, u: Fighting, target: Fighting) -> None:
-    if _insensitive(b, target):
-        return
-    target.state = "rout"
-    if b.logging:
-        b.say(f"  {target.name} is in Rout")
-    if not target.engaged and not target.activated:
-        before = b.phase
-        b.flee(target)
-        b.phase = before
-
-
-def _galvanise(b: BattleBase, u: Fighting, target: Fighting) -> None:
-    target.round_effects["war-fury"] = 1
-    if b.logging:
-        b.say(f"  {target.name} gains War fury")
-
-
-def _downpour(b: BattleBase, u: Fighting, target: Fighting) -> None:
-    b.field_effects["downpour"] = 1
-
-
-def _divine_anger(b: BattleBase, u: Fighting, target: Fighting) -> None:
-    if not _insensitive(b, target):
-        target.round_effects["anger"] = 1
-
-
-def _divine_grace(b: BattleBase, u: Fighting, target: Fighting) -> None:
-    target.round_effects["grace"] = 1
-
-
-def _divine_hospice(b: BattleBase, u: Fighting, target: Fighting) -> None:
-    g = target.troops
-    lost = (target.start_count - target.count) if g is target.groups[0] else 0
-    back = min(lost, u.faith // max(g.power_each, 1))
-    if back:
-        u.faith -= back * g.power_each
-        g.count += back
-        target.recount()
-        b.scores[1 - target.side] -= back * g.cost
-        if b.logging:
-            b.say(f"  {back} × {g.profile.name} {'comes' if back == 1 else 'come'} back")
-
-
-def _divine_arsenal(b: BattleBase, u: Fighting, target: Fighting) -> None:
-    # Sacred weapon (Destruction) for units about to fight; sacred armour otherwise.
-    # Provisional reading: +1 STR or +1 RES (the card text is not in the seed).
-    key = "str" if target.engaged or target.order == "assault" else "res"
-    target.round_effects[key] = target.round_effects.get(key, 0) + 1
-
-
-def _weakness(b: BattleBase, u: Fighting, target: Fighting) -> None:
-    if not _insensitive(b, target):
-        target.round_effects["def"] = -target.troops.profile.def_
-
-
-RITUAL_EFFECTS: dict[str, MysticEffect] = {
-    e.id: e
-    for e in (
-        MysticEffect(
-            "column-of-light",
-            "template: Wound roll STR 4 on the fighters under it",
-            _enemy_in_range(lambda e: e.count),
-            _column_of_light,
-        ),
-        MysticEffect(
-            "terror",
-            "the target unit is in Rout",
-            _enemy_in_range(lambda e: e.points_alive() * (not e.all_have("fear_immune"))),
-            _terror,
-        ),
-        MysticEffect(
-            "igneous-galvanisation",
-            "the target unit gains War fury (one extra exchange)",
-            _friend_in_range(
-                lambda f: f.points_alive() * (bool(f.engaged) or f.order == "assault")
-            ),
-            _galvanise,
-        ),
-        MysticEffect(
-            "downpour",
-            "medium and long range shots fail this round",
-            lambda b, u, r, g=None: (
-                u if any(b.shooters(e) for e in b.sides[1 - u.side] if e.alive) else None
-            ),
-            _downpour,
-        ),
-    )
-}  # teleportation and telluric manipulation move units or terrain: no effect on the abstract field.
-
-COMMUNION_EFFECTS: dict[str, MysticEffect] = {
-    e.id: e
-    for e in (
-        MysticEffect(
-            "divine-anger",
-            "the target suffers the Wounds it inflicts",
-            _enemy_in_range(lambda e: e.points_alive() * bool(e.engaged)),
-            _divine_anger,
-        ),
-        MysticEffect(
-            "divine-grace",
-            "the target re-rolls its failed dice once",
-            _friend_in_range(
-                lambda f: f.points_alive() * (bool(f.engaged) or f.order == "assault")
-            ),
-            _divine_grace,
-        ),
-        MysticEffect(
-            "divine-hospice",
-            "eliminated troops come back (T.F. = their Power)",
-            _friend_in_range(lambda f: f.start_count - f.count),
-            _divine_hospice,
-        ),
-        MysticEffect(
-            "divine-arsenal",
-            "sacred weapon (+1 STR) or armour (+1 RES), provisional reading",
-            _friend_in_range(lambda f: f.points_alive()),
-            _divine_arsenal,
-        ),
-        MysticEffect(
-            "weakness",
-            "the target's DEF is 0",
-            _enemy_in_range(lambda e: e.points_alive() * bool(e.engaged)),
-            _weakness,
-        ),
-    )
-}  # oracle-of-destiny only reveals orders: no effect for this AI.
-
-

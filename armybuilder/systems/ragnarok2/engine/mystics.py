@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
-from .dice import _open_ended_at_least
+from .dice import open_ended_at_least
 
 __all__ = [
     "DEFAULT_FAITH_RECOVERY",
@@ -59,7 +59,7 @@ def mystic_die_success(value: int, difficulty: int, ones_fail: bool = True, rero
     need = difficulty - value  # result needed on the open-ended die
 
     def base(need: int) -> float:
-        p = _open_ended_at_least(need)
+        p = open_ended_at_least(need)
         if ones_fail and need <= 1:
             p = 5.0 / 6.0  # only the natural 1 fails
         return p

@@ -19,7 +19,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .dice import _test_result
+from .dice import encoded_test_result
 
 if TYPE_CHECKING:
     from .base import BattleBase
@@ -60,7 +60,7 @@ def _joint(a: int, b: int, a_wins_ties: bool) -> tuple[tuple[tuple[int, int, flo
     """The joint outcomes of two Initiative tests, as (die total of A, of B, probability):
     A's wins and B's wins, each in a fixed order (die 0 = a natural 1, an automatic failure)."""
     offset = max(0, -min(a, b))
-    pa, pb = _test_result(a + offset, 1, True).pmf, _test_result(b + offset, 1, True).pmf
+    pa, pb = encoded_test_result(a + offset, 1, True).pmf, encoded_test_result(b + offset, 1, True).pmf
     wins: list[tuple[int, int, float]] = []
     losses: list[tuple[int, int, float]] = []
     for ka, qa in enumerate(pa):
@@ -186,9 +186,9 @@ def test_words(b: BattleBase, label: str, value: int, difficulty: int, best_of: 
 def fear_roll(b: BattleBase, diff: int, bonus: int, best_of: int, passed: bool, p: float) -> str:
     """``needs 4+ on the die, rolls 5``: the die of a Courage test against Fear just decided by the
     battle's last draw (R2-D1: the column's first number, a natural 1 fails, 6* fails)."""
-    from .tables import _column
+    from .tables import table_column
 
-    col = _column(b.table, diff, 0)
+    col = table_column(b.table, diff, 0)
     if col.halved:
         return "the threshold of impossible: fails whatever the die"
     need = col.success - bonus

@@ -87,7 +87,7 @@ def unit_odds_params(army: Any, index: int, other: Any, other_index: int, cat: C
     """
     from ..army import profile
     from .abilities import traits_of
-    from .battle import combat_dice
+    from .tables import combat_dice
 
     def troops(lst: Any, i: int):
         unit = lst.units[i]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
-from .tables import _mean_per_die
+from .tables import mean_per_die
 
 if TYPE_CHECKING:
     from .assault import AssaultOption
@@ -118,12 +118,12 @@ class Policy:
         """Where a unit under Progress goes: (x, y, run, stop) — toward the nearest foe (routed
         ones last), running, stopping *stop* cm short of the spot where it would touch it; None:
         it stays (Stationary)."""
-        target, gap = _nearest_standing(b, unit)
+        target, gap = nearest_standing(b, unit)
         if target is None:
             return None
         stop = self.stop_short(b, unit, target, gap)
         limit = self.advance_limit(b, unit)
-        return _toward(b, unit, target, gap, stop, limit, True)
+        return approach_move(b, unit, target, gap, stop, limit, True)
 
     def support_move(self, b: Battle, unit: Fighting) -> tuple[float, float, bool, float] | None:
         """A supporting unit's March before it acts, when nothing is in range yet: toward the
@@ -137,7 +137,7 @@ class Policy:
             return None
         fighting = target.count > 0 and target.state in ("valiant", "disorganized")
         stop = max(target.mov * 2 + 1, 1.0) if fighting else 1.0
-        return _toward(b, unit, target, gap, stop, None, False)
+        return approach_move(b, unit, target, gap, stop, None, False)
 
     def shooting_target(self, b: Battle, unit: Fighting, shooters: list[Group]) -> Fighting | None:
         """The foe the unit's marksmen shoot at (None: none in range and sight): the one whose
@@ -156,7 +156,7 @@ class Policy:
         key = (b.table, g.pid, h.pid, h.cost)  # by value: catalogue hash and ids
         value = _COMBAT_VALUES.get(key)
         if value is None:
-            per_die = _mean_per_die(b.table, g.profile.att - h.base["def"], g.profile.str_ - h.base["res"], 0, 0)
+            per_die = mean_per_die(b.table, g.profile.att - h.base["def"], g.profile.str_ - h.base["res"], 0, 0)
             if len(_COMBAT_VALUES) > 65536:
                 _COMBAT_VALUES.clear()
             value = _COMBAT_VALUES[key] = int_score(per_die * h.cost / max(h.wound_levels, 1))
@@ -220,7 +220,7 @@ class Policy:
 ClassicPolicy = Policy
 
 
-def _nearest_standing(b: Battle, unit: Fighting) -> tuple[Fighting | None, float]:
+def nearest_standing(b: Battle, unit: Fighting) -> tuple[Fighting | None, float]:
     """The nearest foe that still fights, else the nearest routed one; and its distance."""
     target = routed = None
     d = d_routed = 1e18
@@ -238,7 +238,7 @@ def _nearest_standing(b: Battle, unit: Fighting) -> tuple[Fighting | None, float
     return target, d
 
 
-def _toward(b: Battle, unit: Fighting, target: Fighting, gap: float, stop: float, limit: float | None, run: bool) -> tuple[float, float, bool, float] | None:
+def approach_move(b: Battle, unit: Fighting, target: Fighting, gap: float, stop: float, limit: float | None, run: bool) -> tuple[float, float, bool, float] | None:
     """A move toward the spot where *unit* would touch *target*, ending *stop* cm from it (edge
     to edge) and, with a *limit*, at most that far toward the enemy's edge."""
     _face, x, y, _fx, _fy = b.contact_spot(unit, target)

@@ -24,12 +24,12 @@ from .narration import count, name, test_words
 from .sight import Aim, aims
 from .state import Fighting, Group
 from .tables import (
-    _BAND_LABELS,
+    BAND_LABELS,
     TEMPLATE_FIGHTERS,
-    _band,
-    _contest_cdf,
     aim_difficulty_of,
+    contest_cdf,
     pass_chance,
+    range_band,
 )
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ class ShootingRules(BattleBase):
                 look_again = False
             if left <= 0:
                 break
-            in_band = [a for a in seen if a.marksman not in shot and _band(weapon, a.distance) == band]
+            in_band = [a for a in seen if a.marksman not in shot and range_band(weapon, a.distance) == band]
             if not in_band:
                 continue
             if band != "short" and self.field_effects.get("downpour"):
@@ -134,7 +134,7 @@ class ShootingRules(BattleBase):
                 far = max(a.distance for a in volley)
                 near = min(a.distance for a in volley)
                 span = f"{near:.1f} cm" if far - near < 0.05 else f"{near:.1f}-{far:.1f} cm"
-                label = f"{_BAND_LABELS[band]}, {span}" + (", partly visible" if volley[0].partial else "")
+                label = f"{BAND_LABELS[band]}, {span}" + (", partly visible" if volley[0].partial else "")
                 killed = self.volley(u, g, target, len(volley), difficulty, label, victims=ti, visible=targets)
                 left -= killed
                 shot.update(a.marksman for a in volley)
@@ -152,16 +152,16 @@ class ShootingRules(BattleBase):
         weapon, aim = g.profile.ranged, g.profile.aim
         assert weapon is not None and aim is not None
         d = self.gap(u, target)
-        band = _band(weapon, d)
+        band = range_band(weapon, d)
         if band is None:
             return False
         difficulty = aim_difficulty_of(self.table, self.data, band, target.troops.size, moved)
         hits = self.dice.binomial(g.count, pass_chance(aim, difficulty, 1))
         under = min(target.count, TEMPLATE_FIGHTERS[target.current_formation]) * hits
-        wounds = self.dice.from_cdf(_contest_cdf(self.table, weapon.strength - target.stat("res"), under, self.wound_shift_against(target))) if under else 0
+        wounds = self.dice.from_cdf(contest_cdf(self.table, weapon.strength - target.stat("res"), under, self.wound_shift_against(target))) if under else 0
         killed = self.deal(u, target, wounds, under, True) if wounds else 0
         if self.logging:
-            self.say(f"{name(self, u)} ({g.profile.name}) fires a template at {name(self, target)} ({_BAND_LABELS[band]}, {d:.1f} cm, "
+            self.say(f"{name(self, u)} ({g.profile.name}) fires a template at {name(self, target)} ({BAND_LABELS[band]}, {d:.1f} cm, "
                      f"difficulty {difficulty}, no line of sight needed): {count(hits, 'hit')}, {count(under, 'fighter')} under the template, "
                      f"{count(wounds, 'Wound', none='no Wound')}, {count(killed, 'fighter', none='no loss')}{' eliminated' if killed else ''}")  # fmt: skip
         return True
@@ -191,7 +191,7 @@ class ShootingRules(BattleBase):
                 share = to_friends // len(friends) + (1 if i < to_friends % len(friends) else 0)
                 if share and friend.alive:
                     w = self.dice.from_cdf(
-                        _contest_cdf(self.table, weapon.strength - friend.stat("res"), share, self.wound_shift_against(friend))
+                        contest_cdf(self.table, weapon.strength - friend.stat("res"), share, self.wound_shift_against(friend))
                     )
                     self.deal(None, friend, w, friend.count, True)
                     if self.logging:
@@ -206,7 +206,7 @@ class ShootingRules(BattleBase):
             shift = target.base_wound_shift
         if effects:
             res += effects.get("res", 0)
-        wounds = self.dice.from_cdf(_contest_cdf(self.table, weapon.strength - res, hits, shift))
+        wounds = self.dice.from_cdf(contest_cdf(self.table, weapon.strength - res, hits, shift))
         if victims is None:
             killed = self.deal(u, target, wounds, target.count, True)
         else:

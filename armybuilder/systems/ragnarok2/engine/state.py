@@ -13,9 +13,10 @@ from .abilities import Traits, traits_of
 from .battlefield import SIZE_RANK
 from .formation import shape, start_files
 from .geometry import Box, box_from_front
+from .mystic_effects import COMMUNION_EFFECTS
 from .tables import (
-    _EMPTY,
-    _TACTIC_KEYS,
+    NO_TACTIC,
+    TACTIC_KEYS,
     combat_dice,
     power_of,
     wound_levels,
@@ -232,7 +233,7 @@ class Fighting:
         f.maneuvered = f.maneuver_failed = False
         f.new_foes, f.assailed_by_me, f.withstood = set(), set(), set()
         f.order_by_points = f.activated = f.charged = f.was_charged = f.charge_bonus = f.loose = f.no_attack = False
-        f.engaged, f.immune_fear, f.tactic, f.tactic_name, f.kills = set(), -99, _EMPTY, "", 0.0  # (tactics: read only)
+        f.engaged, f.immune_fear, f.tactic, f.tactic_name, f.kills = set(), -99, NO_TACTIC, "", 0.0  # (tactics: read only)
         f.start_count = f.count = self.count
         f.index = self.index
         f.cou_value = f.dis_value = f.cou_bonus = f.dis_bonus = 0
@@ -361,7 +362,7 @@ class Fighting:
         """Characteristic of the troops (the first live group) with tactic/effect modifiers."""
         value = self.troops.base[name]
         if self.tactic:
-            value += self.tactic.get(_TACTIC_KEYS[name], 0)
+            value += self.tactic.get(TACTIC_KEYS[name], 0)
         if self.round_effects:
             value += self.round_effects.get(name, 0)
         return value
@@ -417,26 +418,26 @@ class Fighting:
 
 # --------------------------------------------------------------------------- building the armies
 
-_TEMPLATES: dict[tuple[str, str, int], tuple[list[Fighting], dict]] = {}
+SIDE_TEMPLATES: dict[tuple[str, str, int], tuple[list[Fighting], dict]] = {}
 # side -> (list object, catalogue, template) of the last game; lists are immutable values
 # (edits build new objects), so identity is a safe key.
-_LAST: dict[int, tuple[R2List, Catalogue, tuple[list[Fighting], dict]]] = {}
+LAST_SIDE_TEMPLATE: dict[int, tuple[R2List, Catalogue, tuple[list[Fighting], dict]]] = {}
 
 
 def build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting], dict]:
     """Fresh pieces for one game; the list is read once per playtest, then copied."""
     # Same list object as the previous game (a playtest): skip even the JSON dump.
-    last = _LAST.get(side)
+    last = LAST_SIDE_TEMPLATE.get(side)
     if last is not None and last[0] is army and last[1] is cat:
         template: Any = last[2]
     else:
         key = (cat.hash, army.model_dump_json(), side)
-        template = _TEMPLATES.get(key)
+        template = SIDE_TEMPLATES.get(key)
         if template is None:
-            if len(_TEMPLATES) > 64:
-                _TEMPLATES.clear()
-            template = _TEMPLATES[key] = _build_side(cat, army, side)
-        _LAST[side] = (army, cat, template)
+            if len(SIDE_TEMPLATES) > 64:
+                SIDE_TEMPLATES.clear()
+            template = SIDE_TEMPLATES[key] = _build_side(cat, army, side)
+        LAST_SIDE_TEMPLATE[side] = (army, cat, template)
     units, info = template
     return [u.fresh() for u in units], info
 
@@ -542,8 +543,6 @@ def _build_side(cat: Catalogue, army: R2List, side: int) -> tuple[list[Fighting]
     communions = [
         c for cid in dict.fromkeys(army.communions) if (c := cat.get("communions", cid)) is not None
     ]
-    from .mystic_phase import COMMUNION_EFFECTS  # (the effect hooks import the state)
-
     info = {
         "cic": cic, "staffs": staffs, "deck": deck, "rituals": rituals, "communions": communions,
         "unhandled": sorted(unhandled),

@@ -16,7 +16,14 @@ from .formation import member_point, shape
 from .geometry import point_box_distance
 from .narration import ORDER_NAMES, name, test_words
 from .state import Fighting
-from .tables import _CIC, _EMPTY, _TACTICAL_ROWS, _effect_weight, _first, _test_total_cdf
+from .tables import (
+    CIC_FACTS,
+    NO_TACTIC,
+    TACTICAL_ROWS,
+    characteristic_test_cdf,
+    effect_weight,
+    first_item,
+)
 
 if TYPE_CHECKING:
     from .battle import Battle  # noqa
@@ -24,12 +31,12 @@ if TYPE_CHECKING:
 def _cic_facts(cat: Catalogue, p: Profile) -> tuple[int, bool]:
     """(rank category, has Leadership/X) of a Commander-in-Chief, cached."""
     key = (cat.hash, p.id)  # by value: the catalogue's content hash and the profile id
-    facts = _CIC.get(key)
+    facts = CIC_FACTS.get(key)
     if facts is None:
-        if len(_CIC) > 1024:
-            _CIC.clear()
+        if len(CIC_FACTS) > 1024:
+            CIC_FACTS.clear()
         rank = cat.get("ranks", p.rank)
-        facts = _CIC[key] = (rank.category if rank is not None else 1, p.has_ability("leadership"))
+        facts = CIC_FACTS[key] = (rank.category if rank is not None else 1, p.has_ability("leadership"))
     return facts
 
 
@@ -196,11 +203,11 @@ class StrategicPhase(BattleBase):
         table = self.data.tables.tactical
         memo = self._tactical_memo  # {(total, category, staffs): points} of this tactical table
         if memo is None and table is not None and table.rows:
-            rows = _TACTICAL_ROWS.get(self.table)  # by the catalogue's content hash
+            rows = TACTICAL_ROWS.get(self.table)  # by the catalogue's content hash
             if rows is None:
-                if len(_TACTICAL_ROWS) > 32:
-                    _TACTICAL_ROWS.clear()
-                rows = _TACTICAL_ROWS[self.table] = (table, {})
+                if len(TACTICAL_ROWS) > 32:
+                    TACTICAL_ROWS.clear()
+                rows = TACTICAL_ROWS[self.table] = (table, {})
             memo = self._tactical_memo = rows[1]  # the catalogue's: kept for the game
         for side in (0, 1):
             units = self.sides[side]
@@ -228,7 +235,7 @@ class StrategicPhase(BattleBase):
             if present and cic is not None and p is not None:  # (present: both known)
                 best_of = 2 if leadership and not self.temporary_cic[side] else 1
                 bonus = units[cic].dis_bonus - self.dis_penalty[side]
-                total = self.dice.from_cdf(_test_total_cdf(max(p.dis + bonus, 0), best_of))
+                total = self.dice.from_cdf(characteristic_test_cdf(max(p.dis + bonus, 0), best_of))
             else:
                 self.appoint_temporary_cic(side)
             totals[side] = total
@@ -300,7 +307,7 @@ class StrategicPhase(BattleBase):
             commanders = None  # the valiant commanders, found for the first unit without a leader
             unordered = []  # units that could take an order for a tactical point, in side order
             for u in units:
-                u.tactic, u.tactic_name = _EMPTY, ""
+                u.tactic, u.tactic_name = NO_TACTIC, ""
                 u.charged = u.was_charged = u.charge_bonus = u.activated = u.no_attack = False
                 u.moved = u.maneuvered = u.maneuver_failed = False
                 u.slack = 0.0
@@ -380,7 +387,7 @@ class StrategicPhase(BattleBase):
                 # AI weights by situation, indexed fighting * 4 + moving * 2 + shaken (see buy_and_give_tactics)
                 weights = {
                     which: [
-                        _effect_weight(tuple(effects.items()), f, m, sh)
+                        effect_weight(tuple(effects.items()), f, m, sh)
                         for f in (False, True) for m in (False, True) for sh in (False, True)
                     ]
                     for which, effects in (("pros", pros), ("rank1", rank1))
@@ -446,7 +453,7 @@ class StrategicPhase(BattleBase):
                     ):
                         continue
                     offers.append((weight * scale, tid, tname, u, rank1 if first_rank else pros))
-            offers.sort(key=_first, reverse=True)  # stable: equal gains keep their order
+            offers.sort(key=first_item, reverse=True)  # stable: equal gains keep their order
             used_tactics: set[str] = set()
             for gain, tid, tname, u, effects in offers:
                 if gain <= 0.0 or tid in used_tactics or u.tactic_name:

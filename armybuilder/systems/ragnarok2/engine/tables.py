@@ -15,12 +15,12 @@ from .dice import (
     ContestColumn,
     characteristic_test_total,
     column_index,
+    contest_dist,
     die_successes,
     fear_test_success,
     opposed_test_win_probability,
     test_success_probability,
 )
-from .dice import _contest as _contest_dist
 
 TABLE_DEPTH = 120.0
 DEPLOYMENT = 20.0
@@ -33,12 +33,12 @@ DEFAULT_RANGES = {"short": 4, "medium": 7, "long": 10}  # seed values if the cat
 VERY_LARGE = ("enormous", "colossal", "gigantic")
 
 
-_TABLES: dict[str, tuple[ContestColumn, ...]] = {}
-_TACTICAL_ROWS: dict[str, tuple[object, dict[tuple[int, int, int], int]]] = {}  # catalogue hash -> (table, {(total, category, staffs): points})
-_ACTIVATION_RANK = {"support": 0, "reaction": 3, "assault": 1}  # supports first, reactions last
-_ROWS: dict[str, tuple[object, tuple[BalanceRow, ...], tuple[BalanceRow, ...]]] = {}  # catalogue hash -> (tables, outcome rows, fear rows)
-_EMPTY: dict[str, int] = {}  # shared "no tactic" (never mutated)
-_TACTIC_KEYS = {
+CONTEST_TABLES: dict[str, tuple[ContestColumn, ...]] = {}
+TACTICAL_ROWS: dict[str, tuple[object, dict[tuple[int, int, int], int]]] = {}  # catalogue hash -> (table, {(total, category, staffs): points})
+ACTIVATION_RANK = {"support": 0, "reaction": 3, "assault": 1}  # supports first, reactions last
+BALANCE_ROW_CACHE: dict[str, tuple[object, tuple[BalanceRow, ...], tuple[BalanceRow, ...]]] = {}  # catalogue hash -> (tables, outcome rows, fear rows)
+NO_TACTIC: dict[str, int] = {}  # shared "no tactic" (never mutated)
+TACTIC_KEYS = {
     "att": "attack",
     "def": "defense",
     "str": "strength",
@@ -47,7 +47,7 @@ _TACTIC_KEYS = {
 }
 
 
-_first = operator.itemgetter(0)
+first_item = operator.itemgetter(0)
 
 
 def _cdf(pmf: np.ndarray) -> tuple[float, ...]:
@@ -55,34 +55,34 @@ def _cdf(pmf: np.ndarray) -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=16384)
-def _column(table: str, difference: int, shift: int, reroll: str = "") -> ContestColumn:
-    cols = _TABLES[table]
+def table_column(table: str, difference: int, shift: int, reroll: str = "") -> ContestColumn:
+    cols = CONTEST_TABLES[table]
     col = cols[column_index(cols, difference, shift)]
     return col.with_reroll(reroll) if reroll else col
 
 
 @lru_cache(maxsize=16384)
-def _contest_cdf(
+def contest_cdf(
     table: str, difference: int, dice: int, shift: int, reroll: str = ""
 ) -> tuple[float, ...]:
-    """CDF of contest successes; ``table`` names a contest table registered in _TABLES."""
-    return _cdf(_contest_dist(_column(table, difference, shift, reroll), dice).pmf)
+    """CDF of contest successes; ``table`` names a contest table registered in CONTEST_TABLES."""
+    return _cdf(contest_dist(table_column(table, difference, shift, reroll), dice).pmf)
 
 
 @lru_cache(maxsize=4096)
-def _mean_per_die(table: str, att_diff: int, str_diff: int, a_shift: int, w_shift: int) -> float:
+def mean_per_die(table: str, att_diff: int, str_diff: int, a_shift: int, w_shift: int) -> float:
     """Expected Wounds of one attack die (for the AI's choices), halving ignored."""
-    a = die_successes(_column(table, att_diff, a_shift)).mean()
-    w = die_successes(_column(table, str_diff, w_shift)).mean()
-    return a * w * (0.5 if _column(table, att_diff, a_shift).halved else 1.0)
+    a = die_successes(table_column(table, att_diff, a_shift)).mean()
+    w = die_successes(table_column(table, str_diff, w_shift)).mean()
+    return a * w * (0.5 if table_column(table, att_diff, a_shift).halved else 1.0)
 
 
-_CIC: dict[tuple[str, str], tuple[int, bool]] = {}  # (catalogue hash, profile id) -> (rank category, Leadership)
+CIC_FACTS: dict[tuple[str, str], tuple[int, bool]] = {}  # (catalogue hash, profile id) -> (rank category, Leadership)
 
 
 
 @lru_cache(maxsize=4096)
-def _effect_weight(effects: tuple[tuple[str, int], ...], fighting: bool, moving: bool, shaken: bool) -> float:
+def effect_weight(effects: tuple[tuple[str, int], ...], fighting: bool, moving: bool, shaken: bool) -> float:
     """The AI's value of tactic effects for a unit (fighting this round or not; moving: a free
     unit under an Assault or Progress order; shaken: Disorganized or routed). A drawback that
     forbids what the unit is set to do (Unfailing wall's no charge for an Assault order, no run
@@ -109,8 +109,8 @@ def _effect_weight(effects: tuple[tuple[str, int], ...], fighting: bool, moving:
 
 
 @lru_cache(maxsize=4096)
-def _die_mean(table: str, difference: int, shift: int = 0) -> float:
-    return die_successes(_column(table, difference, shift)).mean()
+def die_mean(table: str, difference: int, shift: int = 0) -> float:
+    return die_successes(table_column(table, difference, shift)).mean()
 
 
 @lru_cache(maxsize=4096)
@@ -119,7 +119,7 @@ def pass_chance(value: int, difficulty: int, best_of: int, ones_fail: bool = Tru
 
 
 @lru_cache(maxsize=1024)
-def _test_total_cdf(value: int, best_of: int) -> tuple[float, ...]:
+def characteristic_test_cdf(value: int, best_of: int) -> tuple[float, ...]:
     return _cdf(characteristic_test_total(value, best_of).pmf)
 
 
@@ -130,20 +130,20 @@ def opposed_chance(a: int, b: int, a_wins_ties: bool) -> float:
 
 @lru_cache(maxsize=1024)
 def _fear_p(table: str, diff: int, shift: int) -> float:
-    return fear_test_success(_TABLES[table], diff, shift)
+    return fear_test_success(CONTEST_TABLES[table], diff, shift)
 
 
-_MYSTIC_FIT: dict[tuple[object, ...], tuple[object, object, bool]] = {}
+MYSTIC_FIT: dict[tuple[object, ...], tuple[object, object, bool]] = {}
 
 
 # --------------------------------------------------------------------------- rules helpers (pure)
 
 
 @lru_cache(maxsize=1024)
-def _fear_result_p(table: str, diff: int, bonus: int) -> float:
+def fear_result_p(table: str, diff: int, bonus: int) -> float:
     """Courage test against Fear (R2-D1: the column's first number, a natural 1 fails, ``6*``
     fails), *bonus* added to the die's final result (seed: standard bearer and war staff)."""
-    col = _column(table, diff, 0)
+    col = table_column(table, diff, 0)
     if col.halved:
         return 0.0
     return sum(1 for face in range(2, 7) if face + bonus >= col.success) / 6.0
@@ -287,10 +287,10 @@ def _shooting_table(data: R2Catalog) -> tuple[dict[str, int], dict[str, int]]:
     return bands, mods
 
 
-_BAND_LABELS = {"short": "short range", "medium": "medium range", "long": "long range"}
+BAND_LABELS = {"short": "short range", "medium": "medium range", "long": "long range"}
 
 
-def _band(weapon, d: float) -> str | None:
+def range_band(weapon, d: float) -> str | None:
     """Range band of a weapon at distance *d* (None: out of range)."""
     if d <= weapon.short:
         return "short"

@@ -7,7 +7,7 @@ from typing import Any
 from .state import Group
 
 
-def _wound_one_group(g: Group, wounds: int, in_contact: int, scattered: bool) -> tuple[int, int]:
+def wound_one_group(g: Group, wounds: int, in_contact: int, scattered: bool) -> tuple[int, int]:
     """allocate_wounds() for one kind of fighter, in closed form (the hot path): the wounded one
     first, then whole fighters within reach, the rest on one survivor. Returns (eliminated, Wounds
     lost). (min()/max() written out: builtin calls cost more than the tests here.)"""
@@ -50,7 +50,7 @@ def allocate_wounds(
             live.append(h)
     if len(live) == 1:
         g: Any = live[0]
-        killed, lost = _wound_one_group(g, wounds, in_contact, scattered)
+        killed, lost = wound_one_group(g, wounds, in_contact, scattered)
         return killed, ([(g, killed)] if killed else []), lost
     killed = 0
     # Eliminations per group: (first_g, first_n) while one group only is hit (the usual case),
