@@ -313,21 +313,11 @@ class WarlordPolicy(Policy):
         for r in refs:
             status += status_worth(g, f, t, r)
         master = f.has("weapon-master") and not f.weapon_master_used
-        weapon = f._melee[0]
-
-        def attack(charge: bool) -> float:
-            best = max(g.attack_value(f, t, w, charge) for w in f._melee)
-            att, defence, _ = g.hit_value(f, t, weapon, charge)
-            p_hit = success_probability(g.rules, g.rules.tn(att, defence))
-            if master:
-                best *= 1.0 + (1.0 - p_hit)  # one failed melee hit rolled again
-            return best + status * p_hit
-
         count = (ap // 2) * 3 + ap % 2 if rapid else ap
         if engaged:
-            return count * attack(False)
+            return count * _melee_blow(g, f, t, False, master, status)
         left = ap - cost
-        return attack(True) + ((left // 2) * 3 + left % 2 if rapid else left) * attack(False)
+        return _melee_blow(g, f, t, True, master, status) + ((left // 2) * 3 + left % 2 if rapid else left) * _melee_blow(g, f, t, False, master, status)
 
     def _activation_gain(self, g: Battle, f: Fighter, p: GodPower, engaged: list[Fighter], t: Fighter, before: float) -> float:
         """What calling power ``p`` now adds to the rest of f's activation: the melee it expects
@@ -357,6 +347,18 @@ class WarlordPolicy(Policy):
         finally:
             f.temp, f.aid = temp, aid
         return after + guard - before
+
+
+def _melee_blow(g: Battle, f: Fighter, t: Fighter, charge: bool, master: bool, status: float) -> float:
+    """The Damage (statuses counted) f expects of one melee attack on t (a module function, not a
+    nested one: compiled, a nested function and its frame refer to each other, a cycle that waits
+    for the cyclic garbage collector)."""
+    best = max(g.attack_value(f, t, w, charge) for w in f._melee)
+    att, defence, _ = g.hit_value(f, t, f._melee[0], charge)
+    p_hit = success_probability(g.rules, g.rules.tn(att, defence))
+    if master:
+        best *= 1.0 + (1.0 - p_hit)  # one failed melee hit rolled again
+    return best + status * p_hit
 
 
 def status_worth(g: Battle, f: Fighter, t: Fighter, ref: str) -> float:

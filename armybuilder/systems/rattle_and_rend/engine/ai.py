@@ -44,7 +44,7 @@ class UnitPlan:
 
     __slots__ = (
         "ux", "uy", "stand", "charge", "rest", "rest_order", "feint", "translocate", "sprint_full", "sprint_most",
-        "sprint_traced", "maneuver_done", "maneuver", "most_bound", "most_fine", "champion", "scored",
+        "sprint_traced", "maneuver_done", "maneuver", "most_bound", "most_fine", "champion", "scored", "goal",
     )
 
     def __init__(self) -> None:
@@ -67,6 +67,7 @@ class UnitPlan:
         self.champion: tuple[str, Any] | None = None
         # cost -> the first-pass options that only it decides
         self.scored: dict[int, tuple[list[Scored], list[Scored], list[Scored] | None]] = {}
+        self.goal: tuple[float, float] | None = None  # the player's goal for the group (Sprint)
 
 
 def _best(rows: list[_Row]) -> tuple[Scored, float, int] | None:
@@ -404,7 +405,10 @@ class ScoringPolicy(ValuingPolicy):
             most = plan.sprint_most
             traced = plan.sprint_traced
             if full - w >= bar - 1e-9 and most is None:
-                gx, gy = self.goal(g, u)
+                goal = plan.goal
+                if goal is None:
+                    goal = plan.goal = self.goal(g, u)
+                gx, gy = goal
                 length = min(band_mm, max(0.0, hypot(ux - gx, uy - gy) - 2 * u.radius))
                 r = u.radius
                 # the progress is at most the length moved (clamping never lengthens a move that
@@ -412,7 +416,10 @@ class ScoringPolicy(ValuingPolicy):
                 most = plan.sprint_most = mw * length / 80.0 if r <= ux <= BOARD - r and r <= uy <= BOARD - r else NAN
             if full - w >= bar - 1e-9 and most is not None and (most != most or not (most < 0.05 - 1e-9 or most - w < bar - 1e-9)):
                 if traced is None:
-                    gx, gy = self.goal(g, u)
+                    goal = plan.goal
+                    if goal is None:
+                        goal = plan.goal = self.goal(g, u)
+                    gx, gy = goal
                     length = min(band_mm, max(0.0, hypot(ux - gx, uy - gy) - 2 * u.radius))
                     save = (u.x, u.y)  # a passenger moves from where its Transport stands now
                     u.x, u.y = ux, uy

@@ -64,7 +64,9 @@ def hypot(x: float, y: float) -> float:
         big = ay
     if big < _TINY or big == INF or x != x or y != y:  # zeros, subnormals, inf, NaN: rare
         return math.hypot(x, y)
-    scale = 1.0
+    # the power of two that brings ``big`` into [0.5, 1): the loops find the one answer from any
+    # power of two, so a start near it (board distances run to a few hundred mm) saves steps
+    scale = 1.0 if big < 16.0 else 0.001953125 if big >= 256.0 else 0.03125
     while big * scale >= 1.0:
         scale *= 0.5
     while big * scale < 0.5:

@@ -67,6 +67,7 @@ scores its options. A side is built once per list and catalogue and copied for e
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 
@@ -321,28 +322,30 @@ class Game(ActionRules):
         if ally.guile is None:
             return
         g = self
-
-        def reverse() -> None:
-            r = self.check(ally, "Guile", ally.guile)
-            if r == FAIL:
-                return
-            order = self.policies[side.idx].reversal(g, side, ally)
-            if order is None or order.unit is not ally or order.name not in STANDARD or self.legal(side, order, free=True):
-                return
-            inner = Action(side, ally, order.name, reacted=True, attack=order.name in ("Charge", "Stand and Fight"), bonus=1 if r == CRITICAL else 0)
-            if self.logging:
-                self.log(f"{side.name}: {ally.name} — {order.name} (Reversal, free)")
-            self.perform(inner, order)
-
-        offer = Offer("Reversal", ally, reactor, None, reverse)
+        # the effect as a bound method, not a nested function: see ReactionRules
+        offer = Offer("Reversal", ally, reactor, None, partial(self._reverse, side, ally))
         if self.policies[side.idx].react(g, side, ctx, [offer]) is not offer:
             return
         side.momentum -= 1
         self.note(side.idx, "reversal")
         if self.logging:
             self.log(f"{side.name} answers with Reversal ({ally.name}) for 1 momentum ({side.momentum} left)")
-        reverse()
+        self._reverse(side, ally)
         ctx.swap = False
+
+    def _reverse(self, side: Side, ally: Unit) -> None:
+        """[Reversal] its Guile check, then the player's free standard action (with a bonus on a
+        critical)."""
+        r = self.check(ally, "Guile", ally.guile)
+        if r == FAIL:
+            return
+        order = self.policies[side.idx].reversal(self, side, ally)
+        if order is None or order.unit is not ally or order.name not in STANDARD or self.legal(side, order, free=True):
+            return
+        inner = Action(side, ally, order.name, reacted=True, attack=order.name in ("Charge", "Stand and Fight"), bonus=1 if r == CRITICAL else 0)
+        if self.logging:
+            self.log(f"{side.name}: {ally.name} — {order.name} (Reversal, free)")
+        self.perform(inner, order)
 
     def play(self) -> GameRecord:
         """The whole game, from setup to the record (the garbage collector paused meanwhile:

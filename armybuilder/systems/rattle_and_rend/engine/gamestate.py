@@ -69,6 +69,8 @@ class GameState:
         "round_limit",
         "scenario",
         "scenario_rounds",
+        "side_lists",
+        "side_lists_of",
         "sides",
         "stats_version",
         "terrain_obstacles",
@@ -119,6 +121,10 @@ class GameState:
         self.board_signature: tuple[object, ...] = ()
         self.board_stats = -1
         self.board_memo: Memo = {}
+        # each side's groups on the board, listed once per memo (Geometry.enemies): the memo they
+        # were listed for, and the lists (None: not listed yet)
+        self.side_lists_of: Memo | None = None
+        self.side_lists: list[list[Unit] | None] = [None, None]
         self.stats_version = 0  # bumped when a group's stats change (Tacticians): the memos read them
         self.p_success_memo: dict[tuple[int | None, int, int], float] = {}
         self.wider: dict[str | None, str | None] = {b: band_plus(b, 1) for b in (None, "B", "S", "M", "L")}

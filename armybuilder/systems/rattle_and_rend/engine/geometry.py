@@ -92,11 +92,18 @@ class Geometry(GameState):
         return self._los_through(a, b, board[0], board[1])
 
     def enemies(self, u: Unit) -> list[Unit]:
-        if self.cache is not None:
-            key = ("enemies", u.side)
-            found: list[Unit] | None = self.cache.get(key)
+        """The groups of u's foes on the board; listed once per board memo while it is open (kept
+        beside the memo rather than in it: no key to build and hash on every call)."""
+        cache = self.cache
+        if cache is not None:
+            lists = self.side_lists
+            if self.side_lists_of is not cache:
+                self.side_lists_of = cache
+                lists[0] = lists[1] = None
+            other = 1 - u.side
+            found = lists[other]
             if found is None:
-                found = self.cache[key] = [o for o in self.sides[1 - u.side].units if o.state == "board"]
+                found = lists[other] = [o for o in self.sides[other].units if o.state == "board"]
             return found
         return [o for o in self.sides[1 - u.side].units if o.state == "board"]
 
