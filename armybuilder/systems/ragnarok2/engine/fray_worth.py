@@ -28,16 +28,38 @@ def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
+def contact_counts(a: Fighting, d: Fighting) -> tuple[int, int]:
+    """The fighters of assailant *a* and of assailed *d* the first exchange of a fray brings into
+    contact, as the table places them (:mod:`.contact`): the assailant's front rank (its ranks
+    behind come round only with reach to spare), as many as the target's face and ends hold for
+    its bases; a close target meets them with the fighters before their frontage (and the ends
+    of its ranks behind when they are more), a scattered one with all the fighters they can
+    reach; neither side brings more than twice the other's fighters plus one (the fray's model).
+    A player counts these, not the whole unit: a charge is no better than the fighters it brings."""
+    base_a = (a.troops.base_w if a.troops.base_w > 0 else 2.5) + (0.0 if a.close else a.open_gap)
+    room = int(d.width / base_a) + 2 * max(1, int(d.depth / base_a))
+    coming = min(a.front(), room, a.count)
+    frontage = a.width if coming >= a.files else coming * base_a
+    opposite = coming * max(a.troops.assails, 1)
+    if d.close:
+        base_d = d.troops.base_w if d.troops.base_w > 0 else 2.5
+        met = min(d.front(), max(int(frontage / base_d + 0.999) + 1, opposite))
+        if opposite > met:
+            met = opposite
+    else:
+        met = opposite + 1
+    met = min(met, d.count, 2 * coming + 1)
+    coming = min(coming, 2 * max(met, 1) + 1)
+    return max(coming, 1), max(met, 1)
+
+
 def _in_contact(u: Fighting, other: Fighting, assailant: bool) -> float:
-    """The share of *u*'s fighters the first exchange of a fray brings into contact: an
-    assailant wraps round the other's front (twice its front rank and one more), an assailed
-    close unit meets it with its front rank, a scattered one with all its fighters after push on."""
+    """The share of *u*'s fighters the first exchange of a fray brings into contact
+    (:func:`contact_counts`), *u* the assailant of *other* or assailed by it."""
     n = u.count if u.count > 0 else 1
     if assailant:
-        return min(1.0, (2 * other.front() + 1) / n)
-    if u.close:
-        return min(1.0, (u.front() + 2) / n)
-    return min(1.0, (other.count + 1) / n) if other.count < n else 1.0
+        return min(1.0, contact_counts(u, other)[0] / n)
+    return min(1.0, contact_counts(other, u)[1] / n)
 
 
 def fray_value(b: Battle, unit: Fighting, foe: Fighting, charge: bool) -> float:
