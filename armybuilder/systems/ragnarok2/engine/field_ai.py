@@ -62,6 +62,7 @@ PRESSED_ROUNDS = 2  # rounds left after this one from which a side not ahead pre
 GOOD_LANE = 0.75  # share of its marksmen seeing the best target from which a unit looks for no better spot
 FIRING_TURN = 40.0  # degrees off the way to its opponent a marksmen unit tries for a better spot
 MOVED_AIM = 0.75  # a volley's worth after a March (Aim difficulty +1), against one from where it stood
+FRAY_JOINED = 0.25  # share of an engaged foe's A.P. joining its fray is worth beyond the exchange (the fray's outcome tipped)
 PRESSED_RISK = 0.25  # share of its A.P. a pressed unit risks on a charge's expected exchange  # the round memo: each side's assault targets, by unit index
 
 
@@ -90,6 +91,9 @@ class FieldPolicy(LinePolicy):
         shooter, gap = self.shot_by(b, unit)
         if shooter is not None:
             return shooter, gap
+        fray, gap = self.friends_fray(b, unit)
+        if fray is not None:
+            return fray, gap
         best, best_key, best_gap = None, 1e18, 1e18
         for e in b.sides[1 - unit.side]:
             if not e.alive or e.state == "gone" or e.hidden:
@@ -115,6 +119,23 @@ class FieldPolicy(LinePolicy):
             if gap >= best_gap or gap > 2.0 * reach(unit) + 1.0 or gap > longest_range(e) or not b.sees(e, unit):
                 continue
             if fray_value(b, unit, e, True) > 0.0:
+                best, best_gap = e, gap
+        return best, best_gap
+
+    def friends_fray(self, b: Battle, unit: Fighting) -> tuple[Fighting | None, float]:
+        """The nearest enemy fighting a fray with a friend that the unit can reach within two
+        Runs and would gain by assailing (a player feeds the frays his line has started: the
+        enemy there cannot charge, and every fighter added tips the outcome and the rout)."""
+        if unit.shooting_groups:
+            return None, 0.0  # marksmen keep shooting
+        best, best_gap = None, 1e18
+        for e in b.sides[1 - unit.side]:
+            if not e.engaged or not e.alive or e.state == "gone" or e.hidden:
+                continue
+            gap = b.gap(unit, e)
+            if gap >= best_gap or gap > 2.0 * reach(unit) + 1.0:
+                continue
+            if fray_value(b, unit, e, False) + FRAY_JOINED * e.points > 0.0:
                 best, best_gap = e, gap
         return best, best_gap
 
@@ -164,7 +185,7 @@ class FieldPolicy(LinePolicy):
         if e.state == "rout":
             gain += e.points
         if e.engaged:
-            gain += 0.25 * e.points
+            gain += FRAY_JOINED * e.points
         enemies, _friends = LinePolicy.joiners(self, b, unit, e)
         for other in enemies:
             threat = fray_value(b, other, unit, True)
@@ -349,8 +370,8 @@ class FieldPolicy(LinePolicy):
         our reach when the target has acted this round and the fray next round is worth more to
         us than to it (whoever activates first charges), or when time is against us; else out of
         its reach."""
-        if not (target.count > 0 and target.state in ("valiant", "disorganized")):
-            return 1.0
+        if not (target.count > 0 and target.state in ("valiant", "disorganized")) or target.engaged:
+            return 1.0  # it charges nobody (routed, or held in a fray): close in
         theirs_reach = reach(target)
         mine_reach = reach(unit)
         theirs = fray_value(b, target, unit, True)

@@ -11,7 +11,7 @@ import math
 from typing import TYPE_CHECKING
 
 from .fray import fear_distribution
-from .tables import balance_of_power, memo_row_value, opposed_chance, pass_chance
+from .tables import _mean_per_die, balance_of_power, memo_row_value, opposed_chance, pass_chance
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -53,13 +53,25 @@ def contact_counts(a: Fighting, d: Fighting) -> tuple[int, int]:
     return max(coming, 1), max(met, 1)
 
 
-def _in_contact(u: Fighting, other: Fighting, assailant: bool) -> float:
-    """The share of *u*'s fighters the first exchange of a fray brings into contact
-    (:func:`contact_counts`), *u* the assailant of *other* or assailed by it."""
-    n = u.count if u.count > 0 else 1
-    if assailant:
-        return min(1.0, contact_counts(u, other)[0] / n)
-    return min(1.0, contact_counts(other, u)[1] / n)
+def melee_damage(b: Battle, attacker: Fighting, defender: Fighting) -> float:
+    """Mean Wounds of one exchange of *attacker*'s fighters against *defender* (the AI's
+    yardstick, :meth:`.ai.AIRules.expected_damage`), with the defender's own armour read as the
+    Wound rolls will read it (Hard boiled: one column to the left): a player knows what his
+    blows can do against troops he can see are hard to wound."""
+    troops = defender.troops
+    shift = troops.traits.wound_shift_against
+    if not shift:
+        return b.expected_damage(attacker, defender)
+    key = troops.pid + "|wounds" + str(shift)
+    mean = attacker.damage_memo.get(key)
+    if mean is None:
+        target = troops.profile
+        mean = 0.0
+        for g in attacker.groups:
+            if g.count:
+                mean += g.count * g.dice_each * _mean_per_die(b.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, shift)
+        attacker.damage_memo[key] = mean
+    return mean
 
 
 def fray_value(b: Battle, unit: Fighting, foe: Fighting, charge: bool) -> float:
@@ -72,8 +84,9 @@ def fray_value(b: Battle, unit: Fighting, foe: Fighting, charge: bool) -> float:
     reading of the two totals) times the chance its loser fails the morale roll the balance of
     Power sets (the rout takes its whole A.P.). Courage tests come first (seed: Courage tests):
     an assailant that fails stays Disorganized, an assailed unit that fails routs."""
-    mine_w = b.expected_damage(unit, foe) * _in_contact(unit, foe, True)
-    theirs_w = b.expected_damage(foe, unit) * _in_contact(foe, unit, False)
+    coming, met = contact_counts(unit, foe)
+    mine_w = melee_damage(b, unit, foe) * min(1.0, coming / max(unit.count, 1))
+    theirs_w = melee_damage(b, foe, unit) * min(1.0, met / max(foe.count, 1))
     g, h = foe.troops, unit.troops
     if g.traits.counter_attack_face:
         theirs_w += COUNTER_SHARE * mine_w
@@ -83,8 +96,9 @@ def fray_value(b: Battle, unit: Fighting, foe: Fighting, charge: bool) -> float:
         first = opposed_chance(ini_u, ini_f, True) if ini_u >= ini_f else 0.5
         hit = min(1.0, mine_w / max(g.wound_levels, 1) / max(foe.front() + 1, 1))
         theirs_w *= 1.0 - first * hit
-    mine_ap = mine_w / max(g.wound_levels, 1) * g.cost
-    theirs_ap = theirs_w / max(h.wound_levels, 1) * h.cost
+    # The Wounds count whole in the outcome, but no more fighters fall than stand in contact.
+    mine_ap = min(mine_w / max(g.wound_levels, 1), float(met)) * g.cost
+    theirs_ap = min(theirs_w / max(h.wound_levels, 1), float(coming)) * h.cost
     p_win = _phi((mine_w - theirs_w) / math.sqrt(mine_w + theirs_w + 0.25))
     power_u = unit.power(charge, False)
     power_f = foe.power(False, charge)
