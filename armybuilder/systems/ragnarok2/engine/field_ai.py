@@ -20,9 +20,8 @@ table as a player does:
 - **No free first charge to the enemy.** A unit that advances stops out of the charge reach of
   the enemies that would win the exchange by charging it, unless it can itself charge them
   next round from where it stops and its side attacks; it never stops just short of an enemy.
-  In the last three rounds a side behind by the draw band presses: its units close in and
-  charge what is not clearly lost (waiting gives it a loss); a side level keeps to worthwhile
-  charges (a charge expected to lose turns its draw into a loss).
+  In the last three rounds a side that is not ahead by the draw band presses: its units close
+  in and charge what is not clearly lost (waiting gives it no win).
 - **Lanes and cover.** A unit of marksmen marches to a spot from which its marksmen see a
   target in range (sideways along the line when friends stand in its lane), out of the charge
   reach of the enemy; one that can shoot already marches only to a better spot (a nearer band,
@@ -45,7 +44,7 @@ from .ai import answers_enemy_mystics, casts_its_own, longest_range
 from .field_deploy import answer
 from .fray_worth import fray_value, seen_share
 from .geometry import unit_vector
-from .line_ai import LinePolicy, losing, reach
+from .line_ai import LinePolicy, losing, reach, winning
 from .policy import Policy, int_score
 
 if TYPE_CHECKING:
@@ -141,14 +140,13 @@ class FieldPolicy(LinePolicy):
 
     def pressed(self, b: Battle, side: int) -> bool:
         """Time is against the side: the last rounds (two or fewer left after this one) and it is
-        behind by the victory rule's draw band, so waiting loses it the game (a side level keeps
-        its draw: charges expected to lose would throw it away)."""
+        not ahead by the victory rule's draw band, so waiting gives it no win."""
         if b.max_rounds - b.round > PRESSED_ROUNDS:
             return False
         key = _PRESSED[side]
         known = b.round_memo.get(key)
         if known is None:
-            known = b.round_memo[key] = losing(b, side)
+            known = b.round_memo[key] = not winning(b, side)
         return bool(known)
 
     def planned(self, b: Battle, side: int) -> dict[int, int]:

@@ -11,6 +11,7 @@ import math
 from typing import TYPE_CHECKING
 
 from .fray import fear_distribution
+from .geometry import box_gap
 from .tables import _mean_per_die, balance_of_power, memo_row_value, opposed_chance, pass_chance
 
 if TYPE_CHECKING:
@@ -28,17 +29,25 @@ def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def contact_counts(a: Fighting, d: Fighting) -> tuple[int, int]:
+def contact_counts(a: Fighting, d: Fighting, gap: float = -1.0) -> tuple[int, int]:
     """The fighters of assailant *a* and of assailed *d* the first exchange of a fray brings into
-    contact, as the table places them (:mod:`.contact`): the assailant's front rank (its ranks
-    behind come round only with reach to spare), as many as the target's face and ends hold for
+    contact, as the table places them (:mod:`.contact`): the assailant's front rank and the
+    ranks behind as far as the reach it has to spare after the *gap* between the two (a rank's
+    depth each: -1 reads the gap from the table), as many as the target's face and ends hold for
     its bases; a close target meets them with the fighters before their frontage (and the ends
     of its ranks behind when they are more), a scattered one with all the fighters they can
     reach; neither side brings more than twice the other's fighters plus one (the fray's model).
-    A player counts these, not the whole unit: a charge is no better than the fighters it brings."""
-    base_a = (a.troops.base_w if a.troops.base_w > 0 else 2.5) + (0.0 if a.close else a.open_gap)
+    A player counts these, not the whole unit: a charge is no better than the fighters it brings,
+    and a charge from close by brings more of them than one at the edge of its reach."""
+    gap_w = a.troops.base_w if a.troops.base_w > 0 else 2.5
+    base_a = gap_w + (0.0 if a.close else a.open_gap)
     room = int(d.width / base_a) + 2 * max(1, int(d.depth / base_a))
-    coming = min(a.front(), room, a.count)
+    step = a.troops.base_d + (0.0 if a.close else a.open_gap)
+    if gap < 0.0:
+        gap = box_gap(a.box(), d.box())
+    slack = a.mov * 2.0 - gap  # (the reach left, as the assault reads it)
+    ranks_in = 1 + int(slack / step) if step > 0.0 and slack > 0.0 else 1
+    coming = min(a.files * ranks_in, room, a.count)
     frontage = a.width if coming >= a.files else coming * base_a
     opposite = coming * max(a.troops.assails, 1)
     if d.close:
@@ -84,7 +93,7 @@ def fray_value(b: Battle, unit: Fighting, foe: Fighting, charge: bool) -> float:
     reading of the two totals) times the chance its loser fails the morale roll the balance of
     Power sets (the rout takes its whole A.P.). Courage tests come first (seed: Courage tests):
     an assailant that fails stays Disorganized, an assailed unit that fails routs."""
-    coming, met = contact_counts(unit, foe)
+    coming, met = contact_counts(unit, foe, b.gap(unit, foe))
     mine_w = melee_damage(b, unit, foe) * min(1.0, coming / max(unit.count, 1))
     theirs_w = melee_damage(b, foe, unit) * min(1.0, met / max(foe.count, 1))
     g, h = foe.troops, unit.troops
