@@ -8,7 +8,9 @@ table as a player does:
 - **Each unit has an opponent**: the enemy unit across from it (the nearest, the lateral offset
   weighed twice, so a line meets a line instead of every unit converging on the nearest foe),
   or the marksmen shooting at it when it has none, can reach them within two Runs and would win
-  the fray; it advances toward that opponent, keeping the pace of its side's line.
+  the fray, or an enemy held in a fray with a friend that it can reach within two Runs and gains
+  by assailing (a player feeds the frays his line has started; an engaged enemy charges nobody,
+  so the unit closes in); it advances toward that opponent, keeping the pace of its side's line.
 - **Charges together.** A unit charges when the exchange is worth it (:func:`fray_value`: the
   first exchange, the charge's first strike, the outcome and the rout, and the Courage tests
   Fear asks first), counting as friends the units of its side already ordered to assault the

@@ -1,6 +1,11 @@
 """What a fray is worth to the field player: the A.P. a unit expects from an assault, the share
 of a target its marksmen see, the chance of a Courage test or a morale roll failing.
 
+A fray is weighed as the table will fight it: with the fighters an assault brings into contact
+(:func:`contact_counts`: the assailant's front rank and the ranks its spare reach brings round,
+the target's fighters before them), no more fighters falling than stand in contact, and blows
+read against the foe's own armour (:func:`melee_damage`).
+
 Both the field player's choices in a round (:mod:`.field_ai`) and its deployment
 (:mod:`.field_deploy`) weigh matchups with these, so they sit below both.
 """
