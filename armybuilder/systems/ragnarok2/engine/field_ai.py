@@ -22,8 +22,9 @@ table as a player does:
 - **No free first charge to the enemy.** A unit that advances stops out of the charge reach of
   the enemies that would win the exchange by charging it, unless it can itself charge them
   next round from where it stops and its side attacks; it never stops just short of an enemy.
-  In the last three rounds a side that is not ahead by the draw band presses: its units close
-  in and charge what is not clearly lost (waiting gives it no win).
+  In the last three rounds a side behind by the draw band presses: its units close in and
+  charge what is not clearly lost (waiting loses it the game); a side level keeps to
+  worthwhile charges (one expected to lose would turn its draw into a loss).
 - **Lanes and cover.** A unit of marksmen marches to a spot from which its marksmen see a
   target in range (sideways along the line when friends stand in its lane), out of the charge
   reach of the enemy; one that can shoot already marches only to a better spot (a nearer band,
@@ -46,7 +47,7 @@ from .ai import answers_enemy_mystics, casts_its_own, longest_range
 from .field_deploy import answer
 from .fray_worth import fray_value, seen_share
 from .geometry import unit_vector
-from .line_ai import LinePolicy, losing, reach, winning
+from .line_ai import LinePolicy, losing, reach
 from .policy import Policy, int_score
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ MARKSMEN_FIRST = 1.5  # a volley at enemy marksmen counts this much more (their 
 LATERAL_WEIGHT = 2.0  # how much a foe's offset across the table counts against it as an opponent
 _PLANS = (("plans", 0), ("plans", 1))
 _PRESSED = (("pressed", 0), ("pressed", 1))
-PRESSED_ROUNDS = 2  # rounds left after this one from which a side not ahead presses for a result
+PRESSED_ROUNDS = 2  # rounds left after this one from which a side behind presses for a result
 GOOD_LANE = 0.75  # share of its marksmen seeing the best target from which a unit looks for no better spot
 FIRING_TURN = 40.0  # degrees off the way to its opponent a marksmen unit tries for a better spot
 MOVED_AIM = 0.75  # a volley's worth after a March (Aim difficulty +1), against one from where it stood
@@ -142,13 +143,14 @@ class FieldPolicy(LinePolicy):
 
     def pressed(self, b: Battle, side: int) -> bool:
         """Time is against the side: the last rounds (two or fewer left after this one) and it is
-        not ahead by the victory rule's draw band, so waiting gives it no win."""
+        behind by the victory rule's draw band, so waiting loses it the game (a side level keeps
+        its draw: charges expected to lose would throw it away)."""
         if b.max_rounds - b.round > PRESSED_ROUNDS:
             return False
         key = _PRESSED[side]
         known = b.round_memo.get(key)
         if known is None:
-            known = b.round_memo[key] = not winning(b, side)
+            known = b.round_memo[key] = losing(b, side)
         return bool(known)
 
     def planned(self, b: Battle, side: int) -> dict[int, int]:
