@@ -23,16 +23,12 @@ BASELINE = Path(__file__).with_name("line_player_baseline.json")
 
 # 40 games a sample (20 seeds, each list on both sides), about 5 s of CPU each: a player's
 # strength only shows over many games.
-# Tir-Nâ-Bor's mirror measures 12 field wins to 17 line wins on these seeds with the seed's
-# contact, flight and maneuvers and the field player's deployment together (issue 33 stays open
-# on it): marked, still played and reported.
-_SHORT_MIRROR = pytest.mark.xfail(reason="issue 33: Tir-Nâ-Bor's field player wins 12 of 29 decided games", strict=False)
 
 
 @pytest.mark.games
 @pytest.mark.parametrize(
     "sample",
-    ["acheron-undead-host", "akkylannie-griffin-crusade", "alahan-lions", pytest.param("tir-na-bor-plains-guard", marks=_SHORT_MIRROR)],
+    ["acheron-undead-host", "akkylannie-griffin-crusade", "alahan-lions", "tir-na-bor-plains-guard"],
 )
 def test_the_field_player_beats_the_line_player_in_mirror_matches(sample):
     """Issue 33, Deliver 5: at least 60 % of the decided games, each list playing both sides."""

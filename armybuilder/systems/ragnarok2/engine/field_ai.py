@@ -8,7 +8,9 @@ table as a player does:
 - **Each unit has an opponent**: the enemy unit across from it (the nearest, the lateral offset
   weighed twice, so a line meets a line instead of every unit converging on the nearest foe),
   or the marksmen shooting at it when it has none, can reach them within two Runs and would win
-  the fray; it advances toward that opponent, keeping the pace of its side's line.
+  the fray, or an enemy held in a fray with a friend that it can reach within two Runs and gains
+  by assailing (a player feeds the frays his line has started; an engaged enemy charges nobody,
+  so the unit closes in); it advances toward that opponent, keeping the pace of its side's line.
 - **Charges together.** A unit charges when the exchange is worth it (:func:`fray_value`: the
   first exchange, the charge's first strike, the outcome and the rout, and the Courage tests
   Fear asks first), counting as friends the units of its side already ordered to assault the
@@ -20,8 +22,9 @@ table as a player does:
 - **No free first charge to the enemy.** A unit that advances stops out of the charge reach of
   the enemies that would win the exchange by charging it, unless it can itself charge them
   next round from where it stops and its side attacks; it never stops just short of an enemy.
-  In the last two rounds a side that is not ahead by the draw band presses: its units close in
-  and charge what is not clearly lost (waiting gives it no win).
+  In the last three rounds a side behind by the draw band presses: its units close in and
+  charge what is not clearly lost (waiting loses it the game); a side level keeps to
+  worthwhile charges (one expected to lose would turn its draw into a loss).
 - **Lanes and cover.** A unit of marksmen marches to a spot from which its marksmen see a
   target in range (sideways along the line when friends stand in its lane), out of the charge
   reach of the enemy; one that can shoot already marches only to a better spot (a nearer band,
@@ -44,7 +47,7 @@ from .ai import answers_enemy_mystics, casts_its_own, longest_range
 from .field_deploy import answer
 from .fray_worth import fray_value, seen_share
 from .geometry import unit_vector
-from .line_ai import LinePolicy, losing, reach, winning
+from .line_ai import LinePolicy, losing, reach
 from .policy import Policy, int_score
 
 if TYPE_CHECKING:
@@ -57,10 +60,11 @@ MARKSMEN_FIRST = 1.5  # a volley at enemy marksmen counts this much more (their 
 LATERAL_WEIGHT = 2.0  # how much a foe's offset across the table counts against it as an opponent
 _PLANS = (("plans", 0), ("plans", 1))
 _PRESSED = (("pressed", 0), ("pressed", 1))
-PRESSED_ROUNDS = 2  # rounds left after this one from which a side not ahead presses for a result
+PRESSED_ROUNDS = 2  # rounds left after this one from which a side behind presses for a result
 GOOD_LANE = 0.75  # share of its marksmen seeing the best target from which a unit looks for no better spot
 FIRING_TURN = 40.0  # degrees off the way to its opponent a marksmen unit tries for a better spot
 MOVED_AIM = 0.75  # a volley's worth after a March (Aim difficulty +1), against one from where it stood
+FRAY_JOINED = 0.25  # share of an engaged foe's A.P. joining its fray is worth beyond the exchange (the fray's outcome tipped)
 PRESSED_RISK = 0.25  # share of its A.P. a pressed unit risks on a charge's expected exchange  # the round memo: each side's assault targets, by unit index
 
 
@@ -89,6 +93,9 @@ class FieldPolicy(LinePolicy):
         shooter, gap = self.shot_by(b, unit)
         if shooter is not None:
             return shooter, gap
+        fray, gap = self.friends_fray(b, unit)
+        if fray is not None:
+            return fray, gap
         best, best_key, best_gap = None, 1e18, 1e18
         for e in b.sides[1 - unit.side]:
             if not e.alive or e.state == "gone" or e.hidden:
@@ -117,15 +124,33 @@ class FieldPolicy(LinePolicy):
                 best, best_gap = e, gap
         return best, best_gap
 
+    def friends_fray(self, b: Battle, unit: Fighting) -> tuple[Fighting | None, float]:
+        """The nearest enemy fighting a fray with a friend that the unit can reach within two
+        Runs and would gain by assailing (a player feeds the frays his line has started: the
+        enemy there cannot charge, and every fighter added tips the outcome and the rout)."""
+        if unit.shooting_groups:
+            return None, 0.0  # marksmen keep shooting
+        best, best_gap = None, 1e18
+        for e in b.sides[1 - unit.side]:
+            if not e.engaged or not e.alive or e.state == "gone" or e.hidden:
+                continue
+            gap = b.gap(unit, e)
+            if gap >= best_gap or gap > 2.0 * reach(unit) + 1.0:
+                continue
+            if fray_value(b, unit, e, False) + FRAY_JOINED * e.points > 0.0:
+                best, best_gap = e, gap
+        return best, best_gap
+
     def pressed(self, b: Battle, side: int) -> bool:
         """Time is against the side: the last rounds (two or fewer left after this one) and it is
-        not ahead by the victory rule's draw band, so waiting gives it no win."""
+        behind by the victory rule's draw band, so waiting loses it the game (a side level keeps
+        its draw: charges expected to lose would throw it away)."""
         if b.max_rounds - b.round > PRESSED_ROUNDS:
             return False
         key = _PRESSED[side]
         known = b.round_memo.get(key)
         if known is None:
-            known = b.round_memo[key] = not winning(b, side)
+            known = b.round_memo[key] = losing(b, side)
         return bool(known)
 
     def planned(self, b: Battle, side: int) -> dict[int, int]:
@@ -162,7 +187,7 @@ class FieldPolicy(LinePolicy):
         if e.state == "rout":
             gain += e.points
         if e.engaged:
-            gain += 0.25 * e.points
+            gain += FRAY_JOINED * e.points
         enemies, _friends = LinePolicy.joiners(self, b, unit, e)
         for other in enemies:
             threat = fray_value(b, other, unit, True)
@@ -347,8 +372,8 @@ class FieldPolicy(LinePolicy):
         our reach when the target has acted this round and the fray next round is worth more to
         us than to it (whoever activates first charges), or when time is against us; else out of
         its reach."""
-        if not (target.count > 0 and target.state in ("valiant", "disorganized")):
-            return 1.0
+        if not (target.count > 0 and target.state in ("valiant", "disorganized")) or target.engaged:
+            return 1.0  # it charges nobody (routed, or held in a fray): close in
         theirs_reach = reach(target)
         mine_reach = reach(unit)
         theirs = fray_value(b, target, unit, True)

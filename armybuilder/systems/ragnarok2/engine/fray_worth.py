@@ -1,6 +1,11 @@
 """What a fray is worth to the field player: the A.P. a unit expects from an assault, the share
 of a target its marksmen see, the chance of a Courage test or a morale roll failing.
 
+A fray is weighed as the table will fight it: with the fighters an assault brings into contact
+(:func:`contact_counts`: the assailant's front rank and the ranks its spare reach brings round,
+the target's fighters before them), no more fighters falling than stand in contact, and blows
+read against the foe's own armour (:func:`melee_damage`).
+
 Both the field player's choices in a round (:mod:`.field_ai`) and its deployment
 (:mod:`.field_deploy`) weigh matchups with these, so they sit below both.
 """
@@ -11,7 +16,8 @@ import math
 from typing import TYPE_CHECKING
 
 from .fray import fear_distribution
-from .tables import balance_of_power, memo_row_value, opposed_chance, pass_chance
+from .geometry import box_gap
+from .tables import _mean_per_die, balance_of_power, memo_row_value, opposed_chance, pass_chance
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -28,16 +34,58 @@ def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def _in_contact(u: Fighting, other: Fighting, assailant: bool) -> float:
-    """The share of *u*'s fighters the first exchange of a fray brings into contact: an
-    assailant wraps round the other's front (twice its front rank and one more), an assailed
-    close unit meets it with its front rank, a scattered one with all its fighters after push on."""
-    n = u.count if u.count > 0 else 1
-    if assailant:
-        return min(1.0, (2 * other.front() + 1) / n)
-    if u.close:
-        return min(1.0, (u.front() + 2) / n)
-    return min(1.0, (other.count + 1) / n) if other.count < n else 1.0
+def contact_counts(a: Fighting, d: Fighting, gap: float = -1.0) -> tuple[int, int]:
+    """The fighters of assailant *a* and of assailed *d* the first exchange of a fray brings into
+    contact, as the table places them (:mod:`.contact`): the assailant's front rank and the
+    ranks behind as far as the reach it has to spare after the *gap* between the two (a rank's
+    depth each: -1 reads the gap from the table), as many as the target's face and ends hold for
+    its bases; a close target meets them with the fighters before their frontage (and the ends
+    of its ranks behind when they are more), a scattered one with all the fighters they can
+    reach; neither side brings more than twice the other's fighters plus one (the fray's model).
+    A player counts these, not the whole unit: a charge is no better than the fighters it brings,
+    and a charge from close by brings more of them than one at the edge of its reach."""
+    gap_w = a.troops.base_w if a.troops.base_w > 0 else 2.5
+    base_a = gap_w + (0.0 if a.close else a.open_gap)
+    room = int(d.width / base_a) + 2 * max(1, int(d.depth / base_a))
+    step = a.troops.base_d + (0.0 if a.close else a.open_gap)
+    if gap < 0.0:
+        gap = box_gap(a.box(), d.box())
+    slack = a.mov * 2.0 - gap  # (the reach left, as the assault reads it)
+    ranks_in = 1 + int(slack / step) if step > 0.0 and slack > 0.0 else 1
+    coming = min(a.files * ranks_in, room, a.count)
+    frontage = a.width if coming >= a.files else coming * base_a
+    opposite = coming * max(a.troops.assails, 1)
+    if d.close:
+        base_d = d.troops.base_w if d.troops.base_w > 0 else 2.5
+        met = min(d.front(), max(int(frontage / base_d + 0.999) + 1, opposite))
+        if opposite > met:
+            met = opposite
+    else:
+        met = opposite + 1
+    met = min(met, d.count, 2 * coming + 1)
+    coming = min(coming, 2 * max(met, 1) + 1)
+    return max(coming, 1), max(met, 1)
+
+
+def melee_damage(b: Battle, attacker: Fighting, defender: Fighting) -> float:
+    """Mean Wounds of one exchange of *attacker*'s fighters against *defender* (the AI's
+    yardstick, :meth:`.ai.AIRules.expected_damage`), with the defender's own armour read as the
+    Wound rolls will read it (Hard boiled: one column to the left): a player knows what his
+    blows can do against troops he can see are hard to wound."""
+    troops = defender.troops
+    shift = troops.traits.wound_shift_against
+    if not shift:
+        return b.expected_damage(attacker, defender)
+    key = troops.pid + "|wounds" + str(shift)
+    mean = attacker.damage_memo.get(key)
+    if mean is None:
+        target = troops.profile
+        mean = 0.0
+        for g in attacker.groups:
+            if g.count:
+                mean += g.count * g.dice_each * _mean_per_die(b.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, shift)
+        attacker.damage_memo[key] = mean
+    return mean
 
 
 def fray_value(b: Battle, unit: Fighting, foe: Fighting, charge: bool) -> float:
@@ -50,8 +98,9 @@ def fray_value(b: Battle, unit: Fighting, foe: Fighting, charge: bool) -> float:
     reading of the two totals) times the chance its loser fails the morale roll the balance of
     Power sets (the rout takes its whole A.P.). Courage tests come first (seed: Courage tests):
     an assailant that fails stays Disorganized, an assailed unit that fails routs."""
-    mine_w = b.expected_damage(unit, foe) * _in_contact(unit, foe, True)
-    theirs_w = b.expected_damage(foe, unit) * _in_contact(foe, unit, False)
+    coming, met = contact_counts(unit, foe, b.gap(unit, foe))
+    mine_w = melee_damage(b, unit, foe) * min(1.0, coming / max(unit.count, 1))
+    theirs_w = melee_damage(b, foe, unit) * min(1.0, met / max(foe.count, 1))
     g, h = foe.troops, unit.troops
     if g.traits.counter_attack_face:
         theirs_w += COUNTER_SHARE * mine_w
@@ -61,8 +110,9 @@ def fray_value(b: Battle, unit: Fighting, foe: Fighting, charge: bool) -> float:
         first = opposed_chance(ini_u, ini_f, True) if ini_u >= ini_f else 0.5
         hit = min(1.0, mine_w / max(g.wound_levels, 1) / max(foe.front() + 1, 1))
         theirs_w *= 1.0 - first * hit
-    mine_ap = mine_w / max(g.wound_levels, 1) * g.cost
-    theirs_ap = theirs_w / max(h.wound_levels, 1) * h.cost
+    # The Wounds count whole in the outcome, but no more fighters fall than stand in contact.
+    mine_ap = min(mine_w / max(g.wound_levels, 1), float(met)) * g.cost
+    theirs_ap = min(theirs_w / max(h.wound_levels, 1), float(coming)) * h.cost
     p_win = _phi((mine_w - theirs_w) / math.sqrt(mine_w + theirs_w + 0.25))
     power_u = unit.power(charge, False)
     power_f = foe.power(False, charge)
