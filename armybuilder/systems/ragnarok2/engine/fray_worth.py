@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from .fray import fear_distribution
 from .geometry import box_gap
-from .tables import _mean_per_die, balance_of_power, memo_row_value, opposed_chance, pass_chance
+from .tables import balance_of_power, mean_per_die, memo_row_value, opposed_chance, pass_chance
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -83,7 +83,7 @@ def melee_damage(b: Battle, attacker: Fighting, defender: Fighting) -> float:
         mean = 0.0
         for g in attacker.groups:
             if g.count:
-                mean += g.count * g.dice_each * _mean_per_die(b.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, shift)
+                mean += g.count * g.dice_each * mean_per_die(b.table, g.profile.att - target.def_, g.profile.str_ - target.res, 0, shift)
         attacker.damage_memo[key] = mean
     return mean
 
