@@ -31,6 +31,8 @@ from .base import BattleBase
 from .formation import shape
 from .geometry import (
     Box,
+    band_of,
+    box_meets_band,
     box_from_front,
     box_gap,
     box_in_front,
@@ -163,6 +165,13 @@ class SpaceRules(BattleBase):
         targets = [tb.world(0.0, 0.0)] + [
             tb.world(sa * (tb.hw - ti), sb * (tb.hd - ti)) for sa in (-1.0, 1.0) for sb in (-1.0, 1.0)
         ]
+        # Only what comes near the band of the sight lines can cut one of them.
+        ox, oy = sources[1]
+        dx, dy = unit_vector(targets[0][0] - ox, targets[0][1] - oy)
+        band = band_of(sources + targets, ox, oy, dx, dy)
+        blockers = [box for box in blockers if box_meets_band(box, ox, oy, dx, dy, band)]
+        if not blockers:
+            return True
         for sx, sy in sources:
             for tx, ty in targets:
                 if all(not segment_hits_box(sx, sy, tx, ty, box) for box in blockers):
