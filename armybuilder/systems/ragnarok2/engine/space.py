@@ -337,8 +337,8 @@ class SpaceRules(BattleBase):
             return None
         hx, hy = unit_vector(dx, dy)
         want = dist if dist < allowance else allowance
-        obstacles = self.move_obstacles(u, ignore)
         squeeze = not straight
+        obstacles = self._near(u, self.move_obstacles(u, ignore), allowance, squeeze)
         box = self._path_box(u, squeeze)
         # The block slides along its way and turns to face it where it stops (if it has room).
         run, blocker = self.free_run_hit(box, hx, hy, want, obstacles)
@@ -425,6 +425,19 @@ class SpaceRules(BattleBase):
                 x, y, total = x - lx * step, y - ly * step, total - step
             return None
         return x, y, fx, fy, total
+
+    def _near(self, u: Fighting, obstacles: list[Box], allowance: float, squeeze: bool) -> list[Box]:
+        """The obstacles a plan of at most *allowance* cm may meet: every block a plan tries (the
+        block swept along its legs, turned where it stops, a scattered block reshaped and stepped
+        aside) stands within *allowance* plus its own size of where the unit stands, so what
+        stands farther is passed over before any test (the tests would miss it)."""
+        reach = allowance + MARGIN + 10.0 + 2.0 * (u.width + u.depth)
+        if squeeze and not u.close:
+            shapes = self.shapes_of(u)
+            reach += self.block_size(u, shapes[0])[0] + self.block_size(u, shapes[-1])[1]
+        box = u.box()
+        x0, y0, x1, y1 = box.x0 - reach, box.y0 - reach, box.x1 + reach, box.y1 + reach
+        return [ob for ob in obstacles if ob.x0 <= x1 and x0 <= ob.x1 and ob.y0 <= y1 and y0 <= ob.y1]
 
     def shapes_of(self, u: Fighting) -> list[int]:
         """The files a scattered unit may stand in at the end of a move: as it deployed, else
