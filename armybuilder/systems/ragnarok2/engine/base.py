@@ -139,10 +139,6 @@ class BattleBase:
         """:mod:`.space`."""
         raise NotImplementedError
 
-    def plans_now(self) -> dict[Any, Any]:
-        """:mod:`.space`."""
-        raise NotImplementedError
-
     def sees(self, u: Fighting, e: Fighting) -> bool:
         """:mod:`.space`."""
         raise NotImplementedError
