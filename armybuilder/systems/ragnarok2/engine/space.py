@@ -32,10 +32,10 @@ from .formation import shape
 from .geometry import (
     Box,
     band_of,
-    box_meets_band,
     box_from_front,
     box_gap,
     box_in_front,
+    box_meets_band,
     boxes_overlap,
     segment_box_entry,
     segment_hits_box,
