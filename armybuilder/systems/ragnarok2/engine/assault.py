@@ -109,6 +109,10 @@ class AssaultRules(BattleBase):
     def engagement_way(self, u: Fighting, e: Fighting, reach: float) -> bool:
         """A way round the obstacles to *e* of at most *reach* cm (an Engagement)."""
         _face, x, y, _fx, _fy = self.contact_spot(u, e)
+        if math.hypot(x - u.x, y - u.y) > reach + u.depth + 1.5 + 1e-3:
+            # Out of reach whatever the way: a plan's front ends no farther than its path (at most
+            # *reach*) plus the turn of the block on its middle where it stops (at most its depth).
+            return False
         plan = self.plan_travel(u, x, y, reach, straight=False, ignore=(e,))
         if plan is None:
             return math.hypot(x - u.x, y - u.y) < 1.0
