@@ -151,10 +151,30 @@ class SpaceRules(BattleBase):
         return seen
 
     def _sees(self, u: Fighting, e: Fighting) -> bool:
+        """The sight lines of :meth:`sees`, tried again only when one of the two units or what
+        stands between them changed: a unit's block is a new object once it moves or changes
+        shape (or numbers, hence Size), so the same blocks in the same order see the same."""
         if not self.in_view(u, e):
             return False
+        obstacles = self.sight_obstacles(u, e)
+        ub, eb = u.box(), e.box()
+        key = (u.side * 1000 + u.index) * 4096 + e.side * 1000 + e.index
+        kept = self.sight_lines.get(key)
+        if kept is not None and kept[0] is ub and kept[1] is eb and len(kept[2]) == len(obstacles):
+            same = True
+            for (a, ra), (o, ro) in zip(kept[2], obstacles, strict=True):
+                if a is not o or ra != ro:
+                    same = False
+                    break
+            if same:
+                return kept[3]
+        seen = self._sight_lines(u, e, obstacles)
+        self.sight_lines[key] = (ub, eb, obstacles, seen)
+        return seen
+
+    def _sight_lines(self, u: Fighting, e: Fighting, obstacles: list[tuple[Box, int]]) -> bool:
         tall = u.size_rank if u.size_rank > e.size_rank else e.size_rank
-        blockers = [box for box, rank in self.sight_obstacles(u, e) if rank >= tall]
+        blockers = [box for box, rank in obstacles if rank >= tall]
         if not blockers:
             return True
         src = u.box()
