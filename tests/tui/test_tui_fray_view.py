@@ -296,6 +296,9 @@ async def test_computing_stays_responsive_and_can_be_abandoned(monkeypatch, tmp_
         await pilot.pause()
         assert view.computing and "computing" in _text(screen, "#fray-status")
         assert "computing…" in _text(screen, "#fray-forward")
+        shown = {key.description: key.region for key in screen.query("FooterKey")}
+        assert "Cancel" in shown and "Fray" not in shown  # the tab on screen needs no key
+        assert 0 < shown["Quit"].right <= 80, shown  # every key fits an 80-column footer
         await pilot.press("ctrl+t")  # the screen still answers
         await pilot.pause()
         assert view.choices.shown == 1
@@ -324,7 +327,7 @@ async def test_other_systems_say_the_fray_view_does_not_apply(system_id):
         await pilot.pause()
         assert screen.query_one("#odds-tabs", TabbedContent).active == "tab-roll"
         assert not screen.query(FrayView)
-        assert "Rag'Narok 2 only" in _text(screen, "#fray-none")
+        assert f"{system.name} has no exact fray" in _text(screen, "#fray-none")
 
 
 def test_fray_text_fits_its_width_and_escapes_names():

@@ -12,7 +12,7 @@ The payload convention read here is the one of ``armybuilder odds --json``: for
 each kind of result (``attacks``, ``wounds``...) a ``pmf`` list and a ``mean``;
 anything else in the payload is ignored.
 
-A system with an exact fray (``GameSystem.has_fray_odds``, Rag'Narok 2) also gets the
+A system with an exact fray (``GameSystem.has_fray_odds``) also gets the
 **Fray** tab (:class:`~armybuilder.tui.widgets.fray_view.FrayView`): the exact outcome of a
 whole fray between my unit and theirs, both directions; other systems' Fray tab says it does
 not apply.  Opened from the editor, the screen starts on the unit under the cursor and follows
@@ -205,7 +205,7 @@ class OddsScreen(Screen[None]):
                     yield FrayView(self.system, self.cat, self.army, memory_key=memory, cursor_unit=self.cursor_unit(), id="fray")
                 else:
                     yield Static(
-                        Text(f"The fray view applies to Rag'Narok 2 only: {self.system.name} has no exact fray. "
+                        Text(f"{self.system.name} has no exact fray. "
                              "The One roll tab gives this game's odds."),
                         id="fray-none",
                     )  # fmt: skip
@@ -380,7 +380,10 @@ class OddsScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """ctrl+t (the fray's other direction) is offered on the Fray tab when only one direction
-        fits, ctrl+g (cancel) only while a fray is being computed."""
+        fits, ctrl+g (cancel) only while a fray is being computed, and a tab's key only away from
+        that tab: the footer keeps room for Quit on an 80-column terminal."""
+        if action == "show_tab":
+            return not self.is_mounted or not parameters or self._tab() != parameters[0]
         if action == "flip":
             return self.fray_mode and self.is_mounted and self._tab() == "tab-fray" and not self.query_one(FrayView).wide
         if action == "cancel":

@@ -190,7 +190,7 @@ class FrayView(Vertical):
             yield Select([], id="fray-theirs", allow_blank=True, prompt="choose a unit", compact=True)
         with Horizontal(id="fray-file-row"):
             yield Label("List file")
-            yield Input(self.choices.file, placeholder="path of a Rag'Narok 2 list, then Enter", id="fray-file", compact=True)
+            yield Input(self.choices.file, placeholder=f"path of a {self.system.name} list, then Enter", id="fray-file", compact=True)
         yield Static("", id="fray-status")
         with VerticalScroll(id="fray-results"):
             with Horizontal(id="fray-panels"):
@@ -253,7 +253,7 @@ class FrayView(Vertical):
             elif value == FILE:
                 self.other = self._read_file(self.choices.file) if self.choices.file.strip() else None
                 if self.other is None and not quiet:
-                    self.other_error = "type the path of a Rag'Narok 2 list file, then Enter"
+                    self.other_error = f"type the path of a {self.system.name} list file, then Enter"
             elif value:
                 key = (self.system.id, value)
                 if key not in _SAMPLES:  # bundled data: read once a run
