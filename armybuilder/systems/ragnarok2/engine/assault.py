@@ -73,7 +73,14 @@ class AssaultRules(BattleBase):
         for face in (first, (first + 1) % 4, (first + 3) % 4, (first + 2) % 4):
             spot = self._spot_on(u, e, face)
             if others is None:
-                others = [v.box() for v in self.others(u, e)] + [p.box for p in self.field.blocking]
+                # A spot's block stands within its width and depth of the foe's block: only what
+                # comes that near can overlap it (boxes_overlap() rejects the rest on its bounds).
+                eb, grow = e.box(), u.width + u.depth + 1.0
+                x0, y0, x1, y1 = eb.x0 - grow, eb.y0 - grow, eb.x1 + grow, eb.y1 + grow
+                others = [
+                    ob for ob in [v.box() for v in self.others(u, e)] + [p.box for p in self.field.blocking]
+                    if ob.x0 <= x1 and x0 <= ob.x1 and ob.y0 <= y1 and y0 <= ob.y1
+                ]
             _f, x, y, fx, fy = spot
             box = box_from_front(x, y, fx, fy, u.width, u.depth)
             if all(not boxes_overlap(box, ob) for ob in others):
@@ -109,6 +116,10 @@ class AssaultRules(BattleBase):
     def engagement_way(self, u: Fighting, e: Fighting, reach: float) -> bool:
         """A way round the obstacles to *e* of at most *reach* cm (an Engagement)."""
         _face, x, y, _fx, _fy = self.contact_spot(u, e)
+        if math.hypot(x - u.x, y - u.y) > reach + u.depth + 1.5 + 1e-3:
+            # Out of reach whatever the way: a plan's front ends no farther than its path (at most
+            # *reach*) plus the turn of the block on its middle where it stops (at most its depth).
+            return False
         plan = self.plan_travel(u, x, y, reach, straight=False, ignore=(e,))
         if plan is None:
             return math.hypot(x - u.x, y - u.y) < 1.0

@@ -81,6 +81,7 @@ class BattleBase:
     field: Battlefield  # the table: size, zones, scenery
     gaps: dict[int, tuple[int, int, float]]  # SpaceRules.gap()'s memo: pair -> (geo of each, gap)
     sight_memo: dict[int, tuple[int, bool]]  # SpaceRules.sees()'s memo: pair -> (world, seen)
+    sight_lines: dict[int, tuple[Box, Box, list[tuple[Box, int]], bool]]  # SpaceRules._sees()'s: pair -> (the blocks, what stood between, seen)
     spot_memo: dict[int, tuple[int, tuple[int, float, float, float, float]]]  # contact_spot()'s memo: pair -> (world, spot)
     world: int  # bumped at every move: sight between units is looked at again
     plans: dict[Any, Any]  # plan_travel()'s and assault_options()'s answers for the table as it stands (SpaceRules.plans_now())

@@ -157,6 +157,7 @@ from .chance import Dice
 from .combat import CombatRules
 from .field_ai import POLICIES, FieldPolicy
 from .flight import FlightRules
+from .geometry import Box
 from .maintenance import MaintenanceRules
 from .movement import ActivationPhase
 from .mystic_effects import COMMUNION_EFFECTS, RITUAL_EFFECTS, MysticEffect  # noqa
@@ -231,7 +232,7 @@ class Battle(
         "aura_units", "mystic_units", "outcome_rows", "fear_rows", "round", "field_effects",
         "_tactic_cost", "_tactical_memo", "_mystic_sums", "_charge_bound",
         "_cic_seen", "_upkeep", "policies", "round_memo", "loss_caused",
-        "field", "gaps", "sight_memo", "spot_memo", "world", "plans", "plans_layout", "reshape_to", "recorder", "phase", "destroyed", "frays_fought", "_logged", "deployed",
+        "field", "gaps", "sight_memo", "sight_lines", "spot_memo", "world", "plans", "plans_layout", "reshape_to", "recorder", "phase", "destroyed", "frays_fought", "_logged", "deployed",
     )  # fmt: skip
 
     def __init__(
@@ -257,6 +258,7 @@ class Battle(
         self.lines: list[str] = []
         self.gaps: dict[int, tuple[int, int, float]] = {}
         self.sight_memo: dict[int, tuple[int, bool]] = {}
+        self.sight_lines: dict[int, tuple[Box, Box, list[tuple[Box, int]], bool]] = {}
         self.spot_memo: dict[int, tuple[int, tuple[int, float, float, float, float]]] = {}
         self.world = 0
         self.plans: dict = {}

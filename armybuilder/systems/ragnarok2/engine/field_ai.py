@@ -96,6 +96,12 @@ class FieldPolicy(LinePolicy):
         fray, gap = self.friends_fray(b, unit)
         if fray is not None:
             return fray, gap
+        # The enemy across reads the table alone (places, shapes, states): kept while it stands.
+        memo = b.plans_now()
+        memo_key = ("across", unit.side, unit.index)
+        known = memo.get(memo_key)
+        if known is not None:
+            return known[0], known[1]
         best, best_key, best_gap = None, 1e18, 1e18
         for e in b.sides[1 - unit.side]:
             if not e.alive or e.state == "gone" or e.hidden:
@@ -105,6 +111,7 @@ class FieldPolicy(LinePolicy):
             key = gap + LATERAL_WEIGHT * max(0.0, lateral) + (40.0 if e.state == "rout" else 0.0)
             if key < best_key:
                 best, best_key, best_gap = e, key, gap
+        memo[memo_key] = (best, best_gap)
         return best, best_gap
 
     def shot_by(self, b: Battle, unit: Fighting) -> tuple[Fighting | None, float]:

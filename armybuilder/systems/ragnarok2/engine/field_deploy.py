@@ -77,21 +77,25 @@ def answer(b: Battle, side: int, line: list[Fighting]) -> list[Fighting]:
         for e in foes:
             values[(u.index, e.index)] = matchup(b, u, e)
     wing_worth = {u.index: WING * u.points if u.mov >= FAST else 0.0 for u in first}
+    worth_at: dict[tuple[int, float], float] = {}  # a unit's worth at a place along the line (swaps try it again)
 
     def score(order: list[Fighting]) -> int:
         _left, _spacing, centres = b.row_along(order)
         total = 0.0
         last = len(order) - 1
         for k, (u, along) in enumerate(zip(order, centres, strict=True)):
-            x = b._deploy_x(side, along)
-            half = u.width / 2.0
-            weighted = weights = 0.0
-            for ex, ehalf, e in across:
-                lateral = abs(ex - x) - half - ehalf
-                w = 1.0 / (1.0 + (lateral / ACROSS) ** 2) if lateral > 0.0 else 1.0
-                weighted += w * values[(u.index, e.index)]
-                weights += w
-            total += weighted / weights
+            here = worth_at.get((u.index, along))
+            if here is None:
+                x = b._deploy_x(side, along)
+                half = u.width / 2.0
+                weighted = weights = 0.0
+                for ex, ehalf, e in across:
+                    lateral = abs(ex - x) - half - ehalf
+                    w = 1.0 / (1.0 + (lateral / ACROSS) ** 2) if lateral > 0.0 else 1.0
+                    weighted += w * values[(u.index, e.index)]
+                    weights += w
+                here = worth_at[(u.index, along)] = weighted / weights
+            total += here
             if k == 0 or k == last:
                 total += wing_worth[u.index]
         return int_score(total)

@@ -132,8 +132,6 @@ def seen_share(b: Battle, unit: Fighting, shooters: list[Group], target: Fightin
     marksmen that see a fighter of the type they would aim at (the troops when some are seen,
     else an independent: :meth:`.shooting.ShootingRules.target_group`), and at most the fighters seen over the Wounds the
     group's shots are expected to deal; template weapons need no sight."""
-    from .sight import aims
-
     if not b.sight_obstacles(unit, target):
         return 1.0  # nothing between the two units: every marksman in its ranks sees (R2-D10)
     total = seen = 0.0
@@ -147,7 +145,7 @@ def seen_share(b: Battle, unit: Fighting, shooters: list[Group], target: Fightin
         ti = b.target_group(target, unit, g)  # the troops when seen, else an independent seen
         if ti is None:
             continue
-        found = aims(b, unit, unit.groups.index(g), target, ti, g.traits.consciousness)
+        found = b.aims_now(unit, unit.groups.index(g), target, ti, g.traits.consciousness)
         if not found:
             continue
         visible = len({k for a in found for k in a.seen})

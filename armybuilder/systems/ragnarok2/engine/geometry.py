@@ -280,6 +280,46 @@ def sweep_time(a: Box, vx: float, vy: float, b: Box) -> float:
     return enter
 
 
+BAND_MARGIN: Final = 1e-4  # cm: far more than any rounding of the exact tests, far less than a base
+
+
+def band_of(points: list[tuple[float, float]], ox: float, oy: float, dx: float, dy: float) -> tuple[float, float, float, float]:
+    """The band the *points* span in the frame of origin (ox, oy) and unit axis (dx, dy): (least
+    and greatest along the axis, least and greatest across it, toward (-dy, dx)). Every segment
+    between two of the points lies in it (the band is convex): :func:`box_meets_band`."""
+    t0 = n0 = 1e18
+    t1 = n1 = -1e18
+    for px, py in points:
+        ex, ey = px - ox, py - oy
+        t = ex * dx + ey * dy
+        n = ey * dx - ex * dy
+        if t < t0:
+            t0 = t
+        if t > t1:
+            t1 = t
+        if n < n0:
+            n0 = n
+        if n > n1:
+            n1 = n
+    return t0, t1, n0, n1
+
+
+def box_meets_band(b: Box, ox: float, oy: float, dx: float, dy: float, band: tuple[float, float, float, float]) -> bool:
+    """The box comes within :data:`BAND_MARGIN` of the band (:func:`band_of`) on both of its axes.
+    A box that does not stands clear of every segment between the band's points by more than any
+    rounding, so :func:`segment_box_entry` misses it for each of them: the test lets a sight line
+    skip the pieces and units far to its side (a diagonal line's bounds take in half the table)."""
+    t0, t1, n0, n1 = band
+    ex, ey = b.cx - ox, b.cy - oy
+    centre = ex * dx + ey * dy
+    reach = abs(b.uy * dx - b.ux * dy) * b.hw + abs(b.ux * dx + b.uy * dy) * b.hd
+    if centre + reach < t0 - BAND_MARGIN or centre - reach > t1 + BAND_MARGIN:
+        return False
+    centre = ey * dx - ex * dy
+    reach = abs(b.uy * -dy - b.ux * dx) * b.hw + abs(b.ux * -dy + b.uy * dx) * b.hd
+    return not (centre + reach < n0 - BAND_MARGIN or centre - reach > n1 + BAND_MARGIN)
+
+
 def bounds_overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 

@@ -69,6 +69,17 @@ class ShootingRules(BattleBase):
         found = self.target_aims(target, shooter, g)
         return found[0] if found is not None else None
 
+    def aims_now(self, shooter: Fighting, group: int, target: Fighting, target_group: int, conscious: bool) -> list[Aim]:
+        """:func:`.sight.aims`, kept for the table as it stands (``plans_now()``: every unit's place,
+        shape, state and hiding, which is all a sight line reads): the player weighs a volley
+        (its target, then its share of marksmen that see) before the volley reads it again."""
+        memo = self.plans_now()
+        key = ("aims", shooter.side, shooter.index, group, target.side, target.index, target_group, conscious)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = aims(self, shooter, group, target, target_group, conscious)
+        return cast("list[Aim]", found)
+
     def target_aims(self, target: Fighting, shooter: Fighting, g: Group) -> tuple[int, list[Aim]] | None:
         """:meth:`target_group` and the marksmen's aims at it (read once for the volleys)."""
         gi = shooter.groups.index(g)
@@ -76,7 +87,7 @@ class ShootingRules(BattleBase):
         conscious = g.traits.consciousness
         for ti in order:
             if target.groups[ti].count > 0:
-                seen = aims(self, shooter, gi, target, ti, conscious)
+                seen = self.aims_now(shooter, gi, target, ti, conscious)
                 if seen:
                     return ti, seen
         return None
@@ -110,7 +121,7 @@ class ShootingRules(BattleBase):
             if not target.alive or target.groups[ti].count == 0:
                 break
             if look_again:
-                seen = [a for a in aims(self, u, gi, target, ti, conscious) if a.marksman not in shot]
+                seen = [a for a in self.aims_now(u, gi, target, ti, conscious) if a.marksman not in shot]
                 left = len({k for a in seen for k in a.seen})
                 look_again = False
             if left <= 0:

@@ -26,7 +26,7 @@ import math
 from typing import TYPE_CHECKING
 
 from .formation import FRONT, LEFT, REAR, RIGHT, face_positions, slots, world_slot
-from .geometry import Box, segment_hits_box
+from .geometry import Box, band_of, box_meets_band, segment_hits_box, unit_vector
 
 if TYPE_CHECKING:
     from .base import BattleBase
@@ -102,6 +102,16 @@ def aims(b: BattleBase, shooter: Fighting, group: int, target: Fighting, target_
     # each obstacle grown by half a target's base: a line that cuts it grazes the obstacle
     grazed = [Box(box.cx, box.cy, box.ux, box.uy, box.hw + half_t, box.hd + half_t) for box, _rank in obstacles]
     ss = slots(shooter)
+    mpos = [world_slot(shooter, ss[m]) for m in shooters]
+    if grazed:
+        # Only the obstacles that come near the band of every sight line can cut one of them.
+        tb = target.box()
+        dx, dy = unit_vector(tb.cx - sbox.cx, tb.cy - sbox.cy)
+        band = band_of(mpos + tpos, sbox.cx, sbox.cy, dx, dy)
+        kept = [o for o, g in enumerate(grazed) if box_meets_band(g, sbox.cx, sbox.cy, dx, dy, band)]
+        if len(kept) < len(grazed):
+            obstacles = [obstacles[o] for o in kept]
+            grazed = [grazed[o] for o in kept]
     front_line = sbox.hd - 1e-6
     out = []
     # the bounds of every target position: an obstacle whose grown box stands clear of them and
@@ -110,8 +120,7 @@ def aims(b: BattleBase, shooter: Fighting, group: int, target: Fighting, target_
     tx1 = max(p[0] for p in tpos)
     ty0 = min(p[1] for p in tpos)
     ty1 = max(p[1] for p in tpos)
-    for m in shooters:
-        mx, my = world_slot(shooter, ss[m])
+    for m, (mx, my) in zip(shooters, mpos, strict=True):
         x0, x1 = (mx if mx < tx0 else tx0) - 1e-3, (mx if mx > tx1 else tx1) + 1e-3
         y0, y1 = (my if my < ty0 else ty0) - 1e-3, (my if my > ty1 else ty1) + 1e-3
         near = [o for o, g in enumerate(grazed) if g.x0 < x1 and x0 < g.x1 and g.y0 < y1 and y0 < g.y1]

@@ -31,9 +31,11 @@ from .base import BattleBase
 from .formation import shape
 from .geometry import (
     Box,
+    band_of,
     box_from_front,
     box_gap,
     box_in_front,
+    box_meets_band,
     boxes_overlap,
     segment_box_entry,
     segment_hits_box,
@@ -149,10 +151,30 @@ class SpaceRules(BattleBase):
         return seen
 
     def _sees(self, u: Fighting, e: Fighting) -> bool:
+        """The sight lines of :meth:`sees`, tried again only when one of the two units or what
+        stands between them changed: a unit's block is a new object once it moves or changes
+        shape (or numbers, hence Size), so the same blocks in the same order see the same."""
         if not self.in_view(u, e):
             return False
+        obstacles = self.sight_obstacles(u, e)
+        ub, eb = u.box(), e.box()
+        key = (u.side * 1000 + u.index) * 4096 + e.side * 1000 + e.index
+        kept = self.sight_lines.get(key)
+        if kept is not None and kept[0] is ub and kept[1] is eb and len(kept[2]) == len(obstacles):
+            same = True
+            for (a, ra), (o, ro) in zip(kept[2], obstacles, strict=True):
+                if a is not o or ra != ro:
+                    same = False
+                    break
+            if same:
+                return kept[3]
+        seen = self._sight_lines(u, e, obstacles)
+        self.sight_lines[key] = (ub, eb, obstacles, seen)
+        return seen
+
+    def _sight_lines(self, u: Fighting, e: Fighting, obstacles: list[tuple[Box, int]]) -> bool:
         tall = u.size_rank if u.size_rank > e.size_rank else e.size_rank
-        blockers = [box for box, rank in self.sight_obstacles(u, e) if rank >= tall]
+        blockers = [box for box, rank in obstacles if rank >= tall]
         if not blockers:
             return True
         src = u.box()
@@ -163,6 +185,13 @@ class SpaceRules(BattleBase):
         targets = [tb.world(0.0, 0.0)] + [
             tb.world(sa * (tb.hw - ti), sb * (tb.hd - ti)) for sa in (-1.0, 1.0) for sb in (-1.0, 1.0)
         ]
+        # Only what comes near the band of the sight lines can cut one of them.
+        ox, oy = sources[1]
+        dx, dy = unit_vector(targets[0][0] - ox, targets[0][1] - oy)
+        band = band_of(sources + targets, ox, oy, dx, dy)
+        blockers = [box for box in blockers if box_meets_band(box, ox, oy, dx, dy, band)]
+        if not blockers:
+            return True
         for sx, sy in sources:
             for tx, ty in targets:
                 if all(not segment_hits_box(sx, sy, tx, ty, box) for box in blockers):
@@ -328,8 +357,8 @@ class SpaceRules(BattleBase):
             return None
         hx, hy = unit_vector(dx, dy)
         want = dist if dist < allowance else allowance
-        obstacles = self.move_obstacles(u, ignore)
         squeeze = not straight
+        obstacles = self._near(u, self.move_obstacles(u, ignore), allowance, squeeze)
         box = self._path_box(u, squeeze)
         # The block slides along its way and turns to face it where it stops (if it has room).
         run, blocker = self.free_run_hit(box, hx, hy, want, obstacles)
@@ -416,6 +445,19 @@ class SpaceRules(BattleBase):
                 x, y, total = x - lx * step, y - ly * step, total - step
             return None
         return x, y, fx, fy, total
+
+    def _near(self, u: Fighting, obstacles: list[Box], allowance: float, squeeze: bool) -> list[Box]:
+        """The obstacles a plan of at most *allowance* cm may meet: every block a plan tries (the
+        block swept along its legs, turned where it stops, a scattered block reshaped and stepped
+        aside) stands within *allowance* plus its own size of where the unit stands, so what
+        stands farther is passed over before any test (the tests would miss it)."""
+        reach = allowance + MARGIN + 10.0 + 2.0 * (u.width + u.depth)
+        if squeeze and not u.close:
+            shapes = self.shapes_of(u)
+            reach += self.block_size(u, shapes[0])[0] + self.block_size(u, shapes[-1])[1]
+        box = u.box()
+        x0, y0, x1, y1 = box.x0 - reach, box.y0 - reach, box.x1 + reach, box.y1 + reach
+        return [ob for ob in obstacles if ob.x0 <= x1 and x0 <= ob.x1 and ob.y0 <= y1 and y0 <= ob.y1]
 
     def shapes_of(self, u: Fighting) -> list[int]:
         """The files a scattered unit may stand in at the end of a move: as it deployed, else
