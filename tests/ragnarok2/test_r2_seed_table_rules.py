@@ -140,6 +140,24 @@ def test_a_later_volley_aims_at_the_rank_laid_bare(ecat):
     assert any("short range" in line for line in bt.lines) and any("medium range" in line for line in bt.lines)
 
 
+def test_a_unit_eliminated_by_a_volley_no_longer_hides_what_stood_behind_it(ecat):
+    """Seed (Line of sight; Resolving volleys): what blocks a sight line is what stands on the
+    table now. Ten warriors stand between the fusiliers and ten more; the volley eliminates the
+    first ten, and the fusiliers see the second unit at once, in the same phase, with no unit
+    having moved since."""
+    bt = battle(ecat, army("griffin", ("fusilier", 9)), army("beasts", ("warrior", 10), ("warrior", 10)))
+    shooters, screen, behind = bt.sides[0][0], bt.sides[1][0], bt.sides[1][1]
+    aside(bt, shooters, screen, behind)
+    stand(bt, shooters, 90.0, 40.0)
+    stand(bt, screen, 90.0, 55.0)
+    stand(bt, behind, 90.0, 75.0)
+    assert bt.sees(shooters, screen) and not bt.sees(shooters, behind)
+    bt.dice = AllWounds(np.random.default_rng(0))
+    bt.shoot(shooters)
+    assert screen.state == "gone"
+    assert bt.sees(shooters, behind)
+
+
 # A building (12 cm high: Very large) between the two units.
 BUILDING = {"name": "building", "kind": "building", "width": 30, "depth": 8, "height": 12, "impassable": True, "x": 90, "y": 55}
 

@@ -65,7 +65,8 @@ class AssaultRules(BattleBase):
         face allows."""
         key = (u.side * 1000 + u.index) * 4096 + e.side * 1000 + e.index
         known = self.spot_memo.get(key)
-        if known is not None and known[0] == self.world:
+        stamp = self.table_stamp()
+        if known is not None and known[0] == stamp:
             return known[1]
         first = face_toward(e, u.x, u.y)
         best = None
@@ -89,7 +90,7 @@ class AssaultRules(BattleBase):
             if best is None:
                 best = spot
         assert best is not None
-        self.spot_memo[key] = (self.world, best)
+        self.spot_memo[key] = (stamp, best)
         return best
 
     def _spot_on(self, u: Fighting, e: Fighting, face: int) -> tuple[int, float, float, float, float]:
@@ -165,7 +166,9 @@ class AssaultRules(BattleBase):
             self.assault_out_of_reach(u)
             return
         target, kind = chosen.foe, chosen.kind
-        u.hidden = False  # an Assault order spots Scouts
+        if u.hidden:
+            u.hidden = False  # an Assault order spots Scouts
+            self.moved(u)
         reach = u.mov * 2.0
         if self.logging:
             self.say(f"{name(self, u)} (Assault, {kind.capitalize()}) declares {name(self, target)}, "

@@ -80,12 +80,13 @@ class BattleBase:
     loss_caused: set[int]
     field: Battlefield  # the table: size, zones, scenery
     gaps: dict[int, tuple[int, int, float]]  # SpaceRules.gap()'s memo: pair -> (geo of each, gap)
-    sight_memo: dict[int, tuple[int, bool]]  # SpaceRules.sees()'s memo: pair -> (world, seen)
+    sight_memo: dict[int, tuple[int, bool]]  # SpaceRules.sees()'s memo: pair -> (table_stamp(), seen)
     sight_lines: dict[int, tuple[Box, Box, list[tuple[Box, int]], bool]]  # SpaceRules._sees()'s: pair -> (the blocks, what stood between, seen)
-    spot_memo: dict[int, tuple[int, tuple[int, float, float, float, float]]]  # contact_spot()'s memo: pair -> (world, spot)
-    world: int  # bumped at every move: sight between units is looked at again
+    spot_memo: dict[int, tuple[int, tuple[int, float, float, float, float]]]  # contact_spot()'s memo: pair -> (table_stamp(), spot)
+    world: int  # bumped at every move and every Scout spotted: sight between units is looked at again
+    table_changes: list[int]  # blocks moved or reshaped (casualties, a rout, re-forming), counted by the units themselves
     plans: dict[Any, Any]  # plan_travel()'s and assault_options()'s answers for the table as it stands (SpaceRules.plans_now())
-    plans_layout: list[Any]  # the table they were found for: world, then each unit's geo, alive, state, hidden
+    plans_layout: list[Any]  # the table they were found for: table_stamp(), then each unit's geo, alive, state, hidden
     reshape_to: int  # plan_travel()'s files for a scattered unit that narrows to stand where it goes (0: as it is)
     recorder: Recorder | None  # the frames of a replay, when one is asked
     phase: str  # the phase destroying A.P. now (shooting, fray, rout, flight, mystic...): destroyed's key
@@ -161,6 +162,10 @@ class BattleBase:
         raise NotImplementedError
 
     def moved(self, u: Fighting) -> None:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def table_stamp(self) -> int:
         """:mod:`.space`."""
         raise NotImplementedError
 

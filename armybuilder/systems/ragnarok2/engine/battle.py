@@ -232,7 +232,7 @@ class Battle(
         "aura_units", "mystic_units", "outcome_rows", "fear_rows", "round", "field_effects",
         "_tactic_cost", "_tactical_memo", "_mystic_sums", "_charge_bound",
         "_cic_seen", "_upkeep", "policies", "round_memo", "loss_caused",
-        "field", "gaps", "sight_memo", "sight_lines", "spot_memo", "world", "plans", "plans_layout", "reshape_to", "recorder", "phase", "destroyed", "frays_fought", "_logged", "deployed",
+        "field", "gaps", "sight_memo", "sight_lines", "spot_memo", "world", "table_changes", "plans", "plans_layout", "reshape_to", "recorder", "phase", "destroyed", "frays_fought", "_logged", "deployed",
     )  # fmt: skip
 
     def __init__(
@@ -272,6 +272,9 @@ class Battle(
         a, info_a = build_side(cat, first, 0)
         b, info_b = build_side(cat, second, 1)
         self.sides = [a, b]
+        self.table_changes = [0]
+        for u in a + b:
+            u.table_changes = self.table_changes
         self.info = [info_a, info_b]
         self.winner_of_roll = 0
         self.scores = [0.0, 0.0]  # A.P. each side eliminated or routed

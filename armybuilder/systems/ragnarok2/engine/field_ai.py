@@ -312,7 +312,8 @@ class FieldPolicy(LinePolicy):
         key = ("volley", unit.side, unit.index, looks)
         first = shooters[0] if shooters else None
         known = b.round_memo.get(key)
-        if known is not None and known[0] == b.world and known[1] == unit.geo and known[2] is first and known[3] == len(shooters):
+        stamp = b.table_stamp()
+        if known is not None and known[0] == stamp and known[1] == unit.geo and known[2] is first and known[3] == len(shooters):
             return known[4]
         ranked = []
         for e, d in b.shooting_candidates(unit, shooters):
@@ -332,7 +333,7 @@ class FieldPolicy(LinePolicy):
             share = seen_share(b, unit, shooters, e)
             if value * share > best[1]:
                 best = (e, value * share, share, d)
-        b.round_memo[key] = (b.world, unit.geo, first, len(shooters), best)
+        b.round_memo[key] = (stamp, unit.geo, first, len(shooters), best)
         return best
 
     # -- activations --------------------------------------------------------------------

@@ -354,6 +354,7 @@ class ActivationPhase(BattleBase):
             self.shoot(u, moved or u.moved)
         if u.hidden:
             u.hidden = False  # a Support order spots Scouts (seed: Scout)
+            self.moved(u)
 
     def spot_scouts(self, u: Fighting) -> None:
         """Hidden Scouts within the Scout distance of a unit that ends its activation there are
@@ -362,6 +363,7 @@ class ActivationPhase(BattleBase):
         for e in self.sides[1 - u.side]:
             if e.alive and e.hidden and self.gap(u, e) < reach:
                 e.hidden = False
+                self.moved(e)
                 if self.logging:
                     self.say(f"{name(self, e)} is spotted by {name(self, u)}")
 

@@ -144,10 +144,11 @@ class SpaceRules(BattleBase):
             return True
         key = (u.side * 1000 + u.index) * 4096 + e.side * 1000 + e.index
         known = self.sight_memo.get(key)
-        if known is not None and known[0] == self.world:
+        stamp = self.table_stamp()
+        if known is not None and known[0] == stamp:
             return known[1]
         seen = self._sees(u, e)
-        self.sight_memo[key] = (self.world, seen)
+        self.sight_memo[key] = (stamp, seen)
         return seen
 
     def _sees(self, u: Fighting, e: Fighting) -> bool:
@@ -203,10 +204,10 @@ class SpaceRules(BattleBase):
     def plans_now(self) -> dict[Any, Any]:
         """The memo of plans (moves, assault options) made for the table as it stands now: every
         unit's place and shape (its ``geo``), whether it stands, its state, whether it is hidden,
-        and the sight memo's ``world``. Anything else a plan reads is in its own key; the memo is
+        and the table's stamp (:meth:`table_stamp`). Anything else a plan reads is in its own key; the memo is
         emptied when any of that changes, so a plan found again is the plan found before."""
-        kept = self.plans_layout  # world, then each unit's geo, alive, state, hidden
-        same = len(kept) == 1 + 4 * (len(self.sides[0]) + len(self.sides[1])) and kept[0] == self.world
+        kept = self.plans_layout  # table_stamp(), then each unit's geo, alive, state, hidden
+        same = len(kept) == 1 + 4 * (len(self.sides[0]) + len(self.sides[1])) and kept[0] == self.table_stamp()
         if same:
             i = 1
             for side in self.sides:
@@ -218,7 +219,7 @@ class SpaceRules(BattleBase):
                 if not same:
                     break
         if not same:
-            layout: list[Any] = [self.world]
+            layout: list[Any] = [self.table_stamp()]
             for side in self.sides:
                 for v in side:
                     layout += [v.geo, v.alive, v.state, v.hidden]
@@ -227,8 +228,14 @@ class SpaceRules(BattleBase):
         return self.plans
 
     def moved(self, u: Fighting) -> None:
-        """A unit moved: sight between units must be looked at again."""
+        """A unit moved or was spotted: sight between units must be looked at again."""
         self.world += 1
+
+    def table_stamp(self) -> int:
+        """Changes to the table counted: moves and Scouts spotted (``world``), and every block
+        moved or reshaped by casualties, a rout or re-forming (counted by the units). A memo of
+        sight, contact spots or plans holds while the stamp is the same."""
+        return self.world + self.table_changes[0]
 
     def move_obstacles(self, u: Fighting, ignore: tuple[Fighting, ...] = (), enemies: bool = True) -> list[Box]:
         """What a move of *u* must go round: impassable scenery and the other units (the enemies

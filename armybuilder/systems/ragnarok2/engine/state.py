@@ -121,6 +121,7 @@ class Fighting:
     slot_list: list | None = None  # formation.slots(), until the block changes
     box_cache: Box | None = None  # box(), until it moves or changes shape
     geo: int = 0  # bumped at every move or change of shape (the AI's memos of distances read it)
+    table_changes: list[int] = field(default_factory=lambda: [0])  # the battle's count of blocks moved or reshaped, shared by its units
     aura_memo: dict[str, tuple[int, tuple[float, float, float]]] = field(default_factory=dict)  # strategic.aura_centre() by role, at geo
     faces: dict[int, int] = field(default_factory=dict)  # enemy index -> the face of this unit it is engaged on
     slack: float = 0.0  # after a successful assault this round: the reach it had left (its rear ranks wrap round that far)
@@ -229,6 +230,7 @@ class Fighting:
         f.x, f.y, f.ux, f.uy = self.x, self.y, self.ux, self.uy
         f.files, f.max_files, f.cols, f.width, f.depth, f.first_depth = self.files, self.max_files, self.cols, self.width, self.depth, self.first_depth
         f.open_gap, f.slot_list, f.box_cache, f.geo, f.aura_memo = self.open_gap, self.slot_list, None, 0, {}
+        f.table_changes = [0]  # the battle gives its units one count (Battle.__init__)
         f.faces, f.slack, f.moved, f.hidden, f.assailed_from = {}, 0.0, False, self.hidden, None
         f.maneuvered = f.maneuver_failed = False
         f.new_foes, f.assailed_by_me, f.withstood = set(), set(), set()
@@ -318,6 +320,7 @@ class Fighting:
         """Forget the block's place: the unit moved or changed shape."""
         self.box_cache = None
         self.geo += 1
+        self.table_changes[0] += 1
 
     def place(self, x: float, y: float, ux: float, uy: float) -> None:
         """Stand the unit with its front edge centred on (x, y), facing (ux, uy)."""
