@@ -297,7 +297,7 @@ async def test_computing_stays_responsive_and_can_be_abandoned(monkeypatch, tmp_
         assert view.computing and "computing" in _text(screen, "#fray-status")
         assert "computing…" in _text(screen, "#fray-forward")
         shown = {key.description: key.region for key in screen.query("FooterKey")}
-        assert "Cancel" in shown and "Fray" not in shown  # the tab on screen needs no key
+        assert "Cancel" in shown and "Compute" not in shown  # Cancel in the place of Compute
         assert 0 < shown["Quit"].right <= 80, shown  # every key fits an 80-column footer
         await pilot.press("ctrl+t")  # the screen still answers
         await pilot.pause()

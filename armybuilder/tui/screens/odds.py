@@ -380,10 +380,10 @@ class OddsScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """ctrl+t (the fray's other direction) is offered on the Fray tab when only one direction
-        fits, ctrl+g (cancel) only while a fray is being computed, and a tab's key only away from
-        that tab: the footer keeps room for Quit on an 80-column terminal."""
-        if action == "show_tab":
-            return not self.is_mounted or not parameters or self._tab() != parameters[0]
+        fits, ctrl+g (cancel) only while a fray is being computed, in the place of ctrl+r (compute)
+        on the Fray tab: the footer keeps room for Quit on an 80-column terminal."""
+        if action == "compute":
+            return not (self.fray_mode and self.is_mounted and self._tab() == "tab-fray" and self.query_one(FrayView).computing)
         if action == "flip":
             return self.fray_mode and self.is_mounted and self._tab() == "tab-fray" and not self.query_one(FrayView).wide
         if action == "cancel":
