@@ -31,8 +31,9 @@ import gc
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from itertools import accumulate
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -59,6 +60,37 @@ def collector_paused() -> Iterator[None]:
         if paused:
             gc.enable()
 
+
+
+#: the content keys of the lists a run is playing (see :func:`lists_held`), by ``id`` of the list
+_LIST_KEYS: ContextVar[dict[int, tuple[Any, str]] | None] = ContextVar("armybuilder_list_keys", default=None)
+
+
+@contextmanager
+def lists_held(*armies: Any) -> Iterator[None]:
+    """``with lists_held(first, second): ...``: a run that plays many games of the same lists
+    (a playtest, a meta segment) promises not to change them meanwhile, so each list's content
+    key (:func:`list_key`) is worked out once for the run rather than once per game. Per thread
+    and task (a context variable): a run in another thread keeps its own keys."""
+    token = _LIST_KEYS.set({id(army): (army, army.model_dump_json()) for army in armies})
+    try:
+        yield
+    finally:
+        _LIST_KEYS.reset(token)
+
+
+def list_key(army: Any) -> str:
+    """A list's content as JSON: the key under which an engine keeps what it builds from the
+    list (its sides, its fighters) across games; an edited list is a new key. Inside
+    :func:`lists_held` the key of a held list is the one worked out when the run began."""
+    keys = _LIST_KEYS.get()
+    if keys is not None:
+        found = keys.get(id(army))
+        if found is not None and found[0] is army:
+            key: str = found[1]
+            return key
+    dumped: str = army.model_dump_json()
+    return dumped
 
 def sample(outcomes: Chance[T], u: float) -> T:
     """The outcome of ``outcomes`` at the uniform ``u`` in [0, 1) (inverse CDF: the pairs in their

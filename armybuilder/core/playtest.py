@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .engine import lists_held
 from .registry import get_system
 from .system import ArmyListBase, GameRecord, GameSystem
 
@@ -343,8 +344,9 @@ def _play_range(seed: int, start: int, stop: int) -> Tally:
     system, cat, a, b = _WORKER["system"], _WORKER["cat"], _WORKER["first"], _WORKER["second"]
     options = _WORKER["options"]
     tally = Tally()
-    for rng in game_rngs(seed, start, stop):
-        tally.add(system.play_game(cat, a, b, rng, **options))
+    with lists_held(a, b):
+        for rng in game_rngs(seed, start, stop):
+            tally.add(system.play_game(cat, a, b, rng, **options))
     return tally
 
 
@@ -400,14 +402,15 @@ def run_playtest(
     tally = Tally()
     stopped = False
     if workers == 1:
-        for start, stop in bounds:
-            if cancelled and cancelled():
-                stopped = True
-                break
-            for rng in game_rngs(seed, start, stop):
-                tally.add(system.play_game(cat, first, second, rng, **options))
-            if progress:
-                progress(tally.games, games)
+        with lists_held(first, second):
+            for start, stop in bounds:
+                if cancelled and cancelled():
+                    stopped = True
+                    break
+                for rng in game_rngs(seed, start, stop):
+                    tally.add(system.play_game(cat, first, second, rng, **options))
+                if progress:
+                    progress(tally.games, games)
     else:
         a, b = first.model_dump(mode="json"), second.model_dump(mode="json")
         # fork is cheap, but forking a process with other threads (the TUI runs this in

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from armybuilder.core.engine import lists_held
+
 #: A piece of a pairing: (first fingerprint, second fingerprint, first game, stop).
 Segment = tuple[str, str, int, int]
 
@@ -211,8 +213,9 @@ def play_task(context: dict[str, Any], segments: list[Segment]) -> list[dict[str
     for first, second, start, stop in segments:
         a, b = _army(context, first), _army(context, second)
         tally = SegmentTally()
-        for rng in pairing_rngs(seed, first, second, start, stop):
-            tally.add(system.play_game(cat, a, b, rng, **options))
+        with lists_held(a, b):
+            for rng in pairing_rngs(seed, first, second, start, stop):
+                tally.add(system.play_game(cat, a, b, rng, **options))
         # each list's unit names go with the first segment of the pairing that names it (see namers)
         names = (start == 0 and namers.get(first) == [first, second], start == 0 and namers.get(second) == [first, second])
         out.append({"a": first, "b": second, "seed": seed, "engine": context.get("run", engine), "start": start, "stop": stop,

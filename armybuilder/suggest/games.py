@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from armybuilder.core.engine import lists_held
 from armybuilder.meta.games import EngineMismatch, engine_hash, pairing_rngs, system_and_catalogue
 
 #: (candidate key, block index, first game, stop)
@@ -66,21 +67,22 @@ def play_suggest_task(context: dict[str, Any], segments: list[Segment]) -> list[
         first, second = block_seed_pair(base, opponent, seat)
         outcomes = []
         units: dict[str, list[float]] = {}
-        for rng in pairing_rngs(seed, first, second, start, stop):
-            record = system.play_game(cat, me, them, rng) if seat == 0 else system.play_game(cat, them, me, rng)
-            if record.winner is None:
-                outcomes.append("D")
-            else:
-                outcomes.append("W" if record.winner == seat else "L")
-            for u in record.units:
-                if u.side != seat:
-                    continue
-                figures = units.get(u.name)
-                if figures is None:
-                    figures = units[u.name] = [u.points, 0, 0, 0.0]
-                figures[1] += 1
-                figures[2] += int(u.survived)
-                figures[3] += u.eliminated_points
+        with lists_held(me, them):
+            for rng in pairing_rngs(seed, first, second, start, stop):
+                record = system.play_game(cat, me, them, rng) if seat == 0 else system.play_game(cat, them, me, rng)
+                if record.winner is None:
+                    outcomes.append("D")
+                else:
+                    outcomes.append("W" if record.winner == seat else "L")
+                for u in record.units:
+                    if u.side != seat:
+                        continue
+                    figures = units.get(u.name)
+                    if figures is None:
+                        figures = units[u.name] = [u.points, 0, 0, 0.0]
+                    figures[1] += 1
+                    figures[2] += int(u.survived)
+                    figures[3] += u.eliminated_points
         out.append({"key": key, "block": block, "start": start, "stop": stop, "seed": seed, "engine": engine,
                     "base": base, "outcomes": "".join(outcomes), "units": units})
     return out

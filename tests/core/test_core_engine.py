@@ -101,3 +101,26 @@ def test_the_collector_is_paused_for_a_game_and_never_left_off():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_list_keys_are_worked_out_once_while_held() -> None:
+    """Inside lists_held a held list's key is the one of the run's start (the run promised not
+    to change the list); another list, or any list outside, is dumped afresh each time."""
+    from armybuilder.core.engine import list_key, lists_held
+
+    class Dumped:
+        def __init__(self, text: str) -> None:
+            self.text, self.dumps = text, 0
+
+        def model_dump_json(self) -> str:
+            self.dumps += 1
+            return self.text
+
+    held, other = Dumped("held"), Dumped("other")
+    with lists_held(held):
+        assert [list_key(held) for _ in range(3)] == ["held"] * 3
+        assert held.dumps == 1
+        assert list_key(other) == "other" and list_key(other) == "other"
+        assert other.dumps == 2
+    held.text = "edited"
+    assert list_key(held) == "edited" and held.dumps == 2

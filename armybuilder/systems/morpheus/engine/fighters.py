@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass, field
 
 from armybuilder.core.catalog import Catalogue
+from armybuilder.core.engine import list_key
 
 from ..army import WarClan, warrior_cost, warrior_type
 from ..catalog import GodPower
@@ -393,7 +394,7 @@ _PAIRINGS: dict[tuple[int, str, str], Pairing] = {}
 def pairing_for(cat: Catalogue, first: WarClan, second: WarClan) -> Pairing:
     """The :class:`Pairing` of two clans, from a cache keyed by their content (an edited clan
     is a new pairing)."""
-    key = (id(cat), first.model_dump_json(), second.model_dump_json())
+    key = (id(cat), list_key(first), list_key(second))
     found = _PAIRINGS.get(key)
     if found is not None and found.cat is cat:
         return found

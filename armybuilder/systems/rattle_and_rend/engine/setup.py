@@ -6,6 +6,8 @@ import math
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, cast
 
+from armybuilder.core.engine import list_key
+
 from ..army import (
     OneOf,
     RRList,
@@ -73,7 +75,7 @@ class SetupRules(ScenarioRules):
     def _side_of(self, idx: int, army: RRList) -> Side:
         """Side ``idx`` built from ``army`` (aliases resolved): built once per list content and
         catalogue, then copied for each game (the same groups, in the same order)."""
-        key = (id(self.cat), idx, army.model_dump_json())
+        key = (id(self.cat), idx, list_key(army))
         found = _TEMPLATES.get(key)
         if found is None or found[0] is not self.cat:
             if len(_TEMPLATES) >= _TEMPLATES_KEPT:
