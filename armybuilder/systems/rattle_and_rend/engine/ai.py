@@ -291,12 +291,17 @@ class ScoringPolicy(ValuingPolicy):
 
     def _plan(self, g: Game, side: Side, u: Unit) -> UnitPlan:
         """What the board alone decides about ``u``'s options, worked out once per board."""
-        memo = g.cache if g.cache is not None else {}
-        key = ("plan", u.uid)
-        found: UnitPlan | None = memo.get(key)
-        if found is not None:
+        memo = g.cache
+        if memo is None:
+            memo = {}
+        elif u.memo_of is not memo:  # kept on the group for this memo (Unit.memo_of)
+            u.memo_of, u.plan, u.in_range, u.goal = memo, None, None, None
+        elif u.plan is not None:
+            found: UnitPlan = u.plan
             return found
-        plan = memo[key] = UnitPlan()
+        plan = UnitPlan()
+        if u.memo_of is memo:
+            u.plan = plan
         enemies = g.enemies(u)
         plan.ux, plan.uy = (u.carrier.x, u.carrier.y) if u.state == "carried" and u.carrier else (u.x, u.y)
         on_board = u.state == "board"
@@ -348,7 +353,7 @@ class ScoringPolicy(ValuingPolicy):
     def _unit_head(self, g: Game, side: Side, u: Unit, cost: int) -> _Head:
         """First pass for ``u``: (plan, [Stand and Fight, Charge], [Rest, Feint, Translocate
         Ward], [the champion action unless it is a Crashing Wave])."""
-        plan: UnitPlan | None = g.cache.get(("plan", u.uid)) if g.cache is not None else None
+        plan: UnitPlan | None = u.plan if u.memo_of is g.cache and g.cache is not None else None
         if plan is None:
             plan = self._plan(g, side, u)
         fixed = plan.scored.get(cost)
@@ -513,11 +518,14 @@ class ScoringPolicy(ValuingPolicy):
 
     def _in_range(self, g: Game, u: Unit, enemies: list[Unit]) -> list[Unit]:
         """The enemies within ``u``'s RNG and in its line of sight (board memo)."""
-        memo = g.cache if g.cache is not None else {}
-        key = ("in range", u.uid)
-        found: list[Unit] | None = memo.get(key)
+        memo = g.cache
+        if memo is None:
+            return [e for e in self._within_all(g, u, enemies, u.rng) if g.los(u, e)]
+        if u.memo_of is not memo:  # kept on the group for this memo (Unit.memo_of)
+            u.memo_of, u.plan, u.in_range, u.goal = memo, None, None, None
+        found = u.in_range
         if found is None:
-            found = memo[key] = [e for e in self._within_all(g, u, enemies, u.rng) if g.los(u, e)]
+            found = u.in_range = [e for e in self._within_all(g, u, enemies, u.rng) if g.los(u, e)]
         return found
 
     def _within_all(self, g: Game, u: Unit, others: list[Unit], band: str | None) -> list[Unit]:

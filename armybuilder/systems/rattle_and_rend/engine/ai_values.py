@@ -84,10 +84,12 @@ class ValuingPolicy(Policy):
     def goal(self, g: Game, u: Unit) -> tuple[float, float]:
         """:meth:`Policy.goal`, remembered while options are scored (the nearest-enemy goals of
         Kill Them All and Duel across boards, while the enemies stand where they stood)."""
-        if g.cache is None:
+        memo = g.cache
+        if memo is None:
             return Policy.goal(self, g, u)
-        key = ("goal", u.uid)
-        found = g.cache.get(key)
+        if u.memo_of is not memo:  # kept on the group for this memo (Unit.memo_of)
+            u.memo_of, u.plan, u.in_range, u.goal = memo, None, None, None
+        found = u.goal
         if found is None:
             if g.scenario in ("kill-them-all", "duel"):
                 far = (u.uid, u.x, u.y, self._foes_version(g, u.side))
@@ -96,7 +98,7 @@ class ValuingPolicy(Policy):
                     found = self.goal_memo[far] = Policy.goal(self, g, u)
             else:
                 found = Policy.goal(self, g, u)
-            g.cache[key] = found
+            u.goal = found
         return found
 
     def target_value(self, g: Game, t: Unit) -> float:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 MAX_ACTIONS_PER_ROUND: Final = 240
 #: Tacticians' four bonuses (seed: Tactitians), the choice a side makes on its first turn
@@ -60,6 +60,14 @@ class Unit:
     seen_x: float = 0.0
     seen_y: float = 0.0
     seen_state: str = ""
+    # the board memo's entries about this group, kept on it rather than under keys in the memo
+    # (ai.ScoringPolicy reads them for every group at every choice): the memo they belong to
+    # (a new memo, a new board: they are void), the group's plan (ai.UnitPlan), the enemies in
+    # its range and sight, its goal
+    memo_of: dict[Any, Any] | None = None
+    plan: Any = None
+    in_range: list[Unit] | None = None
+    goal: tuple[float, float] | None = None
 
     @property
     def is_ward(self) -> bool:
