@@ -178,12 +178,21 @@ class WarlordPolicy(Policy):
         """The enemy to close with: of those at most 2" further than the nearest, the one the most
         friends are already engaged with (joining them brings Overwhelm's +1 MA and +1 ST, and
         takes a foe out sooner), else the nearest."""
-        limit = gap(f, nearest) + 2.0
-        best, best_count, best_gap = nearest, len(g.engaged_with(nearest)), gap(f, nearest)
+        fx, fy, row = f.x, f.y, f.d2
+        near_gap = math.hypot(fx - nearest.x, fy - nearest.y) - BASES  # gap(), inlined
+        if near_gap < 0.0:
+            near_gap = 0.0
+        limit = near_gap + 2.0
+        # an enemy whose kept squared distance (Fighter.d2) is past a hair over (limit + bases)
+        # squared is surely farther than limit: its gap is not worked out
+        cut = (limit + BASES) * (limit + BASES) * (1 + 1e-9) + 1e-12
+        best, best_count, best_gap = nearest, len(g.engaged_with(nearest)), near_gap
         for e in enemies:
-            if e is nearest or e.incapacitated:
+            if e is nearest or e.incapacitated or row[e.slot] > cut:
                 continue
-            d = gap(f, e)
+            d = math.hypot(fx - e.x, fy - e.y) - BASES
+            if d < 0.0:
+                d = 0.0
             if d > limit:
                 continue
             count = len(g.engaged_with(e))
@@ -238,11 +247,13 @@ class WarlordPolicy(Policy):
         activation (buff, fight, move) is weighed by :meth:`_activation_gain`, which already
         counts the AP it takes from the model's own strikes."""
         used, spark = g.powers_used[f.side], g.godspark[f.side]
-        alternative = self.act_worth(g, f, usual) if usual.kind != "end" else 0.0
         enemies = g.living[1 - f.side]
         if not enemies:
             return None
-        nearest = self.nearest(g, f, enemies, min(f.d2) if f.d2 else math.inf)
+        # the worth of the usual act and the nearest enemy: worked out at the first power that
+        # passes the checks below (often none does: each power is called once a Round)
+        alternative = 0.0
+        nearest: Fighter | None = None
         best: tuple[GodPower, Fighter | None] | None = None
         best_worth = 0.05  # what a power must add over the AP's usual use
         # the melee target and the Damage expected without a power: the same for every power
@@ -251,6 +262,9 @@ class WarlordPolicy(Policy):
         for p, pid, _ in g.power_rows[f.side]:
             if pid in used or spark < g.power_cost(f, p) or pid in self.forbid or "powers" in self.forbid:
                 continue
+            if nearest is None:
+                alternative = self.act_worth(g, f, usual) if usual.kind != "end" else 0.0
+                nearest = self.nearest(g, f, enemies, min(f.d2) if f.d2 else math.inf)
             kind = self.power_kind(g, p)
             worth = 0.0
             target: Fighter | None = None
