@@ -15,7 +15,7 @@ all (:meth:`ScoringPolicy._scored`).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -35,6 +35,11 @@ _Row = tuple[Unit, int, list[Scored]]
 #: a group's first pass (_unit_head): its plan, [Stand and Fight, Charge], [Rest, Feint,
 #: Translocate Ward], [the champion action unless it is a Crashing Wave]
 _Head = tuple["UnitPlan", list[Scored], list[Scored], list[Scored]]
+#: board memo keys per side, built once (a key tuple made on every call is an allocation each)
+_WARDS_KEYS: Final = (("wards", 0), ("wards", 1))
+_LONGEST_KEYS: Final = (("longest moves", 0), ("longest moves", 1))
+_MOVERS_KEYS: Final = (("fighting movers", 0), ("fighting movers", 1))
+_FRONT_KEYS: Final = (("front", 0), ("front", 1))
 
 
 class UnitPlan:
@@ -340,9 +345,9 @@ class ScoringPolicy(ValuingPolicy):
                         p = g.p_success(u.guile, 0, 1 if g.sneaked(u, e) else 0)
                         plan.feint = (p * 1.2 * e.points, Order("Feint", u, e))
                         break
-        wards: list[Unit] | None = memo.get(("wards", side.idx))
+        wards: list[Unit] | None = memo.get(_WARDS_KEYS[side.idx])
         if wards is None:
-            wards = memo[("wards", side.idx)] = [o for o in side.units if o.state == "board" and o.gtype == "ward"]
+            wards = memo[_WARDS_KEYS[side.idx]] = [o for o in side.units if o.state == "board" and o.gtype == "ward"]
         if wards and on_board:
             ward = wards[0]
             front = self._front(g, side, enemies)
@@ -477,7 +482,7 @@ class ScoringPolicy(ValuingPolicy):
     def _longest_ally_move(self, g: Game, u: Unit) -> float:
         """The longest MOV among the fighting allies a Maneuver could draw (inf off the clamp box)."""
         memo = g.cache if g.cache is not None else {}
-        key = ("longest moves", u.side)
+        key = _LONGEST_KEYS[u.side]
         top: tuple[float, int, float] | None = memo.get(key)
         if top is None:
             first, first_uid, second = 0.0, -1, 0.0
@@ -497,7 +502,7 @@ class ScoringPolicy(ValuingPolicy):
         """How far the ally a Maneuver of ``u`` would draw can move: -inf if none would be drawn,
         inf if it stands off the board's clamp box."""
         memo = g.cache if g.cache is not None else {}
-        key = ("fighting movers", u.side)
+        key = _MOVERS_KEYS[u.side]
         movers: list[Unit] | None = memo.get(key)
         if movers is None:
             movers = memo[key] = [a for a in g.sides[u.side].units if a.state == "board" and a.gtype != "ward" and a.mov and a.fury is not None]
@@ -573,7 +578,7 @@ class ScoringPolicy(ValuingPolicy):
 
     def _front(self, g: Game, side: Side, enemies: list[Unit]) -> Unit | None:
         """The side's non-Ward group nearest the enemy (board memo)."""
-        key = ("front", side.idx)
+        key = _FRONT_KEYS[side.idx]
         if g.cache is not None and key in g.cache:
             return g.cache[key]
         front: Unit | None = None

@@ -23,6 +23,8 @@ REMOVE_VALUE: Final = 3.0  # value of removing one enemy point, in momentum poin
 COST_WEIGHT: Final = 0.45  # how much one momentum point spent weighs against that
 #: reactions the player declares only above this value (a momentum point, and the initiative given up)
 REACT_AT: Final = 0.9
+#: the board memo's keys of each side's enemies' version (built once, not on every call)
+_FOES_KEYS: Final = (("foes", 0), ("foes", 1))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -72,7 +74,7 @@ class ValuingPolicy(Policy):
         numbers, equal enemies. What depends on nothing else (a group's Charge target, its
         nearest enemy) is kept across boards under it with the group's own position."""
         memo = g.cache if g.cache is not None else {}
-        key = ("foes", side)
+        key = _FOES_KEYS[side]
         found: int | None = memo.get(key)
         if found is None:
             foes = tuple([(e.uid, e.x, e.y) for e in g.sides[1 - side].units if e.state == "board"])

@@ -6,6 +6,7 @@ remembered in ``Game.cache`` for as long as the board signature stays the same."
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from .board import EPS, clamp, dist, hypot
 from .gamestate import GameState
@@ -14,6 +15,8 @@ from .state import Unit
 #: what can block a line of sight or a move on one board: blocking pieces as (x, y, r), and
 #: groups on the board as (group, x, y, radius)
 Blockers = tuple[list[tuple[float, float, float]], list[tuple[Unit, float, float, float]]]
+#: the board memo's keys of each side's groups on the board, without and with Wards (built once)
+_ALLIES_KEYS: Final = ((("allies", 0, False), ("allies", 0, True)), (("allies", 1, False), ("allies", 1, True)))
 
 
 class Geometry(GameState):
@@ -110,7 +113,7 @@ class Geometry(GameState):
     def allies(self, u: Unit, wards: bool = False) -> list[Unit]:
         cache = self.cache
         if cache is not None:  # the side's groups on the board listed once per board, u left out here
-            key = ("allies", u.side, wards)
+            key = _ALLIES_KEYS[u.side][1 if wards else 0]
             mine: list[Unit] | None = cache.get(key)
             if mine is None:
                 mine = cache[key] = [o for o in self.sides[u.side].units if o.state == "board" and (wards or o.gtype != "ward")]
