@@ -325,10 +325,17 @@ class ScoringPolicy(ValuingPolicy):
                 bonus = 0.5 * (min(3, count) - 1) if u.heavy_trait == "colossal" else None
                 plan.stand = (pb * self.target_value(g, best) + 0.2 * ps, bonus, Order("Stand and Fight", u, best))
         if can_attack and u.mov and enemies:
-            far = (u.uid, u.x, u.y, plan.ux, plan.uy, self._foes_version(g, u.side), g.stats_version)
-            target = self.charge_memo.get(far)
-            if target is None:
-                target = self.charge_memo[far] = self._charge_target(g, side, u, enemies, plan.ux, plan.uy)
+            foes, stats, ux, uy = self._foes_version(g, u.side), g.stats_version, plan.ux, plan.uy
+            target: tuple[Unit, float, float] | tuple[()]
+            if (
+                u.charge_by is self and u.charge_foes == foes and u.charge_stats == stats
+                and u.charge_x == u.x and u.charge_y == u.y and u.charge_ux == ux and u.charge_uy == uy
+            ):  # fmt: skip
+                target = u.charge_target
+            else:
+                target = self._charge_target(g, side, u, enemies, ux, uy)
+                u.charge_by, u.charge_foes, u.charge_stats, u.charge_target = self, foes, stats, target
+                u.charge_x, u.charge_y, u.charge_ux, u.charge_uy = u.x, u.y, ux, uy
             if target:
                 t, pb, ps = target
                 plan.charge = (0.8 * pb * self.target_value(g, t) + 0.15 * ps, Order("Charge", u, t))

@@ -38,9 +38,8 @@ class ValuingPolicy(Policy):
         super().__init__()
         self.forbid = forbid
         # kept across boards, keyed by a group's uid and position and the enemies' version
-        # (_foes_version): Charge targets and nearest enemies
+        # (_foes_version): nearest enemies (a group's Charge target is kept on the group)
         self.foes_versions: dict[tuple[object, ...], int] = {}
-        self.charge_memo: dict[tuple[object, ...], tuple[Unit, float, float] | tuple[()]] = {}
         self.goal_memo: dict[tuple[object, ...], tuple[float, float]] = {}
         self.rest_odds: dict[int, tuple[float, float, float]] = {}  # Guile -> P(fail, success, critical) of Rest
         self.weight_now = 0.35  # move_weight() while options are scored

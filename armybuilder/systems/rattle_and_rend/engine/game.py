@@ -373,7 +373,7 @@ class Game(ActionRules):
             if self.round >= 12 and not self.finished:  # a conquest tie may add a round, never forever
                 self._decide([s.removed_points for s in self.sides])
         for u in self.units:  # a group's memo entries refer to groups (its plan's orders): no cycle outlives the game
-            u.memo_of, u.plan, u.in_range, u.goal = None, None, None, None
+            u.memo_of, u.plan, u.in_range, u.goal, u.charge_by, u.charge_target = None, None, None, None, None, None
         units = [
             UnitRecord(u.side, u.name, float(u.points), u.state != "out", float(u.eliminated))
             for u in self.units

@@ -68,6 +68,17 @@ class Unit:
     plan: Any = None
     in_range: list[Unit] | None = None
     goal: tuple[float, float] | None = None
+    # its Charge target as the player that owns it last worked it out (ai.ScoringPolicy._plan),
+    # kept across boards while what decides it holds: the player, the group's place and its
+    # carrier's, the enemies' version (ai_values.ValuingPolicy._foes_version) and the stats'
+    charge_by: Any = None
+    charge_x: float = 0.0
+    charge_y: float = 0.0
+    charge_ux: float = 0.0
+    charge_uy: float = 0.0
+    charge_foes: int = -1
+    charge_stats: int = -1
+    charge_target: Any = None
 
     @property
     def is_ward(self) -> bool:
