@@ -3,9 +3,10 @@ progress towards the scenario's goal, momentum, a champion action's own effect) 
 momentum cost; it passes when nothing is worth more than a twentieth of a point.
 
 Speed: a group's plan (:class:`UnitPlan`: its targets and their odds, its paths, the orders that
-play them, scores before the momentum cost) is kept in the game's board memo while the board
-signature holds (every group's position and state, the markers' holders, the stats' version);
-about half the choices follow an action that moved nothing (Rest, a failed attack, a refused
+play them, scores before the momentum cost) is kept on the group (``Unit.plan``) for the game's
+board memo, which stands while the board signature holds (every group's position and state, the
+markers' holders, the stats' version); its Charge target is kept on it across boards while its
+place, the enemies' and the stats hold (``Unit.charge_target``); about half the choices follow an action that moved nothing (Rest, a failed attack, a refused
 reaction) and only subtract the new cost and work out Rest and Scheming Plot again. Options are
 scored in two passes: the plans and the options that cost little first, then the ones that trace
 paths (Sprint, Maneuver, Crashing Wave) only when an upper bound of their score reaches the best of
