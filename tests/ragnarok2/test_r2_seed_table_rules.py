@@ -267,6 +267,37 @@ def test_creature_bases_assail_two_opponents_each(ecat):
     assert seen["marauder"] >= 4 and seen["marauder"] > seen["warrior"]
 
 
+
+def test_creature_bases_assail_one_opponent_on_a_flank(ecat):
+    """Seed (Movement during an assault): creature bases use their two opponents at a time
+    "against opponents on infantry or cavalry (front and rear only, see the diagram) bases".
+    Two marauders charge the left flank of ten conscripts (five files, two ranks): they assail
+    the two fighters at the ends of the ranks, as two warriors on infantry bases do, not four."""
+    seen = {}
+    for profile in ("marauder", "warrior"):
+        bt = battle(ecat, army("beasts", (profile, 2)), army("griffin", ("conscript", 10)))
+        u, e = bt.sides[0][0], bt.sides[1][0]
+        aside(bt, u, e)
+        stand(bt, u, 90.0, 40.0)
+        stand(bt, e, 90.0 + e.depth / 2.0, 45.0 + e.width / 2.0, facing=(1.0, 0.0))  # its left flank toward u
+        bt.resolve_assault(u, e, "charge")
+        assert e.index in u.engaged and e.faces[u.index] in (1, 3)  # a flank
+        seen[profile] = contact_count(bt, e, u)
+    assert seen["marauder"] == seen["warrior"] == 2
+
+
+def test_creature_bases_assail_one_opponent_on_a_creature_base(ecat):
+    """Seed (Movement during an assault): the two opponents at a time are taken on infantry or
+    cavalry bases only. Two marauders charge the front of six marauders: they meet the three
+    bases their frontage overlaps, not four."""
+    bt = battle(ecat, army("beasts", ("marauder", 2)), army("beasts", ("marauder", 6)))
+    u, e = bt.sides[0][0], bt.sides[1][0]
+    face_off(bt, u, e, 5.0)
+    bt.resolve_assault(u, e, "charge")
+    assert e.index in u.engaged and e.faces[u.index] == 0
+    assert contact_count(bt, e, u) == 3
+
+
 # -- flight -----------------------------------------------------------------------------------------
 
 

@@ -182,3 +182,26 @@ def test_over_a_whole_game_the_forge_guardians_fight(lists):
     orders = [line for line in log if line.startswith("side 1 orders")]
     assert any("Forge guardians Reaction" not in line for line in orders)
     assert any(line.startswith("fray:") and "Forge guardians" in line for line in log)
+
+
+def test_change_of_plans_reveals_another_order_when_the_unit_is_activated(lists):
+    """Change of plans' card (R2-D9): "When the unit is activated its player may reveal it with
+    any other order instead of the one it was given." The Praetorian guard, ordered to
+    Progress, finds the Bombardiers 8 cm before it when it is activated: with the card it is
+    revealed under an Assault order and charges them; without it, it keeps its Progress."""
+    outcomes = {}
+    for with_card in (False, True):
+        bt = battle(lists)
+        bt.update_leadership()
+        guard, bombardiers = unit(bt, 1, "Praetorian guard"), unit(bt, 0, "Bombardiers")
+        aside(bt, guard, bombardiers)
+        face_off(bt, bombardiers, guard, 8.0)
+        guard.order = "progress"
+        if with_card:
+            give(bt, guard, "change-of-plans")
+            assert guard.tactic.get("change_order") == 1
+        bt.activate(guard)
+        outcomes[with_card] = (guard.order, bombardiers.index in guard.engaged)
+        changed = [line for line in bt.lines if "Change of plans" in line]
+        assert changed == (["Praetorian guard changes its plans (Change of plans): an Assault order instead of a Progress order"] if with_card else [])
+    assert outcomes == {False: ("progress", False), True: ("assault", True)}

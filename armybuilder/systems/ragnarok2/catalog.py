@@ -350,6 +350,7 @@ TacticEffect = Literal[
     "order",  # 1: the unit receives an order without spending a tactical point
     "no_run",  # 1: the unit may not Run this round
     "no_charge",  # 1: the unit may not charge (Assault) this round
+    "change_order",  # 1: when activated, the unit may reveal any other order than the one it was given
 ]
 TACTIC_EFFECT_KEYS: tuple[str, ...] = get_args(TacticEffect)
 

@@ -163,8 +163,8 @@ class Tactic(PlainModel):
         Field('scheme', ("opt", ("lit", ('army-corps', 'shock-troops', 'support'))), None),
         Field('min_effective', ("opt", ("int", None)), None),
         Field('orders', ("list", ("lit", ('progress', 'assault', 'support', 'reaction')), None), factory=list),
-        Field('effects', ("dict", ("lit", ('attack_shift', 'wound_shift', 'defense_shift', 'toughness_shift', 'initiative', 'courage', 'discipline', 'rally', 'power', 'movement', 'extra_exchange', 'attack', 'defense', 'strength', 'resistance', 'to_enemy', 'order', 'no_run', 'no_charge')), ("int", None)), factory=dict),
-        Field('cons_effects', ("dict", ("lit", ('attack_shift', 'wound_shift', 'defense_shift', 'toughness_shift', 'initiative', 'courage', 'discipline', 'rally', 'power', 'movement', 'extra_exchange', 'attack', 'defense', 'strength', 'resistance', 'to_enemy', 'order', 'no_run', 'no_charge')), ("int", None)), factory=dict),
+        Field('effects', ("dict", ("lit", ('attack_shift', 'wound_shift', 'defense_shift', 'toughness_shift', 'initiative', 'courage', 'discipline', 'rally', 'power', 'movement', 'extra_exchange', 'attack', 'defense', 'strength', 'resistance', 'to_enemy', 'order', 'no_run', 'no_charge', 'change_order')), ("int", None)), factory=dict),
+        Field('cons_effects', ("dict", ("lit", ('attack_shift', 'wound_shift', 'defense_shift', 'toughness_shift', 'initiative', 'courage', 'discipline', 'rally', 'power', 'movement', 'extra_exchange', 'attack', 'defense', 'strength', 'resistance', 'to_enemy', 'order', 'no_run', 'no_charge', 'change_order')), ("int", None)), factory=dict),
     )
 
 

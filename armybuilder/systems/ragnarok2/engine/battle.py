@@ -125,7 +125,7 @@ Remaining simplifications, each with its reason
 - Powers doubled in a charge are also those of the outcome's balance of Power in that round.
 - Tactics, rituals and communions act through data and named hooks (:mod:`.mystic_phase`);
   teleportation, telluric manipulation and the oracle of destiny do nothing (they would move
-  units or scenery the AI does not plan with). Change of plans' order change is not used.
+  units or scenery the AI does not plan with).
 - Abilities outside the seeds (Confrontation cards) are listed as unhandled, not simulated.
 - The AI (policies) is a heuristic player; its choices are legal, not optimal.
 

@@ -7,7 +7,9 @@ brings are those the table puts there (seed: Movement during an assault; Push on
 - **An assault** places the assailants on the face of the target they reached (front, flank
   or rear: where they came from), the closest first, as many as the face's length holds for
   their bases, the others round its ends; the assailant's rear ranks follow only as far as the
-  reach it had left lets them come round (``slack``). The assailed unit meets them with the
+  reach it had left lets them come round (``slack``). A fighter on a creature base assails two
+  opponents on infantry or cavalry bases on their front or rear, one elsewhere
+  (:func:`assailed_per_base`). The assailed unit meets them with the
   fighters on that face, and with the ends of its ranks behind when the assailants are more
   than the face holds. A unit withstanding the charge (Reaction) brings all its fighters.
 - **A fray that goes on** (a later round, or after push on): a scattered unit's free fighters
@@ -24,11 +26,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .formation import FRONT, face_length, face_positions, slots, world_slot, wrap_positions
+from .formation import FRONT, REAR, face_length, face_positions, slots, world_slot, wrap_positions
 from .fray import front_split
 
 if TYPE_CHECKING:
     from .state import Fighting
+
+
+def assailed_per_base(assails: int, target: Fighting, face: int) -> int:
+    """How many opponents one assailant's base, able to assail *assails* at once, assails on
+    *target*'s *face* (seed: Movement during an assault: creature bases assail two "against
+    opponents on infantry or cavalry (front and rear only)" bases; one on a flank, or on a
+    target on a creature base itself)."""
+    if assails <= 1 or target.troops.assails > 1 or face not in (FRONT, REAR):
+        return 1
+    return assails
 
 
 def _assailant_positions(u: Fighting, target: Fighting) -> list[int]:
@@ -102,7 +114,7 @@ def contact_positions(u: Fighting, foes: list[Fighting]) -> dict[int, tuple[int,
             coming = _assailant_positions(e, u)
             ess = slots(e)
             frontage = e.width if len(coming) >= e.files else len(coming) * (e.troops.base_w + (0.0 if e.close else e.open_gap))
-            opposite = sum(e.groups[ess[i][2]].assails for i in coming)
+            opposite = sum(assailed_per_base(e.groups[ess[i][2]].assails, u, face) for i in coming)
             positions = _assailed_positions(u, face, opposite, frontage, (e.x, e.y))
         else:
             positions = _assailed_positions(u, face, _expected(e, u))

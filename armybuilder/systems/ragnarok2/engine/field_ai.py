@@ -253,6 +253,15 @@ class FieldPolicy(LinePolicy):
             return "reaction"
         return "progress"
 
+    def change_of_plans(self, b: Battle, unit: Fighting) -> str | None:
+        """Change of plans: the order this player would give the unit from the table as it stands
+        when the unit is activated, when it differs from the one given (an assault target come
+        into reach or gone out of it, marksmen with a target). Never a Reaction: one revealed as
+        the unit is activated waits for no assault (it stays where it stands)."""
+        foes = [e for e in b.sides[1 - unit.side] if e.alive]
+        order = self.choose_order(b, unit, foes)
+        return order if order and order != unit.order and order != "reaction" else None
+
     def shot_in_reach(self, b: Battle, unit: Fighting) -> bool:
         """Some foe within the marksmen's longest range after a March (seen or not: it can move
         to see it)."""

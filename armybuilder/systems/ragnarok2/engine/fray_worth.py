@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from .contact import assailed_per_base
+from .formation import face_toward
 from .fray import fear_distribution
 from .geometry import box_gap
 from .tables import balance_of_power, mean_per_die, memo_row_value, opposed_chance, pass_chance
@@ -54,7 +56,7 @@ def contact_counts(a: Fighting, d: Fighting, gap: float = -1.0) -> tuple[int, in
     ranks_in = 1 + int(slack / step) if step > 0.0 and slack > 0.0 else 1
     coming = min(a.files * ranks_in, room, a.count)
     frontage = a.width if coming >= a.files else coming * base_a
-    opposite = coming * max(a.troops.assails, 1)
+    opposite = coming * assailed_per_base(a.troops.assails, d, face_toward(d, a.x, a.y))
     if d.close:
         base_d = d.troops.base_w if d.troops.base_w > 0 else 2.5
         met = min(d.front(), max(int(frontage / base_d + 0.999) + 1, opposite))

@@ -91,6 +91,8 @@ class ActivationPhase(BattleBase):
                     self.say(f"{name(self, u)} is in Rout and free of any opponent: it flees")
                 self.flee(u)
             return
+        if u.tactic and u.tactic.get("change_order"):
+            self.change_plans(u)
         order = u.order
         if order == "assault":
             if u.engaged:
@@ -114,6 +116,17 @@ class ActivationPhase(BattleBase):
                 self.say(f"{name(self, u)} reveals its Reaction order: no enemy assailed it, it stays at {at(u)}")
         elif self.logging:
             self.say(f"{name(self, u)} has no order: it stays at {at(u)}")
+
+    def change_plans(self, u: Fighting) -> None:
+        """Change of plans (R2-D9): the unit is revealed with another order than the one it was
+        given, when its player asks for one as it is activated (the table may have changed since
+        the orders were given)."""
+        new = self.policies[u.side].change_of_plans(self.as_battle(), u)
+        if not new or new == u.order:
+            return
+        if self.logging:
+            self.say(f"{name(self, u)} changes its plans (Change of plans): {ORDER_NAMES.get(new, new)} order instead of {ORDER_NAMES.get(u.order, u.order)} order")
+        u.order = new
 
     # -- moves -----------------------------------------------------------------------------
 

@@ -85,6 +85,11 @@ class Policy:
         best, score = b.best_charge_target(unit, options)
         return best
 
+    def change_of_plans(self, b: Battle, unit: Fighting) -> str | None:
+        """The order a unit given Change of plans reveals instead of its own when it is
+        activated (None: it keeps its order). This player keeps the order it gave."""
+        return None
+
     def engaged_order(self, b: Battle, unit: Fighting) -> str:
         """The order of a unit already in a fray: fight on (Assault) or Progress (Disengagement)."""
         return "assault"

@@ -103,6 +103,8 @@ def effect_weight(effects: tuple[tuple[str, int], ...], fighting: bool, moving: 
             score += v * (3.0 if shaken else 0.0)
         elif key == "no_charge":
             score -= v * (3.0 if fighting and moving else 0.0)  # a unit set to assault could not charge
+        elif key == "change_order":
+            score += v * (1.0 if moving else 0.3)  # a free unit re-reads the table when it acts
         elif key == "no_run":
             score -= v * (1.0 if moving else 0.0)
     return score
