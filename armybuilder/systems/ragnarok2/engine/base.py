@@ -84,6 +84,7 @@ class BattleBase:
     sight_lines: dict[int, tuple[Box, Box, list[tuple[Box, int]], bool]]  # SpaceRules._sees()'s: pair -> (the blocks, what stood between, seen)
     spot_memo: dict[int, tuple[int, tuple[int, float, float, float, float]]]  # contact_spot()'s memo: pair -> (table_stamp(), spot)
     world: int  # bumped at every move and every Scout spotted: sight between units is looked at again
+    trials: int  # trial spots stood on so far (SpaceRules.try_spot(): each gets a stamp of its own)
     table_changes: list[int]  # blocks moved or reshaped (casualties, a rout, re-forming), counted by the units themselves
     plans: dict[Any, Any]  # plan_travel()'s and assault_options()'s answers for the table as it stands (SpaceRules.plans_now())
     plans_layout: list[Any]  # the table they were found for: table_stamp(), then each unit's geo, alive, state, hidden
@@ -166,6 +167,14 @@ class BattleBase:
         raise NotImplementedError
 
     def table_stamp(self) -> int:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def try_spot(self, u: Fighting, x: float, y: float, fx: float, fy: float) -> tuple[Any, ...]:
+        """:mod:`.space`."""
+        raise NotImplementedError
+
+    def end_trial(self, u: Fighting, saved: tuple[Any, ...]) -> None:
         """:mod:`.space`."""
         raise NotImplementedError
 

@@ -232,7 +232,7 @@ class Battle(
         "aura_units", "mystic_units", "outcome_rows", "fear_rows", "round", "field_effects",
         "_tactic_cost", "_tactical_memo", "_mystic_sums", "_charge_bound",
         "_cic_seen", "_upkeep", "policies", "round_memo", "loss_caused",
-        "field", "gaps", "sight_memo", "sight_lines", "spot_memo", "world", "table_changes", "plans", "plans_layout", "reshape_to", "recorder", "phase", "destroyed", "frays_fought", "_logged", "deployed",
+        "field", "gaps", "sight_memo", "sight_lines", "spot_memo", "world", "trials", "table_changes", "plans", "plans_layout", "reshape_to", "recorder", "phase", "destroyed", "frays_fought", "_logged", "deployed",
     )  # fmt: skip
 
     def __init__(
@@ -261,6 +261,7 @@ class Battle(
         self.sight_lines: dict[int, tuple[Box, Box, list[tuple[Box, int]], bool]] = {}
         self.spot_memo: dict[int, tuple[int, tuple[int, float, float, float, float]]] = {}
         self.world = 0
+        self.trials = 0
         self.plans: dict = {}
         self.plans_layout: list = []
         self.reshape_to = 0

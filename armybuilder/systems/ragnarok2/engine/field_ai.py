@@ -547,25 +547,19 @@ class FieldPolicy(LinePolicy):
         best, best_key = None, int_score(self.spot_worth(b, unit, shooters, False))
         tb = target.box()
         hx, hy = unit_vector(tb.cx - unit.x, tb.cy - unit.y)
-        ox, oy, oux, ouy = unit.x, unit.y, unit.ux, unit.uy
-        try:
-            for degrees in (0.0, FIRING_TURN, -FIRING_TURN):
-                r = math.radians(degrees)
-                ax, ay = hx * math.cos(r) - hy * math.sin(r), hx * math.sin(r) + hy * math.cos(r)
-                plan = b.plan_travel(unit, unit.x + ax * unit.mov, unit.y + ay * unit.mov, unit.mov, straight=False)
-                if plan is None or plan[4] < 1.0:
-                    continue
-                unit.place(plan[0], plan[1], plan[2], plan[3])
-                b.world += 1  # (sight between units looked at again from the trial spot)
+        for degrees in (0.0, FIRING_TURN, -FIRING_TURN):
+            r = math.radians(degrees)
+            ax, ay = hx * math.cos(r) - hy * math.sin(r), hx * math.sin(r) + hy * math.cos(r)
+            plan = b.plan_travel(unit, unit.x + ax * unit.mov, unit.y + ay * unit.mov, unit.mov, straight=False)
+            if plan is None or plan[4] < 1.0:
+                continue
+            saved = b.try_spot(unit, plan[0], plan[1], plan[2], plan[3])  # (the table's memos hold)
+            try:
                 key = int_score(self.spot_worth(b, unit, shooters, True))
-                unit.place(ox, oy, oux, ouy)
-                b.world += 1
-                if key > best_key:
-                    best, best_key = (plan[0], plan[1]), key
-        finally:
-            if (unit.x, unit.y, unit.ux, unit.uy) != (ox, oy, oux, ouy):
-                unit.place(ox, oy, oux, ouy)
-                b.world += 1
+            finally:
+                b.end_trial(unit, saved)
+            if key > best_key:
+                best, best_key = (plan[0], plan[1]), key
         return best
 
     def spot_worth(self, b: Battle, unit: Fighting, shooters: list[Group], moved: bool) -> float:

@@ -193,10 +193,19 @@ class SpaceRules(BattleBase):
         blockers = [box for box in blockers if box_meets_band(box, ox, oy, dx, dy, band)]
         if not blockers:
             return True
+        # A line is free when no blocker cuts it (the order they are tried in changes nothing): the
+        # one that cut the last line is tried first, as it most often cuts the next one too.
         for sx, sy in sources:
             for tx, ty in targets:
-                if all(not segment_hits_box(sx, sy, tx, ty, box) for box in blockers):
+                cut = -1
+                for k in range(len(blockers)):
+                    if segment_box_entry(sx, sy, tx, ty, blockers[k]) >= 0.0:
+                        cut = k
+                        break
+                if cut < 0:
                     return True
+                if cut > 0:
+                    blockers[0], blockers[cut] = blockers[cut], blockers[0]
         return False
 
     # -- moves ---------------------------------------------------------------------------
@@ -236,6 +245,24 @@ class SpaceRules(BattleBase):
         moved or reshaped by casualties, a rout or re-forming (counted by the units). A memo of
         sight, contact spots or plans holds while the stamp is the same."""
         return self.world + self.table_changes[0]
+
+    def try_spot(self, u: Fighting, x: float, y: float, fx: float, fy: float) -> tuple[Any, ...]:
+        """Stand *u* on a trial spot (a player weighing where to go) until :meth:`end_trial`.
+
+        The table gets a stamp and *u* a ``geo`` no real table ever has (negative, one a trial),
+        so nothing found from the trial spot is taken for the table as it stands, before or
+        after; :meth:`end_trial` stands the unit back with its own block, ``geo``, the table's
+        stamp and plans, so every memo kept for the table as it stood holds again."""
+        saved = (u.x, u.y, u.ux, u.uy, u.box_cache, u.geo, self.world, self.table_changes[0], self.plans, self.plans_layout)
+        self.trials += 1
+        u.place(x, y, fx, fy)
+        u.geo = -self.trials
+        self.world = -(self.trials << 32) - self.table_changes[0]  # table_stamp(): -(trials << 32)
+        return saved
+
+    def end_trial(self, u: Fighting, saved: tuple[Any, ...]) -> None:
+        """Stand *u* back where it stood before :meth:`try_spot` (see there)."""
+        u.x, u.y, u.ux, u.uy, u.box_cache, u.geo, self.world, self.table_changes[0], self.plans, self.plans_layout = saved
 
     def move_obstacles(self, u: Fighting, ignore: tuple[Fighting, ...] = (), enemies: bool = True) -> list[Box]:
         """What a move of *u* must go round: impassable scenery and the other units (the enemies
