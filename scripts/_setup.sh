@@ -83,7 +83,8 @@ elif [ -n "$compile_engines" ] && [ "$(cat "$native_stamp" 2>/dev/null)" != "$(n
 fi
 if [ -n "${report_builds:-}" ]; then  # (pip --quiet hides the build's own warnings)
     .venv/bin/python -m armybuilder._native >&2 || true
-    # The bundled catalogues into the user's cache: the editor's first start reads them there
-    # instead of parsing their YAML (a cache turned off makes this a no-op).
+    # The bundled catalogues into the install's prepared cache (.venv/share/armybuilder/prepared):
+    # the editor's first start, whatever the user's cache holds, reads them there instead of
+    # parsing their YAML (a cache turned off makes this a no-op).
     .venv/bin/python -m armybuilder.core.prepare || true
 fi

@@ -11,8 +11,10 @@ the machine may be shared, and a figure means little without it.
 
 The commands: a bare interpreter (the floor), ``armybuilder --help`` and ``--version``, and the
 editor on a sample until it has drawn the list (``python -m armybuilder.tui.probe``, headless,
-as ``armybuilder bench`` times it), once with the user cache kept and once with an empty
-user cache in every run (a new user or a new machine).  Standard library only.
+as ``armybuilder bench`` times it), once with the user cache kept, once with an empty
+user cache in every run (a new user or a new machine: the catalogues come from the install's
+prepared cache, ``python -m armybuilder.core.prepare``), and once more with neither (an install
+that never ran the preparation: the catalogue's YAML is read).  Standard library only.
 """
 
 from __future__ import annotations
@@ -55,20 +57,24 @@ def main() -> int:
         warm_cache = Path(scratch) / "cache"
         base = {**os.environ, "ARMYBUILDER_CACHE_DIR": str(warm_cache), "ARMYBUILDER_DATA_DIR": str(Path(scratch) / "data")}
         probe = [PYTHON, "-m", "armybuilder.tui.probe", str(args.sample)]
-        commands: dict[str, tuple[list[str], bool]] = {  # label -> (argv, a new user cache each run)
-            "python -c pass (a bare interpreter)": ([PYTHON, "-c", "pass"], False),
-            "armybuilder --help": ([PYTHON, "-m", "armybuilder", "--help"], False),
-            "armybuilder --version": ([PYTHON, "-m", "armybuilder", "--version"], False),
-            "editor on a sample, to the drawn list": (probe, False),
-            "the same, empty user cache every run": (probe, True),
+        # label -> (argv, a new user cache each run, the install's prepared catalogues ignored)
+        commands: dict[str, tuple[list[str], bool, bool]] = {
+            "python -c pass (a bare interpreter)": ([PYTHON, "-c", "pass"], False, False),
+            "armybuilder --help": ([PYTHON, "-m", "armybuilder", "--help"], False, False),
+            "armybuilder --version": ([PYTHON, "-m", "armybuilder", "--version"], False, False),
+            "editor on a sample, to the drawn list": (probe, False, False),
+            "the same, empty user cache every run": (probe, True, False),
+            "the same, and no catalogue prepared": (probe, True, True),
         }
         times: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
         load_before = os.getloadavg()
         for run in range(args.runs + 1):
-            for label, (argv, cold) in commands.items():
+            for label, (argv, cold, unprepared) in commands.items():
                 env = dict(base)
                 if cold:
                     env["ARMYBUILDER_CACHE_DIR"] = tempfile.mkdtemp(dir=scratch, prefix="cold-")
+                if unprepared:
+                    env["ARMYBUILDER_PREPARED_DIR"] = ""
                 measured = _timed(argv, env)
                 if run:  # the first round warms the disk cache and the user cache
                     times[label].append(measured)

@@ -41,10 +41,14 @@ _SESSION_CACHE: list[str] = []
 
 def pytest_configure(config: pytest.Config) -> None:
     """The catalogue and findings caches of a test run live in a folder of its own: two
-    checkouts of different code testing on one machine never read each other's entries."""
+    checkouts of different code testing on one machine never read each other's entries,
+    and none reads the catalogues prepared at install."""
     import os
     import tempfile
 
+    # the install's prepared catalogues stay out of the tests' way (a cold start is tested
+    # as such); tests/core/test_core_prepare.py sets a folder of its own
+    os.environ.setdefault("ARMYBUILDER_PREPARED_DIR", "")
     if "ARMYBUILDER_CACHE_DIR" not in os.environ:
         folder = tempfile.mkdtemp(prefix="armybuilder-test-cache-")
         _SESSION_CACHE.append(folder)

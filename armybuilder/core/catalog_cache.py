@@ -124,11 +124,22 @@ def read_file(path: Path, limit: int = MAX_ENTRY) -> bytes | None:
         os.close(fd)
 
 
+#: The folder :func:`preparing` writes to instead of the user's cache.
+_preparing: Path | None = None
+
+#: Names the folder of the catalogues prepared at install (see :func:`prepared_folder`);
+#: empty: none.
+PREPARED_ENV = "ARMYBUILDER_PREPARED_DIR"
+
+
 def cache_folder() -> Path | None:
     """The user's cache folder for armybuilder (``ARMYBUILDER_CACHE_DIR`` overrides it);
-    None while the caches are off (:func:`disabled`)."""
+    None while the caches are off (:func:`disabled`).  While :func:`preparing` runs, the
+    folder being prepared."""
     if disabled():
         return None
+    if _preparing is not None:
+        return _preparing
     override = os.environ.get("ARMYBUILDER_CACHE_DIR")
     if override:
         return Path(override)
@@ -138,6 +149,37 @@ def cache_folder() -> Path | None:
         return Path(platformdirs.user_cache_dir("armybuilder"))
     except Exception:  # noqa: BLE001 - no cache is fine
         return None
+
+
+def prepared_folder() -> Path | None:
+    """The install's own cache folder, which ``python -m armybuilder.core.prepare`` fills at
+    setup: ``share/armybuilder/prepared`` under the environment's prefix (the virtual
+    environment of ``./scripts/run``), or ``ARMYBUILDER_PREPARED_DIR`` (empty: none).
+
+    :func:`read` looks there for what the user's cache lacks, so a new user (or a user cache
+    emptied) starts as fast as a warm start.  Its entries are tagged like the user's under a
+    key kept beside them; whoever can write that folder can write the installed code too, so
+    the tag asks no more trust than the program itself.  Nothing but :func:`preparing`
+    writes there."""
+    if disabled():
+        return None
+    override = os.environ.get(PREPARED_ENV)
+    if override is not None:
+        return Path(override) if override else None
+    return Path(sys.prefix) / "share" / "armybuilder" / "prepared"
+
+
+@contextmanager
+def preparing(folder: Path) -> Iterator[None]:
+    """Every cache read and write of the block goes to ``folder`` (the install's prepared
+    cache being filled), not to the user's cache."""
+    global _preparing
+    was = _preparing
+    _preparing = folder
+    try:
+        yield
+    finally:
+        _preparing = was
 
 
 #: The key last read from each folder, with the identity of its file (inode, size, times):
@@ -220,13 +262,25 @@ MARSHAL_SUFFIX = f".{sys.implementation.cache_tag}-m{marshal.version}.bin"
 def read(name: str) -> Any | None:
     """The value cached under ``name``, or None if missing, broken or not authentic.
 
-    JSON, or marshal's format for a name ending in :data:`MARSHAL_SUFFIX` (read back
+    Looked for in the user's cache, then in the install's prepared one
+    (:func:`prepared_folder`).  JSON, or marshal's format for a name ending in
+    :data:`MARSHAL_SUFFIX` (read back
     three times faster than JSON: the resolved catalogue, a third of a megabyte, is read
     by every command that checks a list; marshal is only ever given bytes whose tag
     verified, which this code wrote)."""
     folder = cache_folder()
     if folder is None:
         return None
+    found = _read_in(folder, name)
+    if found is None and _preparing is None:
+        prepared = prepared_folder()
+        if prepared is not None and prepared != folder:
+            found = _read_in(prepared, name)
+    return found
+
+
+def _read_in(folder: Path, name: str) -> Any | None:
+    """The value of the entry ``name`` of one cache folder (see :func:`read`)."""
     key = _key(folder, create=False)
     if key is None:
         return None

@@ -15,7 +15,7 @@ from .organiser import apply_organiser
 from .paths import parse_path
 from .system import ArmyListBase, Choice, EditAction, Param
 
-__all__ = ["parse_path", "need", "rename_action", "notes_action", "organiser_action", "format_action", "point_limit", "apply_list_edit"]
+__all__ = ["parse_path", "need", "rename_action", "notes_action", "organiser_action", "format_action", "list_actions", "point_limit", "apply_list_edit"]
 
 
 def need(args: dict[str, Any], name: str) -> Any:
@@ -70,6 +70,22 @@ def format_action(cat: Catalogue[Any], current: str | None = None, limit: int | 
         help="any whole number above 0; the format's other rules stay",
     )
     return EditAction("set-format", "Change the format or the point limit", (param, own), "list", kind="change")
+
+
+def list_actions(
+    army: ArmyListBase, cat: Catalogue[Any], what: str, name_label: str, notes_of: str | None = None, *, before_format: tuple[EditAction, ...] = ()
+) -> list[EditAction]:
+    """The list-level edits every system offers at the list's root, in the editor's order:
+    rename (``what``, asking for ``name_label``), notes (of ``notes_of``, else of ``what``),
+    tournament details, the system's own list-wide edits (``before_format``), then the format
+    and point limit; :func:`apply_list_edit` applies them."""
+    return [
+        rename_action(army, what, name_label),
+        notes_action(army, notes_of or what),
+        organiser_action(army),
+        *before_format,
+        format_action(cat, army.format, army.limit),
+    ]
 
 
 def point_limit(raw: Any) -> int | None:

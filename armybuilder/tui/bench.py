@@ -57,7 +57,8 @@ def startup_runs(repeat: int, cold: bool = False) -> StartupRuns:
     costs, the wall time what a player waited, the bare start how busy the machine was.
 
     ``cold``: each process starts with an empty user cache (a new user, a new machine: the
-    catalogue is read from its YAML files and validated); otherwise the caches are warm."""
+    catalogue comes from the install's prepared cache, or from its YAML files when none was
+    prepared); otherwise the caches are warm."""
     runs = StartupRuns()
     with tempfile.TemporaryDirectory(prefix="armybuilder-tui-bench-") as tmp:
         folder = Path(tmp)

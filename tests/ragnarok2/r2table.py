@@ -2,6 +2,40 @@
 
 from __future__ import annotations
 
+import copy
+
+import numpy as np
+
+from armybuilder.systems.ragnarok2.engine.battle import Battle
+from armybuilder.systems.ragnarok2.engine.chance import Dice
+from armybuilder.systems.ragnarok2.layouts import layout_spec
+
+
+def table_with(ecat, *pieces, name: str = "scenario") -> dict:
+    """The open table with *pieces* set where they stand."""
+    spec = copy.deepcopy(layout_spec(ecat, "open"))
+    spec["name"] = spec["title"] = name
+    spec["pieces"] = [dict(p) for p in pieces]
+    return spec
+
+
+def battle(ecat, first, second, *pieces, seed: int = 0) -> Battle:
+    """A narrated battle of *first* against *second* on the open table (with *pieces*), its
+    leaders' auras in place."""
+    bt = Battle(ecat, first, second, np.random.default_rng(seed), log=True, table=table_with(ecat, *pieces) if pieces else "open")
+    bt.update_leadership()
+    return bt
+
+
+class ManyWounds(Dice):
+    """Every marksman hits and every Wound roll gives three Wounds: what the losses are capped by shows."""
+
+    def binomial(self, n: int, p: float) -> int:
+        return n
+
+    def from_cdf(self, cdf: tuple[float, ...]) -> int:
+        return 3
+
 
 def stand(bt, u, x: float, y: float, facing: tuple[float, float] | None = None) -> None:
     """Unit *u* with the middle of its front edge at (x, y), facing its enemy's edge (or *facing*)."""

@@ -501,7 +501,7 @@ def test_characteristic_samplers():
         proportion_ok(sampler(rng, 2, 7, 2, size=60_000), success_p(2, 7, 2))
     for sampler in (r2.roll_opposed_test, r2.sample_opposed_test):
         proportion_ok(
-            sampler(rng, 3, 4, True, size=60_000), opposed_test_win_probability(3, 4, True)
+            sampler(rng, r2.OpposedTest(3, 4, True), size=60_000), opposed_test_win_probability(3, 4, True)
         )
     for sampler in (r2.roll_fear_test, r2.sample_fear_test):
         proportion_ok(sampler(rng, COLS, -5, 0, size=60_000), fear_test_success(COLS, -5))

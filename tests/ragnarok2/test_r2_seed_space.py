@@ -5,40 +5,18 @@ sight, the third Wound lost."""
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 import pytest
 from r2engine_data import build_catalogue, engine_army
-from r2table import stand
+from r2table import ManyWounds, stand, table_with
 
 from armybuilder.systems.ragnarok2.engine.battle import Battle
-from armybuilder.systems.ragnarok2.engine.chance import Dice
 from armybuilder.systems.ragnarok2.engine.sight import aims
-from armybuilder.systems.ragnarok2.layouts import layout_spec
 
 
 @pytest.fixture(scope="module")
 def ecat(tmp_path_factory):
     return build_catalogue(tmp_path_factory.mktemp("seed-space"))
-
-
-def table_with(ecat, *pieces):
-    """The open table with *pieces* set where they stand."""
-    spec = copy.deepcopy(layout_spec(ecat, "open"))
-    spec["name"] = spec["title"] = "worked example"
-    spec["pieces"] = [dict(p) for p in pieces]
-    return spec
-
-
-class ManyWounds(Dice):
-    """Every marksman hits and every roll gives three Wounds: what the losses are capped by shows."""
-
-    def binomial(self, n: int, p: float) -> int:
-        return n
-
-    def from_cdf(self, cdf: tuple[float, ...]) -> int:
-        return 3
 
 
 # A Medium Size hedge (4 cm high: Normal Size scenery, R2-D10) across the table at y = 60.
@@ -50,7 +28,7 @@ def hedge_battle(ecat, with_shaka: bool) -> Battle:
     Shaka Morkhäi (Large) or not, the hedge between them."""
     slayers = ("warrior", 9, "warlord") if with_shaka else ("warrior", 9)
     bt = Battle(ecat, engine_army("griffin", ("fusilier", 10)), engine_army("beasts", slayers), np.random.default_rng(0),
-                log=True, table=table_with(ecat, HEDGE))  # fmt: skip
+                log=True, table=table_with(ecat, HEDGE, name="worked example"))  # fmt: skip
     hunters, unit = bt.sides[0][0], bt.sides[1][0]
     stand(bt, hunters, 90, 45)
     stand(bt, unit, 90, 63)
@@ -101,7 +79,7 @@ RUIN = {"name": "ruin", "kind": "ruin", "width": 20, "depth": 3, "height": 5, "i
 
 def crossbow_battle(ecat, *pieces) -> Battle:
     bt = Battle(ecat, engine_army("griffin", ("fusilier", 9)), engine_army("beasts", ("warrior", 10)), np.random.default_rng(0),
-                log=True, table=table_with(ecat, *pieces))  # fmt: skip
+                log=True, table=table_with(ecat, *pieces, name="worked example"))  # fmt: skip
     stand(bt, bt.sides[0][0], 90, 40)
     stand(bt, bt.sides[1][0], 90, 70)
     return bt

@@ -6,12 +6,10 @@ Leadership, Push on; R2-D10, R2-T3 to R2-T5)."""
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 import pytest
 from r2engine_data import build_catalogue
-from r2table import aside, face_off, reacting, stand
+from r2table import ManyWounds, aside, battle, face_off, reacting, stand
 
 from armybuilder.systems.ragnarok2.army import Member, R2List, Troops, Unit
 from armybuilder.systems.ragnarok2.engine.abilities import traits_of
@@ -21,7 +19,6 @@ from armybuilder.systems.ragnarok2.engine.fray import unit_key
 from armybuilder.systems.ragnarok2.engine.geometry import boxes_overlap
 from armybuilder.systems.ragnarok2.engine.sight import aims
 from armybuilder.systems.ragnarok2.engine.strategic import aura_centre, aura_gap
-from armybuilder.systems.ragnarok2.layouts import layout_spec
 
 
 @pytest.fixture(scope="module")
@@ -39,29 +36,6 @@ def army(people: str, *units) -> R2List:
             for p, n, *ms in units
         ],
     )  # fmt: skip
-
-
-def table_with(ecat, *pieces):
-    spec = copy.deepcopy(layout_spec(ecat, "open"))
-    spec["name"] = spec["title"] = "scenario"
-    spec["pieces"] = [dict(p) for p in pieces]
-    return spec
-
-
-def battle(ecat, first, second, *pieces, seed: int = 0) -> Battle:
-    bt = Battle(ecat, first, second, np.random.default_rng(seed), log=True, table=table_with(ecat, *pieces) if pieces else "open")
-    bt.update_leadership()
-    return bt
-
-
-class ManyWounds(Dice):
-    """Every marksman hits and every Wound roll gives three Wounds."""
-
-    def binomial(self, n: int, p: float) -> int:
-        return n
-
-    def from_cdf(self, cdf: tuple[float, ...]) -> int:
-        return 3
 
 
 class AllWounds(Dice):

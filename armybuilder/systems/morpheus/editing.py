@@ -11,24 +11,9 @@ import re
 from typing import Any
 
 from armybuilder.core.checks import plural
-from armybuilder.core.editing import (
-    apply_list_edit,
-    format_action,
-    need,
-    notes_action,
-    organiser_action,
-    parse_path,
-    rename_action,
-)
-from armybuilder.core.system import (
-    BrowserEntry,
-    Choice,
-    Detail,
-    EditAction,
-    EntryRef,
-    OutlineNode,
-    Param,
-)
+from armybuilder.core.editing import apply_list_edit, list_actions, need, parse_path
+from armybuilder.core.shapes import BrowserEntry, Detail, EditAction, OutlineNode, Param
+from armybuilder.core.system import Choice, EntryRef
 
 from .army import (
     KINDS,
@@ -155,10 +140,7 @@ def actions(army: WarClan, cat: MECat, path: str) -> list[EditAction]:
         return [
             add_warrior,
             add_power,
-            rename_action(army, "war clan", "Clan name"),
-            notes_action(army, "clan"),
-            organiser_action(army),
-            format_action(cat, army.format, army.limit),
+            *list_actions(army, cat, "war clan", "Clan name", "clan"),
         ]
     head, index = parts[0]
     if head == "warriors" and index is None:

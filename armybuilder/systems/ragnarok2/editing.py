@@ -11,24 +11,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from armybuilder.core.checks import list_format, plural
-from armybuilder.core.editing import (
-    apply_list_edit,
-    format_action,
-    need,
-    notes_action,
-    organiser_action,
-    parse_path,
-    rename_action,
-)
-from armybuilder.core.system import (
-    BrowserEntry,
-    Choice,
-    Detail,
-    EditAction,
-    EntryRef,
-    OutlineNode,
-    Param,
-)
+from armybuilder.core.editing import apply_list_edit, list_actions, need, parse_path
+from armybuilder.core.shapes import BrowserEntry, Detail, EditAction, OutlineNode, Param
+from armybuilder.core.system import Choice, EntryRef
 
 from .army import (
     Member,
@@ -348,18 +333,15 @@ def actions(army: R2List, cat: R2Cat, path: str) -> list[EditAction]:
         "units",
     )
     if not parts:
+        set_people = EditAction(
+            "set-people",
+            "Change the people",
+            (Param("people", "People", "choice", people_choices(cat, army), default=army.people),),
+            "list",
+        )
         return [
             add_unit,
-            rename_action(army, "list", "List name"),
-            notes_action(army, "list"),
-            organiser_action(army),
-            EditAction(
-                "set-people",
-                "Change the people",
-                (Param("people", "People", "choice", people_choices(cat, army), default=army.people),),
-                "list",
-            ),
-            format_action(cat, army.format, army.limit),
+            *list_actions(army, cat, "list", "List name", before_format=(set_people,)),
             *_deck_adders(army, cat),
         ]
     head, index = parts[0]

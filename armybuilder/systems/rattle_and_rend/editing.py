@@ -12,24 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from armybuilder.core.checks import a_or_an, list_format, plural
-from armybuilder.core.editing import (
-    apply_list_edit,
-    format_action,
-    need,
-    notes_action,
-    organiser_action,
-    parse_path,
-    rename_action,
-)
-from armybuilder.core.system import (
-    BrowserEntry,
-    Choice,
-    Detail,
-    EditAction,
-    EntryRef,
-    OutlineNode,
-    Param,
-)
+from armybuilder.core.editing import apply_list_edit, list_actions, need, parse_path
+from armybuilder.core.shapes import BrowserEntry, Detail, EditAction, OutlineNode, Param
+from armybuilder.core.system import Choice, EntryRef
 
 from .army import (
     Group,
@@ -278,10 +263,7 @@ def actions(army: RRList, cat: RRCat, path: str) -> list[EditAction]:
             set_traits,
             add_trait,
             set_drive,
-            rename_action(army, "warband", "Warband name"),
-            notes_action(army, "warband"),
-            organiser_action(army),
-            format_action(cat, army.format, army.limit),
+            *list_actions(army, cat, "warband", "Warband name"),
         ]
     head, index = parts[0]
     if head == "groups" and index is None:

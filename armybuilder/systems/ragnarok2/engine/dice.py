@@ -62,6 +62,7 @@ __all__ = [
     "sample_characteristic_test",
     "roll_test_success",
     "sample_test_success",
+    "OpposedTest",
     "roll_opposed_test",
     "sample_opposed_test",
     "roll_fear_test",
@@ -429,6 +430,26 @@ def opposed_test_win_probability(
     return min(max(win, 0.0), 1.0)
 
 
+@dataclass(frozen=True)
+class OpposedTest:
+    """One opposed test, as its two samplers (:func:`roll_opposed_test`, physical, and
+    :func:`sample_opposed_test`, from the exact law) take it; the arguments of
+    :func:`opposed_test_win_probability`."""
+
+    a: int
+    b: int
+    a_wins_ties: bool
+    a_best_of: int = 1
+    b_best_of: int = 1
+    auto_fail_on_one: bool = True
+
+    def win_probability(self) -> float:
+        """P(side A wins): :func:`opposed_test_win_probability`."""
+        return opposed_test_win_probability(
+            self.a, self.b, self.a_wins_ties, a_best_of=self.a_best_of, b_best_of=self.b_best_of, auto_fail_on_one=self.auto_fail_on_one
+        )
+
+
 def mastery_test_success(power: int, difficulty: int, dice: int) -> float:
     """P(a Power/Faith test with several dice succeeds) for rituals and communions.
 
@@ -583,25 +604,15 @@ def roll_test_success(
     return _shape_out(ok, size, bool)
 
 
-def roll_opposed_test(
-    rng: np.random.Generator,
-    a: int,
-    b: int,
-    a_wins_ties: bool,
-    size: int | None = None,
-    *,
-    a_best_of: int = 1,
-    b_best_of: int = 1,
-    auto_fail_on_one: bool = True,
-) -> Any:
-    """Physical twin of :func:`opposed_test_win_probability`: does A win?"""
+def roll_opposed_test(rng: np.random.Generator, test: OpposedTest, size: int | None = None) -> Any:
+    """Physical twin of :meth:`OpposedTest.win_probability`: does A win?"""
     n = 1 if size is None else size
-    ra, fa = _roll_test_results(rng, a, a_best_of, n, auto_fail_on_one)
-    rb, fb = _roll_test_results(rng, b, b_best_of, n, auto_fail_on_one)
+    ra, fa = _roll_test_results(rng, test.a, test.a_best_of, n, test.auto_fail_on_one)
+    rb, fb = _roll_test_results(rng, test.b, test.b_best_of, n, test.auto_fail_on_one)
     low = np.iinfo(np.int64).min
     ra = np.where(fa, low, ra)
     rb = np.where(fb, low, rb)
-    wins = (ra > rb) | ((ra == rb) & a_wins_ties)
+    wins = (ra > rb) | ((ra == rb) & test.a_wins_ties)
     return _shape_out(wins, size, bool)
 
 
@@ -702,27 +713,9 @@ def sample_test_success(
     )
 
 
-def sample_opposed_test(
-    rng: np.random.Generator,
-    a: int,
-    b: int,
-    a_wins_ties: bool,
-    size: int | None = None,
-    *,
-    a_best_of: int = 1,
-    b_best_of: int = 1,
-    auto_fail_on_one: bool = True,
-) -> Any:
-    """Fast twin of :func:`opposed_test_win_probability`: does A win?"""
-    p = opposed_test_win_probability(
-        a,
-        b,
-        a_wins_ties,
-        a_best_of=a_best_of,
-        b_best_of=b_best_of,
-        auto_fail_on_one=auto_fail_on_one,
-    )
-    return _bernoulli(rng, p, size)
+def sample_opposed_test(rng: np.random.Generator, test: OpposedTest, size: int | None = None) -> Any:
+    """Fast twin of :meth:`OpposedTest.win_probability`: does A win?"""
+    return _bernoulli(rng, test.win_probability(), size)
 
 
 def sample_fear_test(

@@ -46,6 +46,7 @@ effects of the round (the fray is asked about before them).
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -59,6 +60,7 @@ from .combat import earns_charge_bonus, engage
 from .exact_dice import counter_pmf, exchange_pmf
 from .exact_implacable import implacable_combats
 from .exact_layer import Layer
+from .field_ai import FieldPolicy
 from .formation import FRONT
 from .fray import (
     Contact,
@@ -591,12 +593,46 @@ class ExactFray:
                 final[end] += q
         return dict(final)
 
+#: The field player's deployment of each pairing :func:`prepare` has set up, as unit indices per
+#: (catalogue hash, both lists' contents, side, sides already deployed). The battle is built the
+#: same way whatever the seed, so the deployment is too; weighing it (the field player answers
+#: the enemy's line) was four fifths of setting up a fray, which a sampled fray or a brute-force
+#: enumeration does thousands of times.
+_DEPLOYMENTS: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _list_key(army: Any) -> str:
+    return json.dumps(army.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+
+
+class _RememberedDeployment(FieldPolicy):
+    """The field player, its deployment of this pairing worked out once (:data:`_DEPLOYMENTS`)."""
+
+    def __init__(self, pairing: tuple[Any, ...]) -> None:
+        super().__init__()
+        self.pairing = pairing
+
+    def deployment(self, b: Battle, side: int) -> tuple[list[Fighting], list[Fighting]]:
+        key = (*self.pairing, side, tuple(b.deployed))
+        known = _DEPLOYMENTS.get(key)
+        if known is None:
+            line, back = super().deployment(b, side)
+            if len(_DEPLOYMENTS) >= 256:
+                _DEPLOYMENTS.clear()
+            _DEPLOYMENTS[key] = (tuple(u.index for u in line), tuple(u.index for u in back))
+            return line, back
+        units = b.sides[side]
+        return [units[i] for i in known[0]], [units[i] for i in known[1]]
+
+
 def prepare(cat, first, index_a: int, second, index_b: int, charge: bool, seed: int = 0) -> tuple[Battle, Fighting, Fighting]:
     """A battle of the two lists with unit *index_a* of the first facing unit *index_b* of the
     second (0-based), the first charging if *charge*; leadership as at the start of a game."""
     # The table as the exact calculator sets it whatever the seed (the deployment roll decides
     # who deploys first, so where the other units stand), then the fray's own dice.
-    bt = Battle(cat, first, second, np.random.default_rng(0), table="open")
+    pairing = (cat.hash, _list_key(first), _list_key(second))
+    players = (_RememberedDeployment(pairing), _RememberedDeployment(pairing))
+    bt = Battle(cat, first, second, np.random.default_rng(0), table="open", policies=players)
     bt.dice = Dice(np.random.default_rng(seed))
     bt.update_leadership()
     a, b = bt.sides[0][index_a], bt.sides[1][index_b]
