@@ -139,7 +139,7 @@ async def _measure_edit(repeat: int) -> float:
 KEY_SESSION: tuple[tuple[str, ...], ...] = (
     ("f2",),  # focus the list
     ("down", "down", "up"),  # move in the tree
-    ("plus", "plus", "minus"),  # step the troops of a unit
+    ("plus", "minus", "minus"),  # step the troops of a unit (one fewer: room for the unit added below)
     ("ctrl+z", "ctrl+y"),  # undo, redo
     ("slash", "s", "p", "e", "a", "r"),  # search the catalogue
     ("down", "up"),  # move the results from the box
@@ -164,9 +164,14 @@ def measure_keys(repeat: int) -> tuple[float, float, int]:
 
 async def _measure_keys(repeat: int) -> tuple[float, float, int]:
     from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.screens.editor import EditorScreen
     from armybuilder.tui.session import open_file
     from armybuilder.tui.storage import Store
     from armybuilder.tui.widgets.panels import ListTree
+
+    def units_shown() -> int | None:
+        screen = app.screen
+        return len(screen.session.army.units) if isinstance(screen, EditorScreen) else None
 
     with tempfile.TemporaryDirectory(prefix="armybuilder-tui-bench-") as tmp:
         folder = Path(tmp)
@@ -177,6 +182,7 @@ async def _measure_keys(repeat: int) -> tuple[float, float, int]:
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             app.screen.query_one("#tree", ListTree).goto("units[0]")
+            units = units_shown()  # the session adds a unit and removes it again
             for _ in range(repeat):
                 for keys in KEY_SESSION:
                     for key in keys:
@@ -186,6 +192,11 @@ async def _measure_keys(repeat: int) -> tuple[float, float, int]:
                         await pilot._wait_for_screen()
                         app.screen._on_timer_update()
                         times.append(time.process_time() - start)
+                if units_shown() != units:
+                    raise LookupError(
+                        f"the scripted key session no longer does what it says on {path.name} "
+                        f"(it ends on {type(app.screen).__name__}); see KEY_SESSION"
+                    )
                 app.screen.query_one("#tree", ListTree).goto("units[0]")
         times.sort()
         return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.9))], len(times)
