@@ -163,6 +163,7 @@ def measure_keys(repeat: int) -> tuple[float, float, int]:
 
 
 async def _measure_keys(repeat: int) -> tuple[float, float, int]:
+    from armybuilder.core.paths import ListPath
     from armybuilder.tui.app import ArmyBuilderApp
     from armybuilder.tui.screens.editor import EditorScreen
     from armybuilder.tui.session import open_file
@@ -171,7 +172,7 @@ async def _measure_keys(repeat: int) -> tuple[float, float, int]:
 
     def units_shown() -> int | None:
         screen = app.screen
-        return len(screen.session.army.units) if isinstance(screen, EditorScreen) else None
+        return len(ListPath.parse("units").resolve(screen.session.army)) if isinstance(screen, EditorScreen) else None
 
     with tempfile.TemporaryDirectory(prefix="armybuilder-tui-bench-") as tmp:
         folder = Path(tmp)
