@@ -25,7 +25,7 @@ class Ragnarok2(PackagedSystem["R2List", "R2Catalog"]):
     catalog_model = lazy_class(f"{__name__}.catalog.R2Catalog")
     list_model = lazy_class(f"{__name__}.army.R2List")
     plain_module = f"{__name__}.plain"
-    schema_fingerprint = "ba6ac2a4be6e1afd9f43371042cedeea916ecb5fc9f68ff095b0450aa1e7e346"  # tests/core/test_catalog_cache.py checks it
+    schema_fingerprint = "d9ca7b102c7a14ac6cf3941164940f930aa930d5dcd150f2369e9aa47e9ecafa"  # tests/core/test_catalog_cache.py checks it
     faction_label = "People"
     faction_field = "people"
     faction_facet = "people"
