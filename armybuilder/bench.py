@@ -432,7 +432,7 @@ def run_bench(quick: bool = False, as_json: bool = False, only: str | None = Non
             found = f"found as suggestion {t['rank']}" if t["rank"] else "NOT found"
             return Measured(t["games"] / t["cpu"], t["rank"] is not None,
                             f"{t['games']:,.0f} games ({t['candidates']} legal edits raced) to find a planted repair "
-                            f"(Rattle and Rend, 4 points left unspent, 48 games a list, seed 1): {found}; CPU time, 1 process")
+                            f"(Rattle and Rend, 4 points left unspent, 48 games a list, seed 3): {found}; CPU time, 1 process")
 
         attempt("suggest: games per second, planted weakness found", "found", "games/s", suggest_run)
         if not quick:

@@ -3,7 +3,7 @@ known repair.
 
 The run is the proof test's (tests/suggest/test_suggest_proofs.py): the Rattle and Rend
 sample "Dwarven Throng" with two Fighters groups removed (4 of 12 points unspent), against
-"Vampire Court", 48 games a list, seed 1.  The repair is a confirmed edit that adds a group
+"Vampire Court", 48 games a list, seed 3.  The repair is a confirmed edit that adds a group
 (new or a copy) and spends 2 of those points.
 """
 
@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 
-def planted_run(seed: int = 1) -> dict[str, Any]:
+def planted_run(seed: int = 3) -> dict[str, Any]:
     """Games, CPU seconds and the repair's rank (None: not found) of the planted run."""
     import tempfile
     from pathlib import Path
